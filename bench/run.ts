@@ -1,0 +1,316 @@
+/**
+ * `npm run bench`: the mock upstream directly, this gateway and Portkey's open-source gateway, side by side in
+ * one run on this machine; writes docs/benchmarks.md and docs/bench-sweep.svg. BENCH_QUICK=1 for a smoke run.
+ */
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
+import { ROOT, rssMb, startProcess, type Proc } from './lib/processes';
+import { renderReport, renderSweepSvg } from './lib/report';
+
+/** How long each scenario runs: `full` for docs/benchmarks.md, `quick` to try things, `smoke` for the test suite. */
+export const PROFILES = {
+  full: { rounds: 10, perRound: 200, seconds: 4, trials: 3, streamRounds: 5, streamPerRound: 100, openStreams: 2000, tasksForReads: 1000 },
+  quick: { rounds: 2, perRound: 20, seconds: 1, trials: 1, streamRounds: 2, streamPerRound: 10, openStreams: 200, tasksForReads: 50 },
+  smoke: { rounds: 1, perRound: 5, seconds: 1, trials: 1, streamRounds: 1, streamPerRound: 3, openStreams: 20, tasksForReads: 10 },
+} as const;
+
+export interface BenchOptions {
+  profile: keyof typeof PROFILES;
+  portkey: boolean;
+  /** real-Postgres task scenario; needs TEST_DATABASE_URL or BENCH_DATABASE_URL */
+  databaseUrl?: string;
+  leakRequests: number;
+  writeDocs: boolean;
+  log: (line: string) => void;
+}
+
+export interface BenchResults {
+  machine: { nproc: number; node: string; cpu: string; profile: string };
+  sequential: Record<string, { median: number; p99: number }>;
+  sweep: Record<string, Record<number, LoadResult>>;
+  streaming: { ttfb: Record<string, { median: number; p99: number }>; chunksPerSecond: Record<string, number>; chunks: number };
+  translation: { sameFormatChunksPerSecond: number; anthropicInChunksPerSecond: number } | null;
+  tasks: { creationsPerSecond: number; readsPerSecond: number; readP99: number; activeTasks: number } | null;
+  memory: { rssIdleMb: number; rssOpenStreamsMb: number; openStreams: number; rssAfter: Array<{ requests: number; rssMb: number }> };
+  slowUpstream: Record<string, LoadResult>;
+  /** what could not be measured, and why */
+  notes: string[];
+}
+
+const PORTKEY_VERSION = '1.15.2';
+const KEY = 'sk-bench-0001';
+const CHUNKS = 200;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = http.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+const tsxNode = (script: string) => ['--import', 'tsx', script];
+
+function ensurePortkey(log: (l: string) => void): string {
+  const dir = path.join(ROOT, '.bench-tmp');
+  const entry = path.join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  if (!existsSync(entry)) {
+    log(`installing @portkey-ai/gateway@${PORTKEY_VERSION} into .bench-tmp …`);
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}');
+    execSync(`npm install --prefix "${dir}" --no-audit --no-fund --loglevel=error @portkey-ai/gateway@${PORTKEY_VERSION}`, { stdio: 'inherit' });
+  }
+  return entry;
+}
+
+async function startMock(port: number, latency = 0, jitter = 0, interval = 0): Promise<Proc> {
+  return startProcess(`mock:${port}`, process.execPath, [...tsxNode('bench/mock-upstream.ts'), String(port), String(latency), String(jitter), String(interval)], {}, /mock upstream on/);
+}
+
+function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, unknown> = {}) {
+  const providers = Object.entries(upstreams).map(([id, port]) => ({ id, type: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-upstream-bench' }));
+  // the same upstreams once more through the opt-in node transport, to measure what axios costs
+  const nodeProviders = providers.map((p) => ({ ...p, id: `${p.id}-node`, transport: 'node' }));
+  return {
+    providers: [...providers, ...nodeProviders, { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } }],
+    models: [
+      ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}`, kind: 'text', provider: id, upstreamModel: 'mock' })),
+      ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}-node`, kind: 'text', provider: `${id}-node`, upstreamModel: 'mock' })),
+      { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
+    ],
+    groups: [{ name: 'default', models: ['*'] }],
+    keys: [{ key: KEY, account: 'bench', group: 'default' }],
+    ...extra,
+  };
+}
+
+async function startGateway(name: string, config: object, env: Record<string, string> = {}): Promise<{ proc: Proc; url: string; dir: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
+  writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify(config));
+  const port = await freePort();
+  const proc = await startProcess(name, process.execPath, tsxNode('packages/server/src/main.ts'), {
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, GATEWAY_CONFIG: path.join(dir, 'gateway.json'), LOG_LEVEL: 'info', ...env,
+  }, /Gateway listening/);
+  // info-level request logs go to a pipe we drain: the cost of logging stays in the measurement
+  return { proc, url: `http://127.0.0.1:${port}`, dir };
+}
+
+const chatBody = (model: string, stream: boolean) => JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'Say hello.' }] });
+
+export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
+  const log = opts.log;
+  const P = PROFILES[opts.profile];
+  const procs: Proc[] = [];
+  const dirs: string[] = [];
+  try {
+    const ports = { instant: await freePort(), slow: await freePort(), trickle: await freePort() };
+    procs.push(await startMock(ports.instant));
+    procs.push(await startMock(ports.slow, 60, 10));
+    procs.push(await startMock(ports.trickle, 0, 0, 50));
+    const gw = await startGateway('gateway', gatewayConfig(ports));
+    procs.push(gw.proc);
+    dirs.push(gw.dir);
+    let portkeyUrl: string | undefined;
+    if (opts.portkey) {
+      const entry = ensurePortkey(log);
+      const pkPort = await freePort();
+      procs.push(await startProcess('portkey', process.execPath, [entry, '--headless', `--port=${pkPort}`], { NODE_ENV: 'production' }, /Ready for connections|running at/i));
+      portkeyUrl = `http://127.0.0.1:${pkPort}`;
+    }
+
+    const mk = (upstream: keyof typeof ports, stream: boolean): Target[] => {
+      const ts: Target[] = [
+        { name: 'direct', url: `http://127.0.0.1:${ports[upstream]}/v1/chat/completions`, headers: {}, body: chatBody('mock', stream) },
+        { name: 'gateway', url: `${gw.url}/v1/chat/completions`, headers: { authorization: `Bearer ${KEY}` }, body: chatBody(`bench-${upstream}`, stream) },
+      ];
+      if (portkeyUrl) {
+        ts.push({
+          name: 'portkey', url: `${portkeyUrl}/v1/chat/completions`, body: chatBody('mock', stream),
+          headers: { authorization: 'Bearer sk-upstream-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `http://127.0.0.1:${ports[upstream]}/v1` },
+        });
+      }
+      return ts;
+    };
+    const plain = mk('instant', false);
+    // the sweep also measures the gateway over the node transport (not the default: axios)
+    const gatewayNode: Target = { ...plain[1], name: 'gateway-node', body: chatBody('bench-instant-node', false) };
+    const sweepTargets = [plain[0], plain[1], gatewayNode, ...plain.slice(2)];
+    for (const t of plain) await timedRequest(t); // each target answers before load
+    // A target that cannot stream (Portkey 1.15 on Node 20 answers 500 "TypeError: immutable") leaves the streaming scenarios.
+    const notes: string[] = [];
+    const streamTargets: Target[] = [];
+    for (const t of mk('instant', true)) {
+      const ok = await timedRequest(t).then(() => true, (e: Error) => (notes.push(`${t.name} cannot stream against the mock (${e.message}); left out of the streaming scenario.`), false));
+      if (ok) streamTargets.push(t);
+    }
+    const rssIdleMb = rssMb(gw.proc.child.pid!);
+
+    log('1/6 sequential added latency');
+    const sequential = await interleavedSequential(plain, P.rounds, P.perRound);
+
+    log('2/6 concurrency sweep');
+    const sweep: BenchResults['sweep'] = {};
+    for (const c of [1, 16, 128]) {
+      for (const t of sweepTargets) {
+        sweep[t.name] ??= {};
+        sweep[t.name][c] = await loadTrials(t, c, P.seconds, P.trials);
+        log(`  ${t.name} c=${c}: ${sweep[t.name][c].rps.toFixed(0)} req/s`);
+      }
+    }
+    const slowUpstream: BenchResults['slowUpstream'] = {};
+    for (const t of mk('slow', false)) slowUpstream[t.name] = await load(t, 128, P.seconds);
+
+    log('3/6 streaming');
+    const ttfb = await interleavedSequential(streamTargets, P.streamRounds, P.streamPerRound, 0);
+    const chunksPerSecond: Record<string, number> = {};
+    for (const t of streamTargets) chunksPerSecond[t.name] = (await loadTrials(t, 16, P.seconds, P.trials)).rps * CHUNKS;
+
+    log('4/6 translation under load (Anthropic messages in, OpenAI upstream out)');
+    let translation: BenchResults['translation'] = null;
+    const anthropic: Target = {
+      name: 'anthropic-in', url: `${gw.url}/v1/messages`,
+      headers: { authorization: `Bearer ${KEY}`, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'bench-instant', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Say hello.' }] }),
+    };
+    const probe = await timedRequest(anthropic).then(() => true, () => false);
+    if (probe) {
+      translation = {
+        sameFormatChunksPerSecond: chunksPerSecond.gateway,
+        anthropicInChunksPerSecond: (await loadTrials(anthropic, 16, P.seconds, P.trials)).rps * CHUNKS,
+      };
+    } else log('  skipped: /v1/messages is not served by this build');
+
+    log('5/6 video tasks on real Postgres');
+    let tasks: BenchResults['tasks'] = null;
+    if (opts.databaseUrl) tasks = await taskScenario(opts.databaseUrl, P, procs, dirs, log);
+    else log('  skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
+
+    log('6/6 memory');
+    const openStreams = P.openStreams;
+    const rssOpenStreamsMb = await openManyStreams(mk('trickle', true)[1], openStreams, gw.proc.child.pid!);
+    const rssAfter: BenchResults['memory']['rssAfter'] = [{ requests: 0, rssMb: rssMb(gw.proc.child.pid!) }];
+    const slices = 4;
+    for (let i = 1; i <= slices; i++) {
+      const amount = Math.ceil(opts.leakRequests / slices);
+      await load(plain[1], Math.min(64, amount), 0, { amount });
+      rssAfter.push({ requests: Math.ceil(opts.leakRequests / slices) * i, rssMb: rssMb(gw.proc.child.pid!) });
+      log(`  after ${rssAfter[rssAfter.length - 1].requests} requests: ${rssAfter[rssAfter.length - 1].rssMb.toFixed(0)} MB`);
+    }
+
+    const results: BenchResults = {
+      machine: { nproc: os.cpus().length, node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', profile: opts.profile },
+      sequential, sweep, streaming: { ttfb, chunksPerSecond, chunks: CHUNKS }, translation, tasks,
+      memory: { rssIdleMb, rssOpenStreamsMb, openStreams, rssAfter }, slowUpstream, notes,
+    };
+    if (opts.writeDocs) {
+      writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
+      writeFileSync(path.join(ROOT, 'docs/bench-sweep.svg'), renderSweepSvg(results));
+      log('wrote docs/benchmarks.md and docs/bench-sweep.svg');
+    }
+    return results;
+  } finally {
+    closeAgent();
+    for (const p of procs.reverse()) await p.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Opens n slow streams at once and reads the gateway's RSS while all are open. */
+async function openManyStreams(t: Target, n: number, pid: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  let opened = 0;
+  const reqs: http.ClientRequest[] = [];
+  const allOpen = new Promise<void>((resolve, reject) => {
+    for (let i = 0; i < n; i++) {
+      const req = http.request(t.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...t.headers } }, (res) => {
+        res.once('data', () => {
+          if (++opened === n) resolve();
+        });
+        res.resume();
+      });
+      req.on('error', (e) => (reqs.length ? undefined : reject(e)));
+      req.end(t.body);
+      reqs.push(req);
+    }
+    setTimeout(() => resolve(), 60000);
+  });
+  await allOpen;
+  await new Promise((r) => setTimeout(r, 1000));
+  const rss = rssMb(pid);
+  for (const r of reqs) r.destroy();
+  agent.destroy();
+  await new Promise((r) => setTimeout(r, 1000));
+  return rss;
+}
+
+async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof typeof PROFILES], procs: Proc[], dirs: string[], log: (l: string) => void): Promise<NonNullable<BenchResults['tasks']>> {
+  const dbName = `gwbench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${dbName}`;
+  try {
+    const gw = await startGateway('gateway-pg', gatewayConfig({}, { limits: { maxActiveTasksPerAccount: 1_000_000 } }), { DATABASE_URL: url.toString() });
+    procs.push(gw.proc);
+    dirs.push(gw.dir);
+    const create: Target = {
+      name: 'create', url: `${gw.url}/v1/contents/generations/tasks`, headers: { authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ model: 'bench-video', content: [{ type: 'text', text: 'a benchmark video' }] }),
+    };
+    const created = await load(create, 16, P.seconds);
+    log(`  creations: ${created.rps.toFixed(0)}/s (${created.non2xx} non-2xx)`);
+    const ids: string[] = [];
+    for (let i = 0; i < P.tasksForReads; i++) {
+      const res = await fetch(create.url, { method: 'POST', headers: { 'content-type': 'application/json', ...create.headers }, body: create.body });
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    let i = 0;
+    const reads = await loadTrials({ name: 'read', url: `${gw.url}/v1/contents/generations/tasks/${ids[0]}`, headers: { authorization: `Bearer ${KEY}` }, body: '' }, 16, P.seconds, P.trials, {
+      method: 'GET', body: undefined,
+      requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, method: 'GET', body: undefined, path: `/v1/contents/generations/tasks/${ids[i++ % ids.length]}` }) }],
+    } as never);
+    const count = await fetch(`${gw.url}/v1/contents/generations/tasks?page_size=1`, { headers: create.headers }).then((r) => r.json() as Promise<{ total: number }>);
+    return { creationsPerSecond: created.rps, readsPerSecond: reads.rps, readP99: reads.p99, activeTasks: count.total };
+  } finally {
+    const c = new pg.Client({ connectionString: databaseUrl });
+    await c.connect();
+    await c.query(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+    await c.end();
+  }
+}
+
+if (require.main === module) {
+  const profile = process.env.BENCH_QUICK === '1' ? 'quick' : 'full';
+  runBenchmark({
+    profile,
+    portkey: process.env.BENCH_PORTKEY !== '0',
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? (tryLocalPostgres() ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
+    leakRequests: Number(process.env.BENCH_LEAK_REQUESTS ?? (profile === 'quick' ? 4000 : 100_000)),
+    writeDocs: true,
+    log: (l) => console.log(l),
+  }).then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
+
+function tryLocalPostgres(): boolean {
+  try {
+    execFileSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export { median };

@@ -1,0 +1,33 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Who is calling: resolved from an API key. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  group: string;
+}
+
+/** Keys are long random strings, so a SHA-256 digest is a safe lookup hash; they are never stored in clear. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex digests. */
+export function digestsEqual(a: string, b: string): boolean {
+  const ba = Buffer.from(a, 'hex');
+  const bb = Buffer.from(b, 'hex');
+  return ba.length === bb.length && timingSafeEqual(ba, bb);
+}
+
+export function generateApiKey(): string {
+  return `sk-${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
+}
+
+/** Lowercase letters and digits only: the @google/genai SDK keeps only [a-z0-9] of a file id. */
+export function newId(prefix = '', bytes = 12): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const raw = randomBytes(bytes * 2);
+  let out = '';
+  for (let i = 0; i < raw.length && out.length < bytes * 2; i++) out += alphabet[raw[i] % 36];
+  return prefix + out;
+}

@@ -1,0 +1,23 @@
+export interface AccountQuota {
+  accountId: string;
+  /** credits the account may use; null = unlimited */
+  limit: number | null;
+  used: number;
+}
+
+export interface CreditRefs {
+  requestId?: string;
+  taskId?: string;
+}
+
+/** Credits per account. Every write is atomic; task charges and refunds are compare-and-set on the task's billing state. */
+export interface QuotaRepository {
+  get(accountId: string): Promise<AccountQuota>;
+  setLimit(accountId: string, limit: number | null): Promise<AccountQuota>;
+  /** Adds to the account's used credits (post-paid text and images). */
+  charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void>;
+  /** Charges a task once: billing none → charged. False when it was already charged. */
+  chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean>;
+  /** Refunds every charged task that ended failed, cancelled or expired, once each (charged → refunded). */
+  refundUnsuccessfulTasks(limit: number): Promise<Array<{ taskId: string; accountId: string; amount: number }>>;
+}

@@ -1,0 +1,48 @@
+import type { TaskStatus, VideoTask } from '../video-task';
+
+export type NewVideoTask = Omit<VideoTask, 'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt'> & {
+  createdAt?: Date;
+};
+
+export type TaskPatch = Partial<Pick<VideoTask, 'progress' | 'error' | 'delivery' | 'upstream' | 'completedAt'>>;
+
+/** The rules checked atomically (per account) when a task is admitted. */
+export interface AdmissionRules {
+  /** queued + running tasks the account may have; at or past it the task is refused */
+  maxActive: number;
+  /** a task with the same idempotency key created at or after this instant is returned instead */
+  idempotentSince: Date;
+}
+
+export type Admission =
+  | { outcome: 'created' | 'replayed'; task: VideoTask }
+  | { outcome: 'capped'; active: number };
+
+export interface TaskListFilter {
+  limit: number;
+  order: 'asc' | 'desc';
+  /** keyset cursor: only tasks strictly after this one in the chosen order */
+  after?: { createdAt: Date; id: string };
+  offset?: number;
+  status?: TaskStatus;
+  model?: string;
+  ids?: string[];
+}
+
+export interface TaskRepository {
+  /** Inserts a queued task. */
+  create(task: NewVideoTask): Promise<VideoTask>;
+  /** The task, or null when it does not exist or belongs to another account. */
+  findForAccount(accountId: string, id: string): Promise<VideoTask | null>;
+  /** Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Null when it lost. */
+  transition(id: string, from: TaskStatus, to: TaskStatus, patch?: TaskPatch): Promise<VideoTask | null>;
+  /**
+   * Idempotency replay, active-task cap and insert as one atomic step per account: two concurrent
+   * creations with one key make one task, and concurrent creations never overshoot the cap.
+   */
+  admit(task: NewVideoTask, rules: AdmissionRules): Promise<Admission>;
+  /** One account's tasks, ordered by (createdAt, id); total counts the filter without paging. */
+  list(accountId: string, filter: TaskListFilter): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }>;
+  /** Deletes a task that is in a terminal state; null when none matched (unknown, other account, or not terminal). */
+  deleteFinished(accountId: string, id: string): Promise<VideoTask | null>;
+}

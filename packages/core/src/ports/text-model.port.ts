@@ -1,0 +1,12 @@
+import type { TextRequest, TextResult, TextStreamPart } from '../text';
+
+export interface CallContext {
+  signal: AbortSignal;
+  requestId: string;
+}
+
+/** An upstream that generates text. Errors are thrown as GatewayError. */
+export interface TextModelPort {
+  generate(request: TextRequest, ctx: CallContext): Promise<TextResult>;
+  stream(request: TextRequest, ctx: CallContext): AsyncIterable<TextStreamPart>;
+}

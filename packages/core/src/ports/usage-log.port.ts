@@ -1,0 +1,33 @@
+/** One row per accepted (or refused) request or task. */
+export interface UsageRow {
+  requestId: string;
+  accountId: string | null;
+  keyId: string | null;
+  model: string | null;
+  format: string;
+  /** 'ok', 'error', or a task status */
+  status: string;
+  httpStatus: number;
+  errorCode?: string | null;
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedTokens?: number;
+  reasoningTokens?: number;
+  latencyMs?: number;
+  ttftMs?: number | null;
+  taskId?: string | null;
+  idempotencyKey?: string | null;
+  provider?: string | null;
+  attempts?: number;
+  warnings?: string[];
+  /** what the request cost, in credits */
+  credits?: number;
+  createdAt?: Date;
+}
+
+export interface UsageLog {
+  /** Must not throw; may buffer. */
+  record(row: UsageRow): void;
+  /** Writes what is buffered. */
+  flush(): Promise<void>;
+}

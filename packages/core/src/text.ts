@@ -1,0 +1,186 @@
+/** Canonical text generation model: independent of every wire format. */
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image given inline (base64) or by URL. */
+export interface ImagePart {
+  type: 'image';
+  mediaType?: string;
+  /** base64 without a data-URL prefix */
+  data?: string;
+  url?: string;
+}
+
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+  /** provider signature that must travel back unchanged (Anthropic thinking) */
+  signature?: string;
+}
+
+export interface ToolCallPart {
+  type: 'tool-call';
+  id: string;
+  name: string;
+  /** JSON text of the arguments */
+  arguments: string;
+}
+
+export interface ToolResultPart {
+  type: 'tool-result';
+  toolCallId: string;
+  name?: string;
+  content: Array<TextPart | ImagePart>;
+  isError?: boolean;
+}
+
+export type UserContent = TextPart | ImagePart;
+export type AssistantContent = TextPart | ReasoningPart | ToolCallPart;
+
+export type Message =
+  | { role: 'user'; content: UserContent[]; name?: string }
+  | { role: 'assistant'; content: AssistantContent[] }
+  | { role: 'tool'; content: ToolResultPart[] };
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON schema of the arguments */
+  parameters: Record<string, unknown>;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };
+
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+export interface TextRequest {
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  stopSequences?: string[];
+  seed?: number;
+  /** number of choices; canonical providers may only support 1 */
+  n?: number;
+  responseFormat?: { type: 'text' } | { type: 'json'; schema?: Record<string, unknown>; name?: string };
+  reasoning?: { effort?: ReasoningEffort; budgetTokens?: number; includeThoughts?: boolean };
+  user?: string;
+  /** fields of the inbound body that have no canonical meaning, kept for same-format passthrough */
+  extra?: Record<string, unknown>;
+  /**
+   * The inbound format `extra` came from (e.g. `openai-chat`). An upstream of that same format sends
+   * `extra` on unchanged; any other reports each field as a warning. The text use case fills it in.
+   */
+  extraFormat?: string;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens?: number;
+  cacheCreationInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+export interface TextResult {
+  id?: string;
+  model: string;
+  content: AssistantContent[];
+  finishReason: FinishReason;
+  /** the stop sequence that ended generation, when known */
+  stopSequence?: string;
+  usage: Usage;
+  /** canonical features the upstream could not honour */
+  warnings: string[];
+  /** the upstream's own request id, for support tickets and logs */
+  upstreamRequestId?: string;
+}
+
+export type TextStreamPart =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'reasoning-delta'; delta: string; signature?: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  | {
+      type: 'finish';
+      finishReason: FinishReason;
+      usage: Usage;
+      stopSequence?: string;
+      /** as TextResult.warnings: known before the first part, delivered here so a stream needs no extra part type */
+      warnings?: string[];
+      upstreamRequestId?: string;
+    };
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+}
+
+/** Concatenated text of a result's text parts. */
+export function resultText(content: AssistantContent[]): string {
+  return content
+    .filter((p): p is TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('');
+}
+
+/** Folds a stream into the result a non-streaming call would have returned. */
+export async function collectStream(model: string, parts: AsyncIterable<TextStreamPart>): Promise<TextResult> {
+  const content: AssistantContent[] = [];
+  const calls = new Map<number, ToolCallPart>();
+  let finish: Extract<TextStreamPart, { type: 'finish' }> | undefined;
+  const last = () => content[content.length - 1];
+  for await (const part of parts) {
+    switch (part.type) {
+      case 'text-delta': {
+        const l = last();
+        if (l?.type === 'text') l.text += part.delta;
+        else content.push({ type: 'text', text: part.delta });
+        break;
+      }
+      case 'reasoning-delta': {
+        const l = last();
+        if (l?.type === 'reasoning') {
+          l.text += part.delta;
+          if (part.signature) l.signature = part.signature;
+        } else content.push({ type: 'reasoning', text: part.delta, signature: part.signature });
+        break;
+      }
+      case 'tool-call-start': {
+        const call: ToolCallPart = { type: 'tool-call', id: part.id, name: part.name, arguments: '' };
+        calls.set(part.index, call);
+        content.push(call);
+        break;
+      }
+      case 'tool-call-delta': {
+        const call = calls.get(part.index);
+        if (call) call.arguments += part.argumentsDelta;
+        break;
+      }
+      case 'finish':
+        finish = part;
+        break;
+    }
+  }
+  return {
+    model,
+    content,
+    finishReason: finish?.finishReason ?? 'other',
+    stopSequence: finish?.stopSequence,
+    usage: finish?.usage ?? emptyUsage(),
+    warnings: finish?.warnings ?? [],
+    ...(finish?.upstreamRequestId ? { upstreamRequestId: finish.upstreamRequestId } : {}),
+  };
+}

@@ -1,0 +1,200 @@
+import type { Principal } from '../auth';
+import { ModelCatalogue, type Deployment } from '../catalogue';
+import { GatewayError, type ErrorReason } from '../errors';
+import type { TextModelPort, UsageRow } from '../ports';
+import type { TextRequest, TextResult, TextStreamPart } from '../text';
+import { orderDeployments, TextGeneration } from './text-generation';
+
+const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'all' };
+const request: TextRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
+const dep = (provider: string, priority = 0, weight = 1): Deployment => ({ provider, upstreamModel: `${provider}-model`, priority, weight });
+
+type Script = 'ok' | ErrorReason | 'fail-mid-stream' | 'hang-mid-stream';
+
+/** A port answering per call from a script; records the requests it saw. */
+function scriptedPort(name: string, script: Script[] | (() => Script)) {
+  const seen: TextRequest[] = [];
+  const closed = { count: 0 };
+  const next = () => (typeof script === 'function' ? script() : script.shift() ?? 'ok');
+  const result = (req: TextRequest): TextResult => ({
+    model: req.model, content: [{ type: 'text', text: `from ${name}` }], finishReason: 'stop',
+    usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 }, warnings: [`${name}-warning`],
+  });
+  const port: TextModelPort = {
+    async generate(req) {
+      seen.push(req);
+      const s = next();
+      if (s !== 'ok') throw new GatewayError(s as ErrorReason, `${name} failed`);
+      return result(req);
+    },
+    async *stream(req, ctx) {
+      seen.push(req);
+      const s = next();
+      try {
+        if (s !== 'ok' && s !== 'fail-mid-stream' && s !== 'hang-mid-stream') throw new GatewayError(s, `${name} failed`);
+        yield { type: 'text-delta', delta: `from ${name}` };
+        if (s === 'fail-mid-stream') throw new GatewayError('upstream_unavailable', 'dropped', { code: 'upstream_stream_truncated' });
+        if (s === 'hang-mid-stream') await new Promise((r) => ctx.signal.addEventListener('abort', r));
+        yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 }, warnings: [`${name}-warning`] };
+      } finally {
+        closed.count++;
+      }
+    },
+  };
+  return { port, seen, closed };
+}
+
+function setup(deployments: Deployment[], ports: Record<string, TextModelPort>, extra: { now?: () => number; random?: () => number } = {}) {
+  const rows: UsageRow[] = [];
+  const text = new TextGeneration({
+    catalogue: new ModelCatalogue([{ id: 'm', kind: 'text', deployments }], [{ name: 'all', models: ['*'] }]),
+    providers: { text: (id) => ports[id] },
+    usage: { record: (r) => rows.push(r), flush: async () => {} },
+    random: extra.random ?? (() => 0),
+    now: extra.now,
+    breaker: { consecutiveFailures: 2, coolDownMs: 1000 },
+  });
+  return { text, rows };
+}
+
+const meta = (signal = new AbortController().signal) => ({ format: 'openai-chat', requestId: 'r1', signal });
+
+async function drain(parts: AsyncIterable<TextStreamPart>): Promise<TextStreamPart[]> {
+  const out: TextStreamPart[] = [];
+  for await (const p of parts) out.push(p);
+  return out;
+}
+
+describe('orderDeployments', () => {
+  const ds = [dep('c', 1), dep('a', 0, 1), dep('b', 0, 3)];
+
+  it('tries lower priority numbers first', () => {
+    expect(orderDeployments(ds, () => 0).map((d) => d.provider)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('orders one priority by weighted random draws', () => {
+    // 0.5 × total weight 4 = 2: past a (1), inside b.
+    expect(orderDeployments(ds, () => 0.5).map((d) => d.provider)).toEqual(['b', 'a', 'c']);
+  });
+
+  it('picks first in proportion to weight', () => {
+    let seed = 1;
+    const lcg = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const firsts = { a: 0, b: 0 } as Record<string, number>;
+    for (let i = 0; i < 4000; i++) firsts[orderDeployments(ds, lcg)[0].provider]++;
+    expect(firsts.b / firsts.a).toBeGreaterThan(2.4);
+    expect(firsts.b / firsts.a).toBeLessThan(3.7);
+  });
+});
+
+describe('TextGeneration failover (generate)', () => {
+  it.each(['upstream_unavailable', 'rate_limited', 'upstream_timeout'] as const)('%s on the first deployment → answered by the second', async (reason) => {
+    const one = scriptedPort('one', [reason]);
+    const two = scriptedPort('two', ['ok']);
+    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
+    const r = await text.generate(principal, request, meta());
+    expect(r.content).toEqual([{ type: 'text', text: 'from two' }]);
+    expect(r.model).toBe('m');
+    expect(two.seen[0].model).toBe('two-model');
+    expect(rows).toEqual([expect.objectContaining({ status: 'ok', provider: 'two', attempts: 2, warnings: ['two-warning'] })]);
+  });
+
+  it('a non-retryable failure is not retried elsewhere', async () => {
+    const one = scriptedPort('one', ['invalid_request']);
+    const two = scriptedPort('two', ['ok']);
+    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
+    await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
+    expect(two.seen).toHaveLength(0);
+    expect(rows[0]).toMatchObject({ status: 'error', httpStatus: 400, provider: 'one', attempts: 1 });
+  });
+
+  it('when every deployment fails, the last error is reported with all attempts', async () => {
+    const one = scriptedPort('one', ['upstream_unavailable']);
+    const two = scriptedPort('two', ['rate_limited']);
+    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
+    await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'rate_limited' });
+    expect(rows[0]).toMatchObject({ status: 'error', httpStatus: 429, attempts: 2, provider: 'two' });
+  });
+
+  it('stamps the inbound format on passthrough fields', async () => {
+    const one = scriptedPort('one', ['ok']);
+    const { text } = setup([dep('one')], { one: one.port });
+    await text.generate(principal, { ...request, extra: { store: true } }, meta());
+    expect(one.seen[0]).toMatchObject({ extra: { store: true }, extraFormat: 'openai-chat' });
+  });
+});
+
+describe('TextGeneration circuit breaker', () => {
+  it('opens after repeated failures, skips the deployment, then recovers through a probe', async () => {
+    let t = 0;
+    const flaky: Script[] = ['upstream_unavailable', 'upstream_unavailable', 'ok'];
+    const one = scriptedPort('one', flaky);
+    const two = scriptedPort('two', () => 'ok');
+    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port }, { now: () => t });
+    await text.generate(principal, request, meta());
+    await text.generate(principal, request, meta());
+    expect(text.circuitState('one', 'one-model')).toBe('open');
+
+    await text.generate(principal, request, meta());
+    expect(one.seen).toHaveLength(2);
+    expect(rows[2]).toMatchObject({ provider: 'two', attempts: 1 });
+
+    t += 1000;
+    expect(text.circuitState('one', 'one-model')).toBe('half-open');
+    const r = await text.generate(principal, request, meta());
+    expect(r.content[0]).toEqual({ type: 'text', text: 'from one' });
+    expect(text.circuitState('one', 'one-model')).toBe('closed');
+  });
+
+  it('every deployment open → upstream_unavailable 503 without calling anyone', async () => {
+    const one = scriptedPort('one', () => 'upstream_unavailable');
+    const { text, rows } = setup([dep('one')], { one: one.port });
+    for (let i = 0; i < 2; i++) await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'upstream_unavailable' });
+    const e = await text.generate(principal, request, meta()).catch((x) => x);
+    expect(e).toMatchObject({ reason: 'upstream_unavailable', code: 'all_upstreams_unavailable', status: 503 });
+    expect(one.seen).toHaveLength(2);
+    expect(rows[2]).toMatchObject({ attempts: 0, provider: null, errorCode: 'all_upstreams_unavailable' });
+  });
+
+  it('a 400 from the upstream does not count against it', async () => {
+    const one = scriptedPort('one', () => 'invalid_request');
+    const { text } = setup([dep('one')], { one: one.port });
+    for (let i = 0; i < 4; i++) await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
+    expect(text.circuitState('one', 'one-model')).toBe('closed');
+  });
+});
+
+describe('TextGeneration failover (stream)', () => {
+  it('a failure before the first part moves on to the next deployment', async () => {
+    const one = scriptedPort('one', ['upstream_timeout']);
+    const two = scriptedPort('two', ['ok']);
+    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
+    const parts = await drain(text.stream(principal, request, meta()));
+    expect(parts[0]).toEqual({ type: 'text-delta', delta: 'from two' });
+    expect(rows[0]).toMatchObject({ status: 'ok', provider: 'two', attempts: 2, warnings: ['two-warning'], inputTokens: 3 });
+  });
+
+  it('a failure after the first part surfaces as an error, with no retry', async () => {
+    const one = scriptedPort('one', ['fail-mid-stream']);
+    const two = scriptedPort('two', ['ok']);
+    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
+    const seen: TextStreamPart[] = [];
+    await expect((async () => { for await (const p of text.stream(principal, request, meta())) seen.push(p); })()).rejects.toMatchObject({ code: 'upstream_stream_truncated' });
+    expect(seen).toEqual([{ type: 'text-delta', delta: 'from one' }]);
+    expect(two.seen).toHaveLength(0);
+    expect(rows[0]).toMatchObject({ status: 'error', provider: 'one', attempts: 1 });
+  });
+
+  it('an abandoned stream closes the upstream and logs a cancelled row', async () => {
+    const one = scriptedPort('one', ['hang-mid-stream']);
+    const { text, rows } = setup([dep('one')], { one: one.port });
+    const ac = new AbortController();
+    const it = text.stream(principal, request, meta(ac.signal));
+    await it.next();
+    ac.abort();
+    await it.return(undefined);
+    expect(one.closed.count).toBe(1);
+    expect(rows[0]).toMatchObject({ status: 'cancelled', attempts: 1, provider: 'one' });
+    expect(text.circuitState('one', 'one-model')).toBe('closed');
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The video task use case behind every video wire format: limits, the active-task cap,
+ * Idempotency-Key, ownership and content. Pure orchestration over ports; the worker
+ * (video-worker.ts) does the rendering side.
+ */
+import { newId, type Principal } from '../auth';
+import type { ModelCatalogue } from '../catalogue';
+import { GatewayError, invalid, toGatewayError } from '../errors';
+import { mediaTypeOfKey, type ContentStore, type NewVideoTask, type TaskRepository, type UsageLog } from '../ports';
+import { videoCost } from '../billing';
+import { VIDEO_DEFAULTS, validateVideoRequest } from '../video-limits';
+import type { Billing } from './billing';
+import { isTerminal, type VideoTask } from '../video-task';
+import { resolveModel } from './resolve-model';
+import { videoTarget, type VideoProviderLookup } from './video-target';
+import type { CreateVideoTaskInput, ListVideoTasksQuery, VideoContent, VideoTaskService } from './video-tasks.contract';
+
+/** How long an Idempotency-Key keeps returning the original task. */
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
+
+export interface VideoTasksDeps {
+  catalogue: ModelCatalogue;
+  tasks: TaskRepository;
+  content: ContentStore;
+  usage: UsageLog;
+  providers: VideoProviderLookup;
+  limits: { maxActiveTasksPerAccount: number };
+  now?: () => number;
+  newTaskId?: () => string;
+  /** Retry-After sent with the active-task cap refusal */
+  capRetryAfterSeconds?: number;
+  /** credit quotas: checked and charged at creation, refunded if the task does not succeed */
+  billing?: Billing;
+}
+
+/** Task ids are lowercase letters and digits only (the @google/genai SDK keeps only [a-z0-9] of a file id). */
+export const newTaskId = (): string => newId('task');
+
+export function taskNotFound(id: string): GatewayError {
+  return new GatewayError('not_found', `No video task with id ${JSON.stringify(id.slice(0, 100))} exists for this API key's account.`, {
+    code: 'task_not_found',
+  });
+}
+
+export class VideoTasks implements VideoTaskService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: VideoTasksDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async create(input: CreateVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }> {
+    const { principal: p } = input;
+    const model = resolveModel(this.deps.catalogue, p, input.modelId, 'video');
+    const started = this.now();
+    let provider: string | null = null;
+    try {
+      const request = validateVideoRequest(model, input.draft);
+      const target = videoTarget(model, this.deps.providers);
+      provider = target.provider;
+      // What the chosen upstream cannot do is a 400 now, not a failed task later.
+      target.port.check?.({ ...request, upstreamModel: target.upstreamModel });
+      const cost = videoCost(model, request.resolution, request.durationSeconds);
+      await this.deps.billing?.precheck(p, cost);
+      const task: NewVideoTask = {
+        id: (this.deps.newTaskId ?? newTaskId)(),
+        accountId: p.accountId,
+        keyId: p.keyId,
+        model: model.id,
+        format: input.format,
+        request,
+        priority: input.priority ?? 0,
+        serviceTier: input.serviceTier ?? 'default',
+        executionExpiresAfter: checkExpiresAfter(input.executionExpiresAfter),
+        idempotencyKey: checkIdempotencyKey(input.idempotencyKey),
+        createdAt: new Date(started),
+      };
+      const max = this.deps.limits.maxActiveTasksPerAccount;
+      const admission = await this.deps.tasks.admit(task, {
+        maxActive: max,
+        idempotentSince: new Date(started - IDEMPOTENCY_WINDOW_SECONDS * 1000),
+      });
+      if (admission.outcome === 'capped') {
+        throw new GatewayError('rate_limited', `This account already has ${admission.active} active (queued or running) video tasks; the limit is ${max}. Wait for one to finish, then retry.`, {
+          code: 'too_many_active_tasks',
+          retryAfterSeconds: this.deps.capRetryAfterSeconds ?? 10,
+        });
+      }
+      // A replay is not new work: the original creation already wrote its usage row.
+      if (admission.outcome === 'replayed') return { task: admission.task, replayed: true };
+      await this.deps.billing?.chargeTask(p, admission.task.id, cost);
+      this.deps.usage.record({
+        requestId: input.requestId, accountId: p.accountId, keyId: p.keyId, model: model.id, format: input.format,
+        status: 'queued', httpStatus: 200, taskId: admission.task.id, idempotencyKey: task.idempotencyKey, provider,
+        latencyMs: this.now() - started, attempts: 1, credits: cost,
+      });
+      // Written before the client hears the id, so a client whose connection dropped finds its task in the log.
+      await this.deps.usage.flush();
+      return { task: admission.task, replayed: false };
+    } catch (e) {
+      const err = toGatewayError(e);
+      this.deps.usage.record({
+        requestId: input.requestId, accountId: p.accountId, keyId: p.keyId, model: model.id, format: input.format,
+        status: 'error', httpStatus: err.status, errorCode: err.code, provider, latencyMs: this.now() - started,
+        idempotencyKey: input.idempotencyKey ?? null,
+      });
+      throw err;
+    }
+  }
+
+  async get(p: Principal, id: string): Promise<VideoTask> {
+    const task = await this.deps.tasks.findForAccount(p.accountId, id);
+    if (!task) throw taskNotFound(id);
+    return task;
+  }
+
+  async list(p: Principal, q: ListVideoTasksQuery): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }> {
+    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw invalid('invalid_limit', `limit must be a whole number from 1 to 1000; got ${q.limit}.`, 'limit');
+    if (q.offset !== undefined && (!Number.isInteger(q.offset) || q.offset < 0)) throw invalid('invalid_offset', 'The page offset must be a whole number of at least 0.', 'offset');
+    let after: { createdAt: Date; id: string } | undefined;
+    if (q.after !== undefined) {
+      const cursor = await this.deps.tasks.findForAccount(p.accountId, q.after);
+      if (!cursor) throw invalid('invalid_cursor', `after ${JSON.stringify(q.after.slice(0, 100))} is not a task of this account.`, 'after');
+      after = { createdAt: cursor.createdAt, id: cursor.id };
+    }
+    return this.deps.tasks.list(p.accountId, { limit: q.limit, order: q.order, after, offset: q.offset, status: q.status, model: q.model, ids: q.ids });
+  }
+
+  async cancelOrDelete(p: Principal, id: string): Promise<{ outcome: 'cancelled' | 'deleted'; task: VideoTask }> {
+    let task = await this.get(p, id);
+    if (task.status === 'queued') {
+      const cancelled = await this.deps.tasks.transition(id, 'queued', 'cancelled', {
+        error: { code: 'cancelled', message: 'The task was cancelled before it started running.' },
+      });
+      if (cancelled) {
+        this.cancelUpstream(cancelled);
+        await this.deps.billing?.refundUnsuccessfulTasks();
+        return { outcome: 'cancelled', task: cancelled };
+      }
+      task = await this.get(p, id); // lost the race: the worker moved it on
+    }
+    if (!isTerminal(task.status)) {
+      throw new GatewayError('conflict', `Task ${id} is ${task.status} and can no longer be cancelled; delete it once it has finished.`, { code: 'task_running' });
+    }
+    // a refund still owed must be paid before the record (and its billing state) goes
+    await this.deps.billing?.refundUnsuccessfulTasks();
+    const deleted = await this.deps.tasks.deleteFinished(p.accountId, id);
+    if (!deleted) throw taskNotFound(id);
+    await deleteContent(this.deps.content, deleted);
+    return { outcome: 'deleted', task: deleted };
+  }
+
+  async content(p: Principal, id: string, variant: 'video' | 'thumbnail'): Promise<VideoContent> {
+    const task = await this.get(p, id);
+    if (task.status !== 'succeeded' || !task.delivery) {
+      const ready = isTerminal(task.status) ? 'has no video' : 'has no video yet';
+      throw new GatewayError('conflict', `Task ${id} is ${task.status} and ${ready}; content is available once it has succeeded.`, {
+        code: isTerminal(task.status) ? 'video_not_available' : 'video_not_ready',
+      });
+    }
+    const key = variant === 'video' ? task.delivery.contentKey : task.delivery.thumbnailKey;
+    const stat = key ? await this.deps.content.stat(key) : null;
+    if (!key || !stat) {
+      throw new GatewayError('not_found', `Task ${id} has no ${variant} content (it may have been deleted).`, { code: 'content_not_found' });
+    }
+    const content = this.deps.content;
+    return { mediaType: mediaTypeOfKey(key), size: stat.size, open: (range) => content.open(key, range) };
+  }
+
+  /** Best effort: the task is already cancelled here whatever the upstream says. */
+  private cancelUpstream(task: VideoTask): void {
+    const port = task.upstream && this.deps.providers.video(task.upstream.provider);
+    if (task.upstream && port?.cancel) port.cancel(task.upstream.operation).catch(() => undefined);
+  }
+}
+
+/** Deletes a task's video and thumbnail; missing objects are fine. */
+export async function deleteContent(content: ContentStore, task: VideoTask): Promise<void> {
+  const keys = [task.delivery?.contentKey, task.delivery?.thumbnailKey].filter((k): k is string => Boolean(k));
+  await Promise.all(keys.map((k) => content.delete(k)));
+}
+
+function checkExpiresAfter(v: number | undefined): number {
+  if (v === undefined) return VIDEO_DEFAULTS.executionExpiresAfter;
+  const max = VIDEO_DEFAULTS.retentionSeconds;
+  if (!Number.isInteger(v) || v < 1 || v > max) {
+    throw invalid('invalid_execution_expires_after', `execution_expires_after must be a whole number of seconds from 1 to ${max}; got ${v}.`, 'execution_expires_after');
+  }
+  return v;
+}
+
+function checkIdempotencyKey(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (!/^[\x20-\x7e]{1,255}$/.test(v)) {
+    throw invalid('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters.', 'Idempotency-Key');
+  }
+  return v;
+}

@@ -1,0 +1,99 @@
+/**
+ * What each inbound adapter says about its routes, so the server can publish one OpenAPI document. Request
+ * schemas are the very objects handed to compileValidator: the document cannot drift from the validators.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The four error bodies of error-renderers.ts, by name. */
+export type ErrorShapeName = 'openai' | 'code-message' | 'anthropic' | 'google';
+
+/** A JSON Schema (2020-12 compatible) as plain data; `as const` schema objects fit. */
+export type SchemaDoc = object;
+
+/** Who may call a route. The bearer header always works for `api-key`; some SDKs send another header instead. */
+export type RouteAuth =
+  | { kind: 'api-key'; alternativeHeaders?: readonly string[] }
+  | { kind: 'admin-key'; optional?: boolean }
+  | { kind: 'none'; why: string };
+
+export interface ParamDoc {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  description: string;
+  required?: boolean;
+  schema?: SchemaDoc;
+}
+
+export interface RouteDoc {
+  method: HttpMethod;
+  /** OpenAPI style: `/v1/videos/{id}`; a colon verb stays literal, `/v1beta/models/{model}:generateContent` */
+  path: string;
+  summary: string;
+  description?: string;
+  /** the wire format; becomes the OpenAPI tag */
+  format: string;
+  auth: RouteAuth;
+  /** query and header parameters; path parameters are read from `path` unless described here */
+  params?: readonly ParamDoc[];
+  /** content type → schema; JSON bodies use the validator's own schema object */
+  body?: { required?: boolean; content: Readonly<Record<string, SchemaDoc>> };
+  response: {
+    status?: number;
+    description: string;
+    /** content type → schema; a loose schema is enough: it documents, it does not validate output */
+    content: Readonly<Record<string, SchemaDoc>>;
+  };
+  /** the error body shape(s); several when a header picks the shape */
+  errors?: ErrorShapeName | readonly ErrorShapeName[];
+}
+
+const str = { type: 'string' } as const;
+
+/** The bodies error-renderers.ts produces; the openapi test renders each and validates it against these. */
+export const ERROR_SHAPE_SCHEMAS: Readonly<Record<ErrorShapeName, SchemaDoc>> = {
+  openai: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: { type: 'object', required: ['message', 'type', 'param', 'code'], properties: { message: str, type: str, param: str, code: str } },
+    },
+  },
+  'code-message': { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } },
+  anthropic: {
+    type: 'object',
+    required: ['type', 'error'],
+    properties: {
+      type: { const: 'error' },
+      error: { type: 'object', required: ['type', 'message', 'param', 'code'], properties: { type: str, message: str, param: str, code: str } },
+    },
+  },
+  google: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'status', 'type', 'param'],
+        properties: { code: { type: 'integer' }, message: str, status: str, type: str, param: str },
+      },
+    },
+  },
+};
+
+/** A file part of a multipart form. */
+export const BINARY_FILE: SchemaDoc = { type: 'string', contentMediaType: 'application/octet-stream' };
+
+/** The JSON schema of a body, with the named fields turned into file parts: the multipart form of the same request. */
+export function withFileFields(schema: SchemaDoc, files: Readonly<Record<string, SchemaDoc>>): SchemaDoc {
+  const s = schema as { properties?: Record<string, unknown> };
+  return { ...schema, properties: { ...s.properties, ...files } };
+}
+
+/** Sent by retrying clients on the video create routes: the same key returns the first task. */
+export const IDEMPOTENCY_KEY_PARAM: ParamDoc = {
+  name: 'idempotency-key',
+  in: 'header',
+  description: 'Replays the task first created with this key (the response then carries `Idempotent-Replayed: true`) instead of creating another.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};

@@ -1,0 +1,97 @@
+import type { Response } from 'express';
+
+/**
+ * Server-sent events with backpressure: write() resolves once the socket drained, so a slow
+ * reader slows the producer instead of growing memory. `closed` tells the producer to stop.
+ */
+let openStreams = 0;
+
+/** Streams currently open, for the active-streams gauge. */
+export function openStreamCount(): number {
+  return openStreams;
+}
+
+/**
+ * Put on `res.locals[STREAM_ADMISSION]` by the composition root (e.g. a concurrent-streams limit). It runs once,
+ * when the stream is about to send its first byte: true admits the stream; false means it has answered the
+ * request itself (an error in the caller's format), and the writer then reports itself closed.
+ */
+export type StreamAdmission = () => Promise<boolean>;
+export const STREAM_ADMISSION = 'streamAdmission';
+
+export class SseWriter {
+  private closedByClient = false;
+  private refused = false;
+  private opening: Promise<boolean> | undefined;
+  readonly abort = new AbortController();
+
+  constructor(private readonly res: Response) {
+    res.on('close', () => {
+      if (!res.writableFinished && !this.refused) {
+        this.closedByClient = true;
+        this.abort.abort();
+      }
+    });
+  }
+
+  get closed(): boolean {
+    return this.refused || this.closedByClient || this.res.destroyed;
+  }
+
+  /** One SSE message; `event` omitted gives a bare `data:` message. */
+  async send(data: unknown, event?: string): Promise<void> {
+    const payload = typeof data === 'string' ? data : JSON.stringify(data);
+    await this.write(event ? `event: ${event}\ndata: ${payload}\n\n` : `data: ${payload}\n\n`);
+  }
+
+  async write(chunk: string): Promise<void> {
+    if (this.closed || !(await this.open()) || this.closed) return;
+    if (!this.res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.res.off('drain', done);
+          this.res.off('close', done);
+          resolve();
+        };
+        this.res.on('drain', done);
+        this.res.on('close', done);
+      });
+    }
+  }
+
+  end(): void {
+    if (this.res.writableEnded) return;
+    // A stream that never wrote still answers as an (empty) event stream.
+    if (!this.opening && !this.res.headersSent && !this.res.destroyed) this.commit();
+    this.res.end();
+  }
+
+  /** Admission (if any), then the 200 and the event-stream headers; once per stream. */
+  private open(): Promise<boolean> {
+    this.opening ??= (async () => {
+      const admit = this.res.locals[STREAM_ADMISSION] as StreamAdmission | undefined;
+      if (admit && !(await admit())) {
+        // The refusal was answered in the caller's format; the producer sees `closed` and stops its upstream.
+        this.refused = true;
+        this.abort.abort();
+        return false;
+      }
+      if (this.res.destroyed) return false;
+      this.commit();
+      return true;
+    })();
+    return this.opening;
+  }
+
+  private commit(): void {
+    const res = this.res;
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    openStreams++;
+    res.once('close', () => openStreams--);
+  }
+}

@@ -1,0 +1,46 @@
+import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
+import { malformedUpstream, parseSse, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import type { AnthropicMessage, AnthropicStreamEvent } from './anthropic-api';
+import { convertToAnthropicRequest, type AnthropicRequestOptions } from './convert-to-anthropic-request';
+import { mapAnthropicMessage } from './map-anthropic-response';
+import { AnthropicStreamMapper } from './map-anthropic-stream';
+
+/** SSE events of a Messages stream → canonical parts; the finish part comes with message_stop. */
+export async function* readAnthropicStream(events: AsyncIterable<SseEvent>, mapper: AnthropicStreamMapper): AsyncGenerator<TextStreamPart> {
+  for await (const ev of events) {
+    let data: AnthropicStreamEvent;
+    try {
+      data = JSON.parse(ev.data) as AnthropicStreamEvent;
+    } catch {
+      throw malformedUpstream('a stream event that is not valid JSON');
+    }
+    // The SSE event name is authoritative; data.type repeats it.
+    yield* mapper.push({ ...data, type: ev.event !== 'message' ? ev.event : data.type });
+  }
+  mapper.end();
+}
+
+/** A TextModelPort over `POST {baseUrl}/v1/messages`. */
+export class AnthropicChatModel implements TextModelPort {
+  constructor(
+    private readonly transport: UpstreamTransport,
+    private readonly options: AnthropicRequestOptions,
+  ) {}
+
+  async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
+    const { body, warnings } = convertToAnthropicRequest(req, this.options, false);
+    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal });
+    const result = mapAnthropicMessage(await res.json<AnthropicMessage>(), req.model, warnings);
+    return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
+  }
+
+  async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
+    const { body, warnings } = convertToAnthropicRequest(req, this.options, true);
+    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal });
+    try {
+      yield* readAnthropicStream(parseSse(res.body()), new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+    } finally {
+      res.close();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { Readable } from 'node:stream';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { ARK_TASKS_PATH, type ArkTask, type ArkTaskList } from './ark-api';
+import { BatchedTaskReads } from './batched-task-reads';
+import { checkArkRequest, convertToArkTask } from './convert-to-ark-task';
+import { mapArkTask } from './map-ark-task';
+
+export interface ArkVideoOptions {
+  /** read statuses through the list endpoint, up to maxBatch ids a call (default on) */
+  batchPolling?: boolean;
+  maxBatch?: number;
+}
+
+const TASK_ID = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Seedance through Ark's task API. Exactly-once: Ark has no idempotency key and its task objects do not
+ * echo the request, so a lost create cannot be matched safely; idempotentStart stays off and the worker
+ * fails such a task with submission_unknown instead of paying twice (docs/providers/ark.md).
+ */
+export class ArkVideoModel implements VideoModelPort {
+  private readonly batch: BatchedTaskReads<ArkTask> | undefined;
+
+  constructor(private readonly http: UpstreamHttp, opts: ArkVideoOptions = {}) {
+    if (opts.batchPolling !== false) {
+      this.batch = new BatchedTaskReads<ArkTask>({ readMany: (ids) => this.readMany(ids), readOne: (id, s) => this.readOne(id, s) }, opts.maxBatch ?? 100);
+    }
+  }
+
+  check(req: VideoRequest): void {
+    checkArkRequest(req);
+  }
+
+  async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
+    const created = await this.http.json<{ id?: unknown }>({ method: 'POST', path: ARK_TASKS_PATH, json: convertToArkTask(req), signal: ctx.signal });
+    if (typeof created?.id !== 'string' || !TASK_ID.test(created.id)) throw malformedUpstream('a created task without a usable id');
+    return created.id;
+  }
+
+  async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
+    if (!TASK_ID.test(ref)) throw notFound(ref);
+    const task = this.batch ? await this.batch.read(ref, ctx.signal) : await this.readOne(ref, ctx.signal);
+    return mapArkTask(task, async (url) => Readable.from((await this.http.download(url)).body()));
+  }
+
+  /** Queued tasks become cancelled upstream; Ark refuses running ones (then the gateway stops polling; billing is Ark's). */
+  async cancel(ref: OperationRef): Promise<void> {
+    if (!TASK_ID.test(ref)) return;
+    (await this.http.request({ method: 'DELETE', path: `${ARK_TASKS_PATH}/${ref}` })).close();
+  }
+
+  private async readOne(id: string, signal?: AbortSignal): Promise<ArkTask> {
+    try {
+      return await this.http.json<ArkTask>({ method: 'GET', path: `${ARK_TASKS_PATH}/${id}`, signal });
+    } catch (e) {
+      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
+      throw e;
+    }
+  }
+
+  private async readMany(ids: string[]): Promise<Map<string, ArkTask>> {
+    const list = await this.http.json<ArkTaskList>({
+      method: 'GET',
+      path: ARK_TASKS_PATH,
+      query: { page_num: '1', page_size: String(Math.max(ids.length, 1)), 'filter.task_ids': ids },
+    });
+    const wanted = new Set(ids);
+    return new Map((list.items ?? []).filter((t) => t.id && wanted.has(t.id)).map((t) => [t.id!, t]));
+  }
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (Ark) no longer knows task ${JSON.stringify(id.slice(0, 100))}.`, { code: 'upstream_task_not_found', upstreamStatus: 404 });
+}

@@ -1,0 +1,44 @@
+import { RESOLUTIONS, resolveRatio, videoDimensions, ASPECT_RATIOS, type AspectRatio, type Resolution, type VideoArtifact, type VideoStatus } from '@gateway/core';
+import type { ArkTask } from './ark-api';
+
+/** Opens the result URL as a stream (the adapter's download, never buffered whole). */
+export type OpenUrl = (url: string) => Promise<NodeJS.ReadableStream>;
+
+const DEFAULT_FPS = 24;
+
+/** The delivered shape, from what the task object reports (resolution, ratio, duration, fps). */
+function shapeOf(t: ArkTask): Pick<VideoArtifact, 'width' | 'height' | 'durationSeconds' | 'fps'> {
+  const res = (RESOLUTIONS as readonly string[]).includes(t.resolution ?? '') ? (t.resolution as Resolution) : '720p';
+  const ratio = (ASPECT_RATIOS as readonly string[]).includes(t.ratio ?? '') ? (t.ratio as AspectRatio) : 'adaptive';
+  const fps = t.framespersecond && t.framespersecond > 0 ? t.framespersecond : DEFAULT_FPS;
+  const duration = t.duration && t.duration > 0 ? t.duration : t.frames && t.frames > 0 ? t.frames / fps : 5;
+  return { ...videoDimensions(res, resolveRatio(ratio)), durationSeconds: duration, fps };
+}
+
+/**
+ * A task object → the port's status. `cancelled` and `expired` are terminal upstream, so they end the
+ * gateway task as failed with that code: a task is never left "running" on a task the upstream dropped.
+ */
+export function mapArkTask(t: ArkTask, open: OpenUrl): VideoStatus {
+  const err = t.error ?? t.failure_reason ?? undefined;
+  switch (t.status) {
+    case 'queued':
+      return { state: 'pending', running: false };
+    case 'running':
+      return { state: 'pending', running: true };
+    case 'succeeded': {
+      const url = t.content?.video_url;
+      if (!url) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a video URL.' };
+      return { state: 'succeeded', artifact: { ...shapeOf(t), open: () => open(url) } };
+    }
+    case 'failed':
+      return { state: 'failed', code: err?.code || 'generation_failed', message: err?.message || 'The upstream failed to generate the video.' };
+    case 'cancelled':
+      return { state: 'failed', code: err?.code || 'cancelled', message: err?.message || 'The upstream task was cancelled.' };
+    case 'expired':
+      return { state: 'failed', code: err?.code || 'expired', message: err?.message || 'The upstream task expired before it finished.' };
+    default:
+      // An unknown word is read as still working: the gateway's own expiry ends it if it never settles.
+      return { state: 'pending', running: true };
+  }
+}

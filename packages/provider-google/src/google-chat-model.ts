@@ -1,0 +1,55 @@
+import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
+import { invalid } from '@gateway/core';
+import { malformedUpstream, parseSse, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import type { GoogleResponse } from './google-api';
+import { convertToGoogleRequest, type GoogleRequestOptions } from './convert-to-google-request';
+import { mapGoogleResponse } from './map-google-response';
+import { GoogleStreamMapper } from './map-google-stream';
+
+/** `models/` is prepended unless the name already carries a collection, as the @google/genai SDK does. */
+export function modelPath(model: string): string {
+  if (!/^[A-Za-z0-9._\-/@]+$/.test(model) || model.includes('..')) throw invalid('invalid_upstream_model', 'The upstream model name is not valid for Gemini.', 'model');
+  return model.startsWith('models/') || model.startsWith('tunedModels/') ? model : `models/${model}`;
+}
+
+/** SSE events of streamGenerateContent → canonical parts; EOF ends the stream. */
+export async function* readGoogleStream(events: AsyncIterable<SseEvent>, mapper: GoogleStreamMapper): AsyncGenerator<TextStreamPart> {
+  for await (const ev of events) {
+    let chunk: GoogleResponse;
+    try {
+      chunk = JSON.parse(ev.data) as GoogleResponse;
+    } catch {
+      throw malformedUpstream('a stream event that is not valid JSON');
+    }
+    yield* mapper.push(chunk);
+  }
+  yield* mapper.end();
+}
+
+/** A TextModelPort over generateContent / streamGenerateContent. */
+export class GoogleChatModel implements TextModelPort {
+  constructor(
+    private readonly transport: UpstreamTransport,
+    private readonly options: GoogleRequestOptions & { apiVersion: string },
+  ) {}
+
+  async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
+    const { body, warnings } = convertToGoogleRequest(req, this.options);
+    const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`, body, { signal: ctx.signal });
+    const result = mapGoogleResponse(await res.json<GoogleResponse>(), req.model, warnings);
+    return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
+  }
+
+  async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
+    const { body, warnings } = convertToGoogleRequest(req, this.options);
+    const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:streamGenerateContent`, body, {
+      signal: ctx.signal,
+      query: { alt: 'sse' },
+    });
+    try {
+      yield* readGoogleStream(parseSse(res.body()), new GoogleStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+    } finally {
+      res.close();
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import {
+  readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl, UpstreamHttp, UpstreamTransport, type UpstreamTimeouts,
+} from '@gateway/provider-kit';
+import { GOOGLE_DEFAULT_BASE_URL, GOOGLE_REQUEST_ID_HEADERS } from './google-api';
+import { GoogleChatModel } from './google-chat-model';
+import { describeGoogleFailure } from './google-error';
+import { GoogleImageModel } from './google-image-model';
+import { GoogleVideoModel } from './google-video-model';
+
+export interface GoogleProviderConfig {
+  /** without `/v1beta`, as the @google/genai SDK takes it */
+  baseUrl?: string;
+  apiKey?: string;
+  timeouts?: UpstreamTimeouts;
+  /** upstream HTTP client: axios (default) or node */
+  transport?: 'axios' | 'node';
+  /** `apiVersion` (v1beta), `schemaDialect`, `thinkingStyle`, `fallbackThoughtSignature` */
+  options?: Record<string, unknown>;
+}
+
+export interface GoogleProvider {
+  text: TextModelPort;
+  /** Gemini image output (generateContent → inlineData) */
+  image: ImageModelPort;
+  /** Veo (predictLongRunning) */
+  video: VideoModelPort;
+  close(): void;
+}
+
+export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvider {
+  const o = config.options;
+  rejectUnknownOptions(o, ['apiVersion', 'schemaDialect', 'thinkingStyle', 'fallbackThoughtSignature']);
+  const apiKey = requireApiKey(config.apiKey);
+  const transport = new UpstreamTransport({
+    baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
+    headers: { 'x-goog-api-key': apiKey },
+    timeouts: config.timeouts,
+    transport: config.transport,
+    requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
+    describeFailure: describeGoogleFailure,
+    secrets: [apiKey],
+  });
+  const model = new GoogleChatModel(transport, {
+    apiVersion: readOption.string(o, 'apiVersion') ?? 'v1beta',
+    schemaDialect: readOption.oneOf(o, 'schemaDialect', ['json-schema', 'openapi'] as const, 'json-schema'),
+    thinkingStyle: readOption.oneOf(o, 'thinkingStyle', ['budget', 'level'] as const, 'budget'),
+    fallbackThoughtSignature: readOption.string(o, 'fallbackThoughtSignature'),
+  });
+  // Video calls (polls, downloads) get their own sockets, so a burst of polling never queues chat requests.
+  const videoHttp = new UpstreamHttp({
+    baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
+    headers: { 'x-goog-api-key': apiKey },
+    timeouts: config.timeouts,
+    requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
+    describeFailure: describeGoogleFailure,
+    secrets: [apiKey],
+  });
+  const apiVersion = readOption.string(o, 'apiVersion') ?? 'v1beta';
+  return {
+    text: model,
+    image: new GoogleImageModel(transport, apiVersion),
+    video: new GoogleVideoModel(videoHttp, apiVersion),
+    close: () => {
+      transport.destroy();
+      videoHttp.destroy();
+    },
+  };
+}

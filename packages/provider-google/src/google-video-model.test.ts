@@ -1,0 +1,79 @@
+import type { VideoImage } from '@gateway/core';
+import { fakeMp4, pollUntilSettled, readStream, startFakeVeo, videoRequest, type FakeVeo } from '@gateway/testkit';
+import { convertToGoogleVideo } from './convert-to-google-video';
+import { createGoogleProvider } from './google-provider';
+import { decodeVeoRef } from './google-video-model';
+
+const png = (w: number, h: number, tag: string): VideoImage => ({ mediaType: 'image/png', data: Buffer.from(`png:${tag}`), width: w, height: h });
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+let fake: FakeVeo;
+let provider: ReturnType<typeof createGoogleProvider>;
+beforeAll(async () => {
+  fake = await startFakeVeo({ queuedMs: 0, runningMs: 120, redirectDownloads: true });
+  provider = createGoogleProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
+});
+afterAll(async () => {
+  provider.close();
+  await fake.close();
+});
+
+describe('convertToGoogleVideo', () => {
+  it('maps frames, reference images and parameters as the @google/genai SDK would send them', () => {
+    const body = convertToGoogleVideo(videoRequest({ prompt: 'p', firstFrame: png(720, 1280, 'f'), lastFrame: png(720, 1280, 'l'), aspectRatio: 'adaptive', durationSeconds: 8, resolution: '1080p' }));
+    expect(body).toEqual({
+      instances: [{ prompt: 'p', image: { bytesBase64Encoded: b64('png:f'), mimeType: 'image/png' }, lastFrame: { bytesBase64Encoded: b64('png:l'), mimeType: 'image/png' } }],
+      parameters: { sampleCount: 1, durationSeconds: 8, aspectRatio: '9:16', resolution: '1080p' },
+    });
+    const refs = convertToGoogleVideo(videoRequest({ referenceImages: [png(1, 1, 'r')] })).instances[0].referenceImages;
+    expect(refs).toEqual([{ image: { bytesBase64Encoded: b64('png:r'), mimeType: 'image/png' }, referenceType: 'ASSET' }]);
+  });
+
+  it('check() refuses what Veo cannot render', () => {
+    const check = provider.video.check!;
+    expect(() => check(videoRequest({ resolution: '480p' }))).toThrow(expect.objectContaining({ code: 'resolution_not_supported', reason: 'invalid_request' }));
+    expect(() => check(videoRequest({ aspectRatio: '1:1' }))).toThrow(expect.objectContaining({ code: 'aspect_ratio_not_supported' }));
+    expect(() => check(videoRequest({ durationSeconds: 5 }))).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
+    expect(() => check(videoRequest({ durationSeconds: 5, upstreamModel: 'veo-2.0-generate-001' }))).not.toThrow();
+    expect(() => check(videoRequest({ referenceImages: [1, 2, 3, 4].map((i) => png(1, 1, String(i))) }))).toThrow(expect.objectContaining({ code: 'too_many_reference_images' }));
+  });
+});
+
+describe('GoogleVideoModel against the fake Veo', () => {
+  it('predictLongRunning → operation → download through a redirect, the key never sent to the storage host', async () => {
+    const ref = await provider.video.start(videoRequest({ prompt: 'veo ok', upstreamModel: 'veo-3.0-generate-001', aspectRatio: '9:16', durationSeconds: 8 }), { taskId: 't' });
+    const { name, shape } = decodeVeoRef(ref);
+    expect(name).toMatch(/^models\/veo-3\.0-generate-001\/operations\/veo[a-z0-9]+$/);
+    expect(shape).toEqual({ width: 720, height: 1280, durationSeconds: 8 });
+    const created = fake.api.requests.find((r) => r.method === 'POST')!;
+    expect(created.path).toBe('/v1beta/models/veo-3.0-generate-001:predictLongRunning');
+    expect(created.headers['x-goog-api-key']).toBe(fake.apiKey);
+
+    const done = await pollUntilSettled(provider.video, ref);
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 8, fps: 24 });
+    const bytes = await readStream(await done.artifact.open());
+    expect(bytes).toEqual(fakeMp4(name.split('/').at(-1)!));
+    expect(fake.api.requests.some((r) => r.path.endsWith(':download') && r.headers['x-goog-api-key'] === fake.apiKey)).toBe(true);
+    expect(fake.storage.requests).toHaveLength(1);
+    expect(fake.keysSeenByStorage()).toBe(0);
+  });
+
+  it('operation errors and RAI filtering end as failures with the upstream status word', async () => {
+    const failed = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }));
+    expect(failed).toMatchObject({ state: 'failed', code: 'INVALID_ARGUMENT', message: expect.stringContaining('fake Veo') });
+    const filtered = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }));
+    expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered', message: expect.stringContaining('safety filter') });
+    const expired = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }));
+    expect(expired).toMatchObject({ state: 'failed', code: 'DEADLINE_EXCEEDED' });
+  });
+
+  it('a 429 while polling is rate_limited with the Retry-After; a forgotten operation is not retryable', async () => {
+    const ref = await provider.video.start(videoRequest({ prompt: 'rl [slow]' }), { taskId: 't' });
+    fake.api.failNext('poll', 1, { status: 429, retryAfterSeconds: 3 });
+    await expect(provider.video.status(ref, { taskId: 't' })).rejects.toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 3 });
+    expect(await provider.video.status(ref, { taskId: 't' })).toMatchObject({ state: 'pending' });
+    await expect(provider.video.status('models/veo/operations/nope|1280x720|8', { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found', retryable: false });
+    await expect(provider.video.status('../../etc|1x1|1', { taskId: 't' })).rejects.toMatchObject({ code: 'operation_not_found' });
+  });
+});

@@ -1,0 +1,39 @@
+import type { VideoStatus } from '@gateway/core';
+import type { VeoOperation } from './google-video-api';
+
+/** What the adapter knows of the result's shape (Veo's operation does not report it). */
+export interface VeoShape {
+  width: number;
+  height: number;
+  durationSeconds: number;
+}
+
+/** Opens the sample (its URI, or the bytes inlined in the operation) as a stream. */
+export type OpenSample = (sample: { uri?: string; encodedVideo?: string }) => Promise<NodeJS.ReadableStream>;
+
+const VEO_FPS = 24;
+
+/**
+ * An operation → the port's status. Veo reports no queue position, so a pending operation counts as
+ * running. A finished operation with no sample but filtered media is the RAI filter's refusal.
+ */
+export function mapGoogleOperation(op: VeoOperation, shape: VeoShape, open: OpenSample): VideoStatus {
+  if (!op.done) return { state: 'pending', running: true };
+  if (op.error) {
+    return {
+      state: 'failed',
+      code: op.error.status || (op.error.code !== undefined ? String(op.error.code) : 'generation_failed'),
+      message: op.error.message || 'The upstream failed to generate the video.',
+    };
+  }
+  const r = op.response?.generateVideoResponse;
+  const video = r?.generatedSamples?.find((s) => s.video?.uri || s.video?.encodedVideo)?.video;
+  if (!video) {
+    if (r?.raiMediaFilteredCount) {
+      const why = r.raiMediaFilteredReasons?.filter(Boolean).join(' ') || 'The generated video was filtered by the upstream safety filters.';
+      return { state: 'failed', code: 'content_filtered', message: why };
+    }
+    return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream finished the operation without a video.' };
+  }
+  return { state: 'succeeded', artifact: { ...shape, fps: VEO_FPS, open: () => open(video) } };
+}

@@ -1,0 +1,49 @@
+import type { ImagePart, TextRequest } from '@gateway/core';
+
+/** One warning string, always `<canonical field>: <what happened>`, so logs and headers read alike. */
+export function warning(field: string, what: string): string {
+  return `${field}: ${what}`;
+}
+
+/** Tool-call arguments are JSON text in the canonical model; upstreams that want an object get one. */
+export function parseToolArguments(args: string): { value: Record<string, unknown>; ok: boolean } {
+  if (!args.trim()) return { value: {}, ok: true };
+  try {
+    const v = JSON.parse(args) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return { value: v as Record<string, unknown>, ok: true };
+  } catch {
+    // fall through: not an object
+  }
+  return { value: {}, ok: false };
+}
+
+/** Inline images as data URLs, linked ones as given. */
+export function imageUrl(p: ImagePart): string {
+  return p.data !== undefined ? `data:${p.mediaType ?? 'image/png'};base64,${p.data}` : p.url ?? '';
+}
+
+/**
+ * Same-format passthrough: the inbound body's non-canonical fields travel only to an upstream of
+ * the same dialect; elsewhere each one becomes a warning.
+ */
+export function passthroughExtra(req: TextRequest, dialectFormat: string): { extra: Record<string, unknown>; warnings: string[] } {
+  if (!req.extra) return { extra: {}, warnings: [] };
+  if (req.extraFormat === dialectFormat) return { extra: req.extra, warnings: [] };
+  return {
+    extra: {},
+    warnings: Object.keys(req.extra).map((k) => warning(k, 'has no equivalent in the upstream format; not sent')),
+  };
+}
+
+/** Text of a tool result's parts; images become a marker and a warning where the upstream takes text only. */
+export function toolResultText(content: Array<{ type: string; text?: string }>): { text: string; droppedImages: number } {
+  let droppedImages = 0;
+  const text = content
+    .map((c) => {
+      if (c.type === 'text') return c.text ?? '';
+      droppedImages++;
+      return '';
+    })
+    .join('');
+  return { text, droppedImages };
+}

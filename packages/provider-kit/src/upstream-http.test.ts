@@ -1,0 +1,73 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GatewayError } from '@gateway/core';
+import { UpstreamHttp } from './upstream-http';
+
+interface Seen { path: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+
+/** A server on 127.0.0.1 that records requests and answers with `reply`. */
+async function server(reply: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const seen: Seen[] = [];
+  const s = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    seen.push({ path: new URL(req.url!, 'http://x').pathname, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('latin1') });
+    reply(req, res);
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => s.close(() => r())) };
+}
+
+const KEY = 'secret-key-123456';
+
+describe('UpstreamHttp', () => {
+  it('sends the key to its own origin only: a redirect to another host is followed without it', async () => {
+    const storage = await server((_q, res) => res.end('the-bytes'));
+    const api = await server((req, res) => {
+      if (req.url!.startsWith('/hop')) return void res.writeHead(302, { location: '/file' }).end();
+      if (req.url!.startsWith('/file')) return void res.writeHead(307, { location: `${storage.origin}/blob` }).end();
+      res.end();
+    });
+    const client = new UpstreamHttp({ baseUrl: `${api.origin}/v1`, headers: { 'x-goog-api-key': KEY } });
+    try {
+      const res = await client.download(`${api.origin}/hop`);
+      expect(await res.text()).toBe('the-bytes');
+      expect(api.seen.map((r) => r.headers['x-goog-api-key'])).toEqual([KEY, KEY]);
+      expect(storage.seen).toHaveLength(1);
+      expect(storage.seen[0].headers['x-goog-api-key']).toBeUndefined();
+    } finally {
+      client.destroy();
+      await Promise.all([api.close(), storage.close()]);
+    }
+  });
+
+  it('stops a redirect loop, repeats array query keys, sends multipart forms and maps failures with the key redacted', async () => {
+    const api = await server((req, res) => {
+      if (req.url!.startsWith('/loop')) return void res.writeHead(302, { location: '/loop' }).end();
+      if (req.url!.startsWith('/bad')) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `bad key ${KEY}` } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    const client = new UpstreamHttp({
+      baseUrl: api.origin, headers: { authorization: `Bearer ${KEY}` }, secrets: [KEY],
+      describeFailure: (f) => new GatewayError('invalid_request', (f.json as { error: { message: string } }).error.message, { upstreamStatus: f.status }),
+    });
+    try {
+      await expect(client.download(`${api.origin}/loop`)).rejects.toMatchObject({ code: 'upstream_redirect_loop' });
+      expect(await client.json({ method: 'GET', path: '/list', query: { 'filter.task_ids': ['a', 'b'], page_size: '2' } })).toEqual({ ok: true });
+      expect(api.seen.at(-1)!.url).toBe('/list?filter.task_ids=a&filter.task_ids=b&page_size=2');
+      const form = new FormData();
+      form.append('prompt', 'hi');
+      form.append('input_reference', new Blob([Buffer.from('PNGDATA')], { type: 'image/png' }), 'f.png');
+      await client.json({ method: 'POST', path: '/videos', form });
+      const sent = api.seen.at(-1)!;
+      expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(sent.body).toContain('name="input_reference"; filename="f.png"');
+      expect(sent.body).toContain('PNGDATA');
+      const err = await client.request({ method: 'DELETE', path: '/bad' }).catch((e: Error) => e);
+      expect(err).toMatchObject({ upstreamStatus: 400, message: 'bad key [redacted]' });
+    } finally {
+      client.destroy();
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import type { AxiosInstance, AxiosResponse } from 'axios';
+import type { Readable } from 'node:stream';
+import { GatewayError } from '@gateway/core';
+import { CallGuard } from './call-guard';
+import { createUpstreamAxios, describeUpstreamFailure, flatHeaders, redactSecrets } from './upstream-common';
+import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
+import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
+import { UpstreamResponse, type TransportConfig } from './upstream-transport';
+
+/** One request of a task-style upstream API (create / read / cancel / download). */
+export interface UpstreamCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** appended to the base URL */
+  path: string;
+  /** a JSON body, or a multipart form (the global FormData; files as Blob parts) */
+  json?: unknown;
+  form?: FormData;
+  /** repeated keys as arrays: `k=a&k=b` */
+  query?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+const MAX_REDIRECTS = 5;
+
+
+/**
+ * The HTTP client of the asynchronous (video) adapters: GET, DELETE, JSON and multipart POST, and
+ * downloads of URLs the upstream hands out. Same rules as UpstreamTransport: keep-alive agents per
+ * provider (their socket cap bounds the calls in flight to one upstream), bodies read as streams, four
+ * timeouts, non-2xx answers mapped by the provider's own describeFailure, keys redacted from messages.
+ */
+export class UpstreamHttp {
+  private readonly http: AxiosInstance;
+  private readonly agents: KeepAliveAgents;
+  private readonly timeouts: Required<UpstreamTimeouts>;
+  readonly baseUrl: string;
+  private readonly origin: string;
+
+  constructor(private readonly config: TransportConfig & { maxSockets?: number }) {
+    this.timeouts = resolveTimeouts(config.timeouts);
+    this.agents = createKeepAliveAgents(this.timeouts.connectMs, config.maxSockets);
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.origin = new URL(this.baseUrl).origin;
+    // `filter.task_ids=a&filter.task_ids=b`, not axios's default `filter.task_ids[]=a`
+    this.http = createUpstreamAxios(this.agents, { paramsSerializer: { indexes: null } });
+  }
+
+  /** Resolves on a 2xx with the body unread; anything else is thrown as a GatewayError. */
+  async request(call: UpstreamCall): Promise<UpstreamResponse> {
+    const res = await this.send(this.baseUrl + call.path, call, true);
+    if (res.status >= 200 && res.status < 300) return res;
+    throw await this.failure(res);
+  }
+
+  /** request() and its body as JSON. */
+  async json<T>(call: UpstreamCall): Promise<T> {
+    return (await this.request(call)).json<T>();
+  }
+
+  /**
+   * GETs a URL the upstream handed out (a result file), following redirects. The configured headers
+   * (the API key) go only to the base URL's own origin: a redirect to a storage host, or a link on
+   * another host, is fetched without them.
+   */
+  async download(url: string, opts: { signal?: AbortSignal } = {}): Promise<UpstreamResponse> {
+    let target = new URL(url, this.baseUrl + '/');
+    for (let hop = 0; ; hop++) {
+      const res = await this.send(target.toString(), { method: 'GET', path: '', signal: opts.signal }, target.origin === this.origin);
+      const location = res.headers.location;
+      if (res.status >= 300 && res.status < 400 && location) {
+        res.close();
+        if (hop >= MAX_REDIRECTS) throw new GatewayError('upstream_error', 'The upstream redirected a download too many times.', { code: 'upstream_redirect_loop', upstreamStatus: res.status });
+        target = new URL(location, target);
+        if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+          throw new GatewayError('upstream_error', 'The upstream redirected a download to an unsupported scheme.', { code: 'upstream_redirect', upstreamStatus: res.status });
+        }
+        continue;
+      }
+      if (res.status >= 200 && res.status < 300) return res;
+      // A result link that is gone stays gone: retrying cannot bring back an expired presigned URL.
+      if (res.status === 404 || res.status === 410 || (res.status === 403 && target.origin !== this.origin)) {
+        res.close();
+        throw new GatewayError('upstream_error', `The upstream's result file is no longer available (HTTP ${res.status}); its download link may have expired.`, {
+          code: 'upstream_result_gone', upstreamStatus: res.status,
+        });
+      }
+      throw await this.failure(res);
+    }
+  }
+
+  private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean): Promise<UpstreamResponse> {
+    const guard = new CallGuard(this.timeouts, call.signal);
+    const headers: Record<string, string> = { accept: 'application/json', ...(withConfigHeaders ? this.config.headers : {}), ...call.headers };
+    let data: unknown;
+    if (call.json !== undefined) {
+      data = JSON.stringify(call.json);
+      headers['content-type'] = 'application/json';
+    } else if (call.form) {
+      data = call.form; // axios writes the multipart body and its boundary header
+    }
+    let res: AxiosResponse<Readable>;
+    try {
+      res = await this.http.request<Readable>({ method: call.method, url, params: call.query, data, headers, signal: guard.signal });
+    } catch (e) {
+      guard.finish();
+      throw this.redact(guard.translate(e));
+    }
+    const flat = flatHeaders(res.headers);
+    const requestId = (this.config.requestIdHeaders ?? ['x-request-id']).map((h) => flat[h]).find(Boolean);
+    guard.headersReceived(() => res.data.destroy());
+    return new UpstreamResponse(res.status, flat, requestId, res.data, guard);
+  }
+
+  private async failure(r: UpstreamResponse): Promise<GatewayError> {
+    return this.redact(await describeUpstreamFailure(r, this.config.describeFailure));
+  }
+
+  private redact(e: GatewayError): GatewayError {
+    return redactSecrets(e, this.config.secrets);
+  }
+
+  destroy(): void {
+    this.agents.destroy();
+  }
+}

@@ -1,0 +1,3 @@
+export * from './openai-compatible-options';
+export * from './openai-compatible-chat-model';
+export * from './openai-compatible-provider';

@@ -1,0 +1,38 @@
+import type { TextModelPort } from '@gateway/core';
+import { describeChatFailure, requireBaseUrl, UpstreamTransport, type UpstreamTimeouts } from '@gateway/provider-kit';
+import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
+import { readCompatibleOptions } from './openai-compatible-options';
+
+export interface OpenAiCompatibleProviderConfig {
+  /** the server's base, `/v1` included when the server has it (e.g. http://localhost:11434/v1) */
+  baseUrl?: string;
+  /** optional: local servers often need none */
+  apiKey?: string;
+  timeouts?: UpstreamTimeouts;
+  /** upstream HTTP client: axios (default) or node */
+  transport?: 'axios' | 'node';
+  options?: Record<string, unknown>;
+}
+
+export interface OpenAiCompatibleProvider {
+  text: TextModelPort;
+  close(): void;
+}
+
+export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderConfig): OpenAiCompatibleProvider {
+  const settings = readCompatibleOptions(config.options);
+  const transport = new UpstreamTransport({
+    baseUrl: requireBaseUrl(config.baseUrl),
+    headers: { ...settings.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+    timeouts: config.timeouts,
+    transport: config.transport,
+    requestIdHeaders: settings.requestIdHeaders,
+    // Compatible servers send OpenAI's error shape or a looser one; the kit reads both, and 402 as "out of credit".
+    describeFailure: describeChatFailure,
+    secrets: config.apiKey ? [config.apiKey] : [],
+  });
+  return {
+    text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),
+    close: () => transport.destroy(),
+  };
+}

@@ -1,0 +1,71 @@
+import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import {
+  readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl, UpstreamHttp, UpstreamTransport, type UpstreamTimeouts,
+} from '@gateway/provider-kit';
+import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api';
+import { OpenAiChatModel } from './openai-chat-model';
+import { describeOpenAiFailure } from './openai-error';
+import { OpenAiImageModel } from './openai-image-model';
+import { OpenAiVideoModel } from './openai-video-model';
+
+export interface OpenAiProviderConfig {
+  /** includes `/v1`, as the openai SDK takes it */
+  baseUrl?: string;
+  apiKey?: string;
+  timeouts?: UpstreamTimeouts;
+  /** upstream HTTP client: axios (default) or node */
+  transport?: 'axios' | 'node';
+  /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project */
+  options?: Record<string, unknown>;
+}
+
+export interface OpenAiProvider {
+  text: TextModelPort;
+  /** images generations and edits */
+  image: ImageModelPort;
+  /** Sora (videos API) */
+  video: VideoModelPort;
+  close(): void;
+}
+
+export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvider {
+  rejectUnknownOptions(config.options, ['organization', 'project']);
+  const apiKey = requireApiKey(config.apiKey);
+  const organization = readOption.string(config.options, 'organization');
+  const project = readOption.string(config.options, 'project');
+  const transport = new UpstreamTransport({
+    baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(organization ? { 'openai-organization': organization } : {}),
+      ...(project ? { 'openai-project': project } : {}),
+    },
+    timeouts: config.timeouts,
+    transport: config.transport,
+    requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
+    describeFailure: describeOpenAiFailure,
+    secrets: [apiKey],
+  });
+  // Images and videos (multipart, polls, downloads) get their own sockets, apart from chat traffic.
+  const media = new UpstreamHttp({
+    baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(organization ? { 'openai-organization': organization } : {}),
+      ...(project ? { 'openai-project': project } : {}),
+    },
+    timeouts: config.timeouts,
+    requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
+    describeFailure: describeOpenAiFailure,
+    secrets: [apiKey],
+  });
+  return {
+    text: new OpenAiChatModel(transport),
+    image: new OpenAiImageModel(media),
+    video: new OpenAiVideoModel(media),
+    close: () => {
+      transport.destroy();
+      media.destroy();
+    },
+  };
+}

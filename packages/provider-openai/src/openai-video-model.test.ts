@@ -1,0 +1,65 @@
+import type { VideoImage } from '@gateway/core';
+import { fakeMp4, pollUntilSettled, readStream, startFakeSora, videoRequest, type FakeSora } from '@gateway/testkit';
+import { createOpenAiProvider } from './openai-provider';
+
+const png = (w: number, h: number): VideoImage => ({ mediaType: 'image/png', data: Buffer.from('png-bytes'), width: w, height: h });
+
+let fake: FakeSora;
+let provider: ReturnType<typeof createOpenAiProvider>;
+beforeAll(async () => {
+  fake = await startFakeSora({ queuedMs: 50, runningMs: 100 });
+  provider = createOpenAiProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
+});
+afterAll(async () => {
+  provider.close();
+  await fake.close();
+});
+
+describe('Sora capabilities', () => {
+  it('check() refuses reference images, a last frame, other durations, sizes and ratios, and a first frame of the wrong size', () => {
+    const check = (o: Parameters<typeof videoRequest>[0]) => () => provider.video.check!(videoRequest({ upstreamModel: 'sora-2', ...o }));
+    expect(check({ referenceImages: [png(1, 1)] })).toThrow(expect.objectContaining({ code: 'reference_images_not_supported', reason: 'invalid_request' }));
+    expect(check({ firstFrame: png(1280, 720), lastFrame: png(1280, 720) })).toThrow(expect.objectContaining({ code: 'last_frame_not_supported' }));
+    expect(check({ durationSeconds: 5 })).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
+    expect(check({ resolution: '1080p' })).toThrow(expect.objectContaining({ code: 'resolution_not_supported' }));
+    expect(check({ aspectRatio: '4:3' })).toThrow(expect.objectContaining({ code: 'aspect_ratio_not_supported' }));
+    expect(check({ firstFrame: png(640, 480), aspectRatio: 'adaptive' })).toThrow(expect.objectContaining({ code: 'first_frame_size_mismatch' }));
+    expect(check({ firstFrame: png(720, 1280), aspectRatio: 'adaptive', durationSeconds: 8 })).not.toThrow();
+    expect(() => provider.video.check!(videoRequest({ upstreamModel: 'sora-2-pro', resolution: '1080p', durationSeconds: 12 }))).not.toThrow();
+  });
+});
+
+describe('OpenAiVideoModel against the fake Sora', () => {
+  it('creates with multipart (first frame as a file part), follows queued → in_progress → completed, streams the content', async () => {
+    const ref = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'sora ok', firstFrame: png(720, 1280), aspectRatio: 'adaptive', durationSeconds: 8 }), { taskId: 't' });
+    expect(ref).toMatch(/^video_/);
+    const task = fake.book.get(ref)!;
+    expect(task.body).toMatchObject({ model: 'sora-2', prompt: 'sora ok', seconds: '8', size: '720x1280', input_reference: { type: 'image/png', name: 'first_frame.png', size: 9 } });
+    const done = await pollUntilSettled(provider.video, ref);
+    expect(done.pendingSeen[0]).toBe(false);
+    expect(done.pendingSeen).toContain(true);
+    if (done.state !== 'succeeded') throw new Error(done.state);
+    expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 8 });
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
+    const content = fake.api.requests.find((r) => r.path.endsWith('/content'))!;
+    expect(content.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
+  });
+
+  it('failures keep the upstream code; a deleted video is not found; cancel deletes upstream', async () => {
+    const failed = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }), { taskId: 't' }));
+    expect(failed).toMatchObject({ state: 'failed', code: 'video_generation_failed', message: expect.stringContaining('fake Sora') });
+    const blocked = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [filtered]' }), { taskId: 't' }));
+    expect(blocked).toMatchObject({ state: 'failed', code: 'moderation_blocked' });
+    const held = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [hold]' }), { taskId: 't' });
+    await provider.video.cancel!(held);
+    expect(fake.api.counts.cancel).toBe(1);
+    await expect(provider.video.status(held, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found', retryable: false });
+  });
+
+  it('a 429 on create is rate_limited with Retry-After (the worker may retry: nothing was accepted)', async () => {
+    const before = fake.book.submissions.length;
+    fake.api.failNext('create', 1, { status: 429, retryAfterSeconds: 2 });
+    await expect(provider.video.start(videoRequest({ upstreamModel: 'sora-2' }), { taskId: 't' })).rejects.toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 2 });
+    expect(fake.book.submissions.length).toBe(before);
+  });
+});

@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import type { OpenAiVideo } from './openai-video-api';
+import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const SORA_FPS = 24;
+
+/** A video object → the port's status; the content route streams the MP4. */
+export function mapOpenAiVideo(v: OpenAiVideo, open: () => Promise<NodeJS.ReadableStream>): VideoStatus {
+  const progress = typeof v.progress === 'number' ? v.progress : undefined;
+  switch (v.status) {
+    case 'queued':
+      return { state: 'pending', running: false, progress };
+    case 'completed': {
+      const m = /^(\d+)x(\d+)$/.exec(v.size ?? '');
+      const seconds = Number(v.seconds);
+      return {
+        state: 'succeeded',
+        artifact: {
+          width: m ? Number(m[1]) : 1280,
+          height: m ? Number(m[2]) : 720,
+          durationSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 4,
+          fps: SORA_FPS,
+          open,
+        },
+      };
+    }
+    case 'failed':
+      return { state: 'failed', code: v.error?.code || 'generation_failed', message: v.error?.message || 'The upstream failed to generate the video.' };
+    default:
+      // in_progress, or a word this adapter does not know yet: still working (the gateway's expiry bounds it)
+      return { state: 'pending', running: true, progress };
+  }
+}
+
+/**
+ * Sora through the OpenAI videos API: multipart create, retrieve, content. Exactly-once: the API takes
+ * no idempotency key and a video object does not carry the gateway's task, so idempotentStart stays off
+ * and a lost submission fails with submission_unknown (docs/providers/sora.md).
+ */
+export class OpenAiVideoModel implements VideoModelPort {
+  constructor(private readonly http: UpstreamHttp) {}
+
+  check(req: VideoRequest & { upstreamModel: string }): void {
+    checkSoraRequest(req);
+  }
+
+  async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
+    const v = await this.http.json<OpenAiVideo>({ method: 'POST', path: '/videos', form: convertToOpenAiVideo(req), signal: ctx.signal });
+    if (typeof v?.id !== 'string' || !VIDEO_ID.test(v.id)) throw malformedUpstream('a created video without a usable id');
+    return v.id;
+  }
+
+  async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
+    if (!VIDEO_ID.test(ref)) throw notFound(ref);
+    let v: OpenAiVideo;
+    try {
+      v = await this.http.json<OpenAiVideo>({ method: 'GET', path: `/videos/${ref}`, signal: ctx.signal });
+    } catch (e) {
+      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(ref);
+      throw e;
+    }
+    // The content route may redirect to storage: download() follows it without the key on another host.
+    return mapOpenAiVideo(v, async () => Readable.from((await this.http.download(`${this.http.baseUrl}/videos/${ref}/content`)).body()));
+  }
+
+  /** Best effort: DELETE removes the video upstream (a queued one never renders). */
+  async cancel(ref: OperationRef): Promise<void> {
+    if (!VIDEO_ID.test(ref)) return;
+    (await this.http.request({ method: 'DELETE', path: `/videos/${ref}` })).close();
+  }
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (Sora) no longer knows video ${JSON.stringify(id.slice(0, 100))}.`, { code: 'upstream_task_not_found', upstreamStatus: 404 });
+}

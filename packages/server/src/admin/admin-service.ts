@@ -1,0 +1,119 @@
+import {
+  GatewayError, generateApiKey, hashApiKey, invalid, type Billing, type KeyRepository, type ModelCatalogue, type QuotaRepository,
+} from '@gateway/core';
+import type { ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
+import { ConfigError } from '../config';
+import type { ConfigRuntime } from './config-runtime';
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
+
+/** Secrets never leave through the admin API: a provider's apiKey shows as set or not. */
+function redact(kind: ConfigKind, body: Record<string, unknown>): Record<string, unknown> {
+  if (kind !== 'provider' || body.apiKey === undefined) return body;
+  const key = String(body.apiKey);
+  return { ...body, apiKey: key.startsWith('env:') ? key : '(set)' };
+}
+
+/** What the admin API and the CLI do, once. */
+/** Credits fit decimal(20, 6) (store-postgres migration 004). */
+const MAX_CREDITS = 1e14;
+
+export class AdminService {
+  constructor(
+    private readonly keys: KeyRepository,
+    private readonly store: KnexConfigStore,
+    private readonly runtime: ConfigRuntime,
+    private readonly catalogue: ModelCatalogue,
+    private readonly quotas: QuotaRepository,
+    private readonly billing?: Billing,
+  ) {}
+
+  async getQuota(accountId: string) {
+    await this.getAccount(accountId);
+    return this.quotas.get(accountId);
+  }
+
+  /** limit: credits, or null for unlimited. */
+  async setQuota(accountId: string, limit: unknown) {
+    await this.getAccount(accountId);
+    // The store keeps credits as decimal(20, 6): anything from 1e14 up would overflow the column.
+    if (limit !== null && (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0 || limit >= MAX_CREDITS)) {
+      throw invalid('invalid_credit_limit', `"credit_limit" must be a number of credits from 0 to below ${MAX_CREDITS}, or null for unlimited.`, 'credit_limit');
+    }
+    const q = await this.quotas.setLimit(accountId, limit as number | null);
+    this.billing?.forget(accountId);
+    return q;
+  }
+
+  listAccounts() {
+    return this.keys.listAccounts();
+  }
+
+  async createAccount(id: unknown, name: unknown) {
+    if (typeof id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
+    if (name !== undefined && (typeof name !== 'string' || name.length > 200)) throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
+    return this.keys.createAccount(id, name as string | undefined);
+  }
+
+  async getAccount(id: string) {
+    const a = await this.keys.getAccount(id);
+    if (!a) throw new GatewayError('not_found', `No account "${id.slice(0, 64)}".`, { code: 'account_not_found' });
+    return a;
+  }
+
+  listKeys(account?: string) {
+    return this.keys.listKeys(account);
+  }
+
+  /** Creates a key; the clear key is in the answer once and never stored. */
+  async createKey(account: unknown, group: unknown) {
+    if (typeof account !== 'string') throw invalid('missing_account', '"account" is required.', 'account');
+    await this.getAccount(account);
+    const g = group ?? 'default';
+    if (typeof g !== 'string' || !this.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
+    const key = generateApiKey();
+    const record = await this.keys.createKey({ accountId: account, group: g, hash: hashApiKey(key), prefix: key.slice(0, 7) });
+    return { ...record, key };
+  }
+
+  async revokeKey(id: string) {
+    if (!(await this.keys.revokeKey(id))) throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+  }
+
+  async listEntries(kind: ConfigKind) {
+    return (await this.store.entries())
+      .filter((e) => e.kind === kind && e.body !== null)
+      .map((e) => ({ [kind === 'group' ? 'name' : 'id']: e.id, ...redact(kind, e.body!), source: e.source }));
+  }
+
+  /** Validates the change against the whole config, stores it, and applies it here at once (elsewhere on the next poll). */
+  async putEntry(kind: ConfigKind, id: string, body: unknown) {
+    if (!ID.test(id)) throw invalid('invalid_id', `Invalid ${kind} id.`, 'id');
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('invalid_body', `The ${kind} must be a JSON object.`);
+    const clean = { ...(body as Record<string, unknown>) };
+    delete clean.id;
+    delete clean.name;
+    delete clean.source;
+    await this.checked(() => this.runtime.validate(kind, id, clean));
+    await this.store.put(kind, id, clean);
+    await this.runtime.reload();
+    return { [kind === 'group' ? 'name' : 'id']: id, ...redact(kind, clean) };
+  }
+
+  async deleteEntry(kind: ConfigKind, id: string) {
+    const exists = (await this.store.entries()).some((e) => e.kind === kind && e.id === id && e.body !== null);
+    if (!exists) throw new GatewayError('not_found', `No ${kind} "${id.slice(0, 128)}".`, { code: `${kind}_not_found` });
+    await this.checked(() => this.runtime.validate(kind, id, null));
+    await this.store.put(kind, id, null);
+    await this.runtime.reload();
+  }
+
+  private async checked(fn: () => Promise<void>) {
+    try {
+      await fn();
+    } catch (e) {
+      if (e instanceof ConfigError) throw invalid('invalid_config_change', e.message.replace(/^Invalid gateway config admin change: /, ''));
+      throw e;
+    }
+  }
+}

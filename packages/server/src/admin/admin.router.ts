@@ -1,0 +1,66 @@
+import { Router, type RequestHandler } from 'express';
+import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
+import { errorMiddleware, extractKey, jsonBody, renderOpenAiError } from '@gateway/http-kit';
+import type { ConfigKind } from '@gateway/store-postgres';
+import type { AdminService } from './admin-service';
+
+/** Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. */
+function requireAdmin(adminKey: string | undefined): RequestHandler {
+  const expected = adminKey ? hashApiKey(adminKey) : null;
+  return (req, _res, next) => {
+    if (!expected) return next(new GatewayError('permission_denied', 'The admin API is disabled: set GATEWAY_ADMIN_KEY.', { code: 'admin_disabled' }));
+    const given = extractKey(req);
+    if (!given || !digestsEqual(hashApiKey(given), expected)) return next(new GatewayError('unauthenticated', 'The admin API needs the admin key.', { code: 'invalid_admin_key' }));
+    next();
+  };
+}
+
+const quotaBody = (q: { accountId: string; limit: number | null; used: number }) => ({ account: q.accountId, credit_limit: q.limit, credits_used: q.used });
+
+const KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
+
+export function adminRouter(admin: AdminService, adminKey: string | undefined): Router {
+  const router = Router();
+  const guard = requireAdmin(adminKey);
+  const json = jsonBody();
+  router.get('/admin/accounts', guard, async (_req, res) => {
+    res.json({ object: 'list', data: await admin.listAccounts() });
+  });
+  router.post('/admin/accounts', guard, json, async (req, res) => {
+    res.status(201).json(await admin.createAccount(req.body.id, req.body.name));
+  });
+  router.get('/admin/accounts/:id', guard, async (req, res) => {
+    res.json(await admin.getAccount(String(req.params.id)));
+  });
+  router.get('/admin/accounts/:id/quota', guard, async (req, res) => {
+    res.json(quotaBody(await admin.getQuota(String(req.params.id))));
+  });
+  router.put('/admin/accounts/:id/quota', guard, json, async (req, res) => {
+    res.json(quotaBody(await admin.setQuota(String(req.params.id), req.body.credit_limit)));
+  });
+  router.get('/admin/keys', guard, async (req, res) => {
+    const account = typeof req.query.account === 'string' ? req.query.account : undefined;
+    res.json({ object: 'list', data: await admin.listKeys(account) });
+  });
+  router.post('/admin/keys', guard, json, async (req, res) => {
+    res.status(201).json(await admin.createKey(req.body.account, req.body.group));
+  });
+  router.delete('/admin/keys/:id', guard, async (req, res) => {
+    await admin.revokeKey(String(req.params.id));
+    res.json({ id: req.params.id, revoked: true });
+  });
+  for (const [path, kind] of Object.entries(KINDS)) {
+    router.get(`/admin/${path}`, guard, async (_req, res) => {
+      res.json({ object: 'list', data: await admin.listEntries(kind) });
+    });
+    router.put(`/admin/${path}/:id`, guard, json, async (req, res) => {
+      res.json(await admin.putEntry(kind, String(req.params.id), req.body));
+    });
+    router.delete(`/admin/${path}/:id`, guard, async (req, res) => {
+      await admin.deleteEntry(kind, String(req.params.id));
+      res.json({ id: req.params.id, deleted: true });
+    });
+  }
+  router.use('/admin', errorMiddleware(renderOpenAiError));
+  return router;
+}

@@ -1,0 +1,90 @@
+import type { ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
+import { buildConfig, type GatewayConfig, type GatewayConfigFile } from '../config';
+import type { Logger } from '../logger';
+import { buildProviders, type ProviderRegistry } from '../providers';
+
+const SECTION: Record<ConfigKind, 'providers' | 'models' | 'groups'> = { provider: 'providers', model: 'models', group: 'groups' };
+const KEY: Record<ConfigKind, 'id' | 'name'> = { provider: 'id', model: 'id', group: 'name' };
+
+/** The config file's providers, models and groups as store entries. */
+export function fileEntries(file: GatewayConfigFile): Array<Omit<ConfigEntry, 'source'>> {
+  return (Object.keys(SECTION) as ConfigKind[]).flatMap((kind) =>
+    (file[SECTION[kind]] as unknown as Array<Record<string, unknown>>).map((item) => {
+      const { [KEY[kind]]: id, ...body } = item;
+      return { kind, id: String(id), body };
+    }),
+  );
+}
+
+/** Entries back into a config document; keys and limits always come from the file. */
+export function documentOf(entries: Array<Omit<ConfigEntry, 'source'>>, file: GatewayConfigFile): GatewayConfigFile {
+  const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, limits: file.limits };
+  for (const e of entries) {
+    if (e.body === null) continue;
+    (doc[SECTION[e.kind]] as unknown as Array<Record<string, unknown>>).push({ [KEY[e.kind]]: e.id, ...e.body });
+  }
+  return doc;
+}
+
+/**
+ * The live configuration: seeded from the file at start, changed through the admin API, and reloaded by every
+ * instance when the store's version moves. Use cases hold the catalogue and the provider registry objects, which
+ * are updated in place, so a change applies without a restart.
+ */
+export class ConfigRuntime {
+  private version = -1;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: KnexConfigStore,
+    private readonly live: GatewayConfig,
+    private readonly providers: ProviderRegistry,
+    private readonly env: { dataDir: string },
+    private readonly logger: Logger,
+  ) {}
+
+  async bootstrap(): Promise<void> {
+    await this.store.syncFile(fileEntries(this.live.file));
+    await this.reload({ strict: true });
+  }
+
+  /** Checks a change against everything else; throws ConfigError naming the field. Returns the entries it would give. */
+  async validate(kind: ConfigKind, id: string, body: Record<string, unknown> | null): Promise<void> {
+    const entries = (await this.store.entries()).filter((e) => !(e.kind === kind && e.id === id));
+    entries.push({ kind, id, body, source: 'admin' });
+    const candidate = buildConfig('admin change', documentOf(entries, this.live.file));
+    buildProviders(candidate, this.env).close();
+  }
+
+  /** Loads the store's config when its version moved. strict: a broken config throws (start-up) instead of being logged. */
+  async reload(opts: { strict?: boolean } = {}): Promise<boolean> {
+    const version = await this.store.version();
+    if (version === this.version) return false;
+    const entries = await this.store.entries();
+    try {
+      const next = buildConfig(`database config (${this.live.source} + admin changes)`, documentOf(entries, this.live.file));
+      const registry = buildProviders(next, this.env);
+      this.live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
+      this.live.file = next.file;
+      this.providers.replaceWith(registry);
+      this.version = version;
+      return true;
+    } catch (e) {
+      if (opts.strict) throw e;
+      this.logger.error('config reload failed; keeping the previous config', { error: (e as Error).message, version });
+      this.version = version;
+      return false;
+    }
+  }
+
+  start(pollMs: number): void {
+    this.timer = setInterval(() => {
+      this.reload().catch((e) => this.logger.error('config reload failed', { error: (e as Error).message }));
+    }, pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

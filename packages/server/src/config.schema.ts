@@ -1,0 +1,119 @@
+/** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
+const deployment = {
+  type: 'object',
+  required: ['provider'],
+  additionalProperties: false,
+  properties: {
+    provider: { type: 'string', minLength: 1 },
+    upstreamModel: { type: 'string', minLength: 1 },
+    priority: { type: 'integer', minimum: 0 },
+    weight: { type: 'number', exclusiveMinimum: 0 },
+  },
+};
+
+export const configSchema = {
+  type: 'object',
+  required: ['providers', 'models', 'groups'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    providers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'type'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+          type: { enum: ['simulator', 'openai', 'anthropic', 'google', 'openai-compatible', 'ark'] },
+          baseUrl: { type: 'string', pattern: '^https?://' },
+          apiKey: { type: 'string' },
+          options: { type: 'object' },
+          transport: { enum: ['axios', 'node'] },
+          timeouts: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              connectMs: { type: 'integer', minimum: 1 },
+              firstByteMs: { type: 'integer', minimum: 1 },
+              idleMs: { type: 'integer', minimum: 1 },
+              totalMs: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
+      },
+    },
+    models: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'kind'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$' },
+          kind: { enum: ['text', 'image', 'video'] },
+          provider: { type: 'string' },
+          upstreamModel: { type: 'string', minLength: 1 },
+          deployments: { type: 'array', minItems: 1, items: deployment },
+          family: { enum: ['2.5', '2.0'] },
+          tier: { enum: ['standard', 'fast', 'mini'] },
+          displayName: { type: 'string' },
+          description: { type: 'string' },
+          inputTokenLimit: { type: 'integer', minimum: 1 },
+          outputTokenLimit: { type: 'integer', minimum: 1 },
+          reasoningEfforts: { type: 'array', items: { type: 'string' } },
+          image: { type: 'object' },
+          pricing: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              inputPerMillionTokens: { type: 'number', minimum: 0 },
+              outputPerMillionTokens: { type: 'number', minimum: 0 },
+              perImage: { type: 'number', minimum: 0 },
+              perVideoSecond: {
+                type: 'object',
+                additionalProperties: false,
+                properties: { '480p': { type: 'number', minimum: 0 }, '720p': { type: 'number', minimum: 0 }, '1080p': { type: 'number', minimum: 0 }, '4k': { type: 'number', minimum: 0 } },
+              },
+            },
+          },
+          options: { type: 'object' },
+        },
+      },
+    },
+    groups: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'models'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+          models: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['key', 'account', 'group'],
+        additionalProperties: false,
+        properties: {
+          key: { type: 'string', pattern: '^sk-[\\x21-\\x7e]{4,200}$' },
+          account: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+          group: { type: 'string' },
+        },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        maxActiveTasksPerAccount: { type: 'integer', minimum: 1 },
+        requestsPerMinutePerKey: { type: 'integer', minimum: 0 },
+        concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
+      },
+    },
+  },
+} as const;

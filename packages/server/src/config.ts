@@ -1,0 +1,158 @@
+import Ajv from 'ajv';
+import { readFileSync } from 'node:fs';
+import { ModelCatalogue, type Deployment, type Group, type ModelPricing, type ModelSpec } from '@gateway/core';
+import { configSchema } from './config.schema';
+import { DEFAULT_CONFIG } from './default-config';
+
+export interface ProviderConfig {
+  id: string;
+  type: 'simulator' | 'openai' | 'anthropic' | 'google' | 'openai-compatible' | 'ark';
+  baseUrl?: string;
+  apiKey?: string;
+  options?: Record<string, unknown>;
+  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number; totalMs?: number };
+  /** upstream HTTP client: axios (default) or node's own */
+  transport?: 'axios' | 'node';
+}
+
+export interface ModelConfig {
+  id: string;
+  kind: 'text' | 'image' | 'video';
+  provider?: string;
+  upstreamModel?: string;
+  deployments?: Array<{ provider: string; upstreamModel?: string; priority?: number; weight?: number }>;
+  family?: '2.5' | '2.0';
+  tier?: 'standard' | 'fast' | 'mini';
+  displayName?: string;
+  description?: string;
+  inputTokenLimit?: number;
+  outputTokenLimit?: number;
+  reasoningEfforts?: string[];
+  image?: Record<string, unknown>;
+  pricing?: ModelPricing;
+  options?: Record<string, unknown>;
+}
+
+export interface GatewayConfigFile {
+  providers: ProviderConfig[];
+  models: ModelConfig[];
+  groups: Group[];
+  keys?: Array<{ key: string; account: string; group: string }>;
+  limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
+}
+
+export interface GatewayConfig {
+  source: string;
+  file: GatewayConfigFile;
+  catalogue: ModelCatalogue;
+  /** concurrentStreamsPerKey: streaming responses open at once per key (0 = unlimited) */
+  limits: { maxActiveTasksPerAccount: number; requestsPerMinutePerKey: number; concurrentStreamsPerKey: number };
+}
+
+export class ConfigError extends Error {
+  constructor(source: string, field: string, problem: string) {
+    super(`Invalid gateway config ${source}: ${field || '(root)'}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const validateShape = new Ajv({ allErrors: false, strict: false }).compile(configSchema);
+
+/** Reads and checks GATEWAY_CONFIG (or the built-in default); every problem names the file, the field and what is wrong. */
+export function loadConfig(path: string | undefined): GatewayConfig {
+  if (!path) return buildConfig('(built-in default)', DEFAULT_CONFIG);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(path, '', `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(path, '', `not valid JSON (${(e as Error).message})`);
+  }
+  return buildConfig(path, parsed);
+}
+
+export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  if (!validateShape(raw)) {
+    const e = validateShape.errors![0];
+    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const extra =
+      e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+      : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+      : '';
+    throw new ConfigError(source, field, `${e.message}${extra}`);
+  }
+  const file = resolveApiKeys(source, raw as GatewayConfigFile, env);
+  const providers = new Set<string>();
+  file.providers.forEach((p, i) => {
+    if (providers.has(p.id)) throw new ConfigError(source, `providers.${i}.id`, `duplicate provider id "${p.id}"`);
+    providers.add(p.id);
+  });
+  const models: ModelSpec[] = [];
+  const seen = new Set<string>();
+  file.models.forEach((m, i) => {
+    const at = `models.${i}`;
+    if (seen.has(m.id)) throw new ConfigError(source, `${at}.id`, `duplicate model id "${m.id}"`);
+    seen.add(m.id);
+    const deps = m.deployments ?? (m.provider ? [{ provider: m.provider, upstreamModel: m.upstreamModel }] : []);
+    if (deps.length === 0) throw new ConfigError(source, at, 'a model needs "provider" or "deployments"');
+    if (m.deployments && m.provider) throw new ConfigError(source, at, 'give either "provider" or "deployments", not both');
+    deps.forEach((d, j) => {
+      if (!providers.has(d.provider)) {
+        throw new ConfigError(source, m.deployments ? `${at}.deployments.${j}.provider` : `${at}.provider`, `unknown provider "${d.provider}"`);
+      }
+    });
+    if (m.kind === 'video' && (!m.family || !m.tier)) throw new ConfigError(source, at, 'a video model needs "family" (2.5 or 2.0) and "tier" (standard, fast or mini)');
+    if (m.kind !== 'video' && (m.family || m.tier)) throw new ConfigError(source, at, '"family" and "tier" apply to video models only');
+    const deployments: Deployment[] = deps.map((d) => ({
+      provider: d.provider,
+      upstreamModel: d.upstreamModel ?? m.upstreamModel ?? m.id,
+      priority: 'priority' in d && d.priority !== undefined ? d.priority : 0,
+      weight: 'weight' in d && d.weight !== undefined ? d.weight : 1,
+    }));
+    models.push({
+      id: m.id, kind: m.kind, family: m.family, tier: m.tier, displayName: m.displayName, description: m.description,
+      inputTokenLimit: m.inputTokenLimit, outputTokenLimit: m.outputTokenLimit, reasoningEfforts: m.reasoningEfforts,
+      image: m.image as ModelSpec['image'], pricing: m.pricing, deployments, options: m.options,
+    });
+  });
+  const groups = new Set<string>();
+  file.groups.forEach((g, i) => {
+    if (groups.has(g.name)) throw new ConfigError(source, `groups.${i}.name`, `duplicate group "${g.name}"`);
+    groups.add(g.name);
+    g.models.forEach((id, j) => {
+      if (id !== '*' && !seen.has(id)) throw new ConfigError(source, `groups.${i}.models.${j}`, `unknown model "${id}"`);
+    });
+  });
+  (file.keys ?? []).forEach((k, i) => {
+    if (!groups.has(k.group)) throw new ConfigError(source, `keys.${i}.group`, `unknown group "${k.group}"`);
+  });
+  return {
+    source,
+    file,
+    catalogue: new ModelCatalogue(models, file.groups),
+    limits: {
+      maxActiveTasksPerAccount: file.limits?.maxActiveTasksPerAccount ?? 20,
+      requestsPerMinutePerKey: file.limits?.requestsPerMinutePerKey ?? 0,
+      concurrentStreamsPerKey: file.limits?.concurrentStreamsPerKey ?? 0,
+    },
+  };
+}
+
+/** `apiKey: "env:NAME"` is read from the environment at start-up, so the file never holds the key. */
+function resolveApiKeys(source: string, file: GatewayConfigFile, env: NodeJS.ProcessEnv): GatewayConfigFile {
+  return {
+    ...file,
+    providers: file.providers.map((p, i) => {
+      const m = /^env:(.+)$/.exec(p.apiKey ?? '');
+      if (!m) return p;
+      const value = env[m[1]];
+      if (!value) throw new ConfigError(source, `providers.${i}.apiKey`, `environment variable ${m[1]} is not set`);
+      return { ...p, apiKey: value };
+    }),
+  };
+}

@@ -1,0 +1,32 @@
+import type { GatewayConfigFile } from './config';
+
+/** What a newcomer gets with no GATEWAY_CONFIG: the simulator's models, all in group `default`. */
+export const DEFAULT_CONFIG: GatewayConfigFile = {
+  providers: [{ id: 'sim', type: 'simulator', options: { queuedMs: 300, videoLatencyMs: 1500 } }],
+  models: [
+    { id: 'sim-chat', kind: 'text', provider: 'sim', reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'] },
+    {
+      id: 'sim-image', kind: 'image', provider: 'sim',
+      // The simulator encodes PNG and JPEG in pure JS; WebP needs native code, so it is not offered (a clean 400).
+      image: {
+        sizes: ['auto', '1024x1024', '1536x1024', '1024x1536', '256x256', '512x512'], // the first concrete size is the default
+        qualities: ['auto', 'low', 'medium', 'high', 'standard', 'hd'],
+        outputFormats: ['png', 'jpeg'],
+        styles: ['vivid', 'natural'],
+        backgrounds: ['auto', 'opaque', 'transparent'],
+        stream: true,
+        maxPartialImages: 3,
+        edits: true,
+      },
+    },
+    { id: 'sim-video-2.5', kind: 'video', family: '2.5', tier: 'standard', provider: 'sim' },
+    { id: 'sim-video-2.0', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
+    { id: 'sim-video-2.0-fast', kind: 'video', family: '2.0', tier: 'fast', provider: 'sim' },
+    { id: 'sim-video-2.0-mini', kind: 'video', family: '2.0', tier: 'mini', provider: 'sim' },
+  ],
+  groups: [{ name: 'default', models: ['*'] }],
+  keys: [],
+};
+
+export const DEMO_ACCOUNT = 'demo';
+export const DEMO_GROUP = 'default';

@@ -1,0 +1,173 @@
+import type { Express } from 'express';
+import type { Server } from 'node:http';
+import { authenticate, Billing, type KeyRepository } from '@gateway/core';
+import {
+  KnexConfigStore, KnexKeyRepository, KnexQuotaRepository, KnexTaskRepository, KnexUsageLog, migrationsApplied, openDatabase, type Database,
+} from '@gateway/store-postgres';
+import { createHttpApp, rendererForPath } from './app';
+import { loadConfig, type GatewayConfig } from './config';
+import { createLogger, type Logger } from './logger';
+import { AdminService } from './admin/admin-service';
+import { adminRouter } from './admin/admin.router';
+import { ConfigRuntime } from './admin/config-runtime';
+import { CachedKeyRepository } from './key-cache';
+import { GatewayMetrics } from './metrics';
+import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate-limits';
+import { buildProviders } from './providers';
+import type { AreaWiring, WiringContext } from './wiring/context';
+import { wireImages } from './wiring/images';
+import { wireModels } from './wiring/models';
+import { wireOperations } from './wiring/operations';
+import { wireText } from './wiring/text';
+import { wireVideo } from './wiring/video';
+
+/** The operator contract: environment variables and their defaults. */
+export interface GatewayEnv {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  publicBaseUrl: string;
+  configPath?: string;
+  demoKey?: string;
+  /** GATEWAY_ADMIN_KEY: guards /admin and (unless METRICS_PUBLIC=true) /metrics */
+  adminKey?: string;
+  metricsPublic?: boolean;
+  /** REDIS_URL: shared rate-limit counters across instances */
+  redisUrl?: string;
+  /** KEY_CACHE_TTL_MS: how long a key lookup is cached (bounds how long a revoked key keeps working elsewhere) */
+  keyCacheTtlMs?: number;
+  /** QUOTA_CACHE_MS: how long a quota read is reused by prechecks (other instances' charges show within it) */
+  quotaCacheMs?: number;
+  /** CONFIG_POLL_MS: how often an instance checks the store for admin config changes */
+  configPollMs?: number;
+  /** SHUTDOWN_GRACE_MS: how long SIGTERM waits for in-flight requests and streams */
+  shutdownGraceMs?: number;
+  /** tests: keep the embedded database in memory instead of under dataDir */
+  inMemoryDatabase?: boolean;
+  /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
+  databaseSchema?: string;
+}
+
+export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
+  const port = Number(e.PORT ?? 8080);
+  return {
+    port,
+    host: e.HOST ?? '0.0.0.0',
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: e.DATA_DIR ?? './.gateway-data',
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    configPath: e.GATEWAY_CONFIG || undefined,
+    demoKey: e.GATEWAY_DEMO_KEY || undefined,
+    adminKey: e.GATEWAY_ADMIN_KEY || undefined,
+    metricsPublic: e.METRICS_PUBLIC === 'true',
+    redisUrl: e.REDIS_URL || undefined,
+    keyCacheTtlMs: e.KEY_CACHE_TTL_MS === undefined ? 2000 : Number(e.KEY_CACHE_TTL_MS),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS === undefined ? 10000 : Number(e.SHUTDOWN_GRACE_MS),
+    configPollMs: e.CONFIG_POLL_MS === undefined ? 2000 : Number(e.CONFIG_POLL_MS),
+    quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
+    databaseSchema: e.DATABASE_SCHEMA || undefined,
+  };
+}
+
+export interface Gateway {
+  app: Express;
+  env: GatewayEnv;
+  config: GatewayConfig;
+  db: Database;
+  keys: KeyRepository;
+  admin: AdminService;
+  tasks: KnexTaskRepository;
+  usage: KnexUsageLog;
+  logger: Logger;
+  /** starts background work (video workers); createGateway leaves it off so tests choose */
+  startBackground(): Promise<void>;
+  listen(port?: number, host?: string): Promise<Server>;
+  close(): Promise<void>;
+}
+
+export async function createGateway(env: GatewayEnv, overrides: { config?: GatewayConfig; logger?: Logger } = {}): Promise<Gateway> {
+  const logger = overrides.logger ?? createLogger();
+  const config = overrides.config ?? loadConfig(env.configPath);
+  const providers = buildProviders(config, { dataDir: env.dataDir });
+  const db = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.inMemoryDatabase ? undefined : env.dataDir,
+    schema: env.databaseSchema,
+  });
+  const runtime = new ConfigRuntime(new KnexConfigStore(db.knex), config, providers, { dataDir: env.dataDir }, logger);
+  await runtime.bootstrap().catch(async (e) => {
+    await db.close();
+    throw e;
+  });
+  const storedKeys = new KnexKeyRepository(db.knex);
+  const keys = env.keyCacheTtlMs ? new CachedKeyRepository(storedKeys, env.keyCacheTtlMs) : storedKeys;
+  const tasks = new KnexTaskRepository(db.knex);
+  const usage = new KnexUsageLog(db.knex, { onError: (e) => logger.error('usage log write failed', { error: (e as Error).message }) });
+  const metrics = new GatewayMetrics(db.knex);
+  const limiter = createKeyRateLimiter({ requestsPerMinutePerKey: config.limits.requestsPerMinutePerKey }, env.redisUrl);
+  const streamSlots = createStreamSlots(config.limits.concurrentStreamsPerKey, env.redisUrl);
+  const auth = async (raw: string | undefined) => {
+    const principal = await authenticate(keys, raw);
+    await limiter.consume(principal);
+    return principal;
+  };
+  const quotas = new KnexQuotaRepository(db.knex);
+  const billing = new Billing(quotas, { cacheMs: env.quotaCacheMs ?? 1000 });
+  const ctx: WiringContext = { env, config, knex: db.knex, keys, usage: metrics.wrap(usage), providers, logger, authenticate: auth, metrics, billing };
+  // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
+  const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
+  const areas: AreaWiring[] = [
+    wireText(ctx), wireImages(ctx), wireModels(ctx), wireVideo(ctx), wireOperations(ctx),
+    { routers: [adminRouter(admin, env.adminKey)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
+  ];
+
+  const app = createHttpApp({
+    logger,
+    ready: () => migrationsApplied(db.knex, db.schema),
+    // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
+    routers: [streamAdmission(streamSlots, rendererForPath), ...areas.flatMap((a) => a.routers)],
+  });
+
+  const servers: Server[] = [];
+  return {
+    app, env, config, db, keys, tasks, usage, logger, admin,
+    async startBackground() {
+      for (const a of areas) await a.start?.();
+    },
+    listen(port = env.port, host = env.host) {
+      return new Promise((resolve, reject) => {
+        const server = app.listen(port, host, () => resolve(server));
+        server.on('error', reject);
+        servers.push(server);
+      });
+    },
+    /**
+     * Graceful: stop accepting, let in-flight requests and streams finish up to the grace deadline, then cut
+     * what is left; stop background work (the worker releases its claims); flush the usage log; close the store.
+     */
+    async close() {
+      const grace = env.shutdownGraceMs ?? 10000;
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(() => s.closeAllConnections(), grace);
+              timer.unref();
+              s.close(() => {
+                clearTimeout(timer);
+                resolve();
+              });
+              s.closeIdleConnections();
+            }),
+        ),
+      );
+      for (const a of areas) await a.stop?.();
+      await limiter.close();
+      await streamSlots.close();
+      providers.close(); // the upstreams' keep-alive sockets
+      await usage.flush();
+      await db.close();
+    },
+  };
+}

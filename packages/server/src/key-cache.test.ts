@@ -1,0 +1,31 @@
+import { hashApiKey, type KeyRepository } from '@gateway/core';
+import { CachedKeyRepository } from './key-cache';
+
+describe('CachedKeyRepository', () => {
+  it('serves lookups from cache within the TTL and asks the store again after it', async () => {
+    let calls = 0;
+    let revoked: Date | null = null;
+    const inner = {
+      findKeyByHash: async (hash: string) => {
+        calls++;
+        return { id: 'k1', accountId: 'a', group: 'g', prefix: 'sk-', createdAt: new Date(0), revokedAt: revoked, hash };
+      },
+      revokeKey: async () => true,
+    } as unknown as KeyRepository;
+    let now = 0;
+    const repo = new CachedKeyRepository(inner, 2000, () => now);
+    const h = hashApiKey('sk-x');
+    await repo.findKeyByHash(h);
+    await repo.findKeyByHash(h);
+    expect(calls).toBe(1);
+    revoked = new Date();
+    now = 1999;
+    expect((await repo.findKeyByHash(h))!.revokedAt).toBeNull();
+    now = 2000;
+    expect((await repo.findKeyByHash(h))!.revokedAt).toBeInstanceOf(Date);
+    expect(calls).toBe(2);
+    await repo.revokeKey('k1');
+    await repo.findKeyByHash(h);
+    expect(calls).toBe(3);
+  });
+});

@@ -1,0 +1,30 @@
+import type { Knex } from 'knex';
+import type { RequestHandler } from 'express';
+import type { Authenticator } from '@gateway/http-kit';
+import type { Billing, KeyRepository, UsageLog } from '@gateway/core';
+import type { GatewayConfig } from '../config';
+import type { GatewayEnv } from '../gateway';
+import type { Logger } from '../logger';
+import type { GatewayMetrics } from '../metrics';
+import type { ProviderRegistry } from '../providers';
+
+/** Everything an area's wiring may use. Built once by createGateway. */
+export interface WiringContext {
+  env: GatewayEnv;
+  config: GatewayConfig;
+  knex: Knex;
+  keys: KeyRepository;
+  usage: UsageLog;
+  providers: ProviderRegistry;
+  logger: Logger;
+  authenticate: Authenticator;
+  metrics: GatewayMetrics;
+  billing: Billing;
+}
+
+/** What an area hands back: routers to mount and background work to start/stop with the process. */
+export interface AreaWiring {
+  routers: RequestHandler[];
+  start?(): Promise<void> | void;
+  stop?(): Promise<void>;
+}

@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { ImageGeneration } from '@gateway/core';
+import { ExpiringImageFiles, openAiImagesRouter } from '@gateway/wire-openai-images';
+import type { AreaWiring, WiringContext } from './context';
+
+/** Expired image files are removed this often (reads refuse them at once regardless). */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/** Images: OpenAI generations and edits, and the expiring image URLs under DATA_DIR/images. */
+export function wireImages(ctx: WiringContext): AreaWiring {
+  const images = new ImageGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing });
+  const files = new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'));
+  let sweeper: NodeJS.Timeout | undefined;
+  return {
+    // publicBaseUrl is read per request, so an operator (or a test) may set it after start.
+    routers: [openAiImagesRouter({ authenticate: ctx.authenticate, images, files, publicBaseUrl: () => ctx.env.publicBaseUrl })],
+    start() {
+      sweeper = setInterval(() => {
+        files.sweep().catch((e) => ctx.logger.error('image sweep failed', { error: (e as Error).message }));
+      }, SWEEP_EVERY_MS);
+      sweeper.unref();
+    },
+    async stop() {
+      if (sweeper) clearInterval(sweeper);
+    },
+  };
+}

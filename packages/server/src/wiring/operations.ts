@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
+import { extractKey, renderOpenAiError, sendError } from '@gateway/http-kit';
+import { KnexUsageQuery } from '@gateway/store-postgres';
+import { usageRouter } from '@gateway/wire-usage';
+import { serveOpenApi } from '../openapi';
+import type { AreaWiring, WiringContext } from './context';
+
+/** What operators and callers use to see what happened: the usage endpoint and /metrics. */
+export function wireOperations(ctx: WiringContext): AreaWiring {
+  const metrics = Router();
+  metrics.get('/metrics', async (req, res) => {
+    const admin = ctx.env.adminKey;
+    if (admin && !ctx.env.metricsPublic) {
+      const given = extractKey(req);
+      if (!given || !digestsEqual(hashApiKey(given), hashApiKey(admin))) {
+        return sendError(res, new GatewayError('unauthenticated', 'The metrics need the admin key.', { code: 'invalid_admin_key' }), renderOpenAiError);
+      }
+    }
+    res.setHeader('Content-Type', ctx.metrics.registry.contentType);
+    res.send(await ctx.metrics.registry.metrics());
+  });
+  // The API description is public, like the docs it is generated from.
+  metrics.get('/openapi.json', serveOpenApi(() => ctx.env.publicBaseUrl));
+  return {
+    routers: [usageRouter({ authenticate: ctx.authenticate, usage: new KnexUsageQuery(ctx.knex) }), metrics],
+  };
+}

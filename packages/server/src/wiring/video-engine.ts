@@ -1,0 +1,86 @@
+import os from 'node:os';
+import path from 'node:path';
+import { newId, VideoTasks, VideoWorker, type VideoProviderLookup, type VideoWorkerOptions } from '@gateway/core';
+import { FileContentStore } from '@gateway/store-files';
+import { KnexTaskRepository } from '@gateway/store-postgres';
+import type { WiringContext } from './context';
+
+export interface VideoEngineOptions extends Partial<Omit<VideoWorkerOptions, 'owner'>> {
+  /** pause between claim rounds */
+  intervalMs?: number;
+}
+
+export interface VideoEngine {
+  /** what the video wire formats call */
+  service: VideoTasks;
+  worker: VideoWorker;
+  content: FileContentStore;
+  /** starts the claim loop (once per engine) */
+  start(): void;
+  /** stops claiming, aborts steps in flight and hands their tasks back */
+  stop(): Promise<void>;
+}
+
+/** Worker knobs from the environment (docs/video-engine.md); unset ones keep the worker's defaults. */
+export function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv = process.env): VideoEngineOptions {
+  const num = (name: string) => {
+    const v = e[name];
+    if (v === undefined || v === '') return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number; got ${JSON.stringify(v)}`);
+    return n;
+  };
+  const opts: VideoEngineOptions = {
+    intervalMs: num('VIDEO_WORKER_INTERVAL_MS'),
+    concurrency: num('VIDEO_WORKER_CONCURRENCY'),
+    leaseMs: num('VIDEO_WORKER_LEASE_MS'),
+    pollMinMs: num('VIDEO_POLL_MIN_MS'),
+    pollMaxMs: num('VIDEO_POLL_MAX_MS'),
+  };
+  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+}
+
+/** What the engine needs of the wiring context (tests pass their own providers). */
+export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & { providers: VideoProviderLookup; billing?: WiringContext['billing'] };
+
+/** The video use case and its worker over the gateway's store, content directory and providers. */
+export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = videoEngineOptionsFromEnv()): VideoEngine {
+  const { intervalMs = 250, ...workerOptions } = options;
+  const tasks = new KnexTaskRepository(ctx.knex);
+  const content = new FileContentStore(path.join(ctx.env.dataDir, 'content'));
+  const { catalogue, limits } = ctx.config;
+  const service = new VideoTasks({ catalogue, tasks, content, usage: ctx.usage, providers: ctx.providers, limits, billing: ctx.billing });
+  const worker = new VideoWorker(
+    { tasks, content, catalogue, providers: ctx.providers, billing: ctx.billing, log: (level, message, fields) => ctx.logger.log(level, message, fields) },
+    { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },
+  );
+
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> | undefined;
+  let stopped = false;
+  const next = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      round = worker
+        .pump()
+        .then(() => undefined, (e: Error) => void ctx.logger.error('video worker round failed', { error: e.message }))
+        .finally(next);
+    }, intervalMs);
+    timer.unref();
+  };
+
+  return {
+    service,
+    worker,
+    content,
+    start: () => {
+      if (timer === undefined && !stopped) next();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+      await worker.stop();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** The dependency rule of docs/architecture.md: arrows point inward. */
+const PACKAGES = path.resolve(__dirname, '../..');
+const IO_LIBS = ['express', 'axios', 'knex', 'winston', 'ajv', 'pg', 'multer', '@electric-sql/pglite', 'knex-pglite', 'ioredis'];
+
+function allowedInternal(pkg: string): (dep: string) => boolean {
+  if (pkg === 'server') return () => true;
+  if (pkg === 'core') return () => false;
+  if (pkg === 'http-kit' || pkg === 'provider-kit' || pkg.startsWith('store-')) return (d) => d === 'core';
+  if (pkg === 'testkit') return (d) => d === 'core';
+  if (pkg.startsWith('wire-')) return (d) => d === 'core' || d === 'http-kit';
+  if (pkg.startsWith('provider-')) return (d) => d === 'core' || d === 'provider-kit';
+  return () => false;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = path.join(dir, f);
+    if (statSync(p).isDirectory()) return f === '__fixtures__' ? [] : sourceFiles(p);
+    return p.endsWith('.ts') && !p.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)/g)];
+  return specs.map((m) => m[1] ?? m[2] ?? m[3]).filter((s) => !s.startsWith('.') && !s.startsWith('node:'));
+}
+
+const packages = readdirSync(PACKAGES).filter((p) => statSync(path.join(PACKAGES, p, 'package.json'), { throwIfNoEntry: false }));
+
+describe('dependency rule', () => {
+  it.each(packages)('%s depends only on what the rule allows', (pkg) => {
+    const manifest = JSON.parse(readFileSync(path.join(PACKAGES, pkg, 'package.json'), 'utf8'));
+    const allowed = allowedInternal(pkg);
+    const declared = Object.keys(manifest.dependencies ?? {});
+    const violations: string[] = [];
+    for (const d of declared) {
+      if (d.startsWith('@gateway/') && !allowed(d.slice(9))) violations.push(`package.json depends on ${d}`);
+      if (pkg === 'core' && IO_LIBS.includes(d)) violations.push(`package.json depends on ${d}`);
+    }
+    for (const file of sourceFiles(path.join(PACKAGES, pkg, 'src'))) {
+      for (const spec of importsOf(file)) {
+        const rel = path.relative(PACKAGES, file);
+        if (spec.startsWith('@gateway/')) {
+          const target = spec.slice(9).split('/')[0];
+          if (target === 'server' || !allowed(target)) violations.push(`${rel} imports ${spec}`);
+          else if (!declared.includes(`@gateway/${target}`)) violations.push(`${rel} imports ${spec} without declaring it`);
+        } else if (pkg === 'core' && IO_LIBS.some((l) => spec === l || spec.startsWith(`${l}/`))) {
+          violations.push(`${rel} imports ${spec}`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('every package has a README', () => {
+    expect(packages.filter((p) => !statSync(path.join(PACKAGES, p, 'README.md'), { throwIfNoEntry: false }))).toEqual([]);
+  });
+});

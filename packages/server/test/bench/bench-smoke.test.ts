@@ -1,0 +1,25 @@
+import { runBenchmark } from '../../../../bench/run';
+
+jest.setTimeout(180_000);
+
+/** The benchmark in its smallest profile, so `npm run bench` cannot rot: every scenario runs and yields numbers. */
+describe('benchmark smoke run', () => {
+  it('measures every target and scenario', async () => {
+    const lines: string[] = [];
+    const r = await runBenchmark({ profile: 'smoke', portkey: false, databaseUrl: process.env.TEST_DATABASE_URL, leakRequests: 200, writeDocs: false, log: (l) => lines.push(l) });
+    expect(Object.keys(r.sequential)).toEqual(['direct', 'gateway']);
+    for (const n of ['direct', 'gateway']) {
+      expect(r.sequential[n].median).toBeGreaterThan(0);
+      for (const c of [1, 16, 128]) {
+        expect(r.sweep[n][c].rps).toBeGreaterThan(0);
+        expect(r.sweep[n][c].non2xx + r.sweep[n][c].errors).toBe(0);
+      }
+      expect(r.streaming.chunksPerSecond[n]).toBeGreaterThan(0);
+    }
+    expect(r.translation?.anthropicInChunksPerSecond).toBeGreaterThan(0);
+    expect(r.memory.rssOpenStreamsMb).toBeGreaterThan(r.memory.rssIdleMb * 0.5);
+    expect(r.memory.rssAfter).toHaveLength(5);
+    if (process.env.TEST_DATABASE_URL) expect(r.tasks?.readsPerSecond).toBeGreaterThan(0);
+    expect(lines.join('\n')).toContain('6/6 memory');
+  });
+});

@@ -1,0 +1,47 @@
+import { buildConfig, ConfigError, loadConfig } from '../src/config';
+import { testConfigFile } from './support/test-gateway';
+
+const problem = (raw: unknown) => {
+  try {
+    buildConfig('cfg.json', raw);
+    return 'accepted';
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+};
+
+describe('config file', () => {
+  it('accepts the example of the foundation issue', () => {
+    const c = buildConfig('cfg.json', testConfigFile());
+    expect(c.catalogue.groupAllows('default', 'sim-chat')).toBe(true);
+    expect(c.catalogue.groupAllows('default', 'sim-video-2.5')).toBe(false);
+    expect(c.catalogue.groupAllows('vip', 'sim-video-2.5')).toBe(true);
+    expect(c.limits.maxActiveTasksPerAccount).toBe(20);
+  });
+
+  it('the built-in default serves every simulator model to group default', () => {
+    const c = loadConfig(undefined);
+    expect(c.catalogue.listForGroup('default').map((m) => m.id)).toEqual([
+      'sim-chat', 'sim-image', 'sim-video-2.5', 'sim-video-2.0', 'sim-video-2.0-fast', 'sim-video-2.0-mini',
+    ]);
+  });
+
+  it.each([
+    [{ ...testConfigFile(), providers: [{ id: 'sim', type: 'carrier-pigeon' }] }, 'providers.0.type'],
+    [{ ...testConfigFile(), models: [{ id: 'v', kind: 'video', provider: 'sim' }] }, 'a video model needs "family"'],
+    [{ ...testConfigFile(), keys: [{ key: 'sk-abcdef', account: 'a', group: 'gold' }] }, 'keys.0.group: unknown group "gold"'],
+    [{ ...testConfigFile(), keys: [{ key: 'nope', account: 'a', group: 'default' }] }, 'keys.0.key'],
+    [{ ...testConfigFile(), groups: [{ name: 'g', models: ['ghost'] }] }, 'groups.0.models.0: unknown model "ghost"'],
+    [{ ...testConfigFile(), surprise: true }, '"surprise"'],
+    [{ ...testConfigFile(), limits: { maxActiveTasksPerAccount: 0 } }, 'limits.maxActiveTasksPerAccount'],
+  ])('refuses %#', (raw, expected) => {
+    const msg = problem(raw);
+    expect(msg).toContain('cfg.json');
+    expect(msg).toContain(expected);
+  });
+
+  it('names an unreadable file', () => {
+    expect(() => loadConfig('/nonexistent/gateway.json')).toThrow(/\/nonexistent\/gateway.json.*cannot read/);
+  });
+});

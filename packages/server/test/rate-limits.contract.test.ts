@@ -1,0 +1,43 @@
+import request from 'supertest';
+import { randomBytes } from 'node:crypto';
+import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+
+const chat = { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] };
+const config = () => testConfigFile({ limits: { requestsPerMinutePerKey: 3 } });
+
+describe('per-key rate limit (in memory)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => { gw = await startTestGateway({ listen: false, config: config() }); });
+  afterAll(async () => { await gw.stop(); });
+
+  it('answers 429 with Retry-After in the caller\'s format once the key is over its limit', async () => {
+    for (let i = 0; i < 3; i++) expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat)).status).toBe(200);
+    const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
+    // other keys are not affected
+    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', 'Bearer sk-beta-0002').send(chat)).status).toBe(200);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+(redisUrl ? describe : describe.skip)('per-key rate limit across instances (Redis)', () => {
+  it('two instances share one budget', async () => {
+    // a fresh key per run so earlier runs' counters in Redis do not matter
+    const key = `sk-rl-${randomBytes(6).toString('hex')}`;
+    const cfg = { ...config(), keys: [{ key, account: 'rl', group: 'default' }] };
+    const a = await startTestGateway({ listen: false, config: cfg, env: { redisUrl } });
+    const b = await startTestGateway({ listen: false, config: cfg, env: { redisUrl } });
+    try {
+      const send = (gw: TestGateway) => request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`).send(chat);
+      expect((await send(a)).status).toBe(200);
+      expect((await send(b)).status).toBe(200);
+      expect((await send(a)).status).toBe(200);
+      expect((await send(b)).status).toBe(429);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});

@@ -1,0 +1,6 @@
+import { describeCrashRecovery } from './support/crash-suite';
+
+/** crash-recovery.test.ts on the Postgres of TEST_DATABASE_URL (a schema of its own per run). */
+jest.setTimeout(240_000);
+
+(process.env.TEST_DATABASE_URL ? describe : describe.skip)('crash recovery on Postgres', () => describeCrashRecovery(true));

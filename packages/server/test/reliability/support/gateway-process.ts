@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../../../..');
+
+export interface GatewayProcess {
+  proc: ChildProcess;
+  url: string;
+  /** everything it wrote to stdout and stderr so far */
+  output(): string;
+  /** sends the signal and resolves with the exit code (null when killed by a signal) once it is gone */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * main.ts in a node process of its own, resolved once it prints its listening line. `node --import tsx`, not the
+ * tsx CLI: the CLI is a parent process, so a SIGKILL would hit it and leave the gateway running.
+ */
+export async function startGatewayProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  // Never outlive the test process, whatever happens to it.
+  const orphanGuard = () => proc.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => {
+    process.removeListener('exit', orphanGuard);
+    resolve(code);
+  }));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = /Gateway listening on (http:\/\/\S+)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      proc.stdout!.off('data', check);
+      resolve(m[1]);
+    };
+    proc.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    proc,
+    url,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}

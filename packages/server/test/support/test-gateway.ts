@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { bootstrapConfigKeys } from '../../src/bootstrap';
+import { buildConfig, type GatewayConfigFile } from '../../src/config';
+import { DEFAULT_CONFIG } from '../../src/default-config';
+import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway';
+import { createLogger } from '../../src/logger';
+
+/** Two accounts in two groups, as in the foundation issue's example. */
+export const ALPHA_KEY = 'sk-alpha-0001';
+export const BETA_KEY = 'sk-beta-0002';
+
+export function testConfigFile(overrides: Partial<GatewayConfigFile> = {}): GatewayConfigFile {
+  return {
+    ...DEFAULT_CONFIG,
+    providers: [{ id: 'sim', type: 'simulator', options: { queuedMs: 300, videoLatencyMs: 600 } }],
+    groups: [
+      { name: 'default', models: ['sim-chat', 'sim-image', 'sim-video-2.0', 'sim-video-2.0-fast'] },
+      { name: 'vip', models: ['*'] },
+    ],
+    keys: [
+      { key: ALPHA_KEY, account: 'alpha', group: 'default' },
+      { key: BETA_KEY, account: 'beta', group: 'vip' },
+    ],
+    ...overrides,
+  };
+}
+
+export interface TestGateway extends Gateway {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real gateway (express app, PGlite in memory unless databaseUrl is given, simulator) listening on
+ * 127.0.0.1 with an ephemeral port.
+ */
+export async function startTestGateway(
+  opts: { config?: GatewayConfigFile; env?: Partial<GatewayEnv>; listen?: boolean } = {},
+): Promise<TestGateway> {
+  const dataDir = opts.env?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
+  const env: GatewayEnv = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    publicBaseUrl: 'https://gateway.test',
+    inMemoryDatabase: true,
+    ...opts.env,
+  };
+  const config = buildConfig('(test)', opts.config ?? testConfigFile());
+  const gw = await createGateway(env, { config, logger: createLogger('error') });
+  await bootstrapConfigKeys(gw.keys, gw.config);
+  let url = '';
+  if (opts.listen !== false) {
+    const server = await gw.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  return Object.assign(gw, {
+    url,
+    dataDir,
+    async stop() {
+      await gw.close();
+      if (!opts.env?.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * Gateways for the video wire-format contract tests. Validation suites run without the worker (accepted
+ * tasks just stay queued, nothing renders); suites that need finished videos start it, with two extra
+ * simulator-backed models whose tasks stay queued (cancellable) or running for the whole test.
+ */
+import request from 'supertest';
+import { DEFAULT_CONFIG } from '../../src/default-config';
+import { startTestGateway, testConfigFile, type TestGateway } from './test-gateway';
+
+export const SLOW_MODEL = 'sim-video-queued';
+export const RUNNING_MODEL = 'sim-video-running';
+
+export async function startVideoGateway(opts: { worker?: boolean; maxActiveTasks?: number } = {}): Promise<TestGateway> {
+  const config = testConfigFile({
+    providers: [
+      { id: 'sim', type: 'simulator', options: { queuedMs: 150, videoLatencyMs: 300 } },
+      { id: 'sim-queued', type: 'simulator', options: { queuedMs: 600_000 } },
+      { id: 'sim-running', type: 'simulator', options: { queuedMs: 0, videoLatencyMs: 600_000 } },
+    ],
+    models: [
+      ...DEFAULT_CONFIG.models,
+      { id: SLOW_MODEL, kind: 'video', family: '2.0', tier: 'standard', provider: 'sim-queued' },
+      { id: RUNNING_MODEL, kind: 'video', family: '2.0', tier: 'standard', provider: 'sim-running' },
+    ],
+    limits: { maxActiveTasksPerAccount: opts.maxActiveTasks ?? 1000 },
+  });
+  const gw = await startTestGateway({ listen: false, config });
+  if (opts.worker) await gw.startBackground();
+  return gw;
+}
+
+/** Polls the task-read route until `done(status)` holds; returns that status. */
+export async function waitForTask(app: TestGateway['app'], id: string, key: string, done: (status: string) => boolean = isTerminal, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(app).get(`/v1/contents/generations/tasks/${id}`).set('Authorization', `Bearer ${key}`);
+    if (done(res.body.status)) return res.body.status;
+    if (Date.now() > deadline) throw new Error(`task ${id} is still ${res.body.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const isTerminal = (s: string) => !['queued', 'running'].includes(s);

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runGatewayExpectingExit, spawnGateway } from './support/spawn-gateway';
+
+jest.setTimeout(90000);
+
+const chat = (url: string, key: string) =>
+  fetch(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'sim-chat', messages: [{ role: 'user', content: 'hello' }] }),
+  });
+
+describe('zero-config start (npm start on the embedded store)', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-start-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('prints a demo key once, serves it, and keeps it across a restart', async () => {
+    const first = await spawnGateway({ DATA_DIR: dataDir });
+    const key = /sk-[A-Za-z0-9]+/.exec(first.output())?.[0];
+    expect(key).toBeDefined();
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    const res = await chat(first.url, key!);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toContain('hello');
+    expect(await first.stop('SIGTERM')).toBe(0);
+
+    const second = await spawnGateway({ DATA_DIR: dataDir });
+    try {
+      expect(second.output()).not.toMatch(/sk-[A-Za-z0-9]{8,}/);
+      expect((await chat(second.url, key!)).status).toBe(200);
+      expect((await chat(second.url, 'sk-not-the-demo-key')).status).toBe(401);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('GATEWAY_DEMO_KEY fixes the demo key', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-start-'));
+    const gw = await spawnGateway({ DATA_DIR: dir, GATEWAY_DEMO_KEY: 'sk-fixed-demo-1234' });
+    try {
+      expect(gw.output()).toContain('sk-fixed-demo-1234');
+      expect((await chat(gw.url, 'sk-fixed-demo-1234')).status).toBe(200);
+    } finally {
+      await gw.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bad config stops start-up naming the file, the field and the problem', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-start-'));
+    const file = path.join(dir, 'gateway.json');
+    writeFileSync(file, JSON.stringify({ providers: [{ id: 'sim', type: 'simulator' }], models: [{ id: 'x', kind: 'text', provider: 'nope' }], groups: [] }));
+    const { code, output } = await runGatewayExpectingExit({ DATA_DIR: dir, GATEWAY_CONFIG: file });
+    rmSync(dir, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(output).toContain(file);
+    expect(output).toContain('models.0.provider');
+    expect(output).toContain('unknown provider "nope"');
+    expect(output).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});

@@ -1,0 +1,76 @@
+import knex, { type Knex } from 'knex';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import ClientPgLite from 'knex-pglite';
+import { migrationSource } from './migrations';
+
+export interface DatabaseOptions {
+  /** postgres://... ; when absent the embedded PGlite is used */
+  databaseUrl?: string;
+  /** where PGlite persists; when absent (and no URL) the database lives in memory */
+  dataDir?: string;
+  /** a Postgres schema to use (and create); tests use one each so runs never collide */
+  schema?: string;
+  poolMax?: number;
+}
+
+export interface Database {
+  knex: Knex;
+  kind: 'postgres' | 'pglite';
+  schema?: string;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  let db: Knex;
+  let kind: Database['kind'];
+  if (opts.databaseUrl) {
+    kind = 'postgres';
+    db = knex({
+      client: 'pg',
+      connection: opts.databaseUrl,
+      pool: { min: 0, max: opts.poolMax ?? 10 },
+      searchPath: opts.schema ? [opts.schema] : undefined,
+    });
+  } else {
+    kind = 'pglite';
+    let dir: string | undefined;
+    if (opts.dataDir) {
+      dir = path.resolve(opts.dataDir, 'pglite');
+      mkdirSync(dir, { recursive: true });
+    }
+    const pglite = new PGlite(dir);
+    db = knex({ client: ClientPgLite as unknown as typeof knex.Client, connection: { pglite } as never, searchPath: opts.schema ? [opts.schema] : undefined });
+  }
+  if (opts.schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.schema)) throw new Error(`Invalid schema name ${opts.schema}`);
+  const migrate = async () => {
+    if (opts.schema) await db.raw(`create schema if not exists "${opts.schema}"`);
+    await db.migrate.latest({ migrationSource, schemaName: opts.schema });
+  };
+  await (kind === 'postgres' ? withMigrationLock(db, opts.schema, migrate) : migrate());
+  return { knex: db, kind, schema: opts.schema, close: () => db.destroy() };
+}
+
+/**
+ * Instances starting together on one database would race to create the schema and knex's own tables
+ * ("relation knex_migrations already exists"): one session-level advisory lock per schema lets one migrate
+ * while the others wait, then find nothing left to do.
+ */
+async function withMigrationLock(db: Knex, schema: string | undefined, fn: () => Promise<void>): Promise<void> {
+  const key = `gateway-migrations:${schema ?? 'public'}`;
+  const conn = await db.client.acquireConnection();
+  try {
+    await db.raw('select pg_advisory_lock(hashtext(?))', [key]).connection(conn);
+    await fn();
+  } finally {
+    await db.raw('select pg_advisory_unlock(hashtext(?))', [key]).connection(conn).catch(() => undefined);
+    await db.client.releaseConnection(conn);
+  }
+}
+
+/** True when every migration has been applied. */
+export async function migrationsApplied(db: Knex, schema?: string): Promise<boolean> {
+  const [, pending] = (await db.migrate.list({ migrationSource, schemaName: schema })) as [unknown[], unknown[]];
+  return pending.length === 0;
+}

@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import { newId, type Account, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  group_name: string;
+  key_hash: string;
+  key_prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  group: r.group_name,
+  prefix: r.key_prefix,
+  createdAt: new Date(r.created_at),
+  revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
+});
+
+const toAccount = (r: { id: string; name: string; created_at: Date }): Account => ({
+  id: r.id,
+  name: r.name,
+  createdAt: new Date(r.created_at),
+});
+
+export class KnexKeyRepository implements KeyRepository {
+  constructor(private readonly db: Knex) {}
+
+  async findKeyByHash(hash: string) {
+    const r = await this.db<KeyRow>('api_keys').where({ key_hash: hash }).first();
+    return r ? { ...toKey(r), hash: r.key_hash } : null;
+  }
+
+  async createAccount(id: string, name?: string): Promise<Account> {
+    await this.db('accounts').insert({ id, name: name ?? id }).onConflict('id').ignore();
+    return (await this.getAccount(id))!;
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const r = await this.db('accounts').where({ id }).first();
+    return r ? toAccount(r) : null;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (await this.db('accounts').orderBy('created_at')).map(toAccount);
+  }
+
+  async createKey(input: { accountId: string; group: string; hash: string; prefix: string; id?: string }): Promise<ApiKeyRecord> {
+    await this.db('api_keys')
+      .insert({ id: input.id ?? newId('key'), account_id: input.accountId, group_name: input.group, key_hash: input.hash, key_prefix: input.prefix })
+      .onConflict('key_hash')
+      .ignore();
+    return toKey((await this.db<KeyRow>('api_keys').where({ key_hash: input.hash }).first())!);
+  }
+
+  async listKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+    const q = this.db<KeyRow>('api_keys').orderBy('created_at');
+    if (accountId) q.where({ account_id: accountId });
+    return (await q).map(toKey);
+  }
+
+  async revokeKey(id: string): Promise<boolean> {
+    const n = await this.db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: this.db.fn.now() });
+    return n > 0;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import type { AccountQuota, CreditRefs, QuotaRepository } from '@gateway/core';
+
+const toQuota = (accountId: string, r?: Record<string, any>): AccountQuota => ({
+  accountId,
+  limit: r?.credit_limit === null || r?.credit_limit === undefined ? null : Number(r.credit_limit),
+  used: Number(r?.credits_used ?? 0),
+});
+
+export class KnexQuotaRepository implements QuotaRepository {
+  constructor(private readonly db: Knex) {}
+
+  async get(accountId: string): Promise<AccountQuota> {
+    return toQuota(accountId, await this.db('account_quotas').where({ account_id: accountId }).first());
+  }
+
+  async setLimit(accountId: string, limit: number | null): Promise<AccountQuota> {
+    const [row] = await this.db('account_quotas')
+      .insert({ account_id: accountId, credit_limit: limit })
+      .onConflict('account_id')
+      .merge({ credit_limit: limit, updated_at: this.db.fn.now() })
+      .returning('*');
+    return toQuota(accountId, row);
+  }
+
+  private async add(trx: Knex.Transaction, accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    await trx.raw(
+      `insert into account_quotas (account_id, credits_used) values (?, ?)
+       on conflict (account_id) do update set credits_used = account_quotas.credits_used + excluded.credits_used, updated_at = now()`,
+      [accountId, amount],
+    );
+    await trx('credit_ledger').insert({ account_id: accountId, amount, reason, request_id: refs.requestId ?? null, task_id: refs.taskId ?? null });
+  }
+
+  async charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    await this.db.transaction((trx) => this.add(trx, accountId, amount, reason, refs));
+  }
+
+  async chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const n = await trx('video_tasks').where({ id: taskId, billing_state: 'none' }).update({ billing_state: 'charged', billed_credits: amount });
+      if (n === 0) return false;
+      await this.add(trx, accountId, amount, 'video task', { taskId });
+      return true;
+    });
+  }
+
+  async refundUnsuccessfulTasks(limit: number) {
+    return this.db.transaction(async (trx) => {
+      const { rows } = await trx.raw(
+        `update video_tasks set billing_state = 'refunded'
+         where id in (select id from video_tasks where billing_state = 'charged' and status in ('failed','cancelled','expired')
+                      order by id limit ? for update skip locked)
+           and billing_state = 'charged'
+         returning id, account_id, billed_credits`,
+        [limit],
+      );
+      const out: Array<{ taskId: string; accountId: string; amount: number }> = [];
+      for (const r of rows as Array<Record<string, any>>) {
+        const amount = Number(r.billed_credits);
+        await this.add(trx, r.account_id, -amount, 'video task refund', { taskId: r.id });
+        out.push({ taskId: r.id, accountId: r.account_id, amount });
+      }
+      return out;
+    });
+  }
+}

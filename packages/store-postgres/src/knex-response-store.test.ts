@@ -1,0 +1,55 @@
+import type { StoredResponse } from '@gateway/core';
+import { KnexResponseStore } from './knex-response-store';
+import { testDatabaseTargets, type TestDatabaseTarget } from './test-databases';
+
+const sample = (id: string, accountId = 'alpha'): StoredResponse => ({
+  id,
+  accountId,
+  model: 'sim-chat',
+  previousResponseId: null,
+  createdAt: new Date('2026-01-02T03:04:05Z'),
+  document: { id, object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text: 'hi' }] }] },
+  conversation: {
+    system: 'Be brief.',
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1', name: 'f', arguments: '{"a":1}' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', name: 'f', content: [{ type: 'text', text: 'ok' }] }] },
+    ],
+  },
+});
+
+describe.each(testDatabaseTargets().map((t) => [t.name, t] as [string, TestDatabaseTarget]))('KnexResponseStore on %s', (_name, target) => {
+  let db: Awaited<ReturnType<TestDatabaseTarget['open']>>;
+  let store: KnexResponseStore;
+  beforeAll(async () => {
+    db = await target.open();
+    store = new KnexResponseStore(db.knex);
+  });
+  afterAll(async () => db.drop());
+
+  it('round-trips the document and the canonical conversation', async () => {
+    const r = { ...sample('resp_a1'), previousResponseId: 'resp_a0' };
+    await store.save(r);
+    expect(await store.findForAccount('alpha', 'resp_a1')).toEqual(r);
+  });
+
+  it('another account sees nothing and cannot delete', async () => {
+    await store.save(sample('resp_a2'));
+    expect(await store.findForAccount('beta', 'resp_a2')).toBeNull();
+    expect(await store.deleteForAccount('beta', 'resp_a2')).toBe(false);
+    expect(await store.findForAccount('alpha', 'resp_a2')).not.toBeNull();
+  });
+
+  it('deletes once', async () => {
+    await store.save(sample('resp_a3'));
+    expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(true);
+    expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(false);
+    expect(await store.findForAccount('alpha', 'resp_a3')).toBeNull();
+  });
+
+  it('refuses a duplicate id', async () => {
+    await store.save(sample('resp_a4'));
+    await expect(store.save(sample('resp_a4', 'beta'))).rejects.toThrow();
+  });
+});

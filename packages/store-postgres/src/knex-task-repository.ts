@@ -1,0 +1,193 @@
+import type { Knex } from 'knex';
+import {
+  assertTransition, isTerminal, TASK_STATUSES,
+  type Admission, type AdmissionRules, type ClaimedTask, type NewVideoTask, type ReleaseOptions, type TaskError,
+  type TaskListFilter, type TaskPatch, type TaskQueue, type TaskRepository, type TaskStatus, type VideoTask,
+} from '@gateway/core';
+import { encodeRequest, patchToRow, rowToClaim, rowToTask } from './task-row.codec';
+
+export { patchToRow, rowToTask } from './task-row.codec';
+
+const ACTIVE: TaskStatus[] = ['queued', 'running'];
+const TERMINAL = TASK_STATUSES.filter((s) => isTerminal(s));
+
+/**
+ * Video tasks in Postgres (or PGlite). Every status change is a compare-and-set
+ * (`WHERE status = <expected>`); claims use `FOR UPDATE SKIP LOCKED`; lease bookkeeping is
+ * conditional on the lease owner, so a worker whose lease ran out writes nothing.
+ */
+export class KnexTaskRepository implements TaskRepository, TaskQueue {
+  constructor(protected readonly db: Knex) {}
+
+  async create(task: NewVideoTask, db: Knex = this.db): Promise<VideoTask> {
+    // Set here rather than by now(): millisecond timestamps keep (created_at, id) cursors exact.
+    const createdAt = task.createdAt ?? new Date();
+    const [row] = await db('video_tasks')
+      .insert({
+        id: task.id,
+        account_id: task.accountId,
+        key_id: task.keyId,
+        model: task.model,
+        format: task.format,
+        status: 'queued',
+        request: JSON.stringify(encodeRequest(task.request)),
+        priority: task.priority,
+        service_tier: task.serviceTier,
+        execution_expires_after: task.executionExpiresAfter,
+        idempotency_key: task.idempotencyKey,
+        created_at: createdAt,
+        updated_at: createdAt,
+        next_poll_at: createdAt,
+      })
+      .returning('*');
+    return rowToTask(row);
+  }
+
+  async findForAccount(accountId: string, id: string): Promise<VideoTask | null> {
+    const r = await this.db('video_tasks').where({ id, account_id: accountId }).first();
+    return r ? rowToTask(r) : null;
+  }
+
+  async findById(id: string): Promise<VideoTask | null> {
+    const r = await this.db('video_tasks').where({ id }).first();
+    return r ? rowToTask(r) : null;
+  }
+
+  /** Compare-and-set on status: of two concurrent callers, exactly one wins. */
+  async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
+    assertTransition(from, to);
+    const row = patchToRow(patch);
+    if (isTerminal(to)) {
+      row.completed_at ??= this.db.fn.now();
+      row.lease_owner = null;
+      row.lease_until = null;
+    }
+    const rows = await this.db('video_tasks')
+      .where({ id, status: from })
+      .update({ ...row, status: to, updated_at: this.db.fn.now() })
+      .returning('*');
+    return rows.length ? rowToTask(rows[0]) : null;
+  }
+
+  /** Serialised per account by a transaction-scoped advisory lock, so the cap and the key hold under concurrency. */
+  async admit(task: NewVideoTask, rules: AdmissionRules): Promise<Admission> {
+    return this.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`video_tasks:${task.accountId}`]);
+      if (task.idempotencyKey) {
+        const prior = await trx('video_tasks').where({ account_id: task.accountId, idempotency_key: task.idempotencyKey }).first();
+        if (prior && new Date(prior.created_at) >= rules.idempotentSince) return { outcome: 'replayed', task: rowToTask(prior) };
+        // A stale key is released so it may start a new task (the unique index covers live keys only by this rule).
+        if (prior) await trx('video_tasks').where({ id: prior.id }).update({ idempotency_key: null });
+      }
+      const [{ n }] = await trx('video_tasks').where({ account_id: task.accountId }).whereIn('status', ACTIVE).count({ n: '*' });
+      if (Number(n) >= rules.maxActive) return { outcome: 'capped', active: Number(n) };
+      return { outcome: 'created', task: await this.create(task, trx) };
+    });
+  }
+
+  async list(accountId: string, f: TaskListFilter): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }> {
+    const filtered = () => {
+      const q = this.db('video_tasks').where({ account_id: accountId });
+      if (f.status) q.where({ status: f.status });
+      if (f.model) q.where({ model: f.model });
+      if (f.ids) q.whereIn('id', f.ids);
+      return q;
+    };
+    const [{ n }] = await filtered().count({ n: '*' });
+    const page = filtered();
+    if (f.after) page.whereRaw(`(created_at, id) ${f.order === 'asc' ? '>' : '<'} (?, ?)`, [f.after.createdAt, f.after.id]);
+    const rows = await page.orderBy([{ column: 'created_at', order: f.order }, { column: 'id', order: f.order }]).offset(f.offset ?? 0).limit(f.limit + 1);
+    return { items: rows.slice(0, f.limit).map(rowToTask), hasMore: rows.length > f.limit, total: Number(n) };
+  }
+
+  async deleteFinished(accountId: string, id: string): Promise<VideoTask | null> {
+    const rows = await this.db('video_tasks').where({ id, account_id: accountId }).whereIn('status', TERMINAL).del().returning('*');
+    return rows.length ? rowToTask(rows[0]) : null;
+  }
+
+  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedTask[]> {
+    const { rows } = await this.db.raw(
+      `update video_tasks t set lease_owner = ?, lease_until = ?
+         from (select id from video_tasks
+                where status in ('queued', 'running') and next_poll_at <= ? and (lease_until is null or lease_until < ?)
+                order by next_poll_at, created_at
+                limit ?
+                for update skip locked) due
+        where t.id = due.id
+        returning t.*`,
+      [o.owner, new Date(o.now.getTime() + o.leaseMs), o.now, o.now, o.limit],
+    );
+    return (rows as Record<string, unknown>[]).map(rowToClaim);
+  }
+
+  private leased(id: string, owner: string) {
+    return this.db('video_tasks').where({ id, lease_owner: owner });
+  }
+
+  async extendLease(id: string, owner: string, until: Date): Promise<boolean> {
+    return (await this.leased(id, owner).update({ lease_until: until })) > 0;
+  }
+
+  async markSubmitting(id: string, owner: string, at: Date): Promise<boolean> {
+    return (await this.leased(id, owner).where({ status: 'queued' }).whereNull('upstream').update({ submit_started_at: at })) > 0;
+  }
+
+  async saveOperation(id: string, owner: string, upstream: { provider: string; operation: string }): Promise<VideoTask | null> {
+    const rows = await this.leased(id, owner)
+      .where({ status: 'queued' })
+      .whereNull('upstream')
+      .update({ upstream: JSON.stringify(upstream), submit_started_at: null, poll_attempts: 0, updated_at: this.db.fn.now() })
+      .returning('*');
+    return rows.length ? rowToTask(rows[0]) : null;
+  }
+
+  async release(id: string, owner: string, o: ReleaseOptions): Promise<boolean> {
+    const row: Record<string, unknown> = { lease_owner: null, lease_until: null, next_poll_at: o.nextPollAt };
+    if (o.pollAttempts !== undefined) row.poll_attempts = o.pollAttempts;
+    if (o.progress !== undefined) row.progress = o.progress;
+    if (o.clearSubmission) row.submit_started_at = null;
+    return (await this.leased(id, owner).update(row)) > 0;
+  }
+
+  /** One UPDATE … FROM (VALUES …) for many releases: a claim round's polls cost one write, not one each. */
+  async releaseMany(owner: string, items: Array<{ id: string; opts: ReleaseOptions }>): Promise<Set<string>> {
+    if (!items.length) return new Set();
+    const values = items.map(() => '(?, ?::timestamptz, ?::integer, ?::integer, ?::boolean)').join(', ');
+    const params = items.flatMap(({ id, opts: o }) => [id, o.nextPollAt, o.pollAttempts ?? null, o.progress ?? null, o.clearSubmission === true]);
+    const { rows } = await this.db.raw(
+      `update video_tasks t
+          set lease_owner = null, lease_until = null, next_poll_at = v.next_poll_at,
+              poll_attempts = coalesce(v.poll_attempts, t.poll_attempts),
+              progress = coalesce(v.progress, t.progress),
+              submit_started_at = case when v.clear_submission then null else t.submit_started_at end
+         from (values ${values}) as v(id, next_poll_at, poll_attempts, progress, clear_submission)
+        where t.id = v.id and t.lease_owner = ?
+        returning t.id`,
+      [...params, owner],
+    );
+    return new Set((rows as Array<{ id: string }>).map((r) => r.id));
+  }
+
+  async expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]> {
+    const { rows } = await this.db.raw(
+      `update video_tasks set status = 'expired', error = ?, completed_at = ?, updated_at = ?, lease_owner = null, lease_until = null
+        where status in ('queued', 'running') and id in (
+              select id from video_tasks
+               where status in ('queued', 'running') and created_at + execution_expires_after * interval '1 second' <= ?
+               order by created_at limit ? for update skip locked)
+        returning *`,
+      [JSON.stringify(error), now, now, now, limit],
+    );
+    return (rows as Record<string, unknown>[]).map(rowToTask);
+  }
+
+  async purgeCreatedBefore(cutoff: Date, limit: number): Promise<VideoTask[]> {
+    const { rows } = await this.db.raw(
+      `delete from video_tasks
+        where id in (select id from video_tasks where created_at < ? order by created_at limit ? for update skip locked)
+        returning *`,
+      [cutoff, limit],
+    );
+    return (rows as Record<string, unknown>[]).map(rowToTask);
+  }
+}

@@ -1,0 +1,224 @@
+import { collectStream, GatewayError, type CallContext, type TextModelPort, type TextRequest, type TextStreamPart } from '@gateway/core';
+import { refusedUrl, startFakeUpstream, type FakeDialectName, type FakeUpstream } from './fake-upstream-server';
+
+export interface ConformanceTarget {
+  url: string;
+  apiKey: string;
+  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number; totalMs?: number };
+}
+
+export interface TextModelConformanceOptions {
+  dialect: FakeDialectName;
+  /** builds the adapter under test against a fake upstream (or a dead address) */
+  make(target: ConformanceTarget): TextModelPort;
+  /** false where the API reports no separate reasoning-token count (Anthropic) */
+  reportsReasoningTokens?: boolean;
+}
+
+const ctx = (signal = new AbortController().signal): CallContext => ({ signal, requestId: 'conformance' });
+const ask = (text: string, extra: Partial<TextRequest> = {}): TextRequest => ({
+  model: 'upstream-model-1', messages: [{ role: 'user', content: [{ type: 'text', text }] }], ...extra,
+});
+const WEATHER_TOOL = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+
+async function failure(p: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof GatewayError) return e;
+    throw new Error(`expected a GatewayError, got ${String(e)}`);
+  }
+  throw new Error('expected a failure');
+}
+
+async function drain(parts: AsyncIterable<TextStreamPart>): Promise<TextStreamPart[]> {
+  const out: TextStreamPart[] = [];
+  for await (const p of parts) out.push(p);
+  return out;
+}
+
+/** Every outbound text adapter runs this against the fake upstream of its dialect. */
+export function describeTextModelConformance(name: string, opts: TextModelConformanceOptions): void {
+  describe(`TextModelPort conformance: ${name}`, () => {
+    let fake: FakeUpstream;
+    let model: TextModelPort;
+    const make = (t: Partial<ConformanceTarget> = {}) => opts.make({ url: fake.url, apiKey: fake.apiKey, ...t });
+    beforeAll(async () => {
+      fake = await startFakeUpstream(opts.dialect);
+      model = make();
+    });
+    afterAll(async () => fake.close());
+    beforeEach(() => fake.reset());
+
+    describe('answers', () => {
+      it('generates text, sends the upstream model name and records the upstream request id', async () => {
+        const r = await model.generate(ask('hello there'), ctx());
+        expect(r.content).toEqual([{ type: 'text', text: `fake-${opts.dialect} says: hello there` }]);
+        expect(r.finishReason).toBe('stop');
+        expect(r.usage).toMatchObject({ inputTokens: 11, outputTokens: 7, totalTokens: 18 });
+        expect(r.upstreamRequestId).toMatch(/^req_fake_/);
+        expect(JSON.stringify({ p: fake.requests[0].path, b: fake.requests[0].body })).toContain('upstream-model-1');
+      });
+
+      it('streams text whose deltas add up to the answer, then one finish part', async () => {
+        const parts = await drain(model.stream(ask('stream please'), ctx()));
+        const text = parts.flatMap((p) => (p.type === 'text-delta' ? [p.delta] : [])).join('');
+        expect(text).toBe(`fake-${opts.dialect} says: stream please`);
+        expect(parts.filter((p) => p.type === 'text-delta').length).toBeGreaterThan(1);
+        expect(parts[parts.length - 1]).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 11, outputTokens: 7 } });
+        expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
+      });
+
+      it.each([false, true])('returns tool calls (stream: %s)', async (stream) => {
+        fake.enqueue({ reply: { toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }] } });
+        const req = ask('weather in Paris?', { tools: [WEATHER_TOOL], toolChoice: 'auto' });
+        const r = stream ? await collectStream(req.model, model.stream(req, ctx())) : await model.generate(req, ctx());
+        const call = r.content.find((c) => c.type === 'tool-call');
+        expect(call).toMatchObject({ type: 'tool-call', name: 'get_weather' });
+        expect(JSON.parse((call as { arguments: string }).arguments)).toEqual({ city: 'Paris' });
+        expect((call as { id: string }).id).toBeTruthy();
+        expect(r.finishReason).toBe('tool-calls');
+        expect(JSON.stringify(fake.requests[0].body)).toContain('get_weather');
+      });
+
+      it('sends a tool result back with its call', async () => {
+        const req: TextRequest = {
+          model: 'upstream-model-1',
+          tools: [WEATHER_TOOL],
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: 'weather in Paris?' }] },
+            { role: 'assistant', content: [{ type: 'tool-call', id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+            { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_w1', content: [{ type: 'text', text: 'sunny, 21 C' }] }] },
+          ],
+        };
+        await model.generate(req, ctx());
+        const sent = JSON.stringify(fake.requests[0].body);
+        expect(sent).toContain('sunny, 21 C');
+        expect(sent).toContain('Paris');
+      });
+
+      it('sends inline images', async () => {
+        const req: TextRequest = { model: 'upstream-model-1', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUg==' }] }] };
+        await model.generate(req, ctx());
+        expect(JSON.stringify(fake.requests[0].body)).toContain('iVBORw0KGgoAAAANSUhEUg==');
+      });
+
+      it.each([false, true])('maps reasoning and usage with cached and reasoning tokens (stream: %s)', async (stream) => {
+        fake.enqueue({ reply: { reasoning: { text: 'thinking hard', signature: 'sig-1' }, text: 'done', usage: { input: 100, output: 40, cached: 30, reasoning: 12 } } });
+        const req = ask('think', { reasoning: { effort: 'medium' } });
+        const r = stream ? await collectStream(req.model, model.stream(req, ctx())) : await model.generate(req, ctx());
+        expect(r.content.find((c) => c.type === 'reasoning')).toMatchObject({ text: 'thinking hard' });
+        expect(r.content.find((c) => c.type === 'text')).toMatchObject({ text: 'done' });
+        expect(r.usage).toMatchObject({ inputTokens: 100, outputTokens: 40, cachedInputTokens: 30 });
+        if (opts.reportsReasoningTokens !== false) expect(r.usage.reasoningTokens).toBe(12);
+      });
+
+      it('maps a length finish', async () => {
+        fake.enqueue({ reply: { text: 'cut', finish: 'length' } });
+        expect((await model.generate(ask('long'), ctx())).finishReason).toBe('length');
+      });
+
+      it('reuses the keep-alive connection', async () => {
+        const before = fake.connections;
+        for (let i = 0; i < 3; i++) await model.generate(ask(`again ${i}`), ctx());
+        expect(fake.connections - before).toBeLessThanOrEqual(1);
+      });
+    });
+
+    describe('upstream failures', () => {
+      it('429 → rate_limited with Retry-After, retryable', async () => {
+        fake.enqueue({ status: 429, headers: { 'retry-after': '7' } });
+        const e = await failure(model.generate(ask('x'), ctx()));
+        expect(e).toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 7, upstreamStatus: 429 });
+        expect(e.retryable).toBe(true);
+      });
+
+      it.each([500, 502, 503, 504, 529])('%i → upstream_unavailable, retryable', async (status) => {
+        fake.enqueue({ status });
+        const e = await failure(model.generate(ask('x'), ctx()));
+        expect(e.reason).toBe('upstream_unavailable');
+        expect(e.retryable).toBe(true);
+      });
+
+      it('400 → invalid_request keeping the upstream message', async () => {
+        fake.enqueue({ status: 400, errorMessage: 'messages: roles must alternate' });
+        const e = await failure(model.generate(ask('x'), ctx()));
+        expect(e).toMatchObject({ reason: 'invalid_request', message: 'messages: roles must alternate' });
+        expect(e.retryable).toBe(false);
+      });
+
+      it('404 → invalid_request: model not found upstream', async () => {
+        fake.enqueue({ status: 404, errorMessage: 'no such model' });
+        expect(await failure(model.generate(ask('x'), ctx()))).toMatchObject({ reason: 'invalid_request', code: 'upstream_model_not_found' });
+      });
+
+      it('a rejected upstream key → upstream_error that never repeats the key', async () => {
+        const wrongKey = 'sk-wrong-upstream-key-123456';
+        const e = await failure(make({ apiKey: wrongKey }).generate(ask('x'), ctx()));
+        expect(e).toMatchObject({ reason: 'upstream_error', code: 'upstream_auth_failed' });
+        expect(e.message).not.toContain(wrongKey);
+        expect(e.message).not.toContain(wrongKey.slice(3, 8));
+      });
+
+      it('a redirect is not followed', async () => {
+        fake.enqueue({ raw: { status: 302, headers: { location: `${fake.url}/elsewhere` }, body: '' } });
+        expect(await failure(model.generate(ask('x'), ctx()))).toMatchObject({ reason: 'upstream_error', code: 'upstream_redirect' });
+        expect(fake.requests).toHaveLength(1);
+      });
+
+      it('connection refused → upstream_unavailable', async () => {
+        const dead = make({ url: await refusedUrl(new URL(fake.url).pathname.replace(/\/$/, '')) });
+        expect(await failure(dead.generate(ask('x'), ctx()))).toMatchObject({ reason: 'upstream_unavailable' });
+      });
+
+      it('connection reset before headers → upstream_unavailable', async () => {
+        fake.enqueue({ reset: 'before-headers' });
+        expect(await failure(model.generate(ask('x'), ctx()))).toMatchObject({ reason: 'upstream_unavailable' });
+      });
+
+      it('no headers within firstByteMs → upstream_timeout', async () => {
+        fake.enqueue({ hang: true });
+        const slow = make({ timeouts: { firstByteMs: 150 } });
+        expect(await failure(slow.generate(ask('x'), ctx()))).toMatchObject({ reason: 'upstream_timeout', upstreamCode: 'first byte' });
+      });
+
+      it('a silent stream past idleMs → upstream_timeout', async () => {
+        fake.enqueue({ chunkDelayMs: 400 });
+        const idle = make({ timeouts: { idleMs: 120 } });
+        expect(await failure(drain(idle.stream(ask('x'), ctx())))).toMatchObject({ reason: 'upstream_timeout', upstreamCode: 'idle' });
+      });
+
+      it('a call past totalMs → upstream_timeout', async () => {
+        fake.enqueue({ chunkDelayMs: 60 });
+        const short = make({ timeouts: { totalMs: 150 } });
+        expect(await failure(drain(short.stream(ask('x'), ctx())))).toMatchObject({ reason: 'upstream_timeout', upstreamCode: 'total' });
+      });
+
+      it('a stream cut before its end marker → error after the parts already read', async () => {
+        fake.enqueue({ truncateAfter: 2 });
+        const seen: TextStreamPart[] = [];
+        const e = await failure((async () => { for await (const p of model.stream(ask('x'), ctx())) seen.push(p); })());
+        expect(e).toMatchObject({ reason: 'upstream_unavailable', code: 'upstream_stream_truncated' });
+        expect(seen.some((p) => p.type === 'finish')).toBe(false);
+      });
+
+      it('a connection reset mid-stream → upstream_unavailable', async () => {
+        fake.enqueue({ reset: 2 });
+        expect(await failure(drain(model.stream(ask('x'), ctx())))).toMatchObject({ reason: 'upstream_unavailable' });
+      });
+
+      it("the upstream's own error event mid-stream → GatewayError", async () => {
+        fake.enqueue({ streamErrorAfter: 2 });
+        const e = await failure(drain(model.stream(ask('x'), ctx())));
+        expect(e.reason).toBe('upstream_unavailable');
+      });
+
+      it('a caller abort stops the call as client_closed', async () => {
+        fake.enqueue({ hang: true });
+        const ac = new AbortController();
+        setTimeout(() => ac.abort(), 50);
+        expect(await failure(model.generate(ask('x'), ctx(ac.signal)))).toMatchObject({ code: 'client_closed' });
+      });
+    });
+  });
+}

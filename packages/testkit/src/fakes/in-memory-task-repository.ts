@@ -1,0 +1,178 @@
+import {
+  assertTransition, isTerminal,
+  type Admission, type AdmissionRules, type ClaimedTask, type NewVideoTask, type ReleaseOptions, type TaskError,
+  type TaskListFilter, type TaskPatch, type TaskQueue, type TaskRepository, type TaskStatus, type VideoTask,
+} from '@gateway/core';
+
+interface Row {
+  task: VideoTask;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+  nextPollAt: Date;
+  pollAttempts: number;
+  submitStartedAt: Date | null;
+}
+
+const ACTIVE: TaskStatus[] = ['queued', 'running'];
+const copy = <T>(v: T): T => structuredClone(v);
+
+/**
+ * The task store in memory, with the same semantics as the Postgres one (it passes the same
+ * conformance suite). JavaScript runs one callback at a time, so each method is atomic.
+ */
+export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
+  private readonly rows = new Map<string, Row>();
+  private readonly now: () => number;
+
+  constructor(opts: { now?: () => number } = {}) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Test helper: every stored task, whatever its owner. */
+  all(): VideoTask[] {
+    return [...this.rows.values()].map((r) => copy(r.task));
+  }
+
+  /** Test helper: the worker bookkeeping of one task. */
+  leaseOf(id: string): Omit<Row, 'task'> | undefined {
+    const r = this.rows.get(id);
+    return r && copy({ leaseOwner: r.leaseOwner, leaseUntil: r.leaseUntil, nextPollAt: r.nextPollAt, pollAttempts: r.pollAttempts, submitStartedAt: r.submitStartedAt });
+  }
+
+  async create(t: NewVideoTask): Promise<VideoTask> {
+    if (this.rows.has(t.id)) throw new Error(`duplicate task id ${t.id}`);
+    if (t.idempotencyKey && [...this.rows.values()].some((r) => r.task.accountId === t.accountId && r.task.idempotencyKey === t.idempotencyKey)) {
+      throw new Error('duplicate idempotency key');
+    }
+    const at = t.createdAt ?? new Date(this.now());
+    const { createdAt: _c, ...rest } = t;
+    const task: VideoTask = { ...copy(rest), status: 'queued', progress: 0, error: null, delivery: null, upstream: null, createdAt: at, updatedAt: at, completedAt: null };
+    this.rows.set(t.id, { task, leaseOwner: null, leaseUntil: null, nextPollAt: at, pollAttempts: 0, submitStartedAt: null });
+    return copy(task);
+  }
+
+  async findForAccount(accountId: string, id: string): Promise<VideoTask | null> {
+    const r = this.rows.get(id);
+    return r && r.task.accountId === accountId ? copy(r.task) : null;
+  }
+
+  async findById(id: string): Promise<VideoTask | null> {
+    const r = this.rows.get(id);
+    return r ? copy(r.task) : null;
+  }
+
+  async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
+    assertTransition(from, to);
+    const r = this.rows.get(id);
+    if (!r || r.task.status !== from) return null;
+    const now = new Date(this.now());
+    Object.assign(r.task, copy(patch), { status: to, updatedAt: now });
+    if (isTerminal(to)) {
+      r.task.completedAt = patch.completedAt ?? now;
+      r.leaseOwner = null;
+      r.leaseUntil = null;
+    }
+    return copy(r.task);
+  }
+
+  async admit(t: NewVideoTask, rules: AdmissionRules): Promise<Admission> {
+    const mine = [...this.rows.values()].filter((r) => r.task.accountId === t.accountId);
+    if (t.idempotencyKey) {
+      const prior = mine.find((r) => r.task.idempotencyKey === t.idempotencyKey);
+      if (prior && prior.task.createdAt >= rules.idempotentSince) return { outcome: 'replayed', task: copy(prior.task) };
+      if (prior) prior.task.idempotencyKey = null; // stale: the key may be used again
+    }
+    const active = mine.filter((r) => ACTIVE.includes(r.task.status)).length;
+    if (active >= rules.maxActive) return { outcome: 'capped', active };
+    return { outcome: 'created', task: await this.create(t) };
+  }
+
+  async list(accountId: string, f: TaskListFilter): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }> {
+    const sign = f.order === 'asc' ? 1 : -1;
+    const cmp = (a: VideoTask, b: { createdAt: Date; id: string }) =>
+      sign * (a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const matching = [...this.rows.values()]
+      .map((r) => r.task)
+      .filter((t) => t.accountId === accountId && (!f.status || t.status === f.status) && (!f.model || t.model === f.model) && (!f.ids || f.ids.includes(t.id)))
+      .sort((a, b) => cmp(a, b));
+    const page = matching.filter((t) => !f.after || cmp(t, f.after) > 0).slice(f.offset ?? 0);
+    return { items: page.slice(0, f.limit).map(copy), hasMore: page.length > f.limit, total: matching.length };
+  }
+
+  async deleteFinished(accountId: string, id: string): Promise<VideoTask | null> {
+    const r = this.rows.get(id);
+    if (!r || r.task.accountId !== accountId || !isTerminal(r.task.status)) return null;
+    this.rows.delete(id);
+    return copy(r.task);
+  }
+
+  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedTask[]> {
+    const due = [...this.rows.values()]
+      .filter((r) => ACTIVE.includes(r.task.status) && r.nextPollAt <= o.now && (!r.leaseUntil || r.leaseUntil < o.now))
+      .sort((a, b) => a.nextPollAt.getTime() - b.nextPollAt.getTime() || a.task.createdAt.getTime() - b.task.createdAt.getTime())
+      .slice(0, o.limit);
+    return due.map((r) => {
+      r.leaseOwner = o.owner;
+      r.leaseUntil = new Date(o.now.getTime() + o.leaseMs);
+      return copy({ task: r.task, leaseOwner: o.owner, leaseUntil: r.leaseUntil, pollAttempts: r.pollAttempts, submitStartedAt: r.submitStartedAt });
+    });
+  }
+
+  private held(id: string, owner: string): Row | undefined {
+    const r = this.rows.get(id);
+    return r && r.leaseOwner === owner ? r : undefined;
+  }
+
+  async extendLease(id: string, owner: string, until: Date): Promise<boolean> {
+    const r = this.held(id, owner);
+    if (r) r.leaseUntil = until;
+    return Boolean(r);
+  }
+
+  async markSubmitting(id: string, owner: string, at: Date): Promise<boolean> {
+    const r = this.held(id, owner);
+    if (!r || r.task.status !== 'queued' || r.task.upstream) return false;
+    r.submitStartedAt = at;
+    return true;
+  }
+
+  async saveOperation(id: string, owner: string, upstream: { provider: string; operation: string }): Promise<VideoTask | null> {
+    const r = this.held(id, owner);
+    if (!r || r.task.status !== 'queued' || r.task.upstream) return null;
+    r.task.upstream = { ...upstream };
+    r.task.updatedAt = new Date(this.now());
+    r.submitStartedAt = null;
+    r.pollAttempts = 0;
+    return copy(r.task);
+  }
+
+  async release(id: string, owner: string, o: ReleaseOptions): Promise<boolean> {
+    const r = this.held(id, owner);
+    if (!r) return false;
+    r.leaseOwner = null;
+    r.leaseUntil = null;
+    r.nextPollAt = o.nextPollAt;
+    if (o.pollAttempts !== undefined) r.pollAttempts = o.pollAttempts;
+    if (o.progress !== undefined && !isTerminal(r.task.status)) r.task.progress = o.progress;
+    if (o.clearSubmission) r.submitStartedAt = null;
+    return true;
+  }
+
+  async expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]> {
+    const overdue = [...this.rows.values()]
+      .filter((r) => ACTIVE.includes(r.task.status) && r.task.createdAt.getTime() + r.task.executionExpiresAfter * 1000 <= now.getTime())
+      .slice(0, limit);
+    const out: VideoTask[] = [];
+    for (const r of overdue) {
+      const t = await this.transition(r.task.id, r.task.status, 'expired', { error });
+      if (t) out.push(t);
+    }
+    return out;
+  }
+
+  async purgeCreatedBefore(cutoff: Date, limit: number): Promise<VideoTask[]> {
+    const old = [...this.rows.values()].filter((r) => r.task.createdAt < cutoff).slice(0, limit);
+    for (const r of old) this.rows.delete(r.task.id);
+    return old.map((r) => copy(r.task));
+  }
+}

@@ -1,0 +1,56 @@
+import { digestsEqual, hashApiKey, type KeyRepository } from '@gateway/core';
+
+/** Every KeyRepository adapter runs this suite. */
+export function describeKeyRepositoryConformance(name: string, make: () => Promise<{ repo: KeyRepository; done(): Promise<void> }>): void {
+  describe(`KeyRepository conformance: ${name}`, () => {
+    let repo: KeyRepository;
+    let done: () => Promise<void>;
+    beforeAll(async () => {
+      ({ repo, done } = await make());
+    });
+    afterAll(async () => done());
+
+    it('creates accounts idempotently', async () => {
+      const a = await repo.createAccount('acme', 'Acme');
+      const again = await repo.createAccount('acme', 'Other');
+      expect(a).toMatchObject({ id: 'acme', name: 'Acme' });
+      expect(again.name).toBe('Acme');
+      expect((await repo.listAccounts()).map((x) => x.id)).toContain('acme');
+    });
+
+    it('stores only the hash and finds a key by it', async () => {
+      const key = 'sk-conformance-0001';
+      const rec = await repo.createKey({ accountId: 'acme', group: 'default', hash: hashApiKey(key), prefix: key.slice(0, 7) });
+      const found = await repo.findKeyByHash(hashApiKey(key));
+      expect(found).toMatchObject({ id: rec.id, accountId: 'acme', group: 'default', revokedAt: null });
+      expect(digestsEqual(found!.hash, hashApiKey(key))).toBe(true);
+      expect(JSON.stringify(found)).not.toContain(key);
+      expect(await repo.findKeyByHash(hashApiKey('sk-conformance-0002'))).toBeNull();
+    });
+
+    it('creating the same key twice keeps one record', async () => {
+      const h = hashApiKey('sk-conformance-dup');
+      const a = await repo.createKey({ accountId: 'acme', group: 'default', hash: h, prefix: 'sk-conf' });
+      const b = await repo.createKey({ accountId: 'acme', group: 'vip', hash: h, prefix: 'sk-conf' });
+      expect(b.id).toBe(a.id);
+      expect(b.group).toBe('default');
+    });
+
+    it('revokes once', async () => {
+      const rec = await repo.createKey({ accountId: 'acme', group: 'default', hash: hashApiKey('sk-conformance-rev'), prefix: 'sk-conf' });
+      expect(await repo.revokeKey(rec.id)).toBe(true);
+      expect(await repo.revokeKey(rec.id)).toBe(false);
+      expect((await repo.findKeyByHash(hashApiKey('sk-conformance-rev')))!.revokedAt).toBeInstanceOf(Date);
+      expect(await repo.revokeKey('no-such-key')).toBe(false);
+    });
+
+    it('lists keys per account', async () => {
+      await repo.createAccount('other');
+      await repo.createKey({ accountId: 'other', group: 'default', hash: hashApiKey('sk-conformance-oth'), prefix: 'sk-conf' });
+      const mine = await repo.listKeys('acme');
+      expect(mine.length).toBeGreaterThanOrEqual(3);
+      expect(mine.every((k) => k.accountId === 'acme')).toBe(true);
+      expect((await repo.listKeys()).some((k) => k.accountId === 'other')).toBe(true);
+    });
+  });
+}

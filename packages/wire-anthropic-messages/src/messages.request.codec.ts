@@ -1,0 +1,112 @@
+import { invalid, type ModelSpec, type ReasoningEffort, type TextRequest, type ToolChoice, type ToolDefinition } from '@gateway/core';
+import { decodeConversation } from './messages.content.codec';
+
+type Json = Record<string, any>;
+
+/** How thinking blocks appear in the answer: not at all, with their text, or with the text left empty. */
+export type ThinkingDisplay = 'off' | 'summarized' | 'omitted';
+
+export interface DecodedMessagesRequest {
+  request: TextRequest;
+  thinking: ThinkingDisplay;
+}
+
+/**
+ * Fields with a canonical meaning; every other top-level field travels in `extra`, which an Anthropic upstream
+ * spreads into its body unchanged (so only top-level fields may go there).
+ */
+const KNOWN = new Set([
+  'model', 'messages', 'max_tokens', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'top_k', 'tools',
+  'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format',
+]);
+
+function decodeTools(raw: Json[] | undefined): ToolDefinition[] | undefined {
+  return raw?.map((t, i) => {
+    // Server tools (web search, bash, code execution...) run inside Anthropic; the gateway has no such runtime.
+    if (t.type != null && t.type !== 'custom') {
+      throw invalid('unsupported_tool', `Tool type ${JSON.stringify(t.type)} is not supported; only custom tools with "input_schema" are.`, `tools[${i}].type`);
+    }
+    if (!t.input_schema) throw invalid('missing_field', `Missing required field "tools[${i}].input_schema".`, `tools[${i}].input_schema`);
+    return { name: t.name, description: t.description, parameters: t.input_schema };
+  });
+}
+
+function decodeToolChoice(raw: Json | undefined, tools: ToolDefinition[] | undefined): ToolChoice | undefined {
+  if (!raw) return undefined;
+  const choice: ToolChoice = raw.type === 'any' ? 'required' : raw.type === 'tool' ? { type: 'tool', name: raw.name } : raw.type;
+  if ((raw.type === 'any' || raw.type === 'tool') && !tools?.length) {
+    throw invalid('tools_required', `"tool_choice" of type ${JSON.stringify(raw.type)} needs at least one tool.`, 'tool_choice');
+  }
+  if (typeof choice === 'object' && !tools?.some((t) => t.name === choice.name)) {
+    throw invalid('unknown_tool', `"tool_choice.name" ${JSON.stringify(choice.name)} is not among "tools".`, 'tool_choice.name');
+  }
+  return choice;
+}
+
+function decodeReasoning(body: Json, model: ModelSpec): { reasoning: TextRequest['reasoning']; thinking: ThinkingDisplay } {
+  const t = body.thinking as Json | undefined;
+  const effort = body.output_config?.effort as string | null | undefined;
+  const allowed = model.reasoningEfforts;
+  if (effort != null) {
+    if (!allowed) throw invalid('unsupported_effort', `Model ${model.id} is not a reasoning model; omit "output_config.effort".`, 'output_config.effort');
+    if (!allowed.includes(effort)) {
+      throw invalid('invalid_effort', `"output_config.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`, 'output_config.effort');
+    }
+  }
+  const wantsThinking = t !== undefined && t.type !== 'disabled';
+  if (t?.type === 'enabled') {
+    if (!allowed) throw invalid('unsupported_thinking', `Model ${model.id} does not support extended thinking; omit "thinking".`, 'thinking');
+    if (t.budget_tokens >= body.max_tokens) {
+      throw invalid('invalid_budget_tokens', '"thinking.budget_tokens" must be less than "max_tokens".', 'thinking.budget_tokens');
+    }
+  }
+  // adaptive / between_tools leave the choice to the model; a model that cannot think simply does not.
+  const thinks = wantsThinking && allowed !== undefined;
+  const thinking: ThinkingDisplay = thinks ? (t!.display === 'omitted' ? 'omitted' : 'summarized') : 'off';
+  if (!thinks && effort == null) return { reasoning: undefined, thinking };
+  return {
+    reasoning: {
+      ...(effort != null ? { effort: effort as ReasoningEffort } : {}),
+      ...(t?.type === 'enabled' ? { budgetTokens: t.budget_tokens } : {}),
+      includeThoughts: thinking === 'summarized',
+    },
+    thinking,
+  };
+}
+
+function systemText(system: unknown, fromMessages: string[]): string | undefined {
+  const head = typeof system === 'string' ? [system] : Array.isArray(system) ? system.map((b: Json) => String(b.text)) : [];
+  const all = [...head, ...fromMessages].filter((s) => s !== '');
+  return all.length ? all.join('\n\n') : undefined;
+}
+
+/** Messages body (already schema-checked) → canonical TextRequest, with the model's own limits. */
+export function decodeMessagesRequest(body: Json, model: ModelSpec): DecodedMessagesRequest {
+  const conversation = decodeConversation(body.messages as Json[]);
+  const tools = decodeTools(body.tools);
+  const toolChoice = decodeToolChoice(body.tool_choice, tools);
+  const { reasoning, thinking } = decodeReasoning(body, model);
+  const format = (body.output_config?.format ?? body.output_format) as Json | null | undefined;
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
+
+  return {
+    thinking,
+    request: {
+      model: body.model,
+      system: systemText(body.system, conversation.system),
+      messages: conversation.messages,
+      tools,
+      toolChoice,
+      maxOutputTokens: body.max_tokens,
+      temperature: body.temperature,
+      topP: body.top_p,
+      topK: body.top_k,
+      stopSequences: body.stop_sequences,
+      responseFormat: format ? { type: 'json', schema: format.schema } : undefined,
+      reasoning,
+      user: body.metadata?.user_id ?? undefined,
+      extra: Object.keys(extra).length ? extra : undefined,
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The shape of an Anthropic messages request, with the seed's ranges. Per-block requirements use if/then so
+ * that the first error names the exact missing field. Unknown top-level fields are kept for passthrough.
+ */
+const cacheControl = {
+  type: ['object', 'null'],
+  required: ['type'],
+  properties: { type: { const: 'ephemeral' }, ttl: { enum: ['5m', '1h'] } },
+};
+
+const textBlock = {
+  type: 'object',
+  required: ['type', 'text'],
+  properties: { type: { const: 'text' }, text: { type: 'string' }, cache_control: cacheControl, citations: { type: ['array', 'null'] } },
+};
+
+const imageSource = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { enum: ['base64', 'url', 'file'] },
+    media_type: { enum: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+    data: { type: 'string' },
+    url: { type: 'string' },
+    file_id: { type: 'string' },
+  },
+  allOf: [
+    { if: { properties: { type: { const: 'base64' } } }, then: { required: ['media_type', 'data'] } },
+    { if: { properties: { type: { const: 'url' } } }, then: { required: ['url'] } },
+  ],
+};
+
+/** `then` per block type: which fields that type needs. Unknown types are refused by the codec with a clear message. */
+const blockRules = [
+  ['text', ['text']],
+  ['image', ['source']],
+  ['tool_use', ['id', 'name', 'input']],
+  ['tool_result', ['tool_use_id']],
+  ['thinking', ['thinking', 'signature']],
+  ['redacted_thinking', ['data']],
+  ['document', ['source']],
+].map(([type, required]) => ({ if: { properties: { type: { const: type } } }, then: { required } }));
+
+const contentBlock = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string' },
+    text: { type: 'string' },
+    source: { type: 'object' },
+    id: { type: 'string' },
+    name: { type: 'string' },
+    input: { type: 'object' },
+    tool_use_id: { type: 'string' },
+    content: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } },
+    is_error: { type: 'boolean' },
+    thinking: { type: 'string' },
+    signature: { type: 'string' },
+    data: { type: 'string' },
+    cache_control: cacheControl,
+  },
+  allOf: [...blockRules, { if: { properties: { type: { const: 'image' } } }, then: { properties: { source: imageSource } } }],
+};
+
+const jsonOutputFormat = {
+  type: ['object', 'null'],
+  required: ['type', 'schema'],
+  properties: { type: { const: 'json_schema' }, schema: { type: 'object' } },
+};
+
+export const messagesRequestSchema = {
+  type: 'object',
+  required: ['model', 'messages', 'max_tokens'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    messages: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        properties: {
+          role: { enum: ['user', 'assistant', 'system'] },
+          // `items` only applies to arrays, so a wrong block is reported at its own path (anyOf would blame `content`).
+          content: { type: ['string', 'array'], items: contentBlock },
+        },
+      },
+    },
+    max_tokens: { type: 'integer', minimum: 1 },
+    system: { type: ['string', 'array'], items: textBlock },
+    cache_control: cacheControl,
+    container: { type: ['string', 'object', 'null'] },
+    context_management: { type: ['object', 'null'] },
+    diagnostics: { type: ['object', 'null'] },
+    inference_geo: { type: ['string', 'null'] },
+    mcp_servers: { type: 'array', items: { type: 'object' } },
+    metadata: { type: 'object', properties: { user_id: { type: ['string', 'null'], maxLength: 256 } } },
+    output_config: {
+      type: ['object', 'null'],
+      properties: { effort: { enum: ['low', 'medium', 'high', 'xhigh', 'max', null] }, format: jsonOutputFormat },
+    },
+    output_format: jsonOutputFormat,
+    service_tier: { enum: ['auto', 'standard_only'] },
+    speed: { enum: ['standard', 'fast', null] },
+    stop_sequences: { type: 'array', items: { type: 'string', minLength: 1 } },
+    stream: { type: 'boolean' },
+    temperature: { type: 'number', minimum: 0, maximum: 1 },
+    top_p: { type: 'number', minimum: 0, maximum: 1 },
+    top_k: { type: 'integer', minimum: 0 },
+    thinking: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: { enum: ['enabled', 'disabled', 'adaptive', 'between_tools'] },
+        budget_tokens: { type: 'integer', minimum: 1024 },
+        display: { enum: ['summarized', 'omitted', null] },
+      },
+      allOf: [{ if: { properties: { type: { const: 'enabled' } } }, then: { required: ['budget_tokens'] } }],
+    },
+    tool_choice: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: { enum: ['auto', 'any', 'tool', 'none'] },
+        name: { type: 'string' },
+        disable_parallel_tool_use: { type: 'boolean' },
+      },
+      allOf: [{ if: { properties: { type: { const: 'tool' } } }, then: { required: ['name'] } }],
+    },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' },
+          description: { type: 'string' },
+          input_schema: { type: 'object', required: ['type'], properties: { type: { const: 'object' } } },
+          type: { type: ['string', 'null'] },
+          cache_control: cacheControl,
+          strict: { type: 'boolean' },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,111 @@
+import type { TextStreamPart } from '@gateway/core';
+import type { ThinkingDisplay } from './messages.request.codec';
+import { encodeUsage, stopReasonOf } from './messages.response.codec';
+
+/** One SSE message: the SDK drops any message without an `event:` name, so every one has it. */
+export interface MessageEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+type BlockKind = 'text' | 'thinking' | 'tool_use';
+
+/**
+ * Canonical stream parts → Anthropic's event sequence: message_start, then per block content_block_start /
+ * content_block_delta… / content_block_stop (one `ping` after the first start), message_delta with cumulative
+ * usage, message_stop. Blocks never interleave: a part of another kind closes the open block.
+ */
+export class MessagesEventEncoder {
+  private open: { kind: BlockKind; index: number } | undefined;
+  private nextIndex = 0;
+  private pinged = false;
+  private readonly toolBlocks = new Map<number, number>();
+
+  constructor(
+    private readonly id: string,
+    private readonly model: string,
+    private readonly thinking: ThinkingDisplay,
+  ) {}
+
+  /** Input tokens are only known when the canonical stream finishes, so message_delta carries them. */
+  start(): MessageEvent {
+    return {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: {
+          id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null,
+          usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        },
+      },
+    };
+  }
+
+  encode(part: TextStreamPart): MessageEvent[] {
+    const out: MessageEvent[] = [];
+    switch (part.type) {
+      case 'text-delta':
+        if (!part.delta) break;
+        this.ensure('text', out, () => ({ type: 'text', text: '' }));
+        out.push(this.delta({ type: 'text_delta', text: part.delta }));
+        break;
+      case 'reasoning-delta':
+        if (this.thinking === 'off') break;
+        this.ensure('thinking', out, () => ({ type: 'thinking', thinking: '', signature: '' }));
+        if (part.delta && this.thinking === 'summarized') out.push(this.delta({ type: 'thinking_delta', thinking: part.delta }));
+        if (part.signature) out.push(this.delta({ type: 'signature_delta', signature: part.signature }));
+        break;
+      case 'tool-call-start':
+        this.close(out);
+        this.begin('tool_use', out, { type: 'tool_use', id: part.id, name: part.name, input: {} }, part.index);
+        break;
+      case 'tool-call-delta': {
+        const index = this.toolBlocks.get(part.index);
+        if (index !== undefined && part.argumentsDelta) {
+          out.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part.argumentsDelta } } });
+        }
+        break;
+      }
+      case 'finish':
+        this.close(out);
+        this.ping(out);
+        out.push({
+          event: 'message_delta',
+          data: { type: 'message_delta', delta: { stop_reason: stopReasonOf(part.finishReason, part.stopSequence), stop_sequence: part.stopSequence ?? null }, usage: encodeUsage(part.usage) },
+        });
+        out.push({ event: 'message_stop', data: { type: 'message_stop' } });
+        break;
+    }
+    return out;
+  }
+
+  private ensure(kind: BlockKind, out: MessageEvent[], block: () => object): void {
+    if (this.open?.kind === kind) return;
+    this.close(out);
+    this.begin(kind, out, block());
+  }
+
+  private begin(kind: BlockKind, out: MessageEvent[], block: object, toolIndex?: number): void {
+    const index = this.nextIndex++;
+    this.open = { kind, index };
+    if (toolIndex !== undefined) this.toolBlocks.set(toolIndex, index);
+    out.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: block } });
+    this.ping(out);
+  }
+
+  private delta(delta: object): MessageEvent {
+    return { event: 'content_block_delta', data: { type: 'content_block_delta', index: this.open!.index, delta } };
+  }
+
+  private close(out: MessageEvent[]): void {
+    if (!this.open) return;
+    out.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index: this.open.index } });
+    this.open = undefined;
+  }
+
+  private ping(out: MessageEvent[]): void {
+    if (this.pinged) return;
+    this.pinged = true;
+    out.push({ event: 'ping', data: { type: 'ping' } });
+  }
+}

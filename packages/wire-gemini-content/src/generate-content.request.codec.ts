@@ -1,0 +1,133 @@
+import { invalid, type ModelSpec, type ReasoningEffort, type TextRequest, type ToolChoice, type ToolDefinition } from '@gateway/core';
+import { decodeContents, decodeSystemInstruction } from './generate-content.contents.codec';
+import { geminiSchemaToJsonSchema } from './gemini-schema';
+
+type Json = Record<string, any>;
+
+export interface DecodedGenerateContent {
+  request: TextRequest;
+  /** whether thought parts go back to the caller (`thinkingConfig.includeThoughts`) */
+  includeThoughts: boolean;
+}
+
+/**
+ * Fields with a canonical meaning; every other top-level field (safetySettings, cachedContent...) travels in
+ * `extra`, which a Gemini upstream spreads into its body unchanged. Other generationConfig keys are ignored.
+ */
+const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
+
+function decodeTools(tools: Json[] | undefined): ToolDefinition[] | undefined {
+  if (!tools) return undefined;
+  const out: ToolDefinition[] = [];
+  tools.forEach((t, i) => {
+    // Search, code execution, URL context... run inside Google; the gateway has no such runtime.
+    const other = Object.keys(t).find((k) => k !== 'functionDeclarations');
+    if (other) throw invalid('unsupported_tool', `Tool ${JSON.stringify(other)} is not supported; only functionDeclarations are.`, `tools[${i}].${other}`);
+    for (const f of (t.functionDeclarations ?? []) as Json[]) {
+      const parameters = f.parametersJsonSchema ?? (f.parameters ? geminiSchemaToJsonSchema(f.parameters) : { type: 'object', properties: {} });
+      out.push({ name: f.name, description: f.description, parameters });
+    }
+  });
+  return out.length ? out : undefined;
+}
+
+/** ANY with one allowed name forces that function; with several, the declared tools are narrowed to them. */
+function decodeToolConfig(config: Json | undefined, tools: ToolDefinition[] | undefined): { tools?: ToolDefinition[]; toolChoice?: ToolChoice } {
+  const fc = config?.functionCallingConfig as Json | undefined;
+  const mode = fc?.mode ?? 'AUTO';
+  const allowed = fc?.allowedFunctionNames as string[] | undefined;
+  for (const name of allowed ?? []) {
+    if (!tools?.some((t) => t.name === name)) {
+      throw invalid('unknown_tool', `"allowedFunctionNames" names ${JSON.stringify(name)}, which is not among the function declarations.`, 'toolConfig.functionCallingConfig.allowedFunctionNames');
+    }
+  }
+  if (mode === 'NONE') return { tools, toolChoice: 'none' };
+  const narrowed = allowed?.length ? tools?.filter((t) => allowed.includes(t.name)) : tools;
+  if (mode === 'ANY') {
+    if (!narrowed?.length) throw invalid('tools_required', 'Function calling mode ANY needs at least one function declaration.', 'toolConfig.functionCallingConfig.mode');
+    return { tools: narrowed, toolChoice: allowed?.length === 1 ? { type: 'tool', name: allowed[0] } : 'required' };
+  }
+  return { tools: narrowed, toolChoice: fc ? 'auto' : undefined };
+}
+
+function decodeThinking(tc: Json | undefined, model: ModelSpec): { reasoning: TextRequest['reasoning']; includeThoughts: boolean } {
+  if (!tc) return { reasoning: undefined, includeThoughts: false };
+  const level = tc.thinkingLevel && tc.thinkingLevel !== 'THINKING_LEVEL_UNSPECIFIED' ? String(tc.thinkingLevel).toLowerCase() : undefined;
+  const budget = tc.thinkingBudget as number | undefined;
+  if (level !== undefined && budget !== undefined) {
+    throw invalid('conflicting_thinking_config', 'Set either "thinkingBudget" or "thinkingLevel", not both.', 'generationConfig.thinkingConfig');
+  }
+  const allowed = model.reasoningEfforts;
+  const wantsThinking = level !== undefined || (budget !== undefined && budget !== 0);
+  if (wantsThinking && !allowed) {
+    throw invalid('unsupported_thinking', `Model ${model.id} is not a thinking model; omit "thinkingConfig".`, 'generationConfig.thinkingConfig');
+  }
+  if (level !== undefined && !allowed!.includes(level)) {
+    throw invalid('invalid_thinking_level', `"thinkingLevel" ${tc.thinkingLevel} is not supported by ${model.id}; allowed: ${allowed!.map((e) => e.toUpperCase()).join(', ')}.`, 'generationConfig.thinkingConfig.thinkingLevel');
+  }
+  if (budget === 0) return { reasoning: allowed ? { effort: 'none' } : undefined, includeThoughts: false };
+  if (!allowed) return { reasoning: undefined, includeThoughts: false };
+  const includeThoughts = tc.includeThoughts === true;
+  // thinkingBudget -1 is "dynamic": the model decides, which is the canonical default.
+  return {
+    reasoning: { ...(level ? { effort: level as ReasoningEffort } : {}), ...(budget !== undefined && budget > 0 ? { budgetTokens: budget } : {}), includeThoughts },
+    includeThoughts,
+  };
+}
+
+function decodeResponseFormat(g: Json): TextRequest['responseFormat'] {
+  const mime = g.responseMimeType as string | undefined;
+  const schema = g.responseJsonSchema ?? (g.responseSchema ? geminiSchemaToJsonSchema(g.responseSchema) : undefined);
+  if (mime !== undefined && mime !== 'text/plain' && mime !== 'application/json') {
+    throw invalid('unsupported_mime_type', `"responseMimeType" ${JSON.stringify(mime)} is not supported; use text/plain or application/json.`, 'generationConfig.responseMimeType');
+  }
+  if (schema && mime !== 'application/json') {
+    throw invalid('schema_requires_json', 'A response schema needs "responseMimeType": "application/json".', 'generationConfig.responseMimeType');
+  }
+  return mime === 'application/json' ? { type: 'json', ...(schema ? { schema } : {}) } : undefined;
+}
+
+/** Rules the schema cannot express, all about what a text model can produce. */
+function refuseOutputs(g: Json, model: ModelSpec): void {
+  if (g.candidateCount !== undefined && g.candidateCount > 1) {
+    throw invalid('unsupported_candidate_count', '"candidateCount" must be 1: each request yields one candidate.', 'generationConfig.candidateCount');
+  }
+  const modalities = (g.responseModalities ?? []) as string[];
+  const other = modalities.find((m) => m.toUpperCase() !== 'TEXT');
+  if (other) throw invalid('unsupported_modality', `Model ${model.id} produces text only; "responseModalities" may only contain "TEXT".`, 'generationConfig.responseModalities');
+  for (const field of ['speechConfig', 'imageConfig']) {
+    if (g[field] != null) throw invalid('unsupported_modality', `Model ${model.id} produces text only; omit "${field}".`, `generationConfig.${field}`);
+  }
+}
+
+/** GenerateContentRequest (already schema-checked) → canonical TextRequest for the model named in the path. */
+export function decodeGenerateContent(body: Json, model: ModelSpec): DecodedGenerateContent {
+  const g = (body.generationConfig ?? {}) as Json;
+  refuseOutputs(g, model);
+  const { tools, toolChoice } = decodeToolConfig(body.toolConfig, decodeTools(body.tools));
+  const { reasoning, includeThoughts } = decodeThinking(g.thinkingConfig, model);
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
+
+  return {
+    includeThoughts,
+    request: {
+      model: model.id,
+      system: decodeSystemInstruction(body.systemInstruction),
+      messages: decodeContents(body.contents),
+      tools,
+      toolChoice,
+      maxOutputTokens: g.maxOutputTokens,
+      temperature: g.temperature,
+      topP: g.topP,
+      topK: g.topK,
+      presencePenalty: g.presencePenalty,
+      frequencyPenalty: g.frequencyPenalty,
+      stopSequences: g.stopSequences,
+      seed: g.seed,
+      responseFormat: decodeResponseFormat(g),
+      reasoning,
+      extra: Object.keys(extra).length ? extra : undefined,
+    },
+  };
+}

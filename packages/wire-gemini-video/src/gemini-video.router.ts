@@ -1,0 +1,67 @@
+import { Router, type Request } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { invalid, type VideoTaskService } from '@gateway/core';
+import { errorMiddleware, jsonBody, principalOf, renderCodeMessageError, requireKey, type Authenticator } from '@gateway/http-kit';
+import { encodeOperation } from './operation.codec';
+import { decodePredictRequest } from './predict.request.codec';
+
+export interface GeminiVideoRouterDeps {
+  authenticate: Authenticator;
+  videos: VideoTaskService;
+  /** PUBLIC_BASE_URL; the download URI is always given with https:// */
+  publicBaseUrl: string;
+}
+
+export const GEMINI_VIDEO_FORMAT = 'gemini-video';
+
+// Regex routes: the model and file id are followed by a `:verb` inside the same path segment.
+// Only this verb is claimed; :generateContent and friends fall through to their own routers.
+const PREDICT = /^\/v1beta\/models\/([^/]+):predictLongRunning$/;
+const DOWNLOAD = /^\/v1beta\/files\/([^/]+):download$/;
+
+const param0 = (req: Request) => String((req.params as Record<string, string>)[0]);
+
+export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
+  const router = Router();
+  // The SDK sends x-goog-api-key; curl users often send a bearer token.
+  const auth = requireKey(deps.authenticate, ['x-goog-api-key']);
+
+  router.post(PREDICT, auth, jsonBody(), async (req, res) => {
+    const draft = decodePredictRequest(req.body);
+    const { task, replayed } = await deps.videos.create({
+      principal: principalOf(res),
+      modelId: param0(req),
+      draft,
+      format: GEMINI_VIDEO_FORMAT,
+      requestId: res.locals.requestId as string,
+      idempotencyKey: req.header('idempotency-key') || undefined,
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.json(encodeOperation(task, deps.publicBaseUrl));
+  });
+
+  // The model segment is not checked: the task id alone names the operation, so a task created in
+  // another format can be polled here under any model name (documented in docs/formats/gemini-video.md).
+  router.get('/v1beta/models/:model/operations/:id', auth, async (req, res) => {
+    const task = await deps.videos.get(principalOf(res), String(req.params.id));
+    res.json(encodeOperation(task, deps.publicBaseUrl));
+  });
+
+  router.get(DOWNLOAD, auth, async (req, res) => {
+    const alt = req.query.alt;
+    if (alt !== undefined && alt !== 'media') throw invalid('unsupported_alt', 'Only alt=media is supported: this route returns the file bytes.', 'alt');
+    const content = await deps.videos.content(principalOf(res), param0(req), 'video');
+    res.status(200);
+    res.setHeader('Content-Type', content.mediaType);
+    res.setHeader('Content-Length', String(content.size));
+    res.setHeader('Content-Disposition', `attachment; filename="${param0(req)}.mp4"`);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    await pipeline(content.open(), res).catch(() => res.destroy());
+  });
+
+  router.use(errorMiddleware(renderCodeMessageError));
+  return router;
+}

@@ -1,0 +1,5 @@
+export * from './gemini-video.router';
+export * from './predict.request.codec';
+export * from './operation.codec';
+export * from './inline-image.codec';
+export * from './gemini-video.routes';

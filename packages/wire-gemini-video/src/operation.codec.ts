@@ -1,0 +1,47 @@
+import type { TaskError, VideoTask } from '@gateway/core';
+
+export const GENERATE_VIDEO_RESPONSE_TYPE = 'type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateVideoResponse';
+
+/** The SDK polls `GET /v1beta/<name>` verbatim, so this name is also the poll route. */
+export function operationName(task: Pick<VideoTask, 'model' | 'id'>): string {
+  return `models/${task.model}/operations/${task.id}`;
+}
+
+/**
+ * Always https: the @google/genai SDK only extracts a file id from URIs starting with `https://`
+ * (it then calls its own base URL, ignoring this host), and builds a broken path from `http://`.
+ */
+export function fileDownloadUri(publicBaseUrl: string, fileId: string): string {
+  const base = publicBaseUrl.replace(/\/+$/, '').replace(/^http:\/\//i, 'https://');
+  return `${base}/v1beta/files/${fileId}:download?alt=media`;
+}
+
+const DEFAULT_ERRORS: Partial<Record<VideoTask['status'], TaskError>> = {
+  failed: { code: 'generation_failed', message: 'The video could not be generated.' },
+  cancelled: { code: 'cancelled', message: 'The task was cancelled before it started.' },
+  expired: { code: 'expired', message: 'The task did not finish within its execution_expires_after window.' },
+};
+
+/** A task as a google.longrunning Operation: done:false while pending, then response or error. */
+export function encodeOperation(task: VideoTask, publicBaseUrl: string): Record<string, unknown> {
+  const name = operationName(task);
+  switch (task.status) {
+    case 'queued':
+    case 'running':
+      return { name, done: false };
+    case 'succeeded':
+      return {
+        name,
+        done: true,
+        response: {
+          '@type': GENERATE_VIDEO_RESPONSE_TYPE,
+          // The file id is the task id: lowercase letters and digits, which the SDK keeps intact.
+          generateVideoResponse: { generatedSamples: [{ video: { uri: fileDownloadUri(publicBaseUrl, task.id), encoding: 'video/mp4' } }] },
+        },
+      };
+    default: {
+      const e = task.error ?? DEFAULT_ERRORS[task.status]!;
+      return { name, done: true, error: { code: e.code, message: e.message } };
+    }
+  }
+}

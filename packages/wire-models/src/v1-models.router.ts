@@ -1,0 +1,41 @@
+import { Router, type ErrorRequestHandler, type Request } from 'express';
+import { GatewayError } from '@gateway/core';
+import { principalOf, renderAnthropicError, renderOpenAiError, requireKey, sendError } from '@gateway/http-kit';
+import { encodeAnthropicModel, pageAnthropicModels } from './anthropic-models.codec';
+import type { ModelsRouterDeps } from './models-router-deps';
+import { encodeOpenAiModel, encodeOpenAiModelList } from './openai-models.codec';
+
+/** The Anthropic SDK always sends `anthropic-version`; the OpenAI SDK never does. */
+const isAnthropic = (req: Request) => req.header('anthropic-version') !== undefined;
+
+/**
+ * `GET /v1/models[/{id}]`: OpenAI's shape, or Anthropic's when `anthropic-version` is present. The Anthropic
+ * shape lists text models only, the ones `/v1/messages` can call.
+ */
+export function v1ModelsRouter(deps: ModelsRouterDeps): Router {
+  const router = Router();
+  // Bearer for both SDKs; `x-api-key` for the Anthropic 0.x SDK.
+  const auth = requireKey(deps.authenticate, ['x-api-key']);
+
+  router.get('/v1/models', auth, (req, res) => {
+    const group = principalOf(res).group;
+    if (isAnthropic(req)) res.json(pageAnthropicModels(deps.catalogue.listForGroup(group, 'text'), req.query));
+    else res.json(encodeOpenAiModelList(deps.catalogue.listForGroup(group)));
+  });
+
+  router.get('/v1/models/:id', auth, (req, res) => {
+    const id = String(req.params.id);
+    const model = deps.catalogue.get(id);
+    const visible = model && deps.catalogue.groupAllows(principalOf(res).group, id) && (!isAnthropic(req) || model.kind === 'text');
+    if (!model || !visible) {
+      throw new GatewayError('not_found', `The model ${JSON.stringify(id.slice(0, 200))} does not exist or is not available to this key.`, {
+        code: 'model_not_found', param: 'model',
+      });
+    }
+    res.json(isAnthropic(req) ? encodeAnthropicModel(model) : encodeOpenAiModel(model));
+  });
+
+  const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, isAnthropic(req) ? renderAnthropicError : renderOpenAiError);
+  router.use(errors);
+  return router;
+}

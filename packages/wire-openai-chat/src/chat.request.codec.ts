@@ -1,0 +1,128 @@
+import {
+  invalid,
+  type ImagePart, type Message, type ModelSpec, type ReasoningEffort, type TextRequest, type ToolChoice, type UserContent,
+} from '@gateway/core';
+
+type Json = Record<string, any>;
+
+/** `data:<type>;base64,<data>` → inline image; anything else is kept as a URL. */
+export function imageFromUrl(url: string): ImagePart {
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return m ? { type: 'image', mediaType: m[1], data: m[2] } : { type: 'image', url };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.filter((p) => p?.type === 'text').map((p) => p.text ?? '').join('');
+  return '';
+}
+
+function userContent(content: unknown, at: string): UserContent[] {
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return (content as Json[]).map((p, i) => {
+    if (p.type === 'text') return { type: 'text', text: String(p.text ?? '') };
+    if (p.type === 'image_url') return imageFromUrl(typeof p.image_url === 'string' ? p.image_url : p.image_url.url);
+    throw invalid('unsupported_content_part', `Content part type ${JSON.stringify(p.type)} is not supported; use text or image_url.`, `${at}.content[${i}].type`);
+  });
+}
+
+// Fields read into the canonical request; the rest (logit_bias included) travel in `extra`.
+const KNOWN = new Set([
+  'model', 'messages', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'stop', 'max_tokens', 'max_completion_tokens',
+  'presence_penalty', 'frequency_penalty', 'user', 'tools', 'tool_choice', 'response_format', 'seed',
+  'modalities', 'audio', 'reasoning_effort',
+]);
+
+/** Chat completions body (already schema-checked) → canonical TextRequest, with the model's own limits. */
+export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
+  const systems: string[] = [];
+  const messages: Message[] = [];
+  // Tool results rarely repeat the function name; upstreams such as Gemini need it, so take it from the call.
+  const callNames = new Map<string, string>();
+  (body.messages as Json[]).forEach((m, i) => {
+    const at = `messages[${i}]`;
+    switch (m.role) {
+      case 'system':
+      case 'developer':
+        systems.push(textOf(m.content));
+        break;
+      case 'user':
+        messages.push({ role: 'user', content: userContent(m.content, at), ...(m.name ? { name: m.name } : {}) });
+        break;
+      case 'assistant': {
+        const content: Extract<Message, { role: 'assistant' }>['content'] = [];
+        if (m.reasoning_content) content.push({ type: 'reasoning', text: m.reasoning_content });
+        const text = textOf(m.content);
+        if (text) content.push({ type: 'text', text });
+        for (const c of (m.tool_calls ?? []) as Json[]) {
+          content.push({ type: 'tool-call', id: c.id, name: c.function.name, arguments: c.function.arguments });
+          callNames.set(c.id, c.function.name);
+        }
+        messages.push({ role: 'assistant', content });
+        break;
+      }
+      case 'tool':
+      case 'function': {
+        const part = { type: 'tool-result' as const, toolCallId: m.tool_call_id ?? m.name ?? '', name: m.name ?? callNames.get(m.tool_call_id), content: [{ type: 'text' as const, text: textOf(m.content) }] };
+        if (!part.toolCallId) throw invalid('missing_tool_call_id', 'A tool message needs "tool_call_id".', `${at}.tool_call_id`);
+        const prev = messages[messages.length - 1];
+        if (prev?.role === 'tool') prev.content.push(part);
+        else messages.push({ role: 'tool', content: [part] });
+        break;
+      }
+    }
+  });
+
+  const effort = body.reasoning_effort as string | null | undefined;
+  if (effort !== undefined && effort !== null) {
+    const allowed = model.reasoningEfforts;
+    if (!allowed) throw invalid('unsupported_reasoning_effort', `Model ${model.id} is not a reasoning model; omit "reasoning_effort".`, 'reasoning_effort');
+    if (!allowed.includes(effort)) {
+      throw invalid('invalid_reasoning_effort', `"reasoning_effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`, 'reasoning_effort');
+    }
+  }
+  if (Array.isArray(body.modalities) && body.modalities.includes('audio')) {
+    throw invalid('unsupported_modality', `Model ${model.id} produces text only; "modalities" may only contain "text".`, 'modalities');
+  }
+  if (body.audio && !(Array.isArray(body.modalities) && body.modalities.includes('audio'))) {
+    throw invalid('audio_requires_modality', '"audio" requires "modalities" to include "audio".', 'audio');
+  }
+
+  let toolChoice: ToolChoice | undefined;
+  if (typeof body.tool_choice === 'string') toolChoice = body.tool_choice as ToolChoice;
+  else if (body.tool_choice) toolChoice = { type: 'tool', name: body.tool_choice.function.name };
+  const tools = (body.tools as Json[] | undefined)?.map((t) => ({
+    name: t.function.name as string,
+    description: t.function.description as string | undefined,
+    parameters: (t.function.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+  }));
+  if (toolChoice && typeof toolChoice === 'object' && !tools?.some((t) => t.name === toolChoice.name)) {
+    throw invalid('unknown_tool', `"tool_choice" names ${JSON.stringify(toolChoice.name)}, which is not among "tools".`, 'tool_choice');
+  }
+  if (toolChoice === 'required' && !tools?.length) throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
+
+  const rf = body.response_format as Json | undefined;
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
+
+  return {
+    model: body.model,
+    system: systems.length ? systems.join('\n\n') : undefined,
+    messages,
+    tools,
+    toolChoice,
+    maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    presencePenalty: body.presence_penalty ?? undefined,
+    frequencyPenalty: body.frequency_penalty ?? undefined,
+    stopSequences: body.stop == null ? undefined : Array.isArray(body.stop) ? body.stop : [body.stop],
+    seed: body.seed ?? undefined,
+    n: body.n ?? undefined,
+    responseFormat: !rf || rf.type === 'text' ? undefined : { type: 'json', schema: rf.json_schema?.schema, name: rf.json_schema?.name },
+    reasoning: effort ? { effort: effort as ReasoningEffort } : undefined,
+    user: body.user,
+    extra: Object.keys(extra).length ? extra : undefined,
+  };
+}

@@ -1,0 +1,107 @@
+/** The shape of a chat completions request; ranges are the seed's. Unknown fields are kept for passthrough. */
+const content = {
+  anyOf: [
+    { type: 'string' },
+    { type: 'null' },
+    {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: { type: 'string' },
+          text: { type: 'string' },
+          image_url: {
+            anyOf: [{ type: 'string' }, { type: 'object', required: ['url'], properties: { url: { type: 'string' }, detail: { type: 'string' } } }],
+          },
+        },
+      },
+    },
+  ],
+};
+
+const toolCall = {
+  type: 'object',
+  required: ['id', 'function'],
+  properties: {
+    id: { type: 'string' },
+    type: { const: 'function' },
+    function: { type: 'object', required: ['name', 'arguments'], properties: { name: { type: 'string' }, arguments: { type: 'string' } } },
+  },
+};
+
+export const chatRequestSchema = {
+  type: 'object',
+  required: ['model', 'messages'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    messages: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['role'],
+        properties: {
+          role: { enum: ['system', 'developer', 'user', 'assistant', 'tool', 'function'] },
+          content,
+          name: { type: 'string' },
+          tool_calls: { type: 'array', items: toolCall },
+          tool_call_id: { type: 'string' },
+          reasoning_content: { type: ['string', 'null'] },
+        },
+      },
+    },
+    temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+    top_p: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+    n: { type: ['integer', 'null'], minimum: 1, maximum: 128 },
+    stream: { type: ['boolean', 'null'] },
+    stream_options: { type: ['object', 'null'], properties: { include_usage: { type: 'boolean' } } },
+    stop: { anyOf: [{ type: 'string' }, { type: 'null' }, { type: 'array', maxItems: 4, items: { type: 'string' } }] },
+    max_tokens: { type: ['integer', 'null'], minimum: 1 },
+    max_completion_tokens: { type: ['integer', 'null'], minimum: 1 },
+    presence_penalty: { type: ['number', 'null'], minimum: -2, maximum: 2 },
+    frequency_penalty: { type: ['number', 'null'], minimum: -2, maximum: 2 },
+    logit_bias: { type: ['object', 'null'], additionalProperties: { type: 'number', minimum: -100, maximum: 100 } },
+    user: { type: 'string' },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'function'],
+        properties: {
+          type: { const: 'function' },
+          function: {
+            type: 'object',
+            required: ['name'],
+            properties: {
+              name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
+              description: { type: 'string' },
+              parameters: { type: 'object' },
+              strict: { type: ['boolean', 'null'] },
+            },
+          },
+        },
+      },
+    },
+    tool_choice: {
+      anyOf: [
+        { enum: ['none', 'auto', 'required'] },
+        { type: 'object', required: ['type', 'function'], properties: { type: { const: 'function' }, function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+      ],
+    },
+    response_format: {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        type: { enum: ['text', 'json_object', 'json_schema'] },
+        json_schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, schema: { type: 'object' }, strict: { type: ['boolean', 'null'] } } },
+      },
+      if: { properties: { type: { const: 'json_schema' } } },
+      then: { required: ['json_schema'] },
+    },
+    seed: { type: ['integer', 'null'] },
+    modalities: { type: ['array', 'null'], items: { enum: ['text', 'audio'] } },
+    audio: { type: ['object', 'null'], required: ['voice', 'format'], properties: { voice: { type: 'string' }, format: { type: 'string' } } },
+    reasoning_effort: { type: ['string', 'null'] },
+  },
+} as const;

@@ -1,0 +1,67 @@
+import type { RequestHandler } from 'express';
+import { invalid, newId, type ResponseStore, type TextGeneration, type UsageLog } from '@gateway/core';
+import { compileValidator, principalOf } from '@gateway/http-kit';
+import type { CompactionSealer } from './compaction.seal';
+import { compactConversation, estimateTokens, expandCompaction, isCompactedConversation, messageText } from './compaction.summary';
+import { decodeInput, type CompactionOpener } from './responses.input.codec';
+import { encodeResponsesUsage } from './responses.output.codec';
+import { compactRequestSchema } from './responses.request.schema';
+import { loadStored } from './stored-responses';
+
+const validate = compileValidator<Record<string, any>>(compactRequestSchema);
+
+/** Opens compaction items for one account; anything that does not open is the caller's error. */
+export function compactionOpener(sealer: CompactionSealer, accountId: string): CompactionOpener {
+  return (token, param) => {
+    const payload = sealer.open(token, accountId);
+    if (!isCompactedConversation(payload)) {
+      throw invalid('invalid_encrypted_content', 'The compaction item cannot be read: it was altered, or it was not issued to this account by this gateway.', param);
+    }
+    return expandCompaction(payload);
+  };
+}
+
+export interface CompactDeps {
+  text: TextGeneration;
+  store: ResponseStore;
+  usage: UsageLog;
+  sealer: CompactionSealer;
+}
+
+/**
+ * `POST /v1/responses/compact`: the whole history (previous response + input) becomes one sealed
+ * compaction item. The gateway compacts by rule, without a model call, so the result is the same for
+ * every upstream; token counts are estimates. The result itself is not stored.
+ */
+export function compactHandler(deps: CompactDeps): RequestHandler {
+  return async (req, res) => {
+    const started = Date.now();
+    const principal = principalOf(res);
+    const body = validate(req.body);
+    const model = deps.text.resolve(principal, body.model);
+    const previous = body.previous_response_id ? await loadStored(deps.store, principal, body.previous_response_id, 'previous_response_id') : undefined;
+    const open = compactionOpener(deps.sealer, principal.accountId);
+    const input = decodeInput(body.input, open, previous?.conversation.messages);
+    const system = [previous?.conversation.system, ...input.system].filter((s): s is string => !!s).join('\n\n');
+    const messages = [...(previous?.conversation.messages ?? []), ...input.messages];
+    if (!messages.length) throw invalid('missing_input', 'Give "input" or a "previous_response_id" to compact.', 'input');
+
+    const compacted = compactConversation({ ...(system ? { system } : {}), messages });
+    const expanded = expandCompaction(compacted);
+    const inputTokens = estimateTokens([body.instructions, system, ...messages.map(messageText)]);
+    const outputTokens = estimateTokens([expanded.system, ...expanded.messages.map(messageText)]);
+    deps.usage.record({
+      requestId: res.locals.requestId as string, accountId: principal.accountId, keyId: principal.keyId, model: model.id,
+      format: 'openai-responses-compact', status: 'ok', httpStatus: 200, inputTokens, outputTokens, latencyMs: Date.now() - started,
+      provider: null, attempts: 0,
+    });
+    res.json({
+      id: `resp_${newId('', 12)}`,
+      object: 'response.compaction',
+      created_at: Math.floor(started / 1000),
+      output: [{ type: 'compaction', id: `cmp_${newId('', 12)}`, encrypted_content: deps.sealer.seal(compacted, principal.accountId) }],
+      usage: encodeResponsesUsage({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }),
+      error: null,
+    });
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The shape of a responses request. Item and tool kinds are checked by the codecs (clear messages for
+ * what the gateway does not serve); ranges live here. Unknown top-level fields are kept for passthrough.
+ */
+const contentPart = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string' },
+    text: { type: 'string' },
+    refusal: { type: 'string' },
+    image_url: { type: ['string', 'null'] },
+    file_id: { type: ['string', 'null'] },
+    detail: { type: 'string' },
+  },
+};
+
+/** A string, or an array of parts: `type: [string, array]` rather than anyOf, so errors name the part. */
+const content = { type: ['string', 'array'], items: contentPart };
+
+const inputItem = {
+  type: 'object',
+  properties: {
+    type: { type: 'string' },
+    id: { type: ['string', 'null'] },
+    role: { enum: ['user', 'assistant', 'system', 'developer'] },
+    content: { type: ['string', 'array'], items: { type: 'object' } },
+    status: { type: ['string', 'null'] },
+    call_id: { type: 'string', minLength: 1 },
+    name: { type: 'string' },
+    arguments: { type: 'string' },
+    output: content,
+    summary: { type: 'array', items: { type: 'object', properties: { text: { type: 'string' } } } },
+    encrypted_content: { type: ['string', 'null'] },
+  },
+  allOf: [
+    // A message item may omit `type`.
+    { if: { properties: { type: { const: 'message' } } }, then: { required: ['role', 'content'], properties: { content } } },
+    { if: { required: ['type'], properties: { type: { const: 'function_call' } } }, then: { required: ['call_id', 'name', 'arguments'] } },
+    { if: { required: ['type'], properties: { type: { const: 'function_call_output' } } }, then: { required: ['call_id', 'output'] } },
+    { if: { required: ['type'], properties: { type: { const: 'compaction' } } }, then: { required: ['encrypted_content'], properties: { encrypted_content: { type: 'string' } } } },
+  ],
+};
+
+export const inputSchema = { type: ['string', 'array'], items: inputItem };
+
+const tool = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string' },
+    name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
+    description: { type: ['string', 'null'] },
+    parameters: { type: ['object', 'null'] },
+    strict: { type: ['boolean', 'null'] },
+  },
+  if: { properties: { type: { const: 'function' } } },
+  then: { required: ['name'] },
+};
+
+export const responsesRequestSchema = {
+  type: 'object',
+  required: ['model'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    input: inputSchema,
+    instructions: { type: ['string', 'null'] },
+    max_output_tokens: { type: ['integer', 'null'], minimum: 1 },
+    temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+    top_p: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+    stream: { type: ['boolean', 'null'] },
+    stream_options: { type: ['object', 'null'] },
+    tools: { type: ['array', 'null'], items: tool },
+    tool_choice: {
+      anyOf: [
+        { enum: ['auto', 'none', 'required', 'disabled'] },
+        { type: 'object', required: ['type'], properties: { type: { type: 'string' }, name: { type: 'string' } } },
+      ],
+    },
+    parallel_tool_calls: { type: ['boolean', 'null'] },
+    reasoning: {
+      type: ['object', 'null'],
+      properties: {
+        effort: { type: ['string', 'null'] },
+        summary: { enum: ['auto', 'concise', 'detailed', null] },
+        generate_summary: { enum: ['auto', 'concise', 'detailed', null] },
+      },
+    },
+    previous_response_id: { type: ['string', 'null'], minLength: 1 },
+    store: { type: ['boolean', 'null'] },
+    background: { type: ['boolean', 'null'] },
+    metadata: {
+      type: ['object', 'null'],
+      maxProperties: 16,
+      propertyNames: { maxLength: 64 },
+      additionalProperties: { type: 'string', maxLength: 512 },
+    },
+    text: {
+      type: ['object', 'null'],
+      properties: {
+        format: {
+          type: 'object',
+          required: ['type'],
+          properties: {
+            type: { enum: ['text', 'json_object', 'json_schema'] },
+            name: { type: 'string' },
+            schema: { type: 'object' },
+            strict: { type: ['boolean', 'null'] },
+          },
+          if: { properties: { type: { const: 'json_schema' } } },
+          then: { required: ['name', 'schema'] },
+        },
+        verbosity: { enum: ['low', 'medium', 'high', null] },
+      },
+    },
+    truncation: { enum: ['auto', 'disabled', null] },
+    include: { type: ['array', 'null'], items: { type: 'string' } },
+    top_logprobs: { type: ['integer', 'null'], minimum: 0, maximum: 20 },
+    user: { type: 'string' },
+  },
+} as const;
+
+/** `POST /v1/responses/compact`. */
+export const compactRequestSchema = {
+  type: 'object',
+  required: ['model'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    input: inputSchema,
+    instructions: { type: ['string', 'null'] },
+    previous_response_id: { type: ['string', 'null'], minLength: 1 },
+  },
+} as const;

@@ -1,0 +1,71 @@
+import type { FinishReason, TextResult, Usage } from '@gateway/core';
+import { encodeOutputItems, encodeResponsesUsage } from './responses.output.codec';
+
+type Json = Record<string, any>;
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/** What every rendering of one response shares: its id, time, model and the request fields it echoes. */
+export interface ResponseHeader {
+  id: string;
+  createdAt: number;
+  model: string;
+  body: Json;
+}
+
+export interface ResponseState {
+  status: ResponseStatus;
+  output: object[];
+  usage?: Usage;
+  error?: { code: string; message: string } | null;
+  incompleteReason?: string;
+}
+
+/** length → incomplete (max_output_tokens), content filter → incomplete (content_filter), else completed. */
+export function statusOf(finish: FinishReason): Pick<ResponseState, 'status' | 'incompleteReason'> {
+  if (finish === 'length') return { status: 'incomplete', incompleteReason: 'max_output_tokens' };
+  if (finish === 'content-filter') return { status: 'incomplete', incompleteReason: 'content_filter' };
+  return { status: 'completed' };
+}
+
+/** The `response` object, in OpenAI's field order; request settings are echoed with OpenAI's defaults. */
+export function encodeResponse(h: ResponseHeader, s: ResponseState) {
+  const b = h.body;
+  return {
+    id: h.id,
+    object: 'response',
+    created_at: h.createdAt,
+    status: s.status,
+    background: false,
+    error: s.error ?? null,
+    incomplete_details: s.incompleteReason ? { reason: s.incompleteReason } : null,
+    instructions: b.instructions ?? null,
+    max_output_tokens: b.max_output_tokens ?? null,
+    model: h.model,
+    output: s.output,
+    parallel_tool_calls: b.parallel_tool_calls ?? true,
+    previous_response_id: b.previous_response_id ?? null,
+    reasoning: { effort: b.reasoning?.effort ?? null, summary: b.reasoning?.summary ?? b.reasoning?.generate_summary ?? null },
+    store: b.store ?? true,
+    temperature: b.temperature ?? 1,
+    text: b.text ?? { format: { type: 'text' } },
+    tool_choice: b.tool_choice ?? 'auto',
+    tools: b.tools ?? [],
+    top_p: b.top_p ?? 1,
+    truncation: b.truncation ?? 'disabled',
+    usage: s.usage ? encodeResponsesUsage(s.usage) : null,
+    user: b.user ?? null,
+    metadata: b.metadata ?? {},
+    completed_at: s.status === 'completed' ? Math.floor(Date.now() / 1000) : null,
+  };
+}
+
+/** Asked for a reasoning summary? Then reasoning items repeat their text as `summary_text`. */
+export const wantsSummary = (body: Json): boolean => Boolean(body.reasoning?.summary ?? body.reasoning?.generate_summary);
+
+/** A finished canonical result → the complete response object. */
+export function encodeResult(h: ResponseHeader, r: TextResult) {
+  const st = statusOf(r.finishReason);
+  const itemStatus = st.status === 'incomplete' ? 'incomplete' : 'completed';
+  return encodeResponse(h, { ...st, output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus }), usage: r.usage });
+}

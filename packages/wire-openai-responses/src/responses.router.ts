@@ -1,0 +1,132 @@
+import { Router, type Response } from 'express';
+import {
+  collectStream, GatewayError, invalid, newId, toGatewayError,
+  type Principal, type ResponseStore, type TextGeneration, type TextResult, type TextStreamPart, type UsageLog,
+} from '@gateway/core';
+import {
+  compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
+} from '@gateway/http-kit';
+import { CompactionSealer } from './compaction.seal';
+import { compactHandler, compactionOpener } from './responses.compact';
+import { decodeResponsesRequest } from './responses.request.codec';
+import { responsesRequestSchema } from './responses.request.schema';
+import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
+import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
+import { conversationAfter, loadStored } from './stored-responses';
+
+const validate = compileValidator<Record<string, any>>(responsesRequestSchema);
+
+export interface ResponsesRouterDeps {
+  authenticate: Authenticator;
+  text: TextGeneration;
+  store: ResponseStore;
+  /** compaction rows: compaction calls no model, so TextGeneration does not log it */
+  usage: UsageLog;
+  /** the server secret that seals compaction items (one place: the wiring) */
+  compactionSecret: string | Buffer;
+}
+
+async function* replay(parts: TextStreamPart[]): AsyncGenerator<TextStreamPart> {
+  yield* parts;
+}
+
+export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
+  const router = Router();
+  const sealer = new CompactionSealer(deps.compactionSecret);
+  const auth = requireKey(deps.authenticate);
+
+  router.post('/v1/responses/compact', auth, jsonBody(), compactHandler({ ...deps, sealer }));
+
+  router.post('/v1/responses', auth, jsonBody(), async (req, res) => {
+    const principal = principalOf(res);
+    const body = validate(req.body);
+    const model = deps.text.resolve(principal, body.model);
+    const previousId = body.previous_response_id ?? null;
+    const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
+    const { request, conversation } = decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId));
+    const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
+    const abort = new AbortController();
+    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: abort.signal };
+    // Saved only after success, so a failed or abandoned request leaves nothing behind.
+    const save = async (document: object, result: TextResult) => {
+      if (body.store === false) return;
+      await deps.store.save({
+        id: header.id, accountId: principal.accountId, model: model.id, previousResponseId: previousId,
+        createdAt: new Date(header.createdAt * 1000), document: document as Record<string, unknown>,
+        conversation: conversationAfter(conversation, result),
+      });
+    };
+
+    if (!body.stream) {
+      const result = await deps.text.generate(principal, request, meta);
+      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      const document = encodeResult(header, result);
+      await save(document, result);
+      res.json(document);
+      return;
+    }
+    await streamResponse(res, deps, principal, { request, meta, header, summary: wantsSummary(body), save, abort });
+  });
+
+  router.get('/v1/responses/:id', auth, async (req, res) => {
+    if (req.query.stream === 'true') throw invalid('unsupported_stream', 'Replaying a stored response as a stream is not supported; omit "stream".', 'stream');
+    const found = await loadStored(deps.store, principalOf(res), String(req.params.id), 'response_id');
+    res.json(found.document);
+  });
+
+  router.delete('/v1/responses/:id', auth, async (req, res) => {
+    const id = String(req.params.id);
+    const principal = principalOf(res);
+    await loadStored(deps.store, principal, id, 'response_id');
+    await deps.store.deleteForAccount(principal.accountId, id);
+    res.json({ id, object: 'response', deleted: true });
+  });
+
+  router.use('/v1/responses', errorMiddleware(renderOpenAiError));
+  return router;
+}
+
+interface StreamJob {
+  request: Parameters<TextGeneration['stream']>[1];
+  meta: Parameters<TextGeneration['stream']>[2];
+  header: ResponseHeader;
+  summary: boolean;
+  save(document: object, result: TextResult): Promise<void>;
+  abort: AbortController;
+}
+
+async function streamResponse(res: Response, deps: ResponsesRouterDeps, principal: Principal, job: StreamJob): Promise<void> {
+  const parts = deps.text.stream(principal, job.request, job.meta);
+  // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
+  const first = await parts.next();
+  const sse = new SseWriter(res);
+  sse.abort.signal.addEventListener('abort', () => job.abort.abort());
+  const encoder = new ResponseEventEncoder(job.header, job.summary);
+  const send = async (events: ResponseEvent[]) => {
+    for (const e of events) await sse.send(e, e.type);
+  };
+  const seen: TextStreamPart[] = [];
+  try {
+    await send(encoder.start());
+    if (!first.done) {
+      seen.push(first.value);
+      await send(encoder.encode(first.value));
+    }
+    for await (const part of { [Symbol.asyncIterator]: () => parts }) {
+      if (sse.closed) break;
+      seen.push(part);
+      await send(encoder.encode(part));
+    }
+    if (sse.closed) return;
+    const document = encoder.document;
+    if (!document) throw new GatewayError('upstream_error', 'The upstream stream ended before it finished.', { code: 'incomplete_stream' });
+    await job.save(document, await collectStream(job.header.model, replay(seen)));
+    await send(encoder.complete(document));
+  } catch (e) {
+    await send(encoder.fail(toGatewayError(e)));
+  } finally {
+    if (sse.closed) await parts.return(undefined);
+    sse.end();
+  }
+}

@@ -1,0 +1,26 @@
+import { parseByteRange } from './byte-range';
+
+describe('parseByteRange (size 1000)', () => {
+  it.each([
+    [undefined, { kind: 'whole' }],
+    ['bytes=0-99', { kind: 'partial', start: 0, end: 99 }],
+    ['bytes=900-', { kind: 'partial', start: 900, end: 999 }],
+    ['bytes=900-5000', { kind: 'partial', start: 900, end: 999 }],
+    ['bytes=-100', { kind: 'partial', start: 900, end: 999 }],
+    ['bytes=-5000', { kind: 'partial', start: 0, end: 999 }],
+    ['bytes=999-999', { kind: 'partial', start: 999, end: 999 }],
+    ['bytes=1000-', { kind: 'unsatisfiable' }],
+    ['bytes=1000-2000', { kind: 'unsatisfiable' }],
+    ['bytes=-0', { kind: 'unsatisfiable' }],
+    ['bytes=50-10', { kind: 'whole' }],
+    ['bytes=0-1,5-9', { kind: 'whole' }],
+    ['items=0-9', { kind: 'whole' }],
+    ['bytes=-', { kind: 'whole' }],
+    ['garbage', { kind: 'whole' }],
+  ])('%s → %j', (header, expected) => expect(parseByteRange(header, 1000)).toEqual(expected));
+
+  it('nothing is satisfiable in an empty file', () => {
+    expect(parseByteRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
+    expect(parseByteRange('bytes=-1', 0)).toEqual({ kind: 'unsatisfiable' });
+  });
+});

@@ -1,0 +1,80 @@
+import { Router, type ErrorRequestHandler } from 'express';
+import { invalid, type VideoTaskService } from '@gateway/core';
+import {
+  errorMiddleware, jsonOrMultipart, loadUrlBytes, normalizeError, principalOf, renderOpenAiError, requireKey, type Authenticator,
+} from '@gateway/http-kit';
+import { sendVideoContent } from './video-content.response';
+import { encodeVideo, encodeVideoList } from './video.object.codec';
+import { decodeVariant, decodeVideoListQuery } from './videos.query.codec';
+import { decodeCreateVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
+
+export interface OpenAiVideosRouterDeps {
+  authenticate: Authenticator;
+  videos: VideoTaskService;
+  /** fetches input_reference URLs; defaults to the SSRF-safe loader of http-kit */
+  loadUrl?: UrlLoader;
+}
+
+export const OPENAI_VIDEOS_FORMAT = 'openai-videos';
+
+/**
+ * The openai SDK retries 409 by default; a refused cancel of a running task would then be retried
+ * and, once the task finished, turn into a delete the caller never asked for.
+ */
+const noRetryOnConflict: ErrorRequestHandler = (e, _req, res, next) => {
+  if (normalizeError(e).reason === 'conflict') res.setHeader('x-should-retry', 'false');
+  next(e);
+};
+
+export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
+  const router = Router();
+  const auth = requireKey(deps.authenticate);
+  const loadUrl = deps.loadUrl ?? loadUrlBytes;
+
+  router.post('/v1/videos', auth, jsonOrMultipart(), async (req, res) => {
+    const files = (Array.isArray(req.files) ? req.files : []) as UploadedPart[];
+    const { modelId, draft } = await decodeCreateVideo((req.body ?? {}) as Record<string, unknown>, files, loadUrl);
+    const { task, replayed } = await deps.videos.create({
+      principal: principalOf(res),
+      modelId,
+      draft,
+      format: OPENAI_VIDEOS_FORMAT,
+      requestId: res.locals.requestId as string,
+      idempotencyKey: req.header('idempotency-key') || undefined,
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.json(encodeVideo(task));
+  });
+
+  router.get('/v1/videos', auth, async (req, res) => {
+    const query = decodeVideoListQuery(req.query as Record<string, unknown>);
+    const { items, hasMore } = await deps.videos.list(principalOf(res), query);
+    res.json(encodeVideoList(items, hasMore));
+  });
+
+  // Remix, edits, extensions and characters need a source video this gateway does not keep as input.
+  router.post(['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters', '/v1/videos/:id/remix'], auth, () => {
+    throw invalid('unsupported_video_operation', 'Remix, edits, extensions and characters are not supported; create a new video with POST /v1/videos.');
+  });
+
+  router.get('/v1/videos/:id', auth, async (req, res) => {
+    res.json(encodeVideo(await deps.videos.get(principalOf(res), String(req.params.id))));
+  });
+
+  router.delete('/v1/videos/:id', auth, async (req, res) => {
+    const { task } = await deps.videos.cancelOrDelete(principalOf(res), String(req.params.id));
+    res.json({ id: task.id, object: 'video.deleted', deleted: true });
+  });
+
+  // GET also answers HEAD (express routes HEAD to GET handlers).
+  router.get('/v1/videos/:id/content', auth, async (req, res) => {
+    const variant = decodeVariant(req.query.variant);
+    const id = String(req.params.id);
+    const content = await deps.videos.content(principalOf(res), id, variant);
+    const ext = variant === 'video' ? 'mp4' : content.mediaType === 'image/png' ? 'png' : 'jpg';
+    await sendVideoContent(req, res, content, `${id}.${ext}`);
+  });
+
+  router.use(noRetryOnConflict, errorMiddleware(renderOpenAiError));
+  return router;
+}

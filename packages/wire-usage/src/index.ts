@@ -1,0 +1,2 @@
+export * from './usage.router';
+export * from './usage.routes';

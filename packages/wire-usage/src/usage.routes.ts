@@ -1,0 +1,62 @@
+import type { ParamDoc, RouteDoc } from '@gateway/http-kit';
+
+const text = (name: string, description: string): ParamDoc => ({ name, in: 'query', description, schema: { type: 'string', maxLength: 256 } });
+const time = (name: string, description: string): ParamDoc => ({ name, in: 'query', description: `${description}: Unix seconds or an ISO 8601 date.`, schema: { type: 'string' } });
+
+const usageRow = {
+  type: 'object',
+  required: ['id', 'object', 'created_at', 'request_id', 'model', 'format', 'status'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'usage.record' },
+    created_at: { type: 'integer' },
+    request_id: { type: 'string' },
+    model: { type: ['string', 'null'] },
+    format: { type: 'string' },
+    status: { type: 'string' },
+    http_status: { type: 'integer' },
+    task_id: { type: ['string', 'null'] },
+    idempotency_key: { type: ['string', 'null'] },
+  },
+};
+
+export const usageRoutes: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/v1/usage',
+    summary: 'Read the usage log of the key\'s account',
+    description: 'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
+    format: 'usage',
+    auth: { kind: 'api-key' },
+    params: [
+      { name: 'limit', in: 'query', description: 'Rows per page, 1–1000 (default 100).', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+      { name: 'after', in: 'query', description: 'The `last_id` of the previous page.', schema: { type: 'string', pattern: '^\\d{1,18}$' } },
+      time('start_time', 'Rows at or after this time'),
+      time('end_time', 'Rows before this time'),
+      text('model', 'Only this model.'),
+      text('format', 'Only this wire format (e.g. `openai-chat`).'),
+      text('status', 'Only this outcome (e.g. `ok`, `error`).'),
+      text('task_id', 'Only rows of this task.'),
+      text('request_id', 'Only the row of this request id.'),
+      text('idempotency_key', 'Only rows created with this Idempotency-Key.'),
+    ],
+    response: {
+      description: 'One page of rows and the daily totals.',
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['object', 'data', 'has_more', 'daily_totals'],
+          properties: {
+            object: { const: 'list' },
+            data: { type: 'array', items: usageRow },
+            has_more: { type: 'boolean' },
+            first_id: { type: ['string', 'null'] },
+            last_id: { type: ['string', 'null'] },
+            daily_totals: { type: 'array', items: { type: 'object', properties: { date: { type: 'string' }, model: { type: ['string', 'null'] }, requests: { type: 'integer' } } } },
+          },
+        },
+      },
+    },
+    errors: 'openai',
+  },
+];
