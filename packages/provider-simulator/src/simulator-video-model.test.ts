@@ -1,4 +1,4 @@
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +16,11 @@ const request = (over: Partial<VideoRequest> = {}): VideoRequest & { upstreamMod
   model: 'sim-video-2.0', upstreamModel: 'sim-video-2.0', prompt: 'a lighthouse at dusk',
   durationSeconds: 4, resolution: '720p', aspectRatio: '16:9', generateAudio: true, fps: 24, ...over,
 });
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 2));
+  if (!done()) throw new Error('condition never held');
+}
 
 async function save(status: VideoStatus, name: string): Promise<string> {
   if (status.state !== 'succeeded') throw new Error(`expected success, got ${JSON.stringify(status)}`);
@@ -64,6 +69,34 @@ describe('SimulatorVideoModel', () => {
     expect(info.video).toEqual({ codec: 'h264', width: 480, height: 854, fps: 30 });
     expect(info.audio).toBeUndefined();
     expect(Math.abs(info.durationSeconds - 4)).toBeLessThan(0.15);
+  });
+
+  it('renders no more videos at once than renderConcurrency; a poll aborted while waiting leaves the queue', async () => {
+    let active = 0;
+    let peak = 0;
+    const finish: Array<() => void> = [];
+    const render = async (_spec: unknown, mp4: string, jpeg: string) => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise<void>((resolve) => finish.push(resolve));
+      writeFileSync(mp4, 'mp4');
+      writeFileSync(jpeg, 'jpg');
+      active--;
+    };
+    const sim = new SimulatorVideoModel({ queuedMs: 0, videoLatencyMs: 0, dataDir: dir, renderConcurrency: 2, render });
+    const refs = await Promise.all(['slot1', 'slot2', 'slot3', 'slot4'].map((t) => sim.start(request({ prompt: t }), { taskId: `task${t}` })));
+    const aborted = new AbortController();
+    const polls = refs.slice(0, 3).map((ref) => sim.status(ref));
+    const gaveUp = sim.status(refs[3], { signal: aborted.signal });
+    await until(() => finish.length === 2);
+    aborted.abort(new Error('step stopped'));
+    await expect(gaveUp).rejects.toThrow('step stopped');
+    while (finish.length > 0 || active > 0) {
+      finish.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect((await Promise.all(polls)).map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(peak).toBe(2);
   });
 
   it('different prompts render differently', () => {

@@ -8,6 +8,7 @@ import {
 } from '@gateway/core';
 import { hash } from './simulated-arguments';
 import { FAIL_MARKER } from './simulator-text-model';
+import { RenderSlots } from './render-slots';
 import { renderVideo, type RenderSpec } from './simulator-video-render';
 
 export interface SimulatorVideoOptions {
@@ -17,6 +18,10 @@ export interface SimulatorVideoOptions {
   videoLatencyMs?: number;
   /** renders go to <dataDir>/simulator/videos */
   dataDir?: string;
+  /** ffmpeg renders at once (default: the machine's cores); further polls wait for a slot */
+  renderConcurrency?: number;
+  /** tests: replaces the ffmpeg render */
+  render?: typeof renderVideo;
   now?: () => number;
 }
 
@@ -40,10 +45,14 @@ export class SimulatorVideoModel implements VideoModelPort {
   private readonly renders = new Map<string, Promise<void>>();
   private readonly dir: string;
   private readonly now: () => number;
+  private readonly slots: RenderSlots;
+  private readonly renderFile: typeof renderVideo;
 
   constructor(private readonly opts: SimulatorVideoOptions = {}) {
     this.dir = path.join(opts.dataDir ?? path.join(os.tmpdir(), 'gateway-simulator'), 'simulator', 'videos');
     this.now = opts.now ?? Date.now;
+    this.slots = new RenderSlots(opts.renderConcurrency ?? Math.max(1, os.availableParallelism()));
+    this.renderFile = opts.render ?? renderVideo;
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { taskId: string }): Promise<OperationRef> {
@@ -82,7 +91,7 @@ export class SimulatorVideoModel implements VideoModelPort {
     let pending = this.renders.get(mp4);
     if (!pending) {
       pending = mkdir(this.dir, { recursive: true })
-        .then(() => renderVideo(op, mp4, jpeg, signal))
+        .then(() => this.slots.run(() => this.renderFile(op, mp4, jpeg, signal), signal))
         .finally(() => this.renders.delete(mp4));
       this.renders.set(mp4, pending);
     }

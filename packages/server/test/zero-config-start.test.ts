@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runGatewayExpectingExit, spawnGateway } from './support/spawn-gateway';
+import { runGatewayExpectingExit, startGatewayProcess } from './support/gateway-process';
 
 jest.setTimeout(90000);
 
@@ -17,7 +17,7 @@ describe('zero-config start (npm start on the embedded store)', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('prints a demo key once, serves it, and keeps it across a restart', async () => {
-    const first = await spawnGateway({ DATA_DIR: dataDir });
+    const first = await startGatewayProcess({ DATA_DIR: dataDir });
     const key = /sk-[A-Za-z0-9]+/.exec(first.output())?.[0];
     expect(key).toBeDefined();
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
@@ -26,7 +26,7 @@ describe('zero-config start (npm start on the embedded store)', () => {
     expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toContain('hello');
     expect(await first.stop('SIGTERM')).toBe(0);
 
-    const second = await spawnGateway({ DATA_DIR: dataDir });
+    const second = await startGatewayProcess({ DATA_DIR: dataDir });
     try {
       expect(second.output()).not.toMatch(/sk-[A-Za-z0-9]{8,}/);
       expect((await chat(second.url, key!)).status).toBe(200);
@@ -38,7 +38,7 @@ describe('zero-config start (npm start on the embedded store)', () => {
 
   it('GATEWAY_DEMO_KEY fixes the demo key', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-start-'));
-    const gw = await spawnGateway({ DATA_DIR: dir, GATEWAY_DEMO_KEY: 'sk-fixed-demo-1234' });
+    const gw = await startGatewayProcess({ DATA_DIR: dir, GATEWAY_DEMO_KEY: 'sk-fixed-demo-1234' });
     try {
       expect(gw.output()).toContain('sk-fixed-demo-1234');
       expect((await chat(gw.url, 'sk-fixed-demo-1234')).status).toBe(200);

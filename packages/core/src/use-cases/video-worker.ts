@@ -62,7 +62,7 @@ export class VideoWorker {
 
   constructor(private readonly deps: VideoWorkerDeps, options: VideoWorkerOptions) {
     this.o = {
-      leaseMs: 30_000, concurrency: 4, pollMinMs: 500, pollMaxMs: 10_000, pollFactor: 1.5, pollJitter: 0.2,
+      leaseMs: 30_000, concurrency: 32, pollMinMs: 500, pollMaxMs: 10_000, pollFactor: 1.5, pollJitter: 0.2,
       expireEveryMs: 1000, purgeEveryMs: 600_000, retentionSeconds: VIDEO_DEFAULTS.retentionSeconds, ...options,
     };
     this.now = deps.now ?? Date.now;

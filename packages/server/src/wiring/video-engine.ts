@@ -45,7 +45,7 @@ export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' |
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
 export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = videoEngineOptionsFromEnv()): VideoEngine {
-  const { intervalMs = 250, ...workerOptions } = options;
+  const { intervalMs = 100, ...workerOptions } = options;
   const tasks = new KnexTaskRepository(ctx.knex);
   const content = new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;

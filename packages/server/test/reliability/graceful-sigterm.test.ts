@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ALPHA_KEY } from '../support/test-gateway';
-import { startGatewayProcess } from './support/gateway-process';
+import { startGatewayProcess } from '../support/gateway-process';
 import { processSetup, type ProcessSetup } from './support/process-setup';
 import { eventually, openStream, sleep, textCall } from './support/text-clients';
 import { readTask } from './support/video-clients';

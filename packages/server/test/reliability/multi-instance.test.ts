@@ -1,5 +1,5 @@
 import { LONG, recordFigure } from './support/figures';
-import { startGatewayProcess } from './support/gateway-process';
+import { startGatewayProcess } from '../support/gateway-process';
 import { runTwoInstances } from './support/multi-instance';
 import { processSetup } from './support/process-setup';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFakeUpstream, type FakeBehaviour, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
 import { PROVIDER_OF } from './support/gateway-over';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { recordFigure } from './support/figures';
 import { errorCode, send, TEXT_FORMATS, textCall, type Answer } from './support/text-clients';
 

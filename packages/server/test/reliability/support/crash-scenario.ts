@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ALPHA_KEY } from '../../support/test-gateway';
 import { isMp4 } from '../../support/video-fixtures';
-import { startGatewayProcess, type GatewayProcess } from './gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process';
 import { processSetup } from './process-setup';
 import { auditStore, type StoreAudit } from './store-audit';
 import { eventually, openStream, sleep, sseEvents, textCall } from './text-clients';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ALPHA_KEY } from '../../support/test-gateway';
 import { isMp4 } from '../../support/video-fixtures';
-import { startGatewayProcess, type GatewayProcess } from './gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process';
 import { mp4OfTask, watchNames } from './name-watch';
 import { processSetup } from './process-setup';
 import { auditStore, type StoreAudit } from './store-audit';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../../../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 
 export interface GatewayProcess {
   proc: ChildProcess;
@@ -56,4 +56,17 @@ export async function startGatewayProcess(env: Record<string, string>, timeoutMs
       return exited;
     },
   };
+}
+
+/** Runs main.ts expecting it to fail at start-up; resolves with its exit code and output. */
+export function runGatewayExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, output: out })));
 }
