@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './text';
+export * from './token-estimate';
 export * from './image';
 export * from './catalogue';
 export * from './video-limits';

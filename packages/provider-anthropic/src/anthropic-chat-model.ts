@@ -20,6 +20,8 @@ export async function* readAnthropicStream(events: AsyncIterable<SseEvent>, mapp
   mapper.end();
 }
 
+const COUNT_FIELDS = new Set(['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking']);
+
 /** A TextModelPort over `POST {baseUrl}/v1/messages`. */
 export class AnthropicChatModel implements TextModelPort {
   constructor(
@@ -32,6 +34,16 @@ export class AnthropicChatModel implements TextModelPort {
     const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal });
     const result = mapAnthropicMessage(await res.json<AnthropicMessage>(), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
+  }
+
+  /** `POST /v1/messages/count_tokens` takes the fields of a create that bear on the input, and nothing else. */
+  async countTokens(req: TextRequest, ctx: CallContext): Promise<number> {
+    const { body } = convertToAnthropicRequest(req, this.options, false);
+    const counted = Object.fromEntries(Object.entries(body).filter(([k]) => COUNT_FIELDS.has(k)));
+    const res = await this.transport.post('/v1/messages/count_tokens', counted, { signal: ctx.signal });
+    const n = (await res.json<{ input_tokens?: unknown }>()).input_tokens;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw malformedUpstream('a token count without a whole input_tokens');
+    return n;
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {

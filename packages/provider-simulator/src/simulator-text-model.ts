@@ -18,6 +18,9 @@ function messageText(m: Message): string {
     .join(' ');
 }
 
+/** The input tokens the simulator bills: the words of the system prompt and every message. */
+const inputTokensOf = (req: TextRequest): number => countTokens([req.system ?? '', ...req.messages.map(messageText)].join(' '));
+
 interface Plan {
   reasoning?: string;
   text: string;
@@ -34,7 +37,7 @@ export function planAnswer(req: TextRequest): Plan {
   if ([req.system ?? '', ...req.messages.map(messageText)].some((t) => t.includes(FAIL_MARKER))) {
     throw new GatewayError('upstream_error', `The simulator was asked to fail (${FAIL_MARKER} in the prompt).`, { code: 'simulated_failure' });
   }
-  const inputTokens = countTokens([req.system ?? '', ...req.messages.map(messageText)].join(' '));
+  const inputTokens = inputTokensOf(req);
   const seed = JSON.stringify([req.system, req.messages, req.model]);
 
   const tools = req.tools ?? [];
@@ -113,6 +116,11 @@ export function chunkText(text: string, wordsPerChunk = 3): string[] {
 
 export class SimulatorTextModel implements TextModelPort {
   constructor(private readonly opts: { chunkDelayMs?: number } = {}) {}
+
+  /** Counts exactly what a generation would report as input tokens. */
+  async countTokens(req: TextRequest): Promise<number> {
+    return inputTokensOf(req);
+  }
 
   async generate(req: TextRequest): Promise<TextResult> {
     const plan = planAnswer(req);

@@ -144,3 +144,6 @@ export const messagesRequestSchema = {
     },
   },
 } as const;
+
+/** `POST /v1/messages/count_tokens`: a create body without max_tokens (sampling fields are accepted and ignored). */
+export const countTokensRequestSchema = { ...messagesRequestSchema, required: ['model', 'messages'] };

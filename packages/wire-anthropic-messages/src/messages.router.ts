@@ -5,11 +5,12 @@ import {
 } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { decodeMessagesRequest } from './messages.request.codec';
-import { messagesRequestSchema } from './messages.request.schema';
+import { countTokensRequestSchema, messagesRequestSchema } from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
 
 const validate = compileValidator<Record<string, any>>(messagesRequestSchema);
+const validateCount = compileValidator<Record<string, any>>(countTokensRequestSchema);
 
 export interface MessagesRouterDeps {
   authenticate: Authenticator;
@@ -27,7 +28,7 @@ const requireVersion: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** `POST /v1/messages` (`?beta=true` and `anthropic-beta` are accepted and change nothing). */
+/** `POST /v1/messages` and `/v1/messages/count_tokens` (`?beta=true` and `anthropic-beta` are accepted and change nothing). */
 export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
   const router = Router();
   // The 1.x SDK sends `authorization: Bearer`, 0.x and curl users `x-api-key`: both are accepted.
@@ -69,6 +70,17 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       if (sse.closed) await parts.return(undefined);
       sse.end();
     }
+  });
+  /** Counted by the upstream when it can; otherwise estimated, and `x-gateway-token-count: estimated` says so. */
+  router.post('/v1/messages/count_tokens', echoRequestId, requireKey(deps.authenticate, ['x-api-key']), requireVersion, jsonBody(), async (req, res) => {
+    const principal = principalOf(res);
+    const body = validateCount(req.body);
+    const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model));
+    const abort = new AbortController();
+    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    const counted = await deps.text.countTokens(principal, request, { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: abort.signal });
+    res.setHeader('x-gateway-token-count', counted.estimated ? 'estimated' : 'upstream');
+    res.json({ input_tokens: counted.inputTokens });
   });
   router.use(errorMiddleware(renderAnthropicError));
   return router;

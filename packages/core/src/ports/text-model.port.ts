@@ -9,4 +9,6 @@ export interface CallContext {
 export interface TextModelPort {
   generate(request: TextRequest, ctx: CallContext): Promise<TextResult>;
   stream(request: TextRequest, ctx: CallContext): AsyncIterable<TextStreamPart>;
+  /** The request's input tokens as the upstream counts them; absent when the upstream cannot count. */
+  countTokens?(request: TextRequest, ctx: CallContext): Promise<number>;
 }

@@ -3,6 +3,7 @@ import { ModelCatalogue, type Deployment } from '../catalogue';
 import { GatewayError, type ErrorReason } from '../errors';
 import type { TextModelPort, UsageRow } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
+import { estimateInputTokens } from '../token-estimate';
 import { orderDeployments, TextGeneration } from './text-generation';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'all' };
@@ -196,5 +197,47 @@ describe('TextGeneration failover (stream)', () => {
     expect(one.closed.count).toBe(1);
     expect(rows[0]).toMatchObject({ status: 'cancelled', attempts: 1, provider: 'one' });
     expect(text.circuitState('one', 'one-model')).toBe('closed');
+  });
+});
+
+describe('countTokens', () => {
+  const counting = (name: string, script: Array<number | ErrorReason>) => {
+    const seen: string[] = [];
+    const { port } = scriptedPort(name, []);
+    port.countTokens = async (req) => {
+      seen.push(req.model);
+      const s = script.shift() ?? 0;
+      if (typeof s !== 'number') throw new GatewayError(s, `${name} cannot count`);
+      return s;
+    };
+    return { port, seen };
+  };
+
+  it('asks the first deployment that can count, with its upstream model; writes no usage row', async () => {
+    const a = scriptedPort('a', []);
+    const b = counting('b', [42]);
+    const { text, rows } = setup([dep('a', 0), dep('b', 1)], { a: a.port, b: b.port });
+    expect(await text.countTokens(principal, request, meta())).toEqual({ inputTokens: 42, estimated: false });
+    expect(b.seen).toEqual(['b-model']);
+    expect(a.seen).toEqual([]);
+    expect(rows).toEqual([]);
+  });
+
+  it('fails over on a retryable error and estimates when no upstream can count', async () => {
+    const a = counting('a', ['upstream_unavailable']);
+    const b = counting('b', [7]);
+    expect(await setup([dep('a', 0), dep('b', 1)], { a: a.port, b: b.port }).text.countTokens(principal, request, meta())).toEqual({ inputTokens: 7, estimated: false });
+
+    const down = counting('c', ['upstream_timeout']);
+    const estimated = await setup([dep('c')], { c: down.port }).text.countTokens(principal, request, meta());
+    expect(estimated).toEqual({ inputTokens: estimateInputTokens(request), estimated: true });
+  });
+
+  it("an upstream's refusal is the caller's error; an unknown model is refused before any upstream", async () => {
+    const a = counting('a', ['invalid_request']);
+    const { text } = setup([dep('a')], { a: a.port });
+    await expect(text.countTokens(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
+    await expect(text.countTokens(principal, { ...request, model: 'nope' }, meta())).rejects.toMatchObject({ reason: 'model_not_in_group' });
+    expect(a.seen).toEqual(['a-model']);
   });
 });

@@ -3,6 +3,7 @@ import type { Deployment, ModelCatalogue, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
 import type { TextModelPort, UsageLog } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
+import { estimateInputTokens } from '../token-estimate';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
 import { textCost } from '../billing';
 import type { Billing } from './billing';
@@ -188,6 +189,29 @@ export class TextGeneration {
       }
       this.log(principal, meta, model.id, routing, status, httpStatus, usage, now() - started, ttft, warnings, errorCode, credits);
     }
+  }
+
+  /**
+   * The request's input tokens: counted by the first deployment whose upstream can count (failing over on
+   * retryable errors, like generation), else estimated here. Free: no quota check, no usage row.
+   */
+  async countTokens(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<{ inputTokens: number; estimated: boolean }> {
+    const model = this.resolve(principal, request.model);
+    for (const a of this.attempts(model, { attempts: 0, provider: null })) {
+      if (!a.port.countTokens) {
+        a.breaker.onNeutral(a.permit);
+        continue;
+      }
+      try {
+        const inputTokens = await a.port.countTokens(this.upstreamRequest(request, meta, a.deployment), meta);
+        a.breaker.onSuccess(a.permit);
+        return { inputTokens, estimated: false };
+      } catch (e) {
+        const err = this.settle(a, e, meta);
+        if (!err.retryable || meta.signal.aborted) throw err;
+      }
+    }
+    return { inputTokens: estimateInputTokens(request), estimated: true };
   }
 
   /** Charges what the call cost (nothing for unpriced models, so the hot path stays free of writes). */

@@ -86,6 +86,15 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
     expect(err.requestID).toEqual(expect.any(String));
   });
 
+  it('messages.countTokens counts what messages.create then reports as input tokens', async () => {
+    const params = { model: 'sim-chat', system: 'Answer briefly.', tools: [weatherTool], messages: [{ role: 'user' as const, content: 'What is the weather in Oslo?' }] };
+    const counted = await client.messages.countTokens(params);
+    const created = await client.messages.create({ ...params, max_tokens: 64, tool_choice: { type: 'none' } });
+    expect(counted.input_tokens).toBe(created.usage.input_tokens);
+    expect(counted.input_tokens).toBeGreaterThan(5);
+    await expect(client.messages.countTokens({ ...params, model: 'sim-video-2.5' })).rejects.toMatchObject({ status: 503 });
+  });
+
   it('a raw request with x-api-key (the 0.x SDK header) works too', async () => {
     const res = await fetch(`${gw.url}/v1/messages?beta=true`, {
       method: 'POST',

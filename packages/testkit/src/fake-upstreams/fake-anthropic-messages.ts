@@ -31,6 +31,7 @@ export const anthropicMessagesDialect: FakeDialect = {
   requestIdHeader: 'request-id',
 
   route(method, path, req): FakeRoute | null {
+    if (method === 'POST' && path === '/v1/messages/count_tokens') return { model: String(req.body?.model ?? ''), stream: false, count: true };
     if (method !== 'POST' || path !== '/v1/messages') return null;
     return { model: String(req.body?.model ?? ''), stream: req.body?.stream === true };
   },
@@ -43,6 +44,19 @@ export const anthropicMessagesDialect: FakeDialect = {
 
   errorBody(status, message) {
     return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message }, request_id: 'req_fake0001' };
+  },
+
+  /** Whitespace-separated words of the system prompt and every text block, as the fake's own "tokenizer". */
+  countTokens(req: RecordedRequest) {
+    const texts: string[] = [];
+    const walk = (v: unknown): void => {
+      if (typeof v === 'string') texts.push(v);
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k === 'text' || k === 'content' || k === 'system') walk(x);
+    };
+    walk(req.body?.system);
+    walk(req.body?.messages);
+    return { input_tokens: texts.join(' ').split(/\s+/).filter(Boolean).length };
   },
 
   defaultReply(req: RecordedRequest): FakeReply {

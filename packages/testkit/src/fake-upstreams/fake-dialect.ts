@@ -4,6 +4,8 @@ import type { FakeReply, RecordedRequest } from './fake-script';
 export interface FakeRoute {
   model: string;
   stream: boolean;
+  /** a token-counting route: answered by the dialect's countTokens */
+  count?: boolean;
 }
 
 /** What makes a fake speak one provider's wire format. */
@@ -22,6 +24,8 @@ export interface FakeDialect {
   json(reply: FakeReply, route: FakeRoute, req: RecordedRequest): unknown;
   /** SSE frames, each complete with its blank line */
   frames(reply: FakeReply, route: FakeRoute, req: RecordedRequest): string[];
+  /** the body of the API's token-count answer (dialects with a counting route) */
+  countTokens?(req: RecordedRequest): unknown;
   /** the API's own way of failing inside a 200 stream */
   streamErrorFrame(message: string): string;
 }

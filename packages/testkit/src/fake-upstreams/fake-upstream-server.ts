@@ -79,6 +79,11 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     if (body === undefined) return sendError(400, 'The request body is not valid JSON.');
     if (b.status && b.status >= 400) return sendError(b.status, b.errorMessage ?? `Fake ${dialect} failure ${b.status}.`, undefined, b.headers);
 
+    if (route.count && d.countTokens) {
+      res.writeHead(200, { 'content-type': 'application/json', [d.requestIdHeader]: requestId, ...b.headers });
+      res.end(JSON.stringify(d.countTokens(recorded)));
+      return;
+    }
     const reply: FakeReply = typeof b.reply === 'function' ? b.reply(recorded) : b.reply ?? d.defaultReply(recorded);
     if (!route.stream) {
       res.writeHead(200, { 'content-type': 'application/json', [d.requestIdHeader]: requestId, ...b.headers });
