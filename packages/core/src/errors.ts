@@ -50,6 +50,8 @@ export interface GatewayErrorOptions {
   /** Upstream's own status/code, kept for task errors and logs. */
   upstreamStatus?: number;
   upstreamCode?: string;
+  /** the provider's request id of the failed call */
+  upstreamRequestId?: string;
   cause?: unknown;
 }
 
@@ -60,6 +62,7 @@ export class GatewayError extends Error {
   readonly retryAfterSeconds?: number;
   readonly upstreamStatus?: number;
   readonly upstreamCode?: string;
+  readonly upstreamRequestId?: string;
 
   constructor(reason: ErrorReason, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -70,6 +73,7 @@ export class GatewayError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamStatus = options.upstreamStatus;
     this.upstreamCode = options.upstreamCode;
+    this.upstreamRequestId = options.upstreamRequestId;
   }
 
   get status(): number {

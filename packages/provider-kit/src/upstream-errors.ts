@@ -39,7 +39,7 @@ export function parseRetryAfter(headers: Record<string, string | undefined>, now
  */
 export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): GatewayError {
   const s = f.status;
-  const base = { upstreamStatus: s, upstreamCode: d.code ?? d.type };
+  const base = { upstreamStatus: s, upstreamCode: d.code ?? d.type, upstreamRequestId: f.requestId };
   if (s === 400 || s === 422) {
     return new GatewayError('invalid_request', d.message || 'The upstream provider rejected the request.', { ...base, code: 'upstream_invalid_request' });
   }
@@ -66,7 +66,7 @@ export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): 
 /** An upstream account that ran out of credit: the next deployment may still answer, so it is retryable. */
 export function upstreamQuotaExhausted(f: UpstreamFailure, d: UpstreamErrorDetails): GatewayError {
   return new GatewayError('upstream_unavailable', "The gateway's upstream account for this model has no quota left.", {
-    upstreamStatus: f.status, upstreamCode: d.code ?? d.type, code: 'upstream_quota_exhausted',
+    upstreamStatus: f.status, upstreamCode: d.code ?? d.type, upstreamRequestId: f.requestId, code: 'upstream_quota_exhausted',
   });
 }
 

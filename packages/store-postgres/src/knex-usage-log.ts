@@ -60,6 +60,7 @@ function toRow(r: UsageRow): Record<string, unknown> {
     task_id: r.taskId ?? null,
     idempotency_key: r.idempotencyKey ?? null,
     provider: r.provider ?? null,
+    upstream_request_id: r.upstreamRequestId ?? null,
     attempts: r.attempts ?? null,
     warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
     credits: r.credits ?? null,

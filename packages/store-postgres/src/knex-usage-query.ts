@@ -24,6 +24,7 @@ function toRecord(r: Record<string, any>): UsageRecord {
     taskId: r.task_id,
     idempotencyKey: r.idempotency_key,
     provider: r.provider,
+    upstreamRequestId: r.upstream_request_id ?? null,
     attempts: num(r.attempts),
     credits: num(r.credits),
     warnings: r.warnings ? (typeof r.warnings === 'string' ? JSON.parse(r.warnings) : r.warnings) : [],

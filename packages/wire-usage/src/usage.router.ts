@@ -25,7 +25,7 @@ export function encodeUsageRow(r: UsageRecord) {
     input_tokens: r.inputTokens ?? null, output_tokens: r.outputTokens ?? null, cached_tokens: r.cachedTokens ?? null,
     reasoning_tokens: r.reasoningTokens ?? null, latency_ms: r.latencyMs ?? null, ttft_ms: r.ttftMs ?? null,
     task_id: r.taskId ?? null, idempotency_key: r.idempotencyKey ?? null, provider: r.provider ?? null,
-    attempts: r.attempts ?? null, warnings: r.warnings ?? [], credits: r.credits ?? null,
+    upstream_request_id: r.upstreamRequestId ?? null, attempts: r.attempts ?? null, warnings: r.warnings ?? [], credits: r.credits ?? null,
   };
 }
 

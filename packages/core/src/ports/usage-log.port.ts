@@ -18,6 +18,8 @@ export interface UsageRow {
   taskId?: string | null;
   idempotencyKey?: string | null;
   provider?: string | null;
+  /** the provider's own id for the call (its request-id header), when it sent one */
+  upstreamRequestId?: string | null;
   attempts?: number;
   warnings?: string[];
   /** what the request cost, in credits */

@@ -63,6 +63,8 @@ interface Attempt {
 interface Routing {
   attempts: number;
   provider: string | null;
+  /** the provider's request id of the call that answered (or failed last) */
+  upstreamRequestId?: string;
 }
 
 /**
@@ -104,11 +106,13 @@ export class TextGeneration {
         try {
           const result = await a.port.generate(this.upstreamRequest(request, meta, a.deployment), meta);
           a.breaker.onSuccess(a.permit);
+          routing.upstreamRequestId = result.upstreamRequestId;
           const credits = await this.settleCredits(principal, model, result.usage, meta);
           this.log(principal, meta, model.id, routing, 'ok', 200, result.usage, now() - started, null, result.warnings, undefined, credits);
           return { ...result, model: model.id };
         } catch (e) {
           lastError = this.settle(a, e, meta);
+          routing.upstreamRequestId = lastError.upstreamRequestId;
           if (!lastError.retryable || meta.signal.aborted) throw lastError;
         }
       }
@@ -153,6 +157,7 @@ export class TextGeneration {
           break;
         } catch (e) {
           lastError = this.settle(a, e, meta);
+          routing.upstreamRequestId = lastError.upstreamRequestId;
           if (!lastError.retryable || meta.signal.aborted) throw lastError;
         }
       }
@@ -163,6 +168,7 @@ export class TextGeneration {
         if (r.value.type === 'finish') {
           usage = r.value.usage;
           warnings = r.value.warnings ?? [];
+          routing.upstreamRequestId = r.value.upstreamRequestId;
         }
         yield r.value;
       }
@@ -173,6 +179,7 @@ export class TextGeneration {
       if (usage) credits = await this.settleCredits(principal, model, usage, meta);
     } catch (e) {
       const err = toGatewayError(e);
+      routing.upstreamRequestId ??= err.upstreamRequestId;
       if (chosen && !finished) {
         finished = true;
         this.settle(chosen, err, meta);
@@ -275,7 +282,7 @@ export class TextGeneration {
       requestId: meta.requestId, accountId: p.accountId, keyId: p.keyId, model, format: meta.format, status, httpStatus,
       errorCode: errorCode ?? null, inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens,
       cachedTokens: usage?.cachedInputTokens, reasoningTokens: usage?.reasoningTokens, latencyMs, ttftMs,
-      provider: routing.provider, attempts: routing.attempts, warnings, credits,
+      provider: routing.provider, attempts: routing.attempts, warnings, credits, upstreamRequestId: routing.upstreamRequestId ?? null,
     });
   }
 }

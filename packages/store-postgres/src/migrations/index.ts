@@ -3,6 +3,7 @@ import * as m001 from './001-foundation';
 import * as m002 from './002-responses';
 import * as m003 from './003-video-worker';
 import * as m004 from './004-admin';
+import * as m005 from './005-upstream-request-id';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['002-responses', m002],
   ['003-video-worker', m003],
   ['004-admin', m004],
+  ['005-upstream-request-id', m005],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
