@@ -47,6 +47,8 @@ export interface GatewayEnv {
   inMemoryDatabase?: boolean;
   /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
   databaseSchema?: string;
+  /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
+  responsesRetentionDays?: number;
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
@@ -67,7 +69,16 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     configPollMs: e.CONFIG_POLL_MS === undefined ? 2000 : Number(e.CONFIG_POLL_MS),
     quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
     databaseSchema: e.DATABASE_SCHEMA || undefined,
+    responsesRetentionDays: wholeNumber(e, 'RESPONSES_RETENTION_DAYS', 30),
   };
+}
+
+function wholeNumber(e: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = e[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number of at least 0; got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 export interface Gateway {

@@ -41,4 +41,15 @@ export class KnexResponseStore implements ResponseStore {
     const rows = await this.db('responses').where({ id, account_id: accountId }).delete().returning('id');
     return rows.length > 0;
   }
+
+  /** Deletes responses created before the cutoff, every account's, `batch` rows per statement; returns how many. */
+  async purgeCreatedBefore(cutoff: Date, batch = 1000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const oldest = this.db('responses').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(batch);
+      const rows = await this.db('responses').whereIn('id', oldest).delete().returning('id');
+      total += rows.length;
+      if (rows.length < batch) return total;
+    }
+  }
 }

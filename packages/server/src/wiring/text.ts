@@ -7,8 +7,12 @@ import { KnexResponseStore } from '@gateway/store-postgres';
 import { compactionSecret } from './compaction-secret';
 import type { AreaWiring, WiringContext } from './context';
 
+const PURGE_EVERY_MS = 3_600_000;
+
 /** Text formats: chat completions, messages, responses, generateContent. */
 export function wireText(ctx: WiringContext): AreaWiring {
+  const responses = new KnexResponseStore(ctx.knex);
+  const purge = responsesPurge(ctx, responses);
   const text = new TextGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
@@ -20,8 +24,42 @@ export function wireText(ctx: WiringContext): AreaWiring {
         images: new ImageGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing }),
       }),
       openAiResponsesRouter({
-        authenticate: ctx.authenticate, text, store: new KnexResponseStore(ctx.knex), usage: ctx.usage, compactionSecret: compactionSecret(ctx.env),
+        authenticate: ctx.authenticate, text, store: responses, usage: ctx.usage, compactionSecret: compactionSecret(ctx.env),
       }),
     ],
+    start: purge.start,
+    stop: purge.stop,
+  };
+}
+
+/**
+ * Stored responses are kept RESPONSES_RETENTION_DAYS (30, as OpenAI keeps them), then deleted: at start and hourly.
+ * Every instance may purge; deleting is idempotent. A response may stay readable up to an hour past its retention.
+ */
+function responsesPurge(ctx: WiringContext, store: KnexResponseStore): Required<Pick<AreaWiring, 'start' | 'stop'>> {
+  const days = ctx.env.responsesRetentionDays ?? 30;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= store
+      .purgeCreatedBefore(new Date(Date.now() - days * 86_400_000))
+      .then(
+        (n) => void (n > 0 && ctx.logger.info('stored responses purged', { count: n, retentionDays: days })),
+        (e: Error) => void ctx.logger.error('stored responses purge failed', { error: e.message }),
+      )
+      .finally(() => { running = undefined; });
+    return running;
+  };
+  return {
+    start: () => {
+      if (!(days > 0) || timer) return;
+      timer = setInterval(run, PURGE_EVERY_MS);
+      timer.unref();
+      void run();
+    },
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
   };
 }

@@ -4,6 +4,7 @@ import * as m002 from './002-responses';
 import * as m003 from './003-video-worker';
 import * as m004 from './004-admin';
 import * as m005 from './005-upstream-request-id';
+import * as m006 from './006-responses-retention';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['003-video-worker', m003],
   ['004-admin', m004],
   ['005-upstream-request-id', m005],
+  ['006-responses-retention', m006],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
