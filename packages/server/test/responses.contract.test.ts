@@ -374,3 +374,114 @@ describe('POST /v1/responses/compact', () => {
     expectOpenAiError(await post(body, ALPHA_KEY, '/v1/responses/compact'), status, code, param);
   });
 });
+
+describe('GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel', () => {
+  const items = (id: string, query = '', key = ALPHA_KEY) => request(gw.app).get(`/v1/responses/${id}/input_items${query}`).set('Authorization', `Bearer ${key}`);
+  const cancel = (id: string, key = ALPHA_KEY) => request(gw.app).post(`/v1/responses/${id}/cancel`).set('Authorization', `Bearer ${key}`);
+  const summary = (item: any) => [item.type, item.role ?? item.name ?? null, item.content?.[0]?.text ?? item.output ?? item.arguments ?? null];
+
+  // A: system item + user text, answered by a tool call; B: the tool's output over previous_response_id; C: a text follow-up.
+  let a: any;
+  let b: any;
+  let c: any;
+  beforeAll(async () => {
+    a = (await create({ instructions: 'Not an input item.', tools: [weather], tool_choice: 'required', input: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: 'Weather in Oslo?' }] })).body;
+    expect(a.output[0]).toMatchObject({ type: 'function_call', name: 'get_weather' });
+    b = (await create({ previous_response_id: a.id, tools: [weather], input: [{ type: 'function_call_output', call_id: a.output[0].call_id, output: '{"temp_c":21}' }] })).body;
+    c = (await create({ previous_response_id: b.id, input: 'Thanks!' })).body;
+    expect(c.status).toBe('completed');
+  });
+
+  it('lists the input newest first by default: no instructions, no own output', async () => {
+    const res = await items(a.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      object: 'list', has_more: false, first_id: res.body.data[0].id, last_id: res.body.data[1].id,
+      data: [
+        { type: 'message', id: expect.stringMatching(/^msg_/), role: 'user', content: [{ type: 'input_text', text: 'Weather in Oslo?' }] },
+        { type: 'message', id: expect.stringMatching(/^msg_/), role: 'developer', content: [{ type: 'input_text', text: 'Answer briefly.' }] },
+      ],
+    });
+  });
+
+  it('asc gives the inherited history in conversation order, with the tool round trip', async () => {
+    const res = await items(c.id, '?order=asc');
+    expect(res.body.data.map(summary)).toEqual([
+      ['message', 'developer', 'Answer briefly.'],
+      ['message', 'user', 'Weather in Oslo?'],
+      ['function_call', 'get_weather', a.output[0].arguments],
+      ['function_call_output', null, '{"temp_c":21}'],
+      ['message', 'assistant', textOf(b)],
+      ['message', 'user', 'Thanks!'],
+    ]);
+    expect(res.body.data[2]).toEqual({ type: 'function_call', id: expect.stringMatching(/^fc_/), call_id: a.output[0].call_id, name: 'get_weather', arguments: a.output[0].arguments, status: 'completed' });
+    expect(res.body.data[3]).toEqual({ type: 'function_call_output', id: expect.any(String), call_id: a.output[0].call_id, output: '{"temp_c":21}', status: 'completed' });
+    expect(res.body.data[4]).toMatchObject({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', annotations: [] }] });
+    const desc = await items(c.id, '?order=desc');
+    expect(desc.body.data).toEqual([...res.body.data].reverse());
+    // ids are stable across reads; the same history under another response gets that response's own ids
+    expect((await items(c.id, '?order=asc')).body).toEqual(res.body);
+    const ofB = (await items(b.id, '?order=asc')).body.data;
+    expect(ofB.map(summary)).toEqual(res.body.data.slice(0, 4).map(summary));
+    expect(ofB.map((i: any) => i.id)).not.toEqual(res.body.data.slice(0, 4).map((i: any) => i.id));
+  });
+
+  it.each(['asc', 'desc'])('limit=1 with after visits every item once (%s)', async (order) => {
+    const all = (await items(c.id, `?order=${order}`)).body.data.map((i: any) => i.id);
+    const seen: string[] = [];
+    let after = '';
+    for (let i = 0; i < 10; i++) {
+      const page = await items(c.id, `?order=${order}&limit=1${after ? `&after=${after}` : ''}&include[]=message.input_image.image_url`);
+      expect(page.status).toBe(200);
+      expect(page.body.data).toHaveLength(1);
+      expect(page.body.first_id).toBe(page.body.last_id);
+      seen.push(page.body.last_id);
+      if (!page.body.has_more) break;
+      after = page.body.last_id;
+    }
+    expect(seen).toEqual(all);
+    expect(seen).toHaveLength(6);
+  });
+
+  it.each([
+    ['limit 0', '?limit=0', 'invalid_limit', 'limit'],
+    ['limit 101', '?limit=101', 'invalid_limit', 'limit'],
+    ['limit not a number', '?limit=ten', 'invalid_limit', 'limit'],
+    ['limit twice', '?limit=1&limit=2', 'invalid_limit', 'limit'],
+    ['order outside the list', '?order=newest', 'invalid_order', 'order'],
+    ['after naming no item of the list', '?after=msg_nope', 'invalid_cursor', 'after'],
+  ])('refuses %s', async (_name, query, code, param) => {
+    expectOpenAiError(await items(a.id, query), 400, code, param);
+  });
+
+  it('an item id of another response is no cursor here', async () => {
+    const other = (await items(c.id)).body.data[0].id;
+    expectOpenAiError(await items(a.id, `?after=${other}`), 400, 'invalid_cursor', 'after');
+  });
+
+  it('cancel: a stored response was never in the background → 400 not_background, with or without a body', async () => {
+    for (const res of [await cancel(a.id), await cancel(c.id).send({}), await cancel(c.id).set('content-type', 'application/json').send('')]) {
+      expectOpenAiError(res, 400, 'not_background');
+      expect(res.body.error.message).toBe('Only responses created with background=true can be cancelled.');
+    }
+    expect((await get(a.id)).body).toEqual(a);
+  });
+
+  it("unknown, deleted and another account's ids all get the very same 404", async () => {
+    const strip = (body: any, id: string) => JSON.parse(JSON.stringify(body).split(id).join('<id>'));
+    const missing = 'resp_doesnotexist000000000';
+    for (const [theirs, unknown] of [
+      [await items(a.id, '', BETA_KEY), await items(missing, '', BETA_KEY)],
+      [await cancel(a.id, BETA_KEY), await cancel(missing, BETA_KEY)],
+    ]) {
+      expectOpenAiError(theirs, 404, 'response_not_found', 'response_id');
+      expectOpenAiError(unknown, 404, 'response_not_found', 'response_id');
+      expect(strip(theirs.body, a.id)).toEqual(strip(unknown.body, missing));
+    }
+    const gone = (await create({ input: 'short-lived' })).body;
+    expect((await items(gone.id)).status).toBe(200);
+    await del(gone.id);
+    expectOpenAiError(await items(gone.id), 404, 'response_not_found');
+    expectOpenAiError(await cancel(gone.id), 404, 'response_not_found');
+  });
+});

@@ -3,6 +3,7 @@ export * from './responses.request.codec';
 export * from './responses.input.codec';
 export * from './responses.response.codec';
 export * from './responses.output.codec';
+export * from './responses.input-items';
 export * from './responses.stream.codec';
 export * from './compaction.seal';
 export * from './compaction.summary';

@@ -14,6 +14,9 @@ function imageFromUrl(url: string): ImagePart {
   return m ? { type: 'image', mediaType: m[1], data: m[2] } : { type: 'image', url };
 }
 
+/** The way back: an image as the `image_url` it came in as (inline data as a data URL). */
+export const imageUrlOf = (p: ImagePart): string => p.url ?? `data:${p.mediaType ?? 'application/octet-stream'};base64,${p.data ?? ''}`;
+
 function userParts(content: string | Json[], at: string): UserContent[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((p, i) => {

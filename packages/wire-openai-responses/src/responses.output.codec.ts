@@ -29,8 +29,15 @@ export function reasoningItem(id: string, text: string, o: { signature?: string;
   };
 }
 
-/** Canonical content → output items, in order: one item per reasoning part, text run and tool call. */
-export function encodeOutputItems(content: AssistantContent[], o: { summary: boolean; status: ItemStatus }): object[] {
+/**
+ * Canonical content → output items, in order: one item per reasoning part, text run and tool call. `itemId`
+ * names each item as it is made (fresh ids by default; the input-items list passes stable ones).
+ */
+export function encodeOutputItems(
+  content: AssistantContent[],
+  o: { summary: boolean; status: ItemStatus; itemId?: (kind: ItemKind) => string },
+): object[] {
+  const newItem = o.itemId ?? newItemId;
   const items: object[] = [];
   let text: { id: string; text: string } | undefined;
   const flush = () => {
@@ -39,13 +46,13 @@ export function encodeOutputItems(content: AssistantContent[], o: { summary: boo
   };
   for (const p of content) {
     if (p.type === 'text') {
-      text ??= { id: newItemId('msg'), text: '' };
+      text ??= { id: newItem('msg'), text: '' };
       text.text += p.text;
       continue;
     }
     flush();
-    if (p.type === 'reasoning') items.push(reasoningItem(newItemId('rs'), p.text, { signature: p.signature, summary: o.summary, status: o.status }));
-    else items.push(functionCallItem(newItemId('fc'), p, o.status));
+    if (p.type === 'reasoning') items.push(reasoningItem(newItem('rs'), p.text, { signature: p.signature, summary: o.summary, status: o.status }));
+    else items.push(functionCallItem(newItem('fc'), p, o.status));
   }
   flush();
   return items;

@@ -8,6 +8,7 @@ import {
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
+import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
@@ -81,6 +82,19 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     await loadStored(deps.store, principal, id, 'response_id');
     await deps.store.deleteForAccount(principal.accountId, id);
     res.json({ id, object: 'response', deleted: true });
+  });
+
+  router.get('/v1/responses/:id/input_items', auth, async (req, res) => {
+    const query = decodeInputItemsQuery(req.query as Record<string, unknown>);
+    const found = await loadStored(deps.store, principalOf(res), String(req.params.id), 'response_id');
+    res.json(pageInputItems(encodeInputItems(found), query));
+  });
+
+  // Nothing runs in the background here, so a stored response is always finished: OpenAI's answer for a
+  // response that was not created with background=true. The body (the SDK sends none) is not read.
+  router.post('/v1/responses/:id/cancel', auth, async (req, res) => {
+    await loadStored(deps.store, principalOf(res), String(req.params.id), 'response_id');
+    throw invalid('not_background', 'Only responses created with background=true can be cancelled.');
   });
 
   router.use('/v1/responses', errorMiddleware(renderOpenAiError));

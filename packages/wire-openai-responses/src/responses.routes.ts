@@ -1,4 +1,5 @@
-import type { RouteDoc } from '@gateway/http-kit';
+import { ERROR_SHAPE_SCHEMAS, type RouteDoc } from '@gateway/http-kit';
+import { INPUT_ITEMS_LIMITS } from './responses.input-items';
 import { compactRequestSchema, responsesRequestSchema } from './responses.request.schema';
 
 const response = {
@@ -25,6 +26,18 @@ const compaction = {
     output: { type: 'array', items: { type: 'object', properties: { type: { const: 'compaction' }, id: { type: 'string' }, encrypted_content: { type: 'string' } } } },
     usage: { type: 'object' },
     error: { type: ['object', 'null'] },
+  },
+};
+
+const inputItems = {
+  type: 'object',
+  required: ['object', 'data', 'first_id', 'last_id', 'has_more'],
+  properties: {
+    object: { const: 'list' },
+    data: { type: 'array', items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { enum: ['message', 'function_call', 'function_call_output', 'reasoning'] } } } },
+    first_id: { type: ['string', 'null'] },
+    last_id: { type: ['string', 'null'] },
+    has_more: { type: 'boolean' },
   },
 };
 
@@ -75,6 +88,34 @@ export const responsesRoutes: RouteDoc[] = [
       description: 'The deletion receipt.',
       content: { 'application/json': { type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'response' }, deleted: { const: true } } } },
     },
+    errors: 'openai',
+  },
+  {
+    method: 'get',
+    path: '/v1/responses/{id}/input_items',
+    summary: 'List the input items of a stored response',
+    description: 'The conversation that produced the response (carried system text first, history of `previous_response_id` included), cursor-paged. Item ids are stable across reads.',
+    format: 'openai-responses',
+    auth,
+    params: [
+      id,
+      { name: 'limit', in: 'query', description: `Page size 1–${INPUT_ITEMS_LIMITS.max} (default ${INPUT_ITEMS_LIMITS.default}).`, schema: { type: 'integer', minimum: 1, maximum: INPUT_ITEMS_LIMITS.max } },
+      { name: 'order', in: 'query', description: '`asc` (conversation order) or `desc` (default, newest first).', schema: { enum: ['asc', 'desc'] } },
+      { name: 'after', in: 'query', description: 'An item id of this list (the `last_id` of the previous page).', schema: { type: 'string' } },
+      { name: 'include[]', in: 'query', description: 'Accepted and ignored.', schema: { type: 'array', items: { type: 'string' } } },
+    ],
+    response: { description: 'One page of items.', content: { 'application/json': inputItems } },
+    errors: 'openai',
+  },
+  {
+    method: 'post',
+    path: '/v1/responses/{id}/cancel',
+    summary: 'Cancel a background response (never applicable)',
+    description: 'No response runs in the background here: a stored response answers 400 `not_background`, an unknown one 404 `response_not_found`. The body is not read.',
+    format: 'openai-responses',
+    auth,
+    params: [id],
+    response: { status: 400, description: 'Always refused.', content: { 'application/json': ERROR_SHAPE_SCHEMAS.openai } },
     errors: 'openai',
   },
 ];
