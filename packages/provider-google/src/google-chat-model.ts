@@ -40,6 +40,20 @@ export class GoogleChatModel implements TextModelPort {
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
 
+  /**
+   * `:countTokens` with the whole request as `generateContentRequest`, so system instruction and tools count too
+   * (a bare `contents` would count the messages only). Generation settings do not bear on the input: left out.
+   */
+  async countTokens(req: TextRequest, ctx: CallContext): Promise<number> {
+    const { body } = convertToGoogleRequest(req, this.options);
+    const { generationConfig: _settings, safetySettings: _safety, ...input } = body as Record<string, unknown>;
+    const path = modelPath(req.model);
+    const res = await this.transport.post(`/${this.options.apiVersion}/${path}:countTokens`, { generateContentRequest: { model: path, ...input } }, { signal: ctx.signal });
+    const n = (await res.json<{ totalTokens?: unknown }>()).totalTokens ?? 0;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw malformedUpstream('a token count without a whole totalTokens');
+    return n;
+  }
+
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, warnings } = convertToGoogleRequest(req, this.options);
     const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:streamGenerateContent`, body, {

@@ -5,28 +5,32 @@ import { gatewayOver, modelOf } from './reliability/support/gateway-over';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from './support/test-gateway';
 
 /**
- * `POST /v1/messages/count_tokens`: the upstream's own count where it can count (Anthropic, the simulator), the
- * gateway's estimate elsewhere (flagged by a header), Anthropic's error shape for every refusal.
+ * `POST /v1/messages/count_tokens` and `POST /v1beta/models/{model}:countTokens`: the upstream's own count where it
+ * can count (Anthropic, Google, the simulator), the gateway's estimate elsewhere (flagged by a header), the
+ * caller's error shape for every refusal.
  */
 let gw: TestGateway;
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;
+let gemini: FakeUpstream;
 beforeAll(async () => {
   anthropic = await startFakeUpstream('anthropic');
   openai = await startFakeUpstream('openai');
+  gemini = await startFakeUpstream('gemini');
   gw = await gatewayOver([
     { id: 'claude', dialect: 'anthropic', url: anthropic.url, apiKey: anthropic.apiKey },
     { id: 'gpt', dialect: 'openai', url: openai.url, apiKey: openai.apiKey },
+    { id: 'gem', dialect: 'gemini', url: gemini.url, apiKey: gemini.apiKey },
   ]);
 });
 afterAll(async () => {
   await gw.stop();
-  await anthropic.close();
-  await openai.close();
+  await Promise.all([anthropic.close(), openai.close(), gemini.close()]);
 });
 beforeEach(() => {
   anthropic.reset();
   openai.reset();
+  gemini.reset();
 });
 
 const VERSION = { 'anthropic-version': '2023-06-01' };
@@ -120,5 +124,62 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(outside.status).toBe(503);
     expect(outside.body).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
     expect(anthropic.requests).toHaveLength(0);
+  });
+});
+
+describe('POST /v1beta/models/{model}:countTokens', () => {
+  const contents = [
+    { role: 'user', parts: [{ text: 'How warm is it in Lisbon today?' }] },
+    { role: 'model', parts: [{ text: 'Let me check.' }] },
+    { role: 'user', parts: [{ text: 'Thanks, and tomorrow?' }] },
+  ];
+  const countIn = (model: string, payload: object, key = BETA_KEY) =>
+    request(gw.url).post(`/v1beta/models/${model}:countTokens`).set('x-goog-api-key', key).send(payload);
+
+  it('bare contents on the simulator: the promptTokenCount generateContent reports', async () => {
+    const counted = await countIn('sim-chat', { contents });
+    expect(counted.status).toBe(200);
+    expect(counted.headers['x-gateway-token-count']).toBe('upstream');
+    const generated = await request(gw.url).post('/v1beta/models/sim-chat:generateContent').set('x-goog-api-key', BETA_KEY).send({ contents });
+    expect(counted.body).toEqual({ totalTokens: generated.body.usageMetadata.promptTokenCount });
+  });
+
+  it('a whole generateContentRequest on a Google upstream: its count, system instruction included', async () => {
+    const res = await countIn(modelOf('gem'), {
+      generateContentRequest: { model: `models/${modelOf('gem')}`, contents, systemInstruction: { parts: [{ text: 'You are terse.' }] }, generationConfig: { temperature: 0.2 } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-gateway-token-count']).toBe('upstream');
+    expect(res.body).toEqual({ totalTokens: 16 });
+    expect(gemini.requests).toHaveLength(1);
+    const sent = gemini.requests[0];
+    expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
+    expect(sent.body.generateContentRequest).toMatchObject({ model: 'models/gemini-2.5-flash', systemInstruction: { parts: [{ text: 'You are terse.' }] } });
+    expect(sent.body.generateContentRequest.generationConfig).toBeUndefined();
+  });
+
+  it('Anthropic messages counted by a Google upstream, Gemini contents estimated for an OpenAI upstream', async () => {
+    const viaGoogle = await count(body(modelOf('gem')));
+    expect(viaGoogle.body).toEqual({ input_tokens: 16 });
+    expect(gemini.requests[0].path).toMatch(/:countTokens$/);
+    const estimated = await countIn(modelOf('gpt'), { contents });
+    expect(estimated.status).toBe(200);
+    expect(estimated.headers['x-gateway-token-count']).toBe('estimated');
+    expect(estimated.body.totalTokens).toBeGreaterThan(10);
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it("refusals in Google's shape: both or neither of contents and generateContentRequest, bad contents, no key", async () => {
+    for (const payload of [{}, { contents, generateContentRequest: { contents } }]) {
+      const res = await countIn('sim-chat', payload);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+      expect(res.body.error.message).toContain('generateContentRequest');
+    }
+    const badContents = await countIn('sim-chat', { contents: [{ role: 'user' }] });
+    expect(badContents.status).toBe(400);
+    const noKey = await request(gw.url).post('/v1beta/models/sim-chat:countTokens').send({ contents });
+    expect(noKey.status).toBe(401);
+    expect(noKey.body.error).toMatchObject({ code: 401 });
   });
 });

@@ -43,7 +43,7 @@ export const messagesRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1/messages/count_tokens',
     summary: 'Count the input tokens of a message',
-    description: 'Counted by the model\'s upstream when it can count (Anthropic, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
+    description: 'Counted by the model\'s upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
     format: 'anthropic-messages',
     auth,
     params: [...headers],

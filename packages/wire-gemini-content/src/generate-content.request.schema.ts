@@ -88,3 +88,15 @@ export const generateContentRequestSchema = {
     },
   },
 } as const;
+
+/**
+ * `:countTokens`: either bare `contents` (what @google/genai sends) or a whole `generateContentRequest` (which also
+ * counts the system instruction and tools). Exactly one of the two; the router says so when both or neither come.
+ */
+export const countTokensRequestSchema = {
+  type: 'object',
+  properties: {
+    contents: generateContentRequestSchema.properties.contents,
+    generateContentRequest: { ...generateContentRequestSchema, properties: { ...generateContentRequestSchema.properties, model: { type: 'string' } } },
+  },
+};

@@ -1,15 +1,16 @@
 import { Router, type Request, type Response } from 'express';
-import { newId, toGatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
+import { invalid, newId, toGatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
 import {
   compileValidator, errorMiddleware, jsonBody, principalOf, renderGoogleError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { generateImageContent } from './generate-content.image';
 import { decodeGenerateContent } from './generate-content.request.codec';
-import { generateContentRequestSchema } from './generate-content.request.schema';
+import { countTokensRequestSchema, generateContentRequestSchema } from './generate-content.request.schema';
 import { encodeGenerateContent } from './generate-content.response.codec';
 import { GenerateContentChunkEncoder } from './generate-content.stream.codec';
 
 const validate = compileValidator<Record<string, any>>(generateContentRequestSchema);
+const validateCount = compileValidator<Record<string, any>>(countTokensRequestSchema);
 
 /**
  * `/v1beta/models/{model}:{verb}` has a colon inside one path segment, which string routes would read as a
@@ -17,6 +18,7 @@ const validate = compileValidator<Record<string, any>>(generateContentRequestSch
  * `:predictLongRunning` and `GET /v1beta/models` fall through to the routers that own them.
  */
 export const GENERATE_CONTENT_ROUTE = /^\/v1beta\/models\/([^/]+):(generateContent|streamGenerateContent)$/;
+export const COUNT_TOKENS_ROUTE = /^\/v1beta\/models\/([^/]+):countTokens$/;
 
 export interface GenerateContentRouterDeps {
   authenticate: Authenticator;
@@ -28,6 +30,23 @@ export interface GenerateContentRouterDeps {
 export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Router {
   const router = Router();
   // The SDK sends `x-goog-api-key`; a bearer token works too, as on every other route.
+  /** Counted by the upstream when it can (Google, the simulator); otherwise estimated, as `x-gateway-token-count` says. */
+  router.post(COUNT_TOKENS_ROUTE, requireKey(deps.authenticate, ['x-goog-api-key']), jsonBody(), async (req: Request, res: Response) => {
+    const modelId = (req.params as unknown as Record<string, string>)[0];
+    const principal = principalOf(res);
+    const body = validateCount(req.body);
+    if ((body.contents === undefined) === (body.generateContentRequest === undefined)) {
+      throw invalid('invalid_count_request', 'Send either "contents" or "generateContentRequest" (one of the two).', 'contents');
+    }
+    // The path names the model; generateContentRequest.model (`models/…`) repeats it and must not travel upstream.
+    const { model: _named, ...generate } = body.generateContentRequest ?? { contents: body.contents };
+    const { request } = decodeGenerateContent(generate, deps.text.resolve(principal, modelId));
+    const abort = new AbortController();
+    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    const counted = await deps.text.countTokens(principal, request, { format: 'gemini-content', requestId: res.locals.requestId as string, signal: abort.signal });
+    res.setHeader('x-gateway-token-count', counted.estimated ? 'estimated' : 'upstream');
+    res.json({ totalTokens: counted.inputTokens });
+  });
   router.post(GENERATE_CONTENT_ROUTE, requireKey(deps.authenticate, ['x-goog-api-key']), jsonBody(), async (req: Request, res: Response) => {
     const params = req.params as unknown as Record<string, string>;
     const [modelId, verb] = [params[0], params[1]];

@@ -1,5 +1,5 @@
 import type { RouteDoc } from '@gateway/http-kit';
-import { generateContentRequestSchema } from './generate-content.request.schema';
+import { countTokensRequestSchema, generateContentRequestSchema } from './generate-content.request.schema';
 
 const generateContentResponse = {
   type: 'object',
@@ -43,6 +43,18 @@ export const generateContentRoutes: RouteDoc[] = [
       description: 'Chunks as server-sent events (`alt=sse`) or as one JSON array.',
       content: { 'text/event-stream': { type: 'string' }, 'application/json': { type: 'array', items: generateContentResponse } },
     },
+    errors: 'google',
+  },
+  {
+    method: 'post',
+    path: '/v1beta/models/{model}:countTokens',
+    summary: 'Count the input tokens of a request',
+    description: 'Either `contents` or a whole `generateContentRequest`. Counted by the model\'s upstream when it can count (Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
+    format: 'gemini-content',
+    auth,
+    params: [model],
+    body: { content: { 'application/json': countTokensRequestSchema } },
+    response: { description: 'The count.', content: { 'application/json': { type: 'object', required: ['totalTokens'], properties: { totalTokens: { type: 'integer', minimum: 0 } } } } },
     errors: 'google',
   },
 ];

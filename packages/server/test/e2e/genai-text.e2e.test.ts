@@ -21,6 +21,15 @@ const weather = {
 };
 
 describe('@google/genai against the gateway', () => {
+  it('countTokens counts what generateContent then reports as prompt tokens', async () => {
+    const contents = 'How many words are in this prompt?';
+    const counted = await ai.models.countTokens({ model: 'sim-chat', contents });
+    const generated = await ai.models.generateContent({ model: 'sim-chat', contents });
+    expect(counted.totalTokens).toBe(7);
+    expect(counted.totalTokens).toBe(generated.usageMetadata?.promptTokenCount);
+    await expect(ai.models.countTokens({ model: 'sim-video-2.0', contents })).rejects.toBeInstanceOf(ApiError);
+  });
+
   it('generateContent returns text, usage, modelVersion and responseId', async () => {
     const r = await ai.models.generateContent({ model: 'sim-chat', contents: 'Hello from genai', config: { temperature: 0.3, systemInstruction: 'Be brief.' } });
     expect(r.text).toContain('Hello from genai');

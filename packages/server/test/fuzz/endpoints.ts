@@ -40,6 +40,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'responses:cancel', method: 'POST', path: '/v1/responses/{id}/cancel', route: 'post /v1/responses/{id}/cancel', shape: 'openai' },
   { name: 'generateContent', method: 'POST', path: '/v1beta/models/{model}:generateContent', route: 'post /v1beta/models/{model}:generateContent', shape: 'google', valid: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] } },
   { name: 'streamGenerateContent', method: 'POST', path: '/v1beta/models/{model}:streamGenerateContent?alt=sse', route: 'post /v1beta/models/{model}:streamGenerateContent', shape: 'google', valid: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] } },
+  { name: 'countTokens', method: 'POST', path: '/v1beta/models/{model}:countTokens', route: 'post /v1beta/models/{model}:countTokens', shape: 'google', valid: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] } },
   // images
   { name: 'images', method: 'POST', path: '/v1/images/generations', route: 'post /v1/images/generations', shape: 'openai', valid: { model: 'sim-image', prompt: 'a red square', size: '256x256' } },
   { name: 'images:edits', method: 'POST', path: '/v1/images/edits', route: 'post /v1/images/edits', shape: 'openai', valid: { model: 'sim-image', prompt: 'make it blue', image: `data:image/png;base64,${TINY_PNG_BASE64}` } },

@@ -32,9 +32,17 @@ export const geminiContentDialect: FakeDialect = {
   requestIdHeader: 'x-request-id',
 
   route(method, path): FakeRoute | null {
-    const m = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+    const m = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
     if (method !== 'POST' || !m) return null;
-    return { model: decodeURIComponent(m[1]), stream: m[2] === 'streamGenerateContent' };
+    return { model: decodeURIComponent(m[1]), stream: m[2] === 'streamGenerateContent', count: m[2] === 'countTokens' };
+  },
+
+  /** Words of every text part of `generateContentRequest` (or of bare `contents`), system instruction included. */
+  countTokens(req: RecordedRequest) {
+    const g = req.body?.generateContentRequest ?? req.body ?? {};
+    const parts = [...(g.systemInstruction?.parts ?? []), ...(g.contents ?? []).flatMap((c: any) => c?.parts ?? [])];
+    const words = parts.map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join(' ').split(/\s+/).filter(Boolean).length;
+    return { totalTokens: words, promptTokensDetails: [{ modality: 'TEXT', tokenCount: words }] };
   },
 
   checkAuth(headers, apiKey) {
