@@ -35,7 +35,7 @@ export interface BenchResults {
   sweep: Record<string, Record<number, LoadResult>>;
   streaming: { ttfb: Record<string, { median: number; p99: number }>; chunksPerSecond: Record<string, number>; chunks: number };
   translation: { sameFormatChunksPerSecond: number; anthropicInChunksPerSecond: number } | null;
-  tasks: { creationsPerSecond: number; readsPerSecond: number; readP99: number; activeTasks: number } | null;
+  tasks: { creationsPerSecond: number; readsPerSecond: number; readP99: number; activeTasks: number; rssOpenStreamsMb: number } | null;
   memory: { rssIdleMb: number; rssOpenStreamsMb: number; openStreams: number; rssAfter: Array<{ requests: number; rssMb: number }> };
   slowUpstream: Record<string, LoadResult>;
   /** what could not be measured, and why */
@@ -187,7 +187,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
 
     log('5/6 video tasks on real Postgres');
     let tasks: BenchResults['tasks'] = null;
-    if (opts.databaseUrl) tasks = await taskScenario(opts.databaseUrl, P, procs, dirs, log);
+    if (opts.databaseUrl) tasks = await taskScenario(opts.databaseUrl, P, procs, dirs, log, ports.trickle);
     else log('  skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
 
     log('6/6 memory');
@@ -248,7 +248,7 @@ async function openManyStreams(t: Target, n: number, pid: number): Promise<numbe
   return rss;
 }
 
-async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof typeof PROFILES], procs: Proc[], dirs: string[], log: (l: string) => void): Promise<NonNullable<BenchResults['tasks']>> {
+async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof typeof PROFILES], procs: Proc[], dirs: string[], log: (l: string) => void, tricklePort: number): Promise<NonNullable<BenchResults['tasks']>> {
   const dbName = `gwbench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -257,7 +257,7 @@ async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof type
   const url = new URL(databaseUrl);
   url.pathname = `/${dbName}`;
   try {
-    const gw = await startGateway('gateway-pg', gatewayConfig({}, { limits: { maxActiveTasksPerAccount: 1_000_000 } }), { DATABASE_URL: url.toString() });
+    const gw = await startGateway('gateway-pg', gatewayConfig({ trickle: tricklePort }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }), { DATABASE_URL: url.toString() });
     procs.push(gw.proc);
     dirs.push(gw.dir);
     const create: Target = {
@@ -277,7 +277,11 @@ async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof type
       requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, method: 'GET', body: undefined, path: `/v1/contents/generations/tasks/${ids[i++ % ids.length]}` }) }],
     } as never);
     const count = await fetch(`${gw.url}/v1/contents/generations/tasks?page_size=1`, { headers: create.headers }).then((r) => r.json() as Promise<{ total: number }>);
-    return { creationsPerSecond: created.rps, readsPerSecond: reads.rps, readP99: reads.p99, activeTasks: count.total };
+    // The memory target once more with the store outside the process: what the gateway itself holds per stream.
+    const trickle: Target = { name: 'gateway-pg', url: `${gw.url}/v1/chat/completions`, headers: { authorization: `Bearer ${KEY}` }, body: chatBody('bench-trickle', true) };
+    const rssOpenStreamsMb = await openManyStreams(trickle, P.openStreams, gw.proc.child.pid!);
+    log(`  RSS with ${P.openStreams} open streams, PostgreSQL store: ${rssOpenStreamsMb.toFixed(0)} MB`);
+    return { creationsPerSecond: created.rps, readsPerSecond: reads.rps, readP99: reads.p99, activeTasks: count.total, rssOpenStreamsMb };
   } finally {
     const c = new pg.Client({ connectionString: databaseUrl });
     await c.connect();

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BenchResults } from '../run';
 
 const f = (n: number | undefined, d = 1) => (n === undefined || Number.isNaN(n) ? 'n/a' : n.toFixed(d));
@@ -25,12 +27,30 @@ export function targetChecks(r: BenchResults): Check[] {
       ok: r.translation ? r.translation.anthropicInChunksPerSecond >= 0.8 * r.translation.sameFormatChunksPerSecond : null,
     },
     { target: 'task reads ≥ 2,000/s with p99 ≤ 20 ms (real Postgres)', measured: r.tasks ? `${f(r.tasks.readsPerSecond, 0)}/s, p99 ${r.tasks.readP99} ms` : 'not run', ok: r.tasks ? r.tasks.readsPerSecond >= 2000 && r.tasks.readP99 <= 20 : null },
-    { target: `RSS ≤ 300 MB with ${r.memory.openStreams} open streams`, measured: `${f(r.memory.rssOpenStreamsMb, 0)} MB`, ok: r.memory.rssOpenStreamsMb <= 300 },
+    { target: `RSS ≤ 300 MB with ${r.memory.openStreams} open streams (default: embedded PGlite)`, measured: `${f(r.memory.rssOpenStreamsMb, 0)} MB`, ok: r.memory.rssOpenStreamsMb <= 300 },
+    { target: `RSS ≤ 300 MB with ${r.memory.openStreams} open streams (\`DATABASE_URL\`: PostgreSQL)`, measured: r.tasks ? `${f(r.tasks.rssOpenStreamsMb, 0)} MB` : 'not run', ok: r.tasks ? r.tasks.rssOpenStreamsMb <= 300 : null },
   ];
   const first = r.memory.rssAfter[1]?.rssMb;
   const last = r.memory.rssAfter[r.memory.rssAfter.length - 1]?.rssMb;
   checks.push({ target: `RSS flat after ${r.memory.rssAfter[r.memory.rssAfter.length - 1]?.requests} requests (≤ 10 % growth after the first slice)`, measured: `${f(first, 0)} → ${f(last, 0)} MB`, ok: first && last ? last <= first * 1.1 : null });
   return checks;
+}
+
+/**
+ * `npm run bench:polling` is a run of its own (minutes per store); its report is docs/benchmarks-polling.md. Here: one
+ * line per section of that report (upstream and store, and whether the 15 s target was met), read when this renders.
+ */
+function pollingSummary(): string[] {
+  const file = path.join(__dirname, '../../docs/benchmarks-polling.md');
+  if (!existsSync(file)) return ['Not run yet: `npm run bench:polling` writes docs/benchmarks-polling.md.'];
+  const lines = [`From [benchmarks-polling.md](benchmarks-polling.md) (\`npm run bench:polling\`): 10,000 active tasks against a fake upstream, each polled at least once in every 15 s.`, '', '| upstream, store | run | result |', '|---|---|---|'];
+  let section = '';
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('## ')) section = line.slice(3);
+    const run = /^Run (.+?) on .*\*\*(Target (?:met|missed)[^*]*)\*\*/.exec(line);
+    if (section && run) lines.push(`| ${section} | ${run[1]} | ${run[2]} |`);
+  }
+  return lines;
 }
 
 export function renderReport(r: BenchResults): string {
@@ -61,8 +81,9 @@ export function renderReport(r: BenchResults): string {
   lines.push(r.translation ? `Same format (chat in, chat upstream): ${f(r.translation.sameFormatChunksPerSecond, 0)} chunks/s; Anthropic messages in → OpenAI upstream: ${f(r.translation.anthropicInChunksPerSecond, 0)} chunks/s (${ratio(r.translation.anthropicInChunksPerSecond, r.translation.sameFormatChunksPerSecond)}).` : 'Not run.');
   lines.push('', '## 5. Video tasks on real PostgreSQL', '');
   lines.push(r.tasks ? `Creations: ${f(r.tasks.creationsPerSecond, 0)}/s at c=16. Task reads: ${f(r.tasks.readsPerSecond, 0)}/s, p99 ${r.tasks.readP99} ms, with ${r.tasks.activeTasks} active tasks in the store.` : 'Not run (no PostgreSQL reachable).');
-  lines.push('', '## 6. Memory (gateway RSS)', '', `Idle: ${f(r.memory.rssIdleMb, 0)} MB. With ${r.memory.openStreams} concurrent open streams: ${f(r.memory.rssOpenStreamsMb, 0)} MB.`, '', '| requests served | RSS (MB) |', '|---|---|');
+  lines.push('', '## 6. Memory (gateway RSS)', '', `Idle: ${f(r.memory.rssIdleMb, 0)} MB. With ${r.memory.openStreams} concurrent open streams: ${f(r.memory.rssOpenStreamsMb, 0)} MB.${r.tasks ? ` The same ${r.memory.openStreams} streams through a gateway whose store is PostgreSQL (\`DATABASE_URL\`, the task scenario's instance): ${f(r.tasks.rssOpenStreamsMb, 0)} MB.` : ''}`, '', '| requests served | RSS (MB) |', '|---|---|');
   for (const x of r.memory.rssAfter) lines.push(`| ${x.requests} | ${f(x.rssMb, 0)} |`);
+  lines.push('', '## 7. Polling 10,000 active video tasks', '', ...pollingSummary());
   lines.push('',"## What the misses come from, and the next levers","","- **Per-request CPU.** The gateway is CPU-bound on one core. Measured on this machine (process CPU time per request,","  c=16, same mock): bare node http ~30 \u00b5s, express alone (json body, one route) ~320 \u00b5s, express + raw node http","  client ~440 \u00b5s, express + axios ~730 \u00b5s, this gateway ~1,000 \u00b5s with axios and ~890 \u00b5s with the node transport,","  Portkey ~1,340 \u00b5s. express and axios are the user's chosen stack and account for most of the cost; the gateway's","  own layers (auth with a 2 s key cache, ajv, codecs, routing, usage row, metrics, one JSON log line) add roughly a","  third. docs/benchmarks-profile.md (`npm run bench:profile`) lists where the time goes.","- **Levers, in order of effect:** (1) run one gateway process per core (the process is single-threaded; on 2 cores","  this roughly doubles what one host serves, as with Portkey); (2) make the node transport the default (measured","  above as gateway-node: +20\u201340 %); (3) write the usage log to PostgreSQL instead of the in-process PGlite, whose","  WASM inserts run on the event loop; (4) answer the hottest routes before express's router.","- **Added latency** at c=1 is the same per-request CPU seen sequentially (~1.4 ms here against Portkey's ~1.2 ms);","  the p99 is dominated by the usage-log batch insert into PGlite and by GC pauses.","- **Task reads** on PostgreSQL sit just under 2,000/s with a p99 just over 20 ms while the same process also runs","  the worker over the ~2,000 tasks the scenario created.","- **Memory.** The default store, PGlite, is PostgreSQL compiled to WASM inside the gateway process: its heap is most of","  the RSS (idle RSS is already several hundred MB). With `DATABASE_URL` set the gateway's own RSS is a fraction of","  that; the streams themselves add little (RSS does not grow with 2,000 open streams), and RSS stays flat over the","  memory run (no leak).");
   lines.push('', '## How to rerun', '', '`npm run bench` (about 8 minutes; installs Portkey into `.bench-tmp/` on first use). `BENCH_QUICK=1` for a smoke run, `BENCH_PORTKEY=0` to skip Portkey, `BENCH_LEAK_REQUESTS=N` for the memory run (default 100,000, about 100 s here; 1,000,000 takes about 17 minutes at the rate of this machine), `BENCH_DATABASE_URL` for the task scenario (defaults to the local PostgreSQL).', '');
   return lines.join('\n');
