@@ -115,5 +115,16 @@ export const configSchema = {
         concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
       },
     },
+    circuitBreaker: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        consecutiveFailures: { type: 'integer', minimum: 1 },
+        failureRatio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        windowSize: { type: 'integer', minimum: 1, maximum: 1000 },
+        minimumCalls: { type: 'integer', minimum: 1 },
+        coolDownMs: { type: 'integer', minimum: 1 },
+      },
+    },
   },
 } as const;

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { readFileSync } from 'node:fs';
-import { ModelCatalogue, type Deployment, type Group, type ModelPricing, type ModelSpec } from '@gateway/core';
+import { DEFAULT_BREAKER_OPTIONS, ModelCatalogue, type CircuitBreakerOptions, type Deployment, type Group, type ModelPricing, type ModelSpec } from '@gateway/core';
 import { configSchema } from './config.schema';
 import { DEFAULT_CONFIG } from './default-config';
 
@@ -39,6 +39,8 @@ export interface GatewayConfigFile {
   groups: Group[];
   keys?: Array<{ key: string; account: string; group: string }>;
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
+  /** per-deployment circuit breaker thresholds (docs/routing.md); unset fields keep the defaults */
+  circuitBreaker?: Partial<CircuitBreakerOptions>;
 }
 
 export interface GatewayConfig {
@@ -47,6 +49,7 @@ export interface GatewayConfig {
   catalogue: ModelCatalogue;
   /** concurrentStreamsPerKey: streaming responses open at once per key (0 = unlimited) */
   limits: { maxActiveTasksPerAccount: number; requestsPerMinutePerKey: number; concurrentStreamsPerKey: number };
+  circuitBreaker: CircuitBreakerOptions;
 }
 
 export class ConfigError extends Error {
@@ -131,6 +134,10 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
   (file.keys ?? []).forEach((k, i) => {
     if (!groups.has(k.group)) throw new ConfigError(source, `keys.${i}.group`, `unknown group "${k.group}"`);
   });
+  const circuitBreaker = { ...DEFAULT_BREAKER_OPTIONS, ...file.circuitBreaker };
+  if (circuitBreaker.minimumCalls > circuitBreaker.windowSize) {
+    throw new ConfigError(source, 'circuitBreaker.minimumCalls', `must not exceed windowSize (${circuitBreaker.windowSize})`);
+  }
   return {
     source,
     file,
@@ -140,6 +147,7 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
       requestsPerMinutePerKey: file.limits?.requestsPerMinutePerKey ?? 0,
       concurrentStreamsPerKey: file.limits?.concurrentStreamsPerKey ?? 0,
     },
+    circuitBreaker,
   };
 }
 

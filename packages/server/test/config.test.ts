@@ -44,4 +44,12 @@ describe('config file', () => {
   it('names an unreadable file', () => {
     expect(() => loadConfig('/nonexistent/gateway.json')).toThrow(/\/nonexistent\/gateway.json.*cannot read/);
   });
+  it('circuitBreaker: thresholds checked field by field and together', () => {
+    const base = testConfigFile();
+    expect(buildConfig('cfg.json', { ...base, circuitBreaker: { consecutiveFailures: 2, coolDownMs: 500 } }).circuitBreaker).toMatchObject({ consecutiveFailures: 2, coolDownMs: 500, failureRatio: 0.5 });
+    expect(problem({ ...base, circuitBreaker: { consecutiveFailures: 0 } })).toMatch(/circuitBreaker.consecutiveFailures/);
+    expect(problem({ ...base, circuitBreaker: { failureRatio: 1.5 } })).toMatch(/circuitBreaker.failureRatio/);
+    expect(problem({ ...base, circuitBreaker: { coolDown: 5 } })).toMatch(/circuitBreaker/);
+    expect(problem({ ...base, circuitBreaker: { windowSize: 5, minimumCalls: 6 } })).toBe('Invalid gateway config cfg.json: circuitBreaker.minimumCalls: must not exceed windowSize (5)');
+  });
 });

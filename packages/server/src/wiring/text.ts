@@ -13,7 +13,7 @@ const PURGE_EVERY_MS = 3_600_000;
 export function wireText(ctx: WiringContext): AreaWiring {
   const responses = new KnexResponseStore(ctx.knex);
   const purge = responsesPurge(ctx, responses);
-  const text = new TextGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing });
+  const text = new TextGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing, breaker: ctx.config.circuitBreaker });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
     routers: [

@@ -104,3 +104,28 @@ describe('failover through the gateway', () => {
     expect(pg.fakes.primary.requests).toHaveLength(5);
   });
 });
+
+describe('breaker thresholds from the config file (circuitBreaker)', () => {
+  let tuned: ProviderGateway;
+  let tunedClient: OpenAI;
+  beforeAll(async () => {
+    tuned = await startProviderGateway([PRIMARY, SECONDARY], (file) => ({
+      ...file,
+      circuitBreaker: { consecutiveFailures: 2, coolDownMs: 300 },
+      models: [...file.models, { id: 'fo-tuned', kind: 'text' as const, deployments: [{ provider: 'primary', upstreamModel: 'p-tuned', priority: 0 }, { provider: 'secondary', upstreamModel: 's-tuned', priority: 1 }] }],
+    }));
+    tunedClient = new OpenAI({ apiKey: BETA_KEY, baseURL: `${tuned.gw.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => { await tuned.stop(); });
+
+  it('opens after consecutiveFailures and probes again after coolDownMs', async () => {
+    tuned.fakes.primary.setDefault({ status: 503 });
+    const ask = () => tunedClient.chat.completions.create({ model: 'fo-tuned', messages: [{ role: 'user', content: 'hi' }] });
+    for (let i = 0; i < 3; i++) expect((await ask()).choices[0].message.content).toBe('fake-openai says: hi');
+    expect(tuned.fakes.primary.requests).toHaveLength(2); // the third call skipped the open breaker
+    await new Promise((r) => setTimeout(r, 350));
+    tuned.fakes.primary.setDefault({});
+    expect((await ask()).choices[0].message.content).toBe('fake-anthropic says: hi'); // the half-open probe succeeded
+    expect(tuned.fakes.primary.requests).toHaveLength(3);
+  });
+});
