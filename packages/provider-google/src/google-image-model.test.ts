@@ -3,16 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { ImageRequest } from '@gateway/core';
 import { nearestImageRatio } from './convert-to-google-image';
 import { createGoogleProvider } from './google-provider';
+import { pngHeader } from '@gateway/testkit';
 
-function pngHead(w: number, h: number, tag = ''): Buffer {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(w, 16);
-  b.writeUInt32BE(h, 20);
-  return Buffer.concat([b, Buffer.from(tag)]);
-}
+/** A PNG header of the given size, plus a tag that makes each answer's bytes distinct. */
+const pngHead = (w: number, h: number, tag = '') => Buffer.concat([pngHeader(w, h), Buffer.from(tag)]);
 
 async function fakeGemini(answer: (body: Record<string, unknown>, n: number) => unknown) {
   const bodies: Array<Record<string, unknown>> = [];

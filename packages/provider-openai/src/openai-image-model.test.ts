@@ -2,17 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ImageInput, ImageRequest } from '@gateway/core';
 import { createOpenAiProvider } from './openai-provider';
+import { pngHeader } from '@gateway/testkit';
 
-/** The first bytes of a PNG of the given size: enough for the gateway's probe. */
-function pngHead(w: number, h: number, tag = ''): Buffer {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(w, 16);
-  b.writeUInt32BE(h, 20);
-  return Buffer.concat([b, Buffer.from(tag)]);
-}
+/** A PNG header of the given size, plus a tag that makes each answer's bytes distinct. */
+const pngHead = (w: number, h: number, tag = '') => Buffer.concat([pngHeader(w, h), Buffer.from(tag)]);
 
 interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; raw: Buffer }
 type Reply = (seen: Seen, res: http.ServerResponse) => void;

@@ -2,3 +2,4 @@ export * from './key-repository.conformance';
 export * from './task-repository.conformance';
 export * from './fakes';
 export * from './fake-upstreams';
+export * from './fixtures';

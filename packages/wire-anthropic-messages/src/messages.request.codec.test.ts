@@ -1,18 +1,10 @@
 import type { ModelSpec } from '@gateway/core';
 import { decodeMessagesRequest } from './messages.request.codec';
+import { refusal } from '@gateway/testkit';
 
 const thinker: ModelSpec = { id: 'sim-chat', kind: 'text', deployments: [], reasoningEfforts: ['none', 'low', 'medium', 'high'] };
 const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
 const base = { model: 'sim-chat', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] };
-
-function refusal(fn: () => unknown): Record<string, unknown> {
-  try {
-    fn();
-  } catch (e) {
-    return e as Record<string, unknown>;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('decodeMessagesRequest', () => {
   it('maps sampling fields, system blocks, metadata and keeps unknown fields in extra', () => {

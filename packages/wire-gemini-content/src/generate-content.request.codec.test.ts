@@ -1,19 +1,11 @@
 import type { ModelSpec } from '@gateway/core';
 import { decodeGenerateContent } from './generate-content.request.codec';
+import { refusal } from '@gateway/testkit';
 
 const thinker: ModelSpec = { id: 'sim-chat', kind: 'text', deployments: [], reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'] };
 const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
 const base = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
 const weather = { name: 'get_weather', description: 'd', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } }, required: ['city'] } };
-
-function refusal(fn: () => unknown): Record<string, unknown> {
-  try {
-    fn();
-  } catch (e) {
-    return e as Record<string, unknown>;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('decodeGenerateContent', () => {
   it('maps generationConfig, systemInstruction and keeps other fields in extra', () => {

@@ -1,19 +1,6 @@
 import { decodePredictRequest, PREDICT_FIELD_NAMES } from './predict.request.codec';
+import { jpegHeader, pngHeader } from '@gateway/testkit';
 
-/** Just enough PNG/JPEG header for the core's probe (which reads only the size). */
-function pngHeader(w: number, h: number): Buffer {
-  const b = Buffer.alloc(33);
-  b.writeUInt32BE(0x89504e47, 0);
-  b.writeUInt32BE(0x0d0a1a0a, 4);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(w, 16);
-  b.writeUInt32BE(h, 20);
-  return b;
-}
-function jpegHeader(w: number, h: number): Buffer {
-  return Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, h >> 8, h & 255, w >> 8, w & 255, 0x03, 0, 0, 0, 0, 0, 0]);
-}
 const png = { bytesBase64Encoded: pngHeader(1280, 720).toString('base64'), mimeType: 'image/png' };
 const jpeg = { bytesBase64Encoded: jpegHeader(640, 480).toString('base64'), mimeType: 'image/jpeg' };
 

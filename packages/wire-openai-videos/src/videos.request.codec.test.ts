@@ -1,15 +1,6 @@
 import { decodeCreateVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
+import { pngHeader } from '@gateway/testkit';
 
-function pngHeader(w: number, h: number): Buffer {
-  const b = Buffer.alloc(33);
-  b.writeUInt32BE(0x89504e47, 0);
-  b.writeUInt32BE(0x0d0a1a0a, 4);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(w, 16);
-  b.writeUInt32BE(h, 20);
-  return b;
-}
 const dataUrl = (b: Buffer, type = 'image/png') => `data:${type};base64,${b.toString('base64')}`;
 const part = (b: Buffer, fieldname = 'input_reference'): UploadedPart => ({ fieldname, mimetype: 'image/png', buffer: b });
 // Tests never leave the machine: URLs other than data: are answered by this stub.

@@ -1,16 +1,7 @@
 import type { UrlLoader } from './content-items.codec';
 import { decodeCreateTask } from './tasks.request.codec';
+import { pngHeader } from '@gateway/testkit';
 
-function pngHeader(w: number, h: number): Buffer {
-  const b = Buffer.alloc(33);
-  b.writeUInt32BE(0x89504e47, 0);
-  b.writeUInt32BE(0x0d0a1a0a, 4);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(w, 16);
-  b.writeUInt32BE(h, 20);
-  return b;
-}
 const png = `data:image/png;base64,${pngHeader(1280, 720).toString('base64')}`;
 // Tests never leave the machine: every URL is answered here.
 const loadUrl: UrlLoader = async (url) => {
