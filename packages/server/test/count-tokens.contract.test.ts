@@ -183,3 +183,29 @@ describe('POST /v1beta/models/{model}:countTokens', () => {
     expect(noKey.body.error).toMatchObject({ code: 401 });
   });
 });
+
+describe('POST /v1/responses/input_tokens', () => {
+  const countResponses = (payload: object) => request(gw.url).post('/v1/responses/input_tokens').set('Authorization', `Bearer ${BETA_KEY}`).send(payload);
+
+  it('counted by an upstream that can, estimated for one that cannot; nothing stored', async () => {
+    const input = [{ role: 'user', content: 'How warm is it in Lisbon today?' }];
+    const viaAnthropic = await countResponses({ model: modelOf('claude'), instructions: 'You are terse.', input });
+    expect(viaAnthropic.status).toBe(200);
+    expect(viaAnthropic.body).toEqual({ object: 'response.input_tokens', input_tokens: 10 });
+    expect(anthropic.requests[0].path).toBe('/v1/messages/count_tokens');
+
+    const viaOpenAi = await countResponses({ model: modelOf('gpt'), input });
+    expect(viaOpenAi.headers['x-gateway-token-count']).toBe('estimated');
+    expect(openai.requests).toHaveLength(0);
+    expect(Number((await gw.db.knex('responses').count({ n: '*' }).first())!.n)).toBe(0);
+  });
+
+  it("refusals in OpenAI's shape", async () => {
+    const noModel = await countResponses({ input: 'hi' });
+    expect(noModel.status).toBe(400);
+    expect(noModel.body.error).toMatchObject({ type: 'invalid_request_error' });
+    const unknownPrevious = await countResponses({ model: 'sim-chat', input: 'hi', previous_response_id: 'resp_nope' });
+    expect(unknownPrevious.status).toBe(404);
+    expect(unknownPrevious.body.error).toMatchObject({ code: 'response_not_found', param: 'previous_response_id' });
+  });
+});

@@ -28,7 +28,7 @@ const words = (text: string, n: number): string => {
 };
 
 /** Plain text of a message, images as `[image]`; also the token estimate's input. */
-export function messageText(m: Message): string {
+function messageText(m: Message): string {
   return m.content
     .map((p) => {
       switch (p.type) {
@@ -41,10 +41,6 @@ export function messageText(m: Message): string {
     })
     .join(' ');
 }
-
-/** Tokens are estimated as whitespace-separated words: compaction calls no model. */
-export const estimateTokens = (texts: Array<string | undefined>): number =>
-  texts.reduce((n, t) => n + (t?.trim() ? t.trim().split(/\s+/).length : 0), 0);
 
 function summaryLines(m: Message): string[] | undefined {
   const first = m.role === 'user' ? m.content[0] : undefined;

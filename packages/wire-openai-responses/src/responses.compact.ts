@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import { invalid, newId, type ResponseStore, type TextGeneration, type UsageLog } from '@gateway/core';
+import { estimateInputTokens, invalid, newId, type ResponseStore, type TextGeneration, type UsageLog } from '@gateway/core';
 import { compileValidator, principalOf } from '@gateway/http-kit';
 import type { CompactionSealer } from './compaction.seal';
-import { compactConversation, estimateTokens, expandCompaction, isCompactedConversation, messageText } from './compaction.summary';
+import { compactConversation, expandCompaction, isCompactedConversation } from './compaction.summary';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 import { encodeResponsesUsage } from './responses.output.codec';
 import { compactRequestSchema } from './responses.request.schema';
@@ -48,8 +48,9 @@ export function compactHandler(deps: CompactDeps): RequestHandler {
 
     const compacted = compactConversation({ ...(system ? { system } : {}), messages });
     const expanded = expandCompaction(compacted);
-    const inputTokens = estimateTokens([body.instructions, system, ...messages.map(messageText)]);
-    const outputTokens = estimateTokens([expanded.system, ...expanded.messages.map(messageText)]);
+    // Compaction calls no model: both counts are the core's estimate (docs/formats/anthropic-messages.md).
+    const inputTokens = estimateInputTokens({ system: [body.instructions, system].filter(Boolean).join('\n\n'), messages });
+    const outputTokens = estimateInputTokens(expanded);
     deps.usage.record({
       requestId: res.locals.requestId as string, accountId: principal.accountId, keyId: principal.keyId, model: model.id,
       format: 'openai-responses-compact', status: 'ok', httpStatus: 200, inputTokens, outputTokens, latencyMs: Date.now() - started,

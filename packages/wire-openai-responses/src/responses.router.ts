@@ -38,13 +38,29 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
 
   router.post('/v1/responses/compact', auth, jsonBody(), compactHandler({ ...deps, sealer }));
 
+  /** A create body → the canonical request, continuing the stored history of previous_response_id when given. */
+  const decode = async (principal: Principal, body: Record<string, any>) => {
+    const model = deps.text.resolve(principal, body.model);
+    const previousId: string | null = body.previous_response_id ?? null;
+    const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
+    return { model, previousId, ...decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId)) };
+  };
+
+  /** OpenAI's input-token count: a create body (nothing runs, nothing is stored), counted as count_tokens counts. */
+  router.post('/v1/responses/input_tokens', auth, jsonBody(), async (req, res) => {
+    const principal = principalOf(res);
+    const { request } = await decode(principal, validate(req.body));
+    const abort = new AbortController();
+    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    const counted = await deps.text.countTokens(principal, request, { format: 'openai-responses', requestId: res.locals.requestId as string, signal: abort.signal });
+    res.setHeader('x-gateway-token-count', counted.estimated ? 'estimated' : 'upstream');
+    res.json({ object: 'response.input_tokens', input_tokens: counted.inputTokens });
+  });
+
   router.post('/v1/responses', auth, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
     const body = validate(req.body);
-    const model = deps.text.resolve(principal, body.model);
-    const previousId = body.previous_response_id ?? null;
-    const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
-    const { request, conversation } = decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId));
+    const { model, previousId, request, conversation } = await decode(principal, body);
     const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
     const abort = new AbortController();
     res.on('close', () => { if (!res.writableFinished) abort.abort(); });

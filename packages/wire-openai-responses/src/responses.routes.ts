@@ -68,6 +68,20 @@ export const responsesRoutes: RouteDoc[] = [
     errors: 'openai',
   },
   {
+    method: 'post',
+    path: '/v1/responses/input_tokens',
+    summary: 'Count the input tokens of a response request',
+    description: 'A create body (with `previous_response_id`, its history counts too); nothing runs and nothing is stored. Counted by the model\'s upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
+    format: 'openai-responses',
+    auth,
+    body: { content: { 'application/json': responsesRequestSchema } },
+    response: {
+      description: 'The count.',
+      content: { 'application/json': { type: 'object', required: ['object', 'input_tokens'], properties: { object: { const: 'response.input_tokens' }, input_tokens: { type: 'integer', minimum: 0 } } } },
+    },
+    errors: 'openai',
+  },
+  {
     method: 'get',
     path: '/v1/responses/{id}',
     summary: 'Read a stored response',

@@ -72,6 +72,17 @@ describe('openai 6.x responses against the gateway', () => {
     expect(r.usage?.total_tokens).toBe((r.usage?.input_tokens ?? 0) + (r.usage?.output_tokens ?? 0));
   });
 
+  it('responses.inputTokens.count: what responses.create then bills, the stored history of previous_response_id included', async () => {
+    const first = await client.responses.create({ model: 'sim-chat', input: 'Name three rivers', instructions: 'Be brief.' });
+    const params = { model: 'sim-chat', input: 'And three lakes?', instructions: 'Be brief.', previous_response_id: first.id };
+    const counted = await client.responses.inputTokens.count(params);
+    expect(counted.object).toBe('response.input_tokens');
+    const created = await client.responses.create(params);
+    expect(counted.input_tokens).toBe(created.usage?.input_tokens);
+    expect(counted.input_tokens).toBeGreaterThan(first.usage?.input_tokens ?? 0);
+    await expect(client.responses.inputTokens.count({ ...params, previous_response_id: 'resp_missing' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('responses.stream(): deltas and finalResponse agree with responses.create', async () => {
     const params = { model: 'sim-chat', input: 'Stream me a harbor', reasoning: { effort: 'low' as const, summary: 'auto' as const } };
     const stream = client.responses.stream(params);

@@ -34,6 +34,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'responses', method: 'POST', path: '/v1/responses', route: 'post /v1/responses', shape: 'openai', valid: { model: 'sim-chat', input: 'hi' }, creates: 'response' },
   { name: 'responses:stream', method: 'POST', path: '/v1/responses', route: 'post /v1/responses', shape: 'openai', valid: { model: 'sim-chat', input: 'hi', stream: true }, creates: 'response' },
   { name: 'compact', method: 'POST', path: '/v1/responses/compact', route: 'post /v1/responses/compact', shape: 'openai', valid: { model: 'sim-chat', input: 'hi' } },
+  { name: 'responses:input_tokens', method: 'POST', path: '/v1/responses/input_tokens', route: 'post /v1/responses/input_tokens', shape: 'openai', valid: { model: 'sim-chat', input: 'hi' } },
   { name: 'responses:read', method: 'GET', path: '/v1/responses/{id}', route: 'get /v1/responses/{id}', shape: 'openai' },
   { name: 'responses:delete', method: 'DELETE', path: '/v1/responses/{id}', route: 'delete /v1/responses/{id}', shape: 'openai' },
   { name: 'responses:input_items', method: 'GET', path: '/v1/responses/{id}/input_items', route: 'get /v1/responses/{id}/input_items', shape: 'openai' },
