@@ -225,6 +225,7 @@ async function openManyStreams(t: Target, n: number, pid: number): Promise<numbe
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   let opened = 0;
   const reqs: http.ClientRequest[] = [];
+  let giveUp: NodeJS.Timeout | undefined;
   const allOpen = new Promise<void>((resolve, reject) => {
     for (let i = 0; i < n; i++) {
       const req = http.request(t.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...t.headers } }, (res) => {
@@ -237,9 +238,10 @@ async function openManyStreams(t: Target, n: number, pid: number): Promise<numbe
       req.end(t.body);
       reqs.push(req);
     }
-    setTimeout(() => resolve(), 60000);
+    giveUp = setTimeout(() => resolve(), 60000);
   });
   await allOpen;
+  clearTimeout(giveUp);
   await new Promise((r) => setTimeout(r, 1000));
   const rss = rssMb(pid);
   for (const r of reqs) r.destroy();
