@@ -76,6 +76,8 @@ export interface VideoRequest {
   aspectRatio: AspectRatio;
   generateAudio: boolean;
   fps: number;
+  /** a remix: a new take, with this prompt, of an earlier task's video rendered by the same upstream (its operation) */
+  remixOf?: { taskId: string; operation: string };
 }
 
 /** Applies defaults and every rule of the limits table; throws invalid_request with a stable code. */

@@ -45,6 +45,20 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     expect(content.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
   });
 
+  it('a remix is POST /videos/{source}/remix with the new prompt (JSON), and runs like any video', async () => {
+    expect(provider.video.remix).toBe(true);
+    const source = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'the source', durationSeconds: 8 }), { taskId: 's' });
+    expect((await pollUntilSettled(provider.video, source)).state).toBe('succeeded');
+    const ref = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'the remix', durationSeconds: 8, remixOf: { taskId: 'task-s', operation: source } }), { taskId: 'r' });
+    const sent = fake.api.requests.at(-1)!;
+    expect(sent.path).toBe(`/v1/videos/${source}/remix`);
+    expect(JSON.parse(sent.raw.toString('utf8'))).toEqual({ prompt: 'the remix' });
+    expect(fake.book.get(ref)).toMatchObject({ prompt: 'the remix', body: { remixed_from_video_id: source, seconds: '8' } });
+    const done = await pollUntilSettled(provider.video, ref);
+    if (done.state !== 'succeeded') throw new Error(done.state);
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
+  });
+
   it('failures keep the upstream code; a deleted video is not found; cancel deletes upstream', async () => {
     const failed = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }), { taskId: 't' }));
     expect(failed).toMatchObject({ state: 'failed', code: 'video_generation_failed', message: expect.stringContaining('fake Sora') });

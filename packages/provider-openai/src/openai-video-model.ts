@@ -41,6 +41,9 @@ export function mapOpenAiVideo(v: OpenAiVideo, open: () => Promise<NodeJS.Readab
  * and a lost submission fails with submission_unknown (docs/providers/sora.md).
  */
 export class OpenAiVideoModel implements VideoModelPort {
+  /** Sora remixes natively: `POST /videos/{id}/remix` with the new prompt. */
+  readonly remix = true;
+
   constructor(private readonly http: UpstreamHttp) {}
 
   check(req: VideoRequest & { upstreamModel: string }): void {
@@ -48,7 +51,9 @@ export class OpenAiVideoModel implements VideoModelPort {
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
-    const v = await this.http.json<OpenAiVideo>({ method: 'POST', path: '/videos', form: convertToOpenAiVideo(req), signal: ctx.signal });
+    const v = req.remixOf && VIDEO_ID.test(req.remixOf.operation)
+      ? await this.http.json<OpenAiVideo>({ method: 'POST', path: `/videos/${req.remixOf.operation}/remix`, json: { prompt: req.prompt ?? '' }, signal: ctx.signal })
+      : await this.http.json<OpenAiVideo>({ method: 'POST', path: '/videos', form: convertToOpenAiVideo(req), signal: ctx.signal });
     if (typeof v?.id !== 'string' || !VIDEO_ID.test(v.id)) throw malformedUpstream('a created video without a usable id');
     return v.id;
   }

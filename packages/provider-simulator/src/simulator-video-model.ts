@@ -42,6 +42,8 @@ const PREFIX = 'sim1.';
 export class SimulatorVideoModel implements VideoModelPort {
   /** Starting has no side effect (nothing renders until polled), so repeating a start cannot duplicate work. */
   readonly idempotentStart = true;
+  /** A remix renders anew with the new prompt (and looks different from its source). */
+  readonly remix = true;
   private readonly renders = new Map<string, Promise<void>>();
   private readonly dir: string;
   private readonly now: () => number;
@@ -66,7 +68,7 @@ export class SimulatorVideoModel implements VideoModelPort {
       durationSeconds: req.durationSeconds,
       fps: req.fps,
       audio: req.generateAudio,
-      seed: hash(`${req.prompt ?? ''}|${req.upstreamModel}`),
+      seed: hash(`${req.prompt ?? ''}|${req.upstreamModel}${req.remixOf ? `|remix:${req.remixOf.taskId}` : ''}`),
       fail: (req.prompt ?? '').includes(FAIL_MARKER),
     };
     return PREFIX + Buffer.from(JSON.stringify(op)).toString('base64url');

@@ -129,8 +129,19 @@ describe('POST /v1/videos', () => {
     await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p' }, Buffer.from('not an image')), 'invalid_image_data');
   });
 
-  it('remix, edits and extensions are refused', async () => {
-    await refused(await request(app).post('/v1/videos/abc/remix').set(auth()).send({ prompt: 'p' }), 'unsupported_video_operation');
+  it('edits and extensions are refused; a remix needs an existing video of this account and a prompt', async () => {
+    await refused(await request(app).post('/v1/videos/edits').set(auth()).send({ prompt: 'p' }), 'unsupported_video_operation');
+    await refused(await request(app).post('/v1/videos/extensions').set(auth()).send({ prompt: 'p' }), 'unsupported_video_operation');
+    await refused(await request(app).post('/v1/videos/taskunknown0000/remix').set(auth()).send({ prompt: 'p' }), 'task_not_found', 404);
+    const { body: v } = await json({ model: 'sim-video-2.0', prompt: 'source' });
+    await refused(await request(app).post(`/v1/videos/${v.id}/remix`).set(auth()).send({}), 'missing_prompt');
+    await refused(await request(app).post(`/v1/videos/${v.id}/remix`).set(auth()).send({ prompt: 'p', seconds: '8' }), 'unsupported_field');
+    // not completed yet (no worker in this gateway): 409, and the SDK is told not to retry
+    const early = await request(app).post(`/v1/videos/${v.id}/remix`).set(auth()).send({ prompt: 'p' });
+    await refused(early, 'remix_source_not_completed', 409);
+    expect(early.headers['x-should-retry']).toBe('false');
+    // another account's video is exactly an unknown one
+    await refused(await request(app).post(`/v1/videos/${v.id}/remix`).set(auth(ALPHA_KEY)).send({ prompt: 'p' }), 'task_not_found', 404);
   });
 
   it('Idempotency-Key replays the original video', async () => {
@@ -212,6 +223,17 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
     expect(await waitForTask(app, id, BETA_KEY)).toBe('succeeded');
   });
   afterAll(() => { app = idle.app; });
+
+  it('remix: a new video of the same model, seconds and size with the new prompt, naming its source; it completes too', async () => {
+    const res = await request(app).post(`/v1/videos/${id}/remix`).set(auth()).set('Idempotency-Key', 'remix-1').send({ prompt: 'content, at night' });
+    expect(res.status).toBe(200);
+    expectVideo(res.body, { model: 'sim-video-2.0', prompt: 'content, at night', seconds: '4', size: '1280x720', remixed_from_video_id: id });
+    const again = await request(app).post(`/v1/videos/${id}/remix`).set(auth()).set('Idempotency-Key', 'remix-1').send({ prompt: 'content, at night' });
+    expect(again.body.id).toBe(res.body.id);
+    expect(await waitForTask(app, res.body.id, BETA_KEY)).toBe('succeeded');
+    const done = await request(app).get(`/v1/videos/${res.body.id}`).set(auth());
+    expect(done.body).toMatchObject({ status: 'completed', remixed_from_video_id: id });
+  });
 
   it('the completed video object carries delivered size, seconds and timestamps', async () => {
     const res = await request(app).get(`/v1/videos/${id}`).set(auth());

@@ -46,7 +46,7 @@ export function encodeVideo(task: VideoTask) {
     expires_at: task.status === 'succeeded' ? unix(task.createdAt) + VIDEO_DEFAULTS.retentionSeconds : null,
     error: error && { code: error.code, message: error.message },
     prompt: task.request.prompt ?? null,
-    remixed_from_video_id: null,
+    remixed_from_video_id: task.request.remixOf?.taskId ?? null,
     seconds: String(task.delivery?.durationSeconds ?? task.request.durationSeconds),
     size: videoSize(task),
   };

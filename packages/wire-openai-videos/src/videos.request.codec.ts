@@ -105,3 +105,12 @@ export async function decodeCreateVideo(body: Json, files: UploadedPart[], loadU
     },
   };
 }
+
+/** `POST /v1/videos/{id}/remix` takes only a new prompt (JSON, as the SDK sends it, or a form field). */
+export function decodeRemixVideo(body: Json): string {
+  for (const key of Object.keys(body)) {
+    if (key !== 'prompt') throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; a remix takes only "prompt".`, key);
+  }
+  if (typeof body.prompt !== 'string' || !body.prompt.trim()) throw invalid('missing_prompt', 'A remix needs a non-empty "prompt".', 'prompt');
+  return body.prompt;
+}

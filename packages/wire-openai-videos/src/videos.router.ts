@@ -6,7 +6,7 @@ import {
 import { sendVideoContent } from './video-content.response';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
 import { decodeVariant, decodeVideoListQuery } from './videos.query.codec';
-import { decodeCreateVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
+import { decodeCreateVideo, decodeRemixVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
 
 export interface OpenAiVideosRouterDeps {
   authenticate: Authenticator;
@@ -52,9 +52,23 @@ export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
     res.json(encodeVideoList(items, hasMore));
   });
 
-  // Remix, edits, extensions and characters need a source video this gateway does not keep as input.
-  router.post(['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters', '/v1/videos/:id/remix'], auth, () => {
-    throw invalid('unsupported_video_operation', 'Remix, edits, extensions and characters are not supported; create a new video with POST /v1/videos.');
+  // Edits, extensions and characters take source videos or uploads the upstreams here cannot all honour.
+  router.post(['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters'], auth, () => {
+    throw invalid('unsupported_video_operation', 'Edits, extensions and characters are not supported; create a new video with POST /v1/videos, or remix one.');
+  });
+
+  /** A new take of a completed video with a new prompt: same model, seconds and size (the upstream must remix). */
+  router.post('/v1/videos/:id/remix', auth, jsonOrMultipart(), async (req, res) => {
+    const { task, replayed } = await deps.videos.remix({
+      principal: principalOf(res),
+      sourceId: String(req.params.id),
+      prompt: decodeRemixVideo((req.body ?? {}) as Record<string, unknown>),
+      format: OPENAI_VIDEOS_FORMAT,
+      requestId: res.locals.requestId as string,
+      idempotencyKey: req.header('idempotency-key') || undefined,
+    });
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.json(encodeVideo(task));
   });
 
   router.get('/v1/videos/:id', auth, async (req, res) => {

@@ -141,5 +141,17 @@ export const openAiVideosRoutes: RouteDoc[] = [
     },
     errors: 'openai',
   },
-  ...['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters', '/v1/videos/{id}/remix'].map(refused),
+  {
+    method: 'post',
+    path: '/v1/videos/{id}/remix',
+    summary: 'Remix a completed video',
+    description: 'A new video task with a new prompt and the source\'s model, seconds and size; its `remixed_from_video_id` names the source. The source must be completed and rendered by an upstream that remixes (the simulator, Sora); otherwise 409 `remix_source_not_completed` or 400 `unsupported_video_operation`. Honours `Idempotency-Key`.',
+    format: 'openai-videos',
+    auth,
+    params: [id],
+    body: { content: { 'application/json': { type: 'object', required: ['prompt'], additionalProperties: false, properties: { prompt: { type: 'string', minLength: 1 } } } } },
+    response: { description: 'The new video object (queued).', content: { 'application/json': video } },
+    errors: 'openai',
+  },
+  ...['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters'].map(refused),
 ];

@@ -39,4 +39,6 @@ export interface VideoModelPort {
    * a start whose outcome was lost; otherwise such a task fails with `submission_unknown`.
    */
   readonly idempotentStart?: boolean;
+  /** True when start() honours `request.remixOf` (a new take of an earlier video of this upstream); else remix is refused. */
+  readonly remix?: boolean;
 }

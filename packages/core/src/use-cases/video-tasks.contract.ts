@@ -22,6 +22,16 @@ export interface CreateVideoTaskInput {
   executionExpiresAfter?: number;
 }
 
+/** A new take of a succeeded task's video with another prompt: same model, duration, size and audio as the source. */
+export interface RemixVideoTaskInput {
+  principal: Principal;
+  sourceId: string;
+  prompt: string;
+  format: string;
+  requestId: string;
+  idempotencyKey?: string;
+}
+
 export interface ListVideoTasksQuery {
   limit: number;
   order: 'asc' | 'desc';
@@ -44,6 +54,8 @@ export interface VideoContent {
 export interface VideoTaskService {
   /** Validates (limits table), enforces the cap, honours Idempotency-Key, stores, logs usage. */
   create(input: CreateVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }>;
+  /** A remix, created like any task (cap, idempotency, billing); the source must be this account's and succeeded. */
+  remix(input: RemixVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }>;
   /** not_found for unknown ids and other accounts' ids alike. */
   get(principal: Principal, id: string): Promise<VideoTask>;
   list(principal: Principal, query: ListVideoTasksQuery): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }>;

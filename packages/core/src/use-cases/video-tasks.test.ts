@@ -1,4 +1,4 @@
-import { ALPHA, BETA, createFakeVideoEngine } from '@gateway/testkit';
+import { ALPHA, BETA, createFakeVideoEngine, FakeVideoModel } from '@gateway/testkit';
 import type { CreateVideoTaskInput } from './video-tasks.contract';
 import { GatewayError } from '../errors';
 
@@ -168,5 +168,48 @@ describe('VideoTasks.cancelOrDelete and content', () => {
     const failed = await e.service.create(input());
     await e.tasks.transition(failed.task.id, 'queued', 'failed', { error: { code: 'x', message: 'y' } });
     expect(await failure(e.service.content(ALPHA, failed.task.id, 'video'))).toMatchObject({ code: 'video_not_available' });
+  });
+});
+
+describe('VideoTasks.remix', () => {
+  /** A task of this account taken to succeeded by the worker. */
+  async function succeeded(e: ReturnType<typeof createFakeVideoEngine>, over: Partial<CreateVideoTaskInput> = {}) {
+    const { task } = await e.service.create(input(over));
+    const w = e.worker();
+    for (let i = 0; i < 10 && (await e.service.get(ALPHA, task.id)).status !== 'succeeded'; i++) {
+      await w.runOnce();
+      e.clock.advance(2000);
+    }
+    return e.service.get(ALPHA, task.id);
+  }
+  const remix = (sourceId: string, over: Record<string, unknown> = {}) => ({ principal: ALPHA, sourceId, prompt: 'the same fox at dawn', format: 'test', requestId: 'req_r', ...over });
+
+  it("creates a queued task of the source's model, duration and size with the new prompt, naming the source and its operation", async () => {
+    const e = createFakeVideoEngine({ upstream: new FakeVideoModel({ remix: true }) });
+    const source = await succeeded(e, { draft: { prompt: 'a red fox in snow', durationSeconds: 8, aspectRatio: '9:16', generateAudio: false } });
+    expect(source.status).toBe('succeeded');
+    const { task } = await e.service.remix(remix(source.id));
+    expect(task).toMatchObject({
+      status: 'queued', model: source.model, accountId: 'alpha',
+      request: { prompt: 'the same fox at dawn', durationSeconds: 8, aspectRatio: '9:16', generateAudio: false, resolution: source.request.resolution, remixOf: { taskId: source.id, operation: source.upstream!.operation } },
+    });
+    await e.worker().runOnce();
+    expect(e.upstream.startRequests.at(-1)?.remixOf).toEqual({ taskId: source.id, operation: source.upstream!.operation });
+    expect(e.usage.rows.at(-1)).toMatchObject({ taskId: task.id, status: 'queued', requestId: 'req_r' });
+  });
+
+  it("refuses a source that is not completed, another account's source, and an upstream that cannot remix; creates nothing", async () => {
+    const e = createFakeVideoEngine({ upstream: new FakeVideoModel({ remix: true }) });
+    const queued = (await e.service.create(input())).task;
+    expect(await failure(e.service.remix(remix(queued.id)))).toMatchObject({ status: 409, code: 'remix_source_not_completed' });
+    const done = await succeeded(e);
+    expect(await failure(e.service.remix(remix(done.id, { principal: BETA })))).toMatchObject({ status: 404, code: 'task_not_found' });
+    const count = e.tasks.all().length;
+
+    const plain = createFakeVideoEngine();
+    const source = await succeeded(plain);
+    expect(await failure(plain.service.remix(remix(source.id)))).toMatchObject({ status: 400, code: 'unsupported_video_operation' });
+    expect(plain.tasks.all()).toHaveLength(1);
+    expect(e.tasks.all()).toHaveLength(count);
   });
 });

@@ -13,7 +13,7 @@ import type { Billing } from './billing';
 import { isTerminal, type VideoTask } from '../video-task';
 import { resolveModel } from './resolve-model';
 import { videoTarget, type VideoProviderLookup } from './video-target';
-import type { CreateVideoTaskInput, ListVideoTasksQuery, VideoContent, VideoTaskService } from './video-tasks.contract';
+import type { CreateVideoTaskInput, ListVideoTasksQuery, RemixVideoTaskInput, VideoContent, VideoTaskService } from './video-tasks.contract';
 
 /** How long an Idempotency-Key keeps returning the original task. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
@@ -49,15 +49,46 @@ export class VideoTasks implements VideoTaskService {
     this.now = deps.now ?? Date.now;
   }
 
-  async create(input: CreateVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }> {
+  create(input: CreateVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }> {
+    return this.admitTask(input);
+  }
+
+  async remix(input: RemixVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }> {
+    const source = await this.deps.tasks.findForAccount(input.principal.accountId, input.sourceId);
+    if (!source) throw taskNotFound(input.sourceId);
+    if (source.status !== 'succeeded') {
+      throw new GatewayError('conflict', `Video ${source.id} is ${source.status}; only a completed video can be remixed.`, { code: 'remix_source_not_completed' });
+    }
+    const r = source.request;
+    return this.admitTask(
+      {
+        principal: input.principal, modelId: source.model, format: input.format, requestId: input.requestId, idempotencyKey: input.idempotencyKey,
+        // `adaptive` followed the source's first frame; the remix has none, so it takes the ratio that was delivered.
+        draft: {
+          prompt: input.prompt, durationSeconds: r.durationSeconds, resolution: r.resolution, generateAudio: r.generateAudio, fps: r.fps,
+          aspectRatio: r.aspectRatio === 'adaptive' ? source.delivery?.ratio ?? '16:9' : r.aspectRatio,
+        },
+      },
+      source,
+    );
+  }
+
+  private async admitTask(input: CreateVideoTaskInput, remixOf?: VideoTask): Promise<{ task: VideoTask; replayed: boolean }> {
     const { principal: p } = input;
     const model = resolveModel(this.deps.catalogue, p, input.modelId, 'video');
     const started = this.now();
     let provider: string | null = null;
     try {
-      const request = validateVideoRequest(model, input.draft);
+      let request = validateVideoRequest(model, input.draft);
       const target = videoTarget(model, this.deps.providers);
       provider = target.provider;
+      if (remixOf) {
+        if (!target.port.remix) throw invalid('unsupported_video_operation', `The upstream of ${model.id} cannot remix a video; create a new one with POST /v1/videos.`);
+        if (remixOf.upstream?.provider !== target.provider) {
+          throw invalid('remix_source_unavailable', `Video ${remixOf.id} was not rendered by the upstream that now serves ${model.id}, so it cannot be remixed there.`);
+        }
+        request = { ...request, remixOf: { taskId: remixOf.id, operation: remixOf.upstream.operation } };
+      }
       // What the chosen upstream cannot do is a 400 now, not a failed task later.
       target.port.check?.({ ...request, upstreamModel: target.upstreamModel });
       const cost = videoCost(model, request.resolution, request.durationSeconds);

@@ -36,6 +36,20 @@ describe('openai SDK videos against the gateway', () => {
     expect(mp4DurationSeconds(bytes)).toBeCloseTo(4, 0);
   });
 
+  it('remix a completed video → retrieve until completed → a different MP4 of the same length', async () => {
+    const source = await client.videos.create({ model: 'sim-video-2.0', prompt: 'a harbor at noon', seconds: '4', size: '720x1280' });
+    made.push(source.id);
+    await untilCompleted(source.id);
+    const remixed = await client.videos.remix(source.id, { prompt: 'the harbor at midnight' });
+    expect(remixed).toMatchObject({ object: 'video', status: 'queued', remixed_from_video_id: source.id, seconds: '4', size: '720x1280', prompt: 'the harbor at midnight' });
+    made.push(remixed.id);
+    expect(await untilCompleted(remixed.id)).toMatchObject({ status: 'completed', remixed_from_video_id: source.id });
+    const [a, b] = await Promise.all([source.id, remixed.id].map(async (id) => Buffer.from(await (await client.videos.downloadContent(id)).arrayBuffer())));
+    expect(isMp4(b)).toBe(true);
+    expect(mp4DurationSeconds(b)).toBeCloseTo(4, 0);
+    expect(b.equals(a)).toBe(false);
+  });
+
   it('create with input_reference (a 1280x720 PNG file) → completed', async () => {
     const frame = await toFile(pngImage(1280, 720), 'frame.png', { type: 'image/png' });
     const created = await client.videos.create({ model: 'sim-video-2.5', prompt: 'waves', seconds: '4', size: '1280x720', input_reference: frame });

@@ -65,7 +65,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: 'videos:edits', method: 'POST', path: '/v1/videos/edits', route: 'post /v1/videos/edits', shape: 'openai', valid: { prompt: 'x', video: { id: 'x' } } },
   { name: 'videos:extensions', method: 'POST', path: '/v1/videos/extensions', route: 'post /v1/videos/extensions', shape: 'openai', valid: { prompt: 'x', seconds: '4' } },
   { name: 'videos:characters', method: 'POST', path: '/v1/videos/characters', route: 'post /v1/videos/characters', shape: 'openai', valid: { name: 'x' } },
-  { name: 'videos:remix', method: 'POST', path: '/v1/videos/{id}/remix', route: 'post /v1/videos/{id}/remix', shape: 'openai', valid: { prompt: 'x' } },
+  { name: 'videos:remix', method: 'POST', path: '/v1/videos/{id}/remix', route: 'post /v1/videos/{id}/remix', shape: 'openai', valid: { prompt: 'x' }, creates: 'task' },
   { name: 'tasks:create', method: 'POST', path: '/v1/contents/generations/tasks', route: 'post /v1/contents/generations/tasks', shape: 'code-message', valid: { model: 'sim-video-2.0', content: [{ type: 'text', text: 'a cat' }] }, creates: 'task' },
   { name: 'tasks:list', method: 'GET', path: '/v1/contents/generations/tasks?page_num={id}&page_size={id}&filter.status={id}&filter.task_ids={id}', route: 'get /v1/contents/generations/tasks', shape: 'code-message' },
   { name: 'tasks:read', method: 'GET', path: '/v1/contents/generations/tasks/{id}', route: 'get /v1/contents/generations/tasks/{id}', shape: 'code-message' },

@@ -1,6 +1,6 @@
 /** A fake OpenAI videos (Sora) upstream: multipart create, retrieve, content, delete. */
 import {
-  FakeTaskBook, readMultipart, sendBytes, sendJson, startFakeHttp,
+  FakeTaskBook, readJson, readMultipart, sendBytes, sendJson, startFakeHttp,
   type FakeHttpRequest, type FakeHttpServer, type FakeTask, type FakeVideoOptions,
 } from './fake-video-tasks';
 
@@ -33,7 +33,7 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
     return {
       id: t.id, object: 'video', model: t.model, prompt: t.prompt, status, progress: s.progress,
       created_at: Math.floor(t.createdAt / 1000), completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null, expires_at: null,
-      seconds: String(t.body.seconds ?? '4'), size: String(t.body.size ?? '1280x720'), remixed_from_video_id: null, error,
+      seconds: String(t.body.seconds ?? '4'), size: String(t.body.size ?? '1280x720'), remixed_from_video_id: t.body.remixed_from_video_id ?? null, error,
     };
   };
 
@@ -46,6 +46,20 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
         const body = await readMultipart(r);
         if (typeof body.model !== 'string') return sendJson(res, 400, errorBody(400, 'model is required.'));
         const t = book.create(body.model, typeof body.prompt === 'string' ? body.prompt : '', body);
+        sendJson(res, 200, videoObject(t));
+      },
+    },
+    {
+      // JSON {prompt}: a new video with the source's model, seconds and size
+      kind: 'create', method: 'POST', pattern: /^\/v1\/videos\/(video_[a-z0-9]+)\/remix$/,
+      handle: async (r, res, m) => {
+        if (!authed(r)) return denied(res);
+        const source = book.get(m[1]);
+        if (!source) return sendJson(res, 404, errorBody(404, `Video ${m[1]} not found.`));
+        if (book.state(source).state !== 'succeeded') return sendJson(res, 400, errorBody(400, 'Only completed videos can be remixed.'));
+        const body = readJson(r);
+        if (typeof body?.prompt !== 'string' || !body.prompt) return sendJson(res, 400, errorBody(400, 'prompt is required.'));
+        const t = book.create(source.model, body.prompt, { seconds: source.body.seconds, size: source.body.size, remixed_from_video_id: source.id });
         sendJson(res, 200, videoObject(t));
       },
     },

@@ -8,6 +8,8 @@ export interface FakeVideoModelOptions {
   /** the answers to successive polls of one operation; the last one repeats */
   plan?: (request: VideoRequest, taskId: string) => FakeStep[];
   idempotentStart?: boolean;
+  /** declares remix support (start() then sees request.remixOf) */
+  remix?: boolean;
   /** runs inside start() before it returns; throw to simulate a refusal, or never resolve to simulate a hang */
   onStart?: (taskId: string, call: number) => void | Promise<void>;
 }
@@ -45,9 +47,13 @@ export class FakeVideoModel implements VideoModelPort {
   readonly statusCalls: Array<{ ref: OperationRef; taskId: string }> = [];
   readonly cancelled: OperationRef[] = [];
   readonly idempotentStart: boolean;
+  readonly remix: boolean;
+  /** the request of every start() call, in order */
+  readonly startRequests: VideoRequest[] = [];
 
   constructor(private readonly opts: FakeVideoModelOptions = {}) {
     this.idempotentStart = opts.idempotentStart ?? false;
+    this.remix = opts.remix ?? false;
   }
 
   /** Operations created upstream (a deduplicated start creates none). */
@@ -57,6 +63,7 @@ export class FakeVideoModel implements VideoModelPort {
 
   async start(request: VideoRequest & { upstreamModel: string }, ctx: { taskId: string }): Promise<OperationRef> {
     this.startCalls.push(ctx.taskId);
+    this.startRequests.push(request);
     await this.opts.onStart?.(ctx.taskId, this.startCalls.length);
     if (this.idempotentStart) {
       for (const op of this.operations.values()) if (op.taskId === ctx.taskId) return op.ref;
