@@ -12,12 +12,26 @@ export function openStreamCount(): number {
 }
 
 /**
- * Put on `res.locals[STREAM_ADMISSION]` by the composition root (e.g. a concurrent-streams limit). It runs once,
- * when the stream is about to send its first byte: true admits the stream; false means it has answered the
- * request itself (an error in the caller's format), and the writer then reports itself closed.
+ * Put on `res.locals[STREAM_ADMISSION]` by the composition root (e.g. a concurrent-streams limit). It runs once:
+ * before the upstream is called (admitStream), or at the latest before the stream's first byte. True admits the
+ * stream; false means it has answered the request itself (an error in the caller's format), and the writer then
+ * reports itself closed.
  */
 export type StreamAdmission = () => Promise<boolean>;
 export const STREAM_ADMISSION = 'streamAdmission';
+const ADMITTED = 'streamAdmitted';
+
+/**
+ * Runs the request's stream admission once and remembers the answer. Routers call it before they call the upstream,
+ * so a refused stream costs the upstream nothing; SseWriter calls it again before the first byte (then a no-op).
+ * False: the refusal has been answered in the caller's format, and the caller stops.
+ */
+export function admitStream(res: Response): Promise<boolean> {
+  const admit = res.locals[STREAM_ADMISSION] as StreamAdmission | undefined;
+  if (!admit) return Promise.resolve(true);
+  res.locals[ADMITTED] ??= admit();
+  return res.locals[ADMITTED] as Promise<boolean>;
+}
 
 export class SseWriter {
   private closedByClient = false;
@@ -69,8 +83,7 @@ export class SseWriter {
   /** Admission (if any), then the 200 and the event-stream headers; once per stream. */
   private open(): Promise<boolean> {
     this.opening ??= (async () => {
-      const admit = this.res.locals[STREAM_ADMISSION] as StreamAdmission | undefined;
-      if (admit && !(await admit())) {
+      if (!(await admitStream(this.res))) {
         // The refusal was answered in the caller's format; the producer sees `closed` and stops its upstream.
         this.refused = true;
         this.abort.abort();

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { newId, toGatewayError, type TextGeneration } from '@gateway/core';
 import {
-  compileValidator, errorMiddleware, jsonBody, principalOf, renderAnthropicError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderAnthropicError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { decodeMessagesRequest } from './messages.request.codec';
@@ -48,6 +48,8 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       res.json(encodeMessage(id, model.id, result, thinking));
       return;
     }
+    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
+    if (!(await admitStream(res))) return;
     const parts = deps.text.stream(principal, request, meta);
     // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
     const first = await parts.next();

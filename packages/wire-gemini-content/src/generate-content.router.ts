@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { invalid, newId, toGatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
 import {
-  compileValidator, errorMiddleware, jsonBody, principalOf, renderGoogleError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderGoogleError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { generateImageContent } from './generate-content.image';
 import { decodeGenerateContent } from './generate-content.request.codec';
@@ -85,6 +85,8 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
       res.json(chunks);
       return;
     }
+    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
+    if (!(await admitStream(res))) return;
     // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
     const first = await parts.next();
     const sse = new SseWriter(res);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { invalid, newId, toGatewayError, type TextGeneration } from '@gateway/core';
 import {
-  compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { decodeChatRequest } from './chat.request.codec';
 import { chatRequestSchema } from './chat.request.schema';
@@ -36,6 +36,8 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
       return;
     }
     if ((request.n ?? 1) > 1) throw invalid('unsupported_n', 'Streaming supports "n": 1 only.', 'n');
+    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
+    if (!(await admitStream(res))) return;
     const parts = deps.text.stream(principal, request, meta);
     // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
     const first = await parts.next();

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { GatewayError, toGatewayError, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
-  compileValidator, errorMiddleware, jsonBody, jsonOrMultipart, principalOf, renderOpenAiError, requireKey, SseWriter,
+  admitStream, compileValidator, errorMiddleware, jsonBody, jsonOrMultipart, principalOf, renderOpenAiError, requireKey, SseWriter,
   type Authenticator,
 } from '@gateway/http-kit';
 import type { ExpiringImageFiles } from './image-files';
@@ -40,6 +40,8 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
       res.json(await encodeImagesResponse(created, call, result, responseFormat, save));
       return;
     }
+    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
+    if (!(await admitStream(res))) return;
     const parts = deps.images.stream(principal, call, meta);
     // The first part decides the status: an upstream failure before any image is still a plain HTTP error.
     const first = await parts.next();

@@ -4,7 +4,7 @@ import {
   type Principal, type ResponseStore, type TextGeneration, type TextResult, type TextStreamPart, type UsageLog,
 } from '@gateway/core';
 import {
-  compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
@@ -127,6 +127,8 @@ interface StreamJob {
 }
 
 async function streamResponse(res: Response, deps: ResponsesRouterDeps, principal: Principal, job: StreamJob): Promise<void> {
+  // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
+  if (!(await admitStream(res))) return;
   const parts = deps.text.stream(principal, job.request, job.meta);
   // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
   const first = await parts.next();
