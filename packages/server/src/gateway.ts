@@ -20,6 +20,7 @@ import { wireModels } from './wiring/models';
 import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
+import { wholeNumberFromEnv } from './env-number';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -69,16 +70,8 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     configPollMs: e.CONFIG_POLL_MS === undefined ? 2000 : Number(e.CONFIG_POLL_MS),
     quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
     databaseSchema: e.DATABASE_SCHEMA || undefined,
-    responsesRetentionDays: wholeNumber(e, 'RESPONSES_RETENTION_DAYS', 30),
+    responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
   };
-}
-
-function wholeNumber(e: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = e[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number of at least 0; got ${JSON.stringify(raw)}`);
-  return n;
 }
 
 export interface Gateway {

@@ -4,6 +4,7 @@ import { newId, VideoTasks, VideoWorker, type VideoProviderLookup, type VideoWor
 import { FileContentStore } from '@gateway/store-files';
 import { KnexTaskRepository } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
+import { wholeNumberFromEnv } from '../env-number';
 
 export interface VideoEngineOptions extends Partial<Omit<VideoWorkerOptions, 'owner'>> {
   /** pause between claim rounds */
@@ -23,13 +24,7 @@ export interface VideoEngine {
 
 /** Worker knobs from the environment (docs/video-engine.md); unset ones keep the worker's defaults. */
 export function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv = process.env): VideoEngineOptions {
-  const num = (name: string) => {
-    const v = e[name];
-    if (v === undefined || v === '') return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number; got ${JSON.stringify(v)}`);
-    return n;
-  };
+  const num = (name: string) => wholeNumberFromEnv(e, name, 1);
   const opts: VideoEngineOptions = {
     intervalMs: num('VIDEO_WORKER_INTERVAL_MS'),
     concurrency: num('VIDEO_WORKER_CONCURRENCY'),
