@@ -1,5 +1,5 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
-import { malformedUpstream, parseSse, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import { malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
 import type { AnthropicMessage, AnthropicStreamEvent } from './anthropic-api';
 import { convertToAnthropicRequest, type AnthropicRequestOptions } from './convert-to-anthropic-request';
 import { mapAnthropicMessage } from './map-anthropic-response';
@@ -41,9 +41,7 @@ export class AnthropicChatModel implements TextModelPort {
     const { body } = convertToAnthropicRequest(req, this.options, false);
     const counted = Object.fromEntries(Object.entries(body).filter(([k]) => COUNT_FIELDS.has(k)));
     const res = await this.transport.post('/v1/messages/count_tokens', counted, { signal: ctx.signal });
-    const n = (await res.json<{ input_tokens?: unknown }>()).input_tokens;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw malformedUpstream('a token count without a whole input_tokens');
-    return n;
+    return tokenCount((await res.json<{ input_tokens?: unknown }>()).input_tokens, 'input_tokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {

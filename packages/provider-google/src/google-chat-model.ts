@@ -1,6 +1,6 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
 import { invalid } from '@gateway/core';
-import { malformedUpstream, parseSse, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import { malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
 import type { GoogleResponse } from './google-api';
 import { convertToGoogleRequest, type GoogleRequestOptions } from './convert-to-google-request';
 import { mapGoogleResponse } from './map-google-response';
@@ -49,9 +49,8 @@ export class GoogleChatModel implements TextModelPort {
     const { generationConfig: _settings, safetySettings: _safety, ...input } = body as Record<string, unknown>;
     const path = modelPath(req.model);
     const res = await this.transport.post(`/${this.options.apiVersion}/${path}:countTokens`, { generateContentRequest: { model: path, ...input } }, { signal: ctx.signal });
-    const n = (await res.json<{ totalTokens?: unknown }>()).totalTokens ?? 0;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw malformedUpstream('a token count without a whole totalTokens');
-    return n;
+    // proto3 JSON leaves out a zero: no totalTokens means none.
+    return tokenCount((await res.json<{ totalTokens?: unknown }>()).totalTokens ?? 0, 'totalTokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {

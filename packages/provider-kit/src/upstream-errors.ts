@@ -102,3 +102,9 @@ export function truncatedStream(what: string): GatewayError {
 export function malformedUpstream(what: string): GatewayError {
   return new GatewayError('upstream_error', `The upstream provider sent ${what}.`, { code: 'upstream_malformed_response' });
 }
+
+/** A token count read from an upstream's count answer: a whole number of at least 0, else the answer is malformed. */
+export function tokenCount(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw malformedUpstream(`a token count without a whole ${field}`);
+  return value;
+}
