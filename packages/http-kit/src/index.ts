@@ -7,3 +7,4 @@ export * from './validate';
 export * from './body-parsers';
 export * from './safe-fetch';
 export * from './route-doc';
+export * from './token-count';

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { newId, toGatewayError, type TextGeneration } from '@gateway/core';
 import {
-  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderAnthropicError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, countInputTokens, errorMiddleware, jsonBody, principalOf, renderAnthropicError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { decodeMessagesRequest } from './messages.request.codec';
@@ -73,16 +73,11 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       sse.end();
     }
   });
-  /** Counted by the upstream when it can; otherwise estimated, and `x-gateway-token-count: estimated` says so. */
   router.post('/v1/messages/count_tokens', echoRequestId, requireKey(deps.authenticate, ['x-api-key']), requireVersion, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
     const body = validateCount(req.body);
     const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model));
-    const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
-    const counted = await deps.text.countTokens(principal, request, { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: abort.signal });
-    res.setHeader('x-gateway-token-count', counted.estimated ? 'estimated' : 'upstream');
-    res.json({ input_tokens: counted.inputTokens });
+    res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
   });
   router.use(errorMiddleware(renderAnthropicError));
   return router;

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { invalid, newId, toGatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
 import {
-  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderGoogleError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, countInputTokens, errorMiddleware, jsonBody, principalOf, renderGoogleError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { generateImageContent } from './generate-content.image';
 import { decodeGenerateContent } from './generate-content.request.codec';
@@ -30,7 +30,7 @@ export interface GenerateContentRouterDeps {
 export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Router {
   const router = Router();
   // The SDK sends `x-goog-api-key`; a bearer token works too, as on every other route.
-  /** Counted by the upstream when it can (Google, the simulator); otherwise estimated, as `x-gateway-token-count` says. */
+  /** Counted by the upstream when it can (Google, the simulator); otherwise estimated (countInputTokens). */
   router.post(COUNT_TOKENS_ROUTE, requireKey(deps.authenticate, ['x-goog-api-key']), jsonBody(), async (req: Request, res: Response) => {
     const modelId = (req.params as unknown as Record<string, string>)[0];
     const principal = principalOf(res);
@@ -41,11 +41,7 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
     // The path names the model; generateContentRequest.model (`models/…`) repeats it and must not travel upstream.
     const { model: _named, ...generate } = body.generateContentRequest ?? { contents: body.contents };
     const { request } = decodeGenerateContent(generate, deps.text.resolve(principal, modelId));
-    const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
-    const counted = await deps.text.countTokens(principal, request, { format: 'gemini-content', requestId: res.locals.requestId as string, signal: abort.signal });
-    res.setHeader('x-gateway-token-count', counted.estimated ? 'estimated' : 'upstream');
-    res.json({ totalTokens: counted.inputTokens });
+    res.json({ totalTokens: await countInputTokens(res, deps.text, principal, request, 'gemini-content') });
   });
   router.post(GENERATE_CONTENT_ROUTE, requireKey(deps.authenticate, ['x-goog-api-key']), jsonBody(), async (req: Request, res: Response) => {
     const params = req.params as unknown as Record<string, string>;

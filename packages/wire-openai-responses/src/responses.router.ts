@@ -4,7 +4,7 @@ import {
   type Principal, type ResponseStore, type TextGeneration, type TextResult, type TextStreamPart, type UsageLog,
 } from '@gateway/core';
 import {
-  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
+  admitStream, compileValidator, countInputTokens, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
@@ -50,11 +50,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   router.post('/v1/responses/input_tokens', auth, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
     const { request } = await decode(principal, validate(req.body));
-    const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
-    const counted = await deps.text.countTokens(principal, request, { format: 'openai-responses', requestId: res.locals.requestId as string, signal: abort.signal });
-    res.setHeader('x-gateway-token-count', counted.estimated ? 'estimated' : 'upstream');
-    res.json({ object: 'response.input_tokens', input_tokens: counted.inputTokens });
+    res.json({ object: 'response.input_tokens', input_tokens: await countInputTokens(res, deps.text, principal, request, 'openai-responses') });
   });
 
   router.post('/v1/responses', auth, jsonBody(), async (req, res) => {
