@@ -57,6 +57,11 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     const done = await pollUntilSettled(provider.video, ref);
     if (done.state !== 'succeeded') throw new Error(done.state);
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
+    // a source operation that is no Sora id is not found, never a fresh video in its place
+    const created = fake.api.counts.create;
+    await expect(provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x', remixOf: { taskId: 'task-s', operation: '../videos' } }), { taskId: 'x' }))
+      .rejects.toMatchObject({ code: 'upstream_task_not_found' });
+    expect(fake.api.counts.create).toBe(created);
   });
 
   it('failures keep the upstream code; a deleted video is not found; cancel deletes upstream', async () => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
-import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
 import type { OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
 
@@ -51,11 +51,16 @@ export class OpenAiVideoModel implements VideoModelPort {
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
-    const v = req.remixOf && VIDEO_ID.test(req.remixOf.operation)
-      ? await this.http.json<OpenAiVideo>({ method: 'POST', path: `/videos/${req.remixOf.operation}/remix`, json: { prompt: req.prompt ?? '' }, signal: ctx.signal })
-      : await this.http.json<OpenAiVideo>({ method: 'POST', path: '/videos', form: convertToOpenAiVideo(req), signal: ctx.signal });
+    const v = await this.http.json<OpenAiVideo>(this.createCall(req, ctx.signal));
     if (typeof v?.id !== 'string' || !VIDEO_ID.test(v.id)) throw malformedUpstream('a created video without a usable id');
     return v.id;
+  }
+
+  /** A remix is a create on the source video (never a fresh video in its place: a bad source id is not found). */
+  private createCall(req: VideoRequest & { upstreamModel: string }, signal?: AbortSignal): UpstreamCall {
+    if (!req.remixOf) return { method: 'POST', path: '/videos', form: convertToOpenAiVideo(req), signal };
+    if (!VIDEO_ID.test(req.remixOf.operation)) throw notFound(req.remixOf.operation);
+    return { method: 'POST', path: `/videos/${req.remixOf.operation}/remix`, json: { prompt: req.prompt ?? '' }, signal };
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
