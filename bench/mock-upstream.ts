@@ -13,7 +13,10 @@ export interface MockOptions {
 }
 
 const COMPLETION = JSON.stringify({
-  id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model: 'mock',
+  id: 'chatcmpl-mock',
+  object: 'chat.completion',
+  created: 1700000000,
+  model: 'mock',
   choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the mock upstream.' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
 });

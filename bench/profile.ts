@@ -9,7 +9,11 @@ import path from 'node:path';
 import { load, type Target } from './lib/measure';
 import { ROOT, startProcess } from './lib/processes';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 
 function summarize(file: string) {
   const p = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
@@ -23,15 +27,28 @@ function summarize(file: string) {
     if (!t || n.callFrame.functionName === '(idle)') continue;
     busy += t;
     const url = n.callFrame.url.replace(/.*node_modules\//, '').replace(/.*\/packages\//, 'packages/');
-    const pkg = /^packages\/[^/]+/.exec(url)?.[0] ?? /^(@[^/]+\/[^/]+|[^/]+)\//.exec(url)?.[1] ?? (url.startsWith('node:') ? 'node (http, streams, timers)' : n.callFrame.functionName.startsWith('(') ? n.callFrame.functionName : 'native (syscalls, writev, crypto)');
+    const pkg =
+      /^packages\/[^/]+/.exec(url)?.[0] ??
+      /^(@[^/]+\/[^/]+|[^/]+)\//.exec(url)?.[1] ??
+      (url.startsWith('node:')
+        ? 'node (http, streams, timers)'
+        : n.callFrame.functionName.startsWith('(')
+          ? n.callFrame.functionName
+          : 'native (syscalls, writev, crypto)');
     byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + t);
     const key = `${n.callFrame.functionName || '(anonymous)'} (${url || 'native'}:${n.callFrame.lineNumber + 1})`;
     byFn.set(key, (byFn.get(key) ?? 0) + t);
   }
   const pct = (v: number) => `${((100 * v) / busy).toFixed(1)} %`;
   return {
-    packages: [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `| ${k} | ${pct(v)} |`),
-    functions: [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `| \`${k}\` | ${pct(v)} |`),
+    packages: [...byPkg]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([k, v]) => `| ${k} | ${pct(v)} |`),
+    functions: [...byFn]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([k, v]) => `| \`${k}\` | ${pct(v)} |`),
   };
 }
 
@@ -39,32 +56,77 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-profile-'));
   const mockPort = 19000 + Math.floor(Math.random() * 500);
   const gwPort = mockPort + 600;
-  writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({
-    providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
-    models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
-    groups: [{ name: 'default', models: ['*'] }],
-    keys: [{ key: 'sk-bench-0001', account: 'bench', group: 'default' }],
-  }));
-  const mock = await startProcess('mock', process.execPath, ['--import', 'tsx', 'bench/mock-upstream.ts', String(mockPort), '0', '0'], {}, /mock upstream on/);
-  const gw = await startProcess('gateway', process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'packages/server/src/main.ts'], {
-    PORT: String(gwPort), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), GATEWAY_CONFIG: path.join(dir, 'gateway.json'), LOG_LEVEL: 'info',
-  }, /Gateway listening/);
-  const target: Target = { name: 'gateway', url: `http://127.0.0.1:${gwPort}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench-0001' }, body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hello.' }] }) };
+  writeFileSync(
+    path.join(dir, 'gateway.json'),
+    JSON.stringify({
+      providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
+      models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
+      groups: [{ name: 'default', models: ['*'] }],
+      keys: [{ key: 'sk-bench-0001', account: 'bench', group: 'default' }],
+    }),
+  );
+  const mock = await startProcess(
+    'mock',
+    process.execPath,
+    ['--import', 'tsx', 'bench/mock-upstream.ts', String(mockPort), '0', '0'],
+    {},
+    /mock upstream on/,
+  );
+  const gw = await startProcess(
+    'gateway',
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', 'packages/server/src/main.ts'],
+    {
+      PORT: String(gwPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(dir, 'data'),
+      GATEWAY_CONFIG: path.join(dir, 'gateway.json'),
+      LOG_LEVEL: 'info',
+    },
+    /Gateway listening/,
+  );
+  const target: Target = {
+    name: 'gateway',
+    url: `http://127.0.0.1:${gwPort}/v1/chat/completions`,
+    headers: { authorization: 'Bearer sk-bench-0001' },
+    body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hello.' }] }),
+  };
   await load(target, 16, 2);
   const r = await load(target, 16, 5);
   await gw.stop();
   await mock.stop();
-  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)).sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
   const s = summarize(file);
   const md = [
-    '# Where the gateway\'s time goes', '',
-    `Generated by \`npm run bench:profile\`: the gateway under \`node --cpu-prof\`, default settings (axios transport, PGlite, info logs), c=16 non-streaming against the instant mock for 5 s (${r.rps.toFixed(0)} req/s while profiled; the profile also covers start-up). Self time, idle excluded.`, '',
-    '## By package', '', '| package | self time |', '|---|---|', ...s.packages, '',
-    '## Top functions', '', '| function | self time |', '|---|---|', ...s.functions, '',
+    "# Where the gateway's time goes",
+    '',
+    `Generated by \`npm run bench:profile\`: the gateway under \`node --cpu-prof\`, default settings (axios transport, PGlite, info logs), c=16 non-streaming against the instant mock for 5 s (${r.rps.toFixed(0)} req/s while profiled; the profile also covers start-up). Self time, idle excluded.`,
+    '',
+    '## By package',
+    '',
+    '| package | self time |',
+    '|---|---|',
+    ...s.packages,
+    '',
+    '## Top functions',
+    '',
+    '| function | self time |',
+    '|---|---|',
+    ...s.functions,
+    '',
   ].join('\n');
   writeFileSync(path.join(ROOT, 'docs/benchmarks-profile.md'), md);
   rmSync(dir, { recursive: true, force: true });
   console.log(md);
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

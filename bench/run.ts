@@ -63,17 +63,30 @@ function ensurePortkey(log: (l: string) => void): string {
     log(`installing @portkey-ai/gateway@${PORTKEY_VERSION} into .bench-tmp …`);
     mkdirSync(dir, { recursive: true });
     if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}');
-    execSync(`npm install --prefix "${dir}" --no-audit --no-fund --loglevel=error @portkey-ai/gateway@${PORTKEY_VERSION}`, { stdio: 'inherit' });
+    execSync(`npm install --prefix "${dir}" --no-audit --no-fund --loglevel=error @portkey-ai/gateway@${PORTKEY_VERSION}`, {
+      stdio: 'inherit',
+    });
   }
   return entry;
 }
 
 async function startMock(port: number, latency = 0, jitter = 0, interval = 0): Promise<Proc> {
-  return startProcess(`mock:${port}`, process.execPath, [...tsxNode('bench/mock-upstream.ts'), String(port), String(latency), String(jitter), String(interval)], {}, /mock upstream on/);
+  return startProcess(
+    `mock:${port}`,
+    process.execPath,
+    [...tsxNode('bench/mock-upstream.ts'), String(port), String(latency), String(jitter), String(interval)],
+    {},
+    /mock upstream on/,
+  );
 }
 
 function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, unknown> = {}) {
-  const providers = Object.entries(upstreams).map(([id, port]) => ({ id, type: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-upstream-bench' }));
+  const providers = Object.entries(upstreams).map(([id, port]) => ({
+    id,
+    type: 'openai-compatible',
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey: 'sk-upstream-bench',
+  }));
   // the same upstreams once more through the opt-in node transport, to measure what axios costs
   const nodeProviders = providers.map((p) => ({ ...p, id: `${p.id}-node`, transport: 'node' }));
   return {
@@ -89,13 +102,28 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
   };
 }
 
-async function startGateway(name: string, config: object, env: Record<string, string> = {}): Promise<{ proc: Proc; url: string; dir: string }> {
+async function startGateway(
+  name: string,
+  config: object,
+  env: Record<string, string> = {},
+): Promise<{ proc: Proc; url: string; dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
   writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify(config));
   const port = await freePort();
-  const proc = await startProcess(name, process.execPath, tsxNode('packages/server/src/main.ts'), {
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, GATEWAY_CONFIG: path.join(dir, 'gateway.json'), LOG_LEVEL: 'info', ...env,
-  }, /Gateway listening/);
+  const proc = await startProcess(
+    name,
+    process.execPath,
+    tsxNode('packages/server/src/main.ts'),
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      GATEWAY_CONFIG: path.join(dir, 'gateway.json'),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    /Gateway listening/,
+  );
   // info-level request logs go to a pipe we drain: the cost of logging stays in the measurement
   return { proc, url: `http://127.0.0.1:${port}`, dir };
 }
@@ -119,19 +147,38 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     if (opts.portkey) {
       const entry = ensurePortkey(log);
       const pkPort = await freePort();
-      procs.push(await startProcess('portkey', process.execPath, [entry, '--headless', `--port=${pkPort}`], { NODE_ENV: 'production' }, /Ready for connections|running at/i));
+      procs.push(
+        await startProcess(
+          'portkey',
+          process.execPath,
+          [entry, '--headless', `--port=${pkPort}`],
+          { NODE_ENV: 'production' },
+          /Ready for connections|running at/i,
+        ),
+      );
       portkeyUrl = `http://127.0.0.1:${pkPort}`;
     }
 
     const mk = (upstream: keyof typeof ports, stream: boolean): Target[] => {
       const ts: Target[] = [
         { name: 'direct', url: `http://127.0.0.1:${ports[upstream]}/v1/chat/completions`, headers: {}, body: chatBody('mock', stream) },
-        { name: 'gateway', url: `${gw.url}/v1/chat/completions`, headers: { authorization: `Bearer ${KEY}` }, body: chatBody(`bench-${upstream}`, stream) },
+        {
+          name: 'gateway',
+          url: `${gw.url}/v1/chat/completions`,
+          headers: { authorization: `Bearer ${KEY}` },
+          body: chatBody(`bench-${upstream}`, stream),
+        },
       ];
       if (portkeyUrl) {
         ts.push({
-          name: 'portkey', url: `${portkeyUrl}/v1/chat/completions`, body: chatBody('mock', stream),
-          headers: { authorization: 'Bearer sk-upstream-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `http://127.0.0.1:${ports[upstream]}/v1` },
+          name: 'portkey',
+          url: `${portkeyUrl}/v1/chat/completions`,
+          body: chatBody('mock', stream),
+          headers: {
+            authorization: 'Bearer sk-upstream-bench',
+            'x-portkey-provider': 'openai',
+            'x-portkey-custom-host': `http://127.0.0.1:${ports[upstream]}/v1`,
+          },
         });
       }
       return ts;
@@ -145,7 +192,10 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const notes: string[] = [];
     const streamTargets: Target[] = [];
     for (const t of mk('instant', true)) {
-      const ok = await timedRequest(t).then(() => true, (e: Error) => (notes.push(`${t.name} cannot stream against the mock (${e.message}); left out of the streaming scenario.`), false));
+      const ok = await timedRequest(t).then(
+        () => true,
+        (e: Error) => (notes.push(`${t.name} cannot stream against the mock (${e.message}); left out of the streaming scenario.`), false),
+      );
       if (ok) streamTargets.push(t);
     }
     const rssIdleMb = rssMb(gw.proc.child.pid!);
@@ -173,11 +223,15 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     log('4/6 translation under load (Anthropic messages in, OpenAI upstream out)');
     let translation: BenchResults['translation'] = null;
     const anthropic: Target = {
-      name: 'anthropic-in', url: `${gw.url}/v1/messages`,
+      name: 'anthropic-in',
+      url: `${gw.url}/v1/messages`,
       headers: { authorization: `Bearer ${KEY}`, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify({ model: 'bench-instant', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Say hello.' }] }),
     };
-    const probe = await timedRequest(anthropic).then(() => true, () => false);
+    const probe = await timedRequest(anthropic).then(
+      () => true,
+      () => false,
+    );
     if (probe) {
       translation = {
         sameFormatChunksPerSecond: chunksPerSecond.gateway,
@@ -204,8 +258,14 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
 
     const results: BenchResults = {
       machine: { nproc: os.cpus().length, node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', profile: opts.profile },
-      sequential, sweep, streaming: { ttfb, chunksPerSecond, chunks: CHUNKS }, translation, tasks,
-      memory: { rssIdleMb, rssOpenStreamsMb, openStreams, rssAfter }, slowUpstream, notes,
+      sequential,
+      sweep,
+      streaming: { ttfb, chunksPerSecond, chunks: CHUNKS },
+      translation,
+      tasks,
+      memory: { rssIdleMb, rssOpenStreamsMb, openStreams, rssAfter },
+      slowUpstream,
+      notes,
     };
     if (opts.writeDocs) {
       writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
@@ -250,7 +310,14 @@ async function openManyStreams(t: Target, n: number, pid: number): Promise<numbe
   return rss;
 }
 
-async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof typeof PROFILES], procs: Proc[], dirs: string[], log: (l: string) => void, tricklePort: number): Promise<NonNullable<BenchResults['tasks']>> {
+async function taskScenario(
+  databaseUrl: string,
+  P: (typeof PROFILES)[keyof typeof PROFILES],
+  procs: Proc[],
+  dirs: string[],
+  log: (l: string) => void,
+  tricklePort: number,
+): Promise<NonNullable<BenchResults['tasks']>> {
   const dbName = `gwbench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -259,28 +326,61 @@ async function taskScenario(databaseUrl: string, P: (typeof PROFILES)[keyof type
   const url = new URL(databaseUrl);
   url.pathname = `/${dbName}`;
   try {
-    const gw = await startGateway('gateway-pg', gatewayConfig({ trickle: tricklePort }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }), { DATABASE_URL: url.toString() });
+    const gw = await startGateway(
+      'gateway-pg',
+      gatewayConfig({ trickle: tricklePort }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }),
+      { DATABASE_URL: url.toString() },
+    );
     procs.push(gw.proc);
     dirs.push(gw.dir);
     const create: Target = {
-      name: 'create', url: `${gw.url}/v1/contents/generations/tasks`, headers: { authorization: `Bearer ${KEY}` },
+      name: 'create',
+      url: `${gw.url}/v1/contents/generations/tasks`,
+      headers: { authorization: `Bearer ${KEY}` },
       body: JSON.stringify({ model: 'bench-video', content: [{ type: 'text', text: 'a benchmark video' }] }),
     };
     const created = await load(create, 16, P.seconds);
     log(`  creations: ${created.rps.toFixed(0)}/s (${created.non2xx} non-2xx)`);
     const ids: string[] = [];
     for (let i = 0; i < P.tasksForReads; i++) {
-      const res = await fetch(create.url, { method: 'POST', headers: { 'content-type': 'application/json', ...create.headers }, body: create.body });
+      const res = await fetch(create.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...create.headers },
+        body: create.body,
+      });
       ids.push(((await res.json()) as { id: string }).id);
     }
     let i = 0;
-    const reads = await loadTrials({ name: 'read', url: `${gw.url}/v1/contents/generations/tasks/${ids[0]}`, headers: { authorization: `Bearer ${KEY}` }, body: '' }, 16, P.seconds, P.trials, {
-      method: 'GET', body: undefined,
-      requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, method: 'GET', body: undefined, path: `/v1/contents/generations/tasks/${ids[i++ % ids.length]}` }) }],
-    } as never);
-    const count = await fetch(`${gw.url}/v1/contents/generations/tasks?page_size=1`, { headers: create.headers }).then((r) => r.json() as Promise<{ total: number }>);
+    const reads = await loadTrials(
+      { name: 'read', url: `${gw.url}/v1/contents/generations/tasks/${ids[0]}`, headers: { authorization: `Bearer ${KEY}` }, body: '' },
+      16,
+      P.seconds,
+      P.trials,
+      {
+        method: 'GET',
+        body: undefined,
+        requests: [
+          {
+            setupRequest: (r: Record<string, unknown>) => ({
+              ...r,
+              method: 'GET',
+              body: undefined,
+              path: `/v1/contents/generations/tasks/${ids[i++ % ids.length]}`,
+            }),
+          },
+        ],
+      } as never,
+    );
+    const count = await fetch(`${gw.url}/v1/contents/generations/tasks?page_size=1`, { headers: create.headers }).then(
+      (r) => r.json() as Promise<{ total: number }>,
+    );
     // The memory target once more with the store outside the process: what the gateway itself holds per stream.
-    const trickle: Target = { name: 'gateway-pg', url: `${gw.url}/v1/chat/completions`, headers: { authorization: `Bearer ${KEY}` }, body: chatBody('bench-trickle', true) };
+    const trickle: Target = {
+      name: 'gateway-pg',
+      url: `${gw.url}/v1/chat/completions`,
+      headers: { authorization: `Bearer ${KEY}` },
+      body: chatBody('bench-trickle', true),
+    };
     const rssOpenStreamsMb = await openManyStreams(trickle, P.openStreams, gw.proc.child.pid!);
     log(`  RSS with ${P.openStreams} open streams, PostgreSQL store: ${rssOpenStreamsMb.toFixed(0)} MB`);
     return { creationsPerSecond: created.rps, readsPerSecond: reads.rps, readP99: reads.p99, activeTasks: count.total, rssOpenStreamsMb };
@@ -297,7 +397,10 @@ if (require.main === module) {
   runBenchmark({
     profile,
     portkey: process.env.BENCH_PORTKEY !== '0',
-    databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? (tryLocalPostgres() ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
+    databaseUrl:
+      process.env.BENCH_DATABASE_URL ??
+      process.env.TEST_DATABASE_URL ??
+      (tryLocalPostgres() ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
     leakRequests: Number(process.env.BENCH_LEAK_REQUESTS ?? (profile === 'quick' ? 4000 : 100_000)),
     writeDocs: true,
     log: (l) => console.log(l),

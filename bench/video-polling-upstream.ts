@@ -16,12 +16,16 @@ async function main(): Promise<void> {
   // Per task: every poll time (ms). Read from the request log, which is drained every 200 ms.
   const polls = new Map<string, number[]>();
   let calls = 0;
-  const idOf = kind === 'ark' ? /\/tasks\/(cgt-[a-z0-9]+)$/ : kind === 'veo' ? /\/operations\/([a-z0-9]+)$/ : /\/videos\/(video_[a-z0-9]+)$/;
+  const idOf =
+    kind === 'ark' ? /\/tasks\/(cgt-[a-z0-9]+)$/ : kind === 'veo' ? /\/operations\/([a-z0-9]+)$/ : /\/videos\/(video_[a-z0-9]+)$/;
   setInterval(() => {
     for (const r of api.requests.splice(0)) {
       if (r.method !== 'GET') continue;
       calls++;
-      const ids = kind === 'ark' && r.query.getAll('filter.task_ids').length ? r.query.getAll('filter.task_ids') : [idOf.exec(r.path)?.[1]].filter(Boolean) as string[];
+      const ids =
+        kind === 'ark' && r.query.getAll('filter.task_ids').length
+          ? r.query.getAll('filter.task_ids')
+          : ([idOf.exec(r.path)?.[1]].filter(Boolean) as string[]);
       const at = Date.now();
       for (const id of ids) {
         const list = polls.get(id) ?? [];
@@ -53,7 +57,9 @@ async function main(): Promise<void> {
     }
     gaps.sort((a, b) => a - b);
     const submissions = fake.book.submissions.length;
-    console.log(`STATS ${JSON.stringify({ tasksKnown: polls.size, submissions, polledInWindow: polled, maxGapMs: maxGap, p50GapMs: gaps[Math.floor(gaps.length / 2)] ?? 0, p99GapMs: gaps[Math.floor(gaps.length * 0.99)] ?? 0, httpPolls: calls })}`);
+    console.log(
+      `STATS ${JSON.stringify({ tasksKnown: polls.size, submissions, polledInWindow: polled, maxGapMs: maxGap, p50GapMs: gaps[Math.floor(gaps.length / 2)] ?? 0, p99GapMs: gaps[Math.floor(gaps.length * 0.99)] ?? 0, httpPolls: calls })}`,
+    );
   });
 }
 

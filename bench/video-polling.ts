@@ -40,11 +40,28 @@ const opts = {
 const TYPE = { sora: 'openai', ark: 'ark', veo: 'google' } as const;
 const UPSTREAM_MODEL = { sora: 'sora-2', ark: 'seedance-1-0-pro', veo: 'veo-3.0-generate-001' } as const;
 
-interface Stats { tasksKnown: number; submissions: number; polledInWindow: number; maxGapMs: number; p50GapMs: number; p99GapMs: number; httpPolls: number }
+interface Stats {
+  tasksKnown: number;
+  submissions: number;
+  polledInWindow: number;
+  maxGapMs: number;
+  p50GapMs: number;
+  p99GapMs: number;
+  httpPolls: number;
+}
 
 /** The fake upstream child: start, ask for stats, stop. */
-async function startUpstream(): Promise<{ url: string; apiKey: string; stats(since: number): Promise<Stats>; stop(): void; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'video-polling-upstream.ts'), opts.provider], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+async function startUpstream(): Promise<{
+  url: string;
+  apiKey: string;
+  stats(since: number): Promise<Stats>;
+  stop(): void;
+  proc: ChildProcess;
+}> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'video-polling-upstream.ts'), opts.provider], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = readline.createInterface({ input: proc.stdout! });
   const waiting: Array<(line: string) => void> = [];
   lines.on('line', (l) => waiting.shift()?.(l));
@@ -52,7 +69,9 @@ async function startUpstream(): Promise<{ url: string; apiKey: string; stats(sin
   const ready = await next();
   const { url, apiKey } = JSON.parse(ready.replace(/^READY /, '')) as { url: string; apiKey: string };
   return {
-    url, apiKey, proc,
+    url,
+    apiKey,
+    proc,
     async stats(since) {
       const answer = next();
       proc.stdin!.write(`stats ${since}\n`);
@@ -73,7 +92,9 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : dataDir, schema, poolMax: 20 });
   const config = buildConfig('(bench)', {
     providers: [{ id: 'up', type: TYPE[opts.provider], baseUrl: upstream.url, apiKey: upstream.apiKey }],
-    models: [{ id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'up', upstreamModel: UPSTREAM_MODEL[opts.provider] }],
+    models: [
+      { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'up', upstreamModel: UPSTREAM_MODEL[opts.provider] },
+    ],
     groups: [{ name: 'default', models: ['*'] }],
     limits: { maxActiveTasksPerAccount: opts.tasks + 1 },
   });
@@ -86,12 +107,22 @@ async function main(): Promise<void> {
   );
   const principal: Principal = { accountId: 'bench', keyId: 'bench-key', group: 'default' };
 
-  log(`bench:polling — ${opts.tasks} tasks on a fake ${opts.provider} upstream, store ${db.kind}, worker concurrency ${opts.concurrency}, ${os.cpus().length} cores`);
+  log(
+    `bench:polling — ${opts.tasks} tasks on a fake ${opts.provider} upstream, store ${db.kind}, worker concurrency ${opts.concurrency}, ${os.cpus().length} cores`,
+  );
   const t0 = Date.now();
   for (let i = 0; i < opts.tasks; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, opts.tasks - i) }, (_, j) => engine.service.create({
-      principal, modelId: 'bench-video', format: 'bench', requestId: `b${i + j}`, draft: { prompt: `bench task ${i + j}`, durationSeconds: 4, resolution: '720p', aspectRatio: '16:9' },
-    })));
+    await Promise.all(
+      Array.from({ length: Math.min(50, opts.tasks - i) }, (_, j) =>
+        engine.service.create({
+          principal,
+          modelId: 'bench-video',
+          format: 'bench',
+          requestId: `b${i + j}`,
+          draft: { prompt: `bench task ${i + j}`, durationSeconds: 4, resolution: '720p', aspectRatio: '16:9' },
+        }),
+      ),
+    );
   }
   const createdMs = Date.now() - t0;
   log(`created ${opts.tasks} tasks in ${(createdMs / 1000).toFixed(1)} s`);
@@ -119,7 +150,9 @@ async function main(): Promise<void> {
     const rate = (s.httpPolls - before) / ((Date.now() - start) / 1000);
     before = s.httpPolls;
     windows.push({ ...s, pollsPerSecond: Math.round(rate) });
-    log(`window ${w + 1}: ${s.polledInWindow}/${opts.tasks} tasks polled; longest silence ${(s.maxGapMs / 1000).toFixed(1)} s (p50 ${(s.p50GapMs / 1000).toFixed(1)} s, p99 ${(s.p99GapMs / 1000).toFixed(1)} s); ${Math.round(rate)} upstream requests/s`);
+    log(
+      `window ${w + 1}: ${s.polledInWindow}/${opts.tasks} tasks polled; longest silence ${(s.maxGapMs / 1000).toFixed(1)} s (p50 ${(s.p50GapMs / 1000).toFixed(1)} s, p99 ${(s.p99GapMs / 1000).toFixed(1)} s); ${Math.round(rate)} upstream requests/s`,
+    );
   }
   const cpu = process.cpuUsage(cpu0);
   const wall = (Date.now() - t1) / 1000;
@@ -159,7 +192,7 @@ const HEADER = [
   '**Why it keeps up.** Claims are one `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)` per round for all',
   'free slots, ordered by `next_poll_at` (index `video_tasks_due`), so the longest-waiting task is always next and none',
   'starves; steps run concurrently up to the worker concurrency, each poll one upstream GET on a keep-alive socket; the',
-  'lease releases (with each task\'s next poll time) of concurrent steps are written together, one `UPDATE … FROM (VALUES',
+  "lease releases (with each task's next poll time) of concurrent steps are written together, one `UPDATE … FROM (VALUES",
   '…)` per batch (ReleaseBatcher, `releaseMany`), which roughly doubled the poll rate on both stores; delays back off to `VIDEO_POLL_MAX_MS` (10 s) with',
   'downward jitter; a 429 with `Retry-After` pauses that provider as a whole. Ark status reads are batched into list',
   'calls of up to 100 `filter.task_ids`; Sora and Veo have no batch read, so they cost one GET per task (the worst case).',
@@ -168,8 +201,19 @@ const HEADER = [
   '',
 ].join('\n');
 
-function renderSection(r: { db: string; createdMs: number; submittedMs: number; windows: Array<Stats & { pollsPerSecond: number }>; gatewayCpu: number; rssMb: number; ok: boolean }): string {
-  const rows = r.windows.map((w, i) => `| ${i + 1} | ${w.polledInWindow} / ${opts.tasks} | ${(w.maxGapMs / 1000).toFixed(1)} s | ${(w.p50GapMs / 1000).toFixed(1)} s | ${(w.p99GapMs / 1000).toFixed(1)} s | ${w.pollsPerSecond} |`);
+function renderSection(r: {
+  db: string;
+  createdMs: number;
+  submittedMs: number;
+  windows: Array<Stats & { pollsPerSecond: number }>;
+  gatewayCpu: number;
+  rssMb: number;
+  ok: boolean;
+}): string {
+  const rows = r.windows.map(
+    (w, i) =>
+      `| ${i + 1} | ${w.polledInWindow} / ${opts.tasks} | ${(w.maxGapMs / 1000).toFixed(1)} s | ${(w.p50GapMs / 1000).toFixed(1)} s | ${(w.p99GapMs / 1000).toFixed(1)} s | ${w.pollsPerSecond} |`,
+  );
   const cpu = os.cpus();
   return [
     `## ${opts.provider} upstream, ${r.db === 'pglite' ? 'PGlite on disk' : 'PostgreSQL'}`,

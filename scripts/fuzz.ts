@@ -15,12 +15,21 @@ const started = Date.now();
 console.log(`fuzz: ${runs} cases per endpoint and property`);
 const jest = spawnSync('npx', ['jest', 'packages/server/test/fuzz'], {
   stdio: 'inherit',
-  env: { ...process.env, FUZZ_RUNS: runs, FUZZ_REPORT: report, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+  env: {
+    ...process.env,
+    FUZZ_RUNS: runs,
+    FUZZ_REPORT: report,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+  },
 });
 
 let lines: Array<{ suite: string; endpoints: Record<string, Record<string, number>> }> = [];
 try {
-  lines = readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  lines = readFileSync(report, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 } catch {
   console.error('no report was written (did the suites start?)');
 }
@@ -34,11 +43,23 @@ for (const { suite, endpoints } of lines) {
     const n = Object.values(statuses).reduce((a, b) => a + b, 0);
     total += n;
     for (const [s, c] of Object.entries(statuses)) byStatus[s] = (byStatus[s] ?? 0) + c;
-    console.log(`  ${name.padEnd(32)} ${String(n).padStart(6)}  ${Object.entries(statuses).map(([s, c]) => `${s}:${c}`).join(' ')}`);
+    console.log(
+      `  ${name.padEnd(32)} ${String(n).padStart(6)}  ${Object.entries(statuses)
+        .map(([s, c]) => `${s}:${c}`)
+        .join(' ')}`,
+    );
   }
 }
-const fivexx = Object.entries(byStatus).filter(([s]) => Number(s) >= 500).map(([s, c]) => `${s}:${c}`).join(' ') || 'none';
-console.log(`\ncases tried: ${total} in ${((Date.now() - started) / 1000).toFixed(0)} s; by status ${Object.entries(byStatus).map(([s, c]) => `${s}:${c}`).join(' ')}`);
+const fivexx =
+  Object.entries(byStatus)
+    .filter(([s]) => Number(s) >= 500)
+    .map(([s, c]) => `${s}:${c}`)
+    .join(' ') || 'none';
+console.log(
+  `\ncases tried: ${total} in ${((Date.now() - started) / 1000).toFixed(0)} s; by status ${Object.entries(byStatus)
+    .map(([s, c]) => `${s}:${c}`)
+    .join(' ')}`,
+);
 console.log(`5xx answers: ${fivexx} (503 is model_not_in_group only; anything else fails its property)`);
 console.log(jest.status === 0 ? 'OK: every property held' : `FAILED: jest exited with ${jest.status}`);
 process.exit(jest.status ?? 1);

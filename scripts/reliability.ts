@@ -12,16 +12,24 @@ import path from 'node:path';
 
 const answers = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 3000 }).status === 0;
 const env: NodeJS.ProcessEnv = { ...process.env };
-if (!env.TEST_DATABASE_URL && answers('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q'])) env.TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+if (!env.TEST_DATABASE_URL && answers('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q']))
+  env.TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 if (!env.TEST_REDIS_URL && answers('redis-cli', ['-h', '127.0.0.1', 'ping'])) env.TEST_REDIS_URL = 'redis://127.0.0.1:6379';
-console.log(`reliability (long): Postgres ${env.TEST_DATABASE_URL ? 'yes' : 'no (the two-instance run is skipped)'}, Redis ${env.TEST_REDIS_URL ? 'yes' : 'no'}`);
+console.log(
+  `reliability (long): Postgres ${env.TEST_DATABASE_URL ? 'yes' : 'no (the two-instance run is skipped)'}, Redis ${env.TEST_REDIS_URL ? 'yes' : 'no'}`,
+);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-reliability-'));
 const report = path.join(dir, 'figures.jsonl');
 const started = Date.now();
 const jest = spawnSync('npx', ['jest', 'packages/server/test/reliability'], {
   stdio: 'inherit',
-  env: { ...env, RELIABILITY_LONG: '1', RELIABILITY_REPORT: report, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+  env: {
+    ...env,
+    RELIABILITY_LONG: '1',
+    RELIABILITY_REPORT: report,
+    NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+  },
 });
 
 const figures = new Map<string, number>();

@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   const r = await runVideoCrashScenario(opts);
   console.log(JSON.stringify(r, null, 2));
   const bad = r.lost.length + r.notTerminal.length + r.submittedTwice.length + r.contentMismatch.length + r.succeededUnsubmitted.length;
-  console.log(bad ? `FAILED: ${bad} violations` : `OK: all ${r.tasks} tasks terminal, none submitted twice, none lost (${r.store}, ${(r.elapsedMs / 1000).toFixed(1)} s)`);
+  console.log(
+    bad
+      ? `FAILED: ${bad} violations`
+      : `OK: all ${r.tasks} tasks terminal, none submitted twice, none lost (${r.store}, ${(r.elapsedMs / 1000).toFixed(1)} s)`,
+  );
   process.exit(bad ? 1 : 0);
 }
 

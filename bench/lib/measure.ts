@@ -56,7 +56,9 @@ export async function interleavedSequential(targets: Target[], rounds: number, p
       roundMedians.get(t.name)!.push(median(xs));
     }
   }
-  return Object.fromEntries(targets.map((t) => [t.name, { median: median(roundMedians.get(t.name)!), p99: percentile(samples.get(t.name)!, 99) }]));
+  return Object.fromEntries(
+    targets.map((t) => [t.name, { median: median(roundMedians.get(t.name)!), p99: percentile(samples.get(t.name)!, 99) }]),
+  );
 }
 
 export interface LoadResult {
@@ -83,7 +85,13 @@ export async function load(t: Target, connections: number, seconds: number, extr
 }
 
 /** Warm-up, then `trials` runs; the median trial by throughput. */
-export async function loadTrials(t: Target, connections: number, seconds: number, trials: number, extra: Partial<autocannon.Options> = {}): Promise<LoadResult> {
+export async function loadTrials(
+  t: Target,
+  connections: number,
+  seconds: number,
+  trials: number,
+  extra: Partial<autocannon.Options> = {},
+): Promise<LoadResult> {
   if (trials > 1) await load(t, connections, 1, extra); // warm-up (the smoke profile skips it)
   const runs: LoadResult[] = [];
   for (let i = 0; i < trials; i++) runs.push(await load(t, connections, seconds, extra));

@@ -12,7 +12,14 @@ export interface Proc {
 }
 
 /** Spawns a process and waits until its output matches `ready`. */
-export function startProcess(name: string, cmd: string, args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 60000): Promise<Proc> {
+export function startProcess(
+  name: string,
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 60000,
+): Promise<Proc> {
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const onData = (d: Buffer) => {

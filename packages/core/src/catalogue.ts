@@ -111,9 +111,7 @@ export class ModelCatalogue {
 
   /** Models visible to a group, in catalogue order, optionally of one kind. */
   listForGroup(groupName: string, kind?: ModelKind): ModelSpec[] {
-    return [...this.models.values()].filter(
-      (m) => this.groupAllows(groupName, m.id) && (kind === undefined || m.kind === kind),
-    );
+    return [...this.models.values()].filter((m) => this.groupAllows(groupName, m.id) && (kind === undefined || m.kind === kind));
   }
 
   all(): ModelSpec[] {

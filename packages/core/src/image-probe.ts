@@ -7,7 +7,12 @@ export interface ProbedImage {
 
 export function probeImage(b: Uint8Array): ProbedImage | null {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  if (buf.length >= 24 && buf.readUInt32BE(0) === 0x89504e47 && buf.readUInt32BE(4) === 0x0d0a1a0a && buf.toString('ascii', 12, 16) === 'IHDR') {
+  if (
+    buf.length >= 24 &&
+    buf.readUInt32BE(0) === 0x89504e47 &&
+    buf.readUInt32BE(4) === 0x0d0a1a0a &&
+    buf.toString('ascii', 12, 16) === 'IHDR'
+  ) {
     const width = buf.readUInt32BE(16);
     const height = buf.readUInt32BE(20);
     return width > 0 && height > 0 ? { mediaType: 'image/png', width, height } : null;
@@ -17,7 +22,10 @@ export function probeImage(b: Uint8Array): ProbedImage | null {
     while (i + 9 < buf.length) {
       if (buf[i] !== 0xff) return null;
       const marker = buf[i + 1];
-      if (marker === 0xff) { i++; continue; }
+      if (marker === 0xff) {
+        i++;
+        continue;
+      }
       const len = buf.readUInt16BE(i + 2);
       // SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC)
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {

@@ -13,11 +13,23 @@ describe('estimateInputTokens', () => {
 
   it('counts images at a fixed cost, tool calls, tool results and tool definitions', () => {
     const base = estimateInputTokens({ messages: [user('hi')] });
-    const image: Message = { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'https://x/y.png' }] };
+    const image: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'image', url: 'https://x/y.png' },
+      ],
+    };
     expect(estimateInputTokens({ messages: [image] }) - base).toBe(1600);
 
-    const call: Message = { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] };
-    const result: Message = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'sunny, 24 C' }] }] };
+    const call: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', id: 'c1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }],
+    };
+    const result: Message = {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'sunny, 24 C' }] }],
+    };
     expect(estimateInputTokens({ messages: [user('hi'), call, result] })).toBe(base + (3 + 3 + 5) + (3 + 3));
 
     const tools = [{ name: 'get_weather', description: 'Current weather', parameters: { type: 'object' } }];

@@ -2,7 +2,11 @@ import type { ModelSpec } from './catalogue';
 import { resolutionsFor, resolveRatio, validateVideoRequest, videoDimensions, type VideoImage } from './video-limits';
 
 const model = (family: '2.5' | '2.0', tier: 'standard' | 'fast' | 'mini'): ModelSpec => ({
-  id: `m-${family}-${tier}`, kind: 'video', family, tier, deployments: [],
+  id: `m-${family}-${tier}`,
+  kind: 'video',
+  family,
+  tier,
+  deployments: [],
 });
 const img: VideoImage = { mediaType: 'image/png', data: new Uint8Array([1]), width: 1280, height: 720 };
 const code = (fn: () => unknown) => {
@@ -17,13 +21,22 @@ const code = (fn: () => unknown) => {
 describe('video limits table', () => {
   it('applies the defaults: 5 s, 720p, adaptive, audio on, 24 fps', () => {
     expect(validateVideoRequest(model('2.0', 'standard'), { prompt: 'a cat' })).toMatchObject({
-      durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24,
+      durationSeconds: 5,
+      resolution: '720p',
+      aspectRatio: 'adaptive',
+      generateAudio: true,
+      fps: 24,
     });
   });
 
   it.each([
-    ['2.5', 4, 'accepted'], ['2.5', 30, 'accepted'], ['2.5', 31, 'invalid_duration'], ['2.5', 3, 'invalid_duration'],
-    ['2.0', 15, 'accepted'], ['2.0', 16, 'invalid_duration'], ['2.0', 4.5, 'invalid_duration'],
+    ['2.5', 4, 'accepted'],
+    ['2.5', 30, 'accepted'],
+    ['2.5', 31, 'invalid_duration'],
+    ['2.5', 3, 'invalid_duration'],
+    ['2.0', 15, 'accepted'],
+    ['2.0', 16, 'invalid_duration'],
+    ['2.0', 4.5, 'invalid_duration'],
   ] as const)('family %s, %s s → %s', (family, d, expected) => {
     expect(code(() => validateVideoRequest(model(family, 'standard'), { prompt: 'p', durationSeconds: d }))).toBe(expected);
   });
@@ -49,14 +62,20 @@ describe('video limits table', () => {
   });
 
   it('2.5 with frames requires adaptive; 2.0 does not', () => {
-    expect(code(() => validateVideoRequest(model('2.5', 'standard'), { firstFrame: img, aspectRatio: '16:9' }))).toBe('frames_require_adaptive_ratio');
+    expect(code(() => validateVideoRequest(model('2.5', 'standard'), { firstFrame: img, aspectRatio: '16:9' }))).toBe(
+      'frames_require_adaptive_ratio',
+    );
     expect(code(() => validateVideoRequest(model('2.0', 'standard'), { firstFrame: img, aspectRatio: '16:9' }))).toBe('accepted');
     expect(code(() => validateVideoRequest(model('2.0', 'standard'), { prompt: 'p', aspectRatio: '2:1' }))).toBe('invalid_aspect_ratio');
   });
 
   it('messages name the wire field and the allowed range', () => {
     try {
-      validateVideoRequest(model('2.0', 'standard'), { prompt: 'p', durationSeconds: 20, fieldNames: { durationSeconds: 'parameters.durationSeconds' } });
+      validateVideoRequest(model('2.0', 'standard'), {
+        prompt: 'p',
+        durationSeconds: 20,
+        fieldNames: { durationSeconds: 'parameters.durationSeconds' },
+      });
       throw new Error('accepted');
     } catch (e) {
       expect((e as Error).message).toContain('parameters.durationSeconds');

@@ -62,7 +62,9 @@ export interface VideoRequestDraft {
   generateAudio?: boolean;
   fps?: number;
   /** wire-level field names, so messages name what the caller sent */
-  fieldNames?: Partial<Record<'durationSeconds' | 'resolution' | 'aspectRatio' | 'referenceImages' | 'firstFrame' | 'lastFrame' | 'prompt', string>>;
+  fieldNames?: Partial<
+    Record<'durationSeconds' | 'resolution' | 'aspectRatio' | 'referenceImages' | 'firstFrame' | 'lastFrame' | 'prompt', string>
+  >;
 }
 
 export interface VideoRequest {
@@ -89,14 +91,26 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
   const refs = draft.referenceImages;
 
   if (draft.lastFrame && !draft.firstFrame) {
-    throw invalid('last_frame_requires_first_frame', `${name('lastFrame')} requires a first frame (${name('firstFrame')}).`, name('lastFrame'));
+    throw invalid(
+      'last_frame_requires_first_frame',
+      `${name('lastFrame')} requires a first frame (${name('firstFrame')}).`,
+      name('lastFrame'),
+    );
   }
   if (refs !== undefined) {
     if (draft.firstFrame || draft.lastFrame) {
-      throw invalid('reference_images_with_frames', `${name('referenceImages')} cannot be combined with a first or last frame; use one input mode.`, name('referenceImages'));
+      throw invalid(
+        'reference_images_with_frames',
+        `${name('referenceImages')} cannot be combined with a first or last frame; use one input mode.`,
+        name('referenceImages'),
+      );
     }
     if (refs.length < 1 || refs.length > limits.maxReferenceImages) {
-      throw invalid('invalid_reference_images', `${name('referenceImages')} must hold 1 to ${limits.maxReferenceImages} images for ${model.id} (family ${family}); got ${refs.length}.`, name('referenceImages'));
+      throw invalid(
+        'invalid_reference_images',
+        `${name('referenceImages')} must hold 1 to ${limits.maxReferenceImages} images for ${model.id} (family ${family}); got ${refs.length}.`,
+        name('referenceImages'),
+      );
     }
   }
   const hasImage = Boolean(draft.firstFrame || refs?.length);
@@ -106,21 +120,37 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
 
   const duration = draft.durationSeconds ?? VIDEO_DEFAULTS.durationSeconds;
   if (!Number.isInteger(duration) || duration < limits.minSeconds || duration > limits.maxSeconds) {
-    throw invalid('invalid_duration', `${name('durationSeconds')} must be a whole number of seconds from ${limits.minSeconds} to ${limits.maxSeconds} for ${model.id} (family ${family}); got ${String(draft.durationSeconds)}.`, name('durationSeconds'));
+    throw invalid(
+      'invalid_duration',
+      `${name('durationSeconds')} must be a whole number of seconds from ${limits.minSeconds} to ${limits.maxSeconds} for ${model.id} (family ${family}); got ${String(draft.durationSeconds)}.`,
+      name('durationSeconds'),
+    );
   }
 
   const allowedRes = resolutionsFor(family, tier);
   const resolution = (draft.resolution ?? VIDEO_DEFAULTS.resolution) as Resolution;
   if (!allowedRes.includes(resolution)) {
-    throw invalid('invalid_resolution', `${name('resolution')} ${JSON.stringify(draft.resolution)} is not available on ${model.id} (family ${family}, tier ${tier}); allowed: ${allowedRes.join(', ')}.`, name('resolution'));
+    throw invalid(
+      'invalid_resolution',
+      `${name('resolution')} ${JSON.stringify(draft.resolution)} is not available on ${model.id} (family ${family}, tier ${tier}); allowed: ${allowedRes.join(', ')}.`,
+      name('resolution'),
+    );
   }
 
   const ratio = (draft.aspectRatio ?? VIDEO_DEFAULTS.aspectRatio) as AspectRatio;
   if (!ASPECT_RATIOS.includes(ratio)) {
-    throw invalid('invalid_aspect_ratio', `${name('aspectRatio')} ${JSON.stringify(draft.aspectRatio)} is not supported; allowed: ${ASPECT_RATIOS.join(', ')}.`, name('aspectRatio'));
+    throw invalid(
+      'invalid_aspect_ratio',
+      `${name('aspectRatio')} ${JSON.stringify(draft.aspectRatio)} is not supported; allowed: ${ASPECT_RATIOS.join(', ')}.`,
+      name('aspectRatio'),
+    );
   }
   if (limits.framesRequireAdaptive && draft.firstFrame && ratio !== 'adaptive') {
-    throw invalid('frames_require_adaptive_ratio', `${model.id} (family ${family}) requires ${name('aspectRatio')} "adaptive" with first/last-frame input; got ${JSON.stringify(ratio)}.`, name('aspectRatio'));
+    throw invalid(
+      'frames_require_adaptive_ratio',
+      `${model.id} (family ${family}) requires ${name('aspectRatio')} "adaptive" with first/last-frame input; got ${JSON.stringify(ratio)}.`,
+      name('aspectRatio'),
+    );
   }
 
   return {

@@ -1,8 +1,14 @@
 import { assertTransition, canTransition, isTerminal, TASK_STATUSES, TASK_TRANSITIONS, type TaskStatus } from './video-task';
 
 const LEGAL: Array<[TaskStatus, TaskStatus]> = [
-  ['queued', 'running'], ['queued', 'failed'], ['queued', 'cancelled'], ['queued', 'expired'],
-  ['running', 'succeeded'], ['running', 'failed'], ['running', 'cancelled'], ['running', 'expired'],
+  ['queued', 'running'],
+  ['queued', 'failed'],
+  ['queued', 'cancelled'],
+  ['queued', 'expired'],
+  ['running', 'succeeded'],
+  ['running', 'failed'],
+  ['running', 'cancelled'],
+  ['running', 'expired'],
 ];
 
 describe('task transition table', () => {

@@ -6,24 +6,39 @@ import type { ErrorRenderer } from './error-renderers';
 export function normalizeError(e: unknown): GatewayError {
   if (e instanceof GatewayError) return e;
   const err = e as { type?: string; status?: number; code?: string; field?: string; message?: string; limit?: number };
-  if (err?.type === 'entity.parse.failed') return new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
+  if (err?.type === 'entity.parse.failed')
+    return new GatewayError('invalid_request', 'The request body is not valid JSON.', { code: 'invalid_json' });
   if (err?.type === 'entity.too.large') {
-    return new GatewayError('payload_too_large', `The request body exceeds the limit of ${err.limit} bytes.`, { code: 'payload_too_large' });
+    return new GatewayError('payload_too_large', `The request body exceeds the limit of ${err.limit} bytes.`, {
+      code: 'payload_too_large',
+    });
   }
   if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') {
     return new GatewayError('invalid_request', 'Unsupported request body encoding.', { code: 'unsupported_encoding' });
   }
   if (err?.type === 'request.aborted') return new GatewayError('invalid_request', 'The request was aborted.', { code: 'request_aborted' });
   if (typeof err?.code === 'string' && err.code.startsWith('LIMIT_')) {
-    const tooLarge = err.code === 'LIMIT_FILE_SIZE' || err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_FILE_COUNT' || err.code === 'LIMIT_PART_COUNT' || err.code === 'LIMIT_FIELD_COUNT';
-    return new GatewayError(tooLarge ? 'payload_too_large' : 'invalid_request', `Multipart upload refused: ${err.message}${err.field ? ` (field ${err.field})` : ''}.`, {
-      code: err.code.toLowerCase(),
-      param: err.field,
-    });
+    const tooLarge =
+      err.code === 'LIMIT_FILE_SIZE' ||
+      err.code === 'LIMIT_FIELD_VALUE' ||
+      err.code === 'LIMIT_FILE_COUNT' ||
+      err.code === 'LIMIT_PART_COUNT' ||
+      err.code === 'LIMIT_FIELD_COUNT';
+    return new GatewayError(
+      tooLarge ? 'payload_too_large' : 'invalid_request',
+      `Multipart upload refused: ${err.message}${err.field ? ` (field ${err.field})` : ''}.`,
+      {
+        code: err.code.toLowerCase(),
+        param: err.field,
+      },
+    );
   }
   // Multer's other refusals (a part without a field name, an unexpected file field): the body is malformed.
   if ((e as Error | undefined)?.name === 'MulterError') {
-    return new GatewayError('invalid_request', `The multipart body is malformed: ${err.message}.`, { code: 'malformed_multipart', param: err.field });
+    return new GatewayError('invalid_request', `The multipart body is malformed: ${err.message}.`, {
+      code: 'malformed_multipart',
+      param: err.field,
+    });
   }
   if (err?.status && err.status >= 400 && err.status < 500) {
     return new GatewayError('invalid_request', 'The request could not be read.', { code: 'malformed_request' });

@@ -13,9 +13,7 @@ export type SchemaDoc = object;
 
 /** Who may call a route. The bearer header always works for `api-key`; some SDKs send another header instead. */
 export type RouteAuth =
-  | { kind: 'api-key'; alternativeHeaders?: readonly string[] }
-  | { kind: 'admin-key'; optional?: boolean }
-  | { kind: 'none'; why: string };
+  { kind: 'api-key'; alternativeHeaders?: readonly string[] } | { kind: 'admin-key'; optional?: boolean } | { kind: 'none'; why: string };
 
 export interface ParamDoc {
   name: string;
@@ -56,7 +54,11 @@ export const ERROR_SHAPE_SCHEMAS: Readonly<Record<ErrorShapeName, SchemaDoc>> = 
     type: 'object',
     required: ['error'],
     properties: {
-      error: { type: 'object', required: ['message', 'type', 'param', 'code'], properties: { message: str, type: str, param: str, code: str } },
+      error: {
+        type: 'object',
+        required: ['message', 'type', 'param', 'code'],
+        properties: { message: str, type: str, param: str, code: str },
+      },
     },
   },
   'code-message': { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } },
@@ -65,7 +67,11 @@ export const ERROR_SHAPE_SCHEMAS: Readonly<Record<ErrorShapeName, SchemaDoc>> = 
     required: ['type', 'error'],
     properties: {
       type: { const: 'error' },
-      error: { type: 'object', required: ['type', 'message', 'param', 'code'], properties: { type: str, message: str, param: str, code: str } },
+      error: {
+        type: 'object',
+        required: ['type', 'message', 'param', 'code'],
+        properties: { type: str, message: str, param: str, code: str },
+      },
     },
   },
   google: {
@@ -94,6 +100,7 @@ export function withFileFields(schema: SchemaDoc, files: Readonly<Record<string,
 export const IDEMPOTENCY_KEY_PARAM: ParamDoc = {
   name: 'idempotency-key',
   in: 'header',
-  description: 'Replays the task first created with this key (the response then carries `Idempotent-Replayed: true`) instead of creating another.',
+  description:
+    'Replays the task first created with this key (the response then carries `Idempotent-Replayed: true`) instead of creating another.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
 };

@@ -35,16 +35,40 @@ export const SAFE_FETCH_DEFAULTS = Object.freeze({ maxBytes: 20 * 1024 * 1024, t
 
 const FORBIDDEN = new net.BlockList();
 for (const [net4, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(net4, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  FORBIDDEN.addSubnet(net4, bits, 'ipv4');
 // IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the IPv4 list by BlockList itself.
 // NAT64, 6to4 and Teredo embed IPv4 addresses we cannot vet cheaply, so they are refused whole.
 for (const [net6, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) FORBIDDEN.addSubnet(net6, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  FORBIDDEN.addSubnet(net6, bits, 'ipv6');
 
 /** True for addresses a caller-supplied URL must never reach (cloud metadata 169.254.169.254 included). */
 export function isForbiddenAddress(address: string): boolean {
@@ -70,7 +94,11 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
     throw invalid('invalid_url', `${param ?? 'The URL'} is not a valid URL.`, param);
   }
   if (url.protocol !== 'https:') {
-    throw invalid('unsupported_url_scheme', `${param ?? 'The URL'} must be an https:// URL; got a ${url.protocol.replace(':', '')} URL.`, param);
+    throw invalid(
+      'unsupported_url_scheme',
+      `${param ?? 'The URL'} must be an https:// URL; got a ${url.protocol.replace(':', '')} URL.`,
+      param,
+    );
   }
   if (url.username || url.password) throw invalid('invalid_url', `${param ?? 'The URL'} must not carry credentials.`, param);
 
@@ -86,7 +114,11 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
   }
   // Refuse when any record is private: the attacker controls the zone, not which record we would pick.
   if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address))) {
-    throw invalid('forbidden_url_address', `${param ?? 'The URL'} points to a private, loopback, link-local or otherwise non-public address; the gateway only fetches public https URLs.`, param);
+    throw invalid(
+      'forbidden_url_address',
+      `${param ?? 'The URL'} points to a private, loopback, link-local or otherwise non-public address; the gateway only fetches public https URLs.`,
+      param,
+    );
   }
   return download(url, addresses[0], { param, maxBytes, timeoutMs });
 }
@@ -114,7 +146,11 @@ function download(url: URL, pinned: ResolvedAddress, o: { param?: string; maxByt
     req.on('error', (e) => fail('url_fetch_failed', `the download failed (${(e as NodeJS.ErrnoException).code ?? e.message}).`));
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400) return fail('url_redirect_refused', `the server answered with a redirect (${status}); redirects are not followed, give the final URL.`);
+      if (status >= 300 && status < 400)
+        return fail(
+          'url_redirect_refused',
+          `the server answered with a redirect (${status}); redirects are not followed, give the final URL.`,
+        );
       if (status !== 200) return fail('url_fetch_failed', `the server answered ${status}.`);
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > o.maxBytes) return fail('url_too_large', `the file is larger than ${o.maxBytes} bytes.`);
@@ -143,10 +179,18 @@ export async function loadUrlBytes(rawUrl: string, options: SafeFetchOptions = {
     const m = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/is.exec(rawUrl);
     const data = m ? decodeBase64Strict(m[3]) : null;
     if (!m || !data || data.length === 0) {
-      throw invalid('invalid_data_url', `${options.param ?? 'The data URL'} must be a base64 data URL (data:<type>;base64,<data>) with valid base64.`, options.param);
+      throw invalid(
+        'invalid_data_url',
+        `${options.param ?? 'The data URL'} must be a base64 data URL (data:<type>;base64,<data>) with valid base64.`,
+        options.param,
+      );
     }
     if (data.length > (options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes)) {
-      throw invalid('url_too_large', `${options.param ?? 'The data URL'}: the file is larger than ${options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes} bytes.`, options.param);
+      throw invalid(
+        'url_too_large',
+        `${options.param ?? 'The data URL'}: the file is larger than ${options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes} bytes.`,
+        options.param,
+      );
     }
     return { data, contentType: m[1].trim().toLowerCase() || undefined };
   }

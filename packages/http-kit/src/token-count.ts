@@ -8,9 +8,17 @@ export const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
  * The input tokens of a request, for the count routes of every format: the client leaving aborts the upstream
  * call, and TOKEN_COUNT_HEADER tells the caller how the number was made. The route renders the number its own way.
  */
-export async function countInputTokens(res: Response, text: TextGeneration, principal: Principal, request: TextRequest, format: string): Promise<number> {
+export async function countInputTokens(
+  res: Response,
+  text: TextGeneration,
+  principal: Principal,
+  request: TextRequest,
+  format: string,
+): Promise<number> {
   const abort = new AbortController();
-  res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   const counted = await text.countTokens(principal, request, { format, requestId: res.locals.requestId as string, signal: abort.signal });
   res.setHeader(TOKEN_COUNT_HEADER, counted.estimated ? 'estimated' : 'upstream');
   return counted.inputTokens;

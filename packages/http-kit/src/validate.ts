@@ -4,11 +4,16 @@ import { invalid } from '@gateway/core';
 const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false });
 
 function paramOf(e: ErrorObject): string {
-  const base = e.instancePath.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
+  const base = e.instancePath
+    .replace(/^\//, '')
+    .replace(/\/(\d+)/g, '[$1]')
+    .replace(/\//g, '.');
   const child =
-    e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty
-    : e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty
-    : '';
+    e.keyword === 'required'
+      ? (e.params as { missingProperty: string }).missingProperty
+      : e.keyword === 'additionalProperties'
+        ? (e.params as { additionalProperty: string }).additionalProperty
+        : '';
   return [base, child].filter(Boolean).join('.');
 }
 

@@ -67,7 +67,12 @@ export type AnthropicRequestBlock =
   | { type: 'text'; text: string }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: Array<Extract<AnthropicRequestBlock, { type: 'text' | 'image' }>>; is_error?: boolean }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content: Array<Extract<AnthropicRequestBlock, { type: 'text' | 'image' }>>;
+      is_error?: boolean;
+    }
   | { type: 'thinking'; thinking: string; signature: string };
 
 export interface AnthropicRequestMessage {

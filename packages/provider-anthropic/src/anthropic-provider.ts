@@ -1,6 +1,11 @@
 import type { TextModelPort } from '@gateway/core';
 import {
-  readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl, UpstreamTransport, type UpstreamTimeouts,
+  readOption,
+  rejectUnknownOptions,
+  requireApiKey,
+  requireBaseUrl,
+  UpstreamTransport,
+  type UpstreamTimeouts,
 } from '@gateway/provider-kit';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_REQUEST_ID_HEADERS, ANTHROPIC_VERSION } from './anthropic-api';
 import { AnthropicChatModel } from './anthropic-chat-model';

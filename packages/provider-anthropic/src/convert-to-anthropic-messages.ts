@@ -11,7 +11,9 @@ function image(p: ImagePart): Extract<AnthropicRequestBlock, { type: 'image' }> 
 function blocksOf(m: Message, warnings: Set<string>): AnthropicRequestBlock[] {
   switch (m.role) {
     case 'user':
-      return m.content.flatMap((p): AnthropicRequestBlock[] => (p.type === 'text' ? (p.text ? [{ type: 'text', text: p.text }] : []) : [image(p)]));
+      return m.content.flatMap((p): AnthropicRequestBlock[] =>
+        p.type === 'text' ? (p.text ? [{ type: 'text', text: p.text }] : []) : [image(p)],
+      );
     case 'assistant':
       return m.content.flatMap((p): AnthropicRequestBlock[] => {
         if (p.type === 'text') return p.text ? [{ type: 'text', text: p.text }] : [];

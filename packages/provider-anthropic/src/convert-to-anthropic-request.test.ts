@@ -1,7 +1,11 @@
 import type { TextRequest } from '@gateway/core';
 import { convertToAnthropicRequest } from './convert-to-anthropic-request';
 
-const req = (extra: Partial<TextRequest>): TextRequest => ({ model: 'claude', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], ...extra });
+const req = (extra: Partial<TextRequest>): TextRequest => ({
+  model: 'claude',
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+  ...extra,
+});
 const convert = (r: TextRequest) => convertToAnthropicRequest(r, { defaultMaxTokens: 4096 }, false);
 
 describe('thinking budget vs max_tokens', () => {

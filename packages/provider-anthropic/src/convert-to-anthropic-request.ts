@@ -12,7 +12,13 @@ export interface AnthropicRequestOptions {
 
 /** Thinking budget for a canonical effort. Anthropic's minimum budget is 1024. */
 export const EFFORT_BUDGETS: Record<ReasoningEffort, number> = {
-  none: 0, minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 24576, max: 32000,
+  none: 0,
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+  xhigh: 24576,
+  max: 32000,
 };
 const MIN_BUDGET = 1024;
 
@@ -24,7 +30,11 @@ function toolChoice(c: ToolChoice): Record<string, unknown> {
 }
 
 /** Canonical TextRequest → Messages API body. Pure. */
-export function convertToAnthropicRequest(req: TextRequest, opts: AnthropicRequestOptions, stream: boolean): { body: Record<string, unknown>; warnings: string[] } {
+export function convertToAnthropicRequest(
+  req: TextRequest,
+  opts: AnthropicRequestOptions,
+  stream: boolean,
+): { body: Record<string, unknown>; warnings: string[] } {
   const { messages, warnings } = convertToAnthropicMessages(req.messages);
   const extra = passthroughExtra(req, ANTHROPIC_FORMAT);
   warnings.push(...extra.warnings);
@@ -45,7 +55,9 @@ export function convertToAnthropicRequest(req: TextRequest, opts: AnthropicReque
       if (budget >= MIN_BUDGET) warnings.push(warning('reasoning.budgetTokens', 'must stay below maxOutputTokens; halved'));
       else {
         budget = 0;
-        warnings.push(warning('reasoning', `maxOutputTokens leaves no room for Anthropic's minimum thinking budget (${MIN_BUDGET}); thinking disabled`));
+        warnings.push(
+          warning('reasoning', `maxOutputTokens leaves no room for Anthropic's minimum thinking budget (${MIN_BUDGET}); thinking disabled`),
+        );
       }
     } else if (budget < MIN_BUDGET) {
       warnings.push(warning('reasoning.budgetTokens', `raised to Anthropic's minimum of ${MIN_BUDGET}`));
@@ -73,7 +85,11 @@ export function convertToAnthropicRequest(req: TextRequest, opts: AnthropicReque
   }
   if (req.stopSequences?.length) body.stop_sequences = req.stopSequences;
   if (req.tools?.length) {
-    body.tools = req.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
+    body.tools = req.tools.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      input_schema: t.parameters,
+    }));
   }
   if (req.toolChoice !== undefined) {
     const forced = req.toolChoice === 'required' || typeof req.toolChoice === 'object';
@@ -87,7 +103,8 @@ export function convertToAnthropicRequest(req: TextRequest, opts: AnthropicReque
   if (req.frequencyPenalty !== undefined) warnings.push(warning('frequencyPenalty', 'not supported by Anthropic; ignored'));
   if (req.seed !== undefined) warnings.push(warning('seed', 'not supported by Anthropic; ignored'));
   if (req.n !== undefined && req.n > 1) warnings.push(warning('n', 'one result per upstream call; extra choices not requested'));
-  if (req.responseFormat?.type === 'json') warnings.push(warning('responseFormat', 'JSON output is not enforced by Anthropic; ask for it in the prompt'));
+  if (req.responseFormat?.type === 'json')
+    warnings.push(warning('responseFormat', 'JSON output is not enforced by Anthropic; ask for it in the prompt'));
   if (stream) body.stream = true;
   return { body: { ...extra.extra, ...body }, warnings };
 }

@@ -9,8 +9,10 @@ export function mapAnthropicMessage(msg: AnthropicMessage, requestedModel: strin
   const content: AssistantContent[] = [];
   for (const b of msg.content ?? []) {
     if (b.type === 'text') content.push({ type: 'text', text: b.text ?? '' });
-    else if (b.type === 'thinking') content.push({ type: 'reasoning', text: b.thinking ?? '', ...(b.signature ? { signature: b.signature } : {}) });
-    else if (b.type === 'tool_use') content.push({ type: 'tool-call', id: b.id ?? '', name: b.name ?? '', arguments: JSON.stringify(b.input ?? {}) });
+    else if (b.type === 'thinking')
+      content.push({ type: 'reasoning', text: b.thinking ?? '', ...(b.signature ? { signature: b.signature } : {}) });
+    else if (b.type === 'tool_use')
+      content.push({ type: 'tool-call', id: b.id ?? '', name: b.name ?? '', arguments: JSON.stringify(b.input ?? {}) });
     else warnings.push(warning(`content.${b.type ?? 'unknown'}`, 'block type has no canonical form; dropped'));
   }
   return {

@@ -38,14 +38,16 @@ export class AnthropicStreamMapper {
         return [];
       case 'message_stop':
         this.stopped = true;
-        return [{
-          type: 'finish',
-          finishReason: this.finishReason,
-          usage: mapAnthropicUsage(this.usage),
-          ...(this.stopSequence ? { stopSequence: this.stopSequence } : {}),
-          warnings: this.warnings,
-          ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
-        }];
+        return [
+          {
+            type: 'finish',
+            finishReason: this.finishReason,
+            usage: mapAnthropicUsage(this.usage),
+            ...(this.stopSequence ? { stopSequence: this.stopSequence } : {}),
+            warnings: this.warnings,
+            ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
+          },
+        ];
       case 'error':
         throw anthropicStreamError(ev.error);
       default:

@@ -5,9 +5,7 @@ export const ARK_TASKS_PATH = '/contents/generations/tasks';
 
 export type ArkImageRole = 'first_frame' | 'last_frame' | 'reference_image';
 
-export type ArkContentItem =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string }; role?: ArkImageRole };
+export type ArkContentItem = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string }; role?: ArkImageRole };
 
 export interface ArkCreateTaskBody {
   model: string;

@@ -14,7 +14,9 @@ export function describeArkFailure(f: UpstreamFailure): GatewayError {
   const d: UpstreamErrorDetails = { message: e?.message, code: e?.code, type: e?.type };
   if (e?.code && /SensitiveContent/i.test(e.code)) {
     return new GatewayError('content_policy', e.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation', upstreamStatus: f.status, upstreamCode: e.code,
+      code: 'content_policy_violation',
+      upstreamStatus: f.status,
+      upstreamCode: e.code,
     });
   }
   if (e?.code && QUOTA_CODES.has(e.code)) return upstreamQuotaExhausted(f, d);

@@ -1,5 +1,12 @@
 import type { VideoModelPort } from '@gateway/core';
-import { readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl, UpstreamHttp, type UpstreamTimeouts } from '@gateway/provider-kit';
+import {
+  readOption,
+  rejectUnknownOptions,
+  requireApiKey,
+  requireBaseUrl,
+  UpstreamHttp,
+  type UpstreamTimeouts,
+} from '@gateway/provider-kit';
 import { ARK_DEFAULT_BASE_URL, ARK_REQUEST_ID_HEADERS } from './ark-api';
 import { describeArkFailure } from './ark-error';
 import { ArkVideoModel } from './ark-video-model';

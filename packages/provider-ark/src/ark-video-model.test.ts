@@ -3,7 +3,12 @@ import { fakeMp4, pollUntilSettled, readStream, startFakeArk, videoRequest, type
 import { createArkProvider } from './ark-provider';
 import { convertToArkTask } from './convert-to-ark-task';
 
-const png = (w: number, h: number, tag: string): VideoImage => ({ mediaType: 'image/png', data: Buffer.from(`png:${tag}`), width: w, height: h });
+const png = (w: number, h: number, tag: string): VideoImage => ({
+  mediaType: 'image/png',
+  data: Buffer.from(`png:${tag}`),
+  width: w,
+  height: h,
+});
 
 let fake: FakeArk;
 let provider: ReturnType<typeof createArkProvider>;
@@ -18,27 +23,52 @@ afterAll(async () => {
 
 describe('convertToArkTask', () => {
   it('puts the text first and each image under its role, as data URLs', () => {
-    const body = convertToArkTask(videoRequest({ prompt: 'p', firstFrame: png(4, 3, 'a'), lastFrame: png(4, 3, 'b'), aspectRatio: 'adaptive', resolution: '1080p', durationSeconds: 6 }));
-    expect(body).toMatchObject({ model: 'up-model', ratio: 'adaptive', resolution: '1080p', duration: 6, generate_audio: true, watermark: false });
+    const body = convertToArkTask(
+      videoRequest({
+        prompt: 'p',
+        firstFrame: png(4, 3, 'a'),
+        lastFrame: png(4, 3, 'b'),
+        aspectRatio: 'adaptive',
+        resolution: '1080p',
+        durationSeconds: 6,
+      }),
+    );
+    expect(body).toMatchObject({
+      model: 'up-model',
+      ratio: 'adaptive',
+      resolution: '1080p',
+      duration: 6,
+      generate_audio: true,
+      watermark: false,
+    });
     expect(body.content).toEqual([
       { type: 'text', text: 'p' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('png:a').toString('base64')}` }, role: 'first_frame' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('png:b').toString('base64')}` }, role: 'last_frame' },
     ]);
-    const refs = convertToArkTask(videoRequest({ referenceImages: [png(1, 1, 'r1'), png(1, 1, 'r2')] })).content.filter((c) => c.type === 'image_url');
+    const refs = convertToArkTask(videoRequest({ referenceImages: [png(1, 1, 'r1'), png(1, 1, 'r2')] })).content.filter(
+      (c) => c.type === 'image_url',
+    );
     expect(refs.map((c) => (c as { role?: string }).role)).toEqual(['reference_image', 'reference_image']);
   });
 
   it('check() refuses 4k and durations Ark cannot render, with invalid_request', () => {
-    expect(() => provider.video.check!(videoRequest({ resolution: '4k' }))).toThrow(expect.objectContaining({ reason: 'invalid_request', code: 'resolution_not_supported' }));
-    expect(() => provider.video.check!(videoRequest({ durationSeconds: 20 }))).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
+    expect(() => provider.video.check!(videoRequest({ resolution: '4k' }))).toThrow(
+      expect.objectContaining({ reason: 'invalid_request', code: 'resolution_not_supported' }),
+    );
+    expect(() => provider.video.check!(videoRequest({ durationSeconds: 20 }))).toThrow(
+      expect.objectContaining({ code: 'duration_not_supported' }),
+    );
     expect(() => provider.video.check!(videoRequest({ resolution: '1080p', durationSeconds: 10 }))).not.toThrow();
   });
 });
 
 describe('ArkVideoModel against the fake Ark', () => {
   it('runs a task queued → running → succeeded and streams the exact bytes from the storage host', async () => {
-    const ref = await provider.video.start(videoRequest({ prompt: 'ark ok', resolution: '1080p', aspectRatio: '9:16', durationSeconds: 6 }), { taskId: 't1' });
+    const ref = await provider.video.start(
+      videoRequest({ prompt: 'ark ok', resolution: '1080p', aspectRatio: '9:16', durationSeconds: 6 }),
+      { taskId: 't1' },
+    );
     expect(ref).toMatch(/^cgt-/);
     const sent = fake.api.requests.find((r) => r.method === 'POST')!;
     expect(sent.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
@@ -54,11 +84,20 @@ describe('ArkVideoModel against the fake Ark', () => {
   });
 
   it('ends failed, cancelled and expired upstream tasks as failures with the upstream code', async () => {
-    const failed = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }));
+    const failed = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
+    );
     expect(failed).toMatchObject({ state: 'failed', code: 'InternalServiceError', message: expect.stringContaining('fake Ark') });
-    const filtered = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }));
+    const filtered = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
+    );
     expect(filtered).toMatchObject({ state: 'failed', code: 'OutputVideoSensitiveContentDetected' });
-    const expired = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }));
+    const expired = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
+    );
     expect(expired).toMatchObject({ state: 'failed', code: 'expired' });
     const held = await provider.video.start(videoRequest({ prompt: 'x [hold]' }), { taskId: 't' });
     await provider.video.cancel!(held);
@@ -66,7 +105,9 @@ describe('ArkVideoModel against the fake Ark', () => {
   });
 
   it('batches concurrent status reads into list calls with repeated filter.task_ids', async () => {
-    const refs = await Promise.all(Array.from({ length: 30 }, (_, i) => provider.video.start(videoRequest({ prompt: `batch ${i} [hold]` }), { taskId: `b${i}` })));
+    const refs = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => provider.video.start(videoRequest({ prompt: `batch ${i} [hold]` }), { taskId: `b${i}` })),
+    );
     const before = { list: fake.api.counts.list, poll: fake.api.counts.poll };
     const states = await Promise.all(refs.map((r) => provider.video.status(r, { taskId: 'x' })));
     expect(states.every((s) => s.state === 'pending' && s.running === false)).toBe(true);

@@ -22,9 +22,15 @@ const TASK_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 export class ArkVideoModel implements VideoModelPort {
   private readonly batch: BatchedTaskReads<ArkTask> | undefined;
 
-  constructor(private readonly http: UpstreamHttp, opts: ArkVideoOptions = {}) {
+  constructor(
+    private readonly http: UpstreamHttp,
+    opts: ArkVideoOptions = {},
+  ) {
     if (opts.batchPolling !== false) {
-      this.batch = new BatchedTaskReads<ArkTask>({ readMany: (ids) => this.readMany(ids), readOne: (id, s) => this.readOne(id, s) }, opts.maxBatch ?? 100);
+      this.batch = new BatchedTaskReads<ArkTask>(
+        { readMany: (ids) => this.readMany(ids), readOne: (id, s) => this.readOne(id, s) },
+        opts.maxBatch ?? 100,
+      );
     }
   }
 
@@ -33,7 +39,12 @@ export class ArkVideoModel implements VideoModelPort {
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
-    const created = await this.http.json<{ id?: unknown }>({ method: 'POST', path: ARK_TASKS_PATH, json: convertToArkTask(req), signal: ctx.signal });
+    const created = await this.http.json<{ id?: unknown }>({
+      method: 'POST',
+      path: ARK_TASKS_PATH,
+      json: convertToArkTask(req),
+      signal: ctx.signal,
+    });
     if (typeof created?.id !== 'string' || !TASK_ID.test(created.id)) throw malformedUpstream('a created task without a usable id');
     return created.id;
   }
@@ -71,5 +82,8 @@ export class ArkVideoModel implements VideoModelPort {
 }
 
 function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (Ark) no longer knows task ${JSON.stringify(id.slice(0, 100))}.`, { code: 'upstream_task_not_found', upstreamStatus: 404 });
+  return new GatewayError('upstream_error', `The upstream (Ark) no longer knows task ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
 }

@@ -18,7 +18,11 @@ export class BatchedTaskReads<T> {
   private pending = new Map<string, Array<Waiter<T>>>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly reader: TaskReader<T>, private readonly maxBatch = 100, private readonly windowMs = 5) {}
+  constructor(
+    private readonly reader: TaskReader<T>,
+    private readonly maxBatch = 100,
+    private readonly windowMs = 5,
+  ) {}
 
   read(id: string, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -27,13 +31,17 @@ export class BatchedTaskReads<T> {
       const list = this.pending.get(id) ?? [];
       list.push(waiter);
       this.pending.set(id, list);
-      signal?.addEventListener('abort', () => {
-        const l = this.pending.get(id);
-        const i = l?.indexOf(waiter) ?? -1;
-        if (l && i >= 0) l.splice(i, 1);
-        if (l && !l.length) this.pending.delete(id);
-        reject(signal.reason);
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const l = this.pending.get(id);
+          const i = l?.indexOf(waiter) ?? -1;
+          if (l && i >= 0) l.splice(i, 1);
+          if (l && !l.length) this.pending.delete(id);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
       if (this.pending.size >= this.maxBatch) this.flush();
       else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
     });
@@ -58,15 +66,17 @@ export class BatchedTaskReads<T> {
       for (const id of batch.keys()) settle(id, (w) => w.reject(e));
       return;
     }
-    await Promise.all([...batch.keys()].map(async (id) => {
-      const hit = found.get(id);
-      if (hit !== undefined) return settle(id, (w) => w.resolve(hit));
-      try {
-        const one = await this.reader.readOne(id);
-        settle(id, (w) => w.resolve(one));
-      } catch (e) {
-        settle(id, (w) => w.reject(e));
-      }
-    }));
+    await Promise.all(
+      [...batch.keys()].map(async (id) => {
+        const hit = found.get(id);
+        if (hit !== undefined) return settle(id, (w) => w.resolve(hit));
+        try {
+          const one = await this.reader.readOne(id);
+          settle(id, (w) => w.resolve(one));
+        } catch (e) {
+          settle(id, (w) => w.reject(e));
+        }
+      }),
+    );
   }
 }

@@ -13,17 +13,30 @@ export const ARK_VIDEO_LIMITS = Object.freeze({
 export function checkArkRequest(req: VideoRequest): void {
   const l = ARK_VIDEO_LIMITS;
   if (!l.resolutions.includes(req.resolution)) {
-    throw invalid('resolution_not_supported', `Resolution ${req.resolution} is not available from this model's upstream (Ark); allowed: ${l.resolutions.join(', ')}.`, 'resolution');
+    throw invalid(
+      'resolution_not_supported',
+      `Resolution ${req.resolution} is not available from this model's upstream (Ark); allowed: ${l.resolutions.join(', ')}.`,
+      'resolution',
+    );
   }
   if (req.durationSeconds < l.minSeconds || req.durationSeconds > l.maxSeconds) {
-    throw invalid('duration_not_supported', `A duration of ${req.durationSeconds} s is not available from this model's upstream (Ark); allowed: ${l.minSeconds} to ${l.maxSeconds} s.`, 'duration');
+    throw invalid(
+      'duration_not_supported',
+      `A duration of ${req.durationSeconds} s is not available from this model's upstream (Ark); allowed: ${l.minSeconds} to ${l.maxSeconds} s.`,
+      'duration',
+    );
   }
   if ((req.referenceImages?.length ?? 0) > l.maxReferenceImages) {
-    throw invalid('too_many_reference_images', `This model's upstream (Ark) takes at most ${l.maxReferenceImages} reference images.`, 'reference_images');
+    throw invalid(
+      'too_many_reference_images',
+      `This model's upstream (Ark) takes at most ${l.maxReferenceImages} reference images.`,
+      'reference_images',
+    );
   }
 }
 
-const dataUrl = (img: VideoImage) => `data:${img.mediaType};base64,${Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength).toString('base64')}`;
+const dataUrl = (img: VideoImage) =>
+  `data:${img.mediaType};base64,${Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength).toString('base64')}`;
 
 /** A canonical request → the create body: text, then the images by role (first/last frame, or references). */
 export function convertToArkTask(req: VideoRequest & { upstreamModel: string }): ArkCreateTaskBody {
@@ -31,7 +44,8 @@ export function convertToArkTask(req: VideoRequest & { upstreamModel: string }):
   if (req.prompt?.trim()) content.push({ type: 'text', text: req.prompt });
   if (req.firstFrame) content.push({ type: 'image_url', image_url: { url: dataUrl(req.firstFrame) }, role: 'first_frame' });
   if (req.lastFrame) content.push({ type: 'image_url', image_url: { url: dataUrl(req.lastFrame) }, role: 'last_frame' });
-  for (const ref of req.referenceImages ?? []) content.push({ type: 'image_url', image_url: { url: dataUrl(ref) }, role: 'reference_image' });
+  for (const ref of req.referenceImages ?? [])
+    content.push({ type: 'image_url', image_url: { url: dataUrl(ref) }, role: 'reference_image' });
   return {
     model: req.upstreamModel,
     content,

@@ -1,4 +1,13 @@
-import { RESOLUTIONS, resolveRatio, videoDimensions, ASPECT_RATIOS, type AspectRatio, type Resolution, type VideoArtifact, type VideoStatus } from '@gateway/core';
+import {
+  RESOLUTIONS,
+  resolveRatio,
+  videoDimensions,
+  ASPECT_RATIOS,
+  type AspectRatio,
+  type Resolution,
+  type VideoArtifact,
+  type VideoStatus,
+} from '@gateway/core';
 import type { ArkTask } from './ark-api';
 
 /** Opens the result URL as a stream (the adapter's download, never buffered whole). */
@@ -32,7 +41,11 @@ export function mapArkTask(t: ArkTask, open: OpenUrl): VideoStatus {
       return { state: 'succeeded', artifact: { ...shapeOf(t), open: () => open(url) } };
     }
     case 'failed':
-      return { state: 'failed', code: err?.code || 'generation_failed', message: err?.message || 'The upstream failed to generate the video.' };
+      return {
+        state: 'failed',
+        code: err?.code || 'generation_failed',
+        message: err?.message || 'The upstream failed to generate the video.',
+      };
     case 'cancelled':
       return { state: 'failed', code: err?.code || 'cancelled', message: err?.message || 'The upstream task was cancelled.' };
     case 'expired':

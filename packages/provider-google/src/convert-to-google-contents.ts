@@ -16,7 +16,10 @@ export interface ContentsOptions {
  * Canonical messages → `contents[]`. Gemini matches a function response to its call by name, so each
  * tool result's name is looked up from the latest assistant call with its id. Call ids are not sent.
  */
-export function convertToGoogleContents(messages: Message[], opts: ContentsOptions = {}): { contents: GoogleContent[]; warnings: string[] } {
+export function convertToGoogleContents(
+  messages: Message[],
+  opts: ContentsOptions = {},
+): { contents: GoogleContent[]; warnings: string[] } {
   const warnings = new Set<string>();
   const callNames = new Map<string, string>();
   const contents: GoogleContent[] = [];
@@ -28,7 +31,10 @@ export function convertToGoogleContents(messages: Message[], opts: ContentsOptio
   };
   for (const m of messages) {
     if (m.role === 'user') {
-      push('user', m.content.map((p) => (p.type === 'text' ? { text: p.text } : image(p))));
+      push(
+        'user',
+        m.content.map((p) => (p.type === 'text' ? { text: p.text } : image(p))),
+      );
     } else if (m.role === 'assistant') {
       const parts: GooglePart[] = [];
       let pendingSignature: string | undefined;
@@ -37,7 +43,10 @@ export function convertToGoogleContents(messages: Message[], opts: ContentsOptio
           // An empty signed reasoning part is a signature that belonged to the next part.
           if (p.signature && !p.text) pendingSignature = p.signature;
           else if (p.signature) parts.push({ text: p.text, thought: true, thoughtSignature: p.signature });
-          else warnings.add(warning('messages.assistant.reasoning', 'reasoning without a Gemini thought signature cannot be sent back; dropped'));
+          else
+            warnings.add(
+              warning('messages.assistant.reasoning', 'reasoning without a Gemini thought signature cannot be sent back; dropped'),
+            );
           continue;
         }
         const signature = pendingSignature;
@@ -54,11 +63,20 @@ export function convertToGoogleContents(messages: Message[], opts: ContentsOptio
       }
       push('model', parts);
     } else {
-      push('user', m.content.map((r) => {
-        const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-        if (r.content.some((c) => c.type === 'image')) warnings.add(warning('messages.tool.content.image', 'Gemini function responses carry JSON only; image dropped'));
-        return { functionResponse: { name: callNames.get(r.toolCallId) ?? r.name ?? r.toolCallId, response: r.isError ? { error: text } : { output: text } } };
-      }));
+      push(
+        'user',
+        m.content.map((r) => {
+          const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+          if (r.content.some((c) => c.type === 'image'))
+            warnings.add(warning('messages.tool.content.image', 'Gemini function responses carry JSON only; image dropped'));
+          return {
+            functionResponse: {
+              name: callNames.get(r.toolCallId) ?? r.name ?? r.toolCallId,
+              response: r.isError ? { error: text } : { output: text },
+            },
+          };
+        }),
+      );
     }
   }
   return { contents, warnings: [...warnings] };

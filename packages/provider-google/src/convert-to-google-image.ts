@@ -30,7 +30,12 @@ export function convertToGoogleImage(req: ImageRequest): { body: Record<string, 
   if (req.outputCompression !== undefined) warnings.push(warning('output_compression', 'not supported by the upstream (Gemini); ignored'));
   const parts: Array<Record<string, unknown>> = [{ text: req.prompt }];
   for (const img of req.images ?? []) {
-    parts.push({ inlineData: { mimeType: img.mediaType, data: Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength).toString('base64') } });
+    parts.push({
+      inlineData: {
+        mimeType: img.mediaType,
+        data: Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength).toString('base64'),
+      },
+    });
   }
   return {
     body: {

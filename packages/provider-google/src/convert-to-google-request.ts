@@ -14,10 +14,22 @@ export interface GoogleRequestOptions {
 }
 
 export const EFFORT_BUDGETS: Record<ReasoningEffort, number> = {
-  none: 0, minimal: 512, low: 1024, medium: 8192, high: 16384, xhigh: 24576, max: 32768,
+  none: 0,
+  minimal: 512,
+  low: 1024,
+  medium: 8192,
+  high: 16384,
+  xhigh: 24576,
+  max: 32768,
 };
 const EFFORT_LEVELS: Record<ReasoningEffort, 'low' | 'high'> = {
-  none: 'low', minimal: 'low', low: 'low', medium: 'high', high: 'high', xhigh: 'high', max: 'high',
+  none: 'low',
+  minimal: 'low',
+  low: 'low',
+  medium: 'high',
+  high: 'high',
+  xhigh: 'high',
+  max: 'high',
 };
 
 function toolConfig(c: ToolChoice): Record<string, unknown> {
@@ -31,9 +43,10 @@ function thinkingConfig(req: TextRequest, opts: GoogleRequestOptions, warnings: 
   const r = req.reasoning;
   if (!r) return undefined;
   const off = r.effort === 'none' || r.budgetTokens === 0;
-  const include = off ? false : r.includeThoughts ?? true;
+  const include = off ? false : (r.includeThoughts ?? true);
   if (opts.thinkingStyle === 'level') {
-    if (r.budgetTokens !== undefined && r.effort === undefined) warnings.push(warning('reasoning.budgetTokens', 'this upstream takes a thinking level; sent as the nearest level'));
+    if (r.budgetTokens !== undefined && r.effort === undefined)
+      warnings.push(warning('reasoning.budgetTokens', 'this upstream takes a thinking level; sent as the nearest level'));
     const level = r.effort ? EFFORT_LEVELS[r.effort] : (r.budgetTokens ?? 0) > 4096 ? 'high' : 'low';
     if (off) warnings.push(warning('reasoning.effort', 'thinking cannot be switched off on this upstream; sent as low'));
     return { thinkingLevel: level, includeThoughts: include };
@@ -43,7 +56,10 @@ function thinkingConfig(req: TextRequest, opts: GoogleRequestOptions, warnings: 
 }
 
 /** Canonical TextRequest → generateContent body (the model goes in the URL). Pure. */
-export function convertToGoogleRequest(req: TextRequest, opts: GoogleRequestOptions): { body: Record<string, unknown>; warnings: string[] } {
+export function convertToGoogleRequest(
+  req: TextRequest,
+  opts: GoogleRequestOptions,
+): { body: Record<string, unknown>; warnings: string[] } {
   const { contents, warnings } = convertToGoogleContents(req.messages, { fallbackThoughtSignature: opts.fallbackThoughtSignature });
   const extra = passthroughExtra(req, GOOGLE_FORMAT);
   warnings.push(...extra.warnings);
@@ -51,13 +67,15 @@ export function convertToGoogleRequest(req: TextRequest, opts: GoogleRequestOpti
   if (req.system) body.systemInstruction = { parts: [{ text: req.system }] };
   const jsonSchema = opts.schemaDialect === 'json-schema';
   if (req.tools?.length) {
-    body.tools = [{
-      functionDeclarations: req.tools.map((t) => ({
-        name: t.name,
-        ...(t.description ? { description: t.description } : {}),
-        [jsonSchema ? 'parametersJsonSchema' : 'parameters']: t.parameters,
-      })),
-    }];
+    body.tools = [
+      {
+        functionDeclarations: req.tools.map((t) => ({
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          [jsonSchema ? 'parametersJsonSchema' : 'parameters']: t.parameters,
+        })),
+      },
+    ];
   }
   if (req.toolChoice !== undefined) body.toolConfig = toolConfig(req.toolChoice);
 

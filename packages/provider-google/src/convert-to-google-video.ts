@@ -23,17 +23,33 @@ export function veoRatio(req: VideoRequest): '16:9' | '9:16' {
 /** Refuses, before anything is sent, what Veo cannot render. */
 export function checkVeoRequest(req: VideoRequest & { upstreamModel: string }): void {
   if (!VEO_LIMITS.resolutions.includes(req.resolution)) {
-    throw invalid('resolution_not_supported', `Resolution ${req.resolution} is not available from this model's upstream (Veo); allowed: ${VEO_LIMITS.resolutions.join(', ')}.`, 'resolution');
+    throw invalid(
+      'resolution_not_supported',
+      `Resolution ${req.resolution} is not available from this model's upstream (Veo); allowed: ${VEO_LIMITS.resolutions.join(', ')}.`,
+      'resolution',
+    );
   }
   if (req.aspectRatio !== 'adaptive' && !VEO_LIMITS.ratios.includes(req.aspectRatio)) {
-    throw invalid('aspect_ratio_not_supported', `Aspect ratio ${req.aspectRatio} is not available from this model's upstream (Veo); allowed: ${VEO_LIMITS.ratios.join(', ')} or adaptive.`, 'aspect_ratio');
+    throw invalid(
+      'aspect_ratio_not_supported',
+      `Aspect ratio ${req.aspectRatio} is not available from this model's upstream (Veo); allowed: ${VEO_LIMITS.ratios.join(', ')} or adaptive.`,
+      'aspect_ratio',
+    );
   }
   const durations = veoDurations(req.upstreamModel);
   if (!durations.includes(req.durationSeconds)) {
-    throw invalid('duration_not_supported', `A duration of ${req.durationSeconds} s is not available from this model's upstream (Veo); allowed: ${durations.join(', ')} s.`, 'duration');
+    throw invalid(
+      'duration_not_supported',
+      `A duration of ${req.durationSeconds} s is not available from this model's upstream (Veo); allowed: ${durations.join(', ')} s.`,
+      'duration',
+    );
   }
   if ((req.referenceImages?.length ?? 0) > VEO_LIMITS.maxReferenceImages) {
-    throw invalid('too_many_reference_images', `This model's upstream (Veo) takes at most ${VEO_LIMITS.maxReferenceImages} reference images.`, 'reference_images');
+    throw invalid(
+      'too_many_reference_images',
+      `This model's upstream (Veo) takes at most ${VEO_LIMITS.maxReferenceImages} reference images.`,
+      'reference_images',
+    );
   }
 }
 
@@ -45,12 +61,16 @@ const veoImage = (img: VideoImage): VeoImage => ({
 /** A canonical request → the predictLongRunning body. generateAudio is not sent: the Gemini API takes no such field. */
 export function convertToGoogleVideo(req: VideoRequest): VeoPredictBody {
   return {
-    instances: [{
-      ...(req.prompt?.trim() ? { prompt: req.prompt } : {}),
-      ...(req.firstFrame ? { image: veoImage(req.firstFrame) } : {}),
-      ...(req.lastFrame ? { lastFrame: veoImage(req.lastFrame) } : {}),
-      ...(req.referenceImages?.length ? { referenceImages: req.referenceImages.map((i) => ({ image: veoImage(i), referenceType: 'ASSET' as const })) } : {}),
-    }],
+    instances: [
+      {
+        ...(req.prompt?.trim() ? { prompt: req.prompt } : {}),
+        ...(req.firstFrame ? { image: veoImage(req.firstFrame) } : {}),
+        ...(req.lastFrame ? { lastFrame: veoImage(req.lastFrame) } : {}),
+        ...(req.referenceImages?.length
+          ? { referenceImages: req.referenceImages.map((i) => ({ image: veoImage(i), referenceType: 'ASSET' as const })) }
+          : {}),
+      },
+    ],
     parameters: { sampleCount: 1, durationSeconds: req.durationSeconds, aspectRatio: veoRatio(req), resolution: req.resolution },
   };
 }

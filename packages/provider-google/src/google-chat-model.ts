@@ -8,7 +8,8 @@ import { GoogleStreamMapper } from './map-google-stream';
 
 /** `models/` is prepended unless the name already carries a collection, as the @google/genai SDK does. */
 export function modelPath(model: string): string {
-  if (!/^[A-Za-z0-9._\-/@]+$/.test(model) || model.includes('..')) throw invalid('invalid_upstream_model', 'The upstream model name is not valid for Gemini.', 'model');
+  if (!/^[A-Za-z0-9._\-/@]+$/.test(model) || model.includes('..'))
+    throw invalid('invalid_upstream_model', 'The upstream model name is not valid for Gemini.', 'model');
   return model.startsWith('models/') || model.startsWith('tunedModels/') ? model : `models/${model}`;
 }
 
@@ -35,7 +36,9 @@ export class GoogleChatModel implements TextModelPort {
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToGoogleRequest(req, this.options);
-    const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`, body, { signal: ctx.signal });
+    const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`, body, {
+      signal: ctx.signal,
+    });
     const result = mapGoogleResponse(await res.json<GoogleResponse>(), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
@@ -48,7 +51,11 @@ export class GoogleChatModel implements TextModelPort {
     const { body } = convertToGoogleRequest(req, this.options);
     const { generationConfig: _settings, safetySettings: _safety, ...input } = body as Record<string, unknown>;
     const path = modelPath(req.model);
-    const res = await this.transport.post(`/${this.options.apiVersion}/${path}:countTokens`, { generateContentRequest: { model: path, ...input } }, { signal: ctx.signal });
+    const res = await this.transport.post(
+      `/${this.options.apiVersion}/${path}:countTokens`,
+      { generateContentRequest: { model: path, ...input } },
+      { signal: ctx.signal },
+    );
     // proto3 JSON leaves out a zero: no totalTokens means none.
     return tokenCount((await res.json<{ totalTokens?: unknown }>()).totalTokens ?? 0, 'totalTokens');
   }

@@ -1,6 +1,12 @@
 import {
-  GatewayError, probeImage,
-  type CallContext, type GeneratedImage, type ImageModelPort, type ImageRequest, type ImageResult, type ImageUsage,
+  GatewayError,
+  probeImage,
+  type CallContext,
+  type GeneratedImage,
+  type ImageModelPort,
+  type ImageRequest,
+  type ImageResult,
+  type ImageUsage,
 } from '@gateway/core';
 import { warning, type UpstreamTransport } from '@gateway/provider-kit';
 import type { GoogleResponse } from './google-api';
@@ -13,14 +19,19 @@ const BLOCKED = new Set(['SAFETY', 'IMAGE_SAFETY', 'PROHIBITED_CONTENT', 'BLOCKL
 function readImage(res: GoogleResponse): { image?: GeneratedImage; refusal?: string; text: string } {
   const candidate = res.candidates?.[0];
   const parts = candidate?.content?.parts ?? [];
-  const text = parts.map((p) => (p.thought ? '' : p.text ?? '')).join('').trim();
+  const text = parts
+    .map((p) => (p.thought ? '' : (p.text ?? '')))
+    .join('')
+    .trim();
   const inline = parts.find((p) => p.inlineData?.data && !p.thought)?.inlineData;
   if (inline?.data) {
     const data = Buffer.from(inline.data, 'base64');
     const mediaType = probeImage(data)?.mediaType ?? inline.mimeType ?? 'image/png';
     return { image: { mediaType, data, ...(text ? { revisedPrompt: text } : {}) }, text };
   }
-  const blocked = res.promptFeedback?.blockReason ?? (candidate?.finishReason && BLOCKED.has(candidate.finishReason) ? candidate.finishReason : undefined);
+  const blocked =
+    res.promptFeedback?.blockReason ??
+    (candidate?.finishReason && BLOCKED.has(candidate.finishReason) ? candidate.finishReason : undefined);
   return { refusal: blocked, text };
 }
 
@@ -30,15 +41,20 @@ function readImage(res: GoogleResponse): { image?: GeneratedImage; refusal?: str
  * parts with the instruction. n images are n calls, made in parallel.
  */
 export class GoogleImageModel implements ImageModelPort {
-  constructor(private readonly transport: UpstreamTransport, private readonly apiVersion: string) {}
+  constructor(
+    private readonly transport: UpstreamTransport,
+    private readonly apiVersion: string,
+  ) {}
 
   async generate(req: ImageRequest, ctx: CallContext): Promise<ImageResult> {
     const { body, warnings } = convertToGoogleImage(req);
     const path = `/${this.apiVersion}/${modelPath(req.model)}:generateContent`;
-    const answers = await Promise.all(Array.from({ length: req.n }, async () => {
-      const res = await this.transport.post(path, body, { signal: ctx.signal });
-      return res.json<GoogleResponse>();
-    }));
+    const answers = await Promise.all(
+      Array.from({ length: req.n }, async () => {
+        const res = await this.transport.post(path, body, { signal: ctx.signal });
+        return res.json<GoogleResponse>();
+      }),
+    );
     const usage: ImageUsage = { inputTextTokens: 0, inputImageTokens: 0, outputTokens: 0 };
     const images: GeneratedImage[] = [];
     for (const a of answers) {
@@ -46,13 +62,22 @@ export class GoogleImageModel implements ImageModelPort {
       usage.outputTokens += a.usageMetadata?.candidatesTokenCount ?? 0;
       const { image, refusal, text } = readImage(a);
       if (!image) {
-        if (refusal) throw new GatewayError('content_policy', `The upstream (Gemini) refused to draw this (${refusal}).`, { code: 'content_policy_violation', upstreamCode: refusal });
-        throw new GatewayError('upstream_error', `The upstream (Gemini) answered without an image${text ? `: ${text.slice(0, 300)}` : '.'}`, { code: 'upstream_no_image' });
+        if (refusal)
+          throw new GatewayError('content_policy', `The upstream (Gemini) refused to draw this (${refusal}).`, {
+            code: 'content_policy_violation',
+            upstreamCode: refusal,
+          });
+        throw new GatewayError(
+          'upstream_error',
+          `The upstream (Gemini) answered without an image${text ? `: ${text.slice(0, 300)}` : '.'}`,
+          { code: 'upstream_no_image' },
+        );
       }
       images.push(image);
     }
     const wanted = `image/${req.outputFormat}`;
-    if (images.some((i) => i.mediaType !== wanted)) warnings.push(warning('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
+    if (images.some((i) => i.mediaType !== wanted))
+      warnings.push(warning('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
     const size = probeImage(images[0].data);
     if (size && (size.width !== req.width || size.height !== req.height)) {
       warnings.push(warning('size', `the upstream (Gemini) drew ${size.width}x${size.height} (nearest aspect ratio)`));

@@ -1,6 +1,12 @@
 import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
 import {
-  readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl, UpstreamHttp, UpstreamTransport, type UpstreamTimeouts,
+  readOption,
+  rejectUnknownOptions,
+  requireApiKey,
+  requireBaseUrl,
+  UpstreamHttp,
+  UpstreamTransport,
+  type UpstreamTimeouts,
 } from '@gateway/provider-kit';
 import { GOOGLE_DEFAULT_BASE_URL, GOOGLE_REQUEST_ID_HEADERS } from './google-api';
 import { GoogleChatModel } from './google-chat-model';

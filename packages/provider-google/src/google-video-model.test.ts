@@ -4,7 +4,12 @@ import { convertToGoogleVideo } from './convert-to-google-video';
 import { createGoogleProvider } from './google-provider';
 import { decodeVeoRef } from './google-video-model';
 
-const png = (w: number, h: number, tag: string): VideoImage => ({ mediaType: 'image/png', data: Buffer.from(`png:${tag}`), width: w, height: h });
+const png = (w: number, h: number, tag: string): VideoImage => ({
+  mediaType: 'image/png',
+  data: Buffer.from(`png:${tag}`),
+  width: w,
+  height: h,
+});
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 let fake: FakeVeo;
@@ -20,9 +25,24 @@ afterAll(async () => {
 
 describe('convertToGoogleVideo', () => {
   it('maps frames, reference images and parameters as the @google/genai SDK would send them', () => {
-    const body = convertToGoogleVideo(videoRequest({ prompt: 'p', firstFrame: png(720, 1280, 'f'), lastFrame: png(720, 1280, 'l'), aspectRatio: 'adaptive', durationSeconds: 8, resolution: '1080p' }));
+    const body = convertToGoogleVideo(
+      videoRequest({
+        prompt: 'p',
+        firstFrame: png(720, 1280, 'f'),
+        lastFrame: png(720, 1280, 'l'),
+        aspectRatio: 'adaptive',
+        durationSeconds: 8,
+        resolution: '1080p',
+      }),
+    );
     expect(body).toEqual({
-      instances: [{ prompt: 'p', image: { bytesBase64Encoded: b64('png:f'), mimeType: 'image/png' }, lastFrame: { bytesBase64Encoded: b64('png:l'), mimeType: 'image/png' } }],
+      instances: [
+        {
+          prompt: 'p',
+          image: { bytesBase64Encoded: b64('png:f'), mimeType: 'image/png' },
+          lastFrame: { bytesBase64Encoded: b64('png:l'), mimeType: 'image/png' },
+        },
+      ],
       parameters: { sampleCount: 1, durationSeconds: 8, aspectRatio: '9:16', resolution: '1080p' },
     });
     const refs = convertToGoogleVideo(videoRequest({ referenceImages: [png(1, 1, 'r')] })).instances[0].referenceImages;
@@ -31,17 +51,24 @@ describe('convertToGoogleVideo', () => {
 
   it('check() refuses what Veo cannot render', () => {
     const check = provider.video.check!;
-    expect(() => check(videoRequest({ resolution: '480p' }))).toThrow(expect.objectContaining({ code: 'resolution_not_supported', reason: 'invalid_request' }));
+    expect(() => check(videoRequest({ resolution: '480p' }))).toThrow(
+      expect.objectContaining({ code: 'resolution_not_supported', reason: 'invalid_request' }),
+    );
     expect(() => check(videoRequest({ aspectRatio: '1:1' }))).toThrow(expect.objectContaining({ code: 'aspect_ratio_not_supported' }));
     expect(() => check(videoRequest({ durationSeconds: 5 }))).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
     expect(() => check(videoRequest({ durationSeconds: 5, upstreamModel: 'veo-2.0-generate-001' }))).not.toThrow();
-    expect(() => check(videoRequest({ referenceImages: [1, 2, 3, 4].map((i) => png(1, 1, String(i))) }))).toThrow(expect.objectContaining({ code: 'too_many_reference_images' }));
+    expect(() => check(videoRequest({ referenceImages: [1, 2, 3, 4].map((i) => png(1, 1, String(i))) }))).toThrow(
+      expect.objectContaining({ code: 'too_many_reference_images' }),
+    );
   });
 });
 
 describe('GoogleVideoModel against the fake Veo', () => {
   it('predictLongRunning → operation → download through a redirect, the key never sent to the storage host', async () => {
-    const ref = await provider.video.start(videoRequest({ prompt: 'veo ok', upstreamModel: 'veo-3.0-generate-001', aspectRatio: '9:16', durationSeconds: 8 }), { taskId: 't' });
+    const ref = await provider.video.start(
+      videoRequest({ prompt: 'veo ok', upstreamModel: 'veo-3.0-generate-001', aspectRatio: '9:16', durationSeconds: 8 }),
+      { taskId: 't' },
+    );
     const { name, shape } = decodeVeoRef(ref);
     expect(name).toMatch(/^models\/veo-3\.0-generate-001\/operations\/veo[a-z0-9]+$/);
     expect(shape).toEqual({ width: 720, height: 1280, durationSeconds: 8 });
@@ -60,11 +87,20 @@ describe('GoogleVideoModel against the fake Veo', () => {
   });
 
   it('operation errors and RAI filtering end as failures with the upstream status word', async () => {
-    const failed = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }));
+    const failed = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
+    );
     expect(failed).toMatchObject({ state: 'failed', code: 'INVALID_ARGUMENT', message: expect.stringContaining('fake Veo') });
-    const filtered = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }));
+    const filtered = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
+    );
     expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered', message: expect.stringContaining('safety filter') });
-    const expired = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }));
+    const expired = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
+    );
     expect(expired).toMatchObject({ state: 'failed', code: 'DEADLINE_EXCEEDED' });
   });
 
@@ -73,7 +109,10 @@ describe('GoogleVideoModel against the fake Veo', () => {
     fake.api.failNext('poll', 1, { status: 429, retryAfterSeconds: 3 });
     await expect(provider.video.status(ref, { taskId: 't' })).rejects.toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 3 });
     expect(await provider.video.status(ref, { taskId: 't' })).toMatchObject({ state: 'pending' });
-    await expect(provider.video.status('models/veo/operations/nope|1280x720|8', { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found', retryable: false });
+    await expect(provider.video.status('models/veo/operations/nope|1280x720|8', { taskId: 't' })).rejects.toMatchObject({
+      code: 'upstream_task_not_found',
+      retryable: false,
+    });
     await expect(provider.video.status('../../etc|1x1|1', { taskId: 't' })).rejects.toMatchObject({ code: 'operation_not_found' });
   });
 });

@@ -29,7 +29,10 @@ export function decodeVeoRef(ref: string): { name: string; shape: VeoShape } {
  * stays off and a lost submission fails with submission_unknown (docs/providers/veo.md).
  */
 export class GoogleVideoModel implements VideoModelPort {
-  constructor(private readonly http: UpstreamHttp, private readonly apiVersion: string) {}
+  constructor(
+    private readonly http: UpstreamHttp,
+    private readonly apiVersion: string,
+  ) {}
 
   check(req: VideoRequest & { upstreamModel: string }): void {
     checkVeoRequest(req);
@@ -42,7 +45,8 @@ export class GoogleVideoModel implements VideoModelPort {
       json: convertToGoogleVideo(req),
       signal: ctx.signal,
     });
-    if (typeof op?.name !== 'string' || !OPERATION_NAME.test(op.name) || op.name.includes('..')) throw malformedUpstream('an operation without a usable name');
+    if (typeof op?.name !== 'string' || !OPERATION_NAME.test(op.name) || op.name.includes('..'))
+      throw malformedUpstream('an operation without a usable name');
     return encodeVeoRef(op.name, { ...veoShape(req), durationSeconds: req.durationSeconds });
   }
 
@@ -53,7 +57,10 @@ export class GoogleVideoModel implements VideoModelPort {
       op = await this.http.json<VeoOperation>({ method: 'GET', path: `/${this.apiVersion}/${name}`, signal: ctx.signal });
     } catch (e) {
       if (e instanceof GatewayError && e.upstreamStatus === 404) {
-        throw new GatewayError('upstream_error', `The upstream (Veo) no longer knows operation ${name}.`, { code: 'upstream_task_not_found', upstreamStatus: 404 });
+        throw new GatewayError('upstream_error', `The upstream (Veo) no longer knows operation ${name}.`, {
+          code: 'upstream_task_not_found',
+          upstreamStatus: 404,
+        });
       }
       throw e;
     }

@@ -30,7 +30,8 @@ export function mapGoogleOperation(op: VeoOperation, shape: VeoShape, open: Open
   const video = r?.generatedSamples?.find((s) => s.video?.uri || s.video?.encodedVideo)?.video;
   if (!video) {
     if (r?.raiMediaFilteredCount) {
-      const why = r.raiMediaFilteredReasons?.filter(Boolean).join(' ') || 'The generated video was filtered by the upstream safety filters.';
+      const why =
+        r.raiMediaFilteredReasons?.filter(Boolean).join(' ') || 'The generated video was filtered by the upstream safety filters.';
       return { state: 'failed', code: 'content_filtered', message: why };
     }
     return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream finished the operation without a video.' };

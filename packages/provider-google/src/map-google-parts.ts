@@ -20,7 +20,12 @@ export function readGooglePart(p: GooglePart, newCallId: CallIdFactory): PartIte
   const out: PartItem[] = p.thoughtSignature ? [{ kind: 'reasoning', text: '', signature: p.thoughtSignature }] : [];
   if (typeof p.text === 'string') out.push({ kind: 'text', text: p.text });
   else if (p.functionCall) {
-    out.push({ kind: 'tool-call', id: p.functionCall.id ?? newCallId(), name: p.functionCall.name ?? '', arguments: JSON.stringify(p.functionCall.args ?? {}) });
+    out.push({
+      kind: 'tool-call',
+      id: p.functionCall.id ?? newCallId(),
+      name: p.functionCall.name ?? '',
+      arguments: JSON.stringify(p.functionCall.args ?? {}),
+    });
   } else {
     const what = Object.keys(p).find((k) => k !== 'thoughtSignature') ?? 'unknown';
     out.push({ kind: 'unsupported', what });

@@ -8,13 +8,21 @@ import { randomCallId, readGooglePart, type CallIdFactory } from './map-google-p
 export function blockedPrompt(json: GoogleResponse): GatewayError | undefined {
   const reason = json.promptFeedback?.blockReason;
   if (!json.candidates?.length && reason) {
-    return new GatewayError('content_policy', `The upstream provider blocked the prompt (${reason}).`, { code: 'content_policy_violation', upstreamCode: reason });
+    return new GatewayError('content_policy', `The upstream provider blocked the prompt (${reason}).`, {
+      code: 'content_policy_violation',
+      upstreamCode: reason,
+    });
   }
   return undefined;
 }
 
 /** generateContent response → canonical result (first candidate). */
-export function mapGoogleResponse(json: GoogleResponse, requestedModel: string, requestWarnings: string[], newCallId: CallIdFactory = randomCallId): TextResult {
+export function mapGoogleResponse(
+  json: GoogleResponse,
+  requestedModel: string,
+  requestWarnings: string[],
+  newCallId: CallIdFactory = randomCallId,
+): TextResult {
   const blocked = blockedPrompt(json);
   if (blocked) throw blocked;
   const warnings = [...requestWarnings];
@@ -22,7 +30,8 @@ export function mapGoogleResponse(json: GoogleResponse, requestedModel: string, 
   const content: AssistantContent[] = [];
   for (const part of candidate?.content?.parts ?? []) {
     for (const item of readGooglePart(part, newCallId)) {
-      if (item.kind === 'reasoning') content.push({ type: 'reasoning', text: item.text, ...(item.signature ? { signature: item.signature } : {}) });
+      if (item.kind === 'reasoning')
+        content.push({ type: 'reasoning', text: item.text, ...(item.signature ? { signature: item.signature } : {}) });
       else if (item.kind === 'text') content.push({ type: 'text', text: item.text });
       else if (item.kind === 'tool-call') content.push({ type: 'tool-call', id: item.id, name: item.name, arguments: item.arguments });
       else warnings.push(warning(`parts.${item.what}`, 'part kind has no canonical form; dropped'));

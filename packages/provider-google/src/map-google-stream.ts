@@ -17,7 +17,10 @@ export class GoogleStreamMapper {
   private toolCalls = 0;
   private readonly warnings: string[];
 
-  constructor(private readonly extra: { warnings: string[]; upstreamRequestId?: string }, private readonly newCallId: CallIdFactory = randomCallId) {
+  constructor(
+    private readonly extra: { warnings: string[]; upstreamRequestId?: string },
+    private readonly newCallId: CallIdFactory = randomCallId,
+  ) {
     this.warnings = [...extra.warnings];
   }
 
@@ -32,7 +35,8 @@ export class GoogleStreamMapper {
     for (const part of candidate?.content?.parts ?? []) {
       for (const item of readGooglePart(part, this.newCallId)) {
         if (item.kind === 'reasoning') {
-          if (item.text || item.signature) out.push({ type: 'reasoning-delta', delta: item.text, ...(item.signature ? { signature: item.signature } : {}) });
+          if (item.text || item.signature)
+            out.push({ type: 'reasoning-delta', delta: item.text, ...(item.signature ? { signature: item.signature } : {}) });
         } else if (item.kind === 'text') {
           if (item.text) out.push({ type: 'text-delta', delta: item.text });
         } else if (item.kind === 'tool-call') {
@@ -47,12 +51,14 @@ export class GoogleStreamMapper {
 
   end(): TextStreamPart[] {
     if (!this.finishReason) throw truncatedStream('a finishReason');
-    return [{
-      type: 'finish',
-      finishReason: mapGoogleFinishReason(this.finishReason, this.toolCalls > 0),
-      usage: mapGoogleUsage(this.usage),
-      warnings: this.warnings,
-      ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
-    }];
+    return [
+      {
+        type: 'finish',
+        finishReason: mapGoogleFinishReason(this.finishReason, this.toolCalls > 0),
+        usage: mapGoogleUsage(this.usage),
+        warnings: this.warnings,
+        ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
+      },
+    ];
   }
 }

@@ -19,7 +19,7 @@ export function parseToolArguments(args: string): { value: Record<string, unknow
 
 /** Inline images as data URLs, linked ones as given. */
 export function imageUrl(p: ImagePart): string {
-  return p.data !== undefined ? `data:${p.mediaType ?? 'image/png'};base64,${p.data}` : p.url ?? '';
+  return p.data !== undefined ? `data:${p.mediaType ?? 'image/png'};base64,${p.data}` : (p.url ?? '');
 }
 
 /**

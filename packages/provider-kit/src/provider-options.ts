@@ -1,6 +1,9 @@
 /** A provider's config entry is wrong; `field` is relative to the provider entry, e.g. `options.maxTokensField`. */
 export class ProviderConfigError extends Error {
-  constructor(readonly field: string, readonly problem: string) {
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
     super(`${field}: ${problem}`);
     this.name = 'ProviderConfigError';
   }
@@ -31,7 +34,8 @@ export const readOption = {
   positiveInt(o: Options, key: string, fallback: number): number {
     const v = o?.[key];
     if (v === undefined) return fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ProviderConfigError(`options.${key}`, 'must be a positive integer');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+      throw new ProviderConfigError(`options.${key}`, 'must be a positive integer');
     return v;
   },
   object(o: Options, key: string): Record<string, unknown> | undefined {

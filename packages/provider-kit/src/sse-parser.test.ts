@@ -35,7 +35,9 @@ describe('parseSse', () => {
   });
 
   it('skips comments and joins multi-line data with \\n', async () => {
-    expect(await parse(': keep-alive\ndata: line 1\n: in between\ndata: line 2\n\n')).toEqual([{ event: 'message', data: 'line 1\nline 2' }]);
+    expect(await parse(': keep-alive\ndata: line 1\n: in between\ndata: line 2\n\n')).toEqual([
+      { event: 'message', data: 'line 1\nline 2' },
+    ]);
   });
 
   it('drops one leading space only, accepts fields without a colon, keeps ids', async () => {

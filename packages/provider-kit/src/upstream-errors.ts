@@ -41,24 +41,49 @@ export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): 
   const s = f.status;
   const base = { upstreamStatus: s, upstreamCode: d.code ?? d.type, upstreamRequestId: f.requestId };
   if (s === 400 || s === 422) {
-    return new GatewayError('invalid_request', d.message || 'The upstream provider rejected the request.', { ...base, code: 'upstream_invalid_request' });
+    return new GatewayError('invalid_request', d.message || 'The upstream provider rejected the request.', {
+      ...base,
+      code: 'upstream_invalid_request',
+    });
   }
   if (s === 401 || s === 403) {
-    return new GatewayError('upstream_error', "The upstream provider rejected the gateway's upstream credentials; an operator must fix the provider configuration.", { ...base, code: 'upstream_auth_failed' });
+    return new GatewayError(
+      'upstream_error',
+      "The upstream provider rejected the gateway's upstream credentials; an operator must fix the provider configuration.",
+      { ...base, code: 'upstream_auth_failed' },
+    );
   }
-  if (s === 404) return new GatewayError('invalid_request', 'The model was not found upstream.', { ...base, code: 'upstream_model_not_found', param: 'model' });
+  if (s === 404)
+    return new GatewayError('invalid_request', 'The model was not found upstream.', {
+      ...base,
+      code: 'upstream_model_not_found',
+      param: 'model',
+    });
   if (s === 408) return new GatewayError('upstream_timeout', 'The upstream provider timed out.', { ...base, code: 'upstream_timeout' });
-  if (s === 413) return new GatewayError('payload_too_large', d.message || 'The request is too large for the upstream provider.', { ...base, code: 'upstream_payload_too_large' });
+  if (s === 413)
+    return new GatewayError('payload_too_large', d.message || 'The request is too large for the upstream provider.', {
+      ...base,
+      code: 'upstream_payload_too_large',
+    });
   if (s === 429) {
     return new GatewayError('rate_limited', 'The upstream provider is rate limiting requests; retry later.', {
-      ...base, code: 'upstream_rate_limited', retryAfterSeconds: parseRetryAfter(f.headers),
+      ...base,
+      code: 'upstream_rate_limited',
+      retryAfterSeconds: parseRetryAfter(f.headers),
     });
   }
   if (s === 500 || s === 502 || s === 503 || s === 504 || s === 529) {
-    return new GatewayError('upstream_unavailable', `The upstream provider is temporarily unavailable (HTTP ${s}).`, { ...base, code: 'upstream_unavailable' });
+    return new GatewayError('upstream_unavailable', `The upstream provider is temporarily unavailable (HTTP ${s}).`, {
+      ...base,
+      code: 'upstream_unavailable',
+    });
   }
   if (s >= 300 && s < 400) {
-    return new GatewayError('upstream_error', `The upstream provider answered with a redirect (HTTP ${s}), which the gateway does not follow.`, { ...base, code: 'upstream_redirect' });
+    return new GatewayError(
+      'upstream_error',
+      `The upstream provider answered with a redirect (HTTP ${s}), which the gateway does not follow.`,
+      { ...base, code: 'upstream_redirect' },
+    );
   }
   return new GatewayError('upstream_error', `The upstream provider failed (HTTP ${s}).`, { ...base, code: 'upstream_error' });
 }
@@ -66,11 +91,25 @@ export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): 
 /** An upstream account that ran out of credit: the next deployment may still answer, so it is retryable. */
 export function upstreamQuotaExhausted(f: UpstreamFailure, d: UpstreamErrorDetails): GatewayError {
   return new GatewayError('upstream_unavailable', "The gateway's upstream account for this model has no quota left.", {
-    upstreamStatus: f.status, upstreamCode: d.code ?? d.type, upstreamRequestId: f.requestId, code: 'upstream_quota_exhausted',
+    upstreamStatus: f.status,
+    upstreamCode: d.code ?? d.type,
+    upstreamRequestId: f.requestId,
+    code: 'upstream_quota_exhausted',
   });
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
 
 /** A failure below HTTP (socket, DNS, our own timers) → upstream_unavailable or upstream_timeout. */
 export function mapTransportFailure(e: unknown, timedOut?: TimeoutPhase): GatewayError {
@@ -78,14 +117,24 @@ export function mapTransportFailure(e: unknown, timedOut?: TimeoutPhase): Gatewa
   if (timedOut || code === CONNECT_TIMEOUT_CODE || code === 'ETIMEDOUT') {
     const phase = timedOut ?? 'connect';
     return new GatewayError('upstream_timeout', `The upstream provider did not answer in time (${phase} timeout).`, {
-      code: 'upstream_timeout', upstreamCode: phase, cause: e,
+      code: 'upstream_timeout',
+      upstreamCode: phase,
+      cause: e,
     });
   }
-  const what = code === 'ECONNREFUSED' ? 'refused the connection'
-    : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'could not be resolved'
-    : code && CONNECTION_CODES.has(code) ? 'closed the connection'
-    : 'could not be reached';
-  return new GatewayError('upstream_unavailable', `The upstream provider ${what}.`, { code: 'upstream_unreachable', upstreamCode: code, cause: e });
+  const what =
+    code === 'ECONNREFUSED'
+      ? 'refused the connection'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'could not be resolved'
+        : code && CONNECTION_CODES.has(code)
+          ? 'closed the connection'
+          : 'could not be reached';
+  return new GatewayError('upstream_unavailable', `The upstream provider ${what}.`, {
+    code: 'upstream_unreachable',
+    upstreamCode: code,
+    cause: e,
+  });
 }
 
 /** The caller went away; nothing upstream is at fault, so the use case neither retries nor blames the deployment. */

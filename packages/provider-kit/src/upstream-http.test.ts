@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { GatewayError } from '@gateway/core';
 import { UpstreamHttp } from './upstream-http';
 
-interface Seen { path: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+interface Seen {
+  path: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A server on 127.0.0.1 that records requests and answers with `reply`. */
 async function server(reply: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
@@ -11,11 +16,20 @@ async function server(reply: (req: http.IncomingMessage, res: http.ServerRespons
   const s = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    seen.push({ path: new URL(req.url!, 'http://x').pathname, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('latin1') });
+    seen.push({
+      path: new URL(req.url!, 'http://x').pathname,
+      url: req.url!,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('latin1'),
+    });
     reply(req, res);
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => s.close(() => r())) };
+  return {
+    origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((r) => s.close(() => r())),
+  };
 }
 
 const KEY = 'secret-key-123456';
@@ -44,16 +58,24 @@ describe('UpstreamHttp', () => {
   it('stops a redirect loop, repeats array query keys, sends multipart forms and maps failures with the key redacted', async () => {
     const api = await server((req, res) => {
       if (req.url!.startsWith('/loop')) return void res.writeHead(302, { location: '/loop' }).end();
-      if (req.url!.startsWith('/bad')) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `bad key ${KEY}` } }));
+      if (req.url!.startsWith('/bad'))
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `bad key ${KEY}` } }));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
     const client = new UpstreamHttp({
-      baseUrl: api.origin, headers: { authorization: `Bearer ${KEY}` }, secrets: [KEY],
-      describeFailure: (f) => new GatewayError('invalid_request', (f.json as { error: { message: string } }).error.message, { upstreamStatus: f.status }),
+      baseUrl: api.origin,
+      headers: { authorization: `Bearer ${KEY}` },
+      secrets: [KEY],
+      describeFailure: (f) =>
+        new GatewayError('invalid_request', (f.json as { error: { message: string } }).error.message, { upstreamStatus: f.status }),
     });
     try {
       await expect(client.download(`${api.origin}/loop`)).rejects.toMatchObject({ code: 'upstream_redirect_loop' });
-      expect(await client.json({ method: 'GET', path: '/list', query: { 'filter.task_ids': ['a', 'b'], page_size: '2' } })).toEqual({ ok: true });
+      expect(await client.json({ method: 'GET', path: '/list', query: { 'filter.task_ids': ['a', 'b'], page_size: '2' } })).toEqual({
+        ok: true,
+      });
       expect(api.seen.at(-1)!.url).toBe('/list?filter.task_ids=a&filter.task_ids=b&page_size=2');
       const form = new FormData();
       form.append('prompt', 'hi');

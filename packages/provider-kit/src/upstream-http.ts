@@ -23,7 +23,6 @@ export interface UpstreamCall {
 
 const MAX_REDIRECTS = 5;
 
-
 /**
  * The HTTP client of the asynchronous (video) adapters: GET, DELETE, JSON and multipart POST, and
  * downloads of URLs the upstream hands out. Same rules as UpstreamTransport: keep-alive agents per
@@ -70,10 +69,17 @@ export class UpstreamHttp {
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location) {
         res.close();
-        if (hop >= MAX_REDIRECTS) throw new GatewayError('upstream_error', 'The upstream redirected a download too many times.', { code: 'upstream_redirect_loop', upstreamStatus: res.status });
+        if (hop >= MAX_REDIRECTS)
+          throw new GatewayError('upstream_error', 'The upstream redirected a download too many times.', {
+            code: 'upstream_redirect_loop',
+            upstreamStatus: res.status,
+          });
         target = new URL(location, target);
         if (target.protocol !== 'https:' && target.protocol !== 'http:') {
-          throw new GatewayError('upstream_error', 'The upstream redirected a download to an unsupported scheme.', { code: 'upstream_redirect', upstreamStatus: res.status });
+          throw new GatewayError('upstream_error', 'The upstream redirected a download to an unsupported scheme.', {
+            code: 'upstream_redirect',
+            upstreamStatus: res.status,
+          });
         }
         continue;
       }
@@ -81,9 +87,14 @@ export class UpstreamHttp {
       // A result link that is gone stays gone: retrying cannot bring back an expired presigned URL.
       if (res.status === 404 || res.status === 410 || (res.status === 403 && target.origin !== this.origin)) {
         res.close();
-        throw new GatewayError('upstream_error', `The upstream's result file is no longer available (HTTP ${res.status}); its download link may have expired.`, {
-          code: 'upstream_result_gone', upstreamStatus: res.status,
-        });
+        throw new GatewayError(
+          'upstream_error',
+          `The upstream's result file is no longer available (HTTP ${res.status}); its download link may have expired.`,
+          {
+            code: 'upstream_result_gone',
+            upstreamStatus: res.status,
+          },
+        );
       }
       throw await this.failure(res);
     }
@@ -91,7 +102,11 @@ export class UpstreamHttp {
 
   private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean): Promise<UpstreamResponse> {
     const guard = new CallGuard(this.timeouts, call.signal);
-    const headers: Record<string, string> = { accept: 'application/json', ...(withConfigHeaders ? this.config.headers : {}), ...call.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(withConfigHeaders ? this.config.headers : {}),
+      ...call.headers,
+    };
     let data: unknown;
     if (call.json !== undefined) {
       data = JSON.stringify(call.json);

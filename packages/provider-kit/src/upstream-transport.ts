@@ -90,7 +90,6 @@ export class UpstreamResponse {
   }
 }
 
-
 /**
  * The one HTTP client of every outbound adapter: keep-alive agents per provider, redirects never
  * followed, every body read as a stream (never buffered whole by axios), four timeouts.
@@ -111,14 +110,32 @@ export class UpstreamTransport {
   /** POSTs JSON. Resolves on a 2xx with the body unread; anything else is thrown as a GatewayError. */
   async post(path: string, body: unknown, opts: SendOptions = {}): Promise<UpstreamResponse> {
     const guard = new CallGuard(this.timeouts, opts.signal);
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.config.headers, ...opts.headers };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...this.config.headers,
+      ...opts.headers,
+    };
     let res: { status: number; headers: Record<string, string | undefined>; stream: Readable };
     try {
       if (this.config.transport === 'node') {
         const query = opts.query ? `?${new URLSearchParams(opts.query)}` : '';
-        res = await nodeSend(this.agents, { method: 'POST', url: this.baseUrl + path + query, headers, body: JSON.stringify(body), signal: guard.signal });
+        res = await nodeSend(this.agents, {
+          method: 'POST',
+          url: this.baseUrl + path + query,
+          headers,
+          body: JSON.stringify(body),
+          signal: guard.signal,
+        });
       } else {
-        const r = await this.http.request<Readable>({ method: 'POST', url: this.baseUrl + path, params: opts.query, data: JSON.stringify(body), headers, signal: guard.signal });
+        const r = await this.http.request<Readable>({
+          method: 'POST',
+          url: this.baseUrl + path,
+          params: opts.query,
+          data: JSON.stringify(body),
+          headers,
+          signal: guard.signal,
+        });
         res = { status: r.status, headers: flatHeaders(r.headers), stream: r.data };
       }
     } catch (e) {

@@ -1,5 +1,13 @@
 import path from 'node:path';
-import { ChatStreamMapper, convertToChatRequest, mapChatCompletion, parseSse, ProviderConfigError, readChatStream, type ChatCompletion } from '@gateway/provider-kit';
+import {
+  ChatStreamMapper,
+  convertToChatRequest,
+  mapChatCompletion,
+  parseSse,
+  ProviderConfigError,
+  readChatStream,
+  type ChatCompletion,
+} from '@gateway/provider-kit';
 import { describeGoldenFixtures, sseChunks } from '@gateway/testkit';
 import { readCompatibleOptions } from './openai-compatible-options';
 
@@ -12,7 +20,12 @@ describeGoldenFixtures('openai-compatible chat completions', path.join(__dirname
 describe('readCompatibleOptions', () => {
   it('defaults suit most servers', () => {
     const s = readCompatibleOptions(undefined);
-    expect(s.dialect).toMatchObject({ maxTokensField: 'max_tokens', supportsStreamOptions: true, supportsReasoningEffort: false, systemRole: 'system' });
+    expect(s.dialect).toMatchObject({
+      maxTokensField: 'max_tokens',
+      supportsStreamOptions: true,
+      supportsReasoningEffort: false,
+      systemRole: 'system',
+    });
     expect(s.chatPath).toBe('/chat/completions');
   });
 

@@ -2,8 +2,18 @@ import { readOption, rejectUnknownOptions, type ChatDialect } from '@gateway/pro
 
 /** Every option an openai-compatible provider takes, with the default that fits most servers. */
 export const COMPATIBLE_OPTION_NAMES = [
-  'maxTokensField', 'supportsStreamOptions', 'reasoningField', 'sendReasoningHistory', 'supportsReasoningEffort',
-  'supportsTopK', 'supportsImages', 'systemRole', 'extraBody', 'headers', 'chatPath', 'requestIdHeader',
+  'maxTokensField',
+  'supportsStreamOptions',
+  'reasoningField',
+  'sendReasoningHistory',
+  'supportsReasoningEffort',
+  'supportsTopK',
+  'supportsImages',
+  'systemRole',
+  'extraBody',
+  'headers',
+  'chatPath',
+  'requestIdHeader',
 ] as const;
 
 export interface CompatibleSettings {

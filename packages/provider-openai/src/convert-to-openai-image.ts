@@ -46,7 +46,9 @@ export function convertToOpenAiImageEdit(req: ImageRequest, stream = false): { f
   const form = new FormData();
   for (const [k, v] of Object.entries(values)) if (v !== undefined) form.append(k, String(v));
   const images = req.images ?? [];
-  images.forEach((img, i) => form.append(images.length > 1 ? 'image[]' : 'image', blob(img), `image-${i}.${EXTENSION[img.mediaType] ?? 'png'}`));
+  images.forEach((img, i) =>
+    form.append(images.length > 1 ? 'image[]' : 'image', blob(img), `image-${i}.${EXTENSION[img.mediaType] ?? 'png'}`),
+  );
   if (req.mask) form.append('mask', blob(req.mask), 'mask.png');
   if (req.style) warnings.push(warning('style', 'image edits take no style; ignored'));
   return { form, warnings };

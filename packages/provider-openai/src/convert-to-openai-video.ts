@@ -12,28 +12,50 @@ const isPro = (model: string) => /pro/.test(model);
 /** The Sora size for a request: landscape or portrait by ratio (adaptive: by the first frame's shape). */
 export function soraSize(req: VideoRequest & { upstreamModel: string }): string {
   const pair = SORA_LIMITS.sizes[req.resolution];
-  const portrait = req.aspectRatio === '9:16' || (req.aspectRatio === 'adaptive' && !!req.firstFrame && req.firstFrame.height > req.firstFrame.width);
+  const portrait =
+    req.aspectRatio === '9:16' || (req.aspectRatio === 'adaptive' && !!req.firstFrame && req.firstFrame.height > req.firstFrame.width);
   return pair[portrait ? 1 : 0];
 }
 
 /** Refuses, before anything is sent, what Sora cannot render. */
 export function checkSoraRequest(req: VideoRequest & { upstreamModel: string }): void {
-  if (req.referenceImages?.length) throw invalid('reference_images_not_supported', "This model's upstream (Sora) takes no reference images; send one first frame instead.", 'reference_images');
+  if (req.referenceImages?.length)
+    throw invalid(
+      'reference_images_not_supported',
+      "This model's upstream (Sora) takes no reference images; send one first frame instead.",
+      'reference_images',
+    );
   if (req.lastFrame) throw invalid('last_frame_not_supported', "This model's upstream (Sora) takes no last frame.", 'last_frame');
   if (!SORA_LIMITS.seconds.includes(req.durationSeconds)) {
-    throw invalid('duration_not_supported', `A duration of ${req.durationSeconds} s is not available from this model's upstream (Sora); allowed: ${SORA_LIMITS.seconds.join(', ')} s.`, 'duration');
+    throw invalid(
+      'duration_not_supported',
+      `A duration of ${req.durationSeconds} s is not available from this model's upstream (Sora); allowed: ${SORA_LIMITS.seconds.join(', ')} s.`,
+      'duration',
+    );
   }
   const allowed = ['720p', ...(isPro(req.upstreamModel) ? ['1080p'] : [])];
   if (!allowed.includes(req.resolution)) {
-    throw invalid('resolution_not_supported', `Resolution ${req.resolution} is not available from this model's upstream (Sora ${req.upstreamModel}); allowed: ${allowed.join(', ')}.`, 'resolution');
+    throw invalid(
+      'resolution_not_supported',
+      `Resolution ${req.resolution} is not available from this model's upstream (Sora ${req.upstreamModel}); allowed: ${allowed.join(', ')}.`,
+      'resolution',
+    );
   }
   if (!['adaptive', '16:9', '9:16'].includes(req.aspectRatio)) {
-    throw invalid('aspect_ratio_not_supported', `Aspect ratio ${req.aspectRatio} is not available from this model's upstream (Sora); allowed: 16:9, 9:16 or adaptive.`, 'aspect_ratio');
+    throw invalid(
+      'aspect_ratio_not_supported',
+      `Aspect ratio ${req.aspectRatio} is not available from this model's upstream (Sora); allowed: 16:9, 9:16 or adaptive.`,
+      'aspect_ratio',
+    );
   }
   const f = req.firstFrame;
   const size = soraSize(req);
   if (f && `${f.width}x${f.height}` !== size) {
-    throw invalid('first_frame_size_mismatch', `This model's upstream (Sora) needs the first frame at exactly the video size ${size}; got ${f.width}x${f.height}.`, 'first_frame');
+    throw invalid(
+      'first_frame_size_mismatch',
+      `This model's upstream (Sora) needs the first frame at exactly the video size ${size}; got ${f.width}x${f.height}.`,
+      'first_frame',
+    );
   }
 }
 

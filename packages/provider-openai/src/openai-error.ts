@@ -11,7 +11,9 @@ export function describeOpenAiFailure(f: UpstreamFailure): GatewayError {
   if (f.status === 429 && d.code && OPENAI_QUOTA_CODES.has(d.code)) return upstreamQuotaExhausted(f, d);
   if (f.status === 400 && d.code && OPENAI_POLICY_CODES.has(d.code)) {
     return new GatewayError('content_policy', d.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation', upstreamStatus: f.status, upstreamCode: d.code,
+      code: 'content_policy_violation',
+      upstreamStatus: f.status,
+      upstreamCode: d.code,
     });
   }
   return describeChatFailure(f);

@@ -1,5 +1,13 @@
 import path from 'node:path';
-import { ChatStreamMapper, convertToChatRequest, mapChatCompletion, OPENAI_CHAT_DIALECT, parseSse, readChatStream, type ChatCompletion } from '@gateway/provider-kit';
+import {
+  ChatStreamMapper,
+  convertToChatRequest,
+  mapChatCompletion,
+  OPENAI_CHAT_DIALECT,
+  parseSse,
+  readChatStream,
+  type ChatCompletion,
+} from '@gateway/provider-kit';
 import { describeGoldenFixtures, sseChunks } from '@gateway/testkit';
 
 describeGoldenFixtures('openai chat completions', path.join(__dirname, '__fixtures__'), {

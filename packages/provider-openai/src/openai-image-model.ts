@@ -1,6 +1,13 @@
 import {
-  GatewayError, probeImage,
-  type CallContext, type GeneratedImage, type ImageModelPort, type ImageRequest, type ImageResult, type ImageStreamPart, type ImageUsage,
+  GatewayError,
+  probeImage,
+  type CallContext,
+  type GeneratedImage,
+  type ImageModelPort,
+  type ImageRequest,
+  type ImageResult,
+  type ImageStreamPart,
+  type ImageUsage,
 } from '@gateway/core';
 import { malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
 import type { OpenAiImageStreamEvent, OpenAiImageUsage, OpenAiImagesResponse } from './openai-image-api';
@@ -24,15 +31,25 @@ async function bytesOf(res: UpstreamResponse): Promise<Buffer> {
 /** An `error` object inside the stream: a refusal keeps its meaning, anything else is the upstream's failure. */
 function streamError(e: { message?: string; code?: string }): GatewayError {
   if (e.code && OPENAI_POLICY_CODES.has(e.code)) {
-    return new GatewayError('content_policy', e.message || 'The upstream provider refused the content.', { code: 'content_policy_violation', upstreamCode: e.code });
+    return new GatewayError('content_policy', e.message || 'The upstream provider refused the content.', {
+      code: 'content_policy_violation',
+      upstreamCode: e.code,
+    });
   }
-  return new GatewayError('upstream_error', e.message || 'The upstream image stream failed.', { code: 'upstream_stream_error', upstreamCode: e.code });
+  return new GatewayError('upstream_error', e.message || 'The upstream image stream failed.', {
+    code: 'upstream_stream_error',
+    upstreamCode: e.code,
+  });
 }
 
 function usageOf(u: OpenAiImageUsage | undefined): ImageUsage | undefined {
   if (!u) return undefined;
   const image = u.input_tokens_details?.image_tokens ?? 0;
-  return { inputTextTokens: u.input_tokens_details?.text_tokens ?? Math.max(0, (u.input_tokens ?? 0) - image), inputImageTokens: image, outputTokens: u.output_tokens ?? 0 };
+  return {
+    inputTextTokens: u.input_tokens_details?.text_tokens ?? Math.max(0, (u.input_tokens ?? 0) - image),
+    inputImageTokens: image,
+    outputTokens: u.output_tokens ?? 0,
+  };
 }
 
 function decoded(b64: string, fallbackType: string, revisedPrompt?: string): GeneratedImage {
@@ -61,11 +78,18 @@ export class OpenAiImageModel implements ImageModelPort {
     const { res, warnings } = this.send(req, false, ctx.signal);
     const answer = await (await res).json<OpenAiImagesResponse>();
     const type = `image/${answer.output_format ?? req.outputFormat}`;
-    const images = await Promise.all((answer.data ?? []).map(async (d) => {
-      if (d.b64_json) return decoded(d.b64_json, type, d.revised_prompt);
-      if (d.url) return decoded((await bytesOf(await this.http.download(d.url, { signal: ctx.signal }))).toString('base64'), type, d.revised_prompt);
-      throw malformedUpstream('an image entry with neither b64_json nor url');
-    }));
+    const images = await Promise.all(
+      (answer.data ?? []).map(async (d) => {
+        if (d.b64_json) return decoded(d.b64_json, type, d.revised_prompt);
+        if (d.url)
+          return decoded(
+            (await bytesOf(await this.http.download(d.url, { signal: ctx.signal }))).toString('base64'),
+            type,
+            d.revised_prompt,
+          );
+        throw malformedUpstream('an image entry with neither b64_json nor url');
+      }),
+    );
     if (!images.length) throw malformedUpstream('an images answer without images');
     return { images, warnings, usage: usageOf(answer.usage) };
   }

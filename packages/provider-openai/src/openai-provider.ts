@@ -1,6 +1,12 @@
 import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
 import {
-  readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl, UpstreamHttp, UpstreamTransport, type UpstreamTimeouts,
+  readOption,
+  rejectUnknownOptions,
+  requireApiKey,
+  requireBaseUrl,
+  UpstreamHttp,
+  UpstreamTransport,
+  type UpstreamTimeouts,
 } from '@gateway/provider-kit';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api';
 import { OpenAiChatModel } from './openai-chat-model';

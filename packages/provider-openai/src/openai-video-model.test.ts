@@ -18,23 +18,40 @@ afterAll(async () => {
 describe('Sora capabilities', () => {
   it('check() refuses reference images, a last frame, other durations, sizes and ratios, and a first frame of the wrong size', () => {
     const check = (o: Parameters<typeof videoRequest>[0]) => () => provider.video.check!(videoRequest({ upstreamModel: 'sora-2', ...o }));
-    expect(check({ referenceImages: [png(1, 1)] })).toThrow(expect.objectContaining({ code: 'reference_images_not_supported', reason: 'invalid_request' }));
-    expect(check({ firstFrame: png(1280, 720), lastFrame: png(1280, 720) })).toThrow(expect.objectContaining({ code: 'last_frame_not_supported' }));
+    expect(check({ referenceImages: [png(1, 1)] })).toThrow(
+      expect.objectContaining({ code: 'reference_images_not_supported', reason: 'invalid_request' }),
+    );
+    expect(check({ firstFrame: png(1280, 720), lastFrame: png(1280, 720) })).toThrow(
+      expect.objectContaining({ code: 'last_frame_not_supported' }),
+    );
     expect(check({ durationSeconds: 5 })).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
     expect(check({ resolution: '1080p' })).toThrow(expect.objectContaining({ code: 'resolution_not_supported' }));
     expect(check({ aspectRatio: '4:3' })).toThrow(expect.objectContaining({ code: 'aspect_ratio_not_supported' }));
-    expect(check({ firstFrame: png(640, 480), aspectRatio: 'adaptive' })).toThrow(expect.objectContaining({ code: 'first_frame_size_mismatch' }));
+    expect(check({ firstFrame: png(640, 480), aspectRatio: 'adaptive' })).toThrow(
+      expect.objectContaining({ code: 'first_frame_size_mismatch' }),
+    );
     expect(check({ firstFrame: png(720, 1280), aspectRatio: 'adaptive', durationSeconds: 8 })).not.toThrow();
-    expect(() => provider.video.check!(videoRequest({ upstreamModel: 'sora-2-pro', resolution: '1080p', durationSeconds: 12 }))).not.toThrow();
+    expect(() =>
+      provider.video.check!(videoRequest({ upstreamModel: 'sora-2-pro', resolution: '1080p', durationSeconds: 12 })),
+    ).not.toThrow();
   });
 });
 
 describe('OpenAiVideoModel against the fake Sora', () => {
   it('creates with multipart (first frame as a file part), follows queued → in_progress → completed, streams the content', async () => {
-    const ref = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'sora ok', firstFrame: png(720, 1280), aspectRatio: 'adaptive', durationSeconds: 8 }), { taskId: 't' });
+    const ref = await provider.video.start(
+      videoRequest({ upstreamModel: 'sora-2', prompt: 'sora ok', firstFrame: png(720, 1280), aspectRatio: 'adaptive', durationSeconds: 8 }),
+      { taskId: 't' },
+    );
     expect(ref).toMatch(/^video_/);
     const task = fake.book.get(ref)!;
-    expect(task.body).toMatchObject({ model: 'sora-2', prompt: 'sora ok', seconds: '8', size: '720x1280', input_reference: { type: 'image/png', name: 'first_frame.png', size: 9 } });
+    expect(task.body).toMatchObject({
+      model: 'sora-2',
+      prompt: 'sora ok',
+      seconds: '8',
+      size: '720x1280',
+      input_reference: { type: 'image/png', name: 'first_frame.png', size: 9 },
+    });
     const done = await pollUntilSettled(provider.video, ref);
     expect(done.pendingSeen[0]).toBe(false);
     expect(done.pendingSeen).toContain(true);
@@ -47,9 +64,14 @@ describe('OpenAiVideoModel against the fake Sora', () => {
 
   it('a remix is POST /videos/{source}/remix with the new prompt (JSON), and runs like any video', async () => {
     expect(provider.video.remix).toBe(true);
-    const source = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'the source', durationSeconds: 8 }), { taskId: 's' });
+    const source = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'the source', durationSeconds: 8 }), {
+      taskId: 's',
+    });
     expect((await pollUntilSettled(provider.video, source)).state).toBe('succeeded');
-    const ref = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'the remix', durationSeconds: 8, remixOf: { taskId: 'task-s', operation: source } }), { taskId: 'r' });
+    const ref = await provider.video.start(
+      videoRequest({ upstreamModel: 'sora-2', prompt: 'the remix', durationSeconds: 8, remixOf: { taskId: 'task-s', operation: source } }),
+      { taskId: 'r' },
+    );
     const sent = fake.api.requests.at(-1)!;
     expect(sent.path).toBe(`/v1/videos/${source}/remix`);
     expect(JSON.parse(sent.raw.toString('utf8'))).toEqual({ prompt: 'the remix' });
@@ -59,15 +81,24 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
     // a source operation that is no Sora id is not found, never a fresh video in its place
     const created = fake.api.counts.create;
-    await expect(provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x', remixOf: { taskId: 'task-s', operation: '../videos' } }), { taskId: 'x' }))
-      .rejects.toMatchObject({ code: 'upstream_task_not_found' });
+    await expect(
+      provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x', remixOf: { taskId: 'task-s', operation: '../videos' } }), {
+        taskId: 'x',
+      }),
+    ).rejects.toMatchObject({ code: 'upstream_task_not_found' });
     expect(fake.api.counts.create).toBe(created);
   });
 
   it('failures keep the upstream code; a deleted video is not found; cancel deletes upstream', async () => {
-    const failed = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }), { taskId: 't' }));
+    const failed = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }), { taskId: 't' }),
+    );
     expect(failed).toMatchObject({ state: 'failed', code: 'video_generation_failed', message: expect.stringContaining('fake Sora') });
-    const blocked = await pollUntilSettled(provider.video, await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [filtered]' }), { taskId: 't' }));
+    const blocked = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [filtered]' }), { taskId: 't' }),
+    );
     expect(blocked).toMatchObject({ state: 'failed', code: 'moderation_blocked' });
     const held = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [hold]' }), { taskId: 't' });
     await provider.video.cancel!(held);
@@ -78,7 +109,10 @@ describe('OpenAiVideoModel against the fake Sora', () => {
   it('a 429 on create is rate_limited with Retry-After (the worker may retry: nothing was accepted)', async () => {
     const before = fake.book.submissions.length;
     fake.api.failNext('create', 1, { status: 429, retryAfterSeconds: 2 });
-    await expect(provider.video.start(videoRequest({ upstreamModel: 'sora-2' }), { taskId: 't' })).rejects.toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 2 });
+    await expect(provider.video.start(videoRequest({ upstreamModel: 'sora-2' }), { taskId: 't' })).rejects.toMatchObject({
+      reason: 'rate_limited',
+      retryAfterSeconds: 2,
+    });
     expect(fake.book.submissions.length).toBe(before);
   });
 });

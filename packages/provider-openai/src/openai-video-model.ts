@@ -28,7 +28,11 @@ export function mapOpenAiVideo(v: OpenAiVideo, open: () => Promise<NodeJS.Readab
       };
     }
     case 'failed':
-      return { state: 'failed', code: v.error?.code || 'generation_failed', message: v.error?.message || 'The upstream failed to generate the video.' };
+      return {
+        state: 'failed',
+        code: v.error?.code || 'generation_failed',
+        message: v.error?.message || 'The upstream failed to generate the video.',
+      };
     default:
       // in_progress, or a word this adapter does not know yet: still working (the gateway's expiry bounds it)
       return { state: 'pending', running: true, progress };
@@ -84,5 +88,8 @@ export class OpenAiVideoModel implements VideoModelPort {
 }
 
 function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (Sora) no longer knows video ${JSON.stringify(id.slice(0, 100))}.`, { code: 'upstream_task_not_found', upstreamStatus: 404 });
+  return new GatewayError('upstream_error', `The upstream (Sora) no longer knows video ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
 }

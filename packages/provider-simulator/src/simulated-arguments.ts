@@ -33,7 +33,13 @@ export function sampleFromSchema(schema: unknown, seed: string, depth = 0): unkn
     case 'null':
       return null;
     default: {
-      const base = seed.replace(/[^a-zA-Z0-9 ]/g, ' ').trim().split(/\s+/).slice(-3).join(' ') || 'value';
+      const base =
+        seed
+          .replace(/[^a-zA-Z0-9 ]/g, ' ')
+          .trim()
+          .split(/\s+/)
+          .slice(-3)
+          .join(' ') || 'value';
       const min = Number(s.minLength ?? 0);
       return base.padEnd(min, 'x').slice(0, s.maxLength ?? 200);
     }

@@ -5,14 +5,24 @@ import { SimulatorImageModel, promptColor } from './simulator-image-model';
 
 const ctx = { signal: new AbortController().signal, requestId: 'r' };
 const sim = new SimulatorImageModel();
-const req = (over: Partial<ImageRequest> = {}): ImageRequest => ({ model: 'sim-image', prompt: 'a fox', n: 1, width: 64, height: 48, outputFormat: 'png', ...over });
+const req = (over: Partial<ImageRequest> = {}): ImageRequest => ({
+  model: 'sim-image',
+  prompt: 'a fox',
+  n: 1,
+  width: 64,
+  height: 48,
+  outputFormat: 'png',
+  ...over,
+});
 
 const readPng = (data: Uint8Array) => PNG.sync.read(Buffer.from(data));
-const pixel = (img: { width: number; data: Uint8Array }, x: number, y: number) => Array.from(img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4));
+const pixel = (img: { width: number; data: Uint8Array }, x: number, y: number) =>
+  Array.from(img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4));
 
 function solidPng(width: number, height: number, rgba: number[], alphaFor?: (x: number, y: number) => number): ImageInput {
   const png = new PNG({ width, height });
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) png.data.set([rgba[0], rgba[1], rgba[2], alphaFor ? alphaFor(x, y) : rgba[3]], (y * width + x) * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) png.data.set([rgba[0], rgba[1], rgba[2], alphaFor ? alphaFor(x, y) : rgba[3]], (y * width + x) * 4);
   return { mediaType: 'image/png', data: PNG.sync.write(png), width, height };
 }
 
@@ -74,7 +84,12 @@ describe('SimulatorImageModel', () => {
 
   it('edits JPEG input and scales it to the requested size', async () => {
     const raw = Buffer.alloc(16 * 16 * 4, 200);
-    const input: ImageInput = { mediaType: 'image/jpeg', data: jpeg.encode({ data: raw, width: 16, height: 16 }, 90).data, width: 16, height: 16 };
+    const input: ImageInput = {
+      mediaType: 'image/jpeg',
+      data: jpeg.encode({ data: raw, width: 16, height: 16 }, 90).data,
+      width: 16,
+      height: 16,
+    };
     const out = readPng((await sim.generate(req({ prompt: 'green', width: 32, height: 32, images: [input] }), ctx)).images[0].data);
     expect([out.width, out.height]).toEqual([32, 32]);
   });

@@ -1,9 +1,16 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import {
-  GatewayError, invalid,
-  type CallContext, type GeneratedImage, type ImageInput, type ImageModelPort, type ImageRequest, type ImageResult,
-  type ImageStreamPart, type ImageUsage,
+  GatewayError,
+  invalid,
+  type CallContext,
+  type GeneratedImage,
+  type ImageInput,
+  type ImageModelPort,
+  type ImageRequest,
+  type ImageResult,
+  type ImageStreamPart,
+  type ImageUsage,
 } from '@gateway/core';
 import { hash } from './simulated-arguments';
 import { countTokens, FAIL_MARKER } from './simulator-text-model';
@@ -12,10 +19,24 @@ type Rgb = [number, number, number];
 
 /** A color word in the prompt becomes the color of the main shape, or of the edit. */
 const COLOR_WORDS: Record<string, Rgb> = {
-  red: [220, 40, 40], orange: [245, 140, 30], yellow: [245, 215, 40], green: [50, 170, 70], blue: [40, 90, 220],
-  purple: [130, 60, 190], violet: [140, 80, 220], pink: [240, 120, 180], white: [250, 250, 250], black: [15, 15, 15],
-  gray: [128, 128, 128], grey: [128, 128, 128], brown: [130, 80, 40], cyan: [40, 200, 220], magenta: [210, 40, 190],
-  teal: [30, 140, 140], gold: [212, 175, 55], silver: [192, 192, 192],
+  red: [220, 40, 40],
+  orange: [245, 140, 30],
+  yellow: [245, 215, 40],
+  green: [50, 170, 70],
+  blue: [40, 90, 220],
+  purple: [130, 60, 190],
+  violet: [140, 80, 220],
+  pink: [240, 120, 180],
+  white: [250, 250, 250],
+  black: [15, 15, 15],
+  gray: [128, 128, 128],
+  grey: [128, 128, 128],
+  brown: [130, 80, 40],
+  cyan: [40, 200, 220],
+  magenta: [210, 40, 190],
+  teal: [30, 140, 140],
+  gold: [212, 175, 55],
+  silver: [192, 192, 192],
 };
 
 export function promptColor(prompt: string): Rgb | undefined {
@@ -42,7 +63,9 @@ export function renderPicture(prompt: string, index: number, width: number, heig
     for (let x = 0; x < width; x++) {
       const t = (x / width + y / height) / 2;
       const o = (y * width + x) * 4;
-      px[o] = a[0] + (b[0] - a[0]) * t; px[o + 1] = a[1] + (b[1] - a[1]) * t; px[o + 2] = a[2] + (b[2] - a[2]) * t;
+      px[o] = a[0] + (b[0] - a[0]) * t;
+      px[o + 1] = a[1] + (b[1] - a[1]) * t;
+      px[o + 2] = a[2] + (b[2] - a[2]) * t;
       px[o + 3] = transparent ? 0 : 255;
     }
   }
@@ -59,7 +82,10 @@ export function renderPicture(prompt: string, index: number, width: number, heig
       for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(width, Math.ceil(cx + r)); x++) {
         if (round && (x - cx) ** 2 + (y - cy) ** 2 > r * r) continue;
         const o = (y * width + x) * 4;
-        px[o] = color[0]; px[o + 1] = color[1]; px[o + 2] = color[2]; px[o + 3] = 255;
+        px[o] = color[0];
+        px[o + 1] = color[1];
+        px[o + 2] = color[2];
+        px[o + 3] = 255;
       }
     }
   }
@@ -70,7 +96,8 @@ function decode(input: ImageInput): { width: number; height: number; data: Uint8
   const buf = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
   try {
     if (input.mediaType === 'image/png') return PNG.sync.read(buf);
-    if (input.mediaType === 'image/jpeg') return jpeg.decode(buf, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: 256 });
+    if (input.mediaType === 'image/jpeg')
+      return jpeg.decode(buf, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 20, maxMemoryUsageInMB: 256 });
   } catch {
     throw invalid('undecodable_image', 'The image could not be decoded.', 'image');
   }
@@ -109,7 +136,10 @@ function applyEdit(px: Uint8Array, width: number, height: number, color: Rgb, ma
 function encode(px: Uint8Array, req: ImageRequest, revisedPrompt: string): GeneratedImage {
   const { width, height } = req;
   if (req.outputFormat === 'jpeg') {
-    const data = jpeg.encode({ data: Buffer.from(px.buffer, px.byteOffset, px.byteLength), width, height }, Math.max(1, req.outputCompression ?? 90)).data;
+    const data = jpeg.encode(
+      { data: Buffer.from(px.buffer, px.byteOffset, px.byteLength), width, height },
+      Math.max(1, req.outputCompression ?? 90),
+    ).data;
     return { mediaType: 'image/jpeg', data, revisedPrompt };
   }
   if (req.outputFormat !== 'png') {
@@ -138,7 +168,9 @@ function usageOf(req: ImageRequest): ImageUsage {
 export class SimulatorImageModel implements ImageModelPort {
   private pixels(req: ImageRequest, index: number, warnings: string[]): Uint8Array {
     if (req.prompt.includes(FAIL_MARKER)) {
-      throw new GatewayError('upstream_error', `The simulator was asked to fail (${FAIL_MARKER} in the prompt).`, { code: 'simulated_failure' });
+      throw new GatewayError('upstream_error', `The simulator was asked to fail (${FAIL_MARKER} in the prompt).`, {
+        code: 'simulated_failure',
+      });
     }
     const transparent = req.background === 'transparent';
     const first = req.images?.[0];
@@ -153,7 +185,9 @@ export class SimulatorImageModel implements ImageModelPort {
   }
 
   private revised(req: ImageRequest, index: number): string {
-    return req.images ? `${req.prompt} (simulated edit ${index + 1} of ${req.n})` : `A simulated picture of: ${req.prompt} (${index + 1} of ${req.n})`;
+    return req.images
+      ? `${req.prompt} (simulated edit ${index + 1} of ${req.n})`
+      : `A simulated picture of: ${req.prompt} (${index + 1} of ${req.n})`;
   }
 
   async generate(req: ImageRequest, _ctx: CallContext): Promise<ImageResult> {

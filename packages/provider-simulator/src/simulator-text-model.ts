@@ -1,7 +1,14 @@
 import {
   GatewayError,
-  type AssistantContent, type CallContext, type FinishReason, type Message, type TextModelPort, type TextRequest,
-  type TextResult, type TextStreamPart, type Usage,
+  type AssistantContent,
+  type CallContext,
+  type FinishReason,
+  type Message,
+  type TextModelPort,
+  type TextRequest,
+  type TextResult,
+  type TextStreamPart,
+  type Usage,
 } from '@gateway/core';
 import { hash, sampleFromSchema } from './simulated-arguments';
 
@@ -14,7 +21,17 @@ export const countTokens = (text: string): number => (text.trim() ? text.trim().
 
 function messageText(m: Message): string {
   return m.content
-    .map((p) => (p.type === 'text' ? p.text : p.type === 'tool-result' ? p.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' ') : p.type === 'tool-call' ? p.arguments : p.type === 'reasoning' ? p.text : '[image]'))
+    .map((p) =>
+      p.type === 'text'
+        ? p.text
+        : p.type === 'tool-result'
+          ? p.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' ')
+          : p.type === 'tool-call'
+            ? p.arguments
+            : p.type === 'reasoning'
+              ? p.text
+              : '[image]',
+    )
     .join(' ');
 }
 
@@ -35,7 +52,9 @@ export function planAnswer(req: TextRequest): Plan {
   const last = req.messages[req.messages.length - 1];
   const lastText = last ? messageText(last) : '';
   if ([req.system ?? '', ...req.messages.map(messageText)].some((t) => t.includes(FAIL_MARKER))) {
-    throw new GatewayError('upstream_error', `The simulator was asked to fail (${FAIL_MARKER} in the prompt).`, { code: 'simulated_failure' });
+    throw new GatewayError('upstream_error', `The simulator was asked to fail (${FAIL_MARKER} in the prompt).`, {
+      code: 'simulated_failure',
+    });
   }
   const inputTokens = inputTokensOf(req);
   const seed = JSON.stringify([req.system, req.messages, req.model]);
@@ -92,7 +111,13 @@ export function planAnswer(req: TextRequest): Plan {
     finishReason = 'length';
     stopSequence = undefined;
   }
-  return { reasoning, text, finishReason, stopSequence, usage: usage(inputTokens, countTokens(text) + (reasoning ? countTokens(reasoning) : 0), reasoning) };
+  return {
+    reasoning,
+    text,
+    finishReason,
+    stopSequence,
+    usage: usage(inputTokens, countTokens(text) + (reasoning ? countTokens(reasoning) : 0), reasoning),
+  };
 }
 
 function usage(inputTokens: number, outputTokens: number, reasoning?: string): Usage {
@@ -128,7 +153,15 @@ export class SimulatorTextModel implements TextModelPort {
     if (plan.reasoning) content.push({ type: 'reasoning', text: plan.reasoning, signature: 'sim-signature' });
     if (plan.text) content.push({ type: 'text', text: plan.text });
     if (plan.toolCall) content.push({ type: 'tool-call', ...plan.toolCall });
-    return { id: `sim-${hash(JSON.stringify(req)).toString(36)}`, model: req.model, content, finishReason: plan.finishReason, stopSequence: plan.stopSequence, usage: plan.usage, warnings: [] };
+    return {
+      id: `sim-${hash(JSON.stringify(req)).toString(36)}`,
+      model: req.model,
+      content,
+      finishReason: plan.finishReason,
+      stopSequence: plan.stopSequence,
+      usage: plan.usage,
+      warnings: [],
+    };
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {

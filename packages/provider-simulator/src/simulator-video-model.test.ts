@@ -9,12 +9,21 @@ import { SimulatorVideoModel } from './simulator-video-model';
 import { renderArgs } from './simulator-video-render';
 
 let dir: string;
-beforeAll(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'sim-video-')); });
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sim-video-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const request = (over: Partial<VideoRequest> = {}): VideoRequest & { upstreamModel: string } => ({
-  model: 'sim-video-2.0', upstreamModel: 'sim-video-2.0', prompt: 'a lighthouse at dusk',
-  durationSeconds: 4, resolution: '720p', aspectRatio: '16:9', generateAudio: true, fps: 24, ...over,
+  model: 'sim-video-2.0',
+  upstreamModel: 'sim-video-2.0',
+  prompt: 'a lighthouse at dusk',
+  durationSeconds: 4,
+  resolution: '720p',
+  aspectRatio: '16:9',
+  generateAudio: true,
+  fps: 24,
+  ...over,
 });
 
 async function until(done: () => boolean): Promise<void> {
@@ -64,7 +73,10 @@ describe('SimulatorVideoModel', () => {
   it('portrait without audio at another frame rate; adaptive follows the first frame', async () => {
     const sim = new SimulatorVideoModel({ queuedMs: 0, videoLatencyMs: 0, dataDir: dir });
     const frame = { mediaType: 'image/png' as const, data: new Uint8Array(), width: 720, height: 1280 };
-    const ref = await sim.start(request({ resolution: '480p', aspectRatio: 'adaptive', firstFrame: frame, generateAudio: false, fps: 30 }), { taskId: 'taskrender2' });
+    const ref = await sim.start(
+      request({ resolution: '480p', aspectRatio: 'adaptive', firstFrame: frame, generateAudio: false, fps: 30 }),
+      { taskId: 'taskrender2' },
+    );
     const info = await probeMedia(await save(await sim.status(ref), 'b.mp4'));
     expect(info.video).toEqual({ codec: 'h264', width: 480, height: 854, fps: 30 });
     expect(info.audio).toBeUndefined();
@@ -84,7 +96,9 @@ describe('SimulatorVideoModel', () => {
       active--;
     };
     const sim = new SimulatorVideoModel({ queuedMs: 0, videoLatencyMs: 0, dataDir: dir, renderConcurrency: 2, render });
-    const refs = await Promise.all(['slot1', 'slot2', 'slot3', 'slot4'].map((t) => sim.start(request({ prompt: t }), { taskId: `task${t}` })));
+    const refs = await Promise.all(
+      ['slot1', 'slot2', 'slot3', 'slot4'].map((t) => sim.start(request({ prompt: t }), { taskId: `task${t}` })),
+    );
     const aborted = new AbortController();
     const polls = refs.slice(0, 3).map((ref) => sim.status(ref));
     const gaveUp = sim.status(refs[3], { signal: aborted.signal });

@@ -3,8 +3,14 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  GatewayError, resolveRatio, videoDimensions,
-  type OperationRef, type VideoArtifact, type VideoModelPort, type VideoRequest, type VideoStatus,
+  GatewayError,
+  resolveRatio,
+  videoDimensions,
+  type OperationRef,
+  type VideoArtifact,
+  type VideoModelPort,
+  type VideoRequest,
+  type VideoStatus,
 } from '@gateway/core';
 import { hash } from './simulated-arguments';
 import { FAIL_MARKER } from './simulator-text-model';
@@ -80,8 +86,14 @@ export class SimulatorVideoModel implements VideoModelPort {
     const queuedMs = this.opts.queuedMs ?? 0;
     const latency = this.opts.videoLatencyMs ?? 1000;
     if (elapsed < queuedMs) return { state: 'pending', running: false, progress: 0 };
-    if (elapsed < queuedMs + latency) return { state: 'pending', running: true, progress: Math.floor((100 * (elapsed - queuedMs)) / latency) };
-    if (op.fail) return { state: 'failed', code: 'simulated_failure', message: `The simulator was asked to fail: the prompt contains ${FAIL_MARKER}.` };
+    if (elapsed < queuedMs + latency)
+      return { state: 'pending', running: true, progress: Math.floor((100 * (elapsed - queuedMs)) / latency) };
+    if (op.fail)
+      return {
+        state: 'failed',
+        code: 'simulated_failure',
+        message: `The simulator was asked to fail: the prompt contains ${FAIL_MARKER}.`,
+      };
     const base = path.join(this.dir, `${op.task}-${hash(ref).toString(36)}`);
     await this.render(op, `${base}.mp4`, `${base}.jpg`, ctx.signal);
     return { state: 'succeeded', artifact: this.artifact(op, `${base}.mp4`, `${base}.jpg`) };
@@ -89,7 +101,13 @@ export class SimulatorVideoModel implements VideoModelPort {
 
   /** Renders once per file, however many polls ask at the same time; an existing render is reused. */
   private async render(op: SimOperation, mp4: string, jpeg: string, signal?: AbortSignal): Promise<void> {
-    if (await stat(mp4).then(() => true, () => false)) return;
+    if (
+      await stat(mp4).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     let pending = this.renders.get(mp4);
     if (!pending) {
       pending = mkdir(this.dir, { recursive: true })

@@ -21,15 +21,33 @@ export function renderArgs(s: RenderSpec, out: string): string[] {
   const speed = (1 + (s.seed % 7) / 3).toFixed(2);
   const box = `${even(s.width / 4)}x${even(s.height / 4)}`;
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `color=c=${bg}:s=${s.width}x${s.height}:r=${s.fps}:d=${s.durationSeconds}`,
-    '-f', 'lavfi', '-i', `color=c=${fg}:s=${box}:r=${s.fps}:d=${s.durationSeconds}`,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${bg}:s=${s.width}x${s.height}:r=${s.fps}:d=${s.durationSeconds}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${fg}:s=${box}:r=${s.fps}:d=${s.durationSeconds}`,
   ];
   if (s.audio) args.push('-f', 'lavfi', '-i', `sine=frequency=${220 + (s.seed % 660)}:sample_rate=44100:duration=${s.durationSeconds}`);
   args.push(
-    '-filter_complex', `[0:v][1:v]overlay=x='(W-w)*abs(sin(t*${speed}))':y='(H-h)*abs(cos(t*${speed}*0.7))',format=yuv420p[v]`,
-    '-map', '[v]',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-r', String(s.fps), '-t', String(s.durationSeconds),
+    '-filter_complex',
+    `[0:v][1:v]overlay=x='(W-w)*abs(sin(t*${speed}))':y='(H-h)*abs(cos(t*${speed}*0.7))',format=yuv420p[v]`,
+    '-map',
+    '[v]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-r',
+    String(s.fps),
+    '-t',
+    String(s.durationSeconds),
   );
   if (s.audio) args.push('-map', '2:a', '-c:a', 'aac', '-b:a', '64k');
   args.push('-movflags', '+faststart', '-f', 'mp4', out);
@@ -43,7 +61,10 @@ export async function renderVideo(s: RenderSpec, mp4: string, jpeg: string, sign
   try {
     await runFfmpeg(renderArgs(s, tmpMp4), { signal });
     const at = Math.min(1, s.durationSeconds / 2).toFixed(2);
-    await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-y', '-ss', at, '-i', tmpMp4, '-frames:v', '1', '-q:v', '4', '-f', 'mjpeg', tmpJpeg], { signal });
+    await runFfmpeg(
+      ['-hide_banner', '-loglevel', 'error', '-y', '-ss', at, '-i', tmpMp4, '-frames:v', '1', '-q:v', '4', '-f', 'mjpeg', tmpJpeg],
+      { signal },
+    );
     await rename(tmpJpeg, jpeg);
     await rename(tmpMp4, mp4);
   } finally {

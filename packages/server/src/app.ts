@@ -1,7 +1,13 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
 import {
-  renderAnthropicError, renderCodeMessageError, renderGoogleError, renderOpenAiError, requestId, sendError, type ErrorRenderer,
+  renderAnthropicError,
+  renderCodeMessageError,
+  renderGoogleError,
+  renderOpenAiError,
+  requestId,
+  sendError,
+  type ErrorRenderer,
 } from '@gateway/http-kit';
 import type { Logger } from './logger';
 
@@ -41,7 +47,12 @@ function accessLog(logger: Logger): RequestHandler {
  * shape when the request carries `anthropic-version` (as its router does), so pass the request when there is one.
  */
 export function rendererForPath(path: string, req?: Pick<Request, 'header'>): ErrorRenderer {
-  if (path.startsWith('/v1/contents/generations/tasks') || path.startsWith('/v1beta/files/') || /^\/v1beta\/models\/[^/]*(:predictLongRunning$|\/operations\/)/.test(path)) return renderCodeMessageError;
+  if (
+    path.startsWith('/v1/contents/generations/tasks') ||
+    path.startsWith('/v1beta/files/') ||
+    /^\/v1beta\/models\/[^/]*(:predictLongRunning$|\/operations\/)/.test(path)
+  )
+    return renderCodeMessageError;
   if (path.startsWith('/v1beta/')) return renderGoogleError;
   if (path.startsWith('/v1/messages')) return renderAnthropicError;
   if (/^\/v1\/models(\/|$)/.test(path) && req?.header('anthropic-version') !== undefined) return renderAnthropicError;
@@ -54,9 +65,18 @@ const rejectHostileUrl: RequestHandler = (req, res, next) => {
   try {
     decoded = decodeURIComponent(req.originalUrl);
   } catch {
-    return sendError(res, new GatewayError('invalid_request', 'The URL has a malformed percent-escape.', { code: 'malformed_url' }), rendererForPath(req.path, req));
+    return sendError(
+      res,
+      new GatewayError('invalid_request', 'The URL has a malformed percent-escape.', { code: 'malformed_url' }),
+      rendererForPath(req.path, req),
+    );
   }
-  if (decoded.includes('\u0000')) return sendError(res, new GatewayError('invalid_request', 'The URL contains a NUL character.', { code: 'nul_character' }), rendererForPath(req.path, req));
+  if (decoded.includes('\u0000'))
+    return sendError(
+      res,
+      new GatewayError('invalid_request', 'The URL contains a NUL character.', { code: 'nul_character' }),
+      rendererForPath(req.path, req),
+    );
   next();
 };
 
@@ -78,7 +98,11 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   for (const r of opts.routers) app.use(r);
   // Anything no router claimed: a 404 in the shape of the path's format.
   app.use((req, res) => {
-    sendError(res, new GatewayError('not_found', `No route for ${req.method} ${req.path.slice(0, 200)}.`, { code: 'route_not_found' }), rendererForPath(req.path, req));
+    sendError(
+      res,
+      new GatewayError('not_found', `No route for ${req.method} ${req.path.slice(0, 200)}.`, { code: 'route_not_found' }),
+      rendererForPath(req.path, req),
+    );
   });
   app.use(((e, req, res, _next) => sendError(res, e, rendererForPath(req.path, req))) as ErrorRequestHandler);
   return app;

@@ -73,7 +73,12 @@ export const configSchema = {
               perVideoSecond: {
                 type: 'object',
                 additionalProperties: false,
-                properties: { '480p': { type: 'number', minimum: 0 }, '720p': { type: 'number', minimum: 0 }, '1080p': { type: 'number', minimum: 0 }, '4k': { type: 'number', minimum: 0 } },
+                properties: {
+                  '480p': { type: 'number', minimum: 0 },
+                  '720p': { type: 'number', minimum: 0 },
+                  '1080p': { type: 'number', minimum: 0 },
+                  '4k': { type: 'number', minimum: 0 },
+                },
               },
             },
           },

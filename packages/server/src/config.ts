@@ -1,6 +1,14 @@
 import Ajv from 'ajv';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_BREAKER_OPTIONS, ModelCatalogue, type CircuitBreakerOptions, type Deployment, type Group, type ModelPricing, type ModelSpec } from '@gateway/core';
+import {
+  DEFAULT_BREAKER_OPTIONS,
+  ModelCatalogue,
+  type CircuitBreakerOptions,
+  type Deployment,
+  type Group,
+  type ModelPricing,
+  type ModelSpec,
+} from '@gateway/core';
 import { configSchema } from './config.schema';
 import { DEFAULT_CONFIG } from './default-config';
 
@@ -84,9 +92,11 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
     const e = validateShape.errors![0];
     const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const extra =
-      e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
-      : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
-      : '';
+      e.keyword === 'additionalProperties'
+        ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+        : e.keyword === 'enum'
+          ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+          : '';
     throw new ConfigError(source, field, `${e.message}${extra}`);
   }
   const file = resolveApiKeys(source, raw as GatewayConfigFile, env);
@@ -106,10 +116,15 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
     if (m.deployments && m.provider) throw new ConfigError(source, at, 'give either "provider" or "deployments", not both');
     deps.forEach((d, j) => {
       if (!providers.has(d.provider)) {
-        throw new ConfigError(source, m.deployments ? `${at}.deployments.${j}.provider` : `${at}.provider`, `unknown provider "${d.provider}"`);
+        throw new ConfigError(
+          source,
+          m.deployments ? `${at}.deployments.${j}.provider` : `${at}.provider`,
+          `unknown provider "${d.provider}"`,
+        );
       }
     });
-    if (m.kind === 'video' && (!m.family || !m.tier)) throw new ConfigError(source, at, 'a video model needs "family" (2.5 or 2.0) and "tier" (standard, fast or mini)');
+    if (m.kind === 'video' && (!m.family || !m.tier))
+      throw new ConfigError(source, at, 'a video model needs "family" (2.5 or 2.0) and "tier" (standard, fast or mini)');
     if (m.kind !== 'video' && (m.family || m.tier)) throw new ConfigError(source, at, '"family" and "tier" apply to video models only');
     const deployments: Deployment[] = deps.map((d) => ({
       provider: d.provider,
@@ -118,9 +133,19 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
       weight: 'weight' in d && d.weight !== undefined ? d.weight : 1,
     }));
     models.push({
-      id: m.id, kind: m.kind, family: m.family, tier: m.tier, displayName: m.displayName, description: m.description,
-      inputTokenLimit: m.inputTokenLimit, outputTokenLimit: m.outputTokenLimit, reasoningEfforts: m.reasoningEfforts,
-      image: m.image as ModelSpec['image'], pricing: m.pricing, deployments, options: m.options,
+      id: m.id,
+      kind: m.kind,
+      family: m.family,
+      tier: m.tier,
+      displayName: m.displayName,
+      description: m.description,
+      inputTokenLimit: m.inputTokenLimit,
+      outputTokenLimit: m.outputTokenLimit,
+      reasoningEfforts: m.reasoningEfforts,
+      image: m.image as ModelSpec['image'],
+      pricing: m.pricing,
+      deployments,
+      options: m.options,
     });
   });
   const groups = new Set<string>();

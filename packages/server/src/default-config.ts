@@ -6,7 +6,9 @@ export const DEFAULT_CONFIG: GatewayConfigFile = {
   models: [
     { id: 'sim-chat', kind: 'text', provider: 'sim', reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'] },
     {
-      id: 'sim-image', kind: 'image', provider: 'sim',
+      id: 'sim-image',
+      kind: 'image',
+      provider: 'sim',
       // The simulator encodes PNG and JPEG in pure JS; WebP needs native code, so it is not offered (a clean 400).
       image: {
         sizes: ['auto', '1024x1024', '1536x1024', '1024x1536', '256x256', '512x512'], // the first concrete size is the default

@@ -2,7 +2,14 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
 import {
-  KnexConfigStore, KnexKeyRepository, KnexQuotaRepository, KnexTaskRepository, KnexUsageLog, migrationsApplied, openDatabase, type Database,
+  KnexConfigStore,
+  KnexKeyRepository,
+  KnexQuotaRepository,
+  KnexTaskRepository,
+  KnexUsageLog,
+  migrationsApplied,
+  openDatabase,
+  type Database,
 } from '@gateway/store-postgres';
 import { createHttpApp, rendererForPath } from './app';
 import { loadConfig, type GatewayConfig } from './config';
@@ -118,11 +125,26 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
   };
   const quotas = new KnexQuotaRepository(db.knex);
   const billing = new Billing(quotas, { cacheMs: env.quotaCacheMs ?? 1000 });
-  const ctx: WiringContext = { env, config, knex: db.knex, keys, usage: metrics.wrap(usage), providers, logger, authenticate: auth, metrics, billing };
+  const ctx: WiringContext = {
+    env,
+    config,
+    knex: db.knex,
+    keys,
+    usage: metrics.wrap(usage),
+    providers,
+    logger,
+    authenticate: auth,
+    metrics,
+    billing,
+  };
   // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
   const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
   const areas: AreaWiring[] = [
-    wireText(ctx), wireImages(ctx), wireModels(ctx), wireVideo(ctx), wireOperations(ctx),
+    wireText(ctx),
+    wireImages(ctx),
+    wireModels(ctx),
+    wireVideo(ctx),
+    wireOperations(ctx),
     { routers: [adminRouter(admin, env.adminKey)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
   ];
 
@@ -135,7 +157,15 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
 
   const servers: Server[] = [];
   return {
-    app, env, config, db, keys, tasks, usage, logger, admin,
+    app,
+    env,
+    config,
+    db,
+    keys,
+    tasks,
+    usage,
+    logger,
+    admin,
     async startBackground() {
       for (const a of areas) await a.start?.();
     },

@@ -10,7 +10,11 @@ type Found = (ApiKeyRecord & { hash: string }) | null;
 export class CachedKeyRepository implements KeyRepository {
   private readonly cache = new Map<string, { at: number; value: Found }>();
 
-  constructor(private readonly inner: KeyRepository, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly inner: KeyRepository,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async findKeyByHash(hash: string): Promise<Found> {
     const hit = this.cache.get(hash);

@@ -9,36 +9,86 @@ import { openStreamCount } from '@gateway/http-kit';
  */
 export class GatewayMetrics {
   readonly registry = new client.Registry();
-  private readonly requests = new client.Counter({ name: 'gateway_requests_total', help: 'Requests by format, model and status', labelNames: ['format', 'model', 'status'], registers: [this.registry] });
-  private readonly latency = new client.Histogram({ name: 'gateway_request_duration_seconds', help: 'Request latency by format', labelNames: ['format'], buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry] });
-  private readonly ttft = new client.Histogram({ name: 'gateway_time_to_first_token_seconds', help: 'Time to first token of streams', labelNames: ['format'], buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [this.registry] });
-  private readonly upstream = new client.Counter({ name: 'gateway_upstream_requests_total', help: 'Upstream calls by provider and outcome', labelNames: ['provider', 'outcome'], registers: [this.registry] });
-  private readonly upstreamLatency = new client.Histogram({ name: 'gateway_upstream_duration_seconds', help: 'Latency of requests answered by an upstream, by provider', labelNames: ['provider'], buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry] });
-  private readonly tokens = new client.Counter({ name: 'gateway_tokens_total', help: 'Tokens by model and direction', labelNames: ['model', 'direction'], registers: [this.registry] });
+  private readonly requests = new client.Counter({
+    name: 'gateway_requests_total',
+    help: 'Requests by format, model and status',
+    labelNames: ['format', 'model', 'status'],
+    registers: [this.registry],
+  });
+  private readonly latency = new client.Histogram({
+    name: 'gateway_request_duration_seconds',
+    help: 'Request latency by format',
+    labelNames: ['format'],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly ttft = new client.Histogram({
+    name: 'gateway_time_to_first_token_seconds',
+    help: 'Time to first token of streams',
+    labelNames: ['format'],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly upstream = new client.Counter({
+    name: 'gateway_upstream_requests_total',
+    help: 'Upstream calls by provider and outcome',
+    labelNames: ['provider', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly upstreamLatency = new client.Histogram({
+    name: 'gateway_upstream_duration_seconds',
+    help: 'Latency of requests answered by an upstream, by provider',
+    labelNames: ['provider'],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly tokens = new client.Counter({
+    name: 'gateway_tokens_total',
+    help: 'Tokens by model and direction',
+    labelNames: ['model', 'direction'],
+    registers: [this.registry],
+  });
   private taskCache: { at: number; rows: Array<{ status: string; n: number; oldest: number | null }> } = { at: 0, rows: [] };
 
-  constructor(private readonly knex: Knex, extra: Array<(registry: client.Registry) => void> = []) {
+  constructor(
+    private readonly knex: Knex,
+    extra: Array<(registry: client.Registry) => void> = [],
+  ) {
     client.collectDefaultMetrics({ register: this.registry });
-    new client.Gauge({ name: 'gateway_active_streams', help: 'Open SSE streams', registers: [this.registry], collect() { this.set(openStreamCount()); } });
+    new client.Gauge({
+      name: 'gateway_active_streams',
+      help: 'Open SSE streams',
+      registers: [this.registry],
+      collect() {
+        this.set(openStreamCount());
+      },
+    });
     // prom-client calls collect() with the metric as `this`; the gateway is reached through this name.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this;
     new client.Gauge({
-      name: 'gateway_tasks', help: 'Video tasks by status', labelNames: ['status'], registers: [this.registry],
+      name: 'gateway_tasks',
+      help: 'Video tasks by status',
+      labelNames: ['status'],
+      registers: [this.registry],
       async collect() {
         this.reset();
         for (const r of await self.taskCounts()) this.set({ status: r.status }, r.n);
       },
     });
     new client.Gauge({
-      name: 'gateway_task_queue_oldest_seconds', help: 'Age of the oldest queued task', registers: [this.registry],
+      name: 'gateway_task_queue_oldest_seconds',
+      help: 'Age of the oldest queued task',
+      registers: [this.registry],
       async collect() {
         const q = (await self.taskCounts()).find((r) => r.status === 'queued');
         this.set(q?.oldest ? Math.max(0, (Date.now() - q.oldest) / 1000) : 0);
       },
     });
     new client.Gauge({
-      name: 'gateway_worker_poll_lag_seconds', help: 'How far the most overdue active task is past its next poll time', registers: [this.registry],
+      name: 'gateway_worker_poll_lag_seconds',
+      help: 'How far the most overdue active task is past its next poll time',
+      registers: [this.registry],
       async collect() {
         const [row] = await self.knex('video_tasks').whereIn('status', ['queued', 'running']).min({ due: 'next_poll_at' });
         const due = row?.due ? new Date(row.due).getTime() : null;
@@ -51,10 +101,14 @@ export class GatewayMetrics {
   /** Circuit breaker state per deployment: 0 closed, 1 half-open, 2 open. */
   watchBreakers(states: () => Array<{ provider: string; upstreamModel: string; state: string }>): void {
     new client.Gauge({
-      name: 'gateway_circuit_state', help: 'Circuit breaker per deployment: 0 closed, 1 half-open, 2 open', labelNames: ['provider', 'upstream_model'], registers: [this.registry],
+      name: 'gateway_circuit_state',
+      help: 'Circuit breaker per deployment: 0 closed, 1 half-open, 2 open',
+      labelNames: ['provider', 'upstream_model'],
+      registers: [this.registry],
       collect() {
         this.reset();
-        for (const s of states()) this.set({ provider: s.provider, upstream_model: s.upstreamModel }, s.state === 'open' ? 2 : s.state === 'half-open' ? 1 : 0);
+        for (const s of states())
+          this.set({ provider: s.provider, upstream_model: s.upstreamModel }, s.state === 'open' ? 2 : s.state === 'half-open' ? 1 : 0);
       },
     });
   }
@@ -63,7 +117,14 @@ export class GatewayMetrics {
   private async taskCounts() {
     if (Date.now() - this.taskCache.at < 1000) return this.taskCache.rows;
     const rows = await this.knex('video_tasks').select('status').count({ n: '*' }).min({ oldest: 'created_at' }).groupBy('status');
-    this.taskCache = { at: Date.now(), rows: rows.map((r: Record<string, any>) => ({ status: r.status, n: Number(r.n), oldest: r.oldest ? new Date(r.oldest).getTime() : null })) };
+    this.taskCache = {
+      at: Date.now(),
+      rows: rows.map((r: Record<string, any>) => ({
+        status: r.status,
+        n: Number(r.n),
+        oldest: r.oldest ? new Date(r.oldest).getTime() : null,
+      })),
+    };
     return this.taskCache.rows;
   }
 
@@ -73,8 +134,9 @@ export class GatewayMetrics {
     if (row.latencyMs !== undefined) this.latency.observe({ format: row.format }, row.latencyMs / 1000);
     if (row.ttftMs !== undefined && row.ttftMs !== null) this.ttft.observe({ format: row.format }, row.ttftMs / 1000);
     if (row.provider) {
-      this.upstream.inc({ provider: row.provider, outcome: row.status === 'ok' ? 'ok' : row.errorCode ?? row.status });
-      if (row.latencyMs !== undefined && row.status === 'ok') this.upstreamLatency.observe({ provider: row.provider }, row.latencyMs / 1000);
+      this.upstream.inc({ provider: row.provider, outcome: row.status === 'ok' ? 'ok' : (row.errorCode ?? row.status) });
+      if (row.latencyMs !== undefined && row.status === 'ok')
+        this.upstreamLatency.observe({ provider: row.provider }, row.latencyMs / 1000);
     }
     if (row.inputTokens) this.tokens.inc({ model, direction: 'input' }, row.inputTokens);
     if (row.outputTokens) this.tokens.inc({ model, direction: 'output' }, row.outputTokens);

@@ -48,7 +48,10 @@ function statusList(from: number, to: number): string {
   for (const [reason, info] of Object.entries(ERROR_REASONS)) {
     if (info.status >= from && info.status < to) byStatus.set(info.status, [...(byStatus.get(info.status) ?? []), reason]);
   }
-  return [...byStatus].sort(([a], [b]) => a - b).map(([s, reasons]) => `${s} (${reasons.join(', ')})`).join('; ');
+  return [...byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([s, reasons]) => `${s} (${reasons.join(', ')})`)
+    .join('; ');
 }
 
 const ERROR_RANGES = [
@@ -71,7 +74,7 @@ function securitySchemes(routes: readonly RouteDoc[]) {
     [adminScheme]: { type: 'http', scheme: 'bearer', description: 'GATEWAY_ADMIN_KEY as a bearer token.' },
   };
   for (const r of routes) {
-    for (const h of r.auth.kind === 'api-key' ? r.auth.alternativeHeaders ?? [] : []) {
+    for (const h of r.auth.kind === 'api-key' ? (r.auth.alternativeHeaders ?? []) : []) {
       schemes[h] = { type: 'apiKey', in: 'header', name: h, description: `The API key in \`${h}\`, as the format's SDK sends it.` };
     }
   }
@@ -94,7 +97,8 @@ function parameters(r: RouteDoc) {
   }));
 }
 
-const media = (content: Readonly<Record<string, object>>) => Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
+const media = (content: Readonly<Record<string, object>>) =>
+  Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
 
 function errorContent(shapes: ErrorShapeName | readonly ErrorShapeName[]) {
   const refs = [shapes].flat().map((s) => ({ $ref: `#/components/schemas/${ERROR_SCHEMA_NAMES[s]}` }));
@@ -132,13 +136,15 @@ export function buildOpenApiDocument(opts: { publicBaseUrl: string; routes?: rea
     info: {
       title: 'Generation gateway',
       version,
-      description: 'One API key, many wire formats. Each route answers errors in its own format\'s shape; see docs/openapi.md.',
+      description: "One API key, many wire formats. Each route answers errors in its own format's shape; see docs/openapi.md.",
     },
     servers: [{ url: opts.publicBaseUrl }],
     tags: [...new Set(routes.map((r) => r.format))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(ERROR_SCHEMA_NAMES).map(([shape, name]) => [name, ERROR_SHAPE_SCHEMAS[shape as ErrorShapeName]])),
+      schemas: Object.fromEntries(
+        Object.entries(ERROR_SCHEMA_NAMES).map(([shape, name]) => [name, ERROR_SHAPE_SCHEMAS[shape as ErrorShapeName]]),
+      ),
       securitySchemes: securitySchemes(routes),
     },
   };

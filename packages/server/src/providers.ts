@@ -27,9 +27,15 @@ export class ProviderRegistry {
     for (const p of old.values()) p.close?.();
   }
 
-  text(id: string) { return this.ports.get(id)?.text; }
-  image(id: string) { return this.ports.get(id)?.image; }
-  video(id: string) { return this.ports.get(id)?.video; }
+  text(id: string) {
+    return this.ports.get(id)?.text;
+  }
+  image(id: string) {
+    return this.ports.get(id)?.image;
+  }
+  video(id: string) {
+    return this.ports.get(id)?.video;
+  }
   close(): void {
     for (const p of this.ports.values()) p.close?.();
   }
@@ -51,7 +57,8 @@ export function buildProviders(config: GatewayConfig, env: { dataDir: string }):
   const ports = new Map<string, ProviderPorts>();
   config.file.providers.forEach((p, i) => {
     const factory = FACTORIES[p.type];
-    if (!factory) throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not available in this build yet`);
+    if (!factory)
+      throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not available in this build yet`);
     try {
       ports.set(p.id, factory(p, env));
     } catch (e) {

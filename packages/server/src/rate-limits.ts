@@ -37,10 +37,14 @@ export function createKeyRateLimiter(limits: RateLimits, redisUrl?: string): Key
         await limiter.consume(p.keyId);
       } catch (e) {
         if (e instanceof RateLimiterRes) {
-          throw new GatewayError('rate_limited', `Rate limit of ${limits.requestsPerMinutePerKey} requests per minute for this key exceeded.`, {
-            code: 'rate_limit_exceeded',
-            retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)),
-          });
+          throw new GatewayError(
+            'rate_limited',
+            `Rate limit of ${limits.requestsPerMinutePerKey} requests per minute for this key exceeded.`,
+            {
+              code: 'rate_limit_exceeded',
+              retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)),
+            },
+          );
         }
         throw e;
       }
@@ -60,10 +64,14 @@ export interface StreamSlots {
 const STREAM_RETRY_AFTER_SECONDS = 2;
 
 function tooManyStreams(limit: number): GatewayError {
-  return new GatewayError('rate_limited', `This key already has ${limit} streams open, its limit of concurrent streams. Retry when one has ended.`, {
-    code: 'too_many_concurrent_streams',
-    retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS,
-  });
+  return new GatewayError(
+    'rate_limited',
+    `This key already has ${limit} streams open, its limit of concurrent streams. Retry when one has ended.`,
+    {
+      code: 'too_many_concurrent_streams',
+      retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS,
+    },
+  );
 }
 
 /** Counts in this process's memory. */

@@ -8,9 +8,14 @@ const chat = (model: string) => ({ model, messages: [{ role: 'user', content: 'h
 
 describe('admin API', () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway({ listen: false, env: { adminKey: ADMIN } }); });
-  afterAll(async () => { await gw.stop(); });
-  const admin = (method: 'get' | 'post' | 'put' | 'delete', path: string) => request(gw.app)[method](path).set('Authorization', `Bearer ${ADMIN}`);
+  beforeAll(async () => {
+    gw = await startTestGateway({ listen: false, env: { adminKey: ADMIN } });
+  });
+  afterAll(async () => {
+    await gw.stop();
+  });
+  const admin = (method: 'get' | 'post' | 'put' | 'delete', path: string) =>
+    request(gw.app)[method](path).set('Authorization', `Bearer ${ADMIN}`);
 
   it('needs the admin key; an API key is not enough', async () => {
     expect((await request(gw.app).get('/admin/accounts')).status).toBe(401);
@@ -27,7 +32,8 @@ describe('admin API', () => {
     const listed = await admin('get', '/admin/keys?account=acme');
     expect(listed.body.data).toHaveLength(1);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
-    const use = () => request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${created.body.key}`).send(chat('sim-chat'));
+    const use = () =>
+      request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${created.body.key}`).send(chat('sim-chat'));
     expect((await use()).status).toBe(200);
     expect((await admin('delete', `/admin/keys/${created.body.id}`)).status).toBe(200);
     expect((await use()).status).toBe(401);
@@ -42,15 +48,25 @@ describe('admin API', () => {
   });
 
   it('adds a model and a group change that apply without restart', async () => {
-    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send(chat('sim-chat-2'))).status).toBe(503);
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send(chat('sim-chat-2'))).status,
+    ).toBe(503);
     const put = await admin('put', '/admin/models/sim-chat-2').send({ kind: 'text', provider: 'sim', displayName: 'Second chat' });
     expect(put.status).toBe(200);
-    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send(chat('sim-chat-2'))).status).toBe(200);
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send(chat('sim-chat-2'))).status,
+    ).toBe(200);
     // alpha's group does not include it until the group changes
-    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat('sim-chat-2'))).status).toBe(503);
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat('sim-chat-2'))).status,
+    ).toBe(503);
     expect((await admin('put', '/admin/groups/default').send({ models: ['sim-chat', 'sim-chat-2'] })).status).toBe(200);
-    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat('sim-chat-2'))).status).toBe(200);
-    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat('sim-chat'))).status).toBe(200);
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat('sim-chat-2'))).status,
+    ).toBe(200);
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat('sim-chat'))).status,
+    ).toBe(200);
     const models = await request(gw.app).get('/v1/models').set('Authorization', `Bearer ${ALPHA_KEY}`);
     expect(models.body.data.map((m: { id: string }) => m.id).sort()).toEqual(['sim-chat', 'sim-chat-2']);
   });
@@ -67,7 +83,11 @@ describe('admin API', () => {
   });
 
   it('never shows a provider secret', async () => {
-    const put = await admin('put', '/admin/providers/oa').send({ type: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-upstream-secret-123' });
+    const put = await admin('put', '/admin/providers/oa').send({
+      type: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'sk-upstream-secret-123',
+    });
     expect(put.status).toBe(200);
     const list = await admin('get', '/admin/providers');
     expect(JSON.stringify(list.body)).not.toContain('sk-upstream-secret-123');
@@ -77,7 +97,7 @@ describe('admin API', () => {
 });
 
 describe('admin changes and the config file across a restart', () => {
-  it('keeps admin models after the file re-seeds, in the file\'s order first', async () => {
+  it("keeps admin models after the file re-seeds, in the file's order first", async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');
@@ -85,11 +105,22 @@ describe('admin changes and the config file across a restart', () => {
     const env = { dataDir, inMemoryDatabase: false, adminKey: ADMIN };
     try {
       const first = await startTestGateway({ listen: false, env });
-      expect((await request(first.app).put('/admin/models/added-later').set('Authorization', `Bearer ${ADMIN}`).send({ kind: 'text', provider: 'sim' })).status).toBe(200);
-      expect((await request(first.app).delete('/admin/models/sim-video-2.0-mini').set('Authorization', `Bearer ${ADMIN}`)).status).toBe(200);
+      expect(
+        (
+          await request(first.app)
+            .put('/admin/models/added-later')
+            .set('Authorization', `Bearer ${ADMIN}`)
+            .send({ kind: 'text', provider: 'sim' })
+        ).status,
+      ).toBe(200);
+      expect((await request(first.app).delete('/admin/models/sim-video-2.0-mini').set('Authorization', `Bearer ${ADMIN}`)).status).toBe(
+        200,
+      );
       await first.stop();
       const second = await startTestGateway({ listen: false, env });
-      const ids = (await request(second.app).get('/v1/models').set('Authorization', `Bearer ${BETA_KEY}`)).body.data.map((m: { id: string }) => m.id);
+      const ids = (await request(second.app).get('/v1/models').set('Authorization', `Bearer ${BETA_KEY}`)).body.data.map(
+        (m: { id: string }) => m.id,
+      );
       await second.stop();
       expect(ids).toEqual(['sim-chat', 'sim-image', 'sim-video-2.5', 'sim-video-2.0', 'sim-video-2.0-fast', 'added-later']);
     } finally {
@@ -102,12 +133,22 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 (pgUrl ? describe : describe.skip)('admin changes reach a second running instance (shared Postgres)', () => {
   it('a new model, and a key revocation, apply on the other instance within the poll interval', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const env = { databaseUrl: pgUrl, databaseSchema: schema, inMemoryDatabase: false, adminKey: ADMIN, configPollMs: 200, keyCacheTtlMs: 200 };
+    const env = {
+      databaseUrl: pgUrl,
+      databaseSchema: schema,
+      inMemoryDatabase: false,
+      adminKey: ADMIN,
+      configPollMs: 200,
+      keyCacheTtlMs: 200,
+    };
     const a = await startTestGateway({ listen: false, env });
     const b = await startTestGateway({ listen: false, env });
     b.startBackground();
     try {
-      const put = await request(a.app).put('/admin/models/sim-chat-3').set('Authorization', `Bearer ${ADMIN}`).send({ kind: 'text', provider: 'sim' });
+      const put = await request(a.app)
+        .put('/admin/models/sim-chat-3')
+        .set('Authorization', `Bearer ${ADMIN}`)
+        .send({ kind: 'text', provider: 'sim' });
       expect(put.status).toBe(200);
       const key = await request(a.app).post('/admin/keys').set('Authorization', `Bearer ${ADMIN}`).send({ account: 'beta', group: 'vip' });
       const call = (k: string) => request(b.app).post('/v1/chat/completions').set('Authorization', `Bearer ${k}`).send(chat('sim-chat-3'));

@@ -2,8 +2,12 @@ import request from 'supertest';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
-beforeAll(async () => { gw = await startTestGateway({ listen: false }); });
-afterAll(async () => { await gw.stop(); });
+beforeAll(async () => {
+  gw = await startTestGateway({ listen: false });
+});
+afterAll(async () => {
+  await gw.stop();
+});
 
 const chat = (model = 'sim-chat') => ({ model, messages: [{ role: 'user', content: 'hi' }] });
 
@@ -66,7 +70,11 @@ describe('authentication', () => {
   });
 
   it('invalid JSON is a 400, not a 500', async () => {
-    const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).set('content-type', 'application/json').send('{"model":');
+    const res = await request(gw.app)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .set('content-type', 'application/json')
+      .send('{"model":');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_json');
   });

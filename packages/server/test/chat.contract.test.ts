@@ -10,7 +10,9 @@ beforeAll(async () => {
   const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const base = { model: 'sim-chat', messages: [{ role: 'user', content: 'Tell me about the harbor at dawn' }] };
 const weather = {
@@ -18,7 +20,11 @@ const weather = {
   function: {
     name: 'get_weather',
     description: 'Current weather',
-    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } }, required: ['city', 'days'] },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+      required: ['city', 'days'],
+    },
   },
 };
 
@@ -28,16 +34,21 @@ function post(body: object, key = ALPHA_KEY) {
 
 /** `data:` lines → parsed chunks; the literal `[DONE]` stays a string. */
 function chunks(text: string): any[] {
-  return text.split('\n\n').filter((m) => m.trim()).map((m) => {
-    expect(m.startsWith('data: ')).toBe(true);
-    const d = m.slice(6);
-    return d === '[DONE]' ? d : JSON.parse(d);
-  });
+  return text
+    .split('\n\n')
+    .filter((m) => m.trim())
+    .map((m) => {
+      expect(m.startsWith('data: ')).toBe(true);
+      const d = m.slice(6);
+      return d === '[DONE]' ? d : JSON.parse(d);
+    });
 }
 
 function expectOpenAiError(res: request.Response, status: number, code?: string, param?: string): void {
   expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: { message: expect.any(String), type: expect.any(String), param: expect.any(String), code: expect.any(String) } });
+  expect(res.body).toEqual({
+    error: { message: expect.any(String), type: expect.any(String), param: expect.any(String), code: expect.any(String) },
+  });
   if (code) expect(res.body.error.code).toBe(code);
   if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
@@ -100,12 +111,27 @@ describe('POST /v1/chat/completions: range rules (one accepted, one refused each
     ['logit_bias above 100', { logit_bias: { '11': 101 } }, 'invalid_request_body', 'logit_bias[11]'],
     ['user not a string', { user: 5 }, 'invalid_request_body', 'user'],
     ['a non-function tool', { tools: [{ type: 'retrieval', function: { name: 'x' } }] }, 'invalid_request_body', 'tools[0].type'],
-    ['a tool name with spaces', { tools: [{ type: 'function', function: { name: 'get weather' } }] }, 'invalid_request_body', 'tools[0].function.name'],
+    [
+      'a tool name with spaces',
+      { tools: [{ type: 'function', function: { name: 'get weather' } }] },
+      'invalid_request_body',
+      'tools[0].function.name',
+    ],
     ['tool_choice outside the list', { tools: [weather], tool_choice: 'sometimes' }, 'invalid_request_body', 'tool_choice'],
-    ['tool_choice naming an unknown function', { tools: [weather], tool_choice: { type: 'function', function: { name: 'nope' } } }, 'unknown_tool', 'tool_choice'],
+    [
+      'tool_choice naming an unknown function',
+      { tools: [weather], tool_choice: { type: 'function', function: { name: 'nope' } } },
+      'unknown_tool',
+      'tool_choice',
+    ],
     ['tool_choice required without tools', { tool_choice: 'required' }, 'tools_required', 'tool_choice'],
     ['response_format of an unknown type', { response_format: { type: 'xml' } }, 'invalid_request_body', 'response_format.type'],
-    ['response_format json_schema without json_schema', { response_format: { type: 'json_schema' } }, 'missing_field', 'response_format.json_schema'],
+    [
+      'response_format json_schema without json_schema',
+      { response_format: { type: 'json_schema' } },
+      'missing_field',
+      'response_format.json_schema',
+    ],
     ['seed not an integer', { seed: 1.5 }, 'invalid_request_body', 'seed'],
     ['modalities with audio (the model writes text only)', { modalities: ['text', 'audio'] }, 'unsupported_modality', 'modalities'],
     ['an unknown modality', { modalities: ['video'] }, 'invalid_request_body', 'modalities[0]'],
@@ -113,15 +139,35 @@ describe('POST /v1/chat/completions: range rules (one accepted, one refused each
     ['audio without a format', { modalities: ['text'], audio: { voice: 'alloy' } }, 'missing_field', 'audio.format'],
     ['reasoning_effort xhigh (not offered by sim-chat)', { reasoning_effort: 'xhigh' }, 'invalid_reasoning_effort', 'reasoning_effort'],
     ['reasoning_effort max (not offered by sim-chat)', { reasoning_effort: 'max' }, 'invalid_reasoning_effort', 'reasoning_effort'],
-    ['an unknown content part', { messages: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, 'unsupported_content_part', 'messages[0].content[0].type'],
-    ['a tool message without tool_call_id', { messages: [{ role: 'user', content: 'x' }, { role: 'tool', content: 'y' }] }, 'missing_tool_call_id', 'messages[1].tool_call_id'],
+    [
+      'an unknown content part',
+      { messages: [{ role: 'user', content: [{ type: 'input_audio' }] }] },
+      'unsupported_content_part',
+      'messages[0].content[0].type',
+    ],
+    [
+      'a tool message without tool_call_id',
+      {
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', content: 'y' },
+        ],
+      },
+      'missing_tool_call_id',
+      'messages[1].tool_call_id',
+    ],
     ['n above 1 when streaming', { n: 2, stream: true }, 'unsupported_n', 'n'],
   ])('refuses %s', async (_name, extra, code, param) => {
     expectOpenAiError(await post({ ...base, ...extra }), 400, code, param);
   });
 
   it('reasoning_effort on a model that cannot think is refused; the same request without it is accepted', async () => {
-    expectOpenAiError(await post({ ...base, model: 'sim-chat-plain', reasoning_effort: 'low' }, BETA_KEY), 400, 'unsupported_reasoning_effort', 'reasoning_effort');
+    expectOpenAiError(
+      await post({ ...base, model: 'sim-chat-plain', reasoning_effort: 'low' }, BETA_KEY),
+      400,
+      'unsupported_reasoning_effort',
+      'reasoning_effort',
+    );
     expect((await post({ ...base, model: 'sim-chat-plain' }, BETA_KEY)).status).toBe(200);
   });
 
@@ -136,10 +182,22 @@ describe('POST /v1/chat/completions: results', () => {
   it('the chat.completion object, with usage details', async () => {
     const res = await post(base);
     expect(res.body).toEqual({
-      id: expect.stringMatching(/^chatcmpl-/), object: 'chat.completion', created: expect.any(Number), model: 'sim-chat',
-      choices: [{ index: 0, message: { role: 'assistant', content: expect.stringContaining('harbor'), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      id: expect.stringMatching(/^chatcmpl-/),
+      object: 'chat.completion',
+      created: expect.any(Number),
+      model: 'sim-chat',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: expect.stringContaining('harbor'), refusal: null },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
       usage: {
-        prompt_tokens: 7, completion_tokens: expect.any(Number), total_tokens: expect.any(Number),
+        prompt_tokens: 7,
+        completion_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
         prompt_tokens_details: { cached_tokens: 0, text_tokens: 7, audio_tokens: 0, image_tokens: 0 },
         completion_tokens_details: { text_tokens: expect.any(Number), audio_tokens: 0, reasoning_tokens: 0 },
       },
@@ -210,10 +268,15 @@ describe('POST /v1/chat/completions: streaming', () => {
   it('an upstream failure mid-stream ends the stream with an error data message', async () => {
     const { port } = scriptedTextPort([{ type: 'text-delta', delta: 'partial ' }], 'fail');
     const app = scriptedTextApp(openAiChatRouter, port);
-    const res = await request(app).post('/v1/chat/completions').set('Authorization', 'Bearer any').send({ model: 'scripted', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const res = await request(app)
+      .post('/v1/chat/completions')
+      .set('Authorization', 'Bearer any')
+      .send({ model: 'scripted', messages: [{ role: 'user', content: 'x' }], stream: true });
     const all = chunks(res.text);
     expect(all[1].choices[0].delta.content).toBe('partial ');
-    expect(all[all.length - 1]).toEqual({ error: { message: 'The upstream dropped the stream.', type: 'service_unavailable', param: '', code: 'upstream_dropped' } });
+    expect(all[all.length - 1]).toEqual({
+      error: { message: 'The upstream dropped the stream.', type: 'service_unavailable', param: '', code: 'upstream_dropped' },
+    });
   });
 });
 
@@ -224,7 +287,9 @@ describe('POST /v1/chat/completions: tool calls', () => {
     const choice = first.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
-    expect(choice.message.tool_calls).toEqual([{ id: expect.any(String), type: 'function', function: { name: 'get_weather', arguments: expect.any(String) } }]);
+    expect(choice.message.tool_calls).toEqual([
+      { id: expect.any(String), type: 'function', function: { name: 'get_weather', arguments: expect.any(String) } },
+    ]);
     const args = JSON.parse(choice.message.tool_calls[0].function.arguments);
     expect(typeof args.city).toBe('string');
     expect(Number.isInteger(args.days) && args.days >= 1 && args.days <= 7).toBe(true);
@@ -243,10 +308,25 @@ describe('POST /v1/chat/completions: tool calls', () => {
   });
 
   it('streamed tool call: id and name first, argument pieces after, finish_reason tool_calls', async () => {
-    const all = chunks((await post({ model: 'sim-chat', messages: [{ role: 'user', content: 'weather?' }], tools: [weather], tool_choice: { type: 'function', function: { name: 'get_weather' } }, stream: true })).text);
+    const all = chunks(
+      (
+        await post({
+          model: 'sim-chat',
+          messages: [{ role: 'user', content: 'weather?' }],
+          tools: [weather],
+          tool_choice: { type: 'function', function: { name: 'get_weather' } },
+          stream: true,
+        })
+      ).text,
+    );
     const objs = all.slice(0, -1);
     const calls = objs.flatMap((c: any) => c.choices[0]?.delta.tool_calls ?? []);
-    expect(calls[0]).toMatchObject({ index: 0, id: expect.any(String), type: 'function', function: { name: 'get_weather', arguments: '' } });
+    expect(calls[0]).toMatchObject({
+      index: 0,
+      id: expect.any(String),
+      type: 'function',
+      function: { name: 'get_weather', arguments: '' },
+    });
     const args = calls.map((c: any) => c.function.arguments).join('');
     expect(JSON.parse(args)).toEqual({ city: expect.any(String), days: expect.any(Number) });
     expect(objs[objs.length - 1].choices[0].finish_reason).toBe('tool_calls');

@@ -47,7 +47,10 @@ describe('admin CLI', () => {
 
   it('refuses bad input with a message and exit 1', async () => {
     expect(await run('keys:create', '--account', 'ghost')).toMatchObject({ code: 1, err: expect.stringContaining('No account "ghost"') });
-    expect(await run('keys:create', '--account', 'acme', '--group', 'gold')).toMatchObject({ code: 1, err: expect.stringContaining('No group "gold"') });
+    expect(await run('keys:create', '--account', 'acme', '--group', 'gold')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('No group "gold"'),
+    });
     expect(await run('frobnicate')).toMatchObject({ code: 1, err: expect.stringContaining('unknown command') });
     expect(await run('accounts:create', '../x')).toMatchObject({ code: 1 });
   });

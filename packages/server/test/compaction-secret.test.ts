@@ -4,12 +4,19 @@ import path from 'node:path';
 import { compactionSecret } from '../src/wiring/compaction-secret';
 import type { GatewayEnv } from '../src/gateway';
 
-const envFor = (dataDir: string, inMemoryDatabase = false): GatewayEnv =>
-  ({ port: 0, host: '127.0.0.1', dataDir, publicBaseUrl: 'http://x', inMemoryDatabase });
+const envFor = (dataDir: string, inMemoryDatabase = false): GatewayEnv => ({
+  port: 0,
+  host: '127.0.0.1',
+  dataDir,
+  publicBaseUrl: 'http://x',
+  inMemoryDatabase,
+});
 
 describe('compactionSecret', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'gw-secret-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'gw-secret-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('GATEWAY_SECRET wins', () => {

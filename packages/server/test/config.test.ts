@@ -23,7 +23,12 @@ describe('config file', () => {
   it('the built-in default serves every simulator model to group default', () => {
     const c = loadConfig(undefined);
     expect(c.catalogue.listForGroup('default').map((m) => m.id)).toEqual([
-      'sim-chat', 'sim-image', 'sim-video-2.5', 'sim-video-2.0', 'sim-video-2.0-fast', 'sim-video-2.0-mini',
+      'sim-chat',
+      'sim-image',
+      'sim-video-2.5',
+      'sim-video-2.0',
+      'sim-video-2.0-fast',
+      'sim-video-2.0-mini',
     ]);
   });
 
@@ -46,10 +51,16 @@ describe('config file', () => {
   });
   it('circuitBreaker: thresholds checked field by field and together', () => {
     const base = testConfigFile();
-    expect(buildConfig('cfg.json', { ...base, circuitBreaker: { consecutiveFailures: 2, coolDownMs: 500 } }).circuitBreaker).toMatchObject({ consecutiveFailures: 2, coolDownMs: 500, failureRatio: 0.5 });
+    expect(buildConfig('cfg.json', { ...base, circuitBreaker: { consecutiveFailures: 2, coolDownMs: 500 } }).circuitBreaker).toMatchObject({
+      consecutiveFailures: 2,
+      coolDownMs: 500,
+      failureRatio: 0.5,
+    });
     expect(problem({ ...base, circuitBreaker: { consecutiveFailures: 0 } })).toMatch(/circuitBreaker.consecutiveFailures/);
     expect(problem({ ...base, circuitBreaker: { failureRatio: 1.5 } })).toMatch(/circuitBreaker.failureRatio/);
     expect(problem({ ...base, circuitBreaker: { coolDown: 5 } })).toMatch(/circuitBreaker/);
-    expect(problem({ ...base, circuitBreaker: { windowSize: 5, minimumCalls: 6 } })).toBe('Invalid gateway config cfg.json: circuitBreaker.minimumCalls: must not exceed windowSize (5)');
+    expect(problem({ ...base, circuitBreaker: { windowSize: 5, minimumCalls: 6 } })).toBe(
+      'Invalid gateway config cfg.json: circuitBreaker.minimumCalls: must not exceed windowSize (5)',
+    );
   });
 });

@@ -34,7 +34,11 @@ beforeEach(() => {
 });
 
 const VERSION = { 'anthropic-version': '2023-06-01' };
-const weather = { name: 'get_weather', description: 'Current weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weather = {
+  name: 'get_weather',
+  description: 'Current weather',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 const body = (model: string, extra: object = {}) => ({
   model,
   system: 'You are terse.',
@@ -56,14 +60,20 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(counted.status).toBe(200);
     expect(counted.headers['x-gateway-token-count']).toBe('upstream');
     expect(counted.headers['request-id']).toBeTruthy();
-    const created = await request(gw.url).post('/v1/messages').set('x-api-key', BETA_KEY).set(VERSION).send(body('sim-chat', { max_tokens: 64 }));
+    const created = await request(gw.url)
+      .post('/v1/messages')
+      .set('x-api-key', BETA_KEY)
+      .set(VERSION)
+      .send(body('sim-chat', { max_tokens: 64 }));
     expect(created.status).toBe(200);
     expect(counted.body).toEqual({ input_tokens: created.body.usage.input_tokens });
     expect(counted.body.input_tokens).toBeGreaterThan(10);
   });
 
   it('on an Anthropic upstream: its count, asked with only the fields that bear on the input', async () => {
-    const res = await count(body(modelOf('claude'), { tools: [weather], max_tokens: 99, temperature: 0.5, stop_sequences: ['x'], stream: true }));
+    const res = await count(
+      body(modelOf('claude'), { tools: [weather], max_tokens: 99, temperature: 0.5, stop_sequences: ['x'], stream: true }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers['x-gateway-token-count']).toBe('upstream');
     // the fake counts the words of the system prompt and of every text: 3 + 7 + 3 + 3
@@ -106,7 +116,7 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(refused.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
 
-  it('refusals in Anthropic\'s shape: no key, no version, no messages, a model outside the group', async () => {
+  it("refusals in Anthropic's shape: no key, no version, no messages, a model outside the group", async () => {
     const noKey = await request(gw.url).post('/v1/messages/count_tokens').set(VERSION).send(body('sim-chat'));
     expect(noKey.status).toBe(401);
     expect(noKey.body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
@@ -140,13 +150,21 @@ describe('POST /v1beta/models/{model}:countTokens', () => {
     const counted = await countIn('sim-chat', { contents });
     expect(counted.status).toBe(200);
     expect(counted.headers['x-gateway-token-count']).toBe('upstream');
-    const generated = await request(gw.url).post('/v1beta/models/sim-chat:generateContent').set('x-goog-api-key', BETA_KEY).send({ contents });
+    const generated = await request(gw.url)
+      .post('/v1beta/models/sim-chat:generateContent')
+      .set('x-goog-api-key', BETA_KEY)
+      .send({ contents });
     expect(counted.body).toEqual({ totalTokens: generated.body.usageMetadata.promptTokenCount });
   });
 
   it('a whole generateContentRequest on a Google upstream: its count, system instruction included', async () => {
     const res = await countIn(modelOf('gem'), {
-      generateContentRequest: { model: `models/${modelOf('gem')}`, contents, systemInstruction: { parts: [{ text: 'You are terse.' }] }, generationConfig: { temperature: 0.2 } },
+      generateContentRequest: {
+        model: `models/${modelOf('gem')}`,
+        contents,
+        systemInstruction: { parts: [{ text: 'You are terse.' }] },
+        generationConfig: { temperature: 0.2 },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers['x-gateway-token-count']).toBe('upstream');
@@ -154,7 +172,10 @@ describe('POST /v1beta/models/{model}:countTokens', () => {
     expect(gemini.requests).toHaveLength(1);
     const sent = gemini.requests[0];
     expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
-    expect(sent.body.generateContentRequest).toMatchObject({ model: 'models/gemini-2.5-flash', systemInstruction: { parts: [{ text: 'You are terse.' }] } });
+    expect(sent.body.generateContentRequest).toMatchObject({
+      model: 'models/gemini-2.5-flash',
+      systemInstruction: { parts: [{ text: 'You are terse.' }] },
+    });
     expect(sent.body.generateContentRequest.generationConfig).toBeUndefined();
   });
 
@@ -185,7 +206,8 @@ describe('POST /v1beta/models/{model}:countTokens', () => {
 });
 
 describe('POST /v1/responses/input_tokens', () => {
-  const countResponses = (payload: object) => request(gw.url).post('/v1/responses/input_tokens').set('Authorization', `Bearer ${BETA_KEY}`).send(payload);
+  const countResponses = (payload: object) =>
+    request(gw.url).post('/v1/responses/input_tokens').set('Authorization', `Bearer ${BETA_KEY}`).send(payload);
 
   it('counted by an upstream that can, estimated for one that cannot; nothing stored', async () => {
     const input = [{ role: 'user', content: 'How warm is it in Lisbon today?' }];

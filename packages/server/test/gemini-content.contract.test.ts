@@ -11,13 +11,19 @@ beforeAll(async () => {
   const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const base = { contents: [{ role: 'user', parts: [{ text: 'Tell me about rivers' }] }] };
 const weather = {
   name: 'get_weather',
   description: 'Current weather',
-  parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' }, days: { type: 'INTEGER', minimum: 1, maximum: 7 } }, required: ['city', 'days'] },
+  parameters: {
+    type: 'OBJECT',
+    properties: { city: { type: 'STRING' }, days: { type: 'INTEGER', minimum: 1, maximum: 7 } },
+    required: ['city', 'days'],
+  },
 };
 
 function post(body: object, opts: { model?: string; verb?: string; query?: string; headers?: Record<string, string> } = {}) {
@@ -29,19 +35,28 @@ function post(body: object, opts: { model?: string; verb?: string; query?: strin
 
 /** Raw SSE text → data objects, checking that no event carries an `event:` line. */
 function dataEvents(text: string): any[] {
-  return text.split('\n\n').filter((m) => m.trim()).map((m) => {
-    expect(m.startsWith('data: ')).toBe(true);
-    expect(m).not.toMatch(/^event:/m);
-    return JSON.parse(m.slice('data: '.length));
-  });
+  return text
+    .split('\n\n')
+    .filter((m) => m.trim())
+    .map((m) => {
+      expect(m.startsWith('data: ')).toBe(true);
+      expect(m).not.toMatch(/^event:/m);
+      return JSON.parse(m.slice('data: '.length));
+    });
 }
 
-const textOf = (chunk: any): string => (chunk.candidates?.[0]?.content?.parts ?? []).filter((p: any) => !p.thought && typeof p.text === 'string').map((p: any) => p.text).join('');
+const textOf = (chunk: any): string =>
+  (chunk.candidates?.[0]?.content?.parts ?? [])
+    .filter((p: any) => !p.thought && typeof p.text === 'string')
+    .map((p: any) => p.text)
+    .join('');
 
 function expectGoogleError(res: request.Response, status: number, googleStatus: string, code?: string, param?: string): void {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/application\/json/);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String), status: googleStatus, type: expect.any(String), param: expect.any(String) } });
+  expect(res.body).toEqual({
+    error: { code: status, message: expect.any(String), status: googleStatus, type: expect.any(String), param: expect.any(String) },
+  });
   if (code) expect(res.body.error.type).toBe(code);
   if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
@@ -51,7 +66,14 @@ describe('POST /v1beta/models/{model}:generateContent', () => {
     const res = await post(base);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      candidates: [{ content: { role: 'model', parts: [{ text: expect.stringContaining('Tell me about rivers') }] }, finishReason: 'STOP', index: 0, safetyRatings: [] }],
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: expect.stringContaining('Tell me about rivers') }] },
+          finishReason: 'STOP',
+          index: 0,
+          safetyRatings: [],
+        },
+      ],
       usageMetadata: { promptTokenCount: 4, candidatesTokenCount: expect.any(Number), totalTokenCount: expect.any(Number) },
       modelVersion: 'sim-chat',
       responseId: expect.any(String),
@@ -107,7 +129,12 @@ describe('errors in the Google shape', () => {
 
   it('a model outside the key group → 503 UNAVAILABLE', async () => {
     expectGoogleError(await post(base, { model: 'sim-chat-plain' }), 503, 'UNAVAILABLE', 'model_not_in_group', 'model');
-    expectGoogleError(await post(base, { model: 'sim-chat-plain', verb: 'streamGenerateContent', query: '?alt=sse' }), 503, 'UNAVAILABLE', 'model_not_in_group');
+    expectGoogleError(
+      await post(base, { model: 'sim-chat-plain', verb: 'streamGenerateContent', query: '?alt=sse' }),
+      503,
+      'UNAVAILABLE',
+      'model_not_in_group',
+    );
   });
 
   it('an image model answers with inlineData image parts (generate, stream, and edit with an input image)', async () => {
@@ -119,17 +146,30 @@ describe('errors in the Google shape', () => {
     expect(probeImage(png)).toMatchObject({ mediaType: 'image/png', width: 1024, height: 1024 });
     expect(res.body.candidates[0].finishReason).toBe('STOP');
 
-    const streamed = await post({ contents: [{ role: 'user', parts: [{ text: 'a red square' }] }] }, { model: 'sim-image', verb: 'streamGenerateContent', query: '?alt=sse' });
+    const streamed = await post(
+      { contents: [{ role: 'user', parts: [{ text: 'a red square' }] }] },
+      { model: 'sim-image', verb: 'streamGenerateContent', query: '?alt=sse' },
+    );
     expect(streamed.status).toBe(200);
     expect(dataEvents(streamed.text)[0].candidates[0].content.parts[0].inlineData.mimeType).toBe('image/png');
 
-    const edit = await post({ contents: [{ role: 'user', parts: [{ text: 'make it blue' }, { inlineData: { mimeType: 'image/png', data: png.toString('base64') } }] }] }, { model: 'sim-image' });
+    const edit = await post(
+      {
+        contents: [
+          { role: 'user', parts: [{ text: 'make it blue' }, { inlineData: { mimeType: 'image/png', data: png.toString('base64') } }] },
+        ],
+      },
+      { model: 'sim-image' },
+    );
     expect(edit.status).toBe(200);
     expect(edit.body.candidates[0].content.parts[0].inlineData.data).not.toBe(part.inlineData.data);
   });
 
   it('an image model refuses input that is not an image', async () => {
-    const res = await post({ contents: [{ role: 'user', parts: [{ text: 'x' }, { inlineData: { mimeType: 'image/png', data: 'bm90IGFuIGltYWdl' } }] }] }, { model: 'sim-image' });
+    const res = await post(
+      { contents: [{ role: 'user', parts: [{ text: 'x' }, { inlineData: { mimeType: 'image/png', data: 'bm90IGFuIGltYWdl' } }] }] },
+      { model: 'sim-image' },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.status).toBe('INVALID_ARGUMENT');
   });
@@ -139,7 +179,11 @@ describe('errors in the Google shape', () => {
   });
 
   it('invalid JSON → 400, never 500', async () => {
-    const res = await request(gw.app).post('/v1beta/models/sim-chat:generateContent').set('x-goog-api-key', ALPHA_KEY).set('content-type', 'application/json').send('{"contents":');
+    const res = await request(gw.app)
+      .post('/v1beta/models/sim-chat:generateContent')
+      .set('x-goog-api-key', ALPHA_KEY)
+      .set('content-type', 'application/json')
+      .send('{"contents":');
     expectGoogleError(res, 400, 'INVALID_ARGUMENT', 'invalid_json');
   });
 
@@ -150,7 +194,10 @@ describe('errors in the Google shape', () => {
   });
 
   it('thinking on a model that cannot think → 400', async () => {
-    const res = await post({ ...base, generationConfig: { thinkingConfig: { thinkingBudget: 512 } } }, { model: 'sim-chat-plain', headers: { 'x-goog-api-key': BETA_KEY } });
+    const res = await post(
+      { ...base, generationConfig: { thinkingConfig: { thinkingBudget: 512 } } },
+      { model: 'sim-chat-plain', headers: { 'x-goog-api-key': BETA_KEY } },
+    );
     expectGoogleError(res, 400, 'INVALID_ARGUMENT', 'unsupported_thinking', 'generationConfig.thinkingConfig');
   });
 });
@@ -165,25 +212,90 @@ describe('range rules: one accepted and one refused value per field', () => {
     ['candidateCount', gen({ candidateCount: 1 }), gen({ candidateCount: 2 }), 'generationConfig.candidateCount'],
     ['candidateCount (minimum)', gen({ candidateCount: 1 }), gen({ candidateCount: 0 }), 'generationConfig.candidateCount'],
     ['maxOutputTokens', gen({ maxOutputTokens: 1 }), gen({ maxOutputTokens: 0 }), 'generationConfig.maxOutputTokens'],
-    ['stopSequences', gen({ stopSequences: ['a', 'b', 'c', 'd', 'e'] }), gen({ stopSequences: ['a', 'b', 'c', 'd', 'e', 'f'] }), 'generationConfig.stopSequences'],
+    [
+      'stopSequences',
+      gen({ stopSequences: ['a', 'b', 'c', 'd', 'e'] }),
+      gen({ stopSequences: ['a', 'b', 'c', 'd', 'e', 'f'] }),
+      'generationConfig.stopSequences',
+    ],
     ['seed', gen({ seed: 42 }), gen({ seed: 4.2 }), 'generationConfig.seed'],
     ['presencePenalty', gen({ presencePenalty: -2 }), gen({ presencePenalty: -2.5 }), 'generationConfig.presencePenalty'],
     ['frequencyPenalty', gen({ frequencyPenalty: 2 }), gen({ frequencyPenalty: 3 }), 'generationConfig.frequencyPenalty'],
-    ['responseMimeType', gen({ responseMimeType: 'application/json' }), gen({ responseMimeType: 'text/html' }), 'generationConfig.responseMimeType'],
-    ['responseSchema', gen({ responseMimeType: 'application/json', responseSchema: { type: 'OBJECT' } }), gen({ responseSchema: { type: 'OBJECT' } }), 'generationConfig.responseMimeType'],
-    ['responseModalities', gen({ responseModalities: ['TEXT'] }), gen({ responseModalities: ['IMAGE'] }), 'generationConfig.responseModalities'],
-    ['thinkingConfig.thinkingBudget', gen({ thinkingConfig: { thinkingBudget: -1 } }), gen({ thinkingConfig: { thinkingBudget: -2 } }), 'generationConfig.thinkingConfig.thinkingBudget'],
-    ['thinkingConfig.thinkingLevel', gen({ thinkingConfig: { thinkingLevel: 'LOW' } }), gen({ thinkingConfig: { thinkingLevel: 'ULTRA' } }), 'generationConfig.thinkingConfig.thinkingLevel'],
-    ['thinkingConfig.includeThoughts', gen({ thinkingConfig: { includeThoughts: true } }), gen({ thinkingConfig: { includeThoughts: 'yes' } }), 'generationConfig.thinkingConfig.includeThoughts'],
+    [
+      'responseMimeType',
+      gen({ responseMimeType: 'application/json' }),
+      gen({ responseMimeType: 'text/html' }),
+      'generationConfig.responseMimeType',
+    ],
+    [
+      'responseSchema',
+      gen({ responseMimeType: 'application/json', responseSchema: { type: 'OBJECT' } }),
+      gen({ responseSchema: { type: 'OBJECT' } }),
+      'generationConfig.responseMimeType',
+    ],
+    [
+      'responseModalities',
+      gen({ responseModalities: ['TEXT'] }),
+      gen({ responseModalities: ['IMAGE'] }),
+      'generationConfig.responseModalities',
+    ],
+    [
+      'thinkingConfig.thinkingBudget',
+      gen({ thinkingConfig: { thinkingBudget: -1 } }),
+      gen({ thinkingConfig: { thinkingBudget: -2 } }),
+      'generationConfig.thinkingConfig.thinkingBudget',
+    ],
+    [
+      'thinkingConfig.thinkingLevel',
+      gen({ thinkingConfig: { thinkingLevel: 'LOW' } }),
+      gen({ thinkingConfig: { thinkingLevel: 'ULTRA' } }),
+      'generationConfig.thinkingConfig.thinkingLevel',
+    ],
+    [
+      'thinkingConfig.includeThoughts',
+      gen({ thinkingConfig: { includeThoughts: true } }),
+      gen({ thinkingConfig: { includeThoughts: 'yes' } }),
+      'generationConfig.thinkingConfig.includeThoughts',
+    ],
     ['contents', {}, { contents: [] }, 'contents'],
-    ['systemInstruction', { systemInstruction: { parts: [{ text: 'Be brief.' }] } }, { systemInstruction: 'Be brief.' }, 'systemInstruction'],
-    ['systemInstruction parts', { systemInstruction: { role: 'user', parts: [{ text: 'Be brief.' }] } }, { systemInstruction: { parts: [{ functionCall: { name: 'f' } }] } }, 'systemInstruction.parts[0].functionCall'],
+    [
+      'systemInstruction',
+      { systemInstruction: { parts: [{ text: 'Be brief.' }] } },
+      { systemInstruction: 'Be brief.' },
+      'systemInstruction',
+    ],
+    [
+      'systemInstruction parts',
+      { systemInstruction: { role: 'user', parts: [{ text: 'Be brief.' }] } },
+      { systemInstruction: { parts: [{ functionCall: { name: 'f' } }] } },
+      'systemInstruction.parts[0].functionCall',
+    ],
     ['contents[].parts', {}, { contents: [{ role: 'user' }] }, 'contents[0].parts'],
     ['contents[].role', {}, { contents: [{ role: 'assistant', parts: [{ text: 'x' }] }] }, 'contents[0].role'],
-    ['inlineData', {}, { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png' } }] }] }, 'contents[0].parts[0].inlineData.data'],
-    ['safetySettings', { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] }, { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT' }] }, 'safetySettings[0].threshold'],
-    ['toolConfig mode', { tools, toolConfig: { functionCallingConfig: { mode: 'ANY' } } }, { tools, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } }, 'toolConfig.functionCallingConfig.mode'],
-    ['functionDeclarations name', { tools }, { tools: [{ functionDeclarations: [{ ...weather, name: 'has space' }] }] }, 'tools[0].functionDeclarations[0].name'],
+    [
+      'inlineData',
+      {},
+      { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png' } }] }] },
+      'contents[0].parts[0].inlineData.data',
+    ],
+    [
+      'safetySettings',
+      { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
+      { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT' }] },
+      'safetySettings[0].threshold',
+    ],
+    [
+      'toolConfig mode',
+      { tools, toolConfig: { functionCallingConfig: { mode: 'ANY' } } },
+      { tools, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } },
+      'toolConfig.functionCallingConfig.mode',
+    ],
+    [
+      'functionDeclarations name',
+      { tools },
+      { tools: [{ functionDeclarations: [{ ...weather, name: 'has space' }] }] },
+      'tools[0].functionDeclarations[0].name',
+    ],
     ['tools kind', { tools }, { tools: [{ googleSearch: {} }] }, 'tools[0].googleSearch'],
   ];
 
@@ -203,7 +315,12 @@ describe('streamGenerateContent', () => {
     expect(res.text).not.toContain('[DONE]');
     const chunks = dataEvents(res.text);
     expect(chunks.length).toBeGreaterThan(2);
-    for (const c of chunks) expect(c).toMatchObject({ modelVersion: 'sim-chat', responseId: chunks[0].responseId, candidates: [{ index: 0, content: { role: 'model' } }] });
+    for (const c of chunks)
+      expect(c).toMatchObject({
+        modelVersion: 'sim-chat',
+        responseId: chunks[0].responseId,
+        candidates: [{ index: 0, content: { role: 'model' } }],
+      });
     expect(chunks.slice(0, -1).every((c) => c.candidates[0].finishReason === undefined && c.usageMetadata === undefined)).toBe(true);
     expect(chunks.map(textOf).join('')).toBe(textOf(plain.body));
     const last = chunks[chunks.length - 1];
@@ -224,7 +341,11 @@ describe('streamGenerateContent', () => {
     const body = { ...base, generationConfig: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } } };
     const plain = await post(body);
     const chunks = dataEvents((await post(body, { verb: 'streamGenerateContent', query: '?alt=sse' }).buffer(true)).text);
-    const thoughts = chunks.flatMap((c) => c.candidates[0].content.parts).filter((p: any) => p.thought).map((p: any) => p.text).join('');
+    const thoughts = chunks
+      .flatMap((c) => c.candidates[0].content.parts)
+      .filter((p: any) => p.thought)
+      .map((p: any) => p.text)
+      .join('');
     expect(thoughts).toBe(plain.body.candidates[0].content.parts[0].text);
     expect(chunks.map(textOf).join('')).toBe(textOf(plain.body));
   });
@@ -269,12 +390,18 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
 
   it('an upstream error after the first token becomes a data event carrying {error}', async () => {
     const { port } = scriptedTextPort([hello], 'fail');
-    const res = await request(scriptedTextApp(geminiGenerateContentRouter, port)).post('/v1beta/models/scripted:streamGenerateContent?alt=sse').set(headers).send(base).buffer(true);
+    const res = await request(scriptedTextApp(geminiGenerateContentRouter, port))
+      .post('/v1beta/models/scripted:streamGenerateContent?alt=sse')
+      .set(headers)
+      .send(base)
+      .buffer(true);
     expect(res.status).toBe(200);
     const chunks = dataEvents(res.text);
     expect(chunks).toHaveLength(2);
     expect(textOf(chunks[0])).toBe('Hello');
-    expect(chunks[1]).toEqual({ error: { code: 503, message: 'The upstream dropped the stream.', status: 'UNAVAILABLE', type: 'upstream_dropped', param: '' } });
+    expect(chunks[1]).toEqual({
+      error: { code: 503, message: 'The upstream dropped the stream.', status: 'UNAVAILABLE', type: 'upstream_dropped', param: '' },
+    });
   });
 
   it('a client that goes away stops the upstream generation', async () => {

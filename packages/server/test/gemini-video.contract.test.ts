@@ -11,19 +11,30 @@ beforeAll(async () => {
   gw = await startVideoGateway();
   app = gw.app;
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const png = inline(pngImage(1280, 720));
 const jpeg = inline(jpegImage(640, 480), 'image/jpeg');
 const small = inline(pngImage(16, 16));
 
 const predict = (model: string, body: unknown, key = BETA_KEY) =>
-  request(app).post(`/v1beta/models/${model}:predictLongRunning`).set('x-goog-api-key', key).send(body as object);
-const text = (parameters: Record<string, unknown> = {}, instance: Record<string, unknown> = {}) => ({ instances: [{ prompt: 'a cat on a piano', ...instance }], parameters });
+  request(app)
+    .post(`/v1beta/models/${model}:predictLongRunning`)
+    .set('x-goog-api-key', key)
+    .send(body as object);
+const text = (parameters: Record<string, unknown> = {}, instance: Record<string, unknown> = {}) => ({
+  instances: [{ prompt: 'a cat on a piano', ...instance }],
+  parameters,
+});
 
 async function accepted(model: string, body: unknown) {
   const res = await predict(model, body);
-  expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { name: expect.stringMatching(new RegExp(`^models/${model.replace(/\./g, '\\.')}/operations/[a-z0-9]+$`)), done: false } });
+  expect({ status: res.status, body: res.body }).toEqual({
+    status: 200,
+    body: { name: expect.stringMatching(new RegExp(`^models/${model.replace(/\./g, '\\.')}/operations/[a-z0-9]+$`)), done: false },
+  });
   return res.body.name as string;
 }
 
@@ -37,7 +48,10 @@ async function refused(model: string, body: unknown, code: string, status = 400)
 describe('POST :predictLongRunning: authentication and models', () => {
   it('accepts x-goog-api-key and a bearer token', async () => {
     await accepted('sim-video-2.0', text());
-    const res = await request(app).post('/v1beta/models/sim-video-2.0:predictLongRunning').set('Authorization', `Bearer ${ALPHA_KEY}`).send(text());
+    const res = await request(app)
+      .post('/v1beta/models/sim-video-2.0:predictLongRunning')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send(text());
     expect(res.status).toBe(200);
   });
 
@@ -186,7 +200,11 @@ describe('POST :predictLongRunning: every rule, one accepted and one refused cas
   });
 
   it('a body that is not JSON is a 400 {code,message}', async () => {
-    const res = await request(app).post('/v1beta/models/sim-video-2.0:predictLongRunning').set('x-goog-api-key', BETA_KEY).set('content-type', 'application/json').send('{"instances":');
+    const res = await request(app)
+      .post('/v1beta/models/sim-video-2.0:predictLongRunning')
+      .set('x-goog-api-key', BETA_KEY)
+      .set('content-type', 'application/json')
+      .send('{"instances":');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'invalid_json', message: expect.any(String) });
   });
@@ -200,7 +218,7 @@ describe('GET /v1beta/models/{model}/operations/{id}', () => {
     expect(res.body).toEqual({ name, done: false });
   });
 
-  it('an unknown id and another account\'s id give the same 404 {code,message}', async () => {
+  it("an unknown id and another account's id give the same 404 {code,message}", async () => {
     const name = await accepted('sim-video-2.0', text());
     const id = name.split('/').pop()!;
     const other = await request(app).get(`/v1beta/${name}`).set('x-goog-api-key', ALPHA_KEY);
@@ -236,7 +254,10 @@ describe('GET /v1beta/files/{id}:download', () => {
 
 describe('shared /v1beta/models prefix', () => {
   it('only :predictLongRunning is claimed: generateContent and model reads still answer', async () => {
-    const gen = await request(app).post('/v1beta/models/sim-chat:generateContent').set('x-goog-api-key', BETA_KEY).send({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    const gen = await request(app)
+      .post('/v1beta/models/sim-chat:generateContent')
+      .set('x-goog-api-key', BETA_KEY)
+      .send({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
     expect(gen.status).toBe(200);
     const model = await request(app).get('/v1beta/models/sim-video-2.5').set('x-goog-api-key', BETA_KEY);
     expect(model.status).toBe(200);

@@ -8,17 +8,27 @@ describe('graceful shutdown', () => {
       env: { shutdownGraceMs: 10000 },
     });
     const body = await new Promise<string>((resolve, reject) => {
-      const req = http.request(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${ALPHA_KEY}`, 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        let closing: Promise<void> | undefined;
-        res.on('data', (d) => {
-          text += d;
-          closing ??= gw.stop(); // SIGTERM-equivalent while the stream is still going
-        });
-        res.on('end', () => closing!.then(() => resolve(text), reject));
-      });
+      const req = http.request(
+        `${gw.url}/v1/chat/completions`,
+        { method: 'POST', headers: { authorization: `Bearer ${ALPHA_KEY}`, 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          let closing: Promise<void> | undefined;
+          res.on('data', (d) => {
+            text += d;
+            closing ??= gw.stop(); // SIGTERM-equivalent while the stream is still going
+          });
+          res.on('end', () => closing!.then(() => resolve(text), reject));
+        },
+      );
       req.on('error', reject);
-      req.end(JSON.stringify({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'a long enough prompt to stream in several chunks' }] }));
+      req.end(
+        JSON.stringify({
+          model: 'sim-chat',
+          stream: true,
+          messages: [{ role: 'user', content: 'a long enough prompt to stream in several chunks' }],
+        }),
+      );
     });
     expect(body).toContain('"finish_reason":"stop"');
     expect(body.trim().endsWith('data: [DONE]')).toBe(true);

@@ -16,14 +16,21 @@ beforeAll(async () => {
     config: testConfigFile({ models: [...DEFAULT_CONFIG.models, { id: 'sim-image-plain', kind: 'image', provider: 'sim' }] }),
   });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const auth = { Authorization: `Bearer ${ALPHA_KEY}` };
-const generate = (body: Record<string, unknown>) => request(gw.app).post('/v1/images/generations').set(auth).send({ model: 'sim-image', prompt: 'a red fox', size: '256x256', ...body });
+const generate = (body: Record<string, unknown>) =>
+  request(gw.app)
+    .post('/v1/images/generations')
+    .set(auth)
+    .send({ model: 'sim-image', prompt: 'a red fox', size: '256x256', ...body });
 
 function png(width: number, height: number, rgba = [90, 90, 90, 255], alpha?: (x: number, y: number) => number): Buffer {
   const p = new PNG({ width, height });
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) p.data.set([rgba[0], rgba[1], rgba[2], alpha ? alpha(x, y) : rgba[3]], (y * width + x) * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) p.data.set([rgba[0], rgba[1], rgba[2], alpha ? alpha(x, y) : rgba[3]], (y * width + x) * 4);
   return PNG.sync.write(p);
 }
 const jpg = (width: number, height: number) => jpeg.encode({ data: Buffer.alloc(width * height * 4, 128), width, height }, 80).data;
@@ -37,18 +44,27 @@ function expectOpenAiError(res: request.Response, status: number, param?: string
 
 /** SSE text → [{event, data}] */
 function events(text: string): Array<{ event?: string; data: any }> {
-  return text.split('\n\n').filter((b) => b.trim()).map((block) => {
-    const event = /^event: (.*)$/m.exec(block)?.[1];
-    const data = /^data: (.*)$/m.exec(block)![1];
-    return { event, data: JSON.parse(data) };
-  });
+  return text
+    .split('\n\n')
+    .filter((b) => b.trim())
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)![1];
+      return { event, data: JSON.parse(data) };
+    });
 }
 
 describe('POST /v1/images/generations', () => {
   it('b64_json decodes to a PNG of the requested size; the result has the documented fields', async () => {
     const res = await generate({ response_format: 'b64_json' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ created: expect.any(Number), size: '256x256', output_format: 'png', quality: 'auto', background: 'auto' });
+    expect(res.body).toMatchObject({
+      created: expect.any(Number),
+      size: '256x256',
+      output_format: 'png',
+      quality: 'auto',
+      background: 'auto',
+    });
     expect(res.body.data).toHaveLength(1);
     expect(typeof res.body.data[0].revised_prompt).toBe('string');
     expect(res.body.data[0].url).toBeUndefined();
@@ -69,19 +85,33 @@ describe('POST /v1/images/generations', () => {
     expect(a.body.data[0].b64_json).not.toEqual(b.body.data[0].b64_json);
   });
 
-  it('the default size is the model\'s first concrete size', async () => {
-    const res = await request(gw.app).post('/v1/images/generations').set(auth).send({ model: 'sim-image', prompt: 'x', response_format: 'b64_json' });
+  it("the default size is the model's first concrete size", async () => {
+    const res = await request(gw.app)
+      .post('/v1/images/generations')
+      .set(auth)
+      .send({ model: 'sim-image', prompt: 'x', response_format: 'b64_json' });
     expect(res.body.size).toBe('1024x1024');
   });
 
   it.each<[string, Record<string, unknown>]>([
-    ...['auto', '256x256', '512x512', '1024x1024', '1536x1024', '1024x1536'].map((size) => [`size ${size}`, { size }] as [string, Record<string, unknown>]),
-    ...['auto', 'low', 'medium', 'high', 'standard', 'hd'].map((quality) => [`quality ${quality}`, { quality }] as [string, Record<string, unknown>]),
-    ['style vivid', { style: 'vivid' }], ['style natural', { style: 'natural' }],
-    ['background auto', { background: 'auto' }], ['background opaque', { background: 'opaque' }], ['background transparent', { background: 'transparent' }],
-    ['output_format png', { output_format: 'png' }], ['output_format jpeg', { output_format: 'jpeg' }],
-    ['response_format b64_json', { response_format: 'b64_json' }], ['response_format url', { response_format: 'url' }],
-    ['n 10', { n: 10, size: '256x256' }], ['moderation low', { moderation: 'low' }], ['user', { user: 'u-1' }],
+    ...['auto', '256x256', '512x512', '1024x1024', '1536x1024', '1024x1536'].map(
+      (size) => [`size ${size}`, { size }] as [string, Record<string, unknown>],
+    ),
+    ...['auto', 'low', 'medium', 'high', 'standard', 'hd'].map(
+      (quality) => [`quality ${quality}`, { quality }] as [string, Record<string, unknown>],
+    ),
+    ['style vivid', { style: 'vivid' }],
+    ['style natural', { style: 'natural' }],
+    ['background auto', { background: 'auto' }],
+    ['background opaque', { background: 'opaque' }],
+    ['background transparent', { background: 'transparent' }],
+    ['output_format png', { output_format: 'png' }],
+    ['output_format jpeg', { output_format: 'jpeg' }],
+    ['response_format b64_json', { response_format: 'b64_json' }],
+    ['response_format url', { response_format: 'url' }],
+    ['n 10', { n: 10, size: '256x256' }],
+    ['moderation low', { moderation: 'low' }],
+    ['user', { user: 'u-1' }],
     ['nulls as absent', { quality: null, style: null, n: null }],
   ])('accepts %s', async (_name, body) => {
     const res = await generate(body);
@@ -89,7 +119,8 @@ describe('POST /v1/images/generations', () => {
     expect(res.body.data.length).toBe(typeof body.n === 'number' ? body.n : 1);
   });
 
-  it.each<[string, Record<string, unknown>, string, string | undefined]>([ // 4 columns always: jest reads a missing one as `done`
+  it.each<[string, Record<string, unknown>, string, string | undefined]>([
+    // 4 columns always: jest reads a missing one as `done`
     ['an unsupported size', { size: '300x300' }, 'size', '256x256, 512x512'],
     ['a malformed size', { size: 'large' }, 'size', 'allowed values'],
     ['an unsupported quality', { quality: 'ultra' }, 'quality', 'auto, low, medium, high, standard, hd'],
@@ -131,7 +162,11 @@ describe('POST /v1/images/generations', () => {
   });
 
   it('a model without an image block gets the defaults table (no 256x256, no stream)', async () => {
-    const plain = (body: Record<string, unknown>) => request(gw.app).post('/v1/images/generations').set({ Authorization: `Bearer ${BETA_KEY}` }).send({ model: 'sim-image-plain', prompt: 'x', ...body });
+    const plain = (body: Record<string, unknown>) =>
+      request(gw.app)
+        .post('/v1/images/generations')
+        .set({ Authorization: `Bearer ${BETA_KEY}` })
+        .send({ model: 'sim-image-plain', prompt: 'x', ...body });
     expectOpenAiError(await plain({ size: '256x256' }), 400, 'size');
     expectOpenAiError(await plain({ stream: true }), 400, 'stream');
     expect((await plain({ response_format: 'b64_json' })).status).toBe(200);
@@ -141,7 +176,14 @@ describe('POST /v1/images/generations', () => {
     const res = await generate({ response_format: 'b64_json', n: 2 });
     await gw.usage.flush();
     const row = await gw.db.knex('usage_log').where({ request_id: res.headers['x-request-id'] }).first();
-    expect(row).toMatchObject({ model: 'sim-image', format: 'openai-images', status: 'ok', http_status: 200, input_tokens: 3, output_tokens: res.body.usage.output_tokens });
+    expect(row).toMatchObject({
+      model: 'sim-image',
+      format: 'openai-images',
+      status: 'ok',
+      http_status: 200,
+      input_tokens: 3,
+      output_tokens: res.body.usage.output_tokens,
+    });
   });
 
   it('an upstream failure is a 502 in the OpenAI shape', async () => {
@@ -185,9 +227,12 @@ describe('image URLs', () => {
     expect(readdirSync(path.join(gw.dataDir, 'images'))).not.toContain(name);
   });
 
-  it.each(['imgaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png', '..%2F..%2Fetc%2Fpasswd', 'img.png'])('an unknown or malformed name (%s) is a 404', async (name) => {
-    expectOpenAiError(await request(gw.app).get(`/v1/images/files/${name}`), 404);
-  });
+  it.each(['imgaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png', '..%2F..%2Fetc%2Fpasswd', 'img.png'])(
+    'an unknown or malformed name (%s) is a 404',
+    async (name) => {
+      expectOpenAiError(await request(gw.app).get(`/v1/images/files/${name}`), 404);
+    },
+  );
 });
 
 describe('streaming', () => {
@@ -197,19 +242,33 @@ describe('streaming', () => {
   });
 
   it('partial images, then image_generation.completed with usage', async () => {
-    const res = await generate({ stream: true, partial_images: 2 }).buffer(true).parse((r, cb) => {
-      let text = '';
-      r.on('data', (c: Buffer) => { text += c.toString(); });
-      r.on('end', () => cb(null, text));
-    });
+    const res = await generate({ stream: true, partial_images: 2 })
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        r.on('end', () => cb(null, text));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     const evs = events(res.body as unknown as string);
-    expect(evs.map((e) => e.data.type)).toEqual(['image_generation.partial_image', 'image_generation.partial_image', 'image_generation.completed']);
+    expect(evs.map((e) => e.data.type)).toEqual([
+      'image_generation.partial_image',
+      'image_generation.partial_image',
+      'image_generation.completed',
+    ]);
     expect(evs.map((e) => e.event)).toEqual(evs.map((e) => e.data.type));
     expect(evs.slice(0, 2).map((e) => e.data.partial_image_index)).toEqual([0, 1]);
     for (const e of evs) {
-      expect(e.data).toMatchObject({ background: 'auto', output_format: 'png', quality: 'auto', size: '256x256', created_at: expect.any(Number) });
+      expect(e.data).toMatchObject({
+        background: 'auto',
+        output_format: 'png',
+        quality: 'auto',
+        size: '256x256',
+        created_at: expect.any(Number),
+      });
       expect(probeImage(Buffer.from(e.data.b64_json, 'base64'))).toEqual({ mediaType: 'image/png', width: 256, height: 256 });
     }
     expect(evs[2].data.usage).toMatchObject({ input_tokens: 3, output_tokens: expect.any(Number), total_tokens: expect.any(Number) });
@@ -218,13 +277,23 @@ describe('streaming', () => {
 });
 
 describe('POST /v1/images/edits', () => {
-  const edit = () => request(gw.app).post('/v1/images/edits').set(auth).field('model', 'sim-image').field('prompt', 'paint it red').field('response_format', 'b64_json');
+  const edit = () =>
+    request(gw.app)
+      .post('/v1/images/edits')
+      .set(auth)
+      .field('model', 'sim-image')
+      .field('prompt', 'paint it red')
+      .field('response_format', 'b64_json');
   const decoded = (res: request.Response, i = 0) => PNG.sync.read(Buffer.from(res.body.data[i].b64_json, 'base64'));
 
   it('multipart image + mask: the prompt color goes into the transparent part of the mask', async () => {
     const res = await edit()
       .attach('image', png(40, 30), { filename: 'in.png', contentType: 'image/png' })
-      .attach('mask', png(40, 30, [0, 0, 0, 255], (x) => (x < 20 ? 0 : 255)), { filename: 'mask.png', contentType: 'image/png' });
+      .attach(
+        'mask',
+        png(40, 30, [0, 0, 0, 255], (x) => (x < 20 ? 0 : 255)),
+        { filename: 'mask.png', contentType: 'image/png' },
+      );
     expect(res.status).toBe(200);
     const out = decoded(res);
     expect([out.width, out.height]).toEqual([40, 30]);
@@ -248,8 +317,11 @@ describe('POST /v1/images/edits', () => {
   });
 
   it('repeated image[] parts, n and size as text fields', async () => {
-    const res = await edit().field('n', '2').field('size', '256x256')
-      .attach('image[]', png(32, 32), 'a.png').attach('image[]', png(16, 16), 'b.png');
+    const res = await edit()
+      .field('n', '2')
+      .field('size', '256x256')
+      .attach('image[]', png(32, 32), 'a.png')
+      .attach('image[]', png(16, 16), 'b.png');
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(2);
     expect([decoded(res, 1).width, decoded(res, 1).height]).toEqual([256, 256]);
@@ -283,7 +355,12 @@ describe('POST /v1/images/edits', () => {
     ['style (generations only)', (r) => r.field('style', 'vivid').attach('image', png(8, 8), 'a.png'), 'style', 'unknown_field'],
     ['n not a number', (r) => r.field('n', 'many').attach('image', png(8, 8), 'a.png'), 'n', undefined],
     ['an unknown file field', (r) => r.attach('picture', png(8, 8), 'a.png'), 'picture', 'unknown_field'],
-    ['two masks', (r) => r.attach('image', png(8, 8), 'a.png').attach('mask', png(8, 8), 'm.png').attach('mask', png(8, 8), 'm2.png'), 'mask', 'too_many_masks'],
+    [
+      'two masks',
+      (r) => r.attach('image', png(8, 8), 'a.png').attach('mask', png(8, 8), 'm.png').attach('mask', png(8, 8), 'm2.png'),
+      'mask',
+      'too_many_masks',
+    ],
     ['an unsupported size', (r) => r.field('size', '100x100').attach('image', png(8, 8), 'a.png'), 'size', 'invalid_size'],
   ])('multipart with %s is a 400', async (_name, build, param, code) => {
     const res = await build(edit());
@@ -293,7 +370,10 @@ describe('POST /v1/images/edits', () => {
 
   describe('JSON', () => {
     const jsonEdit = (body: Record<string, unknown>) =>
-      request(gw.app).post('/v1/images/edits').set(auth).send({ model: 'sim-image', prompt: 'green', response_format: 'b64_json', ...body });
+      request(gw.app)
+        .post('/v1/images/edits')
+        .set(auth)
+        .send({ model: 'sim-image', prompt: 'green', response_format: 'b64_json', ...body });
 
     it('accepts a data URL, bare base64, an array and {image_url} objects', async () => {
       const b64 = png(20, 10).toString('base64');
@@ -316,7 +396,12 @@ describe('POST /v1/images/edits', () => {
       ['an https URL to a private address', { image: 'https://127.0.0.1/a.png' }, 'image', 'forbidden_url_address'],
       ['a file_id', { image: { file_id: 'file-1' } }, 'image.file_id', 'file_id_unsupported'],
       ['base64 of text', { image: Buffer.from('hello world!').toString('base64') }, 'image', 'invalid_image_file'],
-      ['a mask of another size', { image: png(20, 10).toString('base64'), mask: png(10, 10).toString('base64') }, 'mask', 'mask_size_mismatch'],
+      [
+        'a mask of another size',
+        { image: png(20, 10).toString('base64'), mask: png(10, 10).toString('base64') },
+        'mask',
+        'mask_size_mismatch',
+      ],
     ])('refuses %s', async (_name, body, param, code) => {
       const res = await jsonEdit(body);
       expectOpenAiError(res, 400, param);
@@ -329,11 +414,15 @@ describe('POST /v1/images/edits', () => {
     });
 
     it('streams image_edit events', async () => {
-      const res = await jsonEdit({ image: png(16, 16).toString('base64'), stream: true, partial_images: 1 }).buffer(true).parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => { text += c.toString(); });
-        r.on('end', () => cb(null, text));
-      });
+      const res = await jsonEdit({ image: png(16, 16).toString('base64'), stream: true, partial_images: 1 })
+        .buffer(true)
+        .parse((r, cb) => {
+          let text = '';
+          r.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          r.on('end', () => cb(null, text));
+        });
       expect(events(res.body as unknown as string).map((e) => e.data.type)).toEqual(['image_edit.partial_image', 'image_edit.completed']);
     });
   });

@@ -9,12 +9,26 @@ import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
 describe('logging', () => {
   it('writes JSON lines with the request id and never the key or the prompt', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
-    const logger = winston.createLogger({ level: 'info', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
-    const gw = await createGateway({ port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true }, { config: buildConfig('t', testConfigFile()), logger });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const logger = winston.createLogger({
+      level: 'info',
+      format: winston.format.json(),
+      transports: [new winston.transports.Stream({ stream: sink })],
+    });
+    const gw = await createGateway(
+      { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
+      { config: buildConfig('t', testConfigFile()), logger },
+    );
     await bootstrapConfigKeys(gw.keys, gw.config);
     try {
-      const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`)
+      const res = await request(gw.app)
+        .post('/v1/chat/completions')
+        .set('Authorization', `Bearer ${ALPHA_KEY}`)
         .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'SECRET-PROMPT-123' }] });
       expect(res.status).toBe(200);
       await new Promise((r) => setImmediate(r));

@@ -11,13 +11,19 @@ beforeAll(async () => {
   const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const base = { model: 'sim-chat', max_tokens: 256, messages: [{ role: 'user', content: 'Tell me about rivers' }] };
 const weatherTool = {
   name: 'get_weather',
   description: 'Current weather',
-  input_schema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } }, required: ['city', 'days'] },
+  input_schema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+    required: ['city', 'days'],
+  },
 };
 
 function post(body: object, headers: Record<string, string> = {}, path = '/v1/messages') {
@@ -29,17 +35,23 @@ function post(body: object, headers: Record<string, string> = {}, path = '/v1/me
 
 /** Raw SSE text → events; every message must carry an `event:` line. */
 function events(text: string): Array<{ event: string | undefined; data: any }> {
-  return text.split('\n\n').filter((m) => m.trim()).map((m) => {
-    const event = /^event: (.+)$/m.exec(m)?.[1];
-    const data = /^data: (.+)$/m.exec(m)?.[1];
-    return { event, data: data === undefined ? undefined : JSON.parse(data) };
-  });
+  return text
+    .split('\n\n')
+    .filter((m) => m.trim())
+    .map((m) => {
+      const event = /^event: (.+)$/m.exec(m)?.[1];
+      const data = /^data: (.+)$/m.exec(m)?.[1];
+      return { event, data: data === undefined ? undefined : JSON.parse(data) };
+    });
 }
 
 function expectAnthropicError(res: request.Response, status: number, type: string, code?: string, param?: string): void {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/application\/json/);
-  expect(res.body).toEqual({ type: 'error', error: { type, message: expect.any(String), param: expect.any(String), code: expect.any(String) } });
+  expect(res.body).toEqual({
+    type: 'error',
+    error: { type, message: expect.any(String), param: expect.any(String), code: expect.any(String) },
+  });
   if (code) expect(res.body.error.code).toBe(code);
   if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
@@ -50,15 +62,25 @@ describe('POST /v1/messages', () => {
     expect(res.status).toBe(200);
     expect(res.headers['request-id']).toBe(res.headers['x-request-id']);
     expect(res.body).toEqual({
-      id: expect.stringMatching(/^msg_/), type: 'message', role: 'assistant', model: 'sim-chat',
+      id: expect.stringMatching(/^msg_/),
+      type: 'message',
+      role: 'assistant',
+      model: 'sim-chat',
       content: [{ type: 'text', text: expect.stringContaining('Tell me about rivers'), citations: null }],
-      stop_reason: 'end_turn', stop_sequence: null, stop_details: null, container: null,
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
       usage: { input_tokens: 4, output_tokens: expect.any(Number), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
   });
 
   it('accepts ?beta=true, anthropic-beta and a bearer key', async () => {
-    const res = await post(base, { 'anthropic-beta': 'fast-mode-2026-02-01', 'x-api-key': '', authorization: `Bearer ${ALPHA_KEY}` }, '/v1/messages?beta=true');
+    const res = await post(
+      base,
+      { 'anthropic-beta': 'fast-mode-2026-02-01', 'x-api-key': '', authorization: `Bearer ${ALPHA_KEY}` },
+      '/v1/messages?beta=true',
+    );
     expect(res.status).toBe(200);
     expect(res.body.type).toBe('message');
   });
@@ -88,11 +110,23 @@ describe('POST /v1/messages', () => {
 
 describe('version header', () => {
   it('missing → 400 naming the header', async () => {
-    expectAnthropicError(await post(base, { 'anthropic-version': '' }), 400, 'invalid_request_error', 'missing_version_header', 'anthropic-version');
+    expectAnthropicError(
+      await post(base, { 'anthropic-version': '' }),
+      400,
+      'invalid_request_error',
+      'missing_version_header',
+      'anthropic-version',
+    );
   });
 
   it.each(['2023-6-1', 'latest', '2023-02-30'])('malformed %j → 400', async (v) => {
-    expectAnthropicError(await post(base, { 'anthropic-version': v }), 400, 'invalid_request_error', 'invalid_version_header', 'anthropic-version');
+    expectAnthropicError(
+      await post(base, { 'anthropic-version': v }),
+      400,
+      'invalid_request_error',
+      'invalid_version_header',
+      'anthropic-version',
+    );
   });
 
   it('the 1.x SDK date is accepted', async () => {
@@ -122,7 +156,12 @@ describe('errors in the Anthropic shape', () => {
   });
 
   it('invalid JSON → 400, never 500', async () => {
-    const res = await request(gw.app).post('/v1/messages').set('x-api-key', ALPHA_KEY).set('anthropic-version', '2023-06-01').set('content-type', 'application/json').send('{"model":');
+    const res = await request(gw.app)
+      .post('/v1/messages')
+      .set('x-api-key', ALPHA_KEY)
+      .set('anthropic-version', '2023-06-01')
+      .set('content-type', 'application/json')
+      .send('{"model":');
     expectAnthropicError(res, 400, 'invalid_request_error', 'invalid_json');
   });
 
@@ -133,7 +172,10 @@ describe('errors in the Anthropic shape', () => {
   });
 
   it('thinking on a model that cannot think → 400', async () => {
-    const res = await post({ ...base, model: 'sim-chat-plain', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } }, { 'x-api-key': BETA_KEY });
+    const res = await post(
+      { ...base, model: 'sim-chat-plain', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } },
+      { 'x-api-key': BETA_KEY },
+    );
     expectAnthropicError(res, 400, 'invalid_request_error', 'unsupported_thinking', 'thinking');
   });
 });
@@ -158,18 +200,43 @@ describe('range rules: one accepted and one refused value per field', () => {
     ['mcp_servers', { mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] }, { mcp_servers: {} }, 'mcp_servers'],
     ['context_management', { context_management: { edits: [] } }, { context_management: 'auto' }, 'context_management'],
     ['output_config.effort', { output_config: { effort: 'low' } }, { output_config: { effort: 'extreme' } }, 'output_config.effort'],
-    ['output_format', { output_format: { type: 'json_schema', schema: { type: 'object' } } }, { output_format: { type: 'json_schema' } }, 'output_format.schema'],
+    [
+      'output_format',
+      { output_format: { type: 'json_schema', schema: { type: 'object' } } },
+      { output_format: { type: 'json_schema' } },
+      'output_format.schema',
+    ],
     ['thinking.type', { max_tokens: 2048, thinking: { type: 'adaptive' } }, { thinking: { type: 'on' } }, 'thinking.type'],
-    ['thinking.budget_tokens', { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } }, { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1023 } }, 'thinking.budget_tokens'],
-    ['thinking.budget_tokens < max_tokens', { max_tokens: 1025, thinking: { type: 'enabled', budget_tokens: 1024 } }, { max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 1024 } }, 'thinking.budget_tokens'],
+    [
+      'thinking.budget_tokens',
+      { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } },
+      { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1023 } },
+      'thinking.budget_tokens',
+    ],
+    [
+      'thinking.budget_tokens < max_tokens',
+      { max_tokens: 1025, thinking: { type: 'enabled', budget_tokens: 1024 } },
+      { max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 1024 } },
+      'thinking.budget_tokens',
+    ],
     ['tool_choice.type', { tools, tool_choice: { type: 'auto' } }, { tools, tool_choice: { type: 'required' } }, 'tool_choice.type'],
-    ['tool_choice.name', { tools, tool_choice: { type: 'tool', name: 'get_weather' } }, { tools, tool_choice: { type: 'tool' } }, 'tool_choice.name'],
+    [
+      'tool_choice.name',
+      { tools, tool_choice: { type: 'tool', name: 'get_weather' } },
+      { tools, tool_choice: { type: 'tool' } },
+      'tool_choice.name',
+    ],
     ['tools[].input_schema', { tools }, { tools: [{ name: 'x', input_schema: { type: 'string' } }] }, 'tools[0].input_schema.type'],
     ['tools[].name', { tools }, { tools: [{ ...weatherTool, name: 'has space' }] }, 'tools[0].name'],
     ['messages', {}, { messages: [] }, 'messages'],
     ['messages[].role', {}, { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role'],
     ['content block', {}, { messages: [{ role: 'user', content: [{ type: 'text' }] }] }, 'messages[0].content[0].text'],
-    ['image source', {}, { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'AA' } }] }] }, 'messages[0].content[0].source.media_type'],
+    [
+      'image source',
+      {},
+      { messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'AA' } }] }] },
+      'messages[0].content[0].source.media_type',
+    ],
   ];
 
   it.each(cases)('%s', async (_name, ok, bad, param) => {
@@ -191,11 +258,26 @@ describe('streaming', () => {
     const deltas = evs.filter((e) => e.event === 'content_block_delta').length;
     expect(deltas).toBeGreaterThan(1);
     expect(names).toEqual([
-      'message_start', 'content_block_start', 'ping', ...Array(deltas).fill('content_block_delta'), 'content_block_stop', 'message_delta', 'message_stop',
+      'message_start',
+      'content_block_start',
+      'ping',
+      ...Array(deltas).fill('content_block_delta'),
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     for (const e of evs) expect(e.data.type).toBe(e.event);
-    expect(evs[0].data.message).toMatchObject({ id: expect.stringMatching(/^msg_/), role: 'assistant', model: 'sim-chat', content: [], stop_reason: null });
-    const text = evs.filter((e) => e.event === 'content_block_delta').map((e) => e.data.delta.text).join('');
+    expect(evs[0].data.message).toMatchObject({
+      id: expect.stringMatching(/^msg_/),
+      role: 'assistant',
+      model: 'sim-chat',
+      content: [],
+      stop_reason: null,
+    });
+    const text = evs
+      .filter((e) => e.event === 'content_block_delta')
+      .map((e) => e.data.delta.text)
+      .join('');
     expect(text).toBe(plain.body.content[0].text);
     const delta = evs.find((e) => e.event === 'message_delta')!.data;
     expect(delta).toEqual({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: plain.body.usage });
@@ -207,7 +289,11 @@ describe('streaming', () => {
     const evs = events((await post({ ...body, stream: true }).buffer(true)).text);
     const starts = evs.filter((e) => e.event === 'content_block_start').map((e) => e.data.content_block.type);
     expect(starts).toEqual(['thinking', 'text']);
-    const of = (t: string, k: string) => evs.filter((e) => e.data?.delta?.type === t).map((e) => e.data.delta[k]).join('');
+    const of = (t: string, k: string) =>
+      evs
+        .filter((e) => e.data?.delta?.type === t)
+        .map((e) => e.data.delta[k])
+        .join('');
     expect(of('thinking_delta', 'thinking')).toBe(plain.body.content[0].thinking);
     expect(of('signature_delta', 'signature')).toBe(plain.body.content[0].signature);
     expect(of('text_delta', 'text')).toBe(plain.body.content[1].text);
@@ -221,13 +307,21 @@ describe('tool use round trip', () => {
     const first = await post(ask);
     expect(first.body.stop_reason).toBe('tool_use');
     const call = first.body.content.find((b: any) => b.type === 'tool_use');
-    expect(call).toEqual({ type: 'tool_use', id: expect.any(String), name: 'get_weather', input: { city: expect.any(String), days: expect.any(Number) } });
+    expect(call).toEqual({
+      type: 'tool_use',
+      id: expect.any(String),
+      name: 'get_weather',
+      input: { city: expect.any(String), days: expect.any(Number) },
+    });
     expect(Number.isInteger(call.input.days) && call.input.days >= 1 && call.input.days <= 7).toBe(true);
 
     const evs = events((await post({ ...ask, stream: true }).buffer(true)).text);
     const start = evs.find((e) => e.event === 'content_block_start')!.data.content_block;
     expect(start).toEqual({ type: 'tool_use', id: call.id, name: 'get_weather', input: {} });
-    const json = evs.filter((e) => e.data?.delta?.type === 'input_json_delta').map((e) => e.data.delta.partial_json).join('');
+    const json = evs
+      .filter((e) => e.data?.delta?.type === 'input_json_delta')
+      .map((e) => e.data.delta.partial_json)
+      .join('');
     expect(JSON.parse(json)).toEqual(call.input);
     expect(evs.find((e) => e.event === 'message_delta')!.data.delta.stop_reason).toBe('tool_use');
 
@@ -258,7 +352,10 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
     expect(res.status).toBe(200);
     const evs = events(res.text);
     expect(evs.map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'error']);
-    expect(evs[4].data).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'The upstream dropped the stream.', param: '', code: 'upstream_dropped' } });
+    expect(evs[4].data).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'The upstream dropped the stream.', param: '', code: 'upstream_dropped' },
+    });
   });
 
   it('a client that goes away stops the upstream generation', async () => {

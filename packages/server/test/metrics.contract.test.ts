@@ -3,8 +3,12 @@ import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-ga
 
 describe('/metrics', () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway({ listen: false, env: { adminKey: 'sk-admin-secret' } }); });
-  afterAll(async () => { await gw.stop(); });
+  beforeAll(async () => {
+    gw = await startTestGateway({ listen: false, env: { adminKey: 'sk-admin-secret' } });
+  });
+  afterAll(async () => {
+    await gw.stop();
+  });
 
   it('needs the admin key when one is set', async () => {
     expect((await request(gw.app).get('/metrics')).status).toBe(401);
@@ -12,8 +16,14 @@ describe('/metrics', () => {
   });
 
   it('counts requests by format, model and status, and reports tasks and streams', async () => {
-    await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] });
-    await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    await request(gw.app)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] });
+    await request(gw.app)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const res = await request(gw.app).get('/metrics').set('Authorization', 'Bearer sk-admin-secret');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
@@ -29,11 +39,16 @@ describe('/metrics', () => {
   });
 
   it('reports tasks by status, queue age and poll lag from the store', async () => {
-    const created = await request(gw.app).post('/v1/contents/generations/tasks').set('Authorization', `Bearer ${ALPHA_KEY}`)
+    const created = await request(gw.app)
+      .post('/v1/contents/generations/tasks')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
       .send({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'a cat' }] });
     expect(created.status).toBe(200);
     // no worker runs here: the task waits, overdue
-    await gw.db.knex('video_tasks').where({ id: created.body.id }).update({ next_poll_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 90_000) });
+    await gw.db
+      .knex('video_tasks')
+      .where({ id: created.body.id })
+      .update({ next_poll_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 90_000) });
     await new Promise((r) => setTimeout(r, 1100)); // past the one-second cache of task counts
     const res = await request(gw.app).get('/metrics').set('Authorization', 'Bearer sk-admin-secret');
     expect(res.text).toMatch(/gateway_tasks\{status="queued"\} 1/);

@@ -9,13 +9,22 @@ beforeAll(async () => {
     config: testConfigFile({
       models: [
         ...DEFAULT_CONFIG.models,
-        { id: 'sim-chat-pro', kind: 'text', provider: 'sim', displayName: 'Sim Chat Pro', inputTokenLimit: 200000, outputTokenLimit: 64000 },
+        {
+          id: 'sim-chat-pro',
+          kind: 'text',
+          provider: 'sim',
+          displayName: 'Sim Chat Pro',
+          inputTokenLimit: 200000,
+          outputTokenLimit: 64000,
+        },
         { id: 'sim-image-plain', kind: 'image', provider: 'sim' },
       ],
     }),
   });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 /** Group `default` (alpha) vs `vip` (beta, every model). */
 const ALPHA_MODELS = ['sim-chat', 'sim-image', 'sim-video-2.0', 'sim-video-2.0-fast'];
@@ -30,7 +39,10 @@ async function allGeminiNames(key: string, pageSize: number): Promise<{ names: s
   let token: string | undefined;
   let pages = 0;
   do {
-    const res = await request(gw.app).get('/v1beta/models').set('x-goog-api-key', key).query({ pageSize, ...(token ? { pageToken: token } : {}) });
+    const res = await request(gw.app)
+      .get('/v1beta/models')
+      .set('x-goog-api-key', key)
+      .query({ pageSize, ...(token ? { pageToken: token } : {}) });
     expect(res.status).toBe(200);
     expect(res.body.models.length).toBeLessThanOrEqual(pageSize);
     names.push(...res.body.models.map((m: { name: string }) => m.name));
@@ -82,8 +94,13 @@ describe('GET /v1beta/models', () => {
     expect('nextPageToken' in res.body).toBe(false);
     const byName = Object.fromEntries(res.body.models.map((m: { name: string }) => [m.name, m]));
     expect(byName['models/sim-chat-pro']).toEqual({
-      name: 'models/sim-chat-pro', version: '001', displayName: 'Sim Chat Pro', description: expect.any(String),
-      inputTokenLimit: 200000, outputTokenLimit: 64000, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+      name: 'models/sim-chat-pro',
+      version: '001',
+      displayName: 'Sim Chat Pro',
+      description: expect.any(String),
+      inputTokenLimit: 200000,
+      outputTokenLimit: 64000,
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
     });
     expect(byName['models/sim-image'].supportedGenerationMethods).toEqual(['generateContent']);
     expect(byName['models/sim-video-2.0-fast']).toMatchObject({ version: '2.0', supportedGenerationMethods: ['predictLongRunning'] });
@@ -112,7 +129,7 @@ describe('GET /v1beta/models', () => {
     ['a negative pageSize', { pageSize: '-1' }, 'pageSize'],
     ['a non-numeric pageSize', { pageSize: 'ten' }, 'pageSize'],
     ['a garbage pageToken', { pageToken: 'xyz' }, 'pageToken'],
-  ])('%s is a 400 in Google\'s shape', async (_name, query, param) => {
+  ])("%s is a 400 in Google's shape", async (_name, query, param) => {
     const res = await request(gw.app).get('/v1beta/models').set(bearer(ALPHA_KEY)).query(query);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', param });
@@ -140,7 +157,7 @@ describe('GET /v1beta/models', () => {
     expect(op.body.error?.type ?? op.body.code).not.toBe('model_not_found');
   });
 
-  it('needs a key: 401 in Google\'s shape', async () => {
+  it("needs a key: 401 in Google's shape", async () => {
     const res = await request(gw.app).get('/v1beta/models');
     expect(res.status).toBe(401);
     expect(res.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' });
@@ -152,7 +169,8 @@ describe('GET /v1/models (OpenAI shape)', () => {
     const res = await request(gw.app).get('/v1/models').set(bearer(ALPHA_KEY));
     expect(res.status).toBe(200);
     expect(res.body.object).toBe('list');
-    for (const m of res.body.data) expect(m).toEqual({ id: expect.any(String), object: 'model', created: expect.any(Number), owned_by: 'gateway' });
+    for (const m of res.body.data)
+      expect(m).toEqual({ id: expect.any(String), object: 'model', created: expect.any(Number), owned_by: 'gateway' });
   });
 
   it('GET /v1/models/{id}', async () => {
@@ -175,13 +193,20 @@ describe('GET /v1/models with anthropic-version (Anthropic shape)', () => {
         { type: 'model', id: 'sim-chat', display_name: 'sim-chat', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) },
         { type: 'model', id: 'sim-chat-pro', display_name: 'Sim Chat Pro', created_at: expect.any(String) },
       ],
-      has_more: false, first_id: 'sim-chat', last_id: 'sim-chat-pro',
+      has_more: false,
+      first_id: 'sim-chat',
+      last_id: 'sim-chat-pro',
     });
   });
 
   it('pages with limit, after_id and before_id', async () => {
     const list = (query: Record<string, string>) => request(gw.app).get('/v1/models').set(anthropic(BETA_KEY)).query(query);
-    expect((await list({ limit: '1' })).body).toMatchObject({ data: [{ id: 'sim-chat' }], has_more: true, first_id: 'sim-chat', last_id: 'sim-chat' });
+    expect((await list({ limit: '1' })).body).toMatchObject({
+      data: [{ id: 'sim-chat' }],
+      has_more: true,
+      first_id: 'sim-chat',
+      last_id: 'sim-chat',
+    });
     expect((await list({ limit: '1', after_id: 'sim-chat' })).body).toMatchObject({ data: [{ id: 'sim-chat-pro' }], has_more: false });
     expect((await list({ limit: '1', before_id: 'sim-chat-pro' })).body).toMatchObject({ data: [{ id: 'sim-chat' }], has_more: false });
     expect((await list({ after_id: 'sim-chat-pro' })).body).toEqual({ data: [], has_more: false, first_id: null, last_id: null });
@@ -192,14 +217,17 @@ describe('GET /v1/models with anthropic-version (Anthropic shape)', () => {
     ['limit 1001', { limit: '1001' }, 'limit'],
     ['both cursors', { after_id: 'sim-chat', before_id: 'sim-chat' }, 'before_id'],
     ['a cursor outside the group', { after_id: 'sim-chat-pro' }, 'after_id'],
-  ])('%s is a 400 in Anthropic\'s shape', async (_name, query, param) => {
+  ])("%s is a 400 in Anthropic's shape", async (_name, query, param) => {
     const res = await request(gw.app).get('/v1/models').set(anthropic(ALPHA_KEY)).query(query);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', param } });
   });
 
-  it('one model; non-text and other groups\' models are 404 not_found_error', async () => {
-    expect((await request(gw.app).get('/v1/models/sim-chat').set(anthropic(ALPHA_KEY))).body).toMatchObject({ type: 'model', id: 'sim-chat' });
+  it("one model; non-text and other groups' models are 404 not_found_error", async () => {
+    expect((await request(gw.app).get('/v1/models/sim-chat').set(anthropic(ALPHA_KEY))).body).toMatchObject({
+      type: 'model',
+      id: 'sim-chat',
+    });
     for (const id of ['sim-image', 'sim-chat-pro']) {
       const res = await request(gw.app).get(`/v1/models/${id}`).set(anthropic(ALPHA_KEY));
       expect(res.status).toBe(404);
@@ -207,7 +235,7 @@ describe('GET /v1/models with anthropic-version (Anthropic shape)', () => {
     }
   });
 
-  it('x-api-key works (Anthropic 0.x); no key is a 401 in Anthropic\'s shape', async () => {
+  it("x-api-key works (Anthropic 0.x); no key is a 401 in Anthropic's shape", async () => {
     const ok = await request(gw.app).get('/v1/models').set({ 'x-api-key': ALPHA_KEY, 'anthropic-version': '2023-06-01' });
     expect(ok.body.data.map((m: { id: string }) => m.id)).toEqual(['sim-chat']);
     const res = await request(gw.app).get('/v1/models').set('anthropic-version', '2023-06-01');

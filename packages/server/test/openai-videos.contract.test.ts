@@ -13,7 +13,9 @@ beforeAll(async () => {
   [idle, working] = await Promise.all([startVideoGateway(), startVideoGateway({ worker: true })]);
   app = idle.app;
 });
-afterAll(async () => { await Promise.all([idle.stop(), working.stop()]); });
+afterAll(async () => {
+  await Promise.all([idle.stop(), working.stop()]);
+});
 
 const landscape = pngImage(1280, 720);
 const auth = (key = BETA_KEY) => ({ Authorization: `Bearer ${key}` });
@@ -29,9 +31,20 @@ const json = (body: Record<string, unknown>, key = BETA_KEY) => request(app).pos
 
 function expectVideo(body: Record<string, unknown>, over: Record<string, unknown> = {}) {
   expect(body).toEqual({
-    id: expect.stringMatching(/^[a-z0-9]+$/), object: 'video', model: expect.any(String), status: 'queued', progress: 0,
-    created_at: expect.any(Number), completed_at: null, expires_at: null, error: null, prompt: expect.anything(),
-    remixed_from_video_id: null, seconds: expect.any(String), size: expect.any(String), ...over,
+    id: expect.stringMatching(/^[a-z0-9]+$/),
+    object: 'video',
+    model: expect.any(String),
+    status: 'queued',
+    progress: 0,
+    created_at: expect.any(Number),
+    completed_at: null,
+    expires_at: null,
+    error: null,
+    prompt: expect.anything(),
+    remixed_from_video_id: null,
+    seconds: expect.any(String),
+    size: expect.any(String),
+    ...over,
   });
 }
 
@@ -102,7 +115,10 @@ describe('POST /v1/videos', () => {
   });
 
   it('an image that does not match size → 400 naming both sizes', async () => {
-    const e = await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p', size: '720x1280' }, landscape), 'input_reference_size_mismatch');
+    const e = await refused(
+      await multipart({ model: 'sim-video-2.0', prompt: 'p', size: '720x1280' }, landscape),
+      'input_reference_size_mismatch',
+    );
     expect(e.message).toContain('1280x720');
     expect(e.message).toContain('720x1280');
   });
@@ -110,22 +126,42 @@ describe('POST /v1/videos', () => {
   it('first frame as a data URL string (JSON) and as the SDK part input_reference[image_url]', async () => {
     expect((await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: dataUrl(landscape) })).status).toBe(200);
     const jpg = jpegImage(720, 1280);
-    const res = await multipart({ model: 'sim-video-2.0', prompt: 'p', size: '720x1280', 'input_reference[image_url]': dataUrl(jpg, 'image/jpeg') });
+    const res = await multipart({
+      model: 'sim-video-2.0',
+      prompt: 'p',
+      size: '720x1280',
+      'input_reference[image_url]': dataUrl(jpg, 'image/jpeg'),
+    });
     expect(res.status).toBe(200);
-    await refused(await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: dataUrl(landscape, 'image/jpeg') }), 'image_mime_mismatch');
+    await refused(
+      await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: dataUrl(landscape, 'image/jpeg') }),
+      'image_mime_mismatch',
+    );
     await refused(await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: 'data:image/png;base64,%%%' }), 'invalid_data_url');
   });
 
   it('URLs are fetched only over https from public addresses', async () => {
-    const http = await refused(await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: 'http://example.com/a.png' }), 'unsupported_url_scheme');
+    const http = await refused(
+      await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: 'http://example.com/a.png' }),
+      'unsupported_url_scheme',
+    );
     expect(http.param).toBe('input_reference.image_url');
     await refused(await json({ model: 'sim-video-2.0', prompt: 'p', input_reference: 'https://127.0.0.1/a.png' }), 'forbidden_url_address');
-    await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p', 'input_reference[image_url]': 'https://169.254.169.254/latest' }), 'forbidden_url_address');
+    await refused(
+      await multipart({ model: 'sim-video-2.0', prompt: 'p', 'input_reference[image_url]': 'https://169.254.169.254/latest' }),
+      'forbidden_url_address',
+    );
   });
 
   it('other reference forms are refused clearly', async () => {
-    await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p', 'input_reference[file_id]': 'file-abc' }), 'unsupported_input_reference_file_id');
-    await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p', input_reference: dataUrl(landscape) }, landscape), 'too_many_input_references');
+    await refused(
+      await multipart({ model: 'sim-video-2.0', prompt: 'p', 'input_reference[file_id]': 'file-abc' }),
+      'unsupported_input_reference_file_id',
+    );
+    await refused(
+      await multipart({ model: 'sim-video-2.0', prompt: 'p', input_reference: dataUrl(landscape) }, landscape),
+      'too_many_input_references',
+    );
     await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p' }, Buffer.from('not an image')), 'invalid_image_data');
   });
 
@@ -153,7 +189,7 @@ describe('POST /v1/videos', () => {
 });
 
 describe('GET /v1/videos/{id}, list, delete', () => {
-  it('retrieve, and the same 404 for an unknown id and another account\'s', async () => {
+  it("retrieve, and the same 404 for an unknown id and another account's", async () => {
     const { body: v } = await json({ model: 'sim-video-2.0', prompt: 'mine' });
     const res = await request(app).get(`/v1/videos/${v.id}`).set(auth());
     expect(res.status).toBe(200);
@@ -179,12 +215,15 @@ describe('GET /v1/videos/{id}, list, delete', () => {
     await refused(await request(app).get('/v1/videos?limit=0').set(auth()), 'invalid_limit');
     await refused(await request(app).get('/v1/videos?order=up').set(auth()), 'invalid_order');
   });
-
 });
 
 describe('DELETE /v1/videos/{id} with the worker running', () => {
-  beforeAll(() => { app = working.app; });
-  afterAll(() => { app = idle.app; });
+  beforeAll(() => {
+    app = working.app;
+  });
+  afterAll(() => {
+    app = idle.app;
+  });
 
   it('cancels a queued task (the simulator keeps it queued); it then reads as failed with error cancelled', async () => {
     const { body: v } = await json({ model: SLOW_MODEL, prompt: 'cancel me' });
@@ -192,7 +231,11 @@ describe('DELETE /v1/videos/{id} with the worker running', () => {
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ id: v.id, object: 'video.deleted', deleted: true });
     const after = await request(app).get(`/v1/videos/${v.id}`).set(auth());
-    expect(after.body).toMatchObject({ status: 'failed', error: { code: 'cancelled', message: expect.any(String) }, completed_at: expect.any(Number) });
+    expect(after.body).toMatchObject({
+      status: 'failed',
+      error: { code: 'cancelled', message: expect.any(String) },
+      completed_at: expect.any(Number),
+    });
   });
 
   it('refuses a running task with 409 task_running and tells the SDK not to retry', async () => {
@@ -222,13 +265,29 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
     id = (await json({ model: 'sim-video-2.0', prompt: 'content', seconds: '4' })).body.id;
     expect(await waitForTask(app, id, BETA_KEY)).toBe('succeeded');
   });
-  afterAll(() => { app = idle.app; });
+  afterAll(() => {
+    app = idle.app;
+  });
 
   it('remix: a new video of the same model, seconds and size with the new prompt, naming its source; it completes too', async () => {
-    const res = await request(app).post(`/v1/videos/${id}/remix`).set(auth()).set('Idempotency-Key', 'remix-1').send({ prompt: 'content, at night' });
+    const res = await request(app)
+      .post(`/v1/videos/${id}/remix`)
+      .set(auth())
+      .set('Idempotency-Key', 'remix-1')
+      .send({ prompt: 'content, at night' });
     expect(res.status).toBe(200);
-    expectVideo(res.body, { model: 'sim-video-2.0', prompt: 'content, at night', seconds: '4', size: '1280x720', remixed_from_video_id: id });
-    const again = await request(app).post(`/v1/videos/${id}/remix`).set(auth()).set('Idempotency-Key', 'remix-1').send({ prompt: 'content, at night' });
+    expectVideo(res.body, {
+      model: 'sim-video-2.0',
+      prompt: 'content, at night',
+      seconds: '4',
+      size: '1280x720',
+      remixed_from_video_id: id,
+    });
+    const again = await request(app)
+      .post(`/v1/videos/${id}/remix`)
+      .set(auth())
+      .set('Idempotency-Key', 'remix-1')
+      .send({ prompt: 'content, at night' });
     expect(again.body.id).toBe(res.body.id);
     expect(await waitForTask(app, res.body.id, BETA_KEY)).toBe('succeeded');
     const done = await request(app).get(`/v1/videos/${res.body.id}`).set(auth());
@@ -237,7 +296,15 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
 
   it('the completed video object carries delivered size, seconds and timestamps', async () => {
     const res = await request(app).get(`/v1/videos/${id}`).set(auth());
-    expect(res.body).toMatchObject({ status: 'completed', progress: 100, seconds: '4', size: '1280x720', error: null, completed_at: expect.any(Number), expires_at: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      seconds: '4',
+      size: '1280x720',
+      error: null,
+      completed_at: expect.any(Number),
+      expires_at: expect.any(Number),
+    });
     expect(res.body.expires_at - res.body.created_at).toBe(7 * 24 * 3600);
   });
 
@@ -247,11 +314,15 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
   });
 
   it('streams the MP4 with its length and Accept-Ranges', async () => {
-    const res = await request(app).get(`/v1/videos/${id}/content`).set(auth()).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const res = await request(app)
+      .get(`/v1/videos/${id}/content`)
+      .set(auth())
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(res.headers['accept-ranges']).toBe('bytes');
@@ -270,11 +341,16 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
   it('Range: 206 with Content-Range, suffix ranges, and 416 past the end', async () => {
     const head = await request(app).head(`/v1/videos/${id}/content`).set(auth());
     const size = Number(head.headers['content-length']);
-    const part = await request(app).get(`/v1/videos/${id}/content`).set(auth()).set('Range', 'bytes=4-11').buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const part = await request(app)
+      .get(`/v1/videos/${id}/content`)
+      .set(auth())
+      .set('Range', 'bytes=4-11')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 4-11/${size}`);
     expect((part.body as Buffer).subarray(0, 4).toString('latin1')).toBe('ftyp');

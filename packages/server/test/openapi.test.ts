@@ -8,7 +8,13 @@ import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
 import { GatewayError } from '@gateway/core';
 import {
-  ERROR_SHAPE_SCHEMAS, renderAnthropicError, renderCodeMessageError, renderGoogleError, renderOpenAiError, type ErrorRenderer, type ErrorShapeName,
+  ERROR_SHAPE_SCHEMAS,
+  renderAnthropicError,
+  renderCodeMessageError,
+  renderGoogleError,
+  renderOpenAiError,
+  type ErrorRenderer,
+  type ErrorShapeName,
 } from '@gateway/http-kit';
 import { decodePredictRequest, predictRequestDoc } from '@gateway/wire-gemini-video';
 import { createVideoRequestDoc, decodeCreateVideo } from '@gateway/wire-openai-videos';
@@ -23,7 +29,11 @@ import { buildOpenApiDocument, GATEWAY_ROUTE_DOCS } from '../src/openapi';
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
-type Operation = { parameters: Array<{ schema: object }>; requestBody?: { content: Record<string, { schema: object }> }; responses: Record<string, { content?: Record<string, { schema: object }> }> };
+type Operation = {
+  parameters: Array<{ schema: object }>;
+  requestBody?: { content: Record<string, { schema: object }> };
+  responses: Record<string, { content?: Record<string, { schema: object }> }>;
+};
 
 let gw: TestGateway;
 let doc: Doc;
@@ -31,17 +41,25 @@ beforeAll(async () => {
   gw = await startTestGateway({ listen: false });
   doc = buildOpenApiDocument({ publicBaseUrl: gw.env.publicBaseUrl });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const operations = (d: Doc) =>
-  Object.entries(d.paths).flatMap(([p, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ method, path: p, op: op as Operation })));
+  Object.entries(d.paths).flatMap(([p, byMethod]) =>
+    Object.entries(byMethod).map(([method, op]) => ({ method, path: p, op: op as Operation })),
+  );
 
 /** `{id}` and `{model}` alike: the router and the document may name a parameter differently. */
 const shape = (method: string, p: string) => `${method.toUpperCase()} ${p.replace(/\{[^}]*\}/g, '{}')}`;
 
 // ---- express 5 router walk -------------------------------------------------------------------------------------
 
-interface Layer { route?: { path: unknown; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: unknown }
+interface Layer {
+  route?: { path: unknown; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+  rawPath?: unknown;
+}
 
 /** An express path (string or the regex routes of the `:verb` formats) in OpenAPI style; alternations expand. */
 function openApiPaths(p: unknown): string[] {
@@ -98,7 +116,9 @@ describe('GET /openapi.json', () => {
       const script = `const { Validator } = await import(${JSON.stringify(validator)});
         const v = new Validator(); const r = await v.validate(process.argv[1]);
         process.stdout.write(JSON.stringify({ ...r, version: v.version }));`;
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, file], { env: { PATH: process.env.PATH } });
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, file], {
+        env: { PATH: process.env.PATH },
+      });
       expect(JSON.parse(stdout)).toEqual({ valid: true, version: '3.1' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -178,12 +198,18 @@ describe('one source of truth', () => {
   });
 
   const RENDERERS: Record<ErrorShapeName, ErrorRenderer> = {
-    openai: renderOpenAiError, 'code-message': renderCodeMessageError, anthropic: renderAnthropicError, google: renderGoogleError,
+    openai: renderOpenAiError,
+    'code-message': renderCodeMessageError,
+    anthropic: renderAnthropicError,
+    google: renderGoogleError,
   };
 
   it.each(Object.keys(RENDERERS) as ErrorShapeName[])('the %s error schema matches what its renderer produces', (name) => {
     const ajv = new Ajv2020({ strict: false });
-    for (const err of [new GatewayError('invalid_request', 'bad', { code: 'invalid_x', param: 'x' }), new GatewayError('internal', 'oops')]) {
+    for (const err of [
+      new GatewayError('invalid_request', 'bad', { code: 'invalid_x', param: 'x' }),
+      new GatewayError('internal', 'oops'),
+    ]) {
       expect(ajv.validate(ERROR_SHAPE_SCHEMAS[name], RENDERERS[name](err).body)).toBe(true);
     }
     // and the schema is not a rubber stamp: another format's body fails it
@@ -207,7 +233,9 @@ describe('hand-described video bodies agree with their decoders', () => {
       return (e as GatewayError).code;
     }
   };
-  const noFetch = async () => { throw new Error('no fetching here'); };
+  const noFetch = async () => {
+    throw new Error('no fetching here');
+  };
   const propsAt = (schema: object, ...steps: string[]): string[] => {
     let s = schema as Record<string, any>;
     for (const step of steps) s = step === '[]' ? s.items : step.startsWith('oneOf') ? s.oneOf[Number(step.slice(5))] : s.properties[step];
@@ -216,14 +244,44 @@ describe('hand-described video bodies agree with their decoders', () => {
 
   const cases: Array<[string, string[], Decode, (field: string) => Record<string, unknown>]> = [
     ['predict: body', propsAt(predictRequestDoc), async (b) => decodePredictRequest(b), (f) => ({ instances: [{}], [f]: 'x' })],
-    ['predict: instance', propsAt(predictRequestDoc, 'instances', '[]'), async (b) => decodePredictRequest(b), (f) => ({ instances: [{ [f]: 'x' }] })],
-    ['predict: parameters', propsAt(predictRequestDoc, 'parameters'), async (b) => decodePredictRequest(b), (f) => ({ instances: [{}], parameters: { [f]: 'x' } })],
-    ['predict: image', propsAt(predictRequestDoc, 'instances', '[]', 'image'), async (b) => decodePredictRequest(b), (f) => ({ instances: [{ image: { [f]: 'x' } }] })],
-    ['predict: reference', propsAt(predictRequestDoc, 'instances', '[]', 'referenceImages', '[]'), async (b) => decodePredictRequest(b), (f) => ({ instances: [{ referenceImages: [{ image: {}, [f]: 'x' }] }] })],
+    [
+      'predict: instance',
+      propsAt(predictRequestDoc, 'instances', '[]'),
+      async (b) => decodePredictRequest(b),
+      (f) => ({ instances: [{ [f]: 'x' }] }),
+    ],
+    [
+      'predict: parameters',
+      propsAt(predictRequestDoc, 'parameters'),
+      async (b) => decodePredictRequest(b),
+      (f) => ({ instances: [{}], parameters: { [f]: 'x' } }),
+    ],
+    [
+      'predict: image',
+      propsAt(predictRequestDoc, 'instances', '[]', 'image'),
+      async (b) => decodePredictRequest(b),
+      (f) => ({ instances: [{ image: { [f]: 'x' } }] }),
+    ],
+    [
+      'predict: reference',
+      propsAt(predictRequestDoc, 'instances', '[]', 'referenceImages', '[]'),
+      async (b) => decodePredictRequest(b),
+      (f) => ({ instances: [{ referenceImages: [{ image: {}, [f]: 'x' }] }] }),
+    ],
     ['videos: body', propsAt(createVideoRequestDoc), (b) => decodeCreateVideo(b, [], noFetch), (f) => ({ model: 'm', [f]: 'x' })],
     ['tasks: body', propsAt(createTaskRequestDoc), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [], [f]: 'x' })],
-    ['tasks: text item', propsAt(createTaskRequestDoc, 'content', '[]', 'oneOf0'), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [{ type: 'text', text: 'a', [f]: 'x' }] })],
-    ['tasks: image item', propsAt(createTaskRequestDoc, 'content', '[]', 'oneOf1'), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' }, [f]: 'x' }] })],
+    [
+      'tasks: text item',
+      propsAt(createTaskRequestDoc, 'content', '[]', 'oneOf0'),
+      (b) => decodeCreateTask(b, noFetch),
+      (f) => ({ model: 'm', content: [{ type: 'text', text: 'a', [f]: 'x' }] }),
+    ],
+    [
+      'tasks: image item',
+      propsAt(createTaskRequestDoc, 'content', '[]', 'oneOf1'),
+      (b) => decodeCreateTask(b, noFetch),
+      (f) => ({ model: 'm', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' }, [f]: 'x' }] }),
+    ],
   ];
 
   it.each(cases)('%s', async (_name, props, decode, build) => {

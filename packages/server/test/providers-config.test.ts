@@ -19,7 +19,9 @@ function configError(fn: () => unknown): string {
 
 describe('provider config', () => {
   it('reads apiKey "env:NAME" from the environment at start-up', () => {
-    const c = buildConfig('cfg.json', withProvider({ id: 'oa', type: 'openai', apiKey: 'env:TEST_OA_KEY' }), { TEST_OA_KEY: 'sk-from-env-123' });
+    const c = buildConfig('cfg.json', withProvider({ id: 'oa', type: 'openai', apiKey: 'env:TEST_OA_KEY' }), {
+      TEST_OA_KEY: 'sk-from-env-123',
+    });
     expect(c.file.providers.find((p) => p.id === 'oa')?.apiKey).toBe('sk-from-env-123');
   });
 
@@ -46,7 +48,10 @@ describe('provider config', () => {
   it.each([
     [{ id: 'an', type: 'anthropic' as const }, 'providers.1.apiKey'],
     [{ id: 'ol', type: 'openai-compatible' as const }, 'providers.1.baseUrl'],
-    [{ id: 'ol', type: 'openai-compatible' as const, baseUrl: 'http://127.0.0.1:1/v1', options: { maxTokensField: 'tokens' } }, 'providers.1.options.maxTokensField'],
+    [
+      { id: 'ol', type: 'openai-compatible' as const, baseUrl: 'http://127.0.0.1:1/v1', options: { maxTokensField: 'tokens' } },
+      'providers.1.options.maxTokensField',
+    ],
     [{ id: 'go', type: 'google' as const, apiKey: 'k', options: { thinkingStyel: 'level' } }, 'providers.1.options.thinkingStyel'],
   ])('refuses a wrong provider entry naming the field: %j', (provider, field) => {
     const config = buildConfig('cfg.json', withProvider(provider));

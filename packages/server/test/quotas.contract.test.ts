@@ -8,10 +8,14 @@ const priced = () => {
   return testConfigFile({
     providers: [{ id: 'sim', type: 'simulator', options: { queuedMs: 50, videoLatencyMs: 100 } }],
     models: base.models.map((m) =>
-      m.id === 'sim-chat' ? { ...m, pricing: { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 } }
-      : m.id === 'sim-image' ? { ...m, pricing: { perImage: 5 } }
-      : m.id === 'sim-video-2.0' ? { ...m, pricing: { perVideoSecond: { '720p': 10 } } }
-      : m),
+      m.id === 'sim-chat'
+        ? { ...m, pricing: { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 } }
+        : m.id === 'sim-image'
+          ? { ...m, pricing: { perImage: 5 } }
+          : m.id === 'sim-video-2.0'
+            ? { ...m, pricing: { perVideoSecond: { '720p': 10 } } }
+            : m,
+    ),
   });
 };
 
@@ -21,26 +25,40 @@ describe('credit quotas', () => {
     gw = await startTestGateway({ listen: false, config: priced(), env: { adminKey: ADMIN } });
     await gw.startBackground();
   });
-  afterAll(async () => { await gw.stop(); });
+  afterAll(async () => {
+    await gw.stop();
+  });
   const admin = (method: 'get' | 'put', path: string) => request(gw.app)[method](path).set('Authorization', `Bearer ${ADMIN}`);
   const chat = (content = 'one two three') =>
-    request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', messages: [{ role: 'user', content }] });
+    request(gw.app)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-chat', messages: [{ role: 'user', content }] });
   const used = async () => (await admin('get', '/admin/accounts/alpha/quota')).body.credits_used as number;
 
   it('settles text by tokens, records the cost in the usage log, and refuses once the quota is spent', async () => {
-    expect((await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: 40 })).body).toEqual({ account: 'alpha', credit_limit: 40, credits_used: 0 });
+    expect((await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: 40 })).body).toEqual({
+      account: 'alpha',
+      credit_limit: 40,
+      credits_used: 0,
+    });
     const first = await chat();
     expect(first.status).toBe(200);
     const cost = first.body.usage.total_tokens;
     expect(await used()).toBe(cost);
     await gw.usage.flush();
-    const rows = await request(gw.app).get(`/v1/usage?request_id=${first.headers['x-request-id']}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
+    const rows = await request(gw.app)
+      .get(`/v1/usage?request_id=${first.headers['x-request-id']}`)
+      .set('Authorization', `Bearer ${ALPHA_KEY}`);
     expect(rows.body.data[0].credits).toBe(cost);
     let last = first;
     for (let i = 0; i < 10 && last.status === 200; i++) last = await chat();
     expect(last.status).toBe(429);
     expect(last.body.error).toMatchObject({ code: 'quota_exhausted', type: 'insufficient_quota' });
-    const anthropic = await request(gw.app).post('/v1/messages').set('x-api-key', ALPHA_KEY).set('anthropic-version', '2023-06-01')
+    const anthropic = await request(gw.app)
+      .post('/v1/messages')
+      .set('x-api-key', ALPHA_KEY)
+      .set('anthropic-version', '2023-06-01')
       .send({ model: 'sim-chat', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
     expect(anthropic.status).toBe(429);
     expect(anthropic.body.error.code).toBe('quota_exhausted');
@@ -48,10 +66,16 @@ describe('credit quotas', () => {
 
   it('refuses an image request that costs more than what is left, before any work', async () => {
     await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: (await used()) + 7 });
-    const two = await request(gw.app).post('/v1/images/generations').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-image', prompt: 'red', n: 2, size: '1024x1024', response_format: 'b64_json' });
+    const two = await request(gw.app)
+      .post('/v1/images/generations')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-image', prompt: 'red', n: 2, size: '1024x1024', response_format: 'b64_json' });
     expect(two.status).toBe(429);
     const before = await used();
-    const one = await request(gw.app).post('/v1/images/generations').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-image', prompt: 'red', n: 1, size: '1024x1024', response_format: 'b64_json' });
+    const one = await request(gw.app)
+      .post('/v1/images/generations')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-image', prompt: 'red', n: 1, size: '1024x1024', response_format: 'b64_json' });
     expect(one.status).toBe(200);
     expect(await used()).toBe(before + 5);
   });
@@ -59,7 +83,9 @@ describe('credit quotas', () => {
   it('charges a video task when accepted and refunds it once when it fails', async () => {
     await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: null });
     const before = await used();
-    const created = await request(gw.app).post('/v1/contents/generations/tasks').set('Authorization', `Bearer ${ALPHA_KEY}`)
+    const created = await request(gw.app)
+      .post('/v1/contents/generations/tasks')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
       .send({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'a cat [sim:fail]' }], duration: 5, resolution: '720p' });
     expect(created.status).toBe(200);
     expect(await used()).toBe(before + 50);
@@ -76,7 +102,9 @@ describe('credit quotas', () => {
   it('refuses a video task the quota cannot cover, creating nothing', async () => {
     await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: (await used()) + 49 });
     const [{ n: before }] = await gw.db.knex('video_tasks').count({ n: '*' });
-    const res = await request(gw.app).post('/v1/contents/generations/tasks').set('Authorization', `Bearer ${ALPHA_KEY}`)
+    const res = await request(gw.app)
+      .post('/v1/contents/generations/tasks')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
       .send({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'a cat' }], duration: 5, resolution: '720p' });
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ code: 'quota_exhausted' });

@@ -7,11 +7,16 @@ const config = () => testConfigFile({ limits: { requestsPerMinutePerKey: 3 } });
 
 describe('per-key rate limit (in memory)', () => {
   let gw: TestGateway;
-  beforeAll(async () => { gw = await startTestGateway({ listen: false, config: config() }); });
-  afterAll(async () => { await gw.stop(); });
+  beforeAll(async () => {
+    gw = await startTestGateway({ listen: false, config: config() });
+  });
+  afterAll(async () => {
+    await gw.stop();
+  });
 
-  it('answers 429 with Retry-After in the caller\'s format once the key is over its limit', async () => {
-    for (let i = 0; i < 3; i++) expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat)).status).toBe(200);
+  it("answers 429 with Retry-After in the caller's format once the key is over its limit", async () => {
+    for (let i = 0; i < 3; i++)
+      expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat)).status).toBe(200);
     const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat);
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);

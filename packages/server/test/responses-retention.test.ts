@@ -5,15 +5,24 @@ import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gat
 
 /** Stored responses older than RESPONSES_RETENTION_DAYS are deleted by the background purge; newer ones stay. */
 let gw: TestGateway;
-afterEach(async () => { await gw?.stop(); });
+afterEach(async () => {
+  await gw?.stop();
+});
 
 async function storedResponse(): Promise<string> {
-  const res = await request(gw.app).post('/v1/responses').set('Authorization', `Bearer ${BETA_KEY}`).send({ model: 'sim-chat', input: 'remember me' });
+  const res = await request(gw.app)
+    .post('/v1/responses')
+    .set('Authorization', `Bearer ${BETA_KEY}`)
+    .send({ model: 'sim-chat', input: 'remember me' });
   expect(res.status).toBe(200);
   return res.body.id;
 }
 const read = (id: string) => request(gw.app).get(`/v1/responses/${id}`).set('Authorization', `Bearer ${BETA_KEY}`);
-const backdate = (id: string, days: number) => gw.db.knex('responses').where({ id }).update({ created_at: new Date(Date.now() - days * 86_400_000) });
+const backdate = (id: string, days: number) =>
+  gw.db
+    .knex('responses')
+    .where({ id })
+    .update({ created_at: new Date(Date.now() - days * 86_400_000) });
 
 describe('stored responses retention', () => {
   it('the background purge deletes what is past retention, at start', async () => {

@@ -11,13 +11,19 @@ beforeAll(async () => {
   const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const weather = {
   type: 'function',
   name: 'get_weather',
   description: 'Current weather',
-  parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } }, required: ['city', 'days'] },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+    required: ['city', 'days'],
+  },
 };
 
 function post(body: object, key = ALPHA_KEY, path = '/v1/responses') {
@@ -27,21 +33,29 @@ const create = (body: object, key = ALPHA_KEY) => post({ model: 'sim-chat', ...b
 const get = (id: string, key = ALPHA_KEY) => request(gw.app).get(`/v1/responses/${id}`).set('Authorization', `Bearer ${key}`);
 const del = (id: string, key = ALPHA_KEY) => request(gw.app).delete(`/v1/responses/${id}`).set('Authorization', `Bearer ${key}`);
 const textOf = (doc: any): string =>
-  doc.output.filter((o: any) => o.type === 'message').flatMap((o: any) => o.content.map((c: any) => c.text)).join('');
+  doc.output
+    .filter((o: any) => o.type === 'message')
+    .flatMap((o: any) => o.content.map((c: any) => c.text))
+    .join('');
 
 /** Raw SSE text → events; every message must carry an `event:` line naming its data's type. */
 function events(text: string): Array<{ event: string; data: any }> {
-  return text.split('\n\n').filter((m) => m.trim()).map((m) => {
-    const event = /^event: (.+)$/m.exec(m)?.[1];
-    const data = JSON.parse(/^data: (.+)$/m.exec(m)![1]);
-    expect(event).toBe(data.type);
-    return { event: event!, data };
-  });
+  return text
+    .split('\n\n')
+    .filter((m) => m.trim())
+    .map((m) => {
+      const event = /^event: (.+)$/m.exec(m)?.[1];
+      const data = JSON.parse(/^data: (.+)$/m.exec(m)![1]);
+      expect(event).toBe(data.type);
+      return { event: event!, data };
+    });
 }
 
 function expectOpenAiError(res: request.Response, status: number, code?: string, param?: string): void {
   expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: { message: expect.any(String), type: expect.any(String), param: expect.any(String), code: expect.any(String) } });
+  expect(res.body).toEqual({
+    error: { message: expect.any(String), type: expect.any(String), param: expect.any(String), code: expect.any(String) },
+  });
   if (code) expect(res.body.error.code).toBe(code);
   if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
@@ -49,7 +63,20 @@ function expectOpenAiError(res: request.Response, status: number, code?: string,
 describe('POST /v1/responses: range rules (one accepted, one refused each)', () => {
   it.each([
     ['input string', { input: 'hi' }],
-    ['input items', { input: [{ role: 'user', content: [{ type: 'input_text', text: 'hi' }, { type: 'input_image', image_url: 'https://example.test/a.png' }] }] }],
+    [
+      'input items',
+      {
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: 'hi' },
+              { type: 'input_image', image_url: 'https://example.test/a.png' },
+            ],
+          },
+        ],
+      },
+    ],
     ['instructions', { input: 'hi', instructions: 'Be brief.' }],
     ['max_output_tokens', { input: 'hi', max_output_tokens: 1 }],
     ['temperature at 2', { input: 'hi', temperature: 2 }],
@@ -68,7 +95,10 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
     ['store false', { input: 'hi', store: false }],
     ['metadata', { input: 'hi', metadata: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v'.repeat(512)])) }],
     ['text format json_schema', { input: 'hi', text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' } } } }],
-    ['fields without canonical meaning', { input: 'hi', truncation: 'auto', parallel_tool_calls: false, include: [], prompt_cache_key: 'k', user: 'u' }],
+    [
+      'fields without canonical meaning',
+      { input: 'hi', truncation: 'auto', parallel_tool_calls: false, include: [], prompt_cache_key: 'k', user: 'u' },
+    ],
   ])('accepts %s', async (_name, body) => {
     const res = await create(body);
     expect(res.status).toBe(200);
@@ -89,28 +119,63 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
     ['a hosted tool', { input: 'hi', tools: [{ type: 'web_search' }] }, 'unsupported_tool_type', 'tools[0].type'],
     ['a function tool without a name', { input: 'hi', tools: [{ type: 'function', parameters: {} }] }, 'missing_field', 'tools[0].name'],
     ['tool_choice outside the list', { input: 'hi', tools: [weather], tool_choice: 'sometimes' }, 'invalid_request_body', 'tool_choice'],
-    ['tool_choice naming an unknown function', { input: 'hi', tools: [weather], tool_choice: { type: 'function', name: 'nope' } }, 'unknown_tool', 'tool_choice.name'],
+    [
+      'tool_choice naming an unknown function',
+      { input: 'hi', tools: [weather], tool_choice: { type: 'function', name: 'nope' } },
+      'unknown_tool',
+      'tool_choice.name',
+    ],
     ['tool_choice required without tools', { input: 'hi', tool_choice: 'required' }, 'tools_required', 'tool_choice'],
     ['a reasoning effort the model lacks', { input: 'hi', reasoning: { effort: 'max' } }, 'invalid_reasoning_effort', 'reasoning.effort'],
-    ['a reasoning summary outside the list', { input: 'hi', reasoning: { summary: 'verbose' } }, 'invalid_request_body', 'reasoning.summary'],
+    [
+      'a reasoning summary outside the list',
+      { input: 'hi', reasoning: { summary: 'verbose' } },
+      'invalid_request_body',
+      'reasoning.summary',
+    ],
     ['store not a boolean', { input: 'hi', store: 'no' }, 'invalid_request_body', 'store'],
-    ['17 metadata keys', { input: 'hi', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }, 'invalid_request_body', 'metadata'],
+    [
+      '17 metadata keys',
+      { input: 'hi', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+      'invalid_request_body',
+      'metadata',
+    ],
     ['a metadata value over 512 characters', { input: 'hi', metadata: { k: 'v'.repeat(513) } }, 'invalid_request_body', 'metadata.k'],
     ['a metadata value that is not a string', { input: 'hi', metadata: { k: 1 } }, 'invalid_request_body', 'metadata.k'],
     ['an empty previous_response_id', { input: 'hi', previous_response_id: '' }, 'invalid_request_body', 'previous_response_id'],
-    ['json_schema format without a schema', { input: 'hi', text: { format: { type: 'json_schema', name: 'out' } } }, 'missing_field', 'text.format.schema'],
+    [
+      'json_schema format without a schema',
+      { input: 'hi', text: { format: { type: 'json_schema', name: 'out' } } },
+      'missing_field',
+      'text.format.schema',
+    ],
     ['an unknown input item', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'unsupported_input_item', 'input[0].type'],
-    ['a function_call item without call_id', { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'missing_field', 'input[0].call_id'],
+    [
+      'a function_call item without call_id',
+      { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },
+      'missing_field',
+      'input[0].call_id',
+    ],
     ['a message without content', { input: [{ role: 'user' }] }, 'missing_field', 'input[0].content'],
     ['an unknown role', { input: [{ role: 'robot', content: 'x' }] }, 'invalid_request_body', 'input[0].role'],
-    ['a file part', { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] }, 'unsupported_content_part', 'input[0].content[0].type'],
+    [
+      'a file part',
+      { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }] },
+      'unsupported_content_part',
+      'input[0].content[0].type',
+    ],
     ['background mode', { input: 'hi', background: true }, 'unsupported_background', 'background'],
   ])('refuses %s', async (_name, body, code, param) => {
     expectOpenAiError(await create(body), 400, code, param);
   });
 
   it('refuses reasoning on a model that cannot think, accepts the same request without it', async () => {
-    expectOpenAiError(await post({ model: 'sim-chat-plain', input: 'hi', reasoning: { effort: 'low' } }, BETA_KEY), 400, 'unsupported_reasoning', 'reasoning.effort');
+    expectOpenAiError(
+      await post({ model: 'sim-chat-plain', input: 'hi', reasoning: { effort: 'low' } }, BETA_KEY),
+      400,
+      'unsupported_reasoning',
+      'reasoning.effort',
+    );
     expect((await post({ model: 'sim-chat-plain', input: 'hi' }, BETA_KEY)).status).toBe(200);
   });
 
@@ -120,7 +185,11 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
   });
 
   it('malformed JSON → 400, never a stack trace', async () => {
-    const res = await request(gw.app).post('/v1/responses').set('Authorization', `Bearer ${ALPHA_KEY}`).set('content-type', 'application/json').send('{"model":');
+    const res = await request(gw.app)
+      .post('/v1/responses')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .set('content-type', 'application/json')
+      .send('{"model":');
     expectOpenAiError(res, 400, 'invalid_json');
   });
 });
@@ -131,12 +200,32 @@ describe('POST /v1/responses: the response object', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.body).toMatchObject({
-      id: expect.stringMatching(/^resp_/), object: 'response', created_at: expect.any(Number), status: 'completed', model: 'sim-chat',
-      error: null, incomplete_details: null, instructions: 'Be brief.', temperature: 0.3, metadata: { trace: 't1' }, store: true,
-      output: [{ type: 'message', id: expect.stringMatching(/^msg_/), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: expect.stringContaining('rivers'), annotations: [] }] }],
+      id: expect.stringMatching(/^resp_/),
+      object: 'response',
+      created_at: expect.any(Number),
+      status: 'completed',
+      model: 'sim-chat',
+      error: null,
+      incomplete_details: null,
+      instructions: 'Be brief.',
+      temperature: 0.3,
+      metadata: { trace: 't1' },
+      store: true,
+      output: [
+        {
+          type: 'message',
+          id: expect.stringMatching(/^msg_/),
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: expect.stringContaining('rivers'), annotations: [] }],
+        },
+      ],
       usage: {
-        input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number),
-        input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 },
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: 0 },
       },
     });
     const u = res.body.usage;
@@ -146,14 +235,22 @@ describe('POST /v1/responses: the response object', () => {
   it('reasoning: a reasoning item before the message, reasoning tokens counted', async () => {
     const res = await create({ input: 'Why is the sky blue?', reasoning: { effort: 'high', summary: 'auto' } });
     expect(res.body.output.map((o: any) => o.type)).toEqual(['reasoning', 'message']);
-    expect(res.body.output[0]).toMatchObject({ id: expect.stringMatching(/^rs_/), summary: [{ type: 'summary_text', text: expect.any(String) }], content: [{ type: 'reasoning_text' }] });
+    expect(res.body.output[0]).toMatchObject({
+      id: expect.stringMatching(/^rs_/),
+      summary: [{ type: 'summary_text', text: expect.any(String) }],
+      content: [{ type: 'reasoning_text' }],
+    });
     expect(res.body.usage.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
     expect(res.body.reasoning).toEqual({ effort: 'high', summary: 'auto' });
   });
 
   it('max_output_tokens cuts the answer: status incomplete', async () => {
     const res = await create({ input: 'Tell me about rivers', max_output_tokens: 2 });
-    expect(res.body).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, usage: { output_tokens: 2 } });
+    expect(res.body).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      usage: { output_tokens: 2 },
+    });
   });
 
   it('a simulated upstream failure → 502 in the OpenAI shape, and nothing is stored', async () => {
@@ -166,8 +263,15 @@ describe('POST /v1/responses: the response object', () => {
 
 describe('POST /v1/responses: streaming', () => {
   const TEXT_ORDER = [
-    'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-    'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+    'response.created',
+    'response.in_progress',
+    'response.output_item.added',
+    'response.content_part.added',
+    'response.output_text.delta',
+    'response.output_text.done',
+    'response.content_part.done',
+    'response.output_item.done',
+    'response.completed',
   ];
   const collapse = (types: string[]) => types.filter((t, i) => !(t.endsWith('.delta') && types[i - 1] === t));
 
@@ -206,25 +310,48 @@ describe('POST /v1/responses: streaming', () => {
     const res = await create({ input: 'What is the weather in Paris?', tools: [weather], tool_choice: 'required', stream: true });
     const ev = events(res.text);
     expect(collapse(ev.map((e) => e.event))).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.function_call_arguments.delta',
-      'response.function_call_arguments.done', 'response.output_item.done', 'response.completed',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
     expect(ev.map((e) => e.data.sequence_number)).toEqual(ev.map((_, i) => i));
     const done = ev.find((e) => e.event === 'response.function_call_arguments.done')!.data;
     const args = JSON.parse(done.arguments);
     expect(typeof args.city).toBe('string');
     expect(Number.isInteger(args.days) && args.days >= 1 && args.days <= 7).toBe(true);
-    expect(ev.filter((e) => e.event === 'response.function_call_arguments.delta').map((e) => e.data.delta).join('')).toBe(done.arguments);
+    expect(
+      ev
+        .filter((e) => e.event === 'response.function_call_arguments.delta')
+        .map((e) => e.data.delta)
+        .join(''),
+    ).toBe(done.arguments);
     expect(ev[ev.length - 1].data.response.output).toEqual([
-      { type: 'function_call', id: expect.stringMatching(/^fc_/), call_id: expect.any(String), name: 'get_weather', arguments: done.arguments, status: 'completed' },
+      {
+        type: 'function_call',
+        id: expect.stringMatching(/^fc_/),
+        call_id: expect.any(String),
+        name: 'get_weather',
+        arguments: done.arguments,
+        status: 'completed',
+      },
     ]);
   });
 
   it('reasoning stream: the reasoning item streams before the message', async () => {
     const ev = events((await create({ input: 'Think first', reasoning: { effort: 'low' }, stream: true })).text);
     expect(collapse(ev.map((e) => e.event))).toEqual([
-      'response.created', 'response.in_progress',
-      'response.output_item.added', 'response.content_part.added', 'response.reasoning_text.delta', 'response.reasoning_text.done', 'response.content_part.done', 'response.output_item.done',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.reasoning_text.delta',
+      'response.reasoning_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
       ...TEXT_ORDER.slice(2),
     ]);
     expect(ev[ev.length - 1].data.response.output.map((o: any) => o.type)).toEqual(['reasoning', 'message']);
@@ -232,10 +359,29 @@ describe('POST /v1/responses: streaming', () => {
 
   it('a client that disconnects stops the upstream, and nothing is stored', async () => {
     const saved: StoredResponse[] = [];
-    const store: ResponseStore = { async save(r) { saved.push(r); }, async findForAccount() { return null; }, async deleteForAccount() { return false; } };
+    const store: ResponseStore = {
+      async save(r) {
+        saved.push(r);
+      },
+      async findForAccount() {
+        return null;
+      },
+      async deleteForAccount() {
+        return false;
+      },
+    };
     const { port, seen } = scriptedTextPort([{ type: 'text-delta', delta: 'partial ' }], 'hang');
-    const app = scriptedTextApp((d) => openAiResponsesRouter({ ...d, store, usage: { record() {}, flush: async () => {} }, compactionSecret: 'contract-test-secret-1' }), port);
-    const first = await streamThenDisconnect(app, '/v1/responses', { authorization: 'Bearer any' }, { model: 'scripted', input: 'hi', stream: true });
+    const app = scriptedTextApp(
+      (d) =>
+        openAiResponsesRouter({ ...d, store, usage: { record() {}, flush: async () => {} }, compactionSecret: 'contract-test-secret-1' }),
+      port,
+    );
+    const first = await streamThenDisconnect(
+      app,
+      '/v1/responses',
+      { authorization: 'Bearer any' },
+      { model: 'scripted', input: 'hi', stream: true },
+    );
     expect(first).toContain('event: response.created');
     await eventually(() => seen.finished);
     expect(seen.aborted).toBe(true);
@@ -259,7 +405,13 @@ describe('stored responses', () => {
     const call = (await create({ input: 'Weather in Oslo?', tools: [weather], tool_choice: 'required' })).body;
     const fc = call.output[0];
     expect(fc).toMatchObject({ type: 'function_call', name: 'get_weather' });
-    const answer = (await create({ previous_response_id: call.id, tools: [weather], input: [{ type: 'function_call_output', call_id: fc.call_id, output: '{"temp_c":21}' }] })).body;
+    const answer = (
+      await create({
+        previous_response_id: call.id,
+        tools: [weather],
+        input: [{ type: 'function_call_output', call_id: fc.call_id, output: '{"temp_c":21}' }],
+      })
+    ).body;
     expect(textOf(answer)).toContain('get_weather');
     expect(textOf(answer)).toContain('21');
   });
@@ -279,7 +431,12 @@ describe('stored responses', () => {
 
   it('GET with stream=true is refused clearly', async () => {
     const made = (await create({ input: 'x' })).body;
-    expectOpenAiError(await request(gw.app).get(`/v1/responses/${made.id}?stream=true`).set('Authorization', `Bearer ${ALPHA_KEY}`), 400, 'unsupported_stream', 'stream');
+    expectOpenAiError(
+      await request(gw.app).get(`/v1/responses/${made.id}?stream=true`).set('Authorization', `Bearer ${ALPHA_KEY}`),
+      400,
+      'unsupported_stream',
+      'stream',
+    );
   });
 
   it('store:false answers but keeps nothing', async () => {
@@ -298,7 +455,10 @@ describe('stored responses', () => {
     for (const [theirs, unknown] of [
       [await get(mine.id, BETA_KEY), await get(missing, BETA_KEY)],
       [await del(mine.id, BETA_KEY), await del(missing, BETA_KEY)],
-      [await create({ input: 'x', previous_response_id: mine.id }, BETA_KEY), await create({ input: 'x', previous_response_id: missing }, BETA_KEY)],
+      [
+        await create({ input: 'x', previous_response_id: mine.id }, BETA_KEY),
+        await create({ input: 'x', previous_response_id: missing }, BETA_KEY),
+      ],
     ]) {
       expectOpenAiError(theirs, 404, 'response_not_found');
       expect(unknown.status).toBe(404);
@@ -314,7 +474,13 @@ describe('POST /v1/responses/compact', () => {
   async function conversation(turns: string[], system?: string): Promise<any> {
     let prev: any;
     for (const [i, t] of turns.entries()) {
-      const input = i === 0 && system ? [{ role: 'developer', content: system }, { role: 'user', content: t }] : t;
+      const input =
+        i === 0 && system
+          ? [
+              { role: 'developer', content: system },
+              { role: 'user', content: t },
+            ]
+          : t;
       prev = (await create({ input, ...(prev ? { previous_response_id: prev.id } : {}) })).body;
     }
     return prev;
@@ -322,12 +488,23 @@ describe('POST /v1/responses/compact', () => {
 
   it('compacts a stored conversation into one opaque item that a later call accepts as input', async () => {
     const last = await conversation([long('rivers'), long('mountains'), long('deserts'), 'short question four'], 'Answer in English.');
-    const res = await post({ model: 'sim-chat', previous_response_id: last.id, instructions: 'Be brief.' }, ALPHA_KEY, '/v1/responses/compact');
+    const res = await post(
+      { model: 'sim-chat', previous_response_id: last.id, instructions: 'Be brief.' },
+      ALPHA_KEY,
+      '/v1/responses/compact',
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: expect.stringMatching(/^resp_/), object: 'response.compaction', created_at: expect.any(Number), error: null,
+      id: expect.stringMatching(/^resp_/),
+      object: 'response.compaction',
+      created_at: expect.any(Number),
+      error: null,
       output: [{ type: 'compaction', id: expect.stringMatching(/^cmp_/), encrypted_content: expect.stringMatching(/^[A-Za-z0-9_-]+$/) }],
-      usage: expect.objectContaining({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number) }),
+      usage: expect.objectContaining({
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
+      }),
     });
     expect(res.body.usage.output_tokens).toBeLessThan(res.body.usage.input_tokens);
     expect(Buffer.from(res.body.output[0].encrypted_content, 'base64url').toString('latin1')).not.toContain('rivers');
@@ -345,9 +522,26 @@ describe('POST /v1/responses/compact', () => {
   });
 
   it('compacts plain input, including an earlier compaction item', async () => {
-    const first = await post({ model: 'sim-chat', input: [{ role: 'user', content: long('lakes') }, { role: 'assistant', content: 'Lakes are still.' }, { role: 'user', content: 'more' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'last' }] }, ALPHA_KEY, '/v1/responses/compact');
+    const first = await post(
+      {
+        model: 'sim-chat',
+        input: [
+          { role: 'user', content: long('lakes') },
+          { role: 'assistant', content: 'Lakes are still.' },
+          { role: 'user', content: 'more' },
+          { role: 'assistant', content: 'ok' },
+          { role: 'user', content: 'last' },
+        ],
+      },
+      ALPHA_KEY,
+      '/v1/responses/compact',
+    );
     expect(first.status).toBe(200);
-    const second = await post({ model: 'sim-chat', input: [...first.body.output, { role: 'user', content: 'and rivers' }] }, ALPHA_KEY, '/v1/responses/compact');
+    const second = await post(
+      { model: 'sim-chat', input: [...first.body.output, { role: 'user', content: 'and rivers' }] },
+      ALPHA_KEY,
+      '/v1/responses/compact',
+    );
     expect(second.status).toBe(200);
     expect(second.body.output).toHaveLength(1);
     expect((await create({ input: second.body.output })).status).toBe(200);
@@ -357,9 +551,17 @@ describe('POST /v1/responses/compact', () => {
     const made = (await post({ model: 'sim-chat', input: 'a b c' }, ALPHA_KEY, '/v1/responses/compact')).body;
     const token: string = made.output[0].encrypted_content;
     const flipped = token.slice(0, 20) + (token[20] === 'A' ? 'B' : 'A') + token.slice(21);
-    const tampered = [{ ...made.output[0], encrypted_content: flipped }, { role: 'user', content: 'next' }];
+    const tampered = [
+      { ...made.output[0], encrypted_content: flipped },
+      { role: 'user', content: 'next' },
+    ];
     expectOpenAiError(await create({ input: tampered }), 400, 'invalid_encrypted_content', 'input[0].encrypted_content');
-    expectOpenAiError(await post({ model: 'sim-chat', input: tampered }, ALPHA_KEY, '/v1/responses/compact'), 400, 'invalid_encrypted_content', 'input[0].encrypted_content');
+    expectOpenAiError(
+      await post({ model: 'sim-chat', input: tampered }, ALPHA_KEY, '/v1/responses/compact'),
+      400,
+      'invalid_encrypted_content',
+      'input[0].encrypted_content',
+    );
     expectOpenAiError(await create({ input: made.output }, BETA_KEY), 400, 'invalid_encrypted_content');
     expectOpenAiError(await create({ input: [{ type: 'compaction', encrypted_content: 'garbage' }] }), 400, 'invalid_encrypted_content');
   });
@@ -368,7 +570,13 @@ describe('POST /v1/responses/compact', () => {
     ['missing model', { input: 'x' }, 400, 'missing_field', 'model'],
     ['nothing to compact', { model: 'sim-chat' }, 400, 'missing_input', 'input'],
     ['input of the wrong type', { model: 'sim-chat', input: 5 }, 400, 'invalid_request_body', 'input'],
-    ['an unknown previous response', { model: 'sim-chat', previous_response_id: 'resp_nope' }, 404, 'response_not_found', 'previous_response_id'],
+    [
+      'an unknown previous response',
+      { model: 'sim-chat', previous_response_id: 'resp_nope' },
+      404,
+      'response_not_found',
+      'previous_response_id',
+    ],
     ['a model outside the group', { model: 'sim-chat-plain', input: 'x' }, 503, 'model_not_in_group', 'model'],
   ])('refuses %s', async (_name, body, status, code, param) => {
     expectOpenAiError(await post(body, ALPHA_KEY, '/v1/responses/compact'), status, code, param);
@@ -376,18 +584,39 @@ describe('POST /v1/responses/compact', () => {
 });
 
 describe('GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel', () => {
-  const items = (id: string, query = '', key = ALPHA_KEY) => request(gw.app).get(`/v1/responses/${id}/input_items${query}`).set('Authorization', `Bearer ${key}`);
+  const items = (id: string, query = '', key = ALPHA_KEY) =>
+    request(gw.app).get(`/v1/responses/${id}/input_items${query}`).set('Authorization', `Bearer ${key}`);
   const cancel = (id: string, key = ALPHA_KEY) => request(gw.app).post(`/v1/responses/${id}/cancel`).set('Authorization', `Bearer ${key}`);
-  const summary = (item: any) => [item.type, item.role ?? item.name ?? null, item.content?.[0]?.text ?? item.output ?? item.arguments ?? null];
+  const summary = (item: any) => [
+    item.type,
+    item.role ?? item.name ?? null,
+    item.content?.[0]?.text ?? item.output ?? item.arguments ?? null,
+  ];
 
   // A: system item + user text, answered by a tool call; B: the tool's output over previous_response_id; C: a text follow-up.
   let a: any;
   let b: any;
   let c: any;
   beforeAll(async () => {
-    a = (await create({ instructions: 'Not an input item.', tools: [weather], tool_choice: 'required', input: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: 'Weather in Oslo?' }] })).body;
+    a = (
+      await create({
+        instructions: 'Not an input item.',
+        tools: [weather],
+        tool_choice: 'required',
+        input: [
+          { role: 'system', content: 'Answer briefly.' },
+          { role: 'user', content: 'Weather in Oslo?' },
+        ],
+      })
+    ).body;
     expect(a.output[0]).toMatchObject({ type: 'function_call', name: 'get_weather' });
-    b = (await create({ previous_response_id: a.id, tools: [weather], input: [{ type: 'function_call_output', call_id: a.output[0].call_id, output: '{"temp_c":21}' }] })).body;
+    b = (
+      await create({
+        previous_response_id: a.id,
+        tools: [weather],
+        input: [{ type: 'function_call_output', call_id: a.output[0].call_id, output: '{"temp_c":21}' }],
+      })
+    ).body;
     c = (await create({ previous_response_id: b.id, input: 'Thanks!' })).body;
     expect(c.status).toBe('completed');
   });
@@ -396,10 +625,18 @@ describe('GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel'
     const res = await items(a.id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      object: 'list', has_more: false, first_id: res.body.data[0].id, last_id: res.body.data[1].id,
+      object: 'list',
+      has_more: false,
+      first_id: res.body.data[0].id,
+      last_id: res.body.data[1].id,
       data: [
         { type: 'message', id: expect.stringMatching(/^msg_/), role: 'user', content: [{ type: 'input_text', text: 'Weather in Oslo?' }] },
-        { type: 'message', id: expect.stringMatching(/^msg_/), role: 'developer', content: [{ type: 'input_text', text: 'Answer briefly.' }] },
+        {
+          type: 'message',
+          id: expect.stringMatching(/^msg_/),
+          role: 'developer',
+          content: [{ type: 'input_text', text: 'Answer briefly.' }],
+        },
       ],
     });
   });
@@ -414,8 +651,21 @@ describe('GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel'
       ['message', 'assistant', textOf(b)],
       ['message', 'user', 'Thanks!'],
     ]);
-    expect(res.body.data[2]).toEqual({ type: 'function_call', id: expect.stringMatching(/^fc_/), call_id: a.output[0].call_id, name: 'get_weather', arguments: a.output[0].arguments, status: 'completed' });
-    expect(res.body.data[3]).toEqual({ type: 'function_call_output', id: expect.any(String), call_id: a.output[0].call_id, output: '{"temp_c":21}', status: 'completed' });
+    expect(res.body.data[2]).toEqual({
+      type: 'function_call',
+      id: expect.stringMatching(/^fc_/),
+      call_id: a.output[0].call_id,
+      name: 'get_weather',
+      arguments: a.output[0].arguments,
+      status: 'completed',
+    });
+    expect(res.body.data[3]).toEqual({
+      type: 'function_call_output',
+      id: expect.any(String),
+      call_id: a.output[0].call_id,
+      output: '{"temp_c":21}',
+      status: 'completed',
+    });
     expect(res.body.data[4]).toMatchObject({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', annotations: [] }] });
     const desc = await items(c.id, '?order=desc');
     expect(desc.body.data).toEqual([...res.body.data].reverse());
@@ -460,7 +710,11 @@ describe('GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel'
   });
 
   it('cancel: a stored response was never in the background → 400 not_background, with or without a body', async () => {
-    for (const res of [await cancel(a.id), await cancel(c.id).send({}), await cancel(c.id).set('content-type', 'application/json').send('')]) {
+    for (const res of [
+      await cancel(a.id),
+      await cancel(c.id).send({}),
+      await cancel(c.id).set('content-type', 'application/json').send(''),
+    ]) {
       expectOpenAiError(res, 400, 'not_background');
       expect(res.body.error.message).toBe('Only responses created with background=true can be cancelled.');
     }

@@ -10,17 +10,33 @@ describe('stored responses survive a restart', () => {
     let made: any;
     let compacted: any;
     try {
-      made = (await request(first.app).post('/v1/responses').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', input: 'remember this' })).body;
-      compacted = (await request(first.app).post('/v1/responses/compact').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', previous_response_id: made.id })).body;
+      made = (
+        await request(first.app)
+          .post('/v1/responses')
+          .set('Authorization', `Bearer ${ALPHA_KEY}`)
+          .send({ model: 'sim-chat', input: 'remember this' })
+      ).body;
+      compacted = (
+        await request(first.app)
+          .post('/v1/responses/compact')
+          .set('Authorization', `Bearer ${ALPHA_KEY}`)
+          .send({ model: 'sim-chat', previous_response_id: made.id })
+      ).body;
     } finally {
       await first.close();
     }
     const second = await startTestGateway({ listen: false, env: { inMemoryDatabase: false, dataDir } });
     try {
-      const follow = await request(second.app).post('/v1/responses').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', input: 'and now?', previous_response_id: made.id });
+      const follow = await request(second.app)
+        .post('/v1/responses')
+        .set('Authorization', `Bearer ${ALPHA_KEY}`)
+        .send({ model: 'sim-chat', input: 'and now?', previous_response_id: made.id });
       expect(follow.status).toBe(200);
       expect(follow.body.usage.input_tokens).toBeGreaterThan(made.usage.input_tokens + made.usage.output_tokens);
-      const fromCompaction = await request(second.app).post('/v1/responses').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'sim-chat', input: [...compacted.output, { role: 'user', content: 'next' }] });
+      const fromCompaction = await request(second.app)
+        .post('/v1/responses')
+        .set('Authorization', `Bearer ${ALPHA_KEY}`)
+        .send({ model: 'sim-chat', input: [...compacted.output, { role: 'user', content: 'next' }] });
       expect(fromCompaction.status).toBe(200);
     } finally {
       await second.stop();

@@ -32,14 +32,21 @@ async function usageRowOf(requestId: string): Promise<Record<string, unknown>> {
 }
 
 const chat = (model: string, extra: object = {}) =>
-  request(gw.url).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send({ model, messages: [{ role: 'user', content: 'hello' }], ...extra });
+  request(gw.url)
+    .post('/v1/chat/completions')
+    .set('Authorization', `Bearer ${BETA_KEY}`)
+    .send({ model, messages: [{ role: 'user', content: 'hello' }], ...extra });
 
 describe('the upstream request id on usage rows', () => {
   it('a non-streaming answer', async () => {
     openai.enqueue({ headers: { 'x-request-id': 'req_openai_answer_1' } });
     const res = await chat(modelOf('gpt'));
     expect(res.status).toBe(200);
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({ status: 'ok', provider: 'gpt', upstream_request_id: 'req_openai_answer_1' });
+    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({
+      status: 'ok',
+      provider: 'gpt',
+      upstream_request_id: 'req_openai_answer_1',
+    });
   });
 
   it('a stream, from a provider that names the header request-id', async () => {
@@ -47,14 +54,22 @@ describe('the upstream request id on usage rows', () => {
     const res = await chat(modelOf('claude'), { stream: true });
     expect(res.status).toBe(200);
     expect(res.text).toContain('[DONE]');
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({ status: 'ok', provider: 'claude', upstream_request_id: 'req_anthropic_stream_1' });
+    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({
+      status: 'ok',
+      provider: 'claude',
+      upstream_request_id: 'req_anthropic_stream_1',
+    });
   });
 
   it('an upstream failure', async () => {
     openai.enqueue({ status: 400, errorMessage: 'bad request upstream', headers: { 'x-request-id': 'req_openai_failed_1' } });
     const res = await chat(modelOf('gpt'));
     expect(res.status).toBe(400);
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({ status: 'error', error_code: 'upstream_invalid_request', upstream_request_id: 'req_openai_failed_1' });
+    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({
+      status: 'error',
+      error_code: 'upstream_invalid_request',
+      upstream_request_id: 'req_openai_failed_1',
+    });
   });
 
   it('none where the upstream has no request id (the simulator)', async () => {

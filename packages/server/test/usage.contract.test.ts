@@ -6,22 +6,33 @@ const requestIds: string[] = [];
 
 beforeAll(async () => {
   gw = await startTestGateway({ listen: false });
-  for (const [key, content] of [[ALPHA_KEY, 'one two'], [ALPHA_KEY, 'three'], [ALPHA_KEY, 'four five six'], [BETA_KEY, 'beta only']]) {
-    const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${key}`)
+  for (const [key, content] of [
+    [ALPHA_KEY, 'one two'],
+    [ALPHA_KEY, 'three'],
+    [ALPHA_KEY, 'four five six'],
+    [BETA_KEY, 'beta only'],
+  ]) {
+    const res = await request(gw.app)
+      .post('/v1/chat/completions')
+      .set('Authorization', `Bearer ${key}`)
       .send({ model: 'sim-chat', messages: [{ role: 'user', content }] });
     expect(res.status).toBe(200);
     requestIds.push(res.headers['x-request-id']);
   }
-  await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`)
+  await request(gw.app)
+    .post('/v1/chat/completions')
+    .set('Authorization', `Bearer ${ALPHA_KEY}`)
     .send({ model: 'sim-chat', messages: [{ role: 'user', content: '[sim:fail]' }] });
   await gw.usage.flush();
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const usage = (query = '', key = ALPHA_KEY) => request(gw.app).get(`/v1/usage${query}`).set('Authorization', `Bearer ${key}`);
 
 describe('GET /v1/usage', () => {
-  it('lists only the caller\'s own rows, newest first, with token counts', async () => {
+  it("lists only the caller's own rows, newest first, with token counts", async () => {
     const res = await usage();
     expect(res.status).toBe(200);
     expect(res.body.object).toBe('list');
@@ -67,19 +78,21 @@ describe('GET /v1/usage', () => {
   it('adds daily totals per model', async () => {
     const res = await usage();
     const today = new Date().toISOString().slice(0, 10);
-    expect(res.body.daily_totals).toEqual([
-      expect.objectContaining({ date: today, model: 'sim-chat', requests: 4 }),
-    ]);
+    expect(res.body.daily_totals).toEqual([expect.objectContaining({ date: today, model: 'sim-chat', requests: 4 })]);
     expect(res.body.daily_totals[0].input_tokens).toBe(2 + 1 + 3);
   });
 
-  it.each([['?limit=0', 'limit'], ['?limit=abc', 'limit'], ['?start_time=yesterday', 'start_time'], ['?after=x1', 'after'], ['?model[a]=b', 'model']])(
-    '%s → 400 naming %s', async (q, param) => {
-      const res = await usage(q);
-      expect(res.status).toBe(400);
-      expect(res.body.error.param).toBe(param);
-    },
-  );
+  it.each([
+    ['?limit=0', 'limit'],
+    ['?limit=abc', 'limit'],
+    ['?start_time=yesterday', 'start_time'],
+    ['?after=x1', 'after'],
+    ['?model[a]=b', 'model'],
+  ])('%s → 400 naming %s', async (q, param) => {
+    const res = await usage(q);
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe(param);
+  });
 
   it('needs a key', async () => {
     expect((await request(gw.app).get('/v1/usage')).status).toBe(401);

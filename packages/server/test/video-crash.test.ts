@@ -11,8 +11,14 @@ jest.setTimeout(90_000);
 it('SIGKILLs mid-flight lose no task and submit none twice', async () => {
   const seed = Math.floor(Math.random() * 1e6);
   const r = await runVideoCrashScenario({ tasks: 30, kills: 2, killAfterMs: [500, 1800], seed, settleMs: 40_000 });
-  expect({ seed, lost: r.lost, notTerminal: r.notTerminal, submittedTwice: r.submittedTwice, contentMismatch: r.contentMismatch, succeededUnsubmitted: r.succeededUnsubmitted })
-    .toEqual({ seed, lost: [], notTerminal: [], submittedTwice: [], contentMismatch: [], succeededUnsubmitted: [] });
+  expect({
+    seed,
+    lost: r.lost,
+    notTerminal: r.notTerminal,
+    submittedTwice: r.submittedTwice,
+    contentMismatch: r.contentMismatch,
+    succeededUnsubmitted: r.succeededUnsubmitted,
+  }).toEqual({ seed, lost: [], notTerminal: [], submittedTwice: [], contentMismatch: [], succeededUnsubmitted: [] });
   expect(Object.values(r.byStatus).reduce((a, b) => a + b, 0)).toBe(30);
   expect(r.byStatus.succeeded).toBeGreaterThan(0);
   // Upstream calls never exceed the tasks: a lost submission fails as submission_unknown instead of repeating.

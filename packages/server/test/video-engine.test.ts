@@ -9,8 +9,16 @@ import { buildProviders } from '../src/providers';
 import { buildVideoEngine, type VideoEngineContext } from '../src/wiring/video-engine';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
-const ctxOf = (gw: TestGateway, providers: VideoEngineContext['providers'] = buildProviders(gw.config, { dataDir: gw.dataDir })): VideoEngineContext => ({
-  env: gw.env, config: gw.config, knex: gw.db.knex, usage: gw.usage, logger: gw.logger, providers,
+const ctxOf = (
+  gw: TestGateway,
+  providers: VideoEngineContext['providers'] = buildProviders(gw.config, { dataDir: gw.dataDir }),
+): VideoEngineContext => ({
+  env: gw.env,
+  config: gw.config,
+  knex: gw.db.knex,
+  usage: gw.usage,
+  logger: gw.logger,
+  providers,
 });
 
 async function until(read: () => Promise<VideoTask>, done: (t: VideoTask) => boolean, ms = 20_000): Promise<VideoTask> {
@@ -48,16 +56,31 @@ describe('video worker on the real store', () => {
     const engine = buildVideoEngine(ctxOf(gw, { video: () => port }));
     const repo = new KnexTaskRepository(gw.db.knex);
     const deps = { content: engine.content, catalogue: gw.config.catalogue, providers: { video: () => port } };
-    const dying: KnexTaskRepository = Object.create(repo, { release: { value: async () => { throw new Error('process died'); } } });
+    const dying: KnexTaskRepository = Object.create(repo, {
+      release: {
+        value: async () => {
+          throw new Error('process died');
+        },
+      },
+    });
     const a = new VideoWorker({ ...deps, tasks: dying }, { owner: 'worker-a', leaseMs: 1000 });
     const b = new VideoWorker({ ...deps, tasks: repo }, { owner: 'worker-b', pollMinMs: 100, pollMaxMs: 200 });
 
-    const { task } = await engine.service.create({ principal: alpha, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'resume me', durationSeconds: 4, resolution: '480p' } });
+    const { task } = await engine.service.create({
+      principal: alpha,
+      modelId: 'sim-video-2.0',
+      format: 'test',
+      requestId: 'r',
+      draft: { prompt: 'resume me', durationSeconds: 4, resolution: '480p' },
+    });
     expect(await a.runOnce()).toBe(1);
     const submitted = await engine.service.get(alpha, task.id);
     expect(submitted.upstream?.operation).toMatch(/^sim1\./);
     expect(await b.runOnce()).toBe(0); // A's lease still holds
-    const done = await until(async () => (await b.runOnce(), engine.service.get(alpha, task.id)), (t) => isTerminal(t.status));
+    const done = await until(
+      async () => (await b.runOnce(), engine.service.get(alpha, task.id)),
+      (t) => isTerminal(t.status),
+    );
     expect(done.status).toBe('succeeded');
     expect(done.upstream).toEqual(submitted.upstream);
     expect(starts).toBe(1);
@@ -70,10 +93,19 @@ describe('video worker on the real store', () => {
     let polled = false;
     const hanging: VideoModelPort = {
       start: async () => 'op-hang',
-      status: (_ref, c) => ((polled = true), new Promise((_ok, fail) => c.signal?.addEventListener('abort', () => fail(new Error('aborted'))))),
+      status: (_ref, c) => (
+        (polled = true),
+        new Promise((_ok, fail) => c.signal?.addEventListener('abort', () => fail(new Error('aborted'))))
+      ),
     };
     const engine = buildVideoEngine(ctxOf(gw, { video: () => hanging }), { intervalMs: 20, pollMinMs: 50, pollMaxMs: 50 });
-    const { task } = await engine.service.create({ principal: alpha, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'long one' } });
+    const { task } = await engine.service.create({
+      principal: alpha,
+      modelId: 'sim-video-2.0',
+      format: 'test',
+      requestId: 'r',
+      draft: { prompt: 'long one' },
+    });
     engine.start();
     const leased = async () => (await gw.db.knex('video_tasks').where({ id: task.id }).first()) as Record<string, unknown>;
     const end = Date.now() + 5000;
@@ -96,11 +128,17 @@ describe('video engine in a running gateway', () => {
 
   it('drives a task to success; the delivered MP4 is real H.264 of the requested duration and size', async () => {
     const { task } = await engine.service.create({
-      principal: alpha, modelId: 'sim-video-2.0', format: 'test', requestId: 'req_engine_1',
+      principal: alpha,
+      modelId: 'sim-video-2.0',
+      format: 'test',
+      requestId: 'req_engine_1',
       draft: { prompt: 'a paper boat on a pond', durationSeconds: 4, aspectRatio: '16:9' },
     });
     expect(task.status).toBe('queued');
-    const done = await until(() => engine.service.get(alpha, task.id), (t) => isTerminal(t.status));
+    const done = await until(
+      () => engine.service.get(alpha, task.id),
+      (t) => isTerminal(t.status),
+    );
     expect(done.status).toBe('succeeded');
     expect(done.delivery).toMatchObject({ resolution: '720p', ratio: '16:9', durationSeconds: 4, fps: 24, width: 1280, height: 720 });
     const info = await probeMedia(await saveContent(engine, alpha, task.id, 'out.mp4'));
@@ -115,8 +153,17 @@ describe('video engine in a running gateway', () => {
   });
 
   it('a [sim:fail] prompt ends failed with a readable message', async () => {
-    const { task } = await engine.service.create({ principal: alpha, modelId: 'sim-video-2.0-fast', format: 'test', requestId: 'r', draft: { prompt: 'boom [sim:fail]' } });
-    const done = await until(() => engine.service.get(alpha, task.id), (t) => isTerminal(t.status));
+    const { task } = await engine.service.create({
+      principal: alpha,
+      modelId: 'sim-video-2.0-fast',
+      format: 'test',
+      requestId: 'r',
+      draft: { prompt: 'boom [sim:fail]' },
+    });
+    const done = await until(
+      () => engine.service.get(alpha, task.id),
+      (t) => isTerminal(t.status),
+    );
     expect(done).toMatchObject({ status: 'failed', error: { code: 'simulated_failure', message: expect.stringContaining('[sim:fail]') } });
   });
 });

@@ -11,13 +11,23 @@ let idle: TestGateway;
 let working: TestGateway;
 let capped: TestGateway;
 beforeAll(async () => {
-  [idle, working, capped] = await Promise.all([startVideoGateway(), startVideoGateway({ worker: true }), startVideoGateway({ maxActiveTasks: 2 })]);
+  [idle, working, capped] = await Promise.all([
+    startVideoGateway(),
+    startVideoGateway({ worker: true }),
+    startVideoGateway({ maxActiveTasks: 2 }),
+  ]);
   app = idle.app;
 });
-afterAll(async () => { await Promise.all([idle.stop(), working.stop(), capped.stop()]); });
+afterAll(async () => {
+  await Promise.all([idle.stop(), working.stop(), capped.stop()]);
+});
 const on = (gw: () => TestGateway) => {
-  beforeAll(() => { app = gw().app; });
-  afterAll(() => { app = idle.app; });
+  beforeAll(() => {
+    app = gw().app;
+  });
+  afterAll(() => {
+    app = idle.app;
+  });
 };
 
 const BASE = '/v1/contents/generations/tasks';
@@ -54,42 +64,85 @@ describe('POST /v1/contents/generations/tasks', () => {
     await accepted({ model: 'sim-video-2.0', content: [text()], ratio: '9:16' });
     await refused(await create({ model: 'sim-video-2.0', content: [text()], ratio: '5:4' }), 'invalid_aspect_ratio');
     await accepted({ model: 'sim-video-2.5', content: [text(), image('first_frame')], ratio: 'adaptive' });
-    await refused(await create({ model: 'sim-video-2.5', content: [text(), image('first_frame')], ratio: '16:9' }), 'frames_require_adaptive_ratio');
+    await refused(
+      await create({ model: 'sim-video-2.5', content: [text(), image('first_frame')], ratio: '16:9' }),
+      'frames_require_adaptive_ratio',
+    );
   });
 
   it('input modes: text, first(+last) frame, reference images; not mixed', async () => {
     await accepted({ model: 'sim-video-2.0', content: [image('first_frame'), image('last_frame')] });
     await accepted({ model: 'sim-video-2.0', content: [text(), image('reference_image'), image('reference_image')] });
     await refused(await create({ model: 'sim-video-2.0', content: [image('last_frame')] }), 'last_frame_requires_first_frame');
-    await refused(await create({ model: 'sim-video-2.0', content: [image('first_frame'), image('reference_image')] }), 'reference_images_with_frames');
+    await refused(
+      await create({ model: 'sim-video-2.0', content: [image('first_frame'), image('reference_image')] }),
+      'reference_images_with_frames',
+    );
     await refused(await create({ model: 'sim-video-2.0', content: [] }), 'missing_prompt');
   });
 
   it('reference audio, reference video and draft tasks get a clear 400', async () => {
-    await refused(await create({ model: 'sim-video-2.0', content: [text(), { type: 'video_url', video_url: { url: 'https://x.example/v.mp4' }, role: 'reference_video' }] }), 'unsupported_reference_video');
-    await refused(await create({ model: 'sim-video-2.0', content: [text(), { type: 'audio_url', audio_url: { url: 'https://x.example/a.mp3' }, role: 'reference_audio' }] }), 'unsupported_reference_audio');
-    await refused(await create({ model: 'sim-video-2.0', content: [{ type: 'draft_task', draft_task: { id: 'x' } }] }), 'unsupported_draft_task');
+    await refused(
+      await create({
+        model: 'sim-video-2.0',
+        content: [text(), { type: 'video_url', video_url: { url: 'https://x.example/v.mp4' }, role: 'reference_video' }],
+      }),
+      'unsupported_reference_video',
+    );
+    await refused(
+      await create({
+        model: 'sim-video-2.0',
+        content: [text(), { type: 'audio_url', audio_url: { url: 'https://x.example/a.mp3' }, role: 'reference_audio' }],
+      }),
+      'unsupported_reference_audio',
+    );
+    await refused(
+      await create({ model: 'sim-video-2.0', content: [{ type: 'draft_task', draft_task: { id: 'x' } }] }),
+      'unsupported_draft_task',
+    );
   });
 
   it('scheduling fields: accepted values and refused ones', async () => {
-    const id = await accepted({ model: 'sim-video-2.0', content: [text()], priority: 3, service_tier: 'flex', execution_expires_after: 7200, generate_audio: false });
+    const id = await accepted({
+      model: 'sim-video-2.0',
+      content: [text()],
+      priority: 3,
+      service_tier: 'flex',
+      execution_expires_after: 7200,
+      generate_audio: false,
+    });
     const t = await request(app).get(`${BASE}/${id}`).set(auth());
     expect(t.body).toMatchObject({ priority: 3, service_tier: 'flex', execution_expires_after: 7200, generate_audio: false });
     await refused(await create({ model: 'sim-video-2.0', content: [text()], service_tier: 'gold' }), 'invalid_service_tier');
-    await refused(await create({ model: 'sim-video-2.0', content: [text()], execution_expires_after: 10 }), 'invalid_execution_expires_after');
+    await refused(
+      await create({ model: 'sim-video-2.0', content: [text()], execution_expires_after: 10 }),
+      'invalid_execution_expires_after',
+    );
     await refused(await create({ model: 'sim-video-2.0', content: [text()], priority: 'high' }), 'invalid_priority');
     await refused(await create({ model: 'sim-video-2.0', content: [text()], generate_audio: 1 }), 'invalid_generate_audio');
     await refused(await create({ model: 'sim-video-2.0', content: [text()], seed: 11 }), 'unsupported_field');
   });
 
   it('image URLs: data URLs decoded, http and private addresses refused', async () => {
-    await refused(await create({ model: 'sim-video-2.0', content: [image('first_frame', 'http://example.com/a.png')] }), 'unsupported_url_scheme');
-    await refused(await create({ model: 'sim-video-2.0', content: [image('first_frame', 'https://[::1]/a.png')] }), 'forbidden_url_address');
+    await refused(
+      await create({ model: 'sim-video-2.0', content: [image('first_frame', 'http://example.com/a.png')] }),
+      'unsupported_url_scheme',
+    );
+    await refused(
+      await create({ model: 'sim-video-2.0', content: [image('first_frame', 'https://[::1]/a.png')] }),
+      'forbidden_url_address',
+    );
     await refused(await create({ model: 'sim-video-2.0', content: [image('middle')] }), 'invalid_image_role');
   });
 
   it('401 and 503 as {code,message}', async () => {
-    await refused(await request(app).post(BASE).send({ model: 'sim-video-2.0', content: [text()] }), 'missing_api_key', 401);
+    await refused(
+      await request(app)
+        .post(BASE)
+        .send({ model: 'sim-video-2.0', content: [text()] }),
+      'missing_api_key',
+      401,
+    );
     await refused(await create({ model: 'sim-video-2.5', content: [text()] }, ALPHA_KEY), 'model_not_in_group', 503);
   });
 
@@ -107,13 +160,27 @@ describe('GET /v1/contents/generations/tasks/{id}', () => {
     const res = await request(app).get(`${BASE}/${id}`).set(auth());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id, model: 'sim-video-2.0', status: 'queued', error: null, content: {}, usage: { completion_tokens: 0, total_tokens: 0 },
-      output_format: 'mp4', framespersecond: 24, resolution: '480p', ratio: 'adaptive', duration: 6, generate_audio: true,
-      priority: 0, service_tier: 'default', execution_expires_after: expect.any(Number), created_at: expect.any(Number), updated_at: expect.any(Number),
+      id,
+      model: 'sim-video-2.0',
+      status: 'queued',
+      error: null,
+      content: {},
+      usage: { completion_tokens: 0, total_tokens: 0 },
+      output_format: 'mp4',
+      framespersecond: 24,
+      resolution: '480p',
+      ratio: 'adaptive',
+      duration: 6,
+      generate_audio: true,
+      priority: 0,
+      service_tier: 'default',
+      execution_expires_after: expect.any(Number),
+      created_at: expect.any(Number),
+      updated_at: expect.any(Number),
     });
   });
 
-  it('an unknown id and another account\'s id give the same 404', async () => {
+  it("an unknown id and another account's id give the same 404", async () => {
     const id = await accepted({ model: 'sim-video-2.0', content: [text()] });
     const other = await request(app).get(`${BASE}/${id}`).set(auth(ALPHA_KEY));
     const unknown = await request(app).get(`${BASE}/nosuchtask000`).set(auth(ALPHA_KEY));
@@ -136,12 +203,13 @@ describe('list and delete', () => {
     const fast = await request(app).get(`${BASE}?filter.model=sim-video-2.0-fast&filter.status=queued&page_size=1`).set(auth(ALPHA_KEY));
     expect(fast.body.items).toHaveLength(1);
     expect(fast.body.items[0]).toMatchObject({ model: 'sim-video-2.0-fast', status: 'queued' });
-    const page2 = await request(app).get(`${BASE}?filter.task_ids=${ids[0]}&filter.task_ids=${ids[1]}&page_num=2&page_size=1`).set(auth(ALPHA_KEY));
+    const page2 = await request(app)
+      .get(`${BASE}?filter.task_ids=${ids[0]}&filter.task_ids=${ids[1]}&page_num=2&page_size=1`)
+      .set(auth(ALPHA_KEY));
     expect(page2.body).toMatchObject({ total: 2, items: [expect.objectContaining({ id: expect.any(String) })] });
     await refused(await request(app).get(`${BASE}?page_size=0`).set(auth()), 'invalid_page_size');
     await refused(await request(app).get(`${BASE}?filter.status=done`).set(auth()), 'invalid_status_filter');
   });
-
 });
 
 describe('with the worker running', () => {
@@ -152,10 +220,18 @@ describe('with the worker running', () => {
     expect(await waitForTask(app, id, BETA_KEY)).toBe('succeeded');
     const res = await request(app).get(`${BASE}/${id}`).set(auth());
     expect(res.body).toMatchObject({
-      status: 'succeeded', ratio: '16:9', resolution: '480p', duration: 4, framespersecond: 24, error: null,
+      status: 'succeeded',
+      ratio: '16:9',
+      resolution: '480p',
+      duration: 4,
+      framespersecond: 24,
+      error: null,
       content: { video_url: `https://gateway.test/v1/videos/${id}/content` },
     });
-    expect(res.body.usage).toEqual({ completion_tokens: Math.round((854 * 480 * 24 * 4) / 1024), total_tokens: Math.round((854 * 480 * 24 * 4) / 1024) });
+    expect(res.body.usage).toEqual({
+      completion_tokens: Math.round((854 * 480 * 24 * 4) / 1024),
+      total_tokens: Math.round((854 * 480 * 24 * 4) / 1024),
+    });
     const video = await request(app).head(new URL(res.body.content.video_url).pathname).set(auth());
     expect(video.status).toBe(200);
     expect(video.headers['content-type']).toBe('video/mp4');
@@ -197,9 +273,24 @@ describe('one task id space: create in one format, read in the other two', () =>
   });
 
   it.each([
-    ['gemini', async () => (await request(app).post('/v1beta/models/sim-video-2.0:predictLongRunning').set('x-goog-api-key', BETA_KEY)
-      .send({ instances: [{ prompt: 'x', image: inline(pngImage(1280, 720)) }], parameters: { durationSeconds: 4 } })).body.name.split('/').pop()],
-    ['openai', async () => (await request(app).post('/v1/videos').set(auth()).field('model', 'sim-video-2.0').field('prompt', 'x').field('seconds', '4')).body.id],
+    [
+      'gemini',
+      async () =>
+        (
+          await request(app)
+            .post('/v1beta/models/sim-video-2.0:predictLongRunning')
+            .set('x-goog-api-key', BETA_KEY)
+            .send({ instances: [{ prompt: 'x', image: inline(pngImage(1280, 720)) }], parameters: { durationSeconds: 4 } })
+        ).body.name
+          .split('/')
+          .pop(),
+    ],
+    [
+      'openai',
+      async () =>
+        (await request(app).post('/v1/videos').set(auth()).field('model', 'sim-video-2.0').field('prompt', 'x').field('seconds', '4')).body
+          .id,
+    ],
     ['tasks', async () => accepted({ model: 'sim-video-2.0', content: [text('x')], duration: 4 })],
   ])('created in the %s format', async (_f, make) => {
     const id: string = await make();
@@ -210,7 +301,8 @@ describe('one task id space: create in one format, read in the other two', () =>
     expect(await waitForTask(app, id, BETA_KEY)).toBe('succeeded');
     const done = await readAll(id, 'sim-video-2.0');
     expect(done.gemini.body.response.generateVideoResponse.generatedSamples[0].video).toEqual({
-      uri: `https://gateway.test/v1beta/files/${id}:download?alt=media`, encoding: 'video/mp4',
+      uri: `https://gateway.test/v1beta/files/${id}:download?alt=media`,
+      encoding: 'video/mp4',
     });
     expect(done.openai.body).toMatchObject({ status: 'completed', progress: 100 });
     expect(done.tasks.body).toMatchObject({ status: 'succeeded', content: { video_url: `https://gateway.test/v1/videos/${id}/content` } });
@@ -229,7 +321,10 @@ describe('the active-task cap', () => {
     await accepted({ model: 'sim-video-2.0', content: [text()] }, ALPHA_KEY);
     const tasks = await create({ model: 'sim-video-2.0', content: [text()] }, ALPHA_KEY);
     await refused(tasks, 'too_many_active_tasks', 429);
-    const gemini = await request(app).post('/v1beta/models/sim-video-2.0:predictLongRunning').set('x-goog-api-key', ALPHA_KEY).send({ instances: [{ prompt: 'x' }] });
+    const gemini = await request(app)
+      .post('/v1beta/models/sim-video-2.0:predictLongRunning')
+      .set('x-goog-api-key', ALPHA_KEY)
+      .send({ instances: [{ prompt: 'x' }] });
     expect(gemini.status).toBe(429);
     expect(gemini.body).toEqual({ code: 'too_many_active_tasks', message: expect.any(String) });
     const openai = await request(app).post('/v1/videos').set(auth(ALPHA_KEY)).field('model', 'sim-video-2.0').field('prompt', 'x');

@@ -51,7 +51,10 @@ describe('zero-config start (npm start on the embedded store)', () => {
   it('bad config stops start-up naming the file, the field and the problem', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-start-'));
     const file = path.join(dir, 'gateway.json');
-    writeFileSync(file, JSON.stringify({ providers: [{ id: 'sim', type: 'simulator' }], models: [{ id: 'x', kind: 'text', provider: 'nope' }], groups: [] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ providers: [{ id: 'sim', type: 'simulator' }], models: [{ id: 'x', kind: 'text', provider: 'nope' }], groups: [] }),
+    );
     const { code, output } = await runGatewayExpectingExit({ DATA_DIR: dir, GATEWAY_CONFIG: file });
     rmSync(dir, { recursive: true, force: true });
     expect(code).toBe(1);

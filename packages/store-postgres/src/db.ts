@@ -43,7 +43,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS: 32 MB instead of Postgres's
     // 128 MB default cut the RSS under load by about a fifth here, at no measured cost (docs/benchmarks.md).
     const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=32MB'] });
-    db = knex({ client: ClientPgLite as unknown as typeof knex.Client, connection: { pglite } as never, searchPath: opts.schema ? [opts.schema] : undefined });
+    db = knex({
+      client: ClientPgLite as unknown as typeof knex.Client,
+      connection: { pglite } as never,
+      searchPath: opts.schema ? [opts.schema] : undefined,
+    });
   }
   if (opts.schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.schema)) throw new Error(`Invalid schema name ${opts.schema}`);
   const migrate = async () => {
@@ -66,7 +70,10 @@ async function withMigrationLock(db: Knex, schema: string | undefined, fn: () =>
     await db.raw('select pg_advisory_lock(hashtext(?))', [key]).connection(conn);
     await fn();
   } finally {
-    await db.raw('select pg_advisory_unlock(hashtext(?))', [key]).connection(conn).catch(() => undefined);
+    await db
+      .raw('select pg_advisory_unlock(hashtext(?))', [key])
+      .connection(conn)
+      .catch(() => undefined);
     await db.client.releaseConnection(conn);
   }
 }

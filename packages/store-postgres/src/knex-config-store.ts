@@ -34,11 +34,14 @@ export class KnexConfigStore {
   async syncFile(entries: Array<Omit<ConfigEntry, 'source'>>): Promise<void> {
     await this.db.transaction(async (trx) => {
       await trx.raw('select version from config_version where id = 1 for update');
-      const before = JSON.stringify(await trx('config_entries').where({ source: 'file' }).orderBy(['kind', 'id']).select('kind', 'id', 'body'));
+      const before = JSON.stringify(
+        await trx('config_entries').where({ source: 'file' }).orderBy(['kind', 'id']).select('kind', 'id', 'body'),
+      );
       // keep existing rows (and their place in the order); drop file rows the file no longer has
       const keep = new Set(entries.map((e) => `${e.kind}\u0000${e.id}`));
       const fileRows = await trx('config_entries').where({ source: 'file' }).select('kind', 'id');
-      for (const r of fileRows) if (!keep.has(`${r.kind}\u0000${r.id}`)) await trx('config_entries').where({ kind: r.kind, id: r.id, source: 'file' }).delete();
+      for (const r of fileRows)
+        if (!keep.has(`${r.kind}\u0000${r.id}`)) await trx('config_entries').where({ kind: r.kind, id: r.id, source: 'file' }).delete();
       for (const e of entries) {
         await trx('config_entries')
           .insert({ kind: e.kind, id: e.id, body: JSON.stringify(e.body), source: 'file' })
@@ -46,7 +49,9 @@ export class KnexConfigStore {
           .merge({ body: JSON.stringify(e.body) })
           .where('config_entries.source', 'file'); // admin rows win
       }
-      const after = JSON.stringify(await trx('config_entries').where({ source: 'file' }).orderBy(['kind', 'id']).select('kind', 'id', 'body'));
+      const after = JSON.stringify(
+        await trx('config_entries').where({ source: 'file' }).orderBy(['kind', 'id']).select('kind', 'id', 'body'),
+      );
       if (before !== after) await trx('config_version').where({ id: 1 }).increment('version', 1);
     });
   }

@@ -35,7 +35,10 @@ export class KnexKeyRepository implements KeyRepository {
   }
 
   async createAccount(id: string, name?: string): Promise<Account> {
-    await this.db('accounts').insert({ id, name: name ?? id }).onConflict('id').ignore();
+    await this.db('accounts')
+      .insert({ id, name: name ?? id })
+      .onConflict('id')
+      .ignore();
     return (await this.getAccount(id))!;
   }
 
@@ -50,7 +53,13 @@ export class KnexKeyRepository implements KeyRepository {
 
   async createKey(input: { accountId: string; group: string; hash: string; prefix: string; id?: string }): Promise<ApiKeyRecord> {
     await this.db('api_keys')
-      .insert({ id: input.id ?? newId('key'), account_id: input.accountId, group_name: input.group, key_hash: input.hash, key_prefix: input.prefix })
+      .insert({
+        id: input.id ?? newId('key'),
+        account_id: input.accountId,
+        group_name: input.group,
+        key_hash: input.hash,
+        key_prefix: input.prefix,
+      })
       .onConflict('key_hash')
       .ignore();
     return toKey((await this.db<KeyRow>('api_keys').where({ key_hash: input.hash }).first())!);

@@ -3,7 +3,15 @@ import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexTaskRepository } from './knex-task-repository';
 import { testDatabaseTargets } from './test-databases';
 
-const request = { model: 'm', prompt: 'p', durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24 } as const;
+const request = {
+  model: 'm',
+  prompt: 'p',
+  durationSeconds: 5,
+  resolution: '720p',
+  aspectRatio: 'adaptive',
+  generateAudio: true,
+  fps: 24,
+} as const;
 
 for (const target of testDatabaseTargets()) {
   describe(`KnexQuotaRepository on ${target.name}`, () => {
@@ -19,7 +27,18 @@ for (const target of testDatabaseTargets()) {
     afterAll(async () => db.drop());
 
     const newTask = (id: string) =>
-      tasks.create({ id, accountId: 'acme', keyId: 'k', model: 'm', format: 'f', request: { ...request }, priority: 0, serviceTier: 'default', executionExpiresAfter: 3600, idempotencyKey: null });
+      tasks.create({
+        id,
+        accountId: 'acme',
+        keyId: 'k',
+        model: 'm',
+        format: 'f',
+        request: { ...request },
+        priority: 0,
+        serviceTier: 'default',
+        executionExpiresAfter: 3600,
+        idempotencyKey: null,
+      });
 
     it('starts unlimited and unused; limits and charges add up', async () => {
       expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: null, used: 0 });

@@ -29,7 +29,13 @@ export class KnexQuotaRepository implements QuotaRepository {
        on conflict (account_id) do update set credits_used = account_quotas.credits_used + excluded.credits_used, updated_at = now()`,
       [accountId, amount],
     );
-    await trx('credit_ledger').insert({ account_id: accountId, amount, reason, request_id: refs.requestId ?? null, task_id: refs.taskId ?? null });
+    await trx('credit_ledger').insert({
+      account_id: accountId,
+      amount,
+      reason,
+      request_id: refs.requestId ?? null,
+      task_id: refs.taskId ?? null,
+    });
   }
 
   async charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
@@ -38,7 +44,9 @@ export class KnexQuotaRepository implements QuotaRepository {
 
   async chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const n = await trx('video_tasks').where({ id: taskId, billing_state: 'none' }).update({ billing_state: 'charged', billed_credits: amount });
+      const n = await trx('video_tasks')
+        .where({ id: taskId, billing_state: 'none' })
+        .update({ billing_state: 'charged', billed_credits: amount });
       if (n === 0) return false;
       await this.add(trx, accountId, amount, 'video task', { taskId });
       return true;

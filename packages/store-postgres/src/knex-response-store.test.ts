@@ -12,7 +12,13 @@ const sample = (id: string, accountId = 'alpha'): StoredResponse => ({
   conversation: {
     system: 'Be brief.',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1', name: 'f', arguments: '{"a":1}' }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', name: 'f', content: [{ type: 'text', text: 'ok' }] }] },
     ],

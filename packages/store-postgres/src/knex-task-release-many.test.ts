@@ -2,8 +2,24 @@ import { KnexTaskRepository } from './knex-task-repository';
 import { testDatabaseTargets } from './test-databases';
 
 const task = (id: string) => ({
-  id, accountId: 'a', keyId: 'k', model: 'm', format: 'f', priority: 0, serviceTier: 'default', executionExpiresAfter: 3600, idempotencyKey: null,
-  request: { model: 'm', prompt: 'p', durationSeconds: 5, resolution: '720p' as const, aspectRatio: '16:9' as const, generateAudio: true, fps: 24 },
+  id,
+  accountId: 'a',
+  keyId: 'k',
+  model: 'm',
+  format: 'f',
+  priority: 0,
+  serviceTier: 'default',
+  executionExpiresAfter: 3600,
+  idempotencyKey: null,
+  request: {
+    model: 'm',
+    prompt: 'p',
+    durationSeconds: 5,
+    resolution: '720p' as const,
+    aspectRatio: '16:9' as const,
+    generateAudio: true,
+    fps: 24,
+  },
 });
 
 for (const target of testDatabaseTargets()) {
@@ -26,8 +42,20 @@ for (const target of testDatabaseTargets()) {
           { id: 't3', opts: { nextPollAt: at(7), clearSubmission: true } },
         ]);
         expect([...held].sort()).toEqual(['t1', 't3']);
-        const rows = await db.knex('video_tasks').orderBy('id').select('id', 'lease_owner', 'next_poll_at', 'poll_attempts', 'progress', 'submit_started_at');
-        expect(rows.map((r) => [r.id, r.lease_owner, new Date(r.next_poll_at).getTime() - now.getTime(), r.poll_attempts, r.progress, r.submit_started_at])).toEqual([
+        const rows = await db
+          .knex('video_tasks')
+          .orderBy('id')
+          .select('id', 'lease_owner', 'next_poll_at', 'poll_attempts', 'progress', 'submit_started_at');
+        expect(
+          rows.map((r) => [
+            r.id,
+            r.lease_owner,
+            new Date(r.next_poll_at).getTime() - now.getTime(),
+            r.poll_attempts,
+            r.progress,
+            r.submit_started_at,
+          ]),
+        ).toEqual([
           ['t1', null, 5000, 4, 40, null],
           ['t2', 'w2', 0, 0, 0, null],
           ['t3', null, 7000, 0, 0, null],

@@ -7,6 +7,11 @@ for (const target of testDatabaseTargets()) {
   describeTaskRepositoryConformance(target.name, async () => {
     const db = await target.open();
     const repo = new KnexTaskRepository(db.knex);
-    return { repo, other: new KnexTaskRepository(db.knex), reset: async () => void (await db.knex('video_tasks').del()), done: () => db.drop() };
+    return {
+      repo,
+      other: new KnexTaskRepository(db.knex),
+      reset: async () => void (await db.knex('video_tasks').del()),
+      done: () => db.drop(),
+    };
   });
 }

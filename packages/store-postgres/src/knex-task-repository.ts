@@ -1,8 +1,20 @@
 import type { Knex } from 'knex';
 import {
-  assertTransition, isTerminal, TASK_STATUSES,
-  type Admission, type AdmissionRules, type ClaimedTask, type NewVideoTask, type ReleaseOptions, type TaskError,
-  type TaskListFilter, type TaskPatch, type TaskQueue, type TaskRepository, type TaskStatus, type VideoTask,
+  assertTransition,
+  isTerminal,
+  TASK_STATUSES,
+  type Admission,
+  type AdmissionRules,
+  type ClaimedTask,
+  type NewVideoTask,
+  type ReleaseOptions,
+  type TaskError,
+  type TaskListFilter,
+  type TaskPatch,
+  type TaskQueue,
+  type TaskRepository,
+  type TaskStatus,
+  type VideoTask,
 } from '@gateway/core';
 import { encodeRequest, patchToRow, rowToClaim, rowToTask } from './task-row.codec';
 
@@ -96,7 +108,13 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     const [{ n }] = await filtered().count({ n: '*' });
     const page = filtered();
     if (f.after) page.whereRaw(`(created_at, id) ${f.order === 'asc' ? '>' : '<'} (?, ?)`, [f.after.createdAt, f.after.id]);
-    const rows = await page.orderBy([{ column: 'created_at', order: f.order }, { column: 'id', order: f.order }]).offset(f.offset ?? 0).limit(f.limit + 1);
+    const rows = await page
+      .orderBy([
+        { column: 'created_at', order: f.order },
+        { column: 'id', order: f.order },
+      ])
+      .offset(f.offset ?? 0)
+      .limit(f.limit + 1);
     return { items: rows.slice(0, f.limit).map(rowToTask), hasMore: rows.length > f.limit, total: Number(n) };
   }
 
@@ -153,7 +171,13 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
   async releaseMany(owner: string, items: Array<{ id: string; opts: ReleaseOptions }>): Promise<Set<string>> {
     if (!items.length) return new Set();
     const values = items.map(() => '(?, ?::timestamptz, ?::integer, ?::integer, ?::boolean)').join(', ');
-    const params = items.flatMap(({ id, opts: o }) => [id, o.nextPollAt, o.pollAttempts ?? null, o.progress ?? null, o.clearSubmission === true]);
+    const params = items.flatMap(({ id, opts: o }) => [
+      id,
+      o.nextPollAt,
+      o.pollAttempts ?? null,
+      o.progress ?? null,
+      o.clearSubmission === true,
+    ]);
     const { rows } = await this.db.raw(
       `update video_tasks t
           set lease_owner = null, lease_until = null, next_poll_at = v.next_poll_at,

@@ -33,7 +33,10 @@ export class KnexUsageLog implements UsageLog {
       this.inflight = this.inflight.then(() =>
         this.db('usage_log')
           .insert(batch.map(toRow))
-          .then(() => undefined, (e) => this.opts.onError?.(e)),
+          .then(
+            () => undefined,
+            (e) => this.opts.onError?.(e),
+          ),
       );
     }
     return this.inflight;

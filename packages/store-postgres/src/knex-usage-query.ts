@@ -39,14 +39,21 @@ export class KnexUsageQuery implements UsageQuery {
     if (f.from) q.where('created_at', '>=', f.from);
     if (f.to) q.where('created_at', '<', f.to);
     const eq: Array<[Exclude<keyof UsageFilter, 'limit' | 'after' | 'from' | 'to'>, string]> = [
-      ['model', 'model'], ['format', 'format'], ['status', 'status'], ['taskId', 'task_id'], ['requestId', 'request_id'], ['idempotencyKey', 'idempotency_key'],
+      ['model', 'model'],
+      ['format', 'format'],
+      ['status', 'status'],
+      ['taskId', 'task_id'],
+      ['requestId', 'request_id'],
+      ['idempotencyKey', 'idempotency_key'],
     ];
     for (const [k, col] of eq) if (f[k] !== undefined) q.where(col, f[k] as string);
     return q;
   }
 
   async list(f: UsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }> {
-    const q = this.filtered(f).orderBy('id', 'desc').limit(f.limit + 1);
+    const q = this.filtered(f)
+      .orderBy('id', 'desc')
+      .limit(f.limit + 1);
     if (f.after !== undefined) q.where('id', '<', f.after);
     const rows = await q;
     return { rows: rows.slice(0, f.limit).map(toRecord), hasMore: rows.length > f.limit };

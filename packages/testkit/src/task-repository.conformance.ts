@@ -1,6 +1,12 @@
 import {
-  TASK_STATUSES, canTransition, newId,
-  type NewVideoTask, type TaskQueue, type TaskRepository, type TaskStatus, type VideoTask,
+  TASK_STATUSES,
+  canTransition,
+  newId,
+  type NewVideoTask,
+  type TaskQueue,
+  type TaskRepository,
+  type TaskStatus,
+  type VideoTask,
 } from '@gateway/core';
 
 export type TaskStore = TaskRepository & TaskQueue;
@@ -26,7 +32,15 @@ export function conformanceTask(over: Partial<NewVideoTask> = {}): NewVideoTask 
     keyId: 'key-a',
     model: 'sim-video-2.0',
     format: 'conformance',
-    request: { model: 'sim-video-2.0', prompt: 'a red fox', durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24 },
+    request: {
+      model: 'sim-video-2.0',
+      prompt: 'a red fox',
+      durationSeconds: 5,
+      resolution: '720p',
+      aspectRatio: 'adaptive',
+      generateAudio: true,
+      fps: 24,
+    },
     priority: 0,
     serviceTier: 'default',
     executionExpiresAfter: 3600,
@@ -65,7 +79,11 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
     }
 
     it('creates a queued task and finds it for its account only', async () => {
-      const t = await repo.create(conformanceTask({ request: { ...conformanceTask().request, firstFrame: { mediaType: 'image/png', data: PNG, width: 2, height: 1 } } }));
+      const t = await repo.create(
+        conformanceTask({
+          request: { ...conformanceTask().request, firstFrame: { mediaType: 'image/png', data: PNG, width: 2, height: 1 } },
+        }),
+      );
       expect(t).toMatchObject({ status: 'queued', progress: 0, error: null, delivery: null, upstream: null, completedAt: null });
       expect(t.createdAt.getTime()).toBe(T0.getTime());
       const found = await repo.findForAccount('acct-a', t.id);
@@ -182,7 +200,10 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       const c = await repo.admit(conformanceTask({ idempotencyKey: 'k-1', accountId: 'acct-b' }), rules);
       expect(c.outcome).toBe('created');
       // Past the window the key starts a new task.
-      const d = await repo.admit(conformanceTask({ idempotencyKey: 'k-1', createdAt: at(5000) }), { maxActive: 10, idempotentSince: at(1) });
+      const d = await repo.admit(conformanceTask({ idempotencyKey: 'k-1', createdAt: at(5000) }), {
+        maxActive: 10,
+        idempotentSince: at(1),
+      });
       expect(d.outcome).toBe('created');
       const e = await repo.admit(conformanceTask({ idempotencyKey: 'k-1' }), { maxActive: 10, idempotentSince: at(1) });
       expect(e).toMatchObject({ outcome: 'replayed', task: { id: (d as { task: VideoTask }).task.id } });
@@ -191,7 +212,9 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
 
     it('concurrent creations with one key make one task', async () => {
       const rules = { maxActive: 10, idempotentSince: at(-1000) };
-      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => (i % 2 ? other : repo).admit(conformanceTask({ idempotencyKey: 'same' }), rules)));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => (i % 2 ? other : repo).admit(conformanceTask({ idempotencyKey: 'same' }), rules)),
+      );
       expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
       expect(new Set(results.map((r) => (r as { task: VideoTask }).task.id)).size).toBe(1);
     });
@@ -209,7 +232,10 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
 
     it('lists one account in pages, with filters', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await taskIn(i === 4 ? 'failed' : 'queued', { createdAt: at(i * 1000), model: i === 3 ? 'sim-video-2.5' : 'sim-video-2.0' })).id);
+      for (let i = 0; i < 5; i++)
+        ids.push(
+          (await taskIn(i === 4 ? 'failed' : 'queued', { createdAt: at(i * 1000), model: i === 3 ? 'sim-video-2.5' : 'sim-video-2.0' })).id,
+        );
       await taskIn('queued', { accountId: 'acct-b' });
       const p1 = await repo.list('acct-a', { limit: 2, order: 'desc' });
       expect(p1.items.map((t) => t.id)).toEqual([ids[4], ids[3]]);

@@ -12,7 +12,11 @@ describe('checkAnthropicVersion', () => {
 
   it.each(['2023-6-1', '20230601', 'latest', '2023-13-01', '2023-02-30', '2023-06-01T00:00:00Z'])('refuses the malformed %j', (v) => {
     let caught: unknown;
-    try { checkAnthropicVersion(v); } catch (e) { caught = e; }
+    try {
+      checkAnthropicVersion(v);
+    } catch (e) {
+      caught = e;
+    }
     expect(caught).toBeInstanceOf(GatewayError);
     expect(caught).toMatchObject({ reason: 'invalid_request', code: 'invalid_version_header' });
   });

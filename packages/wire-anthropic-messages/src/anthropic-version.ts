@@ -13,7 +13,11 @@ export function checkAnthropicVersion(header: string | undefined): string {
   const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
   const real = date !== undefined && date.toISOString().slice(0, 10) === value;
   if (!real) {
-    throw invalid('invalid_version_header', `The "anthropic-version" header must be a date of the form YYYY-MM-DD; got ${JSON.stringify(value.slice(0, 40))}.`, 'anthropic-version');
+    throw invalid(
+      'invalid_version_header',
+      `The "anthropic-version" header must be a date of the form YYYY-MM-DD; got ${JSON.stringify(value.slice(0, 40))}.`,
+      'anthropic-version',
+    );
   }
   return value;
 }

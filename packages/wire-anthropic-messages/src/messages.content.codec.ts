@@ -1,4 +1,12 @@
-import { invalid, type AssistantContent, type ImagePart, type Message, type TextPart, type ToolResultPart, type UserContent } from '@gateway/core';
+import {
+  invalid,
+  type AssistantContent,
+  type ImagePart,
+  type Message,
+  type TextPart,
+  type ToolResultPart,
+  type UserContent,
+} from '@gateway/core';
 
 type Json = Record<string, any>;
 
@@ -21,7 +29,11 @@ function imageOf(block: Json, at: string): ImagePart {
   if (s.type === 'base64') return { type: 'image', mediaType: s.media_type, data: s.data };
   if (s.type === 'url') return { type: 'image', url: s.url };
   // Files API ids point into Anthropic's own storage, which the gateway does not have.
-  throw invalid('unsupported_image_source', 'Image source type "file" is not supported; send the image as base64 or url.', `${at}.source.type`);
+  throw invalid(
+    'unsupported_image_source',
+    'Image source type "file" is not supported; send the image as base64 or url.',
+    `${at}.source.type`,
+  );
 }
 
 /** A plain-text document is just text; PDFs and other sources have no canonical part. */

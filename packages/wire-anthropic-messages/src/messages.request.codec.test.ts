@@ -10,14 +10,32 @@ describe('decodeMessagesRequest', () => {
   it('maps sampling fields, system blocks, metadata and keeps unknown fields in extra', () => {
     const { request, thinking } = decodeMessagesRequest(
       {
-        ...base, temperature: 0.5, top_p: 0.9, top_k: 5, stop_sequences: ['END'], metadata: { user_id: 'u1' },
-        system: [{ type: 'text', text: 'Be brief.' }, { type: 'text', text: 'Be kind.' }], speed: 'fast', service_tier: 'auto', mcp_servers: [],
+        ...base,
+        temperature: 0.5,
+        top_p: 0.9,
+        top_k: 5,
+        stop_sequences: ['END'],
+        metadata: { user_id: 'u1' },
+        system: [
+          { type: 'text', text: 'Be brief.' },
+          { type: 'text', text: 'Be kind.' },
+        ],
+        speed: 'fast',
+        service_tier: 'auto',
+        mcp_servers: [],
       },
       thinker,
     );
     expect(request).toMatchObject({
-      model: 'sim-chat', system: 'Be brief.\n\nBe kind.', maxOutputTokens: 2000, temperature: 0.5, topP: 0.9, topK: 5,
-      stopSequences: ['END'], user: 'u1', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      model: 'sim-chat',
+      system: 'Be brief.\n\nBe kind.',
+      maxOutputTokens: 2000,
+      temperature: 0.5,
+      topP: 0.9,
+      topK: 5,
+      stopSequences: ['END'],
+      user: 'u1',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
     expect(request.extra).toEqual({ speed: 'fast', service_tier: 'auto', mcp_servers: [] });
     expect(request.reasoning).toBeUndefined();
@@ -30,29 +48,60 @@ describe('decodeMessagesRequest', () => {
         ...base,
         messages: [
           { role: 'user', content: 'weather?' },
-          { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }, { type: 'tool_use', id: 'tu1', name: 'get_weather', input: { city: 'Paris' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'sunny' }, { type: 'text', text: 'thanks' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'hm', signature: 'sig' },
+              { type: 'tool_use', id: 'tu1', name: 'get_weather', input: { city: 'Paris' } },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'tu1', content: 'sunny' },
+              { type: 'text', text: 'thanks' },
+            ],
+          },
         ],
       },
       thinker,
     );
     expect(request.messages.slice(1)).toEqual([
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'hm', signature: 'sig' }, { type: 'tool-call', id: 'tu1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'tu1', name: 'get_weather', content: [{ type: 'text', text: 'sunny' }] }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'hm', signature: 'sig' },
+          { type: 'tool-call', id: 'tu1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'tu1', name: 'get_weather', content: [{ type: 'text', text: 'sunny' }] }],
+      },
       { role: 'user', content: [{ type: 'text', text: 'thanks' }] },
     ]);
   });
 
   it('reads base64 and url images, refuses Files API sources', () => {
     const img = (source: object) => ({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source }] }] });
-    expect(decodeMessagesRequest(img({ type: 'base64', media_type: 'image/png', data: 'AAA' }), thinker).request.messages[0].content).toEqual([{ type: 'image', mediaType: 'image/png', data: 'AAA' }]);
-    expect(decodeMessagesRequest(img({ type: 'url', url: 'https://x/y.png' }), thinker).request.messages[0].content).toEqual([{ type: 'image', url: 'https://x/y.png' }]);
-    expect(refusal(() => decodeMessagesRequest(img({ type: 'file', file_id: 'f1' }), thinker))).toMatchObject({ code: 'unsupported_image_source', param: 'messages[0].content[0].source.type' });
+    expect(
+      decodeMessagesRequest(img({ type: 'base64', media_type: 'image/png', data: 'AAA' }), thinker).request.messages[0].content,
+    ).toEqual([{ type: 'image', mediaType: 'image/png', data: 'AAA' }]);
+    expect(decodeMessagesRequest(img({ type: 'url', url: 'https://x/y.png' }), thinker).request.messages[0].content).toEqual([
+      { type: 'image', url: 'https://x/y.png' },
+    ]);
+    expect(refusal(() => decodeMessagesRequest(img({ type: 'file', file_id: 'f1' }), thinker))).toMatchObject({
+      code: 'unsupported_image_source',
+      param: 'messages[0].content[0].source.type',
+    });
   });
 
   it('refuses block types with no canonical meaning, naming the block', () => {
     const body = { ...base, messages: [{ role: 'user', content: [{ type: 'search_result', content: [] }] }] };
-    expect(refusal(() => decodeMessagesRequest(body, thinker))).toMatchObject({ code: 'unsupported_content_block', param: 'messages[0].content[0].type' });
+    expect(refusal(() => decodeMessagesRequest(body, thinker))).toMatchObject({
+      code: 'unsupported_content_block',
+      param: 'messages[0].content[0].type',
+    });
   });
 
   it('maps thinking to canonical reasoning and checks the budget against max_tokens', () => {
@@ -61,49 +110,95 @@ describe('decodeMessagesRequest', () => {
     expect(on.thinking).toBe('summarized');
     const hidden = decodeMessagesRequest({ ...base, thinking: { type: 'adaptive', display: 'omitted' } }, thinker);
     expect(hidden).toMatchObject({ thinking: 'omitted', request: { reasoning: { includeThoughts: false } } });
-    expect(refusal(() => decodeMessagesRequest({ ...base, max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 1024 } }, thinker))).toMatchObject({ code: 'invalid_budget_tokens' });
+    expect(
+      refusal(() => decodeMessagesRequest({ ...base, max_tokens: 1024, thinking: { type: 'enabled', budget_tokens: 1024 } }, thinker)),
+    ).toMatchObject({ code: 'invalid_budget_tokens' });
   });
 
   it('refuses enabled thinking on a model that cannot think, but lets adaptive pass as no thinking', () => {
-    expect(refusal(() => decodeMessagesRequest({ ...base, thinking: { type: 'enabled', budget_tokens: 1500 } }, plain))).toMatchObject({ code: 'unsupported_thinking', param: 'thinking' });
-    expect(decodeMessagesRequest({ ...base, thinking: { type: 'adaptive' } }, plain)).toMatchObject({ thinking: 'off', request: { reasoning: undefined } });
+    expect(refusal(() => decodeMessagesRequest({ ...base, thinking: { type: 'enabled', budget_tokens: 1500 } }, plain))).toMatchObject({
+      code: 'unsupported_thinking',
+      param: 'thinking',
+    });
+    expect(decodeMessagesRequest({ ...base, thinking: { type: 'adaptive' } }, plain)).toMatchObject({
+      thinking: 'off',
+      request: { reasoning: undefined },
+    });
   });
 
   it('checks output_config.effort against the model and keeps thinking off without a thinking config', () => {
-    expect(decodeMessagesRequest({ ...base, output_config: { effort: 'low' } }, thinker)).toMatchObject({ thinking: 'off', request: { reasoning: { effort: 'low', includeThoughts: false } } });
-    expect(refusal(() => decodeMessagesRequest({ ...base, output_config: { effort: 'max' } }, thinker))).toMatchObject({ code: 'invalid_effort', param: 'output_config.effort' });
-    expect(refusal(() => decodeMessagesRequest({ ...base, output_config: { effort: 'low' } }, plain))).toMatchObject({ code: 'unsupported_effort' });
+    expect(decodeMessagesRequest({ ...base, output_config: { effort: 'low' } }, thinker)).toMatchObject({
+      thinking: 'off',
+      request: { reasoning: { effort: 'low', includeThoughts: false } },
+    });
+    expect(refusal(() => decodeMessagesRequest({ ...base, output_config: { effort: 'max' } }, thinker))).toMatchObject({
+      code: 'invalid_effort',
+      param: 'output_config.effort',
+    });
+    expect(refusal(() => decodeMessagesRequest({ ...base, output_config: { effort: 'low' } }, plain))).toMatchObject({
+      code: 'unsupported_effort',
+    });
   });
 
   it('maps tools and every tool_choice type', () => {
     const tools = [{ name: 'get_weather', description: 'd', input_schema: { type: 'object', properties: {} } }];
     const choice = (tool_choice: object) => decodeMessagesRequest({ ...base, tools, tool_choice }, thinker).request.toolChoice;
-    expect(decodeMessagesRequest({ ...base, tools }, thinker).request.tools).toEqual([{ name: 'get_weather', description: 'd', parameters: { type: 'object', properties: {} } }]);
+    expect(decodeMessagesRequest({ ...base, tools }, thinker).request.tools).toEqual([
+      { name: 'get_weather', description: 'd', parameters: { type: 'object', properties: {} } },
+    ]);
     expect(choice({ type: 'auto' })).toBe('auto');
     expect(choice({ type: 'any' })).toBe('required');
     expect(choice({ type: 'none' })).toBe('none');
     expect(choice({ type: 'tool', name: 'get_weather' })).toEqual({ type: 'tool', name: 'get_weather' });
     expect(refusal(() => choice({ type: 'tool', name: 'nope' }))).toMatchObject({ code: 'unknown_tool', param: 'tool_choice.name' });
-    expect(refusal(() => decodeMessagesRequest({ ...base, tool_choice: { type: 'any' } }, thinker))).toMatchObject({ code: 'tools_required' });
+    expect(refusal(() => decodeMessagesRequest({ ...base, tool_choice: { type: 'any' } }, thinker))).toMatchObject({
+      code: 'tools_required',
+    });
   });
 
   it('refuses server tools and custom tools without input_schema', () => {
-    expect(refusal(() => decodeMessagesRequest({ ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, thinker))).toMatchObject({ code: 'unsupported_tool', param: 'tools[0].type' });
-    expect(refusal(() => decodeMessagesRequest({ ...base, tools: [{ name: 'x' }] }, thinker))).toMatchObject({ param: 'tools[0].input_schema' });
+    expect(
+      refusal(() => decodeMessagesRequest({ ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, thinker)),
+    ).toMatchObject({ code: 'unsupported_tool', param: 'tools[0].type' });
+    expect(refusal(() => decodeMessagesRequest({ ...base, tools: [{ name: 'x' }] }, thinker))).toMatchObject({
+      param: 'tools[0].input_schema',
+    });
   });
 
   it('reads a JSON output format from output_config.format or the older output_format', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } } };
-    expect(decodeMessagesRequest({ ...base, output_config: { format: { type: 'json_schema', schema } } }, thinker).request.responseFormat).toEqual({ type: 'json', schema });
-    expect(decodeMessagesRequest({ ...base, output_format: { type: 'json_schema', schema } }, thinker).request.responseFormat).toEqual({ type: 'json', schema });
+    expect(
+      decodeMessagesRequest({ ...base, output_config: { format: { type: 'json_schema', schema } } }, thinker).request.responseFormat,
+    ).toEqual({ type: 'json', schema });
+    expect(decodeMessagesRequest({ ...base, output_format: { type: 'json_schema', schema } }, thinker).request.responseFormat).toEqual({
+      type: 'json',
+      schema,
+    });
   });
 
   it('folds role "system" messages into the system prompt and drops redacted thinking', () => {
     const { request } = decodeMessagesRequest(
-      { ...base, system: 'A', messages: [{ role: 'system', content: 'B' }, { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'x' }, { type: 'text', text: 'ok' }] }, { role: 'user', content: 'go' }] },
+      {
+        ...base,
+        system: 'A',
+        messages: [
+          { role: 'system', content: 'B' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'redacted_thinking', data: 'x' },
+              { type: 'text', text: 'ok' },
+            ],
+          },
+          { role: 'user', content: 'go' },
+        ],
+      },
       thinker,
     );
     expect(request.system).toBe('A\n\nB');
-    expect(request.messages).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, { role: 'user', content: [{ type: 'text', text: 'go' }] }]);
+    expect(request.messages).toEqual([
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+    ]);
   });
 });

@@ -16,15 +16,32 @@ export interface DecodedMessagesRequest {
  * spreads into its body unchanged (so only top-level fields may go there).
  */
 const KNOWN = new Set([
-  'model', 'messages', 'max_tokens', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'top_k', 'tools',
-  'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format',
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'metadata',
+  'output_config',
+  'output_format',
 ]);
 
 function decodeTools(raw: Json[] | undefined): ToolDefinition[] | undefined {
   return raw?.map((t, i) => {
     // Server tools (web search, bash, code execution...) run inside Anthropic; the gateway has no such runtime.
     if (t.type != null && t.type !== 'custom') {
-      throw invalid('unsupported_tool', `Tool type ${JSON.stringify(t.type)} is not supported; only custom tools with "input_schema" are.`, `tools[${i}].type`);
+      throw invalid(
+        'unsupported_tool',
+        `Tool type ${JSON.stringify(t.type)} is not supported; only custom tools with "input_schema" are.`,
+        `tools[${i}].type`,
+      );
     }
     if (!t.input_schema) throw invalid('missing_field', `Missing required field "tools[${i}].input_schema".`, `tools[${i}].input_schema`);
     return { name: t.name, description: t.description, parameters: t.input_schema };
@@ -48,14 +65,24 @@ function decodeReasoning(body: Json, model: ModelSpec): { reasoning: TextRequest
   const effort = body.output_config?.effort as string | null | undefined;
   const allowed = model.reasoningEfforts;
   if (effort != null) {
-    if (!allowed) throw invalid('unsupported_effort', `Model ${model.id} is not a reasoning model; omit "output_config.effort".`, 'output_config.effort');
+    if (!allowed)
+      throw invalid(
+        'unsupported_effort',
+        `Model ${model.id} is not a reasoning model; omit "output_config.effort".`,
+        'output_config.effort',
+      );
     if (!allowed.includes(effort)) {
-      throw invalid('invalid_effort', `"output_config.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`, 'output_config.effort');
+      throw invalid(
+        'invalid_effort',
+        `"output_config.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`,
+        'output_config.effort',
+      );
     }
   }
   const wantsThinking = t !== undefined && t.type !== 'disabled';
   if (t?.type === 'enabled') {
-    if (!allowed) throw invalid('unsupported_thinking', `Model ${model.id} does not support extended thinking; omit "thinking".`, 'thinking');
+    if (!allowed)
+      throw invalid('unsupported_thinking', `Model ${model.id} does not support extended thinking; omit "thinking".`, 'thinking');
     if (t.budget_tokens >= body.max_tokens) {
       throw invalid('invalid_budget_tokens', '"thinking.budget_tokens" must be less than "max_tokens".', 'thinking.budget_tokens');
     }

@@ -27,21 +27,38 @@ describe('messages response codec', () => {
   });
 
   it('counts input tokens without the cached parts', () => {
-    expect(encodeUsage({ inputTokens: 100, outputTokens: 5, totalTokens: 105, cachedInputTokens: 60, cacheCreationInputTokens: 10 })).toEqual({
-      input_tokens: 30, output_tokens: 5, cache_creation_input_tokens: 10, cache_read_input_tokens: 60,
+    expect(
+      encodeUsage({ inputTokens: 100, outputTokens: 5, totalTokens: 105, cachedInputTokens: 60, cacheCreationInputTokens: 10 }),
+    ).toEqual({
+      input_tokens: 30,
+      output_tokens: 5,
+      cache_creation_input_tokens: 10,
+      cache_read_input_tokens: 60,
     });
   });
 
   it('encodes the message object with thinking, text and tool_use blocks', () => {
     expect(encodeMessage('msg_1', 'sim-chat', result, 'summarized')).toEqual({
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'sim-chat',
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'sim-chat',
       content: [
         { type: 'thinking', thinking: 'think', signature: 'sig' },
         { type: 'text', text: 'hello', citations: null },
         { type: 'tool_use', id: 'c1', name: 'f', input: { a: 1 } },
       ],
-      stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null,
-      usage: { input_tokens: 10, output_tokens: 6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens_details: { thinking_tokens: 2 } },
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      usage: {
+        input_tokens: 10,
+        output_tokens: 6,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens_details: { thinking_tokens: 2 },
+      },
     });
   });
 

@@ -1,7 +1,16 @@
 import { Router, type RequestHandler } from 'express';
 import { newId, toGatewayError, type TextGeneration } from '@gateway/core';
 import {
-  admitStream, compileValidator, countInputTokens, errorMiddleware, jsonBody, principalOf, renderAnthropicError, requireKey, SseWriter, type Authenticator,
+  admitStream,
+  compileValidator,
+  countInputTokens,
+  errorMiddleware,
+  jsonBody,
+  principalOf,
+  renderAnthropicError,
+  requireKey,
+  SseWriter,
+  type Authenticator,
 } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { decodeMessagesRequest } from './messages.request.codec';
@@ -39,7 +48,9 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     const { request, thinking } = decodeMessagesRequest(body, model);
     const id = newId('msg_', 12);
     const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: abort.signal };
 
     if (!body.stream) {
@@ -73,12 +84,19 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       sse.end();
     }
   });
-  router.post('/v1/messages/count_tokens', echoRequestId, requireKey(deps.authenticate, ['x-api-key']), requireVersion, jsonBody(), async (req, res) => {
-    const principal = principalOf(res);
-    const body = validateCount(req.body);
-    const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model));
-    res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
-  });
+  router.post(
+    '/v1/messages/count_tokens',
+    echoRequestId,
+    requireKey(deps.authenticate, ['x-api-key']),
+    requireVersion,
+    jsonBody(),
+    async (req, res) => {
+      const principal = principalOf(res);
+      const body = validateCount(req.body);
+      const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model));
+      res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
+    },
+  );
   router.use(errorMiddleware(renderAnthropicError));
   return router;
 }

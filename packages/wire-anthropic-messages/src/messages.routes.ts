@@ -16,9 +16,20 @@ const message = {
 };
 
 const headers = [
-  { name: 'anthropic-version', in: 'header', required: true, description: 'Any real calendar date `YYYY-MM-DD`; the gateway serves one shape.', schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } },
+  {
+    name: 'anthropic-version',
+    in: 'header',
+    required: true,
+    description: 'Any real calendar date `YYYY-MM-DD`; the gateway serves one shape.',
+    schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+  },
   { name: 'anthropic-beta', in: 'header', description: 'Accepted and ignored.', schema: { type: 'string' } },
-  { name: 'beta', in: 'query', description: 'Accepted and ignored (`?beta=true` is sent by the SDK for beta calls).', schema: { type: 'string' } },
+  {
+    name: 'beta',
+    in: 'query',
+    description: 'Accepted and ignored (`?beta=true` is sent by the SDK for beta calls).',
+    schema: { type: 'string' },
+  },
 ] as const;
 // 1.x SDKs send a bearer token; 0.x SDKs and curl users send x-api-key.
 const auth = { kind: 'api-key', alternativeHeaders: ['x-api-key'] } as const;
@@ -43,14 +54,17 @@ export const messagesRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1/messages/count_tokens',
     summary: 'Count the input tokens of a message',
-    description: 'Counted by the model\'s upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
+    description:
+      "Counted by the model's upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
     format: 'anthropic-messages',
     auth,
     params: [...headers],
     body: { content: { 'application/json': countTokensRequestSchema } },
     response: {
       description: 'The count.',
-      content: { 'application/json': { type: 'object', required: ['input_tokens'], properties: { input_tokens: { type: 'integer', minimum: 0 } } } },
+      content: {
+        'application/json': { type: 'object', required: ['input_tokens'], properties: { input_tokens: { type: 'integer', minimum: 0 } } },
+      },
     },
     errors: 'anthropic',
   },

@@ -31,7 +31,14 @@ describe('MessagesEventEncoder', () => {
   it('emits the golden sequence for plain text', () => {
     const events = run([{ type: 'text-delta', delta: 'Hello ' }, { type: 'text-delta', delta: 'world' }, finish]);
     expect(events.map((e) => e.event)).toEqual([
-      'message_start', 'content_block_start', 'ping', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop',
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     for (const e of events) expect(e.data.type).toBe(e.event);
     expect(events[events.length - 2].data).toEqual({
@@ -63,13 +70,20 @@ describe('MessagesEventEncoder', () => {
     expect(events.filter((e) => e.event === 'ping')).toHaveLength(1);
     const { blocks, final } = fold(events);
     expect(blocks.map((b) => [b.type, b.thinking ?? b.text ?? b.json, b.signature])).toEqual([
-      ['thinking', 'let me see', 'sig'], ['text', 'Calling.', undefined], ['tool_use', '{"a":1}', undefined],
+      ['thinking', 'let me see', 'sig'],
+      ['text', 'Calling.', undefined],
+      ['tool_use', '{"a":1}', undefined],
     ]);
     expect(final.delta.stop_reason).toBe('tool_use');
   });
 
   it('drops thinking when off and sends only the signature when omitted', () => {
-    const parts: TextStreamPart[] = [{ type: 'reasoning-delta', delta: 'secret' }, { type: 'reasoning-delta', delta: '', signature: 'sig' }, { type: 'text-delta', delta: 'hi' }, finish];
+    const parts: TextStreamPart[] = [
+      { type: 'reasoning-delta', delta: 'secret' },
+      { type: 'reasoning-delta', delta: '', signature: 'sig' },
+      { type: 'text-delta', delta: 'hi' },
+      finish,
+    ];
     expect(run(parts, 'off').filter((e) => e.event === 'content_block_start')).toHaveLength(1);
     const omitted = run(parts, 'omitted');
     expect(omitted.some((e) => (e.data as any).delta?.type === 'thinking_delta')).toBe(false);

@@ -34,7 +34,13 @@ export class MessagesEventEncoder {
       data: {
         type: 'message_start',
         message: {
-          id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null,
+          id: this.id,
+          type: 'message',
+          role: 'assistant',
+          model: this.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
           usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
         },
       },
@@ -62,7 +68,10 @@ export class MessagesEventEncoder {
       case 'tool-call-delta': {
         const index = this.toolBlocks.get(part.index);
         if (index !== undefined && part.argumentsDelta) {
-          out.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part.argumentsDelta } } });
+          out.push({
+            event: 'content_block_delta',
+            data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part.argumentsDelta } },
+          });
         }
         break;
       }
@@ -71,7 +80,11 @@ export class MessagesEventEncoder {
         this.ping(out);
         out.push({
           event: 'message_delta',
-          data: { type: 'message_delta', delta: { stop_reason: stopReasonOf(part.finishReason, part.stopSequence), stop_sequence: part.stopSequence ?? null }, usage: encodeUsage(part.usage) },
+          data: {
+            type: 'message_delta',
+            delta: { stop_reason: stopReasonOf(part.finishReason, part.stopSequence), stop_sequence: part.stopSequence ?? null },
+            usage: encodeUsage(part.usage),
+          },
         });
         out.push({ event: 'message_stop', data: { type: 'message_stop' } });
         break;

@@ -24,7 +24,9 @@ describe('geminiSchemaToJsonSchema', () => {
   });
 
   it('keeps anyOf and ignores TYPE_UNSPECIFIED and non-objects', () => {
-    expect(geminiSchemaToJsonSchema({ anyOf: [{ type: 'NUMBER' }, { type: 'BOOLEAN' }], type: 'TYPE_UNSPECIFIED' })).toEqual({ anyOf: [{ type: 'number' }, { type: 'boolean' }] });
+    expect(geminiSchemaToJsonSchema({ anyOf: [{ type: 'NUMBER' }, { type: 'BOOLEAN' }], type: 'TYPE_UNSPECIFIED' })).toEqual({
+      anyOf: [{ type: 'number' }, { type: 'boolean' }],
+    });
     expect(geminiSchemaToJsonSchema(null)).toEqual({});
     expect(geminiSchemaToJsonSchema([1])).toEqual({});
   });

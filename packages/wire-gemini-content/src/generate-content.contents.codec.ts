@@ -4,18 +4,32 @@ type Json = Record<string, any>;
 
 function unsupportedPart(p: Json, at: string): never {
   const key = Object.keys(p).find((k) => k !== 'thought' && k !== 'thoughtSignature') ?? '(empty)';
-  throw invalid('unsupported_part', `Part field ${JSON.stringify(key)} is not supported here; use text, inlineData, fileData, functionCall or functionResponse.`, `${at}.${key}`);
+  throw invalid(
+    'unsupported_part',
+    `Part field ${JSON.stringify(key)} is not supported here; use text, inlineData, fileData, functionCall or functionResponse.`,
+    `${at}.${key}`,
+  );
 }
 
 function imageOf(p: Json, at: string): ImagePart | undefined {
   if (p.inlineData) {
     const mime = String(p.inlineData.mimeType);
-    if (!mime.startsWith('image/')) throw invalid('unsupported_mime_type', `inlineData of type ${JSON.stringify(mime)} is not supported; only images are.`, `${at}.inlineData.mimeType`);
+    if (!mime.startsWith('image/'))
+      throw invalid(
+        'unsupported_mime_type',
+        `inlineData of type ${JSON.stringify(mime)} is not supported; only images are.`,
+        `${at}.inlineData.mimeType`,
+      );
     return { type: 'image', mediaType: mime, data: p.inlineData.data };
   }
   if (p.fileData) {
     const mime = p.fileData.mimeType as string | undefined;
-    if (mime && !mime.startsWith('image/')) throw invalid('unsupported_mime_type', `fileData of type ${JSON.stringify(mime)} is not supported; only images are.`, `${at}.fileData.mimeType`);
+    if (mime && !mime.startsWith('image/'))
+      throw invalid(
+        'unsupported_mime_type',
+        `fileData of type ${JSON.stringify(mime)} is not supported; only images are.`,
+        `${at}.fileData.mimeType`,
+      );
     return { type: 'image', url: p.fileData.fileUri, ...(mime ? { mediaType: mime } : {}) };
   }
   return undefined;
@@ -53,7 +67,9 @@ export function decodeContents(contents: Json[]): Message[] {
     if (c.role === 'model') {
       const content: AssistantContent[] = parts.map((p, j) => {
         if (typeof p.text === 'string') {
-          return p.thought ? { type: 'reasoning', text: p.text, ...(p.thoughtSignature ? { signature: p.thoughtSignature } : {}) } : { type: 'text', text: p.text };
+          return p.thought
+            ? { type: 'reasoning', text: p.text, ...(p.thoughtSignature ? { signature: p.thoughtSignature } : {}) }
+            : { type: 'text', text: p.text };
         }
         if (p.functionCall) {
           const f = p.functionCall;
@@ -70,7 +86,12 @@ export function decodeContents(contents: Json[]): Message[] {
       if (typeof p.text === 'string') content.push({ type: 'text', text: p.text });
       else if (p.functionResponse) {
         const f = p.functionResponse;
-        results.push({ type: 'tool-result', toolCallId: ids.forResponse(f.name, f.id), name: f.name, content: [{ type: 'text', text: JSON.stringify(f.response) }] });
+        results.push({
+          type: 'tool-result',
+          toolCallId: ids.forResponse(f.name, f.id),
+          name: f.name,
+          content: [{ type: 'text', text: JSON.stringify(f.response) }],
+        });
       } else content.push(imageOf(p, at(j)) ?? unsupportedPart(p, at(j)));
     });
     if (results.length) messages.push({ role: 'tool', content: results });
@@ -82,7 +103,9 @@ export function decodeContents(contents: Json[]): Message[] {
 /** `systemInstruction` → canonical system text; only text parts mean anything there. */
 export function decodeSystemInstruction(si: Json | undefined): string | undefined {
   if (!si) return undefined;
-  const texts = (si.parts as Json[]).map((p, j) => (typeof p.text === 'string' ? p.text : unsupportedPart(p, `systemInstruction.parts[${j}]`)));
+  const texts = (si.parts as Json[]).map((p, j) =>
+    typeof p.text === 'string' ? p.text : unsupportedPart(p, `systemInstruction.parts[${j}]`),
+  );
   const text = texts.join('\n');
   return text === '' ? undefined : text;
 }

@@ -17,12 +17,20 @@ export async function generateImageContent(
   const contents = Array.isArray(body.contents) ? (body.contents as Json[]) : [];
   const last = [...contents].reverse().find((c) => (c?.role ?? 'user') === 'user');
   if (!last || !Array.isArray(last.parts)) throw invalid('missing_contents', '"contents" needs a user turn with parts.', 'contents');
-  const prompt = last.parts.filter((p: Json) => typeof p?.text === 'string').map((p: Json) => p.text).join('\n');
+  const prompt = last.parts
+    .filter((p: Json) => typeof p?.text === 'string')
+    .map((p: Json) => p.text)
+    .join('\n');
   const files: ImageFile[] = [];
   last.parts.forEach((p: Json, i: number) => {
     if (!p?.inlineData) return;
     const data = typeof p.inlineData.data === 'string' ? decodeBase64Strict(p.inlineData.data) : null;
-    if (!data) throw invalid('invalid_inline_data', `contents[${contents.indexOf(last)}].parts[${i}].inlineData.data must be base64 image bytes.`, `contents.parts[${i}].inlineData`);
+    if (!data)
+      throw invalid(
+        'invalid_inline_data',
+        `contents[${contents.indexOf(last)}].parts[${i}].inlineData.data must be base64 image bytes.`,
+        `contents.parts[${i}].inlineData`,
+      );
     files.push({ data, param: `contents.parts[${i}].inlineData` });
   });
   const candidateCount = body.generationConfig?.candidateCount;

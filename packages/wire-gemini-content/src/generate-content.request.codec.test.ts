@@ -2,10 +2,19 @@ import type { ModelSpec } from '@gateway/core';
 import { decodeGenerateContent } from './generate-content.request.codec';
 import { refusal } from '@gateway/testkit';
 
-const thinker: ModelSpec = { id: 'sim-chat', kind: 'text', deployments: [], reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'] };
+const thinker: ModelSpec = {
+  id: 'sim-chat',
+  kind: 'text',
+  deployments: [],
+  reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'],
+};
 const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
 const base = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
-const weather = { name: 'get_weather', description: 'd', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } }, required: ['city'] } };
+const weather = {
+  name: 'get_weather',
+  description: 'd',
+  parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } }, required: ['city'] },
+};
 
 describe('decodeGenerateContent', () => {
   it('maps generationConfig, systemInstruction and keeps other fields in extra', () => {
@@ -14,12 +23,30 @@ describe('decodeGenerateContent', () => {
         ...base,
         systemInstruction: { role: 'user', parts: [{ text: 'Be brief.' }] },
         safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
-        generationConfig: { temperature: 1.5, topP: 0.5, topK: 40, candidateCount: 1, maxOutputTokens: 50, stopSequences: ['END'], seed: 7, presencePenalty: 0.1, responseLogprobs: false },
+        generationConfig: {
+          temperature: 1.5,
+          topP: 0.5,
+          topK: 40,
+          candidateCount: 1,
+          maxOutputTokens: 50,
+          stopSequences: ['END'],
+          seed: 7,
+          presencePenalty: 0.1,
+          responseLogprobs: false,
+        },
       },
       thinker,
     );
     expect(request).toMatchObject({
-      model: 'sim-chat', system: 'Be brief.', temperature: 1.5, topP: 0.5, topK: 40, maxOutputTokens: 50, stopSequences: ['END'], seed: 7, presencePenalty: 0.1,
+      model: 'sim-chat',
+      system: 'Be brief.',
+      temperature: 1.5,
+      topP: 0.5,
+      topK: 40,
+      maxOutputTokens: 50,
+      stopSequences: ['END'],
+      seed: 7,
+      presencePenalty: 0.1,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
     expect(request.extra).toEqual({ safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] });
@@ -28,10 +55,24 @@ describe('decodeGenerateContent', () => {
 
   it('reads inline and file images and refuses other media', () => {
     const img = (part: object) => decodeGenerateContent({ contents: [{ role: 'user', parts: [{ text: 'see' }, part] }] }, thinker);
-    expect(img({ inlineData: { mimeType: 'image/png', data: 'AAA' } }).request.messages[0].content[1]).toEqual({ type: 'image', mediaType: 'image/png', data: 'AAA' });
-    expect(img({ fileData: { mimeType: 'image/jpeg', fileUri: 'https://x/y.jpg' } }).request.messages[0].content[1]).toEqual({ type: 'image', url: 'https://x/y.jpg', mediaType: 'image/jpeg' });
-    expect(refusal(() => img({ inlineData: { mimeType: 'audio/wav', data: 'AAA' } }))).toMatchObject({ code: 'unsupported_mime_type', param: 'contents[0].parts[1].inlineData.mimeType' });
-    expect(refusal(() => img({ executableCode: { code: 'x' } }))).toMatchObject({ code: 'unsupported_part', param: 'contents[0].parts[1].executableCode' });
+    expect(img({ inlineData: { mimeType: 'image/png', data: 'AAA' } }).request.messages[0].content[1]).toEqual({
+      type: 'image',
+      mediaType: 'image/png',
+      data: 'AAA',
+    });
+    expect(img({ fileData: { mimeType: 'image/jpeg', fileUri: 'https://x/y.jpg' } }).request.messages[0].content[1]).toEqual({
+      type: 'image',
+      url: 'https://x/y.jpg',
+      mediaType: 'image/jpeg',
+    });
+    expect(refusal(() => img({ inlineData: { mimeType: 'audio/wav', data: 'AAA' } }))).toMatchObject({
+      code: 'unsupported_mime_type',
+      param: 'contents[0].parts[1].inlineData.mimeType',
+    });
+    expect(refusal(() => img({ executableCode: { code: 'x' } }))).toMatchObject({
+      code: 'unsupported_part',
+      param: 'contents[0].parts[1].executableCode',
+    });
   });
 
   it('pairs functionCall and functionResponse by name when ids are absent', () => {
@@ -39,21 +80,43 @@ describe('decodeGenerateContent', () => {
       {
         contents: [
           { role: 'user', parts: [{ text: 'weather?' }] },
-          { role: 'model', parts: [{ text: 'thinking', thought: true, thoughtSignature: 'sig' }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+          {
+            role: 'model',
+            parts: [
+              { text: 'thinking', thought: true, thoughtSignature: 'sig' },
+              { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
+            ],
+          },
           { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp: 20 } } }] },
         ],
       },
       thinker,
     );
     expect(request.messages.slice(1)).toEqual([
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'thinking', signature: 'sig' }, { type: 'tool-call', id: 'get_weather_0', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'get_weather_0', name: 'get_weather', content: [{ type: 'text', text: '{"temp":20}' }] }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'thinking', signature: 'sig' },
+          { type: 'tool-call', id: 'get_weather_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'get_weather_0', name: 'get_weather', content: [{ type: 'text', text: '{"temp":20}' }] },
+        ],
+      },
     ]);
   });
 
   it('keeps explicit call ids', () => {
     const { request } = decodeGenerateContent(
-      { contents: [{ role: 'model', parts: [{ functionCall: { id: 'abc', name: 'f', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { id: 'abc', name: 'f', response: {} } }] }] },
+      {
+        contents: [
+          { role: 'model', parts: [{ functionCall: { id: 'abc', name: 'f', args: {} } }] },
+          { role: 'user', parts: [{ functionResponse: { id: 'abc', name: 'f', response: {} } }] },
+        ],
+      },
       thinker,
     );
     expect(request.messages.map((m) => (m.content[0] as any).id ?? (m.content[0] as any).toolCallId)).toEqual(['abc', 'abc']);
@@ -61,9 +124,15 @@ describe('decodeGenerateContent', () => {
 
   it('converts function declarations and maps every calling mode', () => {
     const tools = [{ functionDeclarations: [weather, { name: 'other', parametersJsonSchema: { type: 'object' } }] }];
-    const decode = (functionCallingConfig?: object) => decodeGenerateContent({ ...base, tools, ...(functionCallingConfig ? { toolConfig: { functionCallingConfig } } : {}) }, thinker).request;
+    const decode = (functionCallingConfig?: object) =>
+      decodeGenerateContent({ ...base, tools, ...(functionCallingConfig ? { toolConfig: { functionCallingConfig } } : {}) }, thinker)
+        .request;
     expect(decode().tools).toEqual([
-      { name: 'get_weather', description: 'd', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      {
+        name: 'get_weather',
+        description: 'd',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
       { name: 'other', description: undefined, parameters: { type: 'object' } },
     ]);
     expect(decode().toolChoice).toBeUndefined();
@@ -73,33 +142,55 @@ describe('decodeGenerateContent', () => {
     expect(decode({ mode: 'ANY', allowedFunctionNames: ['other'] }).toolChoice).toEqual({ type: 'tool', name: 'other' });
     expect(decode({ mode: 'ANY', allowedFunctionNames: ['other', 'get_weather'] }).tools).toHaveLength(2);
     expect(refusal(() => decode({ mode: 'ANY', allowedFunctionNames: ['nope'] }))).toMatchObject({ code: 'unknown_tool' });
-    expect(refusal(() => decodeGenerateContent({ ...base, toolConfig: { functionCallingConfig: { mode: 'ANY' } } }, thinker))).toMatchObject({ code: 'tools_required' });
+    expect(
+      refusal(() => decodeGenerateContent({ ...base, toolConfig: { functionCallingConfig: { mode: 'ANY' } } }, thinker)),
+    ).toMatchObject({ code: 'tools_required' });
   });
 
   it('refuses Google-hosted tools', () => {
-    expect(refusal(() => decodeGenerateContent({ ...base, tools: [{ googleSearch: {} }] }, thinker))).toMatchObject({ code: 'unsupported_tool', param: 'tools[0].googleSearch' });
+    expect(refusal(() => decodeGenerateContent({ ...base, tools: [{ googleSearch: {} }] }, thinker))).toMatchObject({
+      code: 'unsupported_tool',
+      param: 'tools[0].googleSearch',
+    });
   });
 
   it('maps thinkingConfig to canonical reasoning', () => {
-    const think = (thinkingConfig: object, model = thinker) => decodeGenerateContent({ ...base, generationConfig: { thinkingConfig } }, model);
-    expect(think({ thinkingBudget: 512, includeThoughts: true })).toEqual(expect.objectContaining({ includeThoughts: true, request: expect.objectContaining({ reasoning: { budgetTokens: 512, includeThoughts: true } }) }));
+    const think = (thinkingConfig: object, model = thinker) =>
+      decodeGenerateContent({ ...base, generationConfig: { thinkingConfig } }, model);
+    expect(think({ thinkingBudget: 512, includeThoughts: true })).toEqual(
+      expect.objectContaining({
+        includeThoughts: true,
+        request: expect.objectContaining({ reasoning: { budgetTokens: 512, includeThoughts: true } }),
+      }),
+    );
     expect(think({ thinkingLevel: 'LOW' }).request.reasoning).toEqual({ effort: 'low', includeThoughts: false });
     expect(think({ thinkingBudget: -1 }).request.reasoning).toEqual({ includeThoughts: false });
     expect(think({ thinkingBudget: 0 }).request.reasoning).toEqual({ effort: 'none' });
     expect(think({ thinkingBudget: 0 }, plain).request.reasoning).toBeUndefined();
     expect(refusal(() => think({ thinkingBudget: 10, thinkingLevel: 'LOW' }))).toMatchObject({ code: 'conflicting_thinking_config' });
     expect(refusal(() => think({ thinkingBudget: 10 }, plain))).toMatchObject({ code: 'unsupported_thinking' });
-    expect(refusal(() => think({ thinkingLevel: 'HIGH' }, { ...thinker, reasoningEfforts: ['low'] }))).toMatchObject({ code: 'invalid_thinking_level' });
+    expect(refusal(() => think({ thinkingLevel: 'HIGH' }, { ...thinker, reasoningEfforts: ['low'] }))).toMatchObject({
+      code: 'invalid_thinking_level',
+    });
   });
 
   it('maps JSON output with a Gemini or JSON schema and refuses what a text model cannot do', () => {
     const gen = (generationConfig: object) => decodeGenerateContent({ ...base, generationConfig }, thinker).request;
-    expect(gen({ responseMimeType: 'application/json', responseSchema: { type: 'OBJECT' } }).responseFormat).toEqual({ type: 'json', schema: { type: 'object' } });
-    expect(gen({ responseMimeType: 'application/json', responseJsonSchema: { type: 'array' } }).responseFormat).toEqual({ type: 'json', schema: { type: 'array' } });
+    expect(gen({ responseMimeType: 'application/json', responseSchema: { type: 'OBJECT' } }).responseFormat).toEqual({
+      type: 'json',
+      schema: { type: 'object' },
+    });
+    expect(gen({ responseMimeType: 'application/json', responseJsonSchema: { type: 'array' } }).responseFormat).toEqual({
+      type: 'json',
+      schema: { type: 'array' },
+    });
     expect(gen({ responseMimeType: 'text/plain' }).responseFormat).toBeUndefined();
     expect(refusal(() => gen({ responseSchema: { type: 'OBJECT' } }))).toMatchObject({ code: 'schema_requires_json' });
     expect(refusal(() => gen({ responseMimeType: 'text/x.enum' }))).toMatchObject({ code: 'unsupported_mime_type' });
-    expect(refusal(() => gen({ candidateCount: 2 }))).toMatchObject({ code: 'unsupported_candidate_count', param: 'generationConfig.candidateCount' });
+    expect(refusal(() => gen({ candidateCount: 2 }))).toMatchObject({
+      code: 'unsupported_candidate_count',
+      param: 'generationConfig.candidateCount',
+    });
     expect(refusal(() => gen({ responseModalities: ['TEXT', 'IMAGE'] }))).toMatchObject({ code: 'unsupported_modality' });
     expect(refusal(() => gen({ speechConfig: {} }))).toMatchObject({ param: 'generationConfig.speechConfig' });
   });

@@ -22,9 +22,15 @@ function decodeTools(tools: Json[] | undefined): ToolDefinition[] | undefined {
   tools.forEach((t, i) => {
     // Search, code execution, URL context... run inside Google; the gateway has no such runtime.
     const other = Object.keys(t).find((k) => k !== 'functionDeclarations');
-    if (other) throw invalid('unsupported_tool', `Tool ${JSON.stringify(other)} is not supported; only functionDeclarations are.`, `tools[${i}].${other}`);
+    if (other)
+      throw invalid(
+        'unsupported_tool',
+        `Tool ${JSON.stringify(other)} is not supported; only functionDeclarations are.`,
+        `tools[${i}].${other}`,
+      );
     for (const f of (t.functionDeclarations ?? []) as Json[]) {
-      const parameters = f.parametersJsonSchema ?? (f.parameters ? geminiSchemaToJsonSchema(f.parameters) : { type: 'object', properties: {} });
+      const parameters =
+        f.parametersJsonSchema ?? (f.parameters ? geminiSchemaToJsonSchema(f.parameters) : { type: 'object', properties: {} });
       out.push({ name: f.name, description: f.description, parameters });
     }
   });
@@ -32,19 +38,31 @@ function decodeTools(tools: Json[] | undefined): ToolDefinition[] | undefined {
 }
 
 /** ANY with one allowed name forces that function; with several, the declared tools are narrowed to them. */
-function decodeToolConfig(config: Json | undefined, tools: ToolDefinition[] | undefined): { tools?: ToolDefinition[]; toolChoice?: ToolChoice } {
+function decodeToolConfig(
+  config: Json | undefined,
+  tools: ToolDefinition[] | undefined,
+): { tools?: ToolDefinition[]; toolChoice?: ToolChoice } {
   const fc = config?.functionCallingConfig as Json | undefined;
   const mode = fc?.mode ?? 'AUTO';
   const allowed = fc?.allowedFunctionNames as string[] | undefined;
   for (const name of allowed ?? []) {
     if (!tools?.some((t) => t.name === name)) {
-      throw invalid('unknown_tool', `"allowedFunctionNames" names ${JSON.stringify(name)}, which is not among the function declarations.`, 'toolConfig.functionCallingConfig.allowedFunctionNames');
+      throw invalid(
+        'unknown_tool',
+        `"allowedFunctionNames" names ${JSON.stringify(name)}, which is not among the function declarations.`,
+        'toolConfig.functionCallingConfig.allowedFunctionNames',
+      );
     }
   }
   if (mode === 'NONE') return { tools, toolChoice: 'none' };
   const narrowed = allowed?.length ? tools?.filter((t) => allowed.includes(t.name)) : tools;
   if (mode === 'ANY') {
-    if (!narrowed?.length) throw invalid('tools_required', 'Function calling mode ANY needs at least one function declaration.', 'toolConfig.functionCallingConfig.mode');
+    if (!narrowed?.length)
+      throw invalid(
+        'tools_required',
+        'Function calling mode ANY needs at least one function declaration.',
+        'toolConfig.functionCallingConfig.mode',
+      );
     return { tools: narrowed, toolChoice: allowed?.length === 1 ? { type: 'tool', name: allowed[0] } : 'required' };
   }
   return { tools: narrowed, toolChoice: fc ? 'auto' : undefined };
@@ -55,22 +73,38 @@ function decodeThinking(tc: Json | undefined, model: ModelSpec): { reasoning: Te
   const level = tc.thinkingLevel && tc.thinkingLevel !== 'THINKING_LEVEL_UNSPECIFIED' ? String(tc.thinkingLevel).toLowerCase() : undefined;
   const budget = tc.thinkingBudget as number | undefined;
   if (level !== undefined && budget !== undefined) {
-    throw invalid('conflicting_thinking_config', 'Set either "thinkingBudget" or "thinkingLevel", not both.', 'generationConfig.thinkingConfig');
+    throw invalid(
+      'conflicting_thinking_config',
+      'Set either "thinkingBudget" or "thinkingLevel", not both.',
+      'generationConfig.thinkingConfig',
+    );
   }
   const allowed = model.reasoningEfforts;
   const wantsThinking = level !== undefined || (budget !== undefined && budget !== 0);
   if (wantsThinking && !allowed) {
-    throw invalid('unsupported_thinking', `Model ${model.id} is not a thinking model; omit "thinkingConfig".`, 'generationConfig.thinkingConfig');
+    throw invalid(
+      'unsupported_thinking',
+      `Model ${model.id} is not a thinking model; omit "thinkingConfig".`,
+      'generationConfig.thinkingConfig',
+    );
   }
   if (level !== undefined && !allowed!.includes(level)) {
-    throw invalid('invalid_thinking_level', `"thinkingLevel" ${tc.thinkingLevel} is not supported by ${model.id}; allowed: ${allowed!.map((e) => e.toUpperCase()).join(', ')}.`, 'generationConfig.thinkingConfig.thinkingLevel');
+    throw invalid(
+      'invalid_thinking_level',
+      `"thinkingLevel" ${tc.thinkingLevel} is not supported by ${model.id}; allowed: ${allowed!.map((e) => e.toUpperCase()).join(', ')}.`,
+      'generationConfig.thinkingConfig.thinkingLevel',
+    );
   }
   if (budget === 0) return { reasoning: allowed ? { effort: 'none' } : undefined, includeThoughts: false };
   if (!allowed) return { reasoning: undefined, includeThoughts: false };
   const includeThoughts = tc.includeThoughts === true;
   // thinkingBudget -1 is "dynamic": the model decides, which is the canonical default.
   return {
-    reasoning: { ...(level ? { effort: level as ReasoningEffort } : {}), ...(budget !== undefined && budget > 0 ? { budgetTokens: budget } : {}), includeThoughts },
+    reasoning: {
+      ...(level ? { effort: level as ReasoningEffort } : {}),
+      ...(budget !== undefined && budget > 0 ? { budgetTokens: budget } : {}),
+      includeThoughts,
+    },
     includeThoughts,
   };
 }
@@ -79,10 +113,18 @@ function decodeResponseFormat(g: Json): TextRequest['responseFormat'] {
   const mime = g.responseMimeType as string | undefined;
   const schema = g.responseJsonSchema ?? (g.responseSchema ? geminiSchemaToJsonSchema(g.responseSchema) : undefined);
   if (mime !== undefined && mime !== 'text/plain' && mime !== 'application/json') {
-    throw invalid('unsupported_mime_type', `"responseMimeType" ${JSON.stringify(mime)} is not supported; use text/plain or application/json.`, 'generationConfig.responseMimeType');
+    throw invalid(
+      'unsupported_mime_type',
+      `"responseMimeType" ${JSON.stringify(mime)} is not supported; use text/plain or application/json.`,
+      'generationConfig.responseMimeType',
+    );
   }
   if (schema && mime !== 'application/json') {
-    throw invalid('schema_requires_json', 'A response schema needs "responseMimeType": "application/json".', 'generationConfig.responseMimeType');
+    throw invalid(
+      'schema_requires_json',
+      'A response schema needs "responseMimeType": "application/json".',
+      'generationConfig.responseMimeType',
+    );
   }
   return mime === 'application/json' ? { type: 'json', ...(schema ? { schema } : {}) } : undefined;
 }
@@ -90,13 +132,23 @@ function decodeResponseFormat(g: Json): TextRequest['responseFormat'] {
 /** Rules the schema cannot express, all about what a text model can produce. */
 function refuseOutputs(g: Json, model: ModelSpec): void {
   if (g.candidateCount !== undefined && g.candidateCount > 1) {
-    throw invalid('unsupported_candidate_count', '"candidateCount" must be 1: each request yields one candidate.', 'generationConfig.candidateCount');
+    throw invalid(
+      'unsupported_candidate_count',
+      '"candidateCount" must be 1: each request yields one candidate.',
+      'generationConfig.candidateCount',
+    );
   }
   const modalities = (g.responseModalities ?? []) as string[];
   const other = modalities.find((m) => m.toUpperCase() !== 'TEXT');
-  if (other) throw invalid('unsupported_modality', `Model ${model.id} produces text only; "responseModalities" may only contain "TEXT".`, 'generationConfig.responseModalities');
+  if (other)
+    throw invalid(
+      'unsupported_modality',
+      `Model ${model.id} produces text only; "responseModalities" may only contain "TEXT".`,
+      'generationConfig.responseModalities',
+    );
   for (const field of ['speechConfig', 'imageConfig']) {
-    if (g[field] != null) throw invalid('unsupported_modality', `Model ${model.id} produces text only; omit "${field}".`, `generationConfig.${field}`);
+    if (g[field] != null)
+      throw invalid('unsupported_modality', `Model ${model.id} produces text only; omit "${field}".`, `generationConfig.${field}`);
   }
 }
 

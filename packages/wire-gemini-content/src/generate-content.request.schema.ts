@@ -10,7 +10,11 @@ const part = {
     thoughtSignature: { type: 'string' },
     inlineData: { type: 'object', required: ['mimeType', 'data'], properties: { mimeType: { type: 'string' }, data: { type: 'string' } } },
     fileData: { type: 'object', required: ['fileUri'], properties: { mimeType: { type: 'string' }, fileUri: { type: 'string' } } },
-    functionCall: { type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' }, args: { type: 'object' } } },
+    functionCall: {
+      type: 'object',
+      required: ['name'],
+      properties: { id: { type: 'string' }, name: { type: 'string' }, args: { type: 'object' } },
+    },
     functionResponse: {
       type: 'object',
       required: ['name', 'response'],
@@ -41,8 +45,15 @@ export const generateContentRequestSchema = {
   required: ['contents'],
   properties: {
     contents: { type: 'array', minItems: 1, items: content },
-    systemInstruction: { type: 'object', required: ['parts'], properties: { role: { type: 'string' }, parts: { type: 'array', items: part } } },
-    tools: { type: 'array', items: { type: 'object', properties: { functionDeclarations: { type: 'array', items: functionDeclaration } } } },
+    systemInstruction: {
+      type: 'object',
+      required: ['parts'],
+      properties: { role: { type: 'string' }, parts: { type: 'array', items: part } },
+    },
+    tools: {
+      type: 'array',
+      items: { type: 'object', properties: { functionDeclarations: { type: 'array', items: functionDeclaration } } },
+    },
     toolConfig: {
       type: 'object',
       properties: {
@@ -57,7 +68,11 @@ export const generateContentRequestSchema = {
     },
     safetySettings: {
       type: 'array',
-      items: { type: 'object', required: ['category', 'threshold'], properties: { category: { type: 'string' }, threshold: { type: 'string' }, method: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['category', 'threshold'],
+        properties: { category: { type: 'string' }, threshold: { type: 'string' }, method: { type: 'string' } },
+      },
     },
     cachedContent: { type: 'string' },
     generationConfig: {
@@ -97,6 +112,9 @@ export const countTokensRequestSchema = {
   type: 'object',
   properties: {
     contents: generateContentRequestSchema.properties.contents,
-    generateContentRequest: { ...generateContentRequestSchema, properties: { ...generateContentRequestSchema.properties, model: { type: 'string' } } },
+    generateContentRequest: {
+      ...generateContentRequestSchema,
+      properties: { ...generateContentRequestSchema.properties, model: { type: 'string' } },
+    },
   },
 };

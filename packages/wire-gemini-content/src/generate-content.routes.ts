@@ -14,7 +14,13 @@ const generateContentResponse = {
   },
 };
 
-const model = { name: 'model', in: 'path', required: true, description: 'A text model id in the key\'s group, without the `models/` prefix.', schema: { type: 'string' } } as const;
+const model = {
+  name: 'model',
+  in: 'path',
+  required: true,
+  description: "A text model id in the key's group, without the `models/` prefix.",
+  schema: { type: 'string' },
+} as const;
 // The SDK sends x-goog-api-key; a bearer token works too.
 const auth = { kind: 'api-key', alternativeHeaders: ['x-goog-api-key'] } as const;
 
@@ -34,7 +40,8 @@ export const generateContentRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1beta/models/{model}:streamGenerateContent',
     summary: 'Generate content as a stream',
-    description: 'With `?alt=sse`: bare `data:` events, one `GenerateContentResponse` each. Without it: one JSON array of those chunks, sent when generation ends.',
+    description:
+      'With `?alt=sse`: bare `data:` events, one `GenerateContentResponse` each. Without it: one JSON array of those chunks, sent when generation ends.',
     format: 'gemini-content',
     auth,
     params: [model, { name: 'alt', in: 'query', description: '`sse` for server-sent events.', schema: { enum: ['sse'] } }],
@@ -49,12 +56,18 @@ export const generateContentRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1beta/models/{model}:countTokens',
     summary: 'Count the input tokens of a request',
-    description: 'Either `contents` or a whole `generateContentRequest`. Counted by the model\'s upstream when it can count (Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
+    description:
+      "Either `contents` or a whole `generateContentRequest`. Counted by the model's upstream when it can count (Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
     format: 'gemini-content',
     auth,
     params: [model],
     body: { content: { 'application/json': countTokensRequestSchema } },
-    response: { description: 'The count.', content: { 'application/json': { type: 'object', required: ['totalTokens'], properties: { totalTokens: { type: 'integer', minimum: 0 } } } } },
+    response: {
+      description: 'The count.',
+      content: {
+        'application/json': { type: 'object', required: ['totalTokens'], properties: { totalTokens: { type: 'integer', minimum: 0 } } },
+      },
+    },
     errors: 'google',
   },
 ];

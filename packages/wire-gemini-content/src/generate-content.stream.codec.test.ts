@@ -11,9 +11,14 @@ function run(parts: TextStreamPart[], includeThoughts = false): any[] {
 
 describe('GenerateContentChunkEncoder', () => {
   it('sends one chunk per text delta and a closing chunk with finishReason and usage', () => {
-    const chunks = run([{ type: 'text-delta', delta: 'Hello ' }, { type: 'text-delta', delta: 'world' }, { type: 'finish', finishReason: 'stop', usage }]);
+    const chunks = run([
+      { type: 'text-delta', delta: 'Hello ' },
+      { type: 'text-delta', delta: 'world' },
+      { type: 'finish', finishReason: 'stop', usage },
+    ]);
     expect(chunks).toHaveLength(3);
-    for (const c of chunks) expect(c).toMatchObject({ modelVersion: 'sim-chat', responseId: 'r1', candidates: [{ index: 0, content: { role: 'model' } }] });
+    for (const c of chunks)
+      expect(c).toMatchObject({ modelVersion: 'sim-chat', responseId: 'r1', candidates: [{ index: 0, content: { role: 'model' } }] });
     expect(chunks.map((c) => c.candidates[0].content.parts.map((p: any) => p.text).join('')).join('')).toBe('Hello world');
     expect(chunks[0].candidates[0].finishReason).toBeUndefined();
     expect(chunks[0].usageMetadata).toBeUndefined();
@@ -29,13 +34,23 @@ describe('GenerateContentChunkEncoder', () => {
       { type: 'finish', finishReason: 'tool-calls', usage },
     ]);
     expect(chunks).toHaveLength(1);
-    expect(chunks[0].candidates[0]).toMatchObject({ finishReason: 'STOP', content: { parts: [{ functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }] } });
+    expect(chunks[0].candidates[0]).toMatchObject({
+      finishReason: 'STOP',
+      content: { parts: [{ functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }] },
+    });
   });
 
   it('streams thoughts only when asked', () => {
-    const parts: TextStreamPart[] = [{ type: 'reasoning-delta', delta: 'hm' }, { type: 'reasoning-delta', delta: '', signature: 'sig' }, { type: 'finish', finishReason: 'stop', usage }];
+    const parts: TextStreamPart[] = [
+      { type: 'reasoning-delta', delta: 'hm' },
+      { type: 'reasoning-delta', delta: '', signature: 'sig' },
+      { type: 'finish', finishReason: 'stop', usage },
+    ];
     expect(run(parts, false)).toHaveLength(1);
     const withThoughts = run(parts, true);
-    expect(withThoughts.slice(0, 2).map((c) => c.candidates[0].content.parts[0])).toEqual([{ text: 'hm', thought: true }, { text: '', thought: true, thoughtSignature: 'sig' }]);
+    expect(withThoughts.slice(0, 2).map((c) => c.candidates[0].content.parts[0])).toEqual([
+      { text: 'hm', thought: true },
+      { text: '', thought: true, thoughtSignature: 'sig' },
+    ]);
   });
 });

@@ -49,7 +49,8 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
 
   router.get(DOWNLOAD, auth, async (req, res) => {
     const alt = req.query.alt;
-    if (alt !== undefined && alt !== 'media') throw invalid('unsupported_alt', 'Only alt=media is supported: this route returns the file bytes.', 'alt');
+    if (alt !== undefined && alt !== 'media')
+      throw invalid('unsupported_alt', 'Only alt=media is supported: this route returns the file bytes.', 'alt');
     const content = await deps.videos.content(principalOf(res), param0(req), 'video');
     res.status(200);
     res.setHeader('Content-Type', content.mediaType);

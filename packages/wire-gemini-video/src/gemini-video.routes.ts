@@ -36,7 +36,12 @@ export const predictRequestDoc = {
             description: 'Not combined with image or lastFrame; the model family sets the maximum.',
             minItems: 1,
             maxItems: Math.max(...families.map((f) => f.maxReferenceImages)),
-            items: { type: 'object', required: ['image'], additionalProperties: false, properties: { image: inlineImage, referenceType: { enum: ['asset', 'ASSET'] } } },
+            items: {
+              type: 'object',
+              required: ['image'],
+              additionalProperties: false,
+              properties: { image: inlineImage, referenceType: { enum: ['asset', 'ASSET'] } },
+            },
           },
         },
       },
@@ -73,7 +78,15 @@ const operation = {
         '@type': { type: 'string' },
         generateVideoResponse: {
           type: 'object',
-          properties: { generatedSamples: { type: 'array', items: { type: 'object', properties: { video: { type: 'object', required: ['uri'], properties: { uri: { type: 'string' } } } } } } },
+          properties: {
+            generatedSamples: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { video: { type: 'object', required: ['uri'], properties: { uri: { type: 'string' } } } },
+              },
+            },
+          },
         },
       },
     },
@@ -82,7 +95,13 @@ const operation = {
 };
 
 const auth = { kind: 'api-key', alternativeHeaders: ['x-goog-api-key'] } as const;
-const model = { name: 'model', in: 'path', required: true, description: 'A video model id of the key\'s group.', schema: { type: 'string' } } as const;
+const model = {
+  name: 'model',
+  in: 'path',
+  required: true,
+  description: "A video model id of the key's group.",
+  schema: { type: 'string' },
+} as const;
 
 export const geminiVideoRoutes: RouteDoc[] = [
   {
@@ -104,7 +123,10 @@ export const geminiVideoRoutes: RouteDoc[] = [
     description: 'The task id alone names the operation; the model segment is not checked.',
     format: 'gemini-video',
     auth,
-    params: [{ ...model, description: 'Any model name (the one in the operation name).' }, { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } }],
+    params: [
+      { ...model, description: 'Any model name (the one in the operation name).' },
+      { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } },
+    ],
     response: { description: 'The operation; when done, `response` or `error`.', content: { 'application/json': operation } },
     errors: 'code-message',
   },

@@ -16,14 +16,23 @@ export function decodeInlineImage(value: unknown, at: string): VideoImage {
     throw invalid('invalid_image', `${at} needs both "bytesBase64Encoded" (a base64 string) and "mimeType".`, at);
   }
   if (!(INLINE_IMAGE_TYPES as readonly string[]).includes(mimeType)) {
-    throw invalid('unsupported_image_mime_type', `${at}.mimeType ${JSON.stringify(mimeType)} is not supported; use ${INLINE_IMAGE_TYPES.join(' or ')}.`, `${at}.mimeType`);
+    throw invalid(
+      'unsupported_image_mime_type',
+      `${at}.mimeType ${JSON.stringify(mimeType)} is not supported; use ${INLINE_IMAGE_TYPES.join(' or ')}.`,
+      `${at}.mimeType`,
+    );
   }
   const data = decodeBase64Strict(b64);
   if (!data || data.length === 0) {
-    throw invalid('invalid_image_base64', `${at}.bytesBase64Encoded is not valid base64 (send plain base64, without a "data:" prefix).`, `${at}.bytesBase64Encoded`);
+    throw invalid(
+      'invalid_image_base64',
+      `${at}.bytesBase64Encoded is not valid base64 (send plain base64, without a "data:" prefix).`,
+      `${at}.bytesBase64Encoded`,
+    );
   }
   const probed = probeImage(data);
-  if (!probed) throw invalid('invalid_image_data', `${at}.bytesBase64Encoded does not decode to a PNG or JPEG image.`, `${at}.bytesBase64Encoded`);
+  if (!probed)
+    throw invalid('invalid_image_data', `${at}.bytesBase64Encoded does not decode to a PNG or JPEG image.`, `${at}.bytesBase64Encoded`);
   if (probed.mediaType !== mimeType) {
     throw invalid('image_mime_mismatch', `${at}.mimeType says ${mimeType} but the bytes are ${probed.mediaType}.`, `${at}.mimeType`);
   }

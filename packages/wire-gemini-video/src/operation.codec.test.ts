@@ -2,15 +2,41 @@ import type { VideoTask } from '@gateway/core';
 import { encodeOperation, fileDownloadUri, GENERATE_VIDEO_RESPONSE_TYPE } from './operation.codec';
 
 const task = (over: Partial<VideoTask>): VideoTask => ({
-  id: 'abc123', accountId: 'a', keyId: 'k', model: 'sim-video-2.5', format: 'gemini-video', status: 'queued', progress: 0,
-  request: { model: 'sim-video-2.5', prompt: 'p', durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24 },
-  priority: 0, serviceTier: 'default', executionExpiresAfter: 3600, error: null, delivery: null, upstream: null, idempotencyKey: null,
-  createdAt: new Date(0), updatedAt: new Date(0), completedAt: null, ...over,
+  id: 'abc123',
+  accountId: 'a',
+  keyId: 'k',
+  model: 'sim-video-2.5',
+  format: 'gemini-video',
+  status: 'queued',
+  progress: 0,
+  request: {
+    model: 'sim-video-2.5',
+    prompt: 'p',
+    durationSeconds: 5,
+    resolution: '720p',
+    aspectRatio: 'adaptive',
+    generateAudio: true,
+    fps: 24,
+  },
+  priority: 0,
+  serviceTier: 'default',
+  executionExpiresAfter: 3600,
+  error: null,
+  delivery: null,
+  upstream: null,
+  idempotencyKey: null,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+  completedAt: null,
+  ...over,
 });
 
 describe('encodeOperation', () => {
   it.each(['queued', 'running'] as const)('%s → done:false with the pollable name', (status) => {
-    expect(encodeOperation(task({ status }), 'https://gw.example')).toEqual({ name: 'models/sim-video-2.5/operations/abc123', done: false });
+    expect(encodeOperation(task({ status }), 'https://gw.example')).toEqual({
+      name: 'models/sim-video-2.5/operations/abc123',
+      done: false,
+    });
   });
 
   it('succeeded → the generatedSamples response with an https download uri', () => {
@@ -19,7 +45,9 @@ describe('encodeOperation', () => {
       done: true,
       response: {
         '@type': GENERATE_VIDEO_RESPONSE_TYPE,
-        generateVideoResponse: { generatedSamples: [{ video: { uri: 'https://gw.example/v1beta/files/abc123:download?alt=media', encoding: 'video/mp4' } }] },
+        generateVideoResponse: {
+          generatedSamples: [{ video: { uri: 'https://gw.example/v1beta/files/abc123:download?alt=media', encoding: 'video/mp4' } }],
+        },
       },
     });
   });

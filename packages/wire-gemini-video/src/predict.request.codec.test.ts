@@ -12,18 +12,38 @@ const codeOf = (body: unknown) => {
     return (e as { code: string }).code;
   }
 };
-const one = (instance: Record<string, unknown>, parameters?: Record<string, unknown>) => ({ instances: [instance], ...(parameters ? { parameters } : {}) });
+const one = (instance: Record<string, unknown>, parameters?: Record<string, unknown>) => ({
+  instances: [instance],
+  ...(parameters ? { parameters } : {}),
+});
 
 describe('decodePredictRequest', () => {
   it('decodes prompt, frames, parameters and wire field names', () => {
-    const d = decodePredictRequest(one({ prompt: 'a cat', image: png, lastFrame: jpeg }, { durationSeconds: 8, aspectRatio: 'adaptive', resolution: '720p', generateAudio: false, sampleCount: 1 }));
-    expect(d).toMatchObject({ prompt: 'a cat', durationSeconds: 8, aspectRatio: 'adaptive', resolution: '720p', generateAudio: false, fieldNames: PREDICT_FIELD_NAMES });
+    const d = decodePredictRequest(
+      one(
+        { prompt: 'a cat', image: png, lastFrame: jpeg },
+        { durationSeconds: 8, aspectRatio: 'adaptive', resolution: '720p', generateAudio: false, sampleCount: 1 },
+      ),
+    );
+    expect(d).toMatchObject({
+      prompt: 'a cat',
+      durationSeconds: 8,
+      aspectRatio: 'adaptive',
+      resolution: '720p',
+      generateAudio: false,
+      fieldNames: PREDICT_FIELD_NAMES,
+    });
     expect(d.firstFrame).toMatchObject({ mediaType: 'image/png', width: 1280, height: 720 });
     expect(d.lastFrame).toMatchObject({ mediaType: 'image/jpeg', width: 640, height: 480 });
   });
 
   it('decodes reference images with referenceType asset or ASSET (the SDK spelling), or none', () => {
-    const d = decodePredictRequest(one({ prompt: 'p', referenceImages: [{ image: png, referenceType: 'ASSET' }, { image: jpeg, referenceType: 'asset' }, { image: png }] }));
+    const d = decodePredictRequest(
+      one({
+        prompt: 'p',
+        referenceImages: [{ image: png, referenceType: 'ASSET' }, { image: jpeg, referenceType: 'asset' }, { image: png }],
+      }),
+    );
     expect(d.referenceImages).toHaveLength(3);
   });
 
@@ -50,8 +70,16 @@ describe('decodePredictRequest', () => {
     ['image without mimeType', one({ image: { bytesBase64Encoded: png.bytesBase64Encoded } }), 'invalid_image'],
     ['image as a string', one({ image: png.bytesBase64Encoded }), 'invalid_image'],
     ['webp mime type', one({ image: { ...png, mimeType: 'image/webp' } }), 'unsupported_image_mime_type'],
-    ['data URL prefix', one({ image: { ...png, bytesBase64Encoded: `data:image/png;base64,${png.bytesBase64Encoded}` } }), 'invalid_image_base64'],
-    ['bytes that are no image', one({ image: { bytesBase64Encoded: Buffer.from('hello world!').toString('base64'), mimeType: 'image/png' } }), 'invalid_image_data'],
+    [
+      'data URL prefix',
+      one({ image: { ...png, bytesBase64Encoded: `data:image/png;base64,${png.bytesBase64Encoded}` } }),
+      'invalid_image_base64',
+    ],
+    [
+      'bytes that are no image',
+      one({ image: { bytesBase64Encoded: Buffer.from('hello world!').toString('base64'), mimeType: 'image/png' } }),
+      'invalid_image_data',
+    ],
     ['PNG declared as JPEG', one({ image: { ...png, mimeType: 'image/jpeg' } }), 'image_mime_mismatch'],
     ['referenceImages not an array', one({ prompt: 'p', referenceImages: png }), 'invalid_reference_images'],
     ['reference item without image', one({ prompt: 'p', referenceImages: [{ referenceType: 'asset' }] }), 'invalid_reference_image'],

@@ -28,12 +28,17 @@ function referenceImages(value: unknown): VideoImage[] {
   if (!Array.isArray(value)) throw invalid('invalid_reference_images', `${at} must be an array of {image, referenceType} items.`, at);
   return value.map((item, i) => {
     const here = `${at}[${i}]`;
-    if (!isObject(item) || !present(item.image)) throw invalid('invalid_reference_image', `${here} must be an object {image:{bytesBase64Encoded, mimeType}, referenceType}.`, here);
+    if (!isObject(item) || !present(item.image))
+      throw invalid('invalid_reference_image', `${here} must be an object {image:{bytesBase64Encoded, mimeType}, referenceType}.`, here);
     onlyAllowed(item, here, REFERENCE_FIELDS);
     const type = item.referenceType;
     // "asset" is the documented value; the SDK sends the enum spelling "ASSET".
     if (present(type) && type !== 'asset' && type !== 'ASSET') {
-      throw invalid('unsupported_reference_type', `${here}.referenceType ${JSON.stringify(type)} is not supported; only "asset" reference images are accepted.`, `${here}.referenceType`);
+      throw invalid(
+        'unsupported_reference_type',
+        `${here}.referenceType ${JSON.stringify(type)} is not supported; only "asset" reference images are accepted.`,
+        `${here}.referenceType`,
+      );
     }
     return decodeInlineImage(item.image, `${here}.image`);
   });
@@ -41,7 +46,11 @@ function referenceImages(value: unknown): VideoImage[] {
 
 function onlyOne(value: unknown, name: string): void {
   if (present(value) && value !== 1) {
-    throw invalid('invalid_sample_count', `parameters.${name} may only be 1: each task yields one video; got ${JSON.stringify(value)}.`, `parameters.${name}`);
+    throw invalid(
+      'invalid_sample_count',
+      `parameters.${name} may only be 1: each task yields one video; got ${JSON.stringify(value)}.`,
+      `parameters.${name}`,
+    );
   }
 }
 
@@ -53,9 +62,14 @@ function onlyOne(value: unknown, name: string): void {
 export function decodePredictRequest(body: Json): VideoRequestDraft {
   onlyAllowed(body, '', TOP_LEVEL);
   const { instances } = body;
-  if (!Array.isArray(instances)) throw invalid('invalid_instances', '"instances" must be an array holding exactly one instance.', 'instances');
+  if (!Array.isArray(instances))
+    throw invalid('invalid_instances', '"instances" must be an array holding exactly one instance.', 'instances');
   if (instances.length !== 1) {
-    throw invalid('invalid_instance_count', `"instances" must hold exactly one instance; got ${instances.length}. Send one request per video.`, 'instances');
+    throw invalid(
+      'invalid_instance_count',
+      `"instances" must hold exactly one instance; got ${instances.length}. Send one request per video.`,
+      'instances',
+    );
   }
   const inst = instances[0];
   if (!isObject(inst)) throw invalid('invalid_instances', 'instances[0] must be an object.', 'instances[0]');
@@ -67,7 +81,8 @@ export function decodePredictRequest(body: Json): VideoRequestDraft {
   onlyOne(params.sampleCount, 'sampleCount');
   onlyOne(params.numberOfVideos, 'numberOfVideos');
 
-  if (present(inst.prompt) && typeof inst.prompt !== 'string') throw invalid('invalid_prompt', 'instances[0].prompt must be a string.', 'instances[0].prompt');
+  if (present(inst.prompt) && typeof inst.prompt !== 'string')
+    throw invalid('invalid_prompt', 'instances[0].prompt must be a string.', 'instances[0].prompt');
   if (present(params.generateAudio) && typeof params.generateAudio !== 'boolean') {
     throw invalid('invalid_generate_audio', 'parameters.generateAudio must be true or false.', 'parameters.generateAudio');
   }

@@ -28,6 +28,9 @@ describe('model list codecs', () => {
   it('version and limits come from the id and the kind defaults', () => {
     expect(versionOf(spec('gemini-2.5-flash'))).toBe('2.5');
     expect(versionOf(spec('sim-chat'))).toBe('001');
-    expect(encodeGeminiModel(spec('v', 'video'))).toMatchObject({ inputTokenLimit: 480, supportedGenerationMethods: ['predictLongRunning'] });
+    expect(encodeGeminiModel(spec('v', 'video'))).toMatchObject({
+      inputTokenLimit: 480,
+      supportedGenerationMethods: ['predictLongRunning'],
+    });
   });
 });

@@ -16,19 +16,41 @@ const geminiModel = {
   },
 };
 
-const openAiModel = { type: 'object', required: ['id', 'object'], properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } } };
-const anthropicModel = { type: 'object', required: ['id', 'type'], properties: { type: { const: 'model' }, id: { type: 'string' }, display_name: { type: 'string' }, created_at: { type: 'string' } } };
-const openAiList = { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: openAiModel } } };
+const openAiModel = {
+  type: 'object',
+  required: ['id', 'object'],
+  properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
+};
+const anthropicModel = {
+  type: 'object',
+  required: ['id', 'type'],
+  properties: { type: { const: 'model' }, id: { type: 'string' }, display_name: { type: 'string' }, created_at: { type: 'string' } },
+};
+const openAiList = {
+  type: 'object',
+  required: ['object', 'data'],
+  properties: { object: { const: 'list' }, data: { type: 'array', items: openAiModel } },
+};
 const anthropicPage = {
   type: 'object',
   required: ['data', 'has_more'],
-  properties: { data: { type: 'array', items: anthropicModel }, has_more: { type: 'boolean' }, first_id: { type: ['string', 'null'] }, last_id: { type: ['string', 'null'] } },
+  properties: {
+    data: { type: 'array', items: anthropicModel },
+    has_more: { type: 'boolean' },
+    first_id: { type: ['string', 'null'] },
+    last_id: { type: ['string', 'null'] },
+  },
 };
 
 const google = { kind: 'api-key', alternativeHeaders: ['x-goog-api-key'] } as const;
 // Bearer for both SDKs; x-api-key for the Anthropic 0.x SDK.
 const v1 = { kind: 'api-key', alternativeHeaders: ['x-api-key'] } as const;
-const anthropicVersion = { name: 'anthropic-version', in: 'header', description: 'When present, the answer and errors take Anthropic\'s shape and list text models only.', schema: { type: 'string' } } as const;
+const anthropicVersion = {
+  name: 'anthropic-version',
+  in: 'header',
+  description: "When present, the answer and errors take Anthropic's shape and list text models only.",
+  schema: { type: 'string' },
+} as const;
 const q = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query' as const, description, schema });
 
 export const modelsRoutes: RouteDoc[] = [
@@ -36,16 +58,25 @@ export const modelsRoutes: RouteDoc[] = [
     method: 'get',
     path: '/v1beta/models',
     summary: 'List models (Gemini shape)',
-    description: 'The models of the key\'s group.',
+    description: "The models of the key's group.",
     format: 'model-lists',
     auth: google,
     params: [
-      q('pageSize', `Page size; 0 or absent means ${GEMINI_PAGE_SIZE.default}, capped at ${GEMINI_PAGE_SIZE.max}.`, { type: 'integer', minimum: 0 }),
+      q('pageSize', `Page size; 0 or absent means ${GEMINI_PAGE_SIZE.default}, capped at ${GEMINI_PAGE_SIZE.max}.`, {
+        type: 'integer',
+        minimum: 0,
+      }),
       q('pageToken', '`nextPageToken` of the previous page.'),
     ],
     response: {
       description: 'One page; `nextPageToken` only when more follow.',
-      content: { 'application/json': { type: 'object', required: ['models'], properties: { models: { type: 'array', items: geminiModel }, nextPageToken: { type: 'string' } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['models'],
+          properties: { models: { type: 'array', items: geminiModel }, nextPageToken: { type: 'string' } },
+        },
+      },
     },
     errors: 'google',
   },
@@ -55,7 +86,15 @@ export const modelsRoutes: RouteDoc[] = [
     summary: 'Read one model (Gemini shape)',
     format: 'model-lists',
     auth: google,
-    params: [{ name: 'model', in: 'path', required: true, description: 'A model id without `models/`; outside the key\'s group reads as absent.', schema: { type: 'string' } }],
+    params: [
+      {
+        name: 'model',
+        in: 'path',
+        required: true,
+        description: "A model id without `models/`; outside the key's group reads as absent.",
+        schema: { type: 'string' },
+      },
+    ],
     response: { description: 'The model.', content: { 'application/json': geminiModel } },
     errors: 'google',
   },
@@ -67,11 +106,18 @@ export const modelsRoutes: RouteDoc[] = [
     auth: v1,
     params: [
       anthropicVersion,
-      q('limit', `Anthropic shape only: page size 1–${ANTHROPIC_PAGE_LIMIT.max} (default ${ANTHROPIC_PAGE_LIMIT.default}).`, { type: 'integer', minimum: 1, maximum: ANTHROPIC_PAGE_LIMIT.max }),
+      q('limit', `Anthropic shape only: page size 1–${ANTHROPIC_PAGE_LIMIT.max} (default ${ANTHROPIC_PAGE_LIMIT.default}).`, {
+        type: 'integer',
+        minimum: 1,
+        maximum: ANTHROPIC_PAGE_LIMIT.max,
+      }),
       q('after_id', 'Anthropic shape only: page forward after this model id.'),
       q('before_id', 'Anthropic shape only: page backward before this model id.'),
     ],
-    response: { description: 'OpenAI\'s `list`, or Anthropic\'s page when `anthropic-version` is sent.', content: { 'application/json': { anyOf: [openAiList, anthropicPage] } } },
+    response: {
+      description: "OpenAI's `list`, or Anthropic's page when `anthropic-version` is sent.",
+      content: { 'application/json': { anyOf: [openAiList, anthropicPage] } },
+    },
     errors: ['openai', 'anthropic'],
   },
   {
@@ -80,7 +126,10 @@ export const modelsRoutes: RouteDoc[] = [
     summary: 'Read one model (OpenAI or Anthropic shape)',
     format: 'model-lists',
     auth: v1,
-    params: [{ name: 'id', in: 'path', required: true, description: 'A model id of the key\'s group.', schema: { type: 'string' } }, anthropicVersion],
+    params: [
+      { name: 'id', in: 'path', required: true, description: "A model id of the key's group.", schema: { type: 'string' } },
+      anthropicVersion,
+    ],
     response: { description: 'The model.', content: { 'application/json': { anyOf: [openAiModel, anthropicModel] } } },
     errors: ['openai', 'anthropic'],
   },

@@ -29,13 +29,15 @@ export function v1ModelsRouter(deps: ModelsRouterDeps): Router {
     const visible = model && deps.catalogue.groupAllows(principalOf(res).group, id) && (!isAnthropic(req) || model.kind === 'text');
     if (!model || !visible) {
       throw new GatewayError('not_found', `The model ${JSON.stringify(id.slice(0, 200))} does not exist or is not available to this key.`, {
-        code: 'model_not_found', param: 'model',
+        code: 'model_not_found',
+        param: 'model',
       });
     }
     res.json(isAnthropic(req) ? encodeAnthropicModel(model) : encodeOpenAiModel(model));
   });
 
-  const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, isAnthropic(req) ? renderAnthropicError : renderOpenAiError);
+  const errors: ErrorRequestHandler = (e, req, res, _next) =>
+    sendError(res, e, isAnthropic(req) ? renderAnthropicError : renderOpenAiError);
   router.use(errors);
   return router;
 }

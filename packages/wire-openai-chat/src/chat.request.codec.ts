@@ -1,6 +1,12 @@
 import {
   invalid,
-  type ImagePart, type Message, type ModelSpec, type ReasoningEffort, type TextRequest, type ToolChoice, type UserContent,
+  type ImagePart,
+  type Message,
+  type ModelSpec,
+  type ReasoningEffort,
+  type TextRequest,
+  type ToolChoice,
+  type UserContent,
 } from '@gateway/core';
 
 type Json = Record<string, any>;
@@ -13,7 +19,11 @@ export function imageFromUrl(url: string): ImagePart {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter((p) => p?.type === 'text').map((p) => p.text ?? '').join('');
+  if (Array.isArray(content))
+    return content
+      .filter((p) => p?.type === 'text')
+      .map((p) => p.text ?? '')
+      .join('');
   return '';
 }
 
@@ -23,15 +33,36 @@ function userContent(content: unknown, at: string): UserContent[] {
   return (content as Json[]).map((p, i) => {
     if (p.type === 'text') return { type: 'text', text: String(p.text ?? '') };
     if (p.type === 'image_url') return imageFromUrl(typeof p.image_url === 'string' ? p.image_url : p.image_url.url);
-    throw invalid('unsupported_content_part', `Content part type ${JSON.stringify(p.type)} is not supported; use text or image_url.`, `${at}.content[${i}].type`);
+    throw invalid(
+      'unsupported_content_part',
+      `Content part type ${JSON.stringify(p.type)} is not supported; use text or image_url.`,
+      `${at}.content[${i}].type`,
+    );
   });
 }
 
 // Fields read into the canonical request; the rest (logit_bias included) travel in `extra`.
 const KNOWN = new Set([
-  'model', 'messages', 'temperature', 'top_p', 'n', 'stream', 'stream_options', 'stop', 'max_tokens', 'max_completion_tokens',
-  'presence_penalty', 'frequency_penalty', 'user', 'tools', 'tool_choice', 'response_format', 'seed',
-  'modalities', 'audio', 'reasoning_effort',
+  'model',
+  'messages',
+  'temperature',
+  'top_p',
+  'n',
+  'stream',
+  'stream_options',
+  'stop',
+  'max_tokens',
+  'max_completion_tokens',
+  'presence_penalty',
+  'frequency_penalty',
+  'user',
+  'tools',
+  'tool_choice',
+  'response_format',
+  'seed',
+  'modalities',
+  'audio',
+  'reasoning_effort',
 ]);
 
 /** Chat completions body (already schema-checked) → canonical TextRequest, with the model's own limits. */
@@ -64,7 +95,12 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
       }
       case 'tool':
       case 'function': {
-        const part = { type: 'tool-result' as const, toolCallId: m.tool_call_id ?? m.name ?? '', name: m.name ?? callNames.get(m.tool_call_id), content: [{ type: 'text' as const, text: textOf(m.content) }] };
+        const part = {
+          type: 'tool-result' as const,
+          toolCallId: m.tool_call_id ?? m.name ?? '',
+          name: m.name ?? callNames.get(m.tool_call_id),
+          content: [{ type: 'text' as const, text: textOf(m.content) }],
+        };
         if (!part.toolCallId) throw invalid('missing_tool_call_id', 'A tool message needs "tool_call_id".', `${at}.tool_call_id`);
         const prev = messages[messages.length - 1];
         if (prev?.role === 'tool') prev.content.push(part);
@@ -77,9 +113,18 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
   const effort = body.reasoning_effort as string | null | undefined;
   if (effort !== undefined && effort !== null) {
     const allowed = model.reasoningEfforts;
-    if (!allowed) throw invalid('unsupported_reasoning_effort', `Model ${model.id} is not a reasoning model; omit "reasoning_effort".`, 'reasoning_effort');
+    if (!allowed)
+      throw invalid(
+        'unsupported_reasoning_effort',
+        `Model ${model.id} is not a reasoning model; omit "reasoning_effort".`,
+        'reasoning_effort',
+      );
     if (!allowed.includes(effort)) {
-      throw invalid('invalid_reasoning_effort', `"reasoning_effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`, 'reasoning_effort');
+      throw invalid(
+        'invalid_reasoning_effort',
+        `"reasoning_effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`,
+        'reasoning_effort',
+      );
     }
   }
   if (Array.isArray(body.modalities) && body.modalities.includes('audio')) {
@@ -100,7 +145,8 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
   if (toolChoice && typeof toolChoice === 'object' && !tools?.some((t) => t.name === toolChoice.name)) {
     throw invalid('unknown_tool', `"tool_choice" names ${JSON.stringify(toolChoice.name)}, which is not among "tools".`, 'tool_choice');
   }
-  if (toolChoice === 'required' && !tools?.length) throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
+  if (toolChoice === 'required' && !tools?.length)
+    throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
 
   const rf = body.response_format as Json | undefined;
   const extra: Record<string, unknown> = {};

@@ -12,7 +12,10 @@ const content = {
           type: { type: 'string' },
           text: { type: 'string' },
           image_url: {
-            anyOf: [{ type: 'string' }, { type: 'object', required: ['url'], properties: { url: { type: 'string' }, detail: { type: 'string' } } }],
+            anyOf: [
+              { type: 'string' },
+              { type: 'object', required: ['url'], properties: { url: { type: 'string' }, detail: { type: 'string' } } },
+            ],
           },
         },
       },
@@ -86,7 +89,14 @@ export const chatRequestSchema = {
     tool_choice: {
       anyOf: [
         { enum: ['none', 'auto', 'required'] },
-        { type: 'object', required: ['type', 'function'], properties: { type: { const: 'function' }, function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+        {
+          type: 'object',
+          required: ['type', 'function'],
+          properties: {
+            type: { const: 'function' },
+            function: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+          },
+        },
       ],
     },
     response_format: {
@@ -94,14 +104,22 @@ export const chatRequestSchema = {
       required: ['type'],
       properties: {
         type: { enum: ['text', 'json_object', 'json_schema'] },
-        json_schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, schema: { type: 'object' }, strict: { type: ['boolean', 'null'] } } },
+        json_schema: {
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string' }, schema: { type: 'object' }, strict: { type: ['boolean', 'null'] } },
+        },
       },
       if: { properties: { type: { const: 'json_schema' } } },
       then: { required: ['json_schema'] },
     },
     seed: { type: ['integer', 'null'] },
     modalities: { type: ['array', 'null'], items: { enum: ['text', 'audio'] } },
-    audio: { type: ['object', 'null'], required: ['voice', 'format'], properties: { voice: { type: 'string' }, format: { type: 'string' } } },
+    audio: {
+      type: ['object', 'null'],
+      required: ['voice', 'format'],
+      properties: { voice: { type: 'string' }, format: { type: 'string' } },
+    },
     reasoning_effort: { type: ['string', 'null'] },
   },
 } as const;

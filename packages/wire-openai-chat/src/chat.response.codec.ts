@@ -15,7 +15,11 @@ export function encodeUsage(u: Usage) {
     completion_tokens: u.outputTokens,
     total_tokens: u.totalTokens,
     prompt_tokens_details: { cached_tokens: u.cachedInputTokens ?? 0, text_tokens: u.inputTokens, audio_tokens: 0, image_tokens: 0 },
-    completion_tokens_details: { text_tokens: u.outputTokens - (u.reasoningTokens ?? 0), audio_tokens: 0, reasoning_tokens: u.reasoningTokens ?? 0 },
+    completion_tokens_details: {
+      text_tokens: u.outputTokens - (u.reasoningTokens ?? 0),
+      audio_tokens: 0,
+      reasoning_tokens: u.reasoningTokens ?? 0,
+    },
   };
 }
 
@@ -41,7 +45,10 @@ export function encodeChatCompletion(id: string, model: string, created: number,
     model,
     choices: results.map((r, index) => {
       const calls = r.content.filter((p): p is ToolCallPart => p.type === 'tool-call');
-      const reasoning = r.content.filter((p) => p.type === 'reasoning').map((p) => (p as { text: string }).text).join('');
+      const reasoning = r.content
+        .filter((p) => p.type === 'reasoning')
+        .map((p) => (p as { text: string }).text)
+        .join('');
       const text = resultText(r.content);
       return {
         index,
@@ -49,7 +56,9 @@ export function encodeChatCompletion(id: string, model: string, created: number,
           role: 'assistant',
           content: text || (calls.length ? null : ''),
           refusal: null,
-          ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+          ...(calls.length
+            ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            : {}),
           ...(reasoning ? { reasoning_content: reasoning } : {}),
         },
         logprobs: null,

@@ -1,7 +1,15 @@
 import { Router } from 'express';
 import { invalid, newId, toGatewayError, type TextGeneration } from '@gateway/core';
 import {
-  admitStream, compileValidator, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
+  admitStream,
+  compileValidator,
+  errorMiddleware,
+  jsonBody,
+  principalOf,
+  renderOpenAiError,
+  requireKey,
+  SseWriter,
+  type Authenticator,
 } from '@gateway/http-kit';
 import { decodeChatRequest } from './chat.request.codec';
 import { chatRequestSchema } from './chat.request.schema';
@@ -25,7 +33,9 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     const id = `chatcmpl-${newId('', 12)}`;
     const created = Math.floor(Date.now() / 1000);
     const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: abort.signal };
 
     if (!body.stream) {

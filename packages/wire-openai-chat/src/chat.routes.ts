@@ -12,7 +12,10 @@ const chatCompletion = {
     model: { type: 'string' },
     choices: {
       type: 'array',
-      items: { type: 'object', properties: { index: { type: 'integer' }, message: { type: 'object' }, finish_reason: { type: ['string', 'null'] } } },
+      items: {
+        type: 'object',
+        properties: { index: { type: 'integer' }, message: { type: 'object' }, finish_reason: { type: ['string', 'null'] } },
+      },
     },
     usage: { type: 'object' },
   },

@@ -39,7 +39,9 @@ export class ChatChunkEncoder {
         if (part.delta) out.push(this.chunk({ reasoning_content: part.delta }));
         break;
       case 'tool-call-start':
-        out.push(this.chunk({ tool_calls: [{ index: part.index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } }] }));
+        out.push(
+          this.chunk({ tool_calls: [{ index: part.index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } }] }),
+        );
         break;
       case 'tool-call-delta':
         out.push(this.chunk({ tool_calls: [{ index: part.index, function: { arguments: part.argumentsDelta } }] }));
@@ -47,7 +49,15 @@ export class ChatChunkEncoder {
       case 'finish':
         out.push(this.chunk({}, FINISH_REASONS[part.finishReason]));
         if (this.includeUsage) {
-          out.push({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, system_fingerprint: SYSTEM_FINGERPRINT, choices: [], usage: encodeUsage(part.usage) });
+          out.push({
+            id: this.id,
+            object: 'chat.completion.chunk',
+            created: this.created,
+            model: this.model,
+            system_fingerprint: SYSTEM_FINGERPRINT,
+            choices: [],
+            usage: encodeUsage(part.usage),
+          });
         }
         break;
     }

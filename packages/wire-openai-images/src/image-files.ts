@@ -24,7 +24,10 @@ export class ExpiringImageFiles {
   readonly ttlMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly dir: string, opts: { ttlMs?: number; now?: () => number } = {}) {
+  constructor(
+    private readonly dir: string,
+    opts: { ttlMs?: number; now?: () => number } = {},
+  ) {
     this.ttlMs = opts.ttlMs ?? IMAGE_URL_TTL_MS;
     this.now = opts.now ?? Date.now;
   }

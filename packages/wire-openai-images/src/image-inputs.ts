@@ -12,9 +12,14 @@ export type ImageRef = string | { image_url: string } | { file_id: string };
 /** One size limit for every way an image arrives (multer enforces the same LIMITS.fileBytes on uploads). */
 export function checkSize(data: Uint8Array, param: string): Uint8Array {
   if (data.byteLength > LIMITS.fileBytes) {
-    throw new GatewayError('payload_too_large', `"${param}" is ${data.byteLength} bytes; images may be at most ${LIMITS.fileBytes} bytes.`, {
-      code: 'image_too_large', param,
-    });
+    throw new GatewayError(
+      'payload_too_large',
+      `"${param}" is ${data.byteLength} bytes; images may be at most ${LIMITS.fileBytes} bytes.`,
+      {
+        code: 'image_too_large',
+        param,
+      },
+    );
   }
   return data;
 }
@@ -22,17 +27,23 @@ export function checkSize(data: Uint8Array, param: string): Uint8Array {
 /** A text image reference (https URL, data URL, bare base64, `{image_url}`) → its bytes. Format is checked later, from the bytes. */
 export async function loadImageRef(ref: ImageRef, param: string, fetchImage: ImageFetcher = safeImageFetcher): Promise<ImageFile> {
   if (typeof ref === 'object' && 'file_id' in ref) {
-    throw invalid('file_id_unsupported', `"${param}.file_id" is not supported; send the image as a file, an https URL or base64.`, `${param}.file_id`);
+    throw invalid(
+      'file_id_unsupported',
+      `"${param}.file_id" is not supported; send the image as a file, an https URL or base64.`,
+      `${param}.file_id`,
+    );
   }
   const text = (typeof ref === 'string' ? ref : ref.image_url).trim();
   const dataUrl = /^data:([^,]*?),(.*)$/s.exec(text);
   if (dataUrl) {
     const bytes = /;base64$/i.test(dataUrl[1]) ? decodeBase64Strict(dataUrl[2]) : null;
-    if (!bytes) throw invalid('invalid_image_data', `"${param}" is a data URL but not valid base64 data ("data:<type>;base64,<data>").`, param);
+    if (!bytes)
+      throw invalid('invalid_image_data', `"${param}" is a data URL but not valid base64 data ("data:<type>;base64,<data>").`, param);
     return { data: checkSize(bytes, param), param };
   }
   if (/^https:\/\//i.test(text)) return { data: checkSize(await fetchImage(text, param), param), param };
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) throw invalid('invalid_image_url', `"${param}" must be an https URL, a data URL or base64.`, param);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text))
+    throw invalid('invalid_image_url', `"${param}" must be an https URL, a data URL or base64.`, param);
   const bytes = decodeBase64Strict(text);
   if (!bytes) throw invalid('invalid_image_data', `"${param}" must be an https URL, a data URL or base64.`, param);
   return { data: checkSize(bytes, param), param };

@@ -58,7 +58,11 @@ export async function decodeEditRequest(body: Json, files: UploadedFile[], fetch
       if (mask) throw invalid('too_many_masks', 'Send at most one "mask".', 'mask');
       mask = { data: checkSize(f.buffer, 'mask'), param: 'mask' };
     } else {
-      throw invalid('unknown_field', `Unknown file field "${f.fieldname.slice(0, 100)}"; use "image", "image[]" or "mask".`, f.fieldname.slice(0, 100));
+      throw invalid(
+        'unknown_field',
+        `Unknown file field "${f.fieldname.slice(0, 100)}"; use "image", "image[]" or "mask".`,
+        f.fieldname.slice(0, 100),
+      );
     }
   }
   const refs: Array<[ImageRef, string]> = [];

@@ -17,12 +17,20 @@ export function encodeUsage(u: ImageUsage) {
 
 /** `{created, data:[{url | b64_json, revised_prompt}], background, output_format, quality, size, usage?}`. */
 export async function encodeImagesResponse(
-  created: number, call: PreparedImageCall, result: ImageResult, format: ResponseFormat, save: SaveImage,
+  created: number,
+  call: PreparedImageCall,
+  result: ImageResult,
+  format: ResponseFormat,
+  save: SaveImage,
 ) {
   const data = [];
   for (const image of result.images) {
     const revised_prompt = image.revisedPrompt ?? call.request.prompt;
-    data.push(format === 'url' ? { url: await save(image), revised_prompt } : { b64_json: Buffer.from(image.data).toString('base64'), revised_prompt });
+    data.push(
+      format === 'url'
+        ? { url: await save(image), revised_prompt }
+        : { b64_json: Buffer.from(image.data).toString('base64'), revised_prompt },
+    );
   }
   return {
     created,

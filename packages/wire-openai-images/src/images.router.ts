@@ -1,7 +1,15 @@
 import { Router, type Response } from 'express';
 import { GatewayError, toGatewayError, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
-  admitStream, compileValidator, errorMiddleware, jsonBody, jsonOrMultipart, principalOf, renderOpenAiError, requireKey, SseWriter,
+  admitStream,
+  compileValidator,
+  errorMiddleware,
+  jsonBody,
+  jsonOrMultipart,
+  principalOf,
+  renderOpenAiError,
+  requireKey,
+  SseWriter,
   type Authenticator,
 } from '@gateway/http-kit';
 import type { ExpiringImageFiles } from './image-files';
@@ -61,7 +69,9 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
 
   function abortOnClose(res: Response): AbortSignal {
     const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     return abort.signal;
   }
 

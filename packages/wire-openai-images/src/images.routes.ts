@@ -6,7 +6,10 @@ const imagesResponse = {
   required: ['created', 'data'],
   properties: {
     created: { type: 'integer' },
-    data: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, b64_json: { type: 'string' }, revised_prompt: { type: 'string' } } } },
+    data: {
+      type: 'array',
+      items: { type: 'object', properties: { url: { type: 'string' }, b64_json: { type: 'string' }, revised_prompt: { type: 'string' } } },
+    },
     usage: { type: 'object' },
   },
 };

@@ -14,7 +14,10 @@ export class ImageEventEncoder {
   private readonly prefix: string;
   private readonly held: GeneratedImage[] = [];
 
-  constructor(private readonly call: PreparedImageCall, private readonly createdAt: number) {
+  constructor(
+    private readonly call: PreparedImageCall,
+    private readonly createdAt: number,
+  ) {
     this.prefix = call.operation === 'edit' ? 'image_edit' : 'image_generation';
   }
 

@@ -8,8 +8,17 @@ const long = (n: number, w = 'word') => Array.from({ length: n }, (_, i) => `${w
 describe('compactConversation', () => {
   const messages: Message[] = [
     user(`first question ${long(50)}`),
-    { role: 'assistant', content: [{ type: 'reasoning', text: 'hidden thoughts' }, { type: 'tool-call', id: 'c1', name: 'lookup', arguments: JSON.stringify({ q: long(100) }) }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', name: 'lookup', content: [{ type: 'text', text: long(40, 'r') }] }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'hidden thoughts' },
+        { type: 'tool-call', id: 'c1', name: 'lookup', arguments: JSON.stringify({ q: long(100) }) },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', name: 'lookup', content: [{ type: 'text', text: long(40, 'r') }] }],
+    },
     assistant(`first answer ${long(50)}`),
     user('second question'),
     assistant('second answer'),
@@ -46,7 +55,10 @@ describe('compactConversation', () => {
     expect(e.messages).toHaveLength(5);
     const first = e.messages[0];
     expect(first.role).toBe('user');
-    expect(first.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(new RegExp(`^${SUMMARY_HEADER.replace(/[()]/g, '\\$&')}\n- user: first question`)) });
+    expect(first.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(new RegExp(`^${SUMMARY_HEADER.replace(/[()]/g, '\\$&')}\n- user: first question`)),
+    });
     expect(e.messages.slice(1)).toEqual(messages.slice(4));
   });
 

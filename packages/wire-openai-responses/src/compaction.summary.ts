@@ -32,11 +32,16 @@ function messageText(m: Message): string {
   return m.content
     .map((p) => {
       switch (p.type) {
-        case 'text': return p.text;
-        case 'image': return '[image]';
-        case 'reasoning': return p.text;
-        case 'tool-call': return `${p.name} ${p.arguments}`;
-        case 'tool-result': return p.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' ');
+        case 'text':
+          return p.text;
+        case 'image':
+          return '[image]';
+        case 'reasoning':
+          return p.text;
+        case 'tool-call':
+          return `${p.name} ${p.arguments}`;
+        case 'tool-result':
+          return p.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' ');
       }
     })
     .join(' ');
@@ -45,7 +50,10 @@ function messageText(m: Message): string {
 function summaryLines(m: Message): string[] | undefined {
   const first = m.role === 'user' ? m.content[0] : undefined;
   if (first?.type !== 'text' || !first.text.startsWith(SUMMARY_HEADER)) return undefined;
-  return first.text.slice(SUMMARY_HEADER.length).split('\n').filter((l) => l.startsWith('- '));
+  return first.text
+    .slice(SUMMARY_HEADER.length)
+    .split('\n')
+    .filter((l) => l.startsWith('- '));
 }
 
 /** One line per older message (a previous summary contributes its own lines unchanged). */
@@ -54,11 +62,17 @@ function digestLines(m: Message): string[] {
   const earlier = summaryLines(m);
   if (earlier) return earlier;
   if (m.role === 'tool') {
-    return m.content.map((p) => `- tool ${p.name ?? p.toolCallId} returned: ${words(p.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' '), r.wordsPerLine)}`);
+    return m.content.map(
+      (p) =>
+        `- tool ${p.name ?? p.toolCallId} returned: ${words(p.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join(' '), r.wordsPerLine)}`,
+    );
   }
   if (m.role === 'user') return [`- user: ${words(messageText(m), r.wordsPerLine)}`];
   const lines: string[] = [];
-  const text = m.content.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join(' ');
+  const text = m.content
+    .filter((p) => p.type === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join(' ');
   if (text.trim()) lines.push(`- assistant: ${words(text, r.wordsPerLine)}`);
   for (const p of m.content) {
     if (p.type === 'tool-call') {
@@ -73,7 +87,10 @@ function digestLines(m: Message): string[] {
 export function compactConversation(conv: StoredConversation): CompactedConversation {
   const msgs = conv.messages;
   const turnStarts = msgs.flatMap((m, i) => (m.role === 'user' && !summaryLines(m) ? [i] : []));
-  const cut = turnStarts.length > COMPACTION_RULES.keepTurns ? turnStarts[turnStarts.length - COMPACTION_RULES.keepTurns] : turnStarts[0] ?? msgs.length;
+  const cut =
+    turnStarts.length > COMPACTION_RULES.keepTurns
+      ? turnStarts[turnStarts.length - COMPACTION_RULES.keepTurns]
+      : (turnStarts[0] ?? msgs.length);
   let digest = msgs.slice(0, cut).flatMap(digestLines);
   if (digest.length > COMPACTION_RULES.maxLines) {
     const dropped = digest.length - (COMPACTION_RULES.maxLines - 1);

@@ -15,7 +15,11 @@ export function compactionOpener(sealer: CompactionSealer, accountId: string): C
   return (token, param) => {
     const payload = sealer.open(token, accountId);
     if (!isCompactedConversation(payload)) {
-      throw invalid('invalid_encrypted_content', 'The compaction item cannot be read: it was altered, or it was not issued to this account by this gateway.', param);
+      throw invalid(
+        'invalid_encrypted_content',
+        'The compaction item cannot be read: it was altered, or it was not issued to this account by this gateway.',
+        param,
+      );
     }
     return expandCompaction(payload);
   };
@@ -39,7 +43,9 @@ export function compactHandler(deps: CompactDeps): RequestHandler {
     const principal = principalOf(res);
     const body = validate(req.body);
     const model = deps.text.resolve(principal, body.model);
-    const previous = body.previous_response_id ? await loadStored(deps.store, principal, body.previous_response_id, 'previous_response_id') : undefined;
+    const previous = body.previous_response_id
+      ? await loadStored(deps.store, principal, body.previous_response_id, 'previous_response_id')
+      : undefined;
     const open = compactionOpener(deps.sealer, principal.accountId);
     const input = decodeInput(body.input, open, previous?.conversation.messages);
     const system = [previous?.conversation.system, ...input.system].filter((s): s is string => !!s).join('\n\n');
@@ -52,9 +58,18 @@ export function compactHandler(deps: CompactDeps): RequestHandler {
     const inputTokens = estimateInputTokens({ system: [body.instructions, system].filter(Boolean).join('\n\n'), messages });
     const outputTokens = estimateInputTokens(expanded);
     deps.usage.record({
-      requestId: res.locals.requestId as string, accountId: principal.accountId, keyId: principal.keyId, model: model.id,
-      format: 'openai-responses-compact', status: 'ok', httpStatus: 200, inputTokens, outputTokens, latencyMs: Date.now() - started,
-      provider: null, attempts: 0,
+      requestId: res.locals.requestId as string,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      model: model.id,
+      format: 'openai-responses-compact',
+      status: 'ok',
+      httpStatus: 200,
+      inputTokens,
+      outputTokens,
+      latencyMs: Date.now() - started,
+      provider: null,
+      attempts: 0,
     });
     res.json({
       id: `resp_${newId('', 12)}`,

@@ -30,10 +30,15 @@ export function decodeInputItemsQuery(query: Record<string, unknown>): InputItem
   const limitText = single(query.limit, 'limit', 'invalid_limit');
   const limit = limitText === undefined ? INPUT_ITEMS_LIMITS.default : Number(limitText);
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > max)) {
-    throw invalid('invalid_limit', `"limit" must be a whole number from 1 to ${max}; got ${JSON.stringify(limitText.slice(0, 40))}.`, 'limit');
+    throw invalid(
+      'invalid_limit',
+      `"limit" must be a whole number from 1 to ${max}; got ${JSON.stringify(limitText.slice(0, 40))}.`,
+      'limit',
+    );
   }
   const order = single(query.order, 'order', 'invalid_order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalid('invalid_order', `"order" must be asc or desc; got ${JSON.stringify(order.slice(0, 40))}.`, 'order');
+  if (order !== 'asc' && order !== 'desc')
+    throw invalid('invalid_order', `"order" must be asc or desc; got ${JSON.stringify(order.slice(0, 40))}.`, 'order');
   const after = single(query.after, 'after', 'invalid_cursor') || undefined;
   return { limit, order, after };
 }
@@ -63,7 +68,9 @@ export function encodeInputItems(stored: Pick<StoredResponse, 'id' | 'conversati
   for (const m of inputMessages(stored)) {
     if (m.role === 'user') items.push({ type: 'message', id: itemId('msg'), role: 'user', content: m.content.map(inputPart) });
     else if (m.role === 'assistant') items.push(...encodeOutputItems(m.content, { summary: false, status: 'completed', itemId }));
-    else for (const r of m.content) items.push({ type: 'function_call_output', id: itemId('fco'), call_id: r.toolCallId, output: toolOutput(r), status: 'completed' });
+    else
+      for (const r of m.content)
+        items.push({ type: 'function_call_output', id: itemId('fco'), call_id: r.toolCallId, output: toolOutput(r), status: 'completed' });
   }
   return items as InputItem[];
 }
@@ -74,9 +81,16 @@ export function pageInputItems(items: InputItem[], q: InputItemsQuery) {
   let start = 0;
   if (q.after !== undefined) {
     const at = ordered.findIndex((i) => i.id === q.after);
-    if (at < 0) throw invalid('invalid_cursor', `"after" ${JSON.stringify(q.after.slice(0, 100))} is not an item of this response's input.`, 'after');
+    if (at < 0)
+      throw invalid('invalid_cursor', `"after" ${JSON.stringify(q.after.slice(0, 100))} is not an item of this response's input.`, 'after');
     start = at + 1;
   }
   const data = ordered.slice(start, start + q.limit);
-  return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: start + q.limit < ordered.length };
+  return {
+    object: 'list' as const,
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data[data.length - 1]?.id ?? null,
+    has_more: start + q.limit < ordered.length,
+  };
 }

@@ -1,6 +1,11 @@
 import {
   invalid,
-  type AssistantContent, type ImagePart, type Message, type StoredConversation, type ToolResultPart, type UserContent,
+  type AssistantContent,
+  type ImagePart,
+  type Message,
+  type StoredConversation,
+  type ToolResultPart,
+  type UserContent,
 } from '@gateway/core';
 
 type Json = Record<string, any>;
@@ -23,9 +28,17 @@ function userParts(content: string | Json[], at: string): UserContent[] {
     if (p.type === 'input_text' || p.type === 'output_text') return { type: 'text', text: String(p.text ?? '') };
     if (p.type === 'input_image') {
       if (typeof p.image_url === 'string' && p.image_url) return imageFromUrl(p.image_url);
-      throw invalid('unsupported_image_source', 'Give "input_image" as "image_url" (an https or data URL); file ids are not served by this gateway.', `${at}[${i}].image_url`);
+      throw invalid(
+        'unsupported_image_source',
+        'Give "input_image" as "image_url" (an https or data URL); file ids are not served by this gateway.',
+        `${at}[${i}].image_url`,
+      );
     }
-    throw invalid('unsupported_content_part', `Content part type ${JSON.stringify(p.type)} is not supported here; use input_text or input_image.`, `${at}[${i}].type`);
+    throw invalid(
+      'unsupported_content_part',
+      `Content part type ${JSON.stringify(p.type)} is not supported here; use input_text or input_image.`,
+      `${at}[${i}].type`,
+    );
   });
 }
 
@@ -34,7 +47,11 @@ function assistantParts(content: string | Json[], at: string): AssistantContent[
   return content.map((p, i) => {
     if (p.type === 'output_text' || p.type === 'input_text') return { type: 'text', text: String(p.text ?? '') };
     if (p.type === 'refusal') return { type: 'text', text: String(p.refusal ?? '') };
-    throw invalid('unsupported_content_part', `Content part type ${JSON.stringify(p.type)} is not supported in an assistant message; use output_text.`, `${at}[${i}].type`);
+    throw invalid(
+      'unsupported_content_part',
+      `Content part type ${JSON.stringify(p.type)} is not supported in an assistant message; use output_text.`,
+      `${at}[${i}].type`,
+    );
   });
 }
 
@@ -84,7 +101,8 @@ export function decodeInput(input: string | Json[] | null | undefined, open: Com
         assistant([{ type: 'tool-call', id: item.call_id, name: item.name, arguments: item.arguments }]);
         break;
       case 'function_call_output': {
-        const content = typeof item.output === 'string' ? [{ type: 'text' as const, text: item.output }] : userParts(item.output, `${at}.output`);
+        const content =
+          typeof item.output === 'string' ? [{ type: 'text' as const, text: item.output }] : userParts(item.output, `${at}.output`);
         const part: ToolResultPart = { type: 'tool-result', toolCallId: item.call_id, name: callNames.get(item.call_id), content };
         const last = out.messages[out.messages.length - 1];
         if (last?.role === 'tool') last.content.push(part);
@@ -105,7 +123,11 @@ export function decodeInput(input: string | Json[] | null | undefined, open: Com
         break;
       }
       default:
-        throw invalid('unsupported_input_item', `Input item type ${JSON.stringify(type)} is not supported; use message, function_call, function_call_output, reasoning or compaction.`, `${at}.type`);
+        throw invalid(
+          'unsupported_input_item',
+          `Input item type ${JSON.stringify(type)} is not supported; use message, function_call, function_call_output, reasoning or compaction.`,
+          `${at}.type`,
+        );
     }
   });
   return out;

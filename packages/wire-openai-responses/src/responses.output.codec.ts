@@ -8,11 +8,20 @@ export const newItemId = (kind: ItemKind): string => `${kind}_${newId('', 12)}`;
 export const outputText = (text: string) => ({ type: 'output_text', text, annotations: [], logprobs: [] });
 
 export const messageItem = (id: string, text: string, status: ItemStatus) => ({
-  type: 'message', id, status, role: 'assistant', content: status === 'in_progress' ? [] : [outputText(text)],
+  type: 'message',
+  id,
+  status,
+  role: 'assistant',
+  content: status === 'in_progress' ? [] : [outputText(text)],
 });
 
 export const functionCallItem = (id: string, call: Pick<ToolCallPart, 'id' | 'name' | 'arguments'>, status: ItemStatus) => ({
-  type: 'function_call', id, call_id: call.id, name: call.name, arguments: call.arguments, status,
+  type: 'function_call',
+  id,
+  call_id: call.id,
+  name: call.name,
+  arguments: call.arguments,
+  status,
 });
 
 /**
@@ -22,7 +31,9 @@ export const functionCallItem = (id: string, call: Pick<ToolCallPart, 'id' | 'na
 export function reasoningItem(id: string, text: string, o: { signature?: string; summary: boolean; status: ItemStatus }) {
   const done = o.status !== 'in_progress';
   return {
-    type: 'reasoning', id, status: o.status,
+    type: 'reasoning',
+    id,
+    status: o.status,
     summary: done && o.summary ? [{ type: 'summary_text', text }] : [],
     content: done ? [{ type: 'reasoning_text', text }] : [],
     ...(o.signature ? { encrypted_content: o.signature } : {}),
@@ -51,7 +62,8 @@ export function encodeOutputItems(
       continue;
     }
     flush();
-    if (p.type === 'reasoning') items.push(reasoningItem(newItem('rs'), p.text, { signature: p.signature, summary: o.summary, status: o.status }));
+    if (p.type === 'reasoning')
+      items.push(reasoningItem(newItem('rs'), p.text, { signature: p.signature, summary: o.summary, status: o.status }));
     else items.push(functionCallItem(newItem('fc'), p, o.status));
   }
   flush();

@@ -1,22 +1,49 @@
 import {
   invalid,
-  type ModelSpec, type ReasoningEffort, type StoredConversation, type TextRequest, type ToolChoice, type ToolDefinition,
+  type ModelSpec,
+  type ReasoningEffort,
+  type StoredConversation,
+  type TextRequest,
+  type ToolChoice,
+  type ToolDefinition,
 } from '@gateway/core';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 
 type Json = Record<string, any>;
 
 const KNOWN = new Set([
-  'model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'stream', 'stream_options', 'tools',
-  'tool_choice', 'parallel_tool_calls', 'reasoning', 'previous_response_id', 'store', 'background', 'metadata', 'text',
-  'truncation', 'include', 'top_logprobs', 'user',
+  'model',
+  'input',
+  'instructions',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'stream',
+  'stream_options',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'reasoning',
+  'previous_response_id',
+  'store',
+  'background',
+  'metadata',
+  'text',
+  'truncation',
+  'include',
+  'top_logprobs',
+  'user',
 ]);
 
 function decodeTools(tools: Json[] | null | undefined): ToolDefinition[] | undefined {
   if (!tools?.length) return undefined;
   return tools.map((t, i) => {
     if (t.type !== 'function') {
-      throw invalid('unsupported_tool_type', `Tool type ${JSON.stringify(t.type)} is not supported; only "function" tools are.`, `tools[${i}].type`);
+      throw invalid(
+        'unsupported_tool_type',
+        `Tool type ${JSON.stringify(t.type)} is not supported; only "function" tools are.`,
+        `tools[${i}].type`,
+      );
     }
     return { name: t.name, description: t.description ?? undefined, parameters: t.parameters ?? { type: 'object', properties: {} } };
   });
@@ -30,12 +57,18 @@ function decodeToolChoice(choice: unknown, tools: ToolDefinition[] | undefined):
   else {
     const c = choice as Json;
     if (c.type !== 'function' || typeof c.name !== 'string') {
-      throw invalid('unsupported_tool_choice', '"tool_choice" must be auto, none, required, disabled or {"type":"function","name":...}.', 'tool_choice');
+      throw invalid(
+        'unsupported_tool_choice',
+        '"tool_choice" must be auto, none, required, disabled or {"type":"function","name":...}.',
+        'tool_choice',
+      );
     }
-    if (!tools?.some((t) => t.name === c.name)) throw invalid('unknown_tool', `"tool_choice" names ${JSON.stringify(c.name)}, which is not among "tools".`, 'tool_choice.name');
+    if (!tools?.some((t) => t.name === c.name))
+      throw invalid('unknown_tool', `"tool_choice" names ${JSON.stringify(c.name)}, which is not among "tools".`, 'tool_choice.name');
     out = { type: 'tool', name: c.name };
   }
-  if (out === 'required' && !tools?.length) throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
+  if (out === 'required' && !tools?.length)
+    throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
   return out;
 }
 
@@ -46,10 +79,18 @@ function decodeReasoning(r: Json | null | undefined, model: ModelSpec): TextRequ
   if (effort === undefined && summary === undefined) return undefined;
   const allowed = model.reasoningEfforts;
   if (!allowed) {
-    throw invalid('unsupported_reasoning', `Model ${model.id} is not a reasoning model; omit "reasoning".`, effort !== undefined ? 'reasoning.effort' : 'reasoning.summary');
+    throw invalid(
+      'unsupported_reasoning',
+      `Model ${model.id} is not a reasoning model; omit "reasoning".`,
+      effort !== undefined ? 'reasoning.effort' : 'reasoning.summary',
+    );
   }
   if (effort !== undefined && !allowed.includes(effort)) {
-    throw invalid('invalid_reasoning_effort', `"reasoning.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`, 'reasoning.effort');
+    throw invalid(
+      'invalid_reasoning_effort',
+      `"reasoning.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`,
+      'reasoning.effort',
+    );
   }
   return { ...(effort !== undefined ? { effort: effort as ReasoningEffort } : {}), ...(summary ? { includeThoughts: true } : {}) };
 }
@@ -65,8 +106,14 @@ export interface DecodedResponsesRequest {
  * comes first; `instructions` apply to this request only, as in OpenAI's API, while system/developer
  * input items travel with the conversation.
  */
-export function decodeResponsesRequest(body: Json, model: ModelSpec, previous: StoredConversation | undefined, open: CompactionOpener): DecodedResponsesRequest {
-  if (body.background) throw invalid('unsupported_background', '"background" responses are not supported; omit it or set it to false.', 'background');
+export function decodeResponsesRequest(
+  body: Json,
+  model: ModelSpec,
+  previous: StoredConversation | undefined,
+  open: CompactionOpener,
+): DecodedResponsesRequest {
+  if (body.background)
+    throw invalid('unsupported_background', '"background" responses are not supported; omit it or set it to false.', 'background');
   const input = decodeInput(body.input, open, previous?.messages);
   const carried = [previous?.system, ...input.system].filter((s): s is string => !!s);
   const messages = [...(previous?.messages ?? []), ...input.messages];

@@ -38,7 +38,10 @@ const inputItem = {
     { if: { properties: { type: { const: 'message' } } }, then: { required: ['role', 'content'], properties: { content } } },
     { if: { required: ['type'], properties: { type: { const: 'function_call' } } }, then: { required: ['call_id', 'name', 'arguments'] } },
     { if: { required: ['type'], properties: { type: { const: 'function_call_output' } } }, then: { required: ['call_id', 'output'] } },
-    { if: { required: ['type'], properties: { type: { const: 'compaction' } } }, then: { required: ['encrypted_content'], properties: { encrypted_content: { type: 'string' } } } },
+    {
+      if: { required: ['type'], properties: { type: { const: 'compaction' } } },
+      then: { required: ['encrypted_content'], properties: { encrypted_content: { type: 'string' } } },
+    },
   ],
 };
 

@@ -67,5 +67,9 @@ export const wantsSummary = (body: Json): boolean => Boolean(body.reasoning?.sum
 export function encodeResult(h: ResponseHeader, r: TextResult) {
   const st = statusOf(r.finishReason);
   const itemStatus = st.status === 'incomplete' ? 'incomplete' : 'completed';
-  return encodeResponse(h, { ...st, output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus }), usage: r.usage });
+  return encodeResponse(h, {
+    ...st,
+    output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus }),
+    usage: r.usage,
+  });
 }

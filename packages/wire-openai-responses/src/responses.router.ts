@@ -1,10 +1,28 @@
 import { Router, type Response } from 'express';
 import {
-  collectStream, GatewayError, invalid, newId, toGatewayError,
-  type Principal, type ResponseStore, type TextGeneration, type TextResult, type TextStreamPart, type UsageLog,
+  collectStream,
+  GatewayError,
+  invalid,
+  newId,
+  toGatewayError,
+  type Principal,
+  type ResponseStore,
+  type TextGeneration,
+  type TextResult,
+  type TextStreamPart,
+  type UsageLog,
 } from '@gateway/core';
 import {
-  admitStream, compileValidator, countInputTokens, errorMiddleware, jsonBody, principalOf, renderOpenAiError, requireKey, SseWriter, type Authenticator,
+  admitStream,
+  compileValidator,
+  countInputTokens,
+  errorMiddleware,
+  jsonBody,
+  principalOf,
+  renderOpenAiError,
+  requireKey,
+  SseWriter,
+  type Authenticator,
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
@@ -43,14 +61,21 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
-    return { model, previousId, ...decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId)) };
+    return {
+      model,
+      previousId,
+      ...decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
+    };
   };
 
   /** OpenAI's input-token count: a create body (nothing runs, nothing is stored), counted as count_tokens counts. */
   router.post('/v1/responses/input_tokens', auth, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
     const { request } = await decode(principal, validate(req.body));
-    res.json({ object: 'response.input_tokens', input_tokens: await countInputTokens(res, deps.text, principal, request, 'openai-responses') });
+    res.json({
+      object: 'response.input_tokens',
+      input_tokens: await countInputTokens(res, deps.text, principal, request, 'openai-responses'),
+    });
   });
 
   router.post('/v1/responses', auth, jsonBody(), async (req, res) => {
@@ -59,14 +84,20 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const { model, previousId, request, conversation } = await decode(principal, body);
     const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
     const abort = new AbortController();
-    res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: abort.signal };
     // Saved only after success, so a failed or abandoned request leaves nothing behind.
     const save = async (document: object, result: TextResult) => {
       if (body.store === false) return;
       await deps.store.save({
-        id: header.id, accountId: principal.accountId, model: model.id, previousResponseId: previousId,
-        createdAt: new Date(header.createdAt * 1000), document: document as Record<string, unknown>,
+        id: header.id,
+        accountId: principal.accountId,
+        model: model.id,
+        previousResponseId: previousId,
+        createdAt: new Date(header.createdAt * 1000),
+        document: document as Record<string, unknown>,
         conversation: conversationAfter(conversation, result),
       });
     };
@@ -83,7 +114,8 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   });
 
   router.get('/v1/responses/:id', auth, async (req, res) => {
-    if (req.query.stream === 'true') throw invalid('unsupported_stream', 'Replaying a stored response as a stream is not supported; omit "stream".', 'stream');
+    if (req.query.stream === 'true')
+      throw invalid('unsupported_stream', 'Replaying a stored response as a stream is not supported; omit "stream".', 'stream');
     const found = await loadStored(deps.store, principalOf(res), String(req.params.id), 'response_id');
     res.json(found.document);
   });

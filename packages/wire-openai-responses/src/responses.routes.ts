@@ -23,7 +23,13 @@ const compaction = {
     id: { type: 'string' },
     object: { const: 'response.compaction' },
     created_at: { type: 'integer' },
-    output: { type: 'array', items: { type: 'object', properties: { type: { const: 'compaction' }, id: { type: 'string' }, encrypted_content: { type: 'string' } } } },
+    output: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { type: { const: 'compaction' }, id: { type: 'string' }, encrypted_content: { type: 'string' } },
+      },
+    },
     usage: { type: 'object' },
     error: { type: ['object', 'null'] },
   },
@@ -34,14 +40,27 @@ const inputItems = {
   required: ['object', 'data', 'first_id', 'last_id', 'has_more'],
   properties: {
     object: { const: 'list' },
-    data: { type: 'array', items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { enum: ['message', 'function_call', 'function_call_output', 'reasoning'] } } } },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'type'],
+        properties: { id: { type: 'string' }, type: { enum: ['message', 'function_call', 'function_call_output', 'reasoning'] } },
+      },
+    },
     first_id: { type: ['string', 'null'] },
     last_id: { type: ['string', 'null'] },
     has_more: { type: 'boolean' },
   },
 };
 
-const id = { name: 'id', in: 'path', required: true, description: 'A stored response id (`resp_…`) of the key\'s account.', schema: { type: 'string' } } as const;
+const id = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: "A stored response id (`resp_…`) of the key's account.",
+  schema: { type: 'string' },
+} as const;
 const auth = { kind: 'api-key' } as const;
 
 export const responsesRoutes: RouteDoc[] = [
@@ -49,11 +68,15 @@ export const responsesRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1/responses',
     summary: 'Create a response',
-    description: 'With `"stream": true` the answer is named server-sent events (`response.created` … `response.completed`). Stored unless `"store": false`.',
+    description:
+      'With `"stream": true` the answer is named server-sent events (`response.created` … `response.completed`). Stored unless `"store": false`.',
     format: 'openai-responses',
     auth,
     body: { content: { 'application/json': responsesRequestSchema } },
-    response: { description: 'A `response`, or its events when streaming.', content: { 'application/json': response, 'text/event-stream': { type: 'string' } } },
+    response: {
+      description: 'A `response`, or its events when streaming.',
+      content: { 'application/json': response, 'text/event-stream': { type: 'string' } },
+    },
     errors: 'openai',
   },
   {
@@ -71,13 +94,20 @@ export const responsesRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1/responses/input_tokens',
     summary: 'Count the input tokens of a response request',
-    description: 'A create body (with `previous_response_id`, its history counts too); nothing runs and nothing is stored. Counted by the model\'s upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.',
+    description:
+      "A create body (with `previous_response_id`, its history counts too); nothing runs and nothing is stored. Counted by the model's upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
     format: 'openai-responses',
     auth,
     body: { content: { 'application/json': responsesRequestSchema } },
     response: {
       description: 'The count.',
-      content: { 'application/json': { type: 'object', required: ['object', 'input_tokens'], properties: { object: { const: 'response.input_tokens' }, input_tokens: { type: 'integer', minimum: 0 } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['object', 'input_tokens'],
+          properties: { object: { const: 'response.input_tokens' }, input_tokens: { type: 'integer', minimum: 0 } },
+        },
+      },
     },
     errors: 'openai',
   },
@@ -100,7 +130,13 @@ export const responsesRoutes: RouteDoc[] = [
     params: [id],
     response: {
       description: 'The deletion receipt.',
-      content: { 'application/json': { type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'response' }, deleted: { const: true } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['id', 'deleted'],
+          properties: { id: { type: 'string' }, object: { const: 'response' }, deleted: { const: true } },
+        },
+      },
     },
     errors: 'openai',
   },
@@ -108,14 +144,30 @@ export const responsesRoutes: RouteDoc[] = [
     method: 'get',
     path: '/v1/responses/{id}/input_items',
     summary: 'List the input items of a stored response',
-    description: 'The conversation that produced the response (carried system text first, history of `previous_response_id` included), cursor-paged. Item ids are stable across reads.',
+    description:
+      'The conversation that produced the response (carried system text first, history of `previous_response_id` included), cursor-paged. Item ids are stable across reads.',
     format: 'openai-responses',
     auth,
     params: [
       id,
-      { name: 'limit', in: 'query', description: `Page size 1–${INPUT_ITEMS_LIMITS.max} (default ${INPUT_ITEMS_LIMITS.default}).`, schema: { type: 'integer', minimum: 1, maximum: INPUT_ITEMS_LIMITS.max } },
-      { name: 'order', in: 'query', description: '`asc` (conversation order) or `desc` (default, newest first).', schema: { enum: ['asc', 'desc'] } },
-      { name: 'after', in: 'query', description: 'An item id of this list (the `last_id` of the previous page).', schema: { type: 'string' } },
+      {
+        name: 'limit',
+        in: 'query',
+        description: `Page size 1–${INPUT_ITEMS_LIMITS.max} (default ${INPUT_ITEMS_LIMITS.default}).`,
+        schema: { type: 'integer', minimum: 1, maximum: INPUT_ITEMS_LIMITS.max },
+      },
+      {
+        name: 'order',
+        in: 'query',
+        description: '`asc` (conversation order) or `desc` (default, newest first).',
+        schema: { enum: ['asc', 'desc'] },
+      },
+      {
+        name: 'after',
+        in: 'query',
+        description: 'An item id of this list (the `last_id` of the previous page).',
+        schema: { type: 'string' },
+      },
       { name: 'include[]', in: 'query', description: 'Accepted and ignored.', schema: { type: 'array', items: { type: 'string' } } },
     ],
     response: { description: 'One page of items.', content: { 'application/json': inputItems } },
@@ -125,7 +177,8 @@ export const responsesRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1/responses/{id}/cancel',
     summary: 'Cancel a background response (never applicable)',
-    description: 'No response runs in the background here: a stored response answers 400 `not_background`, an unknown one 404 `response_not_found`. The body is not read.',
+    description:
+      'No response runs in the background here: a stored response answers 400 `not_background`, an unknown one 404 `response_not_found`. The body is not read.',
     format: 'openai-responses',
     auth,
     params: [id],

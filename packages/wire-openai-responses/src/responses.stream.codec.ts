@@ -1,7 +1,5 @@
 import type { GatewayError, TextStreamPart, Usage } from '@gateway/core';
-import {
-  functionCallItem, messageItem, newItemId, outputText, reasoningItem, type ItemStatus,
-} from './responses.output.codec';
+import { functionCallItem, messageItem, newItemId, outputText, reasoningItem, type ItemStatus } from './responses.output.codec';
 import { encodeResponse, statusOf, type ResponseHeader, type ResponseState } from './responses.response.codec';
 
 export interface ResponseEvent {
@@ -27,7 +25,10 @@ export class ResponseEventEncoder {
   private readonly calls = new Map<number, Call>();
   private finished: (Pick<ResponseState, 'status' | 'incompleteReason'> & { usage: Usage }) | undefined;
 
-  constructor(private readonly header: ResponseHeader, private readonly summary: boolean) {}
+  constructor(
+    private readonly header: ResponseHeader,
+    private readonly summary: boolean,
+  ) {}
 
   private ev(type: string, fields: Record<string, unknown> = {}): ResponseEvent {
     return { type, ...fields, sequence_number: this.seq++ };
@@ -47,7 +48,8 @@ export class ResponseEventEncoder {
     this.closeRun('completed', out);
     const run: Run = { kind, id: newItemId(kind), index: this.items.length, text: '' };
     this.items.push(undefined as unknown as object); // reserve the output index
-    const item = kind === 'msg' ? messageItem(run.id, '', 'in_progress') : reasoningItem(run.id, '', { summary: false, status: 'in_progress' });
+    const item =
+      kind === 'msg' ? messageItem(run.id, '', 'in_progress') : reasoningItem(run.id, '', { summary: false, status: 'in_progress' });
     const part = kind === 'msg' ? outputText('') : { type: 'reasoning_text', text: '' };
     out.push(this.ev('response.output_item.added', { output_index: run.index, item }));
     out.push(this.ev('response.content_part.added', { item_id: run.id, output_index: run.index, content_index: 0, part }));
@@ -72,7 +74,9 @@ export class ResponseEventEncoder {
         out.push(this.ev('response.reasoning_summary_part.added', { ...at, summary_index: 0, part: { type: 'summary_text', text: '' } }));
         out.push(this.ev('response.reasoning_summary_text.delta', { ...at, summary_index: 0, delta: r.text }));
         out.push(this.ev('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: r.text }));
-        out.push(this.ev('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: r.text } }));
+        out.push(
+          this.ev('response.reasoning_summary_part.done', { ...at, summary_index: 0, part: { type: 'summary_text', text: r.text } }),
+        );
       }
       item = reasoningItem(r.id, r.text, { signature: r.signature, summary: this.summary, status });
     }
@@ -82,7 +86,9 @@ export class ResponseEventEncoder {
 
   private closeCalls(status: ItemStatus, out: ResponseEvent[]): void {
     for (const c of [...this.calls.values()].sort((a, b) => a.index - b.index)) {
-      out.push(this.ev('response.function_call_arguments.done', { item_id: c.id, output_index: c.index, name: c.name, arguments: c.arguments }));
+      out.push(
+        this.ev('response.function_call_arguments.done', { item_id: c.id, output_index: c.index, name: c.name, arguments: c.arguments }),
+      );
       const item = functionCallItem(c.id, { id: c.callId, name: c.name, arguments: c.arguments }, status);
       this.items[c.index] = item;
       out.push(this.ev('response.output_item.done', { output_index: c.index, item }));
@@ -98,7 +104,15 @@ export class ResponseEventEncoder {
         if (!part.delta) break;
         const r = this.openRun('msg', out);
         r.text += part.delta;
-        out.push(this.ev('response.output_text.delta', { item_id: r.id, output_index: r.index, content_index: 0, delta: part.delta, logprobs: [] }));
+        out.push(
+          this.ev('response.output_text.delta', {
+            item_id: r.id,
+            output_index: r.index,
+            content_index: 0,
+            delta: part.delta,
+            logprobs: [],
+          }),
+        );
         break;
       }
       case 'reasoning-delta': {
@@ -116,7 +130,12 @@ export class ResponseEventEncoder {
         const call: Call = { id: newItemId('fc'), index: this.items.length, callId: part.id, name: part.name, arguments: '' };
         this.items.push(undefined as unknown as object);
         this.calls.set(part.index, call);
-        out.push(this.ev('response.output_item.added', { output_index: call.index, item: functionCallItem(call.id, { id: call.callId, name: call.name, arguments: '' }, 'in_progress') }));
+        out.push(
+          this.ev('response.output_item.added', {
+            output_index: call.index,
+            item: functionCallItem(call.id, { id: call.callId, name: call.name, arguments: '' }, 'in_progress'),
+          }),
+        );
         break;
       }
       case 'tool-call-delta': {

@@ -1,6 +1,11 @@
 import {
   GatewayError,
-  type Message, type Principal, type ResponseStore, type StoredConversation, type StoredResponse, type TextResult,
+  type Message,
+  type Principal,
+  type ResponseStore,
+  type StoredConversation,
+  type StoredResponse,
+  type TextResult,
 } from '@gateway/core';
 
 /** The caller's own stored response; anyone else's id gets the very same 404 as an unknown one. */

@@ -1,8 +1,5 @@
 /** A single-range `Range: bytes=...` header (RFC 9110 §14), resolved against a known size. */
-export type ByteRange =
-  | { kind: 'whole' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+export type ByteRange = { kind: 'whole' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
  * Malformed headers, other units and multi-range requests are answered with the whole file,

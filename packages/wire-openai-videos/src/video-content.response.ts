@@ -10,7 +10,10 @@ export async function sendVideoContent(req: Request, res: Response, content: Vid
   res.setHeader('Accept-Ranges', 'bytes');
   if (range.kind === 'unsatisfiable') {
     // 416 is outside the closed reason table (it is a transport matter), so it is answered here.
-    const err = new GatewayError('invalid_request', `The requested range is outside the file (${content.size} bytes).`, { code: 'range_not_satisfiable', param: 'Range' });
+    const err = new GatewayError('invalid_request', `The requested range is outside the file (${content.size} bytes).`, {
+      code: 'range_not_satisfiable',
+      param: 'Range',
+    });
     res.status(416).setHeader('Content-Range', `bytes */${content.size}`);
     res.locals.errorCode = err.code;
     res.json(renderOpenAiError(err).body);

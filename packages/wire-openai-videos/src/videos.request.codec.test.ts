@@ -12,7 +12,10 @@ const loadUrl: UrlLoader = async (url) => {
   return { data: pngHeader(720, 1280) };
 };
 const codeOf = (body: Record<string, unknown>, files: UploadedPart[] = []) =>
-  decodeCreateVideo(body, files, loadUrl).then(() => 'accepted', (e: { code: string }) => e.code);
+  decodeCreateVideo(body, files, loadUrl).then(
+    () => 'accepted',
+    (e: { code: string }) => e.code,
+  );
 
 describe('decodeCreateVideo', () => {
   it('text only: 720p at the ratio of size, seconds as a number', async () => {
@@ -49,15 +52,30 @@ describe('decodeCreateVideo', () => {
     ['prompt not a string', { model: 'm', prompt: 5 }, [], 'invalid_prompt'],
     ['1080p size', { model: 'm', prompt: 'p', size: '1920x1080' }, [], 'invalid_size'],
     ['sora size 1792x1024', { model: 'm', prompt: 'p', size: '1792x1024' }, [], 'invalid_size'],
-    ['image not matching size', { model: 'm', prompt: 'p', size: '720x1280' }, [part(pngHeader(1280, 720))], 'input_reference_size_mismatch'],
+    [
+      'image not matching size',
+      { model: 'm', prompt: 'p', size: '720x1280' },
+      [part(pngHeader(1280, 720))],
+      'input_reference_size_mismatch',
+    ],
     ['image of another size, no size', { model: 'm', prompt: 'p' }, [part(pngHeader(640, 480))], 'input_reference_size_mismatch'],
     ['two file parts', { model: 'm', prompt: 'p' }, [part(pngHeader(1280, 720)), part(pngHeader(1280, 720))], 'too_many_input_references'],
-    ['file and URL', { model: 'm', prompt: 'p', input_reference: dataUrl(pngHeader(1280, 720)) }, [part(pngHeader(1280, 720))], 'too_many_input_references'],
+    [
+      'file and URL',
+      { model: 'm', prompt: 'p', input_reference: dataUrl(pngHeader(1280, 720)) },
+      [part(pngHeader(1280, 720))],
+      'too_many_input_references',
+    ],
     ['another file field', { model: 'm', prompt: 'p' }, [part(pngHeader(1280, 720), 'image')], 'unsupported_field'],
     ['file_id reference', { model: 'm', prompt: 'p', input_reference: { file_id: 'file-1' } }, [], 'unsupported_input_reference_file_id'],
     ['a number as reference', { model: 'm', prompt: 'p', input_reference: 7 }, [], 'invalid_input_reference'],
     ['bytes that are no image', { model: 'm', prompt: 'p' }, [part(Buffer.from('not an image at all'))], 'invalid_image_data'],
-    ['data URL type lie', { model: 'm', prompt: 'p', input_reference: dataUrl(pngHeader(1280, 720), 'image/jpeg') }, [], 'image_mime_mismatch'],
+    [
+      'data URL type lie',
+      { model: 'm', prompt: 'p', input_reference: dataUrl(pngHeader(1280, 720), 'image/jpeg') },
+      [],
+      'image_mime_mismatch',
+    ],
   ] as const)('%s → %s', async (_n, body, files, code) => {
     expect(await codeOf(body as Record<string, unknown>, files as unknown as UploadedPart[])).toBe(code);
   });

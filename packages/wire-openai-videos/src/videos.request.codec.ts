@@ -35,7 +35,12 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 /** Where the first frame comes from: an uploaded part, or a URL in one of the accepted spellings. */
 function referenceSource(body: Json, files: UploadedPart[]): { part?: UploadedPart; url?: string } | undefined {
   const extraFile = files.find((f) => f.fieldname !== 'input_reference');
-  if (extraFile) throw invalid('unsupported_field', `Unexpected file field "${extraFile.fieldname}"; the only file field is input_reference.`, extraFile.fieldname);
+  if (extraFile)
+    throw invalid(
+      'unsupported_field',
+      `Unexpected file field "${extraFile.fieldname}"; the only file field is input_reference.`,
+      extraFile.fieldname,
+    );
   const ref = body.input_reference;
   if (files.length > 1 || (files.length === 1 && present(ref))) {
     throw invalid('too_many_input_references', 'Send one input_reference: a file part, an https URL or a data URL.', 'input_reference');
@@ -46,10 +51,19 @@ function referenceSource(body: Json, files: UploadedPart[]): { part?: UploadedPa
   // The SDK's text part `input_reference[image_url]` arrives here as a nested object.
   if (typeof ref === 'object' && !Array.isArray(ref)) {
     const r = ref as Json;
-    if (present(r.file_id)) throw invalid('unsupported_input_reference_file_id', 'input_reference[file_id] is not supported (there is no Files API here); upload the image or give an https or data URL.', 'input_reference.file_id');
+    if (present(r.file_id))
+      throw invalid(
+        'unsupported_input_reference_file_id',
+        'input_reference[file_id] is not supported (there is no Files API here); upload the image or give an https or data URL.',
+        'input_reference.file_id',
+      );
     if (typeof r.image_url === 'string' && Object.keys(r).length === 1) return { url: r.image_url };
   }
-  throw invalid('invalid_input_reference', 'input_reference must be an image file part, an https URL, a data URL, or {image_url}.', 'input_reference');
+  throw invalid(
+    'invalid_input_reference',
+    'input_reference must be an image file part, an https URL, a data URL, or {image_url}.',
+    'input_reference',
+  );
 }
 
 async function firstFrame(source: { part?: UploadedPart; url?: string }, loadUrl: UrlLoader): Promise<VideoImage> {
@@ -77,20 +91,31 @@ function seconds(value: unknown): number | undefined {
  */
 export async function decodeCreateVideo(body: Json, files: UploadedPart[], loadUrl: UrlLoader): Promise<CreateVideoCommand> {
   for (const key of Object.keys(body)) {
-    if (!FIELDS.includes(key)) throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${FIELDS.join(', ')}.`, key);
+    if (!FIELDS.includes(key))
+      throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${FIELDS.join(', ')}.`, key);
   }
   if (typeof body.model !== 'string' || !body.model) throw invalid('missing_model', 'The "model" field is required.', 'model');
   if (present(body.prompt) && typeof body.prompt !== 'string') throw invalid('invalid_prompt', '"prompt" must be a string.', 'prompt');
   if (present(body.size) && !(VIDEO_SIZES as readonly unknown[]).includes(body.size)) {
-    throw invalid('invalid_size', `"size" ${JSON.stringify(body.size)} is not supported: this format renders 720p only; use ${VIDEO_SIZES.join(' or ')}.`, 'size');
+    throw invalid(
+      'invalid_size',
+      `"size" ${JSON.stringify(body.size)} is not supported: this format renders 720p only; use ${VIDEO_SIZES.join(' or ')}.`,
+      'size',
+    );
   }
   const source = referenceSource(body, files);
   const image = source ? await firstFrame(source, loadUrl) : undefined;
   const imageSize = image && `${image.width}x${image.height}`;
   // Without `size`, an image of an accepted size chooses it; otherwise landscape 720p.
-  const size = (body.size as string | undefined) || (imageSize && (VIDEO_SIZES as readonly string[]).includes(imageSize) ? imageSize : DEFAULT_VIDEO_SIZE);
+  const size =
+    (body.size as string | undefined) ||
+    (imageSize && (VIDEO_SIZES as readonly string[]).includes(imageSize) ? imageSize : DEFAULT_VIDEO_SIZE);
   if (image && imageSize !== size) {
-    throw invalid('input_reference_size_mismatch', `input_reference is ${imageSize} but size is ${size}; crop or resize the image to ${size} first.`, 'input_reference');
+    throw invalid(
+      'input_reference_size_mismatch',
+      `input_reference is ${imageSize} but size is ${size}; crop or resize the image to ${size} first.`,
+      'input_reference',
+    );
   }
   return {
     modelId: body.model,
@@ -111,6 +136,7 @@ export function decodeRemixVideo(body: Json): string {
   for (const key of Object.keys(body)) {
     if (key !== 'prompt') throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; a remix takes only "prompt".`, key);
   }
-  if (typeof body.prompt !== 'string' || !body.prompt.trim()) throw invalid('missing_prompt', 'A remix needs a non-empty "prompt".', 'prompt');
+  if (typeof body.prompt !== 'string' || !body.prompt.trim())
+    throw invalid('missing_prompt', 'A remix needs a non-empty "prompt".', 'prompt');
   return body.prompt;
 }

@@ -1,7 +1,14 @@
 import { Router, type ErrorRequestHandler } from 'express';
 import { invalid, type VideoTaskService } from '@gateway/core';
 import {
-  errorMiddleware, jsonOrMultipart, loadUrlBytes, normalizeError, principalOf, renderOpenAiError, requireKey, type Authenticator,
+  errorMiddleware,
+  jsonOrMultipart,
+  loadUrlBytes,
+  normalizeError,
+  principalOf,
+  renderOpenAiError,
+  requireKey,
+  type Authenticator,
 } from '@gateway/http-kit';
 import { sendVideoContent } from './video-content.response';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
@@ -54,7 +61,10 @@ export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
 
   // Edits, extensions and characters take source videos or uploads the upstreams here cannot all honour.
   router.post(['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters'], auth, () => {
-    throw invalid('unsupported_video_operation', 'Edits, extensions and characters are not supported; create a new video with POST /v1/videos, or remix one.');
+    throw invalid(
+      'unsupported_video_operation',
+      'Edits, extensions and characters are not supported; create a new video with POST /v1/videos, or remix one.',
+    );
   });
 
   /** A new take of a completed video with a new prompt: same model, seconds and size (the upstream must remix). */

@@ -19,10 +19,17 @@ export const createVideoRequestDoc = {
     model: { type: 'string', minLength: 1 },
     prompt: { type: 'string' },
     seconds: { type: 'string', pattern: '^\\d+$', description: `Whole seconds as text; ${lo}–${hi} depending on the model family.` },
-    size: { enum: [...VIDEO_SIZES], default: DEFAULT_VIDEO_SIZE, description: '720p only; without it an input_reference of an accepted size chooses.' },
+    size: {
+      enum: [...VIDEO_SIZES],
+      default: DEFAULT_VIDEO_SIZE,
+      description: '720p only; without it an input_reference of an accepted size chooses.',
+    },
     input_reference: {
       description: 'First frame: an https URL, a data URL, or `{image_url}`; its size must equal `size`.',
-      anyOf: [{ type: 'string' }, { type: 'object', required: ['image_url'], additionalProperties: false, properties: { image_url: { type: 'string' } } }],
+      anyOf: [
+        { type: 'string' },
+        { type: 'object', required: ['image_url'], additionalProperties: false, properties: { image_url: { type: 'string' } } },
+      ],
     },
   },
 };
@@ -79,11 +86,16 @@ export const openAiVideosRoutes: RouteDoc[] = [
     method: 'get',
     path: '/v1/videos',
     summary: 'List videos',
-    description: 'Videos of the key\'s account, cursor-paged.',
+    description: "Videos of the key's account, cursor-paged.",
     format: 'openai-videos',
     auth,
     params: [
-      { name: 'limit', in: 'query', description: `Page size 1–${LIST_LIMITS.max} (default ${LIST_LIMITS.default}).`, schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.max } },
+      {
+        name: 'limit',
+        in: 'query',
+        description: `Page size 1–${LIST_LIMITS.max} (default ${LIST_LIMITS.default}).`,
+        schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.max },
+      },
       { name: 'after', in: 'query', description: 'The `last_id` of the previous page.', schema: { type: 'string' } },
       { name: 'order', in: 'query', description: 'By creation time (default desc).', schema: { enum: ['asc', 'desc'] } },
     ],
@@ -93,7 +105,13 @@ export const openAiVideosRoutes: RouteDoc[] = [
         'application/json': {
           type: 'object',
           required: ['object', 'data', 'has_more'],
-          properties: { object: { const: 'list' }, data: { type: 'array', items: video }, has_more: { type: 'boolean' }, first_id: { type: ['string', 'null'] }, last_id: { type: ['string', 'null'] } },
+          properties: {
+            object: { const: 'list' },
+            data: { type: 'array', items: video },
+            has_more: { type: 'boolean' },
+            first_id: { type: ['string', 'null'] },
+            last_id: { type: ['string', 'null'] },
+          },
         },
       },
     },
@@ -119,7 +137,13 @@ export const openAiVideosRoutes: RouteDoc[] = [
     params: [id],
     response: {
       description: 'The deletion receipt.',
-      content: { 'application/json': { type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'video.deleted' }, deleted: { const: true } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['id', 'deleted'],
+          properties: { id: { type: 'string' }, object: { const: 'video.deleted' }, deleted: { const: true } },
+        },
+      },
     },
     errors: 'openai',
   },
@@ -137,7 +161,10 @@ export const openAiVideosRoutes: RouteDoc[] = [
     ],
     response: {
       description: 'The bytes (206 for a range).',
-      content: { 'video/mp4': { type: 'string', contentMediaType: 'video/mp4' }, 'image/*': { type: 'string', contentMediaType: 'image/*' } },
+      content: {
+        'video/mp4': { type: 'string', contentMediaType: 'video/mp4' },
+        'image/*': { type: 'string', contentMediaType: 'image/*' },
+      },
     },
     errors: 'openai',
   },
@@ -145,11 +172,21 @@ export const openAiVideosRoutes: RouteDoc[] = [
     method: 'post',
     path: '/v1/videos/{id}/remix',
     summary: 'Remix a completed video',
-    description: 'A new video task with a new prompt and the source\'s model, seconds and size; its `remixed_from_video_id` names the source. The source must be completed and rendered by an upstream that remixes (the simulator, Sora); otherwise 409 `remix_source_not_completed` or 400 `unsupported_video_operation`. Honours `Idempotency-Key`.',
+    description:
+      "A new video task with a new prompt and the source's model, seconds and size; its `remixed_from_video_id` names the source. The source must be completed and rendered by an upstream that remixes (the simulator, Sora); otherwise 409 `remix_source_not_completed` or 400 `unsupported_video_operation`. Honours `Idempotency-Key`.",
     format: 'openai-videos',
     auth,
     params: [id],
-    body: { content: { 'application/json': { type: 'object', required: ['prompt'], additionalProperties: false, properties: { prompt: { type: 'string', minLength: 1 } } } } },
+    body: {
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['prompt'],
+          additionalProperties: false,
+          properties: { prompt: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
     response: { description: 'The new video object (queued).', content: { 'application/json': video } },
     errors: 'openai',
   },

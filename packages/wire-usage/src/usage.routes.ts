@@ -1,7 +1,17 @@
 import type { ParamDoc, RouteDoc } from '@gateway/http-kit';
 
-const text = (name: string, description: string): ParamDoc => ({ name, in: 'query', description, schema: { type: 'string', maxLength: 256 } });
-const time = (name: string, description: string): ParamDoc => ({ name, in: 'query', description: `${description}: Unix seconds or an ISO 8601 date.`, schema: { type: 'string' } });
+const text = (name: string, description: string): ParamDoc => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string', maxLength: 256 },
+});
+const time = (name: string, description: string): ParamDoc => ({
+  name,
+  in: 'query',
+  description: `${description}: Unix seconds or an ISO 8601 date.`,
+  schema: { type: 'string' },
+});
 
 const usageRow = {
   type: 'object',
@@ -24,13 +34,24 @@ export const usageRoutes: RouteDoc[] = [
   {
     method: 'get',
     path: '/v1/usage',
-    summary: 'Read the usage log of the key\'s account',
-    description: 'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
+    summary: "Read the usage log of the key's account",
+    description:
+      'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
     format: 'usage',
     auth: { kind: 'api-key' },
     params: [
-      { name: 'limit', in: 'query', description: 'Rows per page, 1–1000 (default 100).', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
-      { name: 'after', in: 'query', description: 'The `last_id` of the previous page.', schema: { type: 'string', pattern: '^\\d{1,18}$' } },
+      {
+        name: 'limit',
+        in: 'query',
+        description: 'Rows per page, 1–1000 (default 100).',
+        schema: { type: 'integer', minimum: 1, maximum: 1000 },
+      },
+      {
+        name: 'after',
+        in: 'query',
+        description: 'The `last_id` of the previous page.',
+        schema: { type: 'string', pattern: '^\\d{1,18}$' },
+      },
       time('start_time', 'Rows at or after this time'),
       time('end_time', 'Rows before this time'),
       text('model', 'Only this model.'),
@@ -52,7 +73,13 @@ export const usageRoutes: RouteDoc[] = [
             has_more: { type: 'boolean' },
             first_id: { type: ['string', 'null'] },
             last_id: { type: ['string', 'null'] },
-            daily_totals: { type: 'array', items: { type: 'object', properties: { date: { type: 'string' }, model: { type: ['string', 'null'] }, requests: { type: 'integer' } } } },
+            daily_totals: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { date: { type: 'string' }, model: { type: ['string', 'null'] }, requests: { type: 'integer' } },
+              },
+            },
           },
         },
       },

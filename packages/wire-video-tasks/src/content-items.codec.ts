@@ -46,11 +46,13 @@ async function loadImage(url: string, at: string, loadUrl: UrlLoader): Promise<V
  * Mixing input modes (frames with reference images) is left to the limits table, which owns that rule.
  */
 export async function decodeContent(content: unknown, loadUrl: UrlLoader): Promise<DecodedContent> {
-  if (!Array.isArray(content)) throw invalid('invalid_content', '"content" must be an array of {type:"text"} and {type:"image_url"} items.', 'content');
+  if (!Array.isArray(content))
+    throw invalid('invalid_content', '"content" must be an array of {type:"text"} and {type:"image_url"} items.', 'content');
   const out: DecodedContent = {};
   for (const [i, item] of content.entries()) {
     const at = `content[${i}]`;
-    if (!isObject(item) || typeof item.type !== 'string') throw invalid('invalid_content_item', `${at} must be an object with a "type".`, at);
+    if (!isObject(item) || typeof item.type !== 'string')
+      throw invalid('invalid_content_item', `${at} must be an object with a "type".`, at);
     const refused = REFUSED_TYPES[item.type];
     if (refused) throw invalid(refused.code, `${at}: ${refused.what}.`, `${at}.type`);
     if (item.type === 'text') {
@@ -61,14 +63,23 @@ export async function decodeContent(content: unknown, loadUrl: UrlLoader): Promi
       continue;
     }
     if (item.type !== 'image_url') {
-      throw invalid('invalid_content_type', `${at}.type ${JSON.stringify(item.type)} is not supported; use "text" or "image_url".`, `${at}.type`);
+      throw invalid(
+        'invalid_content_type',
+        `${at}.type ${JSON.stringify(item.type)} is not supported; use "text" or "image_url".`,
+        `${at}.type`,
+      );
     }
     onlyKeys(item, at, ['type', 'image_url', 'role']);
     const url = isObject(item.image_url) ? item.image_url.url : undefined;
-    if (typeof url !== 'string' || !url) throw invalid('invalid_image_url_item', `${at}.image_url must be {url: "<https URL or data URL>"}.`, `${at}.image_url`);
+    if (typeof url !== 'string' || !url)
+      throw invalid('invalid_image_url_item', `${at}.image_url must be {url: "<https URL or data URL>"}.`, `${at}.image_url`);
     const role = (item.role ?? 'first_frame') as Role;
     if (!IMAGE_ROLES.includes(role)) {
-      throw invalid('invalid_image_role', `${at}.role ${JSON.stringify(item.role)} is not supported; use ${IMAGE_ROLES.join(', ')}.`, `${at}.role`);
+      throw invalid(
+        'invalid_image_role',
+        `${at}.role ${JSON.stringify(item.role)} is not supported; use ${IMAGE_ROLES.join(', ')}.`,
+        `${at}.role`,
+      );
     }
     const image = await loadImage(url, `${at}.image_url.url`, loadUrl);
     if (role === 'reference_image') (out.referenceImages ??= []).push(image);

@@ -22,7 +22,10 @@ function tokens(task: VideoTask): number {
 /** A task (from any format) as the task-read object: requested values while pending, delivered ones after success. */
 export function encodeTask(task: VideoTask, publicBaseUrl: string) {
   const d = task.status === 'succeeded' ? task.delivery : null;
-  const error = task.status === 'failed' || task.status === 'cancelled' || task.status === 'expired' ? (task.error ?? DEFAULT_ERRORS[task.status]!) : null;
+  const error =
+    task.status === 'failed' || task.status === 'cancelled' || task.status === 'expired'
+      ? (task.error ?? DEFAULT_ERRORS[task.status]!)
+      : null;
   const used = tokens(task);
   return {
     id: task.id,

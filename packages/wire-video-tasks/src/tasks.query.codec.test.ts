@@ -15,8 +15,15 @@ describe('decodeTaskListQuery', () => {
   });
 
   it('pages by offset and reads dotted and bracket filters', () => {
-    expect(decodeTaskListQuery({ page_num: '3', page_size: '20', 'filter.status': 'queued', filter: { model: 'm' }, 'filter.task_ids': ['a', 'b'] }))
-      .toEqual({ limit: 20, offset: 40, order: 'desc', status: 'queued', model: 'm', ids: ['a', 'b'] });
+    expect(
+      decodeTaskListQuery({
+        page_num: '3',
+        page_size: '20',
+        'filter.status': 'queued',
+        filter: { model: 'm' },
+        'filter.task_ids': ['a', 'b'],
+      }),
+    ).toEqual({ limit: 20, offset: 40, order: 'desc', status: 'queued', model: 'm', ids: ['a', 'b'] });
     expect(decodeTaskListQuery({ 'filter.task_ids': 'a' }).ids).toEqual(['a']);
   });
 

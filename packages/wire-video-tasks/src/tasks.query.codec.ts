@@ -28,13 +28,23 @@ export function decodeTaskListQuery(query: Record<string, unknown>): ListVideoTa
   const pageSize = pageValue(query.page_size, 'page_size', PAGE_LIMITS.defaultSize);
   const filters = filtersOf(query);
   for (const k of Object.keys(filters)) {
-    if (!FILTERS.includes(k)) throw invalid('unsupported_filter', `filter.${k} is not supported; filters: ${FILTERS.map((f) => `filter.${f}`).join(', ')}.`, `filter.${k}`);
+    if (!FILTERS.includes(k))
+      throw invalid(
+        'unsupported_filter',
+        `filter.${k} is not supported; filters: ${FILTERS.map((f) => `filter.${f}`).join(', ')}.`,
+        `filter.${k}`,
+      );
   }
   const { status, model, task_ids: ids } = filters;
   if (status !== undefined && !(TASK_STATUSES as readonly unknown[]).includes(status)) {
-    throw invalid('invalid_status_filter', `filter.status must be one of ${TASK_STATUSES.join(', ')}; got ${JSON.stringify(status)}.`, 'filter.status');
+    throw invalid(
+      'invalid_status_filter',
+      `filter.status must be one of ${TASK_STATUSES.join(', ')}; got ${JSON.stringify(status)}.`,
+      'filter.status',
+    );
   }
-  if (model !== undefined && typeof model !== 'string') throw invalid('invalid_model_filter', 'filter.model must be given once.', 'filter.model');
+  if (model !== undefined && typeof model !== 'string')
+    throw invalid('invalid_model_filter', 'filter.model must be given once.', 'filter.model');
   const idList = ids === undefined ? undefined : Array.isArray(ids) ? ids : [ids];
   if (idList && !idList.every((x) => typeof x === 'string' && x.length > 0)) {
     throw invalid('invalid_task_ids_filter', 'filter.task_ids must be task ids (repeat the parameter for several).', 'filter.task_ids');

@@ -3,7 +3,17 @@ import { decodeContent, type UrlLoader } from './content-items.codec';
 
 type Json = Record<string, unknown>;
 
-const FIELDS = ['model', 'content', 'ratio', 'resolution', 'duration', 'generate_audio', 'priority', 'service_tier', 'execution_expires_after'];
+const FIELDS = [
+  'model',
+  'content',
+  'ratio',
+  'resolution',
+  'duration',
+  'generate_audio',
+  'priority',
+  'service_tier',
+  'execution_expires_after',
+];
 export const SERVICE_TIERS = ['default', 'flex'] as const;
 /** Ark's documented window for execution_expires_after, in seconds. */
 export const EXPIRES_AFTER_RANGE = Object.freeze({ min: 3600, max: 259200 });
@@ -43,11 +53,22 @@ export async function decodeCreateTask(body: Json, loadUrl: UrlLoader): Promise<
     throw invalid('invalid_priority', `"priority" must be a whole number of 0 or more; got ${JSON.stringify(body.priority)}.`, 'priority');
   }
   if (present(body.service_tier) && !(SERVICE_TIERS as readonly unknown[]).includes(body.service_tier)) {
-    throw invalid('invalid_service_tier', `"service_tier" must be ${SERVICE_TIERS.join(' or ')}; got ${JSON.stringify(body.service_tier)}.`, 'service_tier');
+    throw invalid(
+      'invalid_service_tier',
+      `"service_tier" must be ${SERVICE_TIERS.join(' or ')}; got ${JSON.stringify(body.service_tier)}.`,
+      'service_tier',
+    );
   }
   const expires = body.execution_expires_after;
-  if (present(expires) && !(Number.isInteger(expires) && (expires as number) >= EXPIRES_AFTER_RANGE.min && (expires as number) <= EXPIRES_AFTER_RANGE.max)) {
-    throw invalid('invalid_execution_expires_after', `"execution_expires_after" must be whole seconds from ${EXPIRES_AFTER_RANGE.min} to ${EXPIRES_AFTER_RANGE.max}; got ${JSON.stringify(expires)}.`, 'execution_expires_after');
+  if (
+    present(expires) &&
+    !(Number.isInteger(expires) && (expires as number) >= EXPIRES_AFTER_RANGE.min && (expires as number) <= EXPIRES_AFTER_RANGE.max)
+  ) {
+    throw invalid(
+      'invalid_execution_expires_after',
+      `"execution_expires_after" must be whole seconds from ${EXPIRES_AFTER_RANGE.min} to ${EXPIRES_AFTER_RANGE.max}; got ${JSON.stringify(expires)}.`,
+      'execution_expires_after',
+    );
   }
   const content = await decodeContent(body.content, loadUrl);
   return {

@@ -1,6 +1,14 @@
 import { Router } from 'express';
 import type { VideoTaskService } from '@gateway/core';
-import { errorMiddleware, jsonBody, loadUrlBytes, principalOf, renderCodeMessageError, requireKey, type Authenticator } from '@gateway/http-kit';
+import {
+  errorMiddleware,
+  jsonBody,
+  loadUrlBytes,
+  principalOf,
+  renderCodeMessageError,
+  requireKey,
+  type Authenticator,
+} from '@gateway/http-kit';
 import type { UrlLoader } from './content-items.codec';
 import { encodeTask } from './task.object.codec';
 import { decodeTaskListQuery } from './tasks.query.codec';

@@ -18,7 +18,11 @@ const contentItem = {
     {
       properties: {
         type: { const: 'image_url' },
-        image_url: { type: 'object', required: ['url'], properties: { url: { type: 'string', description: 'An https URL or a data URL.' } } },
+        image_url: {
+          type: 'object',
+          required: ['url'],
+          properties: { url: { type: 'string', description: 'An https URL or a data URL.' } },
+        },
         role: { enum: [...IMAGE_ROLES], default: 'first_frame' },
       },
       required: ['image_url'],
@@ -56,8 +60,16 @@ const task = {
     id: { type: 'string' },
     model: { type: 'string' },
     status: { enum: [...TASK_STATUSES] },
-    error: { anyOf: [{ type: 'null' }, { type: 'object', required: ['message'], properties: { code: { type: 'string' }, message: { type: 'string' } } }] },
-    content: { type: 'object', properties: { video_url: { type: 'string', description: 'Set once succeeded; download with the same key.' } } },
+    error: {
+      anyOf: [
+        { type: 'null' },
+        { type: 'object', required: ['message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+      ],
+    },
+    content: {
+      type: 'object',
+      properties: { video_url: { type: 'string', description: 'Set once succeeded; download with the same key.' } },
+    },
     usage: { type: 'object', properties: { completion_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } } },
     output_format: { type: 'string' },
     framespersecond: { type: 'integer' },
@@ -75,8 +87,19 @@ const task = {
 
 const BASE = '/v1/contents/generations/tasks';
 const auth = { kind: 'api-key' } as const;
-const id = { name: 'id', in: 'path', required: true, description: 'The task id returned at creation.', schema: { type: 'string' } } as const;
-const filter = (name: string, description: string, schema: object): ParamDoc => ({ name: `filter.${name}`, in: 'query', description: `${description} (also \`filter[${name}]\`).`, schema });
+const id = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The task id returned at creation.',
+  schema: { type: 'string' },
+} as const;
+const filter = (name: string, description: string, schema: object): ParamDoc => ({
+  name: `filter.${name}`,
+  in: 'query',
+  description: `${description} (also \`filter[${name}]\`).`,
+  schema,
+});
 
 export const videoTasksRoutes: RouteDoc[] = [
   {
@@ -88,26 +111,45 @@ export const videoTasksRoutes: RouteDoc[] = [
     auth,
     params: [IDEMPOTENCY_KEY_PARAM],
     body: { content: { 'application/json': createTaskRequestDoc } },
-    response: { description: 'The task id.', content: { 'application/json': { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } },
+    response: {
+      description: 'The task id.',
+      content: { 'application/json': { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
+    },
     errors: 'code-message',
   },
   {
     method: 'get',
     path: BASE,
     summary: 'List video tasks',
-    description: 'Tasks of the key\'s account, newest first.',
+    description: "Tasks of the key's account, newest first.",
     format: 'video-tasks',
     auth,
     params: [
-      { name: 'page_num', in: 'query', description: 'Page number from 1.', schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max } },
-      { name: 'page_size', in: 'query', description: `Page size 1–${PAGE_LIMITS.max} (default ${PAGE_LIMITS.defaultSize}).`, schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max } },
+      {
+        name: 'page_num',
+        in: 'query',
+        description: 'Page number from 1.',
+        schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max },
+      },
+      {
+        name: 'page_size',
+        in: 'query',
+        description: `Page size 1–${PAGE_LIMITS.max} (default ${PAGE_LIMITS.defaultSize}).`,
+        schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max },
+      },
       filter('status', 'Only this status', { enum: [...TASK_STATUSES] }),
       filter('model', 'Only this model', { type: 'string' }),
       filter('task_ids', 'Only these ids; repeat for several', { type: 'array', items: { type: 'string' } }),
     ],
     response: {
       description: 'One page and the total.',
-      content: { 'application/json': { type: 'object', required: ['total', 'items'], properties: { total: { type: 'integer' }, items: { type: 'array', items: task } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['total', 'items'],
+          properties: { total: { type: 'integer' }, items: { type: 'array', items: task } },
+        },
+      },
     },
     errors: 'code-message',
   },
@@ -115,7 +157,7 @@ export const videoTasksRoutes: RouteDoc[] = [
     method: 'get',
     path: `${BASE}/{id}`,
     summary: 'Read a video task',
-    description: 'Another account\'s task reads as missing. Stop polling on failed, cancelled or expired.',
+    description: "Another account's task reads as missing. Stop polling on failed, cancelled or expired.",
     format: 'video-tasks',
     auth,
     params: [id],
@@ -132,7 +174,13 @@ export const videoTasksRoutes: RouteDoc[] = [
     params: [id],
     response: {
       description: 'What happened.',
-      content: { 'application/json': { type: 'object', required: ['id', 'outcome'], properties: { id: { type: 'string' }, outcome: { enum: ['cancelled', 'deleted'] } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['id', 'outcome'],
+          properties: { id: { type: 'string' }, outcome: { enum: ['cancelled', 'deleted'] } },
+        },
+      },
     },
     errors: 'code-message',
   },

@@ -1,6 +1,9 @@
 import type { TaskStatus, VideoTask } from '../video-task';
 
-export type NewVideoTask = Omit<VideoTask, 'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt'> & {
+export type NewVideoTask = Omit<
+  VideoTask,
+  'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt'
+> & {
   createdAt?: Date;
 };
 
@@ -14,9 +17,7 @@ export interface AdmissionRules {
   idempotentSince: Date;
 }
 
-export type Admission =
-  | { outcome: 'created' | 'replayed'; task: VideoTask }
-  | { outcome: 'capped'; active: number };
+export type Admission = { outcome: 'created' | 'replayed'; task: VideoTask } | { outcome: 'capped'; active: number };
 
 export interface TaskListFilter {
   limit: number;

@@ -4,7 +4,8 @@ import type { KeyRepository } from '../ports';
 
 /** Resolves a raw API key to its principal; every failure is the same 401 so keys cannot be probed. */
 export async function authenticate(keys: KeyRepository, rawKey: string | undefined): Promise<Principal> {
-  if (!rawKey) throw new GatewayError('unauthenticated', 'Missing API key. Send "Authorization: Bearer sk-...".', { code: 'missing_api_key' });
+  if (!rawKey)
+    throw new GatewayError('unauthenticated', 'Missing API key. Send "Authorization: Bearer sk-...".', { code: 'missing_api_key' });
   if (!/^sk-[\x21-\x7e]{4,200}$/.test(rawKey)) {
     throw new GatewayError('unauthenticated', 'Malformed API key: keys start with "sk-".', { code: 'invalid_api_key' });
   }

@@ -13,7 +13,10 @@ export class Billing {
    * cacheMs: how long a quota read is reused by prechecks (charges made here drop it at once; charges made by other
    * instances show within cacheMs), so the hot path does not read the store on every request.
    */
-  constructor(private readonly quotas: QuotaRepository, private readonly opts: { cacheMs?: number; now?: () => number } = {}) {}
+  constructor(
+    private readonly quotas: QuotaRepository,
+    private readonly opts: { cacheMs?: number; now?: () => number } = {},
+  ) {}
 
   private async quota(accountId: string): Promise<AccountQuota> {
     const now = (this.opts.now ?? Date.now)();
@@ -30,9 +33,13 @@ export class Billing {
     const q = await this.quota(principal.accountId);
     if (q.limit === null) return;
     if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) {
-      throw new GatewayError('quota_exhausted', `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit)} used${estimate ? `; this request needs ${fmt(estimate)}` : ''}).`, {
-        code: 'quota_exhausted',
-      });
+      throw new GatewayError(
+        'quota_exhausted',
+        `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit)} used${estimate ? `; this request needs ${fmt(estimate)}` : ''}).`,
+        {
+          code: 'quota_exhausted',
+        },
+      );
     }
   }
 

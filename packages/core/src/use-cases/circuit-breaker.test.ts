@@ -2,7 +2,12 @@ import { CircuitBreaker } from './circuit-breaker';
 
 function clock(start = 1_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 const fail = (b: CircuitBreaker, n: number) => {

@@ -36,7 +36,10 @@ export class CircuitBreaker {
   private probeStartedAt: number | null = null;
   private readonly opts: CircuitBreakerOptions;
 
-  constructor(options: Partial<CircuitBreakerOptions> = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: Partial<CircuitBreakerOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.opts = { ...DEFAULT_BREAKER_OPTIONS, ...options };
   }
 

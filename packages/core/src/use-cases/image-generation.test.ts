@@ -7,21 +7,59 @@ import { ImageGeneration, type ImageCommand } from './image-generation';
 /** Just enough of a PNG for probeImage: signature + IHDR with the given size. */
 function pngHeader(width: number, height: number): Uint8Array {
   const b = Buffer.alloc(33);
-  b.writeUInt32BE(0x89504e47, 0); b.writeUInt32BE(0x0d0a1a0a, 4); b.writeUInt32BE(13, 8); b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(width, 16); b.writeUInt32BE(height, 20); b[24] = 8; b[25] = 6;
+  b.writeUInt32BE(0x89504e47, 0);
+  b.writeUInt32BE(0x0d0a1a0a, 4);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'ascii');
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  b[24] = 8;
+  b[25] = 6;
   return b;
 }
 const jpegHeader = (width: number, height: number) =>
-  Uint8Array.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 3, 0, 0, 0, 0, 0, 0, 0, 0]);
+  Uint8Array.from([
+    0xff,
+    0xd8,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 255,
+    width >> 8,
+    width & 255,
+    3,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ]);
 
 const caps = {
-  sizes: ['auto', '1024x1024', '256x256'], qualities: ['auto', 'high'], outputFormats: ['png', 'jpeg'], styles: ['vivid', 'natural'],
-  backgrounds: ['auto', 'opaque', 'transparent'], stream: true, maxPartialImages: 2, edits: true,
+  sizes: ['auto', '1024x1024', '256x256'],
+  qualities: ['auto', 'high'],
+  outputFormats: ['png', 'jpeg'],
+  styles: ['vivid', 'natural'],
+  backgrounds: ['auto', 'opaque', 'transparent'],
+  stream: true,
+  maxPartialImages: 2,
+  edits: true,
 };
 const models: ModelSpec[] = [
   { id: 'img', kind: 'image', image: caps, deployments: [{ provider: 'p', upstreamModel: 'up-img', priority: 0, weight: 1 }] },
   { id: 'plain', kind: 'image', deployments: [{ provider: 'p', upstreamModel: 'plain', priority: 0, weight: 1 }] },
-  { id: 'noedit', kind: 'image', image: { ...caps, edits: false, stream: false }, deployments: [{ provider: 'p', upstreamModel: 'n', priority: 0, weight: 1 }] },
+  {
+    id: 'noedit',
+    kind: 'image',
+    image: { ...caps, edits: false, stream: false },
+    deployments: [{ provider: 'p', upstreamModel: 'n', priority: 0, weight: 1 }],
+  },
   { id: 'chat', kind: 'text', deployments: [{ provider: 'p', upstreamModel: 'c', priority: 0, weight: 1 }] },
 ];
 const catalogue = new ModelCatalogue(models, [{ name: 'g', models: ['*'] }]);
@@ -34,15 +72,29 @@ function setup(port: Partial<ImageModelPort> = {}) {
   const full: ImageModelPort = {
     generate: async (req) => {
       seen.push(req);
-      return { images: [{ mediaType: 'image/png', data: Uint8Array.from([1]) }], warnings: [], usage: { inputTextTokens: 2, inputImageTokens: 0, outputTokens: 5 } };
+      return {
+        images: [{ mediaType: 'image/png', data: Uint8Array.from([1]) }],
+        warnings: [],
+        usage: { inputTextTokens: 2, inputImageTokens: 0, outputTokens: 5 },
+      };
     },
     ...port,
   };
-  const uc = new ImageGeneration({ catalogue, providers: { image: () => full }, usage: { record: (r) => rows.push(r), flush: async () => {} } });
+  const uc = new ImageGeneration({
+    catalogue,
+    providers: { image: () => full },
+    usage: { record: (r) => rows.push(r), flush: async () => {} },
+  });
   return { uc, rows, seen };
 }
 const gen = (over: Partial<ImageCommand> = {}): ImageCommand => ({ operation: 'generate', model: 'img', prompt: 'a red fox', ...over });
-const edit = (over: Partial<ImageCommand> = {}): ImageCommand => ({ operation: 'edit', model: 'img', prompt: 'blue sky', images: [{ data: pngHeader(64, 32) }], ...over });
+const edit = (over: Partial<ImageCommand> = {}): ImageCommand => ({
+  operation: 'edit',
+  model: 'img',
+  prompt: 'blue sky',
+  images: [{ data: pngHeader(64, 32) }],
+  ...over,
+});
 
 function refusal(fn: () => unknown): GatewayError {
   try {
@@ -133,14 +185,22 @@ describe('ImageGeneration.prepare', () => {
     });
 
     it('recognises files from their bytes and refuses anything else', () => {
-      expect(uc.prepare(principal, edit({ images: [{ data: jpegHeader(40, 30) }] })).request.images![0]).toMatchObject({ mediaType: 'image/jpeg', width: 40, height: 30 });
+      expect(uc.prepare(principal, edit({ images: [{ data: jpegHeader(40, 30) }] })).request.images![0]).toMatchObject({
+        mediaType: 'image/jpeg',
+        width: 40,
+        height: 30,
+      });
       const e = refusal(() => uc.prepare(principal, edit({ images: [{ data: Buffer.from('not an image at all, just text') }] })));
       expect([e.code, e.param]).toEqual(['invalid_image_file', 'image']);
-      expect(refusal(() => uc.prepare(principal, edit({ images: [{ data: pngHeader(8, 8) }, { data: Buffer.from('x') }] }))).param).toBe('image[1]');
+      expect(refusal(() => uc.prepare(principal, edit({ images: [{ data: pngHeader(8, 8) }, { data: Buffer.from('x') }] }))).param).toBe(
+        'image[1]',
+      );
     });
 
     it('refuses huge pixel sizes before anyone decodes them', () => {
-      expect(refusal(() => uc.prepare(principal, edit({ images: [{ data: pngHeader(5000, 10) }] }))).code).toBe('image_dimensions_too_large');
+      expect(refusal(() => uc.prepare(principal, edit({ images: [{ data: pngHeader(5000, 10) }] }))).code).toBe(
+        'image_dimensions_too_large',
+      );
     });
 
     it('the mask must be a PNG of the image size', () => {
@@ -153,7 +213,9 @@ describe('ImageGeneration.prepare', () => {
 
     it('needs an image, at most 16, and a model that edits', () => {
       expect(refusal(() => uc.prepare(principal, edit({ images: [] }))).code).toBe('missing_image');
-      expect(refusal(() => uc.prepare(principal, edit({ images: Array.from({ length: 17 }, () => ({ data: pngHeader(4, 4) })) }))).code).toBe('too_many_images');
+      expect(
+        refusal(() => uc.prepare(principal, edit({ images: Array.from({ length: 17 }, () => ({ data: pngHeader(4, 4) })) }))).code,
+      ).toBe('too_many_images');
       expect(refusal(() => uc.prepare(principal, edit({ model: 'noedit' }))).code).toBe('edits_not_supported');
     });
   });
@@ -165,11 +227,25 @@ describe('ImageGeneration calls', () => {
     const result = await uc.generate(principal, uc.prepare(principal, gen()), meta);
     expect(result.images).toHaveLength(1);
     expect(seen[0].model).toBe('up-img');
-    expect(rows).toEqual([expect.objectContaining({ model: 'img', status: 'ok', httpStatus: 200, inputTokens: 2, outputTokens: 5, provider: 'p', format: 'test' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        model: 'img',
+        status: 'ok',
+        httpStatus: 200,
+        inputTokens: 2,
+        outputTokens: 5,
+        provider: 'p',
+        format: 'test',
+      }),
+    ]);
   });
 
   it('logs a failure with its status and code, and rethrows it', async () => {
-    const { uc, rows } = setup({ generate: async () => { throw new GatewayError('rate_limited', 'slow down'); } });
+    const { uc, rows } = setup({
+      generate: async () => {
+        throw new GatewayError('rate_limited', 'slow down');
+      },
+    });
     await expect(uc.generate(principal, uc.prepare(principal, gen()), meta)).rejects.toMatchObject({ reason: 'rate_limited' });
     expect(rows[0]).toMatchObject({ status: 'error', httpStatus: 429, errorCode: 'rate_limited' });
   });

@@ -20,8 +20,18 @@ export const IMAGE_LIMITS = Object.freeze({
 
 /** Request fields the rules name in errors, by their OpenAI names; other formats pass their own. */
 export type ImageParam =
-  | 'prompt' | 'n' | 'size' | 'quality' | 'style' | 'background' | 'output_format' | 'output_compression'
-  | 'partial_images' | 'stream' | 'image' | 'mask';
+  | 'prompt'
+  | 'n'
+  | 'size'
+  | 'quality'
+  | 'style'
+  | 'background'
+  | 'output_format'
+  | 'output_compression'
+  | 'partial_images'
+  | 'stream'
+  | 'image'
+  | 'mask';
 
 export interface ImageFile {
   data: Uint8Array;
@@ -73,9 +83,14 @@ const SIZE = /^([1-9]\d{0,4})x([1-9]\d{0,4})$/;
 /** Checks one file from its bytes: PNG, JPEG or WebP, and not absurdly large in pixels. */
 export function toImageInput(file: ImageFile, param: string): ImageInput {
   const probed = probeImage(file.data);
-  if (!probed) throw invalid('invalid_image_file', `"${param}" must be a PNG, JPEG or WebP image (checked from its bytes, not its name).`, param);
+  if (!probed)
+    throw invalid('invalid_image_file', `"${param}" must be a PNG, JPEG or WebP image (checked from its bytes, not its name).`, param);
   if (probed.width > IMAGE_LIMITS.maxInputSide || probed.height > IMAGE_LIMITS.maxInputSide) {
-    throw invalid('image_dimensions_too_large', `"${param}" is ${probed.width}x${probed.height}; images may be at most ${IMAGE_LIMITS.maxInputSide} pixels on each side.`, param);
+    throw invalid(
+      'image_dimensions_too_large',
+      `"${param}" is ${probed.width}x${probed.height}; images may be at most ${IMAGE_LIMITS.maxInputSide} pixels on each side.`,
+      param,
+    );
   }
   return { ...probed, data: file.data };
 }
@@ -83,7 +98,13 @@ export function toImageInput(file: ImageFile, param: string): ImageInput {
 /** Image generation and editing: check the command against the model, call its upstream, log usage. */
 export class ImageGeneration {
   constructor(
-    private readonly deps: { catalogue: ModelCatalogue; providers: ImageProviderLookup; usage: UsageLog; now?: () => number; billing?: Billing },
+    private readonly deps: {
+      catalogue: ModelCatalogue;
+      providers: ImageProviderLookup;
+      usage: UsageLog;
+      now?: () => number;
+      billing?: Billing;
+    },
   ) {}
 
   resolve(principal: Principal, modelId: unknown): ModelSpec {
@@ -98,9 +119,14 @@ export class ImageGeneration {
     const edit = cmd.operation === 'edit';
 
     if (edit && !caps.edits) throw invalid('edits_not_supported', `Model ${model.id} does not support image edits.`, 'model');
-    if (typeof cmd.prompt !== 'string' || !cmd.prompt.trim()) throw invalid('invalid_prompt', `"${name('prompt')}" is required and must not be empty.`, name('prompt'));
+    if (typeof cmd.prompt !== 'string' || !cmd.prompt.trim())
+      throw invalid('invalid_prompt', `"${name('prompt')}" is required and must not be empty.`, name('prompt'));
     if (cmd.prompt.length > caps.maxPromptChars) {
-      throw invalid('prompt_too_long', `"${name('prompt')}" has ${cmd.prompt.length} characters; ${model.id} accepts at most ${caps.maxPromptChars}.`, name('prompt'));
+      throw invalid(
+        'prompt_too_long',
+        `"${name('prompt')}" has ${cmd.prompt.length} characters; ${model.id} accepts at most ${caps.maxPromptChars}.`,
+        name('prompt'),
+      );
     }
     const n = cmd.n ?? 1;
     if (!Number.isInteger(n) || n < IMAGE_LIMITS.minN || n > IMAGE_LIMITS.maxN) {
@@ -108,32 +134,55 @@ export class ImageGeneration {
     }
 
     const stream = cmd.stream === true;
-    if (stream && !caps.stream) throw invalid('stream_not_supported', `Model ${model.id} does not support "${name('stream')}": true.`, name('stream'));
-    if (stream && n > 1) throw invalid('invalid_n', `Streaming returns one image; "${name('n')}" must be 1 with "${name('stream')}": true.`, name('n'));
+    if (stream && !caps.stream)
+      throw invalid('stream_not_supported', `Model ${model.id} does not support "${name('stream')}": true.`, name('stream'));
+    if (stream && n > 1)
+      throw invalid('invalid_n', `Streaming returns one image; "${name('n')}" must be 1 with "${name('stream')}": true.`, name('n'));
     const partialImages = cmd.partialImages ?? 0;
     if (!Number.isInteger(partialImages) || partialImages < 0 || partialImages > caps.maxPartialImages) {
-      throw invalid('invalid_partial_images', `"${name('partial_images')}" must be an integer from 0 to ${caps.maxPartialImages} for ${model.id}.`, name('partial_images'));
+      throw invalid(
+        'invalid_partial_images',
+        `"${name('partial_images')}" must be an integer from 0 to ${caps.maxPartialImages} for ${model.id}.`,
+        name('partial_images'),
+      );
     }
     if (partialImages > 0 && !stream) {
-      throw invalid('partial_images_require_stream', `"${name('partial_images')}" needs "${name('stream')}": true.`, name('partial_images'));
+      throw invalid(
+        'partial_images_require_stream',
+        `"${name('partial_images')}" needs "${name('stream')}": true.`,
+        name('partial_images'),
+      );
     }
 
     const outputFormat = (cmd.outputFormat ?? (caps.outputFormats.includes('png') ? 'png' : caps.outputFormats[0])) as ImageFormat;
     check.oneOf('output_format', 'invalid_output_format', cmd.outputFormat, caps.outputFormats);
     if (cmd.outputCompression !== undefined) {
       if (!Number.isInteger(cmd.outputCompression) || cmd.outputCompression < 0 || cmd.outputCompression > 100) {
-        throw invalid('invalid_output_compression', `"${name('output_compression')}" must be an integer from 0 to 100.`, name('output_compression'));
+        throw invalid(
+          'invalid_output_compression',
+          `"${name('output_compression')}" must be an integer from 0 to 100.`,
+          name('output_compression'),
+        );
       }
       if (outputFormat === 'png') {
-        throw invalid('invalid_output_compression', `"${name('output_compression')}" applies to jpeg and webp output only.`, name('output_compression'));
+        throw invalid(
+          'invalid_output_compression',
+          `"${name('output_compression')}" applies to jpeg and webp output only.`,
+          name('output_compression'),
+        );
       }
     }
     check.oneOf('quality', 'invalid_quality', cmd.quality, caps.qualities);
     check.oneOf('background', 'invalid_background', cmd.background, caps.backgrounds);
     if (cmd.background === 'transparent' && outputFormat === 'jpeg') {
-      throw invalid('invalid_background', `"${name('background')}": "transparent" needs "${name('output_format')}" png or webp.`, name('background'));
+      throw invalid(
+        'invalid_background',
+        `"${name('background')}": "transparent" needs "${name('output_format')}" png or webp.`,
+        name('background'),
+      );
     }
-    if (edit && cmd.style !== undefined) throw invalid('invalid_style', `"${name('style')}" applies to image generations only.`, name('style'));
+    if (edit && cmd.style !== undefined)
+      throw invalid('invalid_style', `"${name('style')}" applies to image generations only.`, name('style'));
     check.oneOf('style', 'invalid_style', cmd.style, caps.styles);
     check.oneOf('size', 'invalid_size', cmd.size, caps.sizes);
 
@@ -144,8 +193,19 @@ export class ImageGeneration {
       operation: cmd.operation,
       stream,
       request: {
-        model: model.id, prompt: cmd.prompt, n, width, height, quality: cmd.quality, style: cmd.style, background: cmd.background,
-        outputFormat, images, mask, partialImages: stream ? partialImages : undefined, outputCompression: cmd.outputCompression,
+        model: model.id,
+        prompt: cmd.prompt,
+        n,
+        width,
+        height,
+        quality: cmd.quality,
+        style: cmd.style,
+        background: cmd.background,
+        outputFormat,
+        images,
+        mask,
+        partialImages: stream ? partialImages : undefined,
+        outputCompression: cmd.outputCompression,
       },
       settings: {
         size: `${width}x${height}`,
@@ -166,9 +226,14 @@ export class ImageGeneration {
     if (!cmd.mask) return { images };
     const maskParam = cmd.mask.param ?? name('mask');
     const mask = toImageInput(cmd.mask, maskParam);
-    if (mask.mediaType !== 'image/png') throw invalid('invalid_mask', `"${maskParam}" must be a PNG with an alpha channel (transparent = the area to edit).`, maskParam);
+    if (mask.mediaType !== 'image/png')
+      throw invalid('invalid_mask', `"${maskParam}" must be a PNG with an alpha channel (transparent = the area to edit).`, maskParam);
     if (mask.width !== images[0].width || mask.height !== images[0].height) {
-      throw invalid('mask_size_mismatch', `"${maskParam}" is ${mask.width}x${mask.height} but the image is ${images[0].width}x${images[0].height}; they must match.`, maskParam);
+      throw invalid(
+        'mask_size_mismatch',
+        `"${maskParam}" is ${mask.width}x${mask.height} but the image is ${images[0].width}x${images[0].height}; they must match.`,
+        maskParam,
+      );
     }
     return { images, mask };
   }
@@ -230,7 +295,19 @@ export class ImageGeneration {
       outcome = { status: 'error', httpStatus: err.status, code: err.code };
       throw err;
     } finally {
-      this.log(principal, meta, call.model.id, t.provider, outcome.status, outcome.httpStatus, usage, now() - started, warnings, outcome.code, credits);
+      this.log(
+        principal,
+        meta,
+        call.model.id,
+        t.provider,
+        outcome.status,
+        outcome.httpStatus,
+        usage,
+        now() - started,
+        warnings,
+        outcome.code,
+        credits,
+      );
     }
   }
 
@@ -241,26 +318,55 @@ export class ImageGeneration {
   }
 
   private log(
-    p: Principal, meta: ImageCallMeta, model: string, provider: string, status: string, httpStatus: number,
-    usage: ImageUsage | undefined, latencyMs: number, warnings: string[], errorCode?: string, credits?: number,
+    p: Principal,
+    meta: ImageCallMeta,
+    model: string,
+    provider: string,
+    status: string,
+    httpStatus: number,
+    usage: ImageUsage | undefined,
+    latencyMs: number,
+    warnings: string[],
+    errorCode?: string,
+    credits?: number,
   ): void {
     this.deps.usage.record({
-      requestId: meta.requestId, accountId: p.accountId, keyId: p.keyId, model, format: meta.format, status, httpStatus,
-      errorCode: errorCode ?? null, inputTokens: usage && usage.inputTextTokens + usage.inputImageTokens, outputTokens: usage?.outputTokens,
-      latencyMs, ttftMs: null, provider, attempts: 1, warnings, credits,
+      requestId: meta.requestId,
+      accountId: p.accountId,
+      keyId: p.keyId,
+      model,
+      format: meta.format,
+      status,
+      httpStatus,
+      errorCode: errorCode ?? null,
+      inputTokens: usage && usage.inputTextTokens + usage.inputImageTokens,
+      outputTokens: usage?.outputTokens,
+      latencyMs,
+      ttftMs: null,
+      provider,
+      attempts: 1,
+      warnings,
+      credits,
     });
   }
 }
 
 /** Refusals that name the field and list what the model allows. */
 class CapabilityCheck {
-  constructor(private readonly modelId: string, private readonly name: (p: ImageParam) => string) {}
+  constructor(
+    private readonly modelId: string,
+    private readonly name: (p: ImageParam) => string,
+  ) {}
 
   oneOf(param: ImageParam, code: string, value: string | undefined, allowed: string[]): void {
     if (value === undefined || allowed.includes(value)) return;
     const field = this.name(param);
     if (!allowed.length) throw invalid(code, `Model ${this.modelId} does not support "${field}".`, field);
-    throw invalid(code, `"${field}" ${JSON.stringify(String(value).slice(0, 100))} is not supported by ${this.modelId}; allowed values: ${allowed.join(', ')}.`, field);
+    throw invalid(
+      code,
+      `"${field}" ${JSON.stringify(String(value).slice(0, 100))} is not supported by ${this.modelId}; allowed values: ${allowed.join(', ')}.`,
+      field,
+    );
   }
 }
 

@@ -33,10 +33,15 @@ export class ReleaseBatcher {
     const seen = new Set<string>();
     const first = batch.filter((b) => !seen.has(b.id) && seen.add(b.id));
     const rest = batch.filter((b) => !first.includes(b));
-    this.tasks.releaseMany(this.owner, first.map(({ id, opts }) => ({ id, opts }))).then(
-      (held) => first.forEach((b) => b.done(held.has(b.id))),
-      (e: unknown) => first.forEach((b) => b.fail(e)),
-    );
+    this.tasks
+      .releaseMany(
+        this.owner,
+        first.map(({ id, opts }) => ({ id, opts })),
+      )
+      .then(
+        (held) => first.forEach((b) => b.done(held.has(b.id))),
+        (e: unknown) => first.forEach((b) => b.fail(e)),
+      );
     for (const b of rest) this.release(b.id, b.opts).then(b.done, b.fail);
   }
 }

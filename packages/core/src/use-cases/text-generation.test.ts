@@ -8,7 +8,12 @@ import { orderDeployments, TextGeneration } from './text-generation';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'all' };
 const request: TextRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
-const dep = (provider: string, priority = 0, weight = 1): Deployment => ({ provider, upstreamModel: `${provider}-model`, priority, weight });
+const dep = (provider: string, priority = 0, weight = 1): Deployment => ({
+  provider,
+  upstreamModel: `${provider}-model`,
+  priority,
+  weight,
+});
 
 type Script = 'ok' | ErrorReason | 'fail-mid-stream' | 'hang-mid-stream';
 
@@ -16,10 +21,13 @@ type Script = 'ok' | ErrorReason | 'fail-mid-stream' | 'hang-mid-stream';
 function scriptedPort(name: string, script: Script[] | (() => Script)) {
   const seen: TextRequest[] = [];
   const closed = { count: 0 };
-  const next = () => (typeof script === 'function' ? script() : script.shift() ?? 'ok');
+  const next = () => (typeof script === 'function' ? script() : (script.shift() ?? 'ok'));
   const result = (req: TextRequest): TextResult => ({
-    model: req.model, content: [{ type: 'text', text: `from ${name}` }], finishReason: 'stop',
-    usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 }, warnings: [`${name}-warning`],
+    model: req.model,
+    content: [{ type: 'text', text: `from ${name}` }],
+    finishReason: 'stop',
+    usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+    warnings: [`${name}-warning`],
   });
   const port: TextModelPort = {
     async generate(req) {
@@ -36,7 +44,12 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
         yield { type: 'text-delta', delta: `from ${name}` };
         if (s === 'fail-mid-stream') throw new GatewayError('upstream_unavailable', 'dropped', { code: 'upstream_stream_truncated' });
         if (s === 'hang-mid-stream') await new Promise((r) => ctx.signal.addEventListener('abort', r));
-        yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 }, warnings: [`${name}-warning`] };
+        yield {
+          type: 'finish',
+          finishReason: 'stop',
+          usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+          warnings: [`${name}-warning`],
+        };
       } finally {
         closed.count++;
       }
@@ -80,7 +93,7 @@ describe('orderDeployments', () => {
 
   it('picks first in proportion to weight', () => {
     let seed = 1;
-    const lcg = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const lcg = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const firsts = { a: 0, b: 0 } as Record<string, number>;
     for (let i = 0; i < 4000; i++) firsts[orderDeployments(ds, lcg)[0].provider]++;
     expect(firsts.b / firsts.a).toBeGreaterThan(2.4);
@@ -89,16 +102,19 @@ describe('orderDeployments', () => {
 });
 
 describe('TextGeneration failover (generate)', () => {
-  it.each(['upstream_unavailable', 'rate_limited', 'upstream_timeout'] as const)('%s on the first deployment → answered by the second', async (reason) => {
-    const one = scriptedPort('one', [reason]);
-    const two = scriptedPort('two', ['ok']);
-    const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
-    const r = await text.generate(principal, request, meta());
-    expect(r.content).toEqual([{ type: 'text', text: 'from two' }]);
-    expect(r.model).toBe('m');
-    expect(two.seen[0].model).toBe('two-model');
-    expect(rows).toEqual([expect.objectContaining({ status: 'ok', provider: 'two', attempts: 2, warnings: ['two-warning'] })]);
-  });
+  it.each(['upstream_unavailable', 'rate_limited', 'upstream_timeout'] as const)(
+    '%s on the first deployment → answered by the second',
+    async (reason) => {
+      const one = scriptedPort('one', [reason]);
+      const two = scriptedPort('two', ['ok']);
+      const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
+      const r = await text.generate(principal, request, meta());
+      expect(r.content).toEqual([{ type: 'text', text: 'from two' }]);
+      expect(r.model).toBe('m');
+      expect(two.seen[0].model).toBe('two-model');
+      expect(rows).toEqual([expect.objectContaining({ status: 'ok', provider: 'two', attempts: 2, warnings: ['two-warning'] })]);
+    },
+  );
 
   it('a non-retryable failure is not retried elsewhere', async () => {
     const one = scriptedPort('one', ['invalid_request']);
@@ -150,7 +166,8 @@ describe('TextGeneration circuit breaker', () => {
   it('every deployment open → upstream_unavailable 503 without calling anyone', async () => {
     const one = scriptedPort('one', () => 'upstream_unavailable');
     const { text, rows } = setup([dep('one')], { one: one.port });
-    for (let i = 0; i < 2; i++) await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'upstream_unavailable' });
+    for (let i = 0; i < 2; i++)
+      await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'upstream_unavailable' });
     const e = await text.generate(principal, request, meta()).catch((x) => x);
     expect(e).toMatchObject({ reason: 'upstream_unavailable', code: 'all_upstreams_unavailable', status: 503 });
     expect(one.seen).toHaveLength(2);
@@ -160,7 +177,8 @@ describe('TextGeneration circuit breaker', () => {
   it('a 400 from the upstream does not count against it', async () => {
     const one = scriptedPort('one', () => 'invalid_request');
     const { text } = setup([dep('one')], { one: one.port });
-    for (let i = 0; i < 4; i++) await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
+    for (let i = 0; i < 4; i++)
+      await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
     expect(text.circuitState('one', 'one-model')).toBe('closed');
   });
 });
@@ -180,7 +198,11 @@ describe('TextGeneration failover (stream)', () => {
     const two = scriptedPort('two', ['ok']);
     const { text, rows } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port });
     const seen: TextStreamPart[] = [];
-    await expect((async () => { for await (const p of text.stream(principal, request, meta())) seen.push(p); })()).rejects.toMatchObject({ code: 'upstream_stream_truncated' });
+    await expect(
+      (async () => {
+        for await (const p of text.stream(principal, request, meta())) seen.push(p);
+      })(),
+    ).rejects.toMatchObject({ code: 'upstream_stream_truncated' });
     expect(seen).toEqual([{ type: 'text-delta', delta: 'from one' }]);
     expect(two.seen).toHaveLength(0);
     expect(rows[0]).toMatchObject({ status: 'error', provider: 'one', attempts: 1 });
@@ -226,7 +248,10 @@ describe('countTokens', () => {
   it('fails over on a retryable error and estimates when no upstream can count', async () => {
     const a = counting('a', ['upstream_unavailable']);
     const b = counting('b', [7]);
-    expect(await setup([dep('a', 0), dep('b', 1)], { a: a.port, b: b.port }).text.countTokens(principal, request, meta())).toEqual({ inputTokens: 7, estimated: false });
+    expect(await setup([dep('a', 0), dep('b', 1)], { a: a.port, b: b.port }).text.countTokens(principal, request, meta())).toEqual({
+      inputTokens: 7,
+      estimated: false,
+    });
 
     const down = counting('c', ['upstream_timeout']);
     const estimated = await setup([dep('c')], { c: down.port }).text.countTokens(principal, request, meta());
@@ -237,7 +262,9 @@ describe('countTokens', () => {
     const a = counting('a', ['invalid_request']);
     const { text } = setup([dep('a')], { a: a.port });
     await expect(text.countTokens(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
-    await expect(text.countTokens(principal, { ...request, model: 'nope' }, meta())).rejects.toMatchObject({ reason: 'model_not_in_group' });
+    await expect(text.countTokens(principal, { ...request, model: 'nope' }, meta())).rejects.toMatchObject({
+      reason: 'model_not_in_group',
+    });
     expect(a.seen).toEqual(['a-model']);
   });
 });

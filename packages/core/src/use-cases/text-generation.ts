@@ -256,7 +256,9 @@ export class TextGeneration {
     const anyPort = model.deployments.some((d) => this.deps.providers.text(d.provider));
     if (!anyPort) return new GatewayError('upstream_unavailable', `No upstream serves ${model.id}.`, { code: 'no_upstream' });
     routing.provider = null;
-    return new GatewayError('upstream_unavailable', `Every upstream of ${model.id} is temporarily unavailable; retry later.`, { code: 'all_upstreams_unavailable' });
+    return new GatewayError('upstream_unavailable', `Every upstream of ${model.id} is temporarily unavailable; retry later.`, {
+      code: 'all_upstreams_unavailable',
+    });
   }
 
   private upstreamRequest(request: TextRequest, meta: TextCallMeta, d: Deployment): TextRequest {
@@ -275,14 +277,39 @@ export class TextGeneration {
   }
 
   private log(
-    p: Principal, meta: TextCallMeta, model: string, routing: Routing, status: string, httpStatus: number,
-    usage: Usage | undefined, latencyMs: number, ttftMs: number | null, warnings: string[], errorCode?: string, credits?: number,
+    p: Principal,
+    meta: TextCallMeta,
+    model: string,
+    routing: Routing,
+    status: string,
+    httpStatus: number,
+    usage: Usage | undefined,
+    latencyMs: number,
+    ttftMs: number | null,
+    warnings: string[],
+    errorCode?: string,
+    credits?: number,
   ): void {
     this.deps.usage.record({
-      requestId: meta.requestId, accountId: p.accountId, keyId: p.keyId, model, format: meta.format, status, httpStatus,
-      errorCode: errorCode ?? null, inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens,
-      cachedTokens: usage?.cachedInputTokens, reasoningTokens: usage?.reasoningTokens, latencyMs, ttftMs,
-      provider: routing.provider, attempts: routing.attempts, warnings, credits, upstreamRequestId: routing.upstreamRequestId ?? null,
+      requestId: meta.requestId,
+      accountId: p.accountId,
+      keyId: p.keyId,
+      model,
+      format: meta.format,
+      status,
+      httpStatus,
+      errorCode: errorCode ?? null,
+      inputTokens: usage?.inputTokens,
+      outputTokens: usage?.outputTokens,
+      cachedTokens: usage?.cachedInputTokens,
+      reasoningTokens: usage?.reasoningTokens,
+      latencyMs,
+      ttftMs,
+      provider: routing.provider,
+      attempts: routing.attempts,
+      warnings,
+      credits,
+      upstreamRequestId: routing.upstreamRequestId ?? null,
     });
   }
 }

@@ -7,7 +7,12 @@ import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, toGatewayError, type ErrorReason } from '../errors';
 import {
   extensionOf,
-  type ClaimedTask, type ContentStore, type ReleaseOptions, type TaskQueue, type TaskRepository, type VideoArtifact,
+  type ClaimedTask,
+  type ContentStore,
+  type ReleaseOptions,
+  type TaskQueue,
+  type TaskRepository,
+  type VideoArtifact,
 } from '../ports';
 import { resolveRatio, RESOLUTIONS, type Resolution } from '../video-limits';
 import type { TaskError, TaskStatus, VideoDelivery, VideoTask } from '../video-task';
@@ -21,7 +26,8 @@ export const EXPIRED_ERROR: TaskError = Object.freeze({
 
 export const SUBMISSION_UNKNOWN_ERROR: TaskError = Object.freeze({
   code: 'submission_unknown',
-  message: 'A gateway worker stopped while submitting this task, so whether the upstream received it is unknown. ' +
+  message:
+    'A gateway worker stopped while submitting this task, so whether the upstream received it is unknown. ' +
     'It was not resubmitted, to avoid a second generation; create a new task.',
 });
 
@@ -76,7 +82,8 @@ export class VideoTaskDriver {
     const model = this.d.catalogue.get(t.model);
     let target;
     try {
-      if (!model) throw new GatewayError('upstream_unavailable', `Model ${t.model} is no longer configured.`, { code: 'model_unavailable' });
+      if (!model)
+        throw new GatewayError('upstream_unavailable', `Model ${t.model} is no longer configured.`, { code: 'model_unavailable' });
       target = videoTarget(model, this.d.providers);
     } catch (e) {
       return this.finish(t, 'failed', { error: taskError(toGatewayError(e)) });
@@ -113,7 +120,10 @@ export class VideoTaskDriver {
     const t = c.task;
     const up = t.upstream!;
     const port = this.d.providers.video(up.provider);
-    if (!port) return this.finish(t, 'failed', { error: { code: 'upstream_unavailable', message: `Provider ${up.provider} is no longer configured.` } });
+    if (!port)
+      return this.finish(t, 'failed', {
+        error: { code: 'upstream_unavailable', message: `Provider ${up.provider} is no longer configured.` },
+      });
     if (await this.heldBack(c, up.provider)) return;
     let st;
     try {
@@ -130,7 +140,9 @@ export class VideoTaskDriver {
     if (st.state === 'failed') return this.finish(t, 'failed', { error: { code: st.code, message: st.message } });
     let current = t;
     if (t.status === 'queued' && (st.state === 'succeeded' || st.running !== false)) {
-      const moved = await this.d.tasks.transition(t.id, 'queued', 'running', { progress: st.state === 'pending' ? progressOf(st.progress) : 0 });
+      const moved = await this.d.tasks.transition(t.id, 'queued', 'running', {
+        progress: st.state === 'pending' ? progressOf(st.progress) : 0,
+      });
       if (!moved) return; // cancelled or expired meanwhile
       current = moved;
     }
@@ -163,7 +175,8 @@ export class VideoTaskDriver {
       await deleteContent(this.d.content, draft).catch(() => undefined);
       if (signal.aborted) return;
       // The upstream answered that the result is gone for good (e.g. an expired result URL): retrying cannot help.
-      if (e instanceof GatewayError && !e.retryable && e.upstreamStatus !== undefined) return this.finish(t, 'failed', { error: taskError(e) });
+      if (e instanceof GatewayError && !e.retryable && e.upstreamStatus !== undefined)
+        return this.finish(t, 'failed', { error: taskError(e) });
       this.d.log('warn', 'video copy failed, will retry', { taskId: t.id, error: (e as Error).message });
       await this.release(c);
       return;

@@ -3,7 +3,12 @@ import type { CreateVideoTaskInput } from './video-tasks.contract';
 import { GatewayError } from '../errors';
 
 const input = (over: Partial<CreateVideoTaskInput> = {}): CreateVideoTaskInput => ({
-  principal: ALPHA, modelId: 'sim-video-2.0', draft: { prompt: 'a red fox in snow' }, format: 'test', requestId: 'req_1', ...over,
+  principal: ALPHA,
+  modelId: 'sim-video-2.0',
+  draft: { prompt: 'a red fox in snow' },
+  format: 'test',
+  requestId: 'req_1',
+  ...over,
 });
 
 const text = async (s: NodeJS.ReadableStream) => {
@@ -28,11 +33,26 @@ describe('VideoTasks.create', () => {
     expect(replayed).toBe(false);
     expect(task.id).toMatch(/^task[a-z0-9]{24}$/);
     expect(task).toMatchObject({
-      status: 'queued', accountId: 'alpha', model: 'sim-video-2.0', format: 'test', priority: 0, serviceTier: 'default',
-      executionExpiresAfter: 172_800, idempotencyKey: 'k1',
+      status: 'queued',
+      accountId: 'alpha',
+      model: 'sim-video-2.0',
+      format: 'test',
+      priority: 0,
+      serviceTier: 'default',
+      executionExpiresAfter: 172_800,
+      idempotencyKey: 'k1',
       request: { durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24 },
     });
-    expect(e.usage.rows).toEqual([expect.objectContaining({ taskId: task.id, status: 'queued', httpStatus: 200, accountId: 'alpha', provider: 'sim', requestId: 'req_1' })]);
+    expect(e.usage.rows).toEqual([
+      expect.objectContaining({
+        taskId: task.id,
+        status: 'queued',
+        httpStatus: 200,
+        accountId: 'alpha',
+        provider: 'sim',
+        requestId: 'req_1',
+      }),
+    ]);
     expect(e.usage.flushed).toBe(1);
   });
 
@@ -52,7 +72,9 @@ describe('VideoTasks.create', () => {
   it('logs a refused creation as an error row once the model is known', async () => {
     const e = createFakeVideoEngine();
     await failure(e.service.create(input({ draft: { prompt: 'x', resolution: '4k' }, modelId: 'sim-video-2.0-fast' })));
-    expect(e.usage.rows).toEqual([expect.objectContaining({ status: 'error', httpStatus: 400, errorCode: 'invalid_resolution', model: 'sim-video-2.0-fast' })]);
+    expect(e.usage.rows).toEqual([
+      expect.objectContaining({ status: 'error', httpStatus: 400, errorCode: 'invalid_resolution', model: 'sim-video-2.0-fast' }),
+    ]);
     expect(e.usage.rows[0].taskId).toBeUndefined();
   });
 
@@ -182,16 +204,34 @@ describe('VideoTasks.remix', () => {
     }
     return e.service.get(ALPHA, task.id);
   }
-  const remix = (sourceId: string, over: Record<string, unknown> = {}) => ({ principal: ALPHA, sourceId, prompt: 'the same fox at dawn', format: 'test', requestId: 'req_r', ...over });
+  const remix = (sourceId: string, over: Record<string, unknown> = {}) => ({
+    principal: ALPHA,
+    sourceId,
+    prompt: 'the same fox at dawn',
+    format: 'test',
+    requestId: 'req_r',
+    ...over,
+  });
 
   it("creates a queued task of the source's model, duration and size with the new prompt, naming the source and its operation", async () => {
     const e = createFakeVideoEngine({ upstream: new FakeVideoModel({ remix: true }) });
-    const source = await succeeded(e, { draft: { prompt: 'a red fox in snow', durationSeconds: 8, aspectRatio: '9:16', generateAudio: false } });
+    const source = await succeeded(e, {
+      draft: { prompt: 'a red fox in snow', durationSeconds: 8, aspectRatio: '9:16', generateAudio: false },
+    });
     expect(source.status).toBe('succeeded');
     const { task } = await e.service.remix(remix(source.id));
     expect(task).toMatchObject({
-      status: 'queued', model: source.model, accountId: 'alpha',
-      request: { prompt: 'the same fox at dawn', durationSeconds: 8, aspectRatio: '9:16', generateAudio: false, resolution: source.request.resolution, remixOf: { taskId: source.id, operation: source.upstream!.operation } },
+      status: 'queued',
+      model: source.model,
+      accountId: 'alpha',
+      request: {
+        prompt: 'the same fox at dawn',
+        durationSeconds: 8,
+        aspectRatio: '9:16',
+        generateAudio: false,
+        resolution: source.request.resolution,
+        remixOf: { taskId: source.id, operation: source.upstream!.operation },
+      },
     });
     await e.worker().runOnce();
     expect(e.upstream.startRequests.at(-1)?.remixOf).toEqual({ taskId: source.id, operation: source.upstream!.operation });

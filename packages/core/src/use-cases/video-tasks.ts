@@ -13,7 +13,13 @@ import type { Billing } from './billing';
 import { isTerminal, type VideoTask } from '../video-task';
 import { resolveModel } from './resolve-model';
 import { videoTarget, type VideoProviderLookup } from './video-target';
-import type { CreateVideoTaskInput, ListVideoTasksQuery, RemixVideoTaskInput, VideoContent, VideoTaskService } from './video-tasks.contract';
+import type {
+  CreateVideoTaskInput,
+  ListVideoTasksQuery,
+  RemixVideoTaskInput,
+  VideoContent,
+  VideoTaskService,
+} from './video-tasks.contract';
 
 /** How long an Idempotency-Key keeps returning the original task. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
@@ -57,16 +63,26 @@ export class VideoTasks implements VideoTaskService {
     const source = await this.deps.tasks.findForAccount(input.principal.accountId, input.sourceId);
     if (!source) throw taskNotFound(input.sourceId);
     if (source.status !== 'succeeded') {
-      throw new GatewayError('conflict', `Video ${source.id} is ${source.status}; only a completed video can be remixed.`, { code: 'remix_source_not_completed' });
+      throw new GatewayError('conflict', `Video ${source.id} is ${source.status}; only a completed video can be remixed.`, {
+        code: 'remix_source_not_completed',
+      });
     }
     const r = source.request;
     return this.admitTask(
       {
-        principal: input.principal, modelId: source.model, format: input.format, requestId: input.requestId, idempotencyKey: input.idempotencyKey,
+        principal: input.principal,
+        modelId: source.model,
+        format: input.format,
+        requestId: input.requestId,
+        idempotencyKey: input.idempotencyKey,
         // `adaptive` followed the source's first frame; the remix has none, so it takes the ratio that was delivered.
         draft: {
-          prompt: input.prompt, durationSeconds: r.durationSeconds, resolution: r.resolution, generateAudio: r.generateAudio, fps: r.fps,
-          aspectRatio: r.aspectRatio === 'adaptive' ? source.delivery?.ratio ?? '16:9' : r.aspectRatio,
+          prompt: input.prompt,
+          durationSeconds: r.durationSeconds,
+          resolution: r.resolution,
+          generateAudio: r.generateAudio,
+          fps: r.fps,
+          aspectRatio: r.aspectRatio === 'adaptive' ? (source.delivery?.ratio ?? '16:9') : r.aspectRatio,
         },
       },
       source,
@@ -83,9 +99,16 @@ export class VideoTasks implements VideoTaskService {
       const target = videoTarget(model, this.deps.providers);
       provider = target.provider;
       if (remixOf) {
-        if (!target.port.remix) throw invalid('unsupported_video_operation', `The upstream of ${model.id} cannot remix a video; create a new one with POST /v1/videos.`);
+        if (!target.port.remix)
+          throw invalid(
+            'unsupported_video_operation',
+            `The upstream of ${model.id} cannot remix a video; create a new one with POST /v1/videos.`,
+          );
         if (remixOf.upstream?.provider !== target.provider) {
-          throw invalid('remix_source_unavailable', `Video ${remixOf.id} was not rendered by the upstream that now serves ${model.id}, so it cannot be remixed there.`);
+          throw invalid(
+            'remix_source_unavailable',
+            `Video ${remixOf.id} was not rendered by the upstream that now serves ${model.id}, so it cannot be remixed there.`,
+          );
         }
         request = { ...request, remixOf: { taskId: remixOf.id, operation: remixOf.upstream.operation } };
       }
@@ -112,18 +135,32 @@ export class VideoTasks implements VideoTaskService {
         idempotentSince: new Date(started - IDEMPOTENCY_WINDOW_SECONDS * 1000),
       });
       if (admission.outcome === 'capped') {
-        throw new GatewayError('rate_limited', `This account already has ${admission.active} active (queued or running) video tasks; the limit is ${max}. Wait for one to finish, then retry.`, {
-          code: 'too_many_active_tasks',
-          retryAfterSeconds: this.deps.capRetryAfterSeconds ?? 10,
-        });
+        throw new GatewayError(
+          'rate_limited',
+          `This account already has ${admission.active} active (queued or running) video tasks; the limit is ${max}. Wait for one to finish, then retry.`,
+          {
+            code: 'too_many_active_tasks',
+            retryAfterSeconds: this.deps.capRetryAfterSeconds ?? 10,
+          },
+        );
       }
       // A replay is not new work: the original creation already wrote its usage row.
       if (admission.outcome === 'replayed') return { task: admission.task, replayed: true };
       await this.deps.billing?.chargeTask(p, admission.task.id, cost);
       this.deps.usage.record({
-        requestId: input.requestId, accountId: p.accountId, keyId: p.keyId, model: model.id, format: input.format,
-        status: 'queued', httpStatus: 200, taskId: admission.task.id, idempotencyKey: task.idempotencyKey, provider,
-        latencyMs: this.now() - started, attempts: 1, credits: cost,
+        requestId: input.requestId,
+        accountId: p.accountId,
+        keyId: p.keyId,
+        model: model.id,
+        format: input.format,
+        status: 'queued',
+        httpStatus: 200,
+        taskId: admission.task.id,
+        idempotencyKey: task.idempotencyKey,
+        provider,
+        latencyMs: this.now() - started,
+        attempts: 1,
+        credits: cost,
       });
       // Written before the client hears the id, so a client whose connection dropped finds its task in the log.
       await this.deps.usage.flush();
@@ -131,8 +168,16 @@ export class VideoTasks implements VideoTaskService {
     } catch (e) {
       const err = toGatewayError(e);
       this.deps.usage.record({
-        requestId: input.requestId, accountId: p.accountId, keyId: p.keyId, model: model.id, format: input.format,
-        status: 'error', httpStatus: err.status, errorCode: err.code, provider, latencyMs: this.now() - started,
+        requestId: input.requestId,
+        accountId: p.accountId,
+        keyId: p.keyId,
+        model: model.id,
+        format: input.format,
+        status: 'error',
+        httpStatus: err.status,
+        errorCode: err.code,
+        provider,
+        latencyMs: this.now() - started,
         idempotencyKey: input.idempotencyKey ?? null,
       });
       throw err;
@@ -146,15 +191,26 @@ export class VideoTasks implements VideoTaskService {
   }
 
   async list(p: Principal, q: ListVideoTasksQuery): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }> {
-    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw invalid('invalid_limit', `limit must be a whole number from 1 to 1000; got ${q.limit}.`, 'limit');
-    if (q.offset !== undefined && (!Number.isInteger(q.offset) || q.offset < 0)) throw invalid('invalid_offset', 'The page offset must be a whole number of at least 0.', 'offset');
+    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000)
+      throw invalid('invalid_limit', `limit must be a whole number from 1 to 1000; got ${q.limit}.`, 'limit');
+    if (q.offset !== undefined && (!Number.isInteger(q.offset) || q.offset < 0))
+      throw invalid('invalid_offset', 'The page offset must be a whole number of at least 0.', 'offset');
     let after: { createdAt: Date; id: string } | undefined;
     if (q.after !== undefined) {
       const cursor = await this.deps.tasks.findForAccount(p.accountId, q.after);
-      if (!cursor) throw invalid('invalid_cursor', `after ${JSON.stringify(q.after.slice(0, 100))} is not a task of this account.`, 'after');
+      if (!cursor)
+        throw invalid('invalid_cursor', `after ${JSON.stringify(q.after.slice(0, 100))} is not a task of this account.`, 'after');
       after = { createdAt: cursor.createdAt, id: cursor.id };
     }
-    return this.deps.tasks.list(p.accountId, { limit: q.limit, order: q.order, after, offset: q.offset, status: q.status, model: q.model, ids: q.ids });
+    return this.deps.tasks.list(p.accountId, {
+      limit: q.limit,
+      order: q.order,
+      after,
+      offset: q.offset,
+      status: q.status,
+      model: q.model,
+      ids: q.ids,
+    });
   }
 
   async cancelOrDelete(p: Principal, id: string): Promise<{ outcome: 'cancelled' | 'deleted'; task: VideoTask }> {
@@ -171,7 +227,9 @@ export class VideoTasks implements VideoTaskService {
       task = await this.get(p, id); // lost the race: the worker moved it on
     }
     if (!isTerminal(task.status)) {
-      throw new GatewayError('conflict', `Task ${id} is ${task.status} and can no longer be cancelled; delete it once it has finished.`, { code: 'task_running' });
+      throw new GatewayError('conflict', `Task ${id} is ${task.status} and can no longer be cancelled; delete it once it has finished.`, {
+        code: 'task_running',
+      });
     }
     // a refund still owed must be paid before the record (and its billing state) goes
     await this.deps.billing?.refundUnsuccessfulTasks();
@@ -192,7 +250,9 @@ export class VideoTasks implements VideoTaskService {
     const key = variant === 'video' ? task.delivery.contentKey : task.delivery.thumbnailKey;
     const stat = key ? await this.deps.content.stat(key) : null;
     if (!key || !stat) {
-      throw new GatewayError('not_found', `Task ${id} has no ${variant} content (it may have been deleted).`, { code: 'content_not_found' });
+      throw new GatewayError('not_found', `Task ${id} has no ${variant} content (it may have been deleted).`, {
+        code: 'content_not_found',
+      });
     }
     const content = this.deps.content;
     return { mediaType: mediaTypeOfKey(key), size: stat.size, open: (range) => content.open(key, range) };
@@ -215,7 +275,11 @@ function checkExpiresAfter(v: number | undefined): number {
   if (v === undefined) return VIDEO_DEFAULTS.executionExpiresAfter;
   const max = VIDEO_DEFAULTS.retentionSeconds;
   if (!Number.isInteger(v) || v < 1 || v > max) {
-    throw invalid('invalid_execution_expires_after', `execution_expires_after must be a whole number of seconds from 1 to ${max}; got ${v}.`, 'execution_expires_after');
+    throw invalid(
+      'invalid_execution_expires_after',
+      `execution_expires_after must be a whole number of seconds from 1 to ${max}; got ${v}.`,
+      'execution_expires_after',
+    );
   }
   return v;
 }

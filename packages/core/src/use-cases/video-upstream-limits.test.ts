@@ -12,11 +12,25 @@ describe('video engine and upstream limits', () => {
     });
     const e = createFakeVideoEngine({ upstream });
     const frame = { mediaType: 'image/png' as const, data: new Uint8Array([1]), width: 16, height: 9 };
-    const err = await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'x', firstFrame: frame, lastFrame: frame } }).catch((x: unknown) => x);
+    const err = await e.service
+      .create({
+        principal: ALPHA,
+        modelId: 'sim-video-2.0',
+        format: 'test',
+        requestId: 'r',
+        draft: { prompt: 'x', firstFrame: frame, lastFrame: frame },
+      })
+      .catch((x: unknown) => x);
     expect(err).toMatchObject({ status: 400, code: 'last_frame_not_supported', message: 'up-sim-video-2.0 takes no last frame.' });
     expect((await e.service.list(ALPHA, { limit: 10, order: 'asc' })).total).toBe(0);
     expect(e.usage.rows.at(-1)).toMatchObject({ status: 'error', errorCode: 'last_frame_not_supported' });
-    await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'x', firstFrame: frame } });
+    await e.service.create({
+      principal: ALPHA,
+      modelId: 'sim-video-2.0',
+      format: 'test',
+      requestId: 'r',
+      draft: { prompt: 'x', firstFrame: frame },
+    });
     expect((await e.service.list(ALPHA, { limit: 10, order: 'asc' })).total).toBe(1);
   });
 
@@ -36,7 +50,11 @@ describe('video engine and upstream limits', () => {
     const e = createFakeVideoEngine({ upstream });
     const w = e.worker('w', { concurrency: 1, pollJitter: 0 });
     const ids = [];
-    for (const p of ['a', 'b', 'c']) ids.push((await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: p } })).task.id);
+    for (const p of ['a', 'b', 'c'])
+      ids.push(
+        (await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: p } })).task
+          .id,
+      );
     for (let i = 0; i < 3; i++) await w.runOnce(); // three submissions
     e.clock.advance(600);
     await w.runOnce(); // first poll: 429, Retry-After 30 s
@@ -56,21 +74,38 @@ describe('video engine and upstream limits', () => {
   it('a refused submission keeps the upstream code in the task error message', async () => {
     const upstream = new FakeVideoModel({
       onStart: () => {
-        throw new GatewayError('invalid_request', 'ratio is not valid', { code: 'upstream_invalid_request', upstreamStatus: 400, upstreamCode: 'InvalidParameter' });
+        throw new GatewayError('invalid_request', 'ratio is not valid', {
+          code: 'upstream_invalid_request',
+          upstreamStatus: 400,
+          upstreamCode: 'InvalidParameter',
+        });
       },
     });
     const e = createFakeVideoEngine({ upstream });
-    const { task } = await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'x' } });
+    const { task } = await e.service.create({
+      principal: ALPHA,
+      modelId: 'sim-video-2.0',
+      format: 'test',
+      requestId: 'r',
+      draft: { prompt: 'x' },
+    });
     await e.worker().runOnce();
     expect((await e.tasks.findById(task.id))!).toMatchObject({
-      status: 'failed', error: { code: 'upstream_invalid_request', message: 'ratio is not valid (upstream code: InvalidParameter)' },
+      status: 'failed',
+      error: { code: 'upstream_invalid_request', message: 'ratio is not valid (upstream code: InvalidParameter)' },
     });
   });
 
   it('poll delays are jittered downwards only, so a task is never looked at later than its backoff', async () => {
     const e = createFakeVideoEngine();
     const w = e.worker('w', { pollJitter: 0.5, pollMinMs: 1000 });
-    const { task } = await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'x' } });
+    const { task } = await e.service.create({
+      principal: ALPHA,
+      modelId: 'sim-video-2.0',
+      format: 'test',
+      requestId: 'r',
+      draft: { prompt: 'x' },
+    });
     await w.runOnce();
     e.clock.advance(499);
     expect(await w.runOnce()).toBe(0); // at least half the delay
@@ -83,12 +118,22 @@ describe('video engine and upstream limits', () => {
     let opens = 0;
     const gone = new GatewayError('upstream_error', 'The result link expired.', { code: 'upstream_result_gone', upstreamStatus: 403 });
     const flaky = new GatewayError('upstream_unavailable', 'reset', { upstreamStatus: 503 });
-    const artifact = (err: GatewayError) => ({ ...fakeArtifact(), open: async () => { opens++; throw err; } });
+    const artifact = (err: GatewayError) => ({
+      ...fakeArtifact(),
+      open: async () => {
+        opens++;
+        throw err;
+      },
+    });
     const upstream = new FakeVideoModel({ plan: (r) => [{ state: 'succeeded', artifact: artifact(r.prompt === 'gone' ? gone : flaky) }] });
     const e = createFakeVideoEngine({ upstream });
     const w = e.worker();
-    const a = (await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'gone' } })).task.id;
-    const b = (await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'flaky' } })).task.id;
+    const a = (
+      await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'gone' } })
+    ).task.id;
+    const b = (
+      await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'flaky' } })
+    ).task.id;
     for (let i = 0; i < 4; i++) {
       await w.runOnce();
       e.clock.advance(3000);

@@ -5,7 +5,14 @@ import { VideoWorker } from './video-worker';
 
 type Engine = ReturnType<typeof createFakeVideoEngine>;
 const create = (e: Engine, over: { prompt?: string; executionExpiresAfter?: number } = {}) =>
-  e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', draft: { prompt: over.prompt ?? 'a fox', aspectRatio: '16:9' }, format: 'test', requestId: 'r', executionExpiresAfter: over.executionExpiresAfter });
+  e.service.create({
+    principal: ALPHA,
+    modelId: 'sim-video-2.0',
+    draft: { prompt: over.prompt ?? 'a fox', aspectRatio: '16:9' },
+    format: 'test',
+    requestId: 'r',
+    executionExpiresAfter: over.executionExpiresAfter,
+  });
 
 /** Advances the clock past any backoff and runs the worker, until `done` or `max` rounds. */
 async function drive(e: Engine, w: ReturnType<Engine['worker']>, id: string, max = 10): Promise<string> {
@@ -44,7 +51,15 @@ describe('VideoWorker', () => {
     await w.runOnce();
     const done = (await e.tasks.findById(task.id))!;
     expect(done).toMatchObject({ status: 'succeeded', progress: 100, error: null });
-    expect(done.delivery).toMatchObject({ resolution: '720p', ratio: '16:9', durationSeconds: 5, fps: 24, width: 1280, height: 720, bytes: 14 });
+    expect(done.delivery).toMatchObject({
+      resolution: '720p',
+      ratio: '16:9',
+      durationSeconds: 5,
+      fps: 24,
+      width: 1280,
+      height: 720,
+      bytes: 14,
+    });
     expect(done.delivery!.contentKey).toMatch(new RegExp(`^videos/${task.id}-[a-z0-9]+\\.mp4$`));
     expect(done.delivery!.thumbnailKey).toMatch(/-thumb\.jpg$/);
     expect(e.upstream.submissions).toBe(1);
@@ -53,15 +68,28 @@ describe('VideoWorker', () => {
   });
 
   it('an adaptive request records the concrete ratio of what was delivered', async () => {
-    const upstream = new FakeVideoModel({ plan: () => [{ state: 'succeeded', artifact: fakeArtifact({ width: 720, height: 1280, thumbnail: false }) }] });
+    const upstream = new FakeVideoModel({
+      plan: () => [{ state: 'succeeded', artifact: fakeArtifact({ width: 720, height: 1280, thumbnail: false }) }],
+    });
     const e = createFakeVideoEngine({ upstream });
-    const { task } = await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', draft: { prompt: 'p' }, format: 'test', requestId: 'r' });
+    const { task } = await e.service.create({
+      principal: ALPHA,
+      modelId: 'sim-video-2.0',
+      draft: { prompt: 'p' },
+      format: 'test',
+      requestId: 'r',
+    });
     expect(await drive(e, e.worker(), task.id)).toBe('succeeded');
     expect((await e.tasks.findById(task.id))!.delivery).toMatchObject({ ratio: '9:16', resolution: '720p', thumbnailKey: undefined });
   });
 
   it('stores an upstream failure as {code, message}', async () => {
-    const upstream = new FakeVideoModel({ plan: () => [{ state: 'pending', progress: 10 }, { state: 'failed', code: 'content_policy', message: 'The prompt was refused.' }] });
+    const upstream = new FakeVideoModel({
+      plan: () => [
+        { state: 'pending', progress: 10 },
+        { state: 'failed', code: 'content_policy', message: 'The prompt was refused.' },
+      ],
+    });
     const e = createFakeVideoEngine({ upstream });
     const { task } = await create(e);
     expect(await drive(e, e.worker(), task.id)).toBe('failed');
@@ -73,9 +101,16 @@ describe('VideoWorker', () => {
     const { task } = await create(e);
     // Worker A submits, then "dies" before giving its lease back: every release it attempts is lost.
     const dying: typeof e.tasks & TaskQueue = Object.create(e.tasks, {
-      release: { value: async () => { throw new Error('process died'); } },
+      release: {
+        value: async () => {
+          throw new Error('process died');
+        },
+      },
     });
-    const a = new VideoWorker({ tasks: dying, content: e.content, catalogue: e.catalogue, providers: e.providers, now: e.clock.now }, { owner: 'worker-a', leaseMs: 30_000, pollMinMs: 500 });
+    const a = new VideoWorker(
+      { tasks: dying, content: e.content, catalogue: e.catalogue, providers: e.providers, now: e.clock.now },
+      { owner: 'worker-a', leaseMs: 30_000, pollMinMs: 500 },
+    );
     await a.runOnce();
     const ref = (await e.tasks.findById(task.id))!.upstream!.operation;
     expect(e.tasks.leaseOf(task.id)).toMatchObject({ leaseOwner: 'worker-a', submitStartedAt: null });
@@ -145,7 +180,10 @@ describe('VideoWorker', () => {
     expect(upstream.submissions).toBe(1);
     rejectId = (await create(e)).task.id;
     expect(await drive(e, w, rejectId)).toBe('failed');
-    expect((await e.tasks.findById(rejectId))!.error).toEqual({ code: 'prompt_blocked', message: 'Refused by the upstream safety system.' });
+    expect((await e.tasks.findById(rejectId))!.error).toEqual({
+      code: 'prompt_blocked',
+      message: 'Refused by the upstream safety system.',
+    });
   });
 
   it('retries transient poll errors and content-store failures; fails on a permanent poll error', async () => {
@@ -153,7 +191,10 @@ describe('VideoWorker', () => {
       { state: 'throw', error: new GatewayError('upstream_timeout', 'slow') },
       { state: 'succeeded', artifact: fakeArtifact() },
     ];
-    const upstream = new FakeVideoModel({ plan: (r) => (r.prompt === 'lost' ? [{ state: 'throw', error: new GatewayError('not_found', 'gone', { code: 'operation_not_found' }) }] : steps) });
+    const upstream = new FakeVideoModel({
+      plan: (r) =>
+        r.prompt === 'lost' ? [{ state: 'throw', error: new GatewayError('not_found', 'gone', { code: 'operation_not_found' }) }] : steps,
+    });
     const e = createFakeVideoEngine({ upstream });
     e.content.failPuts = 1;
     const { task } = await create(e);

@@ -60,19 +60,37 @@ export class VideoWorker {
   private lastExpire = -Infinity;
   private lastPurge = -Infinity;
 
-  constructor(private readonly deps: VideoWorkerDeps, options: VideoWorkerOptions) {
+  constructor(
+    private readonly deps: VideoWorkerDeps,
+    options: VideoWorkerOptions,
+  ) {
     this.o = {
-      leaseMs: 30_000, concurrency: 32, pollMinMs: 500, pollMaxMs: 10_000, pollFactor: 1.5, pollJitter: 0.2,
-      expireEveryMs: 1000, purgeEveryMs: 600_000, retentionSeconds: VIDEO_DEFAULTS.retentionSeconds, ...options,
+      leaseMs: 30_000,
+      concurrency: 32,
+      pollMinMs: 500,
+      pollMaxMs: 10_000,
+      pollFactor: 1.5,
+      pollJitter: 0.2,
+      expireEveryMs: 1000,
+      purgeEveryMs: 600_000,
+      retentionSeconds: VIDEO_DEFAULTS.retentionSeconds,
+      ...options,
     };
     this.now = deps.now ?? Date.now;
     this.log = deps.log ?? (() => undefined);
     const { pollMinMs, pollMaxMs, pollFactor, pollJitter } = this.o;
     const random = deps.random ?? Math.random;
     const { tasks } = deps;
-    const releases = tasks.releaseMany ? new ReleaseBatcher(tasks as typeof tasks & Required<Pick<typeof tasks, 'releaseMany'>>, this.o.owner) : undefined;
+    const releases = tasks.releaseMany
+      ? new ReleaseBatcher(tasks as typeof tasks & Required<Pick<typeof tasks, 'releaseMany'>>, this.o.owner)
+      : undefined;
     this.driver = new VideoTaskDriver({
-      ...deps, owner: this.o.owner, now: this.now, log: this.log, random, releases,
+      ...deps,
+      owner: this.o.owner,
+      now: this.now,
+      log: this.log,
+      random,
+      releases,
       backoffMs: (attempt) => Math.round(Math.min(pollMaxMs, pollMinMs * pollFactor ** attempt) * (1 - pollJitter * random())),
     });
   }
@@ -169,11 +187,15 @@ export class VideoWorker {
     const ac = new AbortController();
     this.steps.add(ac);
     if (this.stopping.signal.aborted) ac.abort(); // claimed while stop() began: hand it straight back
-    const beat = setInterval(() => {
-      this.deps.tasks
-        .extendLease(c.task.id, this.o.owner, new Date(this.now() + this.o.leaseMs))
-        .then((held) => held || ac.abort(), () => undefined);
-    }, Math.max(10, Math.floor(this.o.leaseMs / 3)));
+    const beat = setInterval(
+      () => {
+        this.deps.tasks.extendLease(c.task.id, this.o.owner, new Date(this.now() + this.o.leaseMs)).then(
+          (held) => held || ac.abort(),
+          () => undefined,
+        );
+      },
+      Math.max(10, Math.floor(this.o.leaseMs / 3)),
+    );
     beat.unref?.();
     try {
       await this.driver.step(c, ac.signal);

@@ -25,7 +25,18 @@ export function describeChatFailure(f: UpstreamFailure): GatewayError {
 export function chatStreamError(err: ChatErrorObject | string): GatewayError {
   const e = typeof err === 'string' ? { message: err } : err;
   const kind = `${e.type ?? ''} ${e.code ?? ''}`;
-  if (/rate_limit/.test(kind)) return new GatewayError('rate_limited', 'The upstream provider is rate limiting requests; retry later.', { code: 'upstream_rate_limited', upstreamCode: e.type });
-  if (/invalid_request/.test(kind)) return new GatewayError('invalid_request', e.message || 'The upstream provider rejected the request.', { code: 'upstream_invalid_request', upstreamCode: e.type });
-  return new GatewayError('upstream_unavailable', 'The upstream provider failed while streaming.', { code: 'upstream_stream_error', upstreamCode: e.type ?? (e.code === null || e.code === undefined ? undefined : String(e.code)) });
+  if (/rate_limit/.test(kind))
+    return new GatewayError('rate_limited', 'The upstream provider is rate limiting requests; retry later.', {
+      code: 'upstream_rate_limited',
+      upstreamCode: e.type,
+    });
+  if (/invalid_request/.test(kind))
+    return new GatewayError('invalid_request', e.message || 'The upstream provider rejected the request.', {
+      code: 'upstream_invalid_request',
+      upstreamCode: e.type,
+    });
+  return new GatewayError('upstream_unavailable', 'The upstream provider failed while streaming.', {
+    code: 'upstream_stream_error',
+    upstreamCode: e.type ?? (e.code === null || e.code === undefined ? undefined : String(e.code)),
+  });
 }

@@ -26,21 +26,35 @@ function convertMessage(m: Message, dialect: ChatDialect, warnings: Set<string>)
       return [{ role: 'user', content, ...(m.name ? { name: m.name } : {}) }];
     }
     case 'assistant': {
-      const text = m.content.filter((p) => p.type === 'text').map((p) => p.text).join('');
-      const reasoning = m.content.filter((p) => p.type === 'reasoning').map((p) => p.text).join('');
+      const text = m.content
+        .filter((p) => p.type === 'text')
+        .map((p) => p.text)
+        .join('');
+      const reasoning = m.content
+        .filter((p) => p.type === 'reasoning')
+        .map((p) => p.text)
+        .join('');
       const calls = m.content.flatMap((p) => (p.type === 'tool-call' ? [p] : []));
-      return [{
-        role: 'assistant',
-        content: text || (calls.length ? null : ''),
-        ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
-        ...(reasoning && dialect.sendReasoningHistory ? { [dialect.reasoningField]: reasoning } : {}),
-      }];
+      return [
+        {
+          role: 'assistant',
+          content: text || (calls.length ? null : ''),
+          ...(calls.length
+            ? {
+                tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+              }
+            : {}),
+          ...(reasoning && dialect.sendReasoningHistory ? { [dialect.reasoningField]: reasoning } : {}),
+        },
+      ];
     }
     case 'tool':
       return m.content.map((r) => {
         const { text, droppedImages } = toolResultText(r.content);
-        if (droppedImages) warnings.add(warning('messages.tool.content.image', 'chat-completions tool messages carry text only; image dropped'));
-        if (r.isError) warnings.add(warning('messages.tool.isError', 'chat-completions has no error flag on tool results; sent as plain text'));
+        if (droppedImages)
+          warnings.add(warning('messages.tool.content.image', 'chat-completions tool messages carry text only; image dropped'));
+        if (r.isError)
+          warnings.add(warning('messages.tool.isError', 'chat-completions has no error flag on tool results; sent as plain text'));
         return { role: 'tool' as const, tool_call_id: r.toolCallId, content: text };
       });
   }

@@ -55,12 +55,14 @@ export class ChatStreamMapper {
     if (!this.finishReason) throw truncatedStream('its finish_reason');
     let finishReason = this.finishReason;
     if (finishReason === 'stop' && this.sawToolCall) finishReason = 'tool-calls';
-    return [{
-      type: 'finish',
-      finishReason,
-      usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      warnings: this.extra.warnings,
-      ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
-    }];
+    return [
+      {
+        type: 'finish',
+        finishReason,
+        usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        warnings: this.extra.warnings,
+        ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
+      },
+    ];
   }
 }

@@ -1,5 +1,12 @@
 import {
-  GatewayError, generateApiKey, hashApiKey, invalid, type Billing, type KeyRepository, type ModelCatalogue, type QuotaRepository,
+  GatewayError,
+  generateApiKey,
+  hashApiKey,
+  invalid,
+  type Billing,
+  type KeyRepository,
+  type ModelCatalogue,
+  type QuotaRepository,
 } from '@gateway/core';
 import type { ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
 import { ConfigError } from '../config';
@@ -38,7 +45,11 @@ export class AdminService {
     await this.getAccount(accountId);
     // The store keeps credits as decimal(20, 6): anything from 1e14 up would overflow the column.
     if (limit !== null && (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0 || limit >= MAX_CREDITS)) {
-      throw invalid('invalid_credit_limit', `"credit_limit" must be a number of credits from 0 to below ${MAX_CREDITS}, or null for unlimited.`, 'credit_limit');
+      throw invalid(
+        'invalid_credit_limit',
+        `"credit_limit" must be a number of credits from 0 to below ${MAX_CREDITS}, or null for unlimited.`,
+        'credit_limit',
+      );
     }
     const q = await this.quotas.setLimit(accountId, limit as number | null);
     this.billing?.forget(accountId);
@@ -50,8 +61,10 @@ export class AdminService {
   }
 
   async createAccount(id: unknown, name: unknown) {
-    if (typeof id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(id)) throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
-    if (name !== undefined && (typeof name !== 'string' || name.length > 200)) throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
+    if (typeof id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(id))
+      throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
+    if (name !== undefined && (typeof name !== 'string' || name.length > 200))
+      throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
     return this.keys.createAccount(id, name as string | undefined);
   }
 
@@ -77,7 +90,8 @@ export class AdminService {
   }
 
   async revokeKey(id: string) {
-    if (!(await this.keys.revokeKey(id))) throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+    if (!(await this.keys.revokeKey(id)))
+      throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
   }
 
   async listEntries(kind: ConfigKind) {
@@ -89,7 +103,8 @@ export class AdminService {
   /** Validates the change against the whole config, stores it, and applies it here at once (elsewhere on the next poll). */
   async putEntry(kind: ConfigKind, id: string, body: unknown) {
     if (!ID.test(id)) throw invalid('invalid_id', `Invalid ${kind} id.`, 'id');
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('invalid_body', `The ${kind} must be a JSON object.`);
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw invalid('invalid_body', `The ${kind} must be a JSON object.`);
     const clean = { ...(body as Record<string, unknown>) };
     delete clean.id;
     delete clean.name;

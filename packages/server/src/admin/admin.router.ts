@@ -8,14 +8,20 @@ import type { AdminService } from './admin-service';
 function requireAdmin(adminKey: string | undefined): RequestHandler {
   const expected = adminKey ? hashApiKey(adminKey) : null;
   return (req, _res, next) => {
-    if (!expected) return next(new GatewayError('permission_denied', 'The admin API is disabled: set GATEWAY_ADMIN_KEY.', { code: 'admin_disabled' }));
+    if (!expected)
+      return next(new GatewayError('permission_denied', 'The admin API is disabled: set GATEWAY_ADMIN_KEY.', { code: 'admin_disabled' }));
     const given = extractKey(req);
-    if (!given || !digestsEqual(hashApiKey(given), expected)) return next(new GatewayError('unauthenticated', 'The admin API needs the admin key.', { code: 'invalid_admin_key' }));
+    if (!given || !digestsEqual(hashApiKey(given), expected))
+      return next(new GatewayError('unauthenticated', 'The admin API needs the admin key.', { code: 'invalid_admin_key' }));
     next();
   };
 }
 
-const quotaBody = (q: { accountId: string; limit: number | null; used: number }) => ({ account: q.accountId, credit_limit: q.limit, credits_used: q.used });
+const quotaBody = (q: { accountId: string; limit: number | null; used: number }) => ({
+  account: q.accountId,
+  credit_limit: q.limit,
+  credits_used: q.used,
+});
 
 const KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
 

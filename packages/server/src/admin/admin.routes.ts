@@ -7,7 +7,11 @@ import { configSchema } from '../config.schema';
  */
 const auth = { kind: 'admin-key' } as const;
 const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
-const list = (items: SchemaDoc = { type: 'object' }) => ({ type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items } } });
+const list = (items: SchemaDoc = { type: 'object' }) => ({
+  type: 'object',
+  required: ['object', 'data'],
+  properties: { object: { const: 'list' }, data: { type: 'array', items } },
+});
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 
 /** A config entry as a PUT body: the id/name comes from the path. */
@@ -21,12 +25,21 @@ const CATALOGUE = [
   ['groups', 'group', entryBody(configSchema.properties.groups.items)],
 ] as const;
 
-const account = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string' } } };
+const account = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string' } },
+};
 const key = {
   type: 'object',
   required: ['id', 'accountId', 'group'],
   properties: {
-    id: { type: 'string' }, accountId: { type: 'string' }, group: { type: 'string' }, prefix: { type: 'string' }, createdAt: { type: 'string' }, revokedAt: { type: ['string', 'null'] },
+    id: { type: 'string' },
+    accountId: { type: 'string' },
+    group: { type: 'string' },
+    prefix: { type: 'string' },
+    createdAt: { type: 'string' },
+    revokedAt: { type: ['string', 'null'] },
   },
 };
 const quota = {
@@ -37,29 +50,58 @@ const quota = {
 const route = (r: Omit<RouteDoc, 'format' | 'auth' | 'errors'>): RouteDoc => ({ ...r, format: 'admin', auth, errors: 'openai' });
 
 export const adminRoutes: RouteDoc[] = [
-  route({ method: 'get', path: '/admin/accounts', summary: 'List accounts', response: { description: 'The accounts.', content: json(list(account)) } }),
+  route({
+    method: 'get',
+    path: '/admin/accounts',
+    summary: 'List accounts',
+    response: { description: 'The accounts.', content: json(list(account)) },
+  }),
   route({
     method: 'post',
     path: '/admin/accounts',
     summary: 'Create an account',
-    body: { content: json({ type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }, name: { type: 'string', maxLength: 200 } } }) },
+    body: {
+      content: json({
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }, name: { type: 'string', maxLength: 200 } },
+      }),
+    },
     response: { status: 201, description: 'The account.', content: json(account) },
   }),
-  route({ method: 'get', path: '/admin/accounts/{id}', summary: 'Read an account', params: [id('The account id.')], response: { description: 'The account.', content: json(account) } }),
-  route({ method: 'get', path: '/admin/accounts/{id}/quota', summary: 'Read an account\'s credit quota', params: [id('The account id.')], response: { description: 'Limit and use.', content: json(quota) } }),
+  route({
+    method: 'get',
+    path: '/admin/accounts/{id}',
+    summary: 'Read an account',
+    params: [id('The account id.')],
+    response: { description: 'The account.', content: json(account) },
+  }),
+  route({
+    method: 'get',
+    path: '/admin/accounts/{id}/quota',
+    summary: "Read an account's credit quota",
+    params: [id('The account id.')],
+    response: { description: 'Limit and use.', content: json(quota) },
+  }),
   route({
     method: 'put',
     path: '/admin/accounts/{id}/quota',
-    summary: 'Set an account\'s credit limit',
+    summary: "Set an account's credit limit",
     params: [id('The account id.')],
-    body: { content: json({ type: 'object', required: ['credit_limit'], properties: { credit_limit: { type: ['number', 'null'], minimum: 0, description: 'null: unlimited.' } } }) },
+    body: {
+      content: json({
+        type: 'object',
+        required: ['credit_limit'],
+        properties: { credit_limit: { type: ['number', 'null'], minimum: 0, description: 'null: unlimited.' } },
+      }),
+    },
     response: { description: 'Limit and use.', content: json(quota) },
   }),
   route({
     method: 'get',
     path: '/admin/keys',
     summary: 'List keys',
-    params: [{ name: 'account', in: 'query', description: 'Only this account\'s keys.', schema: { type: 'string' } }],
+    params: [{ name: 'account', in: 'query', description: "Only this account's keys.", schema: { type: 'string' } }],
     response: { description: 'The keys, without secrets.', content: json(list(key)) },
   }),
   route({
@@ -67,18 +109,36 @@ export const adminRoutes: RouteDoc[] = [
     path: '/admin/keys',
     summary: 'Create a key',
     description: 'The clear key is in this answer once and never stored.',
-    body: { content: json({ type: 'object', required: ['account'], properties: { account: { type: 'string' }, group: { type: 'string', default: 'default' } } }) },
-    response: { status: 201, description: 'The key record with `key`.', content: json({ ...key, properties: { ...key.properties, key: { type: 'string' } } }) },
+    body: {
+      content: json({
+        type: 'object',
+        required: ['account'],
+        properties: { account: { type: 'string' }, group: { type: 'string', default: 'default' } },
+      }),
+    },
+    response: {
+      status: 201,
+      description: 'The key record with `key`.',
+      content: json({ ...key, properties: { ...key.properties, key: { type: 'string' } } }),
+    },
   }),
   route({
     method: 'delete',
     path: '/admin/keys/{id}',
     summary: 'Revoke a key',
     params: [id('The key id.')],
-    response: { description: 'Revoked.', content: json({ type: 'object', properties: { id: { type: 'string' }, revoked: { const: true } } }) },
+    response: {
+      description: 'Revoked.',
+      content: json({ type: 'object', properties: { id: { type: 'string' }, revoked: { const: true } } }),
+    },
   }),
   ...CATALOGUE.flatMap(([path, kind, body]): RouteDoc[] => [
-    route({ method: 'get', path: `/admin/${path}`, summary: `List ${path}`, response: { description: `The ${path}, file and admin entries.`, content: json(list()) } }),
+    route({
+      method: 'get',
+      path: `/admin/${path}`,
+      summary: `List ${path}`,
+      response: { description: `The ${path}, file and admin entries.`, content: json(list()) },
+    }),
     route({
       method: 'put',
       path: `/admin/${path}/{id}`,
@@ -93,7 +153,10 @@ export const adminRoutes: RouteDoc[] = [
       path: `/admin/${path}/{id}`,
       summary: `Delete a ${kind}`,
       params: [id(`The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
-      response: { description: 'Deleted.', content: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }) },
+      response: {
+        description: 'Deleted.',
+        content: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }),
+      },
     }),
   ]),
 ];

@@ -8,7 +8,10 @@ export const operationsRoutes: RouteDoc[] = [
     summary: 'Liveness',
     format: 'operations',
     auth: { kind: 'none', why: 'Probes run without credentials.' },
-    response: { description: 'The process answers.', content: { 'application/json': { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+    response: {
+      description: 'The process answers.',
+      content: { 'application/json': { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } },
+    },
   },
   {
     method: 'get',
@@ -36,7 +39,7 @@ export const operationsRoutes: RouteDoc[] = [
     method: 'get',
     path: '/openapi.json',
     summary: 'This OpenAPI document',
-    description: 'Generated at start from the route descriptions of every wire package; request schemas are the validators\' own.',
+    description: "Generated at start from the route descriptions of every wire package; request schemas are the validators' own.",
     format: 'operations',
     auth: { kind: 'none', why: 'The API description is public.' },
     response: { description: 'OpenAPI 3.1.', content: { 'application/json': { type: 'object', required: ['openapi', 'paths'] } } },

@@ -14,14 +14,21 @@ export function wireOperations(ctx: WiringContext): AreaWiring {
     if (admin && !ctx.env.metricsPublic) {
       const given = extractKey(req);
       if (!given || !digestsEqual(hashApiKey(given), hashApiKey(admin))) {
-        return sendError(res, new GatewayError('unauthenticated', 'The metrics need the admin key.', { code: 'invalid_admin_key' }), renderOpenAiError);
+        return sendError(
+          res,
+          new GatewayError('unauthenticated', 'The metrics need the admin key.', { code: 'invalid_admin_key' }),
+          renderOpenAiError,
+        );
       }
     }
     res.setHeader('Content-Type', ctx.metrics.registry.contentType);
     res.send(await ctx.metrics.registry.metrics());
   });
   // The API description is public, like the docs it is generated from.
-  metrics.get('/openapi.json', serveOpenApi(() => ctx.env.publicBaseUrl));
+  metrics.get(
+    '/openapi.json',
+    serveOpenApi(() => ctx.env.publicBaseUrl),
+  );
   return {
     routers: [usageRouter({ authenticate: ctx.authenticate, usage: new KnexUsageQuery(ctx.knex) }), metrics],
   };

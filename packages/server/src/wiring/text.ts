@@ -13,18 +13,30 @@ const PURGE_EVERY_MS = 3_600_000;
 export function wireText(ctx: WiringContext): AreaWiring {
   const responses = new KnexResponseStore(ctx.knex);
   const purge = responsesPurge(ctx, responses);
-  const text = new TextGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing, breaker: ctx.config.circuitBreaker });
+  const text = new TextGeneration({
+    catalogue: ctx.config.catalogue,
+    providers: ctx.providers,
+    usage: ctx.usage,
+    billing: ctx.billing,
+    breaker: ctx.config.circuitBreaker,
+  });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
     routers: [
       openAiChatRouter({ authenticate: ctx.authenticate, text }),
       anthropicMessagesRouter({ authenticate: ctx.authenticate, text }),
       geminiGenerateContentRouter({
-        authenticate: ctx.authenticate, text, catalogue: ctx.config.catalogue,
+        authenticate: ctx.authenticate,
+        text,
+        catalogue: ctx.config.catalogue,
         images: new ImageGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing }),
       }),
       openAiResponsesRouter({
-        authenticate: ctx.authenticate, text, store: responses, usage: ctx.usage, compactionSecret: compactionSecret(ctx.env),
+        authenticate: ctx.authenticate,
+        text,
+        store: responses,
+        usage: ctx.usage,
+        compactionSecret: compactionSecret(ctx.env),
       }),
     ],
     start: purge.start,
@@ -47,7 +59,9 @@ function responsesPurge(ctx: WiringContext, store: KnexResponseStore): Required<
         (n) => void (n > 0 && ctx.logger.info('stored responses purged', { count: n, retentionDays: days })),
         (e: Error) => void ctx.logger.error('stored responses purge failed', { error: e.message }),
       )
-      .finally(() => { running = undefined; });
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   };
   return {

@@ -36,7 +36,10 @@ export function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv = process.env): V
 }
 
 /** What the engine needs of the wiring context (tests pass their own providers). */
-export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & { providers: VideoProviderLookup; billing?: WiringContext['billing'] };
+export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & {
+  providers: VideoProviderLookup;
+  billing?: WiringContext['billing'];
+};
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
 export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = videoEngineOptionsFromEnv()): VideoEngine {
@@ -46,7 +49,14 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
   const { catalogue, limits } = ctx.config;
   const service = new VideoTasks({ catalogue, tasks, content, usage: ctx.usage, providers: ctx.providers, limits, billing: ctx.billing });
   const worker = new VideoWorker(
-    { tasks, content, catalogue, providers: ctx.providers, billing: ctx.billing, log: (level, message, fields) => ctx.logger.log(level, message, fields) },
+    {
+      tasks,
+      content,
+      catalogue,
+      providers: ctx.providers,
+      billing: ctx.billing,
+      log: (level, message, fields) => ctx.logger.log(level, message, fields),
+    },
     { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },
   );
 
@@ -58,7 +68,10 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     timer = setTimeout(() => {
       round = worker
         .pump()
-        .then(() => undefined, (e: Error) => void ctx.logger.error('video worker round failed', { error: e.message }))
+        .then(
+          () => undefined,
+          (e: Error) => void ctx.logger.error('video worker round failed', { error: e.message }),
+        )
         .finally(next);
     }, intervalMs);
     timer.unref();

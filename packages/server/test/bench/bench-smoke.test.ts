@@ -6,7 +6,14 @@ jest.setTimeout(180_000);
 describe('benchmark smoke run', () => {
   it('measures every target and scenario', async () => {
     const lines: string[] = [];
-    const r = await runBenchmark({ profile: 'smoke', portkey: false, databaseUrl: process.env.TEST_DATABASE_URL, leakRequests: 200, writeDocs: false, log: (l) => lines.push(l) });
+    const r = await runBenchmark({
+      profile: 'smoke',
+      portkey: false,
+      databaseUrl: process.env.TEST_DATABASE_URL,
+      leakRequests: 200,
+      writeDocs: false,
+      log: (l) => lines.push(l),
+    });
     expect(Object.keys(r.sequential)).toEqual(['direct', 'gateway']);
     for (const n of ['direct', 'gateway']) {
       expect(r.sequential[n].median).toBeGreaterThan(0);

@@ -8,7 +8,9 @@ beforeAll(async () => {
   // 1.x sends the key as `authorization: Bearer` and `anthropic-version: 2026-10-21`.
   client = new Anthropic({ apiKey: ALPHA_KEY, baseURL: gw.url, maxRetries: 0 });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const weatherTool = {
   name: 'get_weather',
@@ -20,7 +22,11 @@ const textOf = (content: Anthropic.ContentBlock[]) => content.map((b) => (b.type
 
 describe('@anthropic-ai/sdk 1.x against the gateway', () => {
   it('messages.create returns a typed message', async () => {
-    const msg = await client.messages.create({ model: 'sim-chat', max_tokens: 200, messages: [{ role: 'user', content: 'Hello from the SDK' }] });
+    const msg = await client.messages.create({
+      model: 'sim-chat',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'Hello from the SDK' }],
+    });
     expect(msg.type).toBe('message');
     expect(msg.role).toBe('assistant');
     expect(msg.stop_reason).toBe('end_turn');
@@ -34,7 +40,9 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
     const plain = await client.messages.create(params);
     const stream = client.messages.stream(params);
     let seen = '';
-    stream.on('text', (delta) => { seen += delta; });
+    stream.on('text', (delta) => {
+      seen += delta;
+    });
     const final = await stream.finalMessage();
     expect(seen).toBe(textOf(plain.content));
     expect(textOf(final.content)).toBe(textOf(plain.content));
@@ -44,7 +52,12 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
 
   it('streams thinking blocks with their signature', async () => {
     const final = await client.messages
-      .stream({ model: 'sim-chat', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Think first' }] })
+      .stream({
+        model: 'sim-chat',
+        max_tokens: 2048,
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        messages: [{ role: 'user', content: 'Think first' }],
+      })
       .finalMessage();
     expect(final.content.map((b) => b.type)).toEqual(['thinking', 'text']);
     const thinking = final.content[0] as Anthropic.ThinkingBlock;
@@ -54,13 +67,21 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
 
   it('tool use: a tool_use block, streamed input parsed by the SDK, and an answer from the tool_result', async () => {
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
-    const first = await client.messages.create({ model: 'sim-chat', max_tokens: 200, tools: [weatherTool], tool_choice: { type: 'any' }, messages });
+    const first = await client.messages.create({
+      model: 'sim-chat',
+      max_tokens: 200,
+      tools: [weatherTool],
+      tool_choice: { type: 'any' },
+      messages,
+    });
     expect(first.stop_reason).toBe('tool_use');
     const call = first.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
     expect(call.name).toBe('get_weather');
     expect(typeof (call.input as { city: unknown }).city).toBe('string');
 
-    const streamed = await client.messages.stream({ model: 'sim-chat', max_tokens: 200, tools: [weatherTool], tool_choice: { type: 'any' }, messages }).finalMessage();
+    const streamed = await client.messages
+      .stream({ model: 'sim-chat', max_tokens: 200, tools: [weatherTool], tool_choice: { type: 'any' }, messages })
+      .finalMessage();
     const streamedCall = streamed.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
     expect(streamedCall.input).toEqual(call.input);
 
@@ -68,7 +89,11 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
       model: 'sim-chat',
       max_tokens: 200,
       tools: [weatherTool],
-      messages: [...messages, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'sunny and 21C' }] }],
+      messages: [
+        ...messages,
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'sunny and 21C' }] },
+      ],
     });
     expect(answer.stop_reason).toBe('end_turn');
     expect(textOf(answer.content)).toContain('sunny and 21C');
@@ -76,18 +101,27 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
 
   it('errors surface as the SDK error classes with the Anthropic body', async () => {
     const wrong = new Anthropic({ apiKey: 'sk-unknown-9999', baseURL: gw.url, maxRetries: 0 });
-    await expect(wrong.messages.create({ model: 'sim-chat', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+    await expect(
+      wrong.messages.create({ model: 'sim-chat', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({
       status: 401,
       error: { type: 'error', error: { type: 'authentication_error' } },
     });
-    const err = await client.messages.create({ model: 'sim-video-2.5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    const err = await client.messages
+      .create({ model: 'sim-video-2.5', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(Anthropic.APIError);
     expect(err.status).toBe(503);
     expect(err.requestID).toEqual(expect.any(String));
   });
 
   it('messages.countTokens counts what messages.create then reports as input tokens', async () => {
-    const params = { model: 'sim-chat', system: 'Answer briefly.', tools: [weatherTool], messages: [{ role: 'user' as const, content: 'What is the weather in Oslo?' }] };
+    const params = {
+      model: 'sim-chat',
+      system: 'Answer briefly.',
+      tools: [weatherTool],
+      messages: [{ role: 'user' as const, content: 'What is the weather in Oslo?' }],
+    };
     const counted = await client.messages.countTokens(params);
     const created = await client.messages.create({ ...params, max_tokens: 64, tool_choice: { type: 'none' } });
     expect(counted.input_tokens).toBe(created.usage.input_tokens);

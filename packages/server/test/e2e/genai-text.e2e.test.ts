@@ -12,7 +12,9 @@ beforeAll(async () => {
   gw = await startTestGateway();
   ai = client(ALPHA_KEY);
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const weather = {
   name: 'get_weather',
@@ -31,7 +33,11 @@ describe('@google/genai against the gateway', () => {
   });
 
   it('generateContent returns text, usage, modelVersion and responseId', async () => {
-    const r = await ai.models.generateContent({ model: 'sim-chat', contents: 'Hello from genai', config: { temperature: 0.3, systemInstruction: 'Be brief.' } });
+    const r = await ai.models.generateContent({
+      model: 'sim-chat',
+      contents: 'Hello from genai',
+      config: { temperature: 0.3, systemInstruction: 'Be brief.' },
+    });
     expect(r.text).toContain('Hello from genai');
     expect(r.candidates?.[0].finishReason).toBe('STOP');
     expect(r.usageMetadata).toMatchObject({ promptTokenCount: 5, totalTokenCount: expect.any(Number) });
@@ -57,14 +63,21 @@ describe('@google/genai against the gateway', () => {
   });
 
   it('thinking: thought parts and thoughtsTokenCount with includeThoughts', async () => {
-    const r = await ai.models.generateContent({ model: 'sim-chat', contents: 'Think first', config: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } } });
+    const r = await ai.models.generateContent({
+      model: 'sim-chat',
+      contents: 'Think first',
+      config: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
+    });
     expect(r.candidates?.[0].content?.parts?.[0].thought).toBe(true);
     expect(r.usageMetadata?.thoughtsTokenCount).toBeGreaterThan(0);
     expect(r.text).toContain('Think first');
   });
 
   it('function calling: a functionCall, then an answer from the functionResponse', async () => {
-    const config = { tools: [{ functionDeclarations: [weather] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } } };
+    const config = {
+      tools: [{ functionDeclarations: [weather] }],
+      toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } },
+    };
     const first = await ai.models.generateContent({ model: 'sim-chat', contents: 'Weather in Paris?', config });
     const call = first.functionCalls?.[0];
     expect(call?.name).toBe('get_weather');

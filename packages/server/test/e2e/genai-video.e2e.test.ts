@@ -62,7 +62,9 @@ describe('@google/genai video generation against the gateway', () => {
   });
 
   it('a refused request surfaces as an ApiError with the {code,message} body', async () => {
-    const err = await ai.models.generateVideos({ model: 'sim-video-2.0', source: { prompt: 'too long' }, config: { durationSeconds: 16 } }).catch((e) => e);
+    const err = await ai.models
+      .generateVideos({ model: 'sim-video-2.0', source: { prompt: 'too long' }, config: { durationSeconds: 16 } })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(400);
     expect(JSON.parse((err as ApiError).message)).toEqual({ code: 'invalid_duration', message: expect.stringContaining('4 to 15') });

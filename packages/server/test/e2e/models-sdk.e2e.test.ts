@@ -6,10 +6,14 @@ import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await startTestGateway({
-    config: testConfigFile({ models: [...DEFAULT_CONFIG.models, { id: 'sim-chat-pro', kind: 'text', provider: 'sim', displayName: 'Sim Chat Pro' }] }),
+    config: testConfigFile({
+      models: [...DEFAULT_CONFIG.models, { id: 'sim-chat-pro', kind: 'text', provider: 'sim', displayName: 'Sim Chat Pro' }],
+    }),
   });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 /** Jest's vm context lacks Node's undici dispatcher; handing the SDK the global fetch changes nothing on the wire. */
 const genai = (apiKey: string) => new GoogleGenAI({ apiKey, httpOptions: { baseUrl: gw.url, fetch: (url, init) => fetch(url, init) } });
@@ -22,11 +26,14 @@ describe('@google/genai models.list / models.get', () => {
     expect(names).toEqual([...DEFAULT_CONFIG.models.map((m) => `models/${m.id}`), 'models/sim-chat-pro']);
   });
 
-  it('exposes supportedActions by kind and only the key\'s group', async () => {
+  it("exposes supportedActions by kind and only the key's group", async () => {
     const models = [];
     for await (const m of await genai(ALPHA_KEY).models.list({ config: { pageSize: 3 } })) models.push(m);
     expect(models.map((m) => m.name)).toEqual(['models/sim-chat', 'models/sim-image', 'models/sim-video-2.0', 'models/sim-video-2.0-fast']);
-    expect(models[0]).toMatchObject({ supportedActions: ['generateContent', 'streamGenerateContent'], inputTokenLimit: expect.any(Number) });
+    expect(models[0]).toMatchObject({
+      supportedActions: ['generateContent', 'streamGenerateContent'],
+      inputTokenLimit: expect.any(Number),
+    });
     expect(models[2].supportedActions).toEqual(['predictLongRunning']);
   });
 
@@ -40,11 +47,14 @@ describe('@google/genai models.list / models.get', () => {
 });
 
 describe('@anthropic-ai/sdk 1.x models.list', () => {
-  it('lists the group\'s text models in Anthropic\'s shape', async () => {
+  it("lists the group's text models in Anthropic's shape", async () => {
     const client = new Anthropic({ apiKey: BETA_KEY, baseURL: gw.url, maxRetries: 0 });
     const models = [];
     for await (const m of client.models.list()) models.push(m);
-    expect(models.map((m) => [m.id, m.display_name, m.type])).toEqual([['sim-chat', 'sim-chat', 'model'], ['sim-chat-pro', 'Sim Chat Pro', 'model']]);
+    expect(models.map((m) => [m.id, m.display_name, m.type])).toEqual([
+      ['sim-chat', 'sim-chat', 'model'],
+      ['sim-chat-pro', 'Sim Chat Pro', 'model'],
+    ]);
     expect(Number.isNaN(Date.parse(models[0].created_at))).toBe(false);
   });
 

@@ -11,7 +11,9 @@ beforeAll(async () => {
   gw.env.publicBaseUrl = gw.url;
   client = new OpenAI({ apiKey: ALPHA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 function png(width: number, height: number, alpha: (x: number, y: number) => number = () => 255): Buffer {
   const p = new PNG({ width, height });
@@ -21,7 +23,13 @@ function png(width: number, height: number, alpha: (x: number, y: number) => num
 
 describe('openai 6.x images and models against the gateway', () => {
   it('images.generate with b64_json', async () => {
-    const r = await client.images.generate({ model: 'sim-image', prompt: 'a lighthouse', size: '1024x1536', response_format: 'b64_json', quality: 'high' });
+    const r = await client.images.generate({
+      model: 'sim-image',
+      prompt: 'a lighthouse',
+      size: '1024x1536',
+      response_format: 'b64_json',
+      quality: 'high',
+    });
     expect(r.created).toEqual(expect.any(Number));
     expect(r.data).toHaveLength(1);
     expect(r.data![0].revised_prompt).toEqual(expect.any(String));
@@ -30,7 +38,13 @@ describe('openai 6.x images and models against the gateway', () => {
   });
 
   it('images.generate with url, then the URL fetched without a key', async () => {
-    const r = await client.images.generate({ model: 'sim-image', prompt: 'a fox', size: '256x256', response_format: 'url', output_format: 'jpeg' });
+    const r = await client.images.generate({
+      model: 'sim-image',
+      prompt: 'a fox',
+      size: '256x256',
+      response_format: 'url',
+      output_format: 'jpeg',
+    });
     const url = r.data![0].url!;
     expect(url.startsWith(`${gw.url}/v1/images/files/`)).toBe(true);
     const res = await fetch(url);
@@ -40,7 +54,13 @@ describe('openai 6.x images and models against the gateway', () => {
   });
 
   it('images.generate streams partial images', async () => {
-    const stream = await client.images.generate({ model: 'sim-image', prompt: 'a harbor', size: '256x256', stream: true, partial_images: 2 });
+    const stream = await client.images.generate({
+      model: 'sim-image',
+      prompt: 'a harbor',
+      size: '256x256',
+      stream: true,
+      partial_images: 2,
+    });
     const types: string[] = [];
     for await (const event of stream) {
       types.push(event.type);
@@ -51,7 +71,11 @@ describe('openai 6.x images and models against the gateway', () => {
 
   it('images.edit with a file and a mask', async () => {
     const image = await toFile(png(64, 48), 'photo.png', { type: 'image/png' });
-    const mask = await toFile(png(64, 48, (x) => (x < 32 ? 0 : 255)), 'mask.png', { type: 'image/png' });
+    const mask = await toFile(
+      png(64, 48, (x) => (x < 32 ? 0 : 255)),
+      'mask.png',
+      { type: 'image/png' },
+    );
     const r = await client.images.edit({ model: 'sim-image', prompt: 'paint the left side red', image, mask, response_format: 'b64_json' });
     const out = PNG.sync.read(Buffer.from(r.data![0].b64_json!, 'base64'));
     expect([out.width, out.height]).toEqual([64, 48]);
@@ -72,7 +96,7 @@ describe('openai 6.x images and models against the gateway', () => {
     expect(e.param).toBe('size');
   });
 
-  it('models.list returns the key\'s group', async () => {
+  it("models.list returns the key's group", async () => {
     const ids: string[] = [];
     for await (const m of client.models.list()) ids.push(m.id);
     expect(ids).toEqual(['sim-chat', 'sim-image', 'sim-video-2.0', 'sim-video-2.0-fast']);

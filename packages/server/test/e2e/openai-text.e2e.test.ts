@@ -7,7 +7,9 @@ beforeAll(async () => {
   gw = await startTestGateway();
   client = new OpenAI({ apiKey: ALPHA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 const weatherParams = {
   type: 'object',
@@ -26,7 +28,12 @@ describe('openai 6.x chat completions against the gateway', () => {
 
   it('streaming with include_usage: text equals the plain answer, usage arrives last', async () => {
     const messages = [{ role: 'user' as const, content: 'Stream a short answer please' }];
-    const stream = await client.chat.completions.create({ model: 'sim-chat', messages, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'sim-chat',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let finish: string | null = null;
     let usage: OpenAI.CompletionUsage | undefined | null;
@@ -42,7 +49,9 @@ describe('openai 6.x chat completions against the gateway', () => {
   });
 
   it('tools round trip', async () => {
-    const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: weatherParams } }];
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: weatherParams } },
+    ];
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Oslo?' }];
     const first = await client.chat.completions.create({ model: 'sim-chat', messages, tools, tool_choice: 'required' });
     const call = first.choices[0].message.tool_calls?.[0];
@@ -57,7 +66,9 @@ describe('openai 6.x chat completions against the gateway', () => {
   });
 
   it('a refused field surfaces as BadRequestError naming the param', async () => {
-    const err = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'x' }], temperature: 3 }).catch((e) => e);
+    const err = await client.chat.completions
+      .create({ model: 'sim-chat', messages: [{ role: 'user', content: 'x' }], temperature: 3 })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(err.param).toBe('temperature');
   });
@@ -80,7 +91,9 @@ describe('openai 6.x responses against the gateway', () => {
     const created = await client.responses.create(params);
     expect(counted.input_tokens).toBe(created.usage?.input_tokens);
     expect(counted.input_tokens).toBeGreaterThan(first.usage?.input_tokens ?? 0);
-    await expect(client.responses.inputTokens.count({ ...params, previous_response_id: 'resp_missing' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client.responses.inputTokens.count({ ...params, previous_response_id: 'resp_missing' })).rejects.toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
   });
 
   it('responses.stream(): deltas and finalResponse agree with responses.create', async () => {
@@ -88,8 +101,12 @@ describe('openai 6.x responses against the gateway', () => {
     const stream = client.responses.stream(params);
     let deltas = '';
     const types: string[] = [];
-    stream.on('response.output_text.delta', (e) => { deltas += e.delta; });
-    stream.on('event', (e) => { types.push(e.type); });
+    stream.on('response.output_text.delta', (e) => {
+      deltas += e.delta;
+    });
+    stream.on('event', (e) => {
+      types.push(e.type);
+    });
     const final = await stream.finalResponse();
     expect(types[0]).toBe('response.created');
     expect(types[types.length - 1]).toBe('response.completed');
@@ -103,7 +120,12 @@ describe('openai 6.x responses against the gateway', () => {
 
   it('responses.stream() with a tool: the function call arrives whole', async () => {
     const final = await client.responses
-      .stream({ model: 'sim-chat', input: 'weather in Rome', tools: [{ type: 'function', name: 'get_weather', parameters: weatherParams, strict: false }], tool_choice: 'required' })
+      .stream({
+        model: 'sim-chat',
+        input: 'weather in Rome',
+        tools: [{ type: 'function', name: 'get_weather', parameters: weatherParams, strict: false }],
+        tool_choice: 'required',
+      })
       .finalResponse();
     const call = final.output.find((o) => o.type === 'function_call');
     expect(call?.type === 'function_call' && call.name).toBe('get_weather');
@@ -134,7 +156,11 @@ describe('openai 6.x responses against the gateway', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    const compacted = (await res.json()) as { object: string; output: Array<{ type: string; encrypted_content: string }>; usage: { input_tokens: number; output_tokens: number } };
+    const compacted = (await res.json()) as {
+      object: string;
+      output: Array<{ type: string; encrypted_content: string }>;
+      usage: { input_tokens: number; output_tokens: number };
+    };
     expect(compacted.object).toBe('response.compaction');
     expect(compacted.output.map((o) => o.type)).toEqual(['compaction']);
     expect(compacted.usage.output_tokens).toBeLessThan(compacted.usage.input_tokens);
@@ -148,10 +174,15 @@ describe('openai 6.x responses against the gateway', () => {
   });
 });
 
-const tools: OpenAI.Responses.FunctionTool[] = [{
-  type: 'function', name: 'get_weather', description: 'Weather', strict: false,
-  parameters: weatherParams,
-}];
+const tools: OpenAI.Responses.FunctionTool[] = [
+  {
+    type: 'function',
+    name: 'get_weather',
+    description: 'Weather',
+    strict: false,
+    parameters: weatherParams,
+  },
+];
 
 /** type, role or name, text: enough to see that each item came back as what it was. */
 function describeItem(item: OpenAI.Responses.ResponseItem): string[] {
@@ -160,9 +191,12 @@ function describeItem(item: OpenAI.Responses.ResponseItem): string[] {
       const first = item.content[0];
       return [item.type, item.role, first && 'text' in first ? first.text : ''];
     }
-    case 'function_call': return [item.type, item.name, item.arguments];
-    case 'function_call_output': return [item.type, item.call_id, typeof item.output === 'string' ? item.output : ''];
-    default: return [item.type];
+    case 'function_call':
+      return [item.type, item.name, item.arguments];
+    case 'function_call_output':
+      return [item.type, item.call_id, typeof item.output === 'string' ? item.output : ''];
+    default:
+      return [item.type];
   }
 }
 
@@ -171,13 +205,21 @@ describe('openai 6.x responses.inputItems and responses.cancel against the gatew
   let last: OpenAI.Responses.Response;
   beforeAll(async () => {
     call = await client.responses.create({
-      model: 'sim-chat', tools, tool_choice: 'required',
-      input: [{ role: 'developer', content: 'Answer briefly.' }, { role: 'user', content: 'Weather in Oslo?' }],
+      model: 'sim-chat',
+      tools,
+      tool_choice: 'required',
+      input: [
+        { role: 'developer', content: 'Answer briefly.' },
+        { role: 'user', content: 'Weather in Oslo?' },
+      ],
     });
     const fc = call.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
     expect(fc.type).toBe('function_call');
     const answer = await client.responses.create({
-      model: 'sim-chat', tools, previous_response_id: call.id, input: [{ type: 'function_call_output', call_id: fc.call_id, output: '{"temp_c":7}' }],
+      model: 'sim-chat',
+      tools,
+      previous_response_id: call.id,
+      input: [{ type: 'function_call_output', call_id: fc.call_id, output: '{"temp_c":7}' }],
     });
     last = await client.responses.create({ model: 'sim-chat', previous_response_id: answer.id, input: 'Thank you' });
   });

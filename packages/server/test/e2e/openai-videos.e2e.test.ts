@@ -9,7 +9,9 @@ beforeAll(async () => {
   await gw.startBackground();
   client = new OpenAI({ apiKey: BETA_KEY, baseURL: `${gw.url}/v1` });
 });
-afterAll(async () => { await gw.stop(); });
+afterAll(async () => {
+  await gw.stop();
+});
 
 async function untilCompleted(id: string) {
   const deadline = Date.now() + 25_000;
@@ -41,10 +43,19 @@ describe('openai SDK videos against the gateway', () => {
     made.push(source.id);
     await untilCompleted(source.id);
     const remixed = await client.videos.remix(source.id, { prompt: 'the harbor at midnight' });
-    expect(remixed).toMatchObject({ object: 'video', status: 'queued', remixed_from_video_id: source.id, seconds: '4', size: '720x1280', prompt: 'the harbor at midnight' });
+    expect(remixed).toMatchObject({
+      object: 'video',
+      status: 'queued',
+      remixed_from_video_id: source.id,
+      seconds: '4',
+      size: '720x1280',
+      prompt: 'the harbor at midnight',
+    });
     made.push(remixed.id);
     expect(await untilCompleted(remixed.id)).toMatchObject({ status: 'completed', remixed_from_video_id: source.id });
-    const [a, b] = await Promise.all([source.id, remixed.id].map(async (id) => Buffer.from(await (await client.videos.downloadContent(id)).arrayBuffer())));
+    const [a, b] = await Promise.all(
+      [source.id, remixed.id].map(async (id) => Buffer.from(await (await client.videos.downloadContent(id)).arrayBuffer())),
+    );
     expect(isMp4(b)).toBe(true);
     expect(mp4DurationSeconds(b)).toBeCloseTo(4, 0);
     expect(b.equals(a)).toBe(false);
@@ -52,7 +63,13 @@ describe('openai SDK videos against the gateway', () => {
 
   it('create with input_reference (a 1280x720 PNG file) → completed', async () => {
     const frame = await toFile(pngImage(1280, 720), 'frame.png', { type: 'image/png' });
-    const created = await client.videos.create({ model: 'sim-video-2.5', prompt: 'waves', seconds: '4', size: '1280x720', input_reference: frame });
+    const created = await client.videos.create({
+      model: 'sim-video-2.5',
+      prompt: 'waves',
+      seconds: '4',
+      size: '1280x720',
+      input_reference: frame,
+    });
     made.push(created.id);
     const done = await untilCompleted(created.id);
     expect(done.status).toBe('completed');

@@ -1,4 +1,10 @@
-import { anthropicMessagesDriver, geminiContentDriver, openAiChatDriver, openAiResponsesDriver, type InboundDriver } from '../support/inbound-drivers';
+import {
+  anthropicMessagesDriver,
+  geminiContentDriver,
+  openAiChatDriver,
+  openAiResponsesDriver,
+  type InboundDriver,
+} from '../support/inbound-drivers';
 import { startProviderGateway, UPSTREAMS, usageRow, type ProviderGateway } from '../support/provider-gateway';
 import { BETA_KEY } from '../support/test-gateway';
 
@@ -9,8 +15,12 @@ import { BETA_KEY } from '../support/test-gateway';
 const INBOUND: InboundDriver[] = [openAiChatDriver, anthropicMessagesDriver, geminiContentDriver, openAiResponsesDriver];
 
 let pg: ProviderGateway;
-beforeAll(async () => { pg = await startProviderGateway(); });
-afterAll(async () => { await pg.stop(); });
+beforeAll(async () => {
+  pg = await startProviderGateway();
+});
+afterAll(async () => {
+  await pg.stop();
+});
 beforeEach(() => Object.values(pg.fakes).forEach((f) => f.reset()));
 
 describe.each(INBOUND)('inbound $name', (inbound) => {
@@ -27,7 +37,11 @@ describe.each(INBOUND)('inbound $name', (inbound) => {
     it.each([false, true])('round-trips a tool call (stream: %s)', async (stream) => {
       fake().enqueue(
         { reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } },
-        { reply: (req) => ({ text: JSON.stringify(req.body).includes('sunny 21C') ? 'It is sunny in Paris.' : 'the tool result never arrived' }) },
+        {
+          reply: (req) => ({
+            text: JSON.stringify(req.body).includes('sunny 21C') ? 'It is sunny in Paris.' : 'the tool result never arrived',
+          }),
+        },
       );
       const r = await inbound.toolRoundTrip(pg.gw.url, up.model, 'sunny 21C', stream);
       expect(r.call).toEqual({ name: 'get_weather', args: { city: 'Paris' } });

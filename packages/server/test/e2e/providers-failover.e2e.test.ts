@@ -5,8 +5,20 @@ import { startProviderGateway, usageRow, type ProviderGateway, type UpstreamUnde
 import { BETA_KEY } from '../support/test-gateway';
 
 /** Two upstreams of different dialects; each scenario gets its own model (so its own breakers). */
-const PRIMARY: UpstreamUnderTest = { name: 'primary', type: 'anthropic', dialect: 'anthropic', model: 'primary-only', upstreamModel: 'p-solo' };
-const SECONDARY: UpstreamUnderTest = { name: 'secondary', type: 'openai', dialect: 'openai', model: 'secondary-only', upstreamModel: 's-solo' };
+const PRIMARY: UpstreamUnderTest = {
+  name: 'primary',
+  type: 'anthropic',
+  dialect: 'anthropic',
+  model: 'primary-only',
+  upstreamModel: 'p-solo',
+};
+const SECONDARY: UpstreamUnderTest = {
+  name: 'secondary',
+  type: 'openai',
+  dialect: 'openai',
+  model: 'secondary-only',
+  upstreamModel: 's-solo',
+};
 const SCENARIOS = ['down', '500', '429', 'timeout', 'bad-request', 'both-429', 'mid-stream', 'breaker'];
 
 let pg: ProviderGateway;
@@ -30,7 +42,9 @@ beforeAll(async () => {
   }));
   client = new OpenAI({ apiKey: BETA_KEY, baseURL: `${pg.gw.url}/v1`, maxRetries: 0 });
 });
-afterAll(async () => { await pg.stop(); });
+afterAll(async () => {
+  await pg.stop();
+});
 beforeEach(() => Object.values(pg.fakes).forEach((f) => f.reset()));
 
 async function ask(model: string) {
@@ -70,7 +84,9 @@ describe('failover through the gateway', () => {
     pg.fakes.primary.enqueue({ status: 429, headers: { 'retry-after': '3' } });
     pg.fakes.secondary.enqueue({ status: 429, headers: { 'retry-after': '7' } });
     const anthropic = new Anthropic({ apiKey: BETA_KEY, baseURL: pg.gw.url, maxRetries: 0 });
-    const ae = await anthropic.messages.create({ model: 'fo-both-429', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }).catch((x) => x);
+    const ae = await anthropic.messages
+      .create({ model: 'fo-both-429', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((x) => x);
     expect(ae).toBeInstanceOf(Anthropic.RateLimitError);
     expect(ae.headers.get('retry-after')).toBe('7');
     expect(ae.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
@@ -78,9 +94,15 @@ describe('failover through the gateway', () => {
 
   it('a failure after the first byte ends the stream with the format error event and is not retried', async () => {
     pg.fakes.primary.enqueue({ streamErrorAfter: 4 });
-    const stream = await client.chat.completions.create({ model: 'fo-mid-stream', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'fo-mid-stream',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     let text = '';
-    const e = await (async () => { for await (const c of stream) text += c.choices[0]?.delta.content ?? ''; })().catch((x) => x);
+    const e = await (async () => {
+      for await (const c of stream) text += c.choices[0]?.delta.content ?? '';
+    })().catch((x) => x);
     expect(e).toBeInstanceOf(OpenAI.APIError);
     expect(text.length).toBeGreaterThan(0);
     expect(pg.fakes.secondary.requests).toHaveLength(0);
@@ -112,11 +134,23 @@ describe('breaker thresholds from the config file (circuitBreaker)', () => {
     tuned = await startProviderGateway([PRIMARY, SECONDARY], (file) => ({
       ...file,
       circuitBreaker: { consecutiveFailures: 2, coolDownMs: 300 },
-      models: [...file.models, { id: 'fo-tuned', kind: 'text' as const, deployments: [{ provider: 'primary', upstreamModel: 'p-tuned', priority: 0 }, { provider: 'secondary', upstreamModel: 's-tuned', priority: 1 }] }],
+      models: [
+        ...file.models,
+        {
+          id: 'fo-tuned',
+          kind: 'text' as const,
+          deployments: [
+            { provider: 'primary', upstreamModel: 'p-tuned', priority: 0 },
+            { provider: 'secondary', upstreamModel: 's-tuned', priority: 1 },
+          ],
+        },
+      ],
     }));
     tunedClient = new OpenAI({ apiKey: BETA_KEY, baseURL: `${tuned.gw.url}/v1`, maxRetries: 0 });
   });
-  afterAll(async () => { await tuned.stop(); });
+  afterAll(async () => {
+    await tuned.stop();
+  });
 
   it('opens after consecutiveFailures and probes again after coolDownMs', async () => {
     tuned.fakes.primary.setDefault({ status: 503 });

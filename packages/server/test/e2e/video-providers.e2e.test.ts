@@ -3,9 +3,25 @@
  * through a started gateway with its worker running: every terminal state, byte-for-byte content,
  * capability refusals before anything is sent, 429 handling, expiring result URLs, no key leaks.
  */
-import { fakeMp4, startFakeArk, startFakeSora, startFakeVeo, type FakeArk, type FakeSora, type FakeTaskBook, type FakeVeo } from '@gateway/testkit';
+import {
+  fakeMp4,
+  startFakeArk,
+  startFakeSora,
+  startFakeVeo,
+  type FakeArk,
+  type FakeSora,
+  type FakeTaskBook,
+  type FakeVeo,
+} from '@gateway/testkit';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
-import { INBOUND_FORMATS, inbound, settle, UPSTREAM_MODELS, upstreamVideoConfig, type UpstreamName } from '../support/upstream-video-gateways';
+import {
+  INBOUND_FORMATS,
+  inbound,
+  settle,
+  UPSTREAM_MODELS,
+  upstreamVideoConfig,
+  type UpstreamName,
+} from '../support/upstream-video-gateways';
 
 const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_WORKER_CONCURRENCY: '32', VIDEO_POLL_MIN_MS: '80', VIDEO_POLL_MAX_MS: '250' };
 const saved: Record<string, string | undefined> = {};
@@ -32,7 +48,14 @@ beforeAll(async () => {
   arkShort = await startFakeArk({ queuedMs: 0, runningMs: 100, urlTtlMs: 1200 });
   const config = upstreamVideoConfig({ veo, sora, ark });
   config.providers.push({ id: 'ark-short', type: 'ark', baseUrl: arkShort.url, apiKey: arkShort.apiKey });
-  config.models.push({ id: 'ark-short-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'ark-short', upstreamModel: 'seedance' });
+  config.models.push({
+    id: 'ark-short-video',
+    kind: 'video',
+    family: '2.0',
+    tier: 'standard',
+    provider: 'ark-short',
+    upstreamModel: 'seedance',
+  });
   gw = await startTestGateway({ config });
   await gw.startBackground();
 });
@@ -48,19 +71,21 @@ afterAll(async () => {
 describe('3 inbound formats × 3 upstreams', () => {
   it('every pair creates a task that succeeds, with the content byte-for-byte what the upstream served', async () => {
     const cases = INBOUND_FORMATS.flatMap((format) => UPSTREAMS.map((up) => ({ format, up, prompt: `matrix ${format} via ${up}` })));
-    await Promise.all(cases.map(async ({ format, up, prompt }) => {
-      const client = inbound(format, gw.url);
-      const created = await client.create(UPSTREAM_MODELS[up], prompt);
-      expect({ format, up, status: created.status }).toEqual({ format, up, status: 200 });
-      const done = await settle(gw.url, created.id);
-      expect({ format, up, ...done }).toMatchObject({ format, up, status: 'succeeded' });
-      expect(await client.read(created.id)).toMatchObject({ status: format === 'openai' ? 'completed' : 'succeeded' });
-      const submitted = books()[up].submissions.filter((t) => t.prompt === prompt);
-      expect(submitted).toHaveLength(1);
-      const content = await client.content(created.id);
-      expect(content.status).toBe(200);
-      expect(content.bytes.equals(fakeMp4(submitted[0].id))).toBe(true);
-    }));
+    await Promise.all(
+      cases.map(async ({ format, up, prompt }) => {
+        const client = inbound(format, gw.url);
+        const created = await client.create(UPSTREAM_MODELS[up], prompt);
+        expect({ format, up, status: created.status }).toEqual({ format, up, status: 200 });
+        const done = await settle(gw.url, created.id);
+        expect({ format, up, ...done }).toMatchObject({ format, up, status: 'succeeded' });
+        expect(await client.read(created.id)).toMatchObject({ status: format === 'openai' ? 'completed' : 'succeeded' });
+        const submitted = books()[up].submissions.filter((t) => t.prompt === prompt);
+        expect(submitted).toHaveLength(1);
+        const content = await client.content(created.id);
+        expect(content.status).toBe(200);
+        expect(content.bytes.equals(fakeMp4(submitted[0].id))).toBe(true);
+      }),
+    );
     // Veo's download went through the storage host without the key.
     expect(veo.storage.requests.length).toBeGreaterThanOrEqual(3);
     expect(veo.keysSeenByStorage()).toBe(0);
@@ -72,14 +97,18 @@ describe('3 inbound formats × 3 upstreams', () => {
       sora: { '[fail]': 'video_generation_failed', '[filtered]': 'moderation_blocked', '[expire]': 'video_generation_timeout' },
       ark: { '[fail]': 'InternalServiceError', '[filtered]': 'OutputVideoSensitiveContentDetected', '[expire]': 'expired' },
     };
-    await Promise.all(UPSTREAMS.flatMap((up) => Object.entries(expected[up]).map(async ([marker, code], i) => {
-      const format = INBOUND_FORMATS[i];
-      const client = inbound(format, gw.url);
-      const { id } = await client.create(UPSTREAM_MODELS[up], `failing ${up} ${marker}`);
-      expect(await settle(gw.url, id)).toMatchObject({ status: 'failed', error: { code } });
-      expect((await client.read(id)).error).toMatchObject({ code, message: expect.any(String) });
-      expect((await client.content(id)).status).toBe(409);
-    })));
+    await Promise.all(
+      UPSTREAMS.flatMap((up) =>
+        Object.entries(expected[up]).map(async ([marker, code], i) => {
+          const format = INBOUND_FORMATS[i];
+          const client = inbound(format, gw.url);
+          const { id } = await client.create(UPSTREAM_MODELS[up], `failing ${up} ${marker}`);
+          expect(await settle(gw.url, id)).toMatchObject({ status: 'failed', error: { code } });
+          expect((await client.read(id)).error).toMatchObject({ code, message: expect.any(String) });
+          expect((await client.content(id)).status).toBe(409);
+        }),
+      ),
+    );
   });
 
   it('a task still queued upstream is cancelled by the client and upstream (Sora deletes, Ark cancels)', async () => {
@@ -102,10 +131,15 @@ describe('3 inbound formats × 3 upstreams', () => {
 
   it("a task past the gateway's execution_expires_after expires, running upstream or not", async () => {
     const client = inbound('tasks', gw.url);
-    const ids = await Promise.all(UPSTREAMS.map(async (up) => (await client.create(UPSTREAM_MODELS[up], `slow ${up} [slow]`, { execution_expires_after: 3600 })).id));
+    const ids = await Promise.all(
+      UPSTREAMS.map(async (up) => (await client.create(UPSTREAM_MODELS[up], `slow ${up} [slow]`, { execution_expires_after: 3600 })).id),
+    );
     for (const up of UPSTREAMS) await waitForUpstream(books()[up], `slow ${up} [slow]`);
     // An hour is long for a test: the tasks are made an hour older instead.
-    await gw.db.knex('video_tasks').whereIn('id', ids).update({ created_at: gw.db.knex.raw("created_at - interval '3601 seconds'") });
+    await gw.db
+      .knex('video_tasks')
+      .whereIn('id', ids)
+      .update({ created_at: gw.db.knex.raw("created_at - interval '3601 seconds'") });
     for (const id of ids) expect(await settle(gw.url, id)).toMatchObject({ status: 'expired', error: { code: 'expired' } });
   });
 
@@ -113,11 +147,22 @@ describe('3 inbound formats × 3 upstreams', () => {
     const before = { veo: veo.book.submissions.length, sora: sora.book.submissions.length, ark: ark.book.submissions.length };
     const tasks = inbound('tasks', gw.url);
     const img = `data:image/png;base64,${pngBase64()}`;
-    const refs = await tasks.create(UPSTREAM_MODELS.sora, '', { content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: img }, role: 'reference_image' }] });
+    const refs = await tasks.create(UPSTREAM_MODELS.sora, '', {
+      content: [
+        { type: 'text', text: 'x' },
+        { type: 'image_url', image_url: { url: img }, role: 'reference_image' },
+      ],
+    });
     expect(refs).toMatchObject({ status: 400, body: { code: 'reference_images_not_supported' } });
-    expect(await tasks.create(UPSTREAM_MODELS.ark, 'x', { resolution: '4k' })).toMatchObject({ status: 400, body: { code: 'resolution_not_supported' } });
+    expect(await tasks.create(UPSTREAM_MODELS.ark, 'x', { resolution: '4k' })).toMatchObject({
+      status: 400,
+      body: { code: 'resolution_not_supported' },
+    });
     expect(await inbound('gemini', gw.url).create(UPSTREAM_MODELS.veo, 'x', { resolution: '480p' })).toMatchObject({ status: 400 });
-    expect(await inbound('openai', gw.url).create(UPSTREAM_MODELS.sora, 'x', { seconds: '5' })).toMatchObject({ status: 400, body: { error: { code: 'duration_not_supported' } } });
+    expect(await inbound('openai', gw.url).create(UPSTREAM_MODELS.sora, 'x', { seconds: '5' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'duration_not_supported' } },
+    });
     expect({ veo: veo.book.submissions.length, sora: sora.book.submissions.length, ark: ark.book.submissions.length }).toEqual(before);
   });
 
@@ -139,7 +184,9 @@ describe('3 inbound formats × 3 upstreams', () => {
     const { id } = await client.create('ark-short-video', 'short-lived url');
     expect(await settle(gw.url, id)).toMatchObject({ status: 'succeeded' });
     const upstream = arkShort.book.submissions.find((t) => t.prompt === 'short-lived url')!;
-    await expectEventually(async () => (await fetch(`${arkShort.storage.origin}/ark/${upstream.id}.mp4?X-Expires=${upstream.createdAt + 1300}`)).status === 403);
+    await expectEventually(
+      async () => (await fetch(`${arkShort.storage.origin}/ark/${upstream.id}.mp4?X-Expires=${upstream.createdAt + 1300}`)).status === 403,
+    );
     const content = await client.content(id);
     expect(content.status).toBe(200);
     expect(content.bytes.equals(fakeMp4(upstream.id))).toBe(true);

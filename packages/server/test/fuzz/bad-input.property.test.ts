@@ -17,29 +17,60 @@ const printable = fc.oneof(fc.stringMatching(/^[\x21-\x7e]{0,80}$/), fc.constant
 
 const mutation = (ep: Endpoint) =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.record({
-      // a field of the valid body (or an unknown one) replaced by something hostile
-      kind: fc.constant('field' as const),
-      field: fc.oneof(fc.constantFrom(...Object.keys(ep.valid ?? { x: 1 })), hostileString),
-      value: hostileValue,
-    }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        // a field of the valid body (or an unknown one) replaced by something hostile
+        kind: fc.constant('field' as const),
+        field: fc.oneof(fc.constantFrom(...Object.keys(ep.valid ?? { x: 1 })), hostileString),
+        value: hostileValue,
+      }),
+    },
     // not JSON at all, or truncated JSON
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('raw' as const), raw: fc.oneof(fc.string({ maxLength: 200 }), fc.constant(JSON.stringify(ep.valid ?? {}).slice(0, 17))), contentType: fc.constantFrom('application/json', 'text/plain', 'multipart/form-data; boundary=zz', 'multipart/form-data', 'application/x-www-form-urlencoded', 'application/json; charset=utf-7', 'image/png') }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('raw' as const),
+        raw: fc.oneof(fc.string({ maxLength: 200 }), fc.constant(JSON.stringify(ep.valid ?? {}).slice(0, 17))),
+        contentType: fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'multipart/form-data; boundary=zz',
+          'multipart/form-data',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-7',
+          'image/png',
+        ),
+      }),
+    },
     // a whole random JSON value as the body
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('any' as const), value: fc.anything({ maxDepth: 3 }) }) },
     // a missing, malformed or unknown credential
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('auth' as const), header: fc.constantFrom('authorization', 'x-api-key', 'x-goog-api-key'), value: fc.oneof(printable, printable.map((s) => `Bearer ${s}`)) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('auth' as const),
+        header: fc.constantFrom('authorization', 'x-api-key', 'x-goog-api-key'),
+        value: fc.oneof(
+          printable,
+          printable.map((s) => `Bearer ${s}`),
+        ),
+      }),
+    },
   );
 
 let gw: TestGateway;
-beforeAll(async () => { gw = await startTestGateway({ env: { adminKey: ADMIN_KEY }, config: testConfigFile({ limits: UNCAPPED }) }); });
+beforeAll(async () => {
+  gw = await startTestGateway({ env: { adminKey: ADMIN_KEY }, config: testConfigFile({ limits: UNCAPPED }) });
+});
 afterAll(async () => {
   writeReport('bad-input');
   await gw.stop();
 });
 
-const fill = (path: string, id: string, model: string) => path.replaceAll('{id}', encodeURIComponent(id)).replaceAll('{model}', encodeURIComponent(model));
-const verb = (m: Endpoint['method']) => ({ GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' } as const)[m];
+const fill = (path: string, id: string, model: string) =>
+  path.replaceAll('{id}', encodeURIComponent(id)).replaceAll('{model}', encodeURIComponent(model));
+const verb = (m: Endpoint['method']) => (({ GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' }) as const)[m];
 
 describe('coverage', () => {
   it('drives every documented route, each in the error shape its document promises', () => {
@@ -55,7 +86,7 @@ describe('coverage', () => {
 });
 
 describe.each(ENDPOINTS)('bad input: $name', (ep) => {
-  it('never answers 5xx; 4xx in the format\'s shape; nothing leaks; refusals write nothing', async () => {
+  it("never answers 5xx; 4xx in the format's shape; nothing leaks; refusals write nothing", async () => {
     let cases = 0;
     await fc.assert(
       fc.asyncProperty(mutation(ep), hostileString, fc.constantFrom('sim-chat', 'sim-video-2.0', 'sim-image'), async (m, id, model) => {
@@ -72,13 +103,15 @@ describe.each(ENDPOINTS)('bad input: $name', (ep) => {
         if (ep.method === 'POST' || ep.method === 'PUT') {
           if (m.kind === 'raw') req = req.set('content-type', m.contentType).send(m.raw);
           else if (m.kind === 'any') req = req.set('content-type', 'application/json').send(JSON.stringify(m.value) ?? 'null');
-          else if (m.kind === 'field') req = req.set('content-type', 'application/json').send(JSON.stringify({ ...ep.valid, [m.field]: m.value }));
+          else if (m.kind === 'field')
+            req = req.set('content-type', 'application/json').send(JSON.stringify({ ...ep.valid, [m.field]: m.value }));
           else req = req.set('content-type', 'application/json').send(JSON.stringify(ep.valid ?? {}));
         }
         const res = await req;
         recordCase(ep.name, res.status);
         // 503 model_not_in_group is the seed's answer for a model outside the key's group (or unknown)
-        if (res.status >= 500) expect({ status: res.status, text: res.text }).toEqual({ status: 503, text: expect.stringContaining('model_not_in_group') });
+        if (res.status >= 500)
+          expect({ status: res.status, text: res.text }).toEqual({ status: 503, text: expect.stringContaining('model_not_in_group') });
         expect(leakProblem(res.text ?? '')).toBeNull();
         if (res.status >= 400 && res.headers['content-type']?.includes('json')) {
           expect(errorShapeProblem(ep.shape, res.body)).toBeNull();

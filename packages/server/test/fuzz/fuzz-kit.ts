@@ -17,12 +17,41 @@ if (seed !== undefined) fc.configureGlobal({ seed: Number(seed) });
 
 export const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('..', '../..', '%2F', '%2e%2e%2f', '\u0000', '\u202e', '😀'.repeat(50), 'NaN', 'Infinity', '-0', '1e309', 'null', 'a'.repeat(5000), '<script>', "' OR 1=1 --", 'sk-' + 'x'.repeat(300), 'task' + 'a'.repeat(24), '-1', '0', '99999999999999999999'),
+  fc.constantFrom(
+    '..',
+    '../..',
+    '%2F',
+    '%2e%2e%2f',
+    '\u0000',
+    '\u202e',
+    '😀'.repeat(50),
+    'NaN',
+    'Infinity',
+    '-0',
+    '1e309',
+    'null',
+    'a'.repeat(5000),
+    '<script>',
+    "' OR 1=1 --",
+    'sk-' + 'x'.repeat(300),
+    'task' + 'a'.repeat(24),
+    '-1',
+    '0',
+    '99999999999999999999',
+  ),
   fc.string({ unit: 'binary', maxLength: 30 }),
 );
 const hostileNumber = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, -1, 0, 0.5, 2 ** 53));
 const deep = (depth: number): unknown => (depth === 0 ? 'x' : { a: deep(depth - 1) });
-export const hostileValue = fc.oneof(hostileString, hostileNumber, fc.boolean(), fc.constant(null), fc.constant(deep(200)), fc.array(fc.anything(), { maxLength: 5 }), fc.object({ maxDepth: 3 }));
+export const hostileValue = fc.oneof(
+  hostileString,
+  hostileNumber,
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(deep(200)),
+  fc.array(fc.anything(), { maxLength: 5 }),
+  fc.object({ maxDepth: 3 }),
+);
 
 /** A stack trace, a module path or a source location in an answer; null when clean. */
 export function leakProblem(text: string): string | null {

@@ -12,13 +12,18 @@ import { BETA_KEY, startTestGateway, type TestGateway } from '../support/test-ga
 jest.setTimeout(60_000);
 
 let gw: TestGateway;
-beforeAll(async () => { gw = await startTestGateway(); });
+beforeAll(async () => {
+  gw = await startTestGateway();
+});
 afterAll(async () => {
   writeReport('size-limits');
   await gw.stop();
 });
 
-interface Reply { status: number; body: any }
+interface Reply {
+  status: number;
+  body: any;
+}
 
 /**
  * Sends a request whose body `write` produces, and resolves with the answer as soon as it comes, even while the
@@ -26,18 +31,22 @@ interface Reply { status: number; body: any }
  */
 function post(path: string, headers: Record<string, string | number>, write: (req: http.ClientRequest) => Promise<void>): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${gw.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${BETA_KEY}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        req.destroy();
-        try {
-          resolve({ status: res.statusCode!, body: JSON.parse(text) });
-        } catch {
-          resolve({ status: res.statusCode!, body: text });
-        }
-      });
-    });
+    const req = http.request(
+      `${gw.url}${path}`,
+      { method: 'POST', headers: { authorization: `Bearer ${BETA_KEY}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          req.destroy();
+          try {
+            resolve({ status: res.statusCode!, body: JSON.parse(text) });
+          } catch {
+            resolve({ status: res.statusCode!, body: text });
+          }
+        });
+      },
+    );
     req.on('error', (e) => (req.destroyed && (e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
     write(req).catch(() => undefined);
   });
@@ -89,22 +98,26 @@ describe('JSON bodies over LIMITS.jsonBytes', () => {
     '$name: a declared length over the limit is a 413',
     async ({ name, path, shape, headers }) => {
       const size = LIMITS.jsonBytes + 1024;
-      await expect413(name, shape, () => post(path, { 'content-type': 'application/json', 'content-length': size, ...headers }, async (req) => {
-        req.write('{"model":"');
-        await pump(req, size - 12);
-        req.end('"}');
-      }));
+      await expect413(name, shape, () =>
+        post(path, { 'content-type': 'application/json', 'content-length': size, ...headers }, async (req) => {
+          req.write('{"model":"');
+          await pump(req, size - 12);
+          req.end('"}');
+        }),
+      );
     },
   );
 
   it.each(JSON_ROUTES.filter((r) => !['chat', 'messages', 'generateContent', 'predictLongRunning'].includes(r.name)))(
     '$name: an undeclared (chunked) body over the limit is a 413',
     async ({ name, path, shape, headers }) => {
-      await expect413(`${name} chunked`, shape, () => post(path, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers }, async (req) => {
-        req.write('{"model":"');
-        await pump(req, LIMITS.jsonBytes + (2 << 20));
-        req.end('"}');
-      }));
+      await expect413(`${name} chunked`, shape, () =>
+        post(path, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers }, async (req) => {
+          req.write('{"model":"');
+          await pump(req, LIMITS.jsonBytes + (2 << 20));
+          req.end('"}');
+        }),
+      );
     },
   );
 });
@@ -120,24 +133,39 @@ describe('multipart limits', () => {
   ];
 
   it.each(UPLOADS)('$name: a file over LIMITS.fileBytes is a 413', async (u) => {
-    const body = await expect413(`${u.name} file size`, 'openai', () => post(u.path, headers, async (req) => {
-      req.write(u.fields + `--${boundary}\r\nContent-Disposition: form-data; name="${u.file}"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`);
-      await pump(req, LIMITS.fileBytes + (1 << 20));
-      req.end(`\r\n--${boundary}--\r\n`);
-    }));
+    const body = await expect413(`${u.name} file size`, 'openai', () =>
+      post(u.path, headers, async (req) => {
+        req.write(
+          u.fields +
+            `--${boundary}\r\nContent-Disposition: form-data; name="${u.file}"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+        );
+        await pump(req, LIMITS.fileBytes + (1 << 20));
+        req.end(`\r\n--${boundary}--\r\n`);
+      }),
+    );
     expect(body.error.code).toBe('limit_file_size');
   });
 
-  it.each(UPLOADS)('$name: more than LIMITS.files files, more than LIMITS.fields fields, a field over LIMITS.fieldBytes: 413', async (u) => {
-    const files = Array.from({ length: LIMITS.files + 1 }, (_, i) => part(u.file, 'x', `f${i}.png`)).join('');
-    const fields = Array.from({ length: LIMITS.fields + 1 }, (_, i) => part(`f${i}`, 'x')).join('');
-    for (const [what, body] of [['file count', files], ['field count', fields]]) {
-      await expect413(`${u.name} ${what}`, 'openai', () => post(u.path, headers, async (req) => void req.end(u.fields + body + `--${boundary}--\r\n`)));
-    }
-    await expect413(`${u.name} field value`, 'openai', () => post(u.path, headers, async (req) => {
-      req.write(u.fields + `--${boundary}\r\nContent-Disposition: form-data; name="prompt"\r\n\r\n`);
-      await pump(req, LIMITS.fieldBytes + (1 << 20));
-      req.end(`\r\n--${boundary}--\r\n`);
-    }));
-  });
+  it.each(UPLOADS)(
+    '$name: more than LIMITS.files files, more than LIMITS.fields fields, a field over LIMITS.fieldBytes: 413',
+    async (u) => {
+      const files = Array.from({ length: LIMITS.files + 1 }, (_, i) => part(u.file, 'x', `f${i}.png`)).join('');
+      const fields = Array.from({ length: LIMITS.fields + 1 }, (_, i) => part(`f${i}`, 'x')).join('');
+      for (const [what, body] of [
+        ['file count', files],
+        ['field count', fields],
+      ]) {
+        await expect413(`${u.name} ${what}`, 'openai', () =>
+          post(u.path, headers, async (req) => void req.end(u.fields + body + `--${boundary}--\r\n`)),
+        );
+      }
+      await expect413(`${u.name} field value`, 'openai', () =>
+        post(u.path, headers, async (req) => {
+          req.write(u.fields + `--${boundary}\r\nContent-Disposition: form-data; name="prompt"\r\n\r\n`);
+          await pump(req, LIMITS.fieldBytes + (1 << 20));
+          req.end(`\r\n--${boundary}--\r\n`);
+        }),
+      );
+    },
+  );
 });

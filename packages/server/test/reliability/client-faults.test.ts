@@ -70,13 +70,17 @@ describe.each(TEXT_FORMATS)('slow reader: %s', (format) => {
       // the upstream's writes block for good: blocked, and its byte count still for a whole second.
       let stableSince = Date.now();
       let last = -1;
-      const stopped = await eventually(() => {
-        if (upstream.bytesWritten !== last || !upstream.blocked) {
-          last = upstream.bytesWritten;
-          stableSince = Date.now();
-        }
-        return Date.now() - stableSince >= 1000;
-      }, 15_000, 50);
+      const stopped = await eventually(
+        () => {
+          if (upstream.bytesWritten !== last || !upstream.blocked) {
+            last = upstream.bytesWritten;
+            stableSince = Date.now();
+          }
+          return Date.now() - stableSince >= 1000;
+        },
+        15_000,
+        50,
+      );
       expect(stopped).toBe(true);
       // What is in flight is bounded by socket and stream buffers, not by how long the reader sleeps.
       expect(upstream.bytesWritten - received).toBeLessThan(64 * 1024 * 1024);

@@ -37,7 +37,10 @@ describe('concurrent streams per key (in memory)', () => {
   });
 
   it.each(TEXT_FORMATS)('%s: the third stream is refused; a non-stream, another key and a freed slot go on', async (format) => {
-    const open = [await openStream(gw.url, textCall(format, BETA_KEY, MODEL, true)), await openStream(gw.url, textCall(format, BETA_KEY, MODEL, true))];
+    const open = [
+      await openStream(gw.url, textCall(format, BETA_KEY, MODEL, true)),
+      await openStream(gw.url, textCall(format, BETA_KEY, MODEL, true)),
+    ];
     try {
       expect(open.map((o) => o.res.statusCode)).toEqual([200, 200]);
       const upstreamBefore = up.streams.length;
@@ -64,15 +67,33 @@ describe('concurrent streams per key (in memory)', () => {
   });
 
   it('counts streams across formats: two text streams leave no slot for an image stream of the same key', async () => {
-    const open = [await openStream(gw.url, textCall('chat', BETA_KEY, MODEL, true)), await openStream(gw.url, textCall('gemini', BETA_KEY, MODEL, true))];
+    const open = [
+      await openStream(gw.url, textCall('chat', BETA_KEY, MODEL, true)),
+      await openStream(gw.url, textCall('gemini', BETA_KEY, MODEL, true)),
+    ];
     try {
       const call = { path: '/v1/images/generations', headers: { authorization: `Bearer ${BETA_KEY}`, 'content-type': 'application/json' } };
-      const image = await send(gw.url, { ...call, body: JSON.stringify({ model: 'sim-image', prompt: 'a red square', size: '256x256', stream: true, partial_images: 1 }) });
+      const image = await send(gw.url, {
+        ...call,
+        body: JSON.stringify({ model: 'sim-image', prompt: 'a red square', size: '256x256', stream: true, partial_images: 1 }),
+      });
       expect(image.status).toBe(429);
       expect(JSON.parse(image.text).error).toMatchObject({ type: 'rate_limit_error', code: 'too_many_concurrent_streams' });
       open.shift()!.req.destroy();
       open.shift()!.req.destroy();
-      expect(await eventually(async () => (await send(gw.url, { ...call, body: JSON.stringify({ model: 'sim-image', prompt: 'a red square', size: '256x256', stream: true, partial_images: 1 }) })).status === 200, 3000, 50)).toBe(true);
+      expect(
+        await eventually(
+          async () =>
+            (
+              await send(gw.url, {
+                ...call,
+                body: JSON.stringify({ model: 'sim-image', prompt: 'a red square', size: '256x256', stream: true, partial_images: 1 }),
+              })
+            ).status === 200,
+          3000,
+          50,
+        ),
+      ).toBe(true);
     } finally {
       for (const o of open) o.req.destroy();
     }
@@ -81,7 +102,7 @@ describe('concurrent streams per key (in memory)', () => {
 
 const redisUrl = process.env.TEST_REDIS_URL;
 (redisUrl ? describe : describe.skip)('concurrent streams per key across instances (Redis)', () => {
-  it('two instances share one key\'s stream slots', async () => {
+  it("two instances share one key's stream slots", async () => {
     const up = await startControlledUpstream('openai', 'hold');
     // a fresh key per run, so slots left in Redis by an earlier run do not count
     const key = `sk-cs-${randomBytes(6).toString('hex')}`;

@@ -13,7 +13,9 @@ import { readTask } from './support/video-clients';
 jest.setTimeout(60_000);
 
 let setup: ProcessSetup;
-beforeAll(async () => { setup = await processSetup({ postgres: false, workerEnv: { SHUTDOWN_GRACE_MS: '1500', VIDEO_WORKER_LEASE_MS: '30000' } }); });
+beforeAll(async () => {
+  setup = await processSetup({ postgres: false, workerEnv: { SHUTDOWN_GRACE_MS: '1500', VIDEO_WORKER_LEASE_MS: '30000' } });
+});
 afterAll(async () => setup.cleanup());
 
 /** A render under way: ffmpeg writes the simulator's output to a `.partial` first. */
@@ -25,7 +27,12 @@ it('SIGTERM mid-render: the render is aborted and its task handed back at once; 
   const created = await fetch(`${gw.url}/v1/contents/generations/tasks`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ALPHA_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'claimed at shutdown' }], duration: 15, resolution: '720p' }),
+    body: JSON.stringify({
+      model: 'sim-video-2.0',
+      content: [{ type: 'text', text: 'claimed at shutdown' }],
+      duration: 15,
+      resolution: '720p',
+    }),
   });
   const taskId = ((await created.json()) as { id: string }).id;
   expect(await eventually(rendering, 15_000, 10)).toBe(true);
@@ -50,7 +57,10 @@ it('SIGTERM mid-render: the render is aborted and its task handed back at once; 
 it('SIGTERM mid-stream: stops accepting at once, lets the stream run to the grace deadline, then exits 0', async () => {
   const gw = await startGatewayProcess(setup.env);
   // many slow chunks (the simulator waits 400 ms between them): far longer than the grace period
-  const { res } = await openStream(gw.url, textCall('chat', ALPHA_KEY, 'sim-chat', true, 'a long answer please, with twelve words in it to echo back'));
+  const { res } = await openStream(
+    gw.url,
+    textCall('chat', ALPHA_KEY, 'sim-chat', true, 'a long answer please, with twelve words in it to echo back'),
+  );
   let text = '';
   res.on('data', (d) => (text += d));
   const streamEnded = new Promise<number>((r) => res.on('close', () => r(Date.now())));

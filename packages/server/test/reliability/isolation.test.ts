@@ -15,7 +15,11 @@ let gw: TestGateway;
 const owned = { tasks: [] as string[], response: '', image: '', requestIds: [] as string[] };
 let probes = 0;
 
-interface Answer { status: number; body: string; type: string }
+interface Answer {
+  status: number;
+  body: string;
+  type: string;
+}
 
 async function call(key: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(gw.url + path, {
@@ -37,12 +41,26 @@ function missingLike(id: string): string {
  * What the intruder sees for the real id must be what anyone sees for a missing one, once the ids are masked: a
  * refusal for reads and writes, the same (empty) page for list filters and cursors.
  */
-async function expectLikeMissing(key: string, method: string, path: (id: string) => string, id: string, body?: (id: string) => unknown, refused = true) {
+async function expectLikeMissing(
+  key: string,
+  method: string,
+  path: (id: string) => string,
+  id: string,
+  body?: (id: string) => unknown,
+  refused = true,
+) {
   const ghost = missingLike(id);
   const real = await call(key, method, path(id), body?.(id));
   const missing = await call(key, method, path(ghost), body?.(ghost));
   probes++;
-  const mask = (a: Answer, x: string) => ({ status: a.status, type: a.type, body: a.body.split(x).join('<id>').replace(/req_[a-z0-9]+/g, '<req>') });
+  const mask = (a: Answer, x: string) => ({
+    status: a.status,
+    type: a.type,
+    body: a.body
+      .split(x)
+      .join('<id>')
+      .replace(/req_[a-z0-9]+/g, '<req>'),
+  });
   expect(mask(real, id)).toEqual(mask(missing, ghost));
   if (refused) expect(real.status).toBeGreaterThanOrEqual(400);
 }
@@ -51,12 +69,21 @@ beforeAll(async () => {
   const base = testConfigFile();
   gw = await startTestGateway({ config: { ...base, keys: [...base.keys!, { key: GAMMA_KEY, account: 'gamma', group: 'default' }] } });
   await gw.startBackground();
-  const alpha = (method: string, path: string, body?: unknown, extra?: Record<string, string>) => call(ALPHA_KEY, method, path, body, extra);
+  const alpha = (method: string, path: string, body?: unknown, extra?: Record<string, string>) =>
+    call(ALPHA_KEY, method, path, body, extra);
 
   const created = [
-    await alpha('POST', '/v1beta/models/sim-video-2.0:predictLongRunning', { instances: [{ prompt: 'alpha one' }], parameters: { durationSeconds: 4, resolution: '480p' } }),
+    await alpha('POST', '/v1beta/models/sim-video-2.0:predictLongRunning', {
+      instances: [{ prompt: 'alpha one' }],
+      parameters: { durationSeconds: 4, resolution: '480p' },
+    }),
     await alpha('POST', '/v1/videos', { model: 'sim-video-2.0', prompt: 'alpha two', seconds: '4', size: '1280x720' }),
-    await alpha('POST', '/v1/contents/generations/tasks', { model: 'sim-video-2.0', content: [{ type: 'text', text: 'alpha three' }], duration: 4, resolution: '480p' }),
+    await alpha('POST', '/v1/contents/generations/tasks', {
+      model: 'sim-video-2.0',
+      content: [{ type: 'text', text: 'alpha three' }],
+      duration: 4,
+      resolution: '480p',
+    }),
   ];
   for (const c of created) {
     expect(c.status).toBe(200);
@@ -65,13 +92,24 @@ beforeAll(async () => {
   }
   const response = await alpha('POST', '/v1/responses', { model: 'sim-chat', input: 'alpha remembers this' });
   owned.response = JSON.parse(response.body).id;
-  const image = await alpha('POST', '/v1/images/generations', { model: 'sim-image', prompt: 'alpha square', size: '256x256', response_format: 'url' });
+  const image = await alpha('POST', '/v1/images/generations', {
+    model: 'sim-image',
+    prompt: 'alpha square',
+    size: '256x256',
+    response_format: 'url',
+  });
   owned.image = new URL(JSON.parse(image.body).data[0].url).pathname;
   // Let the videos finish, so there is content to protect too.
-  const done = await eventually(async () => {
-    const states = await Promise.all(owned.tasks.map(async (id) => JSON.parse((await alpha('GET', `/v1/contents/generations/tasks/${id}`)).body).status));
-    return states.every((s) => s === 'succeeded');
-  }, 30_000, 200);
+  const done = await eventually(
+    async () => {
+      const states = await Promise.all(
+        owned.tasks.map(async (id) => JSON.parse((await alpha('GET', `/v1/contents/generations/tasks/${id}`)).body).status),
+      );
+      return states.every((s) => s === 'succeeded');
+    },
+    30_000,
+    200,
+  );
   expect(done).toBe(true);
   await gw.usage.flush();
   const usage = JSON.parse((await alpha('GET', '/v1/usage?limit=1000')).body);
@@ -83,7 +121,10 @@ afterAll(async () => {
   await gw.stop();
 });
 
-const INTRUDERS = [{ name: 'another account in the same group', key: GAMMA_KEY }, { name: 'another account in another group', key: BETA_KEY }];
+const INTRUDERS = [
+  { name: 'another account in the same group', key: GAMMA_KEY },
+  { name: 'another account in another group', key: BETA_KEY },
+];
 
 describe.each(INTRUDERS)('$name', ({ key }) => {
   it('cannot read, download, cancel or delete a video task, in any format', async () => {
@@ -96,7 +137,13 @@ describe.each(INTRUDERS)('$name', ({ key }) => {
       await expectLikeMissing(key, 'GET', (x) => `/v1beta/files/${x}:download?alt=media`, id);
       await expectLikeMissing(key, 'DELETE', (x) => `/v1/videos/${x}`, id);
       await expectLikeMissing(key, 'DELETE', (x) => `/v1/contents/generations/tasks/${x}`, id);
-      await expectLikeMissing(key, 'POST', (x) => `/v1/videos/${x}/remix`, id, () => ({ prompt: 'mine now' }));
+      await expectLikeMissing(
+        key,
+        'POST',
+        (x) => `/v1/videos/${x}/remix`,
+        id,
+        () => ({ prompt: 'mine now' }),
+      );
       // ...and the owner still has it, content and all
       expect((await call(ALPHA_KEY, 'GET', `/v1/videos/${id}/content`)).status).toBe(200);
     }
@@ -124,8 +171,20 @@ describe.each(INTRUDERS)('$name', ({ key }) => {
     await expectLikeMissing(key, 'GET', (x) => `/v1/responses/${x}`, id);
     await expectLikeMissing(key, 'DELETE', (x) => `/v1/responses/${x}`, id);
     const model = 'sim-chat';
-    await expectLikeMissing(key, 'POST', () => '/v1/responses', id, (x) => ({ model, input: 'what did they say?', previous_response_id: x }));
-    await expectLikeMissing(key, 'POST', () => '/v1/responses/compact', id, (x) => ({ model, previous_response_id: x }));
+    await expectLikeMissing(
+      key,
+      'POST',
+      () => '/v1/responses',
+      id,
+      (x) => ({ model, input: 'what did they say?', previous_response_id: x }),
+    );
+    await expectLikeMissing(
+      key,
+      'POST',
+      () => '/v1/responses/compact',
+      id,
+      (x) => ({ model, previous_response_id: x }),
+    );
     expect((await call(ALPHA_KEY, 'GET', `/v1/responses/${id}`)).status).toBe(200);
   });
 
@@ -133,7 +192,8 @@ describe.each(INTRUDERS)('$name', ({ key }) => {
     const mine = JSON.parse((await call(key, 'GET', '/v1/usage?limit=1000')).body);
     const theirs = new Set(owned.requestIds);
     expect(mine.data.filter((r: { request_id: string }) => theirs.has(r.request_id))).toEqual([]);
-    for (const rid of owned.requestIds.slice(0, 5)) await expectLikeMissing(key, 'GET', (x) => `/v1/usage?request_id=${x}`, rid, undefined, false);
+    for (const rid of owned.requestIds.slice(0, 5))
+      await expectLikeMissing(key, 'GET', (x) => `/v1/usage?request_id=${x}`, rid, undefined, false);
   });
 });
 

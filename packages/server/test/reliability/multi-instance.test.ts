@@ -33,9 +33,24 @@ jest.setTimeout(240_000);
     recordFigure('crashes survived (two instances)', r.crashes);
     recordFigure('tasks lost (two instances)', r.notTerminal.length);
     expect({
-      notTerminal: r.notTerminal, unreadableAcross: r.unreadableAcross, badContent: r.badContent, renderedTwice: r.renderedTwice,
-      deliveredTwice: r.deliveredTwice, finishedTwice: r.finishedTwice, violations: r.audit.violations, exits: r.exits,
-    }).toEqual({ notTerminal: [], unreadableAcross: [], badContent: [], renderedTwice: [], deliveredTwice: [], finishedTwice: [], violations: [], exits: [0, 0] });
+      notTerminal: r.notTerminal,
+      unreadableAcross: r.unreadableAcross,
+      badContent: r.badContent,
+      renderedTwice: r.renderedTwice,
+      deliveredTwice: r.deliveredTwice,
+      finishedTwice: r.finishedTwice,
+      violations: r.audit.violations,
+      exits: r.exits,
+    }).toEqual({
+      notTerminal: [],
+      unreadableAcross: [],
+      badContent: [],
+      renderedTwice: [],
+      deliveredTwice: [],
+      finishedTwice: [],
+      violations: [],
+      exits: [0, 0],
+    });
     expect(r.audit.tasks).toBe(r.tasks);
     // the queue is shared: both processes finished tasks
     expect(r.finishedBy.a).toBeGreaterThan(0);

@@ -37,21 +37,30 @@ const FAILURES: Array<{ name: string; behaviour: (d: FakeDialectName) => FakeBeh
   { name: '401 quoting the key', behaviour: (d) => ({ status: 401, errorMessage: quoting(d) }) },
   { name: '429 quoting the key', behaviour: (d) => ({ status: 429, errorMessage: quoting(d), headers: { 'retry-after': '1' } }) },
   { name: '500 quoting the key', behaviour: (d) => ({ status: 500, errorMessage: quoting(d) }) },
-  { name: 'a 200 whose body quotes the key', behaviour: (d) => ({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"error":"${quoting(d)}"` } }) },
-  { name: 'an in-stream error quoting the key, after some text', behaviour: (d) => ({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: midStreamError(d) } }) },
+  {
+    name: 'a 200 whose body quotes the key',
+    behaviour: (d) => ({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"error":"${quoting(d)}"` } }),
+  },
+  {
+    name: 'an in-stream error quoting the key, after some text',
+    behaviour: (d) => ({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: midStreamError(d) } }),
+  },
 ];
 
 /** Each dialect's own stream: one text delta, then its own error event, whose message quotes the key. */
 function midStreamError(d: FakeDialectName): string {
   const msg = JSON.stringify(quoting(d));
-  if (d === 'openai') return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]}\n\ndata: {"error":{"message":${msg},"type":"server_error"}}\n\n`;
+  if (d === 'openai')
+    return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"hi"},"finish_reason":null}]}\n\ndata: {"error":{"message":${msg},"type":"server_error"}}\n\n`;
   if (d === 'anthropic') {
-    return [
-      'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}',
-      'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
-      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}',
-      `event: error\ndata: {"type":"error","error":{"type":"api_error","message":${msg}}}`,
-    ].join('\n\n') + '\n\n';
+    return (
+      [
+        'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}',
+        'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}',
+        `event: error\ndata: {"type":"error","error":{"type":"api_error","message":${msg}}}`,
+      ].join('\n\n') + '\n\n'
+    );
   }
   return `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}]}\n\ndata: {"error":{"code":500,"message":${msg},"status":"INTERNAL"}}\n\n`;
 }
@@ -77,15 +86,30 @@ beforeAll(async () => {
     { id: `${d}-wrong`, type: PROVIDER_OF[d].type, baseUrl: fakes[d].url, apiKey: WRONG_UPSTREAM_KEY },
     ...failing[d].map((f, i) => ({ id: `${d}-fail${i}`, type: PROVIDER_OF[d].type, baseUrl: f.url, apiKey: UPSTREAM[d] })),
   ]);
-  const models = providers.map((p) => ({ id: `m-${p.id}`, kind: 'text', provider: p.id, upstreamModel: PROVIDER_OF[p.id.split('-')[0] as FakeDialectName].upstreamModel }));
-  writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify({
-    providers,
-    models,
-    groups: [{ name: 'all', models: ['*'] }],
-    keys: [{ key: CLIENT_KEYS.alpha, account: 'alpha', group: 'all' }, { key: CLIENT_KEYS.beta, account: 'beta', group: 'all' }],
+  const models = providers.map((p) => ({
+    id: `m-${p.id}`,
+    kind: 'text',
+    provider: p.id,
+    upstreamModel: PROVIDER_OF[p.id.split('-')[0] as FakeDialectName].upstreamModel,
   }));
+  writeFileSync(
+    path.join(dir, 'gateway.json'),
+    JSON.stringify({
+      providers,
+      models,
+      groups: [{ name: 'all', models: ['*'] }],
+      keys: [
+        { key: CLIENT_KEYS.alpha, account: 'alpha', group: 'all' },
+        { key: CLIENT_KEYS.beta, account: 'beta', group: 'all' },
+      ],
+    }),
+  );
   gw = await startGatewayProcess({
-    GATEWAY_CONFIG: path.join(dir, 'gateway.json'), DATA_DIR: dir, LOG_LEVEL: 'debug', GATEWAY_ADMIN_KEY: ADMIN_KEY, SECRETS_TEST_OPENAI_KEY: UPSTREAM.openai,
+    GATEWAY_CONFIG: path.join(dir, 'gateway.json'),
+    DATA_DIR: dir,
+    LOG_LEVEL: 'debug',
+    GATEWAY_ADMIN_KEY: ADMIN_KEY,
+    SECRETS_TEST_OPENAI_KEY: UPSTREAM.openai,
   });
 });
 
@@ -95,7 +119,6 @@ afterAll(async () => {
   await Promise.all(DIALECTS.flatMap((d) => [fakes[d], ...failing[d]].map((f) => f.close())));
   rmSync(dir, { recursive: true, force: true });
 });
-
 
 async function ask(format: (typeof TEXT_FORMATS)[number], key: string, model: string, stream: boolean) {
   const a = await send(gw.url, textCall(format, key, model, stream), 8000);
@@ -129,12 +152,24 @@ describe('upstream credentials never reach a client', () => {
 
 describe('keys are never logged', () => {
   it('client keys (valid, unknown, in every header a client uses), the admin key and upstream credentials stay out of the log', async () => {
-    const headerSets = (key: string): Array<Record<string, string>> => [{ authorization: `Bearer ${key}` }, { 'x-api-key': key }, { 'x-goog-api-key': key }];
+    const headerSets = (key: string): Array<Record<string, string>> => [
+      { authorization: `Bearer ${key}` },
+      { 'x-api-key': key },
+      { 'x-goog-api-key': key },
+    ];
     for (const key of [CLIENT_KEYS.alpha, BOGUS_KEY]) {
       for (const h of headerSets(key)) {
         await fetch(`${gw.url}/v1/models`, { headers: h });
-        await fetch(`${gw.url}/v1/messages`, { method: 'POST', headers: { ...h, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body: '{"model":"m-anthropic","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}' });
-        await fetch(`${gw.url}/v1beta/models/m-gemini:generateContent?key=${key}`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{"contents":[{"parts":[{"text":"hi"}]}]}' });
+        await fetch(`${gw.url}/v1/messages`, {
+          method: 'POST',
+          headers: { ...h, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+          body: '{"model":"m-anthropic","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}',
+        });
+        await fetch(`${gw.url}/v1beta/models/m-gemini:generateContent?key=${key}`, {
+          method: 'POST',
+          headers: { ...h, 'content-type': 'application/json' },
+          body: '{"contents":[{"parts":[{"text":"hi"}]}]}',
+        });
       }
     }
     for (const key of [ADMIN_KEY, BOGUS_KEY]) await fetch(`${gw.url}/admin/keys`, { headers: { authorization: `Bearer ${key}` } });

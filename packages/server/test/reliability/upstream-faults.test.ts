@@ -48,23 +48,110 @@ const MALFORMED = { status: 502, code: 'upstream_malformed_response' };
 const FAULTS: Fault[] = [
   { name: 'connection refused', via: 'refused', dialects: ['openai'], streams: [false, true], expect: [UNREACHABLE], drops: false },
   { name: 'connect timeout', via: 'blackhole', dialects: ['openai'], streams: [false, true], expect: [TIMEOUT], drops: false },
-  { name: 'no answer (first-byte timeout)', via: 'fake', dialects: DIALECTS, streams: [false, true], arrange: behave({ hang: true }), expect: [TIMEOUT], drops: true },
-  { name: 'reset before headers', via: 'fake', dialects: DIALECTS, streams: [false, true], arrange: behave({ reset: 'before-headers' }), expect: [UNREACHABLE], drops: true },
   {
-    name: 'reset mid-body', via: 'fake', dialects: DIALECTS, streams: [false, true], expect: [UNREACHABLE], drops: true, midStream: true,
-    // a pause before each frame, so the frames before the reset reach the client first
-    arrange: (fake, proxy, stream) => (stream ? fake.enqueue({ reset: AFTER_TWO_DELTAS[fake.dialect], chunkDelayMs: 40 }) : proxy.cutNextResponse(260)),
+    name: 'no answer (first-byte timeout)',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false, true],
+    arrange: behave({ hang: true }),
+    expect: [TIMEOUT],
+    drops: true,
   },
-  { name: 'stall mid-stream (idle timeout)', via: 'held', dialects: DIALECTS, streams: [true], expect: [TIMEOUT], drops: true, midStream: true },
-  { name: '429 with Retry-After', via: 'fake', dialects: DIALECTS, streams: [false, true], arrange: behave({ status: 429, headers: { 'retry-after': '7' } }), expect: [{ status: 429, code: 'upstream_rate_limited' }], drops: false, retryAfter: '7' },
-  { name: '500', via: 'fake', dialects: DIALECTS, streams: [false, true], arrange: behave({ status: 500 }), expect: [UNAVAILABLE], drops: false },
-  { name: 'garbage JSON', via: 'fake', dialects: DIALECTS, streams: [false], arrange: behave({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: '<html>not json</html>' } }), expect: [MALFORMED], drops: false },
-  { name: 'truncated JSON', via: 'fake', dialects: DIALECTS, streams: [false], arrange: behave({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"id":"x","choices":[{"index":0,"mess' } }), expect: [MALFORMED], drops: false },
-  { name: 'garbage SSE', via: 'fake', dialects: DIALECTS, streams: [true], arrange: behave({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'data: {"nope\n\ndata: ]]]\n\n' } }), expect: [MALFORMED], drops: false },
-  // Gemini streams have no end marker: for them the cut comes before the chunk with finishReason.
-  { name: 'SSE without terminator', via: 'fake', dialects: DIALECTS, streams: [true], arrange: behave({ truncateAfter: 2 }), expect: [{ status: 503, code: 'upstream_stream_truncated' }], drops: false },
   {
-    name: 'error event mid-stream', via: 'fake', dialects: DIALECTS, streams: [true], arrange: behave({ streamErrorAfter: 2 }), drops: false,
+    name: 'reset before headers',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false, true],
+    arrange: behave({ reset: 'before-headers' }),
+    expect: [UNREACHABLE],
+    drops: true,
+  },
+  {
+    name: 'reset mid-body',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false, true],
+    expect: [UNREACHABLE],
+    drops: true,
+    midStream: true,
+    // a pause before each frame, so the frames before the reset reach the client first
+    arrange: (fake, proxy, stream) =>
+      stream ? fake.enqueue({ reset: AFTER_TWO_DELTAS[fake.dialect], chunkDelayMs: 40 }) : proxy.cutNextResponse(260),
+  },
+  {
+    name: 'stall mid-stream (idle timeout)',
+    via: 'held',
+    dialects: DIALECTS,
+    streams: [true],
+    expect: [TIMEOUT],
+    drops: true,
+    midStream: true,
+  },
+  {
+    name: '429 with Retry-After',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false, true],
+    arrange: behave({ status: 429, headers: { 'retry-after': '7' } }),
+    expect: [{ status: 429, code: 'upstream_rate_limited' }],
+    drops: false,
+    retryAfter: '7',
+  },
+  {
+    name: '500',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false, true],
+    arrange: behave({ status: 500 }),
+    expect: [UNAVAILABLE],
+    drops: false,
+  },
+  {
+    name: 'garbage JSON',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false],
+    arrange: behave({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: '<html>not json</html>' } }),
+    expect: [MALFORMED],
+    drops: false,
+  },
+  {
+    name: 'truncated JSON',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [false],
+    arrange: behave({
+      raw: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"id":"x","choices":[{"index":0,"mess' },
+    }),
+    expect: [MALFORMED],
+    drops: false,
+  },
+  {
+    name: 'garbage SSE',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [true],
+    arrange: behave({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'data: {"nope\n\ndata: ]]]\n\n' } }),
+    expect: [MALFORMED],
+    drops: false,
+  },
+  // Gemini streams have no end marker: for them the cut comes before the chunk with finishReason.
+  {
+    name: 'SSE without terminator',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [true],
+    arrange: behave({ truncateAfter: 2 }),
+    expect: [{ status: 503, code: 'upstream_stream_truncated' }],
+    drops: false,
+  },
+  {
+    name: 'error event mid-stream',
+    via: 'fake',
+    dialects: DIALECTS,
+    streams: [true],
+    arrange: behave({ streamErrorAfter: 2 }),
+    drops: false,
     // OpenAI's bare error chunk and Gemini's error chunk carry no reason the gateway knows; Anthropic's says overloaded.
     expect: [{ status: 502, code: 'upstream_stream_error' }, UNAVAILABLE],
   },
@@ -95,13 +182,27 @@ beforeAll(async () => {
   for (const f of FAULTS) {
     for (const d of f.dialects) {
       for (const format of TEXT_FORMATS) {
-        const url = f.via === 'refused' ? refused : f.via === 'blackhole' ? `${blackhole?.url ?? refused}/v1` : f.via === 'held' ? held[d].url : proxies[d].url;
+        const url =
+          f.via === 'refused'
+            ? refused
+            : f.via === 'blackhole'
+              ? `${blackhole?.url ?? refused}/v1`
+              : f.via === 'held'
+                ? held[d].url
+                : proxies[d].url;
         const timeouts = f.expect.includes(TIMEOUT) ? TIMEOUTS : RELAXED;
-        entries.push({ id: providerId(f, d, format), dialect: d, url, apiKey: f.via === 'held' ? held[d].apiKey : fakes[d].apiKey, timeouts });
+        entries.push({
+          id: providerId(f, d, format),
+          dialect: d,
+          url,
+          apiKey: f.via === 'held' ? held[d].apiKey : fakes[d].apiKey,
+          timeouts,
+        });
       }
     }
   }
-  for (const name of ['burst-429', 'burst-503']) entries.push({ id: name, dialect: 'openai', url: proxies.openai.url, apiKey: fakes.openai.apiKey, timeouts: RELAXED });
+  for (const name of ['burst-429', 'burst-503'])
+    entries.push({ id: name, dialect: 'openai', url: proxies.openai.url, apiKey: fakes.openai.apiKey, timeouts: RELAXED });
   gw = await gatewayOver(entries);
 });
 
@@ -119,17 +220,21 @@ afterAll(async () => {
   expect(await eventually(() => grownHandles(baseline, handleCounts()).length === 0, 3000)).toBe(true);
 });
 
-const cases = FAULTS.flatMap((f) => f.dialects.flatMap((d) => TEXT_FORMATS.flatMap((format) => f.streams.map((stream) => ({ f, d, format, stream })))));
+const cases = FAULTS.flatMap((f) =>
+  f.dialects.flatMap((d) => TEXT_FORMATS.flatMap((format) => f.streams.map((stream) => ({ f, d, format, stream })))),
+);
 
 describe.each(cases)('$f.name from $d upstream to $format (stream: $stream)', ({ f, d, format, stream }) => {
-  it('the right error in the caller\'s format, no hang, the spoiled connection closed', async () => {
+  it("the right error in the caller's format, no hang, the spoiled connection closed", async () => {
     if (f.via === 'blackhole' && !blackhole) return; // no python3 to hold a port half-open
     const proxy = proxies[d];
     const openBefore = proxy.open();
     f.arrange?.(fakes[d], proxy, stream);
     const answer = await send(gw.url, textCall(format, BETA_KEY, modelOf(providerId(f, d, format)), stream), 8000);
     const got = errorCode(format, answer);
-    outcomes.push(`${f.name} ${d}→${format}${stream ? ' stream' : ''}: ${answer.status} ${got?.code}${got?.inStream ? ' (in stream)' : ''}`);
+    outcomes.push(
+      `${f.name} ${d}→${format}${stream ? ' stream' : ''}: ${answer.status} ${got?.code}${got?.inStream ? ' (in stream)' : ''}`,
+    );
     expect(errorProblem(format, answer)).toBeNull();
     // Before the first byte the error is an HTTP status; after it, the in-stream event carries the same code.
     const seen = f.expect.find((e) => e.code === got?.code);
@@ -148,24 +253,29 @@ describe('bursts', () => {
   it.each([
     { name: '429', behaviour: { status: 429, headers: { 'retry-after': '3' } }, statuses: [429, 503] },
     { name: '503', behaviour: { status: 503 }, statuses: [503] },
-  ])('a burst of upstream $name: every client gets an answer in its format quickly; the breaker stops the flood', async ({ name, behaviour, statuses }) => {
-    const fake = fakes.openai;
-    fake.reset();
-    fake.setDefault(behaviour);
-    const id = `burst-${name}`;
-    const seenBefore = fake.requests.length;
-    try {
-      const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => send(gw.url, textCall(TEXT_FORMATS[i % 4], BETA_KEY, modelOf(id), i % 2 === 0), 8000)));
-      answers.forEach((a, i) => {
-        expect(statuses).toContain(a.status);
-        expect(errorProblem(TEXT_FORMATS[i % 4], a)).toBeNull();
-      });
-      outcomes.push(...answers.map((a) => `burst ${behaviour.status}: ${a.status}`));
-      expect(answers.filter((a) => a.status === 429).every((a) => a.headers.get('retry-after') === '3')).toBe(true);
-      // A tripped breaker answers without calling the upstream.
-      expect(fake.requests.length - seenBefore).toBeLessThanOrEqual(24);
-    } finally {
+  ])(
+    'a burst of upstream $name: every client gets an answer in its format quickly; the breaker stops the flood',
+    async ({ name, behaviour, statuses }) => {
+      const fake = fakes.openai;
       fake.reset();
-    }
-  });
+      fake.setDefault(behaviour);
+      const id = `burst-${name}`;
+      const seenBefore = fake.requests.length;
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => send(gw.url, textCall(TEXT_FORMATS[i % 4], BETA_KEY, modelOf(id), i % 2 === 0), 8000)),
+        );
+        answers.forEach((a, i) => {
+          expect(statuses).toContain(a.status);
+          expect(errorProblem(TEXT_FORMATS[i % 4], a)).toBeNull();
+        });
+        outcomes.push(...answers.map((a) => `burst ${behaviour.status}: ${a.status}`));
+        expect(answers.filter((a) => a.status === 429).every((a) => a.headers.get('retry-after') === '3')).toBe(true);
+        // A tripped breaker answers without calling the upstream.
+        expect(fake.requests.length - seenBefore).toBeLessThanOrEqual(24);
+      } finally {
+        fake.reset();
+      }
+    },
+  );
 });

@@ -28,10 +28,12 @@ export async function startGatewayProcess(env: Record<string, string>, timeoutMs
   // Never outlive the test process, whatever happens to it.
   const orphanGuard = () => proc.kill('SIGKILL');
   process.once('exit', orphanGuard);
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => {
-    process.removeListener('exit', orphanGuard);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code) => {
+      process.removeListener('exit', orphanGuard);
+      resolve(code);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
     const check = () => {

@@ -34,21 +34,26 @@ export const openAiChatDriver: InboundDriver = {
     const messages = [{ role: 'user' as const, content: prompt }];
     if (!stream) return (await openai(baseUrl).chat.completions.create({ model, messages })).choices[0].message.content ?? '';
     let text = '';
-    for await (const c of await openai(baseUrl).chat.completions.create({ model, messages, stream: true })) text += c.choices[0]?.delta.content ?? '';
+    for await (const c of await openai(baseUrl).chat.completions.create({ model, messages, stream: true }))
+      text += c.choices[0]?.delta.content ?? '';
     return text;
   },
   async toolRoundTrip(baseUrl, model, toolResult, stream) {
     const client = openai(baseUrl);
     const tools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: WEATHER }];
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
-    const ask = async () => (stream
-      ? await client.chat.completions.stream({ model, messages, tools }).finalChatCompletion()
-      : await client.chat.completions.create({ model, messages, tools }));
+    const ask = async () =>
+      stream
+        ? await client.chat.completions.stream({ model, messages, tools }).finalChatCompletion()
+        : await client.chat.completions.create({ model, messages, tools });
     const first = await ask();
     const call = first.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     messages.push({ role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: toolResult });
     const second = await ask();
-    return { call: { name: call.function.name, args: JSON.parse(call.function.arguments) }, answer: second.choices[0].message.content ?? '' };
+    return {
+      call: { name: call.function.name, args: JSON.parse(call.function.arguments) },
+      answer: second.choices[0].message.content ?? '',
+    };
   },
 };
 
@@ -64,14 +69,20 @@ export const anthropicMessagesDriver: InboundDriver = {
   },
   async toolRoundTrip(baseUrl, model, toolResult, stream) {
     const client = anthropic(baseUrl);
-    const tools = [{ name: WEATHER.name, description: WEATHER.description, input_schema: WEATHER.parameters as Anthropic.Tool.InputSchema }];
+    const tools = [
+      { name: WEATHER.name, description: WEATHER.description, input_schema: WEATHER.parameters as Anthropic.Tool.InputSchema },
+    ];
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
-    const ask = async () => (stream
-      ? await client.messages.stream({ model, max_tokens: 256, messages, tools }).finalMessage()
-      : await client.messages.create({ model, max_tokens: 256, messages, tools }));
+    const ask = async () =>
+      stream
+        ? await client.messages.stream({ model, max_tokens: 256, messages, tools }).finalMessage()
+        : await client.messages.create({ model, max_tokens: 256, messages, tools });
     const first = await ask();
     const call = first.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
-    messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: toolResult }] });
+    messages.push(
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: toolResult }] },
+    );
     const second = await ask();
     return { call: { name: call.name, args: call.input as Record<string, unknown> }, answer: anthropicText(second.content) };
   },
@@ -88,7 +99,8 @@ async function genaiAsk(baseUrl: string, model: string, contents: Content[] | st
   const parts: Part[] = [];
   if (!stream) parts.push(...((await ai.models.generateContent({ model, contents, config })).candidates?.[0]?.content?.parts ?? []));
   else {
-    for await (const chunk of await ai.models.generateContentStream({ model, contents, config })) parts.push(...(chunk.candidates?.[0]?.content?.parts ?? []));
+    for await (const chunk of await ai.models.generateContentStream({ model, contents, config }))
+      parts.push(...(chunk.candidates?.[0]?.content?.parts ?? []));
   }
   return { text: partsText(parts), parts };
 }
@@ -99,11 +111,18 @@ export const geminiContentDriver: InboundDriver = {
     return (await genaiAsk(baseUrl, model, prompt, stream)).text;
   },
   async toolRoundTrip(baseUrl, model, toolResult, stream) {
-    const config = { tools: [{ functionDeclarations: [{ name: WEATHER.name, description: WEATHER.description, parametersJsonSchema: WEATHER.parameters }] }] };
+    const config = {
+      tools: [
+        { functionDeclarations: [{ name: WEATHER.name, description: WEATHER.description, parametersJsonSchema: WEATHER.parameters }] },
+      ],
+    };
     const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris?' }] }];
     const first = await genaiAsk(baseUrl, model, contents, stream, config);
     const call = first.parts.find((p) => p.functionCall)!.functionCall!;
-    contents.push({ role: 'model', parts: first.parts }, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: toolResult } } }] });
+    contents.push(
+      { role: 'model', parts: first.parts },
+      { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: toolResult } } }] },
+    );
     const second = await genaiAsk(baseUrl, model, contents, stream, config);
     return { call: { name: call.name ?? '', args: call.args ?? {} }, answer: second.text };
   },
@@ -113,14 +132,21 @@ export const openAiResponsesDriver: InboundDriver = {
   name: 'openai-responses',
   async text(baseUrl, model, prompt, stream) {
     const client = openai(baseUrl);
-    const r = stream ? await client.responses.stream({ model, input: prompt }).finalResponse() : await client.responses.create({ model, input: prompt });
+    const r = stream
+      ? await client.responses.stream({ model, input: prompt }).finalResponse()
+      : await client.responses.create({ model, input: prompt });
     return r.output_text;
   },
   async toolRoundTrip(baseUrl, model, toolResult, stream) {
     const client = openai(baseUrl);
-    const tools: OpenAI.Responses.FunctionTool[] = [{ type: 'function', name: WEATHER.name, description: WEATHER.description, parameters: WEATHER.parameters, strict: false }];
+    const tools: OpenAI.Responses.FunctionTool[] = [
+      { type: 'function', name: WEATHER.name, description: WEATHER.description, parameters: WEATHER.parameters, strict: false },
+    ];
     const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
-    const ask = async () => (stream ? await client.responses.stream({ model, input, tools }).finalResponse() : await client.responses.create({ model, input, tools }));
+    const ask = async () =>
+      stream
+        ? await client.responses.stream({ model, input, tools }).finalResponse()
+        : await client.responses.create({ model, input, tools });
     const first = await ask();
     const call = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
     input.push(call, { type: 'function_call_output', call_id: call.call_id, output: toolResult });

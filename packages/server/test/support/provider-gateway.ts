@@ -16,7 +16,13 @@ export const UPSTREAMS: UpstreamUnderTest[] = [
   { name: 'openai', type: 'openai', dialect: 'openai', model: 'via-openai', upstreamModel: 'gpt-4o-mini' },
   { name: 'anthropic', type: 'anthropic', dialect: 'anthropic', model: 'via-anthropic', upstreamModel: 'claude-sonnet-4-5' },
   { name: 'google', type: 'google', dialect: 'gemini', model: 'via-google', upstreamModel: 'gemini-2.5-flash' },
-  { name: 'openai-compatible', type: 'openai-compatible', dialect: 'openai', model: 'via-compatible', upstreamModel: 'llama-3.1-8b-instruct' },
+  {
+    name: 'openai-compatible',
+    type: 'openai-compatible',
+    dialect: 'openai',
+    model: 'via-compatible',
+    upstreamModel: 'llama-3.1-8b-instruct',
+  },
 ];
 
 export interface ProviderGateway {
@@ -39,9 +45,18 @@ export async function startProviderGateway(
   const file = testConfigFile({
     providers: [
       ...base.providers,
-      ...upstreams.map((u) => ({ id: u.name, type: u.type, baseUrl: fakes[u.name].url, apiKey: fakes[u.name].apiKey, timeouts: { firstByteMs: 1500, idleMs: 1500 } })),
+      ...upstreams.map((u) => ({
+        id: u.name,
+        type: u.type,
+        baseUrl: fakes[u.name].url,
+        apiKey: fakes[u.name].apiKey,
+        timeouts: { firstByteMs: 1500, idleMs: 1500 },
+      })),
     ],
-    models: [...base.models, ...upstreams.map((u) => ({ id: u.model, kind: 'text' as const, provider: u.name, upstreamModel: u.upstreamModel }))],
+    models: [
+      ...base.models,
+      ...upstreams.map((u) => ({ id: u.model, kind: 'text' as const, provider: u.name, upstreamModel: u.upstreamModel })),
+    ],
   });
   const gw = await startTestGateway({ config: configure(file) });
   return {

@@ -17,7 +17,8 @@ export function scriptedTextPort(parts: TextStreamPart[], then: 'fail' | 'hang')
     async *stream(_req, ctx) {
       try {
         for (const p of parts) yield p;
-        if (then === 'fail') throw new GatewayError('upstream_unavailable', 'The upstream dropped the stream.', { code: 'upstream_dropped' });
+        if (then === 'fail')
+          throw new GatewayError('upstream_unavailable', 'The upstream dropped the stream.', { code: 'upstream_dropped' });
         await new Promise<void>((resolve) => {
           if (ctx.signal.aborted) resolve();
           ctx.signal.addEventListener('abort', () => resolve());
@@ -68,8 +69,18 @@ export async function streamThenDisconnect(app: Express, path: string, headers: 
   try {
     return await new Promise<string>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: (server.address() as AddressInfo).port, path, method: 'POST', headers: { ...headers, 'content-type': 'application/json' } },
-        (res) => res.once('data', (chunk) => { resolve(String(chunk)); req.destroy(); }),
+        {
+          host: '127.0.0.1',
+          port: (server.address() as AddressInfo).port,
+          path,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+        },
+        (res) =>
+          res.once('data', (chunk) => {
+            resolve(String(chunk));
+            req.destroy();
+          }),
       );
       req.on('error', (e) => reject(e));
       req.end(JSON.stringify(body));

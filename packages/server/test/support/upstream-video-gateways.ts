@@ -14,7 +14,14 @@ export type UpstreamName = keyof typeof UPSTREAM_MODELS;
 
 /** Providers veo/sora/ark (types google/openai/ark) on the fakes; one video model each, visible to both keys. */
 export function upstreamVideoConfig(f: { veo: FakeVeo; sora: FakeSora; ark: FakeArk }, maxActive = 1000): GatewayConfigFile {
-  const video = (id: string, provider: string, upstreamModel: string) => ({ id, kind: 'video' as const, family: '2.0' as const, tier: 'standard' as const, provider, upstreamModel });
+  const video = (id: string, provider: string, upstreamModel: string) => ({
+    id,
+    kind: 'video' as const,
+    family: '2.0' as const,
+    tier: 'standard' as const,
+    provider,
+    upstreamModel,
+  });
   return {
     providers: [
       { id: 'veo', type: 'google', baseUrl: f.veo.url, apiKey: f.veo.apiKey },
@@ -26,8 +33,14 @@ export function upstreamVideoConfig(f: { veo: FakeVeo; sora: FakeSora; ark: Fake
       video(UPSTREAM_MODELS.sora, 'sora', 'sora-2'),
       video(UPSTREAM_MODELS.ark, 'ark', 'seedance-1-0-pro'),
     ],
-    groups: [{ name: 'default', models: ['*'] }, { name: 'vip', models: ['*'] }],
-    keys: [{ key: ALPHA_KEY, account: 'alpha', group: 'default' }, { key: BETA_KEY, account: 'beta', group: 'vip' }],
+    groups: [
+      { name: 'default', models: ['*'] },
+      { name: 'vip', models: ['*'] },
+    ],
+    keys: [
+      { key: ALPHA_KEY, account: 'alpha', group: 'default' },
+      { key: BETA_KEY, account: 'beta', group: 'vip' },
+    ],
     limits: { maxActiveTasksPerAccount: maxActive },
   };
 }
@@ -44,21 +57,48 @@ export interface TaskView {
 export function inbound(format: InboundFormat, baseUrl: string, key = BETA_KEY) {
   const auth: Record<string, string> = format === 'gemini' ? { 'x-goog-api-key': key } : { authorization: `Bearer ${key}` };
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(baseUrl + path, { method, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    return { status: res.status, headers: res.headers, body: res.headers.get('content-type')?.includes('json') ? ((await res.json()) as Record<string, any>) : Buffer.from(await res.arrayBuffer()) };
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: res.headers.get('content-type')?.includes('json')
+        ? ((await res.json()) as Record<string, any>)
+        : Buffer.from(await res.arrayBuffer()),
+    };
   };
   return {
     /** 720p, 16:9, 4 s: something all three upstreams render */
     async create(model: string, prompt: string, extra: Record<string, unknown> = {}) {
       if (format === 'gemini') {
-        const r = await call('POST', `/v1beta/models/${model}:predictLongRunning`, { instances: [{ prompt }], parameters: { durationSeconds: 4, aspectRatio: '16:9', resolution: '720p', ...extra } });
-        return { status: r.status, body: r.body as Record<string, any>, id: String((r.body as Record<string, any>).name ?? '').split('/').at(-1) ?? '' };
+        const r = await call('POST', `/v1beta/models/${model}:predictLongRunning`, {
+          instances: [{ prompt }],
+          parameters: { durationSeconds: 4, aspectRatio: '16:9', resolution: '720p', ...extra },
+        });
+        return {
+          status: r.status,
+          body: r.body as Record<string, any>,
+          id:
+            String((r.body as Record<string, any>).name ?? '')
+              .split('/')
+              .at(-1) ?? '',
+        };
       }
       if (format === 'openai') {
         const r = await call('POST', '/v1/videos', { model, prompt, seconds: '4', size: '1280x720', ...extra });
         return { status: r.status, body: r.body as Record<string, any>, id: String((r.body as Record<string, any>).id ?? '') };
       }
-      const r = await call('POST', '/v1/contents/generations/tasks', { model, content: [{ type: 'text', text: prompt }], ratio: '16:9', resolution: '720p', duration: 4, ...extra });
+      const r = await call('POST', '/v1/contents/generations/tasks', {
+        model,
+        content: [{ type: 'text', text: prompt }],
+        ratio: '16:9',
+        resolution: '720p',
+        duration: 4,
+        ...extra,
+      });
       return { status: r.status, body: r.body as Record<string, any>, id: String((r.body as Record<string, any>).id ?? '') };
     },
     /** The task as this format shows it, reduced to the task-read words. */
@@ -75,7 +115,8 @@ export function inbound(format: InboundFormat, baseUrl: string, key = BETA_KEY) 
       return { status: b.status, error: b.error };
     },
     async content(id: string): Promise<{ status: number; bytes: Buffer }> {
-      const r = format === 'gemini' ? await call('GET', `/v1beta/files/${id}:download?alt=media`) : await call('GET', `/v1/videos/${id}/content`);
+      const r =
+        format === 'gemini' ? await call('GET', `/v1beta/files/${id}:download?alt=media`) : await call('GET', `/v1/videos/${id}/content`);
       return { status: r.status, bytes: Buffer.isBuffer(r.body) ? r.body : Buffer.from(JSON.stringify(r.body)) };
     },
     cancel: (id: string) => call('DELETE', format === 'openai' ? `/v1/videos/${id}` : `/v1/contents/generations/tasks/${id}`),

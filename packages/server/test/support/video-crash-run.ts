@@ -71,17 +71,21 @@ interface GatewayProcess {
  */
 async function startGatewayProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   proc.stderr!.on('data', (d) => (out += d));
   // Never outlive the test process, whatever happens to it.
   const orphanGuard = () => proc.kill('SIGKILL');
   process.once('exit', orphanGuard);
-  const exited = new Promise<void>((r) => proc.once('exit', () => {
-    process.removeListener('exit', orphanGuard);
-    r();
-  }));
+  const exited = new Promise<void>((r) =>
+    proc.once('exit', () => {
+      process.removeListener('exit', orphanGuard);
+      r();
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
     proc.stdout!.on('data', (d) => {
@@ -127,15 +131,25 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
   const random = rng(o.seed ?? Date.now());
   const between = (a: number, b: number) => a + Math.floor(random() * (b - a));
   const script = () => ({ queuedMs: between(100, 700), runningMs: between(300, 1800) });
-  const [veo, sora, ark] = await Promise.all([startFakeVeo({ script, redirectDownloads: true }), startFakeSora({ script }), startFakeArk({ script })]);
+  const [veo, sora, ark] = await Promise.all([
+    startFakeVeo({ script, redirectDownloads: true }),
+    startFakeSora({ script }),
+    startFakeArk({ script }),
+  ]);
   const books: Record<UpstreamName, FakeTaskBook> = { veo: veo.book, sora: sora.book, ark: ark.book };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-crash-'));
   const configPath = path.join(dataDir, 'gateway.json');
   writeFileSync(configPath, JSON.stringify(upstreamVideoConfig({ veo, sora, ark }, 100_000)));
   const pg = process.env.TEST_DATABASE_URL ? await freshPostgres(process.env.TEST_DATABASE_URL) : undefined;
   const env: Record<string, string> = {
-    GATEWAY_CONFIG: configPath, DATA_DIR: dataDir, LOG_LEVEL: 'error',
-    VIDEO_WORKER_INTERVAL_MS: '50', VIDEO_WORKER_CONCURRENCY: '32', VIDEO_WORKER_LEASE_MS: '2000', VIDEO_POLL_MIN_MS: '150', VIDEO_POLL_MAX_MS: '600',
+    GATEWAY_CONFIG: configPath,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    VIDEO_WORKER_INTERVAL_MS: '50',
+    VIDEO_WORKER_CONCURRENCY: '32',
+    VIDEO_WORKER_LEASE_MS: '2000',
+    VIDEO_POLL_MIN_MS: '150',
+    VIDEO_POLL_MAX_MS: '600',
     ...(pg ? { DATABASE_URL: pg.url } : {}),
   };
   const started = Date.now();
@@ -153,19 +167,26 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
   const createPending = async (gw: GatewayProcess) => {
     const pending = plan.filter((t) => !t.id);
     for (let i = 0; i < pending.length; i += 16) {
-      await Promise.all(pending.slice(i, i + 16).map(async (t) => {
-        try {
-          const res = await fetch(`${gw.url}${createPath(t.format, UPSTREAM_MODELS[t.up])}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${BETA_KEY}`, 'x-goog-api-key': BETA_KEY, 'idempotency-key': t.key },
-            body: JSON.stringify(createBody(t.format, UPSTREAM_MODELS[t.up], t.prompt)),
-          });
-          const body = (await res.json()) as Record<string, string>;
-          if (res.status === 200) t.id = (body.id ?? body.name?.split('/').at(-1))!;
-        } catch {
-          // the gateway died under us: created or not, the retry with the same key tells
-        }
-      }));
+      await Promise.all(
+        pending.slice(i, i + 16).map(async (t) => {
+          try {
+            const res = await fetch(`${gw.url}${createPath(t.format, UPSTREAM_MODELS[t.up])}`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${BETA_KEY}`,
+                'x-goog-api-key': BETA_KEY,
+                'idempotency-key': t.key,
+              },
+              body: JSON.stringify(createBody(t.format, UPSTREAM_MODELS[t.up], t.prompt)),
+            });
+            const body = (await res.json()) as Record<string, string>;
+            if (res.status === 200) t.id = (body.id ?? body.name?.split('/').at(-1))!;
+          } catch {
+            // the gateway died under us: created or not, the retry with the same key tells
+          }
+        }),
+      );
       if (gw.proc.exitCode !== null || gw.proc.signalCode !== null) return;
     }
   };
@@ -195,9 +216,18 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
     }
 
     const report: CrashRunReport = {
-      tasks: o.tasks, kills: o.kills, byStatus: {}, byErrorCode: {}, lost: [], notTerminal: [], submittedTwice: [], contentMismatch: [],
-      succeededUnsubmitted: [], submissionsUpstream: veo.book.submissions.length + sora.book.submissions.length + ark.book.submissions.length,
-      store: pg ? 'postgres' : 'pglite', elapsedMs: 0,
+      tasks: o.tasks,
+      kills: o.kills,
+      byStatus: {},
+      byErrorCode: {},
+      lost: [],
+      notTerminal: [],
+      submittedTwice: [],
+      contentMismatch: [],
+      succeededUnsubmitted: [],
+      submissionsUpstream: veo.book.submissions.length + sora.book.submissions.length + ark.book.submissions.length,
+      store: pg ? 'postgres' : 'pglite',
+      elapsedMs: 0,
     };
     for (const t of plan) {
       const st = t.id ? states.get(t.id) : undefined;

@@ -56,7 +56,5 @@ export function mp4DurationSeconds(buf: Buffer): number {
   const moov = boxes(buf).get('moov');
   const mvhd = moov && boxes(moov).get('mvhd');
   if (!mvhd) throw new Error('no moov/mvhd box');
-  return mvhd[0] === 1
-    ? Number(mvhd.readBigUInt64BE(24)) / mvhd.readUInt32BE(20)
-    : mvhd.readUInt32BE(16) / mvhd.readUInt32BE(12);
+  return mvhd[0] === 1 ? Number(mvhd.readBigUInt64BE(24)) / mvhd.readUInt32BE(20) : mvhd.readUInt32BE(16) / mvhd.readUInt32BE(12);
 }

@@ -30,7 +30,13 @@ export async function startVideoGateway(opts: { worker?: boolean; maxActiveTasks
 }
 
 /** Polls the task-read route until `done(status)` holds; returns that status. */
-export async function waitForTask(app: TestGateway['app'], id: string, key: string, done: (status: string) => boolean = isTerminal, timeoutMs = 15_000): Promise<string> {
+export async function waitForTask(
+  app: TestGateway['app'],
+  id: string,
+  key: string,
+  done: (status: string) => boolean = isTerminal,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await request(app).get(`/v1/contents/generations/tasks/${id}`).set('Authorization', `Bearer ${key}`);

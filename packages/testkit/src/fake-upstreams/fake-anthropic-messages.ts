@@ -4,11 +4,27 @@ import { finishOf, sse, type FakeDialect, type FakeRoute } from './fake-dialect'
 const STOP = { stop: 'end_turn', length: 'max_tokens', 'tool-calls': 'tool_use', 'content-filter': 'refusal' } as const;
 
 const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error',
-  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 504: 'timeout_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
 };
 
-type Block = { type: string; text?: string; thinking?: string; signature?: string; id?: string; name?: string; input?: Record<string, unknown> };
+type Block = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  signature?: string;
+  id?: string;
+  name?: string;
+  input?: Record<string, unknown>;
+};
 
 function blocks(reply: FakeReply): Block[] {
   return [
@@ -21,7 +37,14 @@ function blocks(reply: FakeReply): Block[] {
 function lastUserText(body: any): string {
   const users = (body?.messages ?? []).filter((m: any) => m?.role === 'user');
   const c = users[users.length - 1]?.content;
-  return typeof c === 'string' ? c : Array.isArray(c) ? c.filter((p: any) => p?.type === 'text').map((p: any) => p.text).join('') : '';
+  return typeof c === 'string'
+    ? c
+    : Array.isArray(c)
+      ? c
+          .filter((p: any) => p?.type === 'text')
+          .map((p: any) => p.text)
+          .join('')
+      : '';
 }
 
 /** The Messages API as api.anthropic.com speaks it: `event:` lines, a ping, cumulative usage in message_delta. */
@@ -31,13 +54,15 @@ export const anthropicMessagesDialect: FakeDialect = {
   requestIdHeader: 'request-id',
 
   route(method, path, req): FakeRoute | null {
-    if (method === 'POST' && path === '/v1/messages/count_tokens') return { model: String(req.body?.model ?? ''), stream: false, count: true };
+    if (method === 'POST' && path === '/v1/messages/count_tokens')
+      return { model: String(req.body?.model ?? ''), stream: false, count: true };
     if (method !== 'POST' || path !== '/v1/messages') return null;
     return { model: String(req.body?.model ?? ''), stream: req.body?.stream === true };
   },
 
   checkAuth(headers, apiKey) {
-    if (headers['x-api-key'] !== apiKey && headers.authorization !== `Bearer ${apiKey}`) return { status: 401, message: 'invalid x-api-key' };
+    if (headers['x-api-key'] !== apiKey && headers.authorization !== `Bearer ${apiKey}`)
+      return { status: 401, message: 'invalid x-api-key' };
     if (!headers['anthropic-version']) return { status: 400, message: 'anthropic-version: header is required' };
     return null;
   },
@@ -52,7 +77,8 @@ export const anthropicMessagesDialect: FakeDialect = {
     const walk = (v: unknown): void => {
       if (typeof v === 'string') texts.push(v);
       else if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k === 'text' || k === 'content' || k === 'system') walk(x);
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) if (k === 'text' || k === 'content' || k === 'system') walk(x);
     };
     walk(req.body?.system);
     walk(req.body?.messages);
@@ -73,21 +99,49 @@ export const anthropicMessagesDialect: FakeDialect = {
       content: blocks(reply),
       stop_reason: STOP[finishOf(reply)],
       stop_sequence: null,
-      usage: { input_tokens: u.input - (u.cached ?? 0), output_tokens: u.output, cache_creation_input_tokens: 0, cache_read_input_tokens: u.cached ?? 0, service_tier: 'standard' },
+      usage: {
+        input_tokens: u.input - (u.cached ?? 0),
+        output_tokens: u.output,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: u.cached ?? 0,
+        service_tier: 'standard',
+      },
     };
   },
 
   frames(reply, route) {
     const u = reply.usage ?? DEFAULT_USAGE;
-    const out = [sse({
-      type: 'message_start',
-      message: {
-        id: 'msg_fake0001', type: 'message', role: 'assistant', model: route.model, content: [], stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: u.input - (u.cached ?? 0), output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: u.cached ?? 0, service_tier: 'standard' },
-      },
-    }, 'message_start')];
+    const out = [
+      sse(
+        {
+          type: 'message_start',
+          message: {
+            id: 'msg_fake0001',
+            type: 'message',
+            role: 'assistant',
+            model: route.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: {
+              input_tokens: u.input - (u.cached ?? 0),
+              output_tokens: 1,
+              cache_creation_input_tokens: 0,
+              cache_read_input_tokens: u.cached ?? 0,
+              service_tier: 'standard',
+            },
+          },
+        },
+        'message_start',
+      ),
+    ];
     blocks(reply).forEach((b, index) => {
-      const start = b.type === 'text' ? { type: 'text', text: '' } : b.type === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { ...b, input: {} };
+      const start =
+        b.type === 'text'
+          ? { type: 'text', text: '' }
+          : b.type === 'thinking'
+            ? { type: 'thinking', thinking: '', signature: '' }
+            : { ...b, input: {} };
       out.push(sse({ type: 'content_block_start', index, content_block: start }, 'content_block_start'));
       if (index === 0) out.push(sse({ type: 'ping' }, 'ping'));
       const delta = (d: object) => out.push(sse({ type: 'content_block_delta', index, delta: d }, 'content_block_delta'));
@@ -98,7 +152,12 @@ export const anthropicMessagesDialect: FakeDialect = {
       } else for (const a of chunksOf(JSON.stringify(b.input), 2)) delta({ type: 'input_json_delta', partial_json: a });
       out.push(sse({ type: 'content_block_stop', index }, 'content_block_stop'));
     });
-    out.push(sse({ type: 'message_delta', delta: { stop_reason: STOP[finishOf(reply)], stop_sequence: null }, usage: { output_tokens: u.output } }, 'message_delta'));
+    out.push(
+      sse(
+        { type: 'message_delta', delta: { stop_reason: STOP[finishOf(reply)], stop_sequence: null }, usage: { output_tokens: u.output } },
+        'message_delta',
+      ),
+    );
     out.push(sse({ type: 'message_stop' }, 'message_stop'));
     return out;
   },

@@ -4,8 +4,14 @@ import { finishOf, sse, type FakeDialect, type FakeRoute } from './fake-dialect'
 const FINISH = { stop: 'STOP', length: 'MAX_TOKENS', 'tool-calls': 'STOP', 'content-filter': 'SAFETY' } as const;
 
 const STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
 };
 
 function usage(reply: FakeReply) {
@@ -21,7 +27,9 @@ function usage(reply: FakeReply) {
 }
 
 function lastUserText(body: any): string {
-  const users = (body?.contents ?? []).filter((c: any) => (c?.role ?? 'user') === 'user' && c?.parts?.some((p: any) => typeof p?.text === 'string'));
+  const users = (body?.contents ?? []).filter(
+    (c: any) => (c?.role ?? 'user') === 'user' && c?.parts?.some((p: any) => typeof p?.text === 'string'),
+  );
   return (users[users.length - 1]?.parts ?? []).map((p: any) => p?.text ?? '').join('');
 }
 
@@ -41,7 +49,11 @@ export const geminiContentDialect: FakeDialect = {
   countTokens(req: RecordedRequest) {
     const g = req.body?.generateContentRequest ?? req.body ?? {};
     const parts = [...(g.systemInstruction?.parts ?? []), ...(g.contents ?? []).flatMap((c: any) => c?.parts ?? [])];
-    const words = parts.map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join(' ').split(/\s+/).filter(Boolean).length;
+    const words = parts
+      .map((p: any) => (typeof p?.text === 'string' ? p.text : ''))
+      .join(' ')
+      .split(/\s+/)
+      .filter(Boolean).length;
     return { totalTokens: words, promptTokensDetails: [{ modality: 'TEXT', tokenCount: words }] };
   },
 
@@ -54,7 +66,9 @@ export const geminiContentDialect: FakeDialect = {
   errorBody(status, message, reason) {
     return {
       error: {
-        code: status, message, status: STATUS[status] ?? 'UNKNOWN',
+        code: status,
+        message,
+        status: STATUS[status] ?? 'UNKNOWN',
         ...(reason ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] } : {}),
       },
     };
@@ -79,12 +93,15 @@ export const geminiContentDialect: FakeDialect = {
   },
 
   frames(reply, route) {
-    const chunk = (parts: object[], last = false) => sse({
-      candidates: [{ content: { parts, role: 'model' }, ...(last ? { finishReason: FINISH[finishOf(reply)] } : {}), index: 0 }],
-      usageMetadata: last ? usage(reply) : { promptTokenCount: (reply.usage ?? DEFAULT_USAGE).input, totalTokenCount: (reply.usage ?? DEFAULT_USAGE).input },
-      modelVersion: route.model,
-      responseId: 'fake-response-0001',
-    });
+    const chunk = (parts: object[], last = false) =>
+      sse({
+        candidates: [{ content: { parts, role: 'model' }, ...(last ? { finishReason: FINISH[finishOf(reply)] } : {}), index: 0 }],
+        usageMetadata: last
+          ? usage(reply)
+          : { promptTokenCount: (reply.usage ?? DEFAULT_USAGE).input, totalTokenCount: (reply.usage ?? DEFAULT_USAGE).input },
+        modelVersion: route.model,
+        responseId: 'fake-response-0001',
+      });
     const pieces: object[][] = [
       ...chunksOf(reply.reasoning?.text ?? '').map((t) => [{ text: t, thought: true }]),
       ...chunksOf(reply.text ?? '').map((t) => [{ text: t }]),

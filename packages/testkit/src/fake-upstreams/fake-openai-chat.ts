@@ -21,14 +21,26 @@ function usage(reply: FakeReply) {
     completion_tokens: u.output,
     total_tokens: u.input + u.output,
     prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: u.reasoning ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: u.reasoning ?? 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
 function lastUserText(body: any): string {
   const users = (body?.messages ?? []).filter((m: any) => m?.role === 'user');
   const c = users[users.length - 1]?.content;
-  return typeof c === 'string' ? c : Array.isArray(c) ? c.filter((p: any) => p?.type === 'text').map((p: any) => p.text).join('') : '';
+  return typeof c === 'string'
+    ? c
+    : Array.isArray(c)
+      ? c
+          .filter((p: any) => p?.type === 'text')
+          .map((p: any) => p.text)
+          .join('')
+      : '';
 }
 
 /** Chat completions as api.openai.com speaks it (reasoning_content as DeepSeek-style servers add it). */
@@ -44,7 +56,10 @@ export const openAiChatDialect: FakeDialect = {
 
   checkAuth(headers, apiKey) {
     if (headers.authorization === `Bearer ${apiKey}`) return null;
-    return { status: 401, message: `Incorrect API key provided: ${String(headers.authorization ?? '').slice(7, 12)}***. You can find your API key at https://platform.openai.com/account/api-keys.` };
+    return {
+      status: 401,
+      message: `Incorrect API key provided: ${String(headers.authorization ?? '').slice(7, 12)}***. You can find your API key at https://platform.openai.com/account/api-keys.`,
+    };
   },
 
   errorBody(status, message) {
@@ -63,25 +78,41 @@ export const openAiChatDialect: FakeDialect = {
       object: 'chat.completion',
       created: 1_700_000_000,
       model: route.model,
-      choices: [{
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: reply.text ?? null,
-          refusal: null,
-          ...(reply.reasoning ? { reasoning_content: reply.reasoning.text } : {}),
-          ...(calls.length ? { tool_calls: calls.map((c, i) => ({ id: c.id ?? `call_fake${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) } : {}),
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: reply.text ?? null,
+            refusal: null,
+            ...(reply.reasoning ? { reasoning_content: reply.reasoning.text } : {}),
+            ...(calls.length
+              ? {
+                  tool_calls: calls.map((c, i) => ({
+                    id: c.id ?? `call_fake${i}`,
+                    type: 'function',
+                    function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+                  })),
+                }
+              : {}),
+          },
+          logprobs: null,
+          finish_reason: FINISH[finishOf(reply)],
         },
-        logprobs: null,
-        finish_reason: FINISH[finishOf(reply)],
-      }],
+      ],
       usage: usage(reply),
       system_fingerprint: 'fp_fake',
     };
   },
 
   frames(reply, route, req) {
-    const base = { id: 'chatcmpl-fake0001', object: 'chat.completion.chunk', created: 1_700_000_000, model: route.model, system_fingerprint: 'fp_fake' };
+    const base = {
+      id: 'chatcmpl-fake0001',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model: route.model,
+      system_fingerprint: 'fp_fake',
+    };
     const withUsage = req.body?.stream_options?.include_usage === true;
     const chunk = (delta: object, finish: string | null = null) =>
       sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) });
@@ -89,7 +120,9 @@ export const openAiChatDialect: FakeDialect = {
     for (const r of chunksOf(reply.reasoning?.text ?? '')) out.push(chunk({ reasoning_content: r }));
     for (const t of chunksOf(reply.text ?? '')) out.push(chunk({ content: t }));
     (reply.toolCalls ?? []).forEach((c, index) => {
-      out.push(chunk({ tool_calls: [{ index, id: c.id ?? `call_fake${index}`, type: 'function', function: { name: c.name, arguments: '' } }] }));
+      out.push(
+        chunk({ tool_calls: [{ index, id: c.id ?? `call_fake${index}`, type: 'function', function: { name: c.name, arguments: '' } }] }),
+      );
       for (const a of chunksOf(JSON.stringify(c.arguments), 2)) out.push(chunk({ tool_calls: [{ index, function: { arguments: a } }] }));
     });
     out.push(chunk({}, FINISH[finishOf(reply)]));

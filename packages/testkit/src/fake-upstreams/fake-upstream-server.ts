@@ -51,7 +51,12 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const recorded: RecordedRequest = {
-      method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, rawBody,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+      rawBody,
     };
     requests.push(recorded);
     const b = queue.shift() ?? fallback;
@@ -77,14 +82,15 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     const denied = d.checkAuth(req.headers, apiKey);
     if (denied) return sendError(denied.status, denied.message, denied.reason);
     if (body === undefined) return sendError(400, 'The request body is not valid JSON.');
-    if (b.status && b.status >= 400) return sendError(b.status, b.errorMessage ?? `Fake ${dialect} failure ${b.status}.`, undefined, b.headers);
+    if (b.status && b.status >= 400)
+      return sendError(b.status, b.errorMessage ?? `Fake ${dialect} failure ${b.status}.`, undefined, b.headers);
 
     if (route.count && d.countTokens) {
       res.writeHead(200, { 'content-type': 'application/json', [d.requestIdHeader]: requestId, ...b.headers });
       res.end(JSON.stringify(d.countTokens(recorded)));
       return;
     }
-    const reply: FakeReply = typeof b.reply === 'function' ? b.reply(recorded) : b.reply ?? d.defaultReply(recorded);
+    const reply: FakeReply = typeof b.reply === 'function' ? b.reply(recorded) : (b.reply ?? d.defaultReply(recorded));
     if (!route.stream) {
       res.writeHead(200, { 'content-type': 'application/json', [d.requestIdHeader]: requestId, ...b.headers });
       res.end(JSON.stringify(d.json(reply, route, recorded)));
@@ -122,18 +128,25 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     url: origin + d.basePath,
     apiKey,
     requests,
-    get connections() { return connections; },
-    enqueue: (...bs) => { queue.push(...bs); },
-    setDefault: (bh) => { fallback = bh; },
+    get connections() {
+      return connections;
+    },
+    enqueue: (...bs) => {
+      queue.push(...bs);
+    },
+    setDefault: (bh) => {
+      fallback = bh;
+    },
     reset: () => {
       queue = [];
       fallback = {};
       requests.length = 0;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -3,8 +3,15 @@
  * answer with a redirect to a second "storage host" server that records which headers reached it.
  */
 import {
-  FakeTaskBook, readJson, sendBytes, sendJson, startFakeHttp,
-  type FakeHttpRequest, type FakeHttpServer, type FakeTask, type FakeVideoOptions,
+  FakeTaskBook,
+  readJson,
+  sendBytes,
+  sendJson,
+  startFakeHttp,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+  type FakeTask,
+  type FakeVideoOptions,
 } from './fake-video-tasks';
 
 export interface FakeVeoOptions extends FakeVideoOptions {
@@ -25,7 +32,11 @@ export interface FakeVeo {
 }
 
 const errorBody = (status: number, message: string) => ({
-  error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT' },
+  error: {
+    code: status,
+    message,
+    status: status === 429 ? 'RESOURCE_EXHAUSTED' : status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHENTICATED' : 'INVALID_ARGUMENT',
+  },
 });
 
 export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> {
@@ -34,62 +45,105 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
   const authed = (r: FakeHttpRequest) => r.headers['x-goog-api-key'] === apiKey;
   const denied = (res: Parameters<typeof sendJson>[0]) => sendJson(res, 401, errorBody(401, 'API key not valid.'));
 
-  const storage = await startFakeHttp([{
-    kind: 'storage', method: 'GET', pattern: /^\/blob\/([a-z0-9]+)\.mp4$/,
-    handle: (_r, res, m) => {
-      const t = book.get(m[1]);
-      return t ? sendBytes(res, book.bytes(t)) : sendJson(res, 404, errorBody(404, 'No such object.'));
-    },
-  }], errorBody);
+  const storage = await startFakeHttp(
+    [
+      {
+        kind: 'storage',
+        method: 'GET',
+        pattern: /^\/blob\/([a-z0-9]+)\.mp4$/,
+        handle: (_r, res, m) => {
+          const t = book.get(m[1]);
+          return t ? sendBytes(res, book.bytes(t)) : sendJson(res, 404, errorBody(404, 'No such object.'));
+        },
+      },
+    ],
+    errorBody,
+  );
 
   let origin = '';
   const operation = (t: FakeTask) => {
     const name = `models/${t.model}/operations/${t.id}`;
     const s = book.state(t);
-    if (s.state === 'queued' || s.state === 'running') return { name, done: false, metadata: { '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningMetadata' } };
+    if (s.state === 'queued' || s.state === 'running')
+      return {
+        name,
+        done: false,
+        metadata: { '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningMetadata' },
+      };
     if (s.state === 'succeeded') {
       const uri = `${origin}/v1beta/files/${t.id}:download?alt=media`;
-      return { name, done: true, response: { '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse', generateVideoResponse: { generatedSamples: [{ video: { uri } }] } } };
+      return {
+        name,
+        done: true,
+        response: {
+          '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse',
+          generateVideoResponse: { generatedSamples: [{ video: { uri } }] },
+        },
+      };
     }
     if (t.script.outcome === 'filtered') {
-      return { name, done: true, response: { generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The fake safety filter blocked this video.'] } } };
+      return {
+        name,
+        done: true,
+        response: {
+          generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The fake safety filter blocked this video.'] },
+        },
+      };
     }
-    if (s.state === 'expired') return { name, done: true, error: { code: 4, status: 'DEADLINE_EXCEEDED', message: 'The fake Veo operation ran out of time.' } };
-    return { name, done: true, error: { code: 3, status: t.script.failCode ?? 'INVALID_ARGUMENT', message: t.script.failMessage ?? 'The fake Veo upstream failed this video.' } };
+    if (s.state === 'expired')
+      return { name, done: true, error: { code: 4, status: 'DEADLINE_EXCEEDED', message: 'The fake Veo operation ran out of time.' } };
+    return {
+      name,
+      done: true,
+      error: {
+        code: 3,
+        status: t.script.failCode ?? 'INVALID_ARGUMENT',
+        message: t.script.failMessage ?? 'The fake Veo upstream failed this video.',
+      },
+    };
   };
 
-  const api = await startFakeHttp([
-    {
-      kind: 'create', method: 'POST', pattern: /^\/v1beta\/models\/([^/:]+):predictLongRunning$/,
-      handle: (r, res, m) => {
-        if (!authed(r)) return denied(res);
-        const body = readJson(r);
-        const instance = (body?.instances as Array<Record<string, unknown>> | undefined)?.[0];
-        if (!body || !instance) return sendJson(res, 400, errorBody(400, 'instances[0] is required.'));
-        const t = book.create(m[1], typeof instance.prompt === 'string' ? instance.prompt : '', body);
-        sendJson(res, 200, { name: `models/${t.model}/operations/${t.id}` });
+  const api = await startFakeHttp(
+    [
+      {
+        kind: 'create',
+        method: 'POST',
+        pattern: /^\/v1beta\/models\/([^/:]+):predictLongRunning$/,
+        handle: (r, res, m) => {
+          if (!authed(r)) return denied(res);
+          const body = readJson(r);
+          const instance = (body?.instances as Array<Record<string, unknown>> | undefined)?.[0];
+          if (!body || !instance) return sendJson(res, 400, errorBody(400, 'instances[0] is required.'));
+          const t = book.create(m[1], typeof instance.prompt === 'string' ? instance.prompt : '', body);
+          sendJson(res, 200, { name: `models/${t.model}/operations/${t.id}` });
+        },
       },
-    },
-    {
-      kind: 'poll', method: 'GET', pattern: /^\/v1beta\/models\/([^/]+)\/operations\/([a-z0-9]+)$/,
-      handle: (r, res, m) => {
-        if (!authed(r)) return denied(res);
-        const t = book.get(m[2]);
-        return t ? sendJson(res, 200, operation(t)) : sendJson(res, 404, errorBody(404, 'Operation not found.'));
+      {
+        kind: 'poll',
+        method: 'GET',
+        pattern: /^\/v1beta\/models\/([^/]+)\/operations\/([a-z0-9]+)$/,
+        handle: (r, res, m) => {
+          if (!authed(r)) return denied(res);
+          const t = book.get(m[2]);
+          return t ? sendJson(res, 200, operation(t)) : sendJson(res, 404, errorBody(404, 'Operation not found.'));
+        },
       },
-    },
-    {
-      kind: 'content', method: 'GET', pattern: /^\/v1beta\/files\/([a-z0-9]+):download$/,
-      handle: (r, res, m) => {
-        if (!authed(r)) return denied(res);
-        const t = book.get(m[1]);
-        if (!t || book.state(t).state !== 'succeeded') return sendJson(res, 404, errorBody(404, 'File not found.'));
-        if (!opts.redirectDownloads) return sendBytes(res, book.bytes(t));
-        res.writeHead(302, { location: `${storage.origin}/blob/${t.id}.mp4` });
-        res.end();
+      {
+        kind: 'content',
+        method: 'GET',
+        pattern: /^\/v1beta\/files\/([a-z0-9]+):download$/,
+        handle: (r, res, m) => {
+          if (!authed(r)) return denied(res);
+          const t = book.get(m[1]);
+          if (!t || book.state(t).state !== 'succeeded') return sendJson(res, 404, errorBody(404, 'File not found.'));
+          if (!opts.redirectDownloads) return sendBytes(res, book.bytes(t));
+          res.writeHead(302, { location: `${storage.origin}/blob/${t.id}.mp4` });
+          res.end();
+        },
       },
-    },
-  ], errorBody);
+    ],
+    errorBody,
+  );
   origin = api.origin;
 
   return {
@@ -98,7 +152,8 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
     book,
     api,
     storage,
-    keysSeenByStorage: () => storage.requests.filter((r) => r.headers['x-goog-api-key'] !== undefined || r.headers.authorization !== undefined).length,
+    keysSeenByStorage: () =>
+      storage.requests.filter((r) => r.headers['x-goog-api-key'] !== undefined || r.headers.authorization !== undefined).length,
     close: async () => {
       await Promise.all([api.close(), storage.close()]);
     },

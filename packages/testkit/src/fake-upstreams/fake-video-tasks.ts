@@ -71,7 +71,10 @@ export class FakeTaskBook {
   private seq = 0;
   readonly now: () => number;
 
-  constructor(private readonly opts: FakeVideoOptions, private readonly idPrefix: string) {
+  constructor(
+    private readonly opts: FakeVideoOptions,
+    private readonly idPrefix: string,
+  ) {
     this.now = opts.now ?? Date.now;
   }
 
@@ -168,7 +171,10 @@ export function sendBytes(res: http.ServerResponse, bytes: Buffer, type = 'video
 }
 
 /** A server on 127.0.0.1 (ephemeral port) routing to `routes`; `errorBody` shapes injected failures. */
-export async function startFakeHttp(routes: FakeVideoRoute[], errorBody: (status: number, message: string) => unknown): Promise<FakeHttpServer> {
+export async function startFakeHttp(
+  routes: FakeVideoRoute[],
+  errorBody: (status: number, message: string) => unknown,
+): Promise<FakeHttpServer> {
   const requests: FakeHttpRequest[] = [];
   const counts = { create: 0, poll: 0, list: 0, content: 0, cancel: 0, storage: 0 } as Record<FakeRouteKind, number>;
   const failures: Array<{ kind: FakeRouteKind; failure: FakeFailure }> = [];
@@ -177,7 +183,13 @@ export async function startFakeHttp(routes: FakeVideoRoute[], errorBody: (status
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const r: FakeHttpRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, raw: Buffer.concat(chunks) };
+    const r: FakeHttpRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      raw: Buffer.concat(chunks),
+    };
     requests.push(r);
     for (const route of routes) {
       const m = route.method === r.method ? route.pattern.exec(r.path) : null;
@@ -186,7 +198,8 @@ export async function startFakeHttp(routes: FakeVideoRoute[], errorBody: (status
       const i = failures.findIndex((f) => f.kind === route.kind);
       if (i >= 0) {
         const { failure } = failures.splice(i, 1)[0];
-        const headers: Record<string, string> = failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
+        const headers: Record<string, string> =
+          failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
         return sendJson(res, failure.status, failure.body ?? errorBody(failure.status, `Injected failure ${failure.status}.`), headers);
       }
       try {
@@ -210,16 +223,21 @@ export async function startFakeHttp(routes: FakeVideoRoute[], errorBody: (status
     failNext: (kind, times, failure) => {
       for (let i = 0; i < times; i++) failures.push({ kind, failure });
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** The multipart body of a recorded request: text fields, and file parts as {name, type, size, bytes}. */
 export async function readMultipart(r: FakeHttpRequest): Promise<Record<string, unknown>> {
-  const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': String(r.headers['content-type']) }, body: r.raw }).formData();
+  const form = await new Request('http://fake/', {
+    method: 'POST',
+    headers: { 'content-type': String(r.headers['content-type']) },
+    body: r.raw,
+  }).formData();
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
     out[k] = typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size, bytes: Buffer.from(await v.arrayBuffer()) };

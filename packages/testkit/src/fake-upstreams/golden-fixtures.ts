@@ -23,7 +23,8 @@ export async function* sseChunks(text: string, size = 17): AsyncGenerator<Uint8A
 export function describeGoldenFixtures(name: string, dir: string, adapter: GoldenAdapter): void {
   const files = readdirSync(dir).sort();
   const read = (f: string) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-  const cases = (prefix: string, ext: string) => files.filter((f) => f.startsWith(prefix) && f.endsWith(ext)).map((f) => [f.slice(prefix.length, -ext.length), f]);
+  const cases = (prefix: string, ext: string) =>
+    files.filter((f) => f.startsWith(prefix) && f.endsWith(ext)).map((f) => [f.slice(prefix.length, -ext.length), f]);
 
   describe(`golden fixtures: ${name}`, () => {
     it('has at least one fixture of each kind the adapter maps', () => {

@@ -17,9 +17,15 @@ export interface TextModelConformanceOptions {
 
 const ctx = (signal = new AbortController().signal): CallContext => ({ signal, requestId: 'conformance' });
 const ask = (text: string, extra: Partial<TextRequest> = {}): TextRequest => ({
-  model: 'upstream-model-1', messages: [{ role: 'user', content: [{ type: 'text', text }] }], ...extra,
+  model: 'upstream-model-1',
+  messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+  ...extra,
 });
-const WEATHER_TOOL = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const WEATHER_TOOL = {
+  name: 'get_weather',
+  description: 'Weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 async function failure(p: Promise<unknown>): Promise<GatewayError> {
   try {
@@ -65,7 +71,11 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
         const text = parts.flatMap((p) => (p.type === 'text-delta' ? [p.delta] : [])).join('');
         expect(text).toBe(`fake-${opts.dialect} says: stream please`);
         expect(parts.filter((p) => p.type === 'text-delta').length).toBeGreaterThan(1);
-        expect(parts[parts.length - 1]).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 11, outputTokens: 7 } });
+        expect(parts[parts.length - 1]).toMatchObject({
+          type: 'finish',
+          finishReason: 'stop',
+          usage: { inputTokens: 11, outputTokens: 7 },
+        });
         expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
       });
 
@@ -98,13 +108,30 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
       });
 
       it('sends inline images', async () => {
-        const req: TextRequest = { model: 'upstream-model-1', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUg==' }] }] };
+        const req: TextRequest = {
+          model: 'upstream-model-1',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'what is this?' },
+                { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUg==' },
+              ],
+            },
+          ],
+        };
         await model.generate(req, ctx());
         expect(JSON.stringify(fake.requests[0].body)).toContain('iVBORw0KGgoAAAANSUhEUg==');
       });
 
       it.each([false, true])('maps reasoning and usage with cached and reasoning tokens (stream: %s)', async (stream) => {
-        fake.enqueue({ reply: { reasoning: { text: 'thinking hard', signature: 'sig-1' }, text: 'done', usage: { input: 100, output: 40, cached: 30, reasoning: 12 } } });
+        fake.enqueue({
+          reply: {
+            reasoning: { text: 'thinking hard', signature: 'sig-1' },
+            text: 'done',
+            usage: { input: 100, output: 40, cached: 30, reasoning: 12 },
+          },
+        });
         const req = ask('think', { reasoning: { effort: 'medium' } });
         const r = stream ? await collectStream(req.model, model.stream(req, ctx())) : await model.generate(req, ctx());
         expect(r.content.find((c) => c.type === 'reasoning')).toMatchObject({ text: 'thinking hard' });
@@ -149,7 +176,10 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
 
       it('404 → invalid_request: model not found upstream', async () => {
         fake.enqueue({ status: 404, errorMessage: 'no such model' });
-        expect(await failure(model.generate(ask('x'), ctx()))).toMatchObject({ reason: 'invalid_request', code: 'upstream_model_not_found' });
+        expect(await failure(model.generate(ask('x'), ctx()))).toMatchObject({
+          reason: 'invalid_request',
+          code: 'upstream_model_not_found',
+        });
       });
 
       it('a rejected upstream key → upstream_error that never repeats the key', async () => {
@@ -197,7 +227,11 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
       it('a stream cut before its end marker → error after the parts already read', async () => {
         fake.enqueue({ truncateAfter: 2 });
         const seen: TextStreamPart[] = [];
-        const e = await failure((async () => { for await (const p of model.stream(ask('x'), ctx())) seen.push(p); })());
+        const e = await failure(
+          (async () => {
+            for await (const p of model.stream(ask('x'), ctx())) seen.push(p);
+          })(),
+        );
         expect(e).toMatchObject({ reason: 'upstream_unavailable', code: 'upstream_stream_truncated' });
         expect(seen.some((p) => p.type === 'finish')).toBe(false);
       });

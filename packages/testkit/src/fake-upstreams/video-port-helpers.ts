@@ -3,13 +3,24 @@ import type { OperationRef, VideoModelPort, VideoRequest, VideoStatus } from '@g
 /** A canonical request with the defaults the limits table would apply. */
 export function videoRequest(over: Partial<VideoRequest> & { upstreamModel?: string } = {}): VideoRequest & { upstreamModel: string } {
   return {
-    model: 'm', upstreamModel: 'up-model', prompt: 'a red kite', durationSeconds: 4, resolution: '720p', aspectRatio: '16:9',
-    generateAudio: true, fps: 24, ...over,
+    model: 'm',
+    upstreamModel: 'up-model',
+    prompt: 'a red kite',
+    durationSeconds: 4,
+    resolution: '720p',
+    aspectRatio: '16:9',
+    generateAudio: true,
+    fps: 24,
+    ...over,
   };
 }
 
 /** Polls a port until the operation is no longer pending (real time; the fakes run tasks on the wall clock). */
-export async function pollUntilSettled(port: VideoModelPort, ref: OperationRef, opts: { taskId?: string; timeoutMs?: number; everyMs?: number } = {}): Promise<Exclude<VideoStatus, { state: 'pending' }> & { pendingSeen: Array<boolean | undefined> }> {
+export async function pollUntilSettled(
+  port: VideoModelPort,
+  ref: OperationRef,
+  opts: { taskId?: string; timeoutMs?: number; everyMs?: number } = {},
+): Promise<Exclude<VideoStatus, { state: 'pending' }> & { pendingSeen: Array<boolean | undefined> }> {
   const end = Date.now() + (opts.timeoutMs ?? 10_000);
   const pendingSeen: Array<boolean | undefined> = [];
   for (;;) {

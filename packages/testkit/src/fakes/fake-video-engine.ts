@@ -6,7 +6,11 @@ import { ManualClock } from './manual-clock';
 import { MemoryUsageLog } from './memory-usage-log';
 
 const video = (id: string, family: '2.5' | '2.0', tier: 'standard' | 'fast' | 'mini'): ModelSpec => ({
-  id, kind: 'video', family, tier, deployments: [{ provider: 'sim', upstreamModel: `up-${id}`, priority: 0, weight: 1 }],
+  id,
+  kind: 'video',
+  family,
+  tier,
+  deployments: [{ provider: 'sim', upstreamModel: `up-${id}`, priority: 0, weight: 1 }],
 });
 
 /** The test gateway's catalogue in miniature: group default sees a few models, vip sees all. */
@@ -40,8 +44,19 @@ export function createFakeVideoEngine(opts: { maxActive?: number; upstream?: Fak
   const upstream = opts.upstream ?? new FakeVideoModel();
   const providers = { video: (id: string) => (id === 'sim' ? upstream : undefined) };
   const catalogue = fakeVideoCatalogue();
-  const service = new VideoTasks({ catalogue, tasks, content, usage, providers, limits: { maxActiveTasksPerAccount: opts.maxActive ?? 20 }, now: clock.now });
+  const service = new VideoTasks({
+    catalogue,
+    tasks,
+    content,
+    usage,
+    providers,
+    limits: { maxActiveTasksPerAccount: opts.maxActive ?? 20 },
+    now: clock.now,
+  });
   const worker = (owner = 'worker-a', options: Partial<VideoWorkerOptions> = {}) =>
-    new VideoWorker({ tasks, content, catalogue, providers, now: clock.now }, { owner, leaseMs: 30_000, pollMinMs: 500, pollMaxMs: 2000, ...options });
+    new VideoWorker(
+      { tasks, content, catalogue, providers, now: clock.now },
+      { owner, leaseMs: 30_000, pollMinMs: 500, pollMaxMs: 2000, ...options },
+    );
   return { clock, tasks, content, usage, upstream, providers, catalogue, service, worker };
 }

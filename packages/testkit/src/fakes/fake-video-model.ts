@@ -14,7 +14,9 @@ export interface FakeVideoModelOptions {
   onStart?: (taskId: string, call: number) => void | Promise<void>;
 }
 
-export function fakeArtifact(o: { width?: number; height?: number; durationSeconds?: number; fps?: number; bytes?: Buffer; thumbnail?: boolean } = {}): VideoArtifact {
+export function fakeArtifact(
+  o: { width?: number; height?: number; durationSeconds?: number; fps?: number; bytes?: Buffer; thumbnail?: boolean } = {},
+): VideoArtifact {
   const bytes = o.bytes ?? Buffer.from('fake-mp4-bytes');
   return {
     width: o.width ?? 1280,
@@ -69,7 +71,13 @@ export class FakeVideoModel implements VideoModelPort {
       for (const op of this.operations.values()) if (op.taskId === ctx.taskId) return op.ref;
     }
     const ref = `op-${this.operations.size + 1}-${ctx.taskId}`;
-    this.operations.set(ref, { ref, taskId: ctx.taskId, steps: (this.opts.plan ?? DEFAULT_PLAN)(request, ctx.taskId), polls: 0, cancelled: false });
+    this.operations.set(ref, {
+      ref,
+      taskId: ctx.taskId,
+      steps: (this.opts.plan ?? DEFAULT_PLAN)(request, ctx.taskId),
+      polls: 0,
+      cancelled: false,
+    });
     return ref;
   }
 

@@ -31,7 +31,12 @@ export class InMemoryContentStore implements ContentStore {
 
   open(key: string, range?: { start: number; end: number }): NodeJS.ReadableStream {
     const o = this.objects.get(key);
-    if (!o) return new Readable({ read() { this.destroy(new Error(`no content ${key}`)); } });
+    if (!o)
+      return new Readable({
+        read() {
+          this.destroy(new Error(`no content ${key}`));
+        },
+      });
     return Readable.from([range ? o.bytes.subarray(range.start, range.end + 1) : o.bytes]);
   }
 

@@ -1,7 +1,18 @@
 import {
-  assertTransition, isTerminal,
-  type Admission, type AdmissionRules, type ClaimedTask, type NewVideoTask, type ReleaseOptions, type TaskError,
-  type TaskListFilter, type TaskPatch, type TaskQueue, type TaskRepository, type TaskStatus, type VideoTask,
+  assertTransition,
+  isTerminal,
+  type Admission,
+  type AdmissionRules,
+  type ClaimedTask,
+  type NewVideoTask,
+  type ReleaseOptions,
+  type TaskError,
+  type TaskListFilter,
+  type TaskPatch,
+  type TaskQueue,
+  type TaskRepository,
+  type TaskStatus,
+  type VideoTask,
 } from '@gateway/core';
 
 interface Row {
@@ -36,17 +47,39 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
   /** Test helper: the worker bookkeeping of one task. */
   leaseOf(id: string): Omit<Row, 'task'> | undefined {
     const r = this.rows.get(id);
-    return r && copy({ leaseOwner: r.leaseOwner, leaseUntil: r.leaseUntil, nextPollAt: r.nextPollAt, pollAttempts: r.pollAttempts, submitStartedAt: r.submitStartedAt });
+    return (
+      r &&
+      copy({
+        leaseOwner: r.leaseOwner,
+        leaseUntil: r.leaseUntil,
+        nextPollAt: r.nextPollAt,
+        pollAttempts: r.pollAttempts,
+        submitStartedAt: r.submitStartedAt,
+      })
+    );
   }
 
   async create(t: NewVideoTask): Promise<VideoTask> {
     if (this.rows.has(t.id)) throw new Error(`duplicate task id ${t.id}`);
-    if (t.idempotencyKey && [...this.rows.values()].some((r) => r.task.accountId === t.accountId && r.task.idempotencyKey === t.idempotencyKey)) {
+    if (
+      t.idempotencyKey &&
+      [...this.rows.values()].some((r) => r.task.accountId === t.accountId && r.task.idempotencyKey === t.idempotencyKey)
+    ) {
       throw new Error('duplicate idempotency key');
     }
     const at = t.createdAt ?? new Date(this.now());
     const { createdAt: _c, ...rest } = t;
-    const task: VideoTask = { ...copy(rest), status: 'queued', progress: 0, error: null, delivery: null, upstream: null, createdAt: at, updatedAt: at, completedAt: null };
+    const task: VideoTask = {
+      ...copy(rest),
+      status: 'queued',
+      progress: 0,
+      error: null,
+      delivery: null,
+      upstream: null,
+      createdAt: at,
+      updatedAt: at,
+      completedAt: null,
+    };
     this.rows.set(t.id, { task, leaseOwner: null, leaseUntil: null, nextPollAt: at, pollAttempts: 0, submitStartedAt: null });
     return copy(task);
   }
@@ -93,7 +126,13 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
       sign * (a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const matching = [...this.rows.values()]
       .map((r) => r.task)
-      .filter((t) => t.accountId === accountId && (!f.status || t.status === f.status) && (!f.model || t.model === f.model) && (!f.ids || f.ids.includes(t.id)))
+      .filter(
+        (t) =>
+          t.accountId === accountId &&
+          (!f.status || t.status === f.status) &&
+          (!f.model || t.model === f.model) &&
+          (!f.ids || f.ids.includes(t.id)),
+      )
       .sort((a, b) => cmp(a, b));
     const page = matching.filter((t) => !f.after || cmp(t, f.after) > 0).slice(f.offset ?? 0);
     return { items: page.slice(0, f.limit).map(copy), hasMore: page.length > f.limit, total: matching.length };
@@ -114,7 +153,13 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     return due.map((r) => {
       r.leaseOwner = o.owner;
       r.leaseUntil = new Date(o.now.getTime() + o.leaseMs);
-      return copy({ task: r.task, leaseOwner: o.owner, leaseUntil: r.leaseUntil, pollAttempts: r.pollAttempts, submitStartedAt: r.submitStartedAt });
+      return copy({
+        task: r.task,
+        leaseOwner: o.owner,
+        leaseUntil: r.leaseUntil,
+        pollAttempts: r.pollAttempts,
+        submitStartedAt: r.submitStartedAt,
+      });
     });
   }
 

@@ -11,7 +11,8 @@ export interface Blackhole {
   close(): void;
 }
 
-const LISTENER = 'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\nsys.stdin.read()';
+const LISTENER =
+  'import socket,sys,time\ns=socket.socket()\ns.bind(("127.0.0.1",0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\nsys.stdin.read()';
 
 export async function startBlackhole(): Promise<Blackhole | null> {
   if (spawnSync('python3', ['--version']).status !== 0) return null;

@@ -43,7 +43,14 @@ export async function startControlledUpstream(dialect: FakeDialectName, mode: Up
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-    const recorded = { method: req.method ?? 'POST', path: new URL(req.url ?? '/', 'http://x').pathname, query: {}, headers: req.headers, body, rawBody: '' };
+    const recorded = {
+      method: req.method ?? 'POST',
+      path: new URL(req.url ?? '/', 'http://x').pathname,
+      query: {},
+      headers: req.headers,
+      body,
+      rawBody: '',
+    };
     const route = d.route(recorded.method, recorded.path, recorded);
     if (!route) {
       res.writeHead(404).end();
@@ -62,7 +69,9 @@ export async function startControlledUpstream(dialect: FakeDialectName, mode: Up
     const closing = frames.slice(firstDelta + 1);
     const rec: StreamRecord = { closedAt: null, bytesWritten: 0, blocked: false, finished: false };
     streams.push(rec);
-    res.on('close', () => { rec.closedAt = Date.now(); });
+    res.on('close', () => {
+      rec.closedAt = Date.now();
+    });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const write = async (frame: string) => {
       rec.bytesWritten += Buffer.byteLength(frame);
@@ -103,17 +112,22 @@ export async function startControlledUpstream(dialect: FakeDialectName, mode: Up
   return {
     url: origin + d.basePath,
     apiKey: `controlled-${dialect}-key`,
-    get mode() { return state.mode; },
-    set mode(m: UpstreamMode) { state.mode = m; },
+    get mode() {
+      return state.mode;
+    },
+    set mode(m: UpstreamMode) {
+      state.mode = m;
+    },
     streams,
     openSockets: () => sockets.size,
     releaseAll: () => {
       for (const r of releases) r();
       releases.clear();
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

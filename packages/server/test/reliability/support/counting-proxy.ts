@@ -35,7 +35,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       sockets.delete(client);
       upstream.destroy();
     });
-    upstream.on('error', reset).on('end', () => client.end()).on('close', () => setTimeout(() => client.destroy(), 100));
+    upstream
+      .on('error', reset)
+      .on('end', () => client.end())
+      .on('close', () => setTimeout(() => client.destroy(), 100));
     client.pipe(upstream);
     upstream.on('data', (d: Buffer) => {
       if (cut) {
@@ -63,10 +66,13 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     url: `${t.protocol}//127.0.0.1:${port}${t.pathname.replace(/\/$/, '')}`,
     open: () => sockets.size,
     accepted: () => accepted,
-    cutNextResponse: (afterBytes) => { cut = { left: afterBytes }; },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    cutNextResponse: (afterBytes) => {
+      cut = { left: afterBytes };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -42,15 +42,25 @@ export interface CrashRunReport {
 /** A render under way: ffmpeg writes the simulator's output to a `.partial` first. */
 const rendering = (dir: string) => readdirSync(path.join(dir, 'simulator', 'videos')).some((f) => f.endsWith('.partial'));
 
-interface CutStream { responseId: string; completed: boolean }
+interface CutStream {
+  responseId: string;
+  completed: boolean;
+}
 
 /** A stored (responses-format) stream, read until a few deltas have arrived; `ended` says whether it completed. */
 async function startStream(url: string): Promise<{ responseId: string; ended: Promise<CutStream> }> {
   // twelve words in: the simulator's answer echoes them, about twenty chunks 400 ms apart (~8 s)
-  const { res } = await openStream(url, textCall('responses', ALPHA_KEY, 'sim-chat', true, 'tell me a long story about a crash that happens in the middle'));
+  const { res } = await openStream(
+    url,
+    textCall('responses', ALPHA_KEY, 'sim-chat', true, 'tell me a long story about a crash that happens in the middle'),
+  );
   let text = '';
   const ended = new Promise<CutStream>((resolve) => {
-    const done = () => resolve({ responseId: sseEvents(text).find((e) => e.event === 'response.created')?.data?.response?.id, completed: text.includes('response.completed') });
+    const done = () =>
+      resolve({
+        responseId: sseEvents(text).find((e) => e.event === 'response.created')?.data?.response?.id,
+        completed: text.includes('response.completed'),
+      });
     res.on('end', done);
     res.on('error', done);
     res.on('close', done);
@@ -80,7 +90,9 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
       // SIGKILL while a video renders (once the tasks are done: a moment later) and the stream is mid-way.
       await eventually(() => rendering(setup.dir), 5000, 10);
       if (k > 0) await sleep((k * 379) % 700);
-      log(`run ${k + 1}: SIGKILL with ${plan.filter((t) => t.id).length}/${plan.length} tasks created, a render ${rendering(setup.dir) ? 'under way' : 'not under way'}`);
+      log(
+        `run ${k + 1}: SIGKILL with ${plan.filter((t) => t.id).length}/${plan.length} tasks created, a render ${rendering(setup.dir) ? 'under way' : 'not under way'}`,
+      );
       await gw.stop('SIGKILL');
       gw = undefined;
       await creating;
@@ -91,10 +103,15 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
     // creations that were lost with a process are retried with their key; the others come back as they were
     for (const t of plan) await createTask(url, ALPHA_KEY, t);
     const states = new Map<string, string>();
-    await eventually(async () => {
-      for (const t of plan) if (t.id && !isTerminal(states.get(t.id) ?? '')) states.set(t.id, (await readTask(url, ALPHA_KEY, t.id)).status);
-      return plan.every((t) => t.id && isTerminal(states.get(t.id)!));
-    }, 60_000, 250);
+    await eventually(
+      async () => {
+        for (const t of plan)
+          if (t.id && !isTerminal(states.get(t.id) ?? '')) states.set(t.id, (await readTask(url, ALPHA_KEY, t.id)).status);
+        return plan.every((t) => t.id && isTerminal(states.get(t.id)!));
+      },
+      60_000,
+      250,
+    );
     const badContent: string[] = [];
     for (const t of plan) {
       if (states.get(t.id!) !== 'succeeded') continue;
@@ -110,7 +127,8 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
         headers: { authorization: `Bearer ${ALPHA_KEY}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'sim-chat', input: 'go on', previous_response_id: c.responseId }),
       });
-      if (read.status !== 404 || more.status < 400) cutResponsesVisible.push(`${c.responseId} (read ${read.status}, continued ${more.status})`);
+      if (read.status !== 404 || more.status < 400)
+        cutResponsesVisible.push(`${c.responseId} (read ${read.status}, continued ${more.status})`);
     }
     const gracefulExit = await gw.stop('SIGTERM');
     gw = undefined;

@@ -11,7 +11,12 @@ export function describeCrashRecovery(postgres: boolean): void {
     recordFigure(`tasks lost (${r.store})`, r.lost.length + r.notTerminal.length);
     recordFigure(`leftover .partial files after crashes (${r.store})`, r.audit.leftoverPartials);
     expect({
-      lost: r.lost, notTerminal: r.notTerminal, badContent: r.badContent, cutResponsesVisible: r.cutResponsesVisible, violations: r.audit.violations, gracefulExit: r.gracefulExit,
+      lost: r.lost,
+      notTerminal: r.notTerminal,
+      badContent: r.badContent,
+      cutResponsesVisible: r.cutResponsesVisible,
+      violations: r.audit.violations,
+      gracefulExit: r.gracefulExit,
     }).toEqual({ lost: [], notTerminal: [], badContent: [], cutResponsesVisible: [], violations: [], gracefulExit: 0 });
     expect(r.accepted).toBe(r.tasks);
     expect(r.streamsCut).toBe(r.kills);

@@ -36,7 +36,12 @@ export async function gatewayOver(
       ],
       models: [
         ...base.models,
-        ...upstreams.map((u) => ({ id: modelOf(u.id), kind: 'text' as const, provider: u.id, upstreamModel: PROVIDER_OF[u.dialect].upstreamModel })),
+        ...upstreams.map((u) => ({
+          id: modelOf(u.id),
+          kind: 'text' as const,
+          provider: u.id,
+          upstreamModel: PROVIDER_OF[u.dialect].upstreamModel,
+        })),
       ],
       limits: opts.limits,
       keys: [...(base.keys ?? []), ...(opts.extraKeys ?? [])],

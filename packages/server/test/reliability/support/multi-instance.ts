@@ -31,7 +31,12 @@ export interface TwoInstanceReport {
   audit: StoreAudit;
 }
 
-const finishedIn = (log: string) => [...log.matchAll(/"message":"video task (?:succeeded|failed)"[^\n]*?"taskId":"(task[a-z0-9]+)"|"taskId":"(task[a-z0-9]+)"[^\n]*?"message":"video task (?:succeeded|failed)"/g)].map((m) => m[1] ?? m[2]);
+const finishedIn = (log: string) =>
+  [
+    ...log.matchAll(
+      /"message":"video task (?:succeeded|failed)"[^\n]*?"taskId":"(task[a-z0-9]+)"|"taskId":"(task[a-z0-9]+)"[^\n]*?"message":"video task (?:succeeded|failed)"/g,
+    ),
+  ].map((m) => m[1] ?? m[2]);
 
 export async function runTwoInstances(o: { tasks: number; crashes: number; log?: (l: string) => void }): Promise<TwoInstanceReport> {
   const log = o.log ?? (() => undefined);
@@ -45,7 +50,10 @@ export async function runTwoInstances(o: { tasks: number; crashes: number; log?:
   try {
     [a, b] = await Promise.all([startGatewayProcess(setup.env), startGatewayProcess(setup.env)]);
     const plan: Array<PlannedTask & { via: 'a' | 'b' }> = Array.from({ length: o.tasks }, (_, i) => ({
-      format: VIDEO_FORMATS[i % 3], prompt: `shared task ${i}${i % 7 === 6 ? ' [sim:fail]' : ''}`, idempotencyKey: `shared-${i}`, via: i % 2 ? 'b' : 'a',
+      format: VIDEO_FORMATS[i % 3],
+      prompt: `shared task ${i}${i % 7 === 6 ? ' [sim:fail]' : ''}`,
+      idempotencyKey: `shared-${i}`,
+      via: i % 2 ? 'b' : 'a',
     }));
     const urlOf = (via: 'a' | 'b') => (via === 'a' ? a! : b!).url;
     const other = (via: 'a' | 'b') => (via === 'a' ? 'b' : 'a');
@@ -68,10 +76,15 @@ export async function runTwoInstances(o: { tasks: number; crashes: number; log?:
     }
 
     const states = new Map<string, string>();
-    await eventually(async () => {
-      for (const t of plan) if (!isTerminal(states.get(t.id!) ?? '')) states.set(t.id!, (await readTask(b!.url, ALPHA_KEY, t.id!)).status);
-      return plan.every((t) => isTerminal(states.get(t.id!)!));
-    }, 120_000, 250);
+    await eventually(
+      async () => {
+        for (const t of plan)
+          if (!isTerminal(states.get(t.id!) ?? '')) states.set(t.id!, (await readTask(b!.url, ALPHA_KEY, t.id!)).status);
+        return plan.every((t) => isTerminal(states.get(t.id!)!));
+      },
+      120_000,
+      250,
+    );
 
     const badContent: string[] = [];
     for (const t of plan) {

@@ -28,9 +28,12 @@ export function reliabilityConfig(): GatewayConfigFile {
     providers: [{ id: 'sim', type: 'simulator', options: { queuedMs: 300, videoLatencyMs: 500, chunkDelayMs: 400 } }],
     // priced, so double charges would show in the credit ledger
     models: base.models.map((m) =>
-      m.id === 'sim-video-2.0' ? { ...m, pricing: { perVideoSecond: { '480p': 0.01, '720p': 0.02 } } }
-      : m.id === 'sim-chat' ? { ...m, pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 2 } }
-      : m),
+      m.id === 'sim-video-2.0'
+        ? { ...m, pricing: { perVideoSecond: { '480p': 0.01, '720p': 0.02 } } }
+        : m.id === 'sim-chat'
+          ? { ...m, pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 2 } }
+          : m,
+    ),
     limits: { maxActiveTasksPerAccount: 10_000 },
   };
 }

@@ -6,7 +6,11 @@ export function handleCounts(): Record<string, number> {
 }
 
 /** The kinds whose count grew from `before` to `after`, with both numbers; empty when nothing grew. */
-export function grownHandles(before: Record<string, number>, after: Record<string, number>, kinds = ['TCPSocketWrap', 'TCPServerWrap', 'Timeout', 'PipeWrap', 'ProcessWrap']): string[] {
+export function grownHandles(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  kinds = ['TCPSocketWrap', 'TCPServerWrap', 'Timeout', 'PipeWrap', 'ProcessWrap'],
+): string[] {
   return kinds.filter((k) => (after[k] ?? 0) > (before[k] ?? 0)).map((k) => `${k}: ${before[k] ?? 0} → ${after[k]}`);
 }
 

@@ -59,10 +59,22 @@ export async function auditStore(knex: Knex, dataDir: string, opts: { requireTer
     if (m.refunds > 1) violations.push(`${id}: refunded ${m.refunds} times`);
     if (m.refunds > 0 && status.get(id) === 'succeeded') violations.push(`${id}: refunded though it succeeded`);
   }
-  const queued = await knex('usage_log').whereNotNull('task_id').andWhere({ status: 'queued' }).groupBy('task_id').havingRaw('count(*) > 1').select('task_id');
+  const queued = await knex('usage_log')
+    .whereNotNull('task_id')
+    .andWhere({ status: 'queued' })
+    .groupBy('task_id')
+    .havingRaw('count(*) > 1')
+    .select('task_id');
   for (const q of queued) violations.push(`${q.task_id}: two "queued" usage rows`);
   const responses = await knex('responses').select('id', 'document');
   for (const r of responses) if (r.document?.status !== 'completed') violations.push(`response ${r.id}: stored as ${r.document?.status}`);
   const taskCharges = [...moves.values()].reduce((n, m) => n + m.charges, 0);
-  return { tasks: tasks.length, byStatus, violations, storedResponses: responses.length, taskCharges, leftoverPartials: partialFiles(path.join(dataDir, 'content')) };
+  return {
+    tasks: tasks.length,
+    byStatus,
+    violations,
+    storedResponses: responses.length,
+    taskCharges,
+    leftoverPartials: partialFiles(path.join(dataDir, 'content')),
+  };
 }

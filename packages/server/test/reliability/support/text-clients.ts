@@ -17,9 +17,17 @@ export function textCall(format: TextFormat, key: string, model: string, stream:
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   switch (format) {
     case 'chat':
-      return { path: '/v1/chat/completions', headers, body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: prompt }] }) };
+      return {
+        path: '/v1/chat/completions',
+        headers,
+        body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: prompt }] }),
+      };
     case 'messages':
-      return { path: '/v1/messages', headers: { ...headers, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model, stream, max_tokens: 64, messages: [{ role: 'user', content: prompt }] }) };
+      return {
+        path: '/v1/messages',
+        headers: { ...headers, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model, stream, max_tokens: 64, messages: [{ role: 'user', content: prompt }] }),
+      };
     case 'responses':
       return { path: '/v1/responses', headers, body: JSON.stringify({ model, stream, input: prompt }) };
     case 'gemini':
@@ -42,7 +50,12 @@ export interface Answer {
 /** One call with a client-side deadline: a hung request fails the test instead of hanging it. */
 export async function send(baseUrl: string, call: TextCall, deadlineMs = 8000): Promise<Answer> {
   const started = Date.now();
-  const res = await fetch(baseUrl + call.path, { method: 'POST', headers: call.headers, body: call.body, signal: AbortSignal.timeout(deadlineMs) });
+  const res = await fetch(baseUrl + call.path, {
+    method: 'POST',
+    headers: call.headers,
+    body: call.body,
+    signal: AbortSignal.timeout(deadlineMs),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, ms: Date.now() - started };
 }
@@ -54,7 +67,11 @@ export function sseEvents(text: string): Array<{ event?: string; data: any }> {
     .filter((block) => block.trim())
     .map((block) => {
       const event = /^event: (.*)$/m.exec(block)?.[1];
-      const raw = block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+      const raw = block
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
       let data: any = raw;
       try {
         data = JSON.parse(raw);
@@ -82,14 +99,21 @@ export function errorProblem(format: TextFormat, a: Answer): string | null {
   if (!last) return 'an empty 200';
   switch (format) {
     case 'chat':
-      return last.data?.error && typeof last.data.error.message === 'string' ? null : `chat stream did not end with an error chunk: ${a.text.slice(-300)}`;
+      return last.data?.error && typeof last.data.error.message === 'string'
+        ? null
+        : `chat stream did not end with an error chunk: ${a.text.slice(-300)}`;
     case 'messages':
-      return last.event === 'error' && last.data?.error?.message ? null : `messages stream did not end with event: error: ${a.text.slice(-300)}`;
+      return last.event === 'error' && last.data?.error?.message
+        ? null
+        : `messages stream did not end with event: error: ${a.text.slice(-300)}`;
     case 'responses':
       return (last.event === 'response.failed' && last.data?.response?.error?.message) || (last.event === 'error' && last.data?.message)
-        ? null : `responses stream did not end with response.failed: ${a.text.slice(-300)}`;
+        ? null
+        : `responses stream did not end with response.failed: ${a.text.slice(-300)}`;
     case 'gemini':
-      return last.data?.error && typeof last.data.error.code === 'number' ? null : `gemini stream did not end with an error chunk: ${a.text.slice(-300)}`;
+      return last.data?.error && typeof last.data.error.code === 'number'
+        ? null
+        : `gemini stream did not end with an error chunk: ${a.text.slice(-300)}`;
   }
 }
 
@@ -122,7 +146,12 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 3
  * null when the answer carries no error.
  */
 export function errorCode(format: TextFormat, a: Answer): { code: string; inStream: boolean } | null {
-  const pick = (b: any): string | undefined => (format === 'gemini' ? b?.error?.type : format === 'responses' && b?.type === 'response.failed' ? b.response?.error?.code : b?.error?.code ?? (b?.type === 'error' ? b.code : undefined));
+  const pick = (b: any): string | undefined =>
+    format === 'gemini'
+      ? b?.error?.type
+      : format === 'responses' && b?.type === 'response.failed'
+        ? b.response?.error?.code
+        : (b?.error?.code ?? (b?.type === 'error' ? b.code : undefined));
   if (a.status >= 400) {
     try {
       const code = pick(JSON.parse(a.text));
