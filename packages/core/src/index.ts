@@ -1,4 +1,5 @@
 export * from './errors';
+export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
 export * from './text';
 export * from './token-estimate';
 export * from './image';

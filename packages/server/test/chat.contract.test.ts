@@ -137,8 +137,8 @@ describe('POST /v1/chat/completions: range rules (one accepted, one refused each
     ['an unknown modality', { modalities: ['video'] }, 'invalid_request_body', 'modalities[0]'],
     ['audio without the audio modality', { audio: { voice: 'alloy', format: 'mp3' } }, 'audio_requires_modality', 'audio'],
     ['audio without a format', { modalities: ['text'], audio: { voice: 'alloy' } }, 'missing_field', 'audio.format'],
-    ['reasoning_effort xhigh (not offered by sim-chat)', { reasoning_effort: 'xhigh' }, 'invalid_reasoning_effort', 'reasoning_effort'],
-    ['reasoning_effort max (not offered by sim-chat)', { reasoning_effort: 'max' }, 'invalid_reasoning_effort', 'reasoning_effort'],
+    ['reasoning_effort xhigh (not offered by sim-chat)', { reasoning_effort: 'xhigh' }, 'unsupported_reasoning_effort', 'reasoning_effort'],
+    ['reasoning_effort max (not offered by sim-chat)', { reasoning_effort: 'max' }, 'unsupported_reasoning_effort', 'reasoning_effort'],
     [
       'an unknown content part',
       { messages: [{ role: 'user', content: [{ type: 'input_audio' }] }] },

@@ -198,7 +198,7 @@ describe('errors in the Google shape', () => {
       { ...base, generationConfig: { thinkingConfig: { thinkingBudget: 512 } } },
       { model: 'sim-chat-plain', headers: { 'x-goog-api-key': BETA_KEY } },
     );
-    expectGoogleError(res, 400, 'INVALID_ARGUMENT', 'unsupported_thinking', 'generationConfig.thinkingConfig');
+    expectGoogleError(res, 400, 'INVALID_ARGUMENT', 'unsupported_reasoning_effort', 'generationConfig.thinkingConfig');
   });
 });
 

@@ -176,7 +176,7 @@ describe('errors in the Anthropic shape', () => {
       { ...base, model: 'sim-chat-plain', max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } },
       { 'x-api-key': BETA_KEY },
     );
-    expectAnthropicError(res, 400, 'invalid_request_error', 'unsupported_thinking', 'thinking');
+    expectAnthropicError(res, 400, 'invalid_request_error', 'unsupported_reasoning_effort', 'thinking');
   });
 });
 

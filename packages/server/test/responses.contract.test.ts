@@ -126,7 +126,12 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
       'tool_choice.name',
     ],
     ['tool_choice required without tools', { input: 'hi', tool_choice: 'required' }, 'tools_required', 'tool_choice'],
-    ['a reasoning effort the model lacks', { input: 'hi', reasoning: { effort: 'max' } }, 'invalid_reasoning_effort', 'reasoning.effort'],
+    [
+      'a reasoning effort the model lacks',
+      { input: 'hi', reasoning: { effort: 'max' } },
+      'unsupported_reasoning_effort',
+      'reasoning.effort',
+    ],
     [
       'a reasoning summary outside the list',
       { input: 'hi', reasoning: { summary: 'verbose' } },
@@ -173,7 +178,7 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
     expectOpenAiError(
       await post({ model: 'sim-chat-plain', input: 'hi', reasoning: { effort: 'low' } }, BETA_KEY),
       400,
-      'unsupported_reasoning',
+      'unsupported_reasoning_effort',
       'reasoning.effort',
     );
     expect((await post({ model: 'sim-chat-plain', input: 'hi' }, BETA_KEY)).status).toBe(200);

@@ -117,7 +117,7 @@ describe('decodeMessagesRequest', () => {
 
   it('refuses enabled thinking on a model that cannot think, but lets adaptive pass as no thinking', () => {
     expect(refusal(() => decodeMessagesRequest({ ...base, thinking: { type: 'enabled', budget_tokens: 1500 } }, plain))).toMatchObject({
-      code: 'unsupported_thinking',
+      code: 'unsupported_reasoning_effort',
       param: 'thinking',
     });
     expect(decodeMessagesRequest({ ...base, thinking: { type: 'adaptive' } }, plain)).toMatchObject({
@@ -132,11 +132,11 @@ describe('decodeMessagesRequest', () => {
       request: { reasoning: { effort: 'low', includeThoughts: false } },
     });
     expect(refusal(() => decodeMessagesRequest({ ...base, output_config: { effort: 'max' } }, thinker))).toMatchObject({
-      code: 'invalid_effort',
+      code: 'unsupported_reasoning_effort',
       param: 'output_config.effort',
     });
     expect(refusal(() => decodeMessagesRequest({ ...base, output_config: { effort: 'low' } }, plain))).toMatchObject({
-      code: 'unsupported_effort',
+      code: 'unsupported_reasoning_effort',
     });
   });
 

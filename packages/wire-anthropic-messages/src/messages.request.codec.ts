@@ -1,4 +1,12 @@
-import { invalid, type ModelSpec, type ReasoningEffort, type TextRequest, type ToolChoice, type ToolDefinition } from '@gateway/core';
+import {
+  checkReasoningEffort,
+  invalid,
+  type ModelSpec,
+  type ReasoningEffort,
+  type TextRequest,
+  type ToolChoice,
+  type ToolDefinition,
+} from '@gateway/core';
 import { decodeConversation } from './messages.content.codec';
 
 type Json = Record<string, any>;
@@ -64,25 +72,10 @@ function decodeReasoning(body: Json, model: ModelSpec): { reasoning: TextRequest
   const t = body.thinking as Json | undefined;
   const effort = body.output_config?.effort as string | null | undefined;
   const allowed = model.reasoningEfforts;
-  if (effort != null) {
-    if (!allowed)
-      throw invalid(
-        'unsupported_effort',
-        `Model ${model.id} is not a reasoning model; omit "output_config.effort".`,
-        'output_config.effort',
-      );
-    if (!allowed.includes(effort)) {
-      throw invalid(
-        'invalid_effort',
-        `"output_config.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`,
-        'output_config.effort',
-      );
-    }
-  }
+  if (effort != null) checkReasoningEffort(model, { effort, param: 'output_config.effort' });
   const wantsThinking = t !== undefined && t.type !== 'disabled';
   if (t?.type === 'enabled') {
-    if (!allowed)
-      throw invalid('unsupported_thinking', `Model ${model.id} does not support extended thinking; omit "thinking".`, 'thinking');
+    checkReasoningEffort(model, { param: 'thinking' });
     if (t.budget_tokens >= body.max_tokens) {
       throw invalid('invalid_budget_tokens', '"thinking.budget_tokens" must be less than "max_tokens".', 'thinking.budget_tokens');
     }

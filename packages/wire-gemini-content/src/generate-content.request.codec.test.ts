@@ -168,9 +168,9 @@ describe('decodeGenerateContent', () => {
     expect(think({ thinkingBudget: 0 }).request.reasoning).toEqual({ effort: 'none' });
     expect(think({ thinkingBudget: 0 }, plain).request.reasoning).toBeUndefined();
     expect(refusal(() => think({ thinkingBudget: 10, thinkingLevel: 'LOW' }))).toMatchObject({ code: 'conflicting_thinking_config' });
-    expect(refusal(() => think({ thinkingBudget: 10 }, plain))).toMatchObject({ code: 'unsupported_thinking' });
+    expect(refusal(() => think({ thinkingBudget: 10 }, plain))).toMatchObject({ code: 'unsupported_reasoning_effort' });
     expect(refusal(() => think({ thinkingLevel: 'HIGH' }, { ...thinker, reasoningEfforts: ['low'] }))).toMatchObject({
-      code: 'invalid_thinking_level',
+      code: 'unsupported_reasoning_effort',
     });
   });
 

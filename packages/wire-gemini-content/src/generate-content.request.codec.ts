@@ -1,4 +1,12 @@
-import { invalid, type ModelSpec, type ReasoningEffort, type TextRequest, type ToolChoice, type ToolDefinition } from '@gateway/core';
+import {
+  checkReasoningEffort,
+  invalid,
+  type ModelSpec,
+  type ReasoningEffort,
+  type TextRequest,
+  type ToolChoice,
+  type ToolDefinition,
+} from '@gateway/core';
 import { decodeContents, decodeSystemInstruction } from './generate-content.contents.codec';
 import { geminiSchemaToJsonSchema } from './gemini-schema';
 
@@ -81,19 +89,9 @@ function decodeThinking(tc: Json | undefined, model: ModelSpec): { reasoning: Te
   }
   const allowed = model.reasoningEfforts;
   const wantsThinking = level !== undefined || (budget !== undefined && budget !== 0);
-  if (wantsThinking && !allowed) {
-    throw invalid(
-      'unsupported_thinking',
-      `Model ${model.id} is not a thinking model; omit "thinkingConfig".`,
-      'generationConfig.thinkingConfig',
-    );
-  }
-  if (level !== undefined && !allowed!.includes(level)) {
-    throw invalid(
-      'invalid_thinking_level',
-      `"thinkingLevel" ${tc.thinkingLevel} is not supported by ${model.id}; allowed: ${allowed!.map((e) => e.toUpperCase()).join(', ')}.`,
-      'generationConfig.thinkingConfig.thinkingLevel',
-    );
+  if (wantsThinking && !allowed) checkReasoningEffort(model, { param: 'generationConfig.thinkingConfig', omit: 'thinkingConfig' });
+  if (level !== undefined) {
+    checkReasoningEffort(model, { effort: level, param: 'generationConfig.thinkingConfig.thinkingLevel', spell: (e) => e.toUpperCase() });
   }
   if (budget === 0) return { reasoning: allowed ? { effort: 'none' } : undefined, includeThoughts: false };
   if (!allowed) return { reasoning: undefined, includeThoughts: false };

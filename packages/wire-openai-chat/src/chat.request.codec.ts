@@ -1,4 +1,5 @@
 import {
+  checkReasoningEffort,
   invalid,
   type ImagePart,
   type Message,
@@ -111,22 +112,7 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
   });
 
   const effort = body.reasoning_effort as string | null | undefined;
-  if (effort !== undefined && effort !== null) {
-    const allowed = model.reasoningEfforts;
-    if (!allowed)
-      throw invalid(
-        'unsupported_reasoning_effort',
-        `Model ${model.id} is not a reasoning model; omit "reasoning_effort".`,
-        'reasoning_effort',
-      );
-    if (!allowed.includes(effort)) {
-      throw invalid(
-        'invalid_reasoning_effort',
-        `"reasoning_effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`,
-        'reasoning_effort',
-      );
-    }
-  }
+  if (effort !== undefined && effort !== null) checkReasoningEffort(model, { effort, param: 'reasoning_effort' });
   if (Array.isArray(body.modalities) && body.modalities.includes('audio')) {
     throw invalid('unsupported_modality', `Model ${model.id} produces text only; "modalities" may only contain "text".`, 'modalities');
   }

@@ -114,19 +114,25 @@ describe('decodeResponsesRequest', () => {
   });
 
   it.each([
-    ['reasoning on a plain model', { input: 'x', reasoning: { effort: 'low' } }, plainModel, 'unsupported_reasoning', 'reasoning.effort'],
+    [
+      'reasoning on a plain model',
+      { input: 'x', reasoning: { effort: 'low' } },
+      plainModel,
+      'unsupported_reasoning_effort',
+      'reasoning.effort',
+    ],
     [
       'a summary on a plain model',
       { input: 'x', reasoning: { summary: 'auto' } },
       plainModel,
-      'unsupported_reasoning',
+      'unsupported_reasoning_effort',
       'reasoning.summary',
     ],
     [
       'an effort the model lacks',
       { input: 'x', reasoning: { effort: 'max' } },
       reasoningModel,
-      'invalid_reasoning_effort',
+      'unsupported_reasoning_effort',
       'reasoning.effort',
     ],
     ['a hosted tool', { input: 'x', tools: [{ type: 'web_search' }] }, reasoningModel, 'unsupported_tool_type', 'tools[0].type'],

@@ -1,4 +1,5 @@
 import {
+  checkReasoningEffort,
   invalid,
   type ModelSpec,
   type ReasoningEffort,
@@ -77,21 +78,7 @@ function decodeReasoning(r: Json | null | undefined, model: ModelSpec): TextRequ
   const effort = r.effort ?? undefined;
   const summary = r.summary ?? r.generate_summary ?? undefined;
   if (effort === undefined && summary === undefined) return undefined;
-  const allowed = model.reasoningEfforts;
-  if (!allowed) {
-    throw invalid(
-      'unsupported_reasoning',
-      `Model ${model.id} is not a reasoning model; omit "reasoning".`,
-      effort !== undefined ? 'reasoning.effort' : 'reasoning.summary',
-    );
-  }
-  if (effort !== undefined && !allowed.includes(effort)) {
-    throw invalid(
-      'invalid_reasoning_effort',
-      `"reasoning.effort" ${JSON.stringify(effort)} is not supported by ${model.id}; allowed: ${allowed.join(', ')}.`,
-      'reasoning.effort',
-    );
-  }
+  checkReasoningEffort(model, { effort, param: effort !== undefined ? 'reasoning.effort' : 'reasoning.summary', omit: 'reasoning' });
   return { ...(effort !== undefined ? { effort: effort as ReasoningEffort } : {}), ...(summary ? { includeThoughts: true } : {}) };
 }
 

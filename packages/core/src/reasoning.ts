@@ -1,0 +1,38 @@
+import { invalid } from './errors';
+import type { ModelSpec } from './catalogue';
+import type { ReasoningEffort } from './text';
+
+/** The one code every format answers when a model cannot honour the reasoning a caller asked for. */
+export const UNSUPPORTED_REASONING = 'unsupported_reasoning_effort';
+
+export interface ReasoningAsk {
+  /** the effort asked for, in canonical lower case; undefined when the caller asked for thinking without a level */
+  effort?: string;
+  /** the request field that carried the ask, as the caller spelled it (the error's `param`) */
+  param: string;
+  /** the field to omit on a model that does not reason, when it is not `param` itself */
+  omit?: string;
+  /** how to show the allowed efforts in this format (Gemini spells them in upper case) */
+  spell?: (effort: string) => string;
+}
+
+/**
+ * The reasoning rule, once for every format: a model without `reasoningEfforts` does not reason at all, and a model
+ * that does accepts only the efforts it lists. Returns the effort narrowed to the canonical type.
+ */
+export function checkReasoningEffort(model: ModelSpec, ask: ReasoningAsk): ReasoningEffort | undefined {
+  const allowed = model.reasoningEfforts;
+  if (!allowed) {
+    throw invalid(UNSUPPORTED_REASONING, `Model ${model.id} is not a reasoning model; omit "${ask.omit ?? ask.param}".`, ask.param);
+  }
+  if (ask.effort === undefined) return undefined;
+  if (!allowed.includes(ask.effort)) {
+    const spell = ask.spell ?? ((e: string) => e);
+    throw invalid(
+      UNSUPPORTED_REASONING,
+      `"${ask.param}" ${JSON.stringify(spell(ask.effort))} is not supported by ${model.id}; allowed: ${allowed.map(spell).join(', ')}.`,
+      ask.param,
+    );
+  }
+  return ask.effort as ReasoningEffort;
+}
