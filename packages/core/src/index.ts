@@ -1,4 +1,5 @@
 export * from './errors';
+export { taskErrorOf } from './task-errors';
 export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
 export * from './text';
 export * from './token-estimate';

@@ -1,4 +1,4 @@
-import type { TaskError, VideoTask } from '@gateway/core';
+import { taskErrorOf, type VideoTask } from '@gateway/core';
 
 export const GENERATE_VIDEO_RESPONSE_TYPE = 'type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateVideoResponse';
 
@@ -15,12 +15,6 @@ export function fileDownloadUri(publicBaseUrl: string, fileId: string): string {
   const base = publicBaseUrl.replace(/\/+$/, '').replace(/^http:\/\//i, 'https://');
   return `${base}/v1beta/files/${fileId}:download?alt=media`;
 }
-
-const DEFAULT_ERRORS: Partial<Record<VideoTask['status'], TaskError>> = {
-  failed: { code: 'generation_failed', message: 'The video could not be generated.' },
-  cancelled: { code: 'cancelled', message: 'The task was cancelled before it started.' },
-  expired: { code: 'expired', message: 'The task did not finish within its execution_expires_after window.' },
-};
 
 /** A task as a google.longrunning Operation: done:false while pending, then response or error. */
 export function encodeOperation(task: VideoTask, publicBaseUrl: string): Record<string, unknown> {
@@ -40,7 +34,7 @@ export function encodeOperation(task: VideoTask, publicBaseUrl: string): Record<
         },
       };
     default: {
-      const e = task.error ?? DEFAULT_ERRORS[task.status]!;
+      const e = taskErrorOf(task)!;
       return { name, done: true, error: { code: e.code, message: e.message } };
     }
   }

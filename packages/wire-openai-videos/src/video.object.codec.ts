@@ -1,4 +1,4 @@
-import { resolveRatio, VIDEO_DEFAULTS, videoDimensions, type TaskError, type TaskStatus, type VideoTask } from '@gateway/core';
+import { resolveRatio, VIDEO_DEFAULTS, videoDimensions, taskErrorOf, type TaskStatus, type VideoTask } from '@gateway/core';
 
 export const VIDEO_STATUS: Readonly<Record<TaskStatus, 'queued' | 'in_progress' | 'completed' | 'failed'>> = {
   queued: 'queued',
@@ -7,12 +7,6 @@ export const VIDEO_STATUS: Readonly<Record<TaskStatus, 'queued' | 'in_progress' 
   failed: 'failed',
   cancelled: 'failed',
   expired: 'failed',
-};
-
-const DEFAULT_ERRORS: Partial<Record<TaskStatus, TaskError>> = {
-  failed: { code: 'generation_failed', message: 'The video could not be generated.' },
-  cancelled: { code: 'cancelled', message: 'The task was cancelled before it started.' },
-  expired: { code: 'expired', message: 'The task did not finish within its execution window.' },
 };
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -32,8 +26,7 @@ function progressOf(task: VideoTask): number {
 
 /** A task (created in any format) as the `video` object. */
 export function encodeVideo(task: VideoTask) {
-  const failed = VIDEO_STATUS[task.status] === 'failed';
-  const error = failed ? (task.error ?? DEFAULT_ERRORS[task.status]!) : null;
+  const error = taskErrorOf(task);
   return {
     id: task.id,
     object: 'video' as const,

@@ -1,10 +1,4 @@
-import type { TaskError, TaskStatus, VideoTask } from '@gateway/core';
-
-const DEFAULT_ERRORS: Partial<Record<TaskStatus, TaskError>> = {
-  failed: { code: 'generation_failed', message: 'The video could not be generated.' },
-  cancelled: { code: 'cancelled', message: 'The task was cancelled before it started.' },
-  expired: { code: 'expired', message: 'The task did not finish within execution_expires_after.' },
-};
+import { taskErrorOf, type VideoTask } from '@gateway/core';
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -22,10 +16,7 @@ function tokens(task: VideoTask): number {
 /** A task (from any format) as the task-read object: requested values while pending, delivered ones after success. */
 export function encodeTask(task: VideoTask, publicBaseUrl: string) {
   const d = task.status === 'succeeded' ? task.delivery : null;
-  const error =
-    task.status === 'failed' || task.status === 'cancelled' || task.status === 'expired'
-      ? (task.error ?? DEFAULT_ERRORS[task.status]!)
-      : null;
+  const error = taskErrorOf(task);
   const used = tokens(task);
   return {
     id: task.id,
