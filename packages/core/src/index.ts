@@ -1,4 +1,5 @@
 export * from './errors';
+export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
 export { taskErrorOf } from './task-errors';
 export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
 export * from './text';

@@ -9,7 +9,7 @@ import dns from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { decodeBase64Strict, invalid } from '@gateway/core';
+import { decodeDataUrl, invalid } from '@gateway/core';
 
 export interface ResolvedAddress {
   address: string;
@@ -176,15 +176,15 @@ function download(url: URL, pinned: ResolvedAddress, o: { param?: string; maxByt
 /** `data:<type>;base64,<data>` decoded strictly, or an https URL fetched with safeFetch. */
 export async function loadUrlBytes(rawUrl: string, options: SafeFetchOptions = {}): Promise<FetchedBytes> {
   if (/^data:/i.test(rawUrl)) {
-    const m = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/is.exec(rawUrl);
-    const data = m ? decodeBase64Strict(m[3]) : null;
-    if (!m || !data || data.length === 0) {
+    const decoded = decodeDataUrl(rawUrl);
+    if (!decoded) {
       throw invalid(
         'invalid_data_url',
         `${options.param ?? 'The data URL'} must be a base64 data URL (data:<type>;base64,<data>) with valid base64.`,
         options.param,
       );
     }
+    const { data, mediaType } = decoded;
     if (data.length > (options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes)) {
       throw invalid(
         'url_too_large',
@@ -192,7 +192,7 @@ export async function loadUrlBytes(rawUrl: string, options: SafeFetchOptions = {
         options.param,
       );
     }
-    return { data, contentType: m[1].trim().toLowerCase() || undefined };
+    return { data, contentType: mediaType?.toLowerCase() };
   }
   return safeFetch(rawUrl, options);
 }

@@ -1,7 +1,7 @@
 import {
   checkReasoningEffort,
+  imagePartFromUrl,
   invalid,
-  type ImagePart,
   type Message,
   type ModelSpec,
   type ReasoningEffort,
@@ -11,12 +11,6 @@ import {
 } from '@gateway/core';
 
 type Json = Record<string, any>;
-
-/** `data:<type>;base64,<data>` → inline image; anything else is kept as a URL. */
-export function imageFromUrl(url: string): ImagePart {
-  const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return m ? { type: 'image', mediaType: m[1], data: m[2] } : { type: 'image', url };
-}
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -33,7 +27,7 @@ function userContent(content: unknown, at: string): UserContent[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return (content as Json[]).map((p, i) => {
     if (p.type === 'text') return { type: 'text', text: String(p.text ?? '') };
-    if (p.type === 'image_url') return imageFromUrl(typeof p.image_url === 'string' ? p.image_url : p.image_url.url);
+    if (p.type === 'image_url') return imagePartFromUrl(typeof p.image_url === 'string' ? p.image_url : p.image_url.url);
     throw invalid(
       'unsupported_content_part',
       `Content part type ${JSON.stringify(p.type)} is not supported; use text or image_url.`,

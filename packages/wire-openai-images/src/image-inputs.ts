@@ -1,4 +1,4 @@
-import { decodeBase64Strict, GatewayError, invalid, type ImageFile } from '@gateway/core';
+import { decodeBase64Strict, decodeDataUrl, GatewayError, invalid, parseDataUrl, type ImageFile } from '@gateway/core';
 import { LIMITS, safeFetch } from '@gateway/http-kit';
 
 /** Fetches a caller's https image URL; `param` is named in errors. */
@@ -34,12 +34,11 @@ export async function loadImageRef(ref: ImageRef, param: string, fetchImage: Ima
     );
   }
   const text = (typeof ref === 'string' ? ref : ref.image_url).trim();
-  const dataUrl = /^data:([^,]*?),(.*)$/s.exec(text);
-  if (dataUrl) {
-    const bytes = /;base64$/i.test(dataUrl[1]) ? decodeBase64Strict(dataUrl[2]) : null;
-    if (!bytes)
+  if (parseDataUrl(text)) {
+    const decoded = decodeDataUrl(text);
+    if (!decoded)
       throw invalid('invalid_image_data', `"${param}" is a data URL but not valid base64 data ("data:<type>;base64,<data>").`, param);
-    return { data: checkSize(bytes, param), param };
+    return { data: checkSize(decoded.data, param), param };
   }
   if (/^https:\/\//i.test(text)) return { data: checkSize(await fetchImage(text, param), param), param };
   if (/^[a-z][a-z0-9+.-]*:/i.test(text))

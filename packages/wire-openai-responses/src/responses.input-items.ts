@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalid, type StoredResponse, type ToolResultPart, type UserContent } from '@gateway/core';
-import { imageUrlOf } from './responses.input.codec';
+import { invalid, urlOfImagePart, type StoredResponse, type ToolResultPart, type UserContent } from '@gateway/core';
 import { encodeOutputItems } from './responses.output.codec';
 import { inputMessages } from './stored-responses';
 
@@ -48,7 +47,7 @@ const stableId = (responseId: string, index: number, kind: string): string =>
   `${kind}_${createHash('sha256').update(`${responseId}#${index}`).digest('hex').slice(0, 32)}`;
 
 const inputPart = (p: UserContent) =>
-  p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: imageUrlOf(p), detail: 'auto' };
+  p.type === 'text' ? { type: 'input_text', text: p.text } : { type: 'input_image', image_url: urlOfImagePart(p), detail: 'auto' };
 
 /** A tool result as OpenAI lists it: a string when it is all text (as it came in), else input parts. */
 const toolOutput = (r: ToolResultPart) =>

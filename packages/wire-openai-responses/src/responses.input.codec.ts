@@ -1,7 +1,7 @@
 import {
+  imagePartFromUrl,
   invalid,
   type AssistantContent,
-  type ImagePart,
   type Message,
   type StoredConversation,
   type ToolResultPart,
@@ -13,21 +13,12 @@ type Json = Record<string, any>;
 /** Opens a compaction item's `encrypted_content` (throws invalid_request when it does not open). */
 export type CompactionOpener = (encryptedContent: string, param: string) => StoredConversation;
 
-/** `data:<type>;base64,<data>` → inline image; anything else is kept as a URL. */
-function imageFromUrl(url: string): ImagePart {
-  const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return m ? { type: 'image', mediaType: m[1], data: m[2] } : { type: 'image', url };
-}
-
-/** The way back: an image as the `image_url` it came in as (inline data as a data URL). */
-export const imageUrlOf = (p: ImagePart): string => p.url ?? `data:${p.mediaType ?? 'application/octet-stream'};base64,${p.data ?? ''}`;
-
 function userParts(content: string | Json[], at: string): UserContent[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((p, i) => {
     if (p.type === 'input_text' || p.type === 'output_text') return { type: 'text', text: String(p.text ?? '') };
     if (p.type === 'input_image') {
-      if (typeof p.image_url === 'string' && p.image_url) return imageFromUrl(p.image_url);
+      if (typeof p.image_url === 'string' && p.image_url) return imagePartFromUrl(p.image_url);
       throw invalid(
         'unsupported_image_source',
         'Give "input_image" as "image_url" (an https or data URL); file ids are not served by this gateway.',
