@@ -8,3 +8,5 @@ export * from './body-parsers';
 export * from './safe-fetch';
 export * from './route-doc';
 export * from './token-count';
+export { parseByteRange, type ByteRange } from './byte-range';
+export { sendContent, type ContentDownload } from './content-download';

@@ -1,7 +1,14 @@
 import { Router, type Request } from 'express';
-import { pipeline } from 'node:stream/promises';
 import { invalid, type VideoTaskService } from '@gateway/core';
-import { errorMiddleware, jsonBody, principalOf, renderCodeMessageError, requireKey, type Authenticator } from '@gateway/http-kit';
+import {
+  errorMiddleware,
+  jsonBody,
+  principalOf,
+  renderCodeMessageError,
+  requireKey,
+  sendContent,
+  type Authenticator,
+} from '@gateway/http-kit';
 import { encodeOperation } from './operation.codec';
 import { decodePredictRequest } from './predict.request.codec';
 
@@ -52,15 +59,11 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
     if (alt !== undefined && alt !== 'media')
       throw invalid('unsupported_alt', 'Only alt=media is supported: this route returns the file bytes.', 'alt');
     const content = await deps.videos.content(principalOf(res), param0(req), 'video');
-    res.status(200);
-    res.setHeader('Content-Type', content.mediaType);
-    res.setHeader('Content-Length', String(content.size));
-    res.setHeader('Content-Disposition', `attachment; filename="${param0(req)}.mp4"`);
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    await pipeline(content.open(), res).catch(() => res.destroy());
+    await sendContent(req, res, content, {
+      filename: `${param0(req)}.mp4`,
+      disposition: 'attachment',
+      renderError: renderCodeMessageError,
+    });
   });
 
   router.use(errorMiddleware(renderCodeMessageError));

@@ -2,5 +2,4 @@ export * from './videos.router';
 export * from './videos.request.codec';
 export * from './videos.query.codec';
 export * from './video.object.codec';
-export * from './byte-range';
 export * from './videos.routes';

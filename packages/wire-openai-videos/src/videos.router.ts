@@ -8,9 +8,9 @@ import {
   principalOf,
   renderOpenAiError,
   requireKey,
+  sendContent,
   type Authenticator,
 } from '@gateway/http-kit';
-import { sendVideoContent } from './video-content.response';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
 import { decodeVariant, decodeVideoListQuery } from './videos.query.codec';
 import { decodeCreateVideo, decodeRemixVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
@@ -96,7 +96,7 @@ export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
     const id = String(req.params.id);
     const content = await deps.videos.content(principalOf(res), id, variant);
     const ext = variant === 'video' ? 'mp4' : content.mediaType === 'image/png' ? 'png' : 'jpg';
-    await sendVideoContent(req, res, content, `${id}.${ext}`);
+    await sendContent(req, res, content, { filename: `${id}.${ext}`, disposition: 'inline', renderError: renderOpenAiError });
   });
 
   router.use(noRetryOnConflict, errorMiddleware(renderOpenAiError));

@@ -23,4 +23,20 @@ describe('parseByteRange (size 1000)', () => {
     expect(parseByteRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
     expect(parseByteRange('bytes=-1', 0)).toEqual({ kind: 'unsatisfiable' });
   });
+
+  it('answers a 100,000-character header in one pass (no backtracking on the caller’s input)', () => {
+    const hostile = [
+      'bytes=' + ' '.repeat(100_000) + 'x',
+      'bytes=' + '0'.repeat(50_000) + ' '.repeat(50_000) + '-x',
+      ' '.repeat(100_000) + 'bytes=0-',
+      'bytes=0-' + '\t'.repeat(100_000) + '1,',
+    ];
+    for (const header of hostile) {
+      expect(header.length).toBeGreaterThanOrEqual(100_000);
+      const started = process.hrtime.bigint();
+      parseByteRange(header, 1000);
+      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(10);
+    }
+    expect(parseByteRange('bytes=' + ' '.repeat(100_000) + '0-9', 1000)).toEqual({ kind: 'partial', start: 0, end: 9 });
+  });
 });

@@ -1,11 +1,23 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { GatewayError, type VideoContent } from '@gateway/core';
-import { renderOpenAiError } from '@gateway/http-kit';
 import { parseByteRange } from './byte-range';
+import type { ErrorRenderer } from './error-renderers';
 
-/** Streams the MP4 (or thumbnail) with HEAD and single-range support, so players can seek. */
-export async function sendVideoContent(req: Request, res: Response, content: VideoContent, filename: string): Promise<void> {
+export interface ContentDownload {
+  /** the name offered to a browser or an SDK's save */
+  filename: string;
+  /** inline lets a player show it; attachment asks to save it */
+  disposition: 'inline' | 'attachment';
+  /** the calling format's error shape, for the one error answered here (416) */
+  renderError: ErrorRenderer;
+}
+
+/**
+ * Every content download (video, thumbnail) goes through here: HEAD, `Accept-Ranges` and one byte range, so players
+ * can seek and interrupted downloads can resume whichever format handed out the link.
+ */
+export async function sendContent(req: Request, res: Response, content: VideoContent, how: ContentDownload): Promise<void> {
   const range = parseByteRange(req.header('range'), content.size);
   res.setHeader('Accept-Ranges', 'bytes');
   if (range.kind === 'unsatisfiable') {
@@ -16,11 +28,11 @@ export async function sendVideoContent(req: Request, res: Response, content: Vid
     });
     res.status(416).setHeader('Content-Range', `bytes */${content.size}`);
     res.locals.errorCode = err.code;
-    res.json(renderOpenAiError(err).body);
+    res.json(how.renderError(err).body);
     return;
   }
   res.setHeader('Content-Type', content.mediaType);
-  res.setHeader('Content-Disposition', `inline; filename="${filename}"`);
+  res.setHeader('Content-Disposition', `${how.disposition}; filename="${how.filename}"`);
   const span = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
   if (span) {
     res.status(206).setHeader('Content-Range', `bytes ${span.start}-${span.end}/${content.size}`);
