@@ -1,1 +1,2 @@
-export * from './file-content-store';
+export { FileContentStore } from './file-content-store';
+export { ExpiringImageFiles, IMAGE_URL_TTL_MS } from './expiring-image-files';

@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { GatewayError, toGatewayError, type ImageCommand, type ImageGeneration } from '@gateway/core';
+import { GatewayError, toGatewayError, type GeneratedImageStore, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
   admitStream,
   compileValidator,
@@ -12,7 +12,6 @@ import {
   SseWriter,
   type Authenticator,
 } from '@gateway/http-kit';
-import type { ExpiringImageFiles } from './image-files';
 import type { ImageFetcher } from './image-inputs';
 import { coerceMultipartFields, decodeEditRequest, decodeGenerationRequest, type UploadedFile } from './images.request.codec';
 import { editRequestSchema, generationRequestSchema } from './images.request.schema';
@@ -25,7 +24,7 @@ const validateEdit = compileValidator<Record<string, any>>(editRequestSchema);
 export interface ImagesRouterDeps {
   authenticate: Authenticator;
   images: ImageGeneration;
-  files: ExpiringImageFiles;
+  files: GeneratedImageStore;
   /** read per request: the origin image URLs are built on */
   publicBaseUrl: () => string;
   /** https image inputs; default: safeFetch (public addresses only) */

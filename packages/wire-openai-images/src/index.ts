@@ -1,5 +1,4 @@
 export * from './images.router';
-export * from './image-files';
 export * from './image-inputs';
 export * from './images.request.codec';
 export * from './images.response.codec';

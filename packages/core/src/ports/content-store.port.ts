@@ -33,3 +33,24 @@ export function mediaTypeOfKey(key: string): string {
 export function extensionOf(mediaType: string): string {
   return { 'video/mp4': 'mp4', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' }[mediaType] ?? 'bin';
 }
+
+/** A generated image read back through its URL. */
+export interface StoredImage {
+  data: Buffer;
+  mediaType: string;
+  /** epoch ms after which the URL stops working */
+  expiresAt: number;
+}
+
+/**
+ * Generated images handed out as URLs (`response_format: "url"`): kept for `ttlMs`, then gone. The name returned by
+ * `save` is the only credential a reader needs, so it is unguessable; the store decides its form.
+ */
+export interface GeneratedImageStore {
+  readonly ttlMs: number;
+  save(data: Uint8Array, mediaType: string): Promise<{ name: string; expiresAt: number }>;
+  /** The image, or null when the name is malformed, unknown or expired. */
+  open(name: string): Promise<StoredImage | null>;
+  /** Removes expired images; returns how many. */
+  sweep(): Promise<number>;
+}

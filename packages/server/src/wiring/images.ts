@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ImageGeneration } from '@gateway/core';
-import { ExpiringImageFiles, openAiImagesRouter } from '@gateway/wire-openai-images';
+import { ExpiringImageFiles } from '@gateway/store-files';
+import { openAiImagesRouter } from '@gateway/wire-openai-images';
 import type { AreaWiring, WiringContext } from './context';
 
 /** Expired image files are removed this often (reads refuse them at once regardless). */

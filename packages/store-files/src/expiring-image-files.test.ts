@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ExpiringImageFiles, IMAGE_URL_TTL_MS } from './image-files';
+import { ExpiringImageFiles, IMAGE_URL_TTL_MS } from './expiring-image-files';
 
 let dir: string;
 let now: number;

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { newId } from '@gateway/core';
+import { newId, type GeneratedImageStore, type StoredImage } from '@gateway/core';
 
 /** How long an image URL works: one hour, like the providers' own signed URLs. */
 export const IMAGE_URL_TTL_MS = 60 * 60 * 1000;
@@ -10,17 +10,11 @@ const TYPE: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', web
 /** `img` + 32 random [a-z0-9] (~165 bits): the name is the credential. */
 const NAME = /^img[a-z0-9]{32}\.(png|jpeg|webp)$/;
 
-export interface StoredImage {
-  data: Buffer;
-  mediaType: string;
-  expiresAt: number;
-}
-
 /**
  * Generated images served by URL: files under `<dir>/<name>`, expiring `ttlMs` after they were written.
  * The write time is the file's mtime, set from the injected clock, so expiry needs no index.
  */
-export class ExpiringImageFiles {
+export class ExpiringImageFiles implements GeneratedImageStore {
   readonly ttlMs: number;
   private readonly now: () => number;
 
