@@ -146,6 +146,12 @@ describe('POST /v1/chat/completions: range rules (one accepted, one refused each
       'messages[0].content[0].type',
     ],
     [
+      'an image_url part without image_url',
+      { messages: [{ role: 'user', content: [{ type: 'image_url' }] }] },
+      'missing_field',
+      'messages[0].content[0].image_url',
+    ],
+    [
       'a tool message without tool_call_id',
       {
         messages: [

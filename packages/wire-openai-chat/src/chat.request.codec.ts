@@ -9,25 +9,31 @@ import {
   type ToolChoice,
   type UserContent,
 } from '@gateway/core';
+import type { ChatRequestBody } from './chat.request.schema';
 
-type Json = Record<string, any>;
+type ChatMessage = ChatRequestBody['messages'][number];
+type ChatContent = ChatMessage['content'];
 
-function textOf(content: unknown): string {
+function textOf(content: ChatContent): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
     return content
-      .filter((p) => p?.type === 'text')
+      .filter((p) => p.type === 'text')
       .map((p) => p.text ?? '')
       .join('');
   return '';
 }
 
-function userContent(content: unknown, at: string): UserContent[] {
+function userContent(content: ChatContent, at: string): UserContent[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return (content as Json[]).map((p, i) => {
+  return content.map((p, i) => {
     if (p.type === 'text') return { type: 'text', text: String(p.text ?? '') };
-    if (p.type === 'image_url') return imagePartFromUrl(typeof p.image_url === 'string' ? p.image_url : p.image_url.url);
+    if (p.type === 'image_url') {
+      // The schema cannot tie image_url to this type, so its absence is refused here rather than crash.
+      if (p.image_url === undefined) throw invalid('missing_field', 'Missing required field "image_url".', `${at}.content[${i}].image_url`);
+      return imagePartFromUrl(typeof p.image_url === 'string' ? p.image_url : p.image_url.url);
+    }
     throw invalid(
       'unsupported_content_part',
       `Content part type ${JSON.stringify(p.type)} is not supported; use text or image_url.`,
@@ -61,12 +67,12 @@ const KNOWN = new Set([
 ]);
 
 /** Chat completions body (already schema-checked) → canonical TextRequest, with the model's own limits. */
-export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
+export function decodeChatRequest(body: ChatRequestBody, model: ModelSpec): TextRequest {
   const systems: string[] = [];
   const messages: Message[] = [];
   // Tool results rarely repeat the function name; upstreams such as Gemini need it, so take it from the call.
   const callNames = new Map<string, string>();
-  (body.messages as Json[]).forEach((m, i) => {
+  body.messages.forEach((m, i) => {
     const at = `messages[${i}]`;
     switch (m.role) {
       case 'system':
@@ -81,7 +87,7 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
         if (m.reasoning_content) content.push({ type: 'reasoning', text: m.reasoning_content });
         const text = textOf(m.content);
         if (text) content.push({ type: 'text', text });
-        for (const c of (m.tool_calls ?? []) as Json[]) {
+        for (const c of m.tool_calls ?? []) {
           content.push({ type: 'tool-call', id: c.id, name: c.function.name, arguments: c.function.arguments });
           callNames.set(c.id, c.function.name);
         }
@@ -93,7 +99,7 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
         const part = {
           type: 'tool-result' as const,
           toolCallId: m.tool_call_id ?? m.name ?? '',
-          name: m.name ?? callNames.get(m.tool_call_id),
+          name: m.name ?? callNames.get(m.tool_call_id ?? ''),
           content: [{ type: 'text' as const, text: textOf(m.content) }],
         };
         if (!part.toolCallId) throw invalid('missing_tool_call_id', 'A tool message needs "tool_call_id".', `${at}.tool_call_id`);
@@ -105,7 +111,7 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
     }
   });
 
-  const effort = body.reasoning_effort as string | null | undefined;
+  const effort = body.reasoning_effort;
   if (effort !== undefined && effort !== null) checkReasoningEffort(model, { effort, param: 'reasoning_effort' });
   if (Array.isArray(body.modalities) && body.modalities.includes('audio')) {
     throw invalid('unsupported_modality', `Model ${model.id} produces text only; "modalities" may only contain "text".`, 'modalities');
@@ -117,9 +123,9 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
   let toolChoice: ToolChoice | undefined;
   if (typeof body.tool_choice === 'string') toolChoice = body.tool_choice as ToolChoice;
   else if (body.tool_choice) toolChoice = { type: 'tool', name: body.tool_choice.function.name };
-  const tools = (body.tools as Json[] | undefined)?.map((t) => ({
-    name: t.function.name as string,
-    description: t.function.description as string | undefined,
+  const tools = body.tools?.map((t) => ({
+    name: t.function.name,
+    description: t.function.description,
     parameters: (t.function.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown>,
   }));
   if (toolChoice && typeof toolChoice === 'object' && !tools?.some((t) => t.name === toolChoice.name)) {
@@ -128,7 +134,7 @@ export function decodeChatRequest(body: Json, model: ModelSpec): TextRequest {
   if (toolChoice === 'required' && !tools?.length)
     throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
 
-  const rf = body.response_format as Json | undefined;
+  const rf = body.response_format;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
 

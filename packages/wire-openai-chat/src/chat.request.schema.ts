@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** The shape of a chat completions request; ranges are the seed's. Unknown fields are kept for passthrough. */
 const content = {
   anyOf: [
@@ -21,7 +23,7 @@ const content = {
       },
     },
   ],
-};
+} as const;
 
 const toolCall = {
   type: 'object',
@@ -31,7 +33,7 @@ const toolCall = {
     type: { const: 'function' },
     function: { type: 'object', required: ['name', 'arguments'], properties: { name: { type: 'string' }, arguments: { type: 'string' } } },
   },
-};
+} as const;
 
 export const chatRequestSchema = {
   type: 'object',
@@ -123,3 +125,6 @@ export const chatRequestSchema = {
     reasoning_effort: { type: ['string', 'null'] },
   },
 } as const;
+
+/** A chat completions body as the schema admits it (unknown fields pass through untyped). */
+export type ChatRequestBody = FromSchema<typeof chatRequestSchema>;

@@ -12,11 +12,11 @@ import {
   type Authenticator,
 } from '@gateway/http-kit';
 import { decodeChatRequest } from './chat.request.codec';
-import { chatRequestSchema } from './chat.request.schema';
+import { chatRequestSchema, type ChatRequestBody } from './chat.request.schema';
 import { encodeChatCompletion } from './chat.response.codec';
 import { ChatChunkEncoder } from './chat.stream.codec';
 
-const validate = compileValidator<Record<string, any>>(chatRequestSchema);
+const validate = compileValidator<ChatRequestBody>(chatRequestSchema);
 
 export interface ChatRouterDeps {
   authenticate: Authenticator;
