@@ -7,8 +7,12 @@ import {
   type ToolResultPart,
   type UserContent,
 } from '@gateway/core';
+import { isBlock, type MessagesContentBlock, type MessagesRequestBody } from './messages.request.schema';
 
-type Json = Record<string, any>;
+type Block = MessagesContentBlock;
+type RawMessage = MessagesRequestBody['messages'][number];
+/** `source` is only loosely typed by the schema (its per-type shape is checked by an if/then). */
+type Source = { type?: string; media_type?: string; data?: string; url?: string };
 
 /** Anthropic `messages[]` (schema-checked) → canonical messages, plus any text of `role: "system"` messages. */
 export interface DecodedConversation {
@@ -24,8 +28,8 @@ function unsupported(type: unknown, role: string, at: string): never {
   );
 }
 
-function imageOf(block: Json, at: string): ImagePart {
-  const s = block.source as Json;
+function imageOf(block: { source?: Block['source'] }, at: string): ImagePart {
+  const s = block.source as Source;
   if (s.type === 'base64') return { type: 'image', mediaType: s.media_type, data: s.data };
   if (s.type === 'url') return { type: 'image', url: s.url };
   // Files API ids point into Anthropic's own storage, which the gateway does not have.
@@ -37,27 +41,28 @@ function imageOf(block: Json, at: string): ImagePart {
 }
 
 /** A plain-text document is just text; PDFs and other sources have no canonical part. */
-function documentText(block: Json, at: string): TextPart {
-  const s = block.source as Json;
+function documentText(block: Block, at: string): TextPart {
+  const s = block.source as Source;
   if (s.type === 'text' && typeof s.data === 'string') return { type: 'text', text: s.data };
   throw invalid('unsupported_document_source', 'Only plain-text documents (source.type "text") are supported.', `${at}.source.type`);
 }
 
-function toolResultContent(content: unknown, at: string): Array<TextPart | ImagePart> {
+function toolResultContent(content: Block['content'], at: string): Array<TextPart | ImagePart> {
   if (content === undefined) return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return (content as Json[]).map((b, i) => {
+  // Nested blocks are checked only for a `type`: read the rest defensively.
+  return (content as Array<{ type: string; text?: unknown; source?: Block['source'] }>).map((b, i) => {
     if (b.type === 'text') return { type: 'text', text: String(b.text ?? '') };
     if (b.type === 'image') return imageOf(b, `${at}.content[${i}]`);
     return unsupported(b.type, 'tool_result', `${at}.content[${i}]`);
   });
 }
 
-function blocksOf(content: string | Json[]): Json[] {
+function blocksOf(content: RawMessage['content']): Block[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-export function decodeConversation(raw: Json[]): DecodedConversation {
+export function decodeConversation(raw: RawMessage[]): DecodedConversation {
   const system: string[] = [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
@@ -66,15 +71,15 @@ export function decodeConversation(raw: Json[]): DecodedConversation {
     const blocks = blocksOf(m.content);
     const at = (j: number) => `messages[${i}].content[${j}]`;
     if (m.role === 'system') {
-      blocks.forEach((b, j) => (b.type === 'text' ? system.push(String(b.text)) : unsupported(b.type, 'system', at(j))));
+      blocks.forEach((b, j) => (isBlock(b, 'text') ? system.push(String(b.text)) : unsupported(b.type, 'system', at(j))));
       return;
     }
     if (m.role === 'assistant') {
       const content: AssistantContent[] = [];
       blocks.forEach((b, j) => {
-        if (b.type === 'text') content.push({ type: 'text', text: b.text });
-        else if (b.type === 'thinking') content.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
-        else if (b.type === 'tool_use') {
+        if (isBlock(b, 'text')) content.push({ type: 'text', text: b.text });
+        else if (isBlock(b, 'thinking')) content.push({ type: 'reasoning', text: b.thinking, signature: b.signature });
+        else if (isBlock(b, 'tool_use')) {
           toolNames.set(b.id, b.name);
           content.push({ type: 'tool-call', id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
         } else if (b.type !== 'redacted_thinking') unsupported(b.type, 'assistant', at(j));
@@ -86,10 +91,10 @@ export function decodeConversation(raw: Json[]): DecodedConversation {
     const results: ToolResultPart[] = [];
     const content: UserContent[] = [];
     blocks.forEach((b, j) => {
-      if (b.type === 'text') content.push({ type: 'text', text: b.text });
-      else if (b.type === 'image') content.push(imageOf(b, at(j)));
-      else if (b.type === 'document') content.push(documentText(b, at(j)));
-      else if (b.type === 'tool_result') {
+      if (isBlock(b, 'text')) content.push({ type: 'text', text: b.text });
+      else if (isBlock(b, 'image')) content.push(imageOf(b, at(j)));
+      else if (isBlock(b, 'document')) content.push(documentText(b, at(j)));
+      else if (isBlock(b, 'tool_result')) {
         results.push({
           type: 'tool-result',
           toolCallId: b.tool_use_id,

@@ -1,9 +1,12 @@
 import type { ModelSpec } from '@gateway/core';
-import { decodeMessagesRequest } from './messages.request.codec';
+import { decodeMessagesRequest as decodeChecked } from './messages.request.codec';
+import type { MessagesRequestBody } from './messages.request.schema';
 import { refusal } from '@gateway/testkit';
 
 const thinker: ModelSpec = { id: 'sim-chat', kind: 'text', deployments: [], reasoningEfforts: ['none', 'low', 'medium', 'high'] };
 const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
+// Bodies here are written loosely (as JSON arrives), standing in for ones the schema accepted.
+const decodeMessagesRequest = (body: object, model: ModelSpec) => decodeChecked(body as MessagesRequestBody, model);
 const base = { model: 'sim-chat', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] };
 
 describe('decodeMessagesRequest', () => {

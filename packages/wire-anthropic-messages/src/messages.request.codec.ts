@@ -8,8 +8,10 @@ import {
   type ToolDefinition,
 } from '@gateway/core';
 import { decodeConversation } from './messages.content.codec';
+import type { CountTokensRequestBody, MessagesRequestBody } from './messages.request.schema';
 
-type Json = Record<string, any>;
+/** count_tokens bodies share the shape, with max_tokens optional. */
+type Body = MessagesRequestBody | CountTokensRequestBody;
 
 /** How thinking blocks appear in the answer: not at all, with their text, or with the text left empty. */
 export type ThinkingDisplay = 'off' | 'summarized' | 'omitted';
@@ -41,7 +43,7 @@ const KNOWN = new Set([
   'output_format',
 ]);
 
-function decodeTools(raw: Json[] | undefined): ToolDefinition[] | undefined {
+function decodeTools(raw: Body['tools']): ToolDefinition[] | undefined {
   return raw?.map((t, i) => {
     // Server tools (web search, bash, code execution...) run inside Anthropic; the gateway has no such runtime.
     if (t.type != null && t.type !== 'custom') {
@@ -56,9 +58,9 @@ function decodeTools(raw: Json[] | undefined): ToolDefinition[] | undefined {
   });
 }
 
-function decodeToolChoice(raw: Json | undefined, tools: ToolDefinition[] | undefined): ToolChoice | undefined {
+function decodeToolChoice(raw: Body['tool_choice'], tools: ToolDefinition[] | undefined): ToolChoice | undefined {
   if (!raw) return undefined;
-  const choice: ToolChoice = raw.type === 'any' ? 'required' : raw.type === 'tool' ? { type: 'tool', name: raw.name } : raw.type;
+  const choice: ToolChoice = raw.type === 'any' ? 'required' : raw.type === 'tool' ? { type: 'tool', name: raw.name ?? '' } : raw.type;
   if ((raw.type === 'any' || raw.type === 'tool') && !tools?.length) {
     throw invalid('tools_required', `"tool_choice" of type ${JSON.stringify(raw.type)} needs at least one tool.`, 'tool_choice');
   }
@@ -68,15 +70,16 @@ function decodeToolChoice(raw: Json | undefined, tools: ToolDefinition[] | undef
   return choice;
 }
 
-function decodeReasoning(body: Json, model: ModelSpec): { reasoning: TextRequest['reasoning']; thinking: ThinkingDisplay } {
-  const t = body.thinking as Json | undefined;
-  const effort = body.output_config?.effort as string | null | undefined;
+function decodeReasoning(body: Body, model: ModelSpec): { reasoning: TextRequest['reasoning']; thinking: ThinkingDisplay } {
+  const t = body.thinking;
+  const effort = body.output_config?.effort;
   const allowed = model.reasoningEfforts;
   if (effort != null) checkReasoningEffort(model, { effort, param: 'output_config.effort' });
   const wantsThinking = t !== undefined && t.type !== 'disabled';
   if (t?.type === 'enabled') {
     checkReasoningEffort(model, { param: 'thinking' });
-    if (t.budget_tokens >= body.max_tokens) {
+    // The schema's if/then requires budget_tokens here; count_tokens bodies may lack max_tokens.
+    if (t.budget_tokens !== undefined && body.max_tokens !== undefined && t.budget_tokens >= body.max_tokens) {
       throw invalid('invalid_budget_tokens', '"thinking.budget_tokens" must be less than "max_tokens".', 'thinking.budget_tokens');
     }
   }
@@ -94,19 +97,19 @@ function decodeReasoning(body: Json, model: ModelSpec): { reasoning: TextRequest
   };
 }
 
-function systemText(system: unknown, fromMessages: string[]): string | undefined {
-  const head = typeof system === 'string' ? [system] : Array.isArray(system) ? system.map((b: Json) => String(b.text)) : [];
+function systemText(system: Body['system'], fromMessages: string[]): string | undefined {
+  const head = typeof system === 'string' ? [system] : Array.isArray(system) ? system.map((b) => String(b.text)) : [];
   const all = [...head, ...fromMessages].filter((s) => s !== '');
   return all.length ? all.join('\n\n') : undefined;
 }
 
 /** Messages body (already schema-checked) → canonical TextRequest, with the model's own limits. */
-export function decodeMessagesRequest(body: Json, model: ModelSpec): DecodedMessagesRequest {
-  const conversation = decodeConversation(body.messages as Json[]);
+export function decodeMessagesRequest(body: Body, model: ModelSpec): DecodedMessagesRequest {
+  const conversation = decodeConversation(body.messages);
   const tools = decodeTools(body.tools);
   const toolChoice = decodeToolChoice(body.tool_choice, tools);
   const { reasoning, thinking } = decodeReasoning(body, model);
-  const format = (body.output_config?.format ?? body.output_format) as Json | null | undefined;
+  const format = body.output_config?.format ?? body.output_format;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
 

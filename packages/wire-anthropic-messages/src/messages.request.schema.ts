@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * The shape of an Anthropic messages request, with the seed's ranges. Per-block requirements use if/then so
  * that the first error names the exact missing field. Unknown top-level fields are kept for passthrough.
@@ -6,13 +8,13 @@ const cacheControl = {
   type: ['object', 'null'],
   required: ['type'],
   properties: { type: { const: 'ephemeral' }, ttl: { enum: ['5m', '1h'] } },
-};
+} as const;
 
 const textBlock = {
   type: 'object',
   required: ['type', 'text'],
   properties: { type: { const: 'text' }, text: { type: 'string' }, cache_control: cacheControl, citations: { type: ['array', 'null'] } },
-};
+} as const;
 
 const imageSource = {
   type: 'object',
@@ -28,7 +30,7 @@ const imageSource = {
     { if: { properties: { type: { const: 'base64' } } }, then: { required: ['media_type', 'data'] } },
     { if: { properties: { type: { const: 'url' } } }, then: { required: ['url'] } },
   ],
-};
+} as const;
 
 /** `then` per block type: which fields that type needs. Unknown types are refused by the codec with a clear message. */
 const blockRules = [
@@ -39,7 +41,8 @@ const blockRules = [
   ['thinking', ['thinking', 'signature']],
   ['redacted_thinking', ['data']],
   ['document', ['source']],
-].map(([type, required]) => ({ if: { properties: { type: { const: type } } }, then: { required } }));
+] as const;
+const blockIfs = blockRules.map(([type, required]) => ({ if: { properties: { type: { const: type } } }, then: { required } }));
 
 const contentBlock = {
   type: 'object',
@@ -59,14 +62,14 @@ const contentBlock = {
     data: { type: 'string' },
     cache_control: cacheControl,
   },
-  allOf: [...blockRules, { if: { properties: { type: { const: 'image' } } }, then: { properties: { source: imageSource } } }],
-};
+  allOf: [...blockIfs, { if: { properties: { type: { const: 'image' } } }, then: { properties: { source: imageSource } } }],
+} as const;
 
 const jsonOutputFormat = {
   type: ['object', 'null'],
   required: ['type', 'schema'],
   properties: { type: { const: 'json_schema' }, schema: { type: 'object' } },
-};
+} as const;
 
 export const messagesRequestSchema = {
   type: 'object',
@@ -146,4 +149,21 @@ export const messagesRequestSchema = {
 } as const;
 
 /** `POST /v1/messages/count_tokens`: a create body without max_tokens (sampling fields are accepted and ignored). */
-export const countTokensRequestSchema = { ...messagesRequestSchema, required: ['model', 'messages'] };
+export const countTokensRequestSchema = { ...messagesRequestSchema, required: ['model', 'messages'] } as const;
+
+/** A messages body as the schema admits it (per-block if/then rules are checked by ajv, not narrowed here). */
+export type MessagesRequestBody = FromSchema<typeof messagesRequestSchema>;
+/** A count_tokens body: a messages body whose max_tokens may be missing. */
+export type CountTokensRequestBody = FromSchema<typeof countTokensRequestSchema>;
+export type MessagesContentBlock = Exclude<MessagesRequestBody['messages'][number]['content'], string>[number];
+
+type BlockRule = (typeof blockRules)[number];
+/** A block of one type with the fields `blockRules` makes it require: the if/then rules, as a type. */
+export type BlockOfType<T extends BlockRule[0]> = MessagesContentBlock & { type: T } & Required<
+    Pick<MessagesContentBlock, Extract<BlockRule, readonly [T, unknown]>[1][number]>
+  >;
+
+/** Narrows a schema-checked block by its type (ajv already enforced that type's required fields). */
+export function isBlock<T extends BlockRule[0]>(block: MessagesContentBlock, type: T): block is BlockOfType<T> {
+  return block.type === type;
+}

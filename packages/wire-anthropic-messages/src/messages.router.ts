@@ -14,12 +14,17 @@ import {
 } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { decodeMessagesRequest } from './messages.request.codec';
-import { countTokensRequestSchema, messagesRequestSchema } from './messages.request.schema';
+import {
+  countTokensRequestSchema,
+  messagesRequestSchema,
+  type CountTokensRequestBody,
+  type MessagesRequestBody,
+} from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
 
-const validate = compileValidator<Record<string, any>>(messagesRequestSchema);
-const validateCount = compileValidator<Record<string, any>>(countTokensRequestSchema);
+const validate = compileValidator<MessagesRequestBody>(messagesRequestSchema);
+const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
 
 export interface MessagesRouterDeps {
   authenticate: Authenticator;
