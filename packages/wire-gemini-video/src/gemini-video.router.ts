@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { invalid, type VideoTaskService } from '@gateway/core';
-import { errorMiddleware, jsonBody, principalOf, renderCodeMessageError, requireKey, type Authenticator } from '@gateway/http-kit';
+import { errorMiddleware, jsonBody, principalOf, codeMessageErrorShape, requireKey, type Authenticator } from '@gateway/http-kit';
 import { encodeOperation } from './operation.codec';
 import { decodePredictRequest } from './predict.request.codec';
 
@@ -63,6 +63,6 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
     await pipeline(content.open(), res).catch(() => res.destroy());
   });
 
-  router.use(errorMiddleware(renderCodeMessageError));
+  router.use(errorMiddleware(codeMessageErrorShape.render));
   return router;
 }

@@ -1,7 +1,3 @@
-export * from './images.router';
-export * from './image-files';
-export * from './image-inputs';
-export * from './images.request.codec';
-export * from './images.response.codec';
-export * from './images.stream.codec';
-export * from './images.routes';
+export { ExpiringImageFiles } from './image-files';
+export { openAiImagesFormat, type ImagesFormatDeps } from './images.format';
+export { openAiImagesRouter, type ImagesRouterDeps } from './images.router';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { GatewayError, type VideoContent } from '@gateway/core';
-import { renderOpenAiError } from '@gateway/http-kit';
+import { openAiErrorShape } from '@gateway/http-kit';
 import { parseByteRange } from './byte-range';
 
 /** Streams the MP4 (or thumbnail) with HEAD and single-range support, so players can seek. */
@@ -16,7 +16,7 @@ export async function sendVideoContent(req: Request, res: Response, content: Vid
     });
     res.status(416).setHeader('Content-Range', `bytes */${content.size}`);
     res.locals.errorCode = err.code;
-    res.json(renderOpenAiError(err).body);
+    res.json(openAiErrorShape.render(err).body);
     return;
   }
   res.setHeader('Content-Type', content.mediaType);

@@ -6,7 +6,7 @@ import {
   loadUrlBytes,
   normalizeError,
   principalOf,
-  renderOpenAiError,
+  openAiErrorShape,
   requireKey,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -99,6 +99,6 @@ export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
     await sendVideoContent(req, res, content, `${id}.${ext}`);
   });
 
-  router.use(noRetryOnConflict, errorMiddleware(renderOpenAiError));
+  router.use(noRetryOnConflict, errorMiddleware(openAiErrorShape.render));
   return router;
 }

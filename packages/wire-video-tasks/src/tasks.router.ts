@@ -5,7 +5,7 @@ import {
   jsonBody,
   loadUrlBytes,
   principalOf,
-  renderCodeMessageError,
+  codeMessageErrorShape,
   requireKey,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -63,6 +63,6 @@ export function videoTasksRouter(deps: VideoTasksRouterDeps): Router {
     res.json({ id: task.id, outcome });
   });
 
-  router.use(errorMiddleware(renderCodeMessageError));
+  router.use(errorMiddleware(codeMessageErrorShape.render));
   return router;
 }
