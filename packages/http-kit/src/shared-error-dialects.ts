@@ -36,7 +36,11 @@ export const openAiErrorShape: ErrorShape = {
     type: 'object',
     required: ['error'],
     properties: {
-      error: { type: 'object', required: ['message', 'type', 'param', 'code'], properties: { message: str, type: str, param: str, code: str } },
+      error: {
+        type: 'object',
+        required: ['message', 'type', 'param', 'code'],
+        properties: { message: str, type: str, param: str, code: str },
+      },
     },
   },
   render: tableRenderer(OPENAI_TYPES, (err, type) => ({ error: { message: err.message, type, param: err.param ?? '', code: err.code } })),

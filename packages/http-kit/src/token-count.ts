@@ -16,7 +16,11 @@ export async function countInputTokens(
   request: TextRequest,
   format: string,
 ): Promise<number> {
-  const counted = await text.countTokens(principal, request, { format, requestId: res.locals.requestId as string, signal: requestSignal(res) });
+  const counted = await text.countTokens(principal, request, {
+    format,
+    requestId: res.locals.requestId as string,
+    signal: requestSignal(res),
+  });
   res.setHeader(TOKEN_COUNT_HEADER, counted.estimated ? 'estimated' : 'upstream');
   return counted.inputTokens;
 }

@@ -35,7 +35,10 @@ beforeAll(async () => {
       { id: 'held', type: 'openai', baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, apiKey: 'held-key' },
     ],
     models: [...(base.models ?? []), { id: 'm-held', kind: 'text', provider: 'held', upstreamModel: 'gpt-4o-mini' }],
-    groups: [{ name: 'default', models: ['m-held'] }],
+    groups: [
+      { name: 'default', models: ['m-held'] },
+      { name: 'vip', models: ['*'] },
+    ],
   });
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -43,7 +46,11 @@ beforeAll(async () => {
       cb();
     },
   });
-  const logger = winston.createLogger({ level: 'info', format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] });
+  const logger = winston.createLogger({
+    level: 'info',
+    format: winston.format.json(),
+    transports: [new winston.transports.Stream({ stream: sink })],
+  });
   gw = await createGateway(
     { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
     { config: buildConfig('t', config), logger },
@@ -54,7 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gw.close();
+  await gw?.close();
   upstream.closeAllConnections();
   await new Promise<void>((r) => upstream.close(() => r()));
 });

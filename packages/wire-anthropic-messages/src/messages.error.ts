@@ -30,7 +30,11 @@ export const anthropicErrorShape: ErrorShape = {
     required: ['type', 'error'],
     properties: {
       type: { const: 'error' },
-      error: { type: 'object', required: ['type', 'message', 'param', 'code'], properties: { type: str, message: str, param: str, code: str } },
+      error: {
+        type: 'object',
+        required: ['type', 'message', 'param', 'code'],
+        properties: { type: str, message: str, param: str, code: str },
+      },
     },
   },
   render: tableRenderer(ANTHROPIC_TYPES, (err, type) => ({

@@ -78,7 +78,8 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
         // Image models answer with inlineData parts; a stream carries the whole answer in one chunk.
         const answer = () =>
           generateImageContent(deps.images, principal, modelId, body, meta, { responseId: newId('', 12), modelVersion: modelId });
-        if (verb === 'streamGenerateContent' && req.query.alt === 'sse') await pumpStream(res, { ...googleEvents, parts: () => once(answer) });
+        if (verb === 'streamGenerateContent' && req.query.alt === 'sse')
+          await pumpStream(res, { ...googleEvents, parts: () => once(answer) });
         else res.json(verb === 'streamGenerateContent' ? [await answer()] : await answer());
         return;
       }

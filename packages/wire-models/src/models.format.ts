@@ -20,7 +20,11 @@ export interface ModelsFormatDeps extends Omit<ModelsRouterDeps, 'render'> {
 export const modelsFormat: WireFormat<ModelsFormatDeps> = {
   name: 'models',
   routers: ({ errorShape, ...deps }) => {
-    const render = { openai: openAiErrorShape.render, anthropic: errorShape(ANTHROPIC_SHAPE).render, google: errorShape(GOOGLE_SHAPE).render };
+    const render = {
+      openai: openAiErrorShape.render,
+      anthropic: errorShape(ANTHROPIC_SHAPE).render,
+      google: errorShape(GOOGLE_SHAPE).render,
+    };
     return [geminiModelsRouter({ ...deps, render }), v1ModelsRouter({ ...deps, render })];
   },
   routeDocs: modelsRoutes,

@@ -259,7 +259,18 @@ export class ImageGeneration {
       const err = toGatewayError(e);
       // A caller that left is a client-closed request (499), as an abandoned stream is.
       const left = meta.signal.aborted;
-      this.log(principal, meta, call.model.id, t.provider, left ? 'cancelled' : 'error', left ? 499 : err.status, undefined, now() - started, [], err.code);
+      this.log(
+        principal,
+        meta,
+        call.model.id,
+        t.provider,
+        left ? 'cancelled' : 'error',
+        left ? 499 : err.status,
+        undefined,
+        now() - started,
+        [],
+        err.code,
+      );
       throw err;
     }
   }

@@ -121,7 +121,19 @@ export class TextGeneration {
       const err = toGatewayError(e);
       // A caller that left is a client-closed request (499), as an abandoned stream is, whatever the abort raised.
       const left = meta.signal.aborted;
-      this.log(principal, meta, model.id, routing, left ? 'cancelled' : 'error', left ? 499 : err.status, undefined, now() - started, null, [], err.code);
+      this.log(
+        principal,
+        meta,
+        model.id,
+        routing,
+        left ? 'cancelled' : 'error',
+        left ? 499 : err.status,
+        undefined,
+        now() - started,
+        null,
+        [],
+        err.code,
+      );
       throw err;
     }
   }
