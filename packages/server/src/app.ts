@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
 import { requestId, sendError } from '@gateway/http-kit';
 import type { Logger } from './logger';

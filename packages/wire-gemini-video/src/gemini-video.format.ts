@@ -2,17 +2,13 @@ import { codeMessageErrorShape, type WireFormat } from '@gateway/http-kit';
 import { geminiVideoRoutes } from './gemini-video.openapi';
 import { GEMINI_VIDEO_FORMAT, geminiVideoRouter, type GeminiVideoRouterDeps } from './gemini-video.router';
 
-export interface GeminiVideoFormatDeps extends Omit<GeminiVideoRouterDeps, 'publicBaseUrl'> {
-  publicBaseUrl: () => string;
-}
-
 /**
  * Veo's long-running operations: `{code, message}` errors on the operation and file paths, which sit inside the
  * `/v1beta/` tree that is otherwise Google-shaped (a longer claim wins).
  */
-export const geminiVideoFormat: WireFormat<GeminiVideoFormatDeps> = {
+export const geminiVideoFormat: WireFormat<GeminiVideoRouterDeps> = {
   name: GEMINI_VIDEO_FORMAT,
-  routers: (deps) => [geminiVideoRouter({ ...deps, publicBaseUrl: deps.publicBaseUrl() })],
+  routers: (deps) => [geminiVideoRouter(deps)],
   routeDocs: geminiVideoRoutes,
   errorShapes: [codeMessageErrorShape],
   pathClaims: [

@@ -9,7 +9,7 @@ export interface GeminiVideoRouterDeps {
   authenticate: Authenticator;
   videos: VideoTaskService;
   /** PUBLIC_BASE_URL; the download URI is always given with https:// */
-  publicBaseUrl: string;
+  publicBaseUrl: () => string;
 }
 
 export const GEMINI_VIDEO_FORMAT = 'gemini-video';
@@ -37,14 +37,14 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
       idempotencyKey: req.header('idempotency-key') || undefined,
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.json(encodeOperation(task, deps.publicBaseUrl));
+    res.json(encodeOperation(task, deps.publicBaseUrl()));
   });
 
   // The model segment is not checked: the task id alone names the operation, so a task created in
   // another format can be polled here under any model name (documented in docs/formats/gemini-video.md).
   router.get('/v1beta/models/:model/operations/:id', auth, async (req, res) => {
     const task = await deps.videos.get(principalOf(res), String(req.params.id));
-    res.json(encodeOperation(task, deps.publicBaseUrl));
+    res.json(encodeOperation(task, deps.publicBaseUrl()));
   });
 
   router.get(DOWNLOAD, auth, async (req, res) => {

@@ -1,4 +1,4 @@
-export { videoTasksFormat, type VideoTasksFormatDeps } from './tasks.format';
+export { videoTasksFormat } from './tasks.format';
 export { createTaskRequestDoc } from './tasks.openapi';
 export { decodeCreateTask } from './tasks.request.codec';
 export { videoTasksRouter, type VideoTasksRouterDeps } from './tasks.router';
