@@ -21,3 +21,4 @@ export {
   type SchemaDoc,
 } from './route-doc';
 export { countInputTokens } from './token-count';
+export { sendWarnings } from './warnings-header';

@@ -8,6 +8,7 @@ import {
   principalOf,
   pumpStream,
   requireKey,
+  sendWarnings,
   requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -51,7 +52,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      sendWarnings(res, result.warnings);
       res.json(encodeMessage(id, model.id, result, thinking));
       return;
     }

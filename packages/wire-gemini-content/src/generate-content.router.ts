@@ -9,6 +9,7 @@ import {
   principalOf,
   pumpStream,
   requireKey,
+  sendWarnings,
   requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -89,7 +90,7 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
 
       if (verb === 'generateContent') {
         const result = await deps.text.generate(principal, request, meta);
-        if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+        sendWarnings(res, result.warnings);
         res.json(encodeGenerateContent(who, result, includeThoughts));
         return;
       }

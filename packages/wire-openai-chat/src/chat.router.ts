@@ -9,6 +9,7 @@ import {
   principalOf,
   pumpStream,
   requireKey,
+  sendWarnings,
   requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -38,7 +39,7 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     if (!body.stream) {
       const n = request.n ?? 1;
       const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
-      if (results[0].warnings.length) res.setHeader('x-gateway-warnings', results[0].warnings.join('; '));
+      sendWarnings(res, results[0].warnings);
       res.json(encodeChatCompletion(id, model.id, created, results));
       return;
     }

@@ -9,6 +9,7 @@ import {
   principalOf,
   pumpStream,
   requireKey,
+  sendWarnings,
   requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -42,7 +43,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
     const created = Math.floor(Date.now() / 1000);
     if (!call.stream) {
       const result = await deps.images.generate(principal, call, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      sendWarnings(res, result.warnings);
       const save = async (image: { data: Uint8Array; mediaType: string }) =>
         `${deps.publicBaseUrl()}/v1/images/files/${(await deps.files.save(image.data, image.mediaType)).name}`;
       res.json(await encodeImagesResponse(created, call, result, responseFormat, save));

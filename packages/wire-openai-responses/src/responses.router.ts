@@ -18,6 +18,7 @@ import {
   pumpStream,
   requestSignal,
   requireKey,
+  sendWarnings,
   type Authenticator,
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
@@ -90,7 +91,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
 
     if (!body.stream) {
       const { result, document } = await conversations.generate(principal, turn, meta, (r) => encodeResult(header, r));
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      sendWarnings(res, result.warnings);
       res.json(document);
       return;
     }
