@@ -23,3 +23,4 @@ export * from './use-cases/video-task-driver';
 export * from './use-cases/video-worker';
 export * from './billing';
 export * from './use-cases/billing';
+export * from './use-cases/responses-conversation';

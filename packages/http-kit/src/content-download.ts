@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { GatewayError, type VideoContent } from '@gateway/core';
 import { parseByteRange } from './byte-range';
-import type { ErrorRenderer } from './error-renderers';
+import type { ErrorRenderer } from './error-shape';
 
 export interface ContentDownload {
   /** the name offered to a browser or an SDK's save */

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { GatewayError, toGatewayError } from '@gateway/core';
-import type { ErrorRenderer } from './error-renderers';
+import type { ErrorRenderer } from './error-shape';
+import { clientLeft } from './request-abort';
 
 /** Framework and parser failures, as GatewayErrors: never a 500 for the caller's mistake. */
 export function normalizeError(e: unknown): GatewayError {
@@ -50,6 +51,11 @@ export function normalizeError(e: unknown): GatewayError {
 }
 
 export function sendError(res: Response, e: unknown, render: ErrorRenderer): void {
+  // The failure is the client's leaving (its upstream call was aborted): nobody is there to answer, and it is no error.
+  if (clientLeft(res)) {
+    res.locals.errorCode = 'client_closed_request';
+    return;
+  }
   const err = normalizeError(e);
   if (err.reason === 'internal') res.locals.internalError = e;
   res.locals.errorCode = err.code;

@@ -1,12 +1,26 @@
-export * from './error-renderers';
-export * from './error-middleware';
-export * from './request-id';
-export * from './auth';
-export * from './sse';
-export * from './validate';
-export * from './body-parsers';
-export * from './safe-fetch';
-export * from './route-doc';
-export * from './token-count';
+// The public surface of http-kit: what wire packages and the composition root use, by name.
+export { sendError, errorMiddleware, normalizeError } from './error-middleware';
+export { tableRenderer, type ErrorRenderer, type ErrorShape, type RenderedError } from './error-shape';
+export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects';
+export { errorShapesOf, rendererForPath, type PathClaim, type WireFormat } from './wire-format';
+export { requestId } from './request-id';
+export { requestSignal } from './request-abort';
+export { extractKey, principalOf, requireKey, type Authenticator } from './auth';
+export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
+export { dataMessages, pumpStream, type PumpedStream, type SseMessage } from './stream-pump';
+export { compileValidator } from './validate';
 export { parseByteRange, type ByteRange } from './byte-range';
 export { sendContent, type ContentDownload } from './content-download';
+export { jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';
+export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } from './safe-fetch';
+export {
+  BINARY_FILE,
+  IDEMPOTENCY_KEY_PARAM,
+  withFileFields,
+  type ParamDoc,
+  type RouteAuth,
+  type RouteDoc,
+  type SchemaDoc,
+} from './route-doc';
+export { countInputTokens } from './token-count';
+export { sendWarnings } from './warnings-header';

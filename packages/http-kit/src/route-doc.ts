@@ -5,9 +5,6 @@
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** The four error bodies of error-renderers.ts, by name. */
-export type ErrorShapeName = 'openai' | 'code-message' | 'anthropic' | 'google';
-
 /** A JSON Schema (2020-12 compatible) as plain data; `as const` schema objects fit. */
 export type SchemaDoc = object;
 
@@ -42,50 +39,9 @@ export interface RouteDoc {
     /** content type → schema; a loose schema is enough: it documents, it does not validate output */
     content: Readonly<Record<string, SchemaDoc>>;
   };
-  /** the error body shape(s); several when a header picks the shape */
-  errors?: ErrorShapeName | readonly ErrorShapeName[];
+  /** the error body shape(s) by ErrorShape name; several when a header picks the shape */
+  errors?: string | readonly string[];
 }
-
-const str = { type: 'string' } as const;
-
-/** The bodies error-renderers.ts produces; the openapi test renders each and validates it against these. */
-export const ERROR_SHAPE_SCHEMAS: Readonly<Record<ErrorShapeName, SchemaDoc>> = {
-  openai: {
-    type: 'object',
-    required: ['error'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['message', 'type', 'param', 'code'],
-        properties: { message: str, type: str, param: str, code: str },
-      },
-    },
-  },
-  'code-message': { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } },
-  anthropic: {
-    type: 'object',
-    required: ['type', 'error'],
-    properties: {
-      type: { const: 'error' },
-      error: {
-        type: 'object',
-        required: ['type', 'message', 'param', 'code'],
-        properties: { type: str, message: str, param: str, code: str },
-      },
-    },
-  },
-  google: {
-    type: 'object',
-    required: ['error'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message', 'status', 'type', 'param'],
-        properties: { code: { type: 'integer' }, message: str, status: str, type: str, param: str },
-      },
-    },
-  },
-};
 
 /** A file part of a multipart form. */
 export const BINARY_FILE: SchemaDoc = { type: 'string', contentMediaType: 'application/octet-stream' };

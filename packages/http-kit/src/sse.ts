@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { abortRequest } from './request-abort';
 
 /**
  * Server-sent events with backpressure: write() resolves once the socket drained, so a slow
@@ -37,14 +38,11 @@ export class SseWriter {
   private closedByClient = false;
   private refused = false;
   private opening: Promise<boolean> | undefined;
-  readonly abort = new AbortController();
 
+  /** The upstream work stops through the request's own signal (request-abort.ts), not one of the writer's. */
   constructor(private readonly res: Response) {
     res.on('close', () => {
-      if (!res.writableFinished && !this.refused) {
-        this.closedByClient = true;
-        this.abort.abort();
-      }
+      if (!res.writableFinished && !this.refused) this.closedByClient = true;
     });
   }
 
@@ -86,7 +84,7 @@ export class SseWriter {
       if (!(await admitStream(this.res))) {
         // The refusal was answered in the caller's format; the producer sees `closed` and stops its upstream.
         this.refused = true;
-        this.abort.abort();
+        abortRequest(this.res);
         return false;
       }
       if (this.res.destroyed) return false;

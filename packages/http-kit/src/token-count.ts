@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { Principal, TextGeneration, TextRequest } from '@gateway/core';
+import { requestSignal } from './request-abort';
 
 /** Says whether a count came from the upstream (`upstream`) or is the gateway's estimate (`estimated`). */
 export const TOKEN_COUNT_HEADER = 'x-gateway-token-count';
@@ -15,11 +16,11 @@ export async function countInputTokens(
   request: TextRequest,
   format: string,
 ): Promise<number> {
-  const abort = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) abort.abort();
+  const counted = await text.countTokens(principal, request, {
+    format,
+    requestId: res.locals.requestId as string,
+    signal: requestSignal(res),
   });
-  const counted = await text.countTokens(principal, request, { format, requestId: res.locals.requestId as string, signal: abort.signal });
   res.setHeader(TOKEN_COUNT_HEADER, counted.estimated ? 'estimated' : 'upstream');
   return counted.inputTokens;
 }

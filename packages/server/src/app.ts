@@ -1,15 +1,8 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
-import {
-  renderAnthropicError,
-  renderCodeMessageError,
-  renderGoogleError,
-  renderOpenAiError,
-  requestId,
-  sendError,
-  type ErrorRenderer,
-} from '@gateway/http-kit';
+import { requestId, sendError } from '@gateway/http-kit';
 import type { Logger } from './logger';
+import { rendererForUnroutedPath } from './wire-formats';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -28,7 +21,8 @@ function accessLog(logger: Logger): RequestHandler {
         requestId: res.locals.requestId,
         method: req.method,
         path: req.path.slice(0, 256),
-        status: res.statusCode,
+        // Closed before any answer was sent: the client left (nginx's 499), whatever a late error would have said.
+        status: res.headersSent ? res.statusCode : 499,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         account: p?.accountId,
         errorCode: res.locals.errorCode,
@@ -42,23 +36,6 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
-/**
- * The error shape a path's format promises, for failures no router claimed. `/v1/models` answers in Anthropic's
- * shape when the request carries `anthropic-version` (as its router does), so pass the request when there is one.
- */
-export function rendererForPath(path: string, req?: Pick<Request, 'header'>): ErrorRenderer {
-  if (
-    path.startsWith('/v1/contents/generations/tasks') ||
-    path.startsWith('/v1beta/files/') ||
-    /^\/v1beta\/models\/[^/]*(:predictLongRunning$|\/operations\/)/.test(path)
-  )
-    return renderCodeMessageError;
-  if (path.startsWith('/v1beta/')) return renderGoogleError;
-  if (path.startsWith('/v1/messages')) return renderAnthropicError;
-  if (/^\/v1\/models(\/|$)/.test(path) && req?.header('anthropic-version') !== undefined) return renderAnthropicError;
-  return renderOpenAiError;
-}
-
 /** NUL and malformed escapes in the URL are refused before any router (PostgreSQL text cannot hold NUL). */
 const rejectHostileUrl: RequestHandler = (req, res, next) => {
   let decoded: string;
@@ -68,14 +45,14 @@ const rejectHostileUrl: RequestHandler = (req, res, next) => {
     return sendError(
       res,
       new GatewayError('invalid_request', 'The URL has a malformed percent-escape.', { code: 'malformed_url' }),
-      rendererForPath(req.path, req),
+      rendererForUnroutedPath(req.path, req),
     );
   }
   if (decoded.includes('\u0000'))
     return sendError(
       res,
       new GatewayError('invalid_request', 'The URL contains a NUL character.', { code: 'nul_character' }),
-      rendererForPath(req.path, req),
+      rendererForUnroutedPath(req.path, req),
     );
   next();
 };
@@ -101,9 +78,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     sendError(
       res,
       new GatewayError('not_found', `No route for ${req.method} ${req.path.slice(0, 200)}.`, { code: 'route_not_found' }),
-      rendererForPath(req.path, req),
+      rendererForUnroutedPath(req.path, req),
     );
   });
-  app.use(((e, req, res, _next) => sendError(res, e, rendererForPath(req.path, req))) as ErrorRequestHandler);
+  app.use(((e, req, res, _next) => sendError(res, e, rendererForUnroutedPath(req.path, req))) as ErrorRequestHandler);
   return app;
 }

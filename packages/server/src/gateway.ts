@@ -11,7 +11,7 @@ import {
   openDatabase,
   type Database,
 } from '@gateway/store-postgres';
-import { createHttpApp, rendererForPath } from './app';
+import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
@@ -23,11 +23,11 @@ import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate
 import { buildProviders } from './providers';
 import type { AreaWiring, WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
-import { wireModels } from './wiring/models';
 import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wholeNumberFromEnv } from './env-number';
+import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -137,14 +137,23 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     metrics,
     billing,
   };
-  // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
   const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
+  const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
+  const services: WireServices = {
+    authenticate: auth,
+    catalogue: config.catalogue,
+    usage: ctx.usage,
+    errorShape: errorShapeNamed,
+    ...text.services,
+    ...images.services,
+    ...video.services,
+    ...operations.services,
+  };
   const areas: AreaWiring[] = [
-    wireText(ctx),
-    wireImages(ctx),
-    wireModels(ctx),
-    wireVideo(ctx),
-    wireOperations(ctx),
+    text,
+    images,
+    video,
+    operations,
     { routers: [adminRouter(admin, env.adminKey)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
   ];
 
@@ -152,7 +161,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     logger,
     ready: () => migrationsApplied(db.knex, db.schema),
     // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
-    routers: [streamAdmission(streamSlots, rendererForPath), ...areas.flatMap((a) => a.routers)],
+    routers: [streamAdmission(streamSlots, rendererForUnroutedPath), ...wireRouters(services), ...areas.flatMap((a) => a.routers ?? [])],
   });
 
   const servers: Server[] = [];

@@ -1,46 +1,16 @@
 import type { RequestHandler } from 'express';
 import { ERROR_REASONS } from '@gateway/core';
-import { ERROR_SHAPE_SCHEMAS, type ErrorShapeName, type ParamDoc, type RouteAuth, type RouteDoc } from '@gateway/http-kit';
-import { messagesRoutes } from '@gateway/wire-anthropic-messages';
-import { generateContentRoutes } from '@gateway/wire-gemini-content';
-import { geminiVideoRoutes } from '@gateway/wire-gemini-video';
-import { modelsRoutes } from '@gateway/wire-models';
-import { chatRoutes } from '@gateway/wire-openai-chat';
-import { imagesRoutes } from '@gateway/wire-openai-images';
-import { responsesRoutes } from '@gateway/wire-openai-responses';
-import { openAiVideosRoutes } from '@gateway/wire-openai-videos';
-import { usageRoutes } from '@gateway/wire-usage';
-import { videoTasksRoutes } from '@gateway/wire-video-tasks';
+import type { ParamDoc, RouteAuth, RouteDoc } from '@gateway/http-kit';
 import { version } from '../package.json';
-import { adminRoutes } from './admin/admin.routes';
-import { operationsRoutes } from './wiring/operations.routes';
+import { adminRoutes } from './admin/admin.openapi';
+import { operationsRoutes } from './wiring/operations.openapi';
+import { ERROR_SHAPES, WIRE_FORMATS } from './wire-formats';
 
 /**
- * Every route the app serves, described by the package that serves it. A new route or area adds its `RouteDoc`s
- * (next to its router, in a `*.routes.ts` file) and lists them here; test/openapi.test.ts fails while a served
- * route is missing from the document.
+ * Every route the app serves: each wire format's own descriptions (its `*.openapi.ts`, next to its router), then the
+ * server's own. test/openapi.test.ts fails while a served route is missing from the document.
  */
-export const GATEWAY_ROUTE_DOCS: readonly RouteDoc[] = [
-  ...chatRoutes,
-  ...messagesRoutes,
-  ...responsesRoutes,
-  ...generateContentRoutes,
-  ...imagesRoutes,
-  ...modelsRoutes,
-  ...geminiVideoRoutes,
-  ...openAiVideosRoutes,
-  ...videoTasksRoutes,
-  ...usageRoutes,
-  ...operationsRoutes,
-  ...adminRoutes,
-];
-
-export const ERROR_SCHEMA_NAMES: Readonly<Record<ErrorShapeName, string>> = {
-  openai: 'OpenAiError',
-  'code-message': 'CodeMessageError',
-  anthropic: 'AnthropicError',
-  google: 'GoogleError',
-};
+export const GATEWAY_ROUTE_DOCS: readonly RouteDoc[] = [...WIRE_FORMATS.flatMap((f) => f.routeDocs), ...operationsRoutes, ...adminRoutes];
 
 /** Statuses and the reasons behind them, from the core's one table. */
 function statusList(from: number, to: number): string {
@@ -100,8 +70,12 @@ function parameters(r: RouteDoc) {
 const media = (content: Readonly<Record<string, object>>) =>
   Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
 
-function errorContent(shapes: ErrorShapeName | readonly ErrorShapeName[]) {
-  const refs = [shapes].flat().map((s) => ({ $ref: `#/components/schemas/${ERROR_SCHEMA_NAMES[s]}` }));
+function errorContent(shapes: string | readonly string[]) {
+  const refs = [shapes].flat().map((name) => {
+    const shape = ERROR_SHAPES.get(name);
+    if (!shape) throw new Error(`A route names the unknown error shape ${name}`);
+    return { $ref: `#/components/schemas/${shape.schemaName}` };
+  });
   return { 'application/json': { schema: refs.length === 1 ? refs[0] : { oneOf: refs } } };
 }
 
@@ -142,9 +116,7 @@ export function buildOpenApiDocument(opts: { publicBaseUrl: string; routes?: rea
     tags: [...new Set(routes.map((r) => r.format))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: Object.fromEntries(
-        Object.entries(ERROR_SCHEMA_NAMES).map(([shape, name]) => [name, ERROR_SHAPE_SCHEMAS[shape as ErrorShapeName]]),
-      ),
+      schemas: Object.fromEntries([...ERROR_SHAPES.values()].map((shape) => [shape.schemaName, shape.schema])),
       securitySchemes: securitySchemes(routes),
     },
   };

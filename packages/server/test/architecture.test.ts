@@ -64,3 +64,68 @@ describe('dependency rule', () => {
     expect(packages.filter((p) => !statSync(path.join(PACKAGES, p, 'README.md'), { throwIfNoEntry: false }))).toEqual([]);
   });
 });
+
+/**
+ * The registry rule: a wire format's paths and error shape are named in its own package only. Everything else (the
+ * server above all) reaches them through the format's descriptor (server/src/wire-formats.ts). Outbound adapters
+ * and testkit are exempt: they speak the upstreams' APIs, whose paths happen to be the same.
+ */
+/**
+ * Links one format hands out to another's route, each a debt with its reason. The task API's `content.video_url`
+ * points at the one video download (issue 13 moves the byte-range download into shared code).
+ */
+const KNOWN_CROSS_LINKS = ['wire-video-tasks → wire-openai-videos /v1/videos/{}/content'];
+
+describe('registry rule', () => {
+  const wirePackages = packages.filter((p) => p.startsWith('wire-'));
+  const exempt = (pkg: string) => pkg.startsWith('provider-') || pkg === 'testkit';
+  /** `/v1/videos/{id}`, `/v1/videos/:id` and `/v1/videos/${id}` alike; a colon verb (`{model}:generateContent`) stays. */
+  const normalize = (p: string) => p.replace(/\$?\{[^}]*\}|(?<=\/):\w+/g, '{}');
+  /** Code only: what comments say about other formats' paths is documentation. */
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+
+  interface Owned {
+    paths: Set<string>;
+    shapes: string[];
+  }
+  const owned = new Map<string, Owned>(
+    wirePackages.map((pkg) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const exports = require(`@gateway/${pkg}`) as Record<string, unknown>;
+      const descriptors = Object.values(exports).filter(
+        (v): v is { routeDocs: Array<{ path: string }> } => typeof v === 'object' && v !== null && 'routeDocs' in v && 'routers' in v,
+      );
+      const text = sourceFiles(path.join(PACKAGES, pkg, 'src'))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
+      const shapes = [...text.matchAll(/export const (\w+ErrorShape|render\w*Error)\b/g)].map((m) => m[1]);
+      return [pkg, { paths: new Set(descriptors.flatMap((d) => d.routeDocs.map((r) => normalize(r.path)))), shapes }] as const;
+    }),
+  );
+
+  it('every wire package exports one descriptor', () => {
+    expect(wirePackages.filter((pkg) => owned.get(pkg)!.paths.size === 0)).toEqual([]);
+  });
+
+  it.each(packages.filter((p) => !exempt(p)))('%s names no other wire format’s paths or error shape', (pkg) => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(path.join(PACKAGES, pkg, 'src'))) {
+      const rel = path.relative(PACKAGES, file);
+      const text = code(readFileSync(file, 'utf8'));
+      // whole string literals, and the versioned API paths inside template strings (`${base}/v1/videos/${id}`)
+      const literals = [
+        ...[...text.matchAll(/(['"`])(\/[^'"`\s]*)\1/g)].map((m) => m[2]),
+        ...[...text.matchAll(/\/v1(?:beta)?\/(?:[\w.:-]|\$\{[^}]*\}|\/)*/g)].map((m) => m[0]),
+      ];
+      for (const [owner, { paths, shapes }] of owned) {
+        if (owner === pkg) continue;
+        for (const l of literals) {
+          const named = `${pkg} → ${owner} ${normalize(l)}`;
+          if (paths.has(normalize(l)) && !KNOWN_CROSS_LINKS.includes(named)) violations.push(`${rel} names ${owner}'s path ${l}`);
+        }
+        for (const s of shapes) if (new RegExp(`\\b${s}\\b`).test(text)) violations.push(`${rel} names ${owner}'s ${s}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});

@@ -7,15 +7,6 @@ import { promisify } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
 import { GatewayError } from '@gateway/core';
-import {
-  ERROR_SHAPE_SCHEMAS,
-  renderAnthropicError,
-  renderCodeMessageError,
-  renderGoogleError,
-  renderOpenAiError,
-  type ErrorRenderer,
-  type ErrorShapeName,
-} from '@gateway/http-kit';
 import { decodePredictRequest, predictRequestDoc } from '@gateway/wire-gemini-video';
 import { createVideoRequestDoc, decodeCreateVideo } from '@gateway/wire-openai-videos';
 import { createTaskRequestDoc, decodeCreateTask } from '@gateway/wire-video-tasks';
@@ -26,6 +17,7 @@ import { chatRequestSchema } from '../../wire-openai-chat/src/chat.request.schem
 import { editRequestSchema, generationRequestSchema } from '../../wire-openai-images/src/images.request.schema';
 import { compactRequestSchema, responsesRequestSchema } from '../../wire-openai-responses/src/responses.request.schema';
 import { buildOpenApiDocument, GATEWAY_ROUTE_DOCS } from '../src/openapi';
+import { ERROR_SHAPES, errorShapeNamed } from '../src/wire-formats';
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
@@ -197,24 +189,22 @@ describe('one source of truth', () => {
     expect(jsonBody('post', '/v1/images/edits')).toBe(editRequestSchema);
   });
 
-  const RENDERERS: Record<ErrorShapeName, ErrorRenderer> = {
-    openai: renderOpenAiError,
-    'code-message': renderCodeMessageError,
-    anthropic: renderAnthropicError,
-    google: renderGoogleError,
-  };
+  it('knows the four error shapes the formats answer in', () => {
+    expect([...ERROR_SHAPES.keys()].sort()).toEqual(['anthropic', 'code-message', 'google', 'openai']);
+  });
 
-  it.each(Object.keys(RENDERERS) as ErrorShapeName[])('the %s error schema matches what its renderer produces', (name) => {
+  it.each([...ERROR_SHAPES.keys()])('the %s error schema matches what its renderer produces', (name) => {
     const ajv = new Ajv2020({ strict: false });
+    const shape = errorShapeNamed(name);
     for (const err of [
       new GatewayError('invalid_request', 'bad', { code: 'invalid_x', param: 'x' }),
       new GatewayError('internal', 'oops'),
     ]) {
-      expect(ajv.validate(ERROR_SHAPE_SCHEMAS[name], RENDERERS[name](err).body)).toBe(true);
+      expect(ajv.validate(shape.schema, shape.render(err).body)).toBe(true);
     }
     // and the schema is not a rubber stamp: another format's body fails it
-    const other = name === 'code-message' ? renderOpenAiError : renderCodeMessageError;
-    expect(ajv.validate(ERROR_SHAPE_SCHEMAS[name], other(new GatewayError('invalid_request', 'bad')).body)).toBe(false);
+    const other = errorShapeNamed(name === 'code-message' ? 'openai' : 'code-message').render;
+    expect(ajv.validate(shape.schema, other(new GatewayError('invalid_request', 'bad')).body)).toBe(false);
   });
 });
 

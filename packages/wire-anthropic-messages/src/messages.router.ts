@@ -1,18 +1,19 @@
 import { Router, type RequestHandler } from 'express';
-import { newId, toGatewayError, type TextGeneration } from '@gateway/core';
+import { newId, type TextGeneration } from '@gateway/core';
 import {
-  admitStream,
   compileValidator,
   countInputTokens,
   errorMiddleware,
   jsonBody,
   principalOf,
-  renderAnthropicError,
+  pumpStream,
   requireKey,
-  SseWriter,
+  sendWarnings,
+  requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
+import { anthropicErrorShape } from './messages.error';
 import { decodeMessagesRequest } from './messages.request.codec';
 import {
   countTokensRequestSchema,
@@ -52,42 +53,21 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const { request, thinking } = decodeMessagesRequest(body, model);
     const id = newId('msg_', 12);
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: abort.signal };
+    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: requestSignal(res) };
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      sendWarnings(res, result.warnings);
       res.json(encodeMessage(id, model.id, result, thinking));
       return;
     }
-    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
-    if (!(await admitStream(res))) return;
-    const parts = deps.text.stream(principal, request, meta);
-    // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
-    const first = await parts.next();
-    const sse = new SseWriter(res);
-    sse.abort.signal.addEventListener('abort', () => abort.abort());
     const encoder = new MessagesEventEncoder(id, model.id, thinking);
-    const send = async (events: Array<{ event: string; data: unknown }>) => {
-      for (const e of events) await sse.send(e.data, e.event);
-    };
-    try {
-      await send([encoder.start()]);
-      if (!first.done) await send(encoder.encode(first.value));
-      for await (const part of { [Symbol.asyncIterator]: () => parts }) {
-        if (sse.closed) break;
-        await send(encoder.encode(part));
-      }
-    } catch (e) {
-      await sse.send(renderAnthropicError(toGatewayError(e)).body, 'error');
-    } finally {
-      if (sse.closed) await parts.return(undefined);
-      sse.end();
-    }
+    await pumpStream(res, {
+      parts: () => deps.text.stream(principal, request, meta),
+      start: () => [encoder.start()],
+      encode: (part) => encoder.encode(part),
+      renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
+    });
   });
   router.post(
     '/v1/messages/count_tokens',
@@ -102,6 +82,6 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
     },
   );
-  router.use(errorMiddleware(renderAnthropicError));
+  router.use(errorMiddleware(anthropicErrorShape.render));
   return router;
 }

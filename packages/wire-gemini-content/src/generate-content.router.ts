@@ -1,17 +1,19 @@
 import { Router, type Request, type Response } from 'express';
-import { invalid, newId, toGatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
+import { invalid, newId, type GatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
 import {
-  admitStream,
   compileValidator,
   countInputTokens,
+  dataMessages,
   errorMiddleware,
   jsonBody,
   principalOf,
-  renderGoogleError,
+  pumpStream,
   requireKey,
-  SseWriter,
+  sendWarnings,
+  requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
+import { googleErrorShape } from './generate-content.error';
 import { generateImageContent } from './generate-content.image';
 import { decodeGenerateContent } from './generate-content.request.codec';
 import { countTokensRequestSchema, generateContentRequestSchema } from './generate-content.request.schema';
@@ -28,6 +30,16 @@ const validateCount = compileValidator<Record<string, any>>(countTokensRequestSc
  */
 export const GENERATE_CONTENT_ROUTE = /^\/v1beta\/models\/([^/]+):(generateContent|streamGenerateContent)$/;
 export const COUNT_TOKENS_ROUTE = /^\/v1beta\/models\/([^/]+):countTokens$/;
+
+/** Bare `data:` events only: the SDK drops any event that starts with an `event:` line, and there is no [DONE]. */
+const googleEvents = {
+  encode: (chunk: object) => [{ data: chunk }],
+  renderError: (err: GatewayError) => [{ data: googleErrorShape.render(err).body }],
+};
+
+async function* once<T>(produce: () => Promise<T>): AsyncGenerator<T> {
+  yield await produce();
+}
 
 export interface GenerateContentRouterDeps {
   authenticate: Authenticator;
@@ -60,24 +72,16 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
       const params = req.params as unknown as Record<string, string>;
       const [modelId, verb] = [params[0], params[1]];
       const principal = principalOf(res);
-      const abort = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      const meta = { format: 'gemini-content', requestId: res.locals.requestId as string, signal: abort.signal };
+      const meta = { format: 'gemini-content', requestId: res.locals.requestId as string, signal: requestSignal(res) };
       const body = validate(req.body);
       const spec = deps.catalogue.get(modelId);
       if (spec?.kind === 'image' && deps.catalogue.groupAllows(principal.group, modelId)) {
         // Image models answer with inlineData parts; a stream carries the whole answer in one chunk.
-        const answer = await generateImageContent(deps.images, principal, modelId, body, meta, {
-          responseId: newId('', 12),
-          modelVersion: modelId,
-        });
-        if (verb === 'streamGenerateContent' && req.query.alt === 'sse') {
-          const sse = new SseWriter(res);
-          await sse.send(answer);
-          sse.end();
-        } else res.json(verb === 'streamGenerateContent' ? [answer] : answer);
+        const answer = () =>
+          generateImageContent(deps.images, principal, modelId, body, meta, { responseId: newId('', 12), modelVersion: modelId });
+        if (verb === 'streamGenerateContent' && req.query.alt === 'sse')
+          await pumpStream(res, { ...googleEvents, parts: () => once(answer) });
+        else res.json(verb === 'streamGenerateContent' ? [await answer()] : await answer());
         return;
       }
       const model = deps.text.resolve(principal, modelId);
@@ -86,40 +90,22 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
 
       if (verb === 'generateContent') {
         const result = await deps.text.generate(principal, request, meta);
-        if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+        sendWarnings(res, result.warnings);
         res.json(encodeGenerateContent(who, result, includeThoughts));
         return;
       }
       const encoder = new GenerateContentChunkEncoder(who, includeThoughts);
-      const parts = deps.text.stream(principal, request, meta);
+      const parts = () => deps.text.stream(principal, request, meta);
       if (req.query.alt !== 'sse') {
         // Without alt=sse Google answers with one JSON array of the chunks; it is sent whole once generation ends.
         const chunks: object[] = [];
-        for await (const part of parts) chunks.push(...encoder.encode(part));
+        for await (const part of parts()) chunks.push(...encoder.encode(part));
         res.json(chunks);
         return;
       }
-      // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
-      if (!(await admitStream(res))) return;
-      // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
-      const first = await parts.next();
-      const sse = new SseWriter(res);
-      sse.abort.signal.addEventListener('abort', () => abort.abort());
-      // Bare `data:` events only: the SDK drops any event that starts with an `event:` line, and there is no [DONE].
-      try {
-        if (!first.done) for (const c of encoder.encode(first.value)) await sse.send(c);
-        for await (const part of { [Symbol.asyncIterator]: () => parts }) {
-          if (sse.closed) break;
-          for (const c of encoder.encode(part)) await sse.send(c);
-        }
-      } catch (e) {
-        await sse.send(renderGoogleError(toGatewayError(e)).body);
-      } finally {
-        if (sse.closed) await parts.return(undefined);
-        sse.end();
-      }
+      await pumpStream(res, { ...googleEvents, parts, encode: (part) => dataMessages(encoder.encode(part)) });
     },
   );
-  router.use(errorMiddleware(renderGoogleError));
+  router.use(errorMiddleware(googleErrorShape.render));
   return router;
 }

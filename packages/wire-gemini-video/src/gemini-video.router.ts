@@ -1,14 +1,6 @@
 import { Router, type Request } from 'express';
 import { invalid, type VideoTaskService } from '@gateway/core';
-import {
-  errorMiddleware,
-  jsonBody,
-  principalOf,
-  renderCodeMessageError,
-  requireKey,
-  sendContent,
-  type Authenticator,
-} from '@gateway/http-kit';
+import { errorMiddleware, jsonBody, principalOf, codeMessageErrorShape, requireKey, sendContent, type Authenticator } from '@gateway/http-kit';
 import { encodeOperation } from './operation.codec';
 import { decodePredictRequest } from './predict.request.codec';
 
@@ -16,7 +8,7 @@ export interface GeminiVideoRouterDeps {
   authenticate: Authenticator;
   videos: VideoTaskService;
   /** PUBLIC_BASE_URL; the download URI is always given with https:// */
-  publicBaseUrl: string;
+  publicBaseUrl: () => string;
 }
 
 export const GEMINI_VIDEO_FORMAT = 'gemini-video';
@@ -44,14 +36,14 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
       idempotencyKey: req.header('idempotency-key') || undefined,
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.json(encodeOperation(task, deps.publicBaseUrl));
+    res.json(encodeOperation(task, deps.publicBaseUrl()));
   });
 
   // The model segment is not checked: the task id alone names the operation, so a task created in
   // another format can be polled here under any model name (documented in docs/formats/gemini-video.md).
   router.get('/v1beta/models/:model/operations/:id', auth, async (req, res) => {
     const task = await deps.videos.get(principalOf(res), String(req.params.id));
-    res.json(encodeOperation(task, deps.publicBaseUrl));
+    res.json(encodeOperation(task, deps.publicBaseUrl()));
   });
 
   router.get(DOWNLOAD, auth, async (req, res) => {
@@ -62,10 +54,10 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
     await sendContent(req, res, content, {
       filename: `${param0(req)}.mp4`,
       disposition: 'attachment',
-      renderError: renderCodeMessageError,
+      renderError: codeMessageErrorShape.render,
     });
   });
 
-  router.use(errorMiddleware(renderCodeMessageError));
+  router.use(errorMiddleware(codeMessageErrorShape.render));
   return router;
 }

@@ -1,5 +1,4 @@
-export * from './gemini-video.router';
-export * from './predict.request.codec';
-export * from './operation.codec';
-export * from './inline-image.codec';
-export * from './gemini-video.routes';
+export { geminiVideoFormat } from './gemini-video.format';
+export { predictRequestDoc } from './gemini-video.openapi';
+export { geminiVideoRouter, type GeminiVideoRouterDeps } from './gemini-video.router';
+export { decodePredictRequest } from './predict.request.codec';

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
-import { errorMiddleware, principalOf, renderGoogleError, requireKey } from '@gateway/http-kit';
+import { errorMiddleware, principalOf, requireKey } from '@gateway/http-kit';
 import { encodeGeminiModel, pageGeminiModels } from './gemini-models.codec';
 import type { ModelsRouterDeps } from './models-router-deps';
 
@@ -26,6 +26,6 @@ export function geminiModelsRouter(deps: ModelsRouterDeps): Router {
     res.json(encodeGeminiModel(model));
   });
 
-  router.use(errorMiddleware(renderGoogleError));
+  router.use(errorMiddleware(deps.render.google));
   return router;
 }

@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type Request } from 'express';
 import { GatewayError } from '@gateway/core';
-import { principalOf, renderAnthropicError, renderOpenAiError, requireKey, sendError } from '@gateway/http-kit';
+import { principalOf, requireKey, sendError } from '@gateway/http-kit';
 import { encodeAnthropicModel, pageAnthropicModels } from './anthropic-models.codec';
 import type { ModelsRouterDeps } from './models-router-deps';
 import { encodeOpenAiModel, encodeOpenAiModelList } from './openai-models.codec';
@@ -37,7 +37,7 @@ export function v1ModelsRouter(deps: ModelsRouterDeps): Router {
   });
 
   const errors: ErrorRequestHandler = (e, req, res, _next) =>
-    sendError(res, e, isAnthropic(req) ? renderAnthropicError : renderOpenAiError);
+    sendError(res, e, isAnthropic(req) ? deps.render.anthropic : deps.render.openai);
   router.use(errors);
   return router;
 }

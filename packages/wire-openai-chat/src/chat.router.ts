@@ -1,14 +1,16 @@
 import { Router } from 'express';
-import { invalid, newId, toGatewayError, type TextGeneration } from '@gateway/core';
+import { invalid, newId, type TextGeneration } from '@gateway/core';
 import {
-  admitStream,
   compileValidator,
+  dataMessages,
   errorMiddleware,
   jsonBody,
+  openAiErrorShape,
   principalOf,
-  renderOpenAiError,
+  pumpStream,
   requireKey,
-  SseWriter,
+  sendWarnings,
+  requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
 import { decodeChatRequest } from './chat.request.codec';
@@ -32,43 +34,24 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     const request = decodeChatRequest(body, model);
     const id = `chatcmpl-${newId('', 12)}`;
     const created = Math.floor(Date.now() / 1000);
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: abort.signal };
+    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: requestSignal(res) };
 
     if (!body.stream) {
       const n = request.n ?? 1;
       const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
-      if (results[0].warnings.length) res.setHeader('x-gateway-warnings', results[0].warnings.join('; '));
+      sendWarnings(res, results[0].warnings);
       res.json(encodeChatCompletion(id, model.id, created, results));
       return;
     }
     if ((request.n ?? 1) > 1) throw invalid('unsupported_n', 'Streaming supports "n": 1 only.', 'n');
-    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
-    if (!(await admitStream(res))) return;
-    const parts = deps.text.stream(principal, request, meta);
-    // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
-    const first = await parts.next();
-    const sse = new SseWriter(res);
-    sse.abort.signal.addEventListener('abort', () => abort.abort());
     const encoder = new ChatChunkEncoder(id, model.id, created, Boolean(body.stream_options?.include_usage));
-    try {
-      if (!first.done) for (const c of encoder.encode(first.value)) await sse.send(c);
-      for await (const part of { [Symbol.asyncIterator]: () => parts }) {
-        if (sse.closed) break;
-        for (const c of encoder.encode(part)) await sse.send(c);
-      }
-      await sse.send('[DONE]');
-    } catch (e) {
-      const err = toGatewayError(e);
-      await sse.send(renderOpenAiError(err).body);
-    } finally {
-      if (sse.closed) await parts.return(undefined);
-      sse.end();
-    }
+    await pumpStream(res, {
+      parts: () => deps.text.stream(principal, request, meta),
+      encode: (part) => dataMessages(encoder.encode(part)),
+      finish: () => [{ data: '[DONE]' }],
+      renderError: (err) => [{ data: openAiErrorShape.render(err).body }],
+    });
   });
-  router.use(errorMiddleware(renderOpenAiError));
+  router.use(errorMiddleware(openAiErrorShape.render));
   return router;
 }

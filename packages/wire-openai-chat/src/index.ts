@@ -1,5 +1,2 @@
-export * from './chat.router';
-export * from './chat.request.codec';
-export * from './chat.response.codec';
-export * from './chat.stream.codec';
-export * from './chat.routes';
+export { openAiChatFormat } from './chat.format';
+export { openAiChatRouter, type ChatRouterDeps } from './chat.router';

@@ -1,15 +1,16 @@
 import { Router, type Response } from 'express';
-import { GatewayError, toGatewayError, type GeneratedImageStore, type ImageCommand, type ImageGeneration } from '@gateway/core';
+import { GatewayError, type GeneratedImageStore, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
-  admitStream,
   compileValidator,
   errorMiddleware,
   jsonBody,
+  openAiErrorShape,
   jsonOrMultipart,
   principalOf,
-  renderOpenAiError,
+  pumpStream,
   requireKey,
-  SseWriter,
+  sendWarnings,
+  requestSignal,
   type Authenticator,
 } from '@gateway/http-kit';
 import type { ImageFetcher } from './image-inputs';
@@ -34,50 +35,31 @@ export interface ImagesRouterDeps {
 export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
   const router = Router();
 
-  async function run(res: Response, command: ImageCommand, responseFormat: ResponseFormat, signal: AbortSignal) {
+  async function run(res: Response, command: ImageCommand, responseFormat: ResponseFormat) {
     const principal = principalOf(res);
     const call = deps.images.prepare(principal, command);
-    const meta = { format: 'openai-images', requestId: res.locals.requestId as string, signal };
+    const meta = { format: 'openai-images', requestId: res.locals.requestId as string, signal: requestSignal(res) };
     const created = Math.floor(Date.now() / 1000);
     if (!call.stream) {
       const result = await deps.images.generate(principal, call, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      sendWarnings(res, result.warnings);
       const save = async (image: { data: Uint8Array; mediaType: string }) =>
         `${deps.publicBaseUrl()}/v1/images/files/${(await deps.files.save(image.data, image.mediaType)).name}`;
       res.json(await encodeImagesResponse(created, call, result, responseFormat, save));
       return;
     }
-    // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
-    if (!(await admitStream(res))) return;
-    const parts = deps.images.stream(principal, call, meta);
-    // The first part decides the status: an upstream failure before any image is still a plain HTTP error.
-    const first = await parts.next();
-    const sse = new SseWriter(res);
     const encoder = new ImageEventEncoder(call, created);
-    try {
-      for (let step = first; !step.done && !sse.closed; step = await parts.next()) {
-        for (const e of encoder.encode(step.value)) await sse.send(e, e.type);
-      }
-    } catch (e) {
-      await sse.send({ type: 'error', ...(renderOpenAiError(toGatewayError(e)).body as object) }, 'error');
-    } finally {
-      if (sse.closed) await parts.return(undefined);
-      sse.end();
-    }
-  }
-
-  function abortOnClose(res: Response): AbortSignal {
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
+    await pumpStream(res, {
+      parts: () => deps.images.stream(principal, call, meta),
+      encode: (part) => encoder.encode(part).map((e) => ({ data: e, event: e.type })),
+      renderError: (err) => [{ data: { type: 'error', ...(openAiErrorShape.render(err).body as object) }, event: 'error' }],
     });
-    return abort.signal;
   }
 
   router.post('/v1/images/generations', requireKey(deps.authenticate), jsonBody(), async (req, res) => {
     const body = validateGeneration(req.body);
     deps.images.resolve(principalOf(res), body.model);
-    await run(res, decodeGenerationRequest(body), body.response_format ?? 'url', abortOnClose(res));
+    await run(res, decodeGenerationRequest(body), body.response_format ?? 'url');
   });
 
   router.post('/v1/images/edits', requireKey(deps.authenticate), jsonOrMultipart(), async (req, res) => {
@@ -85,10 +67,9 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
     const body = validateEdit(multipart ? coerceMultipartFields(req.body ?? {}) : req.body);
     // The model first: no URL is fetched for a request that cannot run.
     deps.images.resolve(principalOf(res), body.model);
-    const signal = abortOnClose(res);
     const files = (multipart ? (req.files as UploadedFile[] | undefined) : undefined) ?? [];
     const command = await decodeEditRequest(body, files, deps.fetchImage);
-    await run(res, command, body.response_format ?? 'url', signal);
+    await run(res, command, body.response_format ?? 'url');
   });
 
   // No key: the unguessable name is the credential, so the URL works in an <img> tag.
@@ -101,6 +82,6 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
     res.end(image.data);
   });
 
-  router.use(errorMiddleware(renderOpenAiError));
+  router.use(errorMiddleware(openAiErrorShape.render));
   return router;
 }

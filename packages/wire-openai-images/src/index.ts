@@ -1,6 +1,2 @@
-export * from './images.router';
-export * from './image-inputs';
-export * from './images.request.codec';
-export * from './images.response.codec';
-export * from './images.stream.codec';
-export * from './images.routes';
+export { openAiImagesFormat, type ImagesFormatDeps } from './images.format';
+export { openAiImagesRouter, type ImagesRouterDeps } from './images.router';

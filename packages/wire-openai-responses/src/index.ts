@@ -1,10 +1,2 @@
-export * from './responses.router';
-export * from './responses.request.codec';
-export * from './responses.input.codec';
-export * from './responses.response.codec';
-export * from './responses.output.codec';
-export * from './responses.input-items';
-export * from './responses.stream.codec';
-export * from './compaction.seal';
-export * from './compaction.summary';
-export * from './responses.routes';
+export { openAiResponsesFormat, type ResponsesFormatDeps } from './responses.format';
+export { openAiResponsesRouter, type ResponsesRouterDeps } from './responses.router';

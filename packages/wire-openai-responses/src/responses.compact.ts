@@ -1,12 +1,11 @@
 import type { RequestHandler } from 'express';
-import { estimateInputTokens, invalid, newId, type ResponseStore, type TextGeneration, type UsageLog } from '@gateway/core';
+import { estimateInputTokens, invalid, newId, type ResponsesConversation, type TextGeneration, type UsageLog } from '@gateway/core';
 import { compileValidator, principalOf } from '@gateway/http-kit';
 import type { CompactionSealer } from './compaction.seal';
 import { compactConversation, expandCompaction, isCompactedConversation } from './compaction.summary';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 import { encodeResponsesUsage } from './responses.output.codec';
 import { compactRequestSchema } from './responses.request.schema';
-import { loadStored } from './stored-responses';
 
 const validate = compileValidator<Record<string, any>>(compactRequestSchema);
 
@@ -27,7 +26,7 @@ export function compactionOpener(sealer: CompactionSealer, accountId: string): C
 
 export interface CompactDeps {
   text: TextGeneration;
-  store: ResponseStore;
+  conversations: Pick<ResponsesConversation, 'previous'>;
   usage: UsageLog;
   sealer: CompactionSealer;
 }
@@ -43,9 +42,7 @@ export function compactHandler(deps: CompactDeps): RequestHandler {
     const principal = principalOf(res);
     const body = validate(req.body);
     const model = deps.text.resolve(principal, body.model);
-    const previous = body.previous_response_id
-      ? await loadStored(deps.store, principal, body.previous_response_id, 'previous_response_id')
-      : undefined;
+    const previous = await deps.conversations.previous(principal, body.previous_response_id ?? null);
     const open = compactionOpener(deps.sealer, principal.accountId);
     const input = decodeInput(body.input, open, previous?.conversation.messages);
     const system = [previous?.conversation.system, ...input.system].filter((s): s is string => !!s).join('\n\n');

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { invalid, urlOfImagePart, type StoredResponse, type ToolResultPart, type UserContent } from '@gateway/core';
+import { invalid, urlOfImagePart, type Message, type StoredResponse, type ToolResultPart, type UserContent } from '@gateway/core';
 import { encodeOutputItems } from './responses.output.codec';
-import { inputMessages } from './stored-responses';
 
 export const INPUT_ITEMS_LIMITS = Object.freeze({ default: 20, max: 100 });
 
@@ -92,4 +91,15 @@ export function pageInputItems(items: InputItem[], q: InputItemsQuery) {
     last_id: data[data.length - 1]?.id ?? null,
     has_more: start + q.limit < ordered.length,
   };
+}
+
+/**
+ * The messages that produced a stored response: its conversation without the trailing assistant message that
+ * conversationAfter appended, which is there exactly when the rendered response has output.
+ */
+export function inputMessages(stored: Pick<StoredResponse, 'conversation' | 'document'>): Message[] {
+  const { messages } = stored.conversation;
+  const output = stored.document.output;
+  const appended = Array.isArray(output) && output.length > 0 && messages[messages.length - 1]?.role === 'assistant';
+  return appended ? messages.slice(0, -1) : messages;
 }

@@ -1,5 +1,4 @@
-export * from './videos.router';
-export * from './videos.request.codec';
-export * from './videos.query.codec';
-export * from './video.object.codec';
-export * from './videos.routes';
+export { openAiVideosFormat } from './videos.format';
+export { createVideoRequestDoc } from './videos.openapi';
+export { decodeCreateVideo } from './videos.request.codec';
+export { openAiVideosRouter, type OpenAiVideosRouterDeps } from './videos.router';

@@ -6,7 +6,7 @@ import {
   loadUrlBytes,
   normalizeError,
   principalOf,
-  renderOpenAiError,
+  openAiErrorShape,
   requireKey,
   sendContent,
   type Authenticator,
@@ -96,9 +96,9 @@ export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
     const id = String(req.params.id);
     const content = await deps.videos.content(principalOf(res), id, variant);
     const ext = variant === 'video' ? 'mp4' : content.mediaType === 'image/png' ? 'png' : 'jpg';
-    await sendContent(req, res, content, { filename: `${id}.${ext}`, disposition: 'inline', renderError: renderOpenAiError });
+    await sendContent(req, res, content, { filename: `${id}.${ext}`, disposition: 'inline', renderError: openAiErrorShape.render });
   });
 
-  router.use(noRetryOnConflict, errorMiddleware(renderOpenAiError));
+  router.use(noRetryOnConflict, errorMiddleware(openAiErrorShape.render));
   return router;
 }

@@ -1,2 +1,1 @@
-export * from './usage.router';
-export * from './usage.routes';
+export { usageFormat } from './usage.format';

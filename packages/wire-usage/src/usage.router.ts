@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { invalid, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
-import { errorMiddleware, principalOf, renderOpenAiError, requireKey, type Authenticator } from '@gateway/http-kit';
+import { errorMiddleware, principalOf, openAiErrorShape, requireKey, type Authenticator } from '@gateway/http-kit';
 
 function time(req: Request, name: string): Date | undefined {
   const v = req.query[name];
@@ -86,6 +86,6 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
       })),
     });
   });
-  router.use('/v1/usage', errorMiddleware(renderOpenAiError));
+  router.use('/v1/usage', errorMiddleware(openAiErrorShape.render));
   return router;
 }

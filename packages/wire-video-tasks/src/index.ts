@@ -1,6 +1,4 @@
-export * from './tasks.router';
-export * from './tasks.request.codec';
-export * from './tasks.query.codec';
-export * from './task.object.codec';
-export * from './content-items.codec';
-export * from './tasks.routes';
+export { videoTasksFormat } from './tasks.format';
+export { createTaskRequestDoc } from './tasks.openapi';
+export { decodeCreateTask } from './tasks.request.codec';
+export { videoTasksRouter, type VideoTasksRouterDeps } from './tasks.router';

@@ -5,7 +5,7 @@ import {
   jsonBody,
   loadUrlBytes,
   principalOf,
-  renderCodeMessageError,
+  codeMessageErrorShape,
   requireKey,
   type Authenticator,
 } from '@gateway/http-kit';
@@ -18,7 +18,7 @@ export interface VideoTasksRouterDeps {
   authenticate: Authenticator;
   videos: VideoTaskService;
   /** PUBLIC_BASE_URL, for content.video_url */
-  publicBaseUrl: string;
+  publicBaseUrl: () => string;
   /** fetches image_url URLs; defaults to the SSRF-safe loader of http-kit */
   loadUrl?: UrlLoader;
 }
@@ -50,11 +50,11 @@ export function videoTasksRouter(deps: VideoTasksRouterDeps): Router {
 
   router.get(BASE, auth, async (req, res) => {
     const { items, total } = await deps.videos.list(principalOf(res), decodeTaskListQuery(req.query as Record<string, unknown>));
-    res.json({ total, items: items.map((t) => encodeTask(t, deps.publicBaseUrl)) });
+    res.json({ total, items: items.map((t) => encodeTask(t, deps.publicBaseUrl())) });
   });
 
   router.get(`${BASE}/:id`, auth, async (req, res) => {
-    res.json(encodeTask(await deps.videos.get(principalOf(res), String(req.params.id)), deps.publicBaseUrl));
+    res.json(encodeTask(await deps.videos.get(principalOf(res), String(req.params.id)), deps.publicBaseUrl()));
   });
 
   // queued → cancelled, finished → deleted, running → 409 (decided by the use case).
@@ -63,6 +63,6 @@ export function videoTasksRouter(deps: VideoTasksRouterDeps): Router {
     res.json({ id: task.id, outcome });
   });
 
-  router.use(errorMiddleware(renderCodeMessageError));
+  router.use(errorMiddleware(codeMessageErrorShape.render));
   return router;
 }

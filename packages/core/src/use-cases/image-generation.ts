@@ -257,7 +257,20 @@ export class ImageGeneration {
       return result;
     } catch (e) {
       const err = toGatewayError(e);
-      this.log(principal, meta, call.model.id, t.provider, 'error', err.status, undefined, now() - started, [], err.code);
+      // A caller that left is a client-closed request (499), as an abandoned stream is.
+      const left = meta.signal.aborted;
+      this.log(
+        principal,
+        meta,
+        call.model.id,
+        t.provider,
+        left ? 'cancelled' : 'error',
+        left ? 499 : err.status,
+        undefined,
+        now() - started,
+        [],
+        err.code,
+      );
       throw err;
     }
   }

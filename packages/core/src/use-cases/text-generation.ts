@@ -119,7 +119,21 @@ export class TextGeneration {
       throw lastError ?? this.noDeployment(model, routing);
     } catch (e) {
       const err = toGatewayError(e);
-      this.log(principal, meta, model.id, routing, 'error', err.status, undefined, now() - started, null, [], err.code);
+      // A caller that left is a client-closed request (499), as an abandoned stream is, whatever the abort raised.
+      const left = meta.signal.aborted;
+      this.log(
+        principal,
+        meta,
+        model.id,
+        routing,
+        left ? 'cancelled' : 'error',
+        left ? 499 : err.status,
+        undefined,
+        now() - started,
+        null,
+        [],
+        err.code,
+      );
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
-import { errorMiddleware, extractKey, jsonBody, renderOpenAiError } from '@gateway/http-kit';
+import { errorMiddleware, extractKey, jsonBody, openAiErrorShape } from '@gateway/http-kit';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminService } from './admin-service';
 
@@ -67,6 +67,6 @@ export function adminRouter(admin: AdminService, adminKey: string | undefined): 
       res.json({ id: req.params.id, deleted: true });
     });
   }
-  router.use('/admin', errorMiddleware(renderOpenAiError));
+  router.use('/admin', errorMiddleware(openAiErrorShape.render));
   return router;
 }

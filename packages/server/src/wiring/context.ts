@@ -22,9 +22,13 @@ export interface WiringContext {
   billing: Billing;
 }
 
-/** What an area hands back: routers to mount and background work to start/stop with the process. */
+/**
+ * What an area hands back: the services it builds for the wire formats (wire-formats.ts mounts those), routers of
+ * the server's own, and background work to start/stop with the process.
+ */
 export interface AreaWiring {
-  routers: RequestHandler[];
+  services?: object;
+  routers?: RequestHandler[];
   start?(): Promise<void> | void;
   stop?(): Promise<void>;
 }

@@ -1,20 +1,19 @@
 import path from 'node:path';
 import { ImageGeneration } from '@gateway/core';
 import { ExpiringImageFiles } from '@gateway/store-files';
-import { openAiImagesRouter } from '@gateway/wire-openai-images';
 import type { AreaWiring, WiringContext } from './context';
 
 /** Expired image files are removed this often (reads refuse them at once regardless). */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
-/** Images: OpenAI generations and edits, and the expiring image URLs under DATA_DIR/images. */
-export function wireImages(ctx: WiringContext): AreaWiring {
+/** Images: the image use case, and the expiring image URLs under DATA_DIR/images. */
+export function wireImages(ctx: WiringContext) {
   const images = new ImageGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing });
   const files = new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'));
   let sweeper: NodeJS.Timeout | undefined;
-  return {
+  const area = {
     // publicBaseUrl is read per request, so an operator (or a test) may set it after start.
-    routers: [openAiImagesRouter({ authenticate: ctx.authenticate, images, files, publicBaseUrl: () => ctx.env.publicBaseUrl })],
+    services: { images, imageFiles: files, publicBaseUrl: () => ctx.env.publicBaseUrl },
     start() {
       sweeper = setInterval(() => {
         files.sweep().catch((e) => ctx.logger.error('image sweep failed', { error: (e as Error).message }));
@@ -25,4 +24,5 @@ export function wireImages(ctx: WiringContext): AreaWiring {
       if (sweeper) clearInterval(sweeper);
     },
   };
+  return area satisfies AreaWiring;
 }

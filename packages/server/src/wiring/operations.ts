@@ -1,13 +1,12 @@
 import { Router } from 'express';
 import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
-import { extractKey, renderOpenAiError, sendError } from '@gateway/http-kit';
+import { extractKey, openAiErrorShape, sendError } from '@gateway/http-kit';
 import { KnexUsageQuery } from '@gateway/store-postgres';
-import { usageRouter } from '@gateway/wire-usage';
 import { serveOpenApi } from '../openapi';
 import type { AreaWiring, WiringContext } from './context';
 
-/** What operators and callers use to see what happened: the usage endpoint and /metrics. */
-export function wireOperations(ctx: WiringContext): AreaWiring {
+/** What operators and callers use to see what happened: the usage query (for the usage format), /metrics and /openapi.json. */
+export function wireOperations(ctx: WiringContext) {
   const metrics = Router();
   metrics.get('/metrics', async (req, res) => {
     const admin = ctx.env.adminKey;
@@ -17,7 +16,7 @@ export function wireOperations(ctx: WiringContext): AreaWiring {
         return sendError(
           res,
           new GatewayError('unauthenticated', 'The metrics need the admin key.', { code: 'invalid_admin_key' }),
-          renderOpenAiError,
+          openAiErrorShape.render,
         );
       }
     }
@@ -29,7 +28,5 @@ export function wireOperations(ctx: WiringContext): AreaWiring {
     '/openapi.json',
     serveOpenApi(() => ctx.env.publicBaseUrl),
   );
-  return {
-    routers: [usageRouter({ authenticate: ctx.authenticate, usage: new KnexUsageQuery(ctx.knex) }), metrics],
-  };
+  return { services: { usageQuery: new KnexUsageQuery(ctx.knex) }, routers: [metrics] } satisfies AreaWiring;
 }

@@ -1,16 +1,12 @@
-import { ImageGeneration, TextGeneration } from '@gateway/core';
-import { openAiChatRouter } from '@gateway/wire-openai-chat';
-import { anthropicMessagesRouter } from '@gateway/wire-anthropic-messages';
-import { geminiGenerateContentRouter } from '@gateway/wire-gemini-content';
-import { openAiResponsesRouter } from '@gateway/wire-openai-responses';
+import { TextGeneration } from '@gateway/core';
 import { KnexResponseStore } from '@gateway/store-postgres';
 import { compactionSecret } from './compaction-secret';
 import type { AreaWiring, WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Text formats: chat completions, messages, responses, generateContent. */
-export function wireText(ctx: WiringContext): AreaWiring {
+/** Text: the text use case and the stored responses the Responses format continues. */
+export function wireText(ctx: WiringContext) {
   const responses = new KnexResponseStore(ctx.knex);
   const purge = responsesPurge(ctx, responses);
   const text = new TextGeneration({
@@ -22,26 +18,10 @@ export function wireText(ctx: WiringContext): AreaWiring {
   });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
-    routers: [
-      openAiChatRouter({ authenticate: ctx.authenticate, text }),
-      anthropicMessagesRouter({ authenticate: ctx.authenticate, text }),
-      geminiGenerateContentRouter({
-        authenticate: ctx.authenticate,
-        text,
-        catalogue: ctx.config.catalogue,
-        images: new ImageGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing }),
-      }),
-      openAiResponsesRouter({
-        authenticate: ctx.authenticate,
-        text,
-        store: responses,
-        usage: ctx.usage,
-        compactionSecret: compactionSecret(ctx.env),
-      }),
-    ],
+    services: { text, responseStore: responses, compactionSecret: compactionSecret(ctx.env) },
     start: purge.start,
     stop: purge.stop,
-  };
+  } satisfies AreaWiring;
 }
 
 /**

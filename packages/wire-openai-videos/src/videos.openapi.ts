@@ -1,5 +1,5 @@
 import { VIDEO_FAMILY_LIMITS } from '@gateway/core';
-import { BINARY_FILE, ERROR_SHAPE_SCHEMAS, IDEMPOTENCY_KEY_PARAM, withFileFields, type RouteDoc } from '@gateway/http-kit';
+import { BINARY_FILE, openAiErrorShape, IDEMPOTENCY_KEY_PARAM, withFileFields, type RouteDoc } from '@gateway/http-kit';
 import { LIST_LIMITS } from './videos.query.codec';
 import { DEFAULT_VIDEO_SIZE, VIDEO_SIZES } from './videos.request.codec';
 
@@ -65,7 +65,7 @@ const refused = (path: string): RouteDoc => ({
   format: 'openai-videos',
   auth,
   ...(path.includes('{id}') ? { params: [id] } : {}),
-  response: { status: 400, description: 'Always refused.', content: { 'application/json': ERROR_SHAPE_SCHEMAS.openai } },
+  response: { status: 400, description: 'Always refused.', content: { 'application/json': openAiErrorShape.schema } },
   errors: 'openai',
 });
 

@@ -1,4 +1,4 @@
-import { ERROR_SHAPE_SCHEMAS, type RouteDoc } from '@gateway/http-kit';
+import { openAiErrorShape, type RouteDoc } from '@gateway/http-kit';
 import { INPUT_ITEMS_LIMITS } from './responses.input-items';
 import { compactRequestSchema, responsesRequestSchema } from './responses.request.schema';
 
@@ -182,7 +182,7 @@ export const responsesRoutes: RouteDoc[] = [
     format: 'openai-responses',
     auth,
     params: [id],
-    response: { status: 400, description: 'Always refused.', content: { 'application/json': ERROR_SHAPE_SCHEMAS.openai } },
+    response: { status: 400, description: 'Always refused.', content: { 'application/json': openAiErrorShape.schema } },
     errors: 'openai',
   },
 ];

@@ -1,0 +1,114 @@
+import type { Principal } from '../auth';
+import { GatewayError } from '../errors';
+import type { ResponseStore, StoredConversation, StoredResponse } from '../ports';
+import { collectStream, type TextRequest, type TextResult, type TextStreamPart } from '../text';
+import type { TextCallMeta, TextGeneration } from './text-generation';
+
+/** One turn of a stored conversation (OpenAI Responses): what it continues, what it sends, whether it is kept. */
+export interface ConversationTurn {
+  id: string;
+  createdAt: Date;
+  model: string;
+  previousResponseId: string | null;
+  /** the history this turn sends: the previous turn's conversation plus this turn's input */
+  conversation: StoredConversation;
+  request: TextRequest;
+  /** false: nothing is stored (`store: false`) */
+  store: boolean;
+}
+
+/** The wire format's rendering of a finished turn: opaque here, replayed by reads. */
+export type ResponseDocument = Record<string, unknown>;
+
+export interface ResponsesConversationDeps {
+  text: Pick<TextGeneration, 'generate' | 'stream'>;
+  store: ResponseStore;
+}
+
+/** The history a follow-up continues: what was sent, then this response's output (when there is any). */
+export function conversationAfter(sent: StoredConversation, result: TextResult): StoredConversation {
+  if (!result.content.length) return sent;
+  return { ...sent, messages: [...sent.messages, { role: 'assistant', content: result.content }] };
+}
+
+/**
+ * Load the previous response, generate, store: a conversation turn. A turn is stored only after it succeeded,
+ * so a failed or abandoned request leaves nothing behind.
+ */
+export class ResponsesConversation {
+  constructor(private readonly deps: ResponsesConversationDeps) {}
+
+  /** The caller's own stored response; anyone else's id gets the very same 404 as an unknown one. */
+  async load(principal: Principal, id: string, param: string): Promise<StoredResponse> {
+    const found = await this.deps.store.findForAccount(principal.accountId, id);
+    if (!found) throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
+    return found;
+  }
+
+  /** The previous turn a request continues, when it names one. */
+  async previous(principal: Principal, previousResponseId: string | null): Promise<StoredResponse | undefined> {
+    return previousResponseId ? this.load(principal, previousResponseId, 'previous_response_id') : undefined;
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    await this.load(principal, id, 'response_id');
+    await this.deps.store.deleteForAccount(principal.accountId, id);
+  }
+
+  /** Generates the turn, renders it in the caller's format and stores that rendering. */
+  async generate(
+    principal: Principal,
+    turn: ConversationTurn,
+    meta: TextCallMeta,
+    render: (result: TextResult) => ResponseDocument,
+  ): Promise<{ result: TextResult; document: ResponseDocument }> {
+    const result = await this.deps.text.generate(principal, turn.request, meta);
+    const document = render(result);
+    await this.save(principal, turn, document, result);
+    return { result, document };
+  }
+
+  /**
+   * Streams the turn. `complete` is called once the parts ran out, with the format's rendering of the whole
+   * answer (undefined when the upstream stopped before it finished), and stores it.
+   */
+  stream(
+    principal: Principal,
+    turn: ConversationTurn,
+    meta: TextCallMeta,
+  ): { parts: AsyncGenerator<TextStreamPart>; complete(document: ResponseDocument | undefined): Promise<void> } {
+    const seen: TextStreamPart[] = [];
+    const upstream = this.deps.text.stream(principal, turn.request, meta);
+    async function* recorded(): AsyncGenerator<TextStreamPart> {
+      for await (const part of upstream) {
+        seen.push(part);
+        yield part;
+      }
+    }
+    return {
+      parts: recorded(),
+      complete: async (document) => {
+        if (!document)
+          throw new GatewayError('upstream_error', 'The upstream stream ended before it finished.', { code: 'incomplete_stream' });
+        await this.save(principal, turn, document, await collectStream(turn.model, replay(seen)));
+      },
+    };
+  }
+
+  private async save(principal: Principal, turn: ConversationTurn, document: ResponseDocument, result: TextResult): Promise<void> {
+    if (!turn.store) return;
+    await this.deps.store.save({
+      id: turn.id,
+      accountId: principal.accountId,
+      model: turn.model,
+      previousResponseId: turn.previousResponseId,
+      createdAt: turn.createdAt,
+      document,
+      conversation: conversationAfter(turn.conversation, result),
+    });
+  }
+}
+
+async function* replay(parts: TextStreamPart[]): AsyncGenerator<TextStreamPart> {
+  yield* parts;
+}

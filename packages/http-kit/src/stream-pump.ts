@@ -1,0 +1,54 @@
+import type { Response } from 'express';
+import { toGatewayError, type GatewayError } from '@gateway/core';
+import { admitStream, SseWriter } from './sse';
+
+/** One server-sent event; `event` omitted gives a bare `data:` message. */
+export interface SseMessage {
+  data: unknown;
+  event?: string;
+}
+
+/** What a wire format hands the pump: where the parts come from and how each becomes events in its format. */
+export interface PumpedStream<P> {
+  /** Starts the upstream work; called once the stream is admitted, so a refused stream costs the upstream nothing. */
+  parts(): AsyncIterator<P>;
+  /** Events sent before the first part (e.g. `message_start`). */
+  start?(): Iterable<SseMessage>;
+  encode(part: P): Iterable<SseMessage>;
+  /** Events after the last part (e.g. `[DONE]`); a throw here is a mid-stream failure like any other. */
+  finish?(): Iterable<SseMessage> | Promise<Iterable<SseMessage>>;
+  /** A failure after the 200 was sent, in the format's own shape. */
+  renderError(err: GatewayError): Iterable<SseMessage>;
+}
+
+/**
+ * The streaming lifecycle, once for every format: admit the stream, pull the first part before committing to 200
+ * (an upstream failure before any byte is still a plain HTTP error, thrown to the router's error middleware), then
+ * send events with backpressure, render a later failure in the format's shape, and end. A client that leaves stops
+ * the loop, and the request's own abort signal (request-abort.ts) has already stopped the upstream call.
+ */
+export async function pumpStream<P>(res: Response, stream: PumpedStream<P>): Promise<void> {
+  if (!(await admitStream(res))) return;
+  const parts = stream.parts();
+  const first = await parts.next();
+  const sse = new SseWriter(res);
+  const send = async (messages: Iterable<SseMessage>) => {
+    for (const m of messages) await sse.send(m.data, m.event);
+  };
+  try {
+    await send(stream.start?.() ?? []);
+    for (let step = first; !step.done && !sse.closed; step = await parts.next()) await send(stream.encode(step.value));
+    if (!sse.closed && stream.finish) await send(await stream.finish());
+  } catch (e) {
+    await send(stream.renderError(toGatewayError(e)));
+  } finally {
+    // Ends an abandoned upstream (a no-op once it finished), so its usage is logged and its connection closed.
+    await parts.return?.(undefined);
+    sse.end();
+  }
+}
+
+/** Plain data messages, for formats that send bare `data:` lines. */
+export function dataMessages(payloads: Iterable<unknown>): SseMessage[] {
+  return [...payloads].map((data) => ({ data }));
+}

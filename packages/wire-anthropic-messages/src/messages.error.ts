@@ -1,0 +1,44 @@
+import type { ErrorReason } from '@gateway/core';
+import { tableRenderer, type ErrorShape } from '@gateway/http-kit';
+
+const str = { type: 'string' } as const;
+
+/** Anthropic's `error.type` per reason. */
+const ANTHROPIC_TYPES: Record<ErrorReason, string> = {
+  invalid_request: 'invalid_request_error',
+  unauthenticated: 'authentication_error',
+  permission_denied: 'permission_error',
+  model_not_in_group: 'overloaded_error',
+  not_found: 'not_found_error',
+  conflict: 'conflict_error',
+  payload_too_large: 'request_too_large',
+  rate_limited: 'rate_limit_error',
+  quota_exhausted: 'billing_error',
+  content_policy: 'invalid_request_error',
+  upstream_error: 'api_error',
+  upstream_unavailable: 'overloaded_error',
+  upstream_timeout: 'timeout_error',
+  internal: 'api_error',
+};
+
+/** Anthropic's own shape, extended with the seed's `param` and `code` strings. */
+export const anthropicErrorShape: ErrorShape = {
+  name: 'anthropic',
+  schemaName: 'AnthropicError',
+  schema: {
+    type: 'object',
+    required: ['type', 'error'],
+    properties: {
+      type: { const: 'error' },
+      error: {
+        type: 'object',
+        required: ['type', 'message', 'param', 'code'],
+        properties: { type: str, message: str, param: str, code: str },
+      },
+    },
+  },
+  render: tableRenderer(ANTHROPIC_TYPES, (err, type) => ({
+    type: 'error',
+    error: { type, message: err.message, param: err.param ?? '', code: err.code },
+  })),
+};

@@ -1,0 +1,18 @@
+import { codeMessageErrorShape, type WireFormat } from '@gateway/http-kit';
+import { geminiVideoRoutes } from './gemini-video.openapi';
+import { GEMINI_VIDEO_FORMAT, geminiVideoRouter, type GeminiVideoRouterDeps } from './gemini-video.router';
+
+/**
+ * Veo's long-running operations: `{code, message}` errors on the operation and file paths, which sit inside the
+ * `/v1beta/` tree that is otherwise Google-shaped (a longer claim wins).
+ */
+export const geminiVideoFormat: WireFormat<GeminiVideoRouterDeps> = {
+  name: GEMINI_VIDEO_FORMAT,
+  routers: (deps) => [geminiVideoRouter(deps)],
+  routeDocs: geminiVideoRoutes,
+  errorShapes: [codeMessageErrorShape],
+  pathClaims: [
+    { path: '/v1beta/files/', shape: codeMessageErrorShape.name },
+    { path: /^\/v1beta\/models\/[^/]*(:predictLongRunning$|\/operations\/)/, shape: codeMessageErrorShape.name },
+  ],
+};

@@ -1,0 +1,33 @@
+import { openAiErrorShape, type ErrorShape, type WireFormat } from '@gateway/http-kit';
+import { geminiModelsRouter } from './gemini-models.router';
+import type { ModelsRouterDeps } from './models-router-deps';
+import { modelsRoutes } from './models.openapi';
+import { v1ModelsRouter } from './v1-models.router';
+
+/** The error shapes the model lists answer in besides OpenAI's, by name: their packages define them. */
+export const ANTHROPIC_SHAPE = 'anthropic';
+export const GOOGLE_SHAPE = 'google';
+
+export interface ModelsFormatDeps extends Omit<ModelsRouterDeps, 'render'> {
+  /** another format's error shape by name (the composition root looks it up among the formats) */
+  errorShape(name: string): ErrorShape;
+}
+
+/**
+ * The model lists of three SDK families. `/v1/models` answers in Anthropic's shape when the request carries
+ * `anthropic-version` (as the Anthropic SDK always does), OpenAI's otherwise; `/v1beta/models` in Google's.
+ */
+export const modelsFormat: WireFormat<ModelsFormatDeps> = {
+  name: 'models',
+  routers: ({ errorShape, ...deps }) => {
+    const render = {
+      openai: openAiErrorShape.render,
+      anthropic: errorShape(ANTHROPIC_SHAPE).render,
+      google: errorShape(GOOGLE_SHAPE).render,
+    };
+    return [geminiModelsRouter({ ...deps, render }), v1ModelsRouter({ ...deps, render })];
+  },
+  routeDocs: modelsRoutes,
+  errorShapes: [openAiErrorShape],
+  pathClaims: [{ path: /^\/v1\/models(\/|$)/, shape: ANTHROPIC_SHAPE, whenHeader: 'anthropic-version' }],
+};

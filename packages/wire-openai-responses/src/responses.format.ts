@@ -1,0 +1,15 @@
+import { openAiErrorShape, type WireFormat } from '@gateway/http-kit';
+import { responsesRoutes } from './responses.openapi';
+import { openAiResponsesRouter, type ResponsesRouterDeps } from './responses.router';
+
+export interface ResponsesFormatDeps extends Omit<ResponsesRouterDeps, 'store'> {
+  responseStore: ResponsesRouterDeps['store'];
+}
+
+/** OpenAI responses: stored conversations, compaction and token counts. */
+export const openAiResponsesFormat: WireFormat<ResponsesFormatDeps> = {
+  name: 'openai-responses',
+  routers: ({ responseStore, ...deps }) => [openAiResponsesRouter({ ...deps, store: responseStore })],
+  routeDocs: responsesRoutes,
+  errorShapes: [openAiErrorShape],
+};
