@@ -28,12 +28,12 @@ import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
-import { responsesRequestSchema } from './responses.request.schema';
+import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
 import { conversationAfter, loadStored } from './stored-responses';
 
-const validate = compileValidator<Record<string, any>>(responsesRequestSchema);
+const validate = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
 
 export interface ResponsesRouterDeps {
   authenticate: Authenticator;
@@ -57,7 +57,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   router.post('/v1/responses/compact', auth, jsonBody(), compactHandler({ ...deps, sealer }));
 
   /** A create body → the canonical request, continuing the stored history of previous_response_id when given. */
-  const decode = async (principal: Principal, body: Record<string, any>) => {
+  const decode = async (principal: Principal, body: ResponsesRequestBody) => {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
