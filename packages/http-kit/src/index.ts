@@ -10,3 +10,4 @@ export * from './route-doc';
 export * from './token-count';
 export { parseByteRange, type ByteRange } from './byte-range';
 export { sendContent, type ContentDownload } from './content-download';
+export { refusalsFromSchema, withoutAbsentMembers, type RefusalWording, type UnknownFieldRefusal } from './schema-refusals';

@@ -17,7 +17,7 @@ import {
   type ErrorShapeName,
 } from '@gateway/http-kit';
 import { decodePredictRequest, predictRequestSchema } from '@gateway/wire-gemini-video';
-import { createVideoRequestDoc, decodeCreateVideo } from '@gateway/wire-openai-videos';
+import { createVideoRequestSchema, decodeCreateVideo } from '@gateway/wire-openai-videos';
 import { createTaskRequestDoc, decodeCreateTask } from '@gateway/wire-video-tasks';
 // The validators' own schema objects, straight from their modules (the packages do not export them).
 import { messagesRequestSchema } from '../../wire-anthropic-messages/src/messages.request.schema';
@@ -275,7 +275,7 @@ describe('hand-described video bodies agree with their decoders', () => {
       async (b) => decodePredictRequest(b),
       (f) => ({ instances: [{ referenceImages: [{ image: {}, [f]: 'x' }] }] }),
     ],
-    ['videos: body', propsAt(createVideoRequestDoc), (b) => decodeCreateVideo(b, [], noFetch), (f) => ({ model: 'm', [f]: 'x' })],
+    ['videos: body', propsAt(createVideoRequestSchema), (b) => decodeCreateVideo(b, [], noFetch), (f) => ({ model: 'm', [f]: 'x' })],
     ['tasks: body', propsAt(createTaskRequestDoc), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [], [f]: 'x' })],
     [
       'tasks: text item',

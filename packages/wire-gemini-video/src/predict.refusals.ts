@@ -1,5 +1,4 @@
-import { invalid, type GatewayError } from '@gateway/core';
-import type { SchemaFailure } from '@gateway/http-kit';
+import { refusalsFromSchema } from '@gateway/http-kit';
 import { INLINE_IMAGE_TYPES } from './predict.request.schema';
 import { fieldRefusal } from './refused-fields';
 
@@ -20,30 +19,5 @@ const WORDING: Readonly<Record<string, (at: string, value: unknown) => string>> 
   unsupported_reference_type: (at, value) => `${at} ${JSON.stringify(value)} is not supported; only "asset" reference images are accepted.`,
 };
 
-function codeOf(failure: SchemaFailure): string | undefined {
-  const rule = failure.schema['x-refusal'];
-  if (typeof rule === 'string') return rule;
-  if (rule && typeof rule === 'object') return (rule as Record<string, string>)[failure.keyword];
-  return undefined;
-}
-
-/**
- * The one refusal for a predict body, in the order a reader checks it: an unknown or unsupported field first (each
- * named control has its own code), then the first failure whose schema node names a code.
- */
-export function predictRefusal(failures: SchemaFailure[]): GatewayError | undefined {
-  const unknown = failures.find((f) => f.keyword === 'additionalProperties');
-  if (unknown) {
-    const properties = Object.keys((unknown.schema.properties ?? {}) as object);
-    return fieldRefusal(String(unknown.params.additionalProperty), unknown.param, properties);
-  }
-  for (const failure of failures) {
-    const code = codeOf(failure);
-    const word = code && WORDING[code];
-    if (code && word) {
-      const at = failure.keyword === 'required' ? failure.param : failure.at;
-      return invalid(code, word(at, failure.value), at || undefined);
-    }
-  }
-  return undefined;
-}
+/** Unknown fields first (each named Veo control has its own code), then the schema's own codes. */
+export const predictRefusal = refusalsFromSchema(WORDING, fieldRefusal);

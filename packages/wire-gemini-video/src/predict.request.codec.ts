@@ -1,5 +1,5 @@
 import type { VideoImage, VideoRequestDraft } from '@gateway/core';
-import { compileValidator } from '@gateway/http-kit';
+import { compileValidator, withoutAbsentMembers } from '@gateway/http-kit';
 import { decodeInlineImage } from './inline-image.codec';
 import { predictRefusal } from './predict.refusals';
 import { predictRequestSchema, type PredictRequestBody } from './predict.request.schema';
@@ -17,24 +17,13 @@ export const PREDICT_FIELD_NAMES: NonNullable<VideoRequestDraft['fieldNames']> =
 
 const validate = compileValidator<PredictRequestBody>(predictRequestSchema, 'invalid_request', predictRefusal);
 
-/** JSON encoders write optional fields as null: a null member counts as absent, at every depth. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== null)
-      .map(([k, v]) => [k, withoutNulls(v)]),
-  );
-}
-
 /**
  * A predictLongRunning body → the core's draft. The schema holds the format's rules (one instance, one sample,
  * refused controls, image shapes); the bytes of each image are probed here; the limits table (durations,
  * resolutions, ratios, input modes) is applied by the use case with PREDICT_FIELD_NAMES.
  */
 export function decodePredictRequest(raw: unknown): VideoRequestDraft {
-  const body = validate(withoutNulls(raw));
+  const body = validate(withoutAbsentMembers(raw));
   const inst = body.instances[0];
   const params: NonNullable<PredictRequestBody['parameters']> = body.parameters ?? {};
   const references: VideoImage[] | undefined = inst.referenceImages?.map((r, i) =>
