@@ -24,3 +24,4 @@ export {
 } from './route-doc';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
+export { refusalsFromSchema, withoutAbsentMembers, type RefusalWording, type UnknownFieldRefusal } from './schema-refusals';

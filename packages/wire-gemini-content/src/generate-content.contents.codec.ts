@@ -1,8 +1,7 @@
 import { invalid, type AssistantContent, type ImagePart, type Message, type ToolResultPart, type UserContent } from '@gateway/core';
+import type { GeminiContent, GeminiPart, GenerateContentRequestBody } from './generate-content.request.schema';
 
-type Json = Record<string, any>;
-
-function unsupportedPart(p: Json, at: string): never {
+function unsupportedPart(p: GeminiPart, at: string): never {
   const key = Object.keys(p).find((k) => k !== 'thought' && k !== 'thoughtSignature') ?? '(empty)';
   throw invalid(
     'unsupported_part',
@@ -11,7 +10,7 @@ function unsupportedPart(p: Json, at: string): never {
   );
 }
 
-function imageOf(p: Json, at: string): ImagePart | undefined {
+function imageOf(p: GeminiPart, at: string): ImagePart | undefined {
   if (p.inlineData) {
     const mime = String(p.inlineData.mimeType);
     if (!mime.startsWith('image/'))
@@ -23,7 +22,7 @@ function imageOf(p: Json, at: string): ImagePart | undefined {
     return { type: 'image', mediaType: mime, data: p.inlineData.data };
   }
   if (p.fileData) {
-    const mime = p.fileData.mimeType as string | undefined;
+    const mime = p.fileData.mimeType;
     if (mime && !mime.startsWith('image/'))
       throw invalid(
         'unsupported_mime_type',
@@ -58,11 +57,11 @@ class CallIds {
 }
 
 /** `contents[]` (schema-checked) → canonical messages. */
-export function decodeContents(contents: Json[]): Message[] {
+export function decodeContents(contents: GeminiContent[]): Message[] {
   const ids = new CallIds();
   const messages: Message[] = [];
   contents.forEach((c, i) => {
-    const parts = c.parts as Json[];
+    const parts = c.parts;
     const at = (j: number) => `contents[${i}].parts[${j}]`;
     if (c.role === 'model') {
       const content: AssistantContent[] = parts.map((p, j) => {
@@ -101,11 +100,9 @@ export function decodeContents(contents: Json[]): Message[] {
 }
 
 /** `systemInstruction` → canonical system text; only text parts mean anything there. */
-export function decodeSystemInstruction(si: Json | undefined): string | undefined {
+export function decodeSystemInstruction(si: GenerateContentRequestBody['systemInstruction']): string | undefined {
   if (!si) return undefined;
-  const texts = (si.parts as Json[]).map((p, j) =>
-    typeof p.text === 'string' ? p.text : unsupportedPart(p, `systemInstruction.parts[${j}]`),
-  );
+  const texts = si.parts.map((p, j) => (typeof p.text === 'string' ? p.text : unsupportedPart(p, `systemInstruction.parts[${j}]`)));
   const text = texts.join('\n');
   return text === '' ? undefined : text;
 }

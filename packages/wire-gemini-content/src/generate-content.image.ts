@@ -1,6 +1,6 @@
 import { decodeBase64Strict, invalid, type ImageFile, type ImageGeneration, type Principal } from '@gateway/core';
 
-type Json = Record<string, any>;
+import type { GenerateContentRequestBody } from './generate-content.request.schema';
 
 /**
  * generateContent on an image model: the text parts of the last user turn are the prompt, its inlineData images
@@ -10,21 +10,21 @@ export async function generateImageContent(
   images: ImageGeneration,
   principal: Principal,
   modelId: string,
-  body: Json,
+  body: GenerateContentRequestBody,
   meta: { format: string; requestId: string; signal: AbortSignal },
   who: { responseId: string; modelVersion: string },
 ) {
-  const contents = Array.isArray(body.contents) ? (body.contents as Json[]) : [];
-  const last = [...contents].reverse().find((c) => (c?.role ?? 'user') === 'user');
-  if (!last || !Array.isArray(last.parts)) throw invalid('missing_contents', '"contents" needs a user turn with parts.', 'contents');
+  const contents = body.contents;
+  const last = [...contents].reverse().find((c) => (c.role ?? 'user') === 'user');
+  if (!last) throw invalid('missing_contents', '"contents" needs a user turn with parts.', 'contents');
   const prompt = last.parts
-    .filter((p: Json) => typeof p?.text === 'string')
-    .map((p: Json) => p.text)
+    .filter((p) => typeof p.text === 'string')
+    .map((p) => p.text)
     .join('\n');
   const files: ImageFile[] = [];
-  last.parts.forEach((p: Json, i: number) => {
-    if (!p?.inlineData) return;
-    const data = typeof p.inlineData.data === 'string' ? decodeBase64Strict(p.inlineData.data) : null;
+  last.parts.forEach((p, i) => {
+    if (!p.inlineData) return;
+    const data = decodeBase64Strict(p.inlineData.data);
     if (!data)
       throw invalid(
         'invalid_inline_data',

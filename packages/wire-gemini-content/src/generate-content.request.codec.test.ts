@@ -1,5 +1,6 @@
 import type { ModelSpec } from '@gateway/core';
-import { decodeGenerateContent } from './generate-content.request.codec';
+import { decodeGenerateContent as decodeChecked } from './generate-content.request.codec';
+import type { GenerateContentRequestBody } from './generate-content.request.schema';
 import { refusal } from '@gateway/testkit';
 
 const thinker: ModelSpec = {
@@ -9,6 +10,8 @@ const thinker: ModelSpec = {
   reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'],
 };
 const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
+// Bodies here are written loosely (as JSON arrives), standing in for ones the schema accepted.
+const decodeGenerateContent = (body: object, model: ModelSpec) => decodeChecked(body as GenerateContentRequestBody, model);
 const base = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
 const weather = {
   name: 'get_weather',

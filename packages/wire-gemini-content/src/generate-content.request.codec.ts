@@ -9,8 +9,10 @@ import {
 } from '@gateway/core';
 import { decodeContents, decodeSystemInstruction } from './generate-content.contents.codec';
 import { geminiSchemaToJsonSchema } from './gemini-schema';
+import type { GenerateContentRequestBody } from './generate-content.request.schema';
 
-type Json = Record<string, any>;
+type Body = GenerateContentRequestBody;
+type GenerationConfig = NonNullable<Body['generationConfig']>;
 
 export interface DecodedGenerateContent {
   request: TextRequest;
@@ -24,7 +26,7 @@ export interface DecodedGenerateContent {
  */
 const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 
-function decodeTools(tools: Json[] | undefined): ToolDefinition[] | undefined {
+function decodeTools(tools: Body['tools']): ToolDefinition[] | undefined {
   if (!tools) return undefined;
   const out: ToolDefinition[] = [];
   tools.forEach((t, i) => {
@@ -36,7 +38,7 @@ function decodeTools(tools: Json[] | undefined): ToolDefinition[] | undefined {
         `Tool ${JSON.stringify(other)} is not supported; only functionDeclarations are.`,
         `tools[${i}].${other}`,
       );
-    for (const f of (t.functionDeclarations ?? []) as Json[]) {
+    for (const f of t.functionDeclarations ?? []) {
       const parameters =
         f.parametersJsonSchema ?? (f.parameters ? geminiSchemaToJsonSchema(f.parameters) : { type: 'object', properties: {} });
       out.push({ name: f.name, description: f.description, parameters });
@@ -47,12 +49,12 @@ function decodeTools(tools: Json[] | undefined): ToolDefinition[] | undefined {
 
 /** ANY with one allowed name forces that function; with several, the declared tools are narrowed to them. */
 function decodeToolConfig(
-  config: Json | undefined,
+  config: Body['toolConfig'],
   tools: ToolDefinition[] | undefined,
 ): { tools?: ToolDefinition[]; toolChoice?: ToolChoice } {
-  const fc = config?.functionCallingConfig as Json | undefined;
+  const fc = config?.functionCallingConfig;
   const mode = fc?.mode ?? 'AUTO';
-  const allowed = fc?.allowedFunctionNames as string[] | undefined;
+  const allowed = fc?.allowedFunctionNames;
   for (const name of allowed ?? []) {
     if (!tools?.some((t) => t.name === name)) {
       throw invalid(
@@ -76,10 +78,13 @@ function decodeToolConfig(
   return { tools: narrowed, toolChoice: fc ? 'auto' : undefined };
 }
 
-function decodeThinking(tc: Json | undefined, model: ModelSpec): { reasoning: TextRequest['reasoning']; includeThoughts: boolean } {
+function decodeThinking(
+  tc: GenerationConfig['thinkingConfig'],
+  model: ModelSpec,
+): { reasoning: TextRequest['reasoning']; includeThoughts: boolean } {
   if (!tc) return { reasoning: undefined, includeThoughts: false };
   const level = tc.thinkingLevel && tc.thinkingLevel !== 'THINKING_LEVEL_UNSPECIFIED' ? String(tc.thinkingLevel).toLowerCase() : undefined;
-  const budget = tc.thinkingBudget as number | undefined;
+  const budget = tc.thinkingBudget;
   if (level !== undefined && budget !== undefined) {
     throw invalid(
       'conflicting_thinking_config',
@@ -107,8 +112,8 @@ function decodeThinking(tc: Json | undefined, model: ModelSpec): { reasoning: Te
   };
 }
 
-function decodeResponseFormat(g: Json): TextRequest['responseFormat'] {
-  const mime = g.responseMimeType as string | undefined;
+function decodeResponseFormat(g: GenerationConfig): TextRequest['responseFormat'] {
+  const mime = g.responseMimeType;
   const schema = g.responseJsonSchema ?? (g.responseSchema ? geminiSchemaToJsonSchema(g.responseSchema) : undefined);
   if (mime !== undefined && mime !== 'text/plain' && mime !== 'application/json') {
     throw invalid(
@@ -128,7 +133,7 @@ function decodeResponseFormat(g: Json): TextRequest['responseFormat'] {
 }
 
 /** Rules the schema cannot express, all about what a text model can produce. */
-function refuseOutputs(g: Json, model: ModelSpec): void {
+function refuseOutputs(g: GenerationConfig, model: ModelSpec): void {
   if (g.candidateCount !== undefined && g.candidateCount > 1) {
     throw invalid(
       'unsupported_candidate_count',
@@ -136,7 +141,7 @@ function refuseOutputs(g: Json, model: ModelSpec): void {
       'generationConfig.candidateCount',
     );
   }
-  const modalities = (g.responseModalities ?? []) as string[];
+  const modalities = g.responseModalities ?? [];
   const other = modalities.find((m) => m.toUpperCase() !== 'TEXT');
   if (other)
     throw invalid(
@@ -151,8 +156,8 @@ function refuseOutputs(g: Json, model: ModelSpec): void {
 }
 
 /** GenerateContentRequest (already schema-checked) → canonical TextRequest for the model named in the path. */
-export function decodeGenerateContent(body: Json, model: ModelSpec): DecodedGenerateContent {
-  const g = (body.generationConfig ?? {}) as Json;
+export function decodeGenerateContent(body: Body, model: ModelSpec): DecodedGenerateContent {
+  const g: GenerationConfig = body.generationConfig ?? {};
   refuseOutputs(g, model);
   const { tools, toolChoice } = decodeToolConfig(body.toolConfig, decodeTools(body.tools));
   const { reasoning, includeThoughts } = decodeThinking(g.thinkingConfig, model);

@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * The shape of a Gemini `GenerateContentRequest` (camelCase, as the SDK sends it), with the ranges this gateway
  * enforces. Unknown fields are kept for passthrough; the codec refuses what it cannot honour.
@@ -21,13 +23,13 @@ const part = {
       properties: { id: { type: 'string' }, name: { type: 'string' }, response: { type: 'object' } },
     },
   },
-};
+} as const;
 
 const content = {
   type: 'object',
   required: ['parts'],
   properties: { role: { enum: ['user', 'model', 'function'] }, parts: { type: 'array', items: part } },
-};
+} as const;
 
 const functionDeclaration = {
   type: 'object',
@@ -38,7 +40,7 @@ const functionDeclaration = {
     parameters: { type: 'object' },
     parametersJsonSchema: { type: 'object' },
   },
-};
+} as const;
 
 export const generateContentRequestSchema = {
   type: 'object',
@@ -117,4 +119,10 @@ export const countTokensRequestSchema = {
       properties: { ...generateContentRequestSchema.properties, model: { type: 'string' } },
     },
   },
-};
+} as const;
+
+/** A GenerateContentRequest as the schema admits it. */
+export type GenerateContentRequestBody = FromSchema<typeof generateContentRequestSchema>;
+export type CountTokensRequestBody = FromSchema<typeof countTokensRequestSchema>;
+export type GeminiContent = GenerateContentRequestBody['contents'][number];
+export type GeminiPart = GeminiContent['parts'][number];

@@ -16,12 +16,17 @@ import {
 import { googleErrorShape } from './generate-content.error';
 import { generateImageContent } from './generate-content.image';
 import { decodeGenerateContent } from './generate-content.request.codec';
-import { countTokensRequestSchema, generateContentRequestSchema } from './generate-content.request.schema';
+import {
+  countTokensRequestSchema,
+  generateContentRequestSchema,
+  type CountTokensRequestBody,
+  type GenerateContentRequestBody,
+} from './generate-content.request.schema';
 import { encodeGenerateContent } from './generate-content.response.codec';
 import { GenerateContentChunkEncoder } from './generate-content.stream.codec';
 
-const validate = compileValidator<Record<string, any>>(generateContentRequestSchema);
-const validateCount = compileValidator<Record<string, any>>(countTokensRequestSchema);
+const validate = compileValidator<GenerateContentRequestBody>(generateContentRequestSchema);
+const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
 
 /**
  * `/v1beta/models/{model}:{verb}` has a colon inside one path segment, which string routes would read as a
@@ -60,7 +65,7 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
       throw invalid('invalid_count_request', 'Send either "contents" or "generateContentRequest" (one of the two).', 'contents');
     }
     // The path names the model; generateContentRequest.model (`models/…`) repeats it and must not travel upstream.
-    const { model: _named, ...generate } = body.generateContentRequest ?? { contents: body.contents };
+    const { model: _named, ...generate } = body.generateContentRequest ?? { contents: body.contents ?? [] };
     const { request } = decodeGenerateContent(generate, deps.text.resolve(principal, modelId));
     res.json({ totalTokens: await countInputTokens(res, deps.text, principal, request, 'gemini-content') });
   });

@@ -1,70 +1,5 @@
-import { ASPECT_RATIOS, RESOLUTIONS, VIDEO_DEFAULTS, VIDEO_FAMILY_LIMITS } from '@gateway/core';
 import { IDEMPOTENCY_KEY_PARAM, type RouteDoc } from '@gateway/http-kit';
-import { INLINE_IMAGE_TYPES } from './inline-image.codec';
-
-/**
- * The predict body is checked by hand in predict.request.codec.ts (each refusal has its own code), so this schema
- * describes it; the openapi test checks that every property named here is one the decoder accepts. Ranges that
- * depend on the model (durations, resolutions, reference counts) are the limits table's and span all families here.
- */
-const families = Object.values(VIDEO_FAMILY_LIMITS);
-const inlineImage = {
-  type: 'object',
-  required: ['bytesBase64Encoded', 'mimeType'],
-  additionalProperties: false,
-  properties: { bytesBase64Encoded: { type: 'string', contentEncoding: 'base64' }, mimeType: { enum: [...INLINE_IMAGE_TYPES] } },
-};
-
-export const predictRequestDoc = {
-  type: 'object',
-  required: ['instances'],
-  additionalProperties: false,
-  properties: {
-    instances: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          prompt: { type: 'string' },
-          image: inlineImage,
-          lastFrame: { ...inlineImage, description: 'Needs `image`.' },
-          referenceImages: {
-            type: 'array',
-            description: 'Not combined with image or lastFrame; the model family sets the maximum.',
-            minItems: 1,
-            maxItems: Math.max(...families.map((f) => f.maxReferenceImages)),
-            items: {
-              type: 'object',
-              required: ['image'],
-              additionalProperties: false,
-              properties: { image: inlineImage, referenceType: { enum: ['asset', 'ASSET'] } },
-            },
-          },
-        },
-      },
-    },
-    parameters: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        durationSeconds: {
-          type: 'integer',
-          minimum: Math.min(...families.map((f) => f.minSeconds)),
-          maximum: Math.max(...families.map((f) => f.maxSeconds)),
-          default: VIDEO_DEFAULTS.durationSeconds,
-        },
-        aspectRatio: { enum: [...ASPECT_RATIOS], default: VIDEO_DEFAULTS.aspectRatio },
-        resolution: { enum: [...RESOLUTIONS], default: VIDEO_DEFAULTS.resolution },
-        generateAudio: { type: 'boolean', default: VIDEO_DEFAULTS.generateAudio },
-        sampleCount: { const: 1 },
-        numberOfVideos: { const: 1 },
-      },
-    },
-  },
-};
+import { predictRequestSchema } from './predict.request.schema';
 
 const operation = {
   type: 'object',
@@ -112,7 +47,7 @@ export const geminiVideoRoutes: RouteDoc[] = [
     format: 'gemini-video',
     auth,
     params: [model, IDEMPOTENCY_KEY_PARAM],
-    body: { content: { 'application/json': predictRequestDoc } },
+    body: { content: { 'application/json': predictRequestSchema } },
     response: { description: 'The operation, `done: false`.', content: { 'application/json': operation } },
     errors: 'code-message',
   },

@@ -1,4 +1,4 @@
-import { invalid } from '@gateway/core';
+import { invalid, type GatewayError } from '@gateway/core';
 
 /**
  * Veo controls this gateway does not offer, each with its own stable code so a client can tell
@@ -17,17 +17,9 @@ const NAMED_REFUSALS: Readonly<Record<string, { code: string; what: string }>> =
   outputGcsUri: { code: 'unsupported_gcs_uri', what: 'gs:// outputs are not supported; download the video from the operation result' },
 };
 
-/** Throws the refusal for a field that is not in `allowed`. */
-export function refuseField(key: string, at: string, allowed: readonly string[]): never {
+/** The refusal for a field that is not in `allowed`: a named control's own code, else unsupported_field. */
+export function fieldRefusal(key: string, at: string, allowed: readonly string[]): GatewayError {
   const named = NAMED_REFUSALS[key];
-  if (named) throw invalid(named.code, `${at}: ${named.what}.`, at);
-  throw invalid('unsupported_field', `Unknown or unsupported field ${at}; allowed here: ${allowed.join(', ')}.`, at);
-}
-
-/** Refuses every non-null key of `obj` outside `allowed`. */
-export function onlyAllowed(obj: Record<string, unknown>, at: string, allowed: readonly string[]): void {
-  for (const key of Object.keys(obj)) {
-    if (obj[key] === null || obj[key] === undefined || allowed.includes(key)) continue;
-    refuseField(key, at ? `${at}.${key}` : key, allowed);
-  }
+  if (named) return invalid(named.code, `${at}: ${named.what}.`, at);
+  return invalid('unsupported_field', `Unknown or unsupported field ${at}; allowed here: ${allowed.join(', ')}.`, at);
 }

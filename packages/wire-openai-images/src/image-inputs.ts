@@ -1,13 +1,12 @@
 import { decodeBase64Strict, decodeDataUrl, GatewayError, invalid, parseDataUrl, type ImageFile } from '@gateway/core';
 import { LIMITS, safeFetch } from '@gateway/http-kit';
+import type { ImageRef } from './images.request.schema';
 
 /** Fetches a caller's https image URL; `param` is named in errors. */
 export type ImageFetcher = (url: string, param: string) => Promise<Uint8Array>;
 
 /** The default fetcher: public https only (no private addresses, no redirects), at most LIMITS.fileBytes. */
 export const safeImageFetcher: ImageFetcher = async (url, param) => (await safeFetch(url, { param, maxBytes: LIMITS.fileBytes })).data;
-
-export type ImageRef = string | { image_url: string } | { file_id: string };
 
 /** One size limit for every way an image arrives (multer enforces the same LIMITS.fileBytes on uploads). */
 export function checkSize(data: Uint8Array, param: string): Uint8Array {

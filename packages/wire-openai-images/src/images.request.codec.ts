@@ -1,7 +1,8 @@
 import { invalid, type ImageCommand, type ImageFile } from '@gateway/core';
-import { checkSize, loadImageRef, type ImageFetcher, type ImageRef } from './image-inputs';
+import { checkSize, loadImageRef, type ImageFetcher } from './image-inputs';
+import type { EditRequestBody, GenerationRequestBody, ImageRef } from './images.request.schema';
 
-type Json = Record<string, any>;
+type Fields = Record<string, unknown>;
 
 /** What multer leaves in req.files. */
 export interface UploadedFile {
@@ -12,9 +13,12 @@ export interface UploadedFile {
 const INTEGER_FIELDS = ['n', 'output_compression', 'partial_images'];
 
 /** Multipart text parts are strings: give the numeric and boolean ones their JSON types, so one schema checks both bodies. */
-export function coerceMultipartFields(body: Json): Json {
-  const out: Json = { ...body };
-  for (const k of INTEGER_FIELDS) if (typeof out[k] === 'string' && /^-?\d+$/.test(out[k].trim())) out[k] = Number(out[k]);
+export function coerceMultipartFields(body: Fields): Fields {
+  const out: Fields = { ...body };
+  for (const k of INTEGER_FIELDS) {
+    const v = out[k];
+    if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) out[k] = Number(v);
+  }
   if (out.stream === 'true' || out.stream === 'false') out.stream = out.stream === 'true';
   return out;
 }
@@ -22,7 +26,7 @@ export function coerceMultipartFields(body: Json): Json {
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 /** The fields both operations share (already schema-checked). */
-function commonFields(body: Json): Omit<ImageCommand, 'operation'> {
+function commonFields(body: GenerationRequestBody | EditRequestBody): Omit<ImageCommand, 'operation'> {
   return {
     model: body.model,
     prompt: body.prompt,
@@ -37,7 +41,7 @@ function commonFields(body: Json): Omit<ImageCommand, 'operation'> {
   };
 }
 
-export function decodeGenerationRequest(body: Json): ImageCommand {
+export function decodeGenerationRequest(body: GenerationRequestBody): ImageCommand {
   return { operation: 'generate', ...commonFields(body), style: opt(body.style) };
 }
 
@@ -45,7 +49,7 @@ export function decodeGenerationRequest(body: Json): ImageCommand {
  * Edit inputs come as uploaded parts (`image`, repeated `image[]`, `mask`) or as text references
  * (`image`, `images`, `mask`: https URL, data URL, base64). Uploads come first, in part order.
  */
-export async function decodeEditRequest(body: Json, files: UploadedFile[], fetchImage?: ImageFetcher): Promise<ImageCommand> {
+export async function decodeEditRequest(body: EditRequestBody, files: UploadedFile[], fetchImage?: ImageFetcher): Promise<ImageCommand> {
   const images: ImageFile[] = [];
   let mask: ImageFile | undefined;
   const isImage = (f: UploadedFile) => f.fieldname === 'image' || f.fieldname === 'image[]';

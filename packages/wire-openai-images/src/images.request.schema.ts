@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * Shapes of the two image requests. Types only: what each model allows (sizes, qualities, formats, ...) is
  * checked by the core against its capabilities, so the allowed values live in one place. Unknown fields are
@@ -33,7 +35,7 @@ const imageRef = {
     { type: 'object', required: ['image_url'], additionalProperties: false, properties: { image_url: { type: 'string' } } },
     { type: 'object', required: ['file_id'], additionalProperties: false, properties: { file_id: { type: 'string' } } },
   ],
-};
+} as const;
 
 export const editRequestSchema = {
   type: 'object',
@@ -47,3 +49,8 @@ export const editRequestSchema = {
     input_fidelity: { enum: ['high', 'low', null] },
   },
 } as const;
+
+export type GenerationRequestBody = FromSchema<typeof generationRequestSchema>;
+export type EditRequestBody = FromSchema<typeof editRequestSchema>;
+/** An image given as text (see `imageRef`). */
+export type ImageRef = FromSchema<typeof imageRef>;

@@ -15,12 +15,12 @@ import {
 } from '@gateway/http-kit';
 import type { ImageFetcher } from './image-inputs';
 import { coerceMultipartFields, decodeEditRequest, decodeGenerationRequest, type UploadedFile } from './images.request.codec';
-import { editRequestSchema, generationRequestSchema } from './images.request.schema';
+import { editRequestSchema, generationRequestSchema, type EditRequestBody, type GenerationRequestBody } from './images.request.schema';
 import { encodeImagesResponse, type ResponseFormat } from './images.response.codec';
 import { ImageEventEncoder } from './images.stream.codec';
 
-const validateGeneration = compileValidator<Record<string, any>>(generationRequestSchema);
-const validateEdit = compileValidator<Record<string, any>>(editRequestSchema);
+const validateGeneration = compileValidator<GenerationRequestBody>(generationRequestSchema);
+const validateEdit = compileValidator<EditRequestBody>(editRequestSchema);
 
 export interface ImagesRouterDeps {
   authenticate: Authenticator;

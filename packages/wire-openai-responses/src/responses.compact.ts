@@ -5,9 +5,9 @@ import type { CompactionSealer } from './compaction.seal';
 import { compactConversation, expandCompaction, isCompactedConversation } from './compaction.summary';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 import { encodeResponsesUsage } from './responses.output.codec';
-import { compactRequestSchema } from './responses.request.schema';
+import { compactRequestSchema, type CompactRequestBody } from './responses.request.schema';
 
-const validate = compileValidator<Record<string, any>>(compactRequestSchema);
+const validate = compileValidator<CompactRequestBody>(compactRequestSchema);
 
 /** Opens compaction items for one account; anything that does not open is the caller's error. */
 export function compactionOpener(sealer: CompactionSealer, accountId: string): CompactionOpener {

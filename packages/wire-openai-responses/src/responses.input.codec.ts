@@ -7,13 +7,15 @@ import {
   type ToolResultPart,
   type UserContent,
 } from '@gateway/core';
+import { isItem, type ResponsesContentPart, type ResponsesInput } from './responses.request.schema';
 
-type Json = Record<string, any>;
+/** Message content: the message rule (if/then) checked each part against `contentPart`. */
+type Content = string | ResponsesContentPart[];
 
 /** Opens a compaction item's `encrypted_content` (throws invalid_request when it does not open). */
 export type CompactionOpener = (encryptedContent: string, param: string) => StoredConversation;
 
-function userParts(content: string | Json[], at: string): UserContent[] {
+function userParts(content: Content, at: string): UserContent[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((p, i) => {
     if (p.type === 'input_text' || p.type === 'output_text') return { type: 'text', text: String(p.text ?? '') };
@@ -33,7 +35,7 @@ function userParts(content: string | Json[], at: string): UserContent[] {
   });
 }
 
-function assistantParts(content: string | Json[], at: string): AssistantContent[] {
+function assistantParts(content: Content, at: string): AssistantContent[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((p, i) => {
     if (p.type === 'output_text' || p.type === 'input_text') return { type: 'text', text: String(p.text ?? '') };
@@ -46,7 +48,7 @@ function assistantParts(content: string | Json[], at: string): AssistantContent[
   });
 }
 
-const plainText = (content: string | Json[]): string =>
+const plainText = (content: Content): string =>
   typeof content === 'string' ? content : content.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 
 export interface DecodedInput {
@@ -60,7 +62,7 @@ export interface DecodedInput {
  * join one assistant message and adjacent function_call_output items one tool message, as the canonical
  * model expects. `history` supplies tool names for outputs that answer calls of earlier responses.
  */
-export function decodeInput(input: string | Json[] | null | undefined, open: CompactionOpener, history: Message[] = []): DecodedInput {
+export function decodeInput(input: ResponsesInput | null | undefined, open: CompactionOpener, history: Message[] = []): DecodedInput {
   const out: DecodedInput = { system: [], messages: [] };
   if (input === null || input === undefined) return out;
   if (typeof input === 'string') {
@@ -81,44 +83,37 @@ export function decodeInput(input: string | Json[] | null | undefined, open: Com
   input.forEach((item, i) => {
     const at = `input[${i}]`;
     const type = item.type ?? 'message';
-    switch (type) {
-      case 'message':
-        if (item.role === 'system' || item.role === 'developer') out.system.push(plainText(item.content));
-        else if (item.role === 'user') out.messages.push({ role: 'user', content: userParts(item.content, `${at}.content`) });
-        else assistant(assistantParts(item.content, `${at}.content`));
-        break;
-      case 'function_call':
-        callNames.set(item.call_id, item.name);
-        assistant([{ type: 'tool-call', id: item.call_id, name: item.name, arguments: item.arguments }]);
-        break;
-      case 'function_call_output': {
-        const content =
-          typeof item.output === 'string' ? [{ type: 'text' as const, text: item.output }] : userParts(item.output, `${at}.output`);
-        const part: ToolResultPart = { type: 'tool-result', toolCallId: item.call_id, name: callNames.get(item.call_id), content };
-        const last = out.messages[out.messages.length - 1];
-        if (last?.role === 'tool') last.content.push(part);
-        else out.messages.push({ role: 'tool', content: [part] });
-        break;
-      }
-      case 'reasoning': {
-        const blocks = (item.content as Json[] | undefined)?.length ? item.content : item.summary;
-        const text = ((blocks ?? []) as Json[]).map((b) => String(b.text ?? '')).join('\n');
-        assistant([{ type: 'reasoning', text, ...(item.encrypted_content ? { signature: item.encrypted_content } : {}) }]);
-        break;
-      }
-      case 'compaction': {
-        const expanded = open(item.encrypted_content, `${at}.encrypted_content`);
-        if (expanded.system) out.system.push(expanded.system);
-        out.messages.push(...expanded.messages);
-        noteCalls(expanded.messages);
-        break;
-      }
-      default:
-        throw invalid(
-          'unsupported_input_item',
-          `Input item type ${JSON.stringify(type)} is not supported; use message, function_call, function_call_output, reasoning or compaction.`,
-          `${at}.type`,
-        );
+    if (type === 'message') {
+      // The message rule (if/then) required role and content and checked each part.
+      const content = item.content as Content;
+      if (item.role === 'system' || item.role === 'developer') out.system.push(plainText(content));
+      else if (item.role === 'user') out.messages.push({ role: 'user', content: userParts(content, `${at}.content`) });
+      else assistant(assistantParts(content, `${at}.content`));
+    } else if (isItem(item, 'function_call')) {
+      callNames.set(item.call_id, item.name);
+      assistant([{ type: 'tool-call', id: item.call_id, name: item.name, arguments: item.arguments }]);
+    } else if (isItem(item, 'function_call_output')) {
+      const content =
+        typeof item.output === 'string' ? [{ type: 'text' as const, text: item.output }] : userParts(item.output, `${at}.output`);
+      const part: ToolResultPart = { type: 'tool-result', toolCallId: item.call_id, name: callNames.get(item.call_id), content };
+      const last = out.messages[out.messages.length - 1];
+      if (last?.role === 'tool') last.content.push(part);
+      else out.messages.push({ role: 'tool', content: [part] });
+    } else if (type === 'reasoning') {
+      const blocks: Array<{ text?: unknown }> = Array.isArray(item.content) && item.content.length ? item.content : (item.summary ?? []);
+      const text = blocks.map((b) => String(b.text ?? '')).join('\n');
+      assistant([{ type: 'reasoning', text, ...(item.encrypted_content ? { signature: item.encrypted_content } : {}) }]);
+    } else if (isItem(item, 'compaction')) {
+      const expanded = open(item.encrypted_content, `${at}.encrypted_content`);
+      if (expanded.system) out.system.push(expanded.system);
+      out.messages.push(...expanded.messages);
+      noteCalls(expanded.messages);
+    } else {
+      throw invalid(
+        'unsupported_input_item',
+        `Input item type ${JSON.stringify(type)} is not supported; use message, function_call, function_call_output, reasoning or compaction.`,
+        `${at}.type`,
+      );
     }
   });
   return out;

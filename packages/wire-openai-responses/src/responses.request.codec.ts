@@ -9,8 +9,7 @@ import {
   type ToolDefinition,
 } from '@gateway/core';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
-
-type Json = Record<string, any>;
+import type { ResponsesRequestBody } from './responses.request.schema';
 
 const KNOWN = new Set([
   'model',
@@ -36,7 +35,7 @@ const KNOWN = new Set([
   'user',
 ]);
 
-function decodeTools(tools: Json[] | null | undefined): ToolDefinition[] | undefined {
+function decodeTools(tools: ResponsesRequestBody['tools']): ToolDefinition[] | undefined {
   if (!tools?.length) return undefined;
   return tools.map((t, i) => {
     if (t.type !== 'function') {
@@ -46,17 +45,22 @@ function decodeTools(tools: Json[] | null | undefined): ToolDefinition[] | undef
         `tools[${i}].type`,
       );
     }
-    return { name: t.name, description: t.description ?? undefined, parameters: t.parameters ?? { type: 'object', properties: {} } };
+    // The schema's function rule (if/then) requires name, which its type cannot express.
+    return {
+      name: t.name as string,
+      description: t.description ?? undefined,
+      parameters: t.parameters ?? { type: 'object', properties: {} },
+    };
   });
 }
 
-function decodeToolChoice(choice: unknown, tools: ToolDefinition[] | undefined): ToolChoice | undefined {
+function decodeToolChoice(choice: ResponsesRequestBody['tool_choice'], tools: ToolDefinition[] | undefined): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
   let out: ToolChoice;
   if (choice === 'disabled') out = 'none';
-  else if (typeof choice === 'string') out = choice as ToolChoice;
+  else if (typeof choice === 'string') out = choice;
   else {
-    const c = choice as Json;
+    const c = choice;
     if (c.type !== 'function' || typeof c.name !== 'string') {
       throw invalid(
         'unsupported_tool_choice',
@@ -73,7 +77,7 @@ function decodeToolChoice(choice: unknown, tools: ToolDefinition[] | undefined):
   return out;
 }
 
-function decodeReasoning(r: Json | null | undefined, model: ModelSpec): TextRequest['reasoning'] {
+function decodeReasoning(r: ResponsesRequestBody['reasoning'], model: ModelSpec): TextRequest['reasoning'] {
   if (!r) return undefined;
   const effort = r.effort ?? undefined;
   const summary = r.summary ?? r.generate_summary ?? undefined;
@@ -94,7 +98,7 @@ export interface DecodedResponsesRequest {
  * input items travel with the conversation.
  */
 export function decodeResponsesRequest(
-  body: Json,
+  body: ResponsesRequestBody,
   model: ModelSpec,
   previous: StoredConversation | undefined,
   open: CompactionOpener,
@@ -107,7 +111,7 @@ export function decodeResponsesRequest(
   if (!messages.length) throw invalid('missing_input', 'Give "input" (or a "previous_response_id" to continue).', 'input');
 
   const tools = decodeTools(body.tools);
-  const format = body.text?.format as Json | undefined;
+  const format = body.text?.format;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
   const system = [body.instructions, ...carried].filter((s): s is string => !!s).join('\n\n');

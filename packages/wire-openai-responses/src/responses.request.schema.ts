@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * The shape of a responses request. Item and tool kinds are checked by the codecs (clear messages for
  * what the gateway does not serve); ranges live here. Unknown top-level fields are kept for passthrough.
@@ -13,10 +15,21 @@ const contentPart = {
     file_id: { type: ['string', 'null'] },
     detail: { type: 'string' },
   },
-};
+} as const;
 
 /** A string, or an array of parts: `type: [string, array]` rather than anyOf, so errors name the part. */
-const content = { type: ['string', 'array'], items: contentPart };
+const content = { type: ['string', 'array'], items: contentPart } as const;
+
+/** Fields each typed input item needs (a `then` per type below, and the matching type for the codec). */
+const itemRules = [
+  ['function_call', ['call_id', 'name', 'arguments']],
+  ['function_call_output', ['call_id', 'output']],
+  ['compaction', ['encrypted_content']],
+] as const;
+const itemIfs = itemRules.map(([type, required]) => ({
+  if: { required: ['type'], properties: { type: { const: type } } },
+  then: { required },
+}));
 
 const inputItem = {
   type: 'object',
@@ -36,16 +49,15 @@ const inputItem = {
   allOf: [
     // A message item may omit `type`.
     { if: { properties: { type: { const: 'message' } } }, then: { required: ['role', 'content'], properties: { content } } },
-    { if: { required: ['type'], properties: { type: { const: 'function_call' } } }, then: { required: ['call_id', 'name', 'arguments'] } },
-    { if: { required: ['type'], properties: { type: { const: 'function_call_output' } } }, then: { required: ['call_id', 'output'] } },
+    ...itemIfs,
     {
       if: { required: ['type'], properties: { type: { const: 'compaction' } } },
-      then: { required: ['encrypted_content'], properties: { encrypted_content: { type: 'string' } } },
+      then: { properties: { encrypted_content: { type: 'string' } } },
     },
   ],
-};
+} as const;
 
-export const inputSchema = { type: ['string', 'array'], items: inputItem };
+export const inputSchema = { type: ['string', 'array'], items: inputItem } as const;
 
 const tool = {
   type: 'object',
@@ -59,7 +71,7 @@ const tool = {
   },
   if: { properties: { type: { const: 'function' } } },
   then: { required: ['name'] },
-};
+} as const;
 
 export const responsesRequestSchema = {
   type: 'object',
@@ -134,3 +146,22 @@ export const compactRequestSchema = {
     previous_response_id: { type: ['string', 'null'], minLength: 1 },
   },
 } as const;
+
+/** A responses body as the schema admits it (per-item if/then rules are checked by ajv, not narrowed here). */
+export type ResponsesRequestBody = FromSchema<typeof responsesRequestSchema>;
+export type CompactRequestBody = FromSchema<typeof compactRequestSchema>;
+export type ResponsesInput = FromSchema<typeof inputSchema>;
+export type ResponsesInputItem = Exclude<ResponsesInput, string>[number];
+type ItemRule = (typeof itemRules)[number];
+/** An input item of one type with the fields `itemRules` makes it require, null excluded. */
+export type ItemOfType<T extends ItemRule[0]> = ResponsesInputItem & { type: T } & {
+  [K in Extract<ItemRule, readonly [T, unknown]>[1][number]]-?: NonNullable<ResponsesInputItem[K]>;
+};
+
+/** Narrows a schema-checked input item by its type (ajv already enforced that type's required fields). */
+export function isItem<T extends ItemRule[0]>(item: ResponsesInputItem, type: T): item is ItemOfType<T> {
+  return item.type === type;
+}
+
+/** A message item's content part (the message rule applies this shape to its parts). */
+export type ResponsesContentPart = FromSchema<typeof contentPart>;

@@ -25,11 +25,11 @@ import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
-import { responsesRequestSchema } from './responses.request.schema';
+import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
 
-const validate = compileValidator<Record<string, any>>(responsesRequestSchema);
+const validate = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
 
 export interface ResponsesRouterDeps {
   authenticate: Authenticator;
@@ -52,7 +52,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   router.post('/v1/responses/compact', auth, jsonBody(), compactHandler({ ...deps, conversations, sealer }));
 
   /** A create body → the canonical request, continuing the stored history of previous_response_id when given. */
-  const decode = async (principal: Principal, body: Record<string, any>) => {
+  const decode = async (principal: Principal, body: ResponsesRequestBody) => {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = await conversations.previous(principal, previousId);

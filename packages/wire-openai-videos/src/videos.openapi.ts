@@ -1,40 +1,8 @@
-import { VIDEO_FAMILY_LIMITS } from '@gateway/core';
 import { BINARY_FILE, openAiErrorShape, IDEMPOTENCY_KEY_PARAM, withFileFields, type RouteDoc } from '@gateway/http-kit';
 import { LIST_LIMITS } from './videos.query.codec';
-import { DEFAULT_VIDEO_SIZE, VIDEO_SIZES } from './videos.request.codec';
+import { createVideoRequestSchema } from './videos.request.schema';
 
-/**
- * decodeCreateVideo checks the body by hand (JSON and multipart alike), so this schema describes it; the openapi
- * test checks that every property named here is one the decoder accepts. Durations are the limits table's.
- */
-const families = Object.values(VIDEO_FAMILY_LIMITS);
-const lo = Math.min(...families.map((f) => f.minSeconds));
-const hi = Math.max(...families.map((f) => f.maxSeconds));
-
-export const createVideoRequestDoc = {
-  type: 'object',
-  required: ['model'],
-  additionalProperties: false,
-  properties: {
-    model: { type: 'string', minLength: 1 },
-    prompt: { type: 'string' },
-    seconds: { type: 'string', pattern: '^\\d+$', description: `Whole seconds as text; ${lo}–${hi} depending on the model family.` },
-    size: {
-      enum: [...VIDEO_SIZES],
-      default: DEFAULT_VIDEO_SIZE,
-      description: '720p only; without it an input_reference of an accepted size chooses.',
-    },
-    input_reference: {
-      description: 'First frame: an https URL, a data URL, or `{image_url}`; its size must equal `size`.',
-      anyOf: [
-        { type: 'string' },
-        { type: 'object', required: ['image_url'], additionalProperties: false, properties: { image_url: { type: 'string' } } },
-      ],
-    },
-  },
-};
-
-const createVideoForm = withFileFields(createVideoRequestDoc, { input_reference: BINARY_FILE });
+const createVideoForm = withFileFields(createVideoRequestSchema, { input_reference: BINARY_FILE });
 
 const video = {
   type: 'object',
@@ -78,7 +46,7 @@ export const openAiVideosRoutes: RouteDoc[] = [
     format: 'openai-videos',
     auth,
     params: [IDEMPOTENCY_KEY_PARAM],
-    body: { content: { 'application/json': createVideoRequestDoc, 'multipart/form-data': createVideoForm } },
+    body: { content: { 'application/json': createVideoRequestSchema, 'multipart/form-data': createVideoForm } },
     response: { description: 'The video object, `queued` with progress 0.', content: { 'application/json': video } },
     errors: 'openai',
   },

@@ -1,5 +1,6 @@
 import { invalid, probeImage, type VideoImage, type VideoRequestDraft } from '@gateway/core';
-import type { FetchedBytes, SafeFetchOptions } from '@gateway/http-kit';
+import { compileValidator, refusalsFromSchema, withoutAbsentMembers, type FetchedBytes, type SafeFetchOptions } from '@gateway/http-kit';
+import { createVideoRequestSchema, DEFAULT_VIDEO_SIZE, VIDEO_SIZES, type CreateVideoRequestBody } from './videos.request.schema';
 
 type Json = Record<string, unknown>;
 
@@ -12,10 +13,19 @@ export interface UploadedPart {
   buffer: Buffer;
 }
 
-/** 720p only: the two sizes of the video-endpoint format. */
-export const VIDEO_SIZES = ['1280x720', '720x1280'] as const;
-export const DEFAULT_VIDEO_SIZE = '1280x720';
-const FIELDS = ['model', 'prompt', 'seconds', 'size', 'input_reference'];
+const validate = compileValidator<CreateVideoRequestBody>(
+  createVideoRequestSchema,
+  'invalid_request',
+  refusalsFromSchema(
+    {
+      missing_model: () => 'The "model" field is required.',
+      invalid_prompt: () => '"prompt" must be a string.',
+      invalid_size: (_at, value) =>
+        `"size" ${JSON.stringify(value)} is not supported: this format renders 720p only; use ${VIDEO_SIZES.join(' or ')}.`,
+    },
+    (key, at, allowed) => invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${allowed.join(', ')}.`, at),
+  ),
+);
 
 export const VIDEOS_FIELD_NAMES: NonNullable<VideoRequestDraft['fieldNames']> = {
   prompt: 'prompt',
@@ -33,7 +43,7 @@ export interface CreateVideoCommand {
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** Where the first frame comes from: an uploaded part, or a URL in one of the accepted spellings. */
-function referenceSource(body: Json, files: UploadedPart[]): { part?: UploadedPart; url?: string } | undefined {
+function referenceSource(body: CreateVideoRequestBody, files: UploadedPart[]): { part?: UploadedPart; url?: string } | undefined {
   const extraFile = files.find((f) => f.fieldname !== 'input_reference');
   if (extraFile)
     throw invalid(
@@ -89,27 +99,13 @@ function seconds(value: unknown): number | undefined {
  * A create body (JSON, or multipart text fields plus file parts) → the model id and the core's draft.
  * Format rules here: 720p sizes, one first frame matching `size`; durations via the limits table.
  */
-export async function decodeCreateVideo(body: Json, files: UploadedPart[], loadUrl: UrlLoader): Promise<CreateVideoCommand> {
-  for (const key of Object.keys(body)) {
-    if (!FIELDS.includes(key))
-      throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${FIELDS.join(', ')}.`, key);
-  }
-  if (typeof body.model !== 'string' || !body.model) throw invalid('missing_model', 'The "model" field is required.', 'model');
-  if (present(body.prompt) && typeof body.prompt !== 'string') throw invalid('invalid_prompt', '"prompt" must be a string.', 'prompt');
-  if (present(body.size) && !(VIDEO_SIZES as readonly unknown[]).includes(body.size)) {
-    throw invalid(
-      'invalid_size',
-      `"size" ${JSON.stringify(body.size)} is not supported: this format renders 720p only; use ${VIDEO_SIZES.join(' or ')}.`,
-      'size',
-    );
-  }
+export async function decodeCreateVideo(raw: Json, files: UploadedPart[], loadUrl: UrlLoader): Promise<CreateVideoCommand> {
+  const body = validate(withoutAbsentMembers(raw, (v) => !present(v)));
   const source = referenceSource(body, files);
   const image = source ? await firstFrame(source, loadUrl) : undefined;
   const imageSize = image && `${image.width}x${image.height}`;
   // Without `size`, an image of an accepted size chooses it; otherwise landscape 720p.
-  const size =
-    (body.size as string | undefined) ||
-    (imageSize && (VIDEO_SIZES as readonly string[]).includes(imageSize) ? imageSize : DEFAULT_VIDEO_SIZE);
+  const size = body.size || (imageSize && (VIDEO_SIZES as readonly string[]).includes(imageSize) ? imageSize : DEFAULT_VIDEO_SIZE);
   if (image && imageSize !== size) {
     throw invalid(
       'input_reference_size_mismatch',
@@ -120,7 +116,7 @@ export async function decodeCreateVideo(body: Json, files: UploadedPart[], loadU
   return {
     modelId: body.model,
     draft: {
-      prompt: (body.prompt as string | undefined) || undefined,
+      prompt: body.prompt,
       firstFrame: image,
       durationSeconds: seconds(body.seconds),
       resolution: '720p',
