@@ -101,7 +101,7 @@ export class UpstreamHttp {
   }
 
   private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean): Promise<UpstreamResponse> {
-    const guard = new CallGuard(this.timeouts, call.signal);
+    const guard = new CallGuard(this.timeouts, call.signal, this.agents.begin());
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(withConfigHeaders ? this.config.headers : {}),
@@ -137,5 +137,10 @@ export class UpstreamHttp {
 
   destroy(): void {
     this.agents.destroy();
+  }
+
+  /** Retired by a config reload: idle sockets close now, the rest once the calls in flight end. */
+  drain(): void {
+    this.agents.drain();
   }
 }

@@ -109,7 +109,7 @@ export class UpstreamTransport {
 
   /** POSTs JSON. Resolves on a 2xx with the body unread; anything else is thrown as a GatewayError. */
   async post(path: string, body: unknown, opts: SendOptions = {}): Promise<UpstreamResponse> {
-    const guard = new CallGuard(this.timeouts, opts.signal);
+    const guard = new CallGuard(this.timeouts, opts.signal, this.agents.begin());
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -157,8 +157,13 @@ export class UpstreamTransport {
     return redactSecrets(e, this.config.secrets);
   }
 
-  /** Closes idle keep-alive sockets (process shutdown, tests). */
+  /** Closes every keep-alive socket now (process shutdown, tests). */
   destroy(): void {
     this.agents.destroy();
+  }
+
+  /** Retired by a config reload: idle sockets close now, the rest once the calls in flight end. */
+  drain(): void {
+    this.agents.drain();
   }
 }
