@@ -9,7 +9,7 @@ import {
   type ImageUsage,
 } from '@gateway/core';
 import { warning, type UpstreamTransport } from '@gateway/provider-kit';
-import type { GoogleResponse } from './google-api';
+import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { modelPath } from './google-chat-model';
 import { convertToGoogleImage } from './convert-to-google-image';
 
@@ -52,7 +52,7 @@ export class GoogleImageModel implements ImageModelPort {
     const answers = await Promise.all(
       Array.from({ length: req.n }, async () => {
         const res = await this.transport.post(path, body, { signal: ctx.signal });
-        return res.json<GoogleResponse>();
+        return res.json(googleResponseSchema, 'a generateContent answer');
       }),
     );
     const usage: ImageUsage = { inputTextTokens: 0, inputImageTokens: 0, outputTokens: 0 };

@@ -21,9 +21,11 @@ export {
   tokenCount,
 } from './upstream-errors';
 export { parseSse, type SseEvent } from './sse-parser';
+export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { warning, parseToolArguments, passthroughExtra } from './conversion-helpers';
 export {
   type ChatCompletion,
+  chatCompletionSchema,
   type ChatDialect,
   OPENAI_CHAT_DIALECT,
   ChatCompletionsModel,

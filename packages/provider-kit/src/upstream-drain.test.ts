@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { s } from './upstream-schema';
 import { UpstreamTransport } from './upstream-transport';
 
 /** `/held` sends one chunk and waits for release(); anything else answers JSON at once. Sockets are watched. */
@@ -37,7 +38,7 @@ describe.each(['axios', 'node'] as const)('UpstreamTransport.drain (transport: %
       const held = await t.post('/held', {});
       const body = held.body();
       expect(String((await body.next()).value)).toBe('first ');
-      expect(await (await t.post('/quick', {})).json()).toEqual({ ok: true });
+      expect(await (await t.post('/quick', {})).json(s.object({ ok: s.boolean() }), 'an answer')).toEqual({ ok: true });
       expect(up.sockets).toHaveLength(2);
       const [busy, idle] = up.sockets;
 

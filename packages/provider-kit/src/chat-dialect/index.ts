@@ -1,4 +1,4 @@
-export type { ChatCompletion } from './chat-api';
+export { type ChatCompletion, chatCompletionSchema } from './chat-api';
 export { type ChatDialect, OPENAI_CHAT_DIALECT } from './chat-dialect';
 export { chatErrorDetails, describeChatFailure } from './chat-error';
 export { ChatCompletionsModel, readChatStream } from './chat-completions-model';
