@@ -1,4 +1,5 @@
 export * from './errors';
+export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export * from './text';
 export * from './token-estimate';
 export * from './image';

@@ -7,8 +7,10 @@ import {
   type ImageRequest,
   type ImageResult,
   type ImageUsage,
+  unsupportedSetting,
+  type Warning,
 } from '@gateway/core';
-import { warning, type UpstreamTransport } from '@gateway/provider-kit';
+import { type UpstreamTransport } from '@gateway/provider-kit';
 import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { modelPath } from './google-chat-model';
 import { convertToGoogleImage } from './convert-to-google-image';
@@ -77,10 +79,10 @@ export class GoogleImageModel implements ImageModelPort {
     }
     const wanted = `image/${req.outputFormat}`;
     if (images.some((i) => i.mediaType !== wanted))
-      warnings.push(warning('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
+      warnings.push(unsupportedSetting('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
     const size = probeImage(images[0].data);
     if (size && (size.width !== req.width || size.height !== req.height)) {
-      warnings.push(warning('size', `the upstream (Gemini) drew ${size.width}x${size.height} (nearest aspect ratio)`));
+      warnings.push(unsupportedSetting('size', `the upstream (Gemini) drew ${size.width}x${size.height} (nearest aspect ratio)`));
     }
     return { images, warnings, usage };
   }

@@ -22,7 +22,7 @@ export {
 } from './upstream-errors';
 export { parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
-export { warning, parseToolArguments, passthroughExtra } from './conversion-helpers';
+export { parseToolArguments, passthroughExtra } from './conversion-helpers';
 export {
   type ChatCompletion,
   chatCompletionSchema,

@@ -8,6 +8,7 @@ import {
   type ImageResult,
   type ImageStreamPart,
   type ImageUsage,
+  type Warning,
 } from '@gateway/core';
 import { checkUpstream, malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
 import { openAiImagesResponseSchema, openAiImageStreamEventSchema, type OpenAiImageUsage } from './openai-image-api';
@@ -65,7 +66,7 @@ function decoded(b64: string, fallbackType: string, revisedPrompt?: string): Gen
 export class OpenAiImageModel implements ImageModelPort {
   constructor(private readonly http: UpstreamHttp) {}
 
-  private send(req: ImageRequest, stream: boolean, signal: AbortSignal): { res: Promise<UpstreamResponse>; warnings: string[] } {
+  private send(req: ImageRequest, stream: boolean, signal: AbortSignal): { res: Promise<UpstreamResponse>; warnings: Warning[] } {
     if (req.images?.length) {
       const { form, warnings } = convertToOpenAiImageEdit(req, stream);
       return { res: this.http.request({ method: 'POST', path: '/images/edits', form, signal }), warnings };

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { newId, toGatewayError, type TextGeneration } from '@gateway/core';
+import { newId, toGatewayError, warningsHeader, type TextGeneration } from '@gateway/core';
 import {
   admitStream,
   compileValidator,
@@ -55,7 +55,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      if (result.warnings.length) res.setHeader('x-gateway-warnings', warningsHeader(result.warnings)!);
       res.json(encodeMessage(id, model.id, result, thinking));
       return;
     }

@@ -1,5 +1,13 @@
 import { Router, type Request, type Response } from 'express';
-import { invalid, newId, toGatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
+import {
+  invalid,
+  newId,
+  toGatewayError,
+  warningsHeader,
+  type ImageGeneration,
+  type ModelCatalogue,
+  type TextGeneration,
+} from '@gateway/core';
 import {
   admitStream,
   compileValidator,
@@ -86,7 +94,7 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
 
       if (verb === 'generateContent') {
         const result = await deps.text.generate(principal, request, meta);
-        if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+        if (result.warnings.length) res.setHeader('x-gateway-warnings', warningsHeader(result.warnings)!);
         res.json(encodeGenerateContent(who, result, includeThoughts));
         return;
       }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { invalid, newId, toGatewayError, type TextGeneration } from '@gateway/core';
+import { invalid, newId, toGatewayError, warningsHeader, type TextGeneration } from '@gateway/core';
 import {
   admitStream,
   compileValidator,
@@ -41,7 +41,7 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     if (!body.stream) {
       const n = request.n ?? 1;
       const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
-      if (results[0].warnings.length) res.setHeader('x-gateway-warnings', results[0].warnings.join('; '));
+      if (results[0].warnings.length) res.setHeader('x-gateway-warnings', warningsHeader(results[0].warnings)!);
       res.json(encodeChatCompletion(id, model.id, created, results));
       return;
     }

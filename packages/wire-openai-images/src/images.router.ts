@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { GatewayError, toGatewayError, type ImageCommand, type ImageGeneration } from '@gateway/core';
+import { GatewayError, toGatewayError, warningsHeader, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
   admitStream,
   compileValidator,
@@ -42,7 +42,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
     const created = Math.floor(Date.now() / 1000);
     if (!call.stream) {
       const result = await deps.images.generate(principal, call, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      if (result.warnings.length) res.setHeader('x-gateway-warnings', warningsHeader(result.warnings)!);
       const save = async (image: { data: Uint8Array; mediaType: string }) =>
         `${deps.publicBaseUrl()}/v1/images/files/${(await deps.files.save(image.data, image.mediaType)).name}`;
       res.json(await encodeImagesResponse(created, call, result, responseFormat, save));

@@ -5,6 +5,7 @@ import {
   invalid,
   newId,
   toGatewayError,
+  warningsHeader,
   type Principal,
   type ResponseStore,
   type TextGeneration,
@@ -104,7 +105,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
+      if (result.warnings.length) res.setHeader('x-gateway-warnings', warningsHeader(result.warnings)!);
       const document = encodeResult(header, result);
       await save(document, result);
       res.json(document);

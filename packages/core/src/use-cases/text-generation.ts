@@ -8,6 +8,7 @@ import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type Ci
 import { textCost } from '../billing';
 import type { Billing } from './billing';
 import { resolveModel } from './resolve-model';
+import { warningText, type Warning } from '../warnings';
 
 export interface ProviderLookup {
   text(providerId: string): TextModelPort | undefined;
@@ -136,7 +137,7 @@ export class TextGeneration {
     const routing: Routing = { attempts: 0, provider: null };
     let ttft: number | null = null;
     let usage: Usage | undefined;
-    let warnings: string[] = [];
+    let warnings: Warning[] = [];
     let status = 'cancelled';
     let httpStatus = 499;
     let errorCode: string | undefined;
@@ -286,7 +287,7 @@ export class TextGeneration {
     usage: Usage | undefined,
     latencyMs: number,
     ttftMs: number | null,
-    warnings: string[],
+    warnings: Warning[],
     errorCode?: string,
     credits?: number,
   ): void {
@@ -307,7 +308,7 @@ export class TextGeneration {
       ttftMs,
       provider: routing.provider,
       attempts: routing.attempts,
-      warnings,
+      warnings: warnings.map(warningText),
       credits,
       upstreamRequestId: routing.upstreamRequestId ?? null,
     });
