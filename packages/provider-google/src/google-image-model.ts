@@ -8,7 +8,6 @@ import {
   type ImageResult,
   type ImageUsage,
   unsupportedSetting,
-  type Warning,
 } from '@gateway/core';
 import { type UpstreamTransport } from '@gateway/provider-kit';
 import { googleResponseSchema, type GoogleResponse } from './google-api';
