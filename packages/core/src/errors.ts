@@ -14,6 +14,7 @@ export type ErrorReason =
   | 'quota_exhausted'
   | 'content_policy'
   | 'upstream_error'
+  | 'upstream_malformed_response'
   | 'upstream_unavailable'
   | 'upstream_timeout'
   | 'internal';
@@ -36,6 +37,8 @@ export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.f
   quota_exhausted: { status: 429, retryable: false },
   content_policy: { status: 400, retryable: false },
   upstream_error: { status: 502, retryable: false },
+  /** a 2xx answer whose JSON does not have the upstream's shape: the same upstream would answer alike again */
+  upstream_malformed_response: { status: 502, retryable: false },
   upstream_unavailable: { status: 503, retryable: true },
   upstream_timeout: { status: 504, retryable: true },
   internal: { status: 500, retryable: false },

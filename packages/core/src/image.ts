@@ -1,5 +1,7 @@
 /** Canonical image generation and editing. */
 
+import type { Warning } from './warnings';
+
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
 export interface ImageInput {
@@ -41,7 +43,7 @@ export interface ImageUsage {
 
 export interface ImageResult {
   images: GeneratedImage[];
-  warnings: string[];
+  warnings: Warning[];
   usage?: ImageUsage;
 }
 
@@ -49,4 +51,4 @@ export interface ImageResult {
 export type ImageStreamPart =
   | { type: 'partial-image'; partialIndex: number; image: GeneratedImage }
   | { type: 'image'; image: GeneratedImage }
-  | { type: 'finish'; warnings: string[]; usage?: ImageUsage };
+  | { type: 'finish'; warnings: Warning[]; usage?: ImageUsage };

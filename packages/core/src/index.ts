@@ -2,6 +2,7 @@ export * from './errors';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
 export { taskErrorOf } from './task-errors';
 export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
+export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export * from './text';
 export * from './token-estimate';
 export * from './image';

@@ -1,5 +1,7 @@
 /** Canonical text generation model: independent of every wire format. */
 
+import type { Warning } from './warnings';
+
 export interface TextPart {
   type: 'text';
   text: string;
@@ -104,7 +106,7 @@ export interface TextResult {
   stopSequence?: string;
   usage: Usage;
   /** canonical features the upstream could not honour */
-  warnings: string[];
+  warnings: Warning[];
   /** the upstream's own request id, for support tickets and logs */
   upstreamRequestId?: string;
 }
@@ -120,7 +122,7 @@ export type TextStreamPart =
       usage: Usage;
       stopSequence?: string;
       /** as TextResult.warnings: known before the first part, delivered here so a stream needs no extra part type */
-      warnings?: string[];
+      warnings?: Warning[];
       upstreamRequestId?: string;
     };
 

@@ -23,6 +23,7 @@ const OPENAI_TYPES: Record<ErrorReason, string> = {
   quota_exhausted: 'insufficient_quota',
   content_policy: 'content_policy_violation',
   upstream_error: 'upstream_error',
+  upstream_malformed_response: 'upstream_error',
   upstream_unavailable: 'service_unavailable',
   upstream_timeout: 'timeout_error',
   internal: 'server_error',

@@ -1,6 +1,6 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
-import { malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
-import type { AnthropicMessage, AnthropicStreamEvent } from './anthropic-api';
+import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
 import { convertToAnthropicRequest, type AnthropicRequestOptions } from './convert-to-anthropic-request';
 import { mapAnthropicMessage } from './map-anthropic-response';
 import { AnthropicStreamMapper } from './map-anthropic-stream';
@@ -8,12 +8,13 @@ import { AnthropicStreamMapper } from './map-anthropic-stream';
 /** SSE events of a Messages stream → canonical parts; the finish part comes with message_stop. */
 export async function* readAnthropicStream(events: AsyncIterable<SseEvent>, mapper: AnthropicStreamMapper): AsyncGenerator<TextStreamPart> {
   for await (const ev of events) {
-    let data: AnthropicStreamEvent;
+    let json: unknown;
     try {
-      data = JSON.parse(ev.data) as AnthropicStreamEvent;
+      json = JSON.parse(ev.data);
     } catch {
       throw malformedUpstream('a stream event that is not valid JSON');
     }
+    const data = checkUpstream(anthropicStreamEventSchema, json, 'a stream event');
     // The SSE event name is authoritative; data.type repeats it.
     yield* mapper.push({ ...data, type: ev.event !== 'message' ? ev.event : data.type });
   }
@@ -32,7 +33,7 @@ export class AnthropicChatModel implements TextModelPort {
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToAnthropicRequest(req, this.options, false);
     const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal });
-    const result = mapAnthropicMessage(await res.json<AnthropicMessage>(), req.model, warnings);
+    const result = mapAnthropicMessage(await res.json(anthropicMessageSchema, 'a message'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
 
@@ -41,7 +42,7 @@ export class AnthropicChatModel implements TextModelPort {
     const { body } = convertToAnthropicRequest(req, this.options, false);
     const counted = Object.fromEntries(Object.entries(body).filter(([k]) => COUNT_FIELDS.has(k)));
     const res = await this.transport.post('/v1/messages/count_tokens', counted, { signal: ctx.signal });
-    return tokenCount((await res.json<{ input_tokens?: unknown }>()).input_tokens, 'input_tokens');
+    return tokenCount((await res.json(anthropicTokenCountSchema, 'a token count')).input_tokens, 'input_tokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {

@@ -5,6 +5,7 @@ import {
   requireApiKey,
   requireBaseUrl,
   UpstreamTransport,
+  type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_REQUEST_ID_HEADERS, ANTHROPIC_VERSION } from './anthropic-api';
@@ -25,10 +26,23 @@ export interface AnthropicProviderConfig {
 export interface AnthropicProvider {
   text: TextModelPort;
   close(): void;
+  drain(): void;
 }
 
+/** `options` of an anthropic provider entry. */
+export const anthropicOptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    /** max_tokens when the caller set none (Messages requires one) */
+    defaultMaxTokens: { type: 'integer', minimum: 1 },
+    /** comma list sent as anthropic-beta */
+    betas: { type: 'string', minLength: 1 },
+  },
+} as const;
+
 export function createAnthropicProvider(config: AnthropicProviderConfig): AnthropicProvider {
-  rejectUnknownOptions(config.options, ['defaultMaxTokens', 'betas']);
+  rejectUnknownOptions(config.options, Object.keys(anthropicOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const betas = readOption.string(config.options, 'betas');
   const transport = new UpstreamTransport({
@@ -41,5 +55,11 @@ export function createAnthropicProvider(config: AnthropicProviderConfig): Anthro
     secrets: [apiKey],
   });
   const model = new AnthropicChatModel(transport, { defaultMaxTokens: readOption.positiveInt(config.options, 'defaultMaxTokens', 4096) });
-  return { text: model, close: () => transport.destroy() };
+  return { text: model, close: () => transport.destroy(), drain: () => transport.drain() };
 }
+
+export const anthropicProvider: ProviderDescriptor<'anthropic'> = {
+  type: 'anthropic',
+  optionsSchema: anthropicOptionsSchema,
+  create: (entry) => createAnthropicProvider(entry),
+};

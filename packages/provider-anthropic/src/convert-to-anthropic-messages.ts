@@ -1,5 +1,5 @@
-import type { ImagePart, Message } from '@gateway/core';
-import { parseToolArguments, warning } from '@gateway/provider-kit';
+import { type ImagePart, type Message, droppedContent, distinctWarnings, type Warning } from '@gateway/core';
+import { parseToolArguments } from '@gateway/provider-kit';
 import type { AnthropicRequestBlock, AnthropicRequestMessage } from './anthropic-api';
 
 function image(p: ImagePart): Extract<AnthropicRequestBlock, { type: 'image' }> {
@@ -8,7 +8,7 @@ function image(p: ImagePart): Extract<AnthropicRequestBlock, { type: 'image' }> 
     : { type: 'image', source: { type: 'url', url: p.url ?? '' } };
 }
 
-function blocksOf(m: Message, warnings: Set<string>): AnthropicRequestBlock[] {
+function blocksOf(m: Message, warnings: Set<Warning>): AnthropicRequestBlock[] {
   switch (m.role) {
     case 'user':
       return m.content.flatMap((p): AnthropicRequestBlock[] =>
@@ -20,11 +20,13 @@ function blocksOf(m: Message, warnings: Set<string>): AnthropicRequestBlock[] {
         if (p.type === 'reasoning') {
           // Anthropic verifies thinking signatures; reasoning from elsewhere would be rejected.
           if (p.signature) return [{ type: 'thinking', thinking: p.text, signature: p.signature }];
-          warnings.add(warning('messages.assistant.reasoning', 'reasoning without an Anthropic signature cannot be sent back; dropped'));
+          warnings.add(
+            droppedContent('messages.assistant.reasoning', 'reasoning without an Anthropic signature cannot be sent back; dropped'),
+          );
           return [];
         }
         const args = parseToolArguments(p.arguments);
-        if (!args.ok) warnings.add(warning('messages.assistant.toolCall.arguments', 'not a JSON object; sent as {}'));
+        if (!args.ok) warnings.add(droppedContent('messages.assistant.toolCall.arguments', 'not a JSON object; sent as {}'));
         return [{ type: 'tool_use', id: p.id, name: p.name, input: args.value }];
       });
     case 'tool':
@@ -41,8 +43,8 @@ function blocksOf(m: Message, warnings: Set<string>): AnthropicRequestBlock[] {
  * Canonical messages → Anthropic's alternating user/assistant turns. Tool results travel in a user
  * turn; consecutive turns of one role merge, tool results first, as the API requires.
  */
-export function convertToAnthropicMessages(messages: Message[]): { messages: AnthropicRequestMessage[]; warnings: string[] } {
-  const warnings = new Set<string>();
+export function convertToAnthropicMessages(messages: Message[]): { messages: AnthropicRequestMessage[]; warnings: Warning[] } {
+  const warnings = new Set<Warning>();
   const out: AnthropicRequestMessage[] = [];
   for (const m of messages) {
     const role = m.role === 'assistant' ? 'assistant' : 'user';
@@ -55,5 +57,5 @@ export function convertToAnthropicMessages(messages: Message[]): { messages: Ant
       prev.content = [...results, ...rest];
     } else out.push({ role, content: blocks });
   }
-  return { messages: out, warnings: [...warnings] };
+  return { messages: out, warnings: distinctWarnings([...warnings]) };
 }

@@ -1,5 +1,5 @@
-import type { ReasoningEffort, TextRequest, ToolChoice } from '@gateway/core';
-import { passthroughExtra, warning } from '@gateway/provider-kit';
+import { type ReasoningEffort, type TextRequest, type ToolChoice, unsupportedSetting, type Warning } from '@gateway/core';
+import { passthroughExtra } from '@gateway/provider-kit';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 
 /** The inbound format whose unknown fields may pass through unchanged to this upstream. */
@@ -34,7 +34,7 @@ export function convertToAnthropicRequest(
   req: TextRequest,
   opts: AnthropicRequestOptions,
   stream: boolean,
-): { body: Record<string, unknown>; warnings: string[] } {
+): { body: Record<string, unknown>; warnings: Warning[] } {
   const { messages, warnings } = convertToAnthropicMessages(req.messages);
   const extra = passthroughExtra(req, ANTHROPIC_FORMAT);
   warnings.push(...extra.warnings);
@@ -47,20 +47,24 @@ export function convertToAnthropicRequest(
   if (budget > 0) {
     // max_tokens must exceed the budget: grow it when the caller set no limit, shrink the budget otherwise.
     if (req.maxOutputTokens === undefined) {
-      if (budget < MIN_BUDGET) warnings.push(warning('reasoning.budgetTokens', `raised to Anthropic's minimum of ${MIN_BUDGET}`));
+      if (budget < MIN_BUDGET)
+        warnings.push(unsupportedSetting('reasoning.budgetTokens', `raised to Anthropic's minimum of ${MIN_BUDGET}`));
       budget = Math.max(budget, MIN_BUDGET);
       maxTokens = budget + opts.defaultMaxTokens;
     } else if (maxTokens <= budget || maxTokens <= MIN_BUDGET) {
       budget = Math.floor(maxTokens / 2);
-      if (budget >= MIN_BUDGET) warnings.push(warning('reasoning.budgetTokens', 'must stay below maxOutputTokens; halved'));
+      if (budget >= MIN_BUDGET) warnings.push(unsupportedSetting('reasoning.budgetTokens', 'must stay below maxOutputTokens; halved'));
       else {
         budget = 0;
         warnings.push(
-          warning('reasoning', `maxOutputTokens leaves no room for Anthropic's minimum thinking budget (${MIN_BUDGET}); thinking disabled`),
+          unsupportedSetting(
+            'reasoning',
+            `maxOutputTokens leaves no room for Anthropic's minimum thinking budget (${MIN_BUDGET}); thinking disabled`,
+          ),
         );
       }
     } else if (budget < MIN_BUDGET) {
-      warnings.push(warning('reasoning.budgetTokens', `raised to Anthropic's minimum of ${MIN_BUDGET}`));
+      warnings.push(unsupportedSetting('reasoning.budgetTokens', `raised to Anthropic's minimum of ${MIN_BUDGET}`));
       budget = MIN_BUDGET;
     }
   }
@@ -69,18 +73,19 @@ export function convertToAnthropicRequest(
   body.max_tokens = maxTokens;
 
   if (req.temperature !== undefined) {
-    if (thinking) warnings.push(warning('temperature', 'not allowed with extended thinking; not sent'));
+    if (thinking) warnings.push(unsupportedSetting('temperature', 'not allowed with extended thinking; not sent'));
     else if (req.temperature > 1) {
-      warnings.push(warning('temperature', 'Anthropic accepts 0 to 1; clamped to 1'));
+      warnings.push(unsupportedSetting('temperature', 'Anthropic accepts 0 to 1; clamped to 1'));
       body.temperature = 1;
     } else body.temperature = req.temperature;
   }
   if (req.topP !== undefined) {
-    if (thinking && req.topP < 0.95) warnings.push(warning('topP', 'below 0.95 is not allowed with extended thinking; not sent'));
+    if (thinking && req.topP < 0.95)
+      warnings.push(unsupportedSetting('topP', 'below 0.95 is not allowed with extended thinking; not sent'));
     else body.top_p = req.topP;
   }
   if (req.topK !== undefined) {
-    if (thinking) warnings.push(warning('topK', 'not allowed with extended thinking; not sent'));
+    if (thinking) warnings.push(unsupportedSetting('topK', 'not allowed with extended thinking; not sent'));
     else body.top_k = req.topK;
   }
   if (req.stopSequences?.length) body.stop_sequences = req.stopSequences;
@@ -94,17 +99,17 @@ export function convertToAnthropicRequest(
   if (req.toolChoice !== undefined) {
     const forced = req.toolChoice === 'required' || typeof req.toolChoice === 'object';
     if (thinking && forced) {
-      warnings.push(warning('toolChoice', 'forcing a tool is not allowed with extended thinking; sent as auto'));
+      warnings.push(unsupportedSetting('toolChoice', 'forcing a tool is not allowed with extended thinking; sent as auto'));
       body.tool_choice = { type: 'auto' };
     } else body.tool_choice = toolChoice(req.toolChoice);
   }
   if (req.user !== undefined) body.metadata = { user_id: req.user };
-  if (req.presencePenalty !== undefined) warnings.push(warning('presencePenalty', 'not supported by Anthropic; ignored'));
-  if (req.frequencyPenalty !== undefined) warnings.push(warning('frequencyPenalty', 'not supported by Anthropic; ignored'));
-  if (req.seed !== undefined) warnings.push(warning('seed', 'not supported by Anthropic; ignored'));
-  if (req.n !== undefined && req.n > 1) warnings.push(warning('n', 'one result per upstream call; extra choices not requested'));
+  if (req.presencePenalty !== undefined) warnings.push(unsupportedSetting('presencePenalty', 'not supported by Anthropic; ignored'));
+  if (req.frequencyPenalty !== undefined) warnings.push(unsupportedSetting('frequencyPenalty', 'not supported by Anthropic; ignored'));
+  if (req.seed !== undefined) warnings.push(unsupportedSetting('seed', 'not supported by Anthropic; ignored'));
+  if (req.n !== undefined && req.n > 1) warnings.push(unsupportedSetting('n', 'one result per upstream call; extra choices not requested'));
   if (req.responseFormat?.type === 'json')
-    warnings.push(warning('responseFormat', 'JSON output is not enforced by Anthropic; ask for it in the prompt'));
+    warnings.push(unsupportedSetting('responseFormat', 'JSON output is not enforced by Anthropic; ask for it in the prompt'));
   if (stream) body.stream = true;
   return { body: { ...extra.extra, ...body }, warnings };
 }

@@ -1,9 +1,7 @@
-export * from './anthropic-api';
-export * from './anthropic-error';
-export * from './anthropic-chat-model';
-export * from './anthropic-provider';
-export * from './convert-to-anthropic-messages';
-export * from './convert-to-anthropic-request';
-export * from './map-anthropic-response';
-export * from './map-anthropic-stop-reason';
-export * from './map-anthropic-stream';
+export {
+  anthropicProvider,
+  createAnthropicProvider,
+  anthropicOptionsSchema,
+  type AnthropicProvider,
+  type AnthropicProviderConfig,
+} from './anthropic-provider';

@@ -1,10 +1,10 @@
-import type { AssistantContent, TextResult } from '@gateway/core';
-import { warning } from '@gateway/provider-kit';
+import { type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/core';
+
 import type { AnthropicMessage } from './anthropic-api';
 import { mapAnthropicStopReason, mapAnthropicUsage } from './map-anthropic-stop-reason';
 
 /** Messages API `message` → canonical result. Blocks the canonical model has no place for become warnings. */
-export function mapAnthropicMessage(msg: AnthropicMessage, requestedModel: string, requestWarnings: string[]): TextResult {
+export function mapAnthropicMessage(msg: AnthropicMessage, requestedModel: string, requestWarnings: Warning[]): TextResult {
   const warnings = [...requestWarnings];
   const content: AssistantContent[] = [];
   for (const b of msg.content ?? []) {
@@ -13,7 +13,7 @@ export function mapAnthropicMessage(msg: AnthropicMessage, requestedModel: strin
       content.push({ type: 'reasoning', text: b.thinking ?? '', ...(b.signature ? { signature: b.signature } : {}) });
     else if (b.type === 'tool_use')
       content.push({ type: 'tool-call', id: b.id ?? '', name: b.name ?? '', arguments: JSON.stringify(b.input ?? {}) });
-    else warnings.push(warning(`content.${b.type ?? 'unknown'}`, 'block type has no canonical form; dropped'));
+    else warnings.push(droppedContent(`content.${b.type ?? 'unknown'}`, 'block type has no canonical form; dropped'));
   }
   return {
     id: msg.id,

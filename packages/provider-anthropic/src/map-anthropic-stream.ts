@@ -1,5 +1,5 @@
-import type { FinishReason, TextStreamPart } from '@gateway/core';
-import { truncatedStream, warning } from '@gateway/provider-kit';
+import { type FinishReason, type TextStreamPart, droppedContent, type Warning } from '@gateway/core';
+import { truncatedStream } from '@gateway/provider-kit';
 import type { AnthropicStreamEvent, AnthropicUsage } from './anthropic-api';
 import { anthropicStreamError } from './anthropic-error';
 import { mapAnthropicStopReason, mapAnthropicUsage } from './map-anthropic-stop-reason';
@@ -15,9 +15,9 @@ export class AnthropicStreamMapper {
   private stopped = false;
   /** content block index → canonical tool-call ordinal */
   private readonly tools = new Map<number, number>();
-  private readonly warnings: string[];
+  private readonly warnings: Warning[];
 
-  constructor(private readonly extra: { warnings: string[]; upstreamRequestId?: string }) {
+  constructor(private readonly extra: { warnings: Warning[]; upstreamRequestId?: string }) {
     this.warnings = [...extra.warnings];
   }
 
@@ -79,7 +79,7 @@ export class AnthropicStreamMapper {
       if (input) out.push({ type: 'tool-call-delta', index: ordinal, argumentsDelta: input });
       return out;
     }
-    this.warnings.push(warning(`content.${b.type ?? 'unknown'}`, 'block type has no canonical form; dropped'));
+    this.warnings.push(droppedContent(`content.${b.type ?? 'unknown'}`, 'block type has no canonical form; dropped'));
     return [];
   }
 

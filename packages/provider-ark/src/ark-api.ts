@@ -1,3 +1,5 @@
+import { s, type Infer } from '@gateway/provider-kit';
+
 /** The Ark content-generation task shapes the gateway sends and reads. Every field read may be missing. */
 export const ARK_DEFAULT_BASE_URL = 'https://ark.cn-beijing.volces.com/api/v3';
 export const ARK_REQUEST_ID_HEADERS = ['x-request-id', 'x-tt-logid'];
@@ -17,37 +19,37 @@ export interface ArkCreateTaskBody {
   watermark?: boolean;
 }
 
-export interface ArkErrorObject {
-  code?: string;
-  message?: string;
-  param?: string;
-  type?: string;
-}
+const arkErrorObject = s.object({ code: s.string(), message: s.string(), param: s.string(), type: s.string() });
 
 /** queued, running, succeeded, failed, cancelled; `expired` appears in the docs' DELETE table, not in the SDK constants. */
 export type ArkTaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'expired';
 
-export interface ArkTask {
-  id?: string;
-  model?: string;
-  status?: ArkTaskStatus | string;
-  error?: ArkErrorObject | null;
+/** A content-generation task as the gateway reads it (minimal schema: every field may be missing, none mistyped). */
+export const arkTaskSchema = s.object({
+  id: s.string(),
+  model: s.string(),
+  status: s.string(),
+  error: arkErrorObject,
   /** the Go SDK's list items name the error so */
-  failure_reason?: ArkErrorObject | null;
-  content?: { video_url?: string; last_frame_url?: string; file_url?: string };
-  resolution?: string;
-  ratio?: string;
-  duration?: number;
-  frames?: number;
-  framespersecond?: number;
-  created_at?: number;
-  updated_at?: number;
-}
+  failure_reason: arkErrorObject,
+  content: s.object({ video_url: s.string(), last_frame_url: s.string(), file_url: s.string() }),
+  resolution: s.string(),
+  ratio: s.string(),
+  duration: s.number(),
+  frames: s.number(),
+  framespersecond: s.number(),
+  created_at: s.number(),
+  updated_at: s.number(),
+});
 
-export interface ArkTaskList {
-  total?: number;
-  items?: ArkTask[];
-}
+export const arkTaskListSchema = s.object({ total: s.number(), items: s.array(arkTaskSchema) });
+
+/** The answer to a create: only the id is read. */
+export const arkCreatedSchema = s.object({ id: s.string() });
+
+export type ArkErrorObject = Infer<typeof arkErrorObject>;
+export type ArkTask = Infer<typeof arkTaskSchema>;
+export type ArkTaskList = Infer<typeof arkTaskListSchema>;
 
 export interface ArkErrorBody {
   error?: ArkErrorObject;

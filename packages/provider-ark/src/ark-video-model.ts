@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
-import { ARK_TASKS_PATH, type ArkTask, type ArkTaskList } from './ark-api';
+import { ARK_TASKS_PATH, arkCreatedSchema, arkTaskListSchema, arkTaskSchema, type ArkTask } from './ark-api';
 import { BatchedTaskReads } from './batched-task-reads';
 import { checkArkRequest, convertToArkTask } from './convert-to-ark-task';
 import { mapArkTask } from './map-ark-task';
@@ -39,12 +39,11 @@ export class ArkVideoModel implements VideoModelPort {
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
-    const created = await this.http.json<{ id?: unknown }>({
-      method: 'POST',
-      path: ARK_TASKS_PATH,
-      json: convertToArkTask(req),
-      signal: ctx.signal,
-    });
+    const created = await this.http.json(
+      { method: 'POST', path: ARK_TASKS_PATH, json: convertToArkTask(req), signal: ctx.signal },
+      arkCreatedSchema,
+      'a created task',
+    );
     if (typeof created?.id !== 'string' || !TASK_ID.test(created.id)) throw malformedUpstream('a created task without a usable id');
     return created.id;
   }
@@ -63,7 +62,7 @@ export class ArkVideoModel implements VideoModelPort {
 
   private async readOne(id: string, signal?: AbortSignal): Promise<ArkTask> {
     try {
-      return await this.http.json<ArkTask>({ method: 'GET', path: `${ARK_TASKS_PATH}/${id}`, signal });
+      return await this.http.json({ method: 'GET', path: `${ARK_TASKS_PATH}/${id}`, signal }, arkTaskSchema, 'a task');
     } catch (e) {
       if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
       throw e;
@@ -71,11 +70,15 @@ export class ArkVideoModel implements VideoModelPort {
   }
 
   private async readMany(ids: string[]): Promise<Map<string, ArkTask>> {
-    const list = await this.http.json<ArkTaskList>({
-      method: 'GET',
-      path: ARK_TASKS_PATH,
-      query: { page_num: '1', page_size: String(Math.max(ids.length, 1)), 'filter.task_ids': ids },
-    });
+    const list = await this.http.json(
+      {
+        method: 'GET',
+        path: ARK_TASKS_PATH,
+        query: { page_num: '1', page_size: String(Math.max(ids.length, 1)), 'filter.task_ids': ids },
+      },
+      arkTaskListSchema,
+      'a task list',
+    );
     const wanted = new Set(ids);
     return new Map((list.items ?? []).filter((t) => t.id && wanted.has(t.id)).map((t) => [t.id!, t]));
   }

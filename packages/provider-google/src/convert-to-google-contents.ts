@@ -1,5 +1,5 @@
-import type { ImagePart, Message } from '@gateway/core';
-import { parseToolArguments, warning } from '@gateway/provider-kit';
+import { type ImagePart, type Message, droppedContent, distinctWarnings, type Warning } from '@gateway/core';
+import { parseToolArguments } from '@gateway/provider-kit';
 import type { GoogleContent, GooglePart } from './google-api';
 
 function image(p: ImagePart): GooglePart {
@@ -19,8 +19,8 @@ export interface ContentsOptions {
 export function convertToGoogleContents(
   messages: Message[],
   opts: ContentsOptions = {},
-): { contents: GoogleContent[]; warnings: string[] } {
-  const warnings = new Set<string>();
+): { contents: GoogleContent[]; warnings: Warning[] } {
+  const warnings = new Set<Warning>();
   const callNames = new Map<string, string>();
   const contents: GoogleContent[] = [];
   const push = (role: 'user' | 'model', parts: GooglePart[]) => {
@@ -45,7 +45,7 @@ export function convertToGoogleContents(
           else if (p.signature) parts.push({ text: p.text, thought: true, thoughtSignature: p.signature });
           else
             warnings.add(
-              warning('messages.assistant.reasoning', 'reasoning without a Gemini thought signature cannot be sent back; dropped'),
+              droppedContent('messages.assistant.reasoning', 'reasoning without a Gemini thought signature cannot be sent back; dropped'),
             );
           continue;
         }
@@ -57,7 +57,7 @@ export function convertToGoogleContents(
         }
         callNames.set(p.id, p.name);
         const args = parseToolArguments(p.arguments);
-        if (!args.ok) warnings.add(warning('messages.assistant.toolCall.arguments', 'not a JSON object; sent as {}'));
+        if (!args.ok) warnings.add(droppedContent('messages.assistant.toolCall.arguments', 'not a JSON object; sent as {}'));
         const sig = signature ?? opts.fallbackThoughtSignature;
         parts.push({ functionCall: { name: p.name, args: args.value }, ...(sig ? { thoughtSignature: sig } : {}) });
       }
@@ -68,7 +68,7 @@ export function convertToGoogleContents(
         m.content.map((r) => {
           const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
           if (r.content.some((c) => c.type === 'image'))
-            warnings.add(warning('messages.tool.content.image', 'Gemini function responses carry JSON only; image dropped'));
+            warnings.add(droppedContent('messages.tool.content.image', 'Gemini function responses carry JSON only; image dropped'));
           return {
             functionResponse: {
               name: callNames.get(r.toolCallId) ?? r.name ?? r.toolCallId,
@@ -79,5 +79,5 @@ export function convertToGoogleContents(
       );
     }
   }
-  return { contents, warnings: [...warnings] };
+  return { contents, warnings: distinctWarnings([...warnings]) };
 }

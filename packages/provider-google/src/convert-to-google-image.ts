@@ -1,5 +1,4 @@
-import { invalid, type ImageRequest } from '@gateway/core';
-import { warning } from '@gateway/provider-kit';
+import { invalid, type ImageRequest, unsupportedSetting, type Warning } from '@gateway/core';
 
 /** Aspect ratios Gemini image models take in generationConfig.imageConfig. */
 export const GEMINI_IMAGE_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
@@ -21,13 +20,16 @@ export function nearestImageRatio(width: number, height: number): string {
  * return one image per call). Settings Gemini has no field for become warnings; a mask is refused, since
  * ignoring it would edit the whole picture.
  */
-export function convertToGoogleImage(req: ImageRequest): { body: Record<string, unknown>; warnings: string[] } {
+export function convertToGoogleImage(req: ImageRequest): { body: Record<string, unknown>; warnings: Warning[] } {
   if (req.mask) throw invalid('mask_not_supported', "This model's upstream (Gemini) edits by instruction and takes no mask.", 'mask');
-  const warnings: string[] = [];
-  if (req.quality && req.quality !== 'auto') warnings.push(warning('quality', 'not supported by the upstream (Gemini); ignored'));
-  if (req.style) warnings.push(warning('style', 'not supported by the upstream (Gemini); ignored'));
-  if (req.background && req.background !== 'auto') warnings.push(warning('background', 'not supported by the upstream (Gemini); ignored'));
-  if (req.outputCompression !== undefined) warnings.push(warning('output_compression', 'not supported by the upstream (Gemini); ignored'));
+  const warnings: Warning[] = [];
+  if (req.quality && req.quality !== 'auto')
+    warnings.push(unsupportedSetting('quality', 'not supported by the upstream (Gemini); ignored'));
+  if (req.style) warnings.push(unsupportedSetting('style', 'not supported by the upstream (Gemini); ignored'));
+  if (req.background && req.background !== 'auto')
+    warnings.push(unsupportedSetting('background', 'not supported by the upstream (Gemini); ignored'));
+  if (req.outputCompression !== undefined)
+    warnings.push(unsupportedSetting('output_compression', 'not supported by the upstream (Gemini); ignored'));
   const parts: Array<Record<string, unknown>> = [{ text: req.prompt }];
   for (const img of req.images ?? []) {
     parts.push({

@@ -1,5 +1,5 @@
-import type { ReasoningEffort, TextRequest, ToolChoice } from '@gateway/core';
-import { passthroughExtra, warning } from '@gateway/provider-kit';
+import { type ReasoningEffort, type TextRequest, type ToolChoice, unsupportedSetting, type Warning } from '@gateway/core';
+import { passthroughExtra } from '@gateway/provider-kit';
 import { convertToGoogleContents } from './convert-to-google-contents';
 
 /** The inbound format whose unknown fields may pass through unchanged to this upstream. */
@@ -39,16 +39,16 @@ function toolConfig(c: ToolChoice): Record<string, unknown> {
   return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [c.name] } };
 }
 
-function thinkingConfig(req: TextRequest, opts: GoogleRequestOptions, warnings: string[]): Record<string, unknown> | undefined {
+function thinkingConfig(req: TextRequest, opts: GoogleRequestOptions, warnings: Warning[]): Record<string, unknown> | undefined {
   const r = req.reasoning;
   if (!r) return undefined;
   const off = r.effort === 'none' || r.budgetTokens === 0;
   const include = off ? false : (r.includeThoughts ?? true);
   if (opts.thinkingStyle === 'level') {
     if (r.budgetTokens !== undefined && r.effort === undefined)
-      warnings.push(warning('reasoning.budgetTokens', 'this upstream takes a thinking level; sent as the nearest level'));
+      warnings.push(unsupportedSetting('reasoning.budgetTokens', 'this upstream takes a thinking level; sent as the nearest level'));
     const level = r.effort ? EFFORT_LEVELS[r.effort] : (r.budgetTokens ?? 0) > 4096 ? 'high' : 'low';
-    if (off) warnings.push(warning('reasoning.effort', 'thinking cannot be switched off on this upstream; sent as low'));
+    if (off) warnings.push(unsupportedSetting('reasoning.effort', 'thinking cannot be switched off on this upstream; sent as low'));
     return { thinkingLevel: level, includeThoughts: include };
   }
   const budget = r.budgetTokens ?? (r.effort ? EFFORT_BUDGETS[r.effort] : undefined);
@@ -59,7 +59,7 @@ function thinkingConfig(req: TextRequest, opts: GoogleRequestOptions, warnings: 
 export function convertToGoogleRequest(
   req: TextRequest,
   opts: GoogleRequestOptions,
-): { body: Record<string, unknown>; warnings: string[] } {
+): { body: Record<string, unknown>; warnings: Warning[] } {
   const { contents, warnings } = convertToGoogleContents(req.messages, { fallbackThoughtSignature: opts.fallbackThoughtSignature });
   const extra = passthroughExtra(req, GOOGLE_FORMAT);
   warnings.push(...extra.warnings);
@@ -88,7 +88,8 @@ export function convertToGoogleRequest(
   if (req.seed !== undefined) g.seed = req.seed;
   if (req.presencePenalty !== undefined) g.presencePenalty = req.presencePenalty;
   if (req.frequencyPenalty !== undefined) g.frequencyPenalty = req.frequencyPenalty;
-  if (req.n !== undefined && req.n > 1) warnings.push(warning('n', 'one result per upstream call; extra candidates not requested'));
+  if (req.n !== undefined && req.n > 1)
+    warnings.push(unsupportedSetting('n', 'one result per upstream call; extra candidates not requested'));
   if (req.responseFormat?.type === 'json') {
     g.responseMimeType = 'application/json';
     if (req.responseFormat.schema) g[jsonSchema ? 'responseJsonSchema' : 'responseSchema'] = req.responseFormat.schema;
@@ -96,6 +97,6 @@ export function convertToGoogleRequest(
   const thinking = thinkingConfig(req, opts, warnings);
   if (thinking) g.thinkingConfig = thinking;
   if (Object.keys(g).length) body.generationConfig = g;
-  if (req.user !== undefined) warnings.push(warning('user', 'Gemini has no end-user field; not sent'));
+  if (req.user !== undefined) warnings.push(unsupportedSetting('user', 'Gemini has no end-user field; not sent'));
   return { body: { ...extra.extra, ...body }, warnings };
 }

@@ -1,7 +1,7 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
 import { invalid } from '@gateway/core';
-import { malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
-import type { GoogleResponse } from './google-api';
+import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import { googleResponseSchema, googleTokenCountSchema } from './google-api';
 import { convertToGoogleRequest, type GoogleRequestOptions } from './convert-to-google-request';
 import { mapGoogleResponse } from './map-google-response';
 import { GoogleStreamMapper } from './map-google-stream';
@@ -16,13 +16,13 @@ export function modelPath(model: string): string {
 /** SSE events of streamGenerateContent → canonical parts; EOF ends the stream. */
 export async function* readGoogleStream(events: AsyncIterable<SseEvent>, mapper: GoogleStreamMapper): AsyncGenerator<TextStreamPart> {
   for await (const ev of events) {
-    let chunk: GoogleResponse;
+    let json: unknown;
     try {
-      chunk = JSON.parse(ev.data) as GoogleResponse;
+      json = JSON.parse(ev.data);
     } catch {
       throw malformedUpstream('a stream event that is not valid JSON');
     }
-    yield* mapper.push(chunk);
+    yield* mapper.push(checkUpstream(googleResponseSchema, json, 'a stream chunk'));
   }
   yield* mapper.end();
 }
@@ -39,7 +39,7 @@ export class GoogleChatModel implements TextModelPort {
     const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`, body, {
       signal: ctx.signal,
     });
-    const result = mapGoogleResponse(await res.json<GoogleResponse>(), req.model, warnings);
+    const result = mapGoogleResponse(await res.json(googleResponseSchema, 'a generateContent answer'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
 
@@ -57,7 +57,7 @@ export class GoogleChatModel implements TextModelPort {
       { signal: ctx.signal },
     );
     // proto3 JSON leaves out a zero: no totalTokens means none.
-    return tokenCount((await res.json<{ totalTokens?: unknown }>()).totalTokens ?? 0, 'totalTokens');
+    return tokenCount((await res.json(googleTokenCountSchema, 'a token count')).totalTokens ?? 0, 'totalTokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {

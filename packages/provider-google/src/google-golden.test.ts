@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { parseSse } from '@gateway/provider-kit';
+import { checkUpstream, parseSse } from '@gateway/provider-kit';
 import { describeGoldenFixtures, sseChunks } from '@gateway/testkit';
-import type { GoogleResponse } from './google-api';
+import { googleResponseSchema } from './google-api';
 import { readGoogleStream } from './google-chat-model';
 import { convertToGoogleRequest, type GoogleRequestOptions } from './convert-to-google-request';
 import { mapGoogleResponse } from './map-google-response';
@@ -16,6 +16,6 @@ const goldenIds = () => {
 
 describeGoldenFixtures('google generateContent', path.join(__dirname, '__fixtures__'), {
   request: (canonical, fx) => convertToGoogleRequest(canonical, { ...DEFAULTS, ...(fx.options as Partial<GoogleRequestOptions>) }),
-  response: (upstream) => mapGoogleResponse(upstream as GoogleResponse, 'requested-model', [], goldenIds()),
+  response: (upstream) => mapGoogleResponse(checkUpstream(googleResponseSchema, upstream, 'an answer'), 'requested-model', [], goldenIds()),
   stream: (sse) => readGoogleStream(parseSse(sseChunks(sse)), new GoogleStreamMapper({ warnings: [] }, goldenIds())),
 });

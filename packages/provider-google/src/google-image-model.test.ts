@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ImageRequest } from '@gateway/core';
+import { warningText, type ImageRequest } from '@gateway/core';
 import { nearestImageRatio } from './convert-to-google-image';
 import { createGoogleProvider } from './google-provider';
 import { pngHeader } from '@gateway/testkit';
@@ -84,7 +84,7 @@ describe('GoogleImageModel', () => {
       expect(out.images).toHaveLength(2);
       expect(out.images[0]).toMatchObject({ mediaType: 'image/png', revisedPrompt: expect.stringMatching(/^here/) });
       expect(out.usage).toEqual({ inputTextTokens: 14, inputImageTokens: 0, outputTokens: 2580 });
-      expect(out.warnings).toEqual([
+      expect(out.warnings.map(warningText)).toEqual([
         'quality: not supported by the upstream (Gemini); ignored',
         'size: the upstream (Gemini) drew 1248x832 (nearest aspect ratio)',
       ]);

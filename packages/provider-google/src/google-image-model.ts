@@ -7,9 +7,10 @@ import {
   type ImageRequest,
   type ImageResult,
   type ImageUsage,
+  unsupportedSetting,
 } from '@gateway/core';
-import { warning, type UpstreamTransport } from '@gateway/provider-kit';
-import type { GoogleResponse } from './google-api';
+import { type UpstreamTransport } from '@gateway/provider-kit';
+import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { modelPath } from './google-chat-model';
 import { convertToGoogleImage } from './convert-to-google-image';
 
@@ -52,7 +53,7 @@ export class GoogleImageModel implements ImageModelPort {
     const answers = await Promise.all(
       Array.from({ length: req.n }, async () => {
         const res = await this.transport.post(path, body, { signal: ctx.signal });
-        return res.json<GoogleResponse>();
+        return res.json(googleResponseSchema, 'a generateContent answer');
       }),
     );
     const usage: ImageUsage = { inputTextTokens: 0, inputImageTokens: 0, outputTokens: 0 };
@@ -77,10 +78,10 @@ export class GoogleImageModel implements ImageModelPort {
     }
     const wanted = `image/${req.outputFormat}`;
     if (images.some((i) => i.mediaType !== wanted))
-      warnings.push(warning('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
+      warnings.push(unsupportedSetting('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
     const size = probeImage(images[0].data);
     if (size && (size.width !== req.width || size.height !== req.height)) {
-      warnings.push(warning('size', `the upstream (Gemini) drew ${size.width}x${size.height} (nearest aspect ratio)`));
+      warnings.push(unsupportedSetting('size', `the upstream (Gemini) drew ${size.width}x${size.height} (nearest aspect ratio)`));
     }
     return { images, warnings, usage };
   }

@@ -6,6 +6,7 @@ import {
   requireBaseUrl,
   UpstreamHttp,
   UpstreamTransport,
+  type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
 import { GOOGLE_DEFAULT_BASE_URL, GOOGLE_REQUEST_ID_HEADERS } from './google-api';
@@ -32,11 +33,28 @@ export interface GoogleProvider {
   /** Veo (predictLongRunning) */
   video: VideoModelPort;
   close(): void;
+  drain(): void;
 }
+
+/** `options` of a google provider entry. */
+export const googleOptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    /** path segment of the API version (default v1beta) */
+    apiVersion: { type: 'string', minLength: 1 },
+    /** how response schemas are sent: responseJsonSchema (default) or the OpenAPI subset responseSchema */
+    schemaDialect: { enum: ['json-schema', 'openapi'] },
+    /** thinkingBudget (default) or thinkingLevel (Gemini 3) */
+    thinkingStyle: { enum: ['budget', 'level'] },
+    /** thoughtSignature sent with a replayed function call that has none */
+    fallbackThoughtSignature: { type: 'string', minLength: 1 },
+  },
+} as const;
 
 export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvider {
   const o = config.options;
-  rejectUnknownOptions(o, ['apiVersion', 'schemaDialect', 'thinkingStyle', 'fallbackThoughtSignature']);
+  rejectUnknownOptions(o, Object.keys(googleOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const transport = new UpstreamTransport({
     baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
@@ -71,5 +89,15 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
       transport.destroy();
       videoHttp.destroy();
     },
+    drain: () => {
+      transport.drain();
+      videoHttp.drain();
+    },
   };
 }
+
+export const googleProvider: ProviderDescriptor<'google'> = {
+  type: 'google',
+  optionsSchema: googleOptionsSchema,
+  create: (entry) => createGoogleProvider(entry),
+};

@@ -1,5 +1,6 @@
 /** The Veo (predictLongRunning) shapes the gateway sends and reads. Every field read may be missing. */
-import type { GoogleErrorObject } from './google-api';
+import { s, type Infer } from '@gateway/provider-kit';
+import { googleErrorObjectSchema } from './google-api';
 
 export interface VeoImage {
   bytesBase64Encoded: string;
@@ -18,21 +19,22 @@ export interface VeoPredictBody {
   parameters: { sampleCount: number; durationSeconds: number; aspectRatio: string; resolution: string };
 }
 
-export interface VeoSample {
-  video?: { uri?: string; encodedVideo?: string; encoding?: string };
-}
+const veoSample = s.object({ video: s.object({ uri: s.string(), encodedVideo: s.string(), encoding: s.string() }) });
 
-/** A google.longrunning Operation as the Gemini API returns it for Veo. */
-export interface VeoOperation {
-  name?: string;
-  done?: boolean;
-  metadata?: Record<string, unknown>;
-  error?: GoogleErrorObject;
-  response?: {
-    generateVideoResponse?: {
-      generatedSamples?: VeoSample[];
-      raiMediaFilteredCount?: number;
-      raiMediaFilteredReasons?: string[];
-    };
-  };
-}
+/** A google.longrunning Operation as the Gemini API returns it for Veo (a minimal schema: every field may be missing). */
+export const veoOperationSchema = s.object({
+  name: s.string(),
+  done: s.boolean(),
+  metadata: s.unknown(),
+  error: googleErrorObjectSchema,
+  response: s.object({
+    generateVideoResponse: s.object({
+      generatedSamples: s.array(veoSample),
+      raiMediaFilteredCount: s.number(),
+      raiMediaFilteredReasons: s.array(s.string()),
+    }),
+  }),
+});
+
+export type VeoSample = Infer<typeof veoSample>;
+export type VeoOperation = Infer<typeof veoOperationSchema>;

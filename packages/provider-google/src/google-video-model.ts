@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { modelPath } from './google-chat-model';
-import type { VeoOperation } from './google-video-api';
+import { veoOperationSchema, type VeoOperation } from './google-video-api';
 import { checkVeoRequest, convertToGoogleVideo, veoShape } from './convert-to-google-video';
 import { mapGoogleOperation, type VeoShape } from './map-google-operation';
 
@@ -39,12 +39,16 @@ export class GoogleVideoModel implements VideoModelPort {
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
-    const op = await this.http.json<VeoOperation>({
-      method: 'POST',
-      path: `/${this.apiVersion}/${modelPath(req.upstreamModel)}:predictLongRunning`,
-      json: convertToGoogleVideo(req),
-      signal: ctx.signal,
-    });
+    const op = await this.http.json(
+      {
+        method: 'POST',
+        path: `/${this.apiVersion}/${modelPath(req.upstreamModel)}:predictLongRunning`,
+        json: convertToGoogleVideo(req),
+        signal: ctx.signal,
+      },
+      veoOperationSchema,
+      'an operation',
+    );
     if (typeof op?.name !== 'string' || !OPERATION_NAME.test(op.name) || op.name.includes('..'))
       throw malformedUpstream('an operation without a usable name');
     return encodeVeoRef(op.name, { ...veoShape(req), durationSeconds: req.durationSeconds });
@@ -54,7 +58,11 @@ export class GoogleVideoModel implements VideoModelPort {
     const { name, shape } = decodeVeoRef(ref);
     let op: VeoOperation;
     try {
-      op = await this.http.json<VeoOperation>({ method: 'GET', path: `/${this.apiVersion}/${name}`, signal: ctx.signal });
+      op = await this.http.json(
+        { method: 'GET', path: `/${this.apiVersion}/${name}`, signal: ctx.signal },
+        veoOperationSchema,
+        'an operation',
+      );
     } catch (e) {
       if (e instanceof GatewayError && e.upstreamStatus === 404) {
         throw new GatewayError('upstream_error', `The upstream (Veo) no longer knows operation ${name}.`, {

@@ -1,16 +1,7 @@
-export * from './google-api';
-export * from './google-error';
-export * from './google-chat-model';
-export * from './google-provider';
-export * from './convert-to-google-contents';
-export * from './convert-to-google-request';
-export * from './map-google-finish-reason';
-export * from './map-google-parts';
-export * from './map-google-response';
-export * from './map-google-stream';
-export * from './google-video-api';
-export * from './convert-to-google-video';
-export * from './map-google-operation';
-export * from './google-video-model';
-export * from './convert-to-google-image';
-export * from './google-image-model';
+export {
+  googleProvider,
+  createGoogleProvider,
+  googleOptionsSchema,
+  type GoogleProvider,
+  type GoogleProviderConfig,
+} from './google-provider';

@@ -1,5 +1,5 @@
-import { GatewayError, type AssistantContent, type TextResult } from '@gateway/core';
-import { warning } from '@gateway/provider-kit';
+import { GatewayError, type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/core';
+
 import type { GoogleResponse } from './google-api';
 import { mapGoogleFinishReason, mapGoogleUsage } from './map-google-finish-reason';
 import { randomCallId, readGooglePart, type CallIdFactory } from './map-google-parts';
@@ -20,7 +20,7 @@ export function blockedPrompt(json: GoogleResponse): GatewayError | undefined {
 export function mapGoogleResponse(
   json: GoogleResponse,
   requestedModel: string,
-  requestWarnings: string[],
+  requestWarnings: Warning[],
   newCallId: CallIdFactory = randomCallId,
 ): TextResult {
   const blocked = blockedPrompt(json);
@@ -34,7 +34,7 @@ export function mapGoogleResponse(
         content.push({ type: 'reasoning', text: item.text, ...(item.signature ? { signature: item.signature } : {}) });
       else if (item.kind === 'text') content.push({ type: 'text', text: item.text });
       else if (item.kind === 'tool-call') content.push({ type: 'tool-call', id: item.id, name: item.name, arguments: item.arguments });
-      else warnings.push(warning(`parts.${item.what}`, 'part kind has no canonical form; dropped'));
+      else warnings.push(droppedContent(`parts.${item.what}`, 'part kind has no canonical form; dropped'));
     }
   }
   const hasToolCalls = content.some((c) => c.type === 'tool-call');

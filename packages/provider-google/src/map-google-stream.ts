@@ -1,5 +1,5 @@
-import type { TextStreamPart } from '@gateway/core';
-import { truncatedStream, warning } from '@gateway/provider-kit';
+import { type TextStreamPart, droppedContent, type Warning } from '@gateway/core';
+import { truncatedStream } from '@gateway/provider-kit';
 import type { GoogleResponse, GoogleUsage } from './google-api';
 import { googleStreamError } from './google-error';
 import { mapGoogleFinishReason, mapGoogleUsage } from './map-google-finish-reason';
@@ -15,10 +15,10 @@ export class GoogleStreamMapper {
   private finishReason: string | undefined;
   private usage: GoogleUsage | undefined;
   private toolCalls = 0;
-  private readonly warnings: string[];
+  private readonly warnings: Warning[];
 
   constructor(
-    private readonly extra: { warnings: string[]; upstreamRequestId?: string },
+    private readonly extra: { warnings: Warning[]; upstreamRequestId?: string },
     private readonly newCallId: CallIdFactory = randomCallId,
   ) {
     this.warnings = [...extra.warnings];
@@ -43,7 +43,7 @@ export class GoogleStreamMapper {
           const index = this.toolCalls++;
           out.push({ type: 'tool-call-start', index, id: item.id, name: item.name });
           out.push({ type: 'tool-call-delta', index, argumentsDelta: item.arguments });
-        } else this.warnings.push(warning(`parts.${item.what}`, 'part kind has no canonical form; dropped'));
+        } else this.warnings.push(droppedContent(`parts.${item.what}`, 'part kind has no canonical form; dropped'));
       }
     }
     return out;

@@ -18,6 +18,8 @@ export class CallGuard {
   constructor(
     private readonly timeouts: Required<UpstreamTimeouts>,
     private readonly clientSignal?: AbortSignal,
+    /** told once when the call ends (the transport counts calls in flight to drain its sockets) */
+    private readonly onFinish?: () => void,
   ) {
     this.start('total', timeouts.totalMs);
     this.start('first byte', timeouts.firstByteMs);
@@ -83,5 +85,6 @@ export class CallGuard {
     for (const phase of [...this.timers.keys()]) this.clear(phase);
     this.onFire = undefined;
     this.clientSignal?.removeEventListener('abort', this.onClientAbort);
+    this.onFinish?.();
   }
 }

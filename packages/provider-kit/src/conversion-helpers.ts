@@ -1,9 +1,4 @@
-import type { ImagePart, TextRequest } from '@gateway/core';
-
-/** One warning string, always `<canonical field>: <what happened>`, so logs and headers read alike. */
-export function warning(field: string, what: string): string {
-  return `${field}: ${what}`;
-}
+import { unsupportedSetting, type ImagePart, type TextRequest, type Warning } from '@gateway/core';
 
 /** Tool-call arguments are JSON text in the canonical model; upstreams that want an object get one. */
 export function parseToolArguments(args: string): { value: Record<string, unknown>; ok: boolean } {
@@ -26,12 +21,13 @@ export function imageUrl(p: ImagePart): string {
  * Same-format passthrough: the inbound body's non-canonical fields travel only to an upstream of
  * the same dialect; elsewhere each one becomes a warning.
  */
-export function passthroughExtra(req: TextRequest, dialectFormat: string): { extra: Record<string, unknown>; warnings: string[] } {
+export function passthroughExtra(req: TextRequest, dialectFormat: string): { extra: Record<string, unknown>; warnings: Warning[] } {
   if (!req.extra) return { extra: {}, warnings: [] };
   if (req.extraFormat === dialectFormat) return { extra: req.extra, warnings: [] };
   return {
     extra: {},
-    warnings: Object.keys(req.extra).map((k) => warning(k, 'has no equivalent in the upstream format; not sent')),
+    // the names are the caller's own: warningText sanitises them when they are rendered
+    warnings: Object.keys(req.extra).map((k) => unsupportedSetting(k, 'has no equivalent in the upstream format; not sent')),
   };
 }
 

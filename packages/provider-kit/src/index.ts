@@ -1,10 +1,38 @@
-export * from './upstream-timeouts';
-export * from './keep-alive-agents';
-export * from './upstream-errors';
-export * from './call-guard';
-export * from './upstream-transport';
-export * from './sse-parser';
-export * from './conversion-helpers';
-export * from './chat-dialect';
-export * from './provider-options';
-export * from './upstream-http';
+// What provider packages and the server use; everything else stays inside the kit.
+export {
+  type ProviderDescriptor,
+  type ProviderEntry,
+  type ProviderEnvironment,
+  type ProviderPorts,
+  type JsonSchemaObject,
+  NOTHING_TO_RELEASE,
+} from './provider-descriptor';
+export { ProviderConfigError, readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
+export type { UpstreamTimeouts } from './upstream-timeouts';
+export { UpstreamTransport, UpstreamResponse } from './upstream-transport';
+export { UpstreamHttp, type UpstreamCall } from './upstream-http';
+export {
+  type UpstreamFailure,
+  type UpstreamErrorDetails,
+  mapUpstreamStatus,
+  upstreamQuotaExhausted,
+  truncatedStream,
+  malformedUpstream,
+  tokenCount,
+} from './upstream-errors';
+export { parseSse, type SseEvent } from './sse-parser';
+export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
+export { parseToolArguments, passthroughExtra } from './conversion-helpers';
+export {
+  type ChatCompletion,
+  chatCompletionSchema,
+  type ChatDialect,
+  OPENAI_CHAT_DIALECT,
+  ChatCompletionsModel,
+  ChatStreamMapper,
+  chatErrorDetails,
+  describeChatFailure,
+  convertToChatRequest,
+  mapChatCompletion,
+  readChatStream,
+} from './chat-dialect';

@@ -29,6 +29,10 @@ function withConnectTimeout<A extends http.Agent>(agent: A, ms: number, connecte
 export interface KeepAliveAgents {
   httpAgent: http.Agent;
   httpsAgent: https.Agent;
+  /** a call starts using the agents; the returned function (safe to call twice) says it ended */
+  begin(): () => void;
+  /** idle sockets close now; the agents are destroyed when the last call in flight ends */
+  drain(): void;
   destroy(): void;
 }
 
@@ -37,12 +41,39 @@ export function createKeepAliveAgents(connectMs: number, maxSockets = 256): Keep
   const opts = { keepAlive: true, keepAliveMsecs: 15_000, maxSockets, maxFreeSockets: 32 };
   const httpAgent = withConnectTimeout(new http.Agent(opts), connectMs, 'connect');
   const httpsAgent = withConnectTimeout(new https.Agent(opts), connectMs, 'secureConnect');
+  let inFlight = 0;
+  let draining = false;
+  const destroy = () => {
+    httpAgent.destroy();
+    httpsAgent.destroy();
+  };
+  const closeIdle = () => {
+    for (const agent of [httpAgent, httpsAgent])
+      for (const sockets of Object.values(agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
+  };
+  const settle = () => {
+    if (!draining) return;
+    if (inFlight === 0) destroy();
+    else closeIdle(); // a socket freed by a finished call is not reused any more
+  };
   return {
     httpAgent,
     httpsAgent,
-    destroy() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
+    begin() {
+      inFlight++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        inFlight--;
+        // the socket goes back to the pool after the body's end event; settle once it is there
+        if (draining) setImmediate(settle);
+      };
     },
+    drain() {
+      draining = true;
+      settle();
+    },
+    destroy,
   };
 }

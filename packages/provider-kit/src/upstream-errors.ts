@@ -149,7 +149,7 @@ export function truncatedStream(what: string): GatewayError {
 
 /** The upstream answered 2xx with something the adapter cannot read. */
 export function malformedUpstream(what: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream provider sent ${what}.`, { code: 'upstream_malformed_response' });
+  return new GatewayError('upstream_malformed_response', `The upstream provider sent ${what}.`, { code: 'upstream_malformed_response' });
 }
 
 /** A token count read from an upstream's count answer: a whole number of at least 0, else the answer is malformed. */

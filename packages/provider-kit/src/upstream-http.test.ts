@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayError } from '@gateway/core';
 import { UpstreamHttp } from './upstream-http';
+import { s } from './upstream-schema';
 
 interface Seen {
   path: string;
@@ -33,6 +34,7 @@ async function server(reply: (req: http.IncomingMessage, res: http.ServerRespons
 }
 
 const KEY = 'secret-key-123456';
+const ANY = s.unknown();
 
 describe('UpstreamHttp', () => {
   it('sends the key to its own origin only: a redirect to another host is followed without it', async () => {
@@ -73,14 +75,16 @@ describe('UpstreamHttp', () => {
     });
     try {
       await expect(client.download(`${api.origin}/loop`)).rejects.toMatchObject({ code: 'upstream_redirect_loop' });
-      expect(await client.json({ method: 'GET', path: '/list', query: { 'filter.task_ids': ['a', 'b'], page_size: '2' } })).toEqual({
+      expect(
+        await client.json({ method: 'GET', path: '/list', query: { 'filter.task_ids': ['a', 'b'], page_size: '2' } }, ANY, 'a list'),
+      ).toEqual({
         ok: true,
       });
       expect(api.seen.at(-1)!.url).toBe('/list?filter.task_ids=a&filter.task_ids=b&page_size=2');
       const form = new FormData();
       form.append('prompt', 'hi');
       form.append('input_reference', new Blob([Buffer.from('PNGDATA')], { type: 'image/png' }), 'f.png');
-      await client.json({ method: 'POST', path: '/videos', form });
+      await client.json({ method: 'POST', path: '/videos', form }, ANY, 'a video');
       const sent = api.seen.at(-1)!;
       expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
       expect(sent.body).toContain('name="input_reference"; filename="f.png"');

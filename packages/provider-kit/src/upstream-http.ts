@@ -6,6 +6,7 @@ import { createUpstreamAxios, describeUpstreamFailure, flatHeaders, redactSecret
 import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
 import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
 import { UpstreamResponse, type TransportConfig } from './upstream-transport';
+import type { UpstreamSchema } from './upstream-schema';
 
 /** One request of a task-style upstream API (create / read / cancel / download). */
 export interface UpstreamCall {
@@ -52,9 +53,9 @@ export class UpstreamHttp {
     throw await this.failure(res);
   }
 
-  /** request() and its body as JSON. */
-  async json<T>(call: UpstreamCall): Promise<T> {
-    return (await this.request(call)).json<T>();
+  /** request() and its body as JSON checked against the upstream's minimal schema. */
+  async json<T>(call: UpstreamCall, schema: UpstreamSchema<T>, what: string): Promise<T> {
+    return (await this.request(call)).json(schema, what);
   }
 
   /**
@@ -101,7 +102,7 @@ export class UpstreamHttp {
   }
 
   private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean): Promise<UpstreamResponse> {
-    const guard = new CallGuard(this.timeouts, call.signal);
+    const guard = new CallGuard(this.timeouts, call.signal, this.agents.begin());
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(withConfigHeaders ? this.config.headers : {}),
@@ -137,5 +138,10 @@ export class UpstreamHttp {
 
   destroy(): void {
     this.agents.destroy();
+  }
+
+  /** Retired by a config reload: idle sockets close now, the rest once the calls in flight end. */
+  drain(): void {
+    this.agents.drain();
   }
 }

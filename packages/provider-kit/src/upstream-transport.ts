@@ -7,6 +7,7 @@ import { nodeSend } from './node-http-sender';
 import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
 import { malformedUpstream, type UpstreamFailure } from './upstream-errors';
 import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
+import { checkUpstream, type UpstreamSchema } from './upstream-schema';
 
 export interface TransportConfig {
   /** as the provider's own SDK takes it; request paths are appended */
@@ -74,13 +75,16 @@ export class UpstreamResponse {
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  async json<T = unknown>(): Promise<T> {
+  /** The body as JSON checked against the upstream's minimal schema (`<p>-api.ts`); `what` names it in errors. */
+  async json<T>(schema: UpstreamSchema<T>, what: string): Promise<T> {
     const text = await this.text();
+    let value: unknown;
     try {
-      return JSON.parse(text) as T;
+      value = JSON.parse(text);
     } catch {
       throw malformedUpstream('a body that is not valid JSON');
     }
+    return checkUpstream(schema, value, what);
   }
 
   /** Abandons the body. */
@@ -109,7 +113,7 @@ export class UpstreamTransport {
 
   /** POSTs JSON. Resolves on a 2xx with the body unread; anything else is thrown as a GatewayError. */
   async post(path: string, body: unknown, opts: SendOptions = {}): Promise<UpstreamResponse> {
-    const guard = new CallGuard(this.timeouts, opts.signal);
+    const guard = new CallGuard(this.timeouts, opts.signal, this.agents.begin());
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -157,8 +161,13 @@ export class UpstreamTransport {
     return redactSecrets(e, this.config.secrets);
   }
 
-  /** Closes idle keep-alive sockets (process shutdown, tests). */
+  /** Closes every keep-alive socket now (process shutdown, tests). */
   destroy(): void {
     this.agents.destroy();
+  }
+
+  /** Retired by a config reload: idle sockets close now, the rest once the calls in flight end. */
+  drain(): void {
+    this.agents.drain();
   }
 }

@@ -1,3 +1,7 @@
-export * from './openai-compatible-options';
-export * from './openai-compatible-chat-model';
-export * from './openai-compatible-provider';
+export {
+  openAiCompatibleProvider,
+  createOpenAiCompatibleProvider,
+  type OpenAiCompatibleProvider,
+  type OpenAiCompatibleProviderConfig,
+} from './openai-compatible-provider';
+export { openAiCompatibleOptionsSchema } from './openai-compatible-options';

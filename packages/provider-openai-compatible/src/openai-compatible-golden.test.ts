@@ -6,14 +6,15 @@ import {
   parseSse,
   ProviderConfigError,
   readChatStream,
-  type ChatCompletion,
+  chatCompletionSchema,
+  checkUpstream,
 } from '@gateway/provider-kit';
 import { describeGoldenFixtures, sseChunks } from '@gateway/testkit';
 import { readCompatibleOptions } from './openai-compatible-options';
 
 describeGoldenFixtures('openai-compatible chat completions', path.join(__dirname, '__fixtures__'), {
   request: (canonical, fx) => convertToChatRequest(canonical, readCompatibleOptions(fx.options).dialect, fx.stream),
-  response: (upstream) => mapChatCompletion(upstream as ChatCompletion, 'requested-model', []),
+  response: (upstream) => mapChatCompletion(checkUpstream(chatCompletionSchema, upstream, 'a completion'), 'requested-model', []),
   stream: (sse) => readChatStream(parseSse(sseChunks(sse)), new ChatStreamMapper({ warnings: [] })),
 });
 

@@ -1,20 +1,25 @@
 import { readOption, rejectUnknownOptions, type ChatDialect } from '@gateway/provider-kit';
 
-/** Every option an openai-compatible provider takes, with the default that fits most servers. */
-export const COMPATIBLE_OPTION_NAMES = [
-  'maxTokensField',
-  'supportsStreamOptions',
-  'reasoningField',
-  'sendReasoningHistory',
-  'supportsReasoningEffort',
-  'supportsTopK',
-  'supportsImages',
-  'systemRole',
-  'extraBody',
-  'headers',
-  'chatPath',
-  'requestIdHeader',
-] as const;
+/** Every option an openai-compatible provider takes; the defaults (below) fit most servers. */
+export const openAiCompatibleOptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    maxTokensField: { enum: ['max_tokens', 'max_completion_tokens'] },
+    supportsStreamOptions: { type: 'boolean' },
+    reasoningField: { enum: ['reasoning_content', 'reasoning'] },
+    sendReasoningHistory: { type: 'boolean' },
+    supportsReasoningEffort: { type: 'boolean' },
+    supportsTopK: { type: 'boolean' },
+    supportsImages: { type: 'boolean' },
+    systemRole: { enum: ['system', 'developer'] },
+    /** merged into every request body under the computed fields */
+    extraBody: { type: 'object' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    chatPath: { type: 'string', minLength: 1 },
+    requestIdHeader: { type: 'string', minLength: 1 },
+  },
+} as const;
 
 export interface CompatibleSettings {
   dialect: ChatDialect;
@@ -25,7 +30,7 @@ export interface CompatibleSettings {
 
 /** `options` of a provider entry → dialect and transport settings; a wrong value names its field. */
 export function readCompatibleOptions(o: Record<string, unknown> | undefined): CompatibleSettings {
-  rejectUnknownOptions(o, COMPATIBLE_OPTION_NAMES);
+  rejectUnknownOptions(o, Object.keys(openAiCompatibleOptionsSchema.properties));
   const chatPath = readOption.string(o, 'chatPath') ?? '/chat/completions';
   const requestIdHeader = readOption.string(o, 'requestIdHeader');
   return {

@@ -1,7 +1,13 @@
 import type { TextModelPort } from '@gateway/core';
-import { describeChatFailure, requireBaseUrl, UpstreamTransport, type UpstreamTimeouts } from '@gateway/provider-kit';
+import {
+  describeChatFailure,
+  requireBaseUrl,
+  UpstreamTransport,
+  type ProviderDescriptor,
+  type UpstreamTimeouts,
+} from '@gateway/provider-kit';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
-import { readCompatibleOptions } from './openai-compatible-options';
+import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
 
 export interface OpenAiCompatibleProviderConfig {
   /** the server's base, `/v1` included when the server has it (e.g. http://localhost:11434/v1) */
@@ -17,6 +23,7 @@ export interface OpenAiCompatibleProviderConfig {
 export interface OpenAiCompatibleProvider {
   text: TextModelPort;
   close(): void;
+  drain(): void;
 }
 
 export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderConfig): OpenAiCompatibleProvider {
@@ -34,5 +41,12 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),
     close: () => transport.destroy(),
+    drain: () => transport.drain(),
   };
 }
+
+export const openAiCompatibleProvider: ProviderDescriptor<'openai-compatible'> = {
+  type: 'openai-compatible',
+  optionsSchema: openAiCompatibleOptionsSchema,
+  create: (entry) => createOpenAiCompatibleProvider(entry),
+};

@@ -1,5 +1,4 @@
-import type { ImageInput, ImageRequest } from '@gateway/core';
-import { warning } from '@gateway/provider-kit';
+import { type ImageInput, type ImageRequest, unsupportedSetting, type Warning } from '@gateway/core';
 
 /** dall-e models answer with URLs unless asked for b64_json, and know no output_format or background. */
 export const isDallE = (model: string) => /^dall-e/.test(model);
@@ -7,11 +6,15 @@ export const isDallE = (model: string) => /^dall-e/.test(model);
 const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
 /** The fields both routes share, by their OpenAI names (undefined ones are left out). */
-function fields(req: ImageRequest, stream: boolean): { values: Record<string, string | number | boolean | undefined>; warnings: string[] } {
+function fields(
+  req: ImageRequest,
+  stream: boolean,
+): { values: Record<string, string | number | boolean | undefined>; warnings: Warning[] } {
   const dalle = isDallE(req.model);
-  const warnings: string[] = [];
-  if (dalle && req.outputFormat !== 'png') warnings.push(warning('output_format', `${req.model} returns png only`));
-  if (dalle && req.background && req.background !== 'auto') warnings.push(warning('background', `not supported by ${req.model}; ignored`));
+  const warnings: Warning[] = [];
+  if (dalle && req.outputFormat !== 'png') warnings.push(unsupportedSetting('output_format', `${req.model} returns png only`));
+  if (dalle && req.background && req.background !== 'auto')
+    warnings.push(unsupportedSetting('background', `not supported by ${req.model}; ignored`));
   return {
     values: {
       model: req.model,
@@ -31,7 +34,7 @@ function fields(req: ImageRequest, stream: boolean): { values: Record<string, st
 }
 
 /** A generation → the JSON body of POST /images/generations. */
-export function convertToOpenAiImageGeneration(req: ImageRequest, stream = false): { body: Record<string, unknown>; warnings: string[] } {
+export function convertToOpenAiImageGeneration(req: ImageRequest, stream = false): { body: Record<string, unknown>; warnings: Warning[] } {
   const { values, warnings } = fields(req, stream);
   const body: Record<string, unknown> = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
   if (req.style) body.style = req.style;
@@ -41,7 +44,7 @@ export function convertToOpenAiImageGeneration(req: ImageRequest, stream = false
 const blob = (img: ImageInput) => new Blob([img.data], { type: img.mediaType });
 
 /** An edit → the multipart form of POST /images/edits: one `image` part, or repeated `image[]` parts, and the mask. */
-export function convertToOpenAiImageEdit(req: ImageRequest, stream = false): { form: FormData; warnings: string[] } {
+export function convertToOpenAiImageEdit(req: ImageRequest, stream = false): { form: FormData; warnings: Warning[] } {
   const { values, warnings } = fields(req, stream);
   const form = new FormData();
   for (const [k, v] of Object.entries(values)) if (v !== undefined) form.append(k, String(v));
@@ -50,6 +53,6 @@ export function convertToOpenAiImageEdit(req: ImageRequest, stream = false): { f
     form.append(images.length > 1 ? 'image[]' : 'image', blob(img), `image-${i}.${EXTENSION[img.mediaType] ?? 'png'}`),
   );
   if (req.mask) form.append('mask', blob(req.mask), 'mask.png');
-  if (req.style) warnings.push(warning('style', 'image edits take no style; ignored'));
+  if (req.style) warnings.push(unsupportedSetting('style', 'image edits take no style; ignored'));
   return { form, warnings };
 }

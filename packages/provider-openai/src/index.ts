@@ -1,10 +1,7 @@
-export * from './openai-api';
-export * from './openai-error';
-export * from './openai-chat-model';
-export * from './openai-provider';
-export * from './openai-video-api';
-export * from './convert-to-openai-video';
-export * from './openai-video-model';
-export * from './openai-image-api';
-export * from './convert-to-openai-image';
-export * from './openai-image-model';
+export {
+  openAiProvider,
+  createOpenAiProvider,
+  openAiOptionsSchema,
+  type OpenAiProvider,
+  type OpenAiProviderConfig,
+} from './openai-provider';

@@ -1,24 +1,30 @@
-/** The OpenAI images shapes the gateway reads. Every field may be missing. */
-export interface OpenAiImageUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  total_tokens?: number;
-  input_tokens_details?: { image_tokens?: number; text_tokens?: number };
-}
+import { s, type Infer } from '@gateway/provider-kit';
 
-export interface OpenAiImagesResponse {
-  created?: number;
-  data?: Array<{ b64_json?: string; url?: string; revised_prompt?: string }>;
-  output_format?: string;
-  usage?: OpenAiImageUsage;
-}
+/** The OpenAI images answers the gateway reads, as minimal schemas: every field may be missing, none mistyped. */
+const openAiImageUsage = s.object({
+  input_tokens: s.number(),
+  output_tokens: s.number(),
+  total_tokens: s.number(),
+  input_tokens_details: s.object({ image_tokens: s.number(), text_tokens: s.number() }),
+});
+
+export const openAiImagesResponseSchema = s.object({
+  created: s.number(),
+  data: s.array(s.object({ b64_json: s.string(), url: s.string(), revised_prompt: s.string() })),
+  output_format: s.string(),
+  usage: openAiImageUsage,
+});
 
 /** One streamed event: `image_generation.partial_image`, `image_generation.completed`, `image_edit.*`. */
-export interface OpenAiImageStreamEvent {
-  type?: string;
-  b64_json?: string;
-  partial_image_index?: number;
-  output_format?: string;
-  usage?: OpenAiImageUsage;
-  error?: { message?: string; code?: string };
-}
+export const openAiImageStreamEventSchema = s.object({
+  type: s.string(),
+  b64_json: s.string(),
+  partial_image_index: s.number(),
+  output_format: s.string(),
+  usage: openAiImageUsage,
+  error: s.object({ message: s.string(), code: s.string() }),
+});
+
+export type OpenAiImageUsage = Infer<typeof openAiImageUsage>;
+export type OpenAiImagesResponse = Infer<typeof openAiImagesResponseSchema>;
+export type OpenAiImageStreamEvent = Infer<typeof openAiImageStreamEventSchema>;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ImageInput, ImageRequest } from '@gateway/core';
+import { warningText, type ImageInput, type ImageRequest } from '@gateway/core';
 import { createOpenAiProvider } from './openai-provider';
 import { pngHeader } from '@gateway/testkit';
 
@@ -89,7 +89,7 @@ describe('OpenAiImageModel', () => {
       );
       expect(JSON.parse(up.seen[0].raw.toString())).toMatchObject({ model: 'dall-e-3', response_format: 'b64_json', style: 'vivid' });
       expect(out.images[0].data).toEqual(pngHead(1024, 1024, 'cdn'));
-      expect(out.warnings).toEqual(['output_format: dall-e-3 returns png only']);
+      expect(out.warnings.map(warningText)).toEqual(['output_format: dall-e-3 returns png only']);
       expect(cdn.seen[0].headers.authorization).toBeUndefined();
     } finally {
       p.close();

@@ -8,9 +8,10 @@ import {
   type ImageResult,
   type ImageStreamPart,
   type ImageUsage,
+  type Warning,
 } from '@gateway/core';
-import { malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
-import type { OpenAiImageStreamEvent, OpenAiImageUsage, OpenAiImagesResponse } from './openai-image-api';
+import { checkUpstream, malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
+import { openAiImagesResponseSchema, openAiImageStreamEventSchema, type OpenAiImageUsage } from './openai-image-api';
 import { convertToOpenAiImageEdit, convertToOpenAiImageGeneration } from './convert-to-openai-image';
 import { OPENAI_POLICY_CODES } from './openai-api';
 
@@ -65,7 +66,7 @@ function decoded(b64: string, fallbackType: string, revisedPrompt?: string): Gen
 export class OpenAiImageModel implements ImageModelPort {
   constructor(private readonly http: UpstreamHttp) {}
 
-  private send(req: ImageRequest, stream: boolean, signal: AbortSignal): { res: Promise<UpstreamResponse>; warnings: string[] } {
+  private send(req: ImageRequest, stream: boolean, signal: AbortSignal): { res: Promise<UpstreamResponse>; warnings: Warning[] } {
     if (req.images?.length) {
       const { form, warnings } = convertToOpenAiImageEdit(req, stream);
       return { res: this.http.request({ method: 'POST', path: '/images/edits', form, signal }), warnings };
@@ -76,7 +77,7 @@ export class OpenAiImageModel implements ImageModelPort {
 
   async generate(req: ImageRequest, ctx: CallContext): Promise<ImageResult> {
     const { res, warnings } = this.send(req, false, ctx.signal);
-    const answer = await (await res).json<OpenAiImagesResponse>();
+    const answer = await (await res).json(openAiImagesResponseSchema, 'an images answer');
     const type = `image/${answer.output_format ?? req.outputFormat}`;
     const images = await Promise.all(
       (answer.data ?? []).map(async (d) => {
@@ -102,12 +103,13 @@ export class OpenAiImageModel implements ImageModelPort {
     try {
       for await (const ev of parseSse(res.body())) {
         if (ev.data === '[DONE]') break;
-        let e: OpenAiImageStreamEvent;
+        let json: unknown;
         try {
-          e = JSON.parse(ev.data) as OpenAiImageStreamEvent;
+          json = JSON.parse(ev.data);
         } catch {
           throw malformedUpstream('a stream event that is not valid JSON');
         }
+        const e = checkUpstream(openAiImageStreamEventSchema, json, 'a stream event');
         if (e.error) throw streamError(e.error);
         const type = `image/${e.output_format ?? req.outputFormat}`;
         if (e.type?.endsWith('.partial_image') && e.b64_json) {

@@ -6,6 +6,7 @@ import {
   requireBaseUrl,
   UpstreamHttp,
   UpstreamTransport,
+  type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api';
@@ -32,10 +33,23 @@ export interface OpenAiProvider {
   /** Sora (videos API) */
   video: VideoModelPort;
   close(): void;
+  drain(): void;
 }
 
+/** `options` of an openai provider entry. */
+export const openAiOptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    /** sent as OpenAI-Organization */
+    organization: { type: 'string', minLength: 1 },
+    /** sent as OpenAI-Project */
+    project: { type: 'string', minLength: 1 },
+  },
+} as const;
+
 export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvider {
-  rejectUnknownOptions(config.options, ['organization', 'project']);
+  rejectUnknownOptions(config.options, Object.keys(openAiOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const organization = readOption.string(config.options, 'organization');
   const project = readOption.string(config.options, 'project');
@@ -73,5 +87,15 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
       transport.destroy();
       media.destroy();
     },
+    drain: () => {
+      transport.drain();
+      media.drain();
+    },
   };
 }
+
+export const openAiProvider: ProviderDescriptor<'openai'> = {
+  type: 'openai',
+  optionsSchema: openAiOptionsSchema,
+  create: (entry) => createOpenAiProvider(entry),
+};

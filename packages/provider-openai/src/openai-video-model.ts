@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
-import type { OpenAiVideo } from './openai-video-api';
+import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -55,7 +55,7 @@ export class OpenAiVideoModel implements VideoModelPort {
   }
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
-    const v = await this.http.json<OpenAiVideo>(this.createCall(req, ctx.signal));
+    const v = await this.http.json(this.createCall(req, ctx.signal), openAiVideoSchema, 'a created video');
     if (typeof v?.id !== 'string' || !VIDEO_ID.test(v.id)) throw malformedUpstream('a created video without a usable id');
     return v.id;
   }
@@ -71,7 +71,7 @@ export class OpenAiVideoModel implements VideoModelPort {
     if (!VIDEO_ID.test(ref)) throw notFound(ref);
     let v: OpenAiVideo;
     try {
-      v = await this.http.json<OpenAiVideo>({ method: 'GET', path: `/videos/${ref}`, signal: ctx.signal });
+      v = await this.http.json({ method: 'GET', path: `/videos/${ref}`, signal: ctx.signal }, openAiVideoSchema, 'a video');
     } catch (e) {
       if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(ref);
       throw e;

@@ -1,6 +1,9 @@
-export * from './simulator-provider';
-export * from './simulator-text-model';
-export * from './simulated-arguments';
-export * from './simulator-image-model';
-export * from './simulator-video-model';
+export {
+  simulatorProvider,
+  createSimulatorProvider,
+  simulatorOptionsSchema,
+  type SimulatorOptions,
+  type SimulatorProvider,
+} from './simulator-provider';
+// the video engine's tests read back what the simulator rendered
 export { probeMedia, type MediaInfo } from './ffmpeg';

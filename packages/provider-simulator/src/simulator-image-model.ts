@@ -11,6 +11,7 @@ import {
   type ImageResult,
   type ImageStreamPart,
   type ImageUsage,
+  type Warning,
 } from '@gateway/core';
 import { hash } from './simulated-arguments';
 import { countTokens, FAIL_MARKER } from './simulator-text-model';
@@ -166,7 +167,7 @@ function usageOf(req: ImageRequest): ImageUsage {
 
 /** Real PNG/JPEG pictures of the requested size; edits visibly change the input. */
 export class SimulatorImageModel implements ImageModelPort {
-  private pixels(req: ImageRequest, index: number, warnings: string[]): Uint8Array {
+  private pixels(req: ImageRequest, index: number, warnings: Warning[]): Uint8Array {
     if (req.prompt.includes(FAIL_MARKER)) {
       throw new GatewayError('upstream_error', `The simulator was asked to fail (${FAIL_MARKER} in the prompt).`, {
         code: 'simulated_failure',
@@ -176,7 +177,8 @@ export class SimulatorImageModel implements ImageModelPort {
     const first = req.images?.[0];
     if (!first) return renderPicture(req.prompt, index, req.width, req.height, transparent);
     const decoded = decode(first);
-    if (!decoded) warnings.push('The simulator cannot decode WebP input; the edit is applied to a generated picture.');
+    if (!decoded)
+      warnings.push({ type: 'other', message: 'The simulator cannot decode WebP input; the edit is applied to a generated picture.' });
     const px = decoded ? resize(decoded, req.width, req.height) : renderPicture(req.prompt, index, req.width, req.height, transparent);
     const maskImage = req.mask && decode(req.mask);
     const mask = maskImage ? resize(maskImage, req.width, req.height) : undefined;
@@ -191,14 +193,14 @@ export class SimulatorImageModel implements ImageModelPort {
   }
 
   async generate(req: ImageRequest, _ctx: CallContext): Promise<ImageResult> {
-    const warnings: string[] = [];
+    const warnings: Warning[] = [];
     const images = Array.from({ length: req.n }, (_, i) => encode(this.pixels(req, i, warnings), req, this.revised(req, i)));
     return { images, warnings, usage: usageOf(req) };
   }
 
   /** Partial k of p shows the top (k+1)/(p+1) of the picture over flat grey. */
   async *stream(req: ImageRequest, ctx: CallContext): AsyncIterable<ImageStreamPart> {
-    const warnings: string[] = [];
+    const warnings: Warning[] = [];
     for (let i = 0; i < req.n; i++) {
       const px = this.pixels(req, i, warnings);
       const partials = req.partialImages ?? 0;

@@ -1,4 +1,5 @@
 import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import { NOTHING_TO_RELEASE, type ProviderDescriptor } from '@gateway/provider-kit';
 import { SimulatorImageModel } from './simulator-image-model';
 import { SimulatorTextModel } from './simulator-text-model';
 import { SimulatorVideoModel } from './simulator-video-model';
@@ -20,6 +21,17 @@ export interface SimulatorProvider {
   video: VideoModelPort;
 }
 
+/** `options` of a simulator provider entry (dataDir comes from the server, not the config). */
+export const simulatorOptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    queuedMs: { type: 'number', minimum: 0 },
+    videoLatencyMs: { type: 'number', minimum: 0 },
+    chunkDelayMs: { type: 'number', minimum: 0 },
+  },
+} as const;
+
 export function createSimulatorProvider(options: SimulatorOptions = {}): SimulatorProvider {
   return {
     text: new SimulatorTextModel({ chunkDelayMs: options.chunkDelayMs }),
@@ -27,3 +39,10 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     video: new SimulatorVideoModel({ queuedMs: options.queuedMs, videoLatencyMs: options.videoLatencyMs, dataDir: options.dataDir }),
   };
 }
+
+export const simulatorProvider: ProviderDescriptor<'simulator'> = {
+  type: 'simulator',
+  optionsSchema: simulatorOptionsSchema,
+  // The simulator holds no sockets: nothing to close or drain.
+  create: (entry, env) => ({ ...createSimulatorProvider({ ...entry.options, dataDir: env.dataDir }), ...NOTHING_TO_RELEASE }),
+};

@@ -1,3 +1,5 @@
+import { PROVIDER_DESCRIPTORS } from './provider-table';
+
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
 const deployment = {
   type: 'object',
@@ -11,38 +13,42 @@ const deployment = {
   },
 };
 
+/** One `providers[]` entry: the type names and each type's `options` schema come from the provider table. */
+const providerEntry = {
+  type: 'object',
+  required: ['id', 'type'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+    type: { enum: PROVIDER_DESCRIPTORS.map((d) => d.type) },
+    baseUrl: { type: 'string', pattern: '^https?://' },
+    apiKey: { type: 'string' },
+    options: { type: 'object' },
+    transport: { enum: ['axios', 'node'] },
+    timeouts: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        connectMs: { type: 'integer', minimum: 1 },
+        firstByteMs: { type: 'integer', minimum: 1 },
+        idleMs: { type: 'integer', minimum: 1 },
+        totalMs: { type: 'integer', minimum: 1 },
+      },
+    },
+  },
+  allOf: PROVIDER_DESCRIPTORS.map((d) => ({
+    if: { required: ['type'], properties: { type: { const: d.type } } },
+    then: { properties: { options: d.optionsSchema } },
+  })),
+} as const;
+
 export const configSchema = {
   type: 'object',
   required: ['providers', 'models', 'groups'],
   additionalProperties: false,
   properties: {
     $schema: { type: 'string' },
-    providers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'type'],
-        additionalProperties: false,
-        properties: {
-          id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
-          type: { enum: ['simulator', 'openai', 'anthropic', 'google', 'openai-compatible', 'ark'] },
-          baseUrl: { type: 'string', pattern: '^https?://' },
-          apiKey: { type: 'string' },
-          options: { type: 'object' },
-          transport: { enum: ['axios', 'node'] },
-          timeouts: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              connectMs: { type: 'integer', minimum: 1 },
-              firstByteMs: { type: 'integer', minimum: 1 },
-              idleMs: { type: 'integer', minimum: 1 },
-              totalMs: { type: 'integer', minimum: 1 },
-            },
-          },
-        },
-      },
-    },
+    providers: { type: 'array', items: providerEntry },
     models: {
       type: 'array',
       items: {

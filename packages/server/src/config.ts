@@ -9,18 +9,15 @@ import {
   type ModelPricing,
   type ModelSpec,
 } from '@gateway/core';
+import type { ProviderEntry } from '@gateway/provider-kit';
 import { configSchema } from './config.schema';
 import { DEFAULT_CONFIG } from './default-config';
+import type { ProviderType } from './provider-table';
 
-export interface ProviderConfig {
+/** One `providers[]` entry: what every provider factory takes, plus its id and type. */
+export interface ProviderConfig extends ProviderEntry {
   id: string;
-  type: 'simulator' | 'openai' | 'anthropic' | 'google' | 'openai-compatible' | 'ark';
-  baseUrl?: string;
-  apiKey?: string;
-  options?: Record<string, unknown>;
-  timeouts?: { connectMs?: number; firstByteMs?: number; idleMs?: number; totalMs?: number };
-  /** upstream HTTP client: axios (default) or node's own */
-  transport?: 'axios' | 'node';
+  type: ProviderType;
 }
 
 export interface ModelConfig {
@@ -90,10 +87,13 @@ export function loadConfig(path: string | undefined): GatewayConfig {
 export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   if (!validateShape(raw)) {
     const e = validateShape.errors![0];
-    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const unknown = e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
+    // an unknown field is named in the path too, so `providers.1.options.thinkingStyel` points at the typo
+    const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const field = unknown === undefined ? path : path ? `${path}.${unknown}` : unknown;
     const extra =
-      e.keyword === 'additionalProperties'
-        ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+      unknown !== undefined
+        ? ` "${unknown}"`
         : e.keyword === 'enum'
           ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
           : '';

@@ -1,71 +1,84 @@
-import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
-import { createAnthropicProvider } from '@gateway/provider-anthropic';
-import { createArkProvider } from '@gateway/provider-ark';
-import { createGoogleProvider } from '@gateway/provider-google';
-import { ProviderConfigError } from '@gateway/provider-kit';
-import { createOpenAiProvider } from '@gateway/provider-openai';
-import { createOpenAiCompatibleProvider } from '@gateway/provider-openai-compatible';
-import { createSimulatorProvider } from '@gateway/provider-simulator';
+import { ProviderConfigError, type ProviderDescriptor, type ProviderEnvironment, type ProviderPorts } from '@gateway/provider-kit';
 import { ConfigError, type GatewayConfig, type ProviderConfig } from './config';
+import { PROVIDER_DESCRIPTORS } from './provider-table';
 
-/** What one configured upstream can do. */
-export interface ProviderPorts {
-  text?: TextModelPort;
-  image?: ImageModelPort;
-  video?: VideoModelPort;
-  /** frees sockets and timers */
-  close?(): void;
+const BY_TYPE: ReadonlyMap<string, ProviderDescriptor> = new Map(PROVIDER_DESCRIPTORS.map((d) => [d.type, d]));
+
+interface LiveProvider {
+  /** the entry as built; an equal entry on reload keeps these ports */
+  fingerprint: string;
+  ports: ProviderPorts;
 }
 
-export class ProviderRegistry {
-  constructor(private ports: Map<string, ProviderPorts>) {}
+/** A provider entry with its keys sorted, so key order in a stored config never counts as a change. */
+function fingerprint(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
 
-  /** Takes over another registry's upstreams (config reloads) and frees the ones it had. */
-  replaceWith(next: ProviderRegistry): void {
-    const old = this.ports;
-    this.ports = next.ports;
-    for (const p of old.values()) p.close?.();
+/** The configured upstreams by id. Use cases hold this object; a config reload updates it in place. */
+export class ProviderRegistry {
+  private live = new Map<string, LiveProvider>();
+
+  constructor(private readonly env: ProviderEnvironment) {}
+
+  /**
+   * Makes the registry serve `config`'s providers. Only entries that changed (or are new) are built; the
+   * others keep their ports and sockets. Replaced and removed providers drain: calls in flight finish on
+   * the old sockets. All or nothing: if one entry fails to build, nothing changes.
+   */
+  apply(config: GatewayConfig): void {
+    const next = new Map<string, LiveProvider>();
+    const built: ProviderPorts[] = [];
+    try {
+      config.file.providers.forEach((p, i) => {
+        const print = fingerprint(p);
+        const current = this.live.get(p.id);
+        if (current?.fingerprint === print) return void next.set(p.id, current);
+        const ports = build(config, p, i, this.env);
+        built.push(ports);
+        next.set(p.id, { fingerprint: print, ports });
+      });
+    } catch (e) {
+      for (const ports of built) ports.close();
+      throw e;
+    }
+    const previous = this.live;
+    this.live = next;
+    for (const [id, old] of previous) if (next.get(id) !== old) old.ports.drain();
   }
 
   text(id: string) {
-    return this.ports.get(id)?.text;
+    return this.live.get(id)?.ports.text;
   }
   image(id: string) {
-    return this.ports.get(id)?.image;
+    return this.live.get(id)?.ports.image;
   }
   video(id: string) {
-    return this.ports.get(id)?.video;
+    return this.live.get(id)?.ports.video;
   }
   close(): void {
-    for (const p of this.ports.values()) p.close?.();
+    for (const p of this.live.values()) p.ports.close();
   }
 }
 
-type Factory = (p: ProviderConfig, env: { dataDir: string }) => ProviderPorts;
+function build(config: GatewayConfig, p: ProviderConfig, i: number, env: ProviderEnvironment): ProviderPorts {
+  const descriptor = BY_TYPE.get(p.type);
+  if (!descriptor) throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not in this build`);
+  try {
+    return descriptor.create(p, env);
+  } catch (e) {
+    // A provider refuses its own entry with the field at fault; say which entry it was.
+    if (e instanceof ProviderConfigError) throw new ConfigError(config.source, `providers.${i}.${e.field}`, e.problem);
+    throw e;
+  }
+}
 
-/** One factory per provider type: adding a provider is one line here plus its package. */
-const FACTORIES: Partial<Record<ProviderConfig['type'], Factory>> = {
-  simulator: (p, env) => createSimulatorProvider({ ...(p.options ?? {}), dataDir: env.dataDir }),
-  openai: (p) => createOpenAiProvider(p),
-  anthropic: (p) => createAnthropicProvider(p),
-  google: (p) => createGoogleProvider(p),
-  'openai-compatible': (p) => createOpenAiCompatibleProvider(p),
-  ark: (p) => createArkProvider(p),
-};
-
-export function buildProviders(config: GatewayConfig, env: { dataDir: string }): ProviderRegistry {
-  const ports = new Map<string, ProviderPorts>();
-  config.file.providers.forEach((p, i) => {
-    const factory = FACTORIES[p.type];
-    if (!factory)
-      throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not available in this build yet`);
-    try {
-      ports.set(p.id, factory(p, env));
-    } catch (e) {
-      // A provider refuses its own entry with the field at fault; say which entry it was.
-      if (e instanceof ProviderConfigError) throw new ConfigError(config.source, `providers.${i}.${e.field}`, e.problem);
-      throw e;
-    }
-  });
-  return new ProviderRegistry(ports);
+export function buildProviders(config: GatewayConfig, env: ProviderEnvironment): ProviderRegistry {
+  const registry = new ProviderRegistry(env);
+  registry.apply(config);
+  return registry;
 }

@@ -1,4 +1,5 @@
 import { buildConfig, ConfigError, type GatewayConfigFile } from '../src/config';
+import { PROVIDER_DESCRIPTORS } from '../src/provider-table';
 import { buildProviders } from '../src/providers';
 import { testConfigFile } from './support/test-gateway';
 
@@ -53,8 +54,58 @@ describe('provider config', () => {
       'providers.1.options.maxTokensField',
     ],
     [{ id: 'go', type: 'google' as const, apiKey: 'k', options: { thinkingStyel: 'level' } }, 'providers.1.options.thinkingStyel'],
+    [{ id: 'sim2', type: 'simulator' as const, options: { queuedMs: 'soon' } }, 'providers.1.options.queuedMs'],
+    [{ id: 'ark', type: 'ark' as const, apiKey: 'k', options: { maxBatch: 0 } }, 'providers.1.options.maxBatch'],
+    [{ id: 'oa', type: 'openai' as const, apiKey: 'k', options: { organisation: 'x' } }, 'providers.1.options.organisation'],
   ])('refuses a wrong provider entry naming the field: %j', (provider, field) => {
-    const config = buildConfig('cfg.json', withProvider(provider));
-    expect(configError(() => buildProviders(config, { dataDir: '/tmp' }))).toContain(field);
+    // options are checked by the provider's own schema when the config loads; the rest when the provider is built
+    expect(configError(() => buildProviders(buildConfig('cfg.json', withProvider(provider)), { dataDir: '/tmp' }))).toContain(field);
+  });
+
+  it('takes every provider type of the table, each with its own options schema', () => {
+    for (const d of PROVIDER_DESCRIPTORS) {
+      const provider = { id: 'p', type: d.type, apiKey: 'k', baseUrl: 'http://127.0.0.1:1/v1' };
+      expect(() => buildConfig('cfg.json', withProvider(provider))).not.toThrow();
+      expect(configError(() => buildConfig('cfg.json', withProvider({ ...provider, options: { surely_unknown: 1 } })))).toContain(
+        'providers.1.options.surely_unknown',
+      );
+    }
+  });
+});
+
+describe('provider registry on reload', () => {
+  const file = () => withProvider({ id: 'oa', type: 'openai', apiKey: 'sk-x', baseUrl: 'http://127.0.0.1:1/v1' });
+
+  it('rebuilds only the entries that changed; key order is no change', () => {
+    const registry = buildProviders(buildConfig('cfg.json', file()), { dataDir: '/tmp' });
+    const [sim, oa] = [registry.text('sim'), registry.text('oa')];
+    const reordered = file();
+    reordered.providers[1] = { baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-x', type: 'openai', id: 'oa' };
+    registry.apply(buildConfig('cfg.json', reordered));
+    expect(registry.text('sim')).toBe(sim);
+    expect(registry.text('oa')).toBe(oa);
+
+    const changed = file();
+    changed.providers[1] = { ...changed.providers[1], timeouts: { idleMs: 5000 } };
+    registry.apply(buildConfig('cfg.json', changed));
+    expect(registry.text('sim')).toBe(sim);
+    expect(registry.text('oa')).not.toBe(oa);
+    expect(registry.text('oa')).toBeDefined();
+
+    registry.apply(buildConfig('cfg.json', testConfigFile()));
+    expect(registry.text('oa')).toBeUndefined();
+    registry.close();
+  });
+
+  it('changes nothing when one changed entry fails to build', () => {
+    const registry = buildProviders(buildConfig('cfg.json', file()), { dataDir: '/tmp' });
+    const oa = registry.text('oa');
+    const broken = file();
+    broken.providers.push({ id: 'an', type: 'anthropic' });
+    broken.providers[1] = { ...broken.providers[1], timeouts: { idleMs: 5000 } };
+    expect(configError(() => registry.apply(buildConfig('cfg.json', broken)))).toContain('providers.2.apiKey');
+    expect(registry.text('oa')).toBe(oa);
+    expect(registry.text('an')).toBeUndefined();
+    registry.close();
   });
 });

@@ -16,6 +16,7 @@ const ANTHROPIC_TYPES: Record<ErrorReason, string> = {
   quota_exhausted: 'billing_error',
   content_policy: 'invalid_request_error',
   upstream_error: 'api_error',
+  upstream_malformed_response: 'api_error',
   upstream_unavailable: 'overloaded_error',
   upstream_timeout: 'timeout_error',
   internal: 'api_error',

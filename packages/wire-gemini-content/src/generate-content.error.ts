@@ -16,6 +16,7 @@ const GOOGLE_STATUS: Record<ErrorReason, string> = {
   quota_exhausted: 'RESOURCE_EXHAUSTED',
   content_policy: 'INVALID_ARGUMENT',
   upstream_error: 'INTERNAL',
+  upstream_malformed_response: 'INTERNAL',
   upstream_unavailable: 'UNAVAILABLE',
   upstream_timeout: 'DEADLINE_EXCEEDED',
   internal: 'INTERNAL',

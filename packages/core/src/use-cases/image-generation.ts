@@ -7,6 +7,7 @@ import type { ImageModelPort, UsageLog } from '../ports';
 import { imageCost } from '../billing';
 import type { Billing } from './billing';
 import { resolveModel } from './resolve-model';
+import { warningText, type Warning } from '../warnings';
 
 /** Rules that hold for every image model; what varies per model is its ImageCapabilities. */
 export const IMAGE_LIMITS = Object.freeze({
@@ -282,7 +283,7 @@ export class ImageGeneration {
     const t = this.target(call.model);
     const request = { ...call.request, model: t.upstreamModel };
     let usage: ImageUsage | undefined;
-    let warnings: string[] = [];
+    let warnings: Warning[] = [];
     let outcome: { status: string; httpStatus: number; code?: string } = { status: 'cancelled', httpStatus: 499 };
     let images = 0;
     let credits: number | undefined;
@@ -339,7 +340,7 @@ export class ImageGeneration {
     httpStatus: number,
     usage: ImageUsage | undefined,
     latencyMs: number,
-    warnings: string[],
+    warnings: Warning[],
     errorCode?: string,
     credits?: number,
   ): void {
@@ -358,7 +359,7 @@ export class ImageGeneration {
       ttftMs: null,
       provider,
       attempts: 1,
-      warnings,
+      warnings: warnings.map(warningText),
       credits,
     });
   }

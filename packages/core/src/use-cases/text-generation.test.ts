@@ -27,7 +27,7 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
     content: [{ type: 'text', text: `from ${name}` }],
     finishReason: 'stop',
     usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
-    warnings: [`${name}-warning`],
+    warnings: [{ type: 'other', message: `${name}-warning` }],
   });
   const port: TextModelPort = {
     async generate(req) {
@@ -48,7 +48,7 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
           type: 'finish',
           finishReason: 'stop',
           usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
-          warnings: [`${name}-warning`],
+          warnings: [{ type: 'other', message: `${name}-warning` }],
         };
       } finally {
         closed.count++;

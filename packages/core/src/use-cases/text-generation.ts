@@ -8,6 +8,7 @@ import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type Ci
 import { textCost } from '../billing';
 import type { Billing } from './billing';
 import { resolveModel } from './resolve-model';
+import { warningText, type Warning } from '../warnings';
 
 export interface ProviderLookup {
   text(providerId: string): TextModelPort | undefined;
@@ -150,7 +151,7 @@ export class TextGeneration {
     const routing: Routing = { attempts: 0, provider: null };
     let ttft: number | null = null;
     let usage: Usage | undefined;
-    let warnings: string[] = [];
+    let warnings: Warning[] = [];
     let status = 'cancelled';
     let httpStatus = 499;
     let errorCode: string | undefined;
@@ -300,7 +301,7 @@ export class TextGeneration {
     usage: Usage | undefined,
     latencyMs: number,
     ttftMs: number | null,
-    warnings: string[],
+    warnings: Warning[],
     errorCode?: string,
     credits?: number,
   ): void {
@@ -321,7 +322,7 @@ export class TextGeneration {
       ttftMs,
       provider: routing.provider,
       attempts: routing.attempts,
-      warnings,
+      warnings: warnings.map(warningText),
       credits,
       upstreamRequestId: routing.upstreamRequestId ?? null,
     });

@@ -1,60 +1,64 @@
+import { s, type Infer } from '../upstream-schema';
+
 /**
- * The chat-completions wire shapes the gateway reads from upstreams. Every field may be missing:
- * OpenAI-compatible servers differ in what they fill in.
+ * The chat-completions answers the gateway reads from upstreams, as minimal schemas: every field may be
+ * missing (OpenAI-compatible servers differ in what they fill in), but one that is present has its type.
  */
-export interface ChatToolCall {
-  index?: number;
-  id?: string;
-  type?: string;
-  function?: { name?: string; arguments?: string };
-}
+const chatToolCall = s.object({
+  index: s.number(),
+  id: s.string(),
+  type: s.string(),
+  function: s.object({ name: s.string(), arguments: s.string() }),
+});
 
-export interface ChatMessage {
-  role?: string;
-  content?: string | null | Array<{ type?: string; text?: string }>;
-  refusal?: string | null;
+const chatMessage = s.object({
+  role: s.string(),
+  content: s.oneOf(s.string(), s.array(s.object({ type: s.string(), text: s.string() }))),
+  refusal: s.string(),
   /** DeepSeek, vLLM (older), llama.cpp */
-  reasoning_content?: string | null;
+  reasoning_content: s.string(),
   /** OpenRouter, Ollama, vLLM (newer) */
-  reasoning?: string | null;
-  tool_calls?: ChatToolCall[] | null;
-}
+  reasoning: s.string(),
+  tool_calls: s.array(chatToolCall),
+});
 
-export interface ChatUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  total_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
+const chatUsage = s.object({
+  prompt_tokens: s.number(),
+  completion_tokens: s.number(),
+  total_tokens: s.number(),
+  prompt_tokens_details: s.object({ cached_tokens: s.number() }),
+  completion_tokens_details: s.object({ reasoning_tokens: s.number() }),
   /** DeepSeek reports cache hits here */
-  prompt_cache_hit_tokens?: number;
-}
+  prompt_cache_hit_tokens: s.number(),
+});
 
-export interface ChatErrorObject {
-  message?: string;
-  type?: string;
-  code?: string | number | null;
-  param?: string | null;
-}
+const chatErrorObject = s.object({ message: s.string(), type: s.string(), code: s.oneOf(s.string(), s.number()), param: s.string() });
 
-export interface ChatCompletion {
-  id?: string;
-  model?: string;
-  choices?: Array<{ index?: number; message?: ChatMessage; finish_reason?: string | null }>;
-  usage?: ChatUsage | null;
-}
+export const chatCompletionSchema = s.object({
+  id: s.string(),
+  model: s.string(),
+  choices: s.array(s.object({ index: s.number(), message: chatMessage, finish_reason: s.string() })),
+  usage: chatUsage,
+});
 
-export interface ChatChunk {
-  id?: string;
-  model?: string;
-  choices?: Array<{ index?: number; delta?: ChatMessage; finish_reason?: string | null }>;
-  usage?: ChatUsage | null;
-  error?: ChatErrorObject | string;
-}
+export const chatChunkSchema = s.object({
+  id: s.string(),
+  model: s.string(),
+  choices: s.array(s.object({ index: s.number(), delta: chatMessage, finish_reason: s.string() })),
+  usage: chatUsage,
+  error: s.oneOf(chatErrorObject, s.string()),
+});
+
+export type ChatToolCall = Infer<typeof chatToolCall>;
+export type ChatMessage = Infer<typeof chatMessage>;
+export type ChatUsage = Infer<typeof chatUsage>;
+export type ChatErrorObject = Infer<typeof chatErrorObject>;
+export type ChatCompletion = Infer<typeof chatCompletionSchema>;
+export type ChatChunk = Infer<typeof chatChunkSchema>;
 
 /** Error bodies: OpenAI's `{error:{message,type,code}}`, Ollama's `{error:"..."}`, some servers' `{message}`. */
 export interface ChatErrorBody {
-  error?: ChatErrorObject | string;
+  error?: ChatErrorObject | string | null;
   message?: string;
   detail?: string;
 }

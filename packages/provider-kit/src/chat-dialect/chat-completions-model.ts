@@ -1,8 +1,9 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
 import { parseSse, sseJson, type SseEvent } from '../sse-parser';
 import { malformedUpstream } from '../upstream-errors';
+import { checkUpstream } from '../upstream-schema';
 import type { UpstreamTransport } from '../upstream-transport';
-import type { ChatChunk, ChatCompletion } from './chat-api';
+import { chatChunkSchema, chatCompletionSchema } from './chat-api';
 import type { ChatDialect } from './chat-dialect';
 import { chatStreamError } from './chat-error';
 import { convertToChatRequest } from './convert-to-chat-request';
@@ -12,16 +13,17 @@ import { ChatStreamMapper } from './map-chat-stream';
 /** SSE events of a chat-completions stream → canonical parts, ending with the finish part. */
 export async function* readChatStream(events: AsyncIterable<SseEvent>, mapper: ChatStreamMapper): AsyncGenerator<TextStreamPart> {
   for await (const ev of events) {
-    let chunk: ChatChunk | undefined;
+    let data: unknown;
     try {
-      chunk = sseJson<ChatChunk>(ev);
+      data = sseJson(ev);
     } catch {
       throw malformedUpstream('a stream event that is not valid JSON');
     }
-    if (chunk === undefined) {
+    if (data === undefined) {
       mapper.markDone();
       continue;
     }
+    const chunk = checkUpstream(chatChunkSchema, data, 'a stream chunk');
     if (chunk.error) throw chatStreamError(chunk.error);
     yield* mapper.push(chunk);
   }
@@ -39,7 +41,7 @@ export class ChatCompletionsModel implements TextModelPort {
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToChatRequest(req, this.dialect, false);
     const res = await this.transport.post(this.path, body, { signal: ctx.signal });
-    const result = mapChatCompletion(await res.json<ChatCompletion>(), req.model, warnings);
+    const result = mapChatCompletion(await res.json(chatCompletionSchema, 'a chat completion'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
 

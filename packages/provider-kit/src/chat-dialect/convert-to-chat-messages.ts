@@ -1,25 +1,25 @@
-import type { Message, TextRequest } from '@gateway/core';
-import { imageUrl, toolResultText, warning } from '../conversion-helpers';
+import { type Message, type TextRequest, droppedContent, distinctWarnings, type Warning } from '@gateway/core';
+import { imageUrl, toolResultText } from '../conversion-helpers';
 import type { ChatContentPart, ChatRequestMessage } from './chat-api';
 import type { ChatDialect } from './chat-dialect';
 
 /** Canonical system + messages → chat `messages[]`; what the dialect cannot carry is reported. */
-export function convertToChatMessages(req: TextRequest, dialect: ChatDialect): { messages: ChatRequestMessage[]; warnings: string[] } {
-  const warnings = new Set<string>();
+export function convertToChatMessages(req: TextRequest, dialect: ChatDialect): { messages: ChatRequestMessage[]; warnings: Warning[] } {
+  const warnings = new Set<Warning>();
   const out: ChatRequestMessage[] = [];
   if (req.system) out.push({ role: dialect.systemRole, content: req.system });
   for (const m of req.messages) out.push(...convertMessage(m, dialect, warnings));
-  return { messages: out, warnings: [...warnings] };
+  return { messages: out, warnings: distinctWarnings([...warnings]) };
 }
 
-function convertMessage(m: Message, dialect: ChatDialect, warnings: Set<string>): ChatRequestMessage[] {
+function convertMessage(m: Message, dialect: ChatDialect, warnings: Set<Warning>): ChatRequestMessage[] {
   switch (m.role) {
     case 'user': {
       const parts: ChatContentPart[] = [];
       for (const p of m.content) {
         if (p.type === 'text') parts.push({ type: 'text', text: p.text });
         else if (dialect.supportsImages) parts.push({ type: 'image_url', image_url: { url: imageUrl(p) } });
-        else warnings.add(warning('messages.content.image', 'the upstream takes no images; image dropped'));
+        else warnings.add(droppedContent('messages.content.image', 'the upstream takes no images; image dropped'));
       }
       // A lone text part goes as a plain string: every server understands that form.
       const content = parts.length === 1 && parts[0].type === 'text' ? parts[0].text : parts;
@@ -52,9 +52,9 @@ function convertMessage(m: Message, dialect: ChatDialect, warnings: Set<string>)
       return m.content.map((r) => {
         const { text, droppedImages } = toolResultText(r.content);
         if (droppedImages)
-          warnings.add(warning('messages.tool.content.image', 'chat-completions tool messages carry text only; image dropped'));
+          warnings.add(droppedContent('messages.tool.content.image', 'chat-completions tool messages carry text only; image dropped'));
         if (r.isError)
-          warnings.add(warning('messages.tool.isError', 'chat-completions has no error flag on tool results; sent as plain text'));
+          warnings.add(droppedContent('messages.tool.isError', 'chat-completions has no error flag on tool results; sent as plain text'));
         return { role: 'tool' as const, tool_call_id: r.toolCallId, content: text };
       });
   }

@@ -1,11 +1,11 @@
-import type { TextRequest } from '@gateway/core';
-import { passthroughExtra, warning } from '../conversion-helpers';
+import { type TextRequest, unsupportedSetting, type Warning } from '@gateway/core';
+import { passthroughExtra } from '../conversion-helpers';
 import { CHAT_FORMAT, type ChatDialect } from './chat-dialect';
 import { convertToChatMessages } from './convert-to-chat-messages';
 
 export interface ConvertedRequest {
   body: Record<string, unknown>;
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** Canonical TextRequest → chat-completions body for one dialect. Pure. */
@@ -29,13 +29,13 @@ export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, str
   if (req.topP !== undefined) body.top_p = req.topP;
   if (req.topK !== undefined) {
     if (dialect.supportsTopK) body.top_k = req.topK;
-    else warnings.push(warning('topK', 'not supported by the upstream; ignored'));
+    else warnings.push(unsupportedSetting('topK', 'not supported by the upstream; ignored'));
   }
   if (req.presencePenalty !== undefined) body.presence_penalty = req.presencePenalty;
   if (req.frequencyPenalty !== undefined) body.frequency_penalty = req.frequencyPenalty;
   if (req.stopSequences?.length) body.stop = req.stopSequences;
   if (req.seed !== undefined) body.seed = req.seed;
-  if (req.n !== undefined && req.n > 1) warnings.push(warning('n', 'one result per upstream call; extra choices not requested'));
+  if (req.n !== undefined && req.n > 1) warnings.push(unsupportedSetting('n', 'one result per upstream call; extra choices not requested'));
   if (req.user !== undefined) body.user = req.user;
   if (req.responseFormat?.type === 'json') {
     body.response_format = req.responseFormat.schema
@@ -46,9 +46,10 @@ export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, str
     const { effort, budgetTokens } = req.reasoning;
     if (effort !== undefined) {
       if (dialect.supportsReasoningEffort) body.reasoning_effort = effort;
-      else warnings.push(warning('reasoning.effort', 'the upstream takes no reasoning effort; not sent'));
+      else warnings.push(unsupportedSetting('reasoning.effort', 'the upstream takes no reasoning effort; not sent'));
     }
-    if (budgetTokens !== undefined) warnings.push(warning('reasoning.budgetTokens', 'chat completions has no thinking budget; not sent'));
+    if (budgetTokens !== undefined)
+      warnings.push(unsupportedSetting('reasoning.budgetTokens', 'chat completions has no thinking budget; not sent'));
   }
   if (stream) {
     body.stream = true;

@@ -1,9 +1,7 @@
-export * from './chat-api';
-export * from './chat-dialect';
-export * from './chat-error';
-export * from './chat-completions-model';
-export * from './convert-to-chat-messages';
-export * from './convert-to-chat-request';
-export * from './map-chat-finish-reason';
-export * from './map-chat-response';
-export * from './map-chat-stream';
+export { type ChatCompletion, chatCompletionSchema } from './chat-api';
+export { type ChatDialect, OPENAI_CHAT_DIALECT } from './chat-dialect';
+export { chatErrorDetails, describeChatFailure } from './chat-error';
+export { ChatCompletionsModel, readChatStream } from './chat-completions-model';
+export { convertToChatRequest } from './convert-to-chat-request';
+export { mapChatCompletion } from './map-chat-response';
+export { ChatStreamMapper } from './map-chat-stream';

@@ -1,4 +1,4 @@
-import type { AssistantContent, TextResult } from '@gateway/core';
+import type { AssistantContent, TextResult, Warning } from '@gateway/core';
 import { malformedUpstream } from '../upstream-errors';
 import type { ChatCompletion, ChatMessage } from './chat-api';
 import { mapChatFinishReason, mapChatUsage } from './map-chat-finish-reason';
@@ -16,7 +16,7 @@ export function chatReasoning(m: ChatMessage | undefined): string {
 }
 
 /** `chat.completion` → canonical result (first choice; the gateway asks for one). */
-export function mapChatCompletion(json: ChatCompletion, requestedModel: string, warnings: string[]): TextResult {
+export function mapChatCompletion(json: ChatCompletion, requestedModel: string, warnings: Warning[]): TextResult {
   const choice = json.choices?.[0];
   if (!choice) throw malformedUpstream('a chat completion without choices');
   const m = choice.message ?? {};

@@ -1,4 +1,4 @@
-import type { FinishReason, TextStreamPart, Usage } from '@gateway/core';
+import type { FinishReason, TextStreamPart, Usage, Warning } from '@gateway/core';
 import { truncatedStream } from '../upstream-errors';
 import type { ChatChunk } from './chat-api';
 import { chatReasoning, chatText } from './map-chat-response';
@@ -16,7 +16,7 @@ export class ChatStreamMapper {
   /** upstream tool_calls[].index → canonical tool-call ordinal */
   private readonly calls = new Map<number, number>();
 
-  constructor(private readonly extra: { warnings: string[]; upstreamRequestId?: string }) {}
+  constructor(private readonly extra: { warnings: Warning[]; upstreamRequestId?: string }) {}
 
   push(chunk: ChatChunk): TextStreamPart[] {
     if (this.done) return [];

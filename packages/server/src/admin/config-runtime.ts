@@ -63,10 +63,10 @@ export class ConfigRuntime {
     const entries = await this.store.entries();
     try {
       const next = buildConfig(`database config (${this.live.source} + admin changes)`, documentOf(entries, this.live.file));
-      const registry = buildProviders(next, this.env);
+      // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
+      this.providers.apply(next);
       this.live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
       this.live.file = next.file;
-      this.providers.replaceWith(registry);
       this.version = version;
       return true;
     } catch (e) {

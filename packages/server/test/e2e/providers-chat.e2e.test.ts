@@ -67,4 +67,18 @@ describe('what an upstream cannot honour', () => {
     expect(row.warnings).toEqual(expect.arrayContaining(['seed: not supported by Anthropic; ignored']));
     expect(pg.fakes.anthropic.requests[0].body).not.toHaveProperty('seed');
   });
+
+  it('names caller-chosen fields only sanitised, in one header of at most 1 KB', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}<b>\u0001`, 1]));
+    const res = await fetch(`${pg.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BETA_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'via-anthropic', messages: [{ role: 'user', content: 'hi' }], ...extra }),
+    });
+    expect(res.status).toBe(200);
+    const header = res.headers.get('x-gateway-warnings') ?? '';
+    expect(header).toContain('field_0?b??: has no equivalent in the upstream format; not sent');
+    expect(header.length).toBeLessThanOrEqual(1024);
+    expect(header).not.toMatch(/[<>\u0000-\u001f]/);
+  });
 });

@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { GatewayError, type TextRequest, type TextResult, type TextStreamPart } from '@gateway/core';
+import { GatewayError, warningText, type TextRequest, type TextResult, type TextStreamPart, type Warning } from '@gateway/core';
+
+/** Fixtures keep warnings as the text the edge renders, so they read as the header and the usage log do. */
+const asText = <T extends { warnings?: Warning[] }>(x: T) => (x.warnings ? { ...x, warnings: x.warnings.map(warningText) } : x);
 
 /**
  * Golden fixtures of an outbound adapter, one file per case in `__fixtures__/`:
@@ -9,7 +12,7 @@ import { GatewayError, type TextRequest, type TextResult, type TextStreamPart } 
  * - `stream.<case>.sse` (the upstream's bytes) with `stream.<case>.json` `{ options?, canonical } | { options?, error }`
  */
 export interface GoldenAdapter {
-  request?(canonical: TextRequest, fx: { stream: boolean; options?: Record<string, unknown> }): { body: unknown; warnings: string[] };
+  request?(canonical: TextRequest, fx: { stream: boolean; options?: Record<string, unknown> }): { body: unknown; warnings: Warning[] };
   response?(upstream: unknown, fx: { options?: Record<string, unknown> }): TextResult;
   stream?(sse: string, fx: { options?: Record<string, unknown> }): AsyncIterable<TextStreamPart>;
 }
@@ -38,13 +41,13 @@ export function describeGoldenFixtures(name: string, dir: string, adapter: Golde
         const fx = read(f);
         const out = adapter.request!(fx.canonical, { stream: fx.stream ?? false, options: fx.options });
         expect(out.body).toEqual(fx.upstream);
-        expect(out.warnings).toEqual(fx.warnings ?? []);
+        expect(out.warnings.map(warningText)).toEqual(fx.warnings ?? []);
       });
     }
     if (adapter.response) {
       it.each(cases('response.', '.json'))('response in → response out: %s', (_c, f) => {
         const fx = read(f);
-        expect(adapter.response!(fx.upstream, fx)).toEqual(fx.canonical);
+        expect(asText(adapter.response!(fx.upstream, fx))).toEqual(fx.canonical);
       });
     }
     if (adapter.stream) {
@@ -54,7 +57,7 @@ export function describeGoldenFixtures(name: string, dir: string, adapter: Golde
         const parts: TextStreamPart[] = [];
         let error: GatewayError | undefined;
         try {
-          for await (const p of adapter.stream!(sse, fx)) parts.push(p);
+          for await (const p of adapter.stream!(sse, fx)) parts.push(p.type === 'finish' ? asText(p) : p);
         } catch (e) {
           if (!(e instanceof GatewayError)) throw e;
           error = e;

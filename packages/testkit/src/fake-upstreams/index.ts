@@ -5,6 +5,7 @@ export * from './fake-anthropic-messages';
 export * from './fake-gemini-content';
 export * from './fake-upstream-server';
 export * from './text-model.conformance';
+export * from './malformed-answers';
 export * from './golden-fixtures';
 export * from './fake-video-tasks';
 export * from './fake-veo';

@@ -1,5 +1,6 @@
 import { collectStream, GatewayError, type CallContext, type TextModelPort, type TextRequest, type TextStreamPart } from '@gateway/core';
 import { refusedUrl, startFakeUpstream, type FakeDialectName, type FakeUpstream } from './fake-upstream-server';
+import { MALFORMED_ANSWERS } from './malformed-answers';
 
 export interface ConformanceTarget {
   url: string;
@@ -245,6 +246,22 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
         fake.enqueue({ streamErrorAfter: 2 });
         const e = await failure(drain(model.stream(ask('x'), ctx())));
         expect(e.reason).toBe('upstream_unavailable');
+      });
+
+      it.each(MALFORMED_ANSWERS[opts.dialect].answers)(
+        'a wrongly typed answer %s → upstream_malformed_response, not a crash',
+        async (body) => {
+          fake.enqueue({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } });
+          const e = await failure(model.generate(ask('x'), ctx()));
+          expect(e).toMatchObject({ reason: 'upstream_malformed_response', code: 'upstream_malformed_response', status: 502 });
+        },
+      );
+
+      it('a wrongly typed stream chunk → upstream_malformed_response, not a crash', async () => {
+        const body = MALFORMED_ANSWERS[opts.dialect].chunk;
+        fake.enqueue({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body } });
+        const e = await failure(drain(model.stream(ask('x'), ctx())));
+        expect(e).toMatchObject({ reason: 'upstream_malformed_response', code: 'upstream_malformed_response', status: 502 });
       });
 
       it('a caller abort stops the call as client_closed', async () => {

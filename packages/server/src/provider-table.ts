@@ -1,0 +1,21 @@
+import { anthropicProvider } from '@gateway/provider-anthropic';
+import { arkProvider } from '@gateway/provider-ark';
+import { googleProvider } from '@gateway/provider-google';
+import { openAiProvider } from '@gateway/provider-openai';
+import { openAiCompatibleProvider } from '@gateway/provider-openai-compatible';
+import { simulatorProvider } from '@gateway/provider-simulator';
+
+/**
+ * Every provider type this build can run: adding a provider is its package plus one line here. The config
+ * schema's `providers[]` part, the `type` union and the registry's factories are all derived from this list.
+ */
+export const PROVIDER_DESCRIPTORS = [
+  simulatorProvider,
+  openAiProvider,
+  anthropicProvider,
+  googleProvider,
+  openAiCompatibleProvider,
+  arkProvider,
+] as const;
+
+export type ProviderType = (typeof PROVIDER_DESCRIPTORS)[number]['type'];
