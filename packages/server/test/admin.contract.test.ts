@@ -82,6 +82,18 @@ describe('admin API', () => {
     expect((await admin('get', '/admin/models')).body.data.map((m: { id: string }) => m.id)).not.toContain('broken');
   });
 
+  it("checks a provider's options against its own schema, naming the field, and changes nothing", async () => {
+    const bad = await admin('put', '/admin/providers/sim').send({ type: 'simulator', options: { queuedMs: 'soon' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_config_change');
+    expect(bad.body.error.message).toContain('providers.0.options.queuedMs');
+    const typo = await admin('put', '/admin/providers/sim').send({ type: 'simulator', options: { queuedMillis: 5 } });
+    expect(typo.body.error.message).toContain('providers.0.options.queuedMillis');
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send(chat('sim-chat'))).status,
+    ).toBe(200);
+  });
+
   it('never shows a provider secret', async () => {
     const put = await admin('put', '/admin/providers/oa').send({
       type: 'openai-compatible',
