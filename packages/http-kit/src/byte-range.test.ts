@@ -31,11 +31,18 @@ describe('parseByteRange (size 1000)', () => {
       ' '.repeat(100_000) + 'bytes=0-',
       'bytes=0-' + '\t'.repeat(100_000) + '1,',
     ];
+    // The best of a few runs: a loaded machine may pause one run, while a backtracking parse is slow on every run.
+    const bestMs = (header: string) =>
+      Math.min(
+        ...Array.from({ length: 5 }, () => {
+          const started = process.hrtime.bigint();
+          parseByteRange(header, 1000);
+          return Number(process.hrtime.bigint() - started) / 1e6;
+        }),
+      );
     for (const header of hostile) {
       expect(header.length).toBeGreaterThanOrEqual(100_000);
-      const started = process.hrtime.bigint();
-      parseByteRange(header, 1000);
-      expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(10);
+      expect(bestMs(header)).toBeLessThan(10);
     }
     expect(parseByteRange('bytes=' + ' '.repeat(100_000) + '0-9', 1000)).toEqual({ kind: 'partial', start: 0, end: 9 });
   });
