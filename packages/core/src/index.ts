@@ -11,6 +11,7 @@ export * from './use-cases/authenticate';
 export * from './use-cases/resolve-model';
 export * from './use-cases/text-generation';
 export * from './use-cases/circuit-breaker';
+export { DeploymentSelector, isUpstreamFault, orderDeployments, type DeploymentAttempt, type SelectionOptions } from './use-cases/deployment-selection';
 export * from './image-probe';
 export * from './use-cases/video-tasks.contract';
 export * from './use-cases/image-generation';

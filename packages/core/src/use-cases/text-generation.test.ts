@@ -4,7 +4,8 @@ import { GatewayError, type ErrorReason } from '../errors';
 import type { TextModelPort, UsageRow } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
 import { estimateInputTokens } from '../token-estimate';
-import { orderDeployments, TextGeneration } from './text-generation';
+import { orderDeployments } from './deployment-selection';
+import { TextGeneration } from './text-generation';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'all' };
 const request: TextRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
