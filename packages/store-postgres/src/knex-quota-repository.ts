@@ -7,6 +7,40 @@ const toQuota = (accountId: string, r?: Record<string, any>): AccountQuota => ({
   used: Number(r?.credits_used ?? 0),
 });
 
+/**
+ * Takes `amount` credits only if the account stays within its limit: one conditional UPDATE, so the row lock
+ * serialises concurrent takers on every instance and each re-checks the limit against the committed total.
+ * Used inside a caller's transaction (task admission) or on its own.
+ */
+export async function reserveCredits(
+  trx: Knex.Transaction,
+  accountId: string,
+  amount: number,
+  reason: string,
+  refs: CreditRefs,
+): Promise<boolean> {
+  await trx.raw('insert into account_quotas (account_id, credits_used) values (?, 0) on conflict (account_id) do nothing', [accountId]);
+  const { rows } = await trx.raw(
+    `update account_quotas set credits_used = credits_used + ?, updated_at = now()
+      where account_id = ? and (credit_limit is null or credits_used + ? <= credit_limit)
+      returning account_id`,
+    [amount, accountId, amount],
+  );
+  if (!(rows as unknown[]).length) return false;
+  await ledger(trx, accountId, amount, reason, refs);
+  return true;
+}
+
+async function ledger(trx: Knex.Transaction, accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+  await trx('credit_ledger').insert({
+    account_id: accountId,
+    amount,
+    reason,
+    request_id: refs.requestId ?? null,
+    task_id: refs.taskId ?? null,
+  });
+}
+
 export class KnexQuotaRepository implements QuotaRepository {
   constructor(private readonly db: Knex) {}
 
@@ -29,13 +63,11 @@ export class KnexQuotaRepository implements QuotaRepository {
        on conflict (account_id) do update set credits_used = account_quotas.credits_used + excluded.credits_used, updated_at = now()`,
       [accountId, amount],
     );
-    await trx('credit_ledger').insert({
-      account_id: accountId,
-      amount,
-      reason,
-      request_id: refs.requestId ?? null,
-      task_id: refs.taskId ?? null,
-    });
+    await ledger(trx, accountId, amount, reason, refs);
+  }
+
+  async reserve(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean> {
+    return this.db.transaction((trx) => reserveCredits(trx, accountId, amount, reason, refs));
   }
 
   async charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {

@@ -16,6 +16,11 @@ export interface QuotaRepository {
   setLimit(accountId: string, limit: number | null): Promise<AccountQuota>;
   /** Adds to the account's used credits (post-paid text and images). */
   charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void>;
+  /**
+   * Adds `amount` only if the account stays within its limit, in one conditional write (no read-then-write
+   * window across instances). False, and nothing written, when it would not.
+   */
+  reserve(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean>;
   /** Charges a task once: billing none → charged. False when it was already charged. */
   chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean>;
   /** Refunds every charged task that ended failed, cancelled or expired, once each (charged → refunded). */

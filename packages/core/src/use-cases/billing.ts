@@ -32,15 +32,25 @@ export class Billing {
   async precheck(principal: Principal, estimate = 0): Promise<void> {
     const q = await this.quota(principal.accountId);
     if (q.limit === null) return;
-    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) {
-      throw new GatewayError(
-        'quota_exhausted',
-        `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit)} used${estimate ? `; this request needs ${fmt(estimate)}` : ''}).`,
-        {
-          code: 'quota_exhausted',
-        },
-      );
-    }
+    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) throw exhausted(q, estimate);
+  }
+
+  /**
+   * Takes a price known before the call (images) in one conditional write, so parallel requests on any
+   * number of instances never take more than the remaining credits. Nothing to take: the precheck alone.
+   */
+  async reserve(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    if (amount <= 0) return this.precheck(principal);
+    const taken = await this.quotas.reserve(principal.accountId, amount, reason, refs);
+    this.cache.delete(principal.accountId);
+    if (!taken) throw exhausted(await this.quotas.get(principal.accountId), amount);
+  }
+
+  /** Gives back the unused part of a reservation. */
+  async refund(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    if (amount <= 0) return;
+    await this.quotas.charge(principal.accountId, -amount, reason, refs);
+    this.cache.delete(principal.accountId);
   }
 
   async settle(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
@@ -65,6 +75,17 @@ export class Billing {
   forget(accountId: string): void {
     this.cache.delete(accountId);
   }
+}
+
+function exhausted(q: AccountQuota, estimate: number): GatewayError {
+  const needs = estimate ? `; this request needs ${fmt(estimate)}` : '';
+  return new GatewayError(
+    'quota_exhausted',
+    `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit ?? 0)} used${needs}).`,
+    {
+      code: 'quota_exhausted',
+    },
+  );
 }
 
 const fmt = (n: number) => String(Math.round(n * 1e6) / 1e6);
