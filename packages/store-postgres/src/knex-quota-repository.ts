@@ -41,6 +41,8 @@ async function ledger(trx: Knex.Transaction, accountId: string, amount: number, 
   });
 }
 
+const limit1 = (taskId: string) => ({ sql: 'and id = ?', params: [taskId], limit: 1 });
+
 export class KnexQuotaRepository implements QuotaRepository {
   constructor(private readonly db: Knex) {}
 
@@ -85,15 +87,24 @@ export class KnexQuotaRepository implements QuotaRepository {
     });
   }
 
+  async refundTask(taskId: string) {
+    return (await this.refund(limit1(taskId)))[0] ?? null;
+  }
+
   async refundUnsuccessfulTasks(limit: number) {
+    return this.refund({ sql: '', params: [], limit });
+  }
+
+  /** charged → refunded by compare-and-set, with the ledger row, for the owed tasks matched (skipping locked ones). */
+  private async refund(only: { sql: string; params: string[]; limit: number }) {
     return this.db.transaction(async (trx) => {
       const { rows } = await trx.raw(
         `update video_tasks set billing_state = 'refunded'
-         where id in (select id from video_tasks where billing_state = 'charged' and status in ('failed','cancelled','expired')
+         where id in (select id from video_tasks where billing_state = 'charged' and status in ('failed','cancelled','expired') ${only.sql}
                       order by id limit ? for update skip locked)
            and billing_state = 'charged'
          returning id, account_id, billed_credits`,
-        [limit],
+        [...only.params, only.limit],
       );
       const out: Array<{ taskId: string; accountId: string; amount: number }> = [];
       for (const r of rows as Array<Record<string, any>>) {

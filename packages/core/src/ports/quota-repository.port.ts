@@ -23,6 +23,8 @@ export interface QuotaRepository {
   reserve(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean>;
   /** Charges a task once: billing none → charged. False when it was already charged. */
   chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean>;
+  /** Refunds one task when it is charged and ended failed, cancelled or expired (charged → refunded); null otherwise. */
+  refundTask(taskId: string): Promise<{ taskId: string; accountId: string; amount: number } | null>;
   /** Refunds every charged task that ended failed, cancelled or expired, once each (charged → refunded). */
   refundUnsuccessfulTasks(limit: number): Promise<Array<{ taskId: string; accountId: string; amount: number }>>;
 }

@@ -32,7 +32,7 @@ export class Billing {
   async precheck(principal: Principal, estimate = 0): Promise<void> {
     const q = await this.quota(principal.accountId);
     if (q.limit === null) return;
-    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) throw exhausted(q, estimate);
+    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) throw quotaExhaustedError(q, estimate);
   }
 
   /**
@@ -43,7 +43,7 @@ export class Billing {
     if (amount <= 0) return this.precheck(principal);
     const taken = await this.quotas.reserve(principal.accountId, amount, reason, refs);
     this.cache.delete(principal.accountId);
-    if (!taken) throw exhausted(await this.quotas.get(principal.accountId), amount);
+    if (!taken) throw quotaExhaustedError(await this.quotas.get(principal.accountId), amount);
   }
 
   /** Gives back the unused part of a reservation. */
@@ -59,12 +59,13 @@ export class Billing {
     this.cache.delete(principal.accountId);
   }
 
-  async chargeTask(principal: Principal, taskId: string, amount: number): Promise<void> {
-    if (amount <= 0) return;
-    await this.quotas.chargeTask(taskId, principal.accountId, amount);
-    this.cache.delete(principal.accountId);
+  /** Refunds one task if it is owed (charged, ended unsuccessfully): a compare-and-set, never twice. */
+  async refundTask(taskId: string): Promise<void> {
+    const refund = await this.quotas.refundTask(taskId);
+    if (refund) this.cache.delete(refund.accountId);
   }
 
+  /** Worker housekeeping: every refund owed, in batches. */
   async refundUnsuccessfulTasks(limit = 100) {
     const refunds = await this.quotas.refundUnsuccessfulTasks(limit);
     for (const r of refunds) this.cache.delete(r.accountId);
@@ -77,7 +78,8 @@ export class Billing {
   }
 }
 
-function exhausted(q: AccountQuota, estimate: number): GatewayError {
+/** The one refusal for an account without credits left (the quota check, the reservation, task admission). */
+export function quotaExhaustedError(q: Pick<AccountQuota, 'used' | 'limit'>, estimate: number): GatewayError {
   const needs = estimate ? `; this request needs ${fmt(estimate)}` : '';
   return new GatewayError(
     'quota_exhausted',

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { newId, VideoTasks, VideoWorker, type VideoProviderLookup, type VideoWorkerOptions } from '@gateway/core';
+import { DeploymentSelector, newId, VideoTasks, VideoWorker, type VideoProviderLookup, type VideoWorkerOptions } from '@gateway/core';
 import { FileContentStore } from '@gateway/store-files';
 import { KnexTaskRepository } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
@@ -47,7 +47,18 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
   const tasks = new KnexTaskRepository(ctx.knex);
   const content = new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
-  const service = new VideoTasks({ catalogue, tasks, content, usage: ctx.usage, providers: ctx.providers, limits, billing: ctx.billing });
+  // One policy, one set of circuits for admission and submit.
+  const selector = new DeploymentSelector();
+  const service = new VideoTasks({
+    catalogue,
+    tasks,
+    content,
+    usage: ctx.usage,
+    providers: ctx.providers,
+    limits,
+    billing: ctx.billing,
+    selector,
+  });
   const worker = new VideoWorker(
     {
       tasks,
@@ -55,6 +66,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
       catalogue,
       providers: ctx.providers,
       billing: ctx.billing,
+      selector,
       log: (level, message, fields) => ctx.logger.log(level, message, fields),
     },
     { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },
