@@ -13,7 +13,7 @@ const priced = () => {
         : m.id === 'sim-image'
           ? { ...m, pricing: { perImage: 5 } }
           : m.id === 'sim-video-2.0'
-            ? { ...m, pricing: { perVideoSecond: { '720p': 10 } } }
+            ? { ...m, pricing: { perVideoSecond: { '480p': 10, '720p': 10, '1080p': 10, '4k': 10 } } }
             : m,
     ),
   });
