@@ -99,6 +99,23 @@ describe('credit quotas', () => {
     expect(ledger).toHaveLength(2);
   });
 
+  it('shows the refund in GET /v1/usage beside the charge, for a failed or cancelled task', async () => {
+    await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: null });
+    const created = await request(gw.app)
+      .post('/v1/contents/generations/tasks')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'a dog [sim:fail]' }], duration: 5, resolution: '720p' });
+    expect(created.status).toBe(200);
+    const id = created.body.id;
+    await eventually(async () => {
+      const rows = await request(gw.app).get(`/v1/usage?task_id=${id}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
+      expect(rows.body.data.map((r: { status: string; credits: number }) => [r.status, r.credits])).toEqual([
+        ['refunded', -50],
+        ['queued', 50],
+      ]);
+    }, 15000);
+  });
+
   it('refuses a video task the quota cannot cover, creating nothing', async () => {
     await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: (await used()) + 49 });
     const [{ n: before }] = await gw.db.knex('video_tasks').count({ n: '*' });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AccountQuota, CreditRefs, QuotaRepository } from '@gateway/core';
+import { usageRowToRecord } from './knex-usage-log';
 
 const toQuota = (accountId: string, r?: Record<string, any>): AccountQuota => ({
   accountId,
@@ -103,13 +104,29 @@ export class KnexQuotaRepository implements QuotaRepository {
          where id in (select id from video_tasks where billing_state = 'charged' and status in ('failed','cancelled','expired') ${only.sql}
                       order by id limit ? for update skip locked)
            and billing_state = 'charged'
-         returning id, account_id, billed_credits`,
+         returning id, account_id, key_id, model, format, status, billed_credits`,
         [...only.params, only.limit],
       );
       const out: Array<{ taskId: string; accountId: string; amount: number }> = [];
       for (const r of rows as Array<Record<string, any>>) {
         const amount = Number(r.billed_credits);
         await this.add(trx, r.account_id, -amount, 'video task refund', { taskId: r.id });
+        // The refund shows where the charge shows: a usage row of its own, with negative credits, in the same step.
+        await trx('usage_log').insert(
+          usageRowToRecord({
+            createdAt: new Date(),
+            requestId: `refund_${r.id}`,
+            accountId: r.account_id,
+            keyId: r.key_id,
+            model: r.model,
+            format: r.format,
+            status: 'refunded',
+            httpStatus: 200,
+            errorCode: r.status,
+            taskId: r.id,
+            credits: -amount,
+          }),
+        );
         out.push({ taskId: r.id, accountId: r.account_id, amount });
       }
       return out;
