@@ -36,3 +36,4 @@ export * from './use-cases/video-task-driver';
 export * from './use-cases/video-worker';
 export * from './billing';
 export * from './use-cases/billing';
+export { auditTaskBooks, type TaskBooksAuditResult } from './use-cases/task-books-audit';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { AccountQuota, CreditRefs, QuotaRepository } from '@gateway/core';
+import type { AccountQuota, CreditRefs, QuotaRepository, VideoTask } from '@gateway/core';
+import { rowToTask } from './task-row.codec';
 import { usageRowToRecord } from './knex-usage-log';
 
 const toQuota = (accountId: string, r?: Record<string, any>): AccountQuota => ({
@@ -86,6 +87,21 @@ export class KnexQuotaRepository implements QuotaRepository {
       await this.add(trx, accountId, amount, 'video task', { taskId });
       return true;
     });
+  }
+
+  async unbilledTasks(models: string[], limit: number): Promise<VideoTask[]> {
+    if (!models.length) return [];
+    const rows = await this.db('video_tasks').where({ billing_state: 'none' }).whereIn('model', models).orderBy('id').limit(limit);
+    return rows.map(rowToTask);
+  }
+
+  async tasksWithoutUsageRow(limit: number): Promise<Array<{ task: VideoTask; credits: number }>> {
+    const rows = await this.db('video_tasks as t')
+      .whereNotExists(this.db('usage_log as u').whereRaw('u.task_id = t.id').whereIn('u.status', ['queued']))
+      .orderBy('t.id')
+      .limit(limit)
+      .select('t.*');
+    return rows.map((r: Record<string, unknown>) => ({ task: rowToTask(r), credits: Number(r.billed_credits) }));
   }
 
   async refundTask(taskId: string) {

@@ -1,3 +1,5 @@
+import type { VideoTask } from '../video-task';
+
 export interface AccountQuota {
   accountId: string;
   /** credits the account may use; null = unlimited */
@@ -23,6 +25,10 @@ export interface QuotaRepository {
   reserve(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean>;
   /** Charges a task once: billing none → charged. False when it was already charged. */
   chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean>;
+  /** Recovery audit: tasks of the given (priced) models that were never charged. */
+  unbilledTasks(models: string[], limit: number): Promise<VideoTask[]>;
+  /** Recovery audit: tasks without their creation usage row, with the credits billed for each. */
+  tasksWithoutUsageRow(limit: number): Promise<Array<{ task: VideoTask; credits: number }>>;
   /** Refunds one task when it is charged and ended failed, cancelled or expired (charged → refunded); null otherwise. */
   refundTask(taskId: string): Promise<{ taskId: string; accountId: string; amount: number } | null>;
   /** Refunds every charged task that ended failed, cancelled or expired, once each (charged → refunded). */
