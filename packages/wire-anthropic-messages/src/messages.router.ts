@@ -51,7 +51,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: abort.signal };
+    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: abort.signal, model };
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);

@@ -36,7 +36,7 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: abort.signal };
+    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: abort.signal, model };
 
     if (!body.stream) {
       const n = request.n ?? 1;

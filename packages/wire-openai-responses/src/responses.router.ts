@@ -87,7 +87,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: abort.signal };
+    const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: abort.signal, model };
     // Saved only after success, so a failed or abandoned request leaves nothing behind.
     const save = async (document: object, result: TextResult) => {
       if (body.store === false) return;

@@ -269,3 +269,31 @@ describe('countTokens', () => {
     expect(a.seen).toEqual(['a-model']);
   });
 });
+
+describe('TextGeneration resolves the model once per request', () => {
+  it('uses the model the adapter resolved instead of looking it up again', async () => {
+    const one = scriptedPort('one', ['ok', 'ok']);
+    const catalogue = new ModelCatalogue([{ id: 'm', kind: 'text', deployments: [dep('one')] }], [{ name: 'all', models: ['*'] }]);
+    const lookups: string[] = [];
+    const get = catalogue.get.bind(catalogue);
+    catalogue.get = (id: string) => (lookups.push(id), get(id));
+    const text = new TextGeneration({
+      catalogue,
+      providers: { text: () => one.port },
+      usage: { record: () => undefined, flush: async () => {} },
+    });
+    const model = text.resolve(principal, 'm');
+    await text.generate(principal, request, { ...meta(), model });
+    await drain(text.stream(principal, request, { ...meta(), model }));
+    expect(lookups).toEqual(['m']);
+  });
+
+  it('many 400s from the upstream never open the circuit', async () => {
+    const one = scriptedPort('one', () => 'invalid_request');
+    const { text } = setup([dep('one')], { one: one.port });
+    for (let i = 0; i < 30; i++)
+      await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
+    expect(text.circuitState('one', 'one-model')).toBe('closed');
+    expect(one.seen).toHaveLength(30);
+  });
+});
