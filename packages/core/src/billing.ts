@@ -1,5 +1,7 @@
 /** Prices and the quota rule: pure, so every format charges alike. */
 import type { ModelSpec } from './catalogue';
+import { GatewayError } from './errors';
+import { resolutionsFor } from './video-limits';
 import type { Usage } from './text';
 
 /** Credits, per model, in the config file's `pricing`. A model without pricing costs nothing. */
@@ -27,6 +29,30 @@ export function imageCost(model: ModelSpec, images: number): number {
 }
 
 export function videoCost(model: ModelSpec, resolution: string, seconds: number): number {
-  const per = pricingOf(model).perVideoSecond?.[resolution as '720p'] ?? 0;
+  if (!model.pricing) return 0;
+  const per = model.pricing.perVideoSecond?.[resolution as '720p'];
+  // Fails closed: a priced model never renders an unpriced resolution for free (start-up refuses such a table).
+  if (per === undefined) throw new GatewayError('internal', `Model ${model.id} has no price for ${resolution} video.`);
   return round(per * seconds);
+}
+
+/**
+ * Pricing fails closed: a model with a price table must price everything it offers. Returns what is missing
+ * (for the config error), or null when the table is complete or the model is free (no table at all).
+ * Video is priced per second, so every duration is covered by the resolution's price; images are priced
+ * per image, the same for every size and quality.
+ */
+export function missingPrice(model: ModelSpec): string | null {
+  const p = model.pricing;
+  if (!p) return null;
+  if (model.kind === 'text') {
+    const gaps = (['inputPerMillionTokens', 'outputPerMillionTokens'] as const).filter((k) => p[k] === undefined);
+    return gaps.length ? `text model ${model.id} has a price table without ${gaps.join(' and ')}` : null;
+  }
+  if (model.kind === 'image') return p.perImage === undefined ? `image model ${model.id} has a price table without perImage` : null;
+  if (!model.family || !model.tier) return null;
+  const gaps = resolutionsFor(model.family, model.tier).filter((r) => p.perVideoSecond?.[r] === undefined);
+  return gaps.length
+    ? `video model ${model.id} offers ${gaps.join(', ')} but perVideoSecond does not price ${gaps.length > 1 ? 'them' : 'it'}`
+    : null;
 }

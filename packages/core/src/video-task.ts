@@ -48,6 +48,11 @@ export interface VideoDelivery {
   bytes: number;
 }
 
+export interface TaskDeployment {
+  provider: string;
+  upstreamModel: string;
+}
+
 export interface VideoTask {
   id: string;
   accountId: string;
@@ -63,6 +68,11 @@ export interface VideoTask {
   executionExpiresAfter: number;
   error: TaskError | null;
   delivery: VideoDelivery | null;
+  /**
+   * The deployment chosen once at admission (the one selection policy): the request check, the price and the
+   * upstream call all use it. Null for tasks admitted before it was stored (resolved at submit).
+   */
+  deployment: TaskDeployment | null;
   /** provider id and opaque operation reference once submitted upstream */
   upstream: { provider: string; operation: string } | null;
   idempotencyKey: string | null;

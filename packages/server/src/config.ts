@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { readFileSync } from 'node:fs';
 import {
   DEFAULT_BREAKER_OPTIONS,
+  missingPrice,
   ModelCatalogue,
   type CircuitBreakerOptions,
   type Deployment,
@@ -147,6 +148,8 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
       deployments,
       options: m.options,
     });
+    const unpriced = missingPrice(models[models.length - 1]); // pricing fails closed (core billing.ts)
+    if (unpriced) throw new ConfigError(source, `${at}.pricing`, unpriced);
   });
   const groups = new Set<string>();
   file.groups.forEach((g, i) => {

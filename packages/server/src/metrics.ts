@@ -150,6 +150,7 @@ export class GatewayMetrics {
         log.record(row);
       },
       flush: () => log.flush(),
+      written: (row) => this.observe(row),
     };
   }
 }

@@ -13,7 +13,7 @@ const priced = () => {
         : m.id === 'sim-image'
           ? { ...m, pricing: { perImage: 5 } }
           : m.id === 'sim-video-2.0'
-            ? { ...m, pricing: { perVideoSecond: { '720p': 10 } } }
+            ? { ...m, pricing: { perVideoSecond: { '480p': 10, '720p': 10, '1080p': 10, '4k': 10 } } }
             : m,
     ),
   });
@@ -97,6 +97,23 @@ describe('credit quotas', () => {
     await eventually(async () => expect(await used()).toBe(before), 15000);
     const ledger = await gw.db.knex('credit_ledger').where({ task_id: id });
     expect(ledger).toHaveLength(2);
+  });
+
+  it('shows the refund in GET /v1/usage beside the charge, for a failed or cancelled task', async () => {
+    await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: null });
+    const created = await request(gw.app)
+      .post('/v1/contents/generations/tasks')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'a dog [sim:fail]' }], duration: 5, resolution: '720p' });
+    expect(created.status).toBe(200);
+    const id = created.body.id;
+    await eventually(async () => {
+      const rows = await request(gw.app).get(`/v1/usage?task_id=${id}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
+      expect(rows.body.data.map((r: { status: string; credits: number }) => [r.status, r.credits])).toEqual([
+        ['refunded', -50],
+        ['queued', 50],
+      ]);
+    }, 15000);
   });
 
   it('refuses a video task the quota cannot cover, creating nothing', async () => {

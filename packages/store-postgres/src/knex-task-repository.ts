@@ -17,6 +17,11 @@ import {
   type VideoTask,
 } from '@gateway/core';
 import { encodeRequest, patchToRow, rowToClaim, rowToTask } from './task-row.codec';
+import { reserveCredits } from './knex-quota-repository';
+import { usageRowToRecord } from './knex-usage-log';
+
+/** Thrown inside the admission transaction to roll it back when the credits do not suffice. */
+class Unaffordable extends Error {}
 
 export { patchToRow, rowToTask } from './task-row.codec';
 
@@ -47,6 +52,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
         service_tier: task.serviceTier,
         execution_expires_after: task.executionExpiresAfter,
         idempotency_key: task.idempotencyKey,
+        deployment: task.deployment ? JSON.stringify(task.deployment) : null,
         created_at: createdAt,
         updated_at: createdAt,
         next_poll_at: createdAt,
@@ -81,8 +87,21 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     return rows.length ? rowToTask(rows[0]) : null;
   }
 
-  /** Serialised per account by a transaction-scoped advisory lock, so the cap and the key hold under concurrency. */
+  /**
+   * Serialised per account by a transaction-scoped advisory lock, so the cap and the key hold under concurrency;
+   * the credit reservation is a conditional UPDATE in the same transaction, so the books hold on every instance.
+   */
   async admit(task: NewVideoTask, rules: AdmissionRules): Promise<Admission> {
+    try {
+      return await this.admitInTransaction(task, rules);
+    } catch (e) {
+      if (!(e instanceof Unaffordable)) throw e;
+      const q = await this.db('account_quotas').where({ account_id: task.accountId }).first();
+      return { outcome: 'unaffordable', used: Number(q?.credits_used ?? 0), limit: Number(q?.credit_limit ?? 0) };
+    }
+  }
+
+  private admitInTransaction(task: NewVideoTask, rules: AdmissionRules): Promise<Admission> {
     return this.db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`video_tasks:${task.accountId}`]);
       if (task.idempotencyKey) {
@@ -93,7 +112,18 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       }
       const [{ n }] = await trx('video_tasks').where({ account_id: task.accountId }).whereIn('status', ACTIVE).count({ n: '*' });
       if (Number(n) >= rules.maxActive) return { outcome: 'capped', active: Number(n) };
-      return { outcome: 'created', task: await this.create(task, trx) };
+      let created = await this.create(task, trx);
+      const price = rules.price ?? 0;
+      if (price > 0) {
+        if (!(await reserveCredits(trx, task.accountId, price, 'video task', { taskId: task.id }))) throw new Unaffordable();
+        const [row] = await trx('video_tasks')
+          .where({ id: task.id })
+          .update({ billing_state: 'charged', billed_credits: price })
+          .returning('*');
+        created = rowToTask(row);
+      }
+      if (rules.usage) await trx('usage_log').insert(usageRowToRecord({ createdAt: new Date(), ...rules.usage, taskId: task.id }));
+      return { outcome: 'created', task: created };
     });
   }
 

@@ -32,7 +32,7 @@ export class KnexUsageLog implements UsageLog {
     if (batch.length > 0) {
       this.inflight = this.inflight.then(() =>
         this.db('usage_log')
-          .insert(batch.map(toRow))
+          .insert(batch.map(usageRowToRecord))
           .then(
             () => undefined,
             (e) => this.opts.onError?.(e),
@@ -43,7 +43,8 @@ export class KnexUsageLog implements UsageLog {
   }
 }
 
-function toRow(r: UsageRow): Record<string, unknown> {
+/** A usage row as the usage_log table stores it (also written by task admission, in its transaction). */
+export function usageRowToRecord(r: UsageRow): Record<string, unknown> {
   return {
     created_at: r.createdAt,
     request_id: r.requestId,

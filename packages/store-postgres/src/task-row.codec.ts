@@ -35,6 +35,7 @@ export function rowToTask(r: Record<string, any>): VideoTask {
     executionExpiresAfter: Number(r.execution_expires_after),
     error: json(r.error),
     delivery: json(r.delivery),
+    deployment: json(r.deployment),
     upstream: json(r.upstream),
     idempotencyKey: r.idempotency_key ?? null,
     createdAt: new Date(r.created_at),

@@ -107,6 +107,13 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       expect((await repo.findById(t.id))!.status).toBe(legal ? to : from);
     });
 
+    it('keeps the deployment chosen at admission; a task without one reads as null', async () => {
+      const bound = await repo.create(conformanceTask({ deployment: { provider: 'p1', upstreamModel: 'up-1' } }));
+      expect((await repo.findForAccount('acct-a', bound.id))?.deployment).toEqual({ provider: 'p1', upstreamModel: 'up-1' });
+      const legacy = await repo.create(conformanceTask());
+      expect((await repo.findForAccount('acct-a', legacy.id))?.deployment).toBeNull();
+    });
+
     it('a transition from a status the task is not in changes nothing', async () => {
       const t = await taskIn('running');
       expect(await repo.transition(t.id, 'queued', 'cancelled')).toBeNull();

@@ -53,7 +53,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const { request, thinking } = decodeMessagesRequest(body, model);
     const id = newId('msg_', 12);
-    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: requestSignal(res) };
+    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);

@@ -94,13 +94,13 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
       const who = { responseId: newId('', 12), modelVersion: model.id };
 
       if (verb === 'generateContent') {
-        const result = await deps.text.generate(principal, request, meta);
+        const result = await deps.text.generate(principal, request, { ...meta, model });
         sendWarnings(res, result.warnings);
         res.json(encodeGenerateContent(who, result, includeThoughts));
         return;
       }
       const encoder = new GenerateContentChunkEncoder(who, includeThoughts);
-      const parts = () => deps.text.stream(principal, request, meta);
+      const parts = () => deps.text.stream(principal, request, { ...meta, model });
       if (req.query.alt !== 'sse') {
         // Without alt=sse Google answers with one JSON array of the chunks; it is sent whole once generation ends.
         const chunks: object[] = [];

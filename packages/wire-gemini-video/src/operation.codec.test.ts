@@ -23,6 +23,7 @@ const task = (over: Partial<VideoTask>): VideoTask => ({
   executionExpiresAfter: 3600,
   error: null,
   delivery: null,
+  deployment: null,
   upstream: null,
   idempotencyKey: null,
   createdAt: new Date(0),

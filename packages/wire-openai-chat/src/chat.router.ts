@@ -34,7 +34,7 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     const request = decodeChatRequest(body, model);
     const id = `chatcmpl-${newId('', 12)}`;
     const created = Math.floor(Date.now() / 1000);
-    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: requestSignal(res) };
+    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
 
     if (!body.stream) {
       const n = request.n ?? 1;

@@ -87,7 +87,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
       request,
       store: body.store !== false,
     };
-    const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: requestSignal(res) };
+    const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
 
     if (!body.stream) {
       const { result, document } = await conversations.generate(principal, turn, meta, (r) => encodeResult(header, r));

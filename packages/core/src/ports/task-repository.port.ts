@@ -1,10 +1,12 @@
-import type { TaskStatus, VideoTask } from '../video-task';
+import type { TaskDeployment, TaskStatus, VideoTask } from '../video-task';
+import type { UsageRow } from './usage-log.port';
 
 export type NewVideoTask = Omit<
   VideoTask,
-  'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt'
+  'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt' | 'deployment'
 > & {
   createdAt?: Date;
+  deployment?: TaskDeployment | null;
 };
 
 export type TaskPatch = Partial<Pick<VideoTask, 'progress' | 'error' | 'delivery' | 'upstream' | 'completedAt'>>;
@@ -15,9 +17,19 @@ export interface AdmissionRules {
   maxActive: number;
   /** a task with the same idempotency key created at or after this instant is returned instead */
   idempotentSince: Date;
+  /**
+   * Credits taken with the insert, in the same atomic step (the task is then billed "charged"); refused
+   * ("unaffordable", nothing written) when the account would pass its limit.
+   */
+  price?: number;
+  /** the creation's usage row, written in the same atomic step as the task */
+  usage?: UsageRow;
 }
 
-export type Admission = { outcome: 'created' | 'replayed'; task: VideoTask } | { outcome: 'capped'; active: number };
+export type Admission =
+  | { outcome: 'created' | 'replayed'; task: VideoTask }
+  | { outcome: 'capped'; active: number }
+  | { outcome: 'unaffordable'; used: number; limit: number };
 
 export interface TaskListFilter {
   limit: number;
@@ -38,8 +50,9 @@ export interface TaskRepository {
   /** Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Null when it lost. */
   transition(id: string, from: TaskStatus, to: TaskStatus, patch?: TaskPatch): Promise<VideoTask | null>;
   /**
-   * Idempotency replay, active-task cap and insert as one atomic step per account: two concurrent
-   * creations with one key make one task, and concurrent creations never overshoot the cap.
+   * Idempotency replay, active-task cap, credit reservation, insert and usage row as one atomic step per
+   * account: two concurrent creations with one key make one task, and concurrent creations (on any number
+   * of instances) never overshoot the cap or the remaining credits.
    */
   admit(task: NewVideoTask, rules: AdmissionRules): Promise<Admission>;
   /** One account's tasks, ordered by (createdAt, id); total counts the filter without paging. */

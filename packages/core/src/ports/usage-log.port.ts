@@ -32,4 +32,6 @@ export interface UsageLog {
   record(row: UsageRow): void;
   /** Writes what is buffered. */
   flush(): Promise<void>;
+  /** A row the store already wrote in its own transaction (task admission): seen by observers, not written again. */
+  written?(row: UsageRow): void;
 }

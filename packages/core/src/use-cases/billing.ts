@@ -32,15 +32,25 @@ export class Billing {
   async precheck(principal: Principal, estimate = 0): Promise<void> {
     const q = await this.quota(principal.accountId);
     if (q.limit === null) return;
-    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) {
-      throw new GatewayError(
-        'quota_exhausted',
-        `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit)} used${estimate ? `; this request needs ${fmt(estimate)}` : ''}).`,
-        {
-          code: 'quota_exhausted',
-        },
-      );
-    }
+    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) throw quotaExhaustedError(q, estimate);
+  }
+
+  /**
+   * Takes a price known before the call (images) in one conditional write, so parallel requests on any
+   * number of instances never take more than the remaining credits. Nothing to take: the precheck alone.
+   */
+  async reserve(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    if (amount <= 0) return this.precheck(principal);
+    const taken = await this.quotas.reserve(principal.accountId, amount, reason, refs);
+    this.cache.delete(principal.accountId);
+    if (!taken) throw quotaExhaustedError(await this.quotas.get(principal.accountId), amount);
+  }
+
+  /** Gives back the unused part of a reservation. */
+  async refund(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    if (amount <= 0) return;
+    await this.quotas.charge(principal.accountId, -amount, reason, refs);
+    this.cache.delete(principal.accountId);
   }
 
   async settle(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
@@ -49,12 +59,13 @@ export class Billing {
     this.cache.delete(principal.accountId);
   }
 
-  async chargeTask(principal: Principal, taskId: string, amount: number): Promise<void> {
-    if (amount <= 0) return;
-    await this.quotas.chargeTask(taskId, principal.accountId, amount);
-    this.cache.delete(principal.accountId);
+  /** Refunds one task if it is owed (charged, ended unsuccessfully): a compare-and-set, never twice. */
+  async refundTask(taskId: string): Promise<void> {
+    const refund = await this.quotas.refundTask(taskId);
+    if (refund) this.cache.delete(refund.accountId);
   }
 
+  /** Worker housekeeping: every refund owed, in batches. */
   async refundUnsuccessfulTasks(limit = 100) {
     const refunds = await this.quotas.refundUnsuccessfulTasks(limit);
     for (const r of refunds) this.cache.delete(r.accountId);
@@ -65,6 +76,18 @@ export class Billing {
   forget(accountId: string): void {
     this.cache.delete(accountId);
   }
+}
+
+/** The one refusal for an account without credits left (the quota check, the reservation, task admission). */
+export function quotaExhaustedError(q: Pick<AccountQuota, 'used' | 'limit'>, estimate: number): GatewayError {
+  const needs = estimate ? `; this request needs ${fmt(estimate)}` : '';
+  return new GatewayError(
+    'quota_exhausted',
+    `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit ?? 0)} used${needs}).`,
+    {
+      code: 'quota_exhausted',
+    },
+  );
 }
 
 const fmt = (n: number) => String(Math.round(n * 1e6) / 1e6);

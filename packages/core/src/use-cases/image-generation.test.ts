@@ -2,7 +2,8 @@ import { DEFAULT_IMAGE_CAPABILITIES, imageCapabilitiesOf, ModelCatalogue, type M
 import { GatewayError } from '../errors';
 import type { ImageRequest } from '../image';
 import type { ImageModelPort, UsageRow } from '../ports';
-import { ImageGeneration, type ImageCommand } from './image-generation';
+import { ImageGeneration } from './image-generation';
+import type { ImageCommand } from './image-request-check';
 
 /** Just enough of a PNG for probeImage: signature + IHDR with the given size. */
 function pngHeader(width: number, height: number): Uint8Array {

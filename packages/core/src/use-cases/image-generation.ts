@@ -1,73 +1,15 @@
 import type { Principal } from '../auth';
-import { imageCapabilitiesOf, type ImageCapabilities, type ModelCatalogue, type ModelSpec } from '../catalogue';
-import { GatewayError, invalid, toGatewayError } from '../errors';
-import type { ImageFormat, ImageInput, ImageRequest, ImageResult, ImageStreamPart, ImageUsage } from '../image';
-import { probeImage } from '../image-probe';
+import type { ModelCatalogue, ModelSpec } from '../catalogue';
+import { toGatewayError, type GatewayError } from '../errors';
+import type { ImageResult, ImageStreamPart, ImageUsage } from '../image';
 import type { ImageModelPort, UsageLog } from '../ports';
 import { imageCost } from '../billing';
 import type { Billing } from './billing';
+import type { CircuitBreakerOptions } from './circuit-breaker';
+import { DeploymentSelector, type DeploymentAttempt } from './deployment-selection';
+import { prepareImageCall, type ImageCommand, type PreparedImageCall } from './image-request-check';
 import { resolveModel } from './resolve-model';
 import { warningText, type Warning } from '../warnings';
-
-/** Rules that hold for every image model; what varies per model is its ImageCapabilities. */
-export const IMAGE_LIMITS = Object.freeze({
-  minN: 1,
-  maxN: 10,
-  /** input images per edit (OpenAI's own limit) */
-  maxEditImages: 16,
-  /** widest/tallest input image decoded: keeps a tiny, highly compressed file from becoming gigabytes of pixels */
-  maxInputSide: 4096,
-});
-
-/** Request fields the rules name in errors, by their OpenAI names; other formats pass their own. */
-export type ImageParam =
-  | 'prompt'
-  | 'n'
-  | 'size'
-  | 'quality'
-  | 'style'
-  | 'background'
-  | 'output_format'
-  | 'output_compression'
-  | 'partial_images'
-  | 'stream'
-  | 'image'
-  | 'mask';
-
-export interface ImageFile {
-  data: Uint8Array;
-  /** the request field it came from, e.g. `image[1]` */
-  param?: string;
-}
-
-/** A decoded wire request, not yet checked against the model. */
-export interface ImageCommand {
-  operation: 'generate' | 'edit';
-  model: unknown;
-  prompt: unknown;
-  n?: number;
-  size?: string;
-  quality?: string;
-  style?: string;
-  background?: string;
-  outputFormat?: string;
-  outputCompression?: number;
-  stream?: boolean;
-  partialImages?: number;
-  images?: ImageFile[];
-  mask?: ImageFile;
-  paramNames?: Partial<Record<ImageParam, string>>;
-}
-
-/** A command checked against the model: safe to send upstream. */
-export interface PreparedImageCall {
-  model: ModelSpec;
-  operation: 'generate' | 'edit';
-  request: ImageRequest;
-  stream: boolean;
-  /** what the response reports back */
-  settings: { size: string; quality: string; background: string; outputFormat: ImageFormat };
-}
 
 export interface ImageProviderLookup {
   image(providerId: string): ImageModelPort | undefined;
@@ -79,199 +21,78 @@ export interface ImageCallMeta {
   signal: AbortSignal;
 }
 
-const SIZE = /^([1-9]\d{0,4})x([1-9]\d{0,4})$/;
-
-/** Checks one file from its bytes: PNG, JPEG or WebP, and not absurdly large in pixels. */
-export function toImageInput(file: ImageFile, param: string): ImageInput {
-  const probed = probeImage(file.data);
-  if (!probed)
-    throw invalid('invalid_image_file', `"${param}" must be a PNG, JPEG or WebP image (checked from its bytes, not its name).`, param);
-  if (probed.width > IMAGE_LIMITS.maxInputSide || probed.height > IMAGE_LIMITS.maxInputSide) {
-    throw invalid(
-      'image_dimensions_too_large',
-      `"${param}" is ${probed.width}x${probed.height}; images may be at most ${IMAGE_LIMITS.maxInputSide} pixels on each side.`,
-      param,
-    );
-  }
-  return { ...probed, data: file.data };
+export interface ImageGenerationDeps {
+  catalogue: ModelCatalogue;
+  providers: ImageProviderLookup;
+  usage: UsageLog;
+  now?: () => number;
+  random?: () => number;
+  breaker?: Partial<CircuitBreakerOptions>;
+  /** credits: the request's price is reserved before the call (atomically), what was not delivered is refunded */
+  billing?: Billing;
 }
 
-/** Image generation and editing: check the command against the model, call its upstream, log usage. */
+/** What the usage row says about routing. */
+interface Routing {
+  attempts: number;
+  provider: string | null;
+}
+
+type Attempt = DeploymentAttempt<ImageModelPort>;
+
+/**
+ * Image generation and editing: check the command against the model, call its deployments in the one
+ * selection policy (failing over on retryable errors until the first part is in hand), log usage.
+ */
 export class ImageGeneration {
-  constructor(
-    private readonly deps: {
-      catalogue: ModelCatalogue;
-      providers: ImageProviderLookup;
-      usage: UsageLog;
-      now?: () => number;
-      billing?: Billing;
-    },
-  ) {}
+  private readonly selector: DeploymentSelector;
+
+  constructor(private readonly deps: ImageGenerationDeps) {
+    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker });
+  }
 
   resolve(principal: Principal, modelId: unknown): ModelSpec {
     return resolveModel(this.deps.catalogue, principal, modelId, 'image');
   }
 
   prepare(principal: Principal, cmd: ImageCommand): PreparedImageCall {
-    const model = this.resolve(principal, cmd.model);
-    const caps = imageCapabilitiesOf(model);
-    const name = (p: ImageParam) => cmd.paramNames?.[p] ?? p;
-    const check = new CapabilityCheck(model.id, name);
-    const edit = cmd.operation === 'edit';
-
-    if (edit && !caps.edits) throw invalid('edits_not_supported', `Model ${model.id} does not support image edits.`, 'model');
-    if (typeof cmd.prompt !== 'string' || !cmd.prompt.trim())
-      throw invalid('invalid_prompt', `"${name('prompt')}" is required and must not be empty.`, name('prompt'));
-    if (cmd.prompt.length > caps.maxPromptChars) {
-      throw invalid(
-        'prompt_too_long',
-        `"${name('prompt')}" has ${cmd.prompt.length} characters; ${model.id} accepts at most ${caps.maxPromptChars}.`,
-        name('prompt'),
-      );
-    }
-    const n = cmd.n ?? 1;
-    if (!Number.isInteger(n) || n < IMAGE_LIMITS.minN || n > IMAGE_LIMITS.maxN) {
-      throw invalid('invalid_n', `"${name('n')}" must be an integer from ${IMAGE_LIMITS.minN} to ${IMAGE_LIMITS.maxN}.`, name('n'));
-    }
-
-    const stream = cmd.stream === true;
-    if (stream && !caps.stream)
-      throw invalid('stream_not_supported', `Model ${model.id} does not support "${name('stream')}": true.`, name('stream'));
-    if (stream && n > 1)
-      throw invalid('invalid_n', `Streaming returns one image; "${name('n')}" must be 1 with "${name('stream')}": true.`, name('n'));
-    const partialImages = cmd.partialImages ?? 0;
-    if (!Number.isInteger(partialImages) || partialImages < 0 || partialImages > caps.maxPartialImages) {
-      throw invalid(
-        'invalid_partial_images',
-        `"${name('partial_images')}" must be an integer from 0 to ${caps.maxPartialImages} for ${model.id}.`,
-        name('partial_images'),
-      );
-    }
-    if (partialImages > 0 && !stream) {
-      throw invalid(
-        'partial_images_require_stream',
-        `"${name('partial_images')}" needs "${name('stream')}": true.`,
-        name('partial_images'),
-      );
-    }
-
-    const outputFormat = (cmd.outputFormat ?? (caps.outputFormats.includes('png') ? 'png' : caps.outputFormats[0])) as ImageFormat;
-    check.oneOf('output_format', 'invalid_output_format', cmd.outputFormat, caps.outputFormats);
-    if (cmd.outputCompression !== undefined) {
-      if (!Number.isInteger(cmd.outputCompression) || cmd.outputCompression < 0 || cmd.outputCompression > 100) {
-        throw invalid(
-          'invalid_output_compression',
-          `"${name('output_compression')}" must be an integer from 0 to 100.`,
-          name('output_compression'),
-        );
-      }
-      if (outputFormat === 'png') {
-        throw invalid(
-          'invalid_output_compression',
-          `"${name('output_compression')}" applies to jpeg and webp output only.`,
-          name('output_compression'),
-        );
-      }
-    }
-    check.oneOf('quality', 'invalid_quality', cmd.quality, caps.qualities);
-    check.oneOf('background', 'invalid_background', cmd.background, caps.backgrounds);
-    if (cmd.background === 'transparent' && outputFormat === 'jpeg') {
-      throw invalid(
-        'invalid_background',
-        `"${name('background')}": "transparent" needs "${name('output_format')}" png or webp.`,
-        name('background'),
-      );
-    }
-    if (edit && cmd.style !== undefined)
-      throw invalid('invalid_style', `"${name('style')}" applies to image generations only.`, name('style'));
-    check.oneOf('style', 'invalid_style', cmd.style, caps.styles);
-    check.oneOf('size', 'invalid_size', cmd.size, caps.sizes);
-
-    const { images, mask } = edit ? this.inputs(cmd, name) : { images: undefined, mask: undefined };
-    const [width, height] = outputSize(cmd.size, caps, images?.[0]);
-    return {
-      model,
-      operation: cmd.operation,
-      stream,
-      request: {
-        model: model.id,
-        prompt: cmd.prompt,
-        n,
-        width,
-        height,
-        quality: cmd.quality,
-        style: cmd.style,
-        background: cmd.background,
-        outputFormat,
-        images,
-        mask,
-        partialImages: stream ? partialImages : undefined,
-        outputCompression: cmd.outputCompression,
-      },
-      settings: {
-        size: `${width}x${height}`,
-        quality: cmd.quality ?? (caps.qualities.includes('auto') || !caps.qualities.length ? 'auto' : caps.qualities[0]),
-        background: cmd.background ?? 'auto',
-        outputFormat,
-      },
-    };
+    return prepareImageCall(this.deps.catalogue, principal, cmd);
   }
 
-  private inputs(cmd: ImageCommand, name: (p: ImageParam) => string): { images: ImageInput[]; mask?: ImageInput } {
-    const files = cmd.images ?? [];
-    if (!files.length) throw invalid('missing_image', `"${name('image')}" is required for an edit.`, name('image'));
-    if (files.length > IMAGE_LIMITS.maxEditImages) {
-      throw invalid('too_many_images', `An edit takes at most ${IMAGE_LIMITS.maxEditImages} images; got ${files.length}.`, name('image'));
-    }
-    const images = files.map((f, i) => toImageInput(f, f.param ?? (files.length > 1 ? `${name('image')}[${i}]` : name('image'))));
-    if (!cmd.mask) return { images };
-    const maskParam = cmd.mask.param ?? name('mask');
-    const mask = toImageInput(cmd.mask, maskParam);
-    if (mask.mediaType !== 'image/png')
-      throw invalid('invalid_mask', `"${maskParam}" must be a PNG with an alpha channel (transparent = the area to edit).`, maskParam);
-    if (mask.width !== images[0].width || mask.height !== images[0].height) {
-      throw invalid(
-        'mask_size_mismatch',
-        `"${maskParam}" is ${mask.width}x${mask.height} but the image is ${images[0].width}x${images[0].height}; they must match.`,
-        maskParam,
-      );
-    }
-    return { images, mask };
-  }
-
-  private target(model: ModelSpec): { port: ImageModelPort; upstreamModel: string; provider: string } {
-    const d = [...model.deployments].sort((a, b) => a.priority - b.priority)[0];
-    const port = d && this.deps.providers.image(d.provider);
-    if (!d || !port) throw new GatewayError('upstream_unavailable', `No upstream serves ${model.id}.`);
-    return { port, upstreamModel: d.upstreamModel, provider: d.provider };
+  /** A deployment's breaker state, for health pages and tests. */
+  circuitState(provider: string, upstreamModel: string) {
+    return this.selector.circuitState(provider, upstreamModel);
   }
 
   async generate(principal: Principal, call: PreparedImageCall, meta: ImageCallMeta): Promise<ImageResult> {
     const now = this.deps.now ?? Date.now;
     const started = now();
-    const t = this.target(call.model);
+    const routing: Routing = { attempts: 0, provider: null };
+    let reserved = 0;
     try {
-      await this.deps.billing?.precheck(principal, imageCost(call.model, call.request.n));
-      const result = await t.port.generate({ ...call.request, model: t.upstreamModel }, meta);
-      const credits = await this.settleCredits(principal, call, result.images.length, meta);
-      this.log(principal, meta, call.model.id, t.provider, 'ok', 200, result.usage, now() - started, result.warnings, undefined, credits);
-      return result;
+      reserved = await this.reserve(principal, call, meta);
+      let lastError: GatewayError | undefined;
+      for (const a of this.attempts(call.model, routing)) {
+        try {
+          const result = await a.port.generate(this.upstreamRequest(call, a), meta);
+          this.selector.succeeded(a);
+          const credits = await this.settleCredits(principal, call, reserved, result.images.length, meta);
+          reserved = 0;
+          this.log(principal, meta, call.model.id, routing, 'ok', 200, result.usage, now() - started, result.warnings, undefined, credits);
+          return result;
+        } catch (e) {
+          const failure = this.selector.failed(a, e, meta.signal);
+          lastError = failure.error;
+          if (!failure.failover) throw lastError;
+        }
+      }
+      throw lastError ?? this.exhausted(call.model);
     } catch (e) {
       const err = toGatewayError(e);
+      await this.settleCredits(principal, call, reserved, 0, meta);
       // A caller that left is a client-closed request (499), as an abandoned stream is.
       const left = meta.signal.aborted;
-      this.log(
-        principal,
-        meta,
-        call.model.id,
-        t.provider,
-        left ? 'cancelled' : 'error',
-        left ? 499 : err.status,
-        undefined,
-        now() - started,
-        [],
-        err.code,
-      );
+      this.log(principal, meta, call.model.id, routing, left ? 'cancelled' : 'error', left ? 499 : err.status, undefined, now() - started, [], err.code);
       throw err;
     }
   }
@@ -280,40 +101,59 @@ export class ImageGeneration {
   async *stream(principal: Principal, call: PreparedImageCall, meta: ImageCallMeta): AsyncGenerator<ImageStreamPart> {
     const now = this.deps.now ?? Date.now;
     const started = now();
-    const t = this.target(call.model);
-    const request = { ...call.request, model: t.upstreamModel };
+    const routing: Routing = { attempts: 0, provider: null };
     let usage: ImageUsage | undefined;
     let warnings: Warning[] = [];
     let outcome: { status: string; httpStatus: number; code?: string } = { status: 'cancelled', httpStatus: 499 };
     let images = 0;
+    let reserved = 0;
     let credits: number | undefined;
+    let chosen: Attempt | undefined;
+    let finished = false;
     try {
-      await this.deps.billing?.precheck(principal, imageCost(call.model, call.request.n));
-      if (t.port.stream) {
-        for await (const part of t.port.stream(request, meta)) {
-          if (part.type === 'finish') ({ usage, warnings } = part);
-          if (part.type === 'image') images++;
-          yield part;
+      reserved = await this.reserve(principal, call, meta);
+      let upstream: AsyncIterator<ImageStreamPart> | undefined;
+      let first: IteratorResult<ImageStreamPart> | undefined;
+      let lastError: GatewayError | undefined;
+      for (const a of this.attempts(call.model, routing)) {
+        const it = this.partsOf(a, call, meta)[Symbol.asyncIterator]();
+        try {
+          first = await it.next();
+          chosen = a;
+          upstream = it;
+          break;
+        } catch (e) {
+          const failure = this.selector.failed(a, e, meta.signal);
+          lastError = failure.error;
+          if (!failure.failover) throw lastError;
         }
-      } else {
-        const result = await t.port.generate(request, meta);
-        ({ usage, warnings } = result);
-        images = result.images.length;
-        for (const image of result.images) yield { type: 'image', image };
-        yield { type: 'finish', warnings: result.warnings, usage: result.usage };
       }
+      if (!chosen || !upstream || !first) throw lastError ?? this.exhausted(call.model);
+      for (let r = first; !r.done; r = await upstream.next()) {
+        if (r.value.type === 'finish') ({ usage, warnings } = r.value);
+        if (r.value.type === 'image') images++;
+        yield r.value;
+      }
+      finished = true;
+      this.selector.succeeded(chosen);
       outcome = { status: 'ok', httpStatus: 200 };
-      credits = await this.settleCredits(principal, call, images, meta);
     } catch (e) {
       const err = toGatewayError(e);
+      if (chosen && !finished) {
+        finished = true;
+        this.selector.failed(chosen, err, meta.signal);
+      }
       outcome = { status: 'error', httpStatus: err.status, code: err.code };
       throw err;
     } finally {
+      if (chosen && !finished) this.selector.abandoned(chosen);
+      // Charged for what was delivered, whatever ended the stream; the rest of the reservation goes back.
+      credits = await this.settleCredits(principal, call, reserved, images, meta);
       this.log(
         principal,
         meta,
         call.model.id,
-        t.provider,
+        routing,
         outcome.status,
         outcome.httpStatus,
         usage,
@@ -325,9 +165,46 @@ export class ImageGeneration {
     }
   }
 
-  private async settleCredits(p: Principal, call: PreparedImageCall, images: number, meta: ImageCallMeta): Promise<number> {
+  /** One deployment's parts: its own stream, or its finished images as parts when it cannot stream. */
+  private async *partsOf(a: Attempt, call: PreparedImageCall, meta: ImageCallMeta): AsyncGenerator<ImageStreamPart> {
+    const request = this.upstreamRequest(call, a);
+    if (a.port.stream) {
+      yield* a.port.stream(request, meta);
+      return;
+    }
+    const result = await a.port.generate(request, meta);
+    for (const image of result.images) yield { type: 'image', image };
+    yield { type: 'finish', warnings: result.warnings, usage: result.usage };
+  }
+
+  private *attempts(model: ModelSpec, routing: Routing): Generator<Attempt> {
+    for (const a of this.selector.attempts(model.deployments, (p) => this.deps.providers.image(p))) {
+      routing.attempts++;
+      routing.provider = a.deployment.provider;
+      yield a;
+    }
+  }
+
+  private exhausted(model: ModelSpec): GatewayError {
+    return this.selector.exhausted(model.id, model.deployments, (p) => this.deps.providers.image(p));
+  }
+
+  private upstreamRequest(call: PreparedImageCall, a: Attempt) {
+    return { ...call.request, model: a.deployment.upstreamModel };
+  }
+
+  /** The full price of the request, taken before the call in one conditional write (never past the limit). */
+  private async reserve(p: Principal, call: PreparedImageCall, meta: ImageCallMeta): Promise<number> {
+    const cost = imageCost(call.model, call.request.n);
+    await this.deps.billing?.reserve(p, cost, 'images', { requestId: meta.requestId });
+    return this.deps.billing ? cost : 0;
+  }
+
+  /** Keeps the price of the images delivered and gives back the rest of the reservation. */
+  private async settleCredits(p: Principal, call: PreparedImageCall, reserved: number, images: number, meta: ImageCallMeta) {
     const credits = imageCost(call.model, images);
-    if (credits > 0) await this.deps.billing?.settle(p, credits, 'images', { requestId: meta.requestId });
+    const unused = reserved - credits;
+    if (unused > 0) await this.deps.billing?.refund(p, unused, 'images refund', { requestId: meta.requestId });
     return credits;
   }
 
@@ -335,7 +212,7 @@ export class ImageGeneration {
     p: Principal,
     meta: ImageCallMeta,
     model: string,
-    provider: string,
+    routing: Routing,
     status: string,
     httpStatus: number,
     usage: ImageUsage | undefined,
@@ -357,38 +234,10 @@ export class ImageGeneration {
       outputTokens: usage?.outputTokens,
       latencyMs,
       ttftMs: null,
-      provider,
-      attempts: 1,
+      provider: routing.provider,
+      attempts: routing.attempts,
       warnings: warnings.map(warningText),
       credits,
     });
   }
-}
-
-/** Refusals that name the field and list what the model allows. */
-class CapabilityCheck {
-  constructor(
-    private readonly modelId: string,
-    private readonly name: (p: ImageParam) => string,
-  ) {}
-
-  oneOf(param: ImageParam, code: string, value: string | undefined, allowed: string[]): void {
-    if (value === undefined || allowed.includes(value)) return;
-    const field = this.name(param);
-    if (!allowed.length) throw invalid(code, `Model ${this.modelId} does not support "${field}".`, field);
-    throw invalid(
-      code,
-      `"${field}" ${JSON.stringify(String(value).slice(0, 100))} is not supported by ${this.modelId}; allowed values: ${allowed.join(', ')}.`,
-      field,
-    );
-  }
-}
-
-/** Explicit size, else (or for "auto") the first image's size for edits, the model's first concrete size for generations. */
-function outputSize(size: string | undefined, caps: Required<ImageCapabilities>, firstImage?: ImageInput): [number, number] {
-  const explicit = size && size !== 'auto' ? SIZE.exec(size) : null;
-  if (explicit) return [Number(explicit[1]), Number(explicit[2])];
-  if (firstImage) return [firstImage.width, firstImage.height];
-  const fallback = caps.sizes.map((s) => SIZE.exec(s)).find(Boolean);
-  return fallback ? [Number(fallback[1]), Number(fallback[2])] : [1024, 1024];
 }

@@ -4,7 +4,8 @@ import { GatewayError, type ErrorReason } from '../errors';
 import type { TextModelPort, UsageRow } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
 import { estimateInputTokens } from '../token-estimate';
-import { orderDeployments, TextGeneration } from './text-generation';
+import { orderDeployments } from './deployment-selection';
+import { TextGeneration } from './text-generation';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'all' };
 const request: TextRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
@@ -266,5 +267,33 @@ describe('countTokens', () => {
       reason: 'model_not_in_group',
     });
     expect(a.seen).toEqual(['a-model']);
+  });
+});
+
+describe('TextGeneration resolves the model once per request', () => {
+  it('uses the model the adapter resolved instead of looking it up again', async () => {
+    const one = scriptedPort('one', ['ok', 'ok']);
+    const catalogue = new ModelCatalogue([{ id: 'm', kind: 'text', deployments: [dep('one')] }], [{ name: 'all', models: ['*'] }]);
+    const lookups: string[] = [];
+    const get = catalogue.get.bind(catalogue);
+    catalogue.get = (id: string) => (lookups.push(id), get(id));
+    const text = new TextGeneration({
+      catalogue,
+      providers: { text: () => one.port },
+      usage: { record: () => undefined, flush: async () => {} },
+    });
+    const model = text.resolve(principal, 'm');
+    await text.generate(principal, request, { ...meta(), model });
+    await drain(text.stream(principal, request, { ...meta(), model }));
+    expect(lookups).toEqual(['m']);
+  });
+
+  it('many 400s from the upstream never open the circuit', async () => {
+    const one = scriptedPort('one', () => 'invalid_request');
+    const { text } = setup([dep('one')], { one: one.port });
+    for (let i = 0; i < 30; i++)
+      await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
+    expect(text.circuitState('one', 'one-model')).toBe('closed');
+    expect(one.seen).toHaveLength(30);
   });
 });

@@ -4,7 +4,8 @@ import { GatewayError, toGatewayError } from '../errors';
 import type { TextModelPort, UsageLog } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens } from '../token-estimate';
-import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
+import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker';
+import { DeploymentSelector, type DeploymentAttempt } from './deployment-selection';
 import { textCost } from '../billing';
 import type { Billing } from './billing';
 import { resolveModel } from './resolve-model';
@@ -18,6 +19,8 @@ export interface TextCallMeta {
   format: string;
   requestId: string;
   signal: AbortSignal;
+  /** the model the adapter already resolved with resolve(): the request is not resolved a second time */
+  model?: ModelSpec;
 }
 
 export interface TextGenerationDeps {
@@ -32,33 +35,7 @@ export interface TextGenerationDeps {
   billing?: Billing;
 }
 
-/**
- * Deployments in the order to try them: ascending priority; within one priority a weighted random
- * order (each pick without replacement, chance proportional to weight).
- */
-export function orderDeployments(deployments: Deployment[], random: () => number): Deployment[] {
-  const byPriority = new Map<number, Deployment[]>();
-  for (const d of deployments) byPriority.set(d.priority, [...(byPriority.get(d.priority) ?? []), d]);
-  const out: Deployment[] = [];
-  for (const priority of [...byPriority.keys()].sort((a, b) => a - b)) {
-    const pool = [...byPriority.get(priority)!];
-    while (pool.length) {
-      const total = pool.reduce((s, d) => s + d.weight, 0);
-      let r = random() * total;
-      let i = 0;
-      while (i < pool.length - 1 && r >= pool[i].weight) r -= pool[i++].weight;
-      out.push(...pool.splice(i, 1));
-    }
-  }
-  return out;
-}
-
-interface Attempt {
-  deployment: Deployment;
-  port: TextModelPort;
-  breaker: CircuitBreaker;
-  permit: CircuitPermit;
-}
+type Attempt = DeploymentAttempt<TextModelPort>;
 
 /** What the usage row says about routing. */
 interface Routing {
@@ -73,9 +50,11 @@ interface Routing {
  * retryable errors until the first byte is committed), keep a circuit breaker per deployment, log usage.
  */
 export class TextGeneration {
-  private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly selector: DeploymentSelector;
 
-  constructor(private readonly deps: TextGenerationDeps) {}
+  constructor(private readonly deps: TextGenerationDeps) {
+    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker });
+  }
 
   /** Checks the model before anything else, so wire adapters can fail fast. */
   resolve(principal: Principal, modelId: unknown): ModelSpec {
@@ -84,21 +63,18 @@ export class TextGeneration {
 
   /** A deployment's breaker state, for health pages and tests. */
   circuitState(provider: string, upstreamModel: string): CircuitState {
-    return this.breaker({ provider, upstreamModel }).state;
+    return this.selector.circuitState(provider, upstreamModel);
   }
 
   /** Every deployment's breaker seen so far (metrics). */
   circuitStates(): Array<{ provider: string; upstreamModel: string; state: CircuitState }> {
-    return [...this.breakers].map(([key, b]) => {
-      const [provider, upstreamModel] = key.split('\u0000');
-      return { provider, upstreamModel, state: b.state };
-    });
+    return this.selector.circuitStates();
   }
 
   async generate(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<TextResult> {
     const now = this.deps.now ?? Date.now;
     const started = now();
-    const model = this.resolve(principal, request.model);
+    const model = meta.model ?? this.resolve(principal, request.model);
     const routing: Routing = { attempts: 0, provider: null };
     try {
       await this.deps.billing?.precheck(principal);
@@ -106,15 +82,16 @@ export class TextGeneration {
       for (const a of this.attempts(model, routing)) {
         try {
           const result = await a.port.generate(this.upstreamRequest(request, meta, a.deployment), meta);
-          a.breaker.onSuccess(a.permit);
+          this.selector.succeeded(a);
           routing.upstreamRequestId = result.upstreamRequestId;
           const credits = await this.settleCredits(principal, model, result.usage, meta);
           this.log(principal, meta, model.id, routing, 'ok', 200, result.usage, now() - started, null, result.warnings, undefined, credits);
           return { ...result, model: model.id };
         } catch (e) {
-          lastError = this.settle(a, e, meta);
+          const failure = this.selector.failed(a, e, meta.signal);
+          lastError = failure.error;
           routing.upstreamRequestId = lastError.upstreamRequestId;
-          if (!lastError.retryable || meta.signal.aborted) throw lastError;
+          if (!failure.failover) throw lastError;
         }
       }
       throw lastError ?? this.noDeployment(model, routing);
@@ -147,7 +124,7 @@ export class TextGeneration {
   async *stream(principal: Principal, request: TextRequest, meta: TextCallMeta): AsyncGenerator<TextStreamPart> {
     const now = this.deps.now ?? Date.now;
     const started = now();
-    const model = this.resolve(principal, request.model);
+    const model = meta.model ?? this.resolve(principal, request.model);
     const routing: Routing = { attempts: 0, provider: null };
     let ttft: number | null = null;
     let usage: Usage | undefined;
@@ -171,9 +148,10 @@ export class TextGeneration {
           upstream = it;
           break;
         } catch (e) {
-          lastError = this.settle(a, e, meta);
+          const failure = this.selector.failed(a, e, meta.signal);
+          lastError = failure.error;
           routing.upstreamRequestId = lastError.upstreamRequestId;
-          if (!lastError.retryable || meta.signal.aborted) throw lastError;
+          if (!failure.failover) throw lastError;
         }
       }
       if (!chosen || !upstream || !first) throw lastError ?? this.noDeployment(model, routing);
@@ -188,7 +166,7 @@ export class TextGeneration {
         yield r.value;
       }
       finished = true;
-      chosen.breaker.onSuccess(chosen.permit);
+      this.selector.succeeded(chosen);
       status = 'ok';
       httpStatus = 200;
       if (usage) credits = await this.settleCredits(principal, model, usage, meta);
@@ -197,7 +175,7 @@ export class TextGeneration {
       routing.upstreamRequestId ??= err.upstreamRequestId;
       if (chosen && !finished) {
         finished = true;
-        this.settle(chosen, err, meta);
+        this.selector.failed(chosen, err, meta.signal);
       }
       status = 'error';
       httpStatus = err.status;
@@ -206,7 +184,7 @@ export class TextGeneration {
     } finally {
       if (chosen && !finished) {
         // Abandoned by the consumer: close the upstream, and give the breaker no verdict.
-        chosen.breaker.onNeutral(chosen.permit);
+        this.selector.abandoned(chosen);
         await upstream?.return?.().catch(() => undefined);
       }
       this.log(principal, meta, model.id, routing, status, httpStatus, usage, now() - started, ttft, warnings, errorCode, credits);
@@ -218,19 +196,19 @@ export class TextGeneration {
    * retryable errors, like generation), else estimated here. Free: no quota check, no usage row.
    */
   async countTokens(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<{ inputTokens: number; estimated: boolean }> {
-    const model = this.resolve(principal, request.model);
+    const model = meta.model ?? this.resolve(principal, request.model);
     for (const a of this.attempts(model, { attempts: 0, provider: null })) {
       if (!a.port.countTokens) {
-        a.breaker.onNeutral(a.permit);
+        this.selector.abandoned(a);
         continue;
       }
       try {
         const inputTokens = await a.port.countTokens(this.upstreamRequest(request, meta, a.deployment), meta);
-        a.breaker.onSuccess(a.permit);
+        this.selector.succeeded(a);
         return { inputTokens, estimated: false };
       } catch (e) {
-        const err = this.settle(a, e, meta);
-        if (!err.retryable || meta.signal.aborted) throw err;
+        const failure = this.selector.failed(a, e, meta.signal);
+        if (!failure.failover) throw failure.error;
       }
     }
     return { inputTokens: estimateInputTokens(request), estimated: true };
@@ -243,52 +221,24 @@ export class TextGeneration {
     return credits;
   }
 
-  /** The deployments that may be tried now, in order, each with a breaker permit; counts attempts. */
+  /** The deployments that may be tried now (the one policy), counting attempts for the usage row. */
   private *attempts(model: ModelSpec, routing: Routing): Generator<Attempt> {
-    for (const deployment of orderDeployments(model.deployments, this.deps.random ?? Math.random)) {
-      const port = this.deps.providers.text(deployment.provider);
-      if (!port) continue;
-      const breaker = this.breaker(deployment);
-      const permit = breaker.acquire();
-      if (!permit) continue;
+    for (const a of this.selector.attempts(model.deployments, (p) => this.deps.providers.text(p))) {
       routing.attempts++;
-      routing.provider = deployment.provider;
-      yield { deployment, port, breaker, permit };
+      routing.provider = a.deployment.provider;
+      yield a;
     }
   }
 
-  /** Reports a failed attempt to its breaker: retryable failures count, a gone client does not. */
-  private settle(a: Attempt, e: unknown, meta: TextCallMeta): GatewayError {
-    const err = toGatewayError(e);
-    if (meta.signal.aborted) a.breaker.onNeutral(a.permit);
-    else if (err.retryable) a.breaker.onFailure(a.permit);
-    // A non-retryable answer (say a 400) still shows the upstream is up.
-    else a.breaker.onSuccess(a.permit);
-    return err;
-  }
-
   private noDeployment(model: ModelSpec, routing: Routing): GatewayError {
-    const anyPort = model.deployments.some((d) => this.deps.providers.text(d.provider));
-    if (!anyPort) return new GatewayError('upstream_unavailable', `No upstream serves ${model.id}.`, { code: 'no_upstream' });
-    routing.provider = null;
-    return new GatewayError('upstream_unavailable', `Every upstream of ${model.id} is temporarily unavailable; retry later.`, {
-      code: 'all_upstreams_unavailable',
-    });
+    const err = this.selector.exhausted(model.id, model.deployments, (p) => this.deps.providers.text(p));
+    if (err.code === 'all_upstreams_unavailable') routing.provider = null;
+    return err;
   }
 
   private upstreamRequest(request: TextRequest, meta: TextCallMeta, d: Deployment): TextRequest {
     const extraFormat = request.extra && !request.extraFormat ? meta.format : request.extraFormat;
     return { ...request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) };
-  }
-
-  private breaker(d: Pick<Deployment, 'provider' | 'upstreamModel'>): CircuitBreaker {
-    const key = `${d.provider}\u0000${d.upstreamModel}`;
-    let b = this.breakers.get(key);
-    if (!b) {
-      b = new CircuitBreaker(this.deps.breaker, this.deps.now ?? Date.now);
-      this.breakers.set(key, b);
-    }
-    return b;
   }
 
   private log(

@@ -16,7 +16,8 @@ import {
 } from '../ports';
 import { resolveRatio, RESOLUTIONS, type Resolution } from '../video-limits';
 import type { TaskError, TaskStatus, VideoDelivery, VideoTask } from '../video-task';
-import { videoTarget, type VideoProviderLookup } from './video-target';
+import type { DeploymentSelector } from './deployment-selection';
+import { cancelUpstream, submitTarget, type VideoProviderLookup, type VideoTarget } from './video-target';
 import { deleteContent } from './video-tasks';
 
 export const EXPIRED_ERROR: TaskError = Object.freeze({
@@ -50,6 +51,8 @@ export interface DriverDeps {
   random?: () => number;
   /** batches releases into one write when the store can (ReleaseBatcher) */
   releases?: { release(id: string, opts: ReleaseOptions): Promise<boolean> };
+  /** the one deployment-selection policy, for tasks admitted before their deployment was stored */
+  selector: DeploymentSelector;
 }
 
 export class VideoTaskDriver {
@@ -79,12 +82,9 @@ export class VideoTaskDriver {
 
   private async submit(c: ClaimedTask, signal: AbortSignal): Promise<void> {
     const t = c.task;
-    const model = this.d.catalogue.get(t.model);
-    let target;
+    let target: VideoTarget;
     try {
-      if (!model)
-        throw new GatewayError('upstream_unavailable', `Model ${t.model} is no longer configured.`, { code: 'model_unavailable' });
-      target = videoTarget(model, this.d.providers);
+      target = submitTarget(t, this.d.catalogue, this.d.providers, this.d.selector);
     } catch (e) {
       return this.finish(t, 'failed', { error: taskError(toGatewayError(e)) });
     }
@@ -196,8 +196,7 @@ export class VideoTaskDriver {
   }
 
   cancelUpstream(t: VideoTask): void {
-    const port = t.upstream && this.d.providers.video(t.upstream.provider);
-    if (t.upstream && port?.cancel) port.cancel(t.upstream.operation).catch(() => undefined);
+    cancelUpstream(this.d.providers, t);
   }
 
   /** A provider in its Retry-After pause: the task goes back, due just after the pause, without an upstream call. */

@@ -6,13 +6,14 @@
 import { newId, type Principal } from '../auth';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, invalid, toGatewayError } from '../errors';
-import { mediaTypeOfKey, type ContentStore, type NewVideoTask, type TaskRepository, type UsageLog } from '../ports';
+import { mediaTypeOfKey, type ContentStore, type NewVideoTask, type TaskRepository, type UsageLog, type UsageRow } from '../ports';
 import { videoCost } from '../billing';
 import { VIDEO_DEFAULTS, validateVideoRequest } from '../video-limits';
-import type { Billing } from './billing';
+import { quotaExhaustedError, type Billing } from './billing';
 import { isTerminal, type VideoTask } from '../video-task';
 import { resolveModel } from './resolve-model';
-import { videoTarget, type VideoProviderLookup } from './video-target';
+import { DeploymentSelector } from './deployment-selection';
+import { cancelUpstream, videoTarget, type VideoProviderLookup } from './video-target';
 import type {
   CreateVideoTaskInput,
   ListVideoTasksQuery,
@@ -35,8 +36,10 @@ export interface VideoTasksDeps {
   newTaskId?: () => string;
   /** Retry-After sent with the active-task cap refusal */
   capRetryAfterSeconds?: number;
-  /** credit quotas: checked and charged at creation, refunded if the task does not succeed */
+  /** credit quotas: reserved in the admission step, refunded (by the worker) if the task does not succeed */
   billing?: Billing;
+  /** the one deployment-selection policy (shared with the worker, so both see the same circuits) */
+  selector?: DeploymentSelector;
 }
 
 /** Task ids are lowercase letters and digits only (the @google/genai SDK keeps only [a-z0-9] of a file id). */
@@ -50,9 +53,11 @@ export function taskNotFound(id: string): GatewayError {
 
 export class VideoTasks implements VideoTaskService {
   private readonly now: () => number;
+  private readonly selector: DeploymentSelector;
 
   constructor(private readonly deps: VideoTasksDeps) {
     this.now = deps.now ?? Date.now;
+    this.selector = deps.selector ?? new DeploymentSelector({ now: deps.now });
   }
 
   create(input: CreateVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }> {
@@ -96,7 +101,7 @@ export class VideoTasks implements VideoTaskService {
     let provider: string | null = null;
     try {
       let request = validateVideoRequest(model, input.draft);
-      const target = videoTarget(model, this.deps.providers);
+      const target = videoTarget(model, this.deps.providers, this.selector);
       provider = target.provider;
       if (remixOf) {
         if (!target.port.remix)
@@ -115,24 +120,47 @@ export class VideoTasks implements VideoTaskService {
       // What the chosen upstream cannot do is a 400 now, not a failed task later.
       target.port.check?.({ ...request, upstreamModel: target.upstreamModel });
       const cost = videoCost(model, request.resolution, request.durationSeconds);
-      await this.deps.billing?.precheck(p, cost);
+      const billing = this.deps.billing;
+      // Nothing to reserve: still refuse an account that has nothing left.
+      if (billing && cost <= 0) await billing.precheck(p);
+      const id = (this.deps.newTaskId ?? newTaskId)();
       const task: NewVideoTask = {
-        id: (this.deps.newTaskId ?? newTaskId)(),
+        id,
         accountId: p.accountId,
         keyId: p.keyId,
         model: model.id,
         format: input.format,
         request,
+        deployment: { provider: target.provider, upstreamModel: target.upstreamModel },
         priority: input.priority ?? 0,
         serviceTier: input.serviceTier ?? 'default',
         executionExpiresAfter: checkExpiresAfter(input.executionExpiresAfter),
         idempotencyKey: checkIdempotencyKey(input.idempotencyKey),
         createdAt: new Date(started),
       };
+      // Written with the task, before the client hears the id, so a client whose connection dropped finds it in the log.
+      const usage: UsageRow = {
+        requestId: input.requestId,
+        accountId: p.accountId,
+        keyId: p.keyId,
+        model: model.id,
+        format: input.format,
+        status: 'queued',
+        httpStatus: 200,
+        taskId: id,
+        idempotencyKey: task.idempotencyKey,
+        provider,
+        latencyMs: this.now() - started,
+        attempts: 1,
+        credits: cost,
+      };
       const max = this.deps.limits.maxActiveTasksPerAccount;
+      // Cap, idempotency, credit reservation, insert and usage row: one atomic step in the store.
       const admission = await this.deps.tasks.admit(task, {
         maxActive: max,
         idempotentSince: new Date(started - IDEMPOTENCY_WINDOW_SECONDS * 1000),
+        price: billing ? cost : 0,
+        usage,
       });
       if (admission.outcome === 'capped') {
         throw new GatewayError(
@@ -144,26 +172,11 @@ export class VideoTasks implements VideoTaskService {
           },
         );
       }
+      if (admission.outcome === 'unaffordable') throw quotaExhaustedError(admission, cost);
       // A replay is not new work: the original creation already wrote its usage row.
       if (admission.outcome === 'replayed') return { task: admission.task, replayed: true };
-      await this.deps.billing?.chargeTask(p, admission.task.id, cost);
-      this.deps.usage.record({
-        requestId: input.requestId,
-        accountId: p.accountId,
-        keyId: p.keyId,
-        model: model.id,
-        format: input.format,
-        status: 'queued',
-        httpStatus: 200,
-        taskId: admission.task.id,
-        idempotencyKey: task.idempotencyKey,
-        provider,
-        latencyMs: this.now() - started,
-        attempts: 1,
-        credits: cost,
-      });
-      // Written before the client hears the id, so a client whose connection dropped finds its task in the log.
-      await this.deps.usage.flush();
+      billing?.forget(p.accountId);
+      this.deps.usage.written?.(usage);
       return { task: admission.task, replayed: false };
     } catch (e) {
       const err = toGatewayError(e);
@@ -220,8 +233,8 @@ export class VideoTasks implements VideoTaskService {
         error: { code: 'cancelled', message: 'The task was cancelled before it started running.' },
       });
       if (cancelled) {
-        this.cancelUpstream(cancelled);
-        await this.deps.billing?.refundUnsuccessfulTasks();
+        // The refund follows from the worker's housekeeping sweep, not from this request.
+        cancelUpstream(this.deps.providers, cancelled);
         return { outcome: 'cancelled', task: cancelled };
       }
       task = await this.get(p, id); // lost the race: the worker moved it on
@@ -231,8 +244,8 @@ export class VideoTasks implements VideoTaskService {
         code: 'task_running',
       });
     }
-    // a refund still owed must be paid before the record (and its billing state) goes
-    await this.deps.billing?.refundUnsuccessfulTasks();
+    // a refund still owed by this task is paid before the record (and its billing state) goes
+    await this.deps.billing?.refundTask(task.id);
     const deleted = await this.deps.tasks.deleteFinished(p.accountId, id);
     if (!deleted) throw taskNotFound(id);
     await deleteContent(this.deps.content, deleted);
@@ -256,12 +269,6 @@ export class VideoTasks implements VideoTaskService {
     }
     const content = this.deps.content;
     return { mediaType: mediaTypeOfKey(key), size: stat.size, open: (range) => content.open(key, range) };
-  }
-
-  /** Best effort: the task is already cancelled here whatever the upstream says. */
-  private cancelUpstream(task: VideoTask): void {
-    const port = task.upstream && this.deps.providers.video(task.upstream.provider);
-    if (task.upstream && port?.cancel) port.cancel(task.upstream.operation).catch(() => undefined);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Billing } from './billing';
 import type { ModelCatalogue } from '../catalogue';
 import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository } from '../ports';
 import { VIDEO_DEFAULTS } from '../video-limits';
+import { DeploymentSelector } from './deployment-selection';
 import { ReleaseBatcher } from './release-batcher';
 import { EXPIRED_ERROR, VideoTaskDriver, type WorkerLog } from './video-task-driver';
 import type { VideoProviderLookup } from './video-target';
@@ -44,6 +45,8 @@ export interface VideoWorkerDeps {
   random?: () => number;
   /** refunds charged tasks that ended unsuccessfully (quotas) */
   billing?: Billing;
+  /** the one deployment-selection policy (shared with the admission side) */
+  selector?: DeploymentSelector;
 }
 
 const BATCH = 100;
@@ -91,6 +94,7 @@ export class VideoWorker {
       log: this.log,
       random,
       releases,
+      selector: deps.selector ?? new DeploymentSelector({ now: this.now, random }),
       backoffMs: (attempt) => Math.round(Math.min(pollMaxMs, pollMinMs * pollFactor ** attempt) * (1 - pollJitter * random())),
     });
   }

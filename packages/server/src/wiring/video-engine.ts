@@ -1,8 +1,16 @@
 import os from 'node:os';
 import path from 'node:path';
-import { newId, VideoTasks, VideoWorker, type VideoProviderLookup, type VideoWorkerOptions } from '@gateway/core';
+import {
+  auditTaskBooks,
+  DeploymentSelector,
+  newId,
+  VideoTasks,
+  VideoWorker,
+  type VideoProviderLookup,
+  type VideoWorkerOptions,
+} from '@gateway/core';
 import { FileContentStore } from '@gateway/store-files';
-import { KnexTaskRepository } from '@gateway/store-postgres';
+import { KnexQuotaRepository, KnexTaskRepository } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
 import { wholeNumberFromEnv } from '../env-number';
 
@@ -47,7 +55,18 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
   const tasks = new KnexTaskRepository(ctx.knex);
   const content = new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
-  const service = new VideoTasks({ catalogue, tasks, content, usage: ctx.usage, providers: ctx.providers, limits, billing: ctx.billing });
+  // One policy, one set of circuits for admission and submit.
+  const selector = new DeploymentSelector();
+  const service = new VideoTasks({
+    catalogue,
+    tasks,
+    content,
+    usage: ctx.usage,
+    providers: ctx.providers,
+    limits,
+    billing: ctx.billing,
+    selector,
+  });
   const worker = new VideoWorker(
     {
       tasks,
@@ -55,6 +74,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
       catalogue,
       providers: ctx.providers,
       billing: ctx.billing,
+      selector,
       log: (level, message, fields) => ctx.logger.log(level, message, fields),
     },
     { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },
@@ -77,12 +97,24 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     timer.unref();
   };
 
+  // The recovery audit: every task charged once and with its usage row, whatever instant a crash hit.
+  const audit = () =>
+    auditTaskBooks({ quotas: new KnexQuotaRepository(ctx.knex), usage: ctx.usage, catalogue }).then(
+      (r) => {
+        if (r.charged.length || r.usageRows.length || r.unpriced.length) ctx.logger.warn('task books repaired at start-up', { ...r });
+      },
+      (e: Error) => void ctx.logger.error('task books audit failed', { error: e.message }),
+    );
+  let started = false;
+
   return {
     service,
     worker,
     content,
     start: () => {
-      if (timer === undefined && !stopped) next();
+      if (started || stopped) return;
+      started = true;
+      round = audit().finally(next);
     },
     async stop() {
       stopped = true;

@@ -38,9 +38,9 @@ export const BETA: Principal = Object.freeze({ accountId: 'beta', keyId: 'key-be
  */
 export function createFakeVideoEngine(opts: { maxActive?: number; upstream?: FakeVideoModel; clock?: ManualClock } = {}) {
   const clock = opts.clock ?? new ManualClock();
-  const tasks = new InMemoryTaskRepository({ now: clock.now });
-  const content = new InMemoryContentStore(clock.now);
   const usage = new MemoryUsageLog();
+  const tasks = new InMemoryTaskRepository({ now: clock.now, usage });
+  const content = new InMemoryContentStore(clock.now);
   const upstream = opts.upstream ?? new FakeVideoModel();
   const providers = { video: (id: string) => (id === 'sim' ? upstream : undefined) };
   const catalogue = fakeVideoCatalogue();

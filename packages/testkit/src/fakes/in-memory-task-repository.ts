@@ -12,6 +12,7 @@ import {
   type TaskQueue,
   type TaskRepository,
   type TaskStatus,
+  type UsageLog,
   type VideoTask,
 } from '@gateway/core';
 
@@ -34,9 +35,21 @@ const copy = <T>(v: T): T => structuredClone(v);
 export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
   private readonly rows = new Map<string, Row>();
   private readonly now: () => number;
+  /** credits per account, taken by admission (the Postgres store keeps them in account_quotas) */
+  private readonly credits = new Map<string, { limit: number | null; used: number }>();
 
-  constructor(opts: { now?: () => number } = {}) {
+  /** usage: where admission writes the creation's usage row (the Postgres store writes it in its transaction) */
+  constructor(private readonly opts: { now?: () => number; usage?: UsageLog } = {}) {
     this.now = opts.now ?? Date.now;
+  }
+
+  /** Test helper: an account's credit limit (null = unlimited) and what it has used. */
+  setCredits(accountId: string, limit: number | null, used = 0): void {
+    this.credits.set(accountId, { limit, used });
+  }
+
+  creditsOf(accountId: string): { limit: number | null; used: number } {
+    return { ...(this.credits.get(accountId) ?? { limit: null, used: 0 }) };
   }
 
   /** Test helper: every stored task, whatever its owner. */
@@ -71,6 +84,7 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     const { createdAt: _c, ...rest } = t;
     const task: VideoTask = {
       ...copy(rest),
+      deployment: rest.deployment ? { ...rest.deployment } : null,
       status: 'queued',
       progress: 0,
       error: null,
@@ -117,7 +131,18 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     }
     const active = mine.filter((r) => ACTIVE.includes(r.task.status)).length;
     if (active >= rules.maxActive) return { outcome: 'capped', active };
-    return { outcome: 'created', task: await this.create(t) };
+    const price = rules.price ?? 0;
+    const account = this.creditsOf(t.accountId);
+    if (price > 0 && account.limit !== null && account.used + price > account.limit) {
+      return { outcome: 'unaffordable', used: account.used, limit: account.limit };
+    }
+    this.credits.set(t.accountId, { ...account, used: account.used + price });
+    const task = await this.create(t);
+    if (rules.usage) {
+      this.opts.usage?.record({ ...rules.usage, taskId: task.id });
+      await this.opts.usage?.flush();
+    }
+    return { outcome: 'created', task };
   }
 
   async list(accountId: string, f: TaskListFilter): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }> {

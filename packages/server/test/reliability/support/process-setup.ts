@@ -29,7 +29,7 @@ export function reliabilityConfig(): GatewayConfigFile {
     // priced, so double charges would show in the credit ledger
     models: base.models.map((m) =>
       m.id === 'sim-video-2.0'
-        ? { ...m, pricing: { perVideoSecond: { '480p': 0.01, '720p': 0.02 } } }
+        ? { ...m, pricing: { perVideoSecond: { '480p': 0.01, '720p': 0.02, '1080p': 0.04, '4k': 0.08 } } }
         : m.id === 'sim-chat'
           ? { ...m, pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 2 } }
           : m,

@@ -1,0 +1,134 @@
+/**
+ * The one deployment-selection policy for text, images and video: ascending priority, weighted random
+ * order within a priority, a circuit breaker per deployment, failover on retryable errors.
+ */
+import type { Deployment } from '../catalogue';
+import { GatewayError, toGatewayError } from '../errors';
+import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
+
+export interface SelectionOptions {
+  now?: () => number;
+  /** [0, 1): picks among deployments of one priority by weight; injected by tests */
+  random?: () => number;
+  breaker?: Partial<CircuitBreakerOptions>;
+}
+
+/** One try of one deployment, holding its breaker permit until the outcome is reported. */
+export interface DeploymentAttempt<P> {
+  deployment: Deployment;
+  port: P;
+  breaker: CircuitBreaker;
+  permit: CircuitPermit;
+}
+
+/**
+ * Deployments in the order to try them: ascending priority; within one priority a weighted random
+ * order (each pick without replacement, chance proportional to weight).
+ */
+export function orderDeployments(deployments: Deployment[], random: () => number): Deployment[] {
+  const byPriority = new Map<number, Deployment[]>();
+  for (const d of deployments) byPriority.set(d.priority, [...(byPriority.get(d.priority) ?? []), d]);
+  const out: Deployment[] = [];
+  for (const priority of [...byPriority.keys()].sort((a, b) => a - b)) {
+    const pool = [...byPriority.get(priority)!];
+    while (pool.length) {
+      const total = pool.reduce((s, d) => s + d.weight, 0);
+      let r = random() * total;
+      let i = 0;
+      while (i < pool.length - 1 && r >= pool[i].weight) r -= pool[i++].weight;
+      out.push(...pool.splice(i, 1));
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a failure says the upstream itself is unwell: 5xx, 429, 408, timeouts and connection errors.
+ * Any other 4xx was caused by one request's content, so one tenant cannot open a circuit for everyone.
+ */
+export function isUpstreamFault(err: GatewayError): boolean {
+  const s = err.upstreamStatus;
+  if (s === undefined) return err.retryable;
+  return s >= 500 || s === 429 || s === 408;
+}
+
+export class DeploymentSelector {
+  private readonly breakers = new Map<string, CircuitBreaker>();
+
+  constructor(private readonly opts: SelectionOptions = {}) {}
+
+  /** The deployments that may be tried now, in order, each with a breaker permit. */
+  *attempts<P>(deployments: Deployment[], portOf: (provider: string) => P | undefined): Generator<DeploymentAttempt<P>> {
+    for (const deployment of orderDeployments(deployments, this.opts.random ?? Math.random)) {
+      const port = portOf(deployment.provider);
+      if (!port) continue;
+      const breaker = this.breaker(deployment);
+      const permit = breaker.acquire();
+      if (!permit) continue;
+      yield { deployment, port, breaker, permit };
+    }
+  }
+
+  /**
+   * The deployment a task is bound to (video: chosen once at admission): the first in policy order
+   * whose provider serves the kind and whose circuit is not open. No permit is held: the call comes later.
+   */
+  choose<P>(deployments: Deployment[], portOf: (provider: string) => P | undefined): { deployment: Deployment; port: P } | null {
+    for (const deployment of orderDeployments(deployments, this.opts.random ?? Math.random)) {
+      const port = portOf(deployment.provider);
+      if (port && this.breaker(deployment).state !== 'open') return { deployment, port };
+    }
+    return null;
+  }
+
+  succeeded(a: DeploymentAttempt<unknown>): void {
+    a.breaker.onSuccess(a.permit);
+  }
+
+  /** The call ended with no verdict on the upstream (the client went away). */
+  abandoned(a: DeploymentAttempt<unknown>): void {
+    a.breaker.onNeutral(a.permit);
+  }
+
+  /** Reports a failed attempt to its breaker; true when the next deployment should be tried. */
+  failed(a: DeploymentAttempt<unknown>, e: unknown, signal: AbortSignal): { error: GatewayError; failover: boolean } {
+    const error = toGatewayError(e);
+    if (signal.aborted) a.breaker.onNeutral(a.permit);
+    else if (isUpstreamFault(error)) a.breaker.onFailure(a.permit);
+    // An answer caused by the request (say a 400) still shows the upstream is up.
+    else a.breaker.onSuccess(a.permit);
+    return { error, failover: error.retryable && !signal.aborted };
+  }
+
+  /** Why no attempt was made (or none is left): no provider configured, or every circuit open. */
+  exhausted(modelId: string, deployments: Deployment[], portOf: (provider: string) => unknown): GatewayError {
+    if (!deployments.some((d) => portOf(d.provider))) {
+      return new GatewayError('upstream_unavailable', `No upstream serves ${modelId}.`, { code: 'no_upstream' });
+    }
+    return new GatewayError('upstream_unavailable', `Every upstream of ${modelId} is temporarily unavailable; retry later.`, {
+      code: 'all_upstreams_unavailable',
+    });
+  }
+
+  circuitState(provider: string, upstreamModel: string): CircuitState {
+    return this.breaker({ provider, upstreamModel }).state;
+  }
+
+  /** Every deployment's breaker seen so far (metrics). */
+  circuitStates(): Array<{ provider: string; upstreamModel: string; state: CircuitState }> {
+    return [...this.breakers].map(([key, b]) => {
+      const [provider, upstreamModel] = key.split('\u0000');
+      return { provider, upstreamModel, state: b.state };
+    });
+  }
+
+  private breaker(d: Pick<Deployment, 'provider' | 'upstreamModel'>): CircuitBreaker {
+    const key = `${d.provider}\u0000${d.upstreamModel}`;
+    let b = this.breakers.get(key);
+    if (!b) {
+      b = new CircuitBreaker(this.opts.breaker, this.opts.now ?? Date.now);
+      this.breakers.set(key, b);
+    }
+    return b;
+  }
+}
