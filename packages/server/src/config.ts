@@ -11,6 +11,7 @@ import {
 } from '@gateway/core';
 import { configSchema } from './config.schema';
 import { DEFAULT_CONFIG } from './default-config';
+import { shortConfigKey } from './config-keys';
 
 export interface ProviderConfig {
   id: string;
@@ -159,6 +160,8 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
   (file.keys ?? []).forEach((k, i) => {
     if (!groups.has(k.group)) throw new ConfigError(source, `keys.${i}.group`, `unknown group "${k.group}"`);
   });
+  const shortKey = shortConfigKey(file.keys);
+  if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
   const circuitBreaker = { ...DEFAULT_BREAKER_OPTIONS, ...file.circuitBreaker };
   if (circuitBreaker.minimumCalls > circuitBreaker.windowSize) {
     throw new ConfigError(source, 'circuitBreaker.minimumCalls', `must not exceed windowSize (${circuitBreaker.windowSize})`);

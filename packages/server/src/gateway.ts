@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
 import { adminRouter } from './admin/admin.router';
 import { ConfigRuntime } from './admin/config-runtime';
+import { newLocalAdminToken } from './admin/local-credential';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
 import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate-limits';
@@ -91,6 +92,8 @@ export interface Gateway {
   tasks: KnexTaskRepository;
   usage: KnexUsageLog;
   logger: Logger;
+  /** opens the admin API to the local CLI (loopback callers only); main.ts hands it over in DATA_DIR's credential file */
+  localAdminToken: string;
   /** starts background work (video workers); createGateway leaves it off so tests choose */
   startBackground(): Promise<void>;
   listen(port?: number, host?: string): Promise<Server>;
@@ -138,6 +141,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     billing,
   };
   // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
+  const localAdminToken = newLocalAdminToken();
   const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
   const areas: AreaWiring[] = [
     wireText(ctx),
@@ -145,7 +149,11 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     wireModels(ctx),
     wireVideo(ctx),
     wireOperations(ctx),
-    { routers: [adminRouter(admin, env.adminKey)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
+    {
+      routers: [adminRouter(admin, env.adminKey, localAdminToken)],
+      start: () => runtime.start(env.configPollMs ?? 2000),
+      stop: async () => runtime.stop(),
+    },
   ];
 
   const app = createHttpApp({
@@ -157,6 +165,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
 
   const servers: Server[] = [];
   return {
+    localAdminToken,
     app,
     env,
     config,

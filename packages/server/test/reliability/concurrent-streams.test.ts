@@ -105,7 +105,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
   it("two instances share one key's stream slots", async () => {
     const up = await startControlledUpstream('openai', 'hold');
     // a fresh key per run, so slots left in Redis by an earlier run do not count
-    const key = `sk-cs-${randomBytes(6).toString('hex')}`;
+    const key = `sk-cs-${randomBytes(8).toString('hex')}`;
     const opts = { limits: { concurrentStreamsPerKey: 2 }, env: { redisUrl }, extraKeys: [{ key, account: 'cs', group: 'vip' }] };
     const upstreams = [{ id: 'held', dialect: 'openai' as const, url: up.url, apiKey: up.apiKey }];
     const a = await gatewayOver(upstreams, opts);

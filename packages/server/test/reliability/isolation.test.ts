@@ -10,7 +10,7 @@ import { eventually } from './support/text-clients';
  */
 jest.setTimeout(60_000);
 
-const GAMMA_KEY = 'sk-gamma-0003'; // same group as alpha: only the account differs
+const GAMMA_KEY = 'sk-gamma-test-key-0003'; // same group as alpha: only the account differs
 let gw: TestGateway;
 const owned = { tasks: [] as string[], response: '', image: '', requestIds: [] as string[] };
 let probes = 0;

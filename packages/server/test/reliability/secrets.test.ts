@@ -15,7 +15,7 @@ import { errorCode, send, TEXT_FORMATS, textCall, type Answer } from './support/
  */
 jest.setTimeout(90_000);
 
-const CLIENT_KEYS = { alpha: 'sk-alpha-secret-0001', beta: 'sk-beta-secret-0002' };
+const CLIENT_KEYS = { alpha: 'sk-alpha-secret-key-0001', beta: 'sk-beta-secret-key-0002' };
 const BOGUS_KEY = 'sk-bogus-client-secret-9f8e7d6c';
 const ADMIN_KEY = 'admin-secret-4b3a2918';
 const UPSTREAM: Record<FakeDialectName, string> = {

@@ -9,8 +9,8 @@ import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway'
 import { createLogger } from '../../src/logger';
 
 /** Two accounts in two groups, as in the foundation issue's example. */
-export const ALPHA_KEY = 'sk-alpha-0001';
-export const BETA_KEY = 'sk-beta-0002';
+export const ALPHA_KEY = 'sk-alpha-test-key-0001';
+export const BETA_KEY = 'sk-beta-test-key-0002';
 
 export function testConfigFile(overrides: Partial<GatewayConfigFile> = {}): GatewayConfigFile {
   return {

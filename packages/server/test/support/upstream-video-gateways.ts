@@ -6,8 +6,8 @@ import type { GatewayConfigFile } from '../../src/config';
 import type { FakeArk, FakeSora, FakeVeo } from '@gateway/testkit';
 
 // The test gateway's keys (test-gateway.ts), repeated here so a spawned-process test need not load the app in jest.
-const ALPHA_KEY = 'sk-alpha-0001';
-export const BETA_KEY = 'sk-beta-0002';
+const ALPHA_KEY = 'sk-alpha-test-key-0001';
+export const BETA_KEY = 'sk-beta-test-key-0002';
 
 export const UPSTREAM_MODELS = { veo: 'veo-video', sora: 'sora-video', ark: 'ark-video' } as const;
 export type UpstreamName = keyof typeof UPSTREAM_MODELS;

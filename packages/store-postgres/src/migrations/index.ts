@@ -5,6 +5,7 @@ import * as m003 from './003-video-worker';
 import * as m004 from './004-admin';
 import * as m005 from './005-upstream-request-id';
 import * as m006 from './006-responses-retention';
+import * as m010 from './010-key-ids';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['004-admin', m004],
   ['005-upstream-request-id', m005],
   ['006-responses-retention', m006],
+  ['010-key-ids', m010],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
