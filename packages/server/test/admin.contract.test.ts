@@ -1,6 +1,7 @@
+import { eventually, describeWithService } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { eventually } from './support/eventually';
+
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 const ADMIN = 'sk-admin-test-0001';
@@ -129,8 +130,7 @@ describe('admin changes and the config file across a restart', () => {
   });
 });
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-(pgUrl ? describe : describe.skip)('admin changes reach a second running instance (shared Postgres)', () => {
+describeWithService('TEST_DATABASE_URL', 'admin changes reach a second running instance (shared Postgres)', (pgUrl) => {
   it('a new model, and a key revocation, apply on the other instance within the poll interval', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const env = {

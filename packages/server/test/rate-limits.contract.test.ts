@@ -1,3 +1,4 @@
+import { describeWithService } from '@gateway/testkit';
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -28,8 +29,7 @@ describe('per-key rate limit (in memory)', () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
-(redisUrl ? describe : describe.skip)('per-key rate limit across instances (Redis)', () => {
+describeWithService('TEST_REDIS_URL', 'per-key rate limit across instances (Redis)', (redisUrl) => {
   it('two instances share one budget', async () => {
     // a fresh key per run so earlier runs' counters in Redis do not matter
     const key = `sk-rl-${randomBytes(8).toString('hex')}`;

@@ -1,6 +1,7 @@
+import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import { envFromProcess } from '../src/gateway';
-import { eventually } from './support/eventually';
+
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 /** Stored responses older than RESPONSES_RETENTION_DAYS are deleted by the background purge; newer ones stay. */

@@ -1,1 +1,1 @@
-export * from './file-content-store';
+export { FileContentStore } from './file-content-store';

@@ -1,5 +1,78 @@
-export * from './key-repository.conformance';
-export * from './task-repository.conformance';
-export * from './fakes';
-export * from './fake-upstreams';
-export * from './fixtures';
+export { describeKeyRepositoryConformance } from './key-repository.conformance';
+export {
+  conformanceTask,
+  describeTaskRepositoryConformance,
+  type TaskRepositoryHarness,
+  type TaskStore,
+} from './task-repository.conformance';
+export {
+  ALPHA,
+  BETA,
+  createFakeVideoEngine,
+  DEFAULT_PLAN,
+  fakeArtifact,
+  type FakeStep,
+  fakeVideoCatalogue,
+  FakeVideoModel,
+  type FakeVideoModelOptions,
+  InMemoryContentStore,
+  InMemoryTaskRepository,
+  ManualClock,
+  MemoryUsageLog,
+} from './fakes';
+export {
+  anthropicMessagesDialect,
+  chunksOf,
+  type ConformanceTarget,
+  DEFAULT_USAGE,
+  describeGoldenFixtures,
+  describeTextModelConformance,
+  FAKE_DIALECTS,
+  type FakeArk,
+  type FakeArkOptions,
+  type FakeBehaviour,
+  type FakeDialect,
+  type FakeDialectName,
+  type FakeFailure,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+  fakeMp4,
+  type FakeOutcome,
+  type FakeReply,
+  type FakeRoute,
+  type FakeRouteKind,
+  type FakeSora,
+  type FakeTask,
+  FakeTaskBook,
+  type FakeTaskScript,
+  type FakeTaskState,
+  type FakeUpstream,
+  type FakeVeo,
+  type FakeVeoOptions,
+  type FakeVideoOptions,
+  type FakeVideoRoute,
+  finishOf,
+  geminiContentDialect,
+  type GoldenAdapter,
+  openAiChatDialect,
+  pollUntilSettled,
+  readJson,
+  readMultipart,
+  readStream,
+  type RecordedRequest,
+  refusedUrl,
+  sendBytes,
+  sendJson,
+  sse,
+  sseChunks,
+  startFakeArk,
+  startFakeHttp,
+  startFakeSora,
+  startFakeUpstream,
+  startFakeVeo,
+  type TextModelConformanceOptions,
+  videoRequest,
+} from './fake-upstreams';
+export { jpegHeader, pngHeader, refusal } from './fixtures';
+export { eventually } from './eventually';
+export { describeWithService, externalServiceUrl, type ExternalService } from './external-services';

@@ -1,8 +1,9 @@
+import { eventually, describeWithService } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from '../support/test-gateway';
 import { startControlledUpstream, type ControlledUpstream } from './support/controlled-upstream';
 import { gatewayOver, modelOf } from './support/gateway-over';
-import { errorProblem, eventually, openStream, send, TEXT_FORMATS, textCall, type TextFormat } from './support/text-clients';
+import { errorProblem, openStream, send, TEXT_FORMATS, textCall, type TextFormat } from './support/text-clients';
 
 /**
  * limits.concurrentStreamsPerKey: a key's streams beyond the limit are refused with 429 + Retry-After in the
@@ -100,8 +101,7 @@ describe('concurrent streams per key (in memory)', () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
-(redisUrl ? describe : describe.skip)('concurrent streams per key across instances (Redis)', () => {
+describeWithService('TEST_REDIS_URL', 'concurrent streams per key across instances (Redis)', (redisUrl) => {
   it("two instances share one key's stream slots", async () => {
     const up = await startControlledUpstream('openai', 'hold');
     // a fresh key per run, so slots left in Redis by an earlier run do not count

@@ -1,9 +1,10 @@
+import { eventually } from '@gateway/testkit';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ALPHA_KEY } from '../support/test-gateway';
 import { startGatewayProcess } from '../support/gateway-process';
 import { processSetup, type ProcessSetup } from './support/process-setup';
-import { eventually, openStream, sleep, textCall } from './support/text-clients';
+import { openStream, sleep, textCall } from './support/text-clients';
 import { readTask } from './support/video-clients';
 
 /**

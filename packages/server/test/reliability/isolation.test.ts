@@ -1,7 +1,7 @@
+import { eventually } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, BETA_KEY, testConfigFile, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { recordFigure } from './support/figures';
-import { eventually } from './support/text-clients';
 
 /**
  * One account's tasks, video content, stored responses, image URLs and usage rows are invisible to every other
