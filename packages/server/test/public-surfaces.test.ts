@@ -35,7 +35,11 @@ describe('public surfaces', () => {
 
   it.each(packages)('%s declares every workspace package its tests import (testkit as a devDependency)', (pkg) => {
     const manifest = JSON.parse(readFileSync(path.join(PACKAGES, pkg, 'package.json'), 'utf8'));
-    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), `@gateway/${pkg}`]);
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.devDependencies ?? {}),
+      `@gateway/${pkg}`,
+    ]);
     const missing = new Set<string>();
     for (const file of filesUnder(path.join(PACKAGES, pkg), (p) => p.endsWith('.ts') && isTestFile(p))) {
       for (const m of readFileSync(file, 'utf8').matchAll(/from '(@gateway\/[a-z-]+)/g)) if (!declared.has(m[1])) missing.add(m[1]);

@@ -4,6 +4,7 @@
  * capability refusals before anything is sent, 429 handling, expiring result URLs, no key leaks.
  */
 import {
+  eventually,
   fakeMp4,
   startFakeArk,
   startFakeSora,
@@ -116,7 +117,11 @@ describe('3 inbound formats × 3 upstreams', () => {
       const client = inbound('tasks', gw.url);
       const { id } = await client.create(UPSTREAM_MODELS[up], `hold ${up} [hold]`);
       const task = await waitForUpstream(books()[up], `hold ${up} [hold]`);
-      await new Promise((r) => setTimeout(r, 300)); // polled at least once: still queued upstream, so still queued here
+      // once the gateway has read the upstream again (the event, not a guessed delay): still queued there, so here
+      const api = { sora: sora.api, ark: ark.api }[up];
+      const reads = () => api.counts.poll + api.counts.list;
+      const readsBefore = reads();
+      await eventually(() => reads() > readsBefore, 10_000);
       expect((await client.read(id)).status).toBe('queued');
       expect((await client.cancel(id)).status).toBe(200);
       expect(await settle(gw.url, id)).toMatchObject({ status: 'cancelled' });
