@@ -23,12 +23,16 @@ const ctxOf = (
 });
 
 async function until(read: () => Promise<VideoTask>, done: (t: VideoTask) => boolean, ms = 20_000): Promise<VideoTask> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const t = await read();
-    if (done(t) || Date.now() > end) return t;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let task!: VideoTask;
+  await eventually(
+    async () => {
+      task = await read();
+      if (!done(task)) throw new Error(`task ${task.id} is still ${task.status}`);
+    },
+    ms,
+    50,
+  );
+  return task;
 }
 
 async function saveContent(engine: ReturnType<typeof buildVideoEngine>, p: Principal, id: string, name: string): Promise<string> {
