@@ -140,8 +140,8 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     metrics,
     billing,
   };
-  // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
   const localAdminToken = newLocalAdminToken();
+  // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
   const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
   const areas: AreaWiring[] = [
     wireText(ctx),
