@@ -28,6 +28,11 @@ export class AdminApiClient implements AdminOps {
       method,
       headers: { authorization: `Bearer ${this.credential.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((e: Error) => {
+      // e.g. the gateway is stopping: say which one it was
+      throw new Error(
+        `The gateway (process ${this.credential.pid}) did not answer at ${this.credential.url}: ${e.message}. Nothing was changed.`,
+      );
     });
     const json = (await res.json().catch(() => ({}))) as Json;
     if (!res.ok) {
