@@ -30,9 +30,7 @@ export class AdminApiClient implements AdminOps {
       body: body === undefined ? undefined : JSON.stringify(body),
     }).catch((e: Error) => {
       // e.g. the gateway is stopping: say which one it was
-      throw new Error(
-        `The gateway (process ${this.credential.pid}) did not answer at ${this.credential.url}: ${e.message}. Nothing was changed.`,
-      );
+      throw new Error(`The gateway (process ${this.credential.pid}) did not answer at ${this.credential.url}: ${e.message}`);
     });
     const json = (await res.json().catch(() => ({}))) as Json;
     if (!res.ok) {
