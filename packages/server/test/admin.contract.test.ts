@@ -127,7 +127,7 @@ describe('admin changes and the config file across a restart', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two gateways opening PGlite on disk, one after the other: seconds each on a loaded machine
 });
 
 describeWithService('TEST_DATABASE_URL', 'admin changes reach a second running instance (shared Postgres)', (pgUrl) => {
@@ -163,5 +163,5 @@ describeWithService('TEST_DATABASE_URL', 'admin changes reach a second running i
       await db.knex.raw(`drop schema if exists "${schema}" cascade`);
       await db.close();
     }
-  });
+  }, 120_000);
 });
