@@ -62,7 +62,7 @@ async function main(): Promise<void> {
       providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
       models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
       groups: [{ name: 'default', models: ['*'] }],
-      keys: [{ key: 'sk-bench-0001', account: 'bench', group: 'default' }],
+      keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
     }),
   );
   const mock = await startProcess(
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const target: Target = {
     name: 'gateway',
     url: `http://127.0.0.1:${gwPort}/v1/chat/completions`,
-    headers: { authorization: 'Bearer sk-bench-0001' },
+    headers: { authorization: 'Bearer sk-bench-client-key-0001' },
     body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hello.' }] }),
   };
   await load(target, 16, 2);

@@ -43,7 +43,7 @@ export interface BenchResults {
 }
 
 const PORTKEY_VERSION = '1.15.2';
-const KEY = 'sk-bench-0001';
+const KEY = 'sk-bench-client-key-0001';
 const CHUNKS = 200;
 
 const freePort = () =>

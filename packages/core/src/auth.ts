@@ -31,3 +31,8 @@ export function newId(prefix = '', bytes = 12): string {
   for (let i = 0; i < raw.length && out.length < bytes * 2; i++) out += alphabet[raw[i] % 36];
   return prefix + out;
 }
+
+/** A key's id is shown to every key of its account (/v1/usage), so it is random and says nothing about the key. */
+export function newKeyId(): string {
+  return newId('key_');
+}

@@ -1,30 +1,146 @@
-export * from './errors';
-export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
-export { taskErrorOf } from './task-errors';
-export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
-export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
-export * from './text';
-export * from './token-estimate';
-export * from './image';
-export * from './catalogue';
-export * from './video-limits';
-export * from './video-task';
-export * from './auth';
-export * from './ports';
-export * from './use-cases/authenticate';
-export * from './use-cases/resolve-model';
-export * from './use-cases/text-generation';
-export * from './use-cases/circuit-breaker';
 export {
-  DeploymentSelector,
-  isUpstreamFault,
-  orderDeployments,
-  type DeploymentAttempt,
-  type SelectionOptions,
-} from './use-cases/deployment-selection';
-export * from './image-probe';
-export * from './use-cases/video-tasks.contract';
-export * from './use-cases/image-generation';
+  ERROR_REASONS,
+  type ErrorReason,
+  GatewayError,
+  type GatewayErrorOptions,
+  invalid,
+  isGatewayError,
+  type ReasonInfo,
+  toGatewayError,
+} from './errors';
+export {
+  type AssistantContent,
+  collectStream,
+  emptyUsage,
+  type FinishReason,
+  type ImagePart,
+  type Message,
+  type ReasoningEffort,
+  type ReasoningPart,
+  resultText,
+  type TextPart,
+  type TextRequest,
+  type TextResult,
+  type TextStreamPart,
+  type ToolCallPart,
+  type ToolChoice,
+  type ToolDefinition,
+  type ToolResultPart,
+  type Usage,
+  type UserContent,
+} from './text';
+export { estimateInputTokens } from './token-estimate';
+export {
+  type GeneratedImage,
+  type ImageFormat,
+  type ImageInput,
+  type ImageRequest,
+  type ImageResult,
+  type ImageStreamPart,
+  type ImageUsage,
+} from './image';
+export {
+  DEFAULT_IMAGE_CAPABILITIES,
+  type Deployment,
+  type Group,
+  type ImageCapabilities,
+  imageCapabilitiesOf,
+  ModelCatalogue,
+  type ModelKind,
+  type ModelSpec,
+  type VideoFamily,
+  type VideoTier,
+} from './catalogue';
+export {
+  ASPECT_RATIOS,
+  type AspectRatio,
+  type FamilyLimits,
+  type Resolution,
+  RESOLUTIONS,
+  resolutionsFor,
+  resolveRatio,
+  validateVideoRequest,
+  VIDEO_DEFAULTS,
+  VIDEO_FAMILY_LIMITS,
+  videoDimensions,
+  type VideoImage,
+  type VideoRequest,
+  type VideoRequestDraft,
+} from './video-limits';
+export {
+  assertTransition,
+  canTransition,
+  isTerminal,
+  TASK_STATUSES,
+  TASK_TRANSITIONS,
+  type TaskError,
+  type TaskStatus,
+  type VideoDelivery,
+  type VideoTask,
+} from './video-task';
+export { digestsEqual, generateApiKey, hashApiKey, newId, newKeyId, type Principal } from './auth';
+export {
+  type Account,
+  type AccountQuota,
+  type Admission,
+  type AdmissionRules,
+  type ApiKeyRecord,
+  type CallContext,
+  type ClaimedTask,
+  type ContentStore,
+  type GeneratedImageStore,
+  type StoredImage,
+  type CreditRefs,
+  type DailyUsageTotal,
+  extensionOf,
+  type ImageModelPort,
+  type KeyRepository,
+  mediaTypeOfKey,
+  type NewVideoTask,
+  type OperationRef,
+  type QuotaRepository,
+  type ReleaseOptions,
+  type ResponseStore,
+  type StoredConversation,
+  type StoredResponse,
+  type TaskListFilter,
+  type TaskPatch,
+  type TaskQueue,
+  type TaskRepository,
+  type TextModelPort,
+  type UsageFilter,
+  type UsageLog,
+  type UsageQuery,
+  type UsageRecord,
+  type UsageRow,
+  type VideoArtifact,
+  type VideoModelPort,
+  type VideoStatus,
+} from './ports';
+export { authenticate } from './use-cases/authenticate';
+export { resolveModel } from './use-cases/resolve-model';
+export {
+  type ProviderLookup,
+  type TextCallMeta,
+  TextGeneration,
+  type TextGenerationDeps,
+} from './use-cases/text-generation';
+export {
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+  type CircuitPermit,
+  type CircuitState,
+  DEFAULT_BREAKER_OPTIONS,
+} from './use-cases/circuit-breaker';
+export { decodeBase64Strict, type ProbedImage, probeImage } from './image-probe';
+export {
+  type CreateVideoTaskInput,
+  type ListVideoTasksQuery,
+  type RemixVideoTaskInput,
+  type VideoContent,
+  type VideoTaskService,
+} from './use-cases/video-tasks.contract';
+export { type ImageCallMeta, ImageGeneration, type ImageProviderLookup } from './use-cases/image-generation';
 export {
   IMAGE_LIMITS,
   prepareImageCall,
@@ -34,11 +150,35 @@ export {
   type ImageParam,
   type PreparedImageCall,
 } from './use-cases/image-request-check';
-export * from './use-cases/video-target';
-export * from './use-cases/video-tasks';
-export * from './use-cases/video-task-driver';
-export * from './use-cases/video-worker';
-export * from './billing';
-export * from './use-cases/billing';
-export * from './use-cases/responses-conversation';
+export { type VideoProviderLookup, videoTarget, type VideoTarget } from './use-cases/video-target';
+export {
+  deleteContent,
+  IDEMPOTENCY_WINDOW_SECONDS,
+  newTaskId,
+  taskNotFound,
+  VideoTasks,
+  type VideoTasksDeps,
+} from './use-cases/video-tasks';
+export { type DriverDeps, EXPIRED_ERROR, SUBMISSION_UNKNOWN_ERROR, VideoTaskDriver, type WorkerLog } from './use-cases/video-task-driver';
+export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
+export { imageCost, missingPrice, type ModelPricing, pricingOf, textCost, videoCost } from './billing';
+export { Billing } from './use-cases/billing';
+export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
+export { taskErrorOf } from './task-errors';
+export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
+export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
+export {
+  DeploymentSelector,
+  isUpstreamFault,
+  orderDeployments,
+  type DeploymentAttempt,
+  type SelectionOptions,
+} from './use-cases/deployment-selection';
+export {
+  conversationAfter,
+  type ConversationTurn,
+  type ResponseDocument,
+  ResponsesConversation,
+  type ResponsesConversationDeps,
+} from './use-cases/responses-conversation';
 export { auditTaskBooks, type TaskBooksAuditResult } from './use-cases/task-books-audit';

@@ -1,5 +1,5 @@
 import { GatewayError, type VideoImage } from '@gateway/core';
-import { fakeMp4, pollUntilSettled, readStream, startFakeArk, videoRequest, type FakeArk } from '@gateway/testkit';
+import { fakeMp4, ManualClock, pollUntilSettled, readStream, startFakeArk, videoRequest, type FakeArk } from '@gateway/testkit';
 import { createArkProvider } from './ark-provider';
 import { convertToArkTask } from './convert-to-ark-task';
 
@@ -10,10 +10,11 @@ const png = (w: number, h: number, tag: string): VideoImage => ({
   height: h,
 });
 
+const clock = new ManualClock();
 let fake: FakeArk;
 let provider: ReturnType<typeof createArkProvider>;
 beforeAll(async () => {
-  fake = await startFakeArk({ queuedMs: 60, runningMs: 80 });
+  fake = await startFakeArk({ queuedMs: 60, runningMs: 80, now: clock.now });
   provider = createArkProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
 });
 afterAll(async () => {
@@ -72,7 +73,7 @@ describe('ArkVideoModel against the fake Ark', () => {
     expect(ref).toMatch(/^cgt-/);
     const sent = fake.api.requests.find((r) => r.method === 'POST')!;
     expect(sent.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
-    const done = await pollUntilSettled(provider.video, ref);
+    const done = await pollUntilSettled(provider.video, ref, { clock });
     expect(done.pendingSeen).toContain(false); // seen queued (cancellable) before running
     expect(done.pendingSeen).toContain(true);
     if (done.state !== 'succeeded') throw new Error(done.state);
@@ -87,21 +88,24 @@ describe('ArkVideoModel against the fake Ark', () => {
     const failed = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
+      { clock },
     );
     expect(failed).toMatchObject({ state: 'failed', code: 'InternalServiceError', message: expect.stringContaining('fake Ark') });
     const filtered = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
+      { clock },
     );
     expect(filtered).toMatchObject({ state: 'failed', code: 'OutputVideoSensitiveContentDetected' });
     const expired = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
+      { clock },
     );
     expect(expired).toMatchObject({ state: 'failed', code: 'expired' });
     const held = await provider.video.start(videoRequest({ prompt: 'x [hold]' }), { taskId: 't' });
     await provider.video.cancel!(held);
-    expect(await pollUntilSettled(provider.video, held)).toMatchObject({ state: 'failed', code: 'cancelled' });
+    expect(await pollUntilSettled(provider.video, held, { clock })).toMatchObject({ state: 'failed', code: 'cancelled' });
   });
 
   it('batches concurrent status reads into list calls with repeated filter.task_ids', async () => {
@@ -135,12 +139,12 @@ describe('ArkVideoModel against the fake Ark', () => {
     const err = await provider.video.start(videoRequest(), { taskId: 'x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ reason: 'invalid_request', upstreamCode: 'InvalidParameter', message: 'ratio is bad' });
 
-    const shortLived = await startFakeArk({ queuedMs: 0, runningMs: 0, urlTtlMs: 30 });
+    const shortLived = await startFakeArk({ queuedMs: 0, runningMs: 0, urlTtlMs: 30, now: clock.now });
     const p = createArkProvider({ baseUrl: shortLived.url, apiKey: shortLived.apiKey, options: { batchPolling: false } });
     try {
       const st = await p.video.status(await p.video.start(videoRequest(), { taskId: 'x' }), { taskId: 'x' });
       if (st.state !== 'succeeded') throw new Error(st.state);
-      await new Promise((r) => setTimeout(r, 60));
+      clock.advance(60);
       await expect(st.artifact.open()).rejects.toMatchObject({ upstreamStatus: 403, code: 'upstream_result_gone', retryable: false });
     } finally {
       p.close();

@@ -1,5 +1,5 @@
 import type { VideoImage } from '@gateway/core';
-import { fakeMp4, pollUntilSettled, readStream, startFakeVeo, videoRequest, type FakeVeo } from '@gateway/testkit';
+import { fakeMp4, ManualClock, pollUntilSettled, readStream, startFakeVeo, videoRequest, type FakeVeo } from '@gateway/testkit';
 import { convertToGoogleVideo } from './convert-to-google-video';
 import { createGoogleProvider } from './google-provider';
 import { decodeVeoRef } from './google-video-model';
@@ -12,10 +12,11 @@ const png = (w: number, h: number, tag: string): VideoImage => ({
 });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
+const clock = new ManualClock();
 let fake: FakeVeo;
 let provider: ReturnType<typeof createGoogleProvider>;
 beforeAll(async () => {
-  fake = await startFakeVeo({ queuedMs: 0, runningMs: 120, redirectDownloads: true });
+  fake = await startFakeVeo({ queuedMs: 0, runningMs: 120, redirectDownloads: true, now: clock.now });
   provider = createGoogleProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
 });
 afterAll(async () => {
@@ -76,7 +77,7 @@ describe('GoogleVideoModel against the fake Veo', () => {
     expect(created.path).toBe('/v1beta/models/veo-3.0-generate-001:predictLongRunning');
     expect(created.headers['x-goog-api-key']).toBe(fake.apiKey);
 
-    const done = await pollUntilSettled(provider.video, ref);
+    const done = await pollUntilSettled(provider.video, ref, { clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
     expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 8, fps: 24 });
     const bytes = await readStream(await done.artifact.open());
@@ -90,16 +91,19 @@ describe('GoogleVideoModel against the fake Veo', () => {
     const failed = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
+      { clock },
     );
     expect(failed).toMatchObject({ state: 'failed', code: 'INVALID_ARGUMENT', message: expect.stringContaining('fake Veo') });
     const filtered = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
+      { clock },
     );
     expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered', message: expect.stringContaining('safety filter') });
     const expired = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
+      { clock },
     );
     expect(expired).toMatchObject({ state: 'failed', code: 'DEADLINE_EXCEEDED' });
   });

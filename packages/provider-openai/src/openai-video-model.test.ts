@@ -1,13 +1,14 @@
 import type { VideoImage } from '@gateway/core';
-import { fakeMp4, pollUntilSettled, readStream, startFakeSora, videoRequest, type FakeSora } from '@gateway/testkit';
+import { fakeMp4, ManualClock, pollUntilSettled, readStream, startFakeSora, videoRequest, type FakeSora } from '@gateway/testkit';
 import { createOpenAiProvider } from './openai-provider';
 
 const png = (w: number, h: number): VideoImage => ({ mediaType: 'image/png', data: Buffer.from('png-bytes'), width: w, height: h });
 
+const clock = new ManualClock();
 let fake: FakeSora;
 let provider: ReturnType<typeof createOpenAiProvider>;
 beforeAll(async () => {
-  fake = await startFakeSora({ queuedMs: 50, runningMs: 100 });
+  fake = await startFakeSora({ queuedMs: 50, runningMs: 100, now: clock.now });
   provider = createOpenAiProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
 });
 afterAll(async () => {
@@ -52,7 +53,7 @@ describe('OpenAiVideoModel against the fake Sora', () => {
       size: '720x1280',
       input_reference: { type: 'image/png', name: 'first_frame.png', size: 9 },
     });
-    const done = await pollUntilSettled(provider.video, ref);
+    const done = await pollUntilSettled(provider.video, ref, { clock });
     expect(done.pendingSeen[0]).toBe(false);
     expect(done.pendingSeen).toContain(true);
     if (done.state !== 'succeeded') throw new Error(done.state);
@@ -67,7 +68,7 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     const source = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'the source', durationSeconds: 8 }), {
       taskId: 's',
     });
-    expect((await pollUntilSettled(provider.video, source)).state).toBe('succeeded');
+    expect((await pollUntilSettled(provider.video, source, { clock })).state).toBe('succeeded');
     const ref = await provider.video.start(
       videoRequest({ upstreamModel: 'sora-2', prompt: 'the remix', durationSeconds: 8, remixOf: { taskId: 'task-s', operation: source } }),
       { taskId: 'r' },
@@ -76,7 +77,7 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     expect(sent.path).toBe(`/v1/videos/${source}/remix`);
     expect(JSON.parse(sent.raw.toString('utf8'))).toEqual({ prompt: 'the remix' });
     expect(fake.book.get(ref)).toMatchObject({ prompt: 'the remix', body: { remixed_from_video_id: source, seconds: '8' } });
-    const done = await pollUntilSettled(provider.video, ref);
+    const done = await pollUntilSettled(provider.video, ref, { clock });
     if (done.state !== 'succeeded') throw new Error(done.state);
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
     // a source operation that is no Sora id is not found, never a fresh video in its place
@@ -93,11 +94,13 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     const failed = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }), { taskId: 't' }),
+      { clock },
     );
     expect(failed).toMatchObject({ state: 'failed', code: 'video_generation_failed', message: expect.stringContaining('fake Sora') });
     const blocked = await pollUntilSettled(
       provider.video,
       await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [filtered]' }), { taskId: 't' }),
+      { clock },
     );
     expect(blocked).toMatchObject({ state: 'failed', code: 'moderation_blocked' });
     const held = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [hold]' }), { taskId: 't' });

@@ -1,3 +1,4 @@
+import { eventually } from '@gateway/testkit';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,10 +27,7 @@ const request = (over: Partial<VideoRequest> = {}): VideoRequest & { upstreamMod
   ...over,
 });
 
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 2));
-  if (!done()) throw new Error('condition never held');
-}
+const until = (done: () => boolean) => eventually(done, 5000, 2);
 
 async function save(status: VideoStatus, name: string): Promise<string> {
   if (status.state !== 'succeeded') throw new Error(`expected success, got ${JSON.stringify(status)}`);

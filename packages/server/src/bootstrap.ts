@@ -6,9 +6,9 @@ import { DEMO_ACCOUNT, DEMO_GROUP } from './default-config';
 export async function bootstrapConfigKeys(keys: KeyRepository, config: GatewayConfig): Promise<void> {
   for (const k of config.file.keys ?? []) {
     await keys.createAccount(k.account);
-    const hash = hashApiKey(k.key);
-    // a stable id, so every instance bootstrapping the same file names the key alike (rate-limit counters, logs)
-    await keys.createKey({ id: `key${hash.slice(0, 24)}`, accountId: k.account, group: k.group, hash, prefix: k.key.slice(0, 7) });
+    // The id is random (it must reveal nothing about the key); createKey is idempotent on the hash, so every instance
+    // bootstrapping the same file finds the first one's row and names the key alike.
+    await keys.createKey({ accountId: k.account, group: k.group, hash: hashApiKey(k.key), prefix: k.key.slice(0, 7) });
   }
 }
 

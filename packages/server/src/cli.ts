@@ -1,33 +1,29 @@
 /**
- * Admin CLI against the same store as the gateway: `npx gateway <command>` (or `npm run gateway -- <command>`).
- * It runs the same AdminService as the /admin API.
+ * Admin CLI: `npx gateway <command>` (or `npm run gateway -- <command>`). It runs the same AdminService as the
+ * /admin API. On the embedded store a running gateway is the only writer, so the CLI goes through its admin API on
+ * loopback (credential file in DATA_DIR); otherwise it opens the store itself (docs/admin.md).
  */
-import { isGatewayError } from '@gateway/core';
-import { KnexConfigStore, KnexKeyRepository, KnexQuotaRepository, openDatabase, type ConfigKind } from '@gateway/store-postgres';
-import { AdminService } from './admin/admin-service';
+import { isGatewayError, ModelCatalogue, type Group } from '@gateway/core';
+import {
+  dataDirHolder,
+  DataDirLockedError,
+  KnexConfigStore,
+  KnexKeyRepository,
+  KnexQuotaRepository,
+  openDatabase,
+  type Database,
+} from '@gateway/store-postgres';
+import { AdminApiClient } from './admin/admin-client';
+import { AdminService, type CatalogueChanges } from './admin/admin-service';
 import { ConfigRuntime } from './admin/config-runtime';
+import { readLocalAdminCredential } from './admin/local-credential';
+import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
 import { buildProviders } from './providers';
 
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const USAGE = `usage: gateway <command>
-  accounts:create <id> [--name N]      accounts:list
-  keys:create --account <id> [--group <g>]   keys:list [--account <id>]   keys:revoke <key-id>
-  quota:get <account>                  quota:set <account> <credits|unlimited>
-  providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>`;
-
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-const KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
+export type { CliIo } from './cli-commands';
 
 export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess()): Promise<number> {
   const [command, ...args] = argv;
@@ -35,83 +31,69 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
     io.out(USAGE);
     return command ? 0 : 2;
   }
-  const config = loadConfig(env.configPath);
+  if (!knownCommand(command)) return fail(io, `unknown command "${command}"\n${USAGE}`);
+  try {
+    return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));
+  } catch (e) {
+    if (isGatewayError(e) || e instanceof ConfigError || e instanceof DataDirLockedError) return fail(io, e.message);
+    throw e;
+  }
+}
+
+async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps) => Promise<number>): Promise<number> {
+  if (!env.databaseUrl) {
+    const credential = readLocalAdminCredential(env.dataDir);
+    // the file outlives a crashed gateway: trust it only while its writer still holds the directory
+    if (credential && dataDirHolder(env.dataDir) === credential.pid) return fn(new AdminApiClient(credential));
+  }
+  // No gateway on this embedded store (the lock now keeps one from starting meanwhile), or PostgreSQL, where every
+  // instance reads keys through a cache of KEY_CACHE_TTL_MS and config through a poll of CONFIG_POLL_MS.
   const db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir, schema: env.databaseSchema });
   try {
-    const store = new KnexConfigStore(db.knex);
-    const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
-    await runtime.bootstrap();
-    const admin = new AdminService(new KnexKeyRepository(db.knex), store, runtime, config.catalogue, new KnexQuotaRepository(db.knex));
-    const [area, verb] = command.split(':');
-    switch (command) {
-      case 'accounts:create': {
-        const a = await admin.createAccount(args[0], flag(args, 'name'));
-        io.out(`account ${a.id} (${a.name})`);
-        return 0;
-      }
-      case 'accounts:list':
-        for (const a of await admin.listAccounts()) io.out(`${a.id}\t${a.name}\t${a.createdAt.toISOString()}`);
-        return 0;
-      case 'keys:create': {
-        const k = await admin.createKey(flag(args, 'account'), flag(args, 'group'));
-        io.out(`key ${k.id} for ${k.accountId} (group ${k.group}); shown once: ${k.key}`);
-        return 0;
-      }
-      case 'keys:list':
-        for (const k of await admin.listKeys(flag(args, 'account'))) {
-          io.out(`${k.id}\t${k.accountId}\t${k.group}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
-        }
-        return 0;
-      case 'quota:get': {
-        const q = await admin.getQuota(args[0] ?? '');
-        io.out(`${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}`);
-        return 0;
-      }
-      case 'quota:set': {
-        const raw = args[1];
-        const limit = raw === 'unlimited' ? null : raw !== undefined && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-        const q = await admin.setQuota(args[0] ?? '', limit);
-        io.out(`${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}`);
-        return 0;
-      }
-      case 'keys:revoke':
-        if (!args[0]) return fail(io, 'keys:revoke needs a key id (see keys:list)');
-        await admin.revokeKey(args[0]);
-        io.out(`revoked ${args[0]}`);
-        return 0;
-    }
-    const kind = KINDS[area];
-    if (kind && verb === 'list') {
-      for (const e of await admin.listEntries(kind)) io.out(JSON.stringify(e));
-      return 0;
-    }
-    if (kind && verb === 'set') {
-      let body: unknown;
-      try {
-        body = JSON.parse(args[1] ?? '');
-      } catch {
-        return fail(io, `${command} needs an id and a JSON object`);
-      }
-      io.out(JSON.stringify(await admin.putEntry(kind, args[0] ?? '', body)));
-      return 0;
-    }
-    if (kind && verb === 'delete') {
-      await admin.deleteEntry(kind, args[0] ?? '');
-      io.out(`deleted ${kind} ${args[0]}`);
-      return 0;
-    }
-    return fail(io, `unknown command "${command}"\n${USAGE}`);
-  } catch (e) {
-    if (isGatewayError(e) || e instanceof ConfigError) return fail(io, e.message);
-    throw e;
+    return await fn(isCatalogueCommand(command) ? await catalogueAdmin(db, env) : await accountAdmin(db, env));
   } finally {
     await db.close();
   }
 }
 
-function fail(io: CliIo, message: string): number {
-  io.err(message);
-  return 1;
+/** Catalogue commands validate against the whole config, providers included, like the admin API. */
+async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
+  const config = loadConfig(env.configPath);
+  const store = new KnexConfigStore(db.knex);
+  const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
+  // A store no gateway has seeded yet gets the config file's entries, as the gateway's first start would write them;
+  // otherwise the store's catalogue is the truth and the CLI's own config file is not written over it.
+  if ((await store.entries()).length === 0) await runtime.bootstrap();
+  else await runtime.reload({ strict: true });
+  return new AdminService(new KnexKeyRepository(db.knex), store, runtime, config.catalogue, new KnexQuotaRepository(db.knex));
+}
+
+const catalogueUntouched: CatalogueChanges = {
+  validate: () => Promise.reject(new Error('account and key commands do not change the catalogue')),
+  reload: () => Promise.reject(new Error('account and key commands do not change the catalogue')),
+};
+
+/**
+ * Accounts, keys and quotas: no config file, no upstream secrets, no catalogue write. A key's group is checked
+ * against the groups in the store (or, before any gateway seeded it, those of the config it will seed).
+ */
+async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
+  const store = new KnexConfigStore(db.knex);
+  const entries = await store.entries();
+  const groups: Group[] = entries
+    .filter((e) => e.kind === 'group' && e.body !== null)
+    .map((e) => ({ name: e.id, models: (e.body!.models as string[]) ?? [] }));
+  const catalogue = entries.length > 0 ? new ModelCatalogue([], groups) : unseededCatalogue(env);
+  return new AdminService(new KnexKeyRepository(db.knex), store, catalogueUntouched, catalogue, new KnexQuotaRepository(db.knex));
+}
+
+function unseededCatalogue(env: GatewayEnv): ModelCatalogue {
+  try {
+    return loadConfig(env.configPath).catalogue;
+  } catch (e) {
+    if (e instanceof ConfigError) return new ModelCatalogue([], []);
+    throw e;
+  }
 }
 
 if (require.main === module) {

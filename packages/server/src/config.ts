@@ -14,6 +14,7 @@ import type { ProviderEntry } from '@gateway/provider-kit';
 import { configSchema } from './config.schema';
 import { DEFAULT_CONFIG } from './default-config';
 import type { ProviderType } from './provider-table';
+import { shortConfigKey } from './config-keys';
 
 /** One `providers[]` entry: what every provider factory takes, plus its id and type. */
 export interface ProviderConfig extends ProviderEntry {
@@ -162,6 +163,8 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
   (file.keys ?? []).forEach((k, i) => {
     if (!groups.has(k.group)) throw new ConfigError(source, `keys.${i}.group`, `unknown group "${k.group}"`);
   });
+  const shortKey = shortConfigKey(file.keys);
+  if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
   const circuitBreaker = { ...DEFAULT_BREAKER_OPTIONS, ...file.circuitBreaker };
   if (circuitBreaker.minimumCalls > circuitBreaker.windowSize) {
     throw new ConfigError(source, 'circuitBreaker.minimumCalls', `must not exceed windowSize (${circuitBreaker.windowSize})`);

@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
 import { adminRouter } from './admin/admin.router';
 import { ConfigRuntime } from './admin/config-runtime';
+import { newLocalAdminToken } from './admin/local-credential';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
 import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate-limits';
@@ -91,6 +92,8 @@ export interface Gateway {
   tasks: KnexTaskRepository;
   usage: KnexUsageLog;
   logger: Logger;
+  /** opens the admin API to the local CLI (loopback callers only); main.ts hands it over in DATA_DIR's credential file */
+  localAdminToken: string;
   /** starts background work (video workers); createGateway leaves it off so tests choose */
   startBackground(): Promise<void>;
   listen(port?: number, host?: string): Promise<Server>;
@@ -137,6 +140,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     metrics,
     billing,
   };
+  const localAdminToken = newLocalAdminToken();
   const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const services: WireServices = {
@@ -154,7 +158,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     images,
     video,
     operations,
-    { routers: [adminRouter(admin, env.adminKey)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
+    { routers: [adminRouter(admin, env.adminKey, localAdminToken)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
   ];
 
   const app = createHttpApp({
@@ -166,6 +170,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
 
   const servers: Server[] = [];
   return {
+    localAdminToken,
     app,
     env,
     config,

@@ -1,6 +1,7 @@
+import { eventually, describeWithService } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { eventually } from './support/eventually';
+
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 const ADMIN = 'sk-admin-test-0001';
@@ -138,11 +139,10 @@ describe('admin changes and the config file across a restart', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two gateways opening PGlite on disk, one after the other: seconds each on a loaded machine
 });
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-(pgUrl ? describe : describe.skip)('admin changes reach a second running instance (shared Postgres)', () => {
+describeWithService('TEST_DATABASE_URL', 'admin changes reach a second running instance (shared Postgres)', (pgUrl) => {
   it('a new model, and a key revocation, apply on the other instance within the poll interval', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const env = {
@@ -175,5 +175,5 @@ const pgUrl = process.env.TEST_DATABASE_URL;
       await db.knex.raw(`drop schema if exists "${schema}" cascade`);
       await db.close();
     }
-  });
+  }, 120_000);
 });

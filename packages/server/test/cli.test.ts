@@ -1,57 +1,133 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '@gateway/store-postgres';
 import { runCli } from '../src/cli';
 import { envFromProcess } from '../src/gateway';
+import { startTestGateway } from './support/test-gateway';
 
-describe('admin CLI', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
-  const env = envFromProcess({ DATA_DIR: dataDir });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/**
+ * The CLI in-process, on an embedded store of its own per test: no test depends on another's accounts or on the
+ * order they run in, and each names its time budget (opening PGlite takes seconds on a loaded machine).
+ */
+const BUDGET_MS = 120_000;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  const run = async (...argv: string[]) => {
+function cliOn(dataDir: string, extraEnv: Record<string, string> = {}) {
+  const env = envFromProcess({ DATA_DIR: dataDir, ...extraEnv });
+  return async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
+}
 
-  it('creates an account and a key, lists and revokes it, against the same store', async () => {
-    expect((await run('accounts:create', 'acme', '--name', 'Acme Inc')).code).toBe(0);
-    expect((await run('accounts:list')).out).toContain('acme\tAcme Inc');
-    const created = await run('keys:create', '--account', 'acme', '--group', 'default');
-    expect(created.code).toBe(0);
-    const key = /sk-[A-Za-z0-9]+/.exec(created.out)![0];
-    const id = /key (\S+) for acme/.exec(created.out)![1];
-    const listed = await run('keys:list', '--account', 'acme');
-    expect(listed.out).toContain(id);
-    expect(listed.out).not.toContain(key);
-    expect(listed.out).toContain('active');
-    expect((await run('keys:revoke', id)).code).toBe(0);
-    expect((await run('keys:list')).out).toMatch(new RegExp(`${id}.*revoked`));
-    expect((await run('keys:revoke', id)).code).toBe(1);
-  });
+function freshCli() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
+  dirs.push(dataDir);
+  return { dataDir, run: cliOn(dataDir) };
+}
 
-  it('manages models and groups like the admin API, validated against the whole config', async () => {
-    expect((await run('models:set', 'cli-chat', '{"kind":"text","provider":"sim"}')).code).toBe(0);
-    expect((await run('groups:set', 'cli', '{"models":["cli-chat"]}')).code).toBe(0);
-    expect((await run('models:list')).out).toContain('"id":"cli-chat"');
-    const created = await run('keys:create', '--account', 'acme', '--group', 'cli');
-    expect(created.code).toBe(0);
-    const broken = await run('models:delete', 'cli-chat');
-    expect(broken).toMatchObject({ code: 1, err: expect.stringContaining('unknown model "cli-chat"') });
-    expect(await run('models:set', 'x', 'not json')).toMatchObject({ code: 1 });
-    expect((await run('groups:delete', 'cli')).code).toBe(0);
-    expect((await run('models:delete', 'cli-chat')).code).toBe(0);
-  });
+describe('admin CLI', () => {
+  it(
+    'creates an account and a key, lists and revokes it, against the same store',
+    async () => {
+      const { run } = freshCli();
+      expect((await run('accounts:create', 'acme', '--name', 'Acme Inc')).code).toBe(0);
+      expect((await run('accounts:list')).out).toContain('acme\tAcme Inc');
+      const created = await run('keys:create', '--account', 'acme', '--group', 'default');
+      expect(created.code).toBe(0);
+      const key = /sk-[A-Za-z0-9]+/.exec(created.out)![0];
+      const id = /key (\S+) for acme/.exec(created.out)![1];
+      const listed = await run('keys:list', '--account', 'acme');
+      expect(listed.out).toContain(id);
+      expect(listed.out).not.toContain(key);
+      expect(listed.out).toContain('active');
+      expect((await run('keys:revoke', id)).code).toBe(0);
+      expect((await run('keys:list')).out).toMatch(new RegExp(`${id}.*revoked`));
+      expect((await run('keys:revoke', id)).code).toBe(1);
+    },
+    BUDGET_MS,
+  );
 
-  it('refuses bad input with a message and exit 1', async () => {
-    expect(await run('keys:create', '--account', 'ghost')).toMatchObject({ code: 1, err: expect.stringContaining('No account "ghost"') });
-    expect(await run('keys:create', '--account', 'acme', '--group', 'gold')).toMatchObject({
-      code: 1,
-      err: expect.stringContaining('No group "gold"'),
-    });
-    expect(await run('frobnicate')).toMatchObject({ code: 1, err: expect.stringContaining('unknown command') });
-    expect(await run('accounts:create', '../x')).toMatchObject({ code: 1 });
-  });
+  it(
+    'manages models and groups like the admin API, validated against the whole config',
+    async () => {
+      const { run } = freshCli();
+      expect((await run('accounts:create', 'acme')).code).toBe(0);
+      expect((await run('models:set', 'cli-chat', '{"kind":"text","provider":"sim"}')).code).toBe(0);
+      expect((await run('groups:set', 'cli', '{"models":["cli-chat"]}')).code).toBe(0);
+      expect((await run('models:list')).out).toContain('"id":"cli-chat"');
+      const created = await run('keys:create', '--account', 'acme', '--group', 'cli');
+      expect(created.code).toBe(0);
+      const broken = await run('models:delete', 'cli-chat');
+      expect(broken).toMatchObject({ code: 1, err: expect.stringContaining('unknown model "cli-chat"') });
+      expect(await run('models:set', 'x', 'not json')).toMatchObject({ code: 1 });
+      expect((await run('groups:delete', 'cli')).code).toBe(0);
+      expect((await run('models:delete', 'cli-chat')).code).toBe(0);
+    },
+    BUDGET_MS,
+  );
+
+  it(
+    'refuses bad input with a message and exit 1',
+    async () => {
+      const { run } = freshCli();
+      expect((await run('accounts:create', 'acme')).code).toBe(0);
+      expect(await run('keys:create', '--account', 'ghost')).toMatchObject({ code: 1, err: expect.stringContaining('No account "ghost"') });
+      expect(await run('keys:create', '--account', 'acme', '--group', 'gold')).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('No group "gold"'),
+      });
+      expect(await run('frobnicate')).toMatchObject({ code: 1, err: expect.stringContaining('unknown command') });
+      expect(await run('accounts:create', '../x')).toMatchObject({ code: 1 });
+    },
+    BUDGET_MS,
+  );
+
+  it(
+    'account and key commands need neither the config file nor upstream secrets, and leave the catalogue as it was',
+    async () => {
+      const { dataDir, run } = freshCli();
+      // a gateway seeded this store with a catalogue of its own, whose provider needs a secret the CLI does not have
+      const file = {
+        providers: [
+          { id: 'house-oa', type: 'openai-compatible' as const, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'env:CLI_TEST_UPSTREAM_KEY' },
+        ],
+        models: [{ id: 'house-chat', kind: 'text' as const, provider: 'house-oa' }],
+        groups: [{ name: 'house', models: ['house-chat'] }],
+      };
+      writeFileSync(path.join(dataDir, 'gateway.json'), JSON.stringify(file));
+      process.env.CLI_TEST_UPSTREAM_KEY = 'sk-upstream-secret-of-the-gateway';
+      try {
+        const gw = await startTestGateway({ config: file, listen: false, env: { dataDir, inMemoryDatabase: false } });
+        await gw.stop();
+      } finally {
+        delete process.env.CLI_TEST_UPSTREAM_KEY;
+      }
+      const catalogue = async () => {
+        const db = await openDatabase({ dataDir });
+        try {
+          const version = (await db.knex('config_version').first()).version;
+          return { version, entries: await db.knex('config_entries').orderBy(['kind', 'id']).select('kind', 'id', 'body', 'source') };
+        } finally {
+          await db.close();
+        }
+      };
+      const before = await catalogue();
+
+      expect((await run('accounts:create', 'acme')).code).toBe(0);
+      expect(await run('keys:create', '--account', 'acme', '--group', 'house')).toMatchObject({ code: 0 });
+      expect((await run('keys:list')).code).toBe(0);
+      expect((await run('quota:set', 'acme', '10')).code).toBe(0);
+      // with the config file named too, its unset secret does not matter to these commands
+      const withFile = cliOn(dataDir, { GATEWAY_CONFIG: path.join(dataDir, 'gateway.json') });
+      expect((await withFile('keys:list', '--account', 'acme')).code).toBe(0);
+
+      expect(await catalogue()).toEqual(before);
+    },
+    BUDGET_MS,
+  );
 });

@@ -5,7 +5,7 @@ import winston from 'winston';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
-import { eventually } from './support/eventually';
+import { eventually } from '@gateway/testkit';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
 
 /**

@@ -37,6 +37,7 @@ describe('config file', () => {
     [{ ...testConfigFile(), models: [{ id: 'v', kind: 'video', provider: 'sim' }] }, 'a video model needs "family"'],
     [{ ...testConfigFile(), keys: [{ key: 'sk-abcdef', account: 'a', group: 'gold' }] }, 'keys.0.group: unknown group "gold"'],
     [{ ...testConfigFile(), keys: [{ key: 'nope', account: 'a', group: 'default' }] }, 'keys.0.key'],
+    [{ ...testConfigFile(), keys: [{ key: 'sk-fifteen-chars15', account: 'a', group: 'default' }] }, 'keys.0.key: too short'],
     [{ ...testConfigFile(), groups: [{ name: 'g', models: ['ghost'] }] }, 'groups.0.models.0: unknown model "ghost"'],
     [{ ...testConfigFile(), surprise: true }, '"surprise"'],
     [{ ...testConfigFile(), limits: { maxActiveTasksPerAccount: 0 } }, 'limits.maxActiveTasksPerAccount'],

@@ -1,8 +1,9 @@
+import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import type { TextStreamPart } from '@gateway/core';
 import { anthropicMessagesRouter } from '@gateway/wire-anthropic-messages';
 import { DEFAULT_CONFIG } from '../src/default-config';
-import { eventually, scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
+import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;

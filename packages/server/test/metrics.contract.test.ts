@@ -1,3 +1,4 @@
+import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
@@ -49,9 +50,12 @@ describe('/metrics', () => {
       .knex('video_tasks')
       .where({ id: created.body.id })
       .update({ next_poll_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 90_000) });
-    await new Promise((r) => setTimeout(r, 1100)); // past the one-second cache of task counts
-    const res = await request(gw.app).get('/metrics').set('Authorization', 'Bearer sk-admin-secret');
-    expect(res.text).toMatch(/gateway_tasks\{status="queued"\} 1/);
+    // task counts are cached for a second: read until the new count shows
+    let res!: request.Response;
+    await eventually(async () => {
+      res = await request(gw.app).get('/metrics').set('Authorization', 'Bearer sk-admin-secret');
+      expect(res.text).toMatch(/gateway_tasks\{status="queued"\} 1/);
+    });
     const age = Number(/^gateway_task_queue_oldest_seconds (\S+)$/m.exec(res.text)![1]);
     expect(age).toBeGreaterThanOrEqual(89);
     const lag = Number(/^gateway_worker_poll_lag_seconds (\S+)$/m.exec(res.text)![1]);

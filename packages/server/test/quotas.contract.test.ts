@@ -1,5 +1,6 @@
+import { eventually } from '@gateway/testkit';
 import request from 'supertest';
-import { eventually } from './support/eventually';
+
 import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 const ADMIN = 'sk-admin-quota-01';

@@ -1,3 +1,4 @@
+import { describeWithService } from '@gateway/testkit';
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -22,15 +23,16 @@ describe('per-key rate limit (in memory)', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
     // other keys are not affected
-    expect((await request(gw.app).post('/v1/chat/completions').set('Authorization', 'Bearer sk-beta-0002').send(chat)).status).toBe(200);
+    expect(
+      (await request(gw.app).post('/v1/chat/completions').set('Authorization', 'Bearer sk-beta-test-key-0002').send(chat)).status,
+    ).toBe(200);
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
-(redisUrl ? describe : describe.skip)('per-key rate limit across instances (Redis)', () => {
+describeWithService('TEST_REDIS_URL', 'per-key rate limit across instances (Redis)', (redisUrl) => {
   it('two instances share one budget', async () => {
     // a fresh key per run so earlier runs' counters in Redis do not matter
-    const key = `sk-rl-${randomBytes(6).toString('hex')}`;
+    const key = `sk-rl-${randomBytes(8).toString('hex')}`;
     const cfg = { ...config(), keys: [{ key, account: 'rl', group: 'default' }] };
     const a = await startTestGateway({ listen: false, config: cfg, env: { redisUrl } });
     const b = await startTestGateway({ listen: false, config: cfg, env: { redisUrl } });

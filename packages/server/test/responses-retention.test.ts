@@ -1,6 +1,11 @@
+import { eventually } from '@gateway/testkit';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '@gateway/store-postgres';
 import request from 'supertest';
 import { envFromProcess } from '../src/gateway';
-import { eventually } from './support/eventually';
+
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 /** Stored responses older than RESPONSES_RETENTION_DAYS are deleted by the background purge; newer ones stay. */
@@ -37,12 +42,23 @@ describe('stored responses retention', () => {
   });
 
   it('0 keeps them forever', async () => {
-    gw = await startTestGateway({ listen: false, env: { responsesRetentionDays: 0 } });
-    const old = await storedResponse();
-    await backdate(old, 3650);
-    await gw.startBackground();
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await read(old)).status).toBe(200);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-retention-'));
+    try {
+      gw = await startTestGateway({ listen: false, env: { responsesRetentionDays: 0, dataDir, inMemoryDatabase: false } });
+      const old = await storedResponse();
+      await backdate(old, 3650);
+      await gw.startBackground();
+      // stopping waits for any purge the start began: what is left afterwards is what the purge left, no sleep needed
+      await gw.stop();
+      const db = await openDatabase({ dataDir });
+      try {
+        expect(await db.knex('responses').where({ id: old }).pluck('id')).toEqual([old]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('RESPONSES_RETENTION_DAYS defaults to 30 and refuses what is not a whole number of days', () => {

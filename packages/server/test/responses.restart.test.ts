@@ -42,5 +42,5 @@ describe('stored responses survive a restart', () => {
       await second.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two gateways opening PGlite on disk in turn
 });

@@ -1,3 +1,4 @@
+import { eventually } from '@gateway/testkit';
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -22,12 +23,16 @@ const ctxOf = (
 });
 
 async function until(read: () => Promise<VideoTask>, done: (t: VideoTask) => boolean, ms = 20_000): Promise<VideoTask> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const t = await read();
-    if (done(t) || Date.now() > end) return t;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let task!: VideoTask;
+  await eventually(
+    async () => {
+      task = await read();
+      if (!done(task)) throw new Error(`task ${task.id} is still ${task.status}`);
+    },
+    ms,
+    50,
+  );
+  return task;
 }
 
 async function saveContent(engine: ReturnType<typeof buildVideoEngine>, p: Principal, id: string, name: string): Promise<string> {
@@ -108,13 +113,11 @@ describe('video worker on the real store', () => {
     });
     engine.start();
     const leased = async () => (await gw.db.knex('video_tasks').where({ id: task.id }).first()) as Record<string, unknown>;
-    const end = Date.now() + 5000;
-    while (!polled && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => polled, 5000);
     expect(await leased()).toMatchObject({ lease_owner: engine.worker.owner });
     await engine.stop();
     expect(engine.worker.busy).toBe(0);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await leased()).toMatchObject({ status: 'queued', lease_owner: null });
+    await eventually(async () => expect(await leased()).toMatchObject({ status: 'queued', lease_owner: null }));
     await gw.db.knex('video_tasks').where({ id: task.id }).update({ status: 'cancelled' }); // keep it from the gateway's worker later
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { migrationSource } from './migrations';
 
 export interface DatabaseOptions {
@@ -23,8 +24,10 @@ export interface Database {
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.schema)) throw new Error(`Invalid schema name ${opts.schema}`);
   let db: Knex;
   let kind: Database['kind'];
+  let lock: DataDirLock | undefined;
   if (opts.databaseUrl) {
     kind = 'postgres';
     db = knex({
@@ -37,6 +40,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     kind = 'pglite';
     let dir: string | undefined;
     if (opts.dataDir) {
+      // one writer per directory: a second process stops here, naming the holder
+      lock = acquireDataDirLock(opts.dataDir);
       dir = path.resolve(opts.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
     }
@@ -49,13 +54,24 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       searchPath: opts.schema ? [opts.schema] : undefined,
     });
   }
-  if (opts.schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.schema)) throw new Error(`Invalid schema name ${opts.schema}`);
   const migrate = async () => {
     if (opts.schema) await db.raw(`create schema if not exists "${opts.schema}"`);
     await db.migrate.latest({ migrationSource, schemaName: opts.schema });
   };
-  await (kind === 'postgres' ? withMigrationLock(db, opts.schema, migrate) : migrate());
-  return { knex: db, kind, schema: opts.schema, close: () => db.destroy() };
+  const close = async () => {
+    try {
+      await db.destroy();
+    } finally {
+      lock?.release();
+    }
+  };
+  try {
+    await (kind === 'postgres' ? withMigrationLock(db, opts.schema, migrate) : migrate());
+  } catch (e) {
+    await close().catch(() => undefined);
+    throw e;
+  }
+  return { knex: db, kind, schema: opts.schema, close };
 }
 
 /**

@@ -1,9 +1,9 @@
-export * from './db';
-export * from './knex-key-repository';
-export * from './knex-task-repository';
-export * from './knex-usage-log';
-export * from './test-databases';
-export * from './knex-response-store';
-export * from './knex-usage-query';
-export * from './knex-config-store';
-export * from './knex-quota-repository';
+export { openDatabase, migrationsApplied, type Database, type DatabaseOptions } from './db';
+export { DataDirLockedError, dataDirHolder } from './data-dir-lock';
+export { KnexKeyRepository } from './knex-key-repository';
+export { KnexTaskRepository } from './knex-task-repository';
+export { KnexUsageLog } from './knex-usage-log';
+export { KnexResponseStore } from './knex-response-store';
+export { KnexUsageQuery } from './knex-usage-query';
+export { KnexConfigStore, type ConfigEntry, type ConfigKind } from './knex-config-store';
+export { KnexQuotaRepository } from './knex-quota-repository';

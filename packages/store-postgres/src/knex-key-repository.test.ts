@@ -1,10 +1,10 @@
 import { describeKeyRepositoryConformance } from '@gateway/testkit';
 import { KnexKeyRepository } from './knex-key-repository';
-import { testDatabaseTargets } from './test-databases';
+import { describeOnTestDatabases } from '../test/test-databases';
 
-for (const target of testDatabaseTargets()) {
+describeOnTestDatabases((target) => {
   describeKeyRepositoryConformance(target.name, async () => {
     const db = await target.open();
     return { repo: new KnexKeyRepository(db.knex), done: () => db.drop() };
   });
-}
+});

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId, type Account, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
+import { newKeyId, type Account, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
 
 interface KeyRow {
   id: string;
@@ -51,10 +51,10 @@ export class KnexKeyRepository implements KeyRepository {
     return (await this.db('accounts').orderBy('created_at')).map(toAccount);
   }
 
-  async createKey(input: { accountId: string; group: string; hash: string; prefix: string; id?: string }): Promise<ApiKeyRecord> {
+  async createKey(input: { accountId: string; group: string; hash: string; prefix: string }): Promise<ApiKeyRecord> {
     await this.db('api_keys')
       .insert({
-        id: input.id ?? newId('key'),
+        id: newKeyId(),
         account_id: input.accountId,
         group_name: input.group,
         key_hash: input.hash,

@@ -1,7 +1,7 @@
 import { KnexKeyRepository } from './knex-key-repository';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexTaskRepository } from './knex-task-repository';
-import { testDatabaseTargets } from './test-databases';
+import { describeOnTestDatabases } from '../test/test-databases';
 
 const request = {
   model: 'm',
@@ -13,7 +13,7 @@ const request = {
   fps: 24,
 } as const;
 
-for (const target of testDatabaseTargets()) {
+describeOnTestDatabases((target) => {
   describe(`KnexQuotaRepository on ${target.name}`, () => {
     let db: Awaited<ReturnType<typeof target.open>>;
     let quotas: KnexQuotaRepository;
@@ -72,4 +72,4 @@ for (const target of testDatabaseTargets()) {
       expect(await quotas.refundUnsuccessfulTasks(10)).toEqual([]);
     });
   });
-}
+});

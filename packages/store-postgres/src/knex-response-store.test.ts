@@ -1,6 +1,6 @@
 import type { StoredResponse } from '@gateway/core';
 import { KnexResponseStore } from './knex-response-store';
-import { testDatabaseTargets, type TestDatabaseTarget } from './test-databases';
+import { describeOnTestDatabases, type TestDatabaseTarget } from '../test/test-databases';
 
 const sample = (id: string, accountId = 'alpha'): StoredResponse => ({
   id,
@@ -25,48 +25,50 @@ const sample = (id: string, accountId = 'alpha'): StoredResponse => ({
   },
 });
 
-describe.each(testDatabaseTargets().map((t) => [t.name, t] as [string, TestDatabaseTarget]))('KnexResponseStore on %s', (_name, target) => {
-  let db: Awaited<ReturnType<TestDatabaseTarget['open']>>;
-  let store: KnexResponseStore;
-  beforeAll(async () => {
-    db = await target.open();
-    store = new KnexResponseStore(db.knex);
-  });
-  afterAll(async () => db.drop());
+describeOnTestDatabases((target) =>
+  describe(`KnexResponseStore on ${target.name}`, () => {
+    let db: Awaited<ReturnType<TestDatabaseTarget['open']>>;
+    let store: KnexResponseStore;
+    beforeAll(async () => {
+      db = await target.open();
+      store = new KnexResponseStore(db.knex);
+    });
+    afterAll(async () => db.drop());
 
-  it('round-trips the document and the canonical conversation', async () => {
-    const r = { ...sample('resp_a1'), previousResponseId: 'resp_a0' };
-    await store.save(r);
-    expect(await store.findForAccount('alpha', 'resp_a1')).toEqual(r);
-  });
+    it('round-trips the document and the canonical conversation', async () => {
+      const r = { ...sample('resp_a1'), previousResponseId: 'resp_a0' };
+      await store.save(r);
+      expect(await store.findForAccount('alpha', 'resp_a1')).toEqual(r);
+    });
 
-  it('another account sees nothing and cannot delete', async () => {
-    await store.save(sample('resp_a2'));
-    expect(await store.findForAccount('beta', 'resp_a2')).toBeNull();
-    expect(await store.deleteForAccount('beta', 'resp_a2')).toBe(false);
-    expect(await store.findForAccount('alpha', 'resp_a2')).not.toBeNull();
-  });
+    it('another account sees nothing and cannot delete', async () => {
+      await store.save(sample('resp_a2'));
+      expect(await store.findForAccount('beta', 'resp_a2')).toBeNull();
+      expect(await store.deleteForAccount('beta', 'resp_a2')).toBe(false);
+      expect(await store.findForAccount('alpha', 'resp_a2')).not.toBeNull();
+    });
 
-  it('deletes once', async () => {
-    await store.save(sample('resp_a3'));
-    expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(true);
-    expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(false);
-    expect(await store.findForAccount('alpha', 'resp_a3')).toBeNull();
-  });
+    it('deletes once', async () => {
+      await store.save(sample('resp_a3'));
+      expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(true);
+      expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(false);
+      expect(await store.findForAccount('alpha', 'resp_a3')).toBeNull();
+    });
 
-  it('refuses a duplicate id', async () => {
-    await store.save(sample('resp_a4'));
-    await expect(store.save(sample('resp_a4', 'beta'))).rejects.toThrow();
-  });
+    it('refuses a duplicate id', async () => {
+      await store.save(sample('resp_a4'));
+      await expect(store.save(sample('resp_a4', 'beta'))).rejects.toThrow();
+    });
 
-  it('purges responses created before the cutoff, of every account, in batches, and nothing newer', async () => {
-    const at = (id: string, iso: string, account = 'alpha') => store.save({ ...sample(id, account), createdAt: new Date(iso) });
-    for (let i = 0; i < 5; i++) await at(`resp_old${i}`, `2025-01-0${i + 1}T00:00:00Z`, i % 2 ? 'beta' : 'alpha');
-    await at('resp_new0', '2025-02-01T00:00:00Z');
-    expect(await store.purgeCreatedBefore(new Date('2025-01-15T00:00:00Z'), 2)).toBe(5);
-    expect(await store.findForAccount('alpha', 'resp_old0')).toBeNull();
-    expect(await store.findForAccount('beta', 'resp_old1')).toBeNull();
-    expect((await store.findForAccount('alpha', 'resp_new0'))?.id).toBe('resp_new0');
-    expect(await store.purgeCreatedBefore(new Date('2025-01-15T00:00:00Z'))).toBe(0);
-  });
-});
+    it('purges responses created before the cutoff, of every account, in batches, and nothing newer', async () => {
+      const at = (id: string, iso: string, account = 'alpha') => store.save({ ...sample(id, account), createdAt: new Date(iso) });
+      for (let i = 0; i < 5; i++) await at(`resp_old${i}`, `2025-01-0${i + 1}T00:00:00Z`, i % 2 ? 'beta' : 'alpha');
+      await at('resp_new0', '2025-02-01T00:00:00Z');
+      expect(await store.purgeCreatedBefore(new Date('2025-01-15T00:00:00Z'), 2)).toBe(5);
+      expect(await store.findForAccount('alpha', 'resp_old0')).toBeNull();
+      expect(await store.findForAccount('beta', 'resp_old1')).toBeNull();
+      expect((await store.findForAccount('alpha', 'resp_new0'))?.id).toBe('resp_new0');
+      expect(await store.purgeCreatedBefore(new Date('2025-01-15T00:00:00Z'))).toBe(0);
+    });
+  }),
+);

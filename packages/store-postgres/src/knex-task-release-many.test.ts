@@ -1,5 +1,5 @@
 import { KnexTaskRepository } from './knex-task-repository';
-import { testDatabaseTargets } from './test-databases';
+import { describeOnTestDatabases } from '../test/test-databases';
 
 const task = (id: string) => ({
   id,
@@ -22,7 +22,7 @@ const task = (id: string) => ({
   },
 });
 
-for (const target of testDatabaseTargets()) {
+describeOnTestDatabases((target) => {
   describe(`KnexTaskRepository.releaseMany (${target.name})`, () => {
     it('releases many leases in one write, only those still held by the owner, with each task its own next time', async () => {
       const db = await target.open();
@@ -66,4 +66,4 @@ for (const target of testDatabaseTargets()) {
       }
     });
   });
-}
+});

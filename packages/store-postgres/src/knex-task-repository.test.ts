@@ -1,9 +1,9 @@
 import { describeTaskRepositoryConformance } from '@gateway/testkit';
 import { KnexTaskRepository } from './knex-task-repository';
-import { testDatabaseTargets } from './test-databases';
+import { describeOnTestDatabases } from '../test/test-databases';
 
 // PGlite in memory always; the real Postgres of TEST_DATABASE_URL too, each in a schema of its own.
-for (const target of testDatabaseTargets()) {
+describeOnTestDatabases((target) => {
   describeTaskRepositoryConformance(target.name, async () => {
     const db = await target.open();
     const repo = new KnexTaskRepository(db.knex);
@@ -14,4 +14,4 @@ for (const target of testDatabaseTargets()) {
       done: () => db.drop(),
     };
   });
-}
+});

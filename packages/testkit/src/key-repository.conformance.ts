@@ -28,6 +28,13 @@ export function describeKeyRepositoryConformance(name: string, make: () => Promi
       expect(await repo.findKeyByHash(hashApiKey('sk-conformance-0002'))).toBeNull();
     });
 
+    it('gives a key a random id that reveals nothing about the key or its hash', async () => {
+      const key = 'sk-conformance-id-0001';
+      const rec = await repo.createKey({ accountId: 'acme', group: 'default', hash: hashApiKey(key), prefix: key.slice(0, 7) });
+      expect(rec.id).toMatch(/^key_[a-z0-9]{24}$/);
+      expect(hashApiKey(key)).not.toContain(rec.id.slice(4, 12));
+    });
+
     it('creating the same key twice keeps one record', async () => {
       const h = hashApiKey('sk-conformance-dup');
       const a = await repo.createKey({ accountId: 'acme', group: 'default', hash: h, prefix: 'sk-conf' });

@@ -1,11 +1,18 @@
-export * from './text-model.port';
-export * from './image-model.port';
-export * from './video-model.port';
-export * from './key-repository.port';
-export * from './usage-log.port';
-export * from './task-repository.port';
-export * from './response-store.port';
-export * from './task-queue.port';
-export * from './content-store.port';
-export * from './usage-query.port';
-export * from './quota-repository.port';
+export { type CallContext, type TextModelPort } from './text-model.port';
+export { type ImageModelPort } from './image-model.port';
+export { type OperationRef, type VideoArtifact, type VideoModelPort, type VideoStatus } from './video-model.port';
+export { type Account, type ApiKeyRecord, type KeyRepository } from './key-repository.port';
+export { type UsageLog, type UsageRow } from './usage-log.port';
+export {
+  type Admission,
+  type AdmissionRules,
+  type NewVideoTask,
+  type TaskListFilter,
+  type TaskPatch,
+  type TaskRepository,
+} from './task-repository.port';
+export { type ResponseStore, type StoredConversation, type StoredResponse } from './response-store.port';
+export { type ClaimedTask, type ReleaseOptions, type TaskQueue } from './task-queue.port';
+export { type ContentStore, extensionOf, type GeneratedImageStore, mediaTypeOfKey, type StoredImage } from './content-store.port';
+export { type DailyUsageTotal, type UsageFilter, type UsageQuery, type UsageRecord } from './usage-query.port';
+export { type AccountQuota, type CreditRefs, type QuotaRepository } from './quota-repository.port';

@@ -20,7 +20,7 @@ export interface KeyRepository {
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   /** Stores the hash of a key; the clear key is never persisted. Idempotent on the hash. */
-  createKey(input: { accountId: string; group: string; hash: string; prefix: string; id?: string }): Promise<ApiKeyRecord>;
+  createKey(input: { accountId: string; group: string; hash: string; prefix: string }): Promise<ApiKeyRecord>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   revokeKey(id: string): Promise<boolean>;
 }

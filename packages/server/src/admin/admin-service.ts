@@ -21,6 +21,9 @@ function redact(kind: ConfigKind, body: Record<string, unknown>): Record<string,
   return { ...body, apiKey: key.startsWith('env:') ? key : '(set)' };
 }
 
+/** How catalogue changes are checked and applied; the CLI's account and key commands pass one that refuses. */
+export type CatalogueChanges = Pick<ConfigRuntime, 'validate' | 'reload'>;
+
 /** What the admin API and the CLI do, once. */
 /** Credits fit decimal(20, 6) (store-postgres migration 004). */
 const MAX_CREDITS = 1e14;
@@ -29,7 +32,7 @@ export class AdminService {
   constructor(
     private readonly keys: KeyRepository,
     private readonly store: KnexConfigStore,
-    private readonly runtime: ConfigRuntime,
+    private readonly runtime: CatalogueChanges,
     private readonly catalogue: ModelCatalogue,
     private readonly quotas: QuotaRepository,
     private readonly billing?: Billing,

@@ -4,14 +4,21 @@ import { errorMiddleware, extractKey, jsonBody, openAiErrorShape } from '@gatewa
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminService } from './admin-service';
 
-/** Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. */
-function requireAdmin(adminKey: string | undefined): RequestHandler {
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. The local
+ * token (the CLI's, from DATA_DIR's credential file) is accepted too, from loopback callers only.
+ */
+function requireAdmin(adminKey: string | undefined, localToken?: string): RequestHandler {
   const expected = adminKey ? hashApiKey(adminKey) : null;
+  const local = localToken ? hashApiKey(localToken) : null;
   return (req, _res, next) => {
+    const presented = extractKey(req);
+    if (local && presented && LOOPBACK.has(req.socket.remoteAddress ?? '') && digestsEqual(hashApiKey(presented), local)) return next();
     if (!expected)
       return next(new GatewayError('permission_denied', 'The admin API is disabled: set GATEWAY_ADMIN_KEY.', { code: 'admin_disabled' }));
-    const given = extractKey(req);
-    if (!given || !digestsEqual(hashApiKey(given), expected))
+    if (!presented || !digestsEqual(hashApiKey(presented), expected))
       return next(new GatewayError('unauthenticated', 'The admin API needs the admin key.', { code: 'invalid_admin_key' }));
     next();
   };
@@ -25,9 +32,9 @@ const quotaBody = (q: { accountId: string; limit: number | null; used: number })
 
 const KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
 
-export function adminRouter(admin: AdminService, adminKey: string | undefined): Router {
+export function adminRouter(admin: AdminService, adminKey: string | undefined, localToken?: string): Router {
   const router = Router();
-  const guard = requireAdmin(adminKey);
+  const guard = requireAdmin(adminKey, localToken);
   const json = jsonBody();
   router.get('/admin/accounts', guard, async (_req, res) => {
     res.json({ object: 'list', data: await admin.listAccounts() });

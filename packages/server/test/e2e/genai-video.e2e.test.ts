@@ -1,4 +1,5 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { eventually } from '@gateway/testkit';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiError, GoogleGenAI, type GenerateVideosOperation } from '@google/genai';
@@ -22,12 +23,14 @@ afterAll(async () => {
 });
 
 async function untilDone(op: GenerateVideosOperation): Promise<GenerateVideosOperation> {
-  const deadline = Date.now() + 25_000;
-  while (!op.done) {
-    if (Date.now() > deadline) throw new Error(`operation ${op.name} not done in time`);
-    await new Promise((r) => setTimeout(r, 200));
-    op = await ai.operations.getVideosOperation({ operation: op });
-  }
+  await eventually(
+    async () => {
+      if (!op.done) op = await ai.operations.getVideosOperation({ operation: op });
+      if (!op.done) throw new Error(`operation ${op.name} not done in time`);
+    },
+    25_000,
+    200,
+  );
   return op;
 }
 

@@ -1,4 +1,5 @@
 import OpenAI, { NotFoundError, toFile } from 'openai';
+import { eventually } from '@gateway/testkit';
 import { BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { isMp4, mp4DurationSeconds, pngImage } from '../support/video-fixtures';
 
@@ -14,13 +15,16 @@ afterAll(async () => {
 });
 
 async function untilCompleted(id: string) {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const v = await client.videos.retrieve(id);
-    if (v.status === 'completed' || v.status === 'failed') return v;
-    if (Date.now() > deadline) throw new Error(`video ${id} still ${v.status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  let v!: Awaited<ReturnType<typeof client.videos.retrieve>>;
+  await eventually(
+    async () => {
+      v = await client.videos.retrieve(id);
+      if (v.status !== 'completed' && v.status !== 'failed') throw new Error(`video ${id} still ${v.status}`);
+    },
+    25_000,
+    200,
+  );
+  return v;
 }
 
 describe('openai SDK videos against the gateway', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { startControlledUpstream, type ControlledUpstream } from '../reliability/support/controlled-upstream';
-import { eventually } from '../support/eventually';
+import { eventually } from '@gateway/testkit';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
 
 const ADMIN = 'sk-admin-reload-0001';

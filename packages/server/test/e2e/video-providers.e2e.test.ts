@@ -4,6 +4,7 @@
  * capability refusals before anything is sent, 429 handling, expiring result URLs, no key leaks.
  */
 import {
+  eventually,
   fakeMp4,
   startFakeArk,
   startFakeSora,
@@ -116,16 +117,20 @@ describe('3 inbound formats × 3 upstreams', () => {
       const client = inbound('tasks', gw.url);
       const { id } = await client.create(UPSTREAM_MODELS[up], `hold ${up} [hold]`);
       const task = await waitForUpstream(books()[up], `hold ${up} [hold]`);
-      await new Promise((r) => setTimeout(r, 300)); // polled at least once: still queued upstream, so still queued here
+      // once the gateway has read the upstream again (the event, not a guessed delay): still queued there, so here
+      const api = { sora: sora.api, ark: ark.api }[up];
+      const reads = () => api.counts.poll + api.counts.list;
+      const readsBefore = reads();
+      await eventually(() => reads() > readsBefore, 10_000);
       expect((await client.read(id)).status).toBe('queued');
       expect((await client.cancel(id)).status).toBe(200);
       expect(await settle(gw.url, id)).toMatchObject({ status: 'cancelled' });
-      await expectEventually(() => task.cancelledAt !== undefined);
+      await eventually(() => task.cancelledAt !== undefined);
     }
     // Veo reports no queue: a pending operation is running, and a running task cannot be cancelled.
     const client = inbound('openai', gw.url);
     const { id } = await client.create(UPSTREAM_MODELS.veo, 'veo hold [hold]');
-    await expectEventually(async () => (await client.read(id)).status === 'in_progress');
+    await eventually(async () => (await client.read(id)).status === 'in_progress');
     expect((await client.cancel(id)).status).toBe(409);
   });
 
@@ -184,7 +189,7 @@ describe('3 inbound formats × 3 upstreams', () => {
     const { id } = await client.create('ark-short-video', 'short-lived url');
     expect(await settle(gw.url, id)).toMatchObject({ status: 'succeeded' });
     const upstream = arkShort.book.submissions.find((t) => t.prompt === 'short-lived url')!;
-    await expectEventually(
+    await eventually(
       async () => (await fetch(`${arkShort.storage.origin}/ark/${upstream.id}.mp4?X-Expires=${upstream.createdAt + 1300}`)).status === 403,
     );
     const content = await client.content(id);
@@ -200,16 +205,8 @@ describe('3 inbound formats × 3 upstreams', () => {
 
 async function waitForUpstream(book: FakeTaskBook, prompt: string) {
   let t;
-  await expectEventually(() => Boolean((t = book.submissions.find((x) => x.prompt === prompt))));
+  await eventually(() => Boolean((t = book.submissions.find((x) => x.prompt === prompt))));
   return t!;
-}
-
-async function expectEventually(cond: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** A 2x2 PNG (the tasks format decodes image data URLs). */

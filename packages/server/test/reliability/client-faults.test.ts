@@ -1,9 +1,10 @@
+import { eventually } from '@gateway/testkit';
 import type { FakeDialectName } from '@gateway/testkit';
 import { BETA_KEY, type TestGateway } from '../support/test-gateway';
 import { startControlledUpstream, type ControlledUpstream } from './support/controlled-upstream';
 import { recordFigure } from './support/figures';
 import { gatewayOver, modelOf } from './support/gateway-over';
-import { eventually, openStream, TEXT_FORMATS, textCall } from './support/text-clients';
+import { openStream, TEXT_FORMATS, textCall } from './support/text-clients';
 
 /**
  * Client faults. A client that goes away mid-stream ends the upstream call within a second (the upstream sees its

@@ -1,8 +1,9 @@
+import { eventually, describeWithService } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from '../support/test-gateway';
 import { startControlledUpstream, type ControlledUpstream } from './support/controlled-upstream';
 import { gatewayOver, modelOf } from './support/gateway-over';
-import { errorProblem, eventually, openStream, send, TEXT_FORMATS, textCall, type TextFormat } from './support/text-clients';
+import { errorProblem, openStream, send, TEXT_FORMATS, textCall, type TextFormat } from './support/text-clients';
 
 /**
  * limits.concurrentStreamsPerKey: a key's streams beyond the limit are refused with 429 + Retry-After in the
@@ -15,11 +16,12 @@ const codeOf = (format: TextFormat, body: any) => (format === 'gemini' ? body.er
 /** Opens a stream, retrying briefly while it is refused (a freed slot shows once the gateway saw the close). */
 async function openWhenAdmitted(url: string, format: TextFormat, key: string) {
   let next = await openStream(url, textCall(format, key, MODEL, true));
-  for (let i = 0; i < 40 && next.res.statusCode === 429; i++) {
+  await eventually(async () => {
+    if (next.res.statusCode !== 429) return true;
     next.res.resume();
-    await new Promise((r) => setTimeout(r, 50));
     next = await openStream(url, textCall(format, key, MODEL, true));
-  }
+    return next.res.statusCode !== 429;
+  }, 10_000);
   return next;
 }
 
@@ -100,12 +102,11 @@ describe('concurrent streams per key (in memory)', () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
-(redisUrl ? describe : describe.skip)('concurrent streams per key across instances (Redis)', () => {
+describeWithService('TEST_REDIS_URL', 'concurrent streams per key across instances (Redis)', (redisUrl) => {
   it("two instances share one key's stream slots", async () => {
     const up = await startControlledUpstream('openai', 'hold');
     // a fresh key per run, so slots left in Redis by an earlier run do not count
-    const key = `sk-cs-${randomBytes(6).toString('hex')}`;
+    const key = `sk-cs-${randomBytes(8).toString('hex')}`;
     const opts = { limits: { concurrentStreamsPerKey: 2 }, env: { redisUrl }, extraKeys: [{ key, account: 'cs', group: 'vip' }] };
     const upstreams = [{ id: 'held', dialect: 'openai' as const, url: up.url, apiKey: up.apiKey }];
     const a = await gatewayOver(upstreams, opts);
@@ -129,5 +130,5 @@ const redisUrl = process.env.TEST_REDIS_URL;
       await b.stop();
       await up.close();
     }
-  });
+  }, 120_000); // two gateways in one process: seconds each to start on a loaded machine
 });

@@ -1,5 +1,5 @@
 import { VIDEO_DEFAULTS } from '@gateway/core';
-import { eventually } from '../support/eventually';
+import { eventually } from '@gateway/testkit';
 import { startTestGateway, testConfigFile } from '../support/test-gateway';
 
 /**

@@ -1,7 +1,7 @@
+import { eventually } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, BETA_KEY, testConfigFile, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { recordFigure } from './support/figures';
-import { eventually } from './support/text-clients';
 
 /**
  * One account's tasks, video content, stored responses, image URLs and usage rows are invisible to every other
@@ -10,7 +10,7 @@ import { eventually } from './support/text-clients';
  */
 jest.setTimeout(60_000);
 
-const GAMMA_KEY = 'sk-gamma-0003'; // same group as alpha: only the account differs
+const GAMMA_KEY = 'sk-gamma-test-key-0003'; // same group as alpha: only the account differs
 let gw: TestGateway;
 const owned = { tasks: [] as string[], response: '', image: '', requestIds: [] as string[] };
 let probes = 0;

@@ -1,3 +1,4 @@
+import { describeWithService } from '@gateway/testkit';
 import { LONG, recordFigure } from './support/figures';
 import { startGatewayProcess } from '../support/gateway-process';
 import { runTwoInstances } from './support/multi-instance';
@@ -11,7 +12,7 @@ import { processSetup } from './support/process-setup';
  */
 jest.setTimeout(240_000);
 
-(process.env.TEST_DATABASE_URL ? describe : describe.skip)('two instances on one Postgres', () => {
+describeWithService('TEST_DATABASE_URL', 'two instances on one Postgres', () => {
   it('instances started together on a fresh schema all come up (their migrations take turns)', async () => {
     const rounds = LONG ? 5 : 1;
     recordFigure('instances started together on a fresh schema', 3 * rounds);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFakeUpstream, type FakeBehaviour, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
+import { eventually, startFakeUpstream, type FakeBehaviour, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
 import { PROVIDER_OF } from './support/gateway-over';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { recordFigure } from './support/figures';
@@ -15,7 +15,7 @@ import { errorCode, send, TEXT_FORMATS, textCall, type Answer } from './support/
  */
 jest.setTimeout(90_000);
 
-const CLIENT_KEYS = { alpha: 'sk-alpha-secret-0001', beta: 'sk-beta-secret-0002' };
+const CLIENT_KEYS = { alpha: 'sk-alpha-secret-key-0001', beta: 'sk-beta-secret-key-0002' };
 const BOGUS_KEY = 'sk-bogus-client-secret-9f8e7d6c';
 const ADMIN_KEY = 'admin-secret-4b3a2918';
 const UPSTREAM: Record<FakeDialectName, string> = {
@@ -174,7 +174,8 @@ describe('keys are never logged', () => {
     }
     for (const key of [ADMIN_KEY, BOGUS_KEY]) await fetch(`${gw.url}/admin/keys`, { headers: { authorization: `Bearer ${key}` } });
     await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-    await new Promise((r) => setTimeout(r, 300));
+    // the access line of the last request is the last to be written: once it is there, so is everything before it
+    await eventually(() => /"path":"\/metrics"/.test(gw.output()), 10_000);
     const log = gw.output();
     // the log is there (one line per request), it just holds no secret
     expect(log.match(/"requestId"/g)?.length ?? 0).toBeGreaterThan(100);

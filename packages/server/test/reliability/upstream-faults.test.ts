@@ -1,4 +1,4 @@
-import { refusedUrl, startFakeUpstream, type FakeBehaviour, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
+import { refusedUrl, startFakeUpstream, type FakeBehaviour, type FakeDialectName, type FakeUpstream, eventually } from '@gateway/testkit';
 import { BETA_KEY, type TestGateway } from '../support/test-gateway';
 import { startBlackhole, type Blackhole } from './support/blackhole';
 import { startControlledUpstream, type ControlledUpstream } from './support/controlled-upstream';
@@ -6,7 +6,7 @@ import { startCountingProxy, type CountingProxy } from './support/counting-proxy
 import { gatewayOver, modelOf, type UpstreamEntry } from './support/gateway-over';
 import { recordFigure } from './support/figures';
 import { grownHandles, handleCounts, watchWarnings } from './support/resources';
-import { errorCode, errorProblem, eventually, send, TEXT_FORMATS, textCall, type TextFormat } from './support/text-clients';
+import { errorCode, errorProblem, send, TEXT_FORMATS, textCall, type TextFormat } from './support/text-clients';
 
 /**
  * Upstream faults through a started gateway whose models are served by fake upstreams: for each fault, each

@@ -72,3 +72,24 @@ export function runGatewayExpectingExit(env: Record<string, string>): Promise<{ 
   proc.stderr!.on('data', (d) => (out += d));
   return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, output: out })));
 }
+
+/** Runs the admin CLI (src/cli.ts) in a process of its own, as an operator would; resolves when it exits. */
+export function runCliProcess(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...cliBaseEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, out, err })));
+}
+
+/** The test process's environment without the gateway's own settings, so each CLI run names only what it is given. */
+function cliBaseEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['GATEWAY_CONFIG', 'DATABASE_URL', 'DATABASE_SCHEMA', 'DATA_DIR', 'GATEWAY_ADMIN_KEY']) delete env[name];
+  return env;
+}

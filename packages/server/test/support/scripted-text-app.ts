@@ -53,15 +53,6 @@ export function scriptedTextApp(router: (deps: ScriptedDeps) => RequestHandler, 
   return app;
 }
 
-/** Resolves once `check` holds, polling; fails after `ms` so a broken behaviour cannot hang the suite. */
-export async function eventually(check: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Starts a streaming request on a real socket, reads the first chunk, then drops the connection. */
 export async function streamThenDisconnect(app: Express, path: string, headers: Record<string, string>, body: object): Promise<string> {
   const server = app.listen(0, '127.0.0.1');

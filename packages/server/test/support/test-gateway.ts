@@ -9,8 +9,8 @@ import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway'
 import { createLogger } from '../../src/logger';
 
 /** Two accounts in two groups, as in the foundation issue's example. */
-export const ALPHA_KEY = 'sk-alpha-0001';
-export const BETA_KEY = 'sk-beta-0002';
+export const ALPHA_KEY = 'sk-alpha-test-key-0001';
+export const BETA_KEY = 'sk-beta-test-key-0002';
 
 export function testConfigFile(overrides: Partial<GatewayConfigFile> = {}): GatewayConfigFile {
   return {
@@ -58,10 +58,14 @@ export async function startTestGateway(
     const server = await gw.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
+  let stopped = false;
   return Object.assign(gw, {
     url,
     dataDir,
+    // idempotent: a test may stop its gateway itself to observe what stopping leaves, and afterEach stops it again
     async stop() {
+      if (stopped) return;
+      stopped = true;
       await gw.close();
       if (!opts.env?.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

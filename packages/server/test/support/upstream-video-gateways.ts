@@ -3,11 +3,12 @@
  * driver for each of the three inbound video formats, as a client of that format would use it.
  */
 import type { GatewayConfigFile } from '../../src/config';
+import { eventually } from '@gateway/testkit';
 import type { FakeArk, FakeSora, FakeVeo } from '@gateway/testkit';
 
 // The test gateway's keys (test-gateway.ts), repeated here so a spawned-process test need not load the app in jest.
-const ALPHA_KEY = 'sk-alpha-0001';
-export const BETA_KEY = 'sk-beta-0002';
+const ALPHA_KEY = 'sk-alpha-test-key-0001';
+export const BETA_KEY = 'sk-beta-test-key-0002';
 
 export const UPSTREAM_MODELS = { veo: 'veo-video', sora: 'sora-video', ark: 'ark-video' } as const;
 export type UpstreamName = keyof typeof UPSTREAM_MODELS;
@@ -125,11 +126,14 @@ export function inbound(format: InboundFormat, baseUrl: string, key = BETA_KEY) 
 
 /** Waits on the format-neutral task route until the task is terminal; returns its status and error. */
 export async function settle(baseUrl: string, id: string, timeoutMs = 15_000, key = BETA_KEY): Promise<TaskView> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const t = await inbound('tasks', baseUrl, key).read(id);
-    if (!['queued', 'running'].includes(t.status)) return t;
-    if (Date.now() > end) throw new Error(`task ${id} still ${t.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let task!: TaskView;
+  await eventually(
+    async () => {
+      task = await inbound('tasks', baseUrl, key).read(id);
+      if (['queued', 'running'].includes(task.status)) throw new Error(`task ${id} still ${task.status}`);
+    },
+    timeoutMs,
+    50,
+  );
+  return task;
 }

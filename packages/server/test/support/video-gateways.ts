@@ -4,6 +4,7 @@
  * simulator-backed models whose tasks stay queued (cancellable) or running for the whole test.
  */
 import request from 'supertest';
+import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../../src/default-config';
 import { startTestGateway, testConfigFile, type TestGateway } from './test-gateway';
 
@@ -37,13 +38,16 @@ export async function waitForTask(
   done: (status: string) => boolean = isTerminal,
   timeoutMs = 15_000,
 ): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await request(app).get(`/v1/contents/generations/tasks/${id}`).set('Authorization', `Bearer ${key}`);
-    if (done(res.body.status)) return res.body.status;
-    if (Date.now() > deadline) throw new Error(`task ${id} is still ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let status = '';
+  await eventually(
+    async () => {
+      status = (await request(app).get(`/v1/contents/generations/tasks/${id}`).set('Authorization', `Bearer ${key}`)).body.status;
+      if (!done(status)) throw new Error(`task ${id} is still ${status}`);
+    },
+    timeoutMs,
+    100,
+  );
+  return status;
 }
 
 const isTerminal = (s: string) => !['queued', 'running'].includes(s);

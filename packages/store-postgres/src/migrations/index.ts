@@ -6,6 +6,7 @@ import * as m004 from './004-admin';
 import * as m005 from './005-upstream-request-id';
 import * as m006 from './006-responses-retention';
 import * as m007 from './007-task-deployment';
+import * as m010 from './010-key-ids';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['005-upstream-request-id', m005],
   ['006-responses-retention', m006],
   ['007-task-deployment', m007],
+  ['010-key-ids', m010],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

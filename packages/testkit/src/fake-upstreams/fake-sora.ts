@@ -59,7 +59,7 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
       status,
       progress: s.progress,
       created_at: Math.floor(t.createdAt / 1000),
-      completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null,
+      completed_at: status === 'completed' ? Math.floor(book.now() / 1000) : null,
       expires_at: null,
       seconds: String(t.body.seconds ?? '4'),
       size: String(t.body.size ?? '1280x720'),

@@ -1,14 +1,32 @@
-export * from './fake-script';
-export * from './fake-dialect';
-export * from './fake-openai-chat';
-export * from './fake-anthropic-messages';
-export * from './fake-gemini-content';
-export * from './fake-upstream-server';
-export * from './text-model.conformance';
-export * from './malformed-answers';
-export * from './golden-fixtures';
-export * from './fake-video-tasks';
-export * from './fake-veo';
-export * from './fake-sora';
-export * from './fake-ark';
-export * from './video-port-helpers';
+export { chunksOf, DEFAULT_USAGE, type FakeBehaviour, type FakeReply, type RecordedRequest } from './fake-script';
+export { type FakeDialect, type FakeRoute, finishOf, sse } from './fake-dialect';
+export { openAiChatDialect } from './fake-openai-chat';
+export { anthropicMessagesDialect } from './fake-anthropic-messages';
+export { geminiContentDialect } from './fake-gemini-content';
+export { FAKE_DIALECTS, type FakeDialectName, type FakeUpstream, refusedUrl, startFakeUpstream } from './fake-upstream-server';
+export { type ConformanceTarget, describeTextModelConformance, type TextModelConformanceOptions } from './text-model.conformance';
+export { describeGoldenFixtures, type GoldenAdapter, sseChunks } from './golden-fixtures';
+export {
+  type FakeFailure,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+  fakeMp4,
+  type FakeOutcome,
+  type FakeRouteKind,
+  type FakeTask,
+  FakeTaskBook,
+  type FakeTaskScript,
+  type FakeTaskState,
+  type FakeVideoOptions,
+  type FakeVideoRoute,
+  readJson,
+  readMultipart,
+  sendBytes,
+  sendJson,
+  startFakeHttp,
+} from './fake-video-tasks';
+export { type FakeVeo, type FakeVeoOptions, startFakeVeo } from './fake-veo';
+export { type FakeSora, startFakeSora } from './fake-sora';
+export { type FakeArk, type FakeArkOptions, startFakeArk } from './fake-ark';
+export { pollUntilSettled, readStream, videoRequest } from './video-port-helpers';
+export { MALFORMED_ANSWERS } from './malformed-answers';

@@ -1,3 +1,4 @@
+import { eventually } from '../eventually';
 import { collectStream, GatewayError, type CallContext, type TextModelPort, type TextRequest, type TextStreamPart } from '@gateway/core';
 import { refusedUrl, startFakeUpstream, type FakeDialectName, type FakeUpstream } from './fake-upstream-server';
 import { MALFORMED_ANSWERS } from './malformed-answers';
@@ -267,7 +268,9 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
       it('a caller abort stops the call as client_closed', async () => {
         fake.enqueue({ hang: true });
         const ac = new AbortController();
-        setTimeout(() => ac.abort(), 50);
+        const sent = fake.requests.length;
+        // abort once the upstream holds the request, not after a guessed delay
+        void eventually(() => fake.requests.length > sent).then(() => ac.abort());
         expect(await failure(model.generate(ask('x'), ctx(ac.signal)))).toMatchObject({ code: 'client_closed' });
       });
     });

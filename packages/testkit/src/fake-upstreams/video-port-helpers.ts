@@ -19,7 +19,7 @@ export function videoRequest(over: Partial<VideoRequest> & { upstreamModel?: str
 export async function pollUntilSettled(
   port: VideoModelPort,
   ref: OperationRef,
-  opts: { taskId?: string; timeoutMs?: number; everyMs?: number } = {},
+  opts: { taskId?: string; timeoutMs?: number; everyMs?: number; clock?: { advance(ms: number): void } } = {},
 ): Promise<Exclude<VideoStatus, { state: 'pending' }> & { pendingSeen: Array<boolean | undefined> }> {
   const end = Date.now() + (opts.timeoutMs ?? 10_000);
   const pendingSeen: Array<boolean | undefined> = [];
@@ -28,7 +28,9 @@ export async function pollUntilSettled(
     if (st.state !== 'pending') return { ...st, pendingSeen };
     pendingSeen.push(st.running);
     if (Date.now() > end) throw new Error(`operation ${ref} still pending`);
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
+    // With the fake's clock in hand the test moves time itself: every state is seen however loaded the machine is.
+    if (opts.clock) opts.clock.advance(opts.everyMs ?? 20);
+    else await new Promise((r) => setTimeout(r, opts.everyMs ?? 20));
   }
 }
 

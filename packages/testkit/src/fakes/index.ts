@@ -1,6 +1,6 @@
-export * from './in-memory-task-repository';
-export * from './in-memory-content-store';
-export * from './fake-video-model';
-export * from './memory-usage-log';
-export * from './manual-clock';
-export * from './fake-video-engine';
+export { InMemoryTaskRepository } from './in-memory-task-repository';
+export { InMemoryContentStore } from './in-memory-content-store';
+export { DEFAULT_PLAN, fakeArtifact, type FakeStep, FakeVideoModel, type FakeVideoModelOptions } from './fake-video-model';
+export { MemoryUsageLog } from './memory-usage-log';
+export { ManualClock } from './manual-clock';
+export { ALPHA, BETA, createFakeVideoEngine, fakeVideoCatalogue } from './fake-video-engine';

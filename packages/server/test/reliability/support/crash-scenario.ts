@@ -1,3 +1,4 @@
+import { eventually } from '@gateway/testkit';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ALPHA_KEY } from '../../support/test-gateway';
@@ -5,7 +6,7 @@ import { isMp4 } from '../../support/video-fixtures';
 import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-process';
 import { processSetup } from './process-setup';
 import { auditStore, type StoreAudit } from './store-audit';
-import { eventually, openStream, sleep, sseEvents, textCall } from './text-clients';
+import { openStream, sleep, sseEvents, textCall } from './text-clients';
 import { createTask, download, isTerminal, readTask, VIDEO_FORMATS, type PlannedTask } from './video-clients';
 
 /**

@@ -1,3 +1,4 @@
+import { eventually } from '@gateway/testkit';
 import path from 'node:path';
 import { ALPHA_KEY } from '../../support/test-gateway';
 import { isMp4 } from '../../support/video-fixtures';
@@ -5,7 +6,7 @@ import { startGatewayProcess, type GatewayProcess } from '../../support/gateway-
 import { mp4OfTask, watchNames } from './name-watch';
 import { processSetup } from './process-setup';
 import { auditStore, type StoreAudit } from './store-audit';
-import { eventually, sleep } from './text-clients';
+import { sleep } from './text-clients';
 import { createTask, download, isTerminal, readTask, VIDEO_FORMATS, type PlannedTask } from './video-clients';
 
 /**

@@ -131,16 +131,6 @@ export function openStream(baseUrl: string, call: TextCall): Promise<{ req: http
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `check` is true or the deadline passes; returns whether it became true. */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 3000, step = 20): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await sleep(step);
-  }
-}
-
 /**
  * The gateway's error code of an answer: from the HTTP error body, or from the in-stream error event (`inStream`);
  * null when the answer carries no error.

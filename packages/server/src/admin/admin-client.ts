@@ -1,0 +1,77 @@
+import { GatewayError, type Account, type AccountQuota, type ApiKeyRecord, type ErrorReason } from '@gateway/core';
+import type { ConfigKind } from '@gateway/store-postgres';
+import type { AdminOps } from '../cli-commands';
+import type { LocalAdminCredential } from './local-credential';
+
+const PATHS: Record<ConfigKind, string> = { provider: 'providers', model: 'models', group: 'groups' };
+const REASONS: Record<number, ErrorReason> = { 400: 'invalid_request', 401: 'unauthenticated', 403: 'permission_denied', 404: 'not_found' };
+
+type Json = Record<string, any>;
+
+const account = (a: Json): Account => ({ id: a.id, name: a.name, createdAt: new Date(a.createdAt) });
+const key = (k: Json): ApiKeyRecord => ({
+  id: k.id,
+  accountId: k.accountId,
+  group: k.group,
+  prefix: k.prefix,
+  createdAt: new Date(k.createdAt),
+  revokedAt: k.revokedAt ? new Date(k.revokedAt) : null,
+});
+const quota = (q: Json): AccountQuota => ({ accountId: q.account, limit: q.credit_limit, used: q.credits_used });
+
+/** The running gateway's admin API on loopback, as the CLI's AdminOps: the gateway is the store's only writer. */
+export class AdminApiClient implements AdminOps {
+  constructor(private readonly credential: LocalAdminCredential) {}
+
+  private async call(method: string, path: string, body?: unknown): Promise<Json> {
+    const res = await fetch(`${this.credential.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.credential.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((e: Error) => {
+      // e.g. the gateway is stopping: say which one it was
+      throw new Error(`The gateway (process ${this.credential.pid}) did not answer at ${this.credential.url}: ${e.message}`);
+    });
+    const json = (await res.json().catch(() => ({}))) as Json;
+    if (!res.ok) {
+      const message = typeof json.error?.message === 'string' ? json.error.message : `The gateway answered ${res.status}.`;
+      throw new GatewayError(REASONS[res.status] ?? 'internal', message, { code: json.error?.code });
+    }
+    return json;
+  }
+
+  async listAccounts() {
+    return ((await this.call('GET', '/admin/accounts')).data as Json[]).map(account);
+  }
+  async createAccount(id: unknown, name: unknown) {
+    return account(await this.call('POST', '/admin/accounts', { id, name }));
+  }
+  async listKeys(accountId?: string) {
+    const q = accountId === undefined ? '' : `?account=${encodeURIComponent(accountId)}`;
+    return ((await this.call('GET', `/admin/keys${q}`)).data as Json[]).map(key);
+  }
+  async createKey(accountId: unknown, group: unknown) {
+    const k = await this.call('POST', '/admin/keys', { account: accountId, group });
+    return { ...key(k), key: String(k.key) };
+  }
+  async revokeKey(id: string) {
+    await this.call('DELETE', `/admin/keys/${encodeURIComponent(id)}`);
+  }
+  async getQuota(accountId: string) {
+    return quota(await this.call('GET', `/admin/accounts/${encodeURIComponent(accountId)}/quota`));
+  }
+  async setQuota(accountId: string, limit: unknown) {
+    // NaN (an unparsable CLI argument) has no JSON form: send a string so the gateway refuses it with its own message
+    const credit_limit = typeof limit === 'number' && Number.isNaN(limit) ? 'NaN' : limit;
+    return quota(await this.call('PUT', `/admin/accounts/${encodeURIComponent(accountId)}/quota`, { credit_limit }));
+  }
+  async listEntries(kind: ConfigKind) {
+    return (await this.call('GET', `/admin/${PATHS[kind]}`)).data as Json[];
+  }
+  async putEntry(kind: ConfigKind, id: string, body: unknown) {
+    return this.call('PUT', `/admin/${PATHS[kind]}/${encodeURIComponent(id)}`, body);
+  }
+  async deleteEntry(kind: ConfigKind, id: string) {
+    await this.call('DELETE', `/admin/${PATHS[kind]}/${encodeURIComponent(id)}`);
+  }
+}
