@@ -8,3 +8,5 @@ export * from './conversion-helpers';
 export * from './chat-dialect';
 export * from './provider-options';
 export * from './upstream-http';
+export { createRedactor, redactDeep, REDACTED, MIN_FRAGMENT, type Redact } from './secret-redactor';
+export { redactingPorts, redactError } from './redacting-ports';

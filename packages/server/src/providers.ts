@@ -2,7 +2,7 @@ import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/cor
 import { createAnthropicProvider } from '@gateway/provider-anthropic';
 import { createArkProvider } from '@gateway/provider-ark';
 import { createGoogleProvider } from '@gateway/provider-google';
-import { ProviderConfigError } from '@gateway/provider-kit';
+import { createRedactor, ProviderConfigError, redactingPorts } from '@gateway/provider-kit';
 import { createOpenAiProvider } from '@gateway/provider-openai';
 import { createOpenAiCompatibleProvider } from '@gateway/provider-openai-compatible';
 import { createSimulatorProvider } from '@gateway/provider-simulator';
@@ -55,12 +55,14 @@ const FACTORIES: Partial<Record<ProviderConfig['type'], Factory>> = {
 
 export function buildProviders(config: GatewayConfig, env: { dataDir: string }): ProviderRegistry {
   const ports = new Map<string, ProviderPorts>();
+  // Every upstream's answers pass the redactor of all configured keys: one adapter may echo any of them.
+  const redact = createRedactor(config.file.providers.map((p) => p.apiKey));
   config.file.providers.forEach((p, i) => {
     const factory = FACTORIES[p.type];
     if (!factory)
       throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not available in this build yet`);
     try {
-      ports.set(p.id, factory(p, env));
+      ports.set(p.id, redactingPorts(factory(p, env), redact));
     } catch (e) {
       // A provider refuses its own entry with the field at fault; say which entry it was.
       if (e instanceof ProviderConfigError) throw new ConfigError(config.source, `providers.${i}.${e.field}`, e.problem);
