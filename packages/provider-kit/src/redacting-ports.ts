@@ -33,8 +33,6 @@ export function redactError(e: unknown, redact: Redact): unknown {
   });
 }
 
-const opt = (v: string | undefined, redact: Redact) => (v === undefined ? undefined : redact(v));
-
 async function guarded<T>(call: () => Promise<T>, redact: Redact): Promise<T> {
   try {
     return await call();

@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
 import { buildProviders } from './providers';
+import { envReferencePolicy } from './admin/env-reference-policy';
 
 export interface CliIo {
   out(line: string): void;
@@ -38,10 +39,18 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
   const config = loadConfig(env.configPath);
   const db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir, schema: env.databaseSchema });
   try {
-    const store = new KnexConfigStore(db.knex);
+    const store = new KnexConfigStore(db.knex, { secret: env.secret });
     const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
     await runtime.bootstrap();
-    const admin = new AdminService(new KnexKeyRepository(db.knex), store, runtime, config.catalogue, new KnexQuotaRepository(db.knex));
+    const admin = new AdminService(
+      new KnexKeyRepository(db.knex),
+      store,
+      runtime,
+      config.catalogue,
+      new KnexQuotaRepository(db.knex),
+      undefined,
+      envReferencePolicy(config.written, env.allowedEnv),
+    );
     const [area, verb] = command.split(':');
     switch (command) {
       case 'accounts:create': {

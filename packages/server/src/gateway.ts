@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
 import { adminRouter } from './admin/admin.router';
 import { ConfigRuntime } from './admin/config-runtime';
+import { envReferencePolicy } from './admin/env-reference-policy';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
 import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate-limits';
@@ -55,6 +56,10 @@ export interface GatewayEnv {
   inMemoryDatabase?: boolean;
   /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
   databaseSchema?: string;
+  /** GATEWAY_SECRET: encrypts provider keys written through the admin API (AES-256-GCM); without it, literal keys are refused there */
+  secret?: string;
+  /** GATEWAY_ALLOWED_ENV: variables (names or `PREFIX_*`, comma list) an admin may name as `env:NAME` besides the config file's */
+  allowedEnv?: string;
   /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
   responsesRetentionDays?: number;
 }
@@ -70,6 +75,8 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     configPath: e.GATEWAY_CONFIG || undefined,
     demoKey: e.GATEWAY_DEMO_KEY || undefined,
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
+    secret: e.GATEWAY_SECRET || undefined,
+    allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
     metricsPublic: e.METRICS_PUBLIC === 'true',
     redisUrl: e.REDIS_URL || undefined,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS === undefined ? 2000 : Number(e.KEY_CACHE_TTL_MS),
@@ -106,7 +113,9 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     dataDir: env.inMemoryDatabase ? undefined : env.dataDir,
     schema: env.databaseSchema,
   });
-  const runtime = new ConfigRuntime(new KnexConfigStore(db.knex), config, providers, { dataDir: env.dataDir }, logger);
+  // one store: it keeps this instance's config-file keys, which the database never holds
+  const configStore = new KnexConfigStore(db.knex, { secret: env.secret });
+  const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
   await runtime.bootstrap().catch(async (e) => {
     await db.close();
     throw e;
@@ -138,7 +147,15 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     billing,
   };
   // Order matters only where paths overlap: models before video (both serve /v1beta/models/...).
-  const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
+  const admin = new AdminService(
+    keys,
+    configStore,
+    runtime,
+    config.catalogue,
+    quotas,
+    billing,
+    envReferencePolicy(config.written, env.allowedEnv),
+  );
   const areas: AreaWiring[] = [
     wireText(ctx),
     wireImages(ctx),
