@@ -29,6 +29,7 @@ import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wholeNumberFromEnv } from './env-number';
+import { createTimedServer, listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -60,6 +61,8 @@ export interface GatewayEnv {
   secret?: string;
   /** GATEWAY_ALLOWED_ENV: variables (names or `PREFIX_*`, comma list) an admin may name as `env:NAME` besides the config file's */
   allowedEnv?: string;
+  /** HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (listen-timeouts.ts) */
+  listenTimeouts?: ListenTimeouts;
   /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
   responsesRetentionDays?: number;
 }
@@ -85,6 +88,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
+    listenTimeouts: listenTimeoutsFromEnv(e),
   };
 }
 
@@ -188,7 +192,8 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     },
     listen(port = env.port, host = env.host) {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, host, () => resolve(server));
+        const server = createTimedServer(app, env.listenTimeouts);
+        server.listen(port, host, () => resolve(server));
         server.on('error', reject);
         servers.push(server);
       });
