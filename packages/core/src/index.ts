@@ -20,3 +20,4 @@ export * from './use-cases/video-task-driver';
 export * from './use-cases/video-worker';
 export * from './billing';
 export * from './use-cases/billing';
+export { embeddedIpv4, isForbiddenAddress } from './network-address';
