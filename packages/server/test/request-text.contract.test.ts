@@ -4,7 +4,6 @@
  * format (never a 500), in JSON bodies and multipart fields alike; a multipart request is bounded as a whole.
  */
 import http from 'node:http';
-import request from 'supertest';
 import { LIMITS } from '@gateway/http-kit';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
