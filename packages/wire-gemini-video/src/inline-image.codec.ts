@@ -1,4 +1,4 @@
-import { decodeBase64Strict, invalid, probeImage, type VideoImage } from '@gateway/core';
+import { decodeBase64Strict, invalid, probeClientImage, type VideoImage } from '@gateway/core';
 import { onlyAllowed } from './refused-fields';
 
 /** Veo accepts PNG and JPEG frames; the declared type must be what the bytes really are. */
@@ -30,7 +30,7 @@ export function decodeInlineImage(value: unknown, at: string): VideoImage {
       `${at}.bytesBase64Encoded`,
     );
   }
-  const probed = probeImage(data);
+  const probed = probeClientImage(data, `${at}.bytesBase64Encoded`);
   if (!probed)
     throw invalid('invalid_image_data', `${at}.bytesBase64Encoded does not decode to a PNG or JPEG image.`, `${at}.bytesBase64Encoded`);
   if (probed.mediaType !== mimeType) {

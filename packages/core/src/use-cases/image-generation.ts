@@ -2,7 +2,7 @@ import type { Principal } from '../auth';
 import { imageCapabilitiesOf, type ImageCapabilities, type ModelCatalogue, type ModelSpec } from '../catalogue';
 import { GatewayError, invalid, toGatewayError } from '../errors';
 import type { ImageFormat, ImageInput, ImageRequest, ImageResult, ImageStreamPart, ImageUsage } from '../image';
-import { probeImage } from '../image-probe';
+import { probeClientImage } from '../image-probe';
 import type { ImageModelPort, UsageLog } from '../ports';
 import { imageCost } from '../billing';
 import type { Billing } from './billing';
@@ -82,7 +82,7 @@ const SIZE = /^([1-9]\d{0,4})x([1-9]\d{0,4})$/;
 
 /** Checks one file from its bytes: PNG, JPEG or WebP, and not absurdly large in pixels. */
 export function toImageInput(file: ImageFile, param: string): ImageInput {
-  const probed = probeImage(file.data);
+  const probed = probeClientImage(file.data, param);
   if (!probed)
     throw invalid('invalid_image_file', `"${param}" must be a PNG, JPEG or WebP image (checked from its bytes, not its name).`, param);
   if (probed.width > IMAGE_LIMITS.maxInputSide || probed.height > IMAGE_LIMITS.maxInputSide) {
