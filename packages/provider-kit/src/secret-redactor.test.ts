@@ -27,6 +27,15 @@ describe('createRedactor', () => {
     expect(redact(text)).toBe(text);
   });
 
+  it('a run of letters alone counts from 12 characters: a word shared with a key stays, a longer letter run goes', () => {
+    const r = createRedactor(['fake-anthropic-key-0001', 'sk-abcdefghijklmnop-9']);
+    expect(r('req_anthropic_stream_1')).toBe('req_anthropic_stream_1');
+    expect(r('key fake-anthropic-key-0001!')).toBe(`key ${REDACTED}!`);
+    expect(r('x abcdefghijklm y')).toBe(`x ${REDACTED} y`);
+    // a key's first characters are what a truncated key shows: they count whatever they are
+    expect(createRedactor(['AIzaSyVeo7Kp2Lm9Qx4RtW'])('key AIzaSyVe****4RtW')).toBe(`key ${REDACTED}****4RtW`);
+  });
+
   it('matches short keys only whole, and no keys means no change', () => {
     expect(createRedactor(['abc123'])('x abc123 y ABC12')).toBe(`x ${REDACTED} y ABC12`);
     expect(createRedactor([])(`x ${KEY}`)).toBe(`x ${KEY}`);

@@ -2,7 +2,7 @@
  * Cuts upstream credentials out of text the gateway got from an upstream. An upstream may quote the
  * key it received whole, truncated (`sk-proj-****abcd`), in another case, base64-encoded (a Basic
  * header echoed back) or URL-encoded (a `?key=` echoed back), so every run of 8 or more characters
- * that is a fragment of any of those spellings is replaced.
+ * that is a fragment of any of those spellings is replaced (a run of letters only from MIN_LETTER_RUN).
  */
 export type Redact = (text: string) => string;
 
@@ -11,6 +11,14 @@ export const REDACTED = '[redacted]';
 
 /** The shortest fragment of a key that counts as the key. */
 export const MIN_FRAGMENT = 8;
+
+/**
+ * A run of letters alone from the middle of a key (`anthropic` in `req_anthropic_1`, from a key such as
+ * `fake-anthropic-key-0001`) is a word far more often than a key: such a run counts from this length. Runs with a
+ * digit or a symbol, and a key's first or last characters (what a truncated key shows), count from MIN_FRAGMENT.
+ */
+export const MIN_LETTER_RUN = 12;
+const LETTERS_ONLY = /^[A-Za-z]+$/;
 
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 
@@ -36,12 +44,15 @@ function spellings(secret: string): string[] {
 export function createRedactor(secrets: Iterable<string | undefined>): Redact {
   const grams = new Set<string>();
   const whole: string[] = [];
+  /** the keys themselves: a truncated key shows their first or last characters, which count whatever they are */
+  const endsOfKeys: string[] = [];
   for (const s of secrets) {
     if (!s) continue;
     if (s.length < MIN_FRAGMENT) {
       whole.push(asciiLower(s));
       continue;
     }
+    endsOfKeys.push(asciiLower(s));
     for (const v of spellings(s)) for (let i = 0; i + MIN_FRAGMENT <= v.length; i++) grams.add(v.slice(i, i + MIN_FRAGMENT));
   }
   if (grams.size === 0 && whole.length === 0) return (text) => text;
@@ -69,8 +80,15 @@ export function createRedactor(secrets: Iterable<string | undefined>): Redact {
         out += text[i++];
         continue;
       }
+      const start = i;
       while (i < text.length && hit[i]) i++;
-      out += REDACTED;
+      const run = text.slice(start, i);
+      out +=
+        LETTERS_ONLY.test(run) &&
+        run.length < MIN_LETTER_RUN &&
+        !endsOfKeys.some((v) => v.startsWith(asciiLower(run)) || v.endsWith(asciiLower(run)))
+          ? run
+          : REDACTED;
     }
     return out;
   };
