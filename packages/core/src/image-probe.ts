@@ -1,3 +1,5 @@
+import { invalid } from './errors';
+
 /** Recognises PNG, JPEG and WebP from their bytes (never the name) and reads their pixel size. */
 export interface ProbedImage {
   mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
@@ -50,6 +52,25 @@ export function probeImage(b: Uint8Array): ProbedImage | null {
     }
   }
   return null;
+}
+
+/**
+ * The most pixels a client's image may have: its header is read before anything decodes it, so a small,
+ * highly compressed file cannot become gigabytes of pixels (decoders hold 4 bytes per pixel).
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/** probeImage for an image a client sent: beyond MAX_IMAGE_PIXELS it is refused, naming the limit and `param`. */
+export function probeClientImage(b: Uint8Array, param: string): ProbedImage | null {
+  const probed = probeImage(b);
+  if (probed && probed.width * probed.height > MAX_IMAGE_PIXELS) {
+    throw invalid(
+      'image_too_many_pixels',
+      `${param} is ${probed.width}x${probed.height} (${((probed.width * probed.height) / 1e6).toFixed(1)} megapixels); images may have at most ${MAX_IMAGE_PIXELS / 1e6} megapixels.`,
+      param,
+    );
+  }
+  return probed;
 }
 
 /** Strict base64 (standard alphabet, optional padding): Buffer.from would silently skip garbage. */

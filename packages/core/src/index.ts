@@ -132,7 +132,7 @@ export {
   type CircuitState,
   DEFAULT_BREAKER_OPTIONS,
 } from './use-cases/circuit-breaker';
-export { decodeBase64Strict, type ProbedImage, probeImage } from './image-probe';
+export { decodeBase64Strict, MAX_IMAGE_PIXELS, type ProbedImage, probeClientImage, probeImage } from './image-probe';
 export {
   type CreateVideoTaskInput,
   type ListVideoTasksQuery,
@@ -182,3 +182,4 @@ export {
   type ResponsesConversationDeps,
 } from './use-cases/responses-conversation';
 export { auditTaskBooks, type TaskBooksAuditResult } from './use-cases/task-books-audit';
+export { embeddedIpv4, isForbiddenAddress } from './network-address';

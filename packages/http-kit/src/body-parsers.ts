@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import multer from 'multer';
-import { invalid } from '@gateway/core';
+import { GatewayError, invalid } from '@gateway/core';
+import { jsonProblem, stringProblem, wellFormed, type TextProblem } from './text-checks';
 
 export const LIMITS = Object.freeze({
   jsonBytes: 32 * 1024 * 1024,
@@ -8,26 +9,37 @@ export const LIMITS = Object.freeze({
   files: 16,
   fields: 100,
   fieldBytes: 16 * 1024 * 1024,
+  /** a whole multipart request, files and fields together: what one upload may hold in memory */
+  multipartBytes: 64 * 1024 * 1024,
+  /** objects and arrays inside one another */
+  jsonDepth: 64,
 });
 
-const NUL_IN_BODY = 'gateway.nul_character';
+const MALFORMED_TEXT = 'gateway.invalid_text';
+
+const PROBLEM_MESSAGE: Record<TextProblem, string> = {
+  nul_character: 'The request contains a NUL character (\\u0000), which is not accepted.',
+  invalid_text: 'The request contains text that is not well-formed in its charset (an invalid byte sequence or a lone surrogate).',
+  json_too_deep: `The request body nests objects and arrays deeper than ${LIMITS.jsonDepth} levels.`,
+};
+
+const refusal = (p: TextProblem, param?: string) => invalid(p, PROBLEM_MESSAGE[p], param);
 
 /** JSON bodies up to LIMITS.jsonBytes; a JSON body must be an object. */
 export function jsonBody(limit = LIMITS.jsonBytes): RequestHandler {
   const parse = express.json({
     limit,
     type: ['application/json', 'application/*+json'],
-    // PostgreSQL text and jsonb cannot hold NUL: refuse it at the door instead of failing at the store.
-    // A plain Error: body-parser assigns `status` to what verify throws, which a GatewayError (getter) refuses.
-    verify: (_req, _res, buf) => {
-      if (buf.includes('\\u0000')) throw Object.assign(new Error('NUL character in body'), { type: NUL_IN_BODY });
+    // The bytes must be well-formed in the declared charset (utf-8, utf-16, utf-32): the decoder would
+    // otherwise replace bad sequences silently. A plain Error: body-parser assigns `status` to what verify
+    // throws, which a GatewayError (getter) refuses.
+    verify: (_req, _res, buf, encoding) => {
+      if (!wellFormed(buf, encoding)) throw Object.assign(new Error('malformed text'), { type: MALFORMED_TEXT });
     },
   });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
-      if ((err as { type?: string } | undefined)?.type === NUL_IN_BODY) {
-        return next(invalid('nul_character', 'The request body contains a NUL character (\\u0000), which is not accepted.'));
-      }
+      if ((err as { type?: string } | undefined)?.type === MALFORMED_TEXT) return next(refusal('invalid_text'));
       if (err) return next(err);
       if (req.body === undefined || req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
         if (!req.is('application/json') && !req.is('application/*+json')) {
@@ -35,15 +47,59 @@ export function jsonBody(limit = LIMITS.jsonBytes): RequestHandler {
         }
         return next(invalid('invalid_json', 'The request body must be a JSON object.'));
       }
+      // after decoding, whatever the charset: NUL, lone surrogates (\\ud800 escapes) and nesting
+      const problem = jsonProblem(req.body, LIMITS.jsonDepth);
+      if (problem) return next(refusal(problem));
       next();
     });
 }
 
-/** multipart/form-data into memory, with documented limits. */
-export const multipartBody = multer({
+const parseMultipart = multer({
   storage: multer.memoryStorage(),
   limits: { fileSize: LIMITS.fileBytes, files: LIMITS.files, fields: LIMITS.fields, fieldSize: LIMITS.fieldBytes },
 }).any();
+
+const tooLarge = () =>
+  new GatewayError('payload_too_large', `A multipart request may be at most ${LIMITS.multipartBytes} bytes in total.`, {
+    code: 'request_too_large',
+  });
+
+/**
+ * multipart/form-data into memory, bounded as a whole (LIMITS.multipartBytes: a declared length is
+ * refused before reading, an undeclared one when the count passes it) as well as per file and field;
+ * text fields are held to the same text rules as JSON.
+ */
+export const multipartBody: RequestHandler = (req, res, next) => {
+  if (Number(req.headers['content-length'] ?? 0) > LIMITS.multipartBytes) return next(tooLarge());
+  let settled = false;
+  const once = (err?: unknown) => {
+    if (settled) return;
+    settled = true;
+    req.off('data', count);
+    next(err);
+  };
+  let received = 0;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= LIMITS.multipartBytes) return;
+    req.unpipe();
+    req.resume(); // drain what is left so the answer can be read
+    once(tooLarge());
+  };
+  parseMultipart(req, res, (err?: unknown) => {
+    if (err) return once(err);
+    for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
+      for (const v of Array.isArray(value) ? value : [value]) {
+        // fields are decoded as UTF-8 with U+FFFD for bytes that are not: that character means malformed input
+        const problem = typeof v === 'string' ? (stringProblem(v) ?? (v.includes('\ufffd') ? 'invalid_text' : undefined)) : undefined;
+        if (problem) return once(refusal(problem, name));
+      }
+    }
+    once();
+  });
+  // after multer has piped the request into its parser, so this listener takes nothing from it
+  req.on('data', count);
+};
 
 /** JSON or multipart, chosen by content type. */
 export function jsonOrMultipart(): RequestHandler {

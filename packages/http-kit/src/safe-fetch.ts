@@ -9,7 +9,7 @@ import dns from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { decodeDataUrl, invalid } from '@gateway/core';
+import { decodeDataUrl, invalid, isForbiddenAddress } from '@gateway/core';
 
 export interface ResolvedAddress {
   address: string;
@@ -33,49 +33,8 @@ export interface FetchedBytes {
 
 export const SAFE_FETCH_DEFAULTS = Object.freeze({ maxBytes: 20 * 1024 * 1024, timeoutMs: 10_000 });
 
-const FORBIDDEN = new net.BlockList();
-for (const [net4, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  FORBIDDEN.addSubnet(net4, bits, 'ipv4');
-// IPv4-mapped addresses (::ffff:a.b.c.d) are checked against the IPv4 list by BlockList itself.
-// NAT64, 6to4 and Teredo embed IPv4 addresses we cannot vet cheaply, so they are refused whole.
-for (const [net6, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 32],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  FORBIDDEN.addSubnet(net6, bits, 'ipv6');
-
-/** True for addresses a caller-supplied URL must never reach (cloud metadata 169.254.169.254 included). */
-export function isForbiddenAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return true;
-  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+/** The address rule lives in core (network-address.ts), shared with upstream result downloads. */
+export { isForbiddenAddress };
 
 async function systemLookup(hostname: string): Promise<ResolvedAddress[]> {
   const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });

@@ -36,3 +36,5 @@ export {
   mapChatCompletion,
   readChatStream,
 } from './chat-dialect';
+export { createRedactor, redactDeep, REDACTED, MIN_FRAGMENT, type Redact } from './secret-redactor';
+export { redactingPorts, redactError } from './redacting-ports';

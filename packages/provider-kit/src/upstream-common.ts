@@ -3,6 +3,8 @@ import type { GatewayError } from '@gateway/core';
 import { mapUpstreamStatus, type UpstreamFailure } from './upstream-errors';
 import type { KeepAliveAgents } from './keep-alive-agents';
 import type { UpstreamResponse } from './upstream-transport';
+import { redactError } from './redacting-ports';
+import { createRedactor } from './secret-redactor';
 
 /** What both upstream clients (UpstreamTransport, UpstreamHttp) do alike, once. */
 
@@ -35,14 +37,9 @@ export async function describeUpstreamFailure(r: UpstreamResponse, describe?: (f
   return describe ? describe(f) : mapUpstreamStatus(f, {});
 }
 
-/** Keys never travel in a message, even when an upstream quotes them back. */
+/** Keys never travel in a message, even when an upstream quotes them back (a first pass; the registry's ports redact again). */
 export function redactSecrets(e: GatewayError, secrets: string[] = []): GatewayError {
-  for (const s of secrets) {
-    if (s && s.length >= 8 && e.message.includes(s)) {
-      Object.defineProperty(e, 'message', { value: e.message.split(s).join('[redacted]') });
-    }
-  }
-  return e;
+  return redactError(e, createRedactor(secrets)) as GatewayError;
 }
 
 /** The axios instance of every upstream client: no redirects, bodies as streams, every status handed back. */

@@ -96,4 +96,42 @@ describe('UpstreamHttp', () => {
       await api.close();
     }
   });
+
+  it('checks every redirect hop away from the upstream host: private, loopback and IPv4-carrying IPv6 targets are refused', async () => {
+    const target = await server((_q, res) => res.end('internal-bytes'));
+    const port = new URL(target.origin).port;
+    const hops: Record<string, string> = {
+      '/to-localhost': `http://localhost:${port}/`,
+      '/to-other-loopback': `http://127.0.0.2:${port}/`,
+      '/to-mapped': `http://[::ffff:7f00:1]:${port}/`,
+      '/to-compatible': `http://[::7f00:1]:${port}/`,
+      '/to-metadata': 'http://169.254.169.254/latest/meta-data/',
+    };
+    const api = await server((req, res) => {
+      const to = hops[new URL(req.url!, 'http://x').pathname];
+      res.writeHead(to ? 302 : 200, to ? { location: to } : {});
+      res.end(to ? '' : 'own-bytes');
+    });
+    const client = new UpstreamHttp({ baseUrl: api.origin });
+    try {
+      for (const hop of Object.keys(hops))
+        expect({
+          hop,
+          code: await client.download(`${api.origin}${hop}`).then(
+            () => 'fetched',
+            (e: GatewayError) => e.code,
+          ),
+        }).toEqual({
+          hop,
+          code: 'upstream_forbidden_address',
+        });
+      // a link handed out directly (no redirect) is held to the same rule; the upstream's own host is not
+      await expect(client.download(`http://localhost:${port}/x`)).rejects.toMatchObject({ code: 'upstream_forbidden_address' });
+      expect(await (await client.download(`${api.origin}/own`)).text()).toBe('own-bytes');
+      expect(target.seen).toHaveLength(0);
+    } finally {
+      client.destroy();
+      await Promise.all([api.close(), target.close()]);
+    }
+  });
 });

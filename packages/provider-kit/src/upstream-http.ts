@@ -1,6 +1,8 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import type { Readable } from 'node:stream';
-import { GatewayError } from '@gateway/core';
+import dns from 'node:dns';
+import net from 'node:net';
+import { GatewayError, isForbiddenAddress, isGatewayError } from '@gateway/core';
 import { CallGuard } from './call-guard';
 import { createUpstreamAxios, describeUpstreamFailure, flatHeaders, redactSecrets } from './upstream-common';
 import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
@@ -24,6 +26,14 @@ export interface UpstreamCall {
 
 const MAX_REDIRECTS = 5;
 
+type HopLookup = (hostname: string, options: object) => Promise<{ address: string; family: 4 | 6 }>;
+
+function forbiddenHop(): GatewayError {
+  return new GatewayError('upstream_error', "The upstream's result link points to a private, loopback or otherwise non-public address.", {
+    code: 'upstream_forbidden_address',
+  });
+}
+
 /**
  * The HTTP client of the asynchronous (video) adapters: GET, DELETE, JSON and multipart POST, and
  * downloads of URLs the upstream hands out. Same rules as UpstreamTransport: keep-alive agents per
@@ -36,12 +46,14 @@ export class UpstreamHttp {
   private readonly timeouts: Required<UpstreamTimeouts>;
   readonly baseUrl: string;
   private readonly origin: string;
+  private readonly host: string;
 
   constructor(private readonly config: TransportConfig & { maxSockets?: number }) {
     this.timeouts = resolveTimeouts(config.timeouts);
     this.agents = createKeepAliveAgents(this.timeouts.connectMs, config.maxSockets);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
+    this.host = new URL(this.baseUrl).hostname.replace(/^\[|\]$/g, '');
     // `filter.task_ids=a&filter.task_ids=b`, not axios's default `filter.task_ids[]=a`
     this.http = createUpstreamAxios(this.agents, { paramsSerializer: { indexes: null } });
   }
@@ -66,7 +78,12 @@ export class UpstreamHttp {
   async download(url: string, opts: { signal?: AbortSignal } = {}): Promise<UpstreamResponse> {
     let target = new URL(url, this.baseUrl + '/');
     for (let hop = 0; ; hop++) {
-      const res = await this.send(target.toString(), { method: 'GET', path: '', signal: opts.signal }, target.origin === this.origin);
+      const res = await this.send(
+        target.toString(),
+        { method: 'GET', path: '', signal: opts.signal },
+        target.origin === this.origin,
+        this.hopLookup(target),
+      );
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location) {
         res.close();
@@ -101,7 +118,28 @@ export class UpstreamHttp {
     }
   }
 
-  private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean): Promise<UpstreamResponse> {
+  /**
+   * Where a download hop may connect. The configured upstream's own host is the operator's choice and
+   * trusted; any other host (a storage link, a redirect) is an address the upstream chose, so it must be
+   * public, like any fetch on someone else's say-so. Checked in the connection's own lookup, so the
+   * address checked is the address used.
+   */
+  private hopLookup(target: URL): HopLookup | undefined {
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (host === this.host) return undefined;
+    if (net.isIP(host)) {
+      if (isForbiddenAddress(host)) throw forbiddenHop();
+      return undefined;
+    }
+    return async (hostname) => {
+      const addresses = await dns.promises.lookup(hostname, { all: true });
+      // refused when any record is private: the upstream's zone, not us, decides which one a retry would get
+      if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address))) throw forbiddenHop();
+      return { address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+    };
+  }
+
+  private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean, lookup?: HopLookup): Promise<UpstreamResponse> {
     const guard = new CallGuard(this.timeouts, call.signal, this.agents.begin());
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -117,9 +155,19 @@ export class UpstreamHttp {
     }
     let res: AxiosResponse<Readable>;
     try {
-      res = await this.http.request<Readable>({ method: call.method, url, params: call.query, data, headers, signal: guard.signal });
+      res = await this.http.request<Readable>({
+        method: call.method,
+        url,
+        params: call.query,
+        data,
+        headers,
+        signal: guard.signal,
+        ...(lookup ? { lookup } : {}),
+      });
     } catch (e) {
       guard.finish();
+      if (isGatewayError((e as { cause?: unknown }).cause)) throw (e as { cause: GatewayError }).cause;
+      if (isGatewayError(e)) throw e;
       throw this.redact(guard.translate(e));
     }
     const flat = flatHeaders(res.headers);

@@ -1,5 +1,6 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { encodePng } from './png-encode';
 import {
   GatewayError,
   invalid,
@@ -134,7 +135,7 @@ function applyEdit(px: Uint8Array, width: number, height: number, color: Rgb, ma
   }
 }
 
-function encode(px: Uint8Array, req: ImageRequest, revisedPrompt: string): GeneratedImage {
+async function encode(px: Uint8Array, req: ImageRequest, revisedPrompt: string): Promise<GeneratedImage> {
   const { width, height } = req;
   if (req.outputFormat === 'jpeg') {
     const data = jpeg.encode(
@@ -146,11 +147,8 @@ function encode(px: Uint8Array, req: ImageRequest, revisedPrompt: string): Gener
   if (req.outputFormat !== 'png') {
     throw invalid('unsupported_output_format', `The simulator cannot produce ${req.outputFormat}; use png or jpeg.`, 'output_format');
   }
-  const png = new PNG({ width, height });
-  png.data = Buffer.from(px.buffer, px.byteOffset, px.byteLength);
-  // RGBA as rendered, no row filters: pngjs's per-byte filter and colour conversion loops are slow in JS
-  // (minutes per megapixel under jest's sandbox); zlib alone still compresses these flat pictures well.
-  const data = PNG.sync.write(png, { colorType: 6, filterType: 0, deflateStrategy: 0, deflateLevel: 6 });
+  // RGBA as rendered, no row filters (zlib alone compresses these flat pictures well), deflated off the event loop
+  const data = await encodePng(px, width, height);
   return { mediaType: 'image/png', data, revisedPrompt };
 }
 
@@ -165,6 +163,14 @@ function usageOf(req: ImageRequest): ImageUsage {
   };
 }
 
+/**
+ * The largest input the simulator decodes: its decoders are pure JS on the event loop, so a bigger input
+ * would stall every other request. Bigger inputs are edited as a generated picture, with a warning.
+ */
+const DECODE_MAX_PIXELS = 1_000_000;
+
+const decodable = (input: ImageInput) => input.width * input.height <= DECODE_MAX_PIXELS;
+
 /** Real PNG/JPEG pictures of the requested size; edits visibly change the input. */
 export class SimulatorImageModel implements ImageModelPort {
   private pixels(req: ImageRequest, index: number, warnings: Warning[]): Uint8Array {
@@ -176,11 +182,13 @@ export class SimulatorImageModel implements ImageModelPort {
     const transparent = req.background === 'transparent';
     const first = req.images?.[0];
     if (!first) return renderPicture(req.prompt, index, req.width, req.height, transparent);
-    const decoded = decode(first);
-    if (!decoded)
+    const decoded = decodable(first) ? decode(first) : null;
+    if (!decodable(first))
+      warnings.push({ type: 'other', message: `The simulator decodes inputs of up to ${DECODE_MAX_PIXELS} pixels; the edit is applied to a generated picture.` });
+    else if (!decoded)
       warnings.push({ type: 'other', message: 'The simulator cannot decode WebP input; the edit is applied to a generated picture.' });
     const px = decoded ? resize(decoded, req.width, req.height) : renderPicture(req.prompt, index, req.width, req.height, transparent);
-    const maskImage = req.mask && decode(req.mask);
+    const maskImage = req.mask && decodable(req.mask) && decode(req.mask);
     const mask = maskImage ? resize(maskImage, req.width, req.height) : undefined;
     applyEdit(px, req.width, req.height, promptColor(req.prompt) ?? hashedColor(req.prompt), mask, index);
     return px;
@@ -194,7 +202,12 @@ export class SimulatorImageModel implements ImageModelPort {
 
   async generate(req: ImageRequest, _ctx: CallContext): Promise<ImageResult> {
     const warnings: Warning[] = [];
-    const images = Array.from({ length: req.n }, (_, i) => encode(this.pixels(req, i, warnings), req, this.revised(req, i)));
+    const images = [];
+    for (let i = 0; i < req.n; i++) {
+      // one picture at a time, letting other requests run in between
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      images.push(await encode(this.pixels(req, i, warnings), req, this.revised(req, i)));
+    }
     return { images, warnings, usage: usageOf(req) };
   }
 
@@ -209,9 +222,9 @@ export class SimulatorImageModel implements ImageModelPort {
         if (ctx.signal.aborted) return;
         const partial = Uint8Array.from(px);
         partial.fill(160, Math.floor((req.height * (k + 1)) / (partials + 1)) * req.width * 4);
-        yield { type: 'partial-image', partialIndex: k, image: encode(partial, req, this.revised(req, i)) };
+        yield { type: 'partial-image', partialIndex: k, image: await encode(partial, req, this.revised(req, i)) };
       }
-      yield { type: 'image', image: encode(px, req, this.revised(req, i)) };
+      yield { type: 'image', image: await encode(px, req, this.revised(req, i)) };
     }
     yield { type: 'finish', warnings, usage: usageOf(req) };
   }

@@ -22,6 +22,7 @@ import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
 import { buildProviders } from './providers';
+import { envReferencePolicy } from './admin/env-reference-policy';
 
 export type { CliIo } from './cli-commands';
 
@@ -59,13 +60,21 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
 /** Catalogue commands validate against the whole config, providers included, like the admin API. */
 async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
   const config = loadConfig(env.configPath);
-  const store = new KnexConfigStore(db.knex);
+  const store = new KnexConfigStore(db.knex, { secret: env.secret });
   const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
   // A store no gateway has seeded yet gets the config file's entries, as the gateway's first start would write them;
   // otherwise the store's catalogue is the truth and the CLI's own config file is not written over it.
   if ((await store.entries()).length === 0) await runtime.bootstrap();
   else await runtime.reload({ strict: true });
-  return new AdminService(new KnexKeyRepository(db.knex), store, runtime, config.catalogue, new KnexQuotaRepository(db.knex));
+  return new AdminService(
+    new KnexKeyRepository(db.knex),
+    store,
+    runtime,
+    config.catalogue,
+    new KnexQuotaRepository(db.knex),
+    undefined,
+    envReferencePolicy(config.written, env.allowedEnv),
+  );
 }
 
 const catalogueUntouched: CatalogueChanges = {
@@ -78,7 +87,7 @@ const catalogueUntouched: CatalogueChanges = {
  * against the groups in the store (or, before any gateway seeded it, those of the config it will seed).
  */
 async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
-  const store = new KnexConfigStore(db.knex);
+  const store = new KnexConfigStore(db.knex, { secret: env.secret });
   const entries = await store.entries();
   const groups: Group[] = entries
     .filter((e) => e.kind === 'group' && e.body !== null)

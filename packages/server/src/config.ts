@@ -53,6 +53,8 @@ export interface GatewayConfigFile {
 export interface GatewayConfig {
   source: string;
   file: GatewayConfigFile;
+  /** the document as written: `env:NAME` keys unresolved, which is all that may be stored */
+  written: GatewayConfigFile;
   catalogue: ModelCatalogue;
   /** concurrentStreamsPerKey: streaming responses open at once per key (0 = unlimited) */
   limits: { maxActiveTasksPerAccount: number; requestsPerMinutePerKey: number; concurrentStreamsPerKey: number };
@@ -172,6 +174,7 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
   return {
     source,
     file,
+    written: raw as GatewayConfigFile,
     catalogue: new ModelCatalogue(models, file.groups),
     limits: {
       maxActiveTasksPerAccount: file.limits?.maxActiveTasksPerAccount ?? 20,

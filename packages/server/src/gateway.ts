@@ -18,6 +18,7 @@ import { AdminService } from './admin/admin-service';
 import { adminRouter } from './admin/admin.router';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
+import { envReferencePolicy } from './admin/env-reference-policy';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
 import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate-limits';
@@ -29,6 +30,7 @@ import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wholeNumberFromEnv } from './env-number';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
+import { createTimedServer, listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -56,6 +58,12 @@ export interface GatewayEnv {
   inMemoryDatabase?: boolean;
   /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
   databaseSchema?: string;
+  /** GATEWAY_SECRET: encrypts provider keys written through the admin API (AES-256-GCM); without it, literal keys are refused there */
+  secret?: string;
+  /** GATEWAY_ALLOWED_ENV: variables (names or `PREFIX_*`, comma list) an admin may name as `env:NAME` besides the config file's */
+  allowedEnv?: string;
+  /** HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (listen-timeouts.ts) */
+  listenTimeouts?: ListenTimeouts;
   /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
   responsesRetentionDays?: number;
 }
@@ -71,6 +79,9 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     configPath: e.GATEWAY_CONFIG || undefined,
     demoKey: e.GATEWAY_DEMO_KEY || undefined,
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
+    // the same 16-character floor as the compaction seal (wiring/compaction-secret.ts)
+    secret: e.GATEWAY_SECRET && e.GATEWAY_SECRET.length >= 16 ? e.GATEWAY_SECRET : undefined,
+    allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
     metricsPublic: e.METRICS_PUBLIC === 'true',
     redisUrl: e.REDIS_URL || undefined,
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS === undefined ? 2000 : Number(e.KEY_CACHE_TTL_MS),
@@ -79,6 +90,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
+    listenTimeouts: listenTimeoutsFromEnv(e),
   };
 }
 
@@ -109,7 +121,9 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     dataDir: env.inMemoryDatabase ? undefined : env.dataDir,
     schema: env.databaseSchema,
   });
-  const runtime = new ConfigRuntime(new KnexConfigStore(db.knex), config, providers, { dataDir: env.dataDir }, logger);
+  // one store: it keeps this instance's config-file keys, which the database never holds
+  const configStore = new KnexConfigStore(db.knex, { secret: env.secret });
+  const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
   await runtime.bootstrap().catch(async (e) => {
     await db.close();
     throw e;
@@ -141,7 +155,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     billing,
   };
   const localAdminToken = newLocalAdminToken();
-  const admin = new AdminService(keys, new KnexConfigStore(db.knex), runtime, config.catalogue, quotas, billing);
+  const admin = new AdminService(keys, configStore, runtime, config.catalogue, quotas, billing, envReferencePolicy(config.written, env.allowedEnv));
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const services: WireServices = {
     authenticate: auth,
@@ -185,7 +199,8 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     },
     listen(port = env.port, host = env.host) {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, host, () => resolve(server));
+        const server = createTimedServer(app, env.listenTimeouts);
+        server.listen(port, host, () => resolve(server));
         server.on('error', reject);
         servers.push(server);
       });

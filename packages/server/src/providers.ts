@@ -1,4 +1,4 @@
-import { ProviderConfigError, type ProviderDescriptor, type ProviderEnvironment, type ProviderPorts } from '@gateway/provider-kit';
+import { createRedactor, ProviderConfigError, redactingPorts, type ProviderDescriptor, type ProviderEnvironment, type ProviderPorts, type Redact } from '@gateway/provider-kit';
 import { ConfigError, type GatewayConfig, type ProviderConfig } from './config';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
@@ -22,6 +22,9 @@ function fingerprint(value: unknown): string {
 /** The configured upstreams by id. Use cases hold this object; a config reload updates it in place. */
 export class ProviderRegistry {
   private live = new Map<string, LiveProvider>();
+  /** the redactor of every configured key; ports kept across a reload read the current one through `redact` */
+  private redactor: Redact = createRedactor([]);
+  private readonly redact: Redact = (text) => this.redactor(text);
 
   constructor(private readonly env: ProviderEnvironment) {}
 
@@ -31,6 +34,8 @@ export class ProviderRegistry {
    * the old sockets. All or nothing: if one entry fails to build, nothing changes.
    */
   apply(config: GatewayConfig): void {
+    // Every upstream's answers pass the redactor of all configured keys: one adapter may echo any of them.
+    const redactor = createRedactor(config.file.providers.map((p) => p.apiKey));
     const next = new Map<string, LiveProvider>();
     const built: ProviderPorts[] = [];
     try {
@@ -38,7 +43,7 @@ export class ProviderRegistry {
         const print = fingerprint(p);
         const current = this.live.get(p.id);
         if (current?.fingerprint === print) return void next.set(p.id, current);
-        const ports = build(config, p, i, this.env);
+        const ports = build(config, p, i, this.env, this.redact);
         built.push(ports);
         next.set(p.id, { fingerprint: print, ports });
       });
@@ -48,6 +53,7 @@ export class ProviderRegistry {
     }
     const previous = this.live;
     this.live = next;
+    this.redactor = redactor;
     for (const [id, old] of previous) if (next.get(id) !== old) old.ports.drain();
   }
 
@@ -65,11 +71,11 @@ export class ProviderRegistry {
   }
 }
 
-function build(config: GatewayConfig, p: ProviderConfig, i: number, env: ProviderEnvironment): ProviderPorts {
+function build(config: GatewayConfig, p: ProviderConfig, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
   const descriptor = BY_TYPE.get(p.type);
   if (!descriptor) throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not in this build`);
   try {
-    return descriptor.create(p, env);
+    return redactingPorts(descriptor.create(p, env), redact);
   } catch (e) {
     // A provider refuses its own entry with the field at fault; say which entry it was.
     if (e instanceof ProviderConfigError) throw new ConfigError(config.source, `providers.${i}.${e.field}`, e.problem);

@@ -10,7 +10,7 @@ const chat = (model: string) => ({ model, messages: [{ role: 'user', content: 'h
 describe('admin API', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ listen: false, env: { adminKey: ADMIN } });
+    gw = await startTestGateway({ listen: false, env: { adminKey: ADMIN, secret: 'gateway-secret-for-admin-tests' } });
   });
   afterAll(async () => {
     await gw.stop();

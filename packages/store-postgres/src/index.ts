@@ -5,5 +5,5 @@ export { KnexTaskRepository } from './knex-task-repository';
 export { KnexUsageLog } from './knex-usage-log';
 export { KnexResponseStore } from './knex-response-store';
 export { KnexUsageQuery } from './knex-usage-query';
-export { KnexConfigStore, type ConfigEntry, type ConfigKind } from './knex-config-store';
+export { FILE_KEY_MARKER, KnexConfigStore, SecretRequiredError, type ConfigEntry, type ConfigKind } from './knex-config-store';
 export { KnexQuotaRepository } from './knex-quota-repository';

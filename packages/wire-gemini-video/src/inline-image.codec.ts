@@ -1,4 +1,4 @@
-import { decodeBase64Strict, invalid, probeImage, type VideoImage } from '@gateway/core';
+import { decodeBase64Strict, invalid, probeClientImage, type VideoImage } from '@gateway/core';
 import type { InlineImage } from './predict.request.schema';
 
 /** `{bytesBase64Encoded, mimeType}` (shape checked by the schema) → a probed VideoImage: the bytes must be what they claim. */
@@ -11,7 +11,7 @@ export function decodeInlineImage(image: InlineImage, at: string): VideoImage {
       `${at}.bytesBase64Encoded`,
     );
   }
-  const probed = probeImage(data);
+  const probed = probeClientImage(data, `${at}.bytesBase64Encoded`);
   if (!probed)
     throw invalid('invalid_image_data', `${at}.bytesBase64Encoded does not decode to a PNG or JPEG image.`, `${at}.bytesBase64Encoded`);
   if (probed.mediaType !== image.mimeType) {

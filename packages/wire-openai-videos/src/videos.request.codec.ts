@@ -1,4 +1,4 @@
-import { invalid, probeImage, type VideoImage, type VideoRequestDraft } from '@gateway/core';
+import { invalid, probeClientImage, type VideoImage, type VideoRequestDraft } from '@gateway/core';
 import { compileValidator, refusalsFromSchema, withoutAbsentMembers, type FetchedBytes, type SafeFetchOptions } from '@gateway/http-kit';
 import { createVideoRequestSchema, DEFAULT_VIDEO_SIZE, VIDEO_SIZES, type CreateVideoRequestBody } from './videos.request.schema';
 
@@ -79,7 +79,7 @@ function referenceSource(body: CreateVideoRequestBody, files: UploadedPart[]): {
 async function firstFrame(source: { part?: UploadedPart; url?: string }, loadUrl: UrlLoader): Promise<VideoImage> {
   const param = source.url !== undefined ? 'input_reference.image_url' : 'input_reference';
   const fetched: FetchedBytes = source.part ? { data: source.part.buffer } : await loadUrl(source.url!, { param });
-  const probed = probeImage(fetched.data);
+  const probed = probeClientImage(fetched.data, param);
   if (!probed) throw invalid('invalid_image_data', 'input_reference is not a PNG, JPEG or WebP image.', param);
   // A data URL declares its type; a lie there is the caller's mistake. HTTP content types are not trusted either way.
   if (source.url?.startsWith('data:') && fetched.contentType && fetched.contentType !== probed.mediaType) {

@@ -1,4 +1,4 @@
-import { invalid, probeImage, type VideoImage } from '@gateway/core';
+import { invalid, probeClientImage, type VideoImage } from '@gateway/core';
 import type { FetchedBytes, SafeFetchOptions } from '@gateway/http-kit';
 
 type Json = Record<string, unknown>;
@@ -33,7 +33,7 @@ function onlyKeys(item: Json, at: string, allowed: string[]): void {
 
 async function loadImage(url: string, at: string, loadUrl: UrlLoader): Promise<VideoImage> {
   const fetched = await loadUrl(url, { param: at });
-  const probed = probeImage(fetched.data);
+  const probed = probeClientImage(fetched.data, at);
   if (!probed) throw invalid('invalid_image_data', `${at} is not a PNG, JPEG or WebP image.`, at);
   if (url.startsWith('data:') && fetched.contentType && fetched.contentType !== probed.mediaType) {
     throw invalid('image_mime_mismatch', `${at} says ${fetched.contentType} but the bytes are ${probed.mediaType}.`, at);

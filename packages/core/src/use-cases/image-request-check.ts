@@ -3,7 +3,7 @@ import type { Principal } from '../auth';
 import { imageCapabilitiesOf, type ImageCapabilities, type ModelCatalogue, type ModelSpec } from '../catalogue';
 import { invalid } from '../errors';
 import type { ImageFormat, ImageInput, ImageRequest } from '../image';
-import { probeImage } from '../image-probe';
+import { probeClientImage } from '../image-probe';
 import { resolveModel } from './resolve-model';
 
 /** Rules that hold for every image model; what varies per model is its ImageCapabilities. */
@@ -70,7 +70,7 @@ const SIZE = /^([1-9]\d{0,4})x([1-9]\d{0,4})$/;
 
 /** Checks one file from its bytes: PNG, JPEG or WebP, and not absurdly large in pixels. */
 export function toImageInput(file: ImageFile, param: string): ImageInput {
-  const probed = probeImage(file.data);
+  const probed = probeClientImage(file.data, param);
   if (!probed)
     throw invalid('invalid_image_file', `"${param}" must be a PNG, JPEG or WebP image (checked from its bytes, not its name).`, param);
   if (probed.width > IMAGE_LIMITS.maxInputSide || probed.height > IMAGE_LIMITS.maxInputSide) {

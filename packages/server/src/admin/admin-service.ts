@@ -8,17 +8,21 @@ import {
   type ModelCatalogue,
   type QuotaRepository,
 } from '@gateway/core';
-import type { ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
+import { SecretRequiredError, type ConfigKind, type KnexConfigStore } from '@gateway/store-postgres';
 import { ConfigError } from '../config';
 import type { ConfigRuntime } from './config-runtime';
+import type { EnvReferencePolicy } from './env-reference-policy';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
+
+/** What an admin reads back instead of a key: keys are write-only. */
+const SET = '(set)';
 
 /** Secrets never leave through the admin API: a provider's apiKey shows as set or not. */
 function redact(kind: ConfigKind, body: Record<string, unknown>): Record<string, unknown> {
   if (kind !== 'provider' || body.apiKey === undefined) return body;
   const key = String(body.apiKey);
-  return { ...body, apiKey: key.startsWith('env:') ? key : '(set)' };
+  return { ...body, apiKey: key.startsWith('env:') ? key : SET };
 }
 
 /** How catalogue changes are checked and applied; the CLI's account and key commands pass one that refuses. */
@@ -36,6 +40,7 @@ export class AdminService {
     private readonly catalogue: ModelCatalogue,
     private readonly quotas: QuotaRepository,
     private readonly billing?: Billing,
+    private readonly envPolicy?: EnvReferencePolicy,
   ) {}
 
   async getQuota(accountId: string) {
@@ -112,8 +117,19 @@ export class AdminService {
     delete clean.id;
     delete clean.name;
     delete clean.source;
+    if (kind === 'provider') await this.checkApiKey(id, clean);
     await this.checked(() => this.runtime.validate(kind, id, clean));
-    await this.store.put(kind, id, clean);
+    try {
+      await this.store.put(kind, id, clean);
+    } catch (e) {
+      if (e instanceof SecretRequiredError)
+        throw invalid(
+          'secret_required',
+          'A literal "apiKey" is stored encrypted, and this gateway has no GATEWAY_SECRET to encrypt it with: set GATEWAY_SECRET, or give "env:NAME".',
+          'apiKey',
+        );
+      throw e;
+    }
     await this.runtime.reload();
     return { [kind === 'group' ? 'name' : 'id']: id, ...redact(kind, clean) };
   }
@@ -124,6 +140,20 @@ export class AdminService {
     await this.checked(() => this.runtime.validate(kind, id, null));
     await this.store.put(kind, id, null);
     await this.runtime.reload();
+  }
+
+  /** `(set)` (a body read back and sent again) keeps the stored key; `env:NAME` must be a variable admins may name. */
+  private async checkApiKey(id: string, body: Record<string, unknown>) {
+    if (body.apiKey === SET) {
+      const current = (await this.store.entries()).find((e) => e.kind === 'provider' && e.id === id)?.body?.apiKey;
+      if (current === undefined) throw invalid('invalid_api_key', `Provider "${id}" has no key to keep; give "apiKey".`, 'apiKey');
+      body.apiKey = current;
+      return;
+    }
+    if (body.apiKey !== undefined && typeof body.apiKey !== 'string')
+      throw invalid('invalid_api_key', '"apiKey" must be a string.', 'apiKey');
+    const ref = /^env:(.*)$/.exec((body.apiKey as string | undefined) ?? '');
+    if (ref) this.envPolicy?.check(ref[1]);
   }
 
   private async checked(fn: () => Promise<void>) {

@@ -44,7 +44,8 @@ export class ConfigRuntime {
   ) {}
 
   async bootstrap(): Promise<void> {
-    await this.store.syncFile(fileEntries(this.live.file));
+    // the file as written: env references are stored as references, never as the values they resolve to
+    await this.store.syncFile(fileEntries(this.live.written));
     await this.reload({ strict: true });
   }
 

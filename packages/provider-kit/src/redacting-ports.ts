@@ -1,0 +1,149 @@
+import {
+  GatewayError,
+  isGatewayError,
+  type CallContext,
+  type ImageModelPort,
+  type ImageResult,
+  type ImageStreamPart,
+  type TextModelPort,
+  type TextResult,
+  type TextStreamPart,
+  type VideoModelPort,
+  type VideoStatus,
+} from '@gateway/core';
+import { redactDeep, type Redact } from './secret-redactor';
+
+/**
+ * The choke point every upstream-derived value passes on its way into the gateway: the model ports an
+ * adapter hands to the provider registry. Errors (messages, upstream codes, request ids), the metadata
+ * the gateway copies (ids, model names, request ids, warnings) and video failures are redacted here;
+ * generated content (text, reasoning, tool calls, images) is the model's and passes unchanged.
+ */
+
+/** An error that left an adapter, rebuilt with its upstream-derived text redacted (its cause, which may hold request headers, dropped). */
+export function redactError(e: unknown, redact: Redact): unknown {
+  if (!isGatewayError(e)) return e;
+  return new GatewayError(e.reason, redact(e.message), {
+    code: e.code,
+    param: e.param,
+    retryAfterSeconds: e.retryAfterSeconds,
+    upstreamStatus: e.upstreamStatus,
+    upstreamCode: e.upstreamCode === undefined ? undefined : redact(e.upstreamCode),
+    upstreamRequestId: e.upstreamRequestId === undefined ? undefined : redact(e.upstreamRequestId),
+  });
+}
+
+async function guarded<T>(call: () => Promise<T>, redact: Redact): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw redactError(e, redact);
+  }
+}
+
+async function* guardedStream<T>(parts: () => AsyncIterable<T>, each: (p: T) => T, redact: Redact): AsyncGenerator<T> {
+  try {
+    for await (const p of parts()) yield each(p);
+  } catch (e) {
+    throw redactError(e, redact);
+  }
+}
+
+function textResult(r: TextResult, redact: Redact): TextResult {
+  return {
+    ...r,
+    ...(r.id === undefined ? {} : { id: redact(r.id) }),
+    model: redact(r.model),
+    warnings: r.warnings.map((w) => redactDeep(w, redact)),
+    ...(r.upstreamRequestId === undefined ? {} : { upstreamRequestId: redact(r.upstreamRequestId) }),
+  };
+}
+
+function textPart(p: TextStreamPart, redact: Redact): TextStreamPart {
+  if (p.type !== 'finish') return p;
+  return {
+    ...p,
+    ...(p.warnings ? { warnings: p.warnings.map((w) => redactDeep(w, redact)) } : {}),
+    ...(p.upstreamRequestId === undefined ? {} : { upstreamRequestId: redact(p.upstreamRequestId) }),
+  };
+}
+
+export function redactingTextPort(port: TextModelPort, redact: Redact): TextModelPort {
+  const countTokens = port.countTokens?.bind(port);
+  return {
+    generate: (req, ctx) => guarded(async () => textResult(await port.generate(req, ctx), redact), redact),
+    stream: (req, ctx: CallContext) =>
+      guardedStream(
+        () => port.stream(req, ctx),
+        (p) => textPart(p, redact),
+        redact,
+      ),
+    ...(countTokens ? { countTokens: (req, ctx) => guarded(() => countTokens(req, ctx), redact) } : {}),
+  };
+}
+
+function imageResult(r: ImageResult, redact: Redact): ImageResult {
+  return { ...r, warnings: r.warnings.map((w) => redactDeep(w, redact)) };
+}
+
+function imagePart(p: ImageStreamPart, redact: Redact): ImageStreamPart {
+  return p.type === 'finish' ? { ...p, warnings: p.warnings.map((w) => redactDeep(w, redact)) } : p;
+}
+
+export function redactingImagePort(port: ImageModelPort, redact: Redact): ImageModelPort {
+  const stream = port.stream?.bind(port);
+  return {
+    generate: (req, ctx) => guarded(async () => imageResult(await port.generate(req, ctx), redact), redact),
+    ...(stream
+      ? {
+          stream: (req, ctx) =>
+            guardedStream(
+              () => stream(req, ctx),
+              (p) => imagePart(p, redact),
+              redact,
+            ),
+        }
+      : {}),
+  };
+}
+
+function videoStatus(s: VideoStatus, redact: Redact): VideoStatus {
+  return s.state === 'failed' ? { state: 'failed', code: redact(s.code), message: redact(s.message) } : s;
+}
+
+/** The operation reference stays as the upstream made it: it is never shown, and polling needs it verbatim. */
+export function redactingVideoPort(port: VideoModelPort, redact: Redact): VideoModelPort {
+  const check = port.check?.bind(port);
+  const cancel = port.cancel?.bind(port);
+  return {
+    start: (req, ctx) => guarded(() => port.start(req, ctx), redact),
+    status: (ref, ctx) => guarded(async () => videoStatus(await port.status(ref, ctx), redact), redact),
+    ...(cancel ? { cancel: (ref) => guarded(() => cancel(ref), redact) } : {}),
+    ...(check
+      ? {
+          check: (req) => {
+            try {
+              check(req);
+            } catch (e) {
+              throw redactError(e, redact);
+            }
+          },
+        }
+      : {}),
+    ...(port.idempotentStart === undefined ? {} : { idempotentStart: port.idempotentStart }),
+    ...(port.remix === undefined ? {} : { remix: port.remix }),
+  };
+}
+
+/** One upstream's ports, each behind the redactor. */
+export function redactingPorts<P extends { text?: TextModelPort; image?: ImageModelPort; video?: VideoModelPort }>(
+  ports: P,
+  redact: Redact,
+): P {
+  return {
+    ...ports,
+    ...(ports.text ? { text: redactingTextPort(ports.text, redact) } : {}),
+    ...(ports.image ? { image: redactingImagePort(ports.image, redact) } : {}),
+    ...(ports.video ? { video: redactingVideoPort(ports.video, redact) } : {}),
+  };
+}
