@@ -2,7 +2,7 @@ import { eventually } from '@gateway/testkit';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ALPHA_KEY } from '../support/test-gateway';
-import { startGatewayProcess } from '../support/gateway-process';
+import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { processSetup, type ProcessSetup } from './support/process-setup';
 import { openStream, textCall } from './support/text-clients';
 import { readTask } from './support/video-clients';
@@ -11,9 +11,20 @@ import { readTask } from './support/video-clients';
  * SIGTERM to a gateway process: it stops accepting at once, lets an in-flight stream run until SHUTDOWN_GRACE_MS
  * and then cuts it, aborts the render in flight and hands its task back (no lease left to wait out), and exits 0.
  */
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 let setup: ProcessSetup;
+// Every process a test started is gone before the next test: a test that failed half-way must not leave a gateway
+// holding the shared DATA_DIR (the next one would stop at its lock).
+const started: GatewayProcess[] = [];
+const start = async (): Promise<GatewayProcess> => {
+  const gw = await startGatewayProcess(setup.env);
+  started.push(gw);
+  return gw;
+};
+afterEach(async () => {
+  for (const gw of started.splice(0)) await gw.stop('SIGKILL');
+});
 beforeAll(async () => {
   setup = await processSetup({ postgres: false, workerEnv: { SHUTDOWN_GRACE_MS: '1500', VIDEO_WORKER_LEASE_MS: '30000' } });
 });
@@ -23,7 +34,7 @@ afterAll(async () => setup.cleanup());
 const rendering = () => readdirSync(path.join(setup.dir, 'simulator', 'videos')).some((f) => f.endsWith('.partial'));
 
 it('SIGTERM mid-render: the render is aborted and its task handed back at once; the next process finishes it', async () => {
-  const gw = await startGatewayProcess(setup.env);
+  const gw = await start();
   // 15 s of 720p: a render long enough to be caught
   const created = await fetch(`${gw.url}/v1/contents/generations/tasks`, {
     method: 'POST',
@@ -46,7 +57,7 @@ it('SIGTERM mid-render: the render is aborted and its task handed back at once; 
   } finally {
     await db.close();
   }
-  const next = await startGatewayProcess(setup.env);
+  const next = await start();
   try {
     // taken up straight away, not after the lease
     expect(await eventually(async () => (await readTask(next.url, ALPHA_KEY, taskId)).status === 'succeeded', 20_000, 100)).toBe(true);
@@ -56,7 +67,7 @@ it('SIGTERM mid-render: the render is aborted and its task handed back at once; 
 });
 
 it('SIGTERM mid-stream: stops accepting at once, lets the stream run to the grace deadline, then exits 0', async () => {
-  const gw = await startGatewayProcess(setup.env);
+  const gw = await start();
   // many slow chunks (the simulator waits 400 ms between them): far longer than the grace period
   const { res } = await openStream(
     gw.url,

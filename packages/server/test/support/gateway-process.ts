@@ -35,7 +35,11 @@ export async function startGatewayProcess(env: Record<string, string>, timeoutMs
     }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // a gateway that never got up must not outlive the test, holding its DATA_DIR
+      proc.kill('SIGKILL');
+      reject(new Error(`gateway did not start:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = /Gateway listening on (http:\/\/\S+)/.exec(out);
       if (!m) return;
