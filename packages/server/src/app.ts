@@ -10,12 +10,13 @@ import {
   type ErrorRenderer,
 } from '@gateway/http-kit';
 import type { Logger } from './logger';
+import type { Readiness } from './readiness';
 
 export interface HttpAppOptions {
   logger: Logger;
   /** wire routers, mounted in order at the root */
   routers: RequestHandler[];
-  ready: () => Promise<boolean>;
+  ready: () => Promise<Readiness>;
 }
 
 /** Logs one line per request: ids, status and timing; never keys, prompts or bodies. */
@@ -92,8 +93,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const ok = await opts.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready' });
+    const r = await opts.ready().catch(() => ({ ready: false, checks: {} }) as Readiness);
+    const degraded = Object.values(r.checks).some((c) => c !== 'ok');
+    res.status(r.ready ? 200 : 503).json({ status: r.ready ? (degraded ? 'degraded' : 'ready') : 'not_ready', checks: r.checks });
   });
   for (const r of opts.routers) app.use(r);
   // Anything no router claimed: a 404 in the shape of the path's format.
