@@ -67,7 +67,9 @@ export function checkStartupEnv(env: { databaseUrl?: string; dataDir: string }, 
 export function databaseStartupError(url: string, e: unknown): StartupError {
   const err = e as NodeJS.ErrnoException;
   const why = err.code && !err.message.includes(err.code) ? `${err.code}: ${err.message}` : err.message;
-  return new StartupError(`PostgreSQL at ${describeDatabaseUrl(url)} cannot be reached (${why}).`, 'database_unreachable');
+  const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].includes(err.code ?? '');
+  if (unreachable) return new StartupError(`PostgreSQL at ${describeDatabaseUrl(url)} cannot be reached (${why}).`, 'database_unreachable');
+  return new StartupError(`PostgreSQL at ${describeDatabaseUrl(url)} refused to start the gateway (${why}).`, 'database_error');
 }
 
 /**
