@@ -9,38 +9,12 @@ import {
   sendError,
   type ErrorRenderer,
 } from '@gateway/http-kit';
-import type { Logger } from './logger';
 import type { Readiness } from './readiness';
 
 export interface HttpAppOptions {
-  logger: Logger;
-  /** wire routers, mounted in order at the root */
+  /** wire routers, mounted in order at the root (gateway.ts puts the request observer first: counts and log lines) */
   routers: RequestHandler[];
   ready: () => Promise<Readiness>;
-}
-
-/** Logs one line per request: ids, status and timing; never keys, prompts or bodies. */
-function accessLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('close', () => {
-      const p = res.locals.principal as { accountId?: string } | undefined;
-      const fields = {
-        requestId: res.locals.requestId,
-        method: req.method,
-        path: req.path.slice(0, 256),
-        status: res.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        account: p?.accountId,
-        errorCode: res.locals.errorCode,
-      };
-      if (res.locals.internalError) {
-        const e = res.locals.internalError as Error;
-        logger.error('request failed', { ...fields, error: e?.message, stack: e?.stack });
-      } else logger.info('request', fields);
-    });
-    next();
-  };
 }
 
 /**
@@ -87,7 +61,6 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.disable('etag');
   app.set('query parser', 'extended');
   app.use(requestId);
-  app.use(accessLog(opts.logger));
   app.use(rejectHostileUrl);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -31,6 +31,7 @@ import { wireVideo } from './wiring/video';
 import { wholeNumberFromEnv } from './env-number';
 import { databaseGate, watchDatabase } from './database-health';
 import { readinessCheck } from './readiness';
+import { observeRequests } from './request-observer';
 import { createRedisLink, parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
 import { checkStartupEnv, databaseStartupError, StartupError } from './startup-checks';
 
@@ -157,10 +158,10 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
   ];
 
   const app = createHttpApp({
-    logger,
     ready: readinessCheck({ knex: db.knex, schema: db.schema, dataDir: env.dataDir, redis }),
     // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
     routers: [
+      observeRequests(metrics.openRequests, logger, (_req, r) => metrics.countRequest(r)),
       ...(dbHealth ? [databaseGate(dbHealth, rendererForPath)] : []),
       streamAdmission(streamSlots, rendererForPath),
       ...areas.flatMap((a) => a.routers),

@@ -2,16 +2,20 @@ import type { Knex } from 'knex';
 import client from 'prom-client';
 import type { UsageLog, UsageRow } from '@gateway/core';
 import { openStreamCount } from '@gateway/http-kit';
+import { OpenRequests, type FinishedRequest } from './request-observer';
 
 /**
- * Prometheus metrics. Request, latency and upstream figures come from the usage rows (one observation point for
- * every format); task figures are read from the store at scrape time.
+ * Prometheus metrics. Every answer is counted once when its response closes (refusals and 499s included), labelled
+ * from its usage row when the router recorded one; latency and upstream figures come from the usage rows; task
+ * figures are read from the store at scrape time.
  */
 export class GatewayMetrics {
   readonly registry = new client.Registry();
+  /** the usage rows of requests still open, for their one count and log line */
+  readonly openRequests = new OpenRequests();
   private readonly requests = new client.Counter({
     name: 'gateway_requests_total',
-    help: 'Requests by format, model and status',
+    help: 'Answers by format, model and status (499: the caller went away; format and model "none" when no router got that far)',
     labelNames: ['format', 'model', 'status'],
     registers: [this.registry],
   });
@@ -27,6 +31,13 @@ export class GatewayMetrics {
     help: 'Time to first token of streams',
     labelNames: ['format'],
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly streamDuration = new client.Histogram({
+    name: 'gateway_stream_duration_seconds',
+    help: 'Duration of streamed answers, first request byte to last event',
+    labelNames: ['format'],
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
     registers: [this.registry],
   });
   private readonly upstream = new client.Counter({
@@ -128,11 +139,19 @@ export class GatewayMetrics {
     return this.taskCache.rows;
   }
 
+  /** One answer, as the request observer saw it close. */
+  countRequest(r: FinishedRequest): void {
+    this.requests.inc({ format: r.facts?.format ?? 'none', model: r.facts?.model ?? 'none', status: String(r.status) });
+  }
+
   observe(row: UsageRow): void {
+    this.openRequests.noteUsage(row);
     const model = row.model ?? 'none';
-    this.requests.inc({ format: row.format, model, status: String(row.httpStatus) });
     if (row.latencyMs !== undefined) this.latency.observe({ format: row.format }, row.latencyMs / 1000);
-    if (row.ttftMs !== undefined && row.ttftMs !== null) this.ttft.observe({ format: row.format }, row.ttftMs / 1000);
+    if (row.ttftMs !== undefined && row.ttftMs !== null) {
+      this.ttft.observe({ format: row.format }, row.ttftMs / 1000);
+      if (row.latencyMs !== undefined) this.streamDuration.observe({ format: row.format }, row.latencyMs / 1000);
+    }
     if (row.provider) {
       this.upstream.inc({ provider: row.provider, outcome: row.status === 'ok' ? 'ok' : (row.errorCode ?? row.status) });
       if (row.latencyMs !== undefined && row.status === 'ok')
