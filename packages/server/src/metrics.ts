@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import client from 'prom-client';
-import type { UsageLog, UsageRow } from '@gateway/core';
+import type { RoutingObserver, UsageLog, UsageRow } from '@gateway/core';
+import type { Logger } from './logger';
 import { openStreamCount } from '@gateway/http-kit';
 import { OpenRequests, type FinishedRequest } from './request-observer';
 
@@ -44,6 +45,18 @@ export class GatewayMetrics {
     name: 'gateway_upstream_requests_total',
     help: 'Upstream calls by provider and outcome',
     labelNames: ['provider', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly attempts = new client.Counter({
+    name: 'gateway_upstream_attempts_total',
+    help: 'Every call to an upstream deployment, failed attempts before a failover included, by outcome',
+    labelNames: ['provider', 'model', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly breakerTransitions = new client.Counter({
+    name: 'gateway_circuit_transitions_total',
+    help: 'Circuit breaker state changes per deployment',
+    labelNames: ['provider', 'upstream_model', 'to'],
     registers: [this.registry],
   });
   private readonly upstreamLatency = new client.Histogram({
@@ -122,6 +135,26 @@ export class GatewayMetrics {
           this.set({ provider: s.provider, upstream_model: s.upstreamModel }, s.state === 'open' ? 2 : s.state === 'half-open' ? 1 : 0);
       },
     });
+  }
+
+  /** Counts each upstream attempt and breaker transition; failures and transitions are also logged at warn. */
+  routingObserver(logger: Logger): RoutingObserver {
+    return {
+      attempt: (a) => {
+        this.attempts.inc({ provider: a.provider, model: a.upstreamModel, outcome: a.outcome });
+        if (a.outcome !== 'ok' && a.outcome !== 'cancelled')
+          logger.warn('upstream attempt failed', {
+            provider: a.provider,
+            upstreamModel: a.upstreamModel,
+            outcome: a.outcome,
+            upstreamStatus: a.upstreamStatus,
+          });
+      },
+      breakerChanged: (t) => {
+        this.breakerTransitions.inc({ provider: t.provider, upstream_model: t.upstreamModel, to: t.to });
+        logger.warn('circuit breaker changed', { provider: t.provider, upstreamModel: t.upstreamModel, from: t.from, to: t.to });
+      },
+    };
   }
 
   /** Task counts, cached for a second so scrapes never load the store. */

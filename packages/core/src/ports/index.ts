@@ -9,3 +9,4 @@ export * from './task-queue.port';
 export * from './content-store.port';
 export * from './usage-query.port';
 export * from './quota-repository.port';
+export * from './routing-observer.port';

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth';
 import type { Deployment, ModelCatalogue, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
-import type { TextModelPort, UsageLog } from '../ports';
+import type { RoutingObserver, TextModelPort, UsageLog } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens } from '../token-estimate';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
@@ -29,6 +29,8 @@ export interface TextGenerationDeps {
   breaker?: Partial<CircuitBreakerOptions>;
   /** credit quotas: checked before the upstream call, settled after */
   billing?: Billing;
+  /** told of every upstream attempt and breaker transition (metrics, warn logs) */
+  observer?: RoutingObserver;
 }
 
 /**
@@ -105,7 +107,7 @@ export class TextGeneration {
       for (const a of this.attempts(model, routing)) {
         try {
           const result = await a.port.generate(this.upstreamRequest(request, meta, a.deployment), meta);
-          a.breaker.onSuccess(a.permit);
+          this.verdict(a, 'success', { outcome: 'ok' });
           routing.upstreamRequestId = result.upstreamRequestId;
           const credits = await this.settleCredits(principal, model, result.usage, meta);
           this.log(principal, meta, model.id, routing, 'ok', 200, result.usage, now() - started, null, result.warnings, undefined, credits);
@@ -173,7 +175,7 @@ export class TextGeneration {
         yield r.value;
       }
       finished = true;
-      chosen.breaker.onSuccess(chosen.permit);
+      this.verdict(chosen, 'success', { outcome: 'ok' });
       status = 'ok';
       httpStatus = 200;
       if (usage) credits = await this.settleCredits(principal, model, usage, meta);
@@ -191,7 +193,7 @@ export class TextGeneration {
     } finally {
       if (chosen && !finished) {
         // Abandoned by the consumer: close the upstream, and give the breaker no verdict.
-        chosen.breaker.onNeutral(chosen.permit);
+        this.verdict(chosen, 'neutral', { outcome: 'cancelled' });
         await upstream?.return?.().catch(() => undefined);
       }
       this.log(principal, meta, model.id, routing, status, httpStatus, usage, now() - started, ttft, warnings, errorCode, credits);
@@ -245,11 +247,26 @@ export class TextGeneration {
   /** Reports a failed attempt to its breaker: retryable failures count, a gone client does not. */
   private settle(a: Attempt, e: unknown, meta: TextCallMeta): GatewayError {
     const err = toGatewayError(e);
-    if (meta.signal.aborted) a.breaker.onNeutral(a.permit);
-    else if (err.retryable) a.breaker.onFailure(a.permit);
+    const attempt = { outcome: meta.signal.aborted ? 'cancelled' : err.code, upstreamStatus: err.upstreamStatus };
+    if (meta.signal.aborted) this.verdict(a, 'neutral', attempt);
+    else if (err.retryable) this.verdict(a, 'failure', attempt);
     // A non-retryable answer (say a 400) still shows the upstream is up.
-    else a.breaker.onSuccess(a.permit);
+    else this.verdict(a, 'success', attempt);
     return err;
+  }
+
+  /** Gives the breaker its verdict on one attempt and tells the observer about the attempt and any transition. */
+  private verdict(a: Attempt, kind: 'success' | 'failure' | 'neutral', attempt: { outcome: string; upstreamStatus?: number }): void {
+    const before = a.breaker.state;
+    if (kind === 'success') a.breaker.onSuccess(a.permit);
+    else if (kind === 'failure') a.breaker.onFailure(a.permit);
+    else a.breaker.onNeutral(a.permit);
+    const observer = this.deps.observer;
+    if (!observer) return;
+    const where = { provider: a.deployment.provider, upstreamModel: a.deployment.upstreamModel };
+    observer.attempt({ ...where, ...attempt });
+    const after = a.breaker.state;
+    if (after !== before) observer.breakerChanged({ ...where, from: before, to: after });
   }
 
   private noDeployment(model: ModelSpec, routing: Routing): GatewayError {
