@@ -1,39 +1,13 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
 import { requestId, sendError } from '@gateway/http-kit';
-import type { Logger } from './logger';
+import type { Readiness } from './readiness';
 import { rendererForUnroutedPath } from './wire-formats';
 
 export interface HttpAppOptions {
-  logger: Logger;
-  /** wire routers, mounted in order at the root */
+  /** wire routers, mounted in order at the root (gateway.ts puts the request observer first: counts and log lines) */
   routers: RequestHandler[];
-  ready: () => Promise<boolean>;
-}
-
-/** Logs one line per request: ids, status and timing; never keys, prompts or bodies. */
-function accessLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('close', () => {
-      const p = res.locals.principal as { accountId?: string } | undefined;
-      const fields = {
-        requestId: res.locals.requestId,
-        method: req.method,
-        path: req.path.slice(0, 256),
-        // Closed before any answer was sent: the client left (nginx's 499), whatever a late error would have said.
-        status: res.headersSent ? res.statusCode : 499,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        account: p?.accountId,
-        errorCode: res.locals.errorCode,
-      };
-      if (res.locals.internalError) {
-        const e = res.locals.internalError as Error;
-        logger.error('request failed', { ...fields, error: e?.message, stack: e?.stack });
-      } else logger.info('request', fields);
-    });
-    next();
-  };
+  ready: () => Promise<Readiness>;
 }
 
 /** NUL and malformed escapes in the URL are refused before any router (PostgreSQL text cannot hold NUL). */
@@ -63,14 +37,14 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.disable('etag');
   app.set('query parser', 'extended');
   app.use(requestId);
-  app.use(accessLog(opts.logger));
   app.use(rejectHostileUrl);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const ok = await opts.ready().catch(() => false);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready' });
+    const r = await opts.ready().catch(() => ({ ready: false, checks: {} }) as Readiness);
+    const degraded = Object.values(r.checks).some((c) => c !== 'ok');
+    res.status(r.ready ? 200 : 503).json({ status: r.ready ? (degraded ? 'degraded' : 'ready') : 'not_ready', checks: r.checks });
   });
   for (const r of opts.routers) app.use(r);
   // Anything no router claimed: a 404 in the shape of the path's format.

@@ -1,5 +1,7 @@
 import type { Express } from 'express';
-import type { Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
 import {
   KnexConfigStore,
@@ -7,7 +9,6 @@ import {
   KnexQuotaRepository,
   KnexTaskRepository,
   KnexUsageLog,
-  migrationsApplied,
   openDatabase,
   type Database,
 } from '@gateway/store-postgres';
@@ -31,6 +32,11 @@ import { wireVideo } from './wiring/video';
 import { wholeNumberFromEnv } from './env-number';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { createTimedServer, listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
+import { databaseGate, watchDatabase } from './database-health';
+import { readinessCheck } from './readiness';
+import { observeRequests } from './request-observer';
+import { createRedisLink, parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
+import { checkStartupEnv, databaseStartupError, StartupError } from './startup-checks';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -46,6 +52,8 @@ export interface GatewayEnv {
   metricsPublic?: boolean;
   /** REDIS_URL: shared rate-limit counters across instances */
   redisUrl?: string;
+  /** RATE_LIMIT_ON_REDIS_ERROR: while Redis cannot answer, limits fail open (counted per instance) or closed (503) */
+  rateLimitOnRedisError?: RedisErrorPolicy;
   /** KEY_CACHE_TTL_MS: how long a key lookup is cached (bounds how long a revoked key keeps working elsewhere) */
   keyCacheTtlMs?: number;
   /** QUOTA_CACHE_MS: how long a quota read is reused by prechecks (other instances' charges show within it) */
@@ -84,6 +92,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
     metricsPublic: e.METRICS_PUBLIC === 'true',
     redisUrl: e.REDIS_URL || undefined,
+    rateLimitOnRedisError: parseRedisErrorPolicy(e.RATE_LIMIT_ON_REDIS_ERROR),
     keyCacheTtlMs: e.KEY_CACHE_TTL_MS === undefined ? 2000 : Number(e.KEY_CACHE_TTL_MS),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS === undefined ? 10000 : Number(e.SHUTDOWN_GRACE_MS),
     configPollMs: e.CONFIG_POLL_MS === undefined ? 2000 : Number(e.CONFIG_POLL_MS),
@@ -116,11 +125,8 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
   const logger = overrides.logger ?? createLogger();
   const config = overrides.config ?? loadConfig(env.configPath);
   const providers = buildProviders(config, { dataDir: env.dataDir });
-  const db = await openDatabase({
-    databaseUrl: env.databaseUrl,
-    dataDir: env.inMemoryDatabase ? undefined : env.dataDir,
-    schema: env.databaseSchema,
-  });
+  checkStartupEnv(env);
+  const db = await openStore(env, logger);
   // one store: it keeps this instance's config-file keys, which the database never holds
   const configStore = new KnexConfigStore(db.knex, { secret: env.secret });
   const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
@@ -133,8 +139,11 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
   const tasks = new KnexTaskRepository(db.knex);
   const usage = new KnexUsageLog(db.knex, { onError: (e) => logger.error('usage log write failed', { error: (e as Error).message }) });
   const metrics = new GatewayMetrics(db.knex);
-  const limiter = createKeyRateLimiter({ requestsPerMinutePerKey: config.limits.requestsPerMinutePerKey }, env.redisUrl);
-  const streamSlots = createStreamSlots(config.limits.concurrentStreamsPerKey, env.redisUrl);
+  const redis = env.redisUrl ? createRedisLink(env.redisUrl, env.rateLimitOnRedisError ?? 'open', logger) : undefined;
+  await redis?.settled();
+  const dbHealth = db.kind === 'postgres' ? watchDatabase(db.knex, logger) : undefined;
+  const limiter = createKeyRateLimiter({ requestsPerMinutePerKey: config.limits.requestsPerMinutePerKey }, redis);
+  const streamSlots = createStreamSlots(config.limits.concurrentStreamsPerKey, redis);
   const auth = async (raw: string | undefined) => {
     const principal = await authenticate(keys, raw);
     await limiter.consume(principal);
@@ -176,10 +185,15 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
   ];
 
   const app = createHttpApp({
-    logger,
-    ready: () => migrationsApplied(db.knex, db.schema),
+    ready: readinessCheck({ knex: db.knex, schema: db.schema, dataDir: env.dataDir, redis }),
     // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
-    routers: [streamAdmission(streamSlots, rendererForUnroutedPath), ...wireRouters(services), ...areas.flatMap((a) => a.routers ?? [])],
+    routers: [
+      observeRequests(metrics.openRequests, logger, (_req, r) => metrics.countRequest(r)),
+      ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
+      streamAdmission(streamSlots, rendererForUnroutedPath),
+      ...wireRouters(services),
+      ...areas.flatMap((a) => a.routers ?? []),
+    ],
   });
 
   const servers: Server[] = [];
@@ -200,9 +214,11 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     listen(port = env.port, host = env.host) {
       return new Promise((resolve, reject) => {
         const server = createTimedServer(app, env.listenTimeouts);
-        server.listen(port, host, () => resolve(server));
-        server.on('error', reject);
-        servers.push(server);
+        server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, port, host)));
+        server.listen(port, host, () => {
+          servers.push(server);
+          resolve(server);
+        });
       });
     },
     /**
@@ -228,9 +244,38 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
       for (const a of areas) await a.stop?.();
       await limiter.close();
       await streamSlots.close();
+      redis?.close();
+      dbHealth?.stop();
       providers.close(); // the upstreams' keep-alive sockets
       await usage.flush();
       await db.close();
     },
   };
+}
+
+/** Opens the store, saying what it does: the first start of the embedded store takes a while. */
+async function openStore(env: GatewayEnv, logger: Logger): Promise<Database> {
+  const started = Date.now();
+  const dataDir = env.inMemoryDatabase ? undefined : env.dataDir;
+  if (env.databaseUrl) logger.info('opening PostgreSQL and applying migrations', { schema: env.databaseSchema });
+  else if (dataDir && !existsSync(path.resolve(dataDir, 'pglite')))
+    logger.info('first start: creating the embedded store (this takes a while, later starts are quick)', {
+      dir: path.resolve(dataDir, 'pglite'),
+    });
+  else logger.info('opening the embedded store and applying migrations', { inMemory: !dataDir });
+  try {
+    const db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir, schema: env.databaseSchema });
+    logger.info('store ready', { store: db.kind, ms: Date.now() - started });
+    return db;
+  } catch (e) {
+    throw env.databaseUrl ? databaseStartupError(env.databaseUrl, e) : e;
+  }
+}
+
+function listenError(e: NodeJS.ErrnoException, port: number, host: string): Error {
+  if (e.code === 'EADDRINUSE')
+    return new StartupError(`Port ${port} on ${host} is already in use: stop what holds it or set PORT.`, 'port_in_use');
+  if (e.code === 'EACCES')
+    return new StartupError(`Port ${port} on ${host} needs privileges this process lacks: use a port above 1023.`, 'port_denied');
+  return e;
 }

@@ -1,12 +1,57 @@
+import { format as formatText } from 'node:util';
 import winston from 'winston';
 
-/** JSON lines. Callers log ids, counts and timings: never keys, prompts or media bytes. */
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): winston.Logger {
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  /** LOG_LEVEL: error, warn, info (default), debug */
+  level?: string;
+  /** LOG_FORMAT: json (default; one object a line, for collectors) or pretty (for a terminal) */
+  format?: string;
+  /** where lines go; stdout unless a test gives its own stream */
+  stream?: NodeJS.WritableStream;
+}
+
+const pretty = winston.format.combine(
+  winston.format.timestamp({ format: 'HH:mm:ss.SSS' }),
+  winston.format.colorize(),
+  winston.format.printf(({ level, message, timestamp, ...rest }) => {
+    const fields = Object.keys(rest).length ? ` ${JSON.stringify(rest)}` : '';
+    return `${timestamp} ${level} ${message}${fields}`;
+  }),
+);
+
+/** One JSON object a line. Callers log ids, counts and timings: never keys, prompts or media bytes. */
+export function createLogger(level?: string, opts: Omit<LoggerOptions, 'level'> = {}): Logger {
+  const fmt = opts.format ?? process.env.LOG_FORMAT ?? 'json';
   return winston.createLogger({
-    level,
-    format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
-    transports: [new winston.transports.Console()],
+    level: level ?? process.env.LOG_LEVEL ?? 'info',
+    format: fmt === 'pretty' ? pretty : winston.format.combine(winston.format.timestamp(), winston.format.json()),
+    transports: [new winston.transports.Stream({ stream: opts.stream ?? process.stdout })],
   });
 }
 
-export type Logger = winston.Logger;
+/**
+ * For the lines an operator needs whatever LOG_LEVEL says (the address, the demo key): a logger of the same
+ * format that is never filtered below info.
+ */
+export function createAnnouncer(level = process.env.LOG_LEVEL ?? 'info', opts: Omit<LoggerOptions, 'level'> = {}): Logger {
+  const npm = winston.config.npm.levels;
+  return createLogger((npm[level] ?? 0) > npm.info ? level : 'info', opts);
+}
+
+/**
+ * Libraries that print with console.* (knex warnings, driver notices) would break the one-JSON-object-a-line
+ * promise; in the server process they go through the logger instead.
+ */
+export function routeConsoleToLogger(logger: Logger): void {
+  const to =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) =>
+      logger.log(level, formatText(...args));
+  console.log = to('info');
+  console.info = to('info');
+  console.debug = to('debug');
+  console.warn = to('warn');
+  console.error = to('error');
+}

@@ -3,6 +3,8 @@ import { removeLocalAdminCredential, writeLocalAdminCredential } from './admin/l
 import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
 import { ConfigError } from './config';
 import { createGateway, envFromProcess, type Gateway } from './gateway';
+import { createAnnouncer, createLogger, routeConsoleToLogger } from './logger';
+import { checkProductionDemo, startupFailure } from './startup-checks';
 
 /**
  * The embedded store has one writer, this process, so the CLI cannot open it while we run: it gets a loopback
@@ -15,23 +17,38 @@ async function openLocalAdmin(gw: Gateway): Promise<void> {
   writeLocalAdminCredential(gw.env.dataDir, { url: `http://127.0.0.1:${addr.port}`, token: gw.localAdminToken, pid: process.pid });
 }
 
+const logger = createLogger();
+// the address and the demo key are shown whatever LOG_LEVEL says
+const announce = createAnnouncer();
+routeConsoleToLogger(logger);
+
 async function main(): Promise<void> {
   const env = envFromProcess();
-  const gw = await createGateway(env);
+  checkProductionDemo(env);
+  const gw = await createGateway(env, { logger });
   await bootstrapConfigKeys(gw.keys, gw.config);
   if (!env.configPath) {
     const key = await bootstrapDemoKey(gw.keys, env.demoKey);
-    if (key) console.log(`Demo API key (shown once; only its hash is stored): ${key}`);
-    else console.log('Demo account exists; its key was printed on the first start (set GATEWAY_DEMO_KEY to fix one).');
+    if (key) announce.info(`Demo API key (shown once; only its hash is stored): ${key}`);
+    else announce.info('Demo account exists; its key was printed on the first start (set GATEWAY_DEMO_KEY to fix one).');
   }
+  // listen before the worker starts: a start that cannot serve must not leave a worker running
+  const server = await gw.listen().catch(async (e) => {
+    await gw.close();
+    throw e;
+  });
   await gw.startBackground();
-  const server = await gw.listen();
   const embedded = gw.db.kind === 'pglite';
   if (embedded) await openLocalAdmin(gw);
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : env.port;
-  gw.logger.info('gateway listening', { port, host: env.host, store: gw.db.kind, config: gw.config.source });
-  console.log(`Gateway listening on http://${env.host === '0.0.0.0' ? 'localhost' : env.host}:${port} (store: ${gw.db.kind})`);
+  const url = `http://${env.host === '0.0.0.0' ? 'localhost' : env.host}:${port}`;
+  announce.info(`Gateway listening on ${url} (store: ${gw.db.kind})`, {
+    port,
+    host: env.host,
+    store: gw.db.kind,
+    config: gw.config.source,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -47,7 +64,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError) console.error(e.message);
-  else console.error('Gateway failed to start:', e instanceof Error ? e.message : e);
-  process.exit(1);
+  const { message, cause } = startupFailure(e);
+  logger.error(message, { cause });
+  // exit once the line is out: winston writes asynchronously
+  logger.once('finish', () => process.exit(1));
+  logger.end();
 });

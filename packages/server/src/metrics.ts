@@ -1,17 +1,22 @@
 import type { Knex } from 'knex';
 import client from 'prom-client';
-import type { UsageLog, UsageRow } from '@gateway/core';
+import type { RoutingObserver, UsageLog, UsageRow } from '@gateway/core';
+import type { Logger } from './logger';
 import { openStreamCount } from '@gateway/http-kit';
+import { OpenRequests, type FinishedRequest } from './request-observer';
 
 /**
- * Prometheus metrics. Request, latency and upstream figures come from the usage rows (one observation point for
- * every format); task figures are read from the store at scrape time.
+ * Prometheus metrics. Every answer is counted once when its response closes (refusals and 499s included), labelled
+ * from its usage row when the router recorded one; latency and upstream figures come from the usage rows; task
+ * figures are read from the store at scrape time.
  */
 export class GatewayMetrics {
   readonly registry = new client.Registry();
+  /** the usage rows of requests still open, for their one count and log line */
+  readonly openRequests = new OpenRequests();
   private readonly requests = new client.Counter({
     name: 'gateway_requests_total',
-    help: 'Requests by format, model and status',
+    help: 'Answers by format, model and status (499: the caller went away; format and model "none" when no router got that far)',
     labelNames: ['format', 'model', 'status'],
     registers: [this.registry],
   });
@@ -29,10 +34,29 @@ export class GatewayMetrics {
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  private readonly streamDuration = new client.Histogram({
+    name: 'gateway_stream_duration_seconds',
+    help: 'Duration of streamed answers, first request byte to last event',
+    labelNames: ['format'],
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers: [this.registry],
+  });
   private readonly upstream = new client.Counter({
     name: 'gateway_upstream_requests_total',
     help: 'Upstream calls by provider and outcome',
     labelNames: ['provider', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly attempts = new client.Counter({
+    name: 'gateway_upstream_attempts_total',
+    help: 'Every call to an upstream deployment, failed attempts before a failover included, by outcome',
+    labelNames: ['provider', 'model', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly breakerTransitions = new client.Counter({
+    name: 'gateway_circuit_transitions_total',
+    help: 'Circuit breaker state changes per deployment',
+    labelNames: ['provider', 'upstream_model', 'to'],
     registers: [this.registry],
   });
   private readonly upstreamLatency = new client.Histogram({
@@ -113,6 +137,26 @@ export class GatewayMetrics {
     });
   }
 
+  /** Counts each upstream attempt and breaker transition; failures and transitions are also logged at warn. */
+  routingObserver(logger: Logger): RoutingObserver {
+    return {
+      attempt: (a) => {
+        this.attempts.inc({ provider: a.provider, model: a.upstreamModel, outcome: a.outcome });
+        if (a.outcome !== 'ok' && a.outcome !== 'cancelled')
+          logger.warn('upstream attempt failed', {
+            provider: a.provider,
+            upstreamModel: a.upstreamModel,
+            outcome: a.outcome,
+            upstreamStatus: a.upstreamStatus,
+          });
+      },
+      breakerChanged: (t) => {
+        this.breakerTransitions.inc({ provider: t.provider, upstream_model: t.upstreamModel, to: t.to });
+        logger.warn('circuit breaker changed', { provider: t.provider, upstreamModel: t.upstreamModel, from: t.from, to: t.to });
+      },
+    };
+  }
+
   /** Task counts, cached for a second so scrapes never load the store. */
   private async taskCounts() {
     if (Date.now() - this.taskCache.at < 1000) return this.taskCache.rows;
@@ -128,11 +172,19 @@ export class GatewayMetrics {
     return this.taskCache.rows;
   }
 
+  /** One answer, as the request observer saw it close. */
+  countRequest(r: FinishedRequest): void {
+    this.requests.inc({ format: r.facts?.format ?? 'none', model: r.facts?.model ?? 'none', status: String(r.status) });
+  }
+
   observe(row: UsageRow): void {
+    this.openRequests.noteUsage(row);
     const model = row.model ?? 'none';
-    this.requests.inc({ format: row.format, model, status: String(row.httpStatus) });
     if (row.latencyMs !== undefined) this.latency.observe({ format: row.format }, row.latencyMs / 1000);
-    if (row.ttftMs !== undefined && row.ttftMs !== null) this.ttft.observe({ format: row.format }, row.ttftMs / 1000);
+    if (row.ttftMs !== undefined && row.ttftMs !== null) {
+      this.ttft.observe({ format: row.format }, row.ttftMs / 1000);
+      if (row.latencyMs !== undefined) this.streamDuration.observe({ format: row.format }, row.latencyMs / 1000);
+    }
     if (row.provider) {
       this.upstream.inc({ provider: row.provider, outcome: row.status === 'ok' ? 'ok' : (row.errorCode ?? row.status) });
       if (row.latencyMs !== undefined && row.status === 'ok')

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { GatewayError, type Principal } from '@gateway/core';
 import { sendError, STREAM_ADMISSION, type ErrorRenderer, type StreamAdmission } from '@gateway/http-kit';
+import { limiterUnavailable, type RedisLink } from './redis-link';
 
 export interface RateLimits {
   /** requests per minute per key; 0 = unlimited */
@@ -15,42 +15,46 @@ export interface KeyRateLimiter {
   close(): Promise<void>;
 }
 
-/**
- * Per-key request rate. With REDIS_URL the counters live in Redis, so the limit holds across instances;
- * otherwise in this process's memory.
- */
-export function createKeyRateLimiter(limits: RateLimits, redisUrl?: string): KeyRateLimiter {
-  if (!limits.requestsPerMinutePerKey) return { consume: async () => undefined, close: async () => undefined };
-  let redis: Redis | undefined;
-  let limiter: RateLimiterAbstract;
-  const opts = { points: limits.requestsPerMinutePerKey, duration: 60, keyPrefix: 'gw-rpm' };
-  if (redisUrl) {
-    redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-    redis.on('error', () => undefined); // the insurance limiter below covers outages
-    limiter = new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: new RateLimiterMemory(opts) });
-  } else {
-    limiter = new RateLimiterMemory(opts);
+function rateLimited(limits: RateLimits, e: RateLimiterRes): GatewayError {
+  return new GatewayError('rate_limited', `Rate limit of ${limits.requestsPerMinutePerKey} requests per minute for this key exceeded.`, {
+    code: 'rate_limit_exceeded',
+    retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)),
+  });
+}
+
+/** Resolves with the refusal instead of rejecting, so only an outage is an error. */
+async function consumeOrRefusal(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
+  try {
+    await limiter.consume(key);
+    return null;
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return e;
+    throw e;
   }
+}
+
+/**
+ * Per-key request rate. With Redis the counters are shared, so the limit holds across instances; otherwise in this
+ * process's memory. While Redis cannot answer, the link's policy decides: open counts in memory here, closed refuses.
+ */
+export function createKeyRateLimiter(limits: RateLimits, redis?: RedisLink): KeyRateLimiter {
+  if (!limits.requestsPerMinutePerKey) return { consume: async () => undefined, close: async () => undefined };
+  const opts = { points: limits.requestsPerMinutePerKey, duration: 60, keyPrefix: 'gw-rpm' };
+  const memory = new RateLimiterMemory(opts);
+  const shared = redis && new RateLimiterRedis({ ...opts, storeClient: redis.client, rejectIfRedisNotReady: true });
   return {
     async consume(p: Principal) {
-      try {
-        await limiter.consume(p.keyId);
-      } catch (e) {
-        if (e instanceof RateLimiterRes) {
-          throw new GatewayError(
-            'rate_limited',
-            `Rate limit of ${limits.requestsPerMinutePerKey} requests per minute for this key exceeded.`,
-            {
-              code: 'rate_limit_exceeded',
-              retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)),
-            },
-          );
-        }
-        throw e;
-      }
+      let refusal: RateLimiterRes | null;
+      if (redis && shared) {
+        const r = await redis.run(() => consumeOrRefusal(shared, p.keyId));
+        if (r.ok) refusal = r.value;
+        else if (redis.policy === 'closed') throw limiterUnavailable();
+        else refusal = await consumeOrRefusal(memory, p.keyId);
+      } else refusal = await consumeOrRefusal(memory, p.keyId);
+      if (refusal) throw rateLimited(limits, refusal);
     },
     async close() {
-      redis?.disconnect();
+      return undefined;
     },
   };
 }
@@ -111,19 +115,19 @@ redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1`;
 
-function redisSlots(limit: number, redis: Redis, leaseMs: number, fallback: StreamSlots['acquire']): StreamSlots['acquire'] {
+function redisSlots(limit: number, link: RedisLink, leaseMs: number, fallback: StreamSlots['acquire']): StreamSlots['acquire'] {
+  const redis = link.client;
   let counter = 0;
   const instance = randomUUID();
   return async (p) => {
     const key = `gw-streams:${p.keyId}`;
     const member = `${instance}:${++counter}`;
-    let admitted: unknown;
-    try {
-      admitted = await redis.eval(ACQUIRE_SCRIPT, 1, key, limit, leaseMs, member);
-    } catch {
-      return fallback(p); // Redis unreachable: this instance's own count still bounds the key
+    const r = await link.run((c) => c.eval(ACQUIRE_SCRIPT, 1, key, limit, leaseMs, member));
+    if (!r.ok) {
+      if (link.policy === 'closed') throw limiterUnavailable();
+      return fallback(p); // Redis unreachable, policy open: this instance's own count still bounds the key
     }
-    if (admitted !== 1) throw tooManyStreams(limit);
+    if (r.value !== 1) throw tooManyStreams(limit);
     const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, leaseMs, member).catch(() => undefined), leaseMs / 3);
     renew.unref();
     let freed = false;
@@ -137,16 +141,14 @@ function redisSlots(limit: number, redis: Redis, leaseMs: number, fallback: Stre
 }
 
 /**
- * Concurrent streams per key (`limits.concurrentStreamsPerKey`, 0 = unlimited). With REDIS_URL the count is
- * shared by every instance; otherwise it is this process's.
+ * Concurrent streams per key (`limits.concurrentStreamsPerKey`, 0 = unlimited). With Redis the count is shared by
+ * every instance; otherwise it is this process's.
  */
-export function createStreamSlots(limit: number, redisUrl?: string, leaseMs = 60_000): StreamSlots {
+export function createStreamSlots(limit: number, redis?: RedisLink, leaseMs = 60_000): StreamSlots {
   if (!limit) return { acquire: async () => () => undefined, close: async () => undefined };
   const memory = memorySlots(limit);
-  if (!redisUrl) return { acquire: memory, close: async () => undefined };
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  redis.on('error', () => undefined);
-  return { acquire: redisSlots(limit, redis, leaseMs, memory), close: async () => void redis.disconnect() };
+  if (!redis) return { acquire: memory, close: async () => undefined };
+  return { acquire: redisSlots(limit, redis, leaseMs, memory), close: async () => undefined };
 }
 
 /**

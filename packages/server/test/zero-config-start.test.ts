@@ -58,9 +58,15 @@ describe('zero-config start (npm start on the embedded store)', () => {
     const { code, output } = await runGatewayExpectingExit({ DATA_DIR: dir, GATEWAY_CONFIG: file });
     rmSync(dir, { recursive: true, force: true });
     expect(code).toBe(1);
-    expect(output).toContain(file);
-    expect(output).toContain('models.0.provider');
-    expect(output).toContain('unknown provider "nope"');
+    // every line is a JSON object; the reader sees its message
+    const messages = output
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => String(JSON.parse(l).message))
+      .join('\n');
+    expect(messages).toContain(file);
+    expect(messages).toContain('models.0.provider');
+    expect(messages).toContain('unknown provider "nope"');
     expect(output).not.toMatch(/\n\s+at /); // no stack trace
   });
 });

@@ -16,3 +16,4 @@ export { type ClaimedTask, type ReleaseOptions, type TaskQueue } from './task-qu
 export { type ContentStore, extensionOf, type GeneratedImageStore, mediaTypeOfKey, type StoredImage } from './content-store.port';
 export { type DailyUsageTotal, type UsageFilter, type UsageQuery, type UsageRecord } from './usage-query.port';
 export { type AccountQuota, type CreditRefs, type QuotaRepository } from './quota-repository.port';
+export { type BreakerTransition, type RoutingObserver, type UpstreamAttempt } from './routing-observer.port';

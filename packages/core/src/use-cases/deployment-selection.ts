@@ -4,6 +4,7 @@
  */
 import type { Deployment } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
+import type { RoutingObserver } from '../ports/routing-observer.port';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
 
 export interface SelectionOptions {
@@ -11,6 +12,8 @@ export interface SelectionOptions {
   /** [0, 1): picks among deployments of one priority by weight; injected by tests */
   random?: () => number;
   breaker?: Partial<CircuitBreakerOptions>;
+  /** told of every upstream attempt and breaker transition (metrics, warn logs) */
+  observer?: RoutingObserver;
 }
 
 /** One try of one deployment, holding its breaker permit until the outcome is reported. */
@@ -82,22 +85,37 @@ export class DeploymentSelector {
   }
 
   succeeded(a: DeploymentAttempt<unknown>): void {
-    a.breaker.onSuccess(a.permit);
+    this.verdict(a, 'success', { outcome: 'ok' });
   }
 
   /** The call ended with no verdict on the upstream (the client went away). */
   abandoned(a: DeploymentAttempt<unknown>): void {
-    a.breaker.onNeutral(a.permit);
+    this.verdict(a, 'neutral', { outcome: 'cancelled' });
   }
 
   /** Reports a failed attempt to its breaker; true when the next deployment should be tried. */
   failed(a: DeploymentAttempt<unknown>, e: unknown, signal: AbortSignal): { error: GatewayError; failover: boolean } {
     const error = toGatewayError(e);
-    if (signal.aborted) a.breaker.onNeutral(a.permit);
-    else if (isUpstreamFault(error)) a.breaker.onFailure(a.permit);
+    const attempt = { outcome: signal.aborted ? 'cancelled' : (error.code ?? error.reason), upstreamStatus: error.upstreamStatus };
+    if (signal.aborted) this.verdict(a, 'neutral', attempt);
+    else if (isUpstreamFault(error)) this.verdict(a, 'failure', attempt);
     // An answer caused by the request (say a 400) still shows the upstream is up.
-    else a.breaker.onSuccess(a.permit);
+    else this.verdict(a, 'success', attempt);
     return { error, failover: error.retryable && !signal.aborted };
+  }
+
+  /** Gives the breaker its verdict on one attempt and tells the observer about the attempt and any transition. */
+  private verdict(a: DeploymentAttempt<unknown>, kind: 'success' | 'failure' | 'neutral', attempt: { outcome: string; upstreamStatus?: number }): void {
+    const before = a.breaker.state;
+    if (kind === 'success') a.breaker.onSuccess(a.permit);
+    else if (kind === 'failure') a.breaker.onFailure(a.permit);
+    else a.breaker.onNeutral(a.permit);
+    const observer = this.opts.observer;
+    if (!observer) return;
+    const where = { provider: a.deployment.provider, upstreamModel: a.deployment.upstreamModel };
+    observer.attempt({ ...where, ...attempt });
+    const after = a.breaker.state;
+    if (after !== before) observer.breakerChanged({ ...where, from: before, to: after });
   }
 
   /** Why no attempt was made (or none is left): no provider configured, or every circuit open. */

@@ -2,7 +2,7 @@ import type { Principal } from '../auth';
 import type { ModelCatalogue, ModelSpec } from '../catalogue';
 import { toGatewayError, type GatewayError } from '../errors';
 import type { ImageResult, ImageStreamPart, ImageUsage } from '../image';
-import type { ImageModelPort, UsageLog } from '../ports';
+import type { ImageModelPort, RoutingObserver, UsageLog } from '../ports';
 import { imageCost } from '../billing';
 import type { Billing } from './billing';
 import type { CircuitBreakerOptions } from './circuit-breaker';
@@ -30,6 +30,8 @@ export interface ImageGenerationDeps {
   breaker?: Partial<CircuitBreakerOptions>;
   /** credits: the request's price is reserved before the call (atomically), what was not delivered is refunded */
   billing?: Billing;
+  /** told of every upstream attempt and breaker transition (metrics, warn logs) */
+  observer?: RoutingObserver;
 }
 
 /** What the usage row says about routing. */
@@ -48,7 +50,7 @@ export class ImageGeneration {
   private readonly selector: DeploymentSelector;
 
   constructor(private readonly deps: ImageGenerationDeps) {
-    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker });
+    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker, observer: deps.observer });
   }
 
   resolve(principal: Principal, modelId: unknown): ModelSpec {

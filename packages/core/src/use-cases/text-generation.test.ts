@@ -1,7 +1,7 @@
 import type { Principal } from '../auth';
 import { ModelCatalogue, type Deployment } from '../catalogue';
 import { GatewayError, type ErrorReason } from '../errors';
-import type { TextModelPort, UsageRow } from '../ports';
+import type { BreakerTransition, RoutingObserver, TextModelPort, UpstreamAttempt, UsageRow } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
 import { estimateInputTokens } from '../token-estimate';
 import { orderDeployments } from './deployment-selection';
@@ -59,7 +59,11 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
   return { port, seen, closed };
 }
 
-function setup(deployments: Deployment[], ports: Record<string, TextModelPort>, extra: { now?: () => number; random?: () => number } = {}) {
+function setup(
+  deployments: Deployment[],
+  ports: Record<string, TextModelPort>,
+  extra: { now?: () => number; random?: () => number; observer?: RoutingObserver } = {},
+) {
   const rows: UsageRow[] = [];
   const text = new TextGeneration({
     catalogue: new ModelCatalogue([{ id: 'm', kind: 'text', deployments }], [{ name: 'all', models: ['*'] }]),
@@ -68,6 +72,7 @@ function setup(deployments: Deployment[], ports: Record<string, TextModelPort>, 
     random: extra.random ?? (() => 0),
     now: extra.now,
     breaker: { consecutiveFailures: 2, coolDownMs: 1000 },
+    observer: extra.observer,
   });
   return { text, rows };
 }
@@ -295,5 +300,29 @@ describe('TextGeneration resolves the model once per request', () => {
       await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
     expect(text.circuitState('one', 'one-model')).toBe('closed');
     expect(one.seen).toHaveLength(30);
+  });
+});
+
+describe('TextGeneration routing observer', () => {
+  it('hears every attempt, failed ones before a failover included, and each breaker transition', async () => {
+    let t = 0;
+    const attempts: UpstreamAttempt[] = [];
+    const transitions: BreakerTransition[] = [];
+    const observer: RoutingObserver = { attempt: (a) => attempts.push(a), breakerChanged: (x) => transitions.push(x) };
+    const one = scriptedPort('one', ['upstream_unavailable', 'upstream_unavailable', 'ok']);
+    const two = scriptedPort('two', () => 'ok');
+    const { text } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port }, { now: () => t, observer });
+    await text.generate(principal, request, meta());
+    await drain(text.stream(principal, request, meta()));
+    expect(attempts).toEqual([
+      { provider: 'one', upstreamModel: 'one-model', outcome: 'upstream_unavailable' },
+      { provider: 'two', upstreamModel: 'two-model', outcome: 'ok' },
+      { provider: 'one', upstreamModel: 'one-model', outcome: 'upstream_unavailable' },
+      { provider: 'two', upstreamModel: 'two-model', outcome: 'ok' },
+    ]);
+    expect(transitions).toEqual([{ provider: 'one', upstreamModel: 'one-model', from: 'closed', to: 'open' }]);
+    t += 1000;
+    await text.generate(principal, request, meta());
+    expect(transitions[1]).toEqual({ provider: 'one', upstreamModel: 'one-model', from: 'half-open', to: 'closed' });
   });
 });

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth';
 import type { Deployment, ModelCatalogue, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
-import type { TextModelPort, UsageLog } from '../ports';
+import type { RoutingObserver, TextModelPort, UsageLog } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens } from '../token-estimate';
 import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker';
@@ -33,6 +33,8 @@ export interface TextGenerationDeps {
   breaker?: Partial<CircuitBreakerOptions>;
   /** credit quotas: checked before the upstream call, settled after */
   billing?: Billing;
+  /** told of every upstream attempt and breaker transition (metrics, warn logs) */
+  observer?: RoutingObserver;
 }
 
 type Attempt = DeploymentAttempt<TextModelPort>;
@@ -53,7 +55,7 @@ export class TextGeneration {
   private readonly selector: DeploymentSelector;
 
   constructor(private readonly deps: TextGenerationDeps) {
-    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker });
+    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker, observer: deps.observer });
   }
 
   /** Checks the model before anything else, so wire adapters can fail fast. */

@@ -8,7 +8,14 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Images: the image use case, and the expiring image URLs under DATA_DIR/images. */
 export function wireImages(ctx: WiringContext) {
-  const images = new ImageGeneration({ catalogue: ctx.config.catalogue, providers: ctx.providers, usage: ctx.usage, billing: ctx.billing });
+  const images = new ImageGeneration({
+    catalogue: ctx.config.catalogue,
+    providers: ctx.providers,
+    usage: ctx.usage,
+    billing: ctx.billing,
+    breaker: ctx.config.circuitBreaker,
+    observer: ctx.metrics.routingObserver(ctx.logger),
+  });
   const files = new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'));
   let sweeper: NodeJS.Timeout | undefined;
   const area = {

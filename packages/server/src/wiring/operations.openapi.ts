@@ -17,12 +17,22 @@ export const operationsRoutes: RouteDoc[] = [
     method: 'get',
     path: '/readyz',
     summary: 'Readiness',
-    description: '503 with `{"status":"not_ready"}` until the database is reachable and migrated.',
+    description:
+      '503 with `{"status":"not_ready"}` while the database does not answer or is not migrated, DATA_DIR cannot be written, or Redis is down with RATE_LIMIT_ON_REDIS_ERROR=closed; 200 `degraded` while Redis is down with the policy open. `checks` names each dependency\'s state.',
     format: 'operations',
     auth: { kind: 'none', why: 'Probes run without credentials.' },
     response: {
       description: 'Ready to serve.',
-      content: { 'application/json': { type: 'object', required: ['status'], properties: { status: { enum: ['ready', 'not_ready'] } } } },
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['status'],
+          properties: {
+            status: { enum: ['ready', 'degraded', 'not_ready'] },
+            checks: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+        },
+      },
     },
   },
   {

@@ -15,6 +15,7 @@ export function wireText(ctx: WiringContext) {
     usage: ctx.usage,
     billing: ctx.billing,
     breaker: ctx.config.circuitBreaker,
+    observer: ctx.metrics.routingObserver(ctx.logger),
   });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {

@@ -1,0 +1,41 @@
+import { Writable } from 'node:stream';
+import { createAnnouncer, createLogger } from './logger';
+
+function sink() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+const flushed = () => new Promise((r) => setImmediate(r));
+
+describe('logger', () => {
+  it('writes one JSON object a line by default', async () => {
+    const { lines, stream } = sink();
+    createLogger('info', { stream }).info('store ready', { ms: 12 });
+    await flushed();
+    expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 'info', message: 'store ready', ms: 12 })]);
+  });
+
+  it('LOG_FORMAT=pretty writes a readable line for a terminal', async () => {
+    const { lines, stream } = sink();
+    createLogger('info', { stream, format: 'pretty' }).warn('redis unreachable', { policy: 'open' });
+    await flushed();
+    expect(lines).toHaveLength(1);
+    expect(() => JSON.parse(lines[0])).toThrow();
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} .*warn.* redis unreachable \{"policy":"open"\}$/);
+  });
+
+  it('the announcer shows start-up lines even when LOG_LEVEL is warn', async () => {
+    const { lines, stream } = sink();
+    createLogger('warn', { stream }).info('hidden');
+    createAnnouncer('warn', { stream }).info('Gateway listening on http://127.0.0.1:1 (store: pglite)');
+    await flushed();
+    expect(lines.map((l) => JSON.parse(l).message)).toEqual(['Gateway listening on http://127.0.0.1:1 (store: pglite)']);
+  });
+});

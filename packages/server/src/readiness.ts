@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import { migrationsApplied } from '@gateway/store-postgres';
+import type { RedisLink } from './redis-link';
+import { probeWritable } from './startup-checks';
+
+/** What /readyz answers: ready only when requests, media work included, can succeed. */
+export interface Readiness {
+  ready: boolean;
+  /** each dependency: ok, or what is wrong with it */
+  checks: Record<string, string>;
+}
+
+/** A load balancer polls /readyz about once a second: a database that does not answer within this is down. */
+export const DATABASE_CHECK_MS = 800;
+
+function within<T>(p: Promise<T>, ms: number, late: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late), ms)))]).finally(() => clearTimeout(timer));
+}
+
+export function readinessCheck(deps: { knex: Knex; schema?: string; dataDir: string; redis?: RedisLink }): () => Promise<Readiness> {
+  return async () => {
+    const database = await within(
+      migrationsApplied(deps.knex, deps.schema).then(
+        (applied) => (applied ? 'ok' : 'migrations_pending'),
+        () => 'unreachable',
+      ),
+      DATABASE_CHECK_MS,
+      'unreachable',
+    );
+    const dataDir = probeWritable(deps.dataDir) ? 'not_writable' : 'ok';
+    const checks: Record<string, string> = { database, data_dir: dataDir };
+    let ready = database === 'ok' && dataDir === 'ok';
+    if (deps.redis) {
+      const up = deps.redis.healthy();
+      // open: requests still flow, counted per instance, so the instance stays in rotation, marked degraded
+      checks.redis = up ? 'ok' : `unreachable (limits fail ${deps.redis.policy})`;
+      if (!up && deps.redis.policy === 'closed') ready = false;
+    }
+    return { ready, checks };
+  };
+}

@@ -1,0 +1,109 @@
+import Redis from 'ioredis';
+import { GatewayError } from '@gateway/core';
+import type { Logger } from './logger';
+import { StartupError } from './startup-checks';
+
+/** RATE_LIMIT_ON_REDIS_ERROR: what a limit check does while Redis cannot answer. */
+export type RedisErrorPolicy = 'open' | 'closed';
+
+/** The most a limit check may add to a request when Redis is slow or gone. */
+export const REDIS_CHECK_BUDGET_MS = 50;
+
+export interface RedisLink {
+  readonly policy: RedisErrorPolicy;
+  /** the client itself, for libraries that take one; calls through it must go through run() */
+  readonly client: Redis;
+  /** false from a failed command until Redis answers again */
+  healthy(): boolean;
+  /** resolves once the first connection succeeded or failed (at most a second): start-up logs the outcome */
+  settled(): Promise<void>;
+  /**
+   * Runs one Redis operation within the budget. A failure marks the link down (logged once) and returns
+   * undefined, so the caller applies the policy; a success after an outage logs the recovery once.
+   */
+  run<T>(op: (redis: Redis) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }>;
+  close(): void;
+}
+
+export function parseRedisErrorPolicy(raw: string | undefined): RedisErrorPolicy {
+  if (raw === undefined || raw === '' || raw === 'open') return 'open';
+  if (raw === 'closed') return 'closed';
+  throw new StartupError(`RATE_LIMIT_ON_REDIS_ERROR must be "open" or "closed", not "${raw}".`, 'rate_limit_policy_invalid');
+}
+
+/** The refusal when the policy is closed and Redis cannot count. */
+export function limiterUnavailable(): GatewayError {
+  return new GatewayError('upstream_unavailable', 'Rate limits cannot be checked right now (Redis is unreachable); retry shortly.', {
+    code: 'rate_limiter_unavailable',
+    retryAfterSeconds: 1,
+  });
+}
+
+function withinBudget<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One connection to Redis for the limiters. Commands are never queued while it is down (the old ~10 s waits came
+ * from ioredis's offline queue): they fail at once, or after the budget when Redis accepts but does not answer.
+ */
+export function createRedisLink(url: string, policy: RedisErrorPolicy, logger: Logger, budgetMs = REDIS_CHECK_BUDGET_MS): RedisLink {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: budgetMs,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  let up = true;
+  const down = (why: string) => {
+    if (!up) return;
+    up = false;
+    logger.warn('redis unreachable: rate limits degraded', { policy, error: why });
+  };
+  const recovered = () => {
+    if (up) return;
+    up = true;
+    logger.warn('redis reachable again: rate limits shared across instances', { policy });
+  };
+  redis.on('error', (e: Error) => down(e.message));
+  redis.on('ready', recovered);
+  const first = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+  return {
+    policy,
+    client: redis,
+    healthy: () => up,
+    settled: async () => {
+      await first;
+      if (redis.status !== 'ready') down(`connection ${redis.status}`);
+    },
+    async run(op) {
+      if (redis.status !== 'ready') {
+        down(`connection ${redis.status}`);
+        return { ok: false };
+      }
+      try {
+        const value = await withinBudget(op(redis), budgetMs);
+        recovered();
+        return { ok: true, value };
+      } catch (e) {
+        down((e as Error).message);
+        return { ok: false };
+      }
+    },
+    close: () => redis.disconnect(),
+  };
+}

@@ -1,0 +1,97 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { UsageRow } from '@gateway/core';
+import type { Logger } from './logger';
+
+/** What a request's usage row says about it, once the router recorded one. */
+export type UsageFacts = Pick<UsageRow, 'format' | 'model' | 'provider' | 'attempts'>;
+
+/** A caller that went away before the answer was complete: nginx's convention, not a server error. */
+export const CLIENT_CLOSED = 499;
+
+/**
+ * Usage rows of the requests still open, by request id, so each request's one log line and one count can say which
+ * model and provider served it. Rows of requests not open here (a task finishing later) are not kept.
+ */
+export class OpenRequests {
+  private readonly open = new Map<string, { facts: UsageFacts | null; waiting?: (f: UsageFacts) => void }>();
+
+  begin(id: string): void {
+    this.open.set(id, { facts: null });
+  }
+
+  noteUsage(row: UsageRow): void {
+    const entry = this.open.get(row.requestId);
+    if (!entry) return;
+    entry.facts = row;
+    entry.waiting?.(row);
+  }
+
+  /**
+   * The request's facts once it has closed. An answer that completed recorded its row before its last byte; an
+   * abandoned one records it as its upstream call unwinds, a moment later, so that one is waited for (bounded).
+   */
+  async end(id: string, abandoned: boolean, waitMs = 1000): Promise<UsageFacts | null> {
+    const entry = this.open.get(id);
+    if (entry && !entry.facts && abandoned) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        entry.waiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.open.delete(id);
+    return entry?.facts ?? null;
+  }
+}
+
+export interface FinishedRequest {
+  status: number;
+  facts: UsageFacts | null;
+  latencyMs: number;
+}
+
+/** The status a request really ended with: 499 when the response never completed because the caller left. */
+function finalStatus(res: Response): number {
+  return res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+}
+
+/**
+ * One observation per request, whatever answered it (a refusal in auth, a rate limit, a 503, a 404): counted and
+ * logged once with method, full path, status, model, provider, attempts, latency and request id.
+ */
+export function observeRequests(open: OpenRequests, logger: Logger, count: (req: Request, r: FinishedRequest) => void): RequestHandler {
+  return (req, res, next) => {
+    const id = String(res.locals.requestId ?? '');
+    const started = process.hrtime.bigint();
+    open.begin(id);
+    res.once('close', () => {
+      // a router records its usage row as it answers; the row may land in the same tick as the close
+      const status = finalStatus(res);
+      setImmediate(async () => {
+        const facts = await open.end(id, status === CLIENT_CLOSED);
+        const r = { status, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
+        count(req, r);
+        const principal = res.locals.principal as { accountId?: string } | undefined;
+        const fields = {
+          requestId: id,
+          method: req.method,
+          path: req.originalUrl.split('?')[0].slice(0, 512),
+          status: r.status,
+          model: facts?.model ?? undefined,
+          provider: facts?.provider ?? undefined,
+          attempts: facts?.attempts ?? undefined,
+          latencyMs: Math.round(r.latencyMs * 10) / 10,
+          account: principal?.accountId,
+          errorCode: res.locals.errorCode,
+        };
+        if (res.locals.internalError) {
+          const e = res.locals.internalError as Error;
+          logger.error('request failed', { ...fields, error: e?.message, stack: e?.stack });
+        } else logger.info('request', fields);
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,94 @@
+import { Writable } from 'node:stream';
+import http from 'node:http';
+import request from 'supertest';
+import winston from 'winston';
+import { bootstrapConfigKeys } from '../src/bootstrap';
+import { buildConfig } from '../src/config';
+import { createGateway, type Gateway } from '../src/gateway';
+import { eventually } from '@gateway/testkit';
+import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
+
+const ADMIN = 'sk-admin-metrics';
+const chat = { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] };
+
+describe('metrics and request lines tell the truth', () => {
+  let gw: Gateway;
+  const lines: Array<Record<string, unknown>> = [];
+  beforeAll(async () => {
+    const logger = winston.createLogger({
+      level: 'info',
+      format: winston.format.json(),
+      transports: [
+        new winston.transports.Stream({
+          stream: new Writable({
+            write(chunk, _enc, cb) {
+              lines.push(JSON.parse(String(chunk)));
+              cb();
+            },
+          }),
+        }),
+      ],
+    });
+    const config = testConfigFile({
+      providers: [{ id: 'sim', type: 'simulator', options: { chunkDelayMs: 200 } }],
+      limits: { requestsPerMinutePerKey: 4 },
+    });
+    gw = await createGateway(
+      { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true, adminKey: ADMIN },
+      { config: buildConfig('t', config), logger },
+    );
+    await bootstrapConfigKeys(gw.keys, gw.config);
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+  const scrape = async () => (await request(gw.app).get('/metrics').set('Authorization', `Bearer ${ADMIN}`)).text;
+
+  it('counts every answer: 200, 401, 429 and a 499 for a caller that went away; logs each with what served it', async () => {
+    const ok = await request(gw.app).post('/v1/chat/completions?trace=1').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat);
+    expect(ok.status).toBe(200);
+    expect((await request(gw.app).post('/v1/chat/completions').send(chat)).status).toBe(401);
+
+    // a stream the caller abandons after its first bytes
+    const server = await gw.listen(0, '127.0.0.1');
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/v1/chat/completions', method: 'POST' }, (res) =>
+        res.once('data', () => (req.destroy(), resolve())),
+      );
+      req.setHeader('authorization', `Bearer ${ALPHA_KEY}`);
+      req.setHeader('content-type', 'application/json');
+      req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
+      req.end(
+        JSON.stringify({ ...chat, stream: true, messages: [{ role: 'user', content: 'a prompt long enough to stream for a while' }] }),
+      );
+    });
+
+    // the key has 4 requests a minute: two are spent, the rest are refused after two more
+    for (let i = 0; i < 3; i++) await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).send(chat);
+
+    await eventually(async () => {
+      const text = await scrape();
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="200"\} 3/);
+      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="401"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="429"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="499"\} 1/);
+    });
+
+    const line = lines.find((l) => l.message === 'request' && l.requestId === ok.headers['x-request-id']);
+    expect(line).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      status: 200,
+      model: 'sim-chat',
+      provider: 'sim',
+      attempts: 1,
+      latencyMs: expect.any(Number),
+    });
+    expect(lines.some((l) => l.message === 'request' && l.status === 499 && l.model === 'sim-chat')).toBe(true);
+  });
+
+  it('has a histogram of stream durations', async () => {
+    expect(await scrape()).toMatch(/gateway_stream_duration_seconds_count\{format="openai-chat"\} 1/);
+  });
+});
