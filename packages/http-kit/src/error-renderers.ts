@@ -14,6 +14,7 @@ const OPENAI_TYPES: Record<ErrorReason, string> = {
   unauthenticated: 'authentication_error',
   permission_denied: 'permission_error',
   model_not_in_group: 'model_not_available',
+  model_not_found: 'invalid_request_error',
   not_found: 'not_found_error',
   conflict: 'conflict_error',
   payload_too_large: 'invalid_request_error',
@@ -43,7 +44,9 @@ const ANTHROPIC_TYPES: Record<ErrorReason, string> = {
   invalid_request: 'invalid_request_error',
   unauthenticated: 'authentication_error',
   permission_denied: 'permission_error',
-  model_not_in_group: 'overloaded_error',
+  // a model outside the key's group is a 503 by the seed, but no client may read it as overload and retry
+  model_not_in_group: 'permission_error',
+  model_not_found: 'not_found_error',
   not_found: 'not_found_error',
   conflict: 'conflict_error',
   payload_too_large: 'request_too_large',
@@ -57,17 +60,22 @@ const ANTHROPIC_TYPES: Record<ErrorReason, string> = {
 };
 
 /** Anthropic's own shape, extended with the seed's `param` and `code` strings. */
-export const renderAnthropicError: ErrorRenderer = (err) => ({
-  status: err.status,
-  body: { type: 'error', error: { type: ANTHROPIC_TYPES[err.reason], message: err.message, param: err.param ?? '', code: err.code } },
-});
+export const renderAnthropicError: ErrorRenderer = (err) => {
+  // Anthropic's own words for an unknown model, which Claude Code shows as its model-not-found message
+  const message = err.reason === 'model_not_found' && err.subject !== undefined ? `model: ${err.subject}` : err.message;
+  return {
+    status: err.status,
+    body: { type: 'error', error: { type: ANTHROPIC_TYPES[err.reason], message, param: err.param ?? '', code: err.code } },
+  };
+};
 
 /** Google's canonical status per reason. */
 const GOOGLE_STATUS: Record<ErrorReason, string> = {
   invalid_request: 'INVALID_ARGUMENT',
   unauthenticated: 'UNAUTHENTICATED',
   permission_denied: 'PERMISSION_DENIED',
-  model_not_in_group: 'UNAVAILABLE',
+  model_not_in_group: 'PERMISSION_DENIED',
+  model_not_found: 'NOT_FOUND',
   not_found: 'NOT_FOUND',
   conflict: 'ALREADY_EXISTS',
   payload_too_large: 'INVALID_ARGUMENT',
@@ -81,7 +89,11 @@ const GOOGLE_STATUS: Record<ErrorReason, string> = {
 };
 
 /** `{error:{code, message, status, type, param}}`: Google's numeric code and status plus the seed's fields. */
-export const renderGoogleError: ErrorRenderer = (err) => ({
-  status: err.status,
-  body: { error: { code: err.status, message: err.message, status: GOOGLE_STATUS[err.reason], type: err.code, param: err.param ?? '' } },
-});
+export const renderGoogleError: ErrorRenderer = (err) => {
+  // Google's own words for an unknown model
+  const message = err.reason === 'model_not_found' && err.subject !== undefined ? `models/${err.subject} is not found.` : err.message;
+  return {
+    status: err.status,
+    body: { error: { code: err.status, message, status: GOOGLE_STATUS[err.reason], type: err.code, param: err.param ?? '' } },
+  };
+};

@@ -10,6 +10,7 @@ import {
   type ModelSpec,
 } from '@gateway/core';
 import { configSchema } from './config.schema';
+import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
 
 export interface ProviderConfig {
@@ -36,6 +37,8 @@ export interface ModelConfig {
   inputTokenLimit?: number;
   outputTokenLimit?: number;
   reasoningEfforts?: string[];
+  /** extra client-facing ids and glob patterns routed to this model */
+  aliases?: string[];
   image?: Record<string, unknown>;
   pricing?: ModelPricing;
   options?: Record<string, unknown>;
@@ -142,12 +145,15 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
       inputTokenLimit: m.inputTokenLimit,
       outputTokenLimit: m.outputTokenLimit,
       reasoningEfforts: m.reasoningEfforts,
+      aliases: m.aliases,
       image: m.image as ModelSpec['image'],
       pricing: m.pricing,
       deployments,
       options: m.options,
     });
   });
+  const badAlias = aliasProblem(file.models);
+  if (badAlias) throw new ConfigError(source, badAlias.field, badAlias.problem);
   const groups = new Set<string>();
   file.groups.forEach((g, i) => {
     if (groups.has(g.name)) throw new ConfigError(source, `groups.${i}.name`, `duplicate group "${g.name}"`);
