@@ -66,7 +66,7 @@ describe('POST /v1/messages', () => {
       type: 'message',
       role: 'assistant',
       model: 'sim-chat',
-      content: [{ type: 'text', text: expect.stringContaining('Tell me about rivers'), citations: null }],
+      content: [{ type: 'text', text: expect.stringContaining('Tell me about rivers') }],
       stop_reason: 'end_turn',
       stop_sequence: null,
       stop_details: null,

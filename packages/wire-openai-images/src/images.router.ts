@@ -1,4 +1,5 @@
 import { Router, type Response } from 'express';
+import { defaultResponseFormat } from './default-response-format';
 import { GatewayError, toGatewayError, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
   admitStream,
@@ -78,7 +79,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
   router.post('/v1/images/generations', requireKey(deps.authenticate), jsonBody(), async (req, res) => {
     const body = validateGeneration(req.body);
     deps.images.resolve(principalOf(res), body.model);
-    await run(res, decodeGenerationRequest(body), body.response_format ?? 'url', abortOnClose(res));
+    await run(res, decodeGenerationRequest(body), defaultResponseFormat(body.model, body.response_format), abortOnClose(res));
   });
 
   router.post('/v1/images/edits', requireKey(deps.authenticate), jsonOrMultipart(), async (req, res) => {
@@ -89,7 +90,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
     const signal = abortOnClose(res);
     const files = (multipart ? (req.files as UploadedFile[] | undefined) : undefined) ?? [];
     const command = await decodeEditRequest(body, files, deps.fetchImage);
-    await run(res, command, body.response_format ?? 'url', signal);
+    await run(res, command, defaultResponseFormat(body.model, body.response_format), signal);
   });
 
   // No key: the unguessable name is the credential, so the URL works in an <img> tag.
