@@ -17,6 +17,7 @@ import { decodeMessagesRequest } from './messages.request.codec';
 import { countTokensRequestSchema, messagesRequestSchema } from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
+import { inputTokensForMessageStart } from './stream-input-tokens';
 
 const validate = compileValidator<Record<string, any>>(messagesRequestSchema);
 const validateCount = compileValidator<Record<string, any>>(countTokensRequestSchema);
@@ -62,6 +63,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
     if (!(await admitStream(res))) return;
     const parts = deps.text.stream(principal, request, meta);
+    const inputTokens = inputTokensForMessageStart(deps.text, principal, request, meta);
     // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
     const first = await parts.next();
     const sse = new SseWriter(res);
@@ -71,7 +73,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       for (const e of events) await sse.send(e.data, e.event);
     };
     try {
-      await send([encoder.start()]);
+      await send([encoder.start(await inputTokens)]);
       if (!first.done) await send(encoder.encode(first.value));
       for await (const part of { [Symbol.asyncIterator]: () => parts }) {
         if (sse.closed) break;
