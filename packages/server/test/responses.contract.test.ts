@@ -149,7 +149,7 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
       'missing_field',
       'text.format.schema',
     ],
-    ['an unknown input item', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'unsupported_input_item', 'input[0].type'],
+    ['an unknown input item', { input: [{ type: 'no_such_item', id: 'msg_1' }] }, 'unsupported_input_item', 'input[0].type'],
     [
       'a function_call item without call_id',
       { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },

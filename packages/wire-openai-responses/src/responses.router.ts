@@ -26,6 +26,7 @@ import {
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
+import { resolveItemReferences } from './item-references';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema } from './responses.request.schema';
@@ -61,10 +62,11 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
+    const input = await resolveItemReferences(deps.store, principal, body.input);
     return {
       model,
       previousId,
-      ...decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
+      ...decodeResponsesRequest({ ...body, input }, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
     };
   };
 

@@ -23,6 +23,8 @@ beforeAll(async () => {
   });
   models = {
     'openai responses': () => openai.responses('gpt-5'),
+    // a non-reasoning id: the provider then sends earlier output as item_reference items
+    'openai responses (item references)': () => openai.responses('gpt-4.1'),
     'openai chat': () => openai.chat('gpt-4.1'),
     anthropic: () => anthropic('claude-sonnet-4-5'),
     google: () => google('gemini-2.5-flash'),
@@ -37,7 +39,7 @@ const weather = tool({
   execute: async ({ city, unit }) => ({ city, unit, degrees: 21 }),
 });
 const person = z.object({ name: z.string(), age: z.number().int().min(0).max(120), tags: z.array(z.string()) });
-const PROVIDERS = ['openai responses', 'openai chat', 'anthropic', 'google', 'openai-compatible'];
+const PROVIDERS = ['openai responses', 'openai responses (item references)', 'openai chat', 'anthropic', 'google', 'openai-compatible'];
 
 describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   it('generateText', async () => {
