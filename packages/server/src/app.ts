@@ -27,7 +27,8 @@ function accessLog(logger: Logger): RequestHandler {
       const fields = {
         requestId: res.locals.requestId,
         method: req.method,
-        path: req.path.slice(0, 256),
+        // the full path even when a mounted router failed (req.path is then relative); never the query (`?key=`)
+        path: req.originalUrl.split('?')[0].slice(0, 256),
         status: res.statusCode,
         durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         account: p?.accountId,
