@@ -27,6 +27,14 @@ import {
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
 import { resolveItemReferences } from './item-references';
+import {
+  flattenInputItems,
+  flattenTools,
+  liftAdditionalTools,
+  restoreDocument,
+  StreamToolRestorer,
+  type ToolNaming,
+} from './responses.tools';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema } from './responses.request.schema';
@@ -62,11 +70,14 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = previousId ? await loadStored(deps.store, principal, previousId, 'previous_response_id') : undefined;
-    const input = await resolveItemReferences(deps.store, principal, body.input);
+    const lifted = liftAdditionalTools(body);
+    const { tools, naming } = flattenTools(lifted.tools);
+    const input = flattenInputItems(await resolveItemReferences(deps.store, principal, lifted.input));
     return {
       model,
       previousId,
-      ...decodeResponsesRequest({ ...body, input }, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
+      naming,
+      ...decodeResponsesRequest({ ...lifted, tools, input }, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
     };
   };
 
@@ -83,7 +94,9 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   router.post('/v1/responses', auth, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
     const body = validate(req.body);
-    const { model, previousId, request, conversation } = await decode(principal, body);
+    const { model, previousId, request, conversation, naming } = await decode(principal, body);
+    const dropped = naming.dropped.map((t) => `tool ${t} dropped: hosted tools are not available on this upstream`);
+    if (dropped.length) res.setHeader('x-gateway-warnings', dropped.join('; '));
     const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
     const abort = new AbortController();
     res.on('close', () => {
@@ -106,13 +119,13 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
-      if (result.warnings.length) res.setHeader('x-gateway-warnings', result.warnings.join('; '));
-      const document = encodeResult(header, result);
+      if (result.warnings.length) res.setHeader('x-gateway-warnings', [...dropped, ...result.warnings].join('; '));
+      const document = restoreDocument(encodeResult(header, result), naming);
       await save(document, result);
       res.json(document);
       return;
     }
-    await streamResponse(res, deps, principal, { request, meta, header, summary: wantsSummary(body), save, abort });
+    await streamResponse(res, deps, principal, { request, meta, header, summary: wantsSummary(body), save, abort, naming });
   });
 
   router.get('/v1/responses/:id', auth, async (req, res) => {
@@ -154,6 +167,7 @@ interface StreamJob {
   summary: boolean;
   save(document: object, result: TextResult): Promise<void>;
   abort: AbortController;
+  naming: ToolNaming;
 }
 
 async function streamResponse(res: Response, deps: ResponsesRouterDeps, principal: Principal, job: StreamJob): Promise<void> {
@@ -165,8 +179,9 @@ async function streamResponse(res: Response, deps: ResponsesRouterDeps, principa
   const sse = new SseWriter(res);
   sse.abort.signal.addEventListener('abort', () => job.abort.abort());
   const encoder = new ResponseEventEncoder(job.header, job.summary);
+  const restorer = new StreamToolRestorer(job.naming);
   const send = async (events: ResponseEvent[]) => {
-    for (const e of events) await sse.send(e, e.type);
+    for (const e of restorer.restore(events)) await sse.send(e, e.type);
   };
   const seen: TextStreamPart[] = [];
   try {
@@ -181,7 +196,7 @@ async function streamResponse(res: Response, deps: ResponsesRouterDeps, principa
       await send(encoder.encode(part));
     }
     if (sse.closed) return;
-    const document = encoder.document;
+    const document = encoder.document && restoreDocument(encoder.document, job.naming);
     if (!document) throw new GatewayError('upstream_error', 'The upstream stream ended before it finished.', { code: 'incomplete_stream' });
     await job.save(document, await collectStream(job.header.model, replay(seen)));
     await send(encoder.complete(document));
