@@ -63,7 +63,6 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     // The concurrent-streams limit is checked before the upstream is called: a refused stream costs it nothing.
     if (!(await admitStream(res))) return;
     const parts = deps.text.stream(principal, request, meta);
-    const inputTokens = inputTokensForMessageStart(deps.text, principal, request, meta);
     // Pull the first part before committing to 200, so an upstream failure is still a plain HTTP error.
     const first = await parts.next();
     const sse = new SseWriter(res);
@@ -73,7 +72,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       for (const e of events) await sse.send(e.data, e.event);
     };
     try {
-      await send([encoder.start(await inputTokens)]);
+      await send([encoder.start(inputTokensForMessageStart(request))]);
       if (!first.done) await send(encoder.encode(first.value));
       for await (const part of { [Symbol.asyncIterator]: () => parts }) {
         if (sse.closed) break;

@@ -1,18 +1,10 @@
-import { estimateInputTokens, type Principal, type TextCallMeta, type TextGeneration, type TextRequest } from '@gateway/core';
+import { estimateInputTokens, type TextRequest } from '@gateway/core';
 
 /**
  * The input tokens `message_start` announces. Clients such as LangChain read input tokens only there, so it
- * must not say 0: the upstream's count (run alongside the generation, not before it), else the estimate.
+ * must not say 0: the count the gateway knows before the call (its estimate; asking the upstream would be
+ * a second upstream request per stream). The exact usage follows in message_delta.
  */
-export async function inputTokensForMessageStart(
-  text: TextGeneration,
-  principal: Principal,
-  request: TextRequest,
-  meta: TextCallMeta,
-): Promise<number> {
-  try {
-    return (await text.countTokens(principal, request, meta)).inputTokens;
-  } catch {
-    return estimateInputTokens(request);
-  }
+export function inputTokensForMessageStart(request: TextRequest): number {
+  return estimateInputTokens(request);
 }
