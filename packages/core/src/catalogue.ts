@@ -1,4 +1,5 @@
 /** Model capabilities as data. */
+import { ModelAliasIndex } from './model-aliases';
 
 export type ModelKind = 'text' | 'image' | 'video';
 export type VideoFamily = '2.5' | '2.0';
@@ -63,6 +64,8 @@ export interface ModelSpec {
   reasoningEfforts?: string[];
   image?: ImageCapabilities;
   deployments: Deployment[];
+  /** extra client-facing ids and glob patterns (`claude-*`) that route to this model (model-aliases.ts) */
+  aliases?: string[];
   /** credits charged for this model (billing.ts) */
   pricing?: import('./billing').ModelPricing;
   /** provider-specific options, opaque to the core */
@@ -78,6 +81,7 @@ export interface Group {
 export class ModelCatalogue {
   private readonly models = new Map<string, ModelSpec>();
   private readonly groups = new Map<string, Group>();
+  private aliases = new ModelAliasIndex([]);
 
   constructor(models: ModelSpec[], groups: Group[]) {
     this.replace(models, groups);
@@ -89,14 +93,19 @@ export class ModelCatalogue {
     this.groups.clear();
     for (const m of models) this.models.set(m.id, m);
     for (const g of groups) this.groups.set(g.name, g);
+    this.aliases = new ModelAliasIndex(models);
   }
 
   groupsList(): Group[] {
     return [...this.groups.values()];
   }
 
+  /** The model a client-facing id names: its own id first, then an alias or pattern. */
   get(modelId: string): ModelSpec | undefined {
-    return this.models.get(modelId);
+    const own = this.models.get(modelId);
+    if (own) return own;
+    const target = this.aliases.target(modelId);
+    return target === undefined ? undefined : this.models.get(target);
   }
 
   hasGroup(name: string): boolean {
@@ -105,11 +114,12 @@ export class ModelCatalogue {
 
   groupAllows(groupName: string, modelId: string): boolean {
     const g = this.groups.get(groupName);
-    if (!g || !this.models.has(modelId)) return false;
-    return g.models.includes('*') || g.models.includes(modelId);
+    const model = this.get(modelId);
+    if (!g || !model) return false;
+    return g.models.includes('*') || g.models.includes(model.id);
   }
 
-  /** Models visible to a group, in catalogue order, optionally of one kind. */
+  /** Models visible to a group, in catalogue order, optionally of one kind: own ids only, never aliases. */
   listForGroup(groupName: string, kind?: ModelKind): ModelSpec[] {
     return [...this.models.values()].filter((m) => this.groupAllows(groupName, m.id) && (kind === undefined || m.kind === kind));
   }

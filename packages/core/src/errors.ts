@@ -7,6 +7,7 @@ export type ErrorReason =
   | 'unauthenticated'
   | 'permission_denied'
   | 'model_not_in_group'
+  | 'model_not_found'
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
@@ -30,6 +31,7 @@ export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.f
   unauthenticated: { status: 401, retryable: false },
   permission_denied: { status: 403, retryable: false },
   model_not_in_group: { status: 503, retryable: false },
+  model_not_found: { status: 404, retryable: false },
   not_found: { status: 404, retryable: false },
   conflict: { status: 409, retryable: false },
   payload_too_large: { status: 413, retryable: false },
@@ -50,6 +52,8 @@ export interface GatewayErrorOptions {
   /** The request field at fault, e.g. `parameters.durationSeconds`. */
   param?: string;
   retryAfterSeconds?: number;
+  /** The id the failure is about (e.g. the unknown model), for formats that name it in their own words. */
+  subject?: string;
   /** Upstream's own status/code, kept for task errors and logs. */
   upstreamStatus?: number;
   upstreamCode?: string;
@@ -63,6 +67,7 @@ export class GatewayError extends Error {
   readonly code: string;
   readonly param?: string;
   readonly retryAfterSeconds?: number;
+  readonly subject?: string;
   readonly upstreamStatus?: number;
   readonly upstreamCode?: string;
   readonly upstreamRequestId?: string;
@@ -74,6 +79,7 @@ export class GatewayError extends Error {
     this.code = options.code ?? reason;
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.subject = options.subject;
     this.upstreamStatus = options.upstreamStatus;
     this.upstreamCode = options.upstreamCode;
     this.upstreamRequestId = options.upstreamRequestId;

@@ -14,6 +14,8 @@ export function extractKey(req: Request, alternativeHeaders: readonly string[] =
     const v = req.header(h);
     if (v) return v.trim();
   }
+  // Google's own style next to its header: `?key=` (@ai-sdk/google appends it to download links)
+  if (alternativeHeaders.includes('x-goog-api-key') && typeof req.query?.key === 'string' && req.query.key) return req.query.key.trim();
   return undefined;
 }
 

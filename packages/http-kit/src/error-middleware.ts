@@ -64,6 +64,8 @@ export function sendError(res: Response, e: unknown, render: ErrorRenderer): voi
     return;
   }
   const { status, body } = render(err);
+  // the openai and Anthropic SDKs honour this header over their status-based retry (5xx, 409, 429)
+  if (!err.retryable) res.setHeader('x-should-retry', 'false');
   if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(0, Math.ceil(err.retryAfterSeconds))));
   res.status(status).json(body);
 }

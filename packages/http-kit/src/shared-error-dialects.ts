@@ -16,6 +16,7 @@ const OPENAI_TYPES: Record<ErrorReason, string> = {
   unauthenticated: 'authentication_error',
   permission_denied: 'permission_error',
   model_not_in_group: 'model_not_available',
+  model_not_found: 'invalid_request_error',
   not_found: 'not_found_error',
   conflict: 'conflict_error',
   payload_too_large: 'invalid_request_error',

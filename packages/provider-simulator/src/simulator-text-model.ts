@@ -14,6 +14,9 @@ import { hash, sampleFromSchema } from './simulated-arguments';
 
 export const FAIL_MARKER = '[sim:fail]';
 
+/** What JSON mode without a schema answers with. */
+const JSON_OBJECT = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+
 const WORDS = ['bright', 'quiet', 'river', 'signal', 'amber', 'orbit', 'lattice', 'meadow', 'vector', 'harbor', 'cobalt', 'ember'];
 
 /** Whitespace-separated words stand in for tokens: deterministic and easy to check. */
@@ -86,7 +89,10 @@ export function planAnswer(req: TextRequest): Plan {
   }
 
   let text: string;
-  if (last?.role === 'tool') {
+  if (req.responseFormat?.type === 'json') {
+    // structured output: JSON that validates against the schema given (or any object for plain JSON mode)
+    text = JSON.stringify(sampleFromSchema(req.responseFormat.schema ?? JSON_OBJECT, `${lastText} ${req.responseFormat.name ?? ''}`));
+  } else if (last?.role === 'tool') {
     const r = last.content[0];
     text = `The tool ${r?.name ?? r?.toolCallId ?? 'call'} returned: ${messageText(last)}`;
   } else {

@@ -68,6 +68,8 @@ export const configSchema = {
           inputTokenLimit: { type: 'integer', minimum: 1 },
           outputTokenLimit: { type: 'integer', minimum: 1 },
           reasoningEfforts: { type: 'array', items: { type: 'string' } },
+          // extra client-facing ids; `*` and `?` make a glob pattern (docs/coding-agents.md)
+          aliases: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9*?][A-Za-z0-9_.:@*?/-]{0,127}$' } },
           image: { type: 'object' },
           pricing: {
             type: 'object',

@@ -12,6 +12,7 @@ import {
 } from '@gateway/core';
 import type { ProviderEntry } from '@gateway/provider-kit';
 import { configSchema } from './config.schema';
+import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
 import type { ProviderType } from './provider-table';
 import { shortConfigKey } from './config-keys';
@@ -35,6 +36,8 @@ export interface ModelConfig {
   inputTokenLimit?: number;
   outputTokenLimit?: number;
   reasoningEfforts?: string[];
+  /** extra client-facing ids and glob patterns routed to this model */
+  aliases?: string[];
   image?: Record<string, unknown>;
   pricing?: ModelPricing;
   options?: Record<string, unknown>;
@@ -146,6 +149,7 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
       inputTokenLimit: m.inputTokenLimit,
       outputTokenLimit: m.outputTokenLimit,
       reasoningEfforts: m.reasoningEfforts,
+      aliases: m.aliases,
       image: m.image as ModelSpec['image'],
       pricing: m.pricing,
       deployments,
@@ -154,6 +158,8 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
     const unpriced = missingPrice(models[models.length - 1]); // pricing fails closed (core billing.ts)
     if (unpriced) throw new ConfigError(source, `${at}.pricing`, unpriced);
   });
+  const badAlias = aliasProblem(file.models);
+  if (badAlias) throw new ConfigError(source, badAlias.field, badAlias.problem);
   const groups = new Set<string>();
   file.groups.forEach((g, i) => {
     if (groups.has(g.name)) throw new ConfigError(source, `groups.${i}.name`, `duplicate group "${g.name}"`);

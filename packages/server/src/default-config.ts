@@ -4,11 +4,19 @@ import type { GatewayConfigFile } from './config';
 export const DEFAULT_CONFIG: GatewayConfigFile = {
   providers: [{ id: 'sim', type: 'simulator', options: { queuedMs: 300, videoLatencyMs: 1500 } }],
   models: [
-    { id: 'sim-chat', kind: 'text', provider: 'sim', reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'] },
+    {
+      id: 'sim-chat',
+      kind: 'text',
+      provider: 'sim',
+      reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'],
+      // coding agents (Claude Code, Codex CLI, Gemini CLI) and frameworks ask for their own default ids
+      aliases: ['claude-*', 'gpt-*', 'o1*', 'o3*', 'o4*', 'codex-*', 'gemini-*'],
+    },
     {
       id: 'sim-image',
       kind: 'image',
       provider: 'sim',
+      aliases: ['gpt-image-*', 'dall-e-*', 'imagen-*', 'gemini-*-image*'],
       // The simulator encodes PNG and JPEG in pure JS; WebP needs native code, so it is not offered (a clean 400).
       image: {
         sizes: ['auto', '1024x1024', '1536x1024', '1024x1536', '256x256', '512x512'], // the first concrete size is the default
@@ -21,7 +29,7 @@ export const DEFAULT_CONFIG: GatewayConfigFile = {
         edits: true,
       },
     },
-    { id: 'sim-video-2.5', kind: 'video', family: '2.5', tier: 'standard', provider: 'sim' },
+    { id: 'sim-video-2.5', kind: 'video', family: '2.5', tier: 'standard', provider: 'sim', aliases: ['veo-*', 'sora-*'] },
     { id: 'sim-video-2.0', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
     { id: 'sim-video-2.0-fast', kind: 'video', family: '2.0', tier: 'fast', provider: 'sim' },
     { id: 'sim-video-2.0-mini', kind: 'video', family: '2.0', tier: 'mini', provider: 'sim' },

@@ -39,10 +39,11 @@ describe('authentication', () => {
     for (const v of Object.values(res.body.error)) expect(typeof v).toBe('string');
   });
 
-  it('an unknown model looks exactly like one outside the group', async () => {
+  it('an unknown model is a 404 model_not_found naming it', async () => {
     const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${BETA_KEY}`).send(chat('no-such-model'));
-    expect(res.status).toBe(503);
-    expect(res.body.error.code).toBe('model_not_in_group');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'model_not_found', type: 'invalid_request_error', param: 'model' });
+    expect(res.body.error.message).toContain('no-such-model');
   });
 
   it('a revoked key is refused at once', async () => {

@@ -132,7 +132,7 @@ describe('POST /v1/messages/count_tokens', () => {
     // sk-alpha's group (default) sees only the simulator's models
     const outside = await count(body(modelOf('claude')), ALPHA_KEY);
     expect(outside.status).toBe(503);
-    expect(outside.body).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+    expect(outside.body).toMatchObject({ type: 'error', error: { type: 'permission_error' } });
     expect(anthropic.requests).toHaveLength(0);
   });
 });

@@ -128,12 +128,12 @@ describe('errors in the Google shape', () => {
     expectGoogleError(await post(base, { headers: { 'x-goog-api-key': 'sk-unknown-9999' } }), 401, 'UNAUTHENTICATED', 'invalid_api_key');
   });
 
-  it('a model outside the key group → 503 UNAVAILABLE', async () => {
-    expectGoogleError(await post(base, { model: 'sim-chat-plain' }), 503, 'UNAVAILABLE', 'model_not_in_group', 'model');
+  it('a model outside the key group → 503 PERMISSION_DENIED, not an outage', async () => {
+    expectGoogleError(await post(base, { model: 'sim-chat-plain' }), 503, 'PERMISSION_DENIED', 'model_not_in_group', 'model');
     expectGoogleError(
       await post(base, { model: 'sim-chat-plain', verb: 'streamGenerateContent', query: '?alt=sse' }),
       503,
-      'UNAVAILABLE',
+      'PERMISSION_DENIED',
       'model_not_in_group',
     );
   });

@@ -64,13 +64,13 @@ describe('POST :predictLongRunning: authentication and models', () => {
     expect(wrong.body).toEqual({ code: 'invalid_api_key', message: expect.any(String) });
   });
 
-  it('503 {code,message} for a model outside the key group, same as an unknown model', async () => {
+  it('503 {code,message} for a model outside the key group, 404 model_not_found for an unknown one', async () => {
     const outside = await predict('sim-video-2.5', text(), ALPHA_KEY);
     const unknown = await predict('no-such-video', text(), ALPHA_KEY);
     expect(outside.status).toBe(503);
     expect(outside.body).toEqual({ code: 'model_not_in_group', message: expect.any(String) });
-    expect(unknown.status).toBe(503);
-    expect(unknown.body.code).toBe('model_not_in_group');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: 'model_not_found', message: expect.stringContaining('no-such-video') });
   });
 
   it('400 for a text model', async () => {

@@ -67,7 +67,7 @@ describe('POST /v1/messages', () => {
       type: 'message',
       role: 'assistant',
       model: 'sim-chat',
-      content: [{ type: 'text', text: expect.stringContaining('Tell me about rivers'), citations: null }],
+      content: [{ type: 'text', text: expect.stringContaining('Tell me about rivers') }],
       stop_reason: 'end_turn',
       stop_sequence: null,
       stop_details: null,
@@ -148,8 +148,8 @@ describe('errors in the Anthropic shape', () => {
     expectAnthropicError(await post(base, { 'x-api-key': '', authorization: 'Bearer sk-unknown-9999' }), 401, 'authentication_error');
   });
 
-  it('a model outside the key group → 503', async () => {
-    expectAnthropicError(await post({ ...base, model: 'sim-chat-plain' }), 503, 'overloaded_error', 'model_not_in_group', 'model');
+  it('a model outside the key group → 503, not an overload', async () => {
+    expectAnthropicError(await post({ ...base, model: 'sim-chat-plain' }), 503, 'permission_error', 'model_not_in_group', 'model');
   });
 
   it('a video model → 400', async () => {

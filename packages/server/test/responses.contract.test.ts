@@ -117,7 +117,12 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
     ['top_p above 1', { input: 'hi', top_p: 1.5 }, 'invalid_request_body', 'top_p'],
     ['top_p below 0', { input: 'hi', top_p: -0.5 }, 'invalid_request_body', 'top_p'],
     ['stream not a boolean', { input: 'hi', stream: 'yes' }, 'invalid_request_body', 'stream'],
-    ['a hosted tool', { input: 'hi', tools: [{ type: 'web_search' }] }, 'unsupported_tool_type', 'tools[0].type'],
+    [
+      'an unknown tool type',
+      { input: 'hi', tools: [{ type: 'web_search' }, { type: 'no_such_tool' }] },
+      'unsupported_tool_type',
+      'tools[1].type',
+    ],
     ['a function tool without a name', { input: 'hi', tools: [{ type: 'function', parameters: {} }] }, 'missing_field', 'tools[0].name'],
     ['tool_choice outside the list', { input: 'hi', tools: [weather], tool_choice: 'sometimes' }, 'invalid_request_body', 'tool_choice'],
     [
@@ -155,7 +160,7 @@ describe('POST /v1/responses: range rules (one accepted, one refused each)', () 
       'missing_field',
       'text.format.schema',
     ],
-    ['an unknown input item', { input: [{ type: 'item_reference', id: 'msg_1' }] }, 'unsupported_input_item', 'input[0].type'],
+    ['an unknown input item', { input: [{ type: 'no_such_item', id: 'msg_1' }] }, 'unsupported_input_item', 'input[0].type'],
     [
       'a function_call item without call_id',
       { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },

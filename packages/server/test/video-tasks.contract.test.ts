@@ -245,7 +245,16 @@ describe('with the worker running', () => {
     const video = await request(app).get(`/v1/videos/${id}`).set(auth());
     expect(video.body).toMatchObject({ status: 'failed', error: task.body.error });
     const op = await request(app).get(`/v1beta/models/sim-video-2.0/operations/${id}`).set('x-goog-api-key', BETA_KEY);
-    expect(op.body).toEqual({ name: `models/sim-video-2.0/operations/${id}`, done: true, error: task.body.error });
+    // the operation's error is a google.rpc.Status carrying the same code and message
+    expect(op.body).toEqual({
+      name: `models/sim-video-2.0/operations/${id}`,
+      done: true,
+      error: {
+        code: 13,
+        message: task.body.error.message,
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: task.body.error.code, domain: 'gateway' }],
+      },
+    });
   });
 
   it('DELETE: queued → cancelled, running → 409, finished → deleted', async () => {

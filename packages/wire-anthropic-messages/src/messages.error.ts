@@ -8,7 +8,9 @@ const ANTHROPIC_TYPES: Record<ErrorReason, string> = {
   invalid_request: 'invalid_request_error',
   unauthenticated: 'authentication_error',
   permission_denied: 'permission_error',
-  model_not_in_group: 'overloaded_error',
+  // a model outside the key's group is a 503 by the seed, but no client may read it as overload and retry
+  model_not_in_group: 'permission_error',
+  model_not_found: 'not_found_error',
   not_found: 'not_found_error',
   conflict: 'conflict_error',
   payload_too_large: 'request_too_large',
@@ -40,6 +42,7 @@ export const anthropicErrorShape: ErrorShape = {
   },
   render: tableRenderer(ANTHROPIC_TYPES, (err, type) => ({
     type: 'error',
-    error: { type, message: err.message, param: err.param ?? '', code: err.code },
+    // Anthropic's own words for an unknown model, which Claude Code shows as its model-not-found message
+    error: { type, message: err.reason === 'model_not_found' && err.subject !== undefined ? `model: ${err.subject}` : err.message, param: err.param ?? '', code: err.code },
   })),
 };

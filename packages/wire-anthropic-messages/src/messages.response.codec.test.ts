@@ -45,7 +45,7 @@ describe('messages response codec', () => {
       model: 'sim-chat',
       content: [
         { type: 'thinking', thinking: 'think', signature: 'sig' },
-        { type: 'text', text: 'hello', citations: null },
+        { type: 'text', text: 'hello' },
         { type: 'tool_use', id: 'c1', name: 'f', input: { a: 1 } },
       ],
       stop_reason: 'tool_use',

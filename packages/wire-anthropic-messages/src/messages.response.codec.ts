@@ -44,7 +44,8 @@ export function toolInput(args: string): Record<string, unknown> {
 function encodeBlock(p: AssistantContent, thinking: ThinkingDisplay): object | undefined {
   switch (p.type) {
     case 'text':
-      return { type: 'text', text: p.text, citations: null };
+      // no `citations` key without citations: @ai-sdk/anthropic rejects `citations: null`
+      return { type: 'text', text: p.text };
     case 'reasoning':
       if (thinking === 'off') return undefined;
       return { type: 'thinking', thinking: thinking === 'omitted' ? '' : p.text, signature: p.signature ?? '' };

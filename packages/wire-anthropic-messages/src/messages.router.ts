@@ -23,6 +23,7 @@ import {
 } from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
+import { inputTokensForMessageStart } from './stream-input-tokens';
 
 const validate = compileValidator<MessagesRequestBody>(messagesRequestSchema);
 const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
@@ -64,7 +65,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     const encoder = new MessagesEventEncoder(id, model.id, thinking);
     await pumpStream(res, {
       parts: () => deps.text.stream(principal, request, meta),
-      start: () => [encoder.start()],
+      start: () => [encoder.start(inputTokensForMessageStart(request))],
       encode: (part) => encoder.encode(part),
       renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
     });

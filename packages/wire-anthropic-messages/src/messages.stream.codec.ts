@@ -27,8 +27,8 @@ export class MessagesEventEncoder {
     private readonly thinking: ThinkingDisplay,
   ) {}
 
-  /** Input tokens are only known when the canonical stream finishes, so message_delta carries them. */
-  start(): MessageEvent {
+  /** The exact usage is known when the canonical stream finishes (message_delta); this opens with the input count. */
+  start(inputTokens = 0): MessageEvent {
     return {
       event: 'message_start',
       data: {
@@ -41,7 +41,7 @@ export class MessagesEventEncoder {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+          usage: { input_tokens: inputTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
         },
       },
     };

@@ -8,7 +8,8 @@ const GOOGLE_STATUS: Record<ErrorReason, string> = {
   invalid_request: 'INVALID_ARGUMENT',
   unauthenticated: 'UNAUTHENTICATED',
   permission_denied: 'PERMISSION_DENIED',
-  model_not_in_group: 'UNAVAILABLE',
+  model_not_in_group: 'PERMISSION_DENIED',
+  model_not_found: 'NOT_FOUND',
   not_found: 'NOT_FOUND',
   conflict: 'ALREADY_EXISTS',
   payload_too_large: 'INVALID_ARGUMENT',
@@ -38,6 +39,7 @@ export const googleErrorShape: ErrorShape = {
     },
   },
   render: tableRenderer(GOOGLE_STATUS, (err, status) => ({
-    error: { code: err.status, message: err.message, status, type: err.code, param: err.param ?? '' },
+    // Google's own words for an unknown model
+    error: { code: err.status, message: err.reason === 'model_not_found' && err.subject !== undefined ? `models/${err.subject} is not found.` : err.message, status, type: err.code, param: err.param ?? '' },
   })),
 };

@@ -25,7 +25,11 @@ const operation = {
         },
       },
     },
-    error: { type: 'object', required: ['message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, details: { type: 'array', items: { type: 'object' } } },
+    },
   },
 };
 

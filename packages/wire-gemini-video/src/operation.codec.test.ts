@@ -54,13 +54,22 @@ describe('encodeOperation', () => {
   });
 
   it.each([
-    ['failed', { code: 'content_policy', message: 'refused' }, 'content_policy'],
-    ['failed', null, 'generation_failed'],
-    ['cancelled', null, 'cancelled'],
-    ['expired', null, 'expired'],
-  ] as const)('%s (error %j) → done:true with error code %s', (status, error, code) => {
+    ['failed', { code: 'content_policy', message: 'refused' }, 'content_policy', 3],
+    ['failed', { code: 'upstream_unavailable', message: 'down' }, 'upstream_unavailable', 14],
+    ['failed', null, 'generation_failed', 13],
+    ['cancelled', null, 'cancelled', 1],
+    ['expired', null, 'expired', 4],
+  ] as const)('%s (error %j) → done:true with a google.rpc.Status keeping the code %s', (status, error, code, rpc) => {
     const op = encodeOperation(task({ status, error }), 'https://gw.example');
-    expect(op).toEqual({ name: 'models/sim-video-2.5/operations/abc123', done: true, error: { code, message: expect.any(String) } });
+    expect(op).toEqual({
+      name: 'models/sim-video-2.5/operations/abc123',
+      done: true,
+      error: {
+        code: rpc,
+        message: expect.any(String),
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: code, domain: 'gateway' }],
+      },
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { taskErrorOf, type VideoTask } from '@gateway/core';
+import { rpcStatusOf } from './rpc-status';
 
 export const GENERATE_VIDEO_RESPONSE_TYPE = 'type.googleapis.com/google.ai.generativelanguage.v1beta.GenerateVideoResponse';
 
@@ -35,7 +36,7 @@ export function encodeOperation(task: VideoTask, publicBaseUrl: string): Record<
       };
     default: {
       const e = taskErrorOf(task)!;
-      return { name, done: true, error: { code: e.code, message: e.message } };
+      return { name, done: true, error: rpcStatusOf(e) };
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
 import { GatewayError, type GeneratedImageStore, type ImageCommand, type ImageGeneration } from '@gateway/core';
+import { defaultResponseFormat } from './default-response-format';
 import {
   compileValidator,
   errorMiddleware,
@@ -59,7 +60,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
   router.post('/v1/images/generations', requireKey(deps.authenticate), jsonBody(), async (req, res) => {
     const body = validateGeneration(req.body);
     deps.images.resolve(principalOf(res), body.model);
-    await run(res, decodeGenerationRequest(body), body.response_format ?? 'url');
+    await run(res, decodeGenerationRequest(body), defaultResponseFormat(body.model, body.response_format));
   });
 
   router.post('/v1/images/edits', requireKey(deps.authenticate), jsonOrMultipart(), async (req, res) => {
@@ -69,7 +70,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
     deps.images.resolve(principalOf(res), body.model);
     const files = (multipart ? (req.files as UploadedFile[] | undefined) : undefined) ?? [];
     const command = await decodeEditRequest(body, files, deps.fetchImage);
-    await run(res, command, body.response_format ?? 'url');
+    await run(res, command, defaultResponseFormat(body.model, body.response_format));
   });
 
   // No key: the unguessable name is the credential, so the URL works in an <img> tag.

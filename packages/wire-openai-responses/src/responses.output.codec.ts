@@ -1,9 +1,11 @@
-import { newId, type AssistantContent, type ToolCallPart, type Usage } from '@gateway/core';
+import { newItemIdOf } from './item-references';
+import { type AssistantContent, type ToolCallPart, type Usage } from '@gateway/core';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 export type ItemKind = 'msg' | 'fc' | 'rs';
 
-export const newItemId = (kind: ItemKind): string => `${kind}_${newId('', 12)}`;
+/** A new output item id; given its response's id, one an `item_reference` can find again (item-references.ts). */
+export const newItemId = (kind: ItemKind, responseId?: string): string => newItemIdOf(kind, responseId);
 
 export const outputText = (text: string) => ({ type: 'output_text', text, annotations: [], logprobs: [] });
 

@@ -1,5 +1,5 @@
 import type { FinishReason, TextResult, Usage } from '@gateway/core';
-import { encodeOutputItems, encodeResponsesUsage } from './responses.output.codec';
+import { encodeOutputItems, encodeResponsesUsage, newItemId } from './responses.output.codec';
 
 type Json = Record<string, any>;
 
@@ -69,7 +69,7 @@ export function encodeResult(h: ResponseHeader, r: TextResult) {
   const itemStatus = st.status === 'incomplete' ? 'incomplete' : 'completed';
   return encodeResponse(h, {
     ...st,
-    output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus }),
+    output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus, itemId: (k) => newItemId(k, h.id) }),
     usage: r.usage,
   });
 }

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import {
   invalid,
   newId,
+  droppedContent,
   ResponsesConversation,
   type Principal,
   type ResponseStore,
@@ -23,6 +24,15 @@ import {
 } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
+import { resolveItemReferences } from './item-references';
+import {
+  flattenInputItems,
+  flattenTools,
+  liftAdditionalTools,
+  restoreDocument,
+  StreamToolRestorer,
+  type ToolNaming,
+} from './responses.tools';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
@@ -56,10 +66,15 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = await conversations.previous(principal, previousId);
+    const lifted = liftAdditionalTools(body);
+    const { tools, naming } = flattenTools(lifted.tools);
+    const input = flattenInputItems(await resolveItemReferences(deps.store, principal, lifted.input));
     return {
       model,
       previousId,
-      ...decodeResponsesRequest(body, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
+      naming,
+      // the flattened body is what the schema would accept for the upstream's tool set
+      ...decodeResponsesRequest({ ...lifted, tools, input } as ResponsesRequestBody, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
     };
   };
 
@@ -76,7 +91,8 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   router.post('/v1/responses', auth, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
     const body = validate(req.body);
-    const { model, previousId, request, conversation } = await decode(principal, body);
+    const { model, previousId, request, conversation, naming } = await decode(principal, body);
+    const dropped = naming.dropped.map((t) => droppedContent(`tools.${t}`, 'hosted tool not available on this upstream; dropped'));
     const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
     const turn = {
       id: header.id,
@@ -90,20 +106,24 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
 
     if (!body.stream) {
-      const { result, document } = await conversations.generate(principal, turn, meta, (r) => encodeResult(header, r));
-      sendWarnings(res, result.warnings);
+      const { result, document } = await conversations.generate(principal, turn, meta, (r) => restoreDocument(encodeResult(header, r), naming));
+      sendWarnings(res, [...dropped, ...result.warnings]);
       res.json(document);
       return;
     }
+    sendWarnings(res, dropped);
     const encoder = new ResponseEventEncoder(header, wantsSummary(body));
+    const restorer = new StreamToolRestorer(naming);
     const streamed = conversations.stream(principal, turn, meta);
     await pumpStream(res, {
       parts: () => streamed.parts,
-      start: () => events(encoder.start()),
-      encode: (part) => events(encoder.encode(part)),
+      start: () => events(restorer.restore(encoder.start())),
+      encode: (part) => events(restorer.restore(encoder.encode(part))),
       finish: async () => {
-        await streamed.complete(encoder.document);
-        return events(encoder.complete(encoder.document!));
+        // what is stored and announced is what the client declared: namespaces and custom tools restored
+        const document = encoder.document && restoreDocument(encoder.document, naming);
+        await streamed.complete(document);
+        return events(encoder.complete(document!));
       },
       renderError: (err) => events(encoder.fail(err)),
     });

@@ -46,7 +46,7 @@ export class ResponseEventEncoder {
   private openRun(kind: Run['kind'], out: ResponseEvent[]): Run {
     if (this.run?.kind === kind) return this.run;
     this.closeRun('completed', out);
-    const run: Run = { kind, id: newItemId(kind), index: this.items.length, text: '' };
+    const run: Run = { kind, id: newItemId(kind, this.header.id), index: this.items.length, text: '' };
     this.items.push(undefined as unknown as object); // reserve the output index
     const item =
       kind === 'msg' ? messageItem(run.id, '', 'in_progress') : reasoningItem(run.id, '', { summary: false, status: 'in_progress' });
@@ -127,7 +127,13 @@ export class ResponseEventEncoder {
       }
       case 'tool-call-start': {
         this.closeRun('completed', out);
-        const call: Call = { id: newItemId('fc'), index: this.items.length, callId: part.id, name: part.name, arguments: '' };
+        const call: Call = {
+          id: newItemId('fc', this.header.id),
+          index: this.items.length,
+          callId: part.id,
+          name: part.name,
+          arguments: '',
+        };
         this.items.push(undefined as unknown as object);
         this.calls.set(part.index, call);
         out.push(

@@ -2,17 +2,29 @@ import type { Principal } from '../auth';
 import type { ModelCatalogue, ModelKind, ModelSpec } from '../catalogue';
 import { GatewayError, invalid } from '../errors';
 
+/** Long enough for any real id, short enough that a hostile one does not fill the answer. */
+const MAX_NAMED_ID = 200;
+
 /**
- * The key's group must include the model (503 otherwise, as the seed says; an unknown model is
- * indistinguishable from one outside the group). A model of another kind is a 400.
+ * The model a request names. An id the gateway does not know is a 404 naming it (clients stop at once
+ * on their own model-not-found message); a known model outside the key's group is the seed's 503, not
+ * retryable; a model of another kind is a 400.
  */
 export function resolveModel(catalogue: ModelCatalogue, principal: Principal, modelId: unknown, kind: ModelKind): ModelSpec {
   if (typeof modelId !== 'string' || modelId.length === 0) {
     throw invalid('missing_model', 'The "model" field is required.', 'model');
   }
   const model = catalogue.get(modelId);
-  if (!model || !catalogue.groupAllows(principal.group, modelId)) {
-    throw new GatewayError('model_not_in_group', `Model ${JSON.stringify(modelId.slice(0, 200))} is not available for this key's group.`, {
+  const named = modelId.slice(0, MAX_NAMED_ID);
+  if (!model) {
+    throw new GatewayError('model_not_found', `The model ${JSON.stringify(named)} does not exist.`, {
+      code: 'model_not_found',
+      param: 'model',
+      subject: named,
+    });
+  }
+  if (!catalogue.groupAllows(principal.group, modelId)) {
+    throw new GatewayError('model_not_in_group', `Model ${JSON.stringify(named)} is not available for this key's group.`, {
       code: 'model_not_in_group',
       param: 'model',
     });

@@ -269,7 +269,7 @@ describe('countTokens', () => {
     const { text } = setup([dep('a')], { a: a.port });
     await expect(text.countTokens(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
     await expect(text.countTokens(principal, { ...request, model: 'nope' }, meta())).rejects.toMatchObject({
-      reason: 'model_not_in_group',
+      reason: 'model_not_found',
     });
     expect(a.seen).toEqual(['a-model']);
   });

@@ -109,7 +109,7 @@ describe.each(ENDPOINTS)('bad input: $name', (ep) => {
         }
         const res = await req;
         recordCase(ep.name, res.status);
-        // 503 model_not_in_group is the seed's answer for a model outside the key's group (or unknown)
+        // 503 model_not_in_group is the seed's answer for a model outside the key's group (an unknown one is a 404)
         if (res.status >= 500)
           expect({ status: res.status, text: res.text }).toEqual({ status: 503, text: expect.stringContaining('model_not_in_group') });
         expect(leakProblem(res.text ?? '')).toBeNull();
