@@ -122,12 +122,7 @@ export {
 } from './ports';
 export { authenticate } from './use-cases/authenticate';
 export { resolveModel } from './use-cases/resolve-model';
-export {
-  type ProviderLookup,
-  type TextCallMeta,
-  TextGeneration,
-  type TextGenerationDeps,
-} from './use-cases/text-generation';
+export { type ProviderLookup, type TextCallMeta, TextGeneration, type TextGenerationDeps } from './use-cases/text-generation';
 export {
   CircuitBreaker,
   type CircuitBreakerOptions,

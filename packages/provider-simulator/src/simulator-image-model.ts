@@ -184,7 +184,10 @@ export class SimulatorImageModel implements ImageModelPort {
     if (!first) return renderPicture(req.prompt, index, req.width, req.height, transparent);
     const decoded = decodable(first) ? decode(first) : null;
     if (!decodable(first))
-      warnings.push({ type: 'other', message: `The simulator decodes inputs of up to ${DECODE_MAX_PIXELS} pixels; the edit is applied to a generated picture.` });
+      warnings.push({
+        type: 'other',
+        message: `The simulator decodes inputs of up to ${DECODE_MAX_PIXELS} pixels; the edit is applied to a generated picture.`,
+      });
     else if (!decoded)
       warnings.push({ type: 'other', message: 'The simulator cannot decode WebP input; the edit is applied to a generated picture.' });
     const px = decoded ? resize(decoded, req.width, req.height) : renderPicture(req.prompt, index, req.width, req.height, transparent);

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
 import {
@@ -164,7 +164,15 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     billing,
   };
   const localAdminToken = newLocalAdminToken();
-  const admin = new AdminService(keys, configStore, runtime, config.catalogue, quotas, billing, envReferencePolicy(config.written, env.allowedEnv));
+  const admin = new AdminService(
+    keys,
+    configStore,
+    runtime,
+    config.catalogue,
+    quotas,
+    billing,
+    envReferencePolicy(config.written, env.allowedEnv),
+  );
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const services: WireServices = {
     authenticate: auth,
@@ -181,7 +189,11 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     images,
     video,
     operations,
-    { routers: [adminRouter(admin, env.adminKey, localAdminToken)], start: () => runtime.start(env.configPollMs ?? 2000), stop: async () => runtime.stop() },
+    {
+      routers: [adminRouter(admin, env.adminKey, localAdminToken)],
+      start: () => runtime.start(env.configPollMs ?? 2000),
+      stop: async () => runtime.stop(),
+    },
   ];
 
   const app = createHttpApp({

@@ -1,7 +1,5 @@
-import { DataDirLockedError } from '@gateway/store-postgres';
 import { removeLocalAdminCredential, writeLocalAdminCredential } from './admin/local-credential';
 import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
-import { ConfigError } from './config';
 import { createGateway, envFromProcess, type Gateway } from './gateway';
 import { createAnnouncer, createLogger, routeConsoleToLogger } from './logger';
 import { checkProductionDemo, startupFailure } from './startup-checks';

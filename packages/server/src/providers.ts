@@ -1,4 +1,12 @@
-import { createRedactor, ProviderConfigError, redactingPorts, type ProviderDescriptor, type ProviderEnvironment, type ProviderPorts, type Redact } from '@gateway/provider-kit';
+import {
+  createRedactor,
+  ProviderConfigError,
+  redactingPorts,
+  type ProviderDescriptor,
+  type ProviderEnvironment,
+  type ProviderPorts,
+  type Redact,
+} from '@gateway/provider-kit';
 import { ConfigError, type GatewayConfig, type ProviderConfig } from './config';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 

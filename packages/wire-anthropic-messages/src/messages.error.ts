@@ -43,6 +43,11 @@ export const anthropicErrorShape: ErrorShape = {
   render: tableRenderer(ANTHROPIC_TYPES, (err, type) => ({
     type: 'error',
     // Anthropic's own words for an unknown model, which Claude Code shows as its model-not-found message
-    error: { type, message: err.reason === 'model_not_found' && err.subject !== undefined ? `model: ${err.subject}` : err.message, param: err.param ?? '', code: err.code },
+    error: {
+      type,
+      message: err.reason === 'model_not_found' && err.subject !== undefined ? `model: ${err.subject}` : err.message,
+      param: err.param ?? '',
+      code: err.code,
+    },
   })),
 };

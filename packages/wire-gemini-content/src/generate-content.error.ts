@@ -40,6 +40,12 @@ export const googleErrorShape: ErrorShape = {
   },
   render: tableRenderer(GOOGLE_STATUS, (err, status) => ({
     // Google's own words for an unknown model
-    error: { code: err.status, message: err.reason === 'model_not_found' && err.subject !== undefined ? `models/${err.subject} is not found.` : err.message, status, type: err.code, param: err.param ?? '' },
+    error: {
+      code: err.status,
+      message: err.reason === 'model_not_found' && err.subject !== undefined ? `models/${err.subject} is not found.` : err.message,
+      status,
+      type: err.code,
+      param: err.param ?? '',
+    },
   })),
 };

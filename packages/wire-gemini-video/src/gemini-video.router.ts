@@ -1,6 +1,14 @@
 import { Router, type Request } from 'express';
 import { invalid, type VideoTaskService } from '@gateway/core';
-import { errorMiddleware, jsonBody, principalOf, codeMessageErrorShape, requireKey, sendContent, type Authenticator } from '@gateway/http-kit';
+import {
+  errorMiddleware,
+  jsonBody,
+  principalOf,
+  codeMessageErrorShape,
+  requireKey,
+  sendContent,
+  type Authenticator,
+} from '@gateway/http-kit';
 import { encodeOperation } from './operation.codec';
 import { decodePredictRequest } from './predict.request.codec';
 

@@ -25,14 +25,7 @@ import {
 import { CompactionSealer } from './compaction.seal';
 import { compactHandler, compactionOpener } from './responses.compact';
 import { resolveItemReferences } from './item-references';
-import {
-  flattenInputItems,
-  flattenTools,
-  liftAdditionalTools,
-  restoreDocument,
-  StreamToolRestorer,
-  type ToolNaming,
-} from './responses.tools';
+import { flattenInputItems, flattenTools, liftAdditionalTools, restoreDocument, StreamToolRestorer } from './responses.tools';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
@@ -74,7 +67,12 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
       previousId,
       naming,
       // the flattened body is what the schema would accept for the upstream's tool set
-      ...decodeResponsesRequest({ ...lifted, tools, input } as ResponsesRequestBody, model, previous?.conversation, compactionOpener(sealer, principal.accountId)),
+      ...decodeResponsesRequest(
+        { ...lifted, tools, input } as ResponsesRequestBody,
+        model,
+        previous?.conversation,
+        compactionOpener(sealer, principal.accountId),
+      ),
     };
   };
 
@@ -106,7 +104,9 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
 
     if (!body.stream) {
-      const { result, document } = await conversations.generate(principal, turn, meta, (r) => restoreDocument(encodeResult(header, r), naming));
+      const { result, document } = await conversations.generate(principal, turn, meta, (r) =>
+        restoreDocument(encodeResult(header, r), naming),
+      );
       sendWarnings(res, [...dropped, ...result.warnings]);
       res.json(document);
       return;

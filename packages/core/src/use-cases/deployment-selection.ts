@@ -105,7 +105,11 @@ export class DeploymentSelector {
   }
 
   /** Gives the breaker its verdict on one attempt and tells the observer about the attempt and any transition. */
-  private verdict(a: DeploymentAttempt<unknown>, kind: 'success' | 'failure' | 'neutral', attempt: { outcome: string; upstreamStatus?: number }): void {
+  private verdict(
+    a: DeploymentAttempt<unknown>,
+    kind: 'success' | 'failure' | 'neutral',
+    attempt: { outcome: string; upstreamStatus?: number },
+  ): void {
     const before = a.breaker.state;
     if (kind === 'success') a.breaker.onSuccess(a.permit);
     else if (kind === 'failure') a.breaker.onFailure(a.permit);

@@ -94,7 +94,18 @@ export class ImageGeneration {
       await this.settleCredits(principal, call, reserved, 0, meta);
       // A caller that left is a client-closed request (499), as an abandoned stream is.
       const left = meta.signal.aborted;
-      this.log(principal, meta, call.model.id, routing, left ? 'cancelled' : 'error', left ? 499 : err.status, undefined, now() - started, [], err.code);
+      this.log(
+        principal,
+        meta,
+        call.model.id,
+        routing,
+        left ? 'cancelled' : 'error',
+        left ? 499 : err.status,
+        undefined,
+        now() - started,
+        [],
+        err.code,
+      );
       throw err;
     }
   }
