@@ -114,7 +114,8 @@ export class ModelCatalogue {
 
   groupAllows(groupName: string, modelId: string): boolean {
     const g = this.groups.get(groupName);
-    const model = this.get(modelId);
+    // a model's own id is looked up directly: resolving a request reads the catalogue once
+    const model = this.models.get(modelId) ?? this.get(modelId);
     if (!g || !model) return false;
     return g.models.includes('*') || g.models.includes(model.id);
   }

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import {
   invalid,
   newId,
-  droppedContent,
   ResponsesConversation,
+  type Warning,
   type Principal,
   type ResponseStore,
   type TextGeneration,
@@ -90,7 +90,11 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const principal = principalOf(res);
     const body = validate(req.body);
     const { model, previousId, request, conversation, naming } = await decode(principal, body);
-    const dropped = naming.dropped.map((t) => droppedContent(`tools.${t}`, 'hosted tool not available on this upstream; dropped'));
+    // the dropped names come from the fixed list of hosted tool types, never from free client text
+    const dropped: Warning[] = naming.dropped.map((t) => ({
+      type: 'other',
+      message: `tool ${t} dropped: hosted tools are not available on this upstream`,
+    }));
     const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
     const turn = {
       id: header.id,

@@ -23,7 +23,7 @@ export function resolveModel(catalogue: ModelCatalogue, principal: Principal, mo
       subject: named,
     });
   }
-  if (!catalogue.groupAllows(principal.group, modelId)) {
+  if (!catalogue.groupAllows(principal.group, model.id)) {
     throw new GatewayError('model_not_in_group', `Model ${JSON.stringify(named)} is not available for this key's group.`, {
       code: 'model_not_in_group',
       param: 'model',

@@ -18,7 +18,8 @@ describe('a config reload while an upstream stream is in flight', () => {
     upstream = await startControlledUpstream('openai', 'hold');
     const base = testConfigFile();
     gw = await startTestGateway({
-      env: { adminKey: ADMIN },
+      // admin writes of a literal upstream key are sealed under the gateway secret (refused without one)
+      env: { adminKey: ADMIN, secret: 'reload-test-gateway-secret' },
       config: testConfigFile({
         providers: [...base.providers, { id: 'held', ...held() } as (typeof base.providers)[number]],
         models: [...base.models, { id: 'via-held', kind: 'text', provider: 'held', upstreamModel: 'slow-model' }],

@@ -1,4 +1,4 @@
-import { eventually, describeWithService } from '@gateway/testkit';
+import { eventually, describeWithService, externalServiceUrl } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from '../support/test-gateway';
 import { startControlledUpstream, type ControlledUpstream } from './support/controlled-upstream';
@@ -103,32 +103,44 @@ describe('concurrent streams per key (in memory)', () => {
 });
 
 describeWithService('TEST_REDIS_URL', 'concurrent streams per key across instances (Redis)', (redisUrl) => {
-  it("two instances share one key's stream slots", async () => {
-    const up = await startControlledUpstream('openai', 'hold');
-    // a fresh key per run, so slots left in Redis by an earlier run do not count
-    const key = `sk-cs-${randomBytes(8).toString('hex')}`;
-    const opts = { limits: { concurrentStreamsPerKey: 2 }, env: { redisUrl }, extraKeys: [{ key, account: 'cs', group: 'vip' }] };
-    const upstreams = [{ id: 'held', dialect: 'openai' as const, url: up.url, apiKey: up.apiKey }];
-    const a = await gatewayOver(upstreams, opts);
-    const b = await gatewayOver(upstreams, opts);
-    const open: Array<Awaited<ReturnType<typeof openStream>>> = [];
-    try {
-      open.push(await openStream(a.url, textCall('chat', key, MODEL, true)));
-      open.push(await openStream(b.url, textCall('chat', key, MODEL, true)));
-      expect(open.map((o) => o.res.statusCode)).toEqual([200, 200]);
-      const third = await send(a.url, textCall('messages', key, MODEL, true));
-      expect(third.status).toBe(429);
-      expect(errorProblem('messages', third)).toBeNull();
-      open.shift()!.req.destroy();
-      const next = await openWhenAdmitted(b.url, 'chat', key);
-      open.push(next);
-      expect(next.res.statusCode).toBe(200);
-    } finally {
-      for (const o of open) o.req.destroy();
-      up.releaseAll();
-      await a.stop();
-      await b.stop();
-      await up.close();
-    }
-  }, 120_000); // two gateways in one process: seconds each to start on a loaded machine
+  // Instances of one deployment share a store, hence the key's (random) id that the slots are counted under.
+  const databaseUrl = externalServiceUrl('TEST_DATABASE_URL');
+  const itShared = databaseUrl ? it : it.skip;
+  itShared(
+    "two instances share one key's stream slots (skipped without TEST_DATABASE_URL)",
+    async () => {
+      const up = await startControlledUpstream('openai', 'hold');
+      // a fresh key per run, so slots left in Redis by an earlier run do not count
+      const key = `sk-cs-${randomBytes(8).toString('hex')}`;
+      const shared = { databaseUrl, databaseSchema: `cs_${randomBytes(4).toString('hex')}` };
+      const opts = {
+        limits: { concurrentStreamsPerKey: 2 },
+        env: { redisUrl, ...shared },
+        extraKeys: [{ key, account: 'cs', group: 'vip' }],
+      };
+      const upstreams = [{ id: 'held', dialect: 'openai' as const, url: up.url, apiKey: up.apiKey }];
+      const a = await gatewayOver(upstreams, opts);
+      const b = await gatewayOver(upstreams, opts);
+      const open: Array<Awaited<ReturnType<typeof openStream>>> = [];
+      try {
+        open.push(await openStream(a.url, textCall('chat', key, MODEL, true)));
+        open.push(await openStream(b.url, textCall('chat', key, MODEL, true)));
+        expect(open.map((o) => o.res.statusCode)).toEqual([200, 200]);
+        const third = await send(a.url, textCall('messages', key, MODEL, true));
+        expect(third.status).toBe(429);
+        expect(errorProblem('messages', third)).toBeNull();
+        open.shift()!.req.destroy();
+        const next = await openWhenAdmitted(b.url, 'chat', key);
+        open.push(next);
+        expect(next.res.statusCode).toBe(200);
+      } finally {
+        for (const o of open) o.req.destroy();
+        up.releaseAll();
+        await a.stop();
+        await b.stop();
+        await up.close();
+      }
+    },
+    120_000,
+  ); // two gateways in one process: seconds each to start on a loaded machine
 });
