@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { toGatewayError, type GatewayError } from '@gateway/core';
 import { admitStream, SseWriter } from './sse';
+import { streamShutdownOf, untilShutdown } from './stream-shutdown';
 
 /** One server-sent event; `event` omitted gives a bare `data:` message. */
 export interface SseMessage {
@@ -29,19 +30,37 @@ export interface PumpedStream<P> {
  */
 export async function pumpStream<P>(res: Response, stream: PumpedStream<P>): Promise<void> {
   if (!(await admitStream(res))) return;
+  const shutdown = streamShutdownOf(res);
+  const pumping = pump(res, stream, shutdown?.signal);
+  shutdown?.track(pumping);
+  await pumping;
+}
+
+/**
+ * A server shutting down past its grace period interrupts the pump (untilShutdown): the stream then ends with the
+ * format's error event (code server_shutting_down) and the request's log line records that code.
+ */
+async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSignal | undefined): Promise<void> {
   const parts = stream.parts();
   const first = await parts.next();
   const sse = new SseWriter(res);
   const send = async (messages: Iterable<SseMessage>) => {
     for (const m of messages) await sse.send(m.data, m.event);
   };
+  const guarded = <T>(work: Promise<T>) => untilShutdown(work, shutdown);
+  let interrupted = false;
   try {
-    await send(stream.start?.() ?? []);
-    for (let step = first; !step.done && !sse.closed; step = await parts.next()) await send(stream.encode(step.value));
-    if (!sse.closed && stream.finish) await send(await stream.finish());
+    await guarded(send(stream.start?.() ?? []));
+    for (let step = first; !step.done && !sse.closed; step = await guarded(parts.next())) await guarded(send(stream.encode(step.value)));
+    if (!sse.closed && stream.finish) await guarded(Promise.resolve(stream.finish()).then(send));
   } catch (e) {
-    await send(stream.renderError(toGatewayError(e)));
+    const err = toGatewayError(e);
+    interrupted = shutdown?.aborted === true;
+    if (interrupted) res.locals.errorCode = err.code;
+    await send(stream.renderError(err));
   } finally {
+    // Interrupted by shutdown, the stream ends first: the upstream may still be waiting on its next part.
+    if (interrupted) sse.end();
     // Ends an abandoned upstream (a no-op once it finished), so its usage is logged and its connection closed.
     await parts.return?.(undefined);
     sse.end();

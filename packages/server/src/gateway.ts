@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
+import { StreamShutdown } from '@gateway/http-kit';
 import {
   KnexConfigStore,
   KnexKeyRepository,
@@ -196,6 +197,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     },
   ];
 
+  const streamShutdown = new StreamShutdown();
   const app = createHttpApp({
     ready: readinessCheck({ knex: db.knex, schema: db.schema, dataDir: env.dataDir, redis }),
     // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
@@ -203,6 +205,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
       observeRequests(metrics.openRequests, logger, (_req, r) => metrics.countRequest(r)),
       ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
       streamAdmission(streamSlots, rendererForUnroutedPath),
+      streamShutdown.middleware(),
       ...wireRouters(services),
       ...areas.flatMap((a) => a.routers ?? []),
     ],
@@ -234,8 +237,8 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
       });
     },
     /**
-     * Graceful: stop accepting, let in-flight requests and streams finish up to the grace deadline, then cut
-     * what is left; stop background work (the worker releases its claims); flush the usage log; close the store.
+     * Graceful: stop accepting, let in-flight requests and streams finish up to the grace deadline, then end the
+     * open streams with their format's error event (server_shutting_down) and cut what is left; stop background work (the worker releases its claims); flush the usage log; close the store.
      */
     async close() {
       const grace = env.shutdownGraceMs ?? 10000;
@@ -243,7 +246,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
         servers.map(
           (s) =>
             new Promise<void>((resolve) => {
-              const timer = setTimeout(() => s.closeAllConnections(), grace);
+              const timer = setTimeout(() => void streamShutdown.fire().then(() => s.closeAllConnections()), grace);
               timer.unref();
               s.close(() => {
                 clearTimeout(timer);

@@ -35,3 +35,49 @@ describe('graceful shutdown', () => {
     await expect(fetch(`${gw.url}/healthz`)).rejects.toThrow();
   });
 });
+
+/** Starts a stream, stops the gateway at its first byte, and returns everything the client received. */
+async function streamCutByShutdown(path: string, headers: Record<string, string>, body: object) {
+  const gw = await startTestGateway({
+    config: testConfigFile({ providers: [{ id: 'sim', type: 'simulator', options: { chunkDelayMs: 400 } }] }),
+    env: { shutdownGraceMs: 0 }, // the grace period has run out as soon as the stop begins
+  });
+  return new Promise<string>((resolve, reject) => {
+    const req = http.request(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      let closing: Promise<void> | undefined;
+      res.on('data', (d) => {
+        text += d;
+        closing ??= gw.stop();
+      });
+      res.on('end', () => closing!.then(() => resolve(text), reject));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const LONG_PROMPT = 'a long enough prompt to stream in several chunks, and then a few more words to be sure';
+
+describe('shutdown past the grace period', () => {
+  it('ends an OpenAI chat stream with an OpenAI error event', async () => {
+    const text = await streamCutByShutdown(
+      '/v1/chat/completions',
+      { authorization: `Bearer ${ALPHA_KEY}` },
+      { model: 'sim-chat', stream: true, messages: [{ role: 'user', content: LONG_PROMPT }] },
+    );
+    expect(text).toContain('"code":"server_shutting_down"');
+    expect(text).not.toContain('"finish_reason":"stop"');
+  });
+
+  it('ends an Anthropic messages stream with an Anthropic error event', async () => {
+    const text = await streamCutByShutdown(
+      '/v1/messages',
+      { 'x-api-key': ALPHA_KEY, 'anthropic-version': '2023-06-01' },
+      { model: 'sim-chat', stream: true, max_tokens: 200, messages: [{ role: 'user', content: LONG_PROMPT }] },
+    );
+    expect(text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"[a-z_]+"/);
+    expect(text).toContain('shutting down');
+    expect(text).not.toContain('message_stop');
+  });
+});
