@@ -1,6 +1,6 @@
 import { eventually } from '@gateway/testkit';
 import request from 'supertest';
-import type { ResponseStore, StoredResponse } from '@gateway/core';
+import { ResponsesConversation, type ResponseStore, type StoredResponse } from '@gateway/core';
 import { openAiResponsesRouter } from '@gateway/wire-openai-responses';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
@@ -384,7 +384,13 @@ describe('POST /v1/responses: streaming', () => {
     const { port, seen } = scriptedTextPort([{ type: 'text-delta', delta: 'partial ' }], 'hang');
     const app = scriptedTextApp(
       (d) =>
-        openAiResponsesRouter({ ...d, store, usage: { record() {}, flush: async () => {} }, compactionSecret: 'contract-test-secret-1' }),
+        openAiResponsesRouter({
+          ...d,
+          store,
+          conversations: new ResponsesConversation({ text: d.text, store }),
+          usage: { record() {}, flush: async () => {} },
+          compactionSecret: 'contract-test-secret-1',
+        }),
       port,
     );
     const first = await streamThenDisconnect(

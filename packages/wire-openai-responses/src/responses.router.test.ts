@@ -3,6 +3,7 @@ import request from 'supertest';
 import {
   GatewayError,
   ModelCatalogue,
+  ResponsesConversation,
   TextGeneration,
   type ResponseStore,
   type StoredResponse,
@@ -57,6 +58,7 @@ function setup() {
       authenticate: async () => ({ accountId: 'acct', keyId: 'k', group: 'g' }),
       text,
       store,
+      conversations: new ResponsesConversation({ text, store }),
       usage: { record: (r) => rows.push(r), flush: async () => {} },
       compactionSecret: 'unit-test-secret-0001',
     }),

@@ -2,9 +2,9 @@ import { Router } from 'express';
 import {
   invalid,
   newId,
-  ResponsesConversation,
   type Warning,
   type Principal,
+  type ResponsesConversation,
   type ResponseStore,
   type TextGeneration,
   type UsageLog,
@@ -38,6 +38,8 @@ export interface ResponsesRouterDeps {
   authenticate: Authenticator;
   text: TextGeneration;
   store: ResponseStore;
+  /** the stored-conversation use case, built by the composition root over the same text use case and store */
+  conversations: ResponsesConversation;
   /** compaction rows: compaction calls no model, so TextGeneration does not log it */
   usage: UsageLog;
   /** the server secret that seals compaction items (one place: the wiring) */
@@ -49,10 +51,10 @@ const events = (list: ResponseEvent[]) => list.map((e) => ({ data: e, event: e.t
 export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   const router = Router();
   const sealer = new CompactionSealer(deps.compactionSecret);
-  const conversations = new ResponsesConversation({ text: deps.text, store: deps.store });
+  const { conversations } = deps;
   const auth = requireKey(deps.authenticate);
 
-  router.post('/v1/responses/compact', auth, jsonBody(), compactHandler({ ...deps, conversations, sealer }));
+  router.post('/v1/responses/compact', auth, jsonBody(), compactHandler({ ...deps, sealer }));
 
   /** A create body → the canonical request, continuing the stored history of previous_response_id when given. */
   const decode = async (principal: Principal, body: ResponsesRequestBody) => {

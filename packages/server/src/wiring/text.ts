@@ -1,11 +1,11 @@
-import { TextGeneration } from '@gateway/core';
+import { ResponsesConversation, TextGeneration } from '@gateway/core';
 import { KnexResponseStore } from '@gateway/store-postgres';
 import { compactionSecret } from './compaction-secret';
 import type { AreaWiring, WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Text: the text use case and the stored responses the Responses format continues. */
+/** Text: the text use case, the stored responses and the conversation use case the Responses format continues. */
 export function wireText(ctx: WiringContext) {
   const responses = new KnexResponseStore(ctx.knex);
   const purge = responsesPurge(ctx, responses);
@@ -19,7 +19,12 @@ export function wireText(ctx: WiringContext) {
   });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
-    services: { text, responseStore: responses, compactionSecret: compactionSecret(ctx.env) },
+    services: {
+      text,
+      responseStore: responses,
+      responsesConversation: new ResponsesConversation({ text, store: responses }),
+      compactionSecret: compactionSecret(ctx.env),
+    },
     start: purge.start,
     stop: purge.stop,
   } satisfies AreaWiring;
