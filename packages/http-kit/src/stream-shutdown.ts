@@ -26,7 +26,11 @@ export class StreamShutdown {
   /** A pump's lifetime, so fire() can wait until its error event was written. */
   track(done: Promise<void>): void {
     this.open.add(done);
-    void done.finally(() => this.open.delete(done));
+    // the caller awaits `done` and handles its failure; this bookkeeping must not leave a second, unhandled rejection
+    done.then(
+      () => this.open.delete(done),
+      () => this.open.delete(done),
+    );
   }
 
   /** Tells every open stream to end; resolves once they did, or after `boundMs` (a stuck socket cannot hold it). */
