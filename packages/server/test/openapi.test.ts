@@ -9,7 +9,7 @@ import request from 'supertest';
 import { GatewayError } from '@gateway/core';
 import { decodePredictRequest, predictRequestSchema } from '@gateway/wire-gemini-video';
 import { createVideoRequestSchema, decodeCreateVideo } from '@gateway/wire-openai-videos';
-import { createTaskRequestDoc, decodeCreateTask } from '@gateway/wire-video-tasks';
+import { createTaskRequestSchema, decodeCreateTask } from '@gateway/wire-video-tasks';
 // The validators' own schema objects, straight from their modules (the packages do not export them).
 import { messagesRequestSchema } from '../../wire-anthropic-messages/src/messages.request.schema';
 import { generateContentRequestSchema } from '../../wire-gemini-content/src/generate-content.request.schema';
@@ -266,16 +266,16 @@ describe('hand-described video bodies agree with their decoders', () => {
       (f) => ({ instances: [{ referenceImages: [{ image: {}, [f]: 'x' }] }] }),
     ],
     ['videos: body', propsAt(createVideoRequestSchema), (b) => decodeCreateVideo(b, [], noFetch), (f) => ({ model: 'm', [f]: 'x' })],
-    ['tasks: body', propsAt(createTaskRequestDoc), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [], [f]: 'x' })],
+    ['tasks: body', propsAt(createTaskRequestSchema), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [], [f]: 'x' })],
     [
       'tasks: text item',
-      propsAt(createTaskRequestDoc, 'content', '[]', 'oneOf0'),
+      propsAt(createTaskRequestSchema, 'content', '[]', 'oneOf0'),
       (b) => decodeCreateTask(b, noFetch),
       (f) => ({ model: 'm', content: [{ type: 'text', text: 'a', [f]: 'x' }] }),
     ],
     [
       'tasks: image item',
-      propsAt(createTaskRequestDoc, 'content', '[]', 'oneOf1'),
+      propsAt(createTaskRequestSchema, 'content', '[]', 'oneOf1'),
       (b) => decodeCreateTask(b, noFetch),
       (f) => ({ model: 'm', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' }, [f]: 'x' }] }),
     ],

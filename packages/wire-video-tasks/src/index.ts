@@ -1,4 +1,4 @@
 export { videoTasksFormat } from './tasks.format';
-export { createTaskRequestDoc } from './tasks.openapi';
+export { createTaskRequestSchema } from './tasks.request.schema';
 export { decodeCreateTask } from './tasks.request.codec';
 export { videoTasksRouter, type VideoTasksRouterDeps } from './tasks.router';

@@ -1,57 +1,7 @@
-import { ASPECT_RATIOS, RESOLUTIONS, TASK_STATUSES, VIDEO_DEFAULTS, VIDEO_FAMILY_LIMITS } from '@gateway/core';
+import { TASK_STATUSES } from '@gateway/core';
 import { IDEMPOTENCY_KEY_PARAM, type ParamDoc, type RouteDoc } from '@gateway/http-kit';
-import { IMAGE_ROLES } from './content-items.codec';
 import { PAGE_LIMITS } from './tasks.query.codec';
-import { EXPIRES_AFTER_RANGE, SERVICE_TIERS } from './tasks.request.codec';
-
-/**
- * decodeCreateTask checks the body by hand, so this schema describes it; the openapi test checks that every
- * property named here is one the decoder accepts. Model-dependent ranges are the limits table's.
- */
-const families = Object.values(VIDEO_FAMILY_LIMITS);
-
-const contentItem = {
-  type: 'object',
-  required: ['type'],
-  oneOf: [
-    { properties: { type: { const: 'text' }, text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-    {
-      properties: {
-        type: { const: 'image_url' },
-        image_url: {
-          type: 'object',
-          required: ['url'],
-          properties: { url: { type: 'string', description: 'An https URL or a data URL.' } },
-        },
-        role: { enum: [...IMAGE_ROLES], default: 'first_frame' },
-      },
-      required: ['image_url'],
-      additionalProperties: false,
-    },
-  ],
-};
-
-export const createTaskRequestDoc = {
-  type: 'object',
-  required: ['model', 'content'],
-  additionalProperties: false,
-  properties: {
-    model: { type: 'string', minLength: 1 },
-    content: { type: 'array', items: contentItem, description: 'One text item (the prompt) and image items by role.' },
-    ratio: { enum: [...ASPECT_RATIOS], default: VIDEO_DEFAULTS.aspectRatio },
-    resolution: { enum: [...RESOLUTIONS], default: VIDEO_DEFAULTS.resolution },
-    duration: {
-      type: 'integer',
-      minimum: Math.min(...families.map((f) => f.minSeconds)),
-      maximum: Math.max(...families.map((f) => f.maxSeconds)),
-      default: VIDEO_DEFAULTS.durationSeconds,
-    },
-    generate_audio: { type: 'boolean', default: VIDEO_DEFAULTS.generateAudio },
-    priority: { type: 'integer', minimum: 0 },
-    service_tier: { enum: [...SERVICE_TIERS] },
-    execution_expires_after: { type: 'integer', minimum: EXPIRES_AFTER_RANGE.min, maximum: EXPIRES_AFTER_RANGE.max },
-  },
-};
+import { createTaskRequestSchema } from './tasks.request.schema';
 
 const task = {
   type: 'object',
@@ -110,7 +60,7 @@ export const videoTasksRoutes: RouteDoc[] = [
     format: 'video-tasks',
     auth,
     params: [IDEMPOTENCY_KEY_PARAM],
-    body: { content: { 'application/json': createTaskRequestDoc } },
+    body: { content: { 'application/json': createTaskRequestSchema } },
     response: {
       description: 'The task id.',
       content: { 'application/json': { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },

@@ -1,22 +1,23 @@
 import { invalid, type VideoRequestDraft } from '@gateway/core';
+import { compileValidator, refusalsFromSchema, withoutAbsentMembers } from '@gateway/http-kit';
 import { decodeContent, type UrlLoader } from './content-items.codec';
+import { createTaskValidationSchema, EXPIRES_AFTER_RANGE, SERVICE_TIERS, type CreateTaskRequestBody } from './tasks.request.schema';
 
-type Json = Record<string, unknown>;
-
-const FIELDS = [
-  'model',
-  'content',
-  'ratio',
-  'resolution',
-  'duration',
-  'generate_audio',
-  'priority',
-  'service_tier',
-  'execution_expires_after',
-];
-export const SERVICE_TIERS = ['default', 'flex'] as const;
-/** Ark's documented window for execution_expires_after, in seconds. */
-export const EXPIRES_AFTER_RANGE = Object.freeze({ min: 3600, max: 259200 });
+const validate = compileValidator<CreateTaskRequestBody>(
+  createTaskValidationSchema,
+  'invalid_request',
+  refusalsFromSchema(
+    {
+      missing_model: () => 'The "model" field is required.',
+      invalid_generate_audio: () => '"generate_audio" must be true or false.',
+      invalid_priority: (_at, v) => `"priority" must be a whole number of 0 or more; got ${JSON.stringify(v)}.`,
+      invalid_service_tier: (_at, v) => `"service_tier" must be ${SERVICE_TIERS.join(' or ')}; got ${JSON.stringify(v)}.`,
+      invalid_execution_expires_after: (_at, v) =>
+        `"execution_expires_after" must be whole seconds from ${EXPIRES_AFTER_RANGE.min} to ${EXPIRES_AFTER_RANGE.max}; got ${JSON.stringify(v)}.`,
+    },
+    (key, at, allowed) => invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${allowed.join(', ')}.`, at),
+  ),
+);
 
 export const TASK_FIELD_NAMES: NonNullable<VideoRequestDraft['fieldNames']> = {
   prompt: 'content[type=text].text',
@@ -36,41 +37,12 @@ export interface CreateTaskCommand {
   executionExpiresAfter?: number;
 }
 
-const present = (v: unknown) => v !== undefined && v !== null;
-
 /** A create body → model, draft and the scheduling fields; ratio/resolution/duration are checked by the limits table. */
-export async function decodeCreateTask(body: Json, loadUrl: UrlLoader): Promise<CreateTaskCommand> {
-  for (const key of Object.keys(body)) {
-    if (!FIELDS.includes(key) && present(body[key])) {
-      throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${FIELDS.join(', ')}.`, key);
-    }
-  }
-  if (typeof body.model !== 'string' || !body.model) throw invalid('missing_model', 'The "model" field is required.', 'model');
-  if (present(body.generate_audio) && typeof body.generate_audio !== 'boolean') {
-    throw invalid('invalid_generate_audio', '"generate_audio" must be true or false.', 'generate_audio');
-  }
-  if (present(body.priority) && !(Number.isInteger(body.priority) && (body.priority as number) >= 0)) {
-    throw invalid('invalid_priority', `"priority" must be a whole number of 0 or more; got ${JSON.stringify(body.priority)}.`, 'priority');
-  }
-  if (present(body.service_tier) && !(SERVICE_TIERS as readonly unknown[]).includes(body.service_tier)) {
-    throw invalid(
-      'invalid_service_tier',
-      `"service_tier" must be ${SERVICE_TIERS.join(' or ')}; got ${JSON.stringify(body.service_tier)}.`,
-      'service_tier',
-    );
-  }
+export async function decodeCreateTask(raw: unknown, loadUrl: UrlLoader): Promise<CreateTaskCommand> {
+  // top-level nulls are absent, as encoders write optional fields; content items keep theirs for the codec
+  const body = validate(raw && typeof raw === 'object' && !Array.isArray(raw) ? withoutAbsentMembers({ ...raw, content: undefined }) : raw);
+  const content = await decodeContent((raw as { content?: unknown }).content, loadUrl);
   const expires = body.execution_expires_after;
-  if (
-    present(expires) &&
-    !(Number.isInteger(expires) && (expires as number) >= EXPIRES_AFTER_RANGE.min && (expires as number) <= EXPIRES_AFTER_RANGE.max)
-  ) {
-    throw invalid(
-      'invalid_execution_expires_after',
-      `"execution_expires_after" must be whole seconds from ${EXPIRES_AFTER_RANGE.min} to ${EXPIRES_AFTER_RANGE.max}; got ${JSON.stringify(expires)}.`,
-      'execution_expires_after',
-    );
-  }
-  const content = await decodeContent(body.content, loadUrl);
   return {
     modelId: body.model,
     draft: {
