@@ -10,6 +10,9 @@ const PER_IMAGE = 1600;
 
 const text = (s: string) => Math.ceil(s.length / CHARS_PER_TOKEN);
 
+/** Tokens of generated text delivered so far (an abandoned stream is charged for these). */
+export const estimateTextTokens = text;
+
 function messageTokens(m: Message): number {
   let n = PER_MESSAGE;
   for (const part of m.content) {

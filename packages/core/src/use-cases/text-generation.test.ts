@@ -62,11 +62,18 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
 function setup(
   deployments: Deployment[],
   ports: Record<string, TextModelPort>,
-  extra: { now?: () => number; random?: () => number; observer?: RoutingObserver } = {},
+  extra: {
+    now?: () => number;
+    random?: () => number;
+    observer?: RoutingObserver;
+    billing?: unknown;
+    pricing?: Record<string, number>;
+  } = {},
 ) {
   const rows: UsageRow[] = [];
   const text = new TextGeneration({
-    catalogue: new ModelCatalogue([{ id: 'm', kind: 'text', deployments }], [{ name: 'all', models: ['*'] }]),
+    billing: extra.billing as never,
+    catalogue: new ModelCatalogue([{ id: 'm', kind: 'text', deployments, pricing: extra.pricing }], [{ name: 'all', models: ['*'] }]),
     providers: { text: (id) => ports[id] },
     usage: { record: (r) => rows.push(r), flush: async () => {} },
     random: extra.random ?? (() => 0),
@@ -186,6 +193,21 @@ describe('TextGeneration circuit breaker', () => {
     for (let i = 0; i < 4; i++)
       await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'invalid_request' });
     expect(text.circuitState('one', 'one-model')).toBe('closed');
+  });
+
+  it('an abandoned priced stream is charged for its input and the text delivered', async () => {
+    const one = scriptedPort('one', ['hang-mid-stream']);
+    const settled: number[] = [];
+    const billing = { precheck: async () => {}, settle: async (_p: unknown, amount: number) => void settled.push(amount) };
+    const pricing = { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 };
+    const { text, rows } = setup([dep('one')], { one: one.port }, { billing, pricing });
+    const it = text.stream(principal, request, meta());
+    await it.next();
+    await it.return(undefined);
+    expect(settled).toHaveLength(1);
+    expect(settled[0]).toBeGreaterThan(0);
+    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499 });
+    expect(rows[0]?.credits).toBe(settled[0]);
   });
 });
 

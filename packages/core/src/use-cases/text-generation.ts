@@ -3,7 +3,7 @@ import type { Deployment, ModelCatalogue, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
 import type { RoutingObserver, TextModelPort, UsageLog } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
-import { estimateInputTokens } from '../token-estimate';
+import { estimateInputTokens, estimateTextTokens } from '../token-estimate';
 import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker';
 import { DeploymentSelector, type DeploymentAttempt } from './deployment-selection';
 import { textCost } from '../billing';
@@ -138,6 +138,7 @@ export class TextGeneration {
     let upstream: AsyncIterator<TextStreamPart> | undefined;
     let finished = false;
     let credits: number | undefined;
+    let delivered = '';
     try {
       await this.deps.billing?.precheck(principal);
       let first: IteratorResult<TextStreamPart> | undefined;
@@ -165,6 +166,7 @@ export class TextGeneration {
           warnings = r.value.warnings ?? [];
           routing.upstreamRequestId = r.value.upstreamRequestId;
         }
+        if (r.value.type === 'text-delta' || r.value.type === 'reasoning-delta') delivered += r.value.delta;
         yield r.value;
       }
       finished = true;
@@ -188,6 +190,13 @@ export class TextGeneration {
         // Abandoned by the consumer: close the upstream, and give the breaker no verdict.
         this.selector.abandoned(chosen);
         await upstream?.return?.().catch(() => undefined);
+        // What was delivered is charged: the upstream's usage if it came, else the input and the delivered text estimated.
+        if (!usage) {
+          const inputTokens = estimateInputTokens(request);
+          const outputTokens = estimateTextTokens(delivered);
+          usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+        }
+        credits = await this.settleCredits(principal, model, usage, meta).catch(() => undefined);
       }
       this.log(principal, meta, model.id, routing, status, httpStatus, usage, now() - started, ttft, warnings, errorCode, credits);
     }
