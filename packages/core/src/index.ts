@@ -167,6 +167,7 @@ export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from '
 export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export {
   DeploymentSelector,
+  type RoutedCallDeps,
   isUpstreamFault,
   orderDeployments,
   type DeploymentAttempt,

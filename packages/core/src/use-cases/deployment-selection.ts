@@ -2,7 +2,9 @@
  * The one deployment-selection policy for text, images and video: ascending priority, weighted random
  * order within a priority, a circuit breaker per deployment, failover on retryable errors.
  */
-import type { Deployment } from '../catalogue';
+import type { Deployment, ModelCatalogue } from '../catalogue';
+import type { UsageLog } from '../ports';
+import type { Billing } from './billing';
 import { GatewayError, toGatewayError } from '../errors';
 import type { RoutingObserver } from '../ports/routing-observer.port';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
@@ -14,6 +16,14 @@ export interface SelectionOptions {
   breaker?: Partial<CircuitBreakerOptions>;
   /** told of every upstream attempt and breaker transition (metrics, warn logs) */
   observer?: RoutingObserver;
+}
+
+/** What a use case that routes calls through the selection policy needs besides its provider lookup. */
+export interface RoutedCallDeps extends SelectionOptions {
+  catalogue: ModelCatalogue;
+  usage: UsageLog;
+  /** credit quotas: reserved or checked before the upstream call, settled after */
+  billing?: Billing;
 }
 
 /** One try of one deployment, holding its breaker permit until the outcome is reported. */

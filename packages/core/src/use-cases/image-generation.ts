@@ -1,12 +1,10 @@
 import type { Principal } from '../auth';
-import type { ModelCatalogue, ModelSpec } from '../catalogue';
+import type { ModelSpec } from '../catalogue';
 import { toGatewayError, type GatewayError } from '../errors';
 import type { ImageResult, ImageStreamPart, ImageUsage } from '../image';
-import type { ImageModelPort, RoutingObserver, UsageLog } from '../ports';
+import type { ImageModelPort } from '../ports';
 import { imageCost } from '../billing';
-import type { Billing } from './billing';
-import type { CircuitBreakerOptions } from './circuit-breaker';
-import { DeploymentSelector, type DeploymentAttempt } from './deployment-selection';
+import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from './deployment-selection';
 import { prepareImageCall, type ImageCommand, type PreparedImageCall } from './image-request-check';
 import { resolveModel } from './resolve-model';
 import { warningText, type Warning } from '../warnings';
@@ -21,17 +19,8 @@ export interface ImageCallMeta {
   signal: AbortSignal;
 }
 
-export interface ImageGenerationDeps {
-  catalogue: ModelCatalogue;
+export interface ImageGenerationDeps extends RoutedCallDeps {
   providers: ImageProviderLookup;
-  usage: UsageLog;
-  now?: () => number;
-  random?: () => number;
-  breaker?: Partial<CircuitBreakerOptions>;
-  /** credits: the request's price is reserved before the call (atomically), what was not delivered is refunded */
-  billing?: Billing;
-  /** told of every upstream attempt and breaker transition (metrics, warn logs) */
-  observer?: RoutingObserver;
 }
 
 /** What the usage row says about routing. */
@@ -50,7 +39,7 @@ export class ImageGeneration {
   private readonly selector: DeploymentSelector;
 
   constructor(private readonly deps: ImageGenerationDeps) {
-    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker, observer: deps.observer });
+    this.selector = new DeploymentSelector(deps);
   }
 
   resolve(principal: Principal, modelId: unknown): ModelSpec {

@@ -1,13 +1,12 @@
 import type { Principal } from '../auth';
-import type { Deployment, ModelCatalogue, ModelSpec } from '../catalogue';
+import type { Deployment, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
-import type { RoutingObserver, TextModelPort, UsageLog } from '../ports';
+import type { TextModelPort } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens, estimateTextTokens } from '../token-estimate';
-import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker';
-import { DeploymentSelector, type DeploymentAttempt } from './deployment-selection';
+import type { CircuitState } from './circuit-breaker';
+import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from './deployment-selection';
 import { textCost } from '../billing';
-import type { Billing } from './billing';
 import { resolveModel } from './resolve-model';
 import { warningText, type Warning } from '../warnings';
 
@@ -23,18 +22,8 @@ export interface TextCallMeta {
   model?: ModelSpec;
 }
 
-export interface TextGenerationDeps {
-  catalogue: ModelCatalogue;
+export interface TextGenerationDeps extends RoutedCallDeps {
   providers: ProviderLookup;
-  usage: UsageLog;
-  now?: () => number;
-  /** [0, 1): picks among deployments of one priority by weight; injected by tests */
-  random?: () => number;
-  breaker?: Partial<CircuitBreakerOptions>;
-  /** credit quotas: checked before the upstream call, settled after */
-  billing?: Billing;
-  /** told of every upstream attempt and breaker transition (metrics, warn logs) */
-  observer?: RoutingObserver;
 }
 
 type Attempt = DeploymentAttempt<TextModelPort>;
@@ -55,7 +44,7 @@ export class TextGeneration {
   private readonly selector: DeploymentSelector;
 
   constructor(private readonly deps: TextGenerationDeps) {
-    this.selector = new DeploymentSelector({ now: deps.now, random: deps.random, breaker: deps.breaker, observer: deps.observer });
+    this.selector = new DeploymentSelector(deps);
   }
 
   /** Checks the model before anything else, so wire adapters can fail fast. */

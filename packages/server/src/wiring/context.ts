@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '@gateway/http-kit';
-import type { Billing, KeyRepository, UsageLog } from '@gateway/core';
+import type { Billing, KeyRepository, RoutedCallDeps, UsageLog } from '@gateway/core';
 import type { GatewayConfig } from '../config';
 import type { GatewayEnv } from '../gateway';
 import type { Logger } from '../logger';
@@ -31,4 +31,15 @@ export interface AreaWiring {
   routers?: RequestHandler[];
   start?(): Promise<void> | void;
   stop?(): Promise<void>;
+}
+
+/** What every routed use case (text, images) takes from the context: one selection policy setup for both. */
+export function routedDeps(ctx: WiringContext): RoutedCallDeps {
+  return {
+    catalogue: ctx.config.catalogue,
+    usage: ctx.usage,
+    billing: ctx.billing,
+    breaker: ctx.config.circuitBreaker,
+    observer: ctx.metrics.routingObserver(ctx.logger),
+  };
 }

@@ -1,21 +1,14 @@
 import path from 'node:path';
 import { ImageGeneration } from '@gateway/core';
 import { ExpiringImageFiles } from '@gateway/store-files';
-import type { AreaWiring, WiringContext } from './context';
+import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 /** Expired image files are removed this often (reads refuse them at once regardless). */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Images: the image use case, and the expiring image URLs under DATA_DIR/images. */
 export function wireImages(ctx: WiringContext) {
-  const images = new ImageGeneration({
-    catalogue: ctx.config.catalogue,
-    providers: ctx.providers,
-    usage: ctx.usage,
-    billing: ctx.billing,
-    breaker: ctx.config.circuitBreaker,
-    observer: ctx.metrics.routingObserver(ctx.logger),
-  });
+  const images = new ImageGeneration({ ...routedDeps(ctx), providers: ctx.providers });
   const files = new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'));
   let sweeper: NodeJS.Timeout | undefined;
   const area = {

@@ -1,7 +1,7 @@
 import { ResponsesConversation, TextGeneration } from '@gateway/core';
 import { KnexResponseStore } from '@gateway/store-postgres';
 import { compactionSecret } from './compaction-secret';
-import type { AreaWiring, WiringContext } from './context';
+import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
@@ -9,14 +9,7 @@ const PURGE_EVERY_MS = 3_600_000;
 export function wireText(ctx: WiringContext) {
   const responses = new KnexResponseStore(ctx.knex);
   const purge = responsesPurge(ctx, responses);
-  const text = new TextGeneration({
-    catalogue: ctx.config.catalogue,
-    providers: ctx.providers,
-    usage: ctx.usage,
-    billing: ctx.billing,
-    breaker: ctx.config.circuitBreaker,
-    observer: ctx.metrics.routingObserver(ctx.logger),
-  });
+  const text = new TextGeneration({ ...routedDeps(ctx), providers: ctx.providers });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
     services: {
