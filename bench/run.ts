@@ -87,13 +87,13 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
     baseUrl: `http://127.0.0.1:${port}/v1`,
     apiKey: 'sk-upstream-bench',
   }));
-  // the same upstreams once more through the opt-in node transport, to measure what axios costs
-  const nodeProviders = providers.map((p) => ({ ...p, id: `${p.id}-node`, transport: 'node' }));
+  // the same upstreams once more through the opt-in axios transport, to measure what axios costs
+  const axiosProviders = providers.map((p) => ({ ...p, id: `${p.id}-axios`, transport: 'axios' }));
   return {
-    providers: [...providers, ...nodeProviders, { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } }],
+    providers: [...providers, ...axiosProviders, { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } }],
     models: [
       ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}`, kind: 'text', provider: id, upstreamModel: 'mock' })),
-      ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}-node`, kind: 'text', provider: `${id}-node`, upstreamModel: 'mock' })),
+      ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}-axios`, kind: 'text', provider: `${id}-axios`, upstreamModel: 'mock' })),
       { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
     ],
     groups: [{ name: 'default', models: ['*'] }],
@@ -184,9 +184,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       return ts;
     };
     const plain = mk('instant', false);
-    // the sweep also measures the gateway over the node transport (not the default: axios)
-    const gatewayNode: Target = { ...plain[1], name: 'gateway-node', body: chatBody('bench-instant-node', false) };
-    const sweepTargets = [plain[0], plain[1], gatewayNode, ...plain.slice(2)];
+    // the sweep also measures the gateway over the axios transport (not the default: node's http client)
+    const gatewayAxios: Target = { ...plain[1], name: 'gateway-axios', body: chatBody('bench-instant-axios', false) };
+    const sweepTargets = [plain[0], plain[1], gatewayAxios, ...plain.slice(2)];
     for (const t of plain) await timedRequest(t); // each target answers before load
     // A target that cannot stream (Portkey 1.15 on Node 20 answers 500 "TypeError: immutable") leaves the streaming scenarios.
     const notes: string[] = [];

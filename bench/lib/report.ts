@@ -99,7 +99,7 @@ export function renderReport(r: BenchResults): string {
     '',
   );
   lines.push(
-    'Targets: **direct** = the mock OpenAI-compatible upstream (the physical limit); **gateway** = this gateway with its defaults (real auth, usage log on, embedded PGlite store, info-level JSON logs, upstream through the `openai-compatible` adapter over axios); **gateway-node** = the same gateway process, the same upstream through the opt-in `"transport": "node"` client; **portkey** = `@portkey-ai/gateway` `--headless` with `x-portkey-custom-host` pointing at the same mock.',
+    'Targets: **direct** = the mock OpenAI-compatible upstream (the physical limit); **gateway** = this gateway with its defaults (real auth, usage log on, embedded PGlite store, info-level JSON logs, upstream through the `openai-compatible` adapter over node\u2019s http client); **gateway-axios** = the same gateway process, the same upstream through the opt-in `"transport": "axios"` client; **portkey** = `@portkey-ai/gateway` `--headless` with `x-portkey-custom-host` pointing at the same mock.',
     '',
   );
   for (const n of r.notes) lines.push(`Note: ${n}`, '');
@@ -134,9 +134,9 @@ export function renderReport(r: BenchResults): string {
   lines.push(`| gateway / direct | ${[1, 16, 128].map((c) => ratio(r.sweep.gateway[c].rps, r.sweep.direct[c].rps)).join(' | ')} |`);
   if (r.sweep.portkey)
     lines.push(`| gateway / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep.gateway[c].rps, r.sweep.portkey[c].rps)).join(' | ')} |`);
-  if (r.sweep.portkey && r.sweep['gateway-node'])
+  if (r.sweep.portkey && r.sweep['gateway-axios'])
     lines.push(
-      `| gateway-node / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep['gateway-node'][c].rps, r.sweep.portkey[c].rps)).join(' | ')} |`,
+      `| gateway-axios / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep['gateway-axios'][c].rps, r.sweep.portkey[c].rps)).join(' | ')} |`,
     );
   lines.push('', 'With the 60 ms ± 10 ms upstream at c=128:', '', '| target | req/s | p50 (ms) | p99 (ms) |', '|---|---|---|---|');
   for (const [n, x] of Object.entries(r.slowUpstream)) lines.push(`| ${n} | ${f(x.rps, 0)} | ${x.p50} | ${x.p99} |`);
@@ -216,7 +216,7 @@ export function renderReport(r: BenchResults): string {
 
 export function renderSweepSvg(r: BenchResults): string {
   const names = Object.keys(r.sweep);
-  const colors: Record<string, string> = { direct: '#888', gateway: '#2a7ae2', 'gateway-node': '#6fb1f5', portkey: '#e2742a' };
+  const colors: Record<string, string> = { direct: '#888', gateway: '#2a7ae2', 'gateway-axios': '#6fb1f5', portkey: '#e2742a' };
   const cs = [1, 16, 128];
   const max = Math.max(...names.flatMap((n) => cs.map((c) => r.sweep[n][c].rps)));
   const W = 640,

@@ -1,10 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyLimits } from './ports/key-repository.port';
 
 /** Who is calling: resolved from an API key. */
 export interface Principal {
   accountId: string;
   keyId: string;
   group: string;
+  /** the key's model allowlist (a subset of its group); absent or null = the whole group */
+  models?: readonly string[] | null;
+  /** the key's own limits; absent or null fields = the gateway-wide defaults */
+  limits?: KeyLimits;
 }
 
 /** Keys are long random strings, so a SHA-256 digest is a safe lookup hash; they are never stored in clear. */

@@ -78,6 +78,13 @@ export interface Group {
   models: string[];
 }
 
+/** The part of a caller that decides which models it sees: its key's group and the key's optional allowlist. */
+export interface KeyScope {
+  group: string;
+  /** model ids (own ids, not aliases); null or absent = every model of the group */
+  models?: readonly string[] | null;
+}
+
 export class ModelCatalogue {
   private readonly models = new Map<string, ModelSpec>();
   private readonly groups = new Map<string, Group>();
@@ -123,6 +130,17 @@ export class ModelCatalogue {
   /** Models visible to a group, in catalogue order, optionally of one kind: own ids only, never aliases. */
   listForGroup(groupName: string, kind?: ModelKind): ModelSpec[] {
     return [...this.models.values()].filter((m) => this.groupAllows(groupName, m.id) && (kind === undefined || m.kind === kind));
+  }
+
+  /** What a key may call: its group's models, narrowed to the key's own allowlist when it has one. */
+  keyAllows(key: KeyScope, modelId: string): boolean {
+    if (!this.groupAllows(key.group, modelId)) return false;
+    return !key.models || key.models.includes((this.models.get(modelId) ?? this.get(modelId))!.id);
+  }
+
+  /** Models visible to a key, in catalogue order (the group's list narrowed by the key's allowlist). */
+  listForKey(key: KeyScope, kind?: ModelKind): ModelSpec[] {
+    return this.listForGroup(key.group, kind).filter((m) => !key.models || key.models.includes(m.id));
   }
 
   all(): ModelSpec[] {

@@ -30,6 +30,14 @@ export {
   type UserContent,
 } from './text';
 export { estimateInputTokens } from './token-estimate';
+export { type NativeAnswer, type NativeEventPart, type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
+export {
+  DEFAULT_HOSTED_TOOLS_POLICY,
+  type HostedTool,
+  HOSTED_TOOLS_POLICIES,
+  type HostedToolsPolicy,
+  hostedToolsFor,
+} from './hosted-tools';
 export {
   type GeneratedImage,
   type ImageFormat,
@@ -44,6 +52,7 @@ export {
   type Deployment,
   type Group,
   type ImageCapabilities,
+  type KeyScope,
   imageCapabilitiesOf,
   ModelCatalogue,
   type ModelKind,
@@ -82,11 +91,20 @@ export { digestsEqual, generateApiKey, hashApiKey, newId, newKeyId, type Princip
 export {
   type Account,
   type AccountQuota,
+  type CreditQuota,
+  type KeyQuota,
+  type Payer,
   type Admission,
   type AdmissionRules,
   type ApiKeyRecord,
+  type KeyLimits,
+  type KeySettings,
+  type NewKey,
+  NO_KEY_LIMITS,
   type CallContext,
   type ClaimedTask,
+  checkContentKey,
+  contentPieces,
   type ContentStore,
   type GeneratedImageStore,
   type StoredImage,
@@ -100,6 +118,8 @@ export {
   type OperationRef,
   type QuotaRepository,
   type ReleaseOptions,
+  type AttemptAnswer,
+  type AttemptCall,
   type BreakerTransition,
   type RoutingObserver,
   type UpstreamAttempt,
@@ -112,6 +132,10 @@ export {
   type TaskRepository,
   type TextModelPort,
   type UsageFilter,
+  type UsageGroup,
+  type UsageGrouping,
+  USAGE_GROUPINGS,
+  type UsageSummaryFilter,
   type UsageLog,
   type UsageQuery,
   type UsageRecord,
@@ -159,8 +183,10 @@ export {
 } from './use-cases/video-tasks';
 export { type DriverDeps, EXPIRED_ERROR, SUBMISSION_UNKNOWN_ERROR, VideoTaskDriver, type WorkerLog } from './use-cases/video-task-driver';
 export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
+export { OutageLog } from './use-cases/outage-log';
 export { imageCost, missingPrice, type ModelPricing, pricingOf, textCost, videoCost } from './billing';
-export { Billing } from './use-cases/billing';
+export { Billing, type BudgetStatus, quotaExhaustedError } from './use-cases/billing';
+export { BUDGET_PERIODS, type BudgetPeriod, periodEnd, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
 export { taskErrorOf } from './task-errors';
 export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';

@@ -1,5 +1,7 @@
 /** Canonical text generation model: independent of every wire format. */
 
+import type { HostedTool } from './hosted-tools';
+import type { NativeAnswer, NativeEventPart, NativeRequest } from './native-request';
 import type { Warning } from './warnings';
 
 export interface TextPart {
@@ -63,6 +65,8 @@ export interface TextRequest {
   system?: string;
   messages: Message[];
   tools?: ToolDefinition[];
+  /** tools the provider runs itself, as the client declared them (hosted-tools.ts decides who gets them) */
+  hostedTools?: HostedTool[];
   toolChoice?: ToolChoice;
   maxOutputTokens?: number;
   temperature?: number;
@@ -84,6 +88,8 @@ export interface TextRequest {
    * `extra` on unchanged; any other reports each field as a warning. The text use case fills it in.
    */
   extraFormat?: string;
+  /** the client's own body and dialect headers, for an upstream of the same dialect (native-request.ts) */
+  native?: NativeRequest;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
@@ -109,9 +115,16 @@ export interface TextResult {
   warnings: Warning[];
   /** the upstream's own request id, for support tickets and logs */
   upstreamRequestId?: string;
+  /** the upstream's own answer, when the request carried a `native` body of the upstream's format */
+  native?: NativeAnswer;
 }
 
 export type TextStreamPart =
+  /**
+   * The input side of the usage as the upstream counted it before generating (Anthropic's message_start);
+   * comes at most once, before any content. Formats that announce input tokens up front read it; others skip it.
+   */
+  | { type: 'input-usage'; usage: Pick<Usage, 'inputTokens' | 'cachedInputTokens' | 'cacheCreationInputTokens'> }
   | { type: 'text-delta'; delta: string }
   | { type: 'reasoning-delta'; delta: string; signature?: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
@@ -124,7 +137,9 @@ export type TextStreamPart =
       /** as TextResult.warnings: known before the first part, delivered here so a stream needs no extra part type */
       warnings?: Warning[];
       upstreamRequestId?: string;
-    };
+    }
+  /** an upstream event in the request's `native` format; other consumers skip it */
+  | NativeEventPart;
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };

@@ -1,7 +1,7 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
 import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
 import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
-import { convertToAnthropicRequest, type AnthropicRequestOptions } from './convert-to-anthropic-request';
+import { anthropicCall, type AnthropicCallOptions } from './anthropic-passthrough';
 import { mapAnthropicMessage } from './map-anthropic-response';
 import { AnthropicStreamMapper } from './map-anthropic-stream';
 
@@ -25,29 +25,32 @@ const COUNT_FIELDS = new Set(['model', 'messages', 'system', 'tools', 'tool_choi
 
 /** A TextModelPort over `POST {baseUrl}/v1/messages`. */
 export class AnthropicChatModel implements TextModelPort {
+  /** Anthropic's server tools (web_search_*, web_fetch_*, code_execution_*) run here, sent in the client's own body */
+  readonly hostedToolFormats = ['anthropic-messages'];
+
   constructor(
     private readonly transport: UpstreamTransport,
-    private readonly options: AnthropicRequestOptions,
+    private readonly options: AnthropicCallOptions,
   ) {}
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
-    const { body, warnings } = convertToAnthropicRequest(req, this.options, false);
-    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal });
+    const { body, headers, warnings } = anthropicCall(req, this.options, false);
+    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal, headers });
     const result = mapAnthropicMessage(await res.json(anthropicMessageSchema, 'a message'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
 
   /** `POST /v1/messages/count_tokens` takes the fields of a create that bear on the input, and nothing else. */
   async countTokens(req: TextRequest, ctx: CallContext): Promise<number> {
-    const { body } = convertToAnthropicRequest(req, this.options, false);
+    const { body, headers } = anthropicCall(req, this.options, false);
     const counted = Object.fromEntries(Object.entries(body).filter(([k]) => COUNT_FIELDS.has(k)));
-    const res = await this.transport.post('/v1/messages/count_tokens', counted, { signal: ctx.signal });
+    const res = await this.transport.post('/v1/messages/count_tokens', counted, { signal: ctx.signal, headers });
     return tokenCount((await res.json(anthropicTokenCountSchema, 'a token count')).input_tokens, 'input_tokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
-    const { body, warnings } = convertToAnthropicRequest(req, this.options, true);
-    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal });
+    const { body, headers, warnings } = anthropicCall(req, this.options, true);
+    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal, headers });
     try {
       yield* readAnthropicStream(parseSse(res.body()), new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId }));
     } finally {

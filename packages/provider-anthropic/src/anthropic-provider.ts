@@ -1,5 +1,6 @@
 import type { TextModelPort } from '@gateway/core';
 import {
+  ProviderConfigError,
   readOption,
   rejectUnknownOptions,
   requireApiKey,
@@ -10,6 +11,7 @@ import {
 } from '@gateway/provider-kit';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_REQUEST_ID_HEADERS, ANTHROPIC_VERSION } from './anthropic-api';
 import { AnthropicChatModel } from './anthropic-chat-model';
+import type { ClientBetaPolicy } from './anthropic-passthrough';
 import { describeAnthropicFailure } from './anthropic-error';
 
 export interface AnthropicProviderConfig {
@@ -19,7 +21,7 @@ export interface AnthropicProviderConfig {
   timeouts?: UpstreamTimeouts;
   /** upstream HTTP client: axios (default) or node */
   transport?: 'axios' | 'node';
-  /** `defaultMaxTokens` (4096), `betas` (comma list sent as anthropic-beta) */
+  /** `defaultMaxTokens` (4096), `betas` (comma list sent as anthropic-beta), `clientBetas` (allow or deny list) */
   options?: Record<string, unknown>;
 }
 
@@ -28,6 +30,8 @@ export interface AnthropicProvider {
   close(): void;
   drain(): void;
 }
+
+const BETA_NAMES = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 
 /** `options` of an anthropic provider entry. */
 export const anthropicOptionsSchema = {
@@ -38,8 +42,30 @@ export const anthropicOptionsSchema = {
     defaultMaxTokens: { type: 'integer', minimum: 1 },
     /** comma list sent as anthropic-beta */
     betas: { type: 'string', minLength: 1 },
+    /**
+     * The client's own anthropic-beta names (Messages clients only): all forwarded by default; `{allow: [...]}`
+     * forwards only those, `{deny: [...]}` all but those.
+     */
+    clientBetas: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      maxProperties: 1,
+      properties: { allow: BETA_NAMES, deny: BETA_NAMES },
+    },
   },
 } as const;
+
+/** A policy read from `options.clientBetas`; the config schema has checked its shape when it came from a file. */
+function clientBetaPolicy(options: Record<string, unknown> | undefined): ClientBetaPolicy {
+  const o = readOption.object(options, 'clientBetas');
+  if (!o) return undefined;
+  const keys = Object.keys(o);
+  const list = o[keys[0]];
+  if (keys.length !== 1 || !['allow', 'deny'].includes(keys[0]) || !Array.isArray(list) || !list.every((b) => typeof b === 'string'))
+    throw new ProviderConfigError('options.clientBetas', 'must be {allow: [names]} or {deny: [names]}');
+  return keys[0] === 'allow' ? { allow: list as string[] } : { deny: list as string[] };
+}
 
 export function createAnthropicProvider(config: AnthropicProviderConfig): AnthropicProvider {
   rejectUnknownOptions(config.options, Object.keys(anthropicOptionsSchema.properties));
@@ -47,14 +73,19 @@ export function createAnthropicProvider(config: AnthropicProviderConfig): Anthro
   const betas = readOption.string(config.options, 'betas');
   const transport = new UpstreamTransport({
     baseUrl: requireBaseUrl(config.baseUrl, ANTHROPIC_DEFAULT_BASE_URL),
-    headers: { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION, ...(betas ? { 'anthropic-beta': betas } : {}) },
+    // anthropic-beta is set per call: the operator's betas merged with the client's (anthropic-passthrough.ts)
+    headers: { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
     timeouts: config.timeouts,
     transport: config.transport,
     requestIdHeaders: ANTHROPIC_REQUEST_ID_HEADERS,
     describeFailure: describeAnthropicFailure,
     secrets: [apiKey],
   });
-  const model = new AnthropicChatModel(transport, { defaultMaxTokens: readOption.positiveInt(config.options, 'defaultMaxTokens', 4096) });
+  const model = new AnthropicChatModel(transport, {
+    defaultMaxTokens: readOption.positiveInt(config.options, 'defaultMaxTokens', 4096),
+    betas,
+    clientBetas: clientBetaPolicy(config.options),
+  });
   return { text: model, close: () => transport.destroy(), drain: () => transport.drain() };
 }
 

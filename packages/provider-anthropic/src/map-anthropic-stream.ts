@@ -7,6 +7,8 @@ import { mapAnthropicStopReason, mapAnthropicUsage } from './map-anthropic-stop-
 /**
  * Messages stream events → canonical parts. Usage arrives in two halves (message_start, then
  * cumulative counts in message_delta); the finish part is emitted at message_stop, the end marker.
+ * message_start's input counts become an `input-usage` part, held back until the first other part so that
+ * a failure right after message_start still fails over (the use case commits to a deployment on its first part).
  */
 export class AnthropicStreamMapper {
   private usage: AnthropicUsage = {};
@@ -16,17 +18,31 @@ export class AnthropicStreamMapper {
   /** content block index → canonical tool-call ordinal */
   private readonly tools = new Map<number, number>();
   private readonly warnings: Warning[];
+  private inputUsage: TextStreamPart | undefined;
 
   constructor(private readonly extra: { warnings: Warning[]; upstreamRequestId?: string }) {
     this.warnings = [...extra.warnings];
   }
 
   push(ev: AnthropicStreamEvent): TextStreamPart[] {
+    const parts = this.map(ev);
+    if (!parts.length || !this.inputUsage) return parts;
+    const held = this.inputUsage;
+    this.inputUsage = undefined;
+    return [held, ...parts];
+  }
+
+  private map(ev: AnthropicStreamEvent): TextStreamPart[] {
     if (this.stopped) return [];
     switch (ev.type) {
-      case 'message_start':
+      case 'message_start': {
         this.mergeUsage(ev.message?.usage);
+        const { inputTokens, cachedInputTokens, cacheCreationInputTokens } = mapAnthropicUsage(this.usage);
+        const write = cacheCreationInputTokens ? { cacheCreationInputTokens } : {};
+        if (ev.message?.usage?.input_tokens !== undefined)
+          this.inputUsage = { type: 'input-usage', usage: { inputTokens, cachedInputTokens, ...write } };
         return [];
+      }
       case 'content_block_start':
         return this.blockStart(ev);
       case 'content_block_delta':

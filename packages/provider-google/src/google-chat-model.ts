@@ -2,7 +2,8 @@ import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPar
 import { invalid } from '@gateway/core';
 import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
 import { googleResponseSchema, googleTokenCountSchema } from './google-api';
-import { convertToGoogleRequest, type GoogleRequestOptions } from './convert-to-google-request';
+import type { GoogleRequestOptions } from './convert-to-google-request';
+import { googleRequestBody } from './google-passthrough';
 import { mapGoogleResponse } from './map-google-response';
 import { GoogleStreamMapper } from './map-google-stream';
 
@@ -29,13 +30,16 @@ export async function* readGoogleStream(events: AsyncIterable<SseEvent>, mapper:
 
 /** A TextModelPort over generateContent / streamGenerateContent. */
 export class GoogleChatModel implements TextModelPort {
+  /** googleSearch, urlContext and codeExecution run here, sent in the client's own body */
+  readonly hostedToolFormats = ['gemini-content'];
+
   constructor(
     private readonly transport: UpstreamTransport,
     private readonly options: GoogleRequestOptions & { apiVersion: string },
   ) {}
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
-    const { body, warnings } = convertToGoogleRequest(req, this.options);
+    const { body, warnings } = googleRequestBody(req, this.options);
     const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`, body, {
       signal: ctx.signal,
     });
@@ -48,7 +52,7 @@ export class GoogleChatModel implements TextModelPort {
    * (a bare `contents` would count the messages only). Generation settings do not bear on the input: left out.
    */
   async countTokens(req: TextRequest, ctx: CallContext): Promise<number> {
-    const { body } = convertToGoogleRequest(req, this.options);
+    const { body } = googleRequestBody(req, this.options);
     const { generationConfig: _settings, safetySettings: _safety, ...input } = body as Record<string, unknown>;
     const path = modelPath(req.model);
     const res = await this.transport.post(
@@ -61,7 +65,7 @@ export class GoogleChatModel implements TextModelPort {
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
-    const { body, warnings } = convertToGoogleRequest(req, this.options);
+    const { body, warnings } = googleRequestBody(req, this.options);
     const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:streamGenerateContent`, body, {
       signal: ctx.signal,
       query: { alt: 'sse' },

@@ -22,7 +22,7 @@ export {
 } from './upstream-errors';
 export { parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
-export { parseToolArguments, passthroughExtra } from './conversion-helpers';
+export { imageUrl, parseToolArguments, passthroughExtra } from './conversion-helpers';
 export {
   type ChatCompletion,
   chatCompletionSchema,

@@ -18,8 +18,8 @@ export interface SentResponse {
 }
 
 /**
- * The lean transport: node's own http client over the same keep-alive agents. Opt-in per provider
- * (`"transport": "node"`); axios stays the default. It follows no redirects, asks for no compression
+ * The lean transport of text calls: node's own http client over the same keep-alive agents. The default;
+ * `"transport": "axios"` per provider selects axios instead. It follows no redirects, asks for no compression
  * (so nothing needs decompressing) and hands back the body unread, like the axios path.
  */
 export function nodeSend(agents: KeepAliveAgents, r: SendRequest): Promise<SentResponse> {

@@ -1,4 +1,4 @@
-import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import type { HostedToolsPolicy, ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
 import type { UpstreamTimeouts } from './upstream-timeouts';
 
 /** One `providers[]` entry of the gateway config, as every provider factory receives it. */
@@ -12,6 +12,8 @@ export interface ProviderEntry {
   timeouts?: UpstreamTimeouts;
   /** upstream HTTP client: axios (default) or node */
   transport?: 'axios' | 'node';
+  /** hosted tools of another format (or none this upstream runs): dropped with a warning (default) or refused */
+  hostedTools?: HostedToolsPolicy;
 }
 
 /** What the server hands every factory besides the entry. */

@@ -11,13 +11,16 @@ import {
   type VideoModelPort,
   type VideoStatus,
 } from '@gateway/core';
-import { redactDeep, type Redact } from './secret-redactor';
+import { redactDeep, redactNative, type Redact } from './secret-redactor';
 
 /**
  * The choke point every upstream-derived value passes on its way into the gateway: the model ports an
  * adapter hands to the provider registry. Errors (messages, upstream codes, request ids), the metadata
  * the gateway copies (ids, model names, request ids, warnings) and video failures are redacted here;
- * generated content (text, reasoning, tool calls, images) is the model's and passes unchanged.
+ * generated content (text, reasoning, tool calls, images) is the model's and passes unchanged. A same-format
+ * answer (`native` answers and `native-event` parts) is the upstream's own JSON: every string in it is redacted but
+ * its generated fields (secret-redactor.ts, redactNative); a failed response or an error event becomes a
+ * GatewayError in the adapter, redacted here.
  */
 
 /** An error that left an adapter, rebuilt with its upstream-derived text redacted (its cause, which may hold request headers, dropped). */
@@ -56,10 +59,12 @@ function textResult(r: TextResult, redact: Redact): TextResult {
     model: redact(r.model),
     warnings: r.warnings.map((w) => redactDeep(w, redact)),
     ...(r.upstreamRequestId === undefined ? {} : { upstreamRequestId: redact(r.upstreamRequestId) }),
+    ...(r.native ? { native: { ...r.native, body: redactNative(r.native.body, redact) } } : {}),
   };
 }
 
 function textPart(p: TextStreamPart, redact: Redact): TextStreamPart {
+  if (p.type === 'native-event') return { ...p, event: redact(p.event), data: redactNative(p.data, redact) };
   if (p.type !== 'finish') return p;
   return {
     ...p,
@@ -79,6 +84,7 @@ export function redactingTextPort(port: TextModelPort, redact: Redact): TextMode
         redact,
       ),
     ...(countTokens ? { countTokens: (req, ctx) => guarded(() => countTokens(req, ctx), redact) } : {}),
+    ...(port.hostedToolFormats ? { hostedToolFormats: port.hostedToolFormats } : {}),
   };
 }
 

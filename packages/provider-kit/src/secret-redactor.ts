@@ -105,3 +105,22 @@ export function redactDeep<T>(value: T, redact: Redact): T {
   }
   return value;
 }
+
+/** Fields of an upstream's own answer that hold what the model generated: relayed unchanged, like canonical text. */
+const GENERATED_FIELDS = new Set(['text', 'delta', 'arguments', 'input', 'encrypted_content', 'refusal', 'code', 'result', 'b64_json']);
+
+/**
+ * An upstream's own answer or event relayed to a client of its format (same-dialect passthrough): every string is
+ * redacted (ids, model names, statuses, error text, whatever field the upstream chose) except the generated content
+ * under GENERATED_FIELDS, which passes as the canonical text does.
+ */
+export function redactNative<T>(value: T, redact: Redact, key = ''): T {
+  if (typeof value === 'string') return (GENERATED_FIELDS.has(key) ? value : redact(value)) as T;
+  if (Array.isArray(value)) return value.map((v) => redactNative(v, redact, key)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactNative(v, redact, k);
+    return out as T;
+  }
+  return value;
+}

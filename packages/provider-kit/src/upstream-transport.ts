@@ -21,7 +21,7 @@ export interface TransportConfig {
   describeFailure?: (f: UpstreamFailure) => GatewayError;
   /** strings that must never appear in an error message (the upstream key) */
   secrets?: string[];
-  /** `axios` (default) or `node`: node's http client directly, measured faster (docs/benchmarks.md) */
+  /** `node` (default): node's http client directly, measured faster (docs/adr/0002-node-http-transport.md); `axios` on request */
   transport?: 'axios' | 'node';
 }
 
@@ -122,7 +122,7 @@ export class UpstreamTransport {
     };
     let res: { status: number; headers: Record<string, string | undefined>; stream: Readable };
     try {
-      if (this.config.transport === 'node') {
+      if (this.config.transport !== 'axios') {
         const query = opts.query ? `?${new URLSearchParams(opts.query)}` : '';
         res = await nodeSend(this.agents, {
           method: 'POST',

@@ -6,8 +6,8 @@ describeTextModelConformance('openai-compatible', {
   make: (t) => createOpenAiCompatibleProvider({ baseUrl: t.url, apiKey: t.apiKey, timeouts: t.timeouts }).text,
 });
 
-// The opt-in node transport must behave exactly like the axios one: same suite, same fake upstream.
-describeTextModelConformance('openai-compatible (transport: node)', {
+// The opt-in axios transport must behave exactly like the default node one: same suite, same fake upstream.
+describeTextModelConformance('openai-compatible (transport: axios)', {
   dialect: 'openai',
-  make: (t) => createOpenAiCompatibleProvider({ baseUrl: t.url, apiKey: t.apiKey, timeouts: t.timeouts, transport: 'node' }).text,
+  make: (t) => createOpenAiCompatibleProvider({ baseUrl: t.url, apiKey: t.apiKey, timeouts: t.timeouts, transport: 'axios' }).text,
 });

@@ -9,10 +9,12 @@ import {
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
+import { OpenAiAutoTextModel } from './openai-auto-text-model';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api';
 import { OpenAiChatModel } from './openai-chat-model';
 import { describeOpenAiFailure } from './openai-error';
 import { OpenAiImageModel } from './openai-image-model';
+import { OpenAiResponsesModel } from './openai-responses-model';
 import { OpenAiVideoModel } from './openai-video-model';
 
 export interface OpenAiProviderConfig {
@@ -20,9 +22,9 @@ export interface OpenAiProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of text calls: node (default) or axios */
   transport?: 'axios' | 'node';
-  /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project */
+  /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project; `api`: which text API to call (auto, chat, responses) */
   options?: Record<string, unknown>;
 }
 
@@ -45,6 +47,11 @@ export const openAiOptionsSchema = {
     organization: { type: 'string', minLength: 1 },
     /** sent as OpenAI-Project */
     project: { type: 'string', minLength: 1 },
+    /**
+     * The text API: `chat` (POST /chat/completions, the default, as before) or `responses` (POST /responses:
+     * /v1/responses clients are passed through unchanged, reasoning items and hosted tools included).
+     */
+    api: { enum: ['auto', 'chat', 'responses'] },
   },
 } as const;
 
@@ -53,6 +60,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
   const apiKey = requireApiKey(config.apiKey);
   const organization = readOption.string(config.options, 'organization');
   const project = readOption.string(config.options, 'project');
+  const api = readOption.oneOf(config.options, 'api', ['auto', 'chat', 'responses'] as const, 'auto');
   const transport = new UpstreamTransport({
     baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
     headers: {
@@ -80,7 +88,12 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     secrets: [apiKey],
   });
   return {
-    text: new OpenAiChatModel(transport),
+    text:
+      api === 'responses'
+        ? new OpenAiResponsesModel(transport)
+        : api === 'chat'
+          ? new OpenAiChatModel(transport)
+          : new OpenAiAutoTextModel(new OpenAiChatModel(transport), new OpenAiResponsesModel(transport)),
     image: new OpenAiImageModel(media),
     video: new OpenAiVideoModel(media),
     close: () => {

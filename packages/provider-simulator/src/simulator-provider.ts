@@ -1,5 +1,5 @@
-import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
-import { NOTHING_TO_RELEASE, type ProviderDescriptor } from '@gateway/provider-kit';
+import type { TextModelPort, VideoModelPort } from '@gateway/core';
+import { type ProviderDescriptor } from '@gateway/provider-kit';
 import { SimulatorImageModel } from './simulator-image-model';
 import { SimulatorTextModel } from './simulator-text-model';
 import { SimulatorVideoModel } from './simulator-video-model';
@@ -17,7 +17,7 @@ export interface SimulatorOptions {
 
 export interface SimulatorProvider {
   text: TextModelPort;
-  image: ImageModelPort;
+  image: SimulatorImageModel;
   video: VideoModelPort;
 }
 
@@ -43,6 +43,9 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
 export const simulatorProvider: ProviderDescriptor<'simulator'> = {
   type: 'simulator',
   optionsSchema: simulatorOptionsSchema,
-  // The simulator holds no sockets: nothing to close or drain.
-  create: (entry, env) => ({ ...createSimulatorProvider({ ...entry.options, dataDir: env.dataDir }), ...NOTHING_TO_RELEASE }),
+  // The simulator holds no sockets; its image threads end with it.
+  create: (entry, env) => {
+    const ports = createSimulatorProvider({ ...entry.options, dataDir: env.dataDir });
+    return { ...ports, close: () => void ports.image.close(), drain: () => ports.image.drain() };
+  },
 };

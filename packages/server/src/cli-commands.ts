@@ -1,5 +1,6 @@
-import type { Account, AccountQuota, ApiKeyRecord } from '@gateway/core';
+import type { Account, AccountQuota } from '@gateway/core';
 import type { ConfigKind } from '@gateway/store-postgres';
+import type { KeyView } from './admin/key-settings';
 
 export interface CliIo {
   out(line: string): void;
@@ -10,11 +11,14 @@ export interface CliIo {
 export interface AdminOps {
   listAccounts(): Promise<Account[]>;
   createAccount(id: unknown, name: unknown): Promise<Account>;
-  listKeys(account?: string): Promise<ApiKeyRecord[]>;
-  createKey(account: unknown, group: unknown): Promise<ApiKeyRecord & { key: string }>;
+  listKeys(account?: string): Promise<KeyView[]>;
+  /** body as POST /admin/keys takes it */
+  createKey(body: unknown): Promise<KeyView & { key: string }>;
+  /** body as PATCH /admin/keys/{id} takes it */
+  updateKey(id: string, body: unknown): Promise<KeyView>;
   revokeKey(id: string): Promise<void>;
   getQuota(account: string): Promise<AccountQuota>;
-  setQuota(account: string, limit: unknown): Promise<AccountQuota>;
+  setQuota(account: string, limit: unknown, period?: unknown): Promise<AccountQuota>;
   listEntries(kind: ConfigKind): Promise<Array<Record<string, unknown>>>;
   putEntry(kind: ConfigKind, id: string, body: unknown): Promise<Record<string, unknown>>;
   deleteEntry(kind: ConfigKind, id: string): Promise<void>;
@@ -22,8 +26,12 @@ export interface AdminOps {
 
 export const USAGE = `usage: gateway <command>
   accounts:create <id> [--name N]      accounts:list
-  keys:create --account <id> [--group <g>]   keys:list [--account <id>]   keys:revoke <key-id>
-  quota:get <account>                  quota:set <account> <credits|unlimited>
+  keys:create --account <id> [--group <g>] [key options]   keys:update <key-id> [key options]
+  keys:list [--account <id>]           keys:revoke <key-id>
+    key options: --name N  --expires-at <ISO date-time|never>  --models a,b|all
+                 --rpm N  --tpm N  --streams N   (a limit of 'default' uses the gateway's)
+                 --budget <credits|none> [--budget-period daily|monthly|none]
+  quota:get <account>                  quota:set <account> <credits|unlimited> [--period daily|monthly|none]
   providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>`;
 
 export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
@@ -32,7 +40,9 @@ export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provide
 export const isCatalogueCommand = (command: string) => command.split(':')[0] in CATALOGUE_KINDS;
 
 export const knownCommand = (command: string) =>
-  ['accounts:create', 'accounts:list', 'keys:create', 'keys:list', 'keys:revoke', 'quota:get', 'quota:set'].includes(command) ||
+  ['accounts:create', 'accounts:list', 'keys:create', 'keys:update', 'keys:list', 'keys:revoke', 'quota:get', 'quota:set'].includes(
+    command,
+  ) ||
   (isCatalogueCommand(command) && ['list', 'set', 'delete'].includes(command.split(':')[1] ?? ''));
 
 function flag(args: string[], name: string): string | undefined {
@@ -40,7 +50,57 @@ function flag(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-const quotaLine = (q: AccountQuota) => `${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}`;
+/** A number of credits from the command line; anything else is sent as text, for the gateway to refuse. */
+const credits = (raw: string) => (/^\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw);
+const period = (raw: string | undefined) => (raw === undefined || raw === 'none' ? null : raw);
+
+/** The key options given on the command line, as the admin API's body fields (absent options stay absent). */
+function keyOptions(args: string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const name = flag(args, 'name');
+  if (name !== undefined) body.name = name;
+  const expires = flag(args, 'expires-at');
+  if (expires !== undefined) body.expires_at = expires === 'never' ? null : expires;
+  const models = flag(args, 'models');
+  if (models !== undefined) body.models = models === 'all' ? null : models.split(',').filter(Boolean);
+  const limits: Record<string, unknown> = {};
+  for (const [opt, field] of [
+    ['rpm', 'requests_per_minute'],
+    ['tpm', 'tokens_per_minute'],
+    ['streams', 'concurrent_streams'],
+  ]) {
+    const v = flag(args, opt);
+    // not a number: sent as text, so the gateway refuses it with its own message
+    if (v !== undefined) limits[field] = v === 'default' ? null : /^\d+$/.test(v) ? Number(v) : v;
+  }
+  if (Object.keys(limits).length) body.limits = limits;
+  const budget = flag(args, 'budget');
+  if (budget !== undefined)
+    body.budget = budget === 'none' ? null : { credit_limit: credits(budget), period: period(flag(args, 'budget-period')) };
+  return body;
+}
+
+const limitsText = (l: KeyView['limits']) =>
+  Object.entries(l)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',') || 'default limits';
+
+const keyLine = (k: KeyView) =>
+  [
+    k.id,
+    k.account,
+    k.group,
+    `${k.prefix}…`,
+    k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
+    k.name ?? '-',
+    k.expires_at ? `expires ${k.expires_at}` : 'no expiry',
+    k.models ? `models ${k.models.join(',')}` : 'all group models',
+    limitsText(k.limits),
+    k.budget ? `budget ${k.budget.credits_used}/${k.budget.credit_limit ?? 'unlimited'} ${k.budget.period ?? 'total'}` : 'no budget',
+  ].join('\t');
+
+const quotaLine = (q: AccountQuota) => `${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}\t${q.period ?? 'total'}`;
 
 /** Runs one known command; returns the exit code. Errors (GatewayError, ConfigError) propagate to the caller. */
 export async function runCommand(admin: AdminOps, command: string, args: string[], io: CliIo): Promise<number> {
@@ -54,14 +114,16 @@ export async function runCommand(admin: AdminOps, command: string, args: string[
       for (const a of await admin.listAccounts()) io.out(`${a.id}\t${a.name}\t${a.createdAt.toISOString()}`);
       return 0;
     case 'keys:create': {
-      const k = await admin.createKey(flag(args, 'account'), flag(args, 'group'));
-      io.out(`key ${k.id} for ${k.accountId} (group ${k.group}); shown once: ${k.key}`);
+      const k = await admin.createKey({ account: flag(args, 'account'), group: flag(args, 'group'), ...keyOptions(args) });
+      io.out(`key ${k.id} for ${k.account} (group ${k.group}); shown once: ${k.key}`);
       return 0;
     }
+    case 'keys:update':
+      if (!args[0] || args[0].startsWith('--')) return fail(io, 'keys:update needs a key id (see keys:list)');
+      io.out(keyLine(await admin.updateKey(args[0], keyOptions(args.slice(1)))));
+      return 0;
     case 'keys:list':
-      for (const k of await admin.listKeys(flag(args, 'account'))) {
-        io.out(`${k.id}\t${k.accountId}\t${k.group}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
-      }
+      for (const k of await admin.listKeys(flag(args, 'account'))) io.out(keyLine(k));
       return 0;
     case 'quota:get':
       io.out(quotaLine(await admin.getQuota(args[0] ?? '')));
@@ -69,7 +131,8 @@ export async function runCommand(admin: AdminOps, command: string, args: string[
     case 'quota:set': {
       const raw = args[1];
       const limit = raw === 'unlimited' ? null : raw !== undefined && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-      io.out(quotaLine(await admin.setQuota(args[0] ?? '', limit)));
+      const p = flag(args, 'period');
+      io.out(quotaLine(await admin.setQuota(args[0] ?? '', limit, p === undefined ? undefined : period(p))));
       return 0;
     }
     case 'keys:revoke':

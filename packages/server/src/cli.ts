@@ -26,6 +26,8 @@ import { envReferencePolicy } from './admin/env-reference-policy';
 
 export type { CliIo } from './cli-commands';
 
+class CatalogueNotSeededError extends Error {}
+
 export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess()): Promise<number> {
   const [command, ...args] = argv;
   if (!command || command === 'help' || command === '--help') {
@@ -36,7 +38,8 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
   try {
     return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));
   } catch (e) {
-    if (isGatewayError(e) || e instanceof ConfigError || e instanceof DataDirLockedError) return fail(io, e.message);
+    if (isGatewayError(e) || e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof CatalogueNotSeededError)
+      return fail(io, e.message);
     throw e;
   }
 }
@@ -57,15 +60,18 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
   }
 }
 
-/** Catalogue commands validate against the whole config, providers included, like the admin API. */
+/**
+ * Catalogue commands validate against the whole config, providers included, like the admin API. They change the
+ * database's catalogue and never import the config file: only a gateway's start-up does (docs/operations.md).
+ */
 async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
   const config = loadConfig(env.configPath);
   const store = new KnexConfigStore(db.knex, { secret: env.secret });
+  if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
+    throw new CatalogueNotSeededError('The database holds no catalogue yet: start the gateway once (it imports GATEWAY_CONFIG).');
+  }
   const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
-  // A store no gateway has seeded yet gets the config file's entries, as the gateway's first start would write them;
-  // otherwise the store's catalogue is the truth and the CLI's own config file is not written over it.
-  if ((await store.entries()).length === 0) await runtime.bootstrap();
-  else await runtime.reload({ strict: true });
+  await runtime.reload({ strict: true });
   return new AdminService(
     new KnexKeyRepository(db.knex),
     store,

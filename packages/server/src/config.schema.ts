@@ -1,3 +1,4 @@
+import { HOSTED_TOOLS_POLICIES } from '@gateway/core';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
@@ -25,6 +26,7 @@ const providerEntry = {
     apiKey: { type: 'string' },
     options: { type: 'object' },
     transport: { enum: ['axios', 'node'] },
+    hostedTools: { enum: HOSTED_TOOLS_POLICIES },
     timeouts: {
       type: 'object',
       additionalProperties: false,

@@ -1,19 +1,24 @@
 import type { Express } from 'express';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
 import { StreamShutdown } from '@gateway/http-kit';
 import {
   KnexConfigStore,
+  KnexContentProbes,
   KnexKeyRepository,
   KnexQuotaRepository,
   KnexTaskRepository,
   KnexUsageLog,
+  KnexUsageQuery,
   openDatabase,
   type Database,
 } from '@gateway/store-postgres';
 import { createHttpApp } from './app';
+import { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
@@ -23,9 +28,9 @@ import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
-import { createKeyRateLimiter, createStreamSlots, streamAdmission } from './rate-limits';
+import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, streamAdmission } from './rate-limits';
 import { buildProviders } from './providers';
-import type { AreaWiring, WiringContext } from './wiring/context';
+import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
@@ -36,8 +41,15 @@ import { createTimedServer, listenTimeoutsFromEnv, type ListenTimeouts } from '.
 import { databaseGate, watchDatabase } from './database-health';
 import { readinessCheck } from './readiness';
 import { observeRequests } from './request-observer';
+import { routeFormats } from './route-formats';
+import { GATEWAY_ROUTE_DOCS } from './openapi';
 import { createRedisLink, parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
 import { checkStartupEnv, databaseStartupError, StartupError } from './startup-checks';
+import { tracingFromEnv, type TracingEnv } from './tracing-env';
+import type { Tracing } from './tracing';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { openContentStore, parseContentStore } from './content-store-config';
+import { ContentSharingCheck } from './content-sharing';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -75,6 +87,12 @@ export interface GatewayEnv {
   listenTimeouts?: ListenTimeouts;
   /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
   responsesRetentionDays?: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) and OTEL_SERVICE_NAME: traces over OTLP/HTTP; off when unset */
+  tracing?: TracingEnv;
+  /** CONTENT_STORE: file (DATA_DIR/content, the default), postgres, or s3://bucket/prefix (content-store-config.ts) */
+  contentStore?: string;
+  /** CONTENT_PROBE_INTERVAL_MS: how often instances on a shared database re-check that they read each other's content */
+  contentProbeIntervalMs?: number;
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
@@ -101,6 +119,9 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
     listenTimeouts: listenTimeoutsFromEnv(e),
+    tracing: tracingFromEnv(e),
+    contentStore: e.CONTENT_STORE || undefined,
+    contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
   };
 }
 
@@ -122,12 +143,35 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function createGateway(env: GatewayEnv, overrides: { config?: GatewayConfig; logger?: Logger } = {}): Promise<Gateway> {
+export interface GatewayOverrides {
+  config?: GatewayConfig;
+  logger?: Logger;
+  /** tests: the clock key expiry and budget periods are read from */
+  clock?: () => Date;
+  /** tests: traces go to this exporter */
+  spanExporter?: SpanExporter;
+}
+
+export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const logger = overrides.logger ?? createLogger();
   const config = overrides.config ?? loadConfig(env.configPath);
   const providers = buildProviders(config, { dataDir: env.dataDir });
   checkStartupEnv(env);
+  const tracing = await tracingIfConfigured(env.tracing, overrides.spanExporter, providers, logger);
+  const contentChoice = parseContentStore(env.contentStore);
   const db = await openStore(env, logger);
+  const content = openContentStore(contentChoice, { knex: db.knex, dataDir: env.dataDir });
+  logger.info('content store', { store: content.location });
+  // Only a shared database can have peers: check now, so the first /readyz already knows.
+  const sharing =
+    db.kind === 'postgres'
+      ? new ContentSharingCheck(
+          { probes: new KnexContentProbes(db.knex), content: content.store, location: content.location, instanceId: instanceId(), logger },
+          env.contentProbeIntervalMs,
+        )
+      : undefined;
+  await sharing?.run();
+  sharing?.start();
   // one store: it keeps this instance's config-file keys, which the database never holds
   const configStore = new KnexConfigStore(db.knex, { secret: env.secret });
   const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
@@ -143,26 +187,33 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
   const redis = env.redisUrl ? createRedisLink(env.redisUrl, env.rateLimitOnRedisError ?? 'open', logger) : undefined;
   await redis?.settled();
   const dbHealth = db.kind === 'postgres' ? watchDatabase(db.knex, logger) : undefined;
-  const limiter = createKeyRateLimiter({ requestsPerMinutePerKey: config.limits.requestsPerMinutePerKey }, redis);
-  const streamSlots = createStreamSlots(config.limits.concurrentStreamsPerKey, redis);
-  const auth = async (raw: string | undefined) => {
-    const principal = await authenticate(keys, raw);
+  // the live limits object: a catalogue reload changes it in place, on every instance alike
+  const limiter = createKeyRateLimiter(config.limits, redis);
+  const streamSlots = createStreamSlots(config.limits, redis);
+  const tokenRate = createTokenRateLimiter(redis);
+  const clock = overrides.clock ?? (() => new Date());
+  const quotas = new KnexQuotaRepository(db.knex, { now: clock });
+  const billing = new Billing(quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
+  const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
+    const principal = await authenticate(keys, raw, clock);
     await limiter.consume(principal);
-    return principal;
+    await tokenRate.check(principal);
+    return { ...principal, budget: await billing.status(principal) };
   };
-  const quotas = new KnexQuotaRepository(db.knex);
-  const billing = new Billing(quotas, { cacheMs: env.quotaCacheMs ?? 1000 });
   const ctx: WiringContext = {
     env,
     config,
     knex: db.knex,
     keys,
-    usage: metrics.wrap(usage),
+    usage: tokenRate.wrap(metrics.wrap(usage)),
     providers,
     logger,
     authenticate: auth,
     metrics,
     billing,
+    routingObserver: allObservers(metrics.routingObserver(logger), tracing?.observer),
+    content: content.store,
+    clock,
   };
   const localAdminToken = newLocalAdminToken();
   const admin = new AdminService(
@@ -191,7 +242,7 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
     video,
     operations,
     {
-      routers: [adminRouter(admin, env.adminKey, localAdminToken)],
+      routers: [adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken)],
       start: () => runtime.start(env.configPollMs ?? 2000),
       stop: async () => runtime.stop(),
     },
@@ -199,12 +250,22 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
 
   const streamShutdown = new StreamShutdown();
   const app = createHttpApp({
-    ready: readinessCheck({ knex: db.knex, schema: db.schema, dataDir: env.dataDir, redis }),
+    ready: readinessCheck({ knex: db.knex, schema: db.schema, dataDir: env.dataDir, redis, content: sharing && (() => sharing.status) }),
     // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
     routers: [
-      observeRequests(metrics.openRequests, logger, (_req, r) => metrics.countRequest(r)),
+      observeRequests(
+        metrics.openRequests,
+        logger,
+        (req, res, r) => {
+          metrics.countRequest(r);
+          tracing?.requestFinished(req, res, r);
+        },
+        routeFormats(GATEWAY_ROUTE_DOCS),
+      ),
+      ...(tracing ? [tracing.middleware] : []),
       ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
       streamAdmission(streamSlots, rendererForUnroutedPath),
+      budgetHeaders,
       streamShutdown.middleware(),
       ...wireRouters(services),
       ...areas.flatMap((a) => a.routers ?? []),
@@ -262,10 +323,39 @@ export async function createGateway(env: GatewayEnv, overrides: { config?: Gatew
       redis?.close();
       dbHealth?.stop();
       providers.close(); // the upstreams' keep-alive sockets
+      await sharing?.stop();
+      content.close();
       await usage.flush();
       await db.close();
+      await tracing?.shutdown();
     },
   };
+}
+
+/** Traces when configured: the SDK is loaded only then, so a gateway without them pays nothing for them. */
+async function tracingIfConfigured(
+  env: TracingEnv | undefined,
+  exporter: SpanExporter | undefined,
+  providers: { typeOf(id: string): string | undefined },
+  logger: Logger,
+): Promise<Tracing | undefined> {
+  if (!env && !exporter) return undefined;
+  if (env) logger.info('tracing on', { tracesUrl: loggableTracesUrl(env.tracesUrl), serviceName: env.serviceName });
+  const { startTracing } = await import('./tracing');
+  return startTracing({ env, exporter, providerType: (id) => providers.typeOf(id) });
+}
+
+/** The traces URL fit for a log line (user info dropped); one that is not http(s) stops start-up. */
+function loggableTracesUrl(url: string): string {
+  const u = URL.canParse(url) ? new URL(url) : undefined;
+  if (!u || !/^https?:$/.test(u.protocol))
+    throw new StartupError(
+      'OTEL_EXPORTER_OTLP_ENDPOINT is not an http(s) URL: OTLP/HTTP is the exporter this build has.',
+      'bad_otlp_endpoint',
+    );
+  u.username = '';
+  u.password = '';
+  return u.toString();
 }
 
 /** Opens the store, saying what it does: the first start of the embedded store takes a while. */
@@ -285,6 +375,11 @@ async function openStore(env: GatewayEnv, logger: Logger): Promise<Database> {
   } catch (e) {
     throw env.databaseUrl ? databaseStartupError(env.databaseUrl, e) : e;
   }
+}
+
+/** Names this process among the instances on one database (content probes). */
+function instanceId(): string {
+  return `${os.hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
 function listenError(e: NodeJS.ErrnoException, port: number, host: string): Error {

@@ -28,4 +28,31 @@ describe('CachedKeyRepository', () => {
     await repo.findKeyByHash(h);
     expect(calls).toBe(3);
   });
+
+  it('carries every setting of a key, and a settings change through it applies at once', async () => {
+    let expiresAt: Date | null = null;
+    const record = () => ({
+      id: 'k1',
+      accountId: 'a',
+      group: 'g',
+      prefix: 'sk-',
+      createdAt: new Date(0),
+      revokedAt: null,
+      name: 'n',
+      expiresAt,
+      models: ['m'],
+      limits: { requestsPerMinute: 5, tokensPerMinute: null, concurrentStreams: 1 },
+    });
+    const inner = {
+      findKeyByHash: async (hash: string) => ({ ...record(), hash }),
+      updateKey: async () => record(),
+    } as unknown as KeyRepository;
+    const repo = new CachedKeyRepository(inner, 60_000, () => 0);
+    const h = hashApiKey('sk-y');
+    expect(await repo.findKeyByHash(h)).toMatchObject({ models: ['m'], limits: { requestsPerMinute: 5 }, expiresAt: null });
+    expiresAt = new Date(1000);
+    expect((await repo.findKeyByHash(h))!.expiresAt).toBeNull(); // cached
+    await repo.updateKey('k1', { expiresAt });
+    expect((await repo.findKeyByHash(h))!.expiresAt).toEqual(new Date(1000));
+  });
 });

@@ -5,7 +5,8 @@ type Found = (ApiKeyRecord & { hash: string }) | null;
 /**
  * Caches key lookups for a short TTL so the hot path does not hit the store on every request.
  * The TTL bounds how long a revoked key keeps working (documented: KEY_CACHE_TTL_MS, default 2 s);
- * a revocation through this process's repository takes effect at once.
+ * a revocation or a settings change (expiry, allowlist, limits) through this process's repository takes effect at
+ * once. The cached value is the whole record, so every setting of a key travels with it.
  */
 export class CachedKeyRepository implements KeyRepository {
   private readonly cache = new Map<string, { at: number; value: Found }>();
@@ -29,6 +30,13 @@ export class CachedKeyRepository implements KeyRepository {
   getAccount: KeyRepository['getAccount'] = (...a) => this.inner.getAccount(...a);
   listAccounts: KeyRepository['listAccounts'] = () => this.inner.listAccounts();
   listKeys: KeyRepository['listKeys'] = (...a) => this.inner.listKeys(...a);
+  getKey: KeyRepository['getKey'] = (...a) => this.inner.getKey(...a);
+
+  async updateKey(...a: Parameters<KeyRepository['updateKey']>): Promise<ApiKeyRecord | null> {
+    const updated = await this.inner.updateKey(...a);
+    this.cache.clear(); // entries are keyed by hash, which the id does not give
+    return updated;
+  }
 
   async createKey(input: Parameters<KeyRepository['createKey']>[0]): Promise<ApiKeyRecord> {
     this.cache.delete(input.hash);

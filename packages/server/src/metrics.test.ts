@@ -15,8 +15,8 @@ describe('GatewayMetrics routing observer', () => {
     // only the counters are read here: the store-backed gauges are never collected
     const metrics = new GatewayMetrics({} as Knex);
     const observer = metrics.routingObserver(createLogger('warn', { stream }));
-    observer.attempt({ provider: 'primary', upstreamModel: 'gpt-x', outcome: 'upstream_unavailable', upstreamStatus: 503 });
-    observer.attempt({ provider: 'secondary', upstreamModel: 'claude-y', outcome: 'ok' });
+    observer.attempt({ provider: 'primary', upstreamModel: 'gpt-x', outcome: 'upstream_unavailable', upstreamStatus: 503, durationMs: 5 });
+    observer.attempt({ provider: 'secondary', upstreamModel: 'claude-y', outcome: 'ok', durationMs: 7 });
     observer.breakerChanged({ provider: 'primary', upstreamModel: 'gpt-x', from: 'closed', to: 'open' });
     const attempts = await metrics.registry.getSingleMetricAsString('gateway_upstream_attempts_total');
     expect(attempts).toContain('gateway_upstream_attempts_total{provider="primary",model="gpt-x",outcome="upstream_unavailable"} 1');

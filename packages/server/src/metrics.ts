@@ -16,7 +16,7 @@ export class GatewayMetrics {
   readonly openRequests = new OpenRequests();
   private readonly requests = new client.Counter({
     name: 'gateway_requests_total',
-    help: 'Answers by format, model and status (499: the caller went away; format and model "none" when no router got that far)',
+    help: 'Answers by format, model and status (499: the caller went away; format "none" when no route claimed the path, model "none" when no model was resolved)',
     labelNames: ['format', 'model', 'status'],
     registers: [this.registry],
   });
@@ -174,7 +174,7 @@ export class GatewayMetrics {
 
   /** One answer, as the request observer saw it close. */
   countRequest(r: FinishedRequest): void {
-    this.requests.inc({ format: r.facts?.format ?? 'none', model: r.facts?.model ?? 'none', status: String(r.status) });
+    this.requests.inc({ format: r.format, model: r.facts?.model ?? 'none', status: String(r.status) });
   }
 
   observe(row: UsageRow): void {

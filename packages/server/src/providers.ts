@@ -1,3 +1,4 @@
+import type { HostedToolsPolicy } from '@gateway/core';
 import {
   createRedactor,
   ProviderConfigError,
@@ -15,7 +16,9 @@ const BY_TYPE: ReadonlyMap<string, ProviderDescriptor> = new Map(PROVIDER_DESCRI
 interface LiveProvider {
   /** the entry as built; an equal entry on reload keeps these ports */
   fingerprint: string;
+  type: string;
   ports: ProviderPorts;
+  hostedTools?: HostedToolsPolicy;
 }
 
 /** A provider entry with its keys sorted, so key order in a stored config never counts as a change. */
@@ -53,7 +56,7 @@ export class ProviderRegistry {
         if (current?.fingerprint === print) return void next.set(p.id, current);
         const ports = build(config, p, i, this.env, this.redact);
         built.push(ports);
-        next.set(p.id, { fingerprint: print, ports });
+        next.set(p.id, { fingerprint: print, type: p.type, ports, hostedTools: p.hostedTools });
       });
     } catch (e) {
       for (const ports of built) ports.close();
@@ -68,11 +71,19 @@ export class ProviderRegistry {
   text(id: string) {
     return this.live.get(id)?.ports.text;
   }
+  /** the entry's `hostedTools` policy (core applies the default) */
+  hostedToolsPolicy(id: string): HostedToolsPolicy | undefined {
+    return this.live.get(id)?.hostedTools;
+  }
   image(id: string) {
     return this.live.get(id)?.ports.image;
   }
   video(id: string) {
     return this.live.get(id)?.ports.video;
+  }
+  /** a provider's type (openai, google, ...): traces name the upstream by it */
+  typeOf(id: string): string | undefined {
+    return this.live.get(id)?.type;
   }
   close(): void {
     for (const p of this.live.values()) p.ports.close();

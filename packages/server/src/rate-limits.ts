@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { GatewayError, type Principal } from '@gateway/core';
+import { GatewayError, type Principal, type UsageLog, type UsageRow } from '@gateway/core';
 import { sendError, STREAM_ADMISSION, type ErrorRenderer, type StreamAdmission } from '@gateway/http-kit';
 import { limiterUnavailable, type RedisLink } from './redis-link';
 
 export interface RateLimits {
-  /** requests per minute per key; 0 = unlimited */
+  /** requests per minute per key; 0 = unlimited. A key's own `limits.requests_per_minute` replaces it for that key. */
   requestsPerMinutePerKey: number;
 }
 
@@ -15,49 +15,105 @@ export interface KeyRateLimiter {
   close(): Promise<void>;
 }
 
-function rateLimited(limits: RateLimits, e: RateLimiterRes): GatewayError {
-  return new GatewayError('rate_limited', `Rate limit of ${limits.requestsPerMinutePerKey} requests per minute for this key exceeded.`, {
-    code: 'rate_limit_exceeded',
-    retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)),
-  });
-}
+/** Counts are compared here, against each key's own limit, so one store of counters serves every limit. */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
-/** Resolves with the refusal instead of rejecting, so only an outage is an error. */
-async function consumeOrRefusal(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | null> {
-  try {
-    await limiter.consume(key);
-    return null;
-  } catch (e) {
-    if (e instanceof RateLimiterRes) return e;
-    throw e;
-  }
+/** What a per-minute counter knows of one key: the points taken in the current minute and when it ends. */
+export interface MinuteCount {
+  consumed: number;
+  msBeforeNext: number;
 }
 
 /**
- * Per-key request rate. With Redis the counters are shared, so the limit holds across instances; otherwise in this
- * process's memory. While Redis cannot answer, the link's policy decides: open counts in memory here, closed refuses.
+ * Points per key per minute. With Redis the counters are shared, so a limit holds across instances; otherwise in
+ * this process's memory. While Redis cannot answer, the link's policy decides: open counts in memory here, closed
+ * refuses (limiterUnavailable).
  */
-export function createKeyRateLimiter(limits: RateLimits, redis?: RedisLink): KeyRateLimiter {
-  if (!limits.requestsPerMinutePerKey) return { consume: async () => undefined, close: async () => undefined };
-  const opts = { points: limits.requestsPerMinutePerKey, duration: 60, keyPrefix: 'gw-rpm' };
+export function minuteCounter(keyPrefix: string, redis?: RedisLink) {
+  const opts = { points: UNBOUNDED, duration: 60, keyPrefix };
   const memory = new RateLimiterMemory(opts);
   const shared = redis && new RateLimiterRedis({ ...opts, storeClient: redis.client, rejectIfRedisNotReady: true });
+  const toCount = (r: RateLimiterRes | null): MinuteCount => ({ consumed: r?.consumedPoints ?? 0, msBeforeNext: r?.msBeforeNext ?? 0 });
+  async function use(op: (l: RateLimiterAbstract) => Promise<RateLimiterRes | null>): Promise<MinuteCount> {
+    if (!redis || !shared) return toCount(await op(memory));
+    const r = await redis.run(() => op(shared));
+    if (r.ok) return toCount(r.value);
+    if (redis.policy === 'closed') throw limiterUnavailable();
+    return toCount(await op(memory));
+  }
+  return {
+    /** adds points and answers the count after it */
+    add: (key: string, points = 1) => use((l) => l.consume(key, points)),
+    /** the count, unchanged */
+    peek: (key: string) => use((l) => l.get(key)),
+  };
+}
+
+const retryAfter = (c: MinuteCount) => Math.max(1, Math.ceil(c.msBeforeNext / 1000));
+
+/** Per-key request rate: the key's own limit, else the gateway-wide one (read at every call: a catalogue reload changes `limits` in place). */
+export function createKeyRateLimiter(limits: RateLimits, redis?: RedisLink): KeyRateLimiter {
+  const counter = minuteCounter('gw-rpm', redis);
   return {
     async consume(p: Principal) {
-      let refusal: RateLimiterRes | null;
-      if (redis && shared) {
-        const r = await redis.run(() => consumeOrRefusal(shared, p.keyId));
-        if (r.ok) refusal = r.value;
-        else if (redis.policy === 'closed') throw limiterUnavailable();
-        else refusal = await consumeOrRefusal(memory, p.keyId);
-      } else refusal = await consumeOrRefusal(memory, p.keyId);
-      if (refusal) throw rateLimited(limits, refusal);
+      const limit = p.limits?.requestsPerMinute ?? limits.requestsPerMinutePerKey;
+      if (!limit) return;
+      const count = await counter.add(p.keyId);
+      if (count.consumed > limit)
+        throw new GatewayError('rate_limited', `Rate limit of ${limit} requests per minute for this key exceeded.`, {
+          code: 'rate_limit_exceeded',
+          retryAfterSeconds: retryAfter(count),
+        });
     },
     async close() {
       return undefined;
     },
   };
 }
+
+/**
+ * Tokens per minute for keys with a `tokens_per_minute` limit. A call's tokens are known only after it, so a key is
+ * refused once the tokens of the current minute reached its limit (the call that crosses it completes, as credits'
+ * post-paid text does); `record` adds what each finished call used (from its usage row).
+ */
+export function createTokenRateLimiter(redis?: RedisLink) {
+  const counter = minuteCounter('gw-tpm', redis);
+  /** keys authenticated here with a limit: only their usage is counted */
+  const limited = new Map<string, number>();
+  return {
+    async check(p: Principal): Promise<void> {
+      const limit = p.limits?.tokensPerMinute;
+      if (!limit) {
+        limited.delete(p.keyId);
+        return;
+      }
+      if (limited.size > 100_000) limited.clear();
+      limited.set(p.keyId, limit);
+      const count = await counter.peek(p.keyId);
+      if (count.consumed >= limit)
+        throw new GatewayError('rate_limited', `Token rate limit of ${limit} tokens per minute for this key reached.`, {
+          code: 'token_rate_limit_exceeded',
+          retryAfterSeconds: retryAfter(count),
+        });
+    },
+    /** The usage log, counting each row's tokens against its key's limit. */
+    wrap(log: UsageLog): UsageLog {
+      const count = (row: UsageRow) => {
+        const tokens = (row.inputTokens ?? 0) + (row.outputTokens ?? 0);
+        if (row.keyId && tokens > 0 && limited.has(row.keyId)) void counter.add(row.keyId, tokens).catch(() => undefined);
+      };
+      return {
+        record(row) {
+          count(row);
+          log.record(row);
+        },
+        flush: () => log.flush(),
+        written: log.written && ((row) => log.written!(row)),
+      };
+    },
+  };
+}
+export type TokenRateLimiter = ReturnType<typeof createTokenRateLimiter>;
 
 export interface StreamSlots {
   /** takes one of the key's stream slots, or throws a rate_limited GatewayError; the function frees it (once) */
@@ -78,10 +134,15 @@ function tooManyStreams(limit: number): GatewayError {
   );
 }
 
+/** The key's own limit of concurrent streams, else the gateway-wide one (0 = unlimited). */
+const streamLimitOf = (p: Principal, fallback: () => number) => p.limits?.concurrentStreams ?? fallback();
+
 /** Counts in this process's memory. */
-function memorySlots(limit: number): StreamSlots['acquire'] {
+function memorySlots(defaultLimit: () => number): StreamSlots['acquire'] {
   const open = new Map<string, number>();
   return async (p) => {
+    const limit = streamLimitOf(p, defaultLimit);
+    if (!limit) return () => undefined;
     const n = open.get(p.keyId) ?? 0;
     if (n >= limit) throw tooManyStreams(limit);
     open.set(p.keyId, n + 1);
@@ -115,11 +176,18 @@ redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1`;
 
-function redisSlots(limit: number, link: RedisLink, leaseMs: number, fallback: StreamSlots['acquire']): StreamSlots['acquire'] {
+function redisSlots(
+  defaultLimit: () => number,
+  link: RedisLink,
+  leaseMs: number,
+  fallback: StreamSlots['acquire'],
+): StreamSlots['acquire'] {
   const redis = link.client;
   let counter = 0;
   const instance = randomUUID();
   return async (p) => {
+    const limit = streamLimitOf(p, defaultLimit);
+    if (!limit) return () => undefined;
     const key = `gw-streams:${p.keyId}`;
     const member = `${instance}:${++counter}`;
     const r = await link.run((c) => c.eval(ACQUIRE_SCRIPT, 1, key, limit, leaseMs, member));
@@ -141,11 +209,11 @@ function redisSlots(limit: number, link: RedisLink, leaseMs: number, fallback: S
 }
 
 /**
- * Concurrent streams per key (`limits.concurrentStreamsPerKey`, 0 = unlimited). With Redis the count is shared by
- * every instance; otherwise it is this process's.
+ * Concurrent streams per key (`limits.concurrentStreamsPerKey`, 0 = unlimited; a key's own `concurrent_streams`
+ * replaces it for that key). With Redis the count is shared by every instance; otherwise it is this process's.
  */
-export function createStreamSlots(limit: number, redis?: RedisLink, leaseMs = 60_000): StreamSlots {
-  if (!limit) return { acquire: async () => () => undefined, close: async () => undefined };
+export function createStreamSlots(limits: { concurrentStreamsPerKey: number }, redis?: RedisLink, leaseMs = 60_000): StreamSlots {
+  const limit = () => limits.concurrentStreamsPerKey;
   const memory = memorySlots(limit);
   if (!redis) return { acquire: memory, close: async () => undefined };
   return { acquire: redisSlots(limit, redis, leaseMs, memory), close: async () => undefined };

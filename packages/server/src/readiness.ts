@@ -18,7 +18,14 @@ function within<T>(p: Promise<T>, ms: number, late: T): Promise<T> {
   return Promise.race([p, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late), ms)))]).finally(() => clearTimeout(timer));
 }
 
-export function readinessCheck(deps: { knex: Knex; schema?: string; dataDir: string; redis?: RedisLink }): () => Promise<Readiness> {
+export function readinessCheck(deps: {
+  knex: Knex;
+  schema?: string;
+  dataDir: string;
+  redis?: RedisLink;
+  /** on a shared database: whether this instance reads the other instances' content (content-sharing.ts) */
+  content?: () => string;
+}): () => Promise<Readiness> {
   return async () => {
     const database = await within(
       migrationsApplied(deps.knex, deps.schema).then(
@@ -36,6 +43,10 @@ export function readinessCheck(deps: { knex: Knex; schema?: string; dataDir: str
       // open: requests still flow, counted per instance, so the instance stays in rotation, marked degraded
       checks.redis = up ? 'ok' : `unreachable (limits fail ${deps.redis.policy})`;
       if (!up && deps.redis.policy === 'closed') ready = false;
+    }
+    if (deps.content) {
+      checks.content_store = deps.content();
+      if (checks.content_store !== 'ok') ready = false;
     }
     return { ready, checks };
   };

@@ -48,6 +48,8 @@ export class OpenRequests {
 
 export interface FinishedRequest {
   status: number;
+  /** the usage row's format, else the format whose route the path is, else "none" (no route claimed it) */
+  format: string;
   facts: UsageFacts | null;
   latencyMs: number;
 }
@@ -59,9 +61,15 @@ function finalStatus(res: Response): number {
 
 /**
  * One observation per request, whatever answered it (a refusal in auth, a rate limit, a 503, a 404): counted and
- * logged once with method, full path, status, model, provider, attempts, latency and request id.
+ * logged once with method, full path, status, model, provider, attempts, latency and request id, then handed to
+ * `finished` (the request count; the trace's server span, ended after every attempt span under it).
  */
-export function observeRequests(open: OpenRequests, logger: Logger, count: (req: Request, r: FinishedRequest) => void): RequestHandler {
+export function observeRequests(
+  open: OpenRequests,
+  logger: Logger,
+  finished: (req: Request, res: Response, r: FinishedRequest) => void,
+  formatOf: (method: string, path: string) => string,
+): RequestHandler {
   return (req, res, next) => {
     const id = String(res.locals.requestId ?? '');
     const started = process.hrtime.bigint();
@@ -71,14 +79,17 @@ export function observeRequests(open: OpenRequests, logger: Logger, count: (req:
       const status = finalStatus(res);
       setImmediate(async () => {
         const facts = await open.end(id, status === CLIENT_CLOSED);
-        const r = { status, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
-        count(req, r);
+        const path = req.originalUrl.split('?')[0];
+        const format = facts?.format ?? formatOf(req.method, path);
+        const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
+        finished(req, res, r);
         const principal = res.locals.principal as { accountId?: string } | undefined;
         const fields = {
           requestId: id,
           method: req.method,
-          path: req.originalUrl.split('?')[0].slice(0, 512),
+          path: path.slice(0, 512),
           status: r.status,
+          format,
           model: facts?.model ?? undefined,
           provider: facts?.provider ?? undefined,
           attempts: facts?.attempts ?? undefined,

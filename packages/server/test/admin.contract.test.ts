@@ -111,7 +111,7 @@ describe('admin API', () => {
 });
 
 describe('admin changes and the config file across a restart', () => {
-  it("keeps admin models after the file re-seeds, in the file's order first", async () => {
+  it("keeps admin models after a restart with the same file, in the file's order first", async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');

@@ -53,9 +53,73 @@ describe('admin CLI', () => {
   );
 
   it(
-    'manages models and groups like the admin API, validated against the whole config',
+    'refuses catalogue commands on a store no gateway has seeded, and imports nothing',
+    async () => {
+      const { dataDir, run } = freshCli();
+      expect(await run('models:set', 'cli-chat', '{"kind":"text","provider":"sim"}')).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('start the gateway once'),
+      });
+      expect((await run('models:list')).code).toBe(1);
+      const db = await openDatabase({ dataDir });
+      try {
+        expect(await db.knex('config_entries').count({ n: '*' }).first()).toEqual({ n: 0 });
+        expect((await db.knex('config_version').first()).file_hash).toBeNull();
+      } finally {
+        await db.close();
+      }
+    },
+    BUDGET_MS,
+  );
+
+  it(
+    'creates a key with a name, expiry, allowlist and limits, shows them, changes them, and refuses bad values',
     async () => {
       const { run } = freshCli();
+      expect((await run('accounts:create', 'acme')).code).toBe(0);
+      const created = await run(
+        ...['keys:create', '--account', 'acme', '--name', 'nightly', '--expires-at', '2031-01-01T00:00:00Z'],
+        ...['--models', 'sim-chat', '--rpm', '30', '--streams', '2', '--budget', '25', '--budget-period', 'daily'],
+      );
+      expect(created.code).toBe(0);
+      const id = /key (\S+) for acme/.exec(created.out)![1];
+      const line = (await run('keys:list', '--account', 'acme')).out.split('\n').find((l) => l.startsWith(id))!;
+      expect(line.split('\t').slice(4)).toEqual([
+        'active',
+        'nightly',
+        'expires 2031-01-01T00:00:00.000Z',
+        'models sim-chat',
+        'requests_per_minute=30,concurrent_streams=2',
+        'budget 0/25 daily',
+      ]);
+      const updated = await run('keys:update', id, '--expires-at', 'never', '--models', 'all', '--rpm', 'default', '--tpm', '900');
+      expect(updated.code).toBe(0);
+      expect(updated.out.split('\t').slice(5)).toEqual([
+        'nightly',
+        'no expiry',
+        'all group models',
+        'tokens_per_minute=900,concurrent_streams=2',
+        'budget 0/25 daily',
+      ]);
+      expect((await run('quota:set', 'acme', '50', '--period', 'monthly')).out).toBe('acme\tlimit 50\tused 0\tmonthly');
+      expect(await run('keys:update', id, '--rpm', 'lots')).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('limits.requests_per_minute'),
+      });
+      expect(await run('keys:create', '--account', 'acme', '--expires-at', 'soon')).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('expires_at'),
+      });
+    },
+    BUDGET_MS,
+  );
+
+  it(
+    'manages models and groups like the admin API, validated against the whole config',
+    async () => {
+      const { dataDir, run } = freshCli();
+      // a gateway's first start imports the catalogue the commands then change
+      await (await startTestGateway({ listen: false, env: { dataDir, inMemoryDatabase: false } })).stop();
       expect((await run('accounts:create', 'acme')).code).toBe(0);
       expect((await run('models:set', 'cli-chat', '{"kind":"text","provider":"sim"}')).code).toBe(0);
       expect((await run('groups:set', 'cli', '{"models":["cli-chat"]}')).code).toBe(0);

@@ -297,7 +297,7 @@ describe('range rules: one accepted and one refused value per field', () => {
       { tools: [{ functionDeclarations: [{ ...weather, name: 'has space' }] }] },
       'tools[0].functionDeclarations[0].name',
     ],
-    ['tools kind', { tools }, { tools: [{ googleSearch: {} }] }, 'tools[0].googleSearch'],
+    ['tools kind', { tools }, { tools: [{ fileSearch: {} }] }, 'tools[0].fileSearch'],
   ];
 
   it.each(cases)('%s', async (_name, ok, bad, param) => {

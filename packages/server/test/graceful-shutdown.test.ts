@@ -1,5 +1,9 @@
 import http from 'node:http';
-import { ALPHA_KEY, startTestGateway, testConfigFile } from './support/test-gateway';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '@gateway/store-postgres';
+import { ALPHA_KEY, startTestGateway, testConfigFile, withPricing } from './support/test-gateway';
 
 describe('graceful shutdown', () => {
   it('finishes an in-flight stream, then stops; new connections are refused', async () => {
@@ -37,21 +41,32 @@ describe('graceful shutdown', () => {
 });
 
 /** Starts a stream, stops the gateway at its first byte, and returns everything the client received. */
-async function streamCutByShutdown(path: string, headers: Record<string, string>, body: object) {
+async function streamCutByShutdown(
+  route: string,
+  headers: Record<string, string>,
+  body: object,
+  opts: { dataDir?: string; priced?: boolean } = {},
+) {
+  const base = testConfigFile({ providers: [{ id: 'sim', type: 'simulator', options: { chunkDelayMs: 400 } }] });
   const gw = await startTestGateway({
-    config: testConfigFile({ providers: [{ id: 'sim', type: 'simulator', options: { chunkDelayMs: 400 } }] }),
-    env: { shutdownGraceMs: 0 }, // the grace period has run out as soon as the stop begins
+    config: opts.priced ? withPricing(base, { 'sim-chat': { inputPerMillionTokens: 1000, outputPerMillionTokens: 2000 } }) : base,
+    // the grace period has run out as soon as the stop begins
+    env: { shutdownGraceMs: 0, ...(opts.dataDir ? { dataDir: opts.dataDir, inMemoryDatabase: false } : {}) },
   });
   return new Promise<string>((resolve, reject) => {
-    const req = http.request(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let text = '';
-      let closing: Promise<void> | undefined;
-      res.on('data', (d) => {
-        text += d;
-        closing ??= gw.stop();
-      });
-      res.on('end', () => closing!.then(() => resolve(text), reject));
-    });
+    const req = http.request(
+      `${gw.url}${route}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        let closing: Promise<void> | undefined;
+        res.on('data', (d) => {
+          text += d;
+          closing ??= gw.stop();
+        });
+        res.on('end', () => closing!.then(() => resolve(text), reject));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -79,5 +94,30 @@ describe('shutdown past the grace period', () => {
     expect(text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"[a-z_]+"/);
     expect(text).toContain('shutting down');
     expect(text).not.toContain('message_stop');
+  });
+
+  it('still writes the usage row of a priced stream it cut, charged for what was delivered', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-cut-'));
+    try {
+      const text = await streamCutByShutdown(
+        '/v1/chat/completions',
+        { authorization: `Bearer ${ALPHA_KEY}` },
+        { model: 'sim-chat', stream: true, messages: [{ role: 'user', content: LONG_PROMPT }] },
+        { dataDir, priced: true },
+      );
+      expect(text).toContain('"code":"server_shutting_down"');
+      const db = await openDatabase({ dataDir });
+      try {
+        const rows = await db.knex('usage_log').where({ format: 'openai-chat', model: 'sim-chat' }).select();
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ status: expect.stringMatching(/cancelled|error/) });
+        expect(Number(rows[0].input_tokens)).toBeGreaterThan(0);
+        expect(Number(rows[0].credits)).toBeGreaterThan(0);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -70,8 +70,9 @@ describe('metrics and request lines tell the truth', () => {
     await eventually(async () => {
       const text = await scrape();
       expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="200"\} 3/);
-      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="401"\} 1/);
-      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="429"\} 1/);
+      // refused before any model was resolved: still the chat format's answers
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="none",status="401"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="none",status="429"\} 1/);
       expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="499"\} 1/);
     });
 
@@ -79,6 +80,7 @@ describe('metrics and request lines tell the truth', () => {
     expect(line).toMatchObject({
       method: 'POST',
       path: '/v1/chat/completions',
+      format: 'openai-chat',
       status: 200,
       model: 'sim-chat',
       provider: 'sim',
@@ -86,6 +88,24 @@ describe('metrics and request lines tell the truth', () => {
       latencyMs: expect.any(Number),
     });
     expect(lines.some((l) => l.message === 'request' && l.status === 499 && l.model === 'sim-chat')).toBe(true);
+  });
+
+  it('labels format "none" only for answers no route claimed: an unknown path, or a known path with a method it lacks', async () => {
+    const unknown = await request(gw.app).get('/v1/no-such-thing').set('Authorization', `Bearer ${ALPHA_KEY}`);
+    expect(unknown.status).toBe(404);
+    expect((await request(gw.app).delete('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`)).status).toBe(404);
+    const anthropic401 = await request(gw.app).post('/v1/messages').send({});
+    expect(anthropic401.status).toBe(401);
+    await eventually(async () => {
+      const text = await scrape();
+      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="404"\} 2/);
+      expect(text).toMatch(/gateway_requests_total\{format="anthropic-messages",model="none",status="401"\} 1/);
+    });
+    expect(lines.find((l) => l.message === 'request' && l.requestId === unknown.headers['x-request-id'])).toMatchObject({
+      path: '/v1/no-such-thing',
+      format: 'none',
+      status: 404,
+    });
   });
 
   it('has a histogram of stream durations', async () => {

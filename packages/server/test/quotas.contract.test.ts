@@ -42,6 +42,7 @@ describe('credit quotas', () => {
       account: 'alpha',
       credit_limit: 40,
       credits_used: 0,
+      period: null,
     });
     const first = await chat();
     expect(first.status).toBe(200);

@@ -101,10 +101,10 @@ describe('Responses hosted tools and additional_tools', () => {
       tools: [{ type: 'web_search' }, { type: 'file_search', vector_store_ids: ['vs_1'] }, fn('read')],
     });
     expect(res.status).toBe(200);
-    expect(res.headers['x-gateway-warnings']).toContain('tool web_search dropped');
-    expect(res.headers['x-gateway-warnings']).toContain('tool file_search dropped');
+    expect(res.headers['x-gateway-warnings']).toContain('web_search: hosted tool dropped');
+    expect(res.headers['x-gateway-warnings']).toContain('file_search: hosted tool dropped');
     const streamed = await create({ input: 'Search the web', tools: [{ type: 'web_search' }], stream: true });
-    expect(streamed.headers['x-gateway-warnings']).toContain('tool web_search dropped');
+    expect(streamed.headers['x-gateway-warnings']).toContain('web_search: hosted tool dropped');
   });
 
   it('additional_tools input items add their tools', async () => {

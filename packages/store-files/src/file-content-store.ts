@@ -4,10 +4,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
-import type { ContentStore } from '@gateway/core';
+import { checkContentKey, type ContentStore } from '@gateway/core';
 
-/** Keys are relative paths of safe segments; nothing can escape the root. */
-const KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
 const TMP_SUFFIX = '.partial';
 
 /**
@@ -22,8 +20,8 @@ export class FileContentStore implements ContentStore {
   }
 
   private file(key: string): string {
-    if (!KEY.test(key) || key.includes('..') || key.endsWith(TMP_SUFFIX)) throw new Error(`Invalid content key ${JSON.stringify(key)}`);
-    return path.join(this.root, key);
+    if (key.endsWith(TMP_SUFFIX)) throw new Error(`Invalid content key ${JSON.stringify(key)}`);
+    return path.join(this.root, checkContentKey(key));
   }
 
   async put(key: string, source: NodeJS.ReadableStream | Uint8Array): Promise<{ size: number }> {

@@ -1,6 +1,8 @@
 import knex, { type Knex } from 'knex';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
@@ -45,18 +47,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       dir = path.resolve(opts.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
     }
-    // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS: 32 MB instead of Postgres's
-    // 128 MB default cut the RSS under load by about a fifth here, at no measured cost (docs/benchmarks.md).
-    const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=32MB'] });
-    db = knex({
-      client: ClientPgLite as unknown as typeof knex.Client,
-      connection: { pglite } as never,
-      searchPath: opts.schema ? [opts.schema] : undefined,
-    });
+    db = openPglite(dir, opts.schema);
   }
+  let migrated = 0;
   const migrate = async () => {
     if (opts.schema) await db.raw(`create schema if not exists "${opts.schema}"`);
-    await db.migrate.latest({ migrationSource, schemaName: opts.schema });
+    const [, applied] = (await db.migrate.latest({ migrationSource, schemaName: opts.schema })) as [number, string[]];
+    migrated = applied.length;
   };
   const close = async () => {
     try {
@@ -67,11 +64,40 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   };
   try {
     await (kind === 'postgres' ? withMigrationLock(db, opts.schema, migrate) : migrate());
+    // WASM memory only grows: initdb and the migrations leave PGlite's heap several hundred MB larger than a
+    // running gateway needs. A fresh instance on the same directory starts small (docs/benchmarks.md, memory).
+    if (kind === 'pglite' && opts.dataDir && migrated > 0) {
+      await db.destroy();
+      db = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema);
+      await db.raw('select 1');
+      collectGarbage();
+    }
   } catch (e) {
     await close().catch(() => undefined);
     throw e;
   }
   return { knex: db, kind, schema: opts.schema, close };
+}
+
+/**
+ * The discarded PGlite's WASM memory is returned only when V8 collects it, and an idle process may not collect
+ * for a long time; one full collection at start-up returns it now. (`--expose-gc` for this one call.)
+ */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
+  gc?.();
+}
+
+function openPglite(dir: string | undefined, schema: string | undefined): Knex {
+  // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS: 32 MB instead of Postgres's
+  // 128 MB default cut the RSS under load by about a fifth here, at no measured cost (docs/benchmarks.md).
+  const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=32MB'] });
+  return knex({
+    client: ClientPgLite as unknown as typeof knex.Client,
+    connection: { pglite } as never,
+    searchPath: schema ? [schema] : undefined,
+  });
 }
 
 /**

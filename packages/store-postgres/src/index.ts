@@ -5,5 +5,15 @@ export { KnexTaskRepository } from './knex-task-repository';
 export { KnexUsageLog } from './knex-usage-log';
 export { KnexResponseStore } from './knex-response-store';
 export { KnexUsageQuery } from './knex-usage-query';
-export { FILE_KEY_MARKER, KnexConfigStore, SecretRequiredError, type ConfigEntry, type ConfigKind } from './knex-config-store';
+export {
+  FILE_KEY_MARKER,
+  KnexConfigStore,
+  SecretRequiredError,
+  type CatalogueSettings,
+  type ConfigEntry,
+  type ConfigKind,
+  type FileImport,
+} from './knex-config-store';
 export { KnexQuotaRepository } from './knex-quota-repository';
+export { DEFAULT_CHUNK_SIZE, KnexContentStore } from './knex-content-store';
+export { KnexContentProbes, type ContentProbe } from './knex-content-probes';

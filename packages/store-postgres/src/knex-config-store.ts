@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { canonicalJson, catalogueDiff, sha256Hex, type CatalogueRow } from './config-import-diff';
 import { isSealed, seal, unseal } from './secret-box';
 
 export type ConfigKind = 'provider' | 'model' | 'group';
@@ -19,10 +20,29 @@ export class SecretRequiredError extends Error {}
 
 const json = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 
+/** The file's settings that are not entries: stored with the catalogue so every instance applies the same. */
+export interface CatalogueSettings {
+  limits?: Record<string, unknown>;
+  circuitBreaker?: Record<string, unknown>;
+}
+
+/** What a start-up's import did; the counts compare the catalogue served before and after. */
+export interface FileImport {
+  /** false: this file's content was already imported (by an earlier start or another instance) */
+  imported: boolean;
+  hash: string;
+  previousHash: string | null;
+  added: number;
+  changed: number;
+  removed: number;
+  /** admin rows (edits and deletions) the import replaced */
+  adminEditsReplaced: number;
+}
+
 /**
- * Providers, models and groups in the database, so every instance sees admin changes. The config file seeds
- * `file` rows at every start; `admin` rows (including tombstones) override them and persist. A version counter
- * tells instances when to reload.
+ * Providers, models and groups in the database, so every instance serves the same catalogue. The config file seeds
+ * it when its content changed (`importFile`); `admin` rows (including tombstones) persist until the next import.
+ * A version counter tells instances when to reload.
  */
 export class KnexConfigStore {
   /** this instance's config-file keys, by provider id (every instance reads the same file) */
@@ -60,9 +80,10 @@ export class KnexConfigStore {
     return isSealed(key) ? { ...body, apiKey: unseal(key, this.opts.secret) } : body;
   }
 
-  async version(): Promise<number> {
+  /** The version (moves on every change) and the settings of the last import (null before the first). */
+  async state(): Promise<{ version: number; settings: CatalogueSettings | null; fileHash: string | null }> {
     const row = await this.db('config_version').where({ id: 1 }).first();
-    return Number(row?.version ?? 0);
+    return { version: Number(row?.version ?? 0), settings: json(row?.settings), fileHash: row?.file_hash ?? null };
   }
 
   async entries(): Promise<ConfigEntry[]> {
@@ -75,30 +96,51 @@ export class KnexConfigStore {
     }));
   }
 
-  /** Replaces the file rows with the file's entries (admin rows win); bumps the version when anything changed. */
-  async syncFile(entries: Array<Omit<ConfigEntry, 'source'>>): Promise<void> {
-    const resting = entries.map((e) => ({ ...e, body: e.body && this.atRest(e.kind, e.id, e.body, 'file') }));
-    await this.db.transaction(async (trx) => {
-      await trx.raw('select version from config_version where id = 1 for update');
-      const before = JSON.stringify(
-        await trx('config_entries').where({ source: 'file' }).orderBy(['kind', 'id']).select('kind', 'id', 'body'),
+  /**
+   * Imports the config file's catalogue when its content hash differs from the last import's; otherwise leaves the
+   * database as it is (admin changes since then included). An import replaces the catalogue, admin rows too, in one
+   * transaction. Instances starting together take turns on the version row's lock: the first imports, the others
+   * find its hash and import nothing. The file's literal keys are remembered in memory either way. The hash covers
+   * the entries and settings in canonical form, so key order, spacing and the file's `keys` do not count.
+   */
+  async importFile(file: { entries: Array<Omit<ConfigEntry, 'source'>>; settings: CatalogueSettings }): Promise<FileImport> {
+    const resting = file.entries.map((e) => ({ ...e, body: e.body && this.atRest(e.kind, e.id, e.body, 'file') }));
+    // the hash of what the database would hold (a literal key as its marker): nothing stored derives from a secret
+    const hash = sha256Hex(canonicalJson({ entries: resting, settings: file.settings }));
+    return this.db.transaction(async (trx) => {
+      const current = await trx('config_version').where({ id: 1 }).forUpdate().first();
+      const previousHash: string | null = current?.file_hash ?? null;
+      const outcome = { hash, previousHash, added: 0, changed: 0, removed: 0, adminEditsReplaced: 0 };
+      if (previousHash === hash) return { imported: false, ...outcome };
+      const before: Array<CatalogueRow & { source: string }> = (await trx('config_entries').select('kind', 'id', 'body', 'source')).map(
+        (r: Record<string, any>) => ({ kind: r.kind, id: r.id, source: r.source, body: json(r.body) }),
       );
-      // keep existing rows (and their place in the order); drop file rows the file no longer has
-      const keep = new Set(resting.map((e) => `${e.kind}\u0000${e.id}`));
-      const fileRows = await trx('config_entries').where({ source: 'file' }).select('kind', 'id');
-      for (const r of fileRows)
-        if (!keep.has(`${r.kind}\u0000${r.id}`)) await trx('config_entries').where({ kind: r.kind, id: r.id, source: 'file' }).delete();
-      for (const e of resting) {
-        await trx('config_entries')
-          .insert({ kind: e.kind, id: e.id, body: JSON.stringify(e.body), source: 'file' })
-          .onConflict(['kind', 'id'])
-          .merge({ body: JSON.stringify(e.body) })
-          .where('config_entries.source', 'file'); // admin rows win
-      }
-      const after = JSON.stringify(
-        await trx('config_entries').where({ source: 'file' }).orderBy(['kind', 'id']).select('kind', 'id', 'body'),
-      );
-      if (before !== after) await trx('config_version').where({ id: 1 }).increment('version', 1);
+      // A catalogue from before hashes were kept had admin rows win over the file: the upgrade's import keeps them.
+      const keepAdmin = previousHash === null && before.length > 0;
+      const admin = before.filter((r) => r.source === 'admin');
+      if (keepAdmin) await trx('config_entries').where({ source: 'file' }).delete();
+      else await trx('config_entries').delete();
+      const keptIds = new Set(keepAdmin ? admin.map((r) => `${r.kind}:${r.id}`) : []);
+      const rows = resting
+        .filter((e) => !keptIds.has(`${e.kind}:${e.id}`))
+        .map((e) => ({ kind: e.kind, id: e.id, body: JSON.stringify(e.body), source: 'file' }));
+      // one row at a time keeps seq in the file's order (the catalogue lists models as the file does)
+      for (const row of rows) await trx('config_entries').insert(row);
+      await trx('config_version')
+        .where({ id: 1 })
+        .update({
+          file_hash: hash,
+          file_imported_at: trx.fn.now(),
+          settings: JSON.stringify(file.settings),
+          version: trx.raw('version + 1'),
+        });
+      const after = [...resting, ...(keepAdmin ? admin : [])]; // later rows win, as kept admin rows do
+      return {
+        imported: true,
+        ...outcome,
+        ...catalogueDiff(before, after),
+        adminEditsReplaced: keepAdmin ? 0 : admin.length,
+      };
     });
   }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newKeyId, type Account, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
+import { newKeyId, type Account, type ApiKeyRecord, type KeyRepository, type KeySettings, type NewKey } from '@gateway/core';
 
 interface KeyRow {
   id: string;
@@ -9,6 +9,12 @@ interface KeyRow {
   key_prefix: string;
   created_at: Date;
   revoked_at: Date | null;
+  name: string | null;
+  expires_at: Date | null;
+  models: string[] | string | null;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  concurrent_streams: number | null;
 }
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
@@ -16,9 +22,31 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   accountId: r.account_id,
   group: r.group_name,
   prefix: r.key_prefix,
+  name: r.name ?? null,
   createdAt: new Date(r.created_at),
   revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
+  expiresAt: r.expires_at ? new Date(r.expires_at) : null,
+  models: r.models === null || r.models === undefined ? null : typeof r.models === 'string' ? JSON.parse(r.models) : r.models,
+  limits: {
+    requestsPerMinute: r.requests_per_minute ?? null,
+    tokensPerMinute: r.tokens_per_minute ?? null,
+    concurrentStreams: r.concurrent_streams ?? null,
+  },
 });
+
+/** The columns of the settings given (absent ones are left out, so an update keeps them). */
+function settingsColumns(s: Partial<KeySettings>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (s.name !== undefined) out.name = s.name;
+  if (s.expiresAt !== undefined) out.expires_at = s.expiresAt;
+  if (s.models !== undefined) out.models = s.models === null ? null : JSON.stringify(s.models);
+  if (s.limits) {
+    out.requests_per_minute = s.limits.requestsPerMinute;
+    out.tokens_per_minute = s.limits.tokensPerMinute;
+    out.concurrent_streams = s.limits.concurrentStreams;
+  }
+  return out;
+}
 
 const toAccount = (r: { id: string; name: string; created_at: Date }): Account => ({
   id: r.id,
@@ -51,7 +79,7 @@ export class KnexKeyRepository implements KeyRepository {
     return (await this.db('accounts').orderBy('created_at')).map(toAccount);
   }
 
-  async createKey(input: { accountId: string; group: string; hash: string; prefix: string }): Promise<ApiKeyRecord> {
+  async createKey(input: NewKey): Promise<ApiKeyRecord> {
     await this.db('api_keys')
       .insert({
         id: newKeyId(),
@@ -59,10 +87,22 @@ export class KnexKeyRepository implements KeyRepository {
         group_name: input.group,
         key_hash: input.hash,
         key_prefix: input.prefix,
+        ...settingsColumns(input),
       })
       .onConflict('key_hash')
       .ignore();
     return toKey((await this.db<KeyRow>('api_keys').where({ key_hash: input.hash }).first())!);
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | null> {
+    const r = await this.db<KeyRow>('api_keys').where({ id }).first();
+    return r ? toKey(r) : null;
+  }
+
+  async updateKey(id: string, patch: Partial<KeySettings>): Promise<ApiKeyRecord | null> {
+    const columns = settingsColumns(patch);
+    if (Object.keys(columns).length) await this.db('api_keys').where({ id }).update(columns);
+    return this.getKey(id);
   }
 
   async listKeys(accountId?: string): Promise<ApiKeyRecord[]> {

@@ -41,11 +41,11 @@ describeOnTestDatabases((target) => {
       });
 
     it('starts unlimited and unused; limits and charges add up', async () => {
-      expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: null, used: 0 });
+      expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: null, used: 0, period: null });
       await quotas.setLimit('acme', 100);
-      await quotas.charge('acme', 12.5, 'text', { requestId: 'r1' });
-      await quotas.charge('acme', 0.25, 'text', { requestId: 'r2' });
-      expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: 100, used: 12.75 });
+      await quotas.charge({ accountId: 'acme' }, 12.5, 'text', { requestId: 'r1' });
+      await quotas.charge({ accountId: 'acme' }, 0.25, 'text', { requestId: 'r2' });
+      expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: 100, used: 12.75, period: null });
     });
 
     it('charges a task once, and refunds it once when it fails, even with concurrent refunders', async () => {
@@ -70,6 +70,57 @@ describeOnTestDatabases((target) => {
       await tasks.transition('taskquota2', 'queued', 'running');
       await tasks.transition('taskquota2', 'running', 'succeeded');
       expect(await quotas.refundUnsuccessfulTasks(10)).toEqual([]);
+    });
+  });
+
+  describe(`credit budgets with periods on ${target.name}`, () => {
+    let db: Awaited<ReturnType<typeof target.open>>;
+    let now = new Date('2030-05-31T23:00:00Z');
+    let quotas: KnexQuotaRepository;
+    let keyId: string;
+    beforeAll(async () => {
+      db = await target.open();
+      quotas = new KnexQuotaRepository(db.knex, { now: () => now });
+      const keys = new KnexKeyRepository(db.knex);
+      await keys.createAccount('acme');
+      keyId = (await keys.createKey({ accountId: 'acme', group: 'default', hash: 'ab'.repeat(32), prefix: 'sk-budg' })).id;
+    });
+    afterAll(async () => db.drop());
+    const payer = () => ({ accountId: 'acme', keyId });
+
+    it('a daily key budget refuses past its limit and starts again at midnight UTC', async () => {
+      expect(await quotas.getKey(keyId)).toEqual({ keyId, limit: null, used: 0, period: null });
+      await quotas.setKeyLimit(keyId, 10, 'daily');
+      expect(await quotas.reserve(payer(), 8, 'images', {})).toBe(true);
+      expect(await quotas.reserve(payer(), 3, 'images', {})).toBe(false);
+      // refused by the key: the account's share was rolled back with it
+      expect((await quotas.get('acme')).used).toBe(8);
+      expect(await quotas.getKey(keyId)).toEqual({ keyId, limit: 10, used: 8, period: 'daily' });
+      now = new Date('2030-06-01T00:00:00Z');
+      expect((await quotas.getKey(keyId)).used).toBe(0);
+      expect(await quotas.reserve(payer(), 10, 'images', {})).toBe(true);
+      expect(await quotas.reserve(payer(), 0.5, 'images', {})).toBe(false);
+      // the account's quota has no period: it keeps counting
+      expect((await quotas.get('acme')).used).toBe(18);
+    });
+
+    it('a monthly account quota resets on the first of the month; parallel takers never pass it', async () => {
+      now = new Date('2030-06-30T12:00:00Z');
+      await quotas.setKeyLimit(keyId, null, null);
+      await quotas.setLimit('acme', 5, 'monthly');
+      // a lifetime count is no period's: the first period starts from zero
+      expect((await quotas.get('acme')).used).toBe(0);
+      now = new Date('2030-07-01T00:00:00Z');
+      expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: 5, used: 0, period: 'monthly' });
+      const taken = await Promise.all(Array.from({ length: 8 }, () => quotas.reserve(payer(), 1, 'images', {})));
+      expect(taken.filter(Boolean)).toHaveLength(5);
+      expect((await quotas.get('acme')).used).toBe(5);
+      // a refund gives back within the period and never goes below zero
+      await quotas.charge(payer(), -2, 'images refund', {});
+      expect((await quotas.get('acme')).used).toBe(3);
+      now = new Date('2030-08-01T00:00:00Z');
+      await quotas.charge(payer(), -2, 'late refund', {});
+      expect((await quotas.get('acme')).used).toBe(0);
     });
   });
 });

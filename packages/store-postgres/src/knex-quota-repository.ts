@@ -1,90 +1,97 @@
 import type { Knex } from 'knex';
-import type { AccountQuota, CreditRefs, QuotaRepository, VideoTask } from '@gateway/core';
+import {
+  usedInPeriod,
+  type AccountQuota,
+  type BudgetPeriod,
+  type CreditQuota,
+  type CreditRefs,
+  type KeyQuota,
+  type Payer,
+  type QuotaRepository,
+  type VideoTask,
+} from '@gateway/core';
+import { addCredits, reserveCredits } from './credit-quota-sql';
 import { rowToTask } from './task-row.codec';
 import { usageRowToRecord } from './knex-usage-log';
 
-const toQuota = (accountId: string, r?: Record<string, any>): AccountQuota => ({
-  accountId,
-  limit: r?.credit_limit === null || r?.credit_limit === undefined ? null : Number(r.credit_limit),
-  used: Number(r?.credits_used ?? 0),
-});
+const toQuota = (r: Record<string, any> | undefined, now: Date): CreditQuota => {
+  const period = (r?.period ?? null) as BudgetPeriod | null;
+  const used = Number(r?.credits_used ?? 0);
+  return {
+    limit: r?.credit_limit === null || r?.credit_limit === undefined ? null : Number(r.credit_limit),
+    used: usedInPeriod({ used, period, periodStart: r?.period_start ? new Date(r.period_start) : null }, now),
+    period,
+  };
+};
 
-/**
- * Takes `amount` credits only if the account stays within its limit: one conditional UPDATE, so the row lock
- * serialises concurrent takers on every instance and each re-checks the limit against the committed total.
- * Used inside a caller's transaction (task admission) or on its own.
- */
-export async function reserveCredits(
-  trx: Knex.Transaction,
-  accountId: string,
-  amount: number,
-  reason: string,
-  refs: CreditRefs,
-): Promise<boolean> {
-  await trx.raw('insert into account_quotas (account_id, credits_used) values (?, 0) on conflict (account_id) do nothing', [accountId]);
-  const { rows } = await trx.raw(
-    `update account_quotas set credits_used = credits_used + ?, updated_at = now()
-      where account_id = ? and (credit_limit is null or credits_used + ? <= credit_limit)
-      returning account_id`,
-    [amount, accountId, amount],
-  );
-  if (!(rows as unknown[]).length) return false;
-  await ledger(trx, accountId, amount, reason, refs);
-  return true;
-}
-
-async function ledger(trx: Knex.Transaction, accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
-  await trx('credit_ledger').insert({
-    account_id: accountId,
-    amount,
-    reason,
-    request_id: refs.requestId ?? null,
-    task_id: refs.taskId ?? null,
-  });
-}
+/** A reservation that did not fit: thrown to roll back what the transaction took so far. */
+class DidNotFit extends Error {}
 
 const limit1 = (taskId: string) => ({ sql: 'and id = ?', params: [taskId], limit: 1 });
 
 export class KnexQuotaRepository implements QuotaRepository {
-  constructor(private readonly db: Knex) {}
+  private readonly now: () => Date;
+
+  /** now: the clock budget periods are read by (tests inject one to cross a boundary) */
+  constructor(
+    private readonly db: Knex,
+    opts: { now?: () => Date } = {},
+  ) {
+    this.now = opts.now ?? (() => new Date());
+  }
 
   async get(accountId: string): Promise<AccountQuota> {
-    return toQuota(accountId, await this.db('account_quotas').where({ account_id: accountId }).first());
+    return { accountId, ...toQuota(await this.db('account_quotas').where({ account_id: accountId }).first(), this.now()) };
   }
 
-  async setLimit(accountId: string, limit: number | null): Promise<AccountQuota> {
-    const [row] = await this.db('account_quotas')
-      .insert({ account_id: accountId, credit_limit: limit })
+  async getKey(keyId: string): Promise<KeyQuota> {
+    return { keyId, ...toQuota(await this.db('key_quotas').where({ key_id: keyId }).first(), this.now()) };
+  }
+
+  async setLimit(accountId: string, limit: number | null, period?: BudgetPeriod | null): Promise<AccountQuota> {
+    const change = period === undefined ? { credit_limit: limit } : { credit_limit: limit, period };
+    await this.db('account_quotas')
+      .insert({ account_id: accountId, ...change })
       .onConflict('account_id')
-      .merge({ credit_limit: limit, updated_at: this.db.fn.now() })
-      .returning('*');
-    return toQuota(accountId, row);
+      .merge({ ...change, updated_at: this.db.fn.now() });
+    return this.get(accountId);
   }
 
-  private async add(trx: Knex.Transaction, accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
-    await trx.raw(
-      `insert into account_quotas (account_id, credits_used) values (?, ?)
-       on conflict (account_id) do update set credits_used = account_quotas.credits_used + excluded.credits_used, updated_at = now()`,
-      [accountId, amount],
-    );
-    await ledger(trx, accountId, amount, reason, refs);
+  /** A key without limit and period has no budget: its row goes, so its charges cost no write. */
+  async setKeyLimit(keyId: string, limit: number | null, period: BudgetPeriod | null): Promise<KeyQuota> {
+    if (limit === null && period === null) await this.db('key_quotas').where({ key_id: keyId }).delete();
+    else
+      await this.db('key_quotas')
+        .insert({ key_id: keyId, credit_limit: limit, period })
+        .onConflict('key_id')
+        .merge({ credit_limit: limit, period, updated_at: this.db.fn.now() });
+    return this.getKey(keyId);
   }
 
-  async reserve(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean> {
-    return this.db.transaction((trx) => reserveCredits(trx, accountId, amount, reason, refs));
+  async reserve(payer: Payer, amount: number, reason: string, refs: CreditRefs): Promise<boolean> {
+    try {
+      return await this.db.transaction(async (trx) => {
+        if (!(await reserveCredits(trx, payer, amount, reason, refs, this.now()))) throw new DidNotFit();
+        return true;
+      });
+    } catch (e) {
+      if (e instanceof DidNotFit) return false;
+      throw e;
+    }
   }
 
-  async charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
-    await this.db.transaction((trx) => this.add(trx, accountId, amount, reason, refs));
+  async charge(payer: Payer, amount: number, reason: string, refs: CreditRefs): Promise<void> {
+    await this.db.transaction((trx) => addCredits(trx, payer, amount, reason, refs, this.now()));
   }
 
   async chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const n = await trx('video_tasks')
+      const [task] = await trx('video_tasks')
         .where({ id: taskId, billing_state: 'none' })
-        .update({ billing_state: 'charged', billed_credits: amount });
-      if (n === 0) return false;
-      await this.add(trx, accountId, amount, 'video task', { taskId });
+        .update({ billing_state: 'charged', billed_credits: amount })
+        .returning('key_id');
+      if (!task) return false;
+      await addCredits(trx, { accountId, keyId: task?.key_id ?? undefined }, amount, 'video task', { taskId }, this.now());
       return true;
     });
   }
@@ -126,7 +133,14 @@ export class KnexQuotaRepository implements QuotaRepository {
       const out: Array<{ taskId: string; accountId: string; amount: number }> = [];
       for (const r of rows as Array<Record<string, any>>) {
         const amount = Number(r.billed_credits);
-        await this.add(trx, r.account_id, -amount, 'video task refund', { taskId: r.id });
+        await addCredits(
+          trx,
+          { accountId: r.account_id, keyId: r.key_id ?? undefined },
+          -amount,
+          'video task refund',
+          { taskId: r.id },
+          this.now(),
+        );
         // The refund shows where the charge shows: a usage row of its own, with negative credits, in the same step.
         await trx('usage_log').insert(
           usageRowToRecord({

@@ -17,7 +17,8 @@ import {
   type VideoTask,
 } from '@gateway/core';
 import { encodeRequest, patchToRow, rowToClaim, rowToTask } from './task-row.codec';
-import { reserveCredits } from './knex-quota-repository';
+import { reserveCredits } from './credit-quota-sql';
+import { KnexQuotaRepository } from './knex-quota-repository';
 import { usageRowToRecord } from './knex-usage-log';
 
 /** Thrown inside the admission transaction to roll it back when the credits do not suffice. */
@@ -34,7 +35,11 @@ const TERMINAL = TASK_STATUSES.filter((s) => isTerminal(s));
  * conditional on the lease owner, so a worker whose lease ran out writes nothing.
  */
 export class KnexTaskRepository implements TaskRepository, TaskQueue {
-  constructor(protected readonly db: Knex) {}
+  /** now: the clock credit budgets' periods are read by (the quota repository's, in tests an injected one) */
+  constructor(
+    protected readonly db: Knex,
+    private readonly opts: { now?: () => Date } = {},
+  ) {}
 
   async create(task: NewVideoTask, db: Knex = this.db): Promise<VideoTask> {
     // Set here rather than by now(): millisecond timestamps keep (created_at, id) cursors exact.
@@ -96,8 +101,12 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       return await this.admitInTransaction(task, rules);
     } catch (e) {
       if (!(e instanceof Unaffordable)) throw e;
-      const q = await this.db('account_quotas').where({ account_id: task.accountId }).first();
-      return { outcome: 'unaffordable', used: Number(q?.credits_used ?? 0), limit: Number(q?.credit_limit ?? 0) };
+      // say whose quota it was: the account's, or (when the account's would have fit) the key's budget
+      const quotas = new KnexQuotaRepository(this.db, this.opts);
+      const account = await quotas.get(task.accountId);
+      const price = rules.price ?? 0;
+      const q = account.limit !== null && account.used + price > account.limit ? account : await quotas.getKey(task.keyId);
+      return { outcome: 'unaffordable', used: q.used, limit: q.limit ?? 0, scope: 'keyId' in q ? 'key' : 'account' };
     }
   }
 
@@ -115,7 +124,9 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       let created = await this.create(task, trx);
       const price = rules.price ?? 0;
       if (price > 0) {
-        if (!(await reserveCredits(trx, task.accountId, price, 'video task', { taskId: task.id }))) throw new Unaffordable();
+        const payer = { accountId: task.accountId, keyId: task.keyId };
+        if (!(await reserveCredits(trx, payer, price, 'video task', { taskId: task.id }, (this.opts.now ?? (() => new Date()))())))
+          throw new Unaffordable();
         const [row] = await trx('video_tasks')
           .where({ id: task.id })
           .update({ billing_state: 'charged', billed_credits: price })

@@ -58,6 +58,7 @@ export function usageRowToRecord(r: UsageRow): Record<string, unknown> {
     input_tokens: r.inputTokens ?? null,
     output_tokens: r.outputTokens ?? null,
     cached_tokens: r.cachedTokens ?? null,
+    cache_write_tokens: r.cacheWriteTokens ?? null,
     reasoning_tokens: r.reasoningTokens ?? null,
     latency_ms: r.latencyMs === undefined ? null : Math.round(r.latencyMs),
     ttft_ms: r.ttftMs === undefined || r.ttftMs === null ? null : Math.round(r.ttftMs),

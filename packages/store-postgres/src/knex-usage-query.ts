@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DailyUsageTotal, UsageFilter, UsageQuery, UsageRecord } from '@gateway/core';
+import type { DailyUsageTotal, UsageFilter, UsageGroup, UsageGrouping, UsageQuery, UsageRecord, UsageSummaryFilter } from '@gateway/core';
 
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
 
@@ -18,6 +18,7 @@ function toRecord(r: Record<string, any>): UsageRecord {
     inputTokens: num(r.input_tokens),
     outputTokens: num(r.output_tokens),
     cachedTokens: num(r.cached_tokens),
+    cacheWriteTokens: num(r.cache_write_tokens),
     reasoningTokens: num(r.reasoning_tokens),
     latencyMs: num(r.latency_ms),
     ttftMs: num(r.ttft_ms) ?? null,
@@ -34,11 +35,14 @@ function toRecord(r: Record<string, any>): UsageRecord {
 export class KnexUsageQuery implements UsageQuery {
   constructor(private readonly db: Knex) {}
 
-  private filtered(f: Omit<UsageFilter, 'limit' | 'after'>): Knex.QueryBuilder {
-    const q = this.db('usage_log').where({ account_id: f.accountId });
+  private filtered(f: Omit<UsageFilter, 'limit' | 'after' | 'accountId'> & { accountId?: string }): Knex.QueryBuilder {
+    const q = this.db('usage_log');
+    if (f.accountId !== undefined) q.where({ account_id: f.accountId });
     if (f.from) q.where('created_at', '>=', f.from);
     if (f.to) q.where('created_at', '<', f.to);
-    const eq: Array<[Exclude<keyof UsageFilter, 'limit' | 'after' | 'from' | 'to'>, string]> = [
+    const eq: Array<[Exclude<keyof UsageFilter, 'limit' | 'after' | 'from' | 'to' | 'accountId'>, string]> = [
+      ['keyId', 'key_id'],
+      ['provider', 'provider'],
       ['model', 'model'],
       ['format', 'format'],
       ['status', 'status'],
@@ -74,4 +78,35 @@ export class KnexUsageQuery implements UsageQuery {
       outputTokens: Number(r.output_tokens ?? 0),
     }));
   }
+
+  async summary(f: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }> {
+    const rows = await this.filtered(f)
+      .select(this.db.raw(`${GROUP_COLUMN[f.groupBy]} as grp`))
+      .count({ requests: '*' })
+      .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
+      .select(this.db.raw('coalesce(sum(case when credits > 0 then credits end), 0) as credits'))
+      .select(this.db.raw('coalesce(-sum(case when credits < 0 then credits end), 0) as refunds'))
+      .groupByRaw('1')
+      .orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last')
+      .limit(f.limit + 1);
+    return {
+      hasMore: rows.length > f.limit,
+      groups: rows.slice(0, f.limit).map((r: Record<string, any>) => ({
+        group: r.grp ?? null,
+        requests: Number(r.requests),
+        inputTokens: Number(r.input_tokens ?? 0),
+        outputTokens: Number(r.output_tokens ?? 0),
+        credits: Number(r.credits),
+        refunds: Number(r.refunds),
+      })),
+    };
+  }
 }
+
+/** The usage_log expression each grouping groups by (days in UTC). */
+const GROUP_COLUMN: Record<UsageGrouping, string> = {
+  day: `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`,
+  model: 'model',
+  key: 'key_id',
+  account: 'account_id',
+};

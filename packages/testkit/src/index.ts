@@ -1,3 +1,5 @@
+export { describeContentStoreConformance, type ContentStoreHarness } from './content-store.conformance';
+export { startFakeS3, type FakeS3, type FakeS3Object, type FakeS3Request } from './fake-s3';
 export { describeKeyRepositoryConformance } from './key-repository.conformance';
 export {
   conformanceTask,
@@ -56,6 +58,7 @@ export {
   geminiContentDialect,
   type GoldenAdapter,
   openAiChatDialect,
+  openAiResponsesDialect,
   pollUntilSettled,
   readJson,
   readMultipart,

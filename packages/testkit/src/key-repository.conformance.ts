@@ -51,6 +51,44 @@ export function describeKeyRepositoryConformance(name: string, make: () => Promi
       expect(await repo.revokeKey('no-such-key')).toBe(false);
     });
 
+    it("keeps a key's settings and changes only those given", async () => {
+      const hash = hashApiKey('sk-conformance-settings');
+      const rec = await repo.createKey({
+        accountId: 'acme',
+        group: 'default',
+        hash,
+        prefix: 'sk-conf',
+        name: 'ci',
+        expiresAt: new Date('2031-02-03T04:05:06Z'),
+        models: ['m1', 'm2'],
+        limits: { requestsPerMinute: 10, tokensPerMinute: null, concurrentStreams: 3 },
+      });
+      const settings = {
+        name: 'ci',
+        expiresAt: new Date('2031-02-03T04:05:06Z'),
+        models: ['m1', 'm2'],
+        limits: { requestsPerMinute: 10, tokensPerMinute: null, concurrentStreams: 3 },
+      };
+      expect(rec).toMatchObject(settings);
+      expect(await repo.findKeyByHash(hash)).toMatchObject(settings);
+      const changed = await repo.updateKey(rec.id, { models: null, name: 'renamed' });
+      expect(changed).toMatchObject({ ...settings, models: null, name: 'renamed' });
+      expect(await repo.getKey(rec.id)).toMatchObject({ ...settings, models: null, name: 'renamed' });
+      expect(await repo.updateKey('key_missing', { name: 'x' })).toBeNull();
+      const plain = await repo.createKey({
+        accountId: 'acme',
+        group: 'default',
+        hash: hashApiKey('sk-conformance-plain'),
+        prefix: 'sk-conf',
+      });
+      expect(plain).toMatchObject({
+        name: null,
+        expiresAt: null,
+        models: null,
+        limits: { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null },
+      });
+    });
+
     it('lists keys per account', async () => {
       await repo.createAccount('other');
       await repo.createKey({ accountId: 'other', group: 'default', hash: hashApiKey('sk-conformance-oth'), prefix: 'sk-conf' });

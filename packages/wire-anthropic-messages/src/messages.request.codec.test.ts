@@ -159,10 +159,17 @@ describe('decodeMessagesRequest', () => {
     });
   });
 
-  it('refuses server tools and custom tools without input_schema', () => {
-    expect(
-      refusal(() => decodeMessagesRequest({ ...base, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, thinker)),
-    ).toMatchObject({ code: 'unsupported_tool', param: 'tools[0].type' });
+  it('keeps server tools as hosted tools, refuses Anthropic-defined client tools and custom tools without input_schema', () => {
+    const server = { type: 'web_search_20250305', name: 'web_search', max_uses: 3 };
+    const decoded = decodeMessagesRequest({ ...base, tools: [server] }, thinker).request;
+    expect(decoded.hostedTools).toEqual([
+      { format: 'anthropic-messages', type: 'web_search_20250305', param: 'tools[0]', definition: server },
+    ]);
+    expect(decoded.tools).toEqual([]);
+    expect(refusal(() => decodeMessagesRequest({ ...base, tools: [{ type: 'bash_20250124', name: 'bash' }] }, thinker))).toMatchObject({
+      code: 'unsupported_tool',
+      param: 'tools[0].type',
+    });
     expect(refusal(() => decodeMessagesRequest({ ...base, tools: [{ name: 'x' }] }, thinker))).toMatchObject({
       param: 'tools[0].input_schema',
     });

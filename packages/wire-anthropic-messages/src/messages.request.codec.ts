@@ -1,4 +1,5 @@
 import {
+  type HostedTool,
   checkReasoningEffort,
   invalid,
   type ModelSpec,
@@ -9,6 +10,9 @@ import {
 } from '@gateway/core';
 import { decodeConversation } from './messages.content.codec';
 import type { CountTokensRequestBody, MessagesRequestBody } from './messages.request.schema';
+
+/** The dialect of this format's bodies (native-request.ts) and of its hosted tools (hosted-tools.ts). */
+const DIALECT = 'anthropic-messages';
 
 /** count_tokens bodies share the shape, with max_tokens optional. */
 type Body = MessagesRequestBody | CountTokensRequestBody;
@@ -43,19 +47,29 @@ const KNOWN = new Set([
   'output_format',
 ]);
 
-function decodeTools(raw: Body['tools']): ToolDefinition[] | undefined {
-  return raw?.map((t, i) => {
-    // Server tools (web search, bash, code execution...) run inside Anthropic; the gateway has no such runtime.
+/** Anthropic's server tools: run inside Anthropic (core/hosted-tools.ts decides what other upstreams get). */
+const SERVER_TOOL = /^(web_search|web_fetch|code_execution)_\d+$/;
+
+function decodeTools(raw: Body['tools']): { tools?: ToolDefinition[]; hosted: HostedTool[] } {
+  const hosted: HostedTool[] = [];
+  const tools: ToolDefinition[] = [];
+  raw?.forEach((t, i) => {
+    if (t.type != null && SERVER_TOOL.test(t.type)) {
+      hosted.push({ format: DIALECT, type: t.type, param: `tools[${i}]`, definition: t as unknown as Record<string, unknown> });
+      return;
+    }
+    // Anthropic-defined client tools (bash, text_editor, computer) have schemas only Anthropic knows.
     if (t.type != null && t.type !== 'custom') {
       throw invalid(
         'unsupported_tool',
-        `Tool type ${JSON.stringify(t.type)} is not supported; only custom tools with "input_schema" are.`,
+        `Tool type ${JSON.stringify(t.type)} is not supported; only custom tools with "input_schema" and the server tools web_search_*, web_fetch_* and code_execution_* are.`,
         `tools[${i}].type`,
       );
     }
     if (!t.input_schema) throw invalid('missing_field', `Missing required field "tools[${i}].input_schema".`, `tools[${i}].input_schema`);
-    return { name: t.name, description: t.description, parameters: t.input_schema };
+    tools.push({ name: t.name, description: t.description, parameters: t.input_schema });
   });
+  return { tools: raw ? tools : undefined, hosted };
 }
 
 function decodeToolChoice(raw: Body['tool_choice'], tools: ToolDefinition[] | undefined): ToolChoice | undefined {
@@ -104,9 +118,9 @@ function systemText(system: Body['system'], fromMessages: string[]): string | un
 }
 
 /** Messages body (already schema-checked) → canonical TextRequest, with the model's own limits. */
-export function decodeMessagesRequest(body: Body, model: ModelSpec): DecodedMessagesRequest {
+export function decodeMessagesRequest(body: Body, model: ModelSpec, headers: Record<string, string> = {}): DecodedMessagesRequest {
   const conversation = decodeConversation(body.messages);
-  const tools = decodeTools(body.tools);
+  const { tools, hosted } = decodeTools(body.tools);
   const toolChoice = decodeToolChoice(body.tool_choice, tools);
   const { reasoning, thinking } = decodeReasoning(body, model);
   const format = body.output_config?.format ?? body.output_format;
@@ -130,6 +144,9 @@ export function decodeMessagesRequest(body: Body, model: ModelSpec): DecodedMess
       reasoning,
       user: body.metadata?.user_id ?? undefined,
       extra: Object.keys(extra).length ? extra : undefined,
+      hostedTools: hosted.length ? hosted : undefined,
+      // an Anthropic upstream sends this as written (native-request.ts); the fields above serve everything else
+      native: { dialect: DIALECT, body: body as unknown as Record<string, unknown>, headers },
     },
   };
 }

@@ -1,5 +1,5 @@
-import { Router, type RequestHandler } from 'express';
-import { newId, type TextGeneration } from '@gateway/core';
+import { Router, type Request, type RequestHandler } from 'express';
+import { estimateInputTokens, newId, type TextGeneration, type Warning } from '@gateway/core';
 import {
   compileValidator,
   countInputTokens,
@@ -23,7 +23,6 @@ import {
 } from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
-import { inputTokensForMessageStart } from './stream-input-tokens';
 
 const validate = compileValidator<MessagesRequestBody>(messagesRequestSchema);
 const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
@@ -44,7 +43,16 @@ const requireVersion: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** `POST /v1/messages` and `/v1/messages/count_tokens` (`?beta=true` and `anthropic-beta` are accepted and change nothing). */
+/** The client headers that belong to its Messages request: `anthropic-beta` reaches an Anthropic upstream (provider policy). */
+function nativeHeaders(req: Request): Record<string, string> {
+  const beta = req.header('anthropic-beta');
+  return beta ? { 'anthropic-beta': beta } : {};
+}
+
+/**
+ * `POST /v1/messages` and `/v1/messages/count_tokens`. `?beta=true` changes nothing; `anthropic-beta` is forwarded
+ * to an Anthropic upstream with the client's body (same-dialect passthrough) and ignored by every other upstream.
+ */
 export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
   const router = Router();
   // The 1.x SDK sends `authorization: Bearer`, 0.x and curl users `x-api-key`: both are accepted.
@@ -52,9 +60,16 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     const principal = principalOf(res);
     const body = validate(req.body);
     const model = deps.text.resolve(principal, body.model);
-    const { request, thinking } = decodeMessagesRequest(body, model);
+    const { request, thinking } = decodeMessagesRequest(body, model, nativeHeaders(req));
     const id = newId('msg_', 12);
-    const meta = { format: 'anthropic-messages', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
+    const meta = {
+      format: 'anthropic-messages',
+      requestId: res.locals.requestId as string,
+      signal: requestSignal(res),
+      model,
+      // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
+      onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
+    };
 
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
@@ -62,10 +77,10 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       res.json(encodeMessage(id, model.id, result, thinking));
       return;
     }
-    const encoder = new MessagesEventEncoder(id, model.id, thinking);
+    // The estimate is known before the call; a second upstream request per stream to count would cost more.
+    const encoder = new MessagesEventEncoder(id, model.id, thinking, estimateInputTokens(request));
     await pumpStream(res, {
       parts: () => deps.text.stream(principal, request, meta),
-      start: () => [encoder.start(inputTokensForMessageStart(request))],
       encode: (part) => encoder.encode(part),
       renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
     });
@@ -79,7 +94,7 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     async (req, res) => {
       const principal = principalOf(res);
       const body = validateCount(req.body);
-      const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model));
+      const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model), nativeHeaders(req));
       res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
     },
   );

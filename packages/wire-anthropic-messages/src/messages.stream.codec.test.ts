@@ -5,7 +5,7 @@ const finish: TextStreamPart = { type: 'finish', finishReason: 'stop', usage: { 
 
 function run(parts: TextStreamPart[], thinking: 'off' | 'summarized' | 'omitted' = 'summarized'): MessageEvent[] {
   const enc = new MessagesEventEncoder('msg_1', 'sim-chat', thinking);
-  return [enc.start(), ...parts.flatMap((p) => enc.encode(p))];
+  return parts.flatMap((p) => enc.encode(p));
 }
 
 /** What the SDK's accumulator does with the events, enough to compare against the non-streamed message. */
@@ -28,6 +28,25 @@ function fold(events: MessageEvent[]) {
 }
 
 describe('MessagesEventEncoder', () => {
+  it("message_start announces the upstream's input-usage part, in Anthropic's split, and sends nothing else for it", () => {
+    const enc = new MessagesEventEncoder('msg_1', 'sim-chat', 'summarized', 9);
+    const events = enc.encode({ type: 'input-usage', usage: { inputTokens: 1000, cachedInputTokens: 900, cacheCreationInputTokens: 60 } });
+    expect(events).toHaveLength(1);
+    expect((events[0].data.message as any).usage).toEqual({
+      input_tokens: 40,
+      output_tokens: 0,
+      cache_creation_input_tokens: 60,
+      cache_read_input_tokens: 900,
+    });
+  });
+
+  it('message_start announces the estimate when the first part is content', () => {
+    const enc = new MessagesEventEncoder('msg_1', 'sim-chat', 'summarized', 9);
+    const [start] = enc.encode({ type: 'text-delta', delta: 'Hi' });
+    expect(start.event).toBe('message_start');
+    expect((start.data.message as any).usage).toMatchObject({ input_tokens: 9, cache_read_input_tokens: 0 });
+  });
+
   it('emits the golden sequence for plain text', () => {
     const events = run([{ type: 'text-delta', delta: 'Hello ' }, { type: 'text-delta', delta: 'world' }, finish]);
     expect(events.map((e) => e.event)).toEqual([

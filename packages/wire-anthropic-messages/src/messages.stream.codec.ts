@@ -1,4 +1,4 @@
-import type { TextStreamPart } from '@gateway/core';
+import type { TextStreamPart, Usage } from '@gateway/core';
 import type { ThinkingDisplay } from './messages.request.codec';
 import { encodeUsage, stopReasonOf } from './messages.response.codec';
 
@@ -7,6 +7,8 @@ export interface MessageEvent {
   event: string;
   data: Record<string, unknown>;
 }
+
+type InputUsage = Pick<Usage, 'inputTokens' | 'cachedInputTokens' | 'cacheCreationInputTokens'>;
 
 type BlockKind = 'text' | 'thinking' | 'tool_use';
 
@@ -19,16 +21,29 @@ export class MessagesEventEncoder {
   private open: { kind: BlockKind; index: number } | undefined;
   private nextIndex = 0;
   private pinged = false;
+  private started = false;
   private readonly toolBlocks = new Map<number, number>();
 
   constructor(
     private readonly id: string,
     private readonly model: string,
     private readonly thinking: ThinkingDisplay,
+    /** announced when the upstream gives no count of its own (an `input-usage` part) */
+    private readonly estimatedInputTokens = 0,
   ) {}
 
-  /** The exact usage is known when the canonical stream finishes (message_delta); this opens with the input count. */
-  start(inputTokens = 0): MessageEvent {
+  /**
+   * message_start opens with the input count: the upstream's, from an `input-usage` first part, else the estimate
+   * (clients such as LangChain read input tokens only here, so it must not say 0). The exact usage follows in
+   * message_delta.
+   */
+  private start(part: TextStreamPart): MessageEvent {
+    const input: InputUsage = part.type === 'input-usage' ? part.usage : { inputTokens: this.estimatedInputTokens };
+    const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = encodeUsage({
+      ...input,
+      outputTokens: 0,
+      totalTokens: 0,
+    });
     return {
       event: 'message_start',
       data: {
@@ -41,7 +56,7 @@ export class MessagesEventEncoder {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: inputTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+          usage: { input_tokens, output_tokens: 0, cache_creation_input_tokens, cache_read_input_tokens },
         },
       },
     };
@@ -49,6 +64,10 @@ export class MessagesEventEncoder {
 
   encode(part: TextStreamPart): MessageEvent[] {
     const out: MessageEvent[] = [];
+    if (!this.started) {
+      this.started = true;
+      out.push(this.start(part));
+    }
     switch (part.type) {
       case 'text-delta':
         if (!part.delta) break;

@@ -150,10 +150,15 @@ describe('decodeGenerateContent', () => {
     ).toMatchObject({ code: 'tools_required' });
   });
 
-  it('refuses Google-hosted tools', () => {
-    expect(refusal(() => decodeGenerateContent({ ...base, tools: [{ googleSearch: {} }] }, thinker))).toMatchObject({
+  it('keeps Google-hosted tools as hosted tools and refuses unknown tool kinds', () => {
+    const decoded = decodeGenerateContent({ ...base, tools: [{ googleSearch: {} }, { codeExecution: {} }] }, thinker).request;
+    expect(decoded.hostedTools).toEqual([
+      { format: 'gemini-content', type: 'googleSearch', param: 'tools[0].googleSearch', definition: { googleSearch: {} } },
+      { format: 'gemini-content', type: 'codeExecution', param: 'tools[1].codeExecution', definition: { codeExecution: {} } },
+    ]);
+    expect(refusal(() => decodeGenerateContent({ ...base, tools: [{ fileSearch: {} }] as never }, thinker))).toMatchObject({
       code: 'unsupported_tool',
-      param: 'tools[0].googleSearch',
+      param: 'tools[0].fileSearch',
     });
   });
 

@@ -1,4 +1,5 @@
 import {
+  type HostedTool,
   checkReasoningEffort,
   invalid,
   type ModelSpec,
@@ -10,6 +11,9 @@ import {
 import { decodeContents, decodeSystemInstruction } from './generate-content.contents.codec';
 import { geminiSchemaToJsonSchema } from './gemini-schema';
 import type { GenerateContentRequestBody } from './generate-content.request.schema';
+
+/** The dialect of this format's bodies (native-request.ts) and of its hosted tools (hosted-tools.ts). */
+const DIALECT = 'gemini-content';
 
 type Body = GenerateContentRequestBody;
 type GenerationConfig = NonNullable<Body['generationConfig']>;
@@ -26,25 +30,38 @@ export interface DecodedGenerateContent {
  */
 const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 
-function decodeTools(tools: Body['tools']): ToolDefinition[] | undefined {
-  if (!tools) return undefined;
+/** Tools Google runs itself (core/hosted-tools.ts decides what other upstreams get). */
+const HOSTED = new Set(['googleSearch', 'googleSearchRetrieval', 'urlContext', 'codeExecution']);
+
+function decodeTools(tools: Body['tools']): { tools?: ToolDefinition[]; hosted: HostedTool[] } {
+  const hosted: HostedTool[] = [];
+  if (!tools) return { hosted };
   const out: ToolDefinition[] = [];
   tools.forEach((t, i) => {
-    // Search, code execution, URL context... run inside Google; the gateway has no such runtime.
-    const other = Object.keys(t).find((k) => k !== 'functionDeclarations');
-    if (other)
+    for (const key of Object.keys(t)) {
+      if (key === 'functionDeclarations') continue;
+      if (HOSTED.has(key)) {
+        hosted.push({
+          format: DIALECT,
+          type: key,
+          param: `tools[${i}].${key}`,
+          definition: { [key]: (t as Record<string, unknown>)[key] },
+        });
+        continue;
+      }
       throw invalid(
         'unsupported_tool',
-        `Tool ${JSON.stringify(other)} is not supported; only functionDeclarations are.`,
-        `tools[${i}].${other}`,
+        `Tool ${JSON.stringify(key)} is not supported; only functionDeclarations, googleSearch, urlContext and codeExecution are.`,
+        `tools[${i}].${key}`,
       );
+    }
     for (const f of t.functionDeclarations ?? []) {
       const parameters =
         f.parametersJsonSchema ?? (f.parameters ? geminiSchemaToJsonSchema(f.parameters) : { type: 'object', properties: {} });
       out.push({ name: f.name, description: f.description, parameters });
     }
   });
-  return out.length ? out : undefined;
+  return { tools: out.length ? out : undefined, hosted };
 }
 
 /** ANY with one allowed name forces that function; with several, the declared tools are narrowed to them. */
@@ -159,7 +176,8 @@ function refuseOutputs(g: GenerationConfig, model: ModelSpec): void {
 export function decodeGenerateContent(body: Body, model: ModelSpec): DecodedGenerateContent {
   const g: GenerationConfig = body.generationConfig ?? {};
   refuseOutputs(g, model);
-  const { tools, toolChoice } = decodeToolConfig(body.toolConfig, decodeTools(body.tools));
+  const declared = decodeTools(body.tools);
+  const { tools, toolChoice } = decodeToolConfig(body.toolConfig, declared.tools);
   const { reasoning, includeThoughts } = decodeThinking(g.thinkingConfig, model);
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
@@ -183,6 +201,9 @@ export function decodeGenerateContent(body: Body, model: ModelSpec): DecodedGene
       responseFormat: decodeResponseFormat(g),
       reasoning,
       extra: Object.keys(extra).length ? extra : undefined,
+      hostedTools: declared.hosted.length ? declared.hosted : undefined,
+      // a Google upstream sends this as written (native-request.ts); the fields above serve everything else
+      native: { dialect: DIALECT, body: body as unknown as Record<string, unknown> },
     },
   };
 }

@@ -1,5 +1,13 @@
 import { Router, type Request, type Response } from 'express';
-import { invalid, newId, type GatewayError, type ImageGeneration, type ModelCatalogue, type TextGeneration } from '@gateway/core';
+import {
+  invalid,
+  newId,
+  type GatewayError,
+  type ImageGeneration,
+  type ModelCatalogue,
+  type TextGeneration,
+  type Warning,
+} from '@gateway/core';
 import {
   compileValidator,
   countInputTokens,
@@ -77,10 +85,16 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
       const params = req.params as unknown as Record<string, string>;
       const [modelId, verb] = [params[0], params[1]];
       const principal = principalOf(res);
-      const meta = { format: 'gemini-content', requestId: res.locals.requestId as string, signal: requestSignal(res) };
+      const meta = {
+        format: 'gemini-content',
+        requestId: res.locals.requestId as string,
+        signal: requestSignal(res),
+        // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
+        onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
+      };
       const body = validate(req.body);
       const spec = deps.catalogue.get(modelId);
-      if (spec?.kind === 'image' && deps.catalogue.groupAllows(principal.group, modelId)) {
+      if (spec?.kind === 'image' && deps.catalogue.keyAllows(principal, modelId)) {
         // Image models answer with inlineData parts; a stream carries the whole answer in one chunk.
         const answer = () =>
           generateImageContent(deps.images, principal, modelId, body, meta, { responseId: newId('', 12), modelVersion: modelId });

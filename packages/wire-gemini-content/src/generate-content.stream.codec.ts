@@ -16,6 +16,8 @@ export class GenerateContentChunkEncoder {
 
   encode(part: TextStreamPart): object[] {
     switch (part.type) {
+      case 'input-usage':
+        return []; // Gemini announces usage with the last chunk only
       case 'text-delta':
         return part.delta ? [encodeResponse(this.who, [{ text: part.delta }])] : [];
       case 'reasoning-delta': {
@@ -36,6 +38,9 @@ export class GenerateContentChunkEncoder {
         // An empty text part keeps `content.parts` non-empty, as Gemini's own closing chunks do.
         return [encodeResponse(this.who, calls.length ? calls : [{ text: '' }], FINISH_REASONS[part.finishReason], part.usage)];
       }
+      case 'native-event':
+        // another format's upstream event: the canonical parts beside it carry the content
+        return [];
     }
   }
 }

@@ -74,7 +74,8 @@ describe('encodeOperation', () => {
 });
 
 describe('fileDownloadUri', () => {
-  it('forces https, keeping host, port and path prefix', () => {
-    expect(fileDownloadUri('http://localhost:8080/gw', 'x1')).toBe('https://localhost:8080/gw/v1beta/files/x1:download?alt=media');
+  it("keeps PUBLIC_BASE_URL's scheme, host, port and path prefix: http when the gateway is served over http", () => {
+    expect(fileDownloadUri('http://localhost:8080/gw', 'x1')).toBe('http://localhost:8080/gw/v1beta/files/x1:download?alt=media');
+    expect(fileDownloadUri('https://gw.example/', 'x1')).toBe('https://gw.example/v1beta/files/x1:download?alt=media');
   });
 });

@@ -9,12 +9,12 @@ export function operationName(task: Pick<VideoTask, 'model' | 'id'>): string {
 }
 
 /**
- * Always https: the @google/genai SDK only extracts a file id from URIs starting with `https://`
- * (it then calls its own base URL, ignoring this host), and builds a broken path from `http://`.
+ * On the scheme and host of PUBLIC_BASE_URL, so a client that fetches the uri itself (@ai-sdk/google, curl) reaches
+ * the gateway: http when it is served over http. (@google/genai's `files.download` extracts the id only from an
+ * https uri; over plain http, pass it `files/<id>` instead: docs/formats/gemini-video.md.)
  */
 export function fileDownloadUri(publicBaseUrl: string, fileId: string): string {
-  const base = publicBaseUrl.replace(/\/+$/, '').replace(/^http:\/\//i, 'https://');
-  return `${base}/v1beta/files/${fileId}:download?alt=media`;
+  return `${publicBaseUrl.replace(/\/+$/, '')}/v1beta/files/${fileId}:download?alt=media`;
 }
 
 /** A task as a google.longrunning Operation: done:false while pending, then response or error. */

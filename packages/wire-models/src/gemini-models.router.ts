@@ -13,14 +13,14 @@ export function geminiModelsRouter(deps: ModelsRouterDeps): Router {
   const auth = requireKey(deps.authenticate, ['x-goog-api-key']);
 
   router.get('/v1beta/models', auth, (req, res) => {
-    res.json(pageGeminiModels(deps.catalogue.listForGroup(principalOf(res).group), req.query));
+    res.json(pageGeminiModels(deps.catalogue.listForKey(principalOf(res)), req.query));
   });
 
   router.get('/v1beta/models/:model', plainModelId, auth, (req, res) => {
     const id = String(req.params.model);
     const model = deps.catalogue.get(id);
-    // Outside the group looks exactly like absent, so the list of models cannot be probed.
-    if (!model || !deps.catalogue.groupAllows(principalOf(res).group, id)) {
+    // Outside the key's group or allowlist looks exactly like absent, so the list of models cannot be probed.
+    if (!model || !deps.catalogue.keyAllows(principalOf(res), id)) {
       throw new GatewayError('not_found', `Model models/${id.slice(0, 200)} is not found.`, { code: 'model_not_found', param: 'model' });
     }
     res.json(encodeGeminiModel(model));

@@ -18,15 +18,15 @@ export function v1ModelsRouter(deps: ModelsRouterDeps): Router {
   const auth = requireKey(deps.authenticate, ['x-api-key']);
 
   router.get('/v1/models', auth, (req, res) => {
-    const group = principalOf(res).group;
-    if (isAnthropic(req)) res.json(pageAnthropicModels(deps.catalogue.listForGroup(group, 'text'), req.query));
-    else res.json(encodeOpenAiModelList(deps.catalogue.listForGroup(group)));
+    const key = principalOf(res);
+    if (isAnthropic(req)) res.json(pageAnthropicModels(deps.catalogue.listForKey(key, 'text'), req.query));
+    else res.json(encodeOpenAiModelList(deps.catalogue.listForKey(key)));
   });
 
   router.get('/v1/models/:id', auth, (req, res) => {
     const id = String(req.params.id);
     const model = deps.catalogue.get(id);
-    const visible = model && deps.catalogue.groupAllows(principalOf(res).group, id) && (!isAnthropic(req) || model.kind === 'text');
+    const visible = model && deps.catalogue.keyAllows(principalOf(res), id) && (!isAnthropic(req) || model.kind === 'text');
     if (!model || !visible) {
       throw new GatewayError('not_found', `The model ${JSON.stringify(id.slice(0, 200))} does not exist or is not available to this key.`, {
         code: 'model_not_found',

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import {
   invalid,
   newId,
-  type Warning,
   type Principal,
+  type Warning,
   type ResponsesConversation,
   type ResponseStore,
   type TextGeneration,
@@ -31,6 +31,7 @@ import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
+import { NativeEventRelay, nativeDocument, nativeRequestOf } from './responses.native';
 
 const validate = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
 
@@ -61,21 +62,20 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const model = deps.text.resolve(principal, body.model);
     const previousId: string | null = body.previous_response_id ?? null;
     const previous = await conversations.previous(principal, previousId);
-    const lifted = liftAdditionalTools(body);
-    const { tools, naming } = flattenTools(lifted.tools);
-    const input = flattenInputItems(await resolveItemReferences(deps.store, principal, lifted.input));
-    return {
+    const resolved = await resolveItemReferences(deps.store, principal, body.input);
+    const lifted = liftAdditionalTools({ ...body, input: resolved } as ResponsesRequestBody);
+    const { tools, hosted, naming } = flattenTools(lifted.tools);
+    const input = flattenInputItems(lifted.input);
+    // the flattened body is what the schema would accept for the upstream's tool set
+    const decoded = decodeResponsesRequest(
+      { ...lifted, tools, input } as ResponsesRequestBody,
       model,
-      previousId,
-      naming,
-      // the flattened body is what the schema would accept for the upstream's tool set
-      ...decodeResponsesRequest(
-        { ...lifted, tools, input } as ResponsesRequestBody,
-        model,
-        previous?.conversation,
-        compactionOpener(sealer, principal.accountId),
-      ),
-    };
+      previous?.conversation,
+      compactionOpener(sealer, principal.accountId),
+    );
+    const native = nativeRequestOf(body, resolved, previous?.conversation);
+    const request = { ...decoded.request, ...(hosted.length ? { hostedTools: hosted } : {}), ...(native ? { native } : {}) };
+    return { model, previousId, naming, conversation: decoded.conversation, request };
   };
 
   /** OpenAI's input-token count: a create body (nothing runs, nothing is stored), counted as count_tokens counts. */
@@ -92,11 +92,6 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
     const principal = principalOf(res);
     const body = validate(req.body);
     const { model, previousId, request, conversation, naming } = await decode(principal, body);
-    // the dropped names come from the fixed list of hosted tool types, never from free client text
-    const dropped: Warning[] = naming.dropped.map((t) => ({
-      type: 'other',
-      message: `tool ${t} dropped: hosted tools are not available on this upstream`,
-    }));
     const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
     const turn = {
       id: header.id,
@@ -107,31 +102,46 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
       request,
       store: body.store !== false,
     };
-    const meta = { format: 'openai-responses', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
+    const meta = {
+      format: 'openai-responses',
+      requestId: res.locals.requestId as string,
+      signal: requestSignal(res),
+      model,
+      // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
+      onWarnings: (w: Warning[]) => sendWarnings(res, w),
+    };
 
     if (!body.stream) {
-      const { result, document } = await conversations.generate(principal, turn, meta, (r) =>
-        restoreDocument(encodeResult(header, r), naming),
+      const { result, document } = await conversations.generate(
+        principal,
+        turn,
+        meta,
+        (r) => nativeDocument(r, header) ?? restoreDocument(encodeResult(header, r), naming),
       );
-      sendWarnings(res, [...dropped, ...result.warnings]);
+      sendWarnings(res, result.warnings);
       res.json(document);
       return;
     }
-    sendWarnings(res, dropped);
     const encoder = new ResponseEventEncoder(header, wantsSummary(body));
     const restorer = new StreamToolRestorer(naming);
+    // an upstream of this format streams its own events; canonical parts are then only recorded
+    const relay = new NativeEventRelay(header);
     const streamed = conversations.stream(principal, turn, meta);
     await pumpStream(res, {
-      parts: () => streamed.parts,
-      start: () => events(restorer.restore(encoder.start())),
-      encode: (part) => events(restorer.restore(encoder.encode(part))),
+      parts: () => relay.watch(streamed.parts),
+      start: () => (relay.active ? [] : events(restorer.restore(encoder.start()))),
+      encode: (part) => (relay.active ? relay.relay(part) : events(restorer.restore(encoder.encode(part)))),
       finish: async () => {
+        if (relay.active) {
+          await streamed.complete(relay.document);
+          return [];
+        }
         // what is stored and announced is what the client declared: namespaces and custom tools restored
         const document = encoder.document && restoreDocument(encoder.document, naming);
         await streamed.complete(document);
         return events(encoder.complete(document!));
       },
-      renderError: (err) => events(encoder.fail(err)),
+      renderError: (err) => (relay.active ? relay.fail(err) : events(encoder.fail(err))),
     });
   });
 

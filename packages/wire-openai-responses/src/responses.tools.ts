@@ -1,15 +1,15 @@
 /**
  * Responses tools beyond plain functions, for upstreams that only know functions: `namespace` tools are
  * flattened (`<namespace>__<name>`), `custom` tools (free-form text input) become a function with one
- * string argument `input`, and hosted tools (web_search, file_search, ...) are dropped and named in
- * x-gateway-warnings. Calls come back to the client as it declared them: `namespace` echoed on the
+ * string argument `input`, and hosted tools (web_search, file_search, ...) are handed to the core as they
+ * were declared (core/hosted-tools.ts: kept for an upstream that runs them, else dropped or refused). Calls come back to the client as it declared them: `namespace` echoed on the
  * function_call, `custom_tool_call` items with their text `input`.
  */
-import { invalid } from '@gateway/core';
+import { invalid, type HostedTool } from '@gateway/core';
 
 type Json = Record<string, any>;
 
-/** OpenAI's hosted tool types (openai 6.x `Tool`): dropped with a warning where the upstream has none of them. */
+/** OpenAI's hosted tool types (openai 6.x `Tool`): run by OpenAI itself, never by the gateway. */
 const HOSTED_TOOLS = new Set([
   'web_search',
   'web_search_2025_08_26',
@@ -36,8 +36,6 @@ interface Declared {
 export interface ToolNaming {
   /** flattened function name → the tool as the client declared it */
   readonly declared: ReadonlyMap<string, Declared>;
-  /** hosted tool types left out, for x-gateway-warnings */
-  readonly dropped: readonly string[];
 }
 
 const NAMESPACE_SEPARATOR = '__';
@@ -59,9 +57,9 @@ export function liftAdditionalTools(body: Json): Json {
 }
 
 /** The tools as functions an upstream understands, and how to name calls back. */
-export function flattenTools(tools: Json[] | null | undefined): { tools: Json[] | undefined; naming: ToolNaming } {
+export function flattenTools(tools: Json[] | null | undefined): { tools: Json[] | undefined; hosted: HostedTool[]; naming: ToolNaming } {
   const declared = new Map<string, Declared>();
-  const dropped: string[] = [];
+  const hosted: HostedTool[] = [];
   const out: Json[] = [];
   const add = (t: Json, namespace: string | undefined, at: string) => {
     if (t.type === 'function') {
@@ -78,7 +76,7 @@ export function flattenTools(tools: Json[] | null | undefined): { tools: Json[] 
       declared.set(flatName(t.name, namespace), { name: t.name, namespace, custom: true });
     } else if (t.type === 'namespace' && Array.isArray(t.tools)) {
       t.tools.forEach((inner: Json, j: number) => add(inner, t.name, `${at}.tools[${j}]`));
-    } else if (HOSTED_TOOLS.has(t.type)) dropped.push(String(t.type));
+    } else if (HOSTED_TOOLS.has(t.type)) hosted.push({ format: 'openai-responses', type: String(t.type), param: at, definition: t });
     else {
       throw invalid(
         'unsupported_tool_type',
@@ -88,7 +86,7 @@ export function flattenTools(tools: Json[] | null | undefined): { tools: Json[] 
     }
   };
   (tools ?? []).forEach((t, i) => add(t, undefined, `tools[${i}]`));
-  return { tools: tools ? out : undefined, naming: { declared, dropped } };
+  return { tools: tools ? out : undefined, hosted, naming: { declared } };
 }
 
 /** Custom tool calls and namespaced calls in the input, as the flattened function items the decoder reads. */

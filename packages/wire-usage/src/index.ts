@@ -1,1 +1,2 @@
 export { usageFormat } from './usage.format';
+export { adminUsageHandler } from './usage.summary';

@@ -1,23 +1,8 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { invalid, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
+import { groupByParam, limitParam, textParam as text, timeParam as time } from './usage.params';
+import { encodeUsageGroup } from './usage.summary';
 import { errorMiddleware, principalOf, openAiErrorShape, requireKey, type Authenticator } from '@gateway/http-kit';
-
-function time(req: Request, name: string): Date | undefined {
-  const v = req.query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw invalid('invalid_time', `"${name}" must be Unix seconds or an ISO 8601 date.`, name);
-  const d = /^\d{1,12}$/.test(v) ? new Date(Number(v) * 1000) : new Date(v);
-  if (Number.isNaN(d.getTime())) throw invalid('invalid_time', `"${name}" must be Unix seconds or an ISO 8601 date.`, name);
-  return d;
-}
-
-function text(req: Request, name: string): string | undefined {
-  const v = req.query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v.length > 256 || v.includes('\u0000'))
-    throw invalid('invalid_filter', `"${name}" must be one string of at most 256 characters.`, name);
-  return v;
-}
 
 export function encodeUsageRow(r: UsageRecord) {
   return {
@@ -34,6 +19,7 @@ export function encodeUsageRow(r: UsageRecord) {
     input_tokens: r.inputTokens ?? null,
     output_tokens: r.outputTokens ?? null,
     cached_tokens: r.cachedTokens ?? null,
+    cache_write_tokens: r.cacheWriteTokens ?? null,
     reasoning_tokens: r.reasoningTokens ?? null,
     latency_ms: r.latencyMs ?? null,
     ttft_ms: r.ttftMs ?? null,
@@ -51,10 +37,8 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
   const router = Router();
   router.get('/v1/usage', requireKey(deps.authenticate), async (req, res) => {
     const principal = principalOf(res);
-    const limitRaw = text(req, 'limit') ?? '100';
-    const limit = Number(limitRaw);
-    if (!/^\d+$/.test(limitRaw) || limit < 1 || limit > 1000)
-      throw invalid('invalid_limit', '"limit" must be an integer from 1 to 1000.', 'limit');
+    const limit = limitParam(req, 100, 1000);
+    const groupBy = groupByParam(req);
     const after = text(req, 'after');
     if (after !== undefined && !/^\d{1,18}$/.test(after))
       throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
@@ -62,6 +46,8 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
       accountId: principal.accountId,
       from: time(req, 'start_time'),
       to: time(req, 'end_time'),
+      keyId: text(req, 'key_id'),
+      provider: text(req, 'provider'),
       model: text(req, 'model'),
       format: text(req, 'format'),
       status: text(req, 'status'),
@@ -69,7 +55,12 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
       requestId: text(req, 'request_id'),
       idempotencyKey: text(req, 'idempotency_key'),
     };
-    const [page, totals] = await Promise.all([deps.usage.list({ ...filter, limit, after }), deps.usage.dailyTotals(filter)]);
+    const [page, totals, grouped] = await Promise.all([
+      deps.usage.list({ ...filter, limit, after }),
+      deps.usage.dailyTotals(filter),
+      // the admin's grouping, within the caller's own account (limit bounds the groups as it bounds the rows)
+      groupBy && deps.usage.summary({ ...filter, groupBy, limit }),
+    ]);
     const data = page.rows.map(encodeUsageRow);
     res.json({
       object: 'list',
@@ -84,6 +75,7 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
         input_tokens: t.inputTokens,
         output_tokens: t.outputTokens,
       })),
+      ...(grouped && { group_by: groupBy, groups: grouped.groups.map(encodeUsageGroup) }),
     });
   });
   router.use('/v1/usage', errorMiddleware(openAiErrorShape.render));

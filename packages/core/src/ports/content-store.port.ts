@@ -15,6 +15,42 @@ export interface ContentStore {
   deleteOlderThan?(cutoff: Date): Promise<number>;
 }
 
+/** Keys are relative paths of safe segments: nothing can escape a directory root or an S3 prefix. */
+const CONTENT_KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
+
+/** Every ContentStore refuses other keys the same way, whatever its backend. */
+export function checkContentKey(key: string): string {
+  if (!CONTENT_KEY.test(key) || key.includes('..') || key.length > 512) throw new Error(`Invalid content key ${JSON.stringify(key)}`);
+  return key;
+}
+
+/**
+ * The bytes of a `put` source as an iterator, started at once: from this call on the iterator holds the source's
+ * errors for the next read (a source failing while the store is still opening its write is not an unhandled error).
+ * A store that gives up early calls `return()`, which destroys the source.
+ */
+export function contentPieces(source: NodeJS.ReadableStream | Uint8Array): AsyncIterator<Buffer> {
+  if (source instanceof Uint8Array)
+    return (async function* () {
+      yield Buffer.from(source);
+    })();
+  // A stream's own iterator listens only from the first read; this listener holds an earlier failure until then.
+  let early: unknown;
+  source.on('error', (e) => (early ??= e));
+  const it = (source as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  return {
+    async next() {
+      const r = await it.next().catch((e: unknown) => Promise.reject(early ?? e));
+      if (early) throw early;
+      return r.done ? r : { value: Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value) };
+    },
+    async return() {
+      await it.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
 const MEDIA_TYPES: Readonly<Record<string, string>> = Object.freeze({
   mp4: 'video/mp4',
   jpg: 'image/jpeg',

@@ -1,7 +1,15 @@
 export { type CallContext, type TextModelPort } from './text-model.port';
 export { type ImageModelPort } from './image-model.port';
 export { type OperationRef, type VideoArtifact, type VideoModelPort, type VideoStatus } from './video-model.port';
-export { type Account, type ApiKeyRecord, type KeyRepository } from './key-repository.port';
+export {
+  type Account,
+  type ApiKeyRecord,
+  type KeyLimits,
+  type KeyRepository,
+  type KeySettings,
+  type NewKey,
+  NO_KEY_LIMITS,
+} from './key-repository.port';
 export { type UsageLog, type UsageRow } from './usage-log.port';
 export {
   type Admission,
@@ -13,7 +21,37 @@ export {
 } from './task-repository.port';
 export { type ResponseStore, type StoredConversation, type StoredResponse } from './response-store.port';
 export { type ClaimedTask, type ReleaseOptions, type TaskQueue } from './task-queue.port';
-export { type ContentStore, extensionOf, type GeneratedImageStore, mediaTypeOfKey, type StoredImage } from './content-store.port';
-export { type DailyUsageTotal, type UsageFilter, type UsageQuery, type UsageRecord } from './usage-query.port';
-export { type AccountQuota, type CreditRefs, type QuotaRepository } from './quota-repository.port';
-export { type BreakerTransition, type RoutingObserver, type UpstreamAttempt } from './routing-observer.port';
+export {
+  checkContentKey,
+  contentPieces,
+  type ContentStore,
+  extensionOf,
+  type GeneratedImageStore,
+  mediaTypeOfKey,
+  type StoredImage,
+} from './content-store.port';
+export {
+  type DailyUsageTotal,
+  type UsageFilter,
+  type UsageGroup,
+  type UsageGrouping,
+  USAGE_GROUPINGS,
+  type UsageQuery,
+  type UsageRecord,
+  type UsageSummaryFilter,
+} from './usage-query.port';
+export {
+  type AccountQuota,
+  type CreditQuota,
+  type CreditRefs,
+  type KeyQuota,
+  type Payer,
+  type QuotaRepository,
+} from './quota-repository.port';
+export {
+  type AttemptAnswer,
+  type AttemptCall,
+  type BreakerTransition,
+  type RoutingObserver,
+  type UpstreamAttempt,
+} from './routing-observer.port';

@@ -1,10 +1,27 @@
+import type { BudgetPeriod } from '../budget-period';
 import type { VideoTask } from '../video-task';
 
-export interface AccountQuota {
-  accountId: string;
-  /** credits the account may use; null = unlimited */
+/** A credit quota: the account's, or a key's (its budget). */
+export interface CreditQuota {
+  /** credits that may be used per period; null = unlimited */
   limit: number | null;
+  /** credits used in the current period (a lifetime total when period is null) */
   used: number;
+  period: BudgetPeriod | null;
+}
+
+export interface AccountQuota extends CreditQuota {
+  accountId: string;
+}
+
+export interface KeyQuota extends CreditQuota {
+  keyId: string;
+}
+
+/** Who pays: the account, and the key's budget too when the key has one. */
+export interface Payer {
+  accountId: string;
+  keyId?: string;
 }
 
 export interface CreditRefs {
@@ -12,17 +29,24 @@ export interface CreditRefs {
   taskId?: string;
 }
 
-/** Credits per account. Every write is atomic; task charges and refunds are compare-and-set on the task's billing state. */
+/**
+ * Credits per account and per key. Every write is atomic; task charges and refunds are compare-and-set on the task's
+ * billing state. Used credits start again from zero at each period boundary (UTC), by the store's clock option.
+ */
 export interface QuotaRepository {
   get(accountId: string): Promise<AccountQuota>;
-  setLimit(accountId: string, limit: number | null): Promise<AccountQuota>;
-  /** Adds to the account's used credits (post-paid text and images). */
-  charge(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void>;
+  /** period undefined keeps the current one */
+  setLimit(accountId: string, limit: number | null, period?: BudgetPeriod | null): Promise<AccountQuota>;
+  /** A key without a budget: limit null, period null. */
+  getKey(keyId: string): Promise<KeyQuota>;
+  setKeyLimit(keyId: string, limit: number | null, period: BudgetPeriod | null): Promise<KeyQuota>;
+  /** Adds to the payer's used credits (post-paid text and images; negative: a refund). */
+  charge(payer: Payer, amount: number, reason: string, refs: CreditRefs): Promise<void>;
   /**
-   * Adds `amount` only if the account stays within its limit, in one conditional write (no read-then-write
-   * window across instances). False, and nothing written, when it would not.
+   * Adds `amount` only if the account and the key's budget both stay within their limits, in conditional writes in
+   * one transaction (no read-then-write window across instances). False, and nothing written, when either would not.
    */
-  reserve(accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean>;
+  reserve(payer: Payer, amount: number, reason: string, refs: CreditRefs): Promise<boolean>;
   /** Charges a task once: billing none → charged. False when it was already charged. */
   chargeTask(taskId: string, accountId: string, amount: number): Promise<boolean>;
   /** Recovery audit: tasks of the given (priced) models that were never charged. */

@@ -29,7 +29,8 @@ export interface AdmissionRules {
 export type Admission =
   | { outcome: 'created' | 'replayed'; task: VideoTask }
   | { outcome: 'capped'; active: number }
-  | { outcome: 'unaffordable'; used: number; limit: number };
+  /** scope: whose quota would be passed, the account's or the key's budget */
+  | { outcome: 'unaffordable'; used: number; limit: number; scope?: 'account' | 'key' };
 
 export interface TaskListFilter {
   limit: number;

@@ -11,4 +11,6 @@ export interface TextModelPort {
   stream(request: TextRequest, ctx: CallContext): AsyncIterable<TextStreamPart>;
   /** The request's input tokens as the upstream counts them; absent when the upstream cannot count. */
   countTokens?(request: TextRequest, ctx: CallContext): Promise<number>;
+  /** the inbound formats whose hosted tools this upstream runs natively (hosted-tools.ts); none when absent */
+  readonly hostedToolFormats?: readonly string[];
 }

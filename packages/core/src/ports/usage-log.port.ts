@@ -11,7 +11,10 @@ export interface UsageRow {
   errorCode?: string | null;
   inputTokens?: number;
   outputTokens?: number;
+  /** input tokens read from the provider's prompt cache (a subset of inputTokens) */
   cachedTokens?: number;
+  /** input tokens written to the provider's prompt cache (a subset of inputTokens) */
+  cacheWriteTokens?: number;
   reasoningTokens?: number;
   latencyMs?: number;
   ttftMs?: number | null;

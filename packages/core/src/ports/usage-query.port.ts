@@ -2,6 +2,8 @@ import type { UsageRow } from './usage-log.port';
 
 export interface UsageFilter {
   accountId: string;
+  keyId?: string;
+  provider?: string;
   from?: Date;
   to?: Date;
   model?: string;
@@ -29,8 +31,32 @@ export interface DailyUsageTotal {
   outputTokens: number;
 }
 
-/** Reads the usage log of one account. */
+export const USAGE_GROUPINGS = ['day', 'model', 'key', 'account'] as const;
+export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+
+/** Every account's usage (the admin's view): the account is one more filter. */
+export interface UsageSummaryFilter extends Omit<UsageFilter, 'accountId' | 'limit' | 'after'> {
+  accountId?: string;
+  groupBy: UsageGrouping;
+  /** at most this many groups, in the grouping's order (days newest first, the others by name) */
+  limit: number;
+}
+
+export interface UsageGroup {
+  /** the day (YYYY-MM-DD, UTC), model, key id or account id; null for rows without one */
+  group: string | null;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** credits charged (positive rows) */
+  credits: number;
+  /** credits given back (refund rows), as a positive number */
+  refunds: number;
+}
+
+/** Reads the usage log: one account's rows, or totals across accounts. */
 export interface UsageQuery {
   list(filter: UsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }>;
   dailyTotals(filter: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]>;
+  summary(filter: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }>;
 }

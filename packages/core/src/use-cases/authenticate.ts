@@ -2,8 +2,15 @@ import { digestsEqual, hashApiKey, type Principal } from '../auth';
 import { GatewayError } from '../errors';
 import type { KeyRepository } from '../ports';
 
-/** Resolves a raw API key to its principal; every failure is the same 401 so keys cannot be probed. */
-export async function authenticate(keys: KeyRepository, rawKey: string | undefined): Promise<Principal> {
+/**
+ * Resolves a raw API key to its principal. An unknown, malformed or revoked key is the same 401 so keys cannot be
+ * probed; an expired key says so (`key_expired`), since only its holder can learn that.
+ */
+export async function authenticate(
+  keys: KeyRepository,
+  rawKey: string | undefined,
+  now: () => Date = () => new Date(),
+): Promise<Principal> {
   if (!rawKey)
     throw new GatewayError('unauthenticated', 'Missing API key. Send "Authorization: Bearer sk-...".', { code: 'missing_api_key' });
   if (!/^sk-[\x21-\x7e]{4,200}$/.test(rawKey)) {
@@ -14,5 +21,8 @@ export async function authenticate(keys: KeyRepository, rawKey: string | undefin
   if (!record || !digestsEqual(record.hash, hash) || record.revokedAt) {
     throw new GatewayError('unauthenticated', 'Invalid API key.', { code: 'invalid_api_key' });
   }
-  return { accountId: record.accountId, keyId: record.id, group: record.group };
+  if (record.expiresAt && record.expiresAt.getTime() <= now().getTime()) {
+    throw new GatewayError('unauthenticated', `This API key expired at ${record.expiresAt.toISOString()}.`, { code: 'key_expired' });
+  }
+  return { accountId: record.accountId, keyId: record.id, group: record.group, models: record.models, limits: record.limits };
 }

@@ -1,13 +1,25 @@
 import type { Principal } from '../auth';
+import { periodEnd } from '../budget-period';
 import { GatewayError } from '../errors';
-import type { AccountQuota, CreditRefs, QuotaRepository } from '../ports';
+import type { CreditQuota, CreditRefs, QuotaRepository } from '../ports';
+
+/** What a caller has left: the tighter of its account's quota and its key's budget. */
+export interface BudgetStatus {
+  /** credits left in the current period; null = unlimited */
+  remaining: number | null;
+  /** when the binding quota starts again from zero; null = never (or unlimited) */
+  resetsAt: Date | null;
+}
+
+type Scope = 'account' | 'key';
 
 /**
  * The quota rule, once: check before upstream work, settle after; a video task is charged when it is accepted
- * and refunded (once) if it ends failed, cancelled or expired.
+ * and refunded (once) if it ends failed, cancelled or expired. Both the account's quota and the key's budget
+ * (each with its own period) must allow the work.
  */
 export class Billing {
-  private readonly cache = new Map<string, { at: number; quota: AccountQuota }>();
+  private readonly cache = new Map<string, { at: number; quota: CreditQuota }>();
 
   /**
    * cacheMs: how long a quota read is reused by prechecks (charges made here drop it at once; charges made by other
@@ -18,21 +30,50 @@ export class Billing {
     private readonly opts: { cacheMs?: number; now?: () => number } = {},
   ) {}
 
-  private async quota(accountId: string): Promise<AccountQuota> {
-    const now = (this.opts.now ?? Date.now)();
-    const hit = this.cache.get(accountId);
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  private async quota(scope: Scope, id: string): Promise<CreditQuota> {
+    const now = this.now();
+    const hit = this.cache.get(`${scope}:${id}`);
     if (hit && now - hit.at < (this.opts.cacheMs ?? 1000)) return hit.quota;
-    const quota = await this.quotas.get(accountId);
+    const quota = scope === 'account' ? await this.quotas.get(id) : await this.quotas.getKey(id);
     if (this.cache.size > 100_000) this.cache.clear();
-    this.cache.set(accountId, { at: now, quota });
+    this.cache.set(`${scope}:${id}`, { at: now, quota });
     return quota;
   }
 
-  /** Refuses work the account cannot pay for: used + estimate must stay within the limit. */
+  private quotasOf(p: Principal): Promise<Array<[Scope, CreditQuota]>> {
+    return Promise.all([
+      this.quota('account', p.accountId).then((q) => ['account', q] as [Scope, CreditQuota]),
+      this.quota('key', p.keyId).then((q) => ['key', q] as [Scope, CreditQuota]),
+    ]);
+  }
+
+  private forgetPayer(p: { accountId: string; keyId?: string }): void {
+    this.cache.delete(`account:${p.accountId}`);
+    if (p.keyId) this.cache.delete(`key:${p.keyId}`);
+  }
+
+  /** Refuses work the caller cannot pay for: used + estimate must stay within the account's and the key's limits. */
   async precheck(principal: Principal, estimate = 0): Promise<void> {
-    const q = await this.quota(principal.accountId);
-    if (q.limit === null) return;
-    if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) throw quotaExhaustedError(q, estimate);
+    for (const [scope, q] of await this.quotasOf(principal)) {
+      if (q.limit === null) continue;
+      if (q.used + estimate > q.limit || (estimate === 0 && q.used >= q.limit)) throw quotaExhaustedError(q, estimate, scope);
+    }
+  }
+
+  /** The remaining credits shown to callers (response headers): the tighter quota, from the cached reads. */
+  async status(principal: Principal): Promise<BudgetStatus> {
+    let out: BudgetStatus = { remaining: null, resetsAt: null };
+    for (const [, q] of await this.quotasOf(principal)) {
+      if (q.limit === null) continue;
+      const remaining = Math.max(0, q.limit - q.used);
+      if (out.remaining === null || remaining < out.remaining)
+        out = { remaining, resetsAt: q.period ? periodEnd(q.period, new Date(this.now())) : null };
+    }
+    return out;
   }
 
   /**
@@ -41,53 +82,61 @@ export class Billing {
    */
   async reserve(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
     if (amount <= 0) return this.precheck(principal);
-    const taken = await this.quotas.reserve(principal.accountId, amount, reason, refs);
-    this.cache.delete(principal.accountId);
-    if (!taken) throw quotaExhaustedError(await this.quotas.get(principal.accountId), amount);
+    const taken = await this.quotas.reserve(principal, amount, reason, refs);
+    this.forgetPayer(principal);
+    if (taken) return;
+    const account = await this.quotas.get(principal.accountId);
+    const fits = account.limit === null || account.used + amount <= account.limit;
+    throw fits ? quotaExhaustedError(await this.quotas.getKey(principal.keyId), amount, 'key') : quotaExhaustedError(account, amount);
   }
 
   /** Gives back the unused part of a reservation. */
   async refund(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
     if (amount <= 0) return;
-    await this.quotas.charge(principal.accountId, -amount, reason, refs);
-    this.cache.delete(principal.accountId);
+    await this.quotas.charge(principal, -amount, reason, refs);
+    this.forgetPayer(principal);
   }
 
   async settle(principal: Principal, amount: number, reason: string, refs: CreditRefs): Promise<void> {
     if (amount <= 0) return;
-    await this.quotas.charge(principal.accountId, amount, reason, refs);
-    this.cache.delete(principal.accountId);
+    await this.quotas.charge(principal, amount, reason, refs);
+    this.forgetPayer(principal);
   }
 
   /** Refunds one task if it is owed (charged, ended unsuccessfully): a compare-and-set, never twice. */
   async refundTask(taskId: string): Promise<void> {
     const refund = await this.quotas.refundTask(taskId);
-    if (refund) this.cache.delete(refund.accountId);
+    if (refund) this.forgetPayer(refund);
   }
 
   /** Worker housekeeping: every refund owed, in batches. */
   async refundUnsuccessfulTasks(limit = 100) {
     const refunds = await this.quotas.refundUnsuccessfulTasks(limit);
-    for (const r of refunds) this.cache.delete(r.accountId);
+    for (const r of refunds) this.forgetPayer(r);
     return refunds;
   }
 
   /** Forgets cached quotas (an admin changed a limit). */
-  forget(accountId: string): void {
-    this.cache.delete(accountId);
+  forget(accountId: string, keyId?: string): void {
+    this.forgetPayer({ accountId, keyId });
   }
 }
 
-/** The one refusal for an account without credits left (the quota check, the reservation, task admission). */
-export function quotaExhaustedError(q: Pick<AccountQuota, 'used' | 'limit'>, estimate: number): GatewayError {
+/**
+ * The one refusal for a caller without credits left (the quota check, the reservation, task admission): the
+ * account's quota (`quota_exhausted`) or the key's budget (`key_budget_exhausted`), both 429 quota_exhausted.
+ */
+export function quotaExhaustedError(
+  q: Pick<CreditQuota, 'used' | 'limit'> & { period?: CreditQuota['period'] },
+  estimate: number,
+  scope: Scope = 'account',
+): GatewayError {
   const needs = estimate ? `; this request needs ${fmt(estimate)}` : '';
-  return new GatewayError(
-    'quota_exhausted',
-    `The account's credit quota is exhausted (${fmt(q.used)} of ${fmt(q.limit ?? 0)} used${needs}).`,
-    {
-      code: 'quota_exhausted',
-    },
-  );
+  const whose = scope === 'key' ? "This key's credit budget" : "The account's credit quota";
+  const per = q.period ? ` ${q.period === 'daily' ? 'today (UTC)' : 'this month (UTC)'}` : '';
+  return new GatewayError('quota_exhausted', `${whose} is exhausted (${fmt(q.used)} of ${fmt(q.limit ?? 0)} used${per}${needs}).`, {
+    code: scope === 'key' ? 'key_budget_exhausted' : 'quota_exhausted',
+  });
 }
 
 const fmt = (n: number) => String(Math.round(n * 1e6) / 1e6);

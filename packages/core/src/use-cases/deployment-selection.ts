@@ -6,7 +6,7 @@ import type { Deployment, ModelCatalogue } from '../catalogue';
 import type { UsageLog } from '../ports';
 import type { Billing } from './billing';
 import { GatewayError, toGatewayError } from '../errors';
-import type { RoutingObserver } from '../ports/routing-observer.port';
+import type { AttemptAnswer, AttemptCall, RoutingObserver } from '../ports/routing-observer.port';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitPermit, type CircuitState } from './circuit-breaker';
 
 export interface SelectionOptions {
@@ -32,6 +32,9 @@ export interface DeploymentAttempt<P> {
   port: P;
   breaker: CircuitBreaker;
   permit: CircuitPermit;
+  /** on the selection clock, for the observer's duration */
+  startedAt: number;
+  call?: AttemptCall;
 }
 
 /**
@@ -70,15 +73,19 @@ export class DeploymentSelector {
 
   constructor(private readonly opts: SelectionOptions = {}) {}
 
-  /** The deployments that may be tried now, in order, each with a breaker permit. */
-  *attempts<P>(deployments: Deployment[], portOf: (provider: string) => P | undefined): Generator<DeploymentAttempt<P>> {
+  /** The deployments that may be tried now, in order, each with a breaker permit; `call` is what the observer is told. */
+  *attempts<P>(
+    deployments: Deployment[],
+    portOf: (provider: string) => P | undefined,
+    call?: AttemptCall,
+  ): Generator<DeploymentAttempt<P>> {
     for (const deployment of orderDeployments(deployments, this.opts.random ?? Math.random)) {
       const port = portOf(deployment.provider);
       if (!port) continue;
       const breaker = this.breaker(deployment);
       const permit = breaker.acquire();
       if (!permit) continue;
-      yield { deployment, port, breaker, permit };
+      yield { deployment, port, breaker, permit, startedAt: this.now(), call };
     }
   }
 
@@ -94,8 +101,8 @@ export class DeploymentSelector {
     return null;
   }
 
-  succeeded(a: DeploymentAttempt<unknown>): void {
-    this.verdict(a, 'success', { outcome: 'ok' });
+  succeeded(a: DeploymentAttempt<unknown>, answer?: AttemptAnswer): void {
+    this.verdict(a, 'success', { outcome: 'ok', answer });
   }
 
   /** The call ended with no verdict on the upstream (the client went away). */
@@ -118,7 +125,7 @@ export class DeploymentSelector {
   private verdict(
     a: DeploymentAttempt<unknown>,
     kind: 'success' | 'failure' | 'neutral',
-    attempt: { outcome: string; upstreamStatus?: number },
+    attempt: { outcome: string; upstreamStatus?: number; answer?: AttemptAnswer },
   ): void {
     const before = a.breaker.state;
     if (kind === 'success') a.breaker.onSuccess(a.permit);
@@ -127,7 +134,7 @@ export class DeploymentSelector {
     const observer = this.opts.observer;
     if (!observer) return;
     const where = { provider: a.deployment.provider, upstreamModel: a.deployment.upstreamModel };
-    observer.attempt({ ...where, ...attempt });
+    observer.attempt({ ...where, ...attempt, durationMs: this.now() - a.startedAt, call: a.call });
     const after = a.breaker.state;
     if (after !== before) observer.breakerChanged({ ...where, from: before, to: after });
   }
@@ -154,11 +161,13 @@ export class DeploymentSelector {
     });
   }
 
+  private readonly now = (): number => (this.opts.now ?? Date.now)();
+
   private breaker(d: Pick<Deployment, 'provider' | 'upstreamModel'>): CircuitBreaker {
     const key = `${d.provider}\u0000${d.upstreamModel}`;
     let b = this.breakers.get(key);
     if (!b) {
-      b = new CircuitBreaker(this.opts.breaker, this.opts.now ?? Date.now);
+      b = new CircuitBreaker(this.opts.breaker, this.now);
       this.breakers.set(key, b);
     }
     return b;

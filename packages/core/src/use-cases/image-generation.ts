@@ -2,7 +2,7 @@ import type { Principal } from '../auth';
 import type { ModelSpec } from '../catalogue';
 import { toGatewayError, type GatewayError } from '../errors';
 import type { ImageResult, ImageStreamPart, ImageUsage } from '../image';
-import type { ImageModelPort } from '../ports';
+import type { AttemptAnswer, ImageModelPort } from '../ports';
 import { imageCost } from '../billing';
 import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from './deployment-selection';
 import { prepareImageCall, type ImageCommand, type PreparedImageCall } from './image-request-check';
@@ -63,10 +63,10 @@ export class ImageGeneration {
     try {
       reserved = await this.reserve(principal, call, meta);
       let lastError: GatewayError | undefined;
-      for (const a of this.attempts(call.model, routing)) {
+      for (const a of this.attempts(call.model, routing, meta)) {
         try {
           const result = await a.port.generate(this.upstreamRequest(call, a), meta);
-          this.selector.succeeded(a);
+          this.selector.succeeded(a, answerOf(result.usage));
           const credits = await this.settleCredits(principal, call, reserved, result.images.length, meta);
           reserved = 0;
           this.log(principal, meta, call.model.id, routing, 'ok', 200, result.usage, now() - started, result.warnings, undefined, credits);
@@ -117,7 +117,7 @@ export class ImageGeneration {
       let upstream: AsyncIterator<ImageStreamPart> | undefined;
       let first: IteratorResult<ImageStreamPart> | undefined;
       let lastError: GatewayError | undefined;
-      for (const a of this.attempts(call.model, routing)) {
+      for (const a of this.attempts(call.model, routing, meta)) {
         const it = this.partsOf(a, call, meta)[Symbol.asyncIterator]();
         try {
           first = await it.next();
@@ -137,7 +137,7 @@ export class ImageGeneration {
         yield r.value;
       }
       finished = true;
-      this.selector.succeeded(chosen);
+      this.selector.succeeded(chosen, answerOf(usage));
       outcome = { status: 'ok', httpStatus: 200 };
     } catch (e) {
       const err = toGatewayError(e);
@@ -179,8 +179,9 @@ export class ImageGeneration {
     yield { type: 'finish', warnings: result.warnings, usage: result.usage };
   }
 
-  private *attempts(model: ModelSpec, routing: Routing): Generator<Attempt> {
-    for (const a of this.selector.attempts(model.deployments, (p) => this.deps.providers.image(p))) {
+  private *attempts(model: ModelSpec, routing: Routing, meta: ImageCallMeta): Generator<Attempt> {
+    const traced = { requestId: meta.requestId, operation: 'generate_content', model: model.id };
+    for (const a of this.selector.attempts(model.deployments, (p) => this.deps.providers.image(p), traced)) {
       routing.attempts++;
       routing.provider = a.deployment.provider;
       yield a;
@@ -242,4 +243,9 @@ export class ImageGeneration {
       credits,
     });
   }
+}
+
+/** Token counts for the observer (traces), when the upstream reported them. */
+function answerOf(usage: ImageUsage | undefined): AttemptAnswer {
+  return usage ? { inputTokens: usage.inputTextTokens + usage.inputImageTokens, outputTokens: usage.outputTokens } : {};
 }

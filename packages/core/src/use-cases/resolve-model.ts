@@ -7,7 +7,7 @@ const MAX_NAMED_ID = 200;
 
 /**
  * The model a request names. An id the gateway does not know is a 404 naming it (clients stop at once
- * on their own model-not-found message); a known model outside the key's group is the seed's 503, not
+ * on their own model-not-found message); a known model outside the key's group (or its allowlist) is the seed's 503, not
  * retryable; a model of another kind is a 400.
  */
 export function resolveModel(catalogue: ModelCatalogue, principal: Principal, modelId: unknown, kind: ModelKind): ModelSpec {
@@ -23,8 +23,9 @@ export function resolveModel(catalogue: ModelCatalogue, principal: Principal, mo
       subject: named,
     });
   }
-  if (!catalogue.groupAllows(principal.group, model.id)) {
-    throw new GatewayError('model_not_in_group', `Model ${JSON.stringify(named)} is not available for this key's group.`, {
+  // a model outside the key's allowlist is refused exactly as one outside its group
+  if (!catalogue.keyAllows(principal, model.id)) {
+    throw new GatewayError('model_not_in_group', `Model ${JSON.stringify(named)} is not available for this key.`, {
       code: 'model_not_in_group',
       param: 'model',
     });

@@ -5,7 +5,7 @@ import type { BreakerTransition, RoutingObserver, TextModelPort, UpstreamAttempt
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
 import { estimateInputTokens } from '../token-estimate';
 import { orderDeployments } from './deployment-selection';
-import { TextGeneration } from './text-generation';
+import { TextGeneration, type TextGenerationDeps } from './text-generation';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'all' };
 const request: TextRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
@@ -68,6 +68,7 @@ function setup(
     observer?: RoutingObserver;
     billing?: unknown;
     pricing?: Record<string, number>;
+    onSettleFailure?: TextGenerationDeps['onSettleFailure'];
   } = {},
 ) {
   const rows: UsageRow[] = [];
@@ -80,6 +81,7 @@ function setup(
     now: extra.now,
     breaker: { consecutiveFailures: 2, coolDownMs: 1000 },
     observer: extra.observer,
+    onSettleFailure: extra.onSettleFailure,
   });
   return { text, rows };
 }
@@ -209,6 +211,22 @@ describe('TextGeneration circuit breaker', () => {
     expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499 });
     expect(rows[0]?.credits).toBe(settled[0]);
   });
+
+  it('an abandoned stream whose charge cannot be settled is reported, and its row still written', async () => {
+    const one = scriptedPort('one', ['hang-mid-stream']);
+    const billing = { precheck: async () => {}, settle: async () => Promise.reject(new Error('store down')) };
+    const failures: Array<{ requestId: string; credits: number; error: unknown }> = [];
+    const pricing = { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 };
+    const { text, rows } = setup([dep('one')], { one: one.port }, { billing, pricing, onSettleFailure: (f) => void failures.push(f) });
+    const it = text.stream(principal, request, meta());
+    await it.next();
+    await it.return(undefined);
+    expect(failures).toEqual([
+      { requestId: meta().requestId, accountId: principal.accountId, credits: expect.any(Number), error: expect.any(Error) },
+    ]);
+    expect(failures[0].credits).toBeGreaterThan(0);
+    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499 });
+  });
 });
 
 describe('TextGeneration failover (stream)', () => {
@@ -336,7 +354,7 @@ describe('TextGeneration routing observer', () => {
     const { text } = setup([dep('one'), dep('two', 1)], { one: one.port, two: two.port }, { now: () => t, observer });
     await text.generate(principal, request, meta());
     await drain(text.stream(principal, request, meta()));
-    expect(attempts).toEqual([
+    expect(attempts.map(({ provider, upstreamModel, outcome }) => ({ provider, upstreamModel, outcome }))).toEqual([
       { provider: 'one', upstreamModel: 'one-model', outcome: 'upstream_unavailable' },
       { provider: 'two', upstreamModel: 'two-model', outcome: 'ok' },
       { provider: 'one', upstreamModel: 'one-model', outcome: 'upstream_unavailable' },
@@ -346,5 +364,32 @@ describe('TextGeneration routing observer', () => {
     t += 1000;
     await text.generate(principal, request, meta());
     expect(transitions[1]).toEqual({ provider: 'one', upstreamModel: 'one-model', from: 'half-open', to: 'closed' });
+  });
+
+  it("tells each attempt's call, its duration on the policy clock and what the answer said (counts, never content)", async () => {
+    let t = 0;
+    const attempts: UpstreamAttempt[] = [];
+    const observer: RoutingObserver = { attempt: (a) => attempts.push(a), breakerChanged: () => undefined };
+    const slow = scriptedPort('slow', () => 'ok');
+    const generate = slow.port.generate.bind(slow.port);
+    slow.port.generate = async (req, ctx) => {
+      t += 250; // the upstream takes a quarter second on the injected clock
+      return generate(req, ctx);
+    };
+    const failing = scriptedPort('failing', () => 'upstream_unavailable');
+    const { text } = setup([dep('failing'), dep('slow', 1)], { failing: failing.port, slow: slow.port }, { now: () => t, observer });
+    await text.generate(principal, request, meta());
+    await drain(text.stream(principal, request, meta()));
+    const call = { requestId: 'r1', operation: 'chat', model: 'm' };
+    expect(attempts[0]).toMatchObject({ provider: 'failing', call, durationMs: 0 });
+    expect(attempts[0].answer).toBeUndefined();
+    expect(attempts[1]).toMatchObject({
+      provider: 'slow',
+      call,
+      durationMs: 250,
+      answer: { inputTokens: 3, outputTokens: 2, finishReasons: ['stop'], responseModel: 'slow-model' },
+    });
+    expect(attempts[3]).toMatchObject({ provider: 'slow', call, answer: { inputTokens: 3, outputTokens: 2, finishReasons: ['stop'] } });
+    expect(JSON.stringify(attempts)).not.toContain('from slow');
   });
 });

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth';
 import type { Deployment, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
-import type { TextModelPort } from '../ports';
+import type { AttemptAnswer, TextModelPort } from '../ports';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens, estimateTextTokens } from '../token-estimate';
 import type { CircuitState } from './circuit-breaker';
@@ -9,9 +9,12 @@ import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from 
 import { textCost } from '../billing';
 import { resolveModel } from './resolve-model';
 import { warningText, type Warning } from '../warnings';
+import { DEFAULT_HOSTED_TOOLS_POLICY, hostedToolsFor, type HostedToolsPolicy } from '../hosted-tools';
 
 export interface ProviderLookup {
   text(providerId: string): TextModelPort | undefined;
+  /** the provider's hosted-tools policy (default drop) */
+  hostedToolsPolicy?(providerId: string): HostedToolsPolicy | undefined;
 }
 
 export interface TextCallMeta {
@@ -20,10 +23,17 @@ export interface TextCallMeta {
   signal: AbortSignal;
   /** the model the adapter already resolved with resolve(): the request is not resolved a second time */
   model?: ModelSpec;
+  /**
+   * Warnings known once an upstream is chosen, before the first part (e.g. hosted tools it does not run):
+   * a streaming adapter puts them in its response header. Non-streaming results carry them in `warnings`.
+   */
+  onWarnings?(warnings: Warning[]): void;
 }
 
 export interface TextGenerationDeps extends RoutedCallDeps {
   providers: ProviderLookup;
+  /** an abandoned stream whose charge could not be settled (the store failed): reported, never thrown at a gone caller */
+  onSettleFailure?(failure: { requestId: string; accountId: string; credits: number; error: unknown }): void;
 }
 
 type Attempt = DeploymentAttempt<TextModelPort>;
@@ -70,14 +80,16 @@ export class TextGeneration {
     try {
       await this.deps.billing?.precheck(principal);
       let lastError: GatewayError | undefined;
-      for (const a of this.attempts(model, routing)) {
+      for (const a of this.attempts(model, routing, meta, 'chat')) {
         try {
-          const result = await a.port.generate(this.upstreamRequest(request, meta, a.deployment), meta);
-          this.selector.succeeded(a);
+          const upstream = this.upstreamRequest(request, meta, a);
+          const result = await a.port.generate(upstream.request, meta);
+          this.selector.succeeded(a, answerOf(result.usage, result.finishReason, result.id, result.model));
           routing.upstreamRequestId = result.upstreamRequestId;
+          const warnings = [...upstream.warnings, ...result.warnings];
           const credits = await this.settleCredits(principal, model, result.usage, meta);
-          this.log(principal, meta, model.id, routing, 'ok', 200, result.usage, now() - started, null, result.warnings, undefined, credits);
-          return { ...result, model: model.id };
+          this.log(principal, meta, model.id, routing, 'ok', 200, result.usage, now() - started, null, warnings, undefined, credits);
+          return { ...result, model: model.id, warnings };
         } catch (e) {
           const failure = this.selector.failed(a, e, meta.signal);
           lastError = failure.error;
@@ -119,6 +131,7 @@ export class TextGeneration {
     const routing: Routing = { attempts: 0, provider: null };
     let ttft: number | null = null;
     let usage: Usage | undefined;
+    let finishReason: string | undefined;
     let warnings: Warning[] = [];
     let status = 'cancelled';
     let httpStatus = 499;
@@ -128,16 +141,20 @@ export class TextGeneration {
     let finished = false;
     let credits: number | undefined;
     let delivered = '';
+    let announcedInput: number | undefined;
     try {
       await this.deps.billing?.precheck(principal);
       let first: IteratorResult<TextStreamPart> | undefined;
       let lastError: GatewayError | undefined;
-      for (const a of this.attempts(model, routing)) {
-        const it = a.port.stream(this.upstreamRequest(request, meta, a.deployment), meta)[Symbol.asyncIterator]();
+      let before: Warning[] = [];
+      for (const a of this.attempts(model, routing, meta, 'chat')) {
         try {
+          const prepared = this.upstreamRequest(request, meta, a);
+          const it = a.port.stream(prepared.request, meta)[Symbol.asyncIterator]();
           first = await it.next();
           chosen = a;
           upstream = it;
+          before = prepared.warnings;
           break;
         } catch (e) {
           const failure = this.selector.failed(a, e, meta.signal);
@@ -147,19 +164,23 @@ export class TextGeneration {
         }
       }
       if (!chosen || !upstream || !first) throw lastError ?? this.noDeployment(model, routing);
+      warnings = before;
+      if (before.length) meta.onWarnings?.(before);
 
       for (let r = first; !r.done; r = await upstream.next()) {
         if (ttft === null) ttft = now() - started;
         if (r.value.type === 'finish') {
           usage = r.value.usage;
-          warnings = r.value.warnings ?? [];
+          finishReason = r.value.finishReason;
+          warnings = [...before, ...(r.value.warnings ?? [])];
           routing.upstreamRequestId = r.value.upstreamRequestId;
         }
+        if (r.value.type === 'input-usage') announcedInput = r.value.usage.inputTokens;
         if (r.value.type === 'text-delta' || r.value.type === 'reasoning-delta') delivered += r.value.delta;
         yield r.value;
       }
       finished = true;
-      this.selector.succeeded(chosen);
+      this.selector.succeeded(chosen, answerOf(usage, finishReason));
       status = 'ok';
       httpStatus = 200;
       if (usage) credits = await this.settleCredits(principal, model, usage, meta);
@@ -179,13 +200,18 @@ export class TextGeneration {
         // Abandoned by the consumer: close the upstream, and give the breaker no verdict.
         this.selector.abandoned(chosen);
         await upstream?.return?.().catch(() => undefined);
-        // What was delivered is charged: the upstream's usage if it came, else the input and the delivered text estimated.
+        // What was delivered is charged: the upstream's usage if it came, else its input count (or the estimate) and
+        // the delivered text estimated.
         if (!usage) {
-          const inputTokens = estimateInputTokens(request);
+          const inputTokens = announcedInput ?? estimateInputTokens(request);
           const outputTokens = estimateTextTokens(delivered);
           usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
         }
-        credits = await this.settleCredits(principal, model, usage, meta).catch(() => undefined);
+        const owed = usage;
+        credits = await this.settleCredits(principal, model, owed, meta).catch((error: unknown) => {
+          this.deps.onSettleFailure?.({ requestId: meta.requestId, accountId: principal.accountId, credits: textCost(model, owed), error });
+          return undefined;
+        });
       }
       this.log(principal, meta, model.id, routing, status, httpStatus, usage, now() - started, ttft, warnings, errorCode, credits);
     }
@@ -197,13 +223,13 @@ export class TextGeneration {
    */
   async countTokens(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<{ inputTokens: number; estimated: boolean }> {
     const model = meta.model ?? this.resolve(principal, request.model);
-    for (const a of this.attempts(model, { attempts: 0, provider: null })) {
+    for (const a of this.attempts(model, { attempts: 0, provider: null }, meta, 'count_tokens')) {
       if (!a.port.countTokens) {
         this.selector.abandoned(a);
         continue;
       }
       try {
-        const inputTokens = await a.port.countTokens(this.upstreamRequest(request, meta, a.deployment), meta);
+        const inputTokens = await a.port.countTokens(this.upstreamRequest(request, meta, a).request, meta);
         this.selector.succeeded(a);
         return { inputTokens, estimated: false };
       } catch (e) {
@@ -222,8 +248,9 @@ export class TextGeneration {
   }
 
   /** The deployments that may be tried now (the one policy), counting attempts for the usage row. */
-  private *attempts(model: ModelSpec, routing: Routing): Generator<Attempt> {
-    for (const a of this.selector.attempts(model.deployments, (p) => this.deps.providers.text(p))) {
+  private *attempts(model: ModelSpec, routing: Routing, meta: TextCallMeta, operation: string): Generator<Attempt> {
+    const call = { requestId: meta.requestId, operation, model: model.id };
+    for (const a of this.selector.attempts(model.deployments, (p) => this.deps.providers.text(p), call)) {
       routing.attempts++;
       routing.provider = a.deployment.provider;
       yield a;
@@ -236,9 +263,13 @@ export class TextGeneration {
     return err;
   }
 
-  private upstreamRequest(request: TextRequest, meta: TextCallMeta, d: Deployment): TextRequest {
+  /** The request as one deployment gets it: its model name, and only the hosted tools its upstream runs. */
+  private upstreamRequest(request: TextRequest, meta: TextCallMeta, a: Attempt): { request: TextRequest; warnings: Warning[] } {
+    const d: Deployment = a.deployment;
     const extraFormat = request.extra && !request.extraFormat ? meta.format : request.extraFormat;
-    return { ...request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) };
+    const policy = this.deps.providers.hostedToolsPolicy?.(d.provider) ?? DEFAULT_HOSTED_TOOLS_POLICY;
+    const hosted = hostedToolsFor(request, a.port.hostedToolFormats, policy);
+    return { request: { ...hosted.request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) }, warnings: hosted.warnings };
   }
 
   private log(
@@ -267,6 +298,7 @@ export class TextGeneration {
       inputTokens: usage?.inputTokens,
       outputTokens: usage?.outputTokens,
       cachedTokens: usage?.cachedInputTokens,
+      cacheWriteTokens: usage?.cacheCreationInputTokens,
       reasoningTokens: usage?.reasoningTokens,
       latencyMs,
       ttftMs,
@@ -277,4 +309,15 @@ export class TextGeneration {
       upstreamRequestId: routing.upstreamRequestId ?? null,
     });
   }
+}
+
+/** What an answer says about itself for the observer (traces): counts and ids, never content. */
+function answerOf(usage: Usage | undefined, finishReason?: string, responseId?: string, responseModel?: string): AttemptAnswer {
+  return {
+    responseId,
+    responseModel,
+    finishReasons: finishReason ? [finishReason] : undefined,
+    inputTokens: usage?.inputTokens,
+    outputTokens: usage?.outputTokens,
+  };
 }

@@ -7,8 +7,10 @@ import { VideoTasks } from './video-tasks';
 /** A quota store that records which calls the use case makes. */
 function recordingQuotas(calls: string[]): QuotaRepository {
   return {
-    get: async (accountId) => ({ accountId, limit: null, used: 0 }),
-    setLimit: async (accountId, limit) => ({ accountId, limit, used: 0 }),
+    get: async (accountId) => ({ accountId, limit: null, used: 0, period: null }),
+    setLimit: async (accountId, limit) => ({ accountId, limit, used: 0, period: null }),
+    getKey: async (keyId) => ({ keyId, limit: null, used: 0, period: null }),
+    setKeyLimit: async (keyId, limit, period) => ({ keyId, limit, used: 0, period }),
     charge: async () => void calls.push('charge'),
     reserve: async () => (calls.push('reserve'), true),
     chargeTask: async () => (calls.push('chargeTask'), true),

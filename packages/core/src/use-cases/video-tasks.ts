@@ -172,7 +172,7 @@ export class VideoTasks implements VideoTaskService {
           },
         );
       }
-      if (admission.outcome === 'unaffordable') throw quotaExhaustedError(admission, cost);
+      if (admission.outcome === 'unaffordable') throw quotaExhaustedError(admission, cost, admission.scope);
       // A replay is not new work: the original creation already wrote its usage row.
       if (admission.outcome === 'replayed') return { task: admission.task, replayed: true };
       billing?.forget(p.accountId);

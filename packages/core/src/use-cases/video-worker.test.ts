@@ -261,3 +261,46 @@ describe('VideoWorker', () => {
     expect(upstream.submissions).toBe(4);
   });
 });
+
+describe('VideoWorker housekeeping in a store outage', () => {
+  it('logs the outage once at warn, not once a second, and its end once', async () => {
+    const e = createFakeVideoEngine();
+    const store = { down: false };
+    // the repository of a database that went away: every query fails while it is down
+    const failing: typeof e.tasks & TaskQueue = Object.create(e.tasks, {
+      expireOverdue: {
+        value: async (...args: Parameters<typeof e.tasks.expireOverdue>) => {
+          if (store.down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+          return e.tasks.expireOverdue(...args);
+        },
+      },
+    });
+    const lines: Array<[string, string, Record<string, unknown>]> = [];
+    const w = new VideoWorker(
+      {
+        tasks: failing,
+        content: e.content,
+        catalogue: e.catalogue,
+        providers: e.providers,
+        now: e.clock.now,
+        log: (level, message, fields) => lines.push([level, message, fields]),
+      },
+      { owner: 'w' },
+    );
+    await w.runOnce();
+    store.down = true;
+    for (let i = 0; i < 30; i++) {
+      e.clock.advance(1000); // housekeeping is due every second
+      await w.runOnce();
+    }
+    store.down = false;
+    e.clock.advance(1000);
+    await w.runOnce();
+    expect(lines.map(([level, message]) => [level, message])).toEqual([
+      ['warn', 'video housekeeping: failing, retrying'],
+      ['warn', 'video housekeeping: succeeding again'],
+    ]);
+    expect(lines[0][2]).toMatchObject({ error: 'connect ECONNREFUSED 127.0.0.1:5432' });
+    expect(lines[1][2]).toMatchObject({ failures: 30, outageMs: 30_000 });
+  });
+});

@@ -8,6 +8,7 @@ import type { ModelCatalogue } from '../catalogue';
 import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository } from '../ports';
 import { VIDEO_DEFAULTS } from '../video-limits';
 import { DeploymentSelector } from './deployment-selection';
+import { OutageLog } from './outage-log';
 import { ReleaseBatcher } from './release-batcher';
 import { EXPIRED_ERROR, VideoTaskDriver, type WorkerLog } from './video-task-driver';
 import type { VideoProviderLookup } from './video-target';
@@ -55,6 +56,7 @@ export class VideoWorker {
   private readonly o: Required<VideoWorkerOptions>;
   private readonly now: () => number;
   private readonly log: WorkerLog;
+  private readonly housekeepingOutage: OutageLog;
   private readonly driver: VideoTaskDriver;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
@@ -81,6 +83,7 @@ export class VideoWorker {
     };
     this.now = deps.now ?? Date.now;
     this.log = deps.log ?? (() => undefined);
+    this.housekeepingOutage = new OutageLog(this.log, 'video housekeeping', this.now);
     const { pollMinMs, pollMaxMs, pollFactor, pollJitter } = this.o;
     const random = deps.random ?? Math.random;
     const { tasks } = deps;
@@ -181,8 +184,9 @@ export class VideoWorker {
         const n = await this.purgeRetention();
         if (n) this.log('info', 'video tasks purged', { count: n });
       }
+      this.housekeepingOutage.succeeded();
     } catch (e) {
-      this.log('error', 'video housekeeping failed', { error: (e as Error).message });
+      this.housekeepingOutage.failed(e); // runs every second: an outage is one line, not one a second
     }
   }
 

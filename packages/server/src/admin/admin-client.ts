@@ -1,6 +1,7 @@
-import { GatewayError, type Account, type AccountQuota, type ApiKeyRecord, type ErrorReason } from '@gateway/core';
+import { GatewayError, type Account, type AccountQuota, type ErrorReason } from '@gateway/core';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminOps } from '../cli-commands';
+import type { KeyView } from './key-settings';
 import type { LocalAdminCredential } from './local-credential';
 
 const PATHS: Record<ConfigKind, string> = { provider: 'providers', model: 'models', group: 'groups' };
@@ -9,15 +10,7 @@ const REASONS: Record<number, ErrorReason> = { 400: 'invalid_request', 401: 'una
 type Json = Record<string, any>;
 
 const account = (a: Json): Account => ({ id: a.id, name: a.name, createdAt: new Date(a.createdAt) });
-const key = (k: Json): ApiKeyRecord => ({
-  id: k.id,
-  accountId: k.accountId,
-  group: k.group,
-  prefix: k.prefix,
-  createdAt: new Date(k.createdAt),
-  revokedAt: k.revokedAt ? new Date(k.revokedAt) : null,
-});
-const quota = (q: Json): AccountQuota => ({ accountId: q.account, limit: q.credit_limit, used: q.credits_used });
+const quota = (q: Json): AccountQuota => ({ accountId: q.account, limit: q.credit_limit, used: q.credits_used, period: q.period ?? null });
 
 /** The running gateway's admin API on loopback, as the CLI's AdminOps: the gateway is the store's only writer. */
 export class AdminApiClient implements AdminOps {
@@ -48,11 +41,13 @@ export class AdminApiClient implements AdminOps {
   }
   async listKeys(accountId?: string) {
     const q = accountId === undefined ? '' : `?account=${encodeURIComponent(accountId)}`;
-    return ((await this.call('GET', `/admin/keys${q}`)).data as Json[]).map(key);
+    return (await this.call('GET', `/admin/keys${q}`)).data as KeyView[];
   }
-  async createKey(accountId: unknown, group: unknown) {
-    const k = await this.call('POST', '/admin/keys', { account: accountId, group });
-    return { ...key(k), key: String(k.key) };
+  async createKey(body: unknown) {
+    return (await this.call('POST', '/admin/keys', body)) as KeyView & { key: string };
+  }
+  async updateKey(id: string, body: unknown) {
+    return (await this.call('PATCH', `/admin/keys/${encodeURIComponent(id)}`, body)) as KeyView;
   }
   async revokeKey(id: string) {
     await this.call('DELETE', `/admin/keys/${encodeURIComponent(id)}`);
@@ -60,10 +55,10 @@ export class AdminApiClient implements AdminOps {
   async getQuota(accountId: string) {
     return quota(await this.call('GET', `/admin/accounts/${encodeURIComponent(accountId)}/quota`));
   }
-  async setQuota(accountId: string, limit: unknown) {
+  async setQuota(accountId: string, limit: unknown, period?: unknown) {
     // NaN (an unparsable CLI argument) has no JSON form: send a string so the gateway refuses it with its own message
     const credit_limit = typeof limit === 'number' && Number.isNaN(limit) ? 'NaN' : limit;
-    return quota(await this.call('PUT', `/admin/accounts/${encodeURIComponent(accountId)}/quota`, { credit_limit }));
+    return quota(await this.call('PUT', `/admin/accounts/${encodeURIComponent(accountId)}/quota`, { credit_limit, period }));
   }
   async listEntries(kind: ConfigKind) {
     return (await this.call('GET', `/admin/${PATHS[kind]}`)).data as Json[];

@@ -4,14 +4,27 @@ import {
   hashApiKey,
   invalid,
   type Billing,
+  type BudgetPeriod,
   type KeyRepository,
   type ModelCatalogue,
   type QuotaRepository,
 } from '@gateway/core';
 import { SecretRequiredError, type ConfigKind, type KnexConfigStore } from '@gateway/store-postgres';
 import { ConfigError } from '../config';
+import {
+  keyView,
+  KEY_SETTING_FIELDS,
+  parseBudget,
+  parseCreditLimit,
+  parseKeySettings,
+  parsePeriod,
+  refuseUnknownFields,
+  type KeyView,
+} from './key-settings';
 import type { ConfigRuntime } from './config-runtime';
 import type { EnvReferencePolicy } from './env-reference-policy';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 
@@ -29,9 +42,6 @@ function redact(kind: ConfigKind, body: Record<string, unknown>): Record<string,
 export type CatalogueChanges = Pick<ConfigRuntime, 'validate' | 'reload'>;
 
 /** What the admin API and the CLI do, once. */
-/** Credits fit decimal(20, 6) (store-postgres migration 004). */
-const MAX_CREDITS = 1e14;
-
 export class AdminService {
   constructor(
     private readonly keys: KeyRepository,
@@ -48,18 +58,11 @@ export class AdminService {
     return this.quotas.get(accountId);
   }
 
-  /** limit: credits, or null for unlimited. */
-  async setQuota(accountId: string, limit: unknown) {
+  /** limit: credits, or null for unlimited; period: daily, monthly, null (never resets), undefined (kept). */
+  async setQuota(accountId: string, limit: unknown, period?: unknown) {
     await this.getAccount(accountId);
-    // The store keeps credits as decimal(20, 6): anything from 1e14 up would overflow the column.
-    if (limit !== null && (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0 || limit >= MAX_CREDITS)) {
-      throw invalid(
-        'invalid_credit_limit',
-        `"credit_limit" must be a number of credits from 0 to below ${MAX_CREDITS}, or null for unlimited.`,
-        'credit_limit',
-      );
-    }
-    const q = await this.quotas.setLimit(accountId, limit as number | null);
+    const credits = parseCreditLimit(limit, 'credit_limit');
+    const q = await this.quotas.setLimit(accountId, credits, period === undefined ? undefined : parsePeriod(period, 'period'));
     this.billing?.forget(accountId);
     return q;
   }
@@ -82,19 +85,52 @@ export class AdminService {
     return a;
   }
 
-  listKeys(account?: string) {
-    return this.keys.listKeys(account);
+  async listKeys(account?: string): Promise<KeyView[]> {
+    return Promise.all((await this.keys.listKeys(account)).map(async (k) => keyView(k, await this.quotas.getKey(k.id))));
+  }
+
+  async getKey(id: string): Promise<KeyView> {
+    return keyView(await this.keyRecord(id), await this.quotas.getKey(id));
   }
 
   /** Creates a key; the clear key is in the answer once and never stored. */
-  async createKey(account: unknown, group: unknown) {
+  async createKey(body: unknown): Promise<KeyView & { key: string }> {
+    if (!isObject(body)) throw invalid('invalid_body', 'The key must be a JSON object.');
+    refuseUnknownFields(body, ['account', 'group', ...KEY_SETTING_FIELDS]);
+    const { account, group } = body;
     if (typeof account !== 'string') throw invalid('missing_account', '"account" is required.', 'account');
     await this.getAccount(account);
     const g = group ?? 'default';
     if (typeof g !== 'string' || !this.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
+    const settings = parseKeySettings(body, { group: g, catalogue: this.catalogue });
+    const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
     const key = generateApiKey();
-    const record = await this.keys.createKey({ accountId: account, group: g, hash: hashApiKey(key), prefix: key.slice(0, 7) });
-    return { ...record, key };
+    const record = await this.keys.createKey({ accountId: account, group: g, hash: hashApiKey(key), prefix: key.slice(0, 7), ...settings });
+    return { ...keyView(record, await this.setBudget(record, budget)), key };
+  }
+
+  /** Changes a key's name, expiry, allowlist or limits; fields left out are kept. */
+  async updateKey(id: string, body: unknown): Promise<KeyView> {
+    if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
+    refuseUnknownFields(body, KEY_SETTING_FIELDS);
+    const current = await this.keyRecord(id);
+    const settings = parseKeySettings(body, { group: current.group, catalogue: this.catalogue, current: current.limits });
+    const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    const updated = (await this.keys.updateKey(id, settings)) ?? current;
+    return keyView(updated, await this.setBudget(updated, budget));
+  }
+
+  private async setBudget(k: { id: string; accountId: string }, budget: { limit: number | null; period: BudgetPeriod | null } | undefined) {
+    if (budget === undefined) return this.quotas.getKey(k.id);
+    const q = await this.quotas.setKeyLimit(k.id, budget.limit, budget.period);
+    this.billing?.forget(k.accountId, k.id);
+    return q;
+  }
+
+  private async keyRecord(id: string) {
+    const k = await this.keys.getKey(id);
+    if (!k) throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+    return k;
   }
 
   async revokeKey(id: string) {

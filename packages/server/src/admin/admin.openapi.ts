@@ -1,5 +1,6 @@
 import type { ParamDoc, RouteDoc, SchemaDoc } from '@gateway/http-kit';
 import { configSchema } from '../config.schema';
+import { adminKeyRoutes } from './admin-keys.openapi';
 
 /**
  * The /admin API as documented in /openapi.json. Bodies of the catalogue routes are the config file's own entry
@@ -30,22 +31,15 @@ const account = {
   required: ['id'],
   properties: { id: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string' } },
 };
-const key = {
-  type: 'object',
-  required: ['id', 'accountId', 'group'],
-  properties: {
-    id: { type: 'string' },
-    accountId: { type: 'string' },
-    group: { type: 'string' },
-    prefix: { type: 'string' },
-    createdAt: { type: 'string' },
-    revokedAt: { type: ['string', 'null'] },
-  },
-};
 const quota = {
   type: 'object',
   required: ['account', 'credit_limit', 'credits_used'],
-  properties: { account: { type: 'string' }, credit_limit: { type: ['number', 'null'] }, credits_used: { type: 'number' } },
+  properties: {
+    account: { type: 'string' },
+    credit_limit: { type: ['number', 'null'] },
+    credits_used: { type: 'number', description: 'In the current period.' },
+    period: { enum: ['daily', 'monthly', null] },
+  },
 };
 const route = (r: Omit<RouteDoc, 'format' | 'auth' | 'errors'>): RouteDoc => ({ ...r, format: 'admin', auth, errors: 'openai' });
 
@@ -92,46 +86,18 @@ export const adminRoutes: RouteDoc[] = [
       content: json({
         type: 'object',
         required: ['credit_limit'],
-        properties: { credit_limit: { type: ['number', 'null'], minimum: 0, description: 'null: unlimited.' } },
+        properties: {
+          credit_limit: { type: ['number', 'null'], minimum: 0, description: 'null: unlimited.' },
+          period: {
+            enum: ['daily', 'monthly', null],
+            description: 'When used credits start again from zero (UTC); null: never; absent: kept.',
+          },
+        },
       }),
     },
     response: { description: 'Limit and use.', content: json(quota) },
   }),
-  route({
-    method: 'get',
-    path: '/admin/keys',
-    summary: 'List keys',
-    params: [{ name: 'account', in: 'query', description: "Only this account's keys.", schema: { type: 'string' } }],
-    response: { description: 'The keys, without secrets.', content: json(list(key)) },
-  }),
-  route({
-    method: 'post',
-    path: '/admin/keys',
-    summary: 'Create a key',
-    description: 'The clear key is in this answer once and never stored.',
-    body: {
-      content: json({
-        type: 'object',
-        required: ['account'],
-        properties: { account: { type: 'string' }, group: { type: 'string', default: 'default' } },
-      }),
-    },
-    response: {
-      status: 201,
-      description: 'The key record with `key`.',
-      content: json({ ...key, properties: { ...key.properties, key: { type: 'string' } } }),
-    },
-  }),
-  route({
-    method: 'delete',
-    path: '/admin/keys/{id}',
-    summary: 'Revoke a key',
-    params: [id('The key id.')],
-    response: {
-      description: 'Revoked.',
-      content: json({ type: 'object', properties: { id: { type: 'string' }, revoked: { const: true } } }),
-    },
-  }),
+  ...adminKeyRoutes,
   ...CATALOGUE.flatMap(([path, kind, body]): RouteDoc[] => [
     route({
       method: 'get',

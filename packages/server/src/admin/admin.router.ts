@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
+import { digestsEqual, GatewayError, hashApiKey, type AccountQuota, type UsageQuery } from '@gateway/core';
+import { adminUsageHandler } from '@gateway/wire-usage';
 import { errorMiddleware, extractKey, jsonBody, openAiErrorShape } from '@gateway/http-kit';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminService } from './admin-service';
@@ -24,15 +25,16 @@ function requireAdmin(adminKey: string | undefined, localToken?: string): Reques
   };
 }
 
-const quotaBody = (q: { accountId: string; limit: number | null; used: number }) => ({
+const quotaBody = (q: AccountQuota) => ({
   account: q.accountId,
   credit_limit: q.limit,
   credits_used: q.used,
+  period: q.period,
 });
 
 const KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
 
-export function adminRouter(admin: AdminService, adminKey: string | undefined, localToken?: string): Router {
+export function adminRouter(admin: AdminService, usage: UsageQuery, adminKey: string | undefined, localToken?: string): Router {
   const router = Router();
   const guard = requireAdmin(adminKey, localToken);
   const json = jsonBody();
@@ -49,14 +51,21 @@ export function adminRouter(admin: AdminService, adminKey: string | undefined, l
     res.json(quotaBody(await admin.getQuota(String(req.params.id))));
   });
   router.put('/admin/accounts/:id/quota', guard, json, async (req, res) => {
-    res.json(quotaBody(await admin.setQuota(String(req.params.id), req.body.credit_limit)));
+    res.json(quotaBody(await admin.setQuota(String(req.params.id), req.body.credit_limit, req.body.period)));
   });
+  router.get('/admin/usage', guard, adminUsageHandler(usage));
   router.get('/admin/keys', guard, async (req, res) => {
     const account = typeof req.query.account === 'string' ? req.query.account : undefined;
     res.json({ object: 'list', data: await admin.listKeys(account) });
   });
   router.post('/admin/keys', guard, json, async (req, res) => {
-    res.status(201).json(await admin.createKey(req.body.account, req.body.group));
+    res.status(201).json(await admin.createKey(req.body));
+  });
+  router.get('/admin/keys/:id', guard, async (req, res) => {
+    res.json(await admin.getKey(String(req.params.id)));
+  });
+  router.patch('/admin/keys/:id', guard, json, async (req, res) => {
+    res.json(await admin.updateKey(String(req.params.id), req.body));
   });
   router.delete('/admin/keys/:id', guard, async (req, res) => {
     await admin.revokeKey(String(req.params.id));

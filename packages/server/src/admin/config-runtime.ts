@@ -1,4 +1,4 @@
-import type { ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
+import type { CatalogueSettings, ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
 import { buildConfig, type GatewayConfig, type GatewayConfigFile } from '../config';
 import type { Logger } from '../logger';
 import { buildProviders, type ProviderRegistry } from '../providers';
@@ -16,9 +16,20 @@ export function fileEntries(file: GatewayConfigFile): Array<Omit<ConfigEntry, 's
   );
 }
 
-/** Entries back into a config document; keys and limits always come from the file. */
-export function documentOf(entries: Array<Omit<ConfigEntry, 'source'>>, file: GatewayConfigFile): GatewayConfigFile {
-  const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, limits: file.limits };
+/** The file's settings the database keeps beside the entries. */
+export const fileSettings = (file: GatewayConfigFile): CatalogueSettings => ({ limits: file.limits, circuitBreaker: file.circuitBreaker });
+
+/**
+ * Entries and settings back into a config document. Keys always come from this instance's file (they are bootstrapped
+ * into the key store, not the catalogue); settings from the database once a file was imported.
+ */
+export function documentOf(
+  entries: Array<Omit<ConfigEntry, 'source'>>,
+  file: GatewayConfigFile,
+  settings: CatalogueSettings | null,
+): GatewayConfigFile {
+  const { limits, circuitBreaker } = (settings ?? fileSettings(file)) as Pick<GatewayConfigFile, 'limits' | 'circuitBreaker'>;
+  const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, limits, circuitBreaker };
   for (const e of entries) {
     if (e.body === null) continue;
     (doc[SECTION[e.kind]] as unknown as Array<Record<string, unknown>>).push({ [KEY[e.kind]]: e.id, ...e.body });
@@ -27,9 +38,10 @@ export function documentOf(entries: Array<Omit<ConfigEntry, 'source'>>, file: Ga
 }
 
 /**
- * The live configuration: seeded from the file at start, changed through the admin API, and reloaded by every
- * instance when the store's version moves. Use cases hold the catalogue and the provider registry objects, which
- * are updated in place, so a change applies without a restart.
+ * The live configuration: the database's catalogue (seeded from the file when its content changed, changed through
+ * the admin API), reloaded by every instance when the store's version moves. Use cases hold the catalogue, the
+ * limits, the breaker options and the provider registry objects, which are updated in place, so a change applies
+ * without a restart.
  */
 export class ConfigRuntime {
   private version = -1;
@@ -43,9 +55,16 @@ export class ConfigRuntime {
     private readonly logger: Logger,
   ) {}
 
+  /** Start-up: imports the file if its content changed since the last import (one line when it does), then loads. */
   async bootstrap(): Promise<void> {
     // the file as written: env references are stored as references, never as the values they resolve to
-    await this.store.syncFile(fileEntries(this.live.written));
+    const written = this.live.written;
+    const r = await this.store.importFile({ entries: fileEntries(written), settings: fileSettings(written) });
+    const fields = { source: this.live.source, hash: r.hash, previousHash: r.previousHash ?? undefined };
+    if (r.imported) {
+      const { added, changed, removed, adminEditsReplaced } = r;
+      this.logger.info('config file imported', { ...fields, added, changed, removed, adminEditsReplaced });
+    } else this.logger.info('config file unchanged since its last import; serving the database catalogue', fields);
     await this.reload({ strict: true });
   }
 
@@ -53,20 +72,23 @@ export class ConfigRuntime {
   async validate(kind: ConfigKind, id: string, body: Record<string, unknown> | null): Promise<void> {
     const entries = (await this.store.entries()).filter((e) => !(e.kind === kind && e.id === id));
     entries.push({ kind, id, body, source: 'admin' });
-    const candidate = buildConfig('admin change', documentOf(entries, this.live.file));
+    const { settings } = await this.store.state();
+    const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings));
     buildProviders(candidate, this.env).close();
   }
 
   /** Loads the store's config when its version moved. strict: a broken config throws (start-up) instead of being logged. */
   async reload(opts: { strict?: boolean } = {}): Promise<boolean> {
-    const version = await this.store.version();
+    const { version, settings } = await this.store.state();
     if (version === this.version) return false;
     const entries = await this.store.entries();
     try {
-      const next = buildConfig(`database config (${this.live.source} + admin changes)`, documentOf(entries, this.live.file));
+      const next = buildConfig('database catalogue', documentOf(entries, this.live.file, settings));
       // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
       this.providers.apply(next);
       this.live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
+      Object.assign(this.live.limits, next.limits);
+      Object.assign(this.live.circuitBreaker, next.circuitBreaker);
       this.live.file = next.file;
       this.version = version;
       return true;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '@gateway/http-kit';
-import type { Billing, KeyRepository, RoutedCallDeps, UsageLog } from '@gateway/core';
+import type { Billing, ContentStore, KeyRepository, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
 import type { GatewayConfig } from '../config';
 import type { GatewayEnv } from '../gateway';
 import type { Logger } from '../logger';
@@ -20,6 +20,12 @@ export interface WiringContext {
   authenticate: Authenticator;
   metrics: GatewayMetrics;
   billing: Billing;
+  /** told of every upstream attempt: metrics and warn logs, and traces when they are on */
+  routingObserver: RoutingObserver;
+  /** where videos and thumbnails live (CONTENT_STORE) */
+  content: ContentStore;
+  /** the clock key expiry and credit budget periods are read by */
+  clock: () => Date;
 }
 
 /**
@@ -40,6 +46,15 @@ export function routedDeps(ctx: WiringContext): RoutedCallDeps {
     usage: ctx.usage,
     billing: ctx.billing,
     breaker: ctx.config.circuitBreaker,
-    observer: ctx.metrics.routingObserver(ctx.logger),
+    observer: ctx.routingObserver,
+  };
+}
+
+/** Several observers as one, each told in turn. */
+export function allObservers(...observers: Array<RoutingObserver | undefined>): RoutingObserver {
+  const list = observers.filter((o): o is RoutingObserver => o !== undefined);
+  return {
+    attempt: (a) => list.forEach((o) => o.attempt(a)),
+    breakerChanged: (t) => list.forEach((o) => o.breakerChanged(t)),
   };
 }

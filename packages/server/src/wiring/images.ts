@@ -1,15 +1,21 @@
 import path from 'node:path';
 import { ImageGeneration } from '@gateway/core';
-import { ExpiringImageFiles } from '@gateway/store-files';
+import { ContentImageStore, ExpiringImageFiles, FileContentStore } from '@gateway/store-files';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 /** Expired image files are removed this often (reads refuse them at once regardless). */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
-/** Images: the image use case, and the expiring image URLs under DATA_DIR/images. */
+/**
+ * Images: the image use case, and the expiring image URLs: under DATA_DIR/images with the file content store, in the
+ * shared content store (postgres, S3) otherwise, so every replica serves them.
+ */
 export function wireImages(ctx: WiringContext) {
   const images = new ImageGeneration({ ...routedDeps(ctx), providers: ctx.providers });
-  const files = new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'));
+  const files =
+    ctx.content instanceof FileContentStore
+      ? new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'))
+      : new ContentImageStore(ctx.content);
   let sweeper: NodeJS.Timeout | undefined;
   const area = {
     // publicBaseUrl is read per request, so an operator (or a test) may set it after start.

@@ -9,7 +9,17 @@ const PURGE_EVERY_MS = 3_600_000;
 export function wireText(ctx: WiringContext) {
   const responses = new KnexResponseStore(ctx.knex);
   const purge = responsesPurge(ctx, responses);
-  const text = new TextGeneration({ ...routedDeps(ctx), providers: ctx.providers });
+  const text = new TextGeneration({
+    ...routedDeps(ctx),
+    providers: ctx.providers,
+    onSettleFailure: (f) =>
+      ctx.logger.warn('abandoned stream not settled', {
+        requestId: f.requestId,
+        account: f.accountId,
+        credits: f.credits,
+        error: f.error instanceof Error ? f.error.message : String(f.error),
+      }),
+  });
   ctx.metrics.watchBreakers(() => text.circuitStates());
   return {
     services: {

@@ -6,6 +6,7 @@ import {
   newId,
   VideoTasks,
   VideoWorker,
+  type ContentStore,
   type VideoProviderLookup,
   type VideoWorkerOptions,
 } from '@gateway/core';
@@ -13,6 +14,7 @@ import { FileContentStore } from '@gateway/store-files';
 import { KnexQuotaRepository, KnexTaskRepository } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
 import { wholeNumberFromEnv } from '../env-number';
+import { workerLoop } from './worker-loop';
 
 export interface VideoEngineOptions extends Partial<Omit<VideoWorkerOptions, 'owner'>> {
   /** pause between claim rounds */
@@ -23,7 +25,7 @@ export interface VideoEngine {
   /** what the video wire formats call */
   service: VideoTasks;
   worker: VideoWorker;
-  content: FileContentStore;
+  content: ContentStore;
   /** starts the claim loop (once per engine) */
   start(): void;
   /** stops claiming, aborts steps in flight and hands their tasks back */
@@ -47,13 +49,16 @@ export function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv = process.env): V
 export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & {
   providers: VideoProviderLookup;
   billing?: WiringContext['billing'];
+  /** the gateway's content store; DATA_DIR/content when absent */
+  content?: ContentStore;
+  clock?: WiringContext['clock'];
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
 export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = videoEngineOptionsFromEnv()): VideoEngine {
   const { intervalMs = 100, ...workerOptions } = options;
-  const tasks = new KnexTaskRepository(ctx.knex);
-  const content = new FileContentStore(path.join(ctx.env.dataDir, 'content'));
+  const tasks = new KnexTaskRepository(ctx.knex, { now: ctx.clock });
+  const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
   // One policy, one set of circuits for admission and submit.
   const selector = new DeploymentSelector();
@@ -80,46 +85,23 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },
   );
 
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> | undefined;
-  let stopped = false;
-  const next = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = worker
-        .pump()
-        .then(
-          () => undefined,
-          (e: Error) => void ctx.logger.error('video worker round failed', { error: e.message }),
-        )
-        .finally(next);
-    }, intervalMs);
-    timer.unref();
-  };
+  const loop = workerLoop(() => worker.pump(), intervalMs, ctx.logger);
 
   // The recovery audit: every task charged once and with its usage row, whatever instant a crash hit.
   const audit = () =>
-    auditTaskBooks({ quotas: new KnexQuotaRepository(ctx.knex), usage: ctx.usage, catalogue }).then(
+    auditTaskBooks({ quotas: new KnexQuotaRepository(ctx.knex, { now: ctx.clock }), usage: ctx.usage, catalogue }).then(
       (r) => {
         if (r.charged.length || r.usageRows.length || r.unpriced.length) ctx.logger.warn('task books repaired at start-up', { ...r });
       },
       (e: Error) => void ctx.logger.error('task books audit failed', { error: e.message }),
     );
-  let started = false;
-
   return {
     service,
     worker,
     content,
-    start: () => {
-      if (started || stopped) return;
-      started = true;
-      round = audit().finally(next);
-    },
+    start: () => loop.start(audit),
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
+      await loop.stop();
       await worker.stop();
     },
   };

@@ -1,4 +1,13 @@
-import { generateText, streamText, generateObject, stepCountIs, tool, Output, experimental_generateImage as generateImage } from 'ai';
+import {
+  generateText,
+  streamText,
+  generateObject,
+  stepCountIs,
+  tool,
+  Output,
+  experimental_generateImage as generateImage,
+  experimental_generateVideo as generateVideo,
+} from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
@@ -99,5 +108,35 @@ describe('Vercel AI SDK images', () => {
     const openai = createOpenAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1` });
     const r = await generateImage({ model: openai.image('gpt-image-1'), prompt: 'a red square', size: '1024x1024', maxRetries: 0 });
     expect(Buffer.from(r.image.uint8Array.subarray(1, 4)).toString()).toBe('PNG');
+  });
+});
+
+describe('Vercel AI SDK video', () => {
+  it('google.video: predictLongRunning, polling, then the download link on the gateway (PUBLIC_BASE_URL over http)', async () => {
+    // The zero-config gateway answers on plain http; the operation's uri must be fetchable as given.
+    gw.env.publicBaseUrl = gw.url;
+    await gw.startBackground(); // the video worker
+    const downloaded: string[] = [];
+    const google = createGoogleGenerativeAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1beta` });
+    const r = await generateVideo({
+      model: google.video('veo-3.1-generate-preview'),
+      prompt: 'a cat on a piano',
+      duration: 4,
+      aspectRatio: '16:9',
+      providerOptions: { google: { pollIntervalMs: 200, pollTimeoutMs: 20000 } },
+      maxRetries: 0,
+      // The SDK's own download refuses loopback and private addresses (its SSRF guard), so a local gateway needs a
+      // download function; the URL it is handed is the operation's uri with the SDK's `?key=` appended.
+      download: async ({ url }) => {
+        downloaded.push(url.toString());
+        const res = await fetch(url);
+        if (!res.ok) throw new Error(`download: ${res.status}`);
+        return { data: new Uint8Array(await res.arrayBuffer()), mediaType: res.headers.get('content-type') ?? undefined };
+      },
+    });
+    expect(downloaded).toEqual([expect.stringMatching(new RegExp(`^${gw.url}/v1beta/files/[a-z0-9]+:download\\?alt=media&key=`))]);
+    expect(r.video.mediaType).toBe('video/mp4');
+    // an MP4 begins with an ftyp box
+    expect(Buffer.from(r.video.uint8Array.subarray(4, 8)).toString()).toBe('ftyp');
   });
 });

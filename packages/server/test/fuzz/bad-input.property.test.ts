@@ -70,7 +70,7 @@ afterAll(async () => {
 
 const fill = (path: string, id: string, model: string) =>
   path.replaceAll('{id}', encodeURIComponent(id)).replaceAll('{model}', encodeURIComponent(model));
-const verb = (m: Endpoint['method']) => (({ GET: 'get', POST: 'post', PUT: 'put', DELETE: 'delete' }) as const)[m];
+const verb = (m: Endpoint['method']) => (({ GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' }) as const)[m];
 
 describe('coverage', () => {
   it('drives every documented route, each in the error shape its document promises', () => {
@@ -100,7 +100,7 @@ describe.each(ENDPOINTS)('bad input: $name', (ep) => {
           headers[m.header] = m.value;
         }
         let req = request(gw.url)[verb(ep.method)](path).set(headers);
-        if (ep.method === 'POST' || ep.method === 'PUT') {
+        if (ep.method === 'POST' || ep.method === 'PUT' || ep.method === 'PATCH') {
           if (m.kind === 'raw') req = req.set('content-type', m.contentType).send(m.raw);
           else if (m.kind === 'any') req = req.set('content-type', 'application/json').send(JSON.stringify(m.value) ?? 'null');
           else if (m.kind === 'field')

@@ -11,7 +11,7 @@ export type ErrorShape = 'openai' | 'anthropic' | 'google' | 'code-message';
 
 export interface Endpoint {
   name: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** a path; every `{id}` is replaced by a generated id, `{model}` by a generated model name */
   path: string;
   /** the documented route it drives (`<method> <path>` as in GATEWAY_ROUTE_DOCS); the suite checks none is missing */

@@ -3,7 +3,8 @@
  * One hostile upstream (support/echo-upstream.ts) answers as OpenAI, Anthropic and Gemini and quotes the
  * key it received (whole, truncated, upper-cased, base64, URL-encoded) in ids, model names, request-id
  * headers, error bodies and in-stream error events. Every provider adapter (openai, anthropic, google,
- * openai-compatible) × every inbound text format × streaming or not × every failure: no fragment of any
+ * openai-compatible; the openai one over chat completions, or over the Responses API for /v1/responses clients)
+ * × every inbound text format × streaming or not × every failure: no fragment of any
  * key in an answer, a stored row or a log line, and the generated text arrives unchanged.
  */
 import type { ProviderConfig } from '../../src/config';

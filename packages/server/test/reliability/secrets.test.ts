@@ -20,6 +20,7 @@ const BOGUS_KEY = 'sk-bogus-client-secret-9f8e7d6c';
 const ADMIN_KEY = 'admin-secret-4b3a2918';
 const UPSTREAM: Record<FakeDialectName, string> = {
   openai: 'upstream-secret-openai-7f3a9c1e',
+  'openai-responses': 'upstream-secret-responses-8e2b4d6f',
   anthropic: 'upstream-secret-anthropic-2d4e6f80',
   gemini: 'upstream-secret-gemini-13579bdf',
 };
@@ -82,9 +83,21 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'gw-secrets-'));
   const providers = DIALECTS.flatMap((d) => [
     // one credential through the environment (`env:NAME`), the others in the file
-    { id: d, type: PROVIDER_OF[d].type, baseUrl: fakes[d].url, apiKey: d === 'openai' ? 'env:SECRETS_TEST_OPENAI_KEY' : UPSTREAM[d] },
-    { id: `${d}-wrong`, type: PROVIDER_OF[d].type, baseUrl: fakes[d].url, apiKey: WRONG_UPSTREAM_KEY },
-    ...failing[d].map((f, i) => ({ id: `${d}-fail${i}`, type: PROVIDER_OF[d].type, baseUrl: f.url, apiKey: UPSTREAM[d] })),
+    {
+      id: d,
+      type: PROVIDER_OF[d].type,
+      options: PROVIDER_OF[d].options,
+      baseUrl: fakes[d].url,
+      apiKey: d === 'openai' ? 'env:SECRETS_TEST_OPENAI_KEY' : UPSTREAM[d],
+    },
+    { id: `${d}-wrong`, type: PROVIDER_OF[d].type, options: PROVIDER_OF[d].options, baseUrl: fakes[d].url, apiKey: WRONG_UPSTREAM_KEY },
+    ...failing[d].map((f, i) => ({
+      id: `${d}-fail${i}`,
+      type: PROVIDER_OF[d].type,
+      options: PROVIDER_OF[d].options,
+      baseUrl: f.url,
+      apiKey: UPSTREAM[d],
+    })),
   ]);
   const models = providers.map((p) => ({
     id: `m-${p.id}`,

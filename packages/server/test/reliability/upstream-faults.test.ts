@@ -39,7 +39,7 @@ interface Fault {
 
 const behave = (b: FakeBehaviour) => (fake: FakeUpstream) => fake.enqueue(b);
 /** The frame index after the first two text deltas of each dialect's stream (its opening frames differ). */
-const AFTER_TWO_DELTAS: Record<FakeDialectName, number> = { openai: 3, anthropic: 5, gemini: 2 };
+const AFTER_TWO_DELTAS: Record<FakeDialectName, number> = { openai: 3, 'openai-responses': 6, anthropic: 5, gemini: 2 };
 const UNREACHABLE = { status: 503, code: 'upstream_unreachable' };
 const UNAVAILABLE = { status: 503, code: 'upstream_unavailable' };
 const TIMEOUT = { status: 504, code: 'upstream_timeout' };

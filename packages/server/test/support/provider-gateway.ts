@@ -10,10 +10,20 @@ export interface UpstreamUnderTest {
   /** the gateway's model id served by it */
   model: string;
   upstreamModel: string;
+  /** the provider entry's `options` */
+  options?: Record<string, unknown>;
 }
 
 export const UPSTREAMS: UpstreamUnderTest[] = [
-  { name: 'openai', type: 'openai', dialect: 'openai', model: 'via-openai', upstreamModel: 'gpt-4o-mini' },
+  { name: 'openai', type: 'openai', dialect: 'openai', model: 'via-openai', upstreamModel: 'gpt-4o-mini', options: { api: 'chat' } },
+  {
+    name: 'openai-responses',
+    type: 'openai',
+    dialect: 'openai-responses',
+    model: 'via-openai-responses',
+    upstreamModel: 'gpt-5-mini',
+    options: { api: 'responses' },
+  },
   { name: 'anthropic', type: 'anthropic', dialect: 'anthropic', model: 'via-anthropic', upstreamModel: 'claude-sonnet-4-5' },
   { name: 'google', type: 'google', dialect: 'gemini', model: 'via-google', upstreamModel: 'gemini-2.5-flash' },
   {
@@ -48,6 +58,7 @@ export async function startProviderGateway(
       ...upstreams.map((u) => ({
         id: u.name,
         type: u.type,
+        ...(u.options ? { options: u.options } : {}),
         baseUrl: fakes[u.name].url,
         apiKey: fakes[u.name].apiKey,
         timeouts: { firstByteMs: 1500, idleMs: 1500 },

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { bootstrapConfigKeys } from '../../src/bootstrap';
 import { buildConfig, type GatewayConfigFile } from '../../src/config';
 import { DEFAULT_CONFIG } from '../../src/default-config';
@@ -28,6 +29,13 @@ export function testConfigFile(overrides: Partial<GatewayConfigFile> = {}): Gate
   };
 }
 
+type ModelPricing = NonNullable<GatewayConfigFile['models'][number]['pricing']>;
+
+/** The config with these models priced (the rest as they were). */
+export function withPricing(file: GatewayConfigFile, pricing: Record<string, ModelPricing>): GatewayConfigFile {
+  return { ...file, models: file.models.map((m) => (pricing[m.id] ? { ...m, pricing: pricing[m.id] } : m)) };
+}
+
 export interface TestGateway extends Gateway {
   url: string;
   dataDir: string;
@@ -39,7 +47,7 @@ export interface TestGateway extends Gateway {
  * 127.0.0.1 with an ephemeral port.
  */
 export async function startTestGateway(
-  opts: { config?: GatewayConfigFile; env?: Partial<GatewayEnv>; listen?: boolean } = {},
+  opts: { config?: GatewayConfigFile; env?: Partial<GatewayEnv>; listen?: boolean; spanExporter?: SpanExporter; clock?: () => Date } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.env?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
   const env: GatewayEnv = {
@@ -51,7 +59,7 @@ export async function startTestGateway(
     ...opts.env,
   };
   const config = buildConfig('(test)', opts.config ?? testConfigFile());
-  const gw = await createGateway(env, { config, logger: createLogger('error') });
+  const gw = await createGateway(env, { config, logger: createLogger('error'), spanExporter: opts.spanExporter, clock: opts.clock });
   await bootstrapConfigKeys(gw.keys, gw.config);
   let url = '';
   if (opts.listen !== false) {

@@ -7,6 +7,10 @@ import * as m005 from './005-upstream-request-id';
 import * as m006 from './006-responses-retention';
 import * as m007 from './007-task-deployment';
 import * as m010 from './010-key-ids';
+import * as m011 from './011-config-import';
+import * as m012 from './012-key-settings-budgets';
+import * as m013 from './013-content-store';
+import * as m014 from './014-usage-cache-write';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +27,10 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['006-responses-retention', m006],
   ['007-task-deployment', m007],
   ['010-key-ids', m010],
+  ['011-config-import', m011],
+  ['012-key-settings-budgets', m012],
+  ['013-content-store', m013],
+  ['014-usage-cache-write', m014],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -100,9 +100,9 @@ export const anthropicMessagesDialect: FakeDialect = {
       stop_reason: STOP[finishOf(reply)],
       stop_sequence: null,
       usage: {
-        input_tokens: u.input - (u.cached ?? 0),
+        input_tokens: u.input - (u.cached ?? 0) - (u.cacheWrite ?? 0),
         output_tokens: u.output,
-        cache_creation_input_tokens: 0,
+        cache_creation_input_tokens: u.cacheWrite ?? 0,
         cache_read_input_tokens: u.cached ?? 0,
         service_tier: 'standard',
       },
@@ -124,9 +124,9 @@ export const anthropicMessagesDialect: FakeDialect = {
             stop_reason: null,
             stop_sequence: null,
             usage: {
-              input_tokens: u.input - (u.cached ?? 0),
+              input_tokens: u.input - (u.cached ?? 0) - (u.cacheWrite ?? 0),
               output_tokens: 1,
-              cache_creation_input_tokens: 0,
+              cache_creation_input_tokens: u.cacheWrite ?? 0,
               cache_read_input_tokens: u.cached ?? 0,
               service_tier: 'standard',
             },

@@ -10,7 +10,7 @@ export interface FakeRoute {
 
 /** What makes a fake speak one provider's wire format. */
 export interface FakeDialect {
-  readonly name: 'openai' | 'anthropic' | 'gemini';
+  readonly name: 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
   /** appended to the origin to make the base URL the provider's SDK (and the gateway's config) takes */
   readonly basePath: string;
   readonly requestIdHeader: string;

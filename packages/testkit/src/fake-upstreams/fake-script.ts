@@ -5,7 +5,8 @@ export interface FakeReply {
   toolCalls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> }>;
   /** defaults to tool-calls when there are tool calls, else stop */
   finish?: 'stop' | 'length' | 'tool-calls' | 'content-filter';
-  usage?: { input: number; output: number; cached?: number; reasoning?: number };
+  /** `input` counts every input token, `cached` (read from a cache) and `cacheWrite` (written to one) included */
+  usage?: { input: number; output: number; cached?: number; cacheWrite?: number; reasoning?: number };
 }
 
 /** One request the fake received, for asserting what the gateway translated. */

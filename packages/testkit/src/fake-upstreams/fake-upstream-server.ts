@@ -4,9 +4,15 @@ import { anthropicMessagesDialect } from './fake-anthropic-messages';
 import type { FakeDialect } from './fake-dialect';
 import { geminiContentDialect } from './fake-gemini-content';
 import { openAiChatDialect } from './fake-openai-chat';
+import { openAiResponsesDialect } from './fake-openai-responses';
 import type { FakeBehaviour, FakeReply, RecordedRequest } from './fake-script';
 
-export const FAKE_DIALECTS = { openai: openAiChatDialect, anthropic: anthropicMessagesDialect, gemini: geminiContentDialect } as const;
+export const FAKE_DIALECTS = {
+  openai: openAiChatDialect,
+  'openai-responses': openAiResponsesDialect,
+  anthropic: anthropicMessagesDialect,
+  gemini: geminiContentDialect,
+} as const;
 export type FakeDialectName = keyof typeof FAKE_DIALECTS;
 
 export interface FakeUpstream {

@@ -1,6 +1,7 @@
 export { chunksOf, DEFAULT_USAGE, type FakeBehaviour, type FakeReply, type RecordedRequest } from './fake-script';
 export { type FakeDialect, type FakeRoute, finishOf, sse } from './fake-dialect';
 export { openAiChatDialect } from './fake-openai-chat';
+export { openAiResponsesDialect } from './fake-openai-responses';
 export { anthropicMessagesDialect } from './fake-anthropic-messages';
 export { geminiContentDialect } from './fake-gemini-content';
 export { FAKE_DIALECTS, type FakeDialectName, type FakeUpstream, refusedUrl, startFakeUpstream } from './fake-upstream-server';

@@ -6,6 +6,14 @@ export const MALFORMED_ANSWERS: Record<FakeDialectName, { answers: string[]; chu
     answers: ['{"choices":"x"}', '{"choices":[{"message":{"content":5}}]}', '{"choices":[{"message":{"tool_calls":{}}}]}'],
     chunk: 'data: {"choices":[{"delta":{"content":5}}]}\n\n',
   },
+  'openai-responses': {
+    answers: [
+      '{"output":"x"}',
+      '{"output":[{"type":"message","content":[{"type":"output_text","text":5}]}]}',
+      '{"status":"completed","usage":"many"}',
+    ],
+    chunk: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":7}\n\n',
+  },
   anthropic: {
     answers: ['{"content":5}', '{"content":[{"type":"text","text":["a"]}]}', '{"content":[],"usage":"many"}'],
     chunk: 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":"ten"}}}\n\n',

@@ -19,6 +19,8 @@ export interface CrashRunOptions {
   postgres: boolean;
   tasks: number;
   kills: number;
+  /** chooses each kill's instant (printed with the result, so a failing run can be replayed) */
+  seed: number;
   log?: (line: string) => void;
 }
 
@@ -82,6 +84,15 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
   }));
   const cut: CutStream[] = [];
   let gw: GatewayProcess | undefined;
+  // mulberry32: a small seeded generator, so a kill instant can be replayed from the printed seed
+  let state = o.seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
   try {
     for (let k = 0; k < o.kills; k++) {
       gw = await startGatewayProcess(setup.env);
@@ -90,7 +101,7 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
       const stream = await startStream(url);
       // SIGKILL while a video renders (once the tasks are done: a moment later) and the stream is mid-way.
       await eventually(() => rendering(setup.dir), 5000, 10);
-      if (k > 0) await sleep((k * 379) % 700);
+      await sleep(Math.floor(random() * 700));
       log(
         `run ${k + 1}: SIGKILL with ${plan.filter((t) => t.id).length}/${plan.length} tasks created, a render ${rendering(setup.dir) ? 'under way' : 'not under way'}`,
       );
@@ -134,7 +145,7 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
     const gracefulExit = await gw.stop('SIGTERM');
     gw = undefined;
     const db = await setup.openStore();
-    const audit = await auditStore(db.knex, setup.dir).finally(() => db.close());
+    const audit = await auditStore(db.knex, setup.dir, { pricedModels: ['sim-video-2.0'] }).finally(() => db.close());
     const report: CrashRunReport = {
       store: setup.store,
       tasks: plan.length,

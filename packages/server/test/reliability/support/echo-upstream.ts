@@ -1,5 +1,5 @@
 /**
- * A hostile upstream for the secrets tests: it speaks OpenAI chat, Anthropic messages and Gemini on one
+ * A hostile upstream for the secrets tests: it speaks OpenAI chat and responses, Anthropic messages and Gemini on one
  * port and copies the credential it received into every field it controls (ids, model names, request-id
  * headers, error messages, types and codes, in-stream error events), whole, truncated, upper-cased,
  * base64- and URL-encoded. The upstream model name chooses the answer: `ok`, `e400`, `e401`, `e500`,
@@ -133,6 +133,62 @@ function gemini(mode: EchoMode, k: string, s: string, stream: boolean): { status
   return { status: 200, sse: true, body: sse(answer) };
 }
 
+/** OpenAI's Responses API: the key in every id, the model, the status and every error field. */
+function responses(mode: EchoMode, k: string, s: string, stream: boolean): { status: number; body: string; sse?: boolean } {
+  const err = (status: number) => ({ status, body: JSON.stringify({ error: { message: s, type: k, code: k, param: k } }) });
+  if (mode === 'e400') return err(400);
+  if (mode === 'e401') return err(401);
+  if (mode === 'e500') return err(500);
+  const part = { type: 'output_text', text: ECHO_CONTENT, annotations: [] };
+  const item = { type: 'message', id: k, role: 'assistant', status: 'completed', content: [part] };
+  const response = (status: string, output: unknown[]) => ({
+    id: k,
+    object: 'response',
+    created_at: 1,
+    model: k,
+    status,
+    output,
+    usage: { input_tokens: 3, output_tokens: 5, total_tokens: 8 },
+    metadata: { note: s },
+  });
+  if (!stream) return { status: 200, body: JSON.stringify(response('completed', [item])) };
+  const head =
+    sse({ type: 'response.created', sequence_number: 0, response: response('in_progress', []) }, 'response.created') +
+    sse(
+      { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...item, status: 'in_progress', content: [] } },
+      'response.output_item.added',
+    ) +
+    sse(
+      {
+        type: 'response.content_part.added',
+        sequence_number: 2,
+        item_id: k,
+        output_index: 0,
+        content_index: 0,
+        part: { ...part, text: '' },
+      },
+      'response.content_part.added',
+    ) +
+    sse(
+      { type: 'response.output_text.delta', sequence_number: 3, item_id: k, output_index: 0, content_index: 0, delta: ECHO_CONTENT },
+      'response.output_text.delta',
+    );
+  if (mode === 'stream-error')
+    return { status: 200, sse: true, body: head + sse({ type: 'error', sequence_number: 4, code: k, message: s, param: k }, 'error') };
+  return {
+    status: 200,
+    sse: true,
+    body:
+      head +
+      sse(
+        { type: 'response.output_text.done', sequence_number: 4, item_id: k, output_index: 0, content_index: 0, text: ECHO_CONTENT },
+        'response.output_text.done',
+      ) +
+      sse({ type: 'response.output_item.done', sequence_number: 5, output_index: 0, item }, 'response.output_item.done') +
+      sse({ type: 'response.completed', sequence_number: 6, response: response('completed', [item]) }, 'response.completed'),
+  };
+}
+
 export interface EchoUpstream {
   url: string;
   /** credentials the upstream received (to prove the gateway really sent each provider's key) */
@@ -162,7 +218,9 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
       ? gemini(mode, k, s, gem[2] === 'streamGenerateContent')
       : url.pathname.endsWith('/messages')
         ? anthropic(mode, k, s, body.stream === true)
-        : openai(mode, k, s, body.stream === true);
+        : url.pathname.endsWith('/responses')
+          ? responses(mode, k, s, body.stream === true)
+          : openai(mode, k, s, body.stream === true);
     res.writeHead(answer.status, {
       'content-type': answer.sse ? 'text/event-stream' : 'application/json',
       'x-request-id': k,

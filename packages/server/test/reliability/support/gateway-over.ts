@@ -4,8 +4,12 @@ import type { GatewayEnv } from '../../../src/gateway';
 import { startTestGateway, testConfigFile, type TestGateway } from '../../support/test-gateway';
 
 /** The provider type that speaks each fake dialect, and an upstream model name it accepts. */
-export const PROVIDER_OF: Record<FakeDialectName, { type: ProviderConfig['type']; upstreamModel: string }> = {
-  openai: { type: 'openai', upstreamModel: 'gpt-4o-mini' },
+export const PROVIDER_OF: Record<
+  FakeDialectName,
+  { type: ProviderConfig['type']; upstreamModel: string; options?: Record<string, unknown> }
+> = {
+  openai: { type: 'openai', upstreamModel: 'gpt-4o-mini', options: { api: 'chat' } },
+  'openai-responses': { type: 'openai', upstreamModel: 'gpt-5-mini', options: { api: 'responses' } },
   anthropic: { type: 'anthropic', upstreamModel: 'claude-sonnet-4-5' },
   gemini: { type: 'google', upstreamModel: 'gemini-2.5-flash' },
 };
@@ -32,7 +36,14 @@ export async function gatewayOver(
     config: testConfigFile({
       providers: [
         ...base.providers,
-        ...upstreams.map((u) => ({ id: u.id, type: PROVIDER_OF[u.dialect].type, baseUrl: u.url, apiKey: u.apiKey, timeouts: u.timeouts })),
+        ...upstreams.map((u) => ({
+          id: u.id,
+          type: PROVIDER_OF[u.dialect].type,
+          options: PROVIDER_OF[u.dialect].options,
+          baseUrl: u.url,
+          apiKey: u.apiKey,
+          timeouts: u.timeouts,
+        })),
       ],
       models: [
         ...base.models,

@@ -5,8 +5,8 @@ import type { Knex } from 'knex';
 /**
  * What the store and the content directory hold after a run, checked for what must never be: a task without its
  * request, a succeeded task whose content is missing or of another size, content on a task that did not succeed,
- * a task charged or refunded twice (or refunded though it succeeded), two "queued" usage rows for one task, a
- * stored response that is not a completed one. Leftover `.partial` files are counted (no record points at them).
+ * a task charged or refunded twice (or refunded though it succeeded), a task of a priced model never charged or
+ * without its usage row, two "queued" usage rows for one task, a stored response that is not a completed one. Leftover `.partial` files are counted (no record points at them).
  */
 export interface StoreAudit {
   tasks: number;
@@ -29,10 +29,14 @@ function partialFiles(dir: string): number {
   return n;
 }
 
-export async function auditStore(knex: Knex, dataDir: string, opts: { requireTerminal?: boolean } = {}): Promise<StoreAudit> {
+export async function auditStore(
+  knex: Knex,
+  dataDir: string,
+  opts: { requireTerminal?: boolean; /** every task of these models must be charged exactly once */ pricedModels?: string[] } = {},
+): Promise<StoreAudit> {
   const violations: string[] = [];
   const byStatus: Record<string, number> = {};
-  const tasks = await knex('video_tasks').select('id', 'status', 'request', 'delivery');
+  const tasks = await knex('video_tasks').select('id', 'model', 'status', 'request', 'delivery');
   for (const t of tasks) {
     byStatus[t.status] = (byStatus[t.status] ?? 0) + 1;
     if (opts.requireTerminal !== false && !TERMINAL.has(t.status)) violations.push(`${t.id}: still ${t.status}`);
@@ -58,6 +62,12 @@ export async function auditStore(knex: Knex, dataDir: string, opts: { requireTer
     if (m.charges > 1) violations.push(`${id}: charged ${m.charges} times`);
     if (m.refunds > 1) violations.push(`${id}: refunded ${m.refunds} times`);
     if (m.refunds > 0 && status.get(id) === 'succeeded') violations.push(`${id}: refunded though it succeeded`);
+  }
+  const withUsage = new Set((await knex('usage_log').whereNotNull('task_id').distinct('task_id')).map((r) => r.task_id as string));
+  for (const t of tasks) {
+    if (!withUsage.has(t.id)) violations.push(`${t.id}: no usage row`);
+    if (opts.pricedModels?.includes(t.model) && (moves.get(t.id)?.charges ?? 0) !== 1)
+      violations.push(`${t.id}: charged ${moves.get(t.id)?.charges ?? 0} times (priced model ${t.model})`);
   }
   const queued = await knex('usage_log')
     .whereNotNull('task_id')

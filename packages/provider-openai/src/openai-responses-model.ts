@@ -1,0 +1,62 @@
+import {
+  nativeRequestFor,
+  type CallContext,
+  type TextModelPort,
+  type TextRequest,
+  type TextResult,
+  type TextStreamPart,
+} from '@gateway/core';
+import { checkUpstream, malformedUpstream, parseSse, type UpstreamTransport } from '@gateway/provider-kit';
+import { convertToResponsesRequest } from './convert-to-responses-request';
+import { mapOutputItem, mapResponsesFinish, mapResponsesUsage } from './map-responses-output';
+import { readResponsesStream, ResponsesStreamMapper } from './map-responses-stream';
+import { responseObjectSchema, RESPONSES_FORMAT } from './openai-responses-api';
+
+/**
+ * OpenAI's Responses API (`POST {baseUrl}/responses`). A request that carries a Responses body of its own
+ * (the client spoke this format) is passed through, and the upstream's answer or events come back beside the
+ * canonical result; any other request is translated from the canonical model.
+ */
+export class OpenAiResponsesModel implements TextModelPort {
+  /** OpenAI's hosted tools (web_search, file_search, ...) run here */
+  readonly hostedToolFormats = [RESPONSES_FORMAT];
+
+  constructor(private readonly transport: UpstreamTransport) {}
+
+  async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
+    const { body, warnings } = convertToResponsesRequest(req, false);
+    const res = await this.transport.post('/responses', body, { signal: ctx.signal });
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await res.text());
+    } catch {
+      throw malformedUpstream('a body that is not valid JSON');
+    }
+    const r = checkUpstream(responseObjectSchema, raw, 'a response');
+    const content = (r.output ?? []).flatMap(mapOutputItem);
+    return {
+      id: r.id,
+      model: req.model,
+      content,
+      finishReason: mapResponsesFinish(
+        r,
+        content.some((c) => c.type === 'tool-call'),
+      ),
+      usage: mapResponsesUsage(r.usage),
+      warnings,
+      ...(res.requestId ? { upstreamRequestId: res.requestId } : {}),
+      ...(nativeRequestFor(req, RESPONSES_FORMAT) ? { native: { dialect: RESPONSES_FORMAT, body: raw as Record<string, unknown> } } : {}),
+    };
+  }
+
+  async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
+    const { body, warnings } = convertToResponsesRequest(req, true);
+    const res = await this.transport.post('/responses', body, { signal: ctx.signal });
+    try {
+      const mapper = new ResponsesStreamMapper({ warnings, upstreamRequestId: res.requestId });
+      yield* readResponsesStream(parseSse(res.body()), mapper, nativeRequestFor(req, RESPONSES_FORMAT) !== undefined);
+    } finally {
+      res.close();
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import type { ParamDoc, RouteDoc, SchemaDoc } from '@gateway/http-kit';
+
+/** The /admin key and usage routes as documented in /openapi.json (AdminService and key-settings.ts check them). */
+const json = (schema: SchemaDoc) => ({ 'application/json': schema });
+const route = (r: Omit<RouteDoc, 'format' | 'auth' | 'errors'>): RouteDoc => ({
+  ...r,
+  format: 'admin',
+  auth: { kind: 'admin-key' },
+  errors: 'openai',
+});
+const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
+const nullable = (type: string, more: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...more });
+const period = { enum: ['daily', 'monthly', null], description: 'When used credits start again from zero (UTC); null: never.' };
+
+const limits = {
+  type: 'object',
+  description: "The key's own limits; null: the gateway-wide default (config file `limits`).",
+  additionalProperties: false,
+  properties: {
+    requests_per_minute: nullable('integer', { minimum: 1 }),
+    tokens_per_minute: nullable('integer', { minimum: 1, description: 'Checked before a call; a call is counted when it ends.' }),
+    concurrent_streams: nullable('integer', { minimum: 1 }),
+  },
+};
+
+/** What POST and PATCH take besides account and group. */
+const settings = {
+  name: nullable('string', { maxLength: 200 }),
+  expires_at: nullable('string', { description: 'ISO 8601; after it: 401 `key_expired`. null: never.' }),
+  models: nullable('array', {
+    items: { type: 'string' },
+    minItems: 1,
+    description: "Model ids the key may call, a subset of its group's; null: the whole group.",
+  }),
+  limits,
+  budget: nullable('object', {
+    required: ['credit_limit'],
+    additionalProperties: false,
+    properties: { credit_limit: nullable('number', { minimum: 0 }), period },
+    description: "The key's credit budget; null: none.",
+  }),
+};
+
+export const key = {
+  type: 'object',
+  required: ['object', 'id', 'account', 'group'],
+  properties: {
+    object: { const: 'api_key' },
+    id: { type: 'string' },
+    account: { type: 'string' },
+    group: { type: 'string' },
+    prefix: { type: 'string', description: 'The first characters of the key, to recognise it.' },
+    created_at: { type: 'string' },
+    revoked_at: nullable('string', { description: 'ISO 8601.' }),
+    name: settings.name,
+    expires_at: settings.expires_at,
+    models: settings.models,
+    limits,
+    budget: nullable('object', {
+      properties: { credit_limit: nullable('number'), period, credits_used: { type: 'number', description: 'In the current period.' } },
+    }),
+  },
+};
+
+const usageGroup = {
+  type: 'object',
+  properties: {
+    group: nullable('string', { description: 'The day (YYYY-MM-DD, UTC), model, key id or account id.' }),
+    requests: { type: 'integer' },
+    input_tokens: { type: 'integer' },
+    output_tokens: { type: 'integer' },
+    credits: { type: 'number', description: 'Credits charged.' },
+    refunds: { type: 'number', description: 'Credits given back.' },
+  },
+};
+const query = (name: string, description: string, schema: SchemaDoc = { type: 'string' }): ParamDoc => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+
+export const adminKeyRoutes: RouteDoc[] = [
+  route({
+    method: 'get',
+    path: '/admin/keys',
+    summary: 'List keys',
+    params: [query('account', "Only this account's keys.")],
+    response: {
+      description: 'The keys, without secrets.',
+      content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: key } } }),
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/admin/keys',
+    summary: 'Create a key',
+    description: 'The clear key is in this answer once and never stored. Unknown fields are refused (400 `unknown_field`).',
+    body: {
+      content: json({
+        type: 'object',
+        required: ['account'],
+        additionalProperties: false,
+        properties: { account: { type: 'string' }, group: { type: 'string', default: 'default' }, ...settings },
+      }),
+    },
+    response: {
+      status: 201,
+      description: 'The key with `key`.',
+      content: json({ ...key, properties: { ...key.properties, key: { type: 'string' } } }),
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/admin/keys/{id}',
+    summary: 'Read a key',
+    params: [keyId],
+    response: { description: 'The key.', content: json(key) },
+  }),
+  route({
+    method: 'patch',
+    path: '/admin/keys/{id}',
+    summary: "Change a key's name, expiry, allowlist, limits or budget",
+    description:
+      'Fields left out are kept; within `limits`, so are the limits left out. Applies at once on this instance, within KEY_CACHE_TTL_MS elsewhere.',
+    params: [keyId],
+    body: { content: json({ type: 'object', additionalProperties: false, properties: settings }) },
+    response: { description: 'The key.', content: json(key) },
+  }),
+  route({
+    method: 'delete',
+    path: '/admin/keys/{id}',
+    summary: 'Revoke a key',
+    params: [keyId],
+    response: {
+      description: 'Revoked.',
+      content: json({ type: 'object', properties: { id: { type: 'string' }, revoked: { const: true } } }),
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/admin/usage',
+    summary: "Every account's usage, grouped",
+    description:
+      'Totals per group of the usage log, newest day first (or by name). `format=csv` or `Accept: text/csv`: CSV with a header row.',
+    params: [
+      query('account', 'Only this account.'),
+      query('key', 'Only this key id.'),
+      query('model', 'Only this model.'),
+      query('provider', 'Only this provider.'),
+      query('status', 'Only rows of this status (ok, error, refunded, a task status).'),
+      query('from', 'From this time on (Unix seconds or ISO 8601).'),
+      query('to', 'Before this time (Unix seconds or ISO 8601).'),
+      query('group_by', 'The grouping.', { enum: ['day', 'model', 'key', 'account'], default: 'day' }),
+      query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+      query('format', 'json or csv.', { enum: ['json', 'csv'] }),
+    ],
+    response: {
+      description: 'The groups; `has_more` when `limit` cut them.',
+      content: {
+        'application/json': {
+          type: 'object',
+          properties: {
+            object: { const: 'list' },
+            group_by: { type: 'string' },
+            data: { type: 'array', items: usageGroup },
+            has_more: { type: 'boolean' },
+          },
+        },
+        'text/csv': { type: 'string' },
+      },
+    },
+  }),
+];

@@ -1,0 +1,85 @@
+/**
+ * Same-format passthrough for /v1/responses: what the upstream gets (the client's body, less what only the gateway
+ * can resolve) and what the client gets back (the upstream's response and events, with the gateway's response id
+ * and the client's model name, so GET, input_items, delete and previous_response_id keep working on the
+ * gateway's store). Output items keep the upstream's ids: reasoning items travel back to the upstream by them.
+ */
+import type { GatewayError, NativeRequest, StoredConversation, TextResult, TextStreamPart } from '@gateway/core';
+import type { SseMessage } from '@gateway/http-kit';
+import type { ResponseHeader } from './responses.response.codec';
+
+type Json = Record<string, any>;
+const FORMAT = 'openai-responses';
+
+/**
+ * The body an upstream of this format gets, or undefined when the input holds what only the gateway can open
+ * (its own sealed compaction items): that request is translated instead. `previous_response_id` names a
+ * gateway-stored response, so it is replaced by that history.
+ */
+export function nativeRequestOf(body: Json, input: unknown, previous: StoredConversation | undefined): NativeRequest | undefined {
+  if (Array.isArray(input) && input.some((i: Json) => i?.type === 'compaction')) return undefined;
+  const { previous_response_id: _previous, ...rest } = body;
+  return {
+    dialect: FORMAT,
+    body: input === undefined ? rest : { ...rest, input },
+    ...(previous ? { history: previous } : {}),
+  };
+}
+
+/** The upstream's response object as the gateway's own. */
+function owned(response: Json, header: ResponseHeader): Json {
+  return { ...response, id: header.id, model: header.model, previous_response_id: header.body.previous_response_id ?? null };
+}
+
+/** A non-streaming answer: the upstream's own document when it came in this format. */
+export function nativeDocument(result: TextResult, header: ResponseHeader): Json | undefined {
+  return result.native?.dialect === FORMAT ? owned(result.native.body, header) : undefined;
+}
+
+/**
+ * A stream whose upstream speaks this format: its events are relayed as they came (response objects owned as
+ * above), and the canonical parts beside them are left to the stored conversation.
+ */
+export class NativeEventRelay {
+  /** true once the first part was an upstream event of this format */
+  active = false;
+  private seq = 0;
+  private final: Json | undefined;
+
+  constructor(private readonly header: ResponseHeader) {}
+
+  /** The parts, noting whether the upstream relays its own events (known before start() runs: the pump pulls first). */
+  async *watch(parts: AsyncIterable<TextStreamPart>): AsyncGenerator<TextStreamPart> {
+    for await (const p of parts) {
+      if (p.type === 'native-event' && p.dialect === FORMAT) this.active = true;
+      yield p;
+    }
+  }
+
+  relay(part: TextStreamPart): SseMessage[] {
+    if (part.type !== 'native-event' || part.dialect !== FORMAT) return [];
+    const data: Json = part.data.response ? { ...part.data, response: owned(part.data.response, this.header) } : part.data;
+    if (typeof data.sequence_number === 'number') this.seq = data.sequence_number + 1;
+    if (data.type === 'response.completed' || data.type === 'response.incomplete') this.final = data.response;
+    return [{ event: part.event, data }];
+  }
+
+  /** The finished response (what GET returns), once the terminal event passed. */
+  get document(): Json | undefined {
+    return this.final;
+  }
+
+  /** A failure after the stream began: `error`, then `response.failed`, numbered after the upstream's events. */
+  fail(err: GatewayError): SseMessage[] {
+    const error = { type: 'error', code: err.code, message: err.message, param: err.param ?? null, sequence_number: this.seq++ };
+    const response = owned(
+      { object: 'response', status: 'failed', error: { code: err.code, message: err.message }, output: [] },
+      this.header,
+    );
+    const failed = { type: 'response.failed', response, sequence_number: this.seq++ };
+    return [
+      { event: error.type, data: error },
+      { event: failed.type, data: failed },
+    ];
+  }
+}
