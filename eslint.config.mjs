@@ -15,4 +15,13 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // plain node scripts (scripts/build-server.cjs) run without a build step, so CommonJS is their module system
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

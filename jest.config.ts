@@ -6,7 +6,8 @@ const config: Config = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: { '^@gateway/(.*)$': '<rootDir>/packages/$1/src' },
-  testTimeout: 30000,
+  // generous: a timeout is not an assertion, and a loaded 2-core machine can take a minute to start a gateway
+  testTimeout: 120000,
   // Two workers on the 2-core machines: jest would otherwise run everything in one process (in band).
   maxWorkers: 2,
 };

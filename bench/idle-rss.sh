@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Idle RSS of the gateway as `npm start` runs it, on the embedded store: a first start (fresh DATA_DIR: initdb and
+# Idle RSS of the gateway as `npm start` runs it (the bundle), on the embedded store: a first start (fresh DATA_DIR: initdb and
 # migrations) and a restart on the same directory, each read from /proc 3 s after /healthz answers.
 # Usage: bash bench/idle-rss.sh [port]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node scripts/build-server.cjs
 port="${1:-18890}"
 dir="$(mktemp -d)"
 measure() {
-  DATA_DIR="$dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=warn node --import tsx packages/server/src/main.ts >/dev/null 2>&1 &
+  DATA_DIR="$dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=warn node packages/server/dist/main.js >/dev/null 2>&1 &
   local pid=$!
   for _ in $(seq 1 240); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
   sleep 3

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
-import { ROOT, rssMb, startProcess, type Proc } from './lib/processes';
+import { buildGateway, GATEWAY_ENTRY, ROOT, rssMb, startProcess, type Proc } from './lib/processes';
 import { renderReport, renderSweepSvg } from './lib/report';
 
 /** How long each scenario runs: `full` for docs/benchmarks.md, `quick` to try things, `smoke` for the test suite. */
@@ -113,7 +113,7 @@ async function startGateway(
   const proc = await startProcess(
     name,
     process.execPath,
-    tsxNode('packages/server/src/main.ts'),
+    [GATEWAY_ENTRY],
     {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -136,6 +136,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
   const procs: Proc[] = [];
   const dirs: string[] = [];
   try {
+    buildGateway();
     const ports = { instant: await freePort(), slow: await freePort(), trickle: await freePort() };
     procs.push(await startMock(ports.instant));
     procs.push(await startMock(ports.slow, 60, 10));

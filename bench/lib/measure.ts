@@ -81,7 +81,9 @@ export async function load(t: Target, connections: number, seconds: number, extr
   };
   if (opts.amount) delete opts.duration; // a fixed number of requests instead of a time box
   const r = await autocannon(opts as unknown as autocannon.Options);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  // completed requests over the run's real length: the per-second average reads 0 for a run shorter than its first sample
+  const rps = r.duration > 0 ? r.requests.total / r.duration : r.requests.average;
+  return { rps, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
 /** Warm-up, then `trials` runs; the median trial by throughput. */

@@ -1,8 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
+
+/** What `npm start` runs: the bundled server. buildGateway() makes it from the current sources. */
+export const GATEWAY_ENTRY = 'packages/server/dist/main.js';
+export function buildGateway(): void {
+  execFileSync(process.execPath, ['scripts/build-server.cjs'], { cwd: ROOT, stdio: 'inherit' });
+}
 
 export interface Proc {
   name: string;

@@ -1,5 +1,5 @@
-import express, { type RequestHandler } from 'express';
-import multer from 'multer';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type multer from 'multer';
 import { GatewayError, invalid } from '@gateway/core';
 import { jsonProblem, stringProblem, wellFormed, type TextProblem } from './text-checks';
 
@@ -54,10 +54,19 @@ export function jsonBody(limit = LIMITS.jsonBytes): RequestHandler {
     });
 }
 
-const parseMultipart = multer({
-  storage: multer.memoryStorage(),
-  limits: { fileSize: LIMITS.fileBytes, files: LIMITS.files, fields: LIMITS.fields, fieldSize: LIMITS.fieldBytes },
-}).any();
+/** Built on the first multipart request: most gateways never see one and need not hold multer and busboy. */
+let multipartParser: RequestHandler | undefined;
+function parseMultipart(req: Request, res: Response, next: NextFunction): void {
+  if (!multipartParser) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+    const m = require('multer') as typeof multer;
+    multipartParser = m({
+      storage: m.memoryStorage(),
+      limits: { fileSize: LIMITS.fileBytes, files: LIMITS.files, fields: LIMITS.fields, fieldSize: LIMITS.fieldBytes },
+    }).any();
+  }
+  multipartParser(req, res, next);
+}
 
 const tooLarge = () =>
   new GatewayError('payload_too_large', `A multipart request may be at most ${LIMITS.multipartBytes} bytes in total.`, {

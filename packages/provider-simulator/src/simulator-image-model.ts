@@ -11,11 +11,12 @@ import {
   type ImageUsage,
   type Warning,
 } from '@gateway/core';
-import { hashedColor, promptColor, type PictureJob, type PixelInput } from './image-pixels';
+import { hashedColor, promptColor } from './image-colors';
+import type { PictureJob, PixelInput } from './image-pixels';
 import { ImagePool } from './image-pool';
 import { countTokens, FAIL_MARKER } from './simulator-text-model';
 
-export { promptColor } from './image-pixels';
+export { promptColor } from './image-colors';
 
 /** Tiles of 512x512 stand in for image tokens: deterministic and easy to check. */
 const tiles = (w: number, h: number) => Math.ceil(w / 512) * Math.ceil(h / 512);

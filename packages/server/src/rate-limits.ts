@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+// The two limiters by their own files: the package's index loads every store it supports (Mongo, MySQL, etcd...).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const RateLimiterMemory =
+  require('rate-limiter-flexible/lib/RateLimiterMemory') as typeof import('rate-limiter-flexible').RateLimiterMemory;
+const RateLimiterRedis = require('rate-limiter-flexible/lib/RateLimiterRedis') as typeof import('rate-limiter-flexible').RateLimiterRedis;
+/* eslint-enable @typescript-eslint/no-require-imports */
 import { GatewayError, type Principal, type UsageLog, type UsageRow } from '@gateway/core';
 import { sendError, STREAM_ADMISSION, type ErrorRenderer, type StreamAdmission } from '@gateway/http-kit';
 import { limiterUnavailable, type RedisLink } from './redis-link';

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { GatewayError } from '@gateway/core';
 import type { Logger } from './logger';
 import { StartupError } from './startup-checks';
@@ -52,7 +52,10 @@ function withinBudget<T>(p: Promise<T>, ms: number): Promise<T> {
  * from ioredis's offline queue): they fail at once, or after the budget when Redis accepts but does not answer.
  */
 export function createRedisLink(url: string, policy: RedisErrorPolicy, logger: Logger, budgetMs = REDIS_CHECK_BUDGET_MS): RedisLink {
-  const redis = new Redis(url, {
+  // loaded here, not at import: a gateway without REDIS_URL does not hold the client's ~20 MB
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
+  const RedisClient = (require('ioredis') as { default: typeof Redis }).default;
+  const redis = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: budgetMs,

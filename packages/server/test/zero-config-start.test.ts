@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runGatewayExpectingExit, startGatewayProcess } from './support/gateway-process';
+import { buildServer, runGatewayExpectingExit, startGatewayProcess } from './support/gateway-process';
 
 jest.setTimeout(90000);
 
@@ -16,14 +16,31 @@ describe('zero-config start (npm start on the embedded store)', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  // the first start runs what `npm start` runs, the bundle; the restart the TypeScript sources: both read one store
+  beforeAll(() => buildServer());
+  const afterCleanup: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    await Promise.all(afterCleanup.splice(0).map((stop) => stop()));
+  });
+
   it('prints a demo key once, serves it, and keeps it across a restart', async () => {
-    const first = await startGatewayProcess({ DATA_DIR: dataDir });
+    const first = await startGatewayProcess({ DATA_DIR: dataDir }, 60_000, 'built');
+    afterCleanup.push(() => first.stop('SIGKILL'));
     const key = /sk-[A-Za-z0-9]+/.exec(first.output())?.[0];
     expect(key).toBeDefined();
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     const res = await chat(first.url, key!);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toContain('hello');
+    // the bundle starts the simulator's image worker thread from its own file
+    const image = await fetch(`${first.url}/v1/images/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sim-image', prompt: 'a red square', size: '256x256', response_format: 'b64_json' }),
+    });
+    expect(image.status).toBe(200);
+    const b64 = ((await image.json()) as { data: Array<{ b64_json: string }> }).data[0].b64_json;
+    expect(Buffer.from(b64, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(await first.stop('SIGTERM')).toBe(0);
 
     const second = await startGatewayProcess({ DATA_DIR: dataDir });

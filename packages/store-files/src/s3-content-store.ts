@@ -1,17 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { checkContentKey, contentPieces, mediaTypeOfKey, type ContentStore } from '@gateway/core';
 
 /** 8 MiB parts: above S3's 5 MiB minimum; an upload holds one part in memory at a time. */
@@ -26,6 +15,11 @@ export interface S3ContentStoreOptions {
   /** bytes per multipart part; an object smaller than one part is a single PutObject of known length */
   partSize?: number;
 }
+
+/** The SDK (about 20 MB resident) is loaded by the first S3 store, not by every gateway that imports this package. */
+let sdkModule: typeof S3 | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy: see above
+const sdk = (): typeof S3 => (sdkModule ??= require('@aws-sdk/client-s3') as typeof S3);
 
 const statusOf = (e: unknown) => (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 
@@ -42,7 +36,11 @@ export class S3ContentStore implements ContentStore {
 
   constructor(opts: S3ContentStoreOptions) {
     // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's newer default trailers.
-    this.s3 = new S3Client({ requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', ...opts.client });
+    this.s3 = new (sdk().S3Client)({
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...opts.client,
+    });
     this.bucket = opts.bucket;
     this.prefix = opts.prefix ? `${opts.prefix}/` : '';
     this.partSize = opts.partSize ?? DEFAULT_PART_SIZE;
@@ -62,38 +60,40 @@ export class S3ContentStore implements ContentStore {
       let part = await nextPart();
       if (part.last) {
         await this.s3.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key, Body: part.data, ContentLength: part.data.length, ContentType }),
+          new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key, Body: part.data, ContentLength: part.data.length, ContentType }),
         );
         return { size: part.data.length };
       }
-      uploadId = (await this.s3.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key, ContentType }))).UploadId!;
+      uploadId = (await this.s3.send(new (sdk().CreateMultipartUploadCommand)({ Bucket: this.bucket, Key, ContentType }))).UploadId!;
       const parts: Array<{ PartNumber: number; ETag?: string }> = [];
       let size = 0;
       for (;;) {
         if (part.data.length > 0) {
           const PartNumber = parts.length + 1;
           const upload = { Bucket: this.bucket, Key, UploadId: uploadId, PartNumber, Body: part.data, ContentLength: part.data.length };
-          parts.push({ PartNumber, ETag: (await this.s3.send(new UploadPartCommand(upload))).ETag });
+          parts.push({ PartNumber, ETag: (await this.s3.send(new (sdk().UploadPartCommand)(upload))).ETag });
           size += part.data.length;
         }
         if (part.last) break;
         part = await nextPart();
       }
       await this.s3.send(
-        new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+        new (sdk().CompleteMultipartUploadCommand)({ Bucket: this.bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
       );
       return { size };
     } catch (e) {
       await pieces.return?.();
       if (uploadId)
-        await this.s3.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: uploadId })).catch(() => undefined);
+        await this.s3
+          .send(new (sdk().AbortMultipartUploadCommand)({ Bucket: this.bucket, Key, UploadId: uploadId }))
+          .catch(() => undefined);
       throw e;
     }
   }
 
   async stat(key: string): Promise<{ size: number } | null> {
     try {
-      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const head = await this.s3.send(new (sdk().HeadObjectCommand)({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return { size: Number(head.ContentLength ?? 0) };
     } catch (e) {
       if (statusOf(e) === 404) return null;
@@ -104,21 +104,23 @@ export class S3ContentStore implements ContentStore {
   open(key: string, range?: { start: number; end: number }): NodeJS.ReadableStream {
     const out = new PassThrough();
     const Key = this.objectKey(key);
-    this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined })).then(
-      (r) => {
-        const body = r.Body as Readable;
-        body.on('error', (e) => out.destroy(e));
-        out.on('close', () => body.destroy());
-        body.pipe(out);
-      },
-      // a range starting at or past the end holds no bytes (the port's callers answer 416 before asking)
-      (e: unknown) => (statusOf(e) === 416 ? out.end() : out.destroy(e instanceof Error ? e : new Error(String(e)))),
-    );
+    this.s3
+      .send(new (sdk().GetObjectCommand)({ Bucket: this.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
+      .then(
+        (r) => {
+          const body = r.Body as Readable;
+          body.on('error', (e) => out.destroy(e));
+          out.on('close', () => body.destroy());
+          body.pipe(out);
+        },
+        // a range starting at or past the end holds no bytes (the port's callers answer 416 before asking)
+        (e: unknown) => (statusOf(e) === 416 ? out.end() : out.destroy(e instanceof Error ? e : new Error(String(e)))),
+      );
     return out;
   }
 
   async delete(key: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+    await this.s3.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: this.objectKey(key) }));
   }
 
   /** Lists the prefix and deletes what was last modified before `cutoff` (a bucket lifecycle rule can do the same). */
@@ -126,10 +128,10 @@ export class S3ContentStore implements ContentStore {
     let removed = 0;
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken }));
+      const page = await this.s3.send(new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken }));
       for (const o of page.Contents ?? []) {
         if (o.Key && o.LastModified && o.LastModified < cutoff) {
-          await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: o.Key }));
+          await this.s3.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: o.Key }));
           removed++;
         }
       }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -16,8 +16,13 @@ export interface GatewayProcess {
  * main.ts in a node process of its own, resolved once it prints its listening line. `node --import tsx`, not the
  * tsx CLI: the CLI is a parent process, so a SIGKILL would hit it and leave the gateway running.
  */
-export async function startGatewayProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+export async function startGatewayProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  entry: 'source' | 'built' = 'source',
+): Promise<GatewayProcess> {
+  const args = entry === 'built' ? ['packages/server/dist/main.js'] : ['--import', 'tsx', 'packages/server/src/main.ts'];
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,6 +80,11 @@ export function runGatewayExpectingExit(env: Record<string, string>): Promise<{ 
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, output: out })));
+}
+
+/** What `npm start` runs: the server bundled into packages/server/dist (scripts/build-server.cjs). */
+export function buildServer(): void {
+  execFileSync(process.execPath, ['scripts/build-server.cjs'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** Runs the admin CLI (src/cli.ts) in a process of its own, as an operator would; resolves when it exits. */
