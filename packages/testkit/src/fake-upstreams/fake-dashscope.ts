@@ -36,7 +36,15 @@ const errorBody = (status: number, message: string, code?: string) => ({
   request_id: randomUUID(),
   code:
     code ??
-    (status === 429 ? 'Throttling.RateQuota' : status === 401 ? 'InvalidApiKey' : status === 404 ? 'NotFound' : status >= 500 ? 'InternalError' : 'InvalidParameter'),
+    (status === 429
+      ? 'Throttling.RateQuota'
+      : status === 401
+        ? 'InvalidApiKey'
+        : status === 404
+          ? 'NotFound'
+          : status >= 500
+            ? 'InternalError'
+            : 'InvalidParameter'),
   message,
 });
 
@@ -47,13 +55,22 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
   const book = new FakeTaskBook(opts, 'ds');
   const storage = await startFakeVideoStorage(book);
   const authed = (r: FakeHttpRequest) => r.headers.authorization === `Bearer ${apiKey}`;
-  const guarded = (handle: (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => void) => (r: FakeHttpRequest, res: Res, m: RegExpExecArray) =>
-    authed(r) ? handle(r, res, m) : sendJson(res, 401, errorBody(401, 'Invalid API-key provided.'));
+  const guarded =
+    (handle: (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => void) => (r: FakeHttpRequest, res: Res, m: RegExpExecArray) =>
+      authed(r) ? handle(r, res, m) : sendJson(res, 401, errorBody(401, 'Invalid API-key provided.'));
 
   const output = (t: FakeTask) => {
     const s = book.state(t).state;
     const task_status =
-      s === 'queued' ? 'PENDING' : s === 'running' ? 'RUNNING' : s === 'succeeded' ? 'SUCCEEDED' : s === 'cancelled' ? 'CANCELED' : 'FAILED';
+      s === 'queued'
+        ? 'PENDING'
+        : s === 'running'
+          ? 'RUNNING'
+          : s === 'succeeded'
+            ? 'SUCCEEDED'
+            : s === 'cancelled'
+              ? 'CANCELED'
+              : 'FAILED';
     const failure =
       task_status !== 'FAILED'
         ? {}
@@ -61,7 +78,10 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
           ? { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' }
           : s === 'expired'
             ? { code: 'RequestTimeOut', message: 'The fake Wan task timed out.' }
-            : { code: t.script.failCode ?? 'InternalError.Algo', message: t.script.failMessage ?? 'The fake DashScope upstream failed this task.' };
+            : {
+                code: t.script.failCode ?? 'InternalError.Algo',
+                message: t.script.failMessage ?? 'The fake DashScope upstream failed this task.',
+              };
     return {
       task_id: t.id,
       task_status,
@@ -82,7 +102,8 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
             return sendJson(res, 403, errorBody(403, 'current user api does not support synchronous calls', 'AccessDenied'));
           const body = readJson(r);
           const input = body?.input as Record<string, unknown> | undefined;
-          if (!body || typeof body.model !== 'string') return sendJson(res, 400, errorBody(400, 'Required parameter "model" missing from request.', 'BadRequest.EmptyModel'));
+          if (!body || typeof body.model !== 'string')
+            return sendJson(res, 400, errorBody(400, 'Required parameter "model" missing from request.', 'BadRequest.EmptyModel'));
           if (!input || (typeof input.prompt !== 'string' && typeof input.img_url !== 'string'))
             return sendJson(res, 400, errorBody(400, 'Required input parameter missing from request.', 'BadRequest.EmptyInput'));
           const t = book.create(body.model, String(input.prompt ?? ''), body);
@@ -96,7 +117,15 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
         handle: guarded((_r, res, m) => {
           const t = book.get(m[1]);
           const out = t ? output(t) : { task_id: m[1], task_status: 'UNKNOWN' };
-          const usage = t && book.state(t).state === 'succeeded' ? { usage: { video_duration: Number((t.body.parameters as Record<string, unknown> | undefined)?.duration ?? 5), video_count: 1 } } : {};
+          const usage =
+            t && book.state(t).state === 'succeeded'
+              ? {
+                  usage: {
+                    video_duration: Number((t.body.parameters as Record<string, unknown> | undefined)?.duration ?? 5),
+                    video_count: 1,
+                  },
+                }
+              : {};
           sendJson(res, 200, { request_id: randomUUID(), output: out, ...usage });
         }),
       },
@@ -107,7 +136,8 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
         handle: guarded((_r, res, m) => {
           const t = book.get(m[1]);
           if (!t) return sendJson(res, 404, errorBody(404, `Task ${m[1]} not found.`));
-          if (book.state(t).state !== 'queued') return sendJson(res, 400, errorBody(400, 'Only a PENDING task can be canceled.', 'UnsupportedOperation'));
+          if (book.state(t).state !== 'queued')
+            return sendJson(res, 400, errorBody(400, 'Only a PENDING task can be canceled.', 'UnsupportedOperation'));
           t.cancelledAt = book.now();
           sendJson(res, 200, { request_id: randomUUID() });
         }),
@@ -123,7 +153,11 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
     api,
     storage,
     rateLimitNext: (kind, retryAfterSeconds) =>
-      api.failNext(kind, 1, { status: 429, retryAfterSeconds, body: errorBody(429, 'Requests rate limit exceeded, please try again later.') }),
+      api.failNext(kind, 1, {
+        status: 429,
+        retryAfterSeconds,
+        body: errorBody(429, 'Requests rate limit exceeded, please try again later.'),
+      }),
     close: async () => {
       await Promise.all([api.close(), storage.close()]);
     },

@@ -1,7 +1,8 @@
 /** HS256 JWT verification as Kling's API gateway does it (the fake's side only; the adapter signs its own). */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type JwtVerdict = { ok: true; payload: Record<string, unknown> } | { ok: false; why: 'malformed' | 'signature' | 'issuer' | 'not_yet_valid' | 'expired' };
+export type JwtVerdict =
+  { ok: true; payload: Record<string, unknown> } | { ok: false; why: 'malformed' | 'signature' | 'issuer' | 'not_yet_valid' | 'expired' };
 
 const b64url = (b: Buffer) => b.toString('base64url');
 

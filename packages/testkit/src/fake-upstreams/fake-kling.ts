@@ -65,11 +65,12 @@ export async function startFakeKling(opts: FakeKlingOptions = {}): Promise<FakeK
     if (v.why === 'expired') return { code: 1004, message: 'Authorization has expired' };
     return { code: 1002, message: 'Authorization is invalid' };
   };
-  const guarded = (handle: (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => void) => (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => {
-    const denied = authFailure(r);
-    if (denied) return sendJson(res, 401, errorBody(401, denied.message, denied.code));
-    handle(r, res, m);
-  };
+  const guarded =
+    (handle: (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => void) => (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => {
+      const denied = authFailure(r);
+      if (denied) return sendJson(res, 401, errorBody(401, denied.message, denied.code));
+      handle(r, res, m);
+    };
 
   const taskData = (t: FakeTask) => {
     const s = book.state(t).state;

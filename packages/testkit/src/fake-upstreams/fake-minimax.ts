@@ -43,14 +43,24 @@ export async function startFakeMiniMax(opts: FakeVideoOptions = {}): Promise<Fak
   const storage = await startFakeVideoStorage(book);
   const authed = (r: FakeHttpRequest) => r.headers.authorization === `Bearer ${apiKey}`;
   const guarded = (handle: (r: FakeHttpRequest, res: Res) => void) => (r: FakeHttpRequest, res: Res) =>
-    authed(r) ? handle(r, res) : sendJson(res, 200, baseResp(1004, 'login fail: Please carry the API secret key in the Authorization field'));
+    authed(r)
+      ? handle(r, res)
+      : sendJson(res, 200, baseResp(1004, 'login fail: Please carry the API secret key in the Authorization field'));
 
   const byFileId = (fileId: string) => [...book.tasks.values()].find((t) => !t.deleted && fileIdOf(t) === fileId);
 
   const query = (t: FakeTask) => {
     const s = book.state(t);
     const status =
-      s.state === 'queued' ? (book.now() - t.createdAt < t.script.queuedMs / 2 ? 'Preparing' : 'Queueing') : s.state === 'running' ? 'Processing' : s.state === 'succeeded' ? 'Success' : 'Fail';
+      s.state === 'queued'
+        ? book.now() - t.createdAt < t.script.queuedMs / 2
+          ? 'Preparing'
+          : 'Queueing'
+        : s.state === 'running'
+          ? 'Processing'
+          : s.state === 'succeeded'
+            ? 'Success'
+            : 'Fail';
     const filtered = status === 'Fail' && t.script.outcome === 'filtered';
     return {
       task_id: t.id,
@@ -87,7 +97,9 @@ export async function startFakeMiniMax(opts: FakeVideoOptions = {}): Promise<Fak
         pattern: /^\/v1\/query\/video_generation$/,
         handle: guarded((r, res) => {
           const t = book.get(r.query.get('task_id') ?? '');
-          return t ? sendJson(res, 200, query(t)) : sendJson(res, 200, { task_id: r.query.get('task_id'), status: '', ...baseResp(2013, 'invalid params, task not found') });
+          return t
+            ? sendJson(res, 200, query(t))
+            : sendJson(res, 200, { task_id: r.query.get('task_id'), status: '', ...baseResp(2013, 'invalid params, task not found') });
         }),
       },
       {

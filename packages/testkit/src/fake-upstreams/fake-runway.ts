@@ -39,19 +39,22 @@ export async function startFakeRunway(opts: FakeVideoOptions = {}): Promise<Fake
   const apiKey = opts.apiKey ?? 'key_fake_runway_0001';
   const book = new FakeTaskBook(opts, 'rw');
   const storage = await startFakeVideoStorage(book);
-  const guarded = (handle: (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => void) => (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => {
-    if (r.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 401, errorBody(401, 'Incorrect API key or token.'));
-    if (r.headers['x-runway-version'] !== RUNWAY_API_VERSION)
-      return sendJson(res, 400, errorBody(400, `The X-Runway-Version header must be set to ${RUNWAY_API_VERSION}.`));
-    handle(r, res, m);
-  };
+  const guarded =
+    (handle: (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => void) => (r: FakeHttpRequest, res: Res, m: RegExpExecArray) => {
+      if (r.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 401, errorBody(401, 'Incorrect API key or token.'));
+      if (r.headers['x-runway-version'] !== RUNWAY_API_VERSION)
+        return sendJson(res, 400, errorBody(400, `The X-Runway-Version header must be set to ${RUNWAY_API_VERSION}.`));
+      handle(r, res, m);
+    };
 
   const task = (t: FakeTask) => {
     const s = book.state(t);
     // A task held in the queue reports THROTTLED (over the account's concurrency), as Runway does.
     const status =
       s.state === 'queued'
-        ? t.prompt.includes('[hold]') ? 'THROTTLED' : 'PENDING'
+        ? t.prompt.includes('[hold]')
+          ? 'THROTTLED'
+          : 'PENDING'
         : s.state === 'running'
           ? 'RUNNING'
           : s.state === 'succeeded'
@@ -64,7 +67,10 @@ export async function startFakeRunway(opts: FakeVideoOptions = {}): Promise<Fake
         ? {}
         : t.script.outcome === 'filtered'
           ? { failure: 'The output was flagged by content moderation.', failureCode: 'SAFETY.OUTPUT.VIDEO' }
-          : { failure: t.script.failMessage ?? 'The fake Runway upstream failed this task.', failureCode: t.script.failCode ?? 'INTERNAL.BAD_OUTPUT.CODE01' };
+          : {
+              failure: t.script.failMessage ?? 'The fake Runway upstream failed this task.',
+              failureCode: t.script.failCode ?? 'INTERNAL.BAD_OUTPUT.CODE01',
+            };
     return {
       id: t.id,
       status,
@@ -78,10 +84,14 @@ export async function startFakeRunway(opts: FakeVideoOptions = {}): Promise<Fake
   const create = (kind: 'image_to_video' | 'text_to_video') =>
     guarded((r, res) => {
       const body = readJson(r);
-      if (!body || typeof body.model !== 'string') return sendJson(res, 400, errorBody(400, 'Validation of body failed: model is required.'));
-      if (kind === 'image_to_video' && !body.promptImage) return sendJson(res, 400, errorBody(400, 'Validation of body failed: promptImage is required.'));
-      if (kind === 'text_to_video' && typeof body.promptText !== 'string') return sendJson(res, 400, errorBody(400, 'Validation of body failed: promptText is required.'));
-      if (typeof body.ratio !== 'string' || !/^\d+:\d+$/.test(body.ratio)) return sendJson(res, 400, errorBody(400, 'Validation of body failed: ratio.'));
+      if (!body || typeof body.model !== 'string')
+        return sendJson(res, 400, errorBody(400, 'Validation of body failed: model is required.'));
+      if (kind === 'image_to_video' && !body.promptImage)
+        return sendJson(res, 400, errorBody(400, 'Validation of body failed: promptImage is required.'));
+      if (kind === 'text_to_video' && typeof body.promptText !== 'string')
+        return sendJson(res, 400, errorBody(400, 'Validation of body failed: promptText is required.'));
+      if (typeof body.ratio !== 'string' || !/^\d+:\d+$/.test(body.ratio))
+        return sendJson(res, 400, errorBody(400, 'Validation of body failed: ratio.'));
       const t = book.create(body.model, String(body.promptText ?? ''), { ...body, kind });
       sendJson(res, 200, { id: t.id });
     });
