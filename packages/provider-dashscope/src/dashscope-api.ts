@@ -2,7 +2,8 @@ import { s, type Infer } from '@gateway/provider-kit';
 
 /** The DashScope video-synthesis shapes the gateway sends and reads. Every field read may be missing. */
 export const DASHSCOPE_DEFAULT_BASE_URL = 'https://dashscope-intl.aliyuncs.com/api/v1';
-export const DASHSCOPE_REQUEST_ID_HEADERS = ['x-request-id', 'x-dashscope-request-id'];
+/** DashScope puts its request_id in the body (read by the error mapper); a header is taken when there is one. */
+export const DASHSCOPE_REQUEST_ID_HEADERS = ['x-request-id'];
 export const DASHSCOPE_SYNTHESIS_PATH = '/services/aigc/video-generation/video-synthesis';
 
 export interface DashScopeCreateBody {

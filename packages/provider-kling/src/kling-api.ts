@@ -2,7 +2,8 @@ import { s, type Infer } from '@gateway/provider-kit';
 
 /** The Kling AI video task shapes the gateway sends and reads. Every field read may be missing. */
 export const KLING_DEFAULT_BASE_URL = 'https://api-singapore.klingai.com';
-export const KLING_REQUEST_ID_HEADERS = ['x-request-id', 'x-kling-request-id'];
+/** Kling puts its request_id in the body; a proxy's header is taken when there is one. */
+export const KLING_REQUEST_ID_HEADERS = ['x-request-id'];
 
 export type KlingTaskKind = 'text2video' | 'image2video';
 
