@@ -80,6 +80,10 @@ export interface VideoRequest {
   fps: number;
   /** a remix: a new take, with this prompt, of an earlier task's video rendered by the same upstream (its operation) */
   remixOf?: { taskId: string; operation: string };
+  /** what the video should avoid; sent by the adapters whose upstream takes one (no inbound format sets it yet) */
+  negativePrompt?: string;
+  /** a generation seed, for upstreams that take one (no inbound format sets it yet) */
+  seed?: number;
 }
 
 /** Applies defaults and every rule of the limits table; throws invalid_request with a stable code. */

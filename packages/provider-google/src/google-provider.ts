@@ -49,6 +49,8 @@ export const googleOptionsSchema = {
     thinkingStyle: { enum: ['budget', 'level'] },
     /** thoughtSignature sent with a replayed function call that has none */
     fallbackThoughtSignature: { type: 'string', minLength: 1 },
+    /** Veo's personGeneration for every video of this provider (unset: the API's default) */
+    veoPersonGeneration: { enum: ['allow_all', 'allow_adult', 'dont_allow'] },
   },
 } as const;
 
@@ -84,7 +86,12 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
   return {
     text: model,
     image: new GoogleImageModel(transport, apiVersion),
-    video: new GoogleVideoModel(videoHttp, apiVersion),
+    video: new GoogleVideoModel(videoHttp, apiVersion, {
+      personGeneration:
+        o?.veoPersonGeneration === undefined
+          ? undefined
+          : readOption.oneOf(o, 'veoPersonGeneration', ['allow_all', 'allow_adult', 'dont_allow'] as const, 'allow_adult'),
+    }),
     close: () => {
       transport.destroy();
       videoHttp.destroy();

@@ -11,12 +11,24 @@ export interface VeoInstance {
   prompt?: string;
   image?: VeoImage;
   lastFrame?: VeoImage;
-  referenceImages?: Array<{ image: VeoImage; referenceType: 'ASSET' | 'STYLE' }>;
+  /** `asset` as the Gemini API's REST examples write it (Veo 3.1: up to 3, of one subject) */
+  referenceImages?: Array<{ image: VeoImage; referenceType: 'asset' }>;
 }
+
+/** Who may appear: `allow_all` is for text-to-video only; image inputs take `allow_adult` or `dont_allow`. */
+export type VeoPersonGeneration = 'allow_all' | 'allow_adult' | 'dont_allow';
 
 export interface VeoPredictBody {
   instances: VeoInstance[];
-  parameters: { sampleCount: number; durationSeconds: number; aspectRatio: string; resolution: string };
+  parameters: {
+    sampleCount: number;
+    durationSeconds: number;
+    aspectRatio: string;
+    resolution: string;
+    negativePrompt?: string;
+    seed?: number;
+    personGeneration?: VeoPersonGeneration;
+  };
 }
 
 const veoSample = s.object({ video: s.object({ uri: s.string(), encodedVideo: s.string(), encoding: s.string() }) });

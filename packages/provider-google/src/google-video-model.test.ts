@@ -47,7 +47,7 @@ describe('convertToGoogleVideo', () => {
       parameters: { sampleCount: 1, durationSeconds: 8, aspectRatio: '9:16', resolution: '1080p' },
     });
     const refs = convertToGoogleVideo(videoRequest({ referenceImages: [png(1, 1, 'r')] })).instances[0].referenceImages;
-    expect(refs).toEqual([{ image: { bytesBase64Encoded: b64('png:r'), mimeType: 'image/png' }, referenceType: 'ASSET' }]);
+    expect(refs).toEqual([{ image: { bytesBase64Encoded: b64('png:r'), mimeType: 'image/png' }, referenceType: 'asset' }]);
   });
 
   it('check() refuses what Veo cannot render', () => {
@@ -118,5 +118,69 @@ describe('GoogleVideoModel against the fake Veo', () => {
       retryable: false,
     });
     await expect(provider.video.status('../../etc|1x1|1', { taskId: 't' })).rejects.toMatchObject({ code: 'operation_not_found' });
+  });
+});
+
+describe('Veo 3.1 parameters', () => {
+  const veo31 = (over: Parameters<typeof videoRequest>[0] = {}) =>
+    videoRequest({ upstreamModel: 'veo-3.1-generate-preview', durationSeconds: 8, ...over });
+
+  it('sends negativePrompt, seed and the configured personGeneration (allow_all narrowed to allow_adult with images)', () => {
+    const text = convertToGoogleVideo(veo31({ negativePrompt: 'no rain', seed: 42 }), { personGeneration: 'allow_all' });
+    expect(text.parameters).toEqual({
+      sampleCount: 1,
+      durationSeconds: 8,
+      aspectRatio: '16:9',
+      resolution: '720p',
+      negativePrompt: 'no rain',
+      seed: 42,
+      personGeneration: 'allow_all',
+    });
+    const withFrame = convertToGoogleVideo(veo31({ firstFrame: png(4, 3, 'f') }), { personGeneration: 'allow_all' });
+    expect(withFrame.parameters.personGeneration).toBe('allow_adult');
+    expect(convertToGoogleVideo(veo31()).parameters).not.toHaveProperty('personGeneration');
+  });
+
+  it('check(): 4k on 3.1 only; 1080p, 4k and reference images need 8 s; references and last frames need 3.1', () => {
+    const check = provider.video.check!;
+    expect(() => check(veo31({ resolution: '4k' }))).not.toThrow();
+    expect(() => check(veo31({ resolution: '4k', upstreamModel: 'veo-3.0-generate-001' }))).toThrow(
+      expect.objectContaining({ code: 'resolution_not_supported' }),
+    );
+    expect(() => check(veo31({ resolution: '1080p', durationSeconds: 6 }))).toThrow(
+      expect.objectContaining({ code: 'duration_not_supported' }),
+    );
+    expect(() => check(veo31({ referenceImages: [png(1, 1, 'r')], durationSeconds: 4 }))).toThrow(
+      expect.objectContaining({ code: 'duration_not_supported' }),
+    );
+    expect(() => check(veo31({ referenceImages: [png(1, 1, 'r')], upstreamModel: 'veo-3.0-generate-001' }))).toThrow(
+      expect.objectContaining({ code: 'reference_images_not_supported' }),
+    );
+    expect(() =>
+      check(veo31({ firstFrame: png(1, 1, 'f'), lastFrame: png(1, 1, 'l'), upstreamModel: 'veo-3.0-fast-generate-001' })),
+    ).toThrow(expect.objectContaining({ code: 'last_frame_not_supported' }));
+    expect(() => check(veo31({ model: 'x', upstreamModel: 'veo-3.1-fast-generate-preview', resolution: '1080p' }))).not.toThrow();
+  });
+
+  it('the fake Veo accepts what check() lets through: reference images, 1080p at 8 s, and personGeneration', async () => {
+    const p = createGoogleProvider({ baseUrl: fake.url, apiKey: fake.apiKey, options: { veoPersonGeneration: 'allow_all' } });
+    try {
+      const req = veo31({ prompt: 'veo 3.1 refs', resolution: '1080p', referenceImages: [png(1, 1, 'a'), png(1, 1, 'b')] });
+      p.video.check!(req);
+      const done = await pollUntilSettled(p.video, await p.video.start(req, { taskId: 't' }), { clock });
+      expect(done.state).toBe('succeeded');
+      const sent = JSON.parse(
+        fake.api.requests
+          .filter((r) => r.method === 'POST')
+          .at(-1)!
+          .raw.toString(),
+      ) as { parameters: Record<string, unknown> };
+      expect(sent.parameters).toMatchObject({ resolution: '1080p', durationSeconds: 8, personGeneration: 'allow_adult' });
+      expect(() => createGoogleProvider({ baseUrl: fake.url, apiKey: fake.apiKey, options: { veoPersonGeneration: 'everyone' } })).toThrow(
+        expect.objectContaining({ field: 'options.veoPersonGeneration' }),
+      );
+    } finally {
+      p.close();
+    }
   });
 });

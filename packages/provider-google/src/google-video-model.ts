@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { modelPath } from './google-chat-model';
-import { veoOperationSchema, type VeoOperation } from './google-video-api';
+import { veoOperationSchema, type VeoOperation, type VeoPersonGeneration } from './google-video-api';
 import { checkVeoRequest, convertToGoogleVideo, veoShape } from './convert-to-google-video';
 import { mapGoogleOperation, type VeoShape } from './map-google-operation';
 
@@ -32,6 +32,7 @@ export class GoogleVideoModel implements VideoModelPort {
   constructor(
     private readonly http: UpstreamHttp,
     private readonly apiVersion: string,
+    private readonly opts: { personGeneration?: VeoPersonGeneration } = {},
   ) {}
 
   check(req: VideoRequest & { upstreamModel: string }): void {
@@ -43,7 +44,7 @@ export class GoogleVideoModel implements VideoModelPort {
       {
         method: 'POST',
         path: `/${this.apiVersion}/${modelPath(req.upstreamModel)}:predictLongRunning`,
-        json: convertToGoogleVideo(req),
+        json: convertToGoogleVideo(req, this.opts),
         signal: ctx.signal,
       },
       veoOperationSchema,

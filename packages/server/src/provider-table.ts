@@ -1,8 +1,12 @@
 import { anthropicProvider } from '@gateway/provider-anthropic';
 import { arkProvider } from '@gateway/provider-ark';
+import { dashscopeProvider } from '@gateway/provider-dashscope';
 import { googleProvider } from '@gateway/provider-google';
+import { klingProvider } from '@gateway/provider-kling';
+import { minimaxProvider } from '@gateway/provider-minimax';
 import { openAiProvider } from '@gateway/provider-openai';
 import { openAiCompatibleProvider } from '@gateway/provider-openai-compatible';
+import { runwayProvider } from '@gateway/provider-runway';
 import { simulatorProvider } from '@gateway/provider-simulator';
 
 /**
@@ -16,6 +20,10 @@ export const PROVIDER_DESCRIPTORS = [
   googleProvider,
   openAiCompatibleProvider,
   arkProvider,
+  klingProvider,
+  minimaxProvider,
+  dashscopeProvider,
+  runwayProvider,
 ] as const;
 
 export type ProviderType = (typeof PROVIDER_DESCRIPTORS)[number]['type'];

@@ -39,6 +39,21 @@ const errorBody = (status: number, message: string) => ({
   },
 });
 
+/** The Gemini API's Veo rules the fake enforces (docs/providers/veo.md): what a real call would refuse with 400. */
+function veoParameterProblem(model: string, instance: Record<string, unknown>, p: Record<string, unknown>): string | undefined {
+  const veo2 = /veo-2/.test(model);
+  const refs = Array.isArray(instance.referenceImages) ? instance.referenceImages : [];
+  const seconds = p.durationSeconds ?? 8;
+  if (!veo2 && ![4, 6, 8].includes(Number(seconds))) return 'durationSeconds must be 4, 6 or 8.';
+  if (!veo2 && (p.resolution === '1080p' || p.resolution === '4k' || refs.length) && Number(seconds) !== 8)
+    return '1080p, 4k and reference images need durationSeconds 8.';
+  if (refs.length > 3) return 'At most 3 reference images.';
+  if (refs.some((r) => (r as Record<string, unknown>)?.referenceType !== 'asset')) return 'referenceType must be asset.';
+  if (p.personGeneration === 'allow_all' && (instance.image || refs.length)) return 'allow_all is for text-to-video only.';
+  if ('generateAudio' in p) return 'generateAudio parameter is not supported in Gemini API.';
+  return undefined;
+}
+
 export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> {
   const apiKey = opts.apiKey ?? 'fake-veo-key-0001';
   const book = new FakeTaskBook(opts, 'veo');
@@ -114,6 +129,8 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
           const body = readJson(r);
           const instance = (body?.instances as Array<Record<string, unknown>> | undefined)?.[0];
           if (!body || !instance) return sendJson(res, 400, errorBody(400, 'instances[0] is required.'));
+          const refused = veoParameterProblem(m[1], instance, (body.parameters ?? {}) as Record<string, unknown>);
+          if (refused) return sendJson(res, 400, errorBody(400, refused));
           const t = book.create(m[1], typeof instance.prompt === 'string' ? instance.prompt : '', body);
           sendJson(res, 200, { name: `models/${t.model}/operations/${t.id}` });
         },

@@ -29,5 +29,12 @@ export {
 export { type FakeVeo, type FakeVeoOptions, startFakeVeo } from './fake-veo';
 export { type FakeSora, startFakeSora } from './fake-sora';
 export { type FakeArk, type FakeArkOptions, startFakeArk } from './fake-ark';
+export { type FakeKling, type FakeKlingOptions, startFakeKling } from './fake-kling';
+export { type FakeMiniMax, startFakeMiniMax } from './fake-minimax';
+export { type FakeDashScope, startFakeDashScope } from './fake-dashscope';
+export { type FakeRunway, RUNWAY_API_VERSION, startFakeRunway } from './fake-runway';
+export { type FakeVideoStorage, startFakeVideoStorage } from './fake-video-storage';
+export { verifyHs256, type JwtVerdict } from './fake-jwt';
+export { describeVideoModelConformance, type VideoConformanceTarget } from './video-model.conformance';
 export { pollUntilSettled, readStream, videoRequest } from './video-port-helpers';
 export { MALFORMED_ANSWERS } from './malformed-answers';

@@ -1,0 +1,123 @@
+import type { VideoImage } from '@gateway/core';
+import {
+  describeVideoModelConformance,
+  fakeMp4,
+  ManualClock,
+  pollUntilSettled,
+  readStream,
+  startFakeDashScope,
+  videoRequest,
+  type FakeDashScope,
+} from '@gateway/testkit';
+import { convertToDashScopeVideo } from './convert-to-dashscope-video';
+import { createDashScopeProvider } from './dashscope-provider';
+
+const png = (w: number, h: number, tag: string): VideoImage => ({
+  mediaType: 'image/png',
+  data: Buffer.from(`png:${tag}`),
+  width: w,
+  height: h,
+});
+const req = (over: Parameters<typeof videoRequest>[0] = {}) =>
+  videoRequest({ durationSeconds: 5, upstreamModel: 'wan2.5-t2v-preview', ...over });
+
+describe('convertToDashScopeVideo', () => {
+  it('text-to-video sends size width*height from the ratio; image-to-video sends img_url and resolution', () => {
+    expect(convertToDashScopeVideo(req({ aspectRatio: '9:16', resolution: '1080p', durationSeconds: 10 }))).toEqual({
+      model: 'wan2.5-t2v-preview',
+      input: { prompt: 'a red kite' },
+      parameters: { size: '1080*1920', duration: 10, watermark: false },
+    });
+    expect(
+      convertToDashScopeVideo(req({ upstreamModel: 'wan2.5-i2v-preview', firstFrame: png(4, 3, 'f'), aspectRatio: 'adaptive' })),
+    ).toEqual({
+      model: 'wan2.5-i2v-preview',
+      input: { prompt: 'a red kite', img_url: `data:image/png;base64,${Buffer.from('png:f').toString('base64')}` },
+      parameters: { resolution: '720P', duration: 5, watermark: false },
+    });
+  });
+});
+
+describe('DashScopeVideoModel against the fake DashScope', () => {
+  const clock = new ManualClock();
+  let fake: FakeDashScope;
+  let provider: ReturnType<typeof createDashScopeProvider>;
+  beforeAll(async () => {
+    fake = await startFakeDashScope({ queuedMs: 60, runningMs: 80, now: clock.now });
+    provider = createDashScopeProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
+  });
+  afterAll(async () => {
+    provider.close();
+    await fake.close();
+  });
+
+  it('check() refuses what Wan cannot render', () => {
+    const check = provider.video.check!;
+    expect(() => check(req({ durationSeconds: 6 }))).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
+    expect(() => check(req({ resolution: '4k' }))).toThrow(expect.objectContaining({ code: 'resolution_not_supported' }));
+    expect(() => check(req({ resolution: '480p', aspectRatio: '4:3' }))).toThrow(
+      expect.objectContaining({ code: 'aspect_ratio_not_supported' }),
+    );
+    expect(() => check(req({ firstFrame: png(2, 2, 'f'), lastFrame: png(2, 2, 'l') }))).toThrow(
+      expect.objectContaining({ code: 'last_frame_not_supported' }),
+    );
+    expect(() => check(req({ resolution: '1080p', aspectRatio: '3:4', durationSeconds: 10 }))).not.toThrow();
+  });
+
+  it('async create with X-DashScope-Async, PENDING → RUNNING → SUCCEEDED, video_url downloaded without the key', async () => {
+    const ref = await provider.video.start(req({ prompt: 'wan ok', aspectRatio: '1:1' }), { taskId: 't' });
+    expect(ref).toMatch(/^ds[a-z0-9]+\|960x960\|5$/);
+    const created = fake.api.requests.find((r) => r.method === 'POST')!;
+    expect(created.path).toBe('/api/v1/services/aigc/video-generation/video-synthesis');
+    expect(created.headers['x-dashscope-async']).toBe('enable');
+    const done = await pollUntilSettled(provider.video, ref, { clock });
+    expect(done.pendingSeen).toEqual(expect.arrayContaining([false, true]));
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    expect(done.artifact).toMatchObject({ width: 960, height: 960, durationSeconds: 5 });
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref.split('|')[0]));
+    expect(fake.storage.credentialsSeen()).toBe(0);
+  });
+
+  it('cancels a PENDING task (CANCELED → failed cancelled); DataInspectionFailed is the content filter', async () => {
+    const held = await provider.video.start(req({ prompt: 'x [hold]' }), { taskId: 't' });
+    await provider.video.cancel!(held);
+    expect(await provider.video.status(held, { taskId: 't' })).toMatchObject({ state: 'failed', code: 'cancelled' });
+    fake.api.failNext('create', 1, {
+      status: 400,
+      body: { code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.', request_id: 'r' },
+    });
+    await expect(provider.video.start(req(), { taskId: 't' })).rejects.toMatchObject({
+      reason: 'content_policy',
+      upstreamCode: 'DataInspectionFailed',
+    });
+    const filtered = await pollUntilSettled(provider.video, await provider.video.start(req({ prompt: 'x [filtered]' }), { taskId: 't' }), {
+      clock,
+    });
+    expect(filtered).toMatchObject({ state: 'failed', code: 'DataInspectionFailed' });
+  });
+});
+
+describeVideoModelConformance('dashscope', async () => {
+  const clock = new ManualClock();
+  const fake = await startFakeDashScope({ queuedMs: 60, runningMs: 100, now: clock.now });
+  const good = createDashScopeProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
+  const bad = createDashScopeProvider({ baseUrl: fake.url, apiKey: 'sk-wrong-dashscope' });
+  return {
+    model: good.video,
+    badCredentialsModel: bad.video,
+    advance: (ms) => clock.advance(ms),
+    rateLimitNextPoll: (s) => fake.rateLimitNext('poll', s),
+    rateLimitHasRetryAfter: true,
+    fail: { prompt: 'conformance [fail]', code: 'InternalError.Algo' },
+    holdPrompt: '[hold]',
+    reportsQueue: true,
+    request: { durationSeconds: 5 },
+    unknownRef: 'dsnosuchtask|1280x720|5',
+    secrets: [fake.apiKey],
+    close: async () => {
+      good.close();
+      bad.close();
+      await fake.close();
+    },
+  };
+});

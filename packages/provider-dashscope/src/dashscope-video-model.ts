@@ -1,0 +1,75 @@
+import { Readable } from 'node:stream';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { DASHSCOPE_SYNTHESIS_PATH, dashscopeTaskSchema, type DashScopeTask } from './dashscope-api';
+import { checkDashScopeRequest, convertToDashScopeVideo, dashScopeShape } from './convert-to-dashscope-video';
+import { mapDashScopeTask, type DashScopeShape } from './map-dashscope-task';
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const REF = /^([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+
+function decodeRef(ref: string): { id: string; shape: DashScopeShape } {
+  const m = REF.exec(ref);
+  if (!m) throw notFound(ref);
+  return { id: m[1], shape: { width: Number(m[2]), height: Number(m[3]), durationSeconds: Number(m[4]) } };
+}
+
+/**
+ * Wan through DashScope: async create, the task read, cancel (PENDING only), the result URL (an OSS link
+ * valid for 24 h, fetched without the key). Exactly-once: no idempotency key, so idempotentStart stays off
+ * (docs/providers/dashscope.md).
+ */
+export class DashScopeVideoModel implements VideoModelPort {
+  constructor(private readonly http: UpstreamHttp) {}
+
+  check(req: VideoRequest): void {
+    checkDashScopeRequest(req);
+  }
+
+  async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
+    const created = await this.http.json(
+      {
+        method: 'POST',
+        path: DASHSCOPE_SYNTHESIS_PATH,
+        // HTTP calls are asynchronous only; without this header the API refuses the call.
+        headers: { 'x-dashscope-async': 'enable' },
+        json: convertToDashScopeVideo(req),
+        signal: ctx.signal,
+      },
+      dashscopeTaskSchema,
+      'a created task',
+    );
+    const id = created.output?.task_id;
+    if (typeof id !== 'string' || !TASK_ID.test(id)) throw malformedUpstream('a created task without a usable task_id');
+    const s = dashScopeShape(req);
+    return `${id}|${s.width}x${s.height}|${req.durationSeconds}`;
+  }
+
+  async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
+    const { id, shape } = decodeRef(ref);
+    let t: DashScopeTask;
+    try {
+      t = await this.http.json({ method: 'GET', path: `/tasks/${id}`, signal: ctx.signal }, dashscopeTaskSchema, 'a task');
+    } catch (e) {
+      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
+      throw e;
+    }
+    // DashScope answers an id it does not know (or no longer keeps) with 200 and task_status UNKNOWN.
+    if (t.output?.task_status === 'UNKNOWN') throw notFound(id);
+    return mapDashScopeTask(t, shape, async (url) => Readable.from((await this.http.download(url)).body()));
+  }
+
+  /** Only a PENDING task can be cancelled; DashScope refuses the rest (the gateway then stops polling). */
+  async cancel(ref: OperationRef): Promise<void> {
+    const m = REF.exec(ref);
+    if (!m) return;
+    (await this.http.request({ method: 'POST', path: `/tasks/${m[1]}/cancel` })).close();
+  }
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (DashScope) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
+}

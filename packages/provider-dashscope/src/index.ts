@@ -1,0 +1,7 @@
+export {
+  createDashScopeProvider,
+  dashscopeOptionsSchema,
+  dashscopeProvider,
+  type DashScopeProvider,
+  type DashScopeProviderConfig,
+} from './dashscope-provider';

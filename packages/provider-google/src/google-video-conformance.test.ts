@@ -1,0 +1,27 @@
+import { describeVideoModelConformance, ManualClock, startFakeVeo } from '@gateway/testkit';
+import { createGoogleProvider } from './google-provider';
+
+describeVideoModelConformance('google (Veo)', async () => {
+  const clock = new ManualClock();
+  const fake = await startFakeVeo({ queuedMs: 0, runningMs: 100, redirectDownloads: true, now: clock.now });
+  const good = createGoogleProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
+  const bad = createGoogleProvider({ baseUrl: fake.url, apiKey: 'wrong-gemini-key' });
+  return {
+    model: good.video,
+    badCredentialsModel: bad.video,
+    advance: (ms) => clock.advance(ms),
+    rateLimitNextPoll: (s) => fake.api.failNext('poll', 1, { status: 429, retryAfterSeconds: s }),
+    rateLimitHasRetryAfter: true,
+    fail: { prompt: 'conformance [fail]', code: 'INVALID_ARGUMENT' },
+    // Veo reports no queue: a pending operation is running
+    reportsQueue: false,
+    request: { upstreamModel: 'veo-3.1-generate-preview' },
+    unknownRef: 'models/veo-3.1-generate-preview/operations/nosuch|1280x720|4',
+    secrets: [fake.apiKey],
+    close: async () => {
+      good.close();
+      bad.close();
+      await fake.close();
+    },
+  };
+});

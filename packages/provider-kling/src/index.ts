@@ -1,0 +1,1 @@
+export { createKlingProvider, klingOptionsSchema, klingProvider, type KlingProvider, type KlingProviderConfig } from './kling-provider';

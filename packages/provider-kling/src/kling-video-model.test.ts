@@ -1,0 +1,183 @@
+import type { VideoImage } from '@gateway/core';
+import {
+  describeVideoModelConformance,
+  fakeMp4,
+  ManualClock,
+  pollUntilSettled,
+  readStream,
+  startFakeKling,
+  verifyHs256,
+  videoRequest,
+  type FakeKling,
+} from '@gateway/testkit';
+import { KlingTokens, parseKlingKey, signKlingToken } from './kling-auth';
+import { convertToKlingTask } from './convert-to-kling-task';
+import { createKlingProvider } from './kling-provider';
+
+const png = (w: number, h: number, tag: string): VideoImage => ({
+  mediaType: 'image/png',
+  data: Buffer.from(`png:${tag}`),
+  width: w,
+  height: h,
+});
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+describe('Kling authentication', () => {
+  it('signs an HS256 JWT with iss = access key, nbf a little in the past and exp 30 min ahead', () => {
+    const token = signKlingToken('ak', 'sk', 1_000_000);
+    expect(verifyHs256(token, 'sk', 'ak', 1_000_000)).toMatchObject({ ok: true, payload: { iss: 'ak', nbf: 999_995, exp: 1_001_800 } });
+    expect(verifyHs256(token, 'other', 'ak', 1_000_000)).toEqual({ ok: false, why: 'signature' });
+    expect(verifyHs256(token, 'sk', 'ak', 1_001_800)).toEqual({ ok: false, why: 'expired' });
+  });
+
+  it('reuses a token until 10 minutes before it expires, then signs a new one', () => {
+    let now = 1_000_000_000;
+    const tokens = new KlingTokens('ak', 'sk', () => now);
+    const first = tokens.authorization();
+    now += 19 * 60_000;
+    expect(tokens.authorization()).toBe(first);
+    now += 2 * 60_000;
+    const second = tokens.authorization();
+    expect(second).not.toBe(first);
+    expect(verifyHs256(second.slice(7), 'sk', 'ak', Math.floor(now / 1000))).toMatchObject({ ok: true });
+  });
+
+  it('apiKey is ACCESS_KEY:SECRET_KEY; anything else is a config error naming apiKey', () => {
+    expect(parseKlingKey('a:b:c')).toEqual({ accessKey: 'a', secretKey: 'b:c' });
+    expect(() => parseKlingKey('nocolon')).toThrow(expect.objectContaining({ field: 'apiKey' }));
+    expect(() => parseKlingKey(':x')).toThrow(expect.objectContaining({ field: 'apiKey' }));
+  });
+});
+
+describe('convertToKlingTask', () => {
+  it('text → text2video with aspect_ratio; 1080p is mode pro; frames go as raw Base64 image / image_tail', () => {
+    expect(
+      convertToKlingTask(videoRequest({ upstreamModel: 'kling-v2-1', resolution: '1080p', durationSeconds: 10, aspectRatio: '9:16' })),
+    ).toEqual({
+      model_name: 'kling-v2-1',
+      prompt: 'a red kite',
+      mode: 'pro',
+      duration: '10',
+      aspect_ratio: '9:16',
+    });
+    const i2v = convertToKlingTask(
+      videoRequest({ firstFrame: png(4, 3, 'f'), lastFrame: png(4, 3, 'l'), aspectRatio: 'adaptive', durationSeconds: 5 }),
+    );
+    expect(i2v).toEqual({
+      model_name: 'up-model',
+      prompt: 'a red kite',
+      image: b64('png:f'),
+      image_tail: b64('png:l'),
+      mode: 'std',
+      duration: '5',
+    });
+  });
+});
+
+describe('KlingVideoModel against the fake Kling', () => {
+  const clock = new ManualClock();
+  let fake: FakeKling;
+  let provider: ReturnType<typeof createKlingProvider>;
+  beforeAll(async () => {
+    fake = await startFakeKling({ queuedMs: 60, runningMs: 80, now: clock.now });
+    provider = createKlingProvider({ baseUrl: fake.url, apiKey: `${fake.accessKey}:${fake.secretKey}` });
+  });
+  afterAll(async () => {
+    provider.close();
+    await fake.close();
+  });
+
+  it('check() refuses what Kling cannot render', () => {
+    const check = provider.video.check!;
+    expect(() => check(videoRequest({ resolution: '480p', durationSeconds: 5 }))).toThrow(
+      expect.objectContaining({ code: 'resolution_not_supported' }),
+    );
+    expect(() => check(videoRequest({ durationSeconds: 6 }))).toThrow(expect.objectContaining({ code: 'duration_not_supported' }));
+    expect(() => check(videoRequest({ durationSeconds: 5, aspectRatio: '4:3' }))).toThrow(
+      expect.objectContaining({ code: 'aspect_ratio_not_supported' }),
+    );
+    expect(() => check(videoRequest({ durationSeconds: 5, referenceImages: [png(1, 1, 'r')] }))).toThrow(
+      expect.objectContaining({ code: 'too_many_reference_images' }),
+    );
+    expect(() => check(videoRequest({ durationSeconds: 10, resolution: '1080p' }))).not.toThrow();
+  });
+
+  it('image2video: created and read on its own route with a valid JWT, the MP4 fetched from storage without it', async () => {
+    const ref = await provider.video.start(
+      videoRequest({ prompt: 'kling i2v', firstFrame: png(720, 1280, 'f'), aspectRatio: 'adaptive', durationSeconds: 10 }),
+      { taskId: 't' },
+    );
+    expect(ref).toMatch(/^image2video\/kt[a-z0-9]+\|720x1280\|10$/);
+    const created = fake.api.requests.find((r) => r.method === 'POST')!;
+    expect(created.path).toBe('/v1/videos/image2video');
+    const auth = String(created.headers.authorization);
+    expect(verifyHs256(auth.slice(7), fake.secretKey, fake.accessKey, Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
+    const done = await pollUntilSettled(provider.video, ref, { clock });
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 10 });
+    const id = ref.split('/')[1].split('|')[0];
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(id));
+    expect(fake.api.requests.some((r) => r.method === 'GET' && r.path === `/v1/videos/image2video/${id}`)).toBe(true);
+    expect(fake.storage.credentialsSeen()).toBe(0);
+  });
+
+  it("a refused create keeps Kling's code; balance codes are quota, not a passing rate limit", async () => {
+    fake.api.failNext('create', 1, { status: 400, body: { code: 1201, message: 'prompt is too long', request_id: 'r1' } });
+    await expect(provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
+      reason: 'invalid_request',
+      upstreamCode: '1201',
+      message: 'prompt is too long',
+    });
+    fake.api.failNext('create', 1, { status: 429, body: { code: 1102, message: 'resource pack exhausted', request_id: 'r2' } });
+    await expect(provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
+      code: 'upstream_quota_exhausted',
+    });
+    const filtered = await pollUntilSettled(
+      provider.video,
+      await provider.video.start(videoRequest({ prompt: 'x [filtered]', durationSeconds: 5 }), { taskId: 't' }),
+      { clock },
+    );
+    expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered' });
+  });
+
+  it('an expired token is refused by the fake with code 1004 and mapped to upstream_auth_failed', async () => {
+    const stale = createKlingProvider({
+      baseUrl: fake.url,
+      apiKey: `${fake.accessKey}:${fake.secretKey}`,
+      now: () => Date.now() - 3600_000,
+    });
+    try {
+      await expect(stale.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
+        code: 'upstream_auth_failed',
+        upstreamCode: '1004',
+      });
+    } finally {
+      stale.close();
+    }
+  });
+});
+
+describeVideoModelConformance('kling', async () => {
+  const clock = new ManualClock();
+  const fake = await startFakeKling({ queuedMs: 60, runningMs: 100, now: clock.now });
+  const key = `${fake.accessKey}:${fake.secretKey}`;
+  const good = createKlingProvider({ baseUrl: fake.url, apiKey: key });
+  const bad = createKlingProvider({ baseUrl: fake.url, apiKey: `${fake.accessKey}:wrong-secret` });
+  return {
+    model: good.video,
+    badCredentialsModel: bad.video,
+    advance: (ms) => clock.advance(ms),
+    rateLimitNextPoll: (s) => fake.rateLimitNext('poll', s),
+    rateLimitHasRetryAfter: true,
+    fail: { prompt: 'conformance [fail]', code: 'generation_failed' },
+    reportsQueue: true,
+    request: { durationSeconds: 5 },
+    unknownRef: 'text2video/ktnosuchtask|1280x720|5',
+    secrets: [fake.secretKey, key],
+    close: async () => {
+      good.close();
+      bad.close();
+      await fake.close();
+    },
+  };
+});

@@ -1,0 +1,73 @@
+import { Readable } from 'node:stream';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
+import { klingEnvelopeSchema, type KlingTask, type KlingTaskKind } from './kling-api';
+import type { KlingTokens } from './kling-auth';
+import { checkKlingRequest, convertToKlingTask, klingShape, klingTaskKind } from './convert-to-kling-task';
+import { mapKlingTask, type KlingShape } from './map-kling-task';
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+
+/** The ref is the task route and id plus the requested shape: `text2video/{id}|1280x720|5`. */
+export function encodeKlingRef(kind: KlingTaskKind, id: string, s: KlingShape): OperationRef {
+  return `${kind}/${id}|${s.width}x${s.height}|${s.durationSeconds}`;
+}
+
+function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string; shape: KlingShape } {
+  const m = REF.exec(ref);
+  if (!m) throw notFound(ref);
+  return { kind: m[1] as KlingTaskKind, id: m[2], shape: { width: Number(m[3]), height: Number(m[4]), durationSeconds: Number(m[5]) } };
+}
+
+/**
+ * Kling through its task API: create on text2video or image2video, read on the same route, download the
+ * result URL (on Kling's CDN, fetched without the token). Every call signs with a fresh-enough JWT.
+ * Exactly-once: the create takes an `external_task_id`, but a lost create cannot be read back by it
+ * reliably across both routes, so idempotentStart stays off (docs/providers/kling.md). Kling has no cancel.
+ */
+export class KlingVideoModel implements VideoModelPort {
+  constructor(
+    private readonly http: UpstreamHttp,
+    private readonly tokens: KlingTokens,
+  ) {}
+
+  check(req: VideoRequest): void {
+    checkKlingRequest(req);
+  }
+
+  async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
+    const kind = klingTaskKind(req);
+    const task = await this.call(
+      { method: 'POST', path: `/v1/videos/${kind}`, json: convertToKlingTask(req), signal: ctx.signal },
+      'a created task',
+    );
+    if (typeof task.task_id !== 'string' || !TASK_ID.test(task.task_id)) throw malformedUpstream('a created task without a usable task_id');
+    return encodeKlingRef(kind, task.task_id, { ...klingShape(req), durationSeconds: req.durationSeconds });
+  }
+
+  async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
+    const { kind, id, shape } = decodeKlingRef(ref);
+    let task: KlingTask;
+    try {
+      task = await this.call({ method: 'GET', path: `/v1/videos/${kind}/${id}`, signal: ctx.signal }, 'a task');
+    } catch (e) {
+      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
+      throw e;
+    }
+    return mapKlingTask(task, shape, async (url) => Readable.from((await this.http.download(url)).body()));
+  }
+
+  private async call(call: UpstreamCall, what: string): Promise<KlingTask> {
+    const env = await this.http.json({ ...call, headers: { authorization: this.tokens.authorization() } }, klingEnvelopeSchema, what);
+    if (!env.data) throw malformedUpstream(`${what} without data`);
+    return env.data;
+  }
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (Kling) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
+}

@@ -1,0 +1,7 @@
+export {
+  createMiniMaxProvider,
+  minimaxOptionsSchema,
+  minimaxProvider,
+  type MiniMaxProvider,
+  type MiniMaxProviderConfig,
+} from './minimax-provider';

@@ -1,0 +1,48 @@
+import type { VideoStatus } from '@gateway/core';
+import type { MiniMaxQuery } from './minimax-api';
+
+export interface MiniMaxShape {
+  width: number;
+  height: number;
+  durationSeconds: number;
+}
+
+const MINIMAX_FPS = 24;
+
+/** A query answer → the port's status. `open` retrieves the file's download URL at copy time (it expires). */
+export function mapMiniMaxQuery(
+  q: MiniMaxQuery,
+  shape: MiniMaxShape,
+  open: (fileId: string) => Promise<NodeJS.ReadableStream>,
+): VideoStatus {
+  switch (q.status) {
+    case 'Preparing':
+    case 'Queueing':
+      return { state: 'pending', running: false };
+    case 'Success': {
+      const fileId = q.file_id;
+      if (!fileId) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a file id.' };
+      return {
+        state: 'succeeded',
+        artifact: {
+          width: q.video_width && q.video_width > 0 ? q.video_width : shape.width,
+          height: q.video_height && q.video_height > 0 ? q.video_height : shape.height,
+          durationSeconds: shape.durationSeconds,
+          fps: MINIMAX_FPS,
+          open: () => open(fileId),
+        },
+      };
+    }
+    case 'Fail': {
+      const code = q.base_resp?.status_code;
+      return {
+        state: 'failed',
+        code: code === 1026 || code === 1027 ? 'content_filtered' : code ? `minimax_${code}` : 'generation_failed',
+        message: (code && q.base_resp?.status_msg) || q.base_resp?.status_msg || 'The upstream failed to generate the video.',
+      };
+    }
+    default:
+      // Processing, or a word this adapter does not know yet: still working (the gateway's expiry bounds it)
+      return { state: 'pending', running: true };
+  }
+}

@@ -1,0 +1,80 @@
+import { Readable } from 'node:stream';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { malformedUpstream, type UpstreamCall, type UpstreamHttp, type UpstreamSchema } from '@gateway/provider-kit';
+import { minimaxCreatedSchema, minimaxFileSchema, minimaxQuerySchema, type MiniMaxBaseResp } from './minimax-api';
+import { minimaxBaseRespError } from './minimax-error';
+import { checkMiniMaxRequest, convertToMiniMaxVideo, miniMaxShape } from './convert-to-minimax-video';
+import { mapMiniMaxQuery, type MiniMaxShape } from './map-minimax-query';
+
+const REF = /^([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+/** 2013 "invalid params" on a query that has only the task id: the id is not one of this account's tasks. */
+const UNKNOWN_TASK = 2013;
+
+function decodeRef(ref: string): { id: string; shape: MiniMaxShape } {
+  const m = REF.exec(ref);
+  if (!m) throw notFound(ref);
+  return { id: m[1], shape: { width: Number(m[2]), height: Number(m[3]), durationSeconds: Number(m[4]) } };
+}
+
+/**
+ * Hailuo through MiniMax's video API: create, query, then the file's download URL (fetched when the
+ * worker copies the video, since the URL expires). Exactly-once: no idempotency key and no task listing
+ * by the gateway's id, so idempotentStart stays off (docs/providers/minimax.md). MiniMax has no cancel.
+ */
+export class MiniMaxVideoModel implements VideoModelPort {
+  constructor(private readonly http: UpstreamHttp) {}
+
+  check(req: VideoRequest): void {
+    checkMiniMaxRequest(req);
+  }
+
+  async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
+    const created = await this.call(
+      { method: 'POST', path: '/v1/video_generation', json: convertToMiniMaxVideo(req), signal: ctx.signal },
+      minimaxCreatedSchema,
+      'a created task',
+    );
+    const id = created.task_id;
+    if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw malformedUpstream('a created task without a usable task_id');
+    const s = miniMaxShape(req);
+    return `${id}|${s.width}x${s.height}|${req.durationSeconds}`;
+  }
+
+  async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
+    const { id, shape } = decodeRef(ref);
+    const q = await this.http.json(
+      { method: 'GET', path: '/v1/query/video_generation', query: { task_id: id }, signal: ctx.signal },
+      minimaxQuerySchema,
+      'a task query',
+    );
+    // A failed task reports why in base_resp; only a query that itself failed throws.
+    if (q.status !== 'Fail' && q.base_resp?.status_code) {
+      if (q.base_resp.status_code === UNKNOWN_TASK) throw notFound(id);
+      throw minimaxBaseRespError(q.base_resp, { status: 200, headers: {} });
+    }
+    return mapMiniMaxQuery(q, shape, (fileId) => this.open(fileId));
+  }
+
+  private async open(fileId: string): Promise<NodeJS.ReadableStream> {
+    const r = await this.call({ method: 'GET', path: '/v1/files/retrieve', query: { file_id: fileId } }, minimaxFileSchema, 'a file');
+    const url = r.file?.download_url;
+    if (!url) throw malformedUpstream('a file without a download_url');
+    return Readable.from((await this.http.download(url)).body());
+  }
+
+  /** A JSON call whose `base_resp` must say 0 (MiniMax answers most failures with HTTP 200). */
+  private async call<T extends { base_resp?: MiniMaxBaseResp }>(call: UpstreamCall, schema: UpstreamSchema<T>, what: string): Promise<T> {
+    const res = await this.http.request(call);
+    const body = await res.json(schema, what);
+    if (body.base_resp?.status_code)
+      throw minimaxBaseRespError(body.base_resp, { status: res.status, headers: res.headers, requestId: res.requestId });
+    return body;
+  }
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (MiniMax) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
+}

@@ -1,0 +1,7 @@
+export {
+  createRunwayProvider,
+  runwayOptionsSchema,
+  runwayProvider,
+  type RunwayProvider,
+  type RunwayProviderConfig,
+} from './runway-provider';

@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { runwayCreatedSchema, runwayTaskSchema, type RunwayTask } from './runway-api';
+import { checkRunwayRequest, convertToRunwayTask, runwayShape } from './convert-to-runway-task';
+import { mapRunwayTask, type RunwayShape } from './map-runway-task';
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const REF = /^([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+
+function decodeRef(ref: string): { id: string; shape: RunwayShape } {
+  const m = REF.exec(ref);
+  if (!m) throw notFound(ref);
+  return { id: m[1], shape: { width: Number(m[2]), height: Number(m[3]), durationSeconds: Number(m[4]) } };
+}
+
+/**
+ * Runway's task API: create on image_to_video or text_to_video, read `/v1/tasks/{id}`, DELETE to cancel,
+ * download the output URL (signed, on Runway's CDN, fetched without the key). Exactly-once: no
+ * idempotency key, so idempotentStart stays off (docs/providers/runway.md).
+ */
+export class RunwayVideoModel implements VideoModelPort {
+  constructor(private readonly http: UpstreamHttp) {}
+
+  check(req: VideoRequest & { upstreamModel: string }): void {
+    checkRunwayRequest(req);
+  }
+
+  async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
+    const { path, body } = convertToRunwayTask(req);
+    const created = await this.http.json({ method: 'POST', path, json: body, signal: ctx.signal }, runwayCreatedSchema, 'a created task');
+    if (typeof created.id !== 'string' || !TASK_ID.test(created.id)) throw malformedUpstream('a created task without a usable id');
+    const s = runwayShape(req);
+    return `${created.id}|${s.width}x${s.height}|${req.durationSeconds}`;
+  }
+
+  async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
+    const { id, shape } = decodeRef(ref);
+    let t: RunwayTask;
+    try {
+      t = await this.http.json({ method: 'GET', path: `/v1/tasks/${id}`, signal: ctx.signal }, runwayTaskSchema, 'a task');
+    } catch (e) {
+      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
+      throw e;
+    }
+    return mapRunwayTask(t, shape, async (url) => Readable.from((await this.http.download(url)).body()));
+  }
+
+  /** DELETE cancels a task that is not done (and deletes one that is). */
+  async cancel(ref: OperationRef): Promise<void> {
+    const m = REF.exec(ref);
+    if (!m) return;
+    (await this.http.request({ method: 'DELETE', path: `/v1/tasks/${m[1]}` })).close();
+  }
+}
+
+function notFound(id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (Runway) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
+}
