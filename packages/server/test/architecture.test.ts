@@ -10,6 +10,8 @@ function allowedInternal(pkg: string): (dep: string) => boolean {
   if (pkg === 'core') return () => false;
   if (pkg === 'http-kit' || pkg === 'provider-kit' || pkg.startsWith('store-')) return (d) => d === 'core';
   if (pkg === 'testkit') return (d) => d === 'core';
+  // the dashboard is a browser app: it reaches the gateway through its HTTP APIs only, never through its code
+  if (pkg === 'dashboard') return () => false;
   if (pkg.startsWith('wire-')) return (d) => d === 'core' || d === 'http-kit';
   if (pkg.startsWith('provider-')) return (d) => d === 'core' || d === 'provider-kit';
   return () => false;
@@ -19,7 +21,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = path.join(dir, f);
     if (statSync(p).isDirectory()) return f === '__fixtures__' ? [] : sourceFiles(p);
-    return p.endsWith('.ts') && !p.endsWith('.test.ts') ? [p] : [];
+    return /\.tsx?$/.test(p) && !/\.test\.tsx?$/.test(p) ? [p] : [];
   });
 }
 
