@@ -4,7 +4,13 @@ import { call } from './api';
  * POST /v1/chat/completions with `stream: true`, calling `onText` with each content delta as it arrives (server-sent
  * events: `data: {json}` blocks, ended by `data: [DONE]`). An error event mid-stream rejects with its message.
  */
-export async function streamChat(key: string, model: string, content: string, onText: (delta: string) => void, signal?: AbortSignal): Promise<void> {
+export async function streamChat(
+  key: string,
+  model: string,
+  content: string,
+  onText: (delta: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const res = await call(key, '/v1/chat/completions', {
     method: 'POST',
     body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content }] }),

@@ -13,7 +13,8 @@ export function parseMetrics(text: string): Sample[] {
     const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
     if (!m) continue;
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2].replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
+    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[l[1]] = l[2].replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
     out.push({ name: m[1], labels, value: Number(m[3]) });
   }
   return out;
@@ -25,7 +26,11 @@ const BREAKER_STATES = ['closed', 'half-open', 'open'];
 export const circuitStates = (samples: Sample[]) =>
   samples
     .filter((s) => s.name === 'gateway_circuit_state')
-    .map((s) => ({ provider: s.labels.provider, upstreamModel: s.labels.upstream_model, state: BREAKER_STATES[s.value] ?? String(s.value) }));
+    .map((s) => ({
+      provider: s.labels.provider,
+      upstreamModel: s.labels.upstream_model,
+      state: BREAKER_STATES[s.value] ?? String(s.value),
+    }));
 
 /** `gateway_tasks` by status. */
 export const taskCounts = (samples: Sample[]) =>

@@ -20,13 +20,25 @@ export async function publicModels(key: string): Promise<PublicModel[]> {
   let token: string | undefined;
   do {
     const page = await getJson<{
-      models: Array<{ name: string; displayName: string; inputTokenLimit: number; outputTokenLimit: number; supportedGenerationMethods: string[] }>;
+      models: Array<{
+        name: string;
+        displayName: string;
+        inputTokenLimit: number;
+        outputTokenLimit: number;
+        supportedGenerationMethods: string[];
+      }>;
       nextPageToken?: string;
     }>(key, `/v1beta/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
     for (const m of page.models) {
       const methods = m.supportedGenerationMethods;
       const kind: Kind = methods.includes('predictLongRunning') ? 'video' : methods.includes('streamGenerateContent') ? 'text' : 'image';
-      out.push({ id: m.name.replace(/^models\//, ''), kind, displayName: m.displayName, inputTokenLimit: m.inputTokenLimit, outputTokenLimit: m.outputTokenLimit });
+      out.push({
+        id: m.name.replace(/^models\//, ''),
+        kind,
+        displayName: m.displayName,
+        inputTokenLimit: m.inputTokenLimit,
+        outputTokenLimit: m.outputTokenLimit,
+      });
     }
     token = page.nextPageToken;
   } while (token);
@@ -46,4 +58,5 @@ export interface CatalogueModel {
   [capability: string]: unknown;
 }
 
-export const deploymentsOf = (m: CatalogueModel) => m.deployments ?? (m.provider ? [{ provider: m.provider, upstreamModel: m.upstreamModel }] : []);
+export const deploymentsOf = (m: CatalogueModel) =>
+  m.deployments ?? (m.provider ? [{ provider: m.provider, upstreamModel: m.upstreamModel }] : []);

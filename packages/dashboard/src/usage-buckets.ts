@@ -43,5 +43,8 @@ export function bucketUsage(rows: UsageRow[], width = bucketSeconds(rows)): Buck
     }
     b.credits += r.credits ?? 0;
   }
-  return [...buckets.values()].map(({ latencySum, latencyN, ...b }) => ({ ...b, latencyMs: latencyN ? Math.round(latencySum / latencyN) : null }));
+  return [...buckets.values()].map(({ latencySum, latencyN, ...b }) => ({
+    ...b,
+    latencyMs: latencyN ? Math.round(latencySum / latencyN) : null,
+  }));
 }

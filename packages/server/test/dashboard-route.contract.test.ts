@@ -13,7 +13,10 @@ describe('the dashboard route', () => {
   beforeAll(() => {
     dist = mkdtempSync(path.join(os.tmpdir(), 'dash-dist-'));
     mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/dashboard/assets/app.js"></script>');
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/dashboard/assets/app.js"></script>',
+    );
     writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
     app = express().use(dashboardRouter(dist));
   });

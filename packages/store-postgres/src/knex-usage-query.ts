@@ -1,7 +1,14 @@
 import type { Knex } from 'knex';
 import type {
   AllAccountsUsageFilter,
-  DailyUsageTotal, UsageFilter, UsageGroup, UsageGrouping, UsageQuery, UsageRecord, UsageSummaryFilter } from '@gateway/core';
+  DailyUsageTotal,
+  UsageFilter,
+  UsageGroup,
+  UsageGrouping,
+  UsageQuery,
+  UsageRecord,
+  UsageSummaryFilter,
+} from '@gateway/core';
 
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
 

@@ -37,7 +37,8 @@ export function adminUsageRequestsHandler(usage: Pick<UsageQuery, 'list'>): Requ
     if (format !== undefined && format !== 'json' && format !== 'csv')
       throw invalid('invalid_format', '"format" must be "json" or "csv".', 'format');
     const after = textParam(req, 'after');
-    if (after !== undefined && !/^\d{1,18}$/.test(after)) throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
+    if (after !== undefined && !/^\d{1,18}$/.test(after))
+      throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
     const filter: AllAccountsUsageFilter = {
       accountId: textParam(req, 'account'),
       keyId: textParam(req, 'key'),

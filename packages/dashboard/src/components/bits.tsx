@@ -16,8 +16,8 @@ export function AdminOnly({ what }: { what: string }) {
 export function NeedsCallKey() {
   return (
     <p className="note">
-      This page calls the public API, which needs an account&apos;s API key: create one on Keys and choose &quot;Use this key for
-      Tasks and Playground&quot;.
+      This page calls the public API, which needs an account&apos;s API key: create one on Keys and choose &quot;Use this key for Tasks and
+      Playground&quot;.
     </p>
   );
 }

@@ -57,8 +57,16 @@ export function CreateKeyForm(props: { adminKey: string; onCreated: (k: CreatedK
       <Field label="Group">
         <input value={f.group} onChange={set('group')} list="groups" required />
       </Field>
-      <datalist id="accounts">{options.data?.[0].data.map((a) => <option key={a.id} value={a.id} />)}</datalist>
-      <datalist id="groups">{options.data?.[1].data.map((g) => <option key={g.name} value={g.name} />)}</datalist>
+      <datalist id="accounts">
+        {options.data?.[0].data.map((a) => (
+          <option key={a.id} value={a.id} />
+        ))}
+      </datalist>
+      <datalist id="groups">
+        {options.data?.[1].data.map((g) => (
+          <option key={g.name} value={g.name} />
+        ))}
+      </datalist>
       <Field label="Expires">
         <input type="datetime-local" value={f.expires} onChange={set('expires')} />
       </Field>

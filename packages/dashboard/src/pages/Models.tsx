@@ -21,7 +21,10 @@ async function adminCatalogue(key: string) {
   const circuits = circuitStates(parseMetrics(metrics));
   const health = (provider: string, upstream: string | undefined) =>
     circuits.find((c) => c.provider === provider && (!upstream || c.upstreamModel === upstream))?.state ?? 'not called yet';
-  return models.data.map((m) => ({ ...m, deployments: deploymentsOf(m).map((d) => ({ ...d, health: health(d.provider, d.upstreamModel) })) }));
+  return models.data.map((m) => ({
+    ...m,
+    deployments: deploymentsOf(m).map((d) => ({ ...d, health: health(d.provider, d.upstreamModel) })),
+  }));
 }
 
 export function Models({ session }: { session: Session }) {

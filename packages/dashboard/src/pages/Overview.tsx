@@ -37,7 +37,9 @@ export function Overview({ session }: { session: Session }) {
           <b aria-label="Active video tasks">{h.data?.active ?? '…'}</b>
         </div>
       </div>
-      <p className="note">Over the latest {rows.data?.length ?? 0} requests{session.role === 'admin' ? ' of every account' : ''}.</p>
+      <p className="note">
+        Over the latest {rows.data?.length ?? 0} requests{session.role === 'admin' ? ' of every account' : ''}.
+      </p>
       <UsageCharts buckets={buckets} />
       <h2>Upstream health</h2>
       {h.data?.circuits === null ? (

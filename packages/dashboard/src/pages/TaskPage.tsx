@@ -41,8 +41,8 @@ export function TaskPage({ session, id }: { session: Session; id: string }) {
       {video && item && (
         <>
           <p>
-            Status: <b data-testid="task-status">{item.status}</b> · progress <progress max={100} value={video.progress} aria-label="Progress" />{' '}
-            {video.progress}%
+            Status: <b data-testid="task-status">{item.status}</b> · progress{' '}
+            <progress max={100} value={video.progress} aria-label="Progress" /> {video.progress}%
           </p>
           {item.status === 'succeeded' && <AuthedVideo apiKey={key} path={contentPath(id)} poster={poster.url} label={`Video of ${id}`} />}
           {poster.url && <img src={poster.url} alt="Poster" className="thumb" />}

@@ -42,7 +42,11 @@ export function Tasks({ session }: { session: Session }) {
         <tbody>
           {(tasks.data?.items ?? []).map((t) => (
             <tr key={t.id}>
-              <td>{t.status === 'succeeded' ? <AuthedImage apiKey={key} path={contentPath(t.id, 'thumbnail')} alt={`Poster of ${t.id}`} /> : null}</td>
+              <td>
+                {t.status === 'succeeded' ? (
+                  <AuthedImage apiKey={key} path={contentPath(t.id, 'thumbnail')} alt={`Poster of ${t.id}`} />
+                ) : null}
+              </td>
               <td>
                 <Link to={`tasks/${encodeURIComponent(t.id)}`}>{t.id}</Link>
               </td>

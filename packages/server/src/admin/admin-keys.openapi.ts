@@ -176,7 +176,7 @@ export const adminKeyRoutes: RouteDoc[] = [
     path: '/admin/usage/requests',
     summary: "Every account's request log",
     description:
-      'Usage-log rows newest first, as `GET /v1/usage` shows them plus `account`. `format=csv` or `Accept: text/csv`: CSV with a header row (`x-has-more`, `x-last-id`).',
+      'Usage-log rows newest first, as an account reads its own (the usage format) plus `account`. `format=csv` or `Accept: text/csv`: CSV with a header row (`x-has-more`, `x-last-id`).',
     params: [
       query('account', 'Only this account.'),
       query('key', 'Only this key id.'),

@@ -14,19 +14,28 @@ export const SCREENSHOTS = path.join(ROOT, 'docs/dashboard');
  */
 export function describeWithBrowser(name: string, body: () => void): void {
   if (existsSync(CHROMIUM)) return describe(name, body);
-  if (process.env.REQUIRE_EXTERNAL_SERVICES === '1') throw new Error(`${CHROMIUM} is missing, but REQUIRE_EXTERNAL_SERVICES=1 says the browser tests must run.`);
+  if (process.env.REQUIRE_EXTERNAL_SERVICES === '1')
+    throw new Error(`${CHROMIUM} is missing, but REQUIRE_EXTERNAL_SERVICES=1 says the browser tests must run.`);
   describe.skip(`${name} (skipped: ${CHROMIUM} not installed)`, body);
 }
 
 /** The built dashboard: a fresh clone has it from `npm ci`; a checkout without it builds it once here. */
 export function ensureDashboardBuilt(): void {
-  if (!existsSync(path.join(ROOT, 'packages/dashboard/dist/index.html'))) execSync('npm run -s build -w @gateway/dashboard', { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(path.join(ROOT, 'packages/dashboard/dist/index.html')))
+    execSync('npm run -s build -w @gateway/dashboard', { cwd: ROOT, stdio: 'inherit' });
 }
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

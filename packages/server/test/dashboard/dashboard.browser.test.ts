@@ -10,6 +10,14 @@ import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBro
 const ADMIN = 'sk-admin-dashboard-0001';
 const WAIT = { timeout: 90_000 };
 
+/** The part of HTMLVideoElement the test reads (the server's tsconfig has no DOM types). */
+interface VideoElement {
+  readyState: number;
+  duration: number;
+  error: { code: number } | null;
+  addEventListener(event: string, listener: () => void): void;
+}
+
 describeWithBrowser('the dashboard in a browser', () => {
   jest.setTimeout(240_000);
   let gw: TestGateway;
@@ -24,7 +32,8 @@ describeWithBrowser('the dashboard in a browser', () => {
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: body ? JSON.stringify(body) : undefined,
     });
-  const chat = (key: string) => api(key, '/v1/chat/completions', { model: 'sim-chat', messages: [{ role: 'user', content: 'hello there' }] });
+  const chat = (key: string) =>
+    api(key, '/v1/chat/completions', { model: 'sim-chat', messages: [{ role: 'user', content: 'hello there' }] });
   const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
   const signIn = async (key: string) => {
     await page.goto(`${gw.url}/dashboard/`);
@@ -57,9 +66,10 @@ describeWithBrowser('the dashboard in a browser', () => {
   it('admin: create a key, find its call in Usage, make a video that plays, revoke the key', async () => {
     await signIn(ADMIN);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    expect(await page.evaluate(() => location.href)).not.toContain(ADMIN); // the key is never in a URL
-    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).toContain(ADMIN);
-    expect(await page.evaluate(() => JSON.stringify(localStorage) + document.cookie)).not.toContain(ADMIN);
+    // the key is in sessionStorage only: never in a URL, localStorage or a cookie (page expressions: no DOM types here)
+    expect(await page.evaluate<string>('location.href')).not.toContain(ADMIN);
+    expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).toContain(ADMIN);
+    expect(await page.evaluate<string>('JSON.stringify(localStorage) + document.cookie')).not.toContain(ADMIN);
 
     await nav('Keys');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -96,7 +106,7 @@ describeWithBrowser('the dashboard in a browser', () => {
     await nav('Playground');
     await page.getByLabel('Message', { exact: true }).fill('say something');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.waitForFunction(() => (document.querySelector('output[aria-label="Reply"]')?.textContent ?? '').length > 0, null, WAIT);
+    await page.getByLabel('Reply').filter({ hasText: /\S/ }).waitFor(WAIT);
     await page.getByLabel('Image prompt').fill('a lighthouse at dusk');
     await page.getByRole('button', { name: 'Generate image' }).click();
     await page.getByRole('img', { name: 'Generated image 1' }).waitFor(WAIT);
@@ -105,9 +115,10 @@ describeWithBrowser('the dashboard in a browser', () => {
     await page.getByLabel('Video prompt').fill('a red ball bouncing');
     await page.getByLabel('Seconds').selectOption('4');
     await page.getByRole('button', { name: 'Create video' }).click();
-    const status = page.getByTestId('video-status');
-    await status.waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="video-status"]')?.textContent === 'completed', null, WAIT);
+    await page
+      .getByTestId('video-status')
+      .filter({ hasText: /^completed$/ })
+      .waitFor(WAIT);
     await screenshot(page, 'playground');
     const taskLink = page.getByRole('status', { name: 'Video task' }).getByRole('link');
     const taskId = (await taskLink.textContent())!;
@@ -116,7 +127,7 @@ describeWithBrowser('the dashboard in a browser', () => {
     const video = page.locator('video');
     await video.waitFor(WAIT);
     const duration = await video.evaluate(
-      (v: HTMLVideoElement) =>
+      (v: VideoElement) =>
         new Promise<number>((resolve, reject) => {
           if (v.readyState >= 1) return resolve(v.duration);
           v.addEventListener('loadedmetadata', () => resolve(v.duration));
@@ -142,7 +153,11 @@ describeWithBrowser('the dashboard in a browser', () => {
     expect((await chat(newKey)).status).toBe(401);
 
     await nav('Accounts');
-    await page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'alpha', exact: true }) }).first().waitFor();
+    await page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'alpha', exact: true }) })
+      .first()
+      .waitFor();
     await screenshot(page, 'accounts');
     await nav('Models');
     await page.getByRole('table', { name: 'Catalogue' }).getByRole('cell', { name: 'sim-chat', exact: true }).waitFor();

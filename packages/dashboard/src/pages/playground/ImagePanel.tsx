@@ -14,12 +14,17 @@ export function ImagePanel(props: { apiKey: string; models: string[] }) {
     setBusy(true);
     setError(null);
     try {
-      const res = await sendJson<{ data: Array<{ b64_json?: string }>; output_format?: string }>(props.apiKey, 'POST', '/v1/images/generations', {
-        model: model || props.models[0],
-        prompt,
-        n: 1,
-        response_format: 'b64_json',
-      });
+      const res = await sendJson<{ data: Array<{ b64_json?: string }>; output_format?: string }>(
+        props.apiKey,
+        'POST',
+        '/v1/images/generations',
+        {
+          model: model || props.models[0],
+          prompt,
+          n: 1,
+          response_format: 'b64_json',
+        },
+      );
       const type = `image/${res.output_format ?? 'png'}`;
       setImages((prev) => [...res.data.filter((d) => d.b64_json).map((d) => `data:${type};base64,${d.b64_json}`), ...prev].slice(0, 12));
     } catch (err) {

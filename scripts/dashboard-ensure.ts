@@ -2,8 +2,10 @@
 // once, so /dashboard works; a build already there is kept (rebuild with `npm run dashboard:build`).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 
-if (!existsSync(new URL('../packages/dashboard/dist/index.html', import.meta.url))) {
+const root = path.resolve(__dirname, '..');
+if (!existsSync(path.join(root, 'packages/dashboard/dist/index.html'))) {
   console.log('building the dashboard (packages/dashboard/dist)…');
-  execSync('npm run -s build -w @gateway/dashboard', { stdio: 'inherit' });
+  execSync('npm run -s build -w @gateway/dashboard', { cwd: root, stdio: 'inherit' });
 }
