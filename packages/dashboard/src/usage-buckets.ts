@@ -1,4 +1,4 @@
-import type { UsageRow } from './usage-rows';
+import type { UsageRow } from './usage-row';
 
 export interface Bucket {
   /** the bucket's start, Unix seconds */

@@ -182,6 +182,7 @@ describeWithBrowser('the dashboard in a browser', () => {
     await log.getByText(betaCall.headers.get('x-request-id')!).waitFor(WAIT);
     expect(await log.getByText(alphaCall.headers.get('x-request-id')!).count()).toBe(0);
     expect(await log.getByRole('columnheader', { name: 'Account' }).count()).toBe(0);
+    await screenshot(page, 'account-usage');
 
     await nav('Accounts');
     await page.getByText('Accounts are for the admin').waitFor();
@@ -191,7 +192,6 @@ describeWithBrowser('the dashboard in a browser', () => {
 
     await nav('Tasks');
     await page.getByRole('table', { name: 'Video tasks' }).waitFor();
-    await screenshot(page, 'account-usage');
     expect(errors).toEqual([]);
   });
 });
