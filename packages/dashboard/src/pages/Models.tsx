@@ -19,11 +19,12 @@ async function adminCatalogue(key: string) {
     call(key, '/metrics').then((r) => r.text()),
   ]);
   const circuits = circuitStates(parseMetrics(metrics));
-  const health = (provider: string, upstream: string | undefined) =>
-    circuits.find((c) => c.provider === provider && (!upstream || c.upstreamModel === upstream))?.state ?? 'not called yet';
+  // a breaker per deployment, keyed by the upstream model (the model's own id when the catalogue names none)
+  const health = (provider: string, upstream: string) =>
+    circuits.find((c) => c.provider === provider && c.upstreamModel === upstream)?.state ?? 'no breaker state yet';
   return models.data.map((m) => ({
     ...m,
-    deployments: deploymentsOf(m).map((d) => ({ ...d, health: health(d.provider, d.upstreamModel) })),
+    deployments: deploymentsOf(m).map((d) => ({ ...d, health: health(d.provider, d.upstreamModel ?? m.id) })),
   }));
 }
 
