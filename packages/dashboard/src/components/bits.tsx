@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { cloneElement, useId, type ReactElement } from 'react';
 
 export function ErrorNote({ error }: { error: string | null | undefined }) {
   return error ? (
@@ -22,12 +22,17 @@ export function NeedsCallKey() {
   );
 }
 
-export function Field(props: { label: string; children: ReactNode }) {
+/**
+ * A labelled control. The label names the control by `for`/`id`, not by wrapping it: a wrapped `<select>` would add
+ * its options' text to its own accessible name.
+ */
+export function Field(props: { label: string; children: ReactElement<{ id?: string }> }) {
+  const id = useId();
   return (
-    <label className="field">
-      <span>{props.label}</span>
-      {props.children}
-    </label>
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      {cloneElement(props.children, { id })}
+    </div>
   );
 }
 
@@ -37,13 +42,12 @@ export const num = (v: number | null | undefined, digits = 0) => (v === null || 
 /** A model picker; the first model is the default until one is chosen. */
 export function ModelSelect(props: { label: string; models: string[]; value: string; onChange: (v: string) => void }) {
   return (
-    <label className="field">
-      <span>{props.label}</span>
+    <Field label={props.label}>
       <select value={props.value || props.models[0] || ''} onChange={(e) => props.onChange(e.target.value)}>
         {props.models.map((m) => (
           <option key={m}>{m}</option>
         ))}
       </select>
-    </label>
+    </Field>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError, call } from '../api';
 import type { Session } from '../session';
+import { Field } from '../components/bits';
 
 /**
  * One field for any key: the admin key opens the admin API, an account's API key the public API of its account. The
@@ -37,10 +38,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
     <main className="signin">
       <h1>Gateway dashboard</h1>
       <form onSubmit={submit}>
-        <label className="field">
-          <span>API key</span>
+        <Field label="API key">
           <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} required />
-        </label>
+        </Field>
         <button type="submit" disabled={busy || !key.trim()}>
           Sign in
         </button>

@@ -10,6 +10,12 @@ import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBro
 const ADMIN = 'sk-admin-dashboard-0001';
 const WAIT = { timeout: 90_000 };
 
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}
+
 /** The part of HTMLVideoElement the test reads (the server's tsconfig has no DOM types). */
 interface VideoElement {
   readyState: number;
@@ -89,8 +95,18 @@ describeWithBrowser('the dashboard in a browser', () => {
     await gw.usage.flush();
 
     await nav('Usage');
-    await page.getByRole('table', { name: 'Request log' }).getByText(requestId).waitFor(WAIT);
+    const log = page.getByRole('table', { name: 'Request log' });
+    await log.getByText(requestId).waitFor(WAIT);
     await screenshot(page, 'usage');
+    // the CSV export is the gateway's, fetched with the key and saved from a blob
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = await streamText(await download.createReadStream());
+    expect(csv.split('\r\n')[0]).toMatch(/^id,created_at,account,key_id,request_id,/);
+    expect(csv).toContain(requestId);
+    // a filter the call does not match hides it
+    await page.getByLabel('Status', { exact: true }).selectOption('error');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No requests match.').waitFor(WAIT);
 
     // the admin key is not an API key: the Playground and Tasks act with the key just made
     await nav('Keys');
