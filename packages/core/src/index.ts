@@ -132,6 +132,7 @@ export {
   type TaskRepository,
   type TextModelPort,
   type UsageFilter,
+  type AllAccountsUsageFilter,
   type UsageGroup,
   type UsageGrouping,
   USAGE_GROUPINGS,

@@ -28,6 +28,7 @@ import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
+import { dashboardRouter } from './dashboard-route';
 import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, streamAdmission } from './rate-limits';
 import { buildProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
@@ -242,7 +243,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     video,
     operations,
     {
-      routers: [adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken)],
+      routers: [adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken), dashboardRouter()],
       start: () => runtime.start(env.configPollMs ?? 2000),
       stop: async () => runtime.stop(),
     },

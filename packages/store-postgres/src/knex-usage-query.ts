@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import type { DailyUsageTotal, UsageFilter, UsageGroup, UsageGrouping, UsageQuery, UsageRecord, UsageSummaryFilter } from '@gateway/core';
+import type {
+  AllAccountsUsageFilter,
+  DailyUsageTotal,
+  UsageFilter,
+  UsageGroup,
+  UsageGrouping,
+  UsageQuery,
+  UsageRecord,
+  UsageSummaryFilter,
+} from '@gateway/core';
 
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
 
@@ -54,7 +63,7 @@ export class KnexUsageQuery implements UsageQuery {
     return q;
   }
 
-  async list(f: UsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }> {
+  async list(f: UsageFilter | AllAccountsUsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }> {
     const q = this.filtered(f)
       .orderBy('id', 'desc')
       .limit(f.limit + 1);

@@ -1,2 +1,3 @@
 export { usageFormat } from './usage.format';
 export { adminUsageHandler } from './usage.summary';
+export { adminUsageRequestsHandler } from './usage.requests';

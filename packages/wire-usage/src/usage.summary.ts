@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { invalid, type UsageGroup, type UsageQuery, type UsageSummaryFilter } from '@gateway/core';
+import { csvField } from './usage.csv';
 import { groupByParam, limitParam, textParam, timeParam } from './usage.params';
 
 const COLUMNS = ['group', 'requests', 'input_tokens', 'output_tokens', 'credits', 'refunds'] as const;
@@ -12,13 +13,6 @@ export const encodeUsageGroup = (g: UsageGroup) => ({
   credits: g.credits,
   refunds: g.refunds,
 });
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; a leading =+-@ is defused for spreadsheets. */
-function csvField(v: unknown): string {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@]/.test(s) && typeof v === 'string') s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
   const header = [groupBy, ...COLUMNS.slice(1)].join(',');
@@ -64,4 +58,4 @@ export function adminUsageHandler(usage: UsageQuery): RequestHandler {
 }
 
 /** `Accept: text/csv` (and not JSON first). */
-const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';
+export const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';

@@ -33,6 +33,7 @@ export {
 export {
   type DailyUsageTotal,
   type UsageFilter,
+  type AllAccountsUsageFilter,
   type UsageGroup,
   type UsageGrouping,
   USAGE_GROUPINGS,

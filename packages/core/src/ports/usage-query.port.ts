@@ -54,9 +54,14 @@ export interface UsageGroup {
   refunds: number;
 }
 
-/** Reads the usage log: one account's rows, or totals across accounts. */
+/** The admin's request log: every account's rows, the account one more filter. */
+export interface AllAccountsUsageFilter extends Omit<UsageFilter, 'accountId'> {
+  accountId?: string;
+}
+
+/** Reads the usage log: one account's rows (or every account's, for the admin), or totals across accounts. */
 export interface UsageQuery {
-  list(filter: UsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }>;
+  list(filter: UsageFilter | AllAccountsUsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }>;
   dailyTotals(filter: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]>;
   summary(filter: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }>;
 }

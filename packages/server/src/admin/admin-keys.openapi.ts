@@ -171,4 +171,41 @@ export const adminKeyRoutes: RouteDoc[] = [
       },
     },
   }),
+  route({
+    method: 'get',
+    path: '/admin/usage/requests',
+    summary: "Every account's request log",
+    description:
+      'Usage-log rows newest first, as an account reads its own (the usage format) plus `account`. `format=csv` or `Accept: text/csv`: CSV with a header row (`x-has-more`, `x-last-id`).',
+    params: [
+      query('account', 'Only this account.'),
+      query('key', 'Only this key id.'),
+      query('model', 'Only this model.'),
+      query('provider', 'Only this provider.'),
+      query('status', 'Only rows of this status (ok, error, refunded, a task status).'),
+      query('task_id', 'Only rows of this task.'),
+      query('request_id', 'Only the row of this request id.'),
+      query('from', 'From this time on (Unix seconds or ISO 8601).'),
+      query('to', 'Before this time (Unix seconds or ISO 8601).'),
+      query('after', 'The `last_id` of the previous page.'),
+      query('limit', 'At most this many rows.', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }),
+      query('format', 'json or csv.', { enum: ['json', 'csv'] }),
+    ],
+    response: {
+      description: 'One page of rows; `has_more` when there are older ones.',
+      content: {
+        'application/json': {
+          type: 'object',
+          properties: {
+            object: { const: 'list' },
+            data: { type: 'array', items: { type: 'object' } },
+            has_more: { type: 'boolean' },
+            first_id: { type: ['string', 'null'] },
+            last_id: { type: ['string', 'null'] },
+          },
+        },
+        'text/csv': { type: 'string' },
+      },
+    },
+  }),
 ];

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { digestsEqual, GatewayError, hashApiKey, type AccountQuota, type UsageQuery } from '@gateway/core';
-import { adminUsageHandler } from '@gateway/wire-usage';
+import { adminUsageHandler, adminUsageRequestsHandler } from '@gateway/wire-usage';
 import { errorMiddleware, extractKey, jsonBody, openAiErrorShape } from '@gateway/http-kit';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminService } from './admin-service';
@@ -54,6 +54,7 @@ export function adminRouter(admin: AdminService, usage: UsageQuery, adminKey: st
     res.json(quotaBody(await admin.setQuota(String(req.params.id), req.body.credit_limit, req.body.period)));
   });
   router.get('/admin/usage', guard, adminUsageHandler(usage));
+  router.get('/admin/usage/requests', guard, adminUsageRequestsHandler(usage));
   router.get('/admin/keys', guard, async (req, res) => {
     const account = typeof req.query.account === 'string' ? req.query.account : undefined;
     res.json({ object: 'list', data: await admin.listKeys(account) });

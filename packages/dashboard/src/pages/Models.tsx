@@ -1,0 +1,110 @@
+import { call, getJson } from '../api';
+import type { Session } from '../session';
+import { ErrorNote } from '../components/bits';
+import { useLoad } from '../components/use-load';
+import { circuitStates, parseMetrics } from '../metrics-text';
+import { deploymentsOf, publicModels, type CatalogueModel } from '../models-api';
+
+const SHOWN = new Set(['id', 'kind', 'provider', 'upstreamModel', 'deployments', 'pricing', 'aliases', 'source']);
+
+/** What a model can do beyond its kind: every other catalogue field, compactly. */
+const capabilities = (m: CatalogueModel) =>
+  Object.entries(m)
+    .filter(([k]) => !SHOWN.has(k))
+    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+
+async function adminCatalogue(key: string) {
+  const [models, metrics] = await Promise.all([
+    getJson<{ data: CatalogueModel[] }>(key, '/admin/models'),
+    call(key, '/metrics').then((r) => r.text()),
+  ]);
+  const circuits = circuitStates(parseMetrics(metrics));
+  // a breaker per deployment, keyed by the upstream model (the model's own id when the catalogue names none)
+  const health = (provider: string, upstream: string) =>
+    circuits.find((c) => c.provider === provider && c.upstreamModel === upstream)?.state ?? 'no breaker state yet';
+  return models.data.map((m) => ({
+    ...m,
+    deployments: deploymentsOf(m).map((d) => ({ ...d, health: health(d.provider, d.upstreamModel ?? m.id) })),
+  }));
+}
+
+export function Models({ session }: { session: Session }) {
+  const admin = session.role === 'admin';
+  const catalogue = useLoad(() => (admin ? adminCatalogue(session.key) : Promise.resolve([])), [session.key, admin]);
+  const own = useLoad(() => (admin ? Promise.resolve([]) : publicModels(session.key)), [session.key, admin]);
+  return (
+    <section>
+      <h1>Models</h1>
+      <ErrorNote error={catalogue.error ?? own.error} />
+      {admin ? (
+        <table aria-label="Catalogue">
+          <thead>
+            <tr>
+              <th>Model</th>
+              <th>Kind</th>
+              <th>Deployments (health)</th>
+              <th>Prices</th>
+              <th>Capabilities</th>
+              <th>Aliases</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(catalogue.data ?? []).map((m) => (
+              <tr key={m.id}>
+                <td>{m.id}</td>
+                <td>{m.kind}</td>
+                <td>
+                  {m.deployments.map((d) => (
+                    <div key={`${d.provider}/${d.upstreamModel ?? ''}`}>
+                      {d.provider}
+                      {d.upstreamModel ? ` → ${d.upstreamModel}` : ''} <span className={`state-${d.health}`}>({d.health})</span>
+                    </div>
+                  ))}
+                </td>
+                <td>
+                  {m.pricing
+                    ? Object.entries(m.pricing)
+                        .map(([k, v]) => `${k}: ${v}`)
+                        .join(', ')
+                    : 'free'}
+                </td>
+                <td>
+                  {capabilities(m).map((c) => (
+                    <div key={c} className="cap">
+                      {c}
+                    </div>
+                  ))}
+                </td>
+                <td>{m.aliases?.join(', ') ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <table aria-label="Models of this key">
+          <thead>
+            <tr>
+              <th>Model</th>
+              <th>Kind</th>
+              <th>Name</th>
+              <th>Token limits in / out</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(own.data ?? []).map((m) => (
+              <tr key={m.id}>
+                <td>{m.id}</td>
+                <td>{m.kind}</td>
+                <td>{m.displayName}</td>
+                <td>
+                  {m.inputTokenLimit} / {m.outputTokenLimit}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {!admin && <p className="note">Deployments, prices and upstream health are for the admin.</p>}
+    </section>
+  );
+}

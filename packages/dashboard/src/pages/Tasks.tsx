@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import type { Session } from '../session';
+import { Link } from '../router';
+import { ErrorNote, Field, NeedsCallKey, time } from '../components/bits';
+import { AuthedImage } from '../components/authed-media';
+import { useInterval, useLoad } from '../components/use-load';
+import { contentPath, listTasks, TASK_STATUSES } from '../tasks-api';
+
+/** The video tasks of the key's account, newest first, with a status filter; each row links to its task page. */
+export function Tasks({ session }: { session: Session }) {
+  const [status, setStatus] = useState('');
+  const key = session.callKey;
+  const tasks = useLoad(() => (key ? listTasks(key, status) : Promise.resolve({ total: 0, items: [] })), [key, status]);
+  const active = (tasks.data?.items ?? []).some((t) => t.status === 'queued' || t.status === 'running');
+  useInterval(tasks.reload, 2000, active);
+  if (!key) return <NeedsCallKey />;
+  return (
+    <section>
+      <h1>Tasks</h1>
+      <Field label="Status">
+        <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="">any</option>
+          {TASK_STATUSES.map((s) => (
+            <option key={s}>{s}</option>
+          ))}
+        </select>
+      </Field>
+      <ErrorNote error={tasks.error} />
+      <p className="note">{tasks.data ? `${tasks.data.total} task(s)` : 'Loading…'}</p>
+      <table aria-label="Video tasks">
+        <thead>
+          <tr>
+            <th>Poster</th>
+            <th>Task</th>
+            <th>Model</th>
+            <th>Status</th>
+            <th>Seconds</th>
+            <th>Resolution</th>
+            <th>Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(tasks.data?.items ?? []).map((t) => (
+            <tr key={t.id}>
+              <td>
+                {t.status === 'succeeded' ? (
+                  <AuthedImage apiKey={key} path={contentPath(t.id, 'thumbnail')} alt={`Poster of ${t.id}`} />
+                ) : null}
+              </td>
+              <td>
+                <Link to={`tasks/${encodeURIComponent(t.id)}`}>{t.id}</Link>
+              </td>
+              <td>{t.model}</td>
+              <td>{t.status}</td>
+              <td>{t.duration}</td>
+              <td>
+                {t.resolution} {t.ratio}
+              </td>
+              <td>{time(t.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

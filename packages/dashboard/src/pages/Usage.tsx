@@ -1,0 +1,116 @@
+import { useState, type FormEvent } from 'react';
+import { download } from '../api';
+import type { Session } from '../session';
+import { ErrorNote, Field, num, time } from '../components/bits';
+import { useLoad } from '../components/use-load';
+import { usageCsv, usageRows, type UsageFilters } from '../usage-rows';
+
+const EMPTY: UsageFilters = { from: '', to: '', account: '', key: '', model: '', provider: '', status: '' };
+
+/** The request log, newest first, filtered by time, account (admin), key, model, provider and status; CSV export. */
+export function Usage({ session }: { session: Session }) {
+  const [draft, setDraft] = useState<UsageFilters>(EMPTY);
+  const [applied, setApplied] = useState<UsageFilters>(EMPTY);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const rows = useLoad(() => usageRows(session, applied), [session.key, applied]);
+  const set = (k: keyof UsageFilters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setApplied(draft);
+  };
+  const exportCsv = async () => {
+    setExportError(null);
+    try {
+      await download(await usageCsv(session, applied), 'usage.csv');
+    } catch (e) {
+      setExportError((e as Error).message);
+    }
+  };
+  const admin = session.role === 'admin';
+  return (
+    <section>
+      <h1>Usage</h1>
+      <form className="filters" onSubmit={apply} aria-label="Filters">
+        <Field label="From">
+          <input type="datetime-local" value={draft.from} onChange={set('from')} />
+        </Field>
+        <Field label="To">
+          <input type="datetime-local" value={draft.to} onChange={set('to')} />
+        </Field>
+        {admin && (
+          <Field label="Account">
+            <input value={draft.account} onChange={set('account')} />
+          </Field>
+        )}
+        <Field label="Key id">
+          <input value={draft.key} onChange={set('key')} />
+        </Field>
+        <Field label="Model">
+          <input value={draft.model} onChange={set('model')} />
+        </Field>
+        <Field label="Provider">
+          <input value={draft.provider} onChange={set('provider')} />
+        </Field>
+        <Field label="Status">
+          <select value={draft.status} onChange={set('status')}>
+            <option value="">any</option>
+            {['ok', 'error', 'cancelled', 'refunded', 'queued', 'running', 'succeeded', 'failed'].map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </Field>
+        <div className="actions">
+          <button type="submit">Apply filters</button>
+          <button type="button" onClick={exportCsv}>
+            Export CSV
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={rows.error ?? exportError} />
+      <table aria-label="Request log">
+        <thead>
+          <tr>
+            <th>Time</th>
+            {admin && <th>Account</th>}
+            <th>Key</th>
+            <th>Model</th>
+            <th>Provider</th>
+            <th>Format</th>
+            <th>Status</th>
+            <th>Tokens in/out</th>
+            <th>Latency ms</th>
+            <th>Credits</th>
+            <th>Request id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(rows.data ?? []).map((r) => (
+            <tr key={r.id}>
+              <td>{time(r.created_at)}</td>
+              {admin && <td>{r.account}</td>}
+              <td>
+                <code>{r.key_id ?? '—'}</code>
+              </td>
+              <td>{r.model ?? '—'}</td>
+              <td>{r.provider ?? '—'}</td>
+              <td>{r.format}</td>
+              <td>
+                {r.status} {r.http_status}
+                {r.error_code ? ` ${r.error_code}` : ''}
+              </td>
+              <td>
+                {num(r.input_tokens)} / {num(r.output_tokens)}
+              </td>
+              <td>{num(r.latency_ms)}</td>
+              <td>{num(r.credits, 4)}</td>
+              <td>
+                <code>{r.request_id}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.data?.length === 0 && <p className="note">No requests match.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import type { RequestHandler } from 'express';
+import { invalid, type AllAccountsUsageFilter, type UsageQuery } from '@gateway/core';
+import { csvTable } from './usage.csv';
+import { limitParam, textParam, timeParam } from './usage.params';
+import { encodeUsageRow } from './usage.router';
+import { prefersCsv } from './usage.summary';
+
+/** The CSV columns of the request log: the row's scalar fields, the account first. */
+const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'account',
+  'key_id',
+  'request_id',
+  'model',
+  'provider',
+  'format',
+  'status',
+  'http_status',
+  'error_code',
+  'input_tokens',
+  'output_tokens',
+  'latency_ms',
+  'ttft_ms',
+  'credits',
+  'task_id',
+] as const;
+
+/**
+ * GET /admin/usage/requests: the request log of every account, newest first, filtered like GET /admin/usage (account,
+ * key, model, provider, status, time) and paged with `after` (the last row's id). JSON rows as /v1/usage shows them
+ * plus `account`, or CSV (`format=csv` or `Accept: text/csv`; `x-has-more` and `x-last-id` carry the paging).
+ */
+export function adminUsageRequestsHandler(usage: Pick<UsageQuery, 'list'>): RequestHandler {
+  return async (req, res) => {
+    const format = textParam(req, 'format');
+    if (format !== undefined && format !== 'json' && format !== 'csv')
+      throw invalid('invalid_format', '"format" must be "json" or "csv".', 'format');
+    const after = textParam(req, 'after');
+    if (after !== undefined && !/^\d{1,18}$/.test(after))
+      throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
+    const filter: AllAccountsUsageFilter = {
+      accountId: textParam(req, 'account'),
+      keyId: textParam(req, 'key'),
+      model: textParam(req, 'model'),
+      provider: textParam(req, 'provider'),
+      status: textParam(req, 'status'),
+      format: textParam(req, 'wire_format'),
+      taskId: textParam(req, 'task_id'),
+      requestId: textParam(req, 'request_id'),
+      from: timeParam(req, 'from'),
+      to: timeParam(req, 'to'),
+      limit: limitParam(req, 100, 1000),
+      after,
+    };
+    const page = await usage.list(filter);
+    const data = page.rows.map((r) => ({ ...encodeUsageRow(r), account: r.accountId }));
+    const lastId = data[data.length - 1]?.id ?? null;
+    if (format === 'csv' || (format === undefined && prefersCsv(req))) {
+      res.type('text/csv; charset=utf-8');
+      res.setHeader('x-has-more', String(page.hasMore));
+      if (lastId) res.setHeader('x-last-id', lastId);
+      res.send(csvTable(CSV_COLUMNS, data));
+      return;
+    }
+    res.json({ object: 'list', data, has_more: page.hasMore, first_id: data[0]?.id ?? null, last_id: lastId });
+  };
+}
