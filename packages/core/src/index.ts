@@ -72,10 +72,12 @@ export {
   VIDEO_DEFAULTS,
   VIDEO_FAMILY_LIMITS,
   videoDimensions,
+  videoLimitsOf,
   type VideoImage,
   type VideoRequest,
   type VideoRequestDraft,
 } from './video-limits';
+export { videoCapabilitiesOf, type VideoCapabilities, type VideoInputMode } from './video-capabilities';
 export {
   assertTransition,
   canTransition,

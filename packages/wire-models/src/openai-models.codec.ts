@@ -1,9 +1,14 @@
 import type { ModelSpec } from '@gateway/core';
 import { MODEL_CREATED_UNIX } from './model-metadata';
+import { encodeOpenAiVideoCapabilities } from './video-capabilities.codec';
 
-/** `owned_by` names the gateway, not the upstream: which provider serves a model is the operator's business. */
+/**
+ * `owned_by` names the gateway, not the upstream: which provider serves a model is the operator's business. A video
+ * model carries the `video_capabilities` extension (docs/formats/model-lists.md); the SDK keeps unknown fields.
+ */
 export function encodeOpenAiModel(m: ModelSpec) {
-  return { id: m.id, object: 'model', created: MODEL_CREATED_UNIX, owned_by: 'gateway' };
+  const entry = { id: m.id, object: 'model', created: MODEL_CREATED_UNIX, owned_by: 'gateway' };
+  return m.kind === 'video' ? { ...entry, video_capabilities: encodeOpenAiVideoCapabilities(m) } : entry;
 }
 
 export function encodeOpenAiModelList(models: ModelSpec[]) {
