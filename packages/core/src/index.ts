@@ -119,6 +119,8 @@ export {
   type NewVideoTask,
   type OperationRef,
   type QuotaRepository,
+  type TaskSettlementWrite,
+  type UnsettledTask,
   type ReleaseOptions,
   type AttemptAnswer,
   type AttemptCall,
@@ -142,7 +144,11 @@ export {
   type UsageQuery,
   type UsageRecord,
   type UsageRow,
+  type UsageVideo,
+  type VideoShape,
   type VideoArtifact,
+  type ProbedVideo,
+  type VideoProbe,
   type VideoModelPort,
   type VideoStatus,
 } from './ports';
@@ -186,7 +192,16 @@ export {
 export { type DriverDeps, EXPIRED_ERROR, SUBMISSION_UNKNOWN_ERROR, VideoTaskDriver, type WorkerLog } from './use-cases/video-task-driver';
 export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
-export { imageCost, missingPrice, type ModelPricing, pricingOf, textCost, videoCost } from './billing';
+export {
+  imageCost,
+  missingPrice,
+  type ModelPricing,
+  pricingOf,
+  settleDeliveredVideo,
+  textCost,
+  videoCost,
+  type VideoSettlement,
+} from './billing';
 export { Billing, type BudgetStatus, quotaExhaustedError } from './use-cases/billing';
 export { BUDGET_PERIODS, type BudgetPeriod, periodEnd, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';

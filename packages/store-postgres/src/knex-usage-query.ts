@@ -29,7 +29,18 @@ function toRecord(r: Record<string, any>): UsageRecord {
     attempts: num(r.attempts),
     credits: num(r.credits),
     warnings: r.warnings ? (typeof r.warnings === 'string' ? JSON.parse(r.warnings) : r.warnings) : [],
+    video: videoOf(r),
   };
+}
+
+/** The usage row's video shapes: null on rows that are not about a video task. */
+function videoOf(r: Record<string, any>): UsageRecord['video'] {
+  if (r.video_requested_seconds === null || r.video_requested_seconds === undefined) return null;
+  const delivered =
+    r.video_delivered_seconds === null || r.video_delivered_seconds === undefined
+      ? null
+      : { seconds: Number(r.video_delivered_seconds), resolution: r.video_delivered_resolution };
+  return { requested: { seconds: Number(r.video_requested_seconds), resolution: r.video_requested_resolution }, delivered };
 }
 
 export class KnexUsageQuery implements UsageQuery {
