@@ -97,6 +97,9 @@ export class KnexUsageQuery implements UsageQuery {
       .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
       .select(this.db.raw('coalesce(sum(case when credits > 0 then credits end), 0) as credits'))
       .select(this.db.raw('coalesce(-sum(case when credits < 0 then credits end), 0) as refunds'))
+      // settlement rows carry both shapes; creation rows only the request, so they stay out of both sums
+      .select(this.db.raw(SETTLED_SECONDS('requested')))
+      .select(this.db.raw(SETTLED_SECONDS('delivered')))
       .groupByRaw('1')
       .orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last')
       .limit(f.limit + 1);
@@ -109,10 +112,15 @@ export class KnexUsageQuery implements UsageQuery {
         outputTokens: Number(r.output_tokens ?? 0),
         credits: Number(r.credits),
         refunds: Number(r.refunds),
+        videoSecondsRequested: Number(r.video_seconds_requested),
+        videoSecondsDelivered: Number(r.video_seconds_delivered),
       })),
     };
   }
 }
+
+const SETTLED_SECONDS = (which: 'requested' | 'delivered') =>
+  `coalesce(sum(case when video_delivered_seconds is not null then video_${which}_seconds end), 0) as video_seconds_${which}`;
 
 /** The usage_log expression each grouping groups by (days in UTC). */
 const GROUP_COLUMN: Record<UsageGrouping, string> = {
