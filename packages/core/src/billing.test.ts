@@ -35,7 +35,11 @@ describe('billing on what was delivered (settleDeliveredVideo)', () => {
   const reserved = 20; // 10 s × 2
 
   it('a shorter video: the seconds not delivered go back', () => {
-    expect(settleDeliveredVideo(m, asked, { resolution: '720p', durationSeconds: 6 }, reserved)).toEqual({ reserved: 20, charge: 12, refund: 8 });
+    expect(settleDeliveredVideo(m, asked, { resolution: '720p', durationSeconds: 6 }, reserved)).toEqual({
+      reserved: 20,
+      charge: 12,
+      refund: 8,
+    });
   });
 
   it('delivered as asked: no refund', () => {
@@ -43,14 +47,20 @@ describe('billing on what was delivered (settleDeliveredVideo)', () => {
   });
 
   it("a lower resolution: charged at that resolution's price", () => {
-    expect(settleDeliveredVideo(m, asked, { resolution: '480p', durationSeconds: 10 }, reserved)).toEqual({ reserved: 20, charge: 10, refund: 10 });
+    expect(settleDeliveredVideo(m, asked, { resolution: '480p', durationSeconds: 10 }, reserved)).toEqual({
+      reserved: 20,
+      charge: 10,
+      refund: 10,
+    });
     expect(settleDeliveredVideo(m, asked, { resolution: '480p', durationSeconds: 5 }, reserved)).toMatchObject({ charge: 5, refund: 15 });
   });
 
   it('never more than reserved: longer or higher resolution is capped at the reservation', () => {
     expect(settleDeliveredVideo(m, asked, { resolution: '720p', durationSeconds: 12 }, reserved)).toMatchObject({ charge: 20, refund: 0 });
     const hi = video({ perVideoSecond: { ...prices, '720p': 2 } });
-    expect(settleDeliveredVideo(hi, { resolution: '480p', durationSeconds: 10 }, { resolution: '720p', durationSeconds: 10 }, 10)).toMatchObject({
+    expect(
+      settleDeliveredVideo(hi, { resolution: '480p', durationSeconds: 10 }, { resolution: '720p', durationSeconds: 10 }, 10),
+    ).toMatchObject({
       charge: 10,
       refund: 0,
     });
@@ -59,12 +69,22 @@ describe('billing on what was delivered (settleDeliveredVideo)', () => {
   it('the prices of admission hold: a price change since then is no refund by itself', () => {
     const cheaper = video({ perVideoSecond: { '480p': 0.5, '720p': 1 } });
     expect(settleDeliveredVideo(cheaper, asked, asked, reserved)).toMatchObject({ charge: 20, refund: 0 });
-    expect(settleDeliveredVideo(cheaper, asked, { resolution: '720p', durationSeconds: 5 }, reserved)).toMatchObject({ charge: 10, refund: 10 });
+    expect(settleDeliveredVideo(cheaper, asked, { resolution: '720p', durationSeconds: 5 }, reserved)).toMatchObject({
+      charge: 10,
+      refund: 10,
+    });
   });
 
   it('an unpriced delivered resolution counts as the requested one; a free or vanished model keeps the reservation', () => {
     expect(settleDeliveredVideo(m, asked, { resolution: '4k', durationSeconds: 5 }, reserved)).toMatchObject({ charge: 10, refund: 10 });
-    expect(settleDeliveredVideo(undefined, asked, { resolution: '720p', durationSeconds: 1 }, reserved)).toMatchObject({ charge: 20, refund: 0 });
-    expect(settleDeliveredVideo(video(), asked, { resolution: '720p', durationSeconds: 1 }, 0)).toEqual({ reserved: 0, charge: 0, refund: 0 });
+    expect(settleDeliveredVideo(undefined, asked, { resolution: '720p', durationSeconds: 1 }, reserved)).toMatchObject({
+      charge: 20,
+      refund: 0,
+    });
+    expect(settleDeliveredVideo(video(), asked, { resolution: '720p', durationSeconds: 1 }, 0)).toEqual({
+      reserved: 0,
+      charge: 0,
+      refund: 0,
+    });
   });
 });

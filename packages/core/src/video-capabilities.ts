@@ -47,9 +47,7 @@ export function videoCapabilitiesOf(model: ModelSpec): VideoCapabilities {
     maxReferenceImages: limits.maxReferenceImages,
     framesRequireAdaptiveRatio: limits.framesRequireAdaptive,
     // Only the resolutions offered: startup refuses a price table that misses one (missingPrice).
-    pricePerSecond: model.pricing
-      ? Object.fromEntries(resolutions.filter((r) => per?.[r] !== undefined).map((r) => [r, per![r]!]))
-      : null,
+    pricePerSecond: model.pricing ? Object.fromEntries(resolutions.filter((r) => per?.[r] !== undefined).map((r) => [r, per![r]!])) : null,
     defaults: {
       durationSeconds: VIDEO_DEFAULTS.durationSeconds,
       resolution: VIDEO_DEFAULTS.resolution,

@@ -155,7 +155,10 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
   }
 
   if (draft.generateAudio === true && !limits.audio) {
-    throw invalid('audio_not_supported', `${model.id} (family ${family}) cannot generate audio; send generate_audio false or leave it out.`);
+    throw invalid(
+      'audio_not_supported',
+      `${model.id} (family ${family}) cannot generate audio; send generate_audio false or leave it out.`,
+    );
   }
 
   return {

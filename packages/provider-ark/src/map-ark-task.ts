@@ -19,7 +19,8 @@ export type OpenUrl = (url: string) => Promise<NodeJS.ReadableStream>;
  */
 function shapeOf(t: ArkTask): Pick<VideoArtifact, 'width' | 'height' | 'durationSeconds' | 'fps'> {
   const res = (RESOLUTIONS as readonly string[]).includes(t.resolution ?? '') ? (t.resolution as Resolution) : undefined;
-  const ratio = (ASPECT_RATIOS as readonly string[]).includes(t.ratio ?? '') && t.ratio !== 'adaptive' ? (t.ratio as AspectRatio) : undefined;
+  const ratio =
+    (ASPECT_RATIOS as readonly string[]).includes(t.ratio ?? '') && t.ratio !== 'adaptive' ? (t.ratio as AspectRatio) : undefined;
   const fps = t.framespersecond && t.framespersecond > 0 ? t.framespersecond : undefined;
   const duration = t.duration && t.duration > 0 ? t.duration : t.frames && t.frames > 0 && fps ? t.frames / fps : undefined;
   return { ...(res && ratio ? videoDimensions(res, resolveRatio(ratio)) : {}), durationSeconds: duration, fps };

@@ -93,7 +93,9 @@ describe('GET /admin/usage', () => {
     expect(lines[0]).toBe('account,requests,input_tokens,output_tokens,credits,refunds,video_seconds_requested,video_seconds_delivered');
     expect(lines.find((l) => l.startsWith('beta,'))).toMatch(/^beta,3,\d+,\d+,[\d.]+,3,0,0$/);
     const accepted = await admin('/admin/usage?group_by=model').set('Accept', 'text/csv');
-    expect(accepted.text.split('\r\n')[0]).toBe('model,requests,input_tokens,output_tokens,credits,refunds,video_seconds_requested,video_seconds_delivered');
+    expect(accepted.text.split('\r\n')[0]).toBe(
+      'model,requests,input_tokens,output_tokens,credits,refunds,video_seconds_requested,video_seconds_delivered',
+    );
   });
 
   it.each([

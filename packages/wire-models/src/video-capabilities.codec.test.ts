@@ -21,11 +21,14 @@ function load(table?: Record<string, unknown>): { core: Core; gemini: Gemini; op
   let out!: { core: Core; gemini: Gemini; openai: OpenAi };
   jest.isolateModules(() => {
     if (table) jest.doMock(TABLE, () => ({ VIDEO_FAMILY_LIMITS: Object.freeze(table) }));
+    // jest.isolateModules is synchronous: the modules it loads against the swapped table come through require
+    /* eslint-disable @typescript-eslint/no-require-imports */
     out = {
       core: require('@gateway/core') as Core,
       gemini: require('./gemini-models.codec') as Gemini,
       openai: require('./openai-models.codec') as OpenAi,
     };
+    /* eslint-enable @typescript-eslint/no-require-imports */
   });
   return out;
 }

@@ -21,7 +21,12 @@ describe('deliveredShape: the upstream, then the probe, then the request', () =>
 
   it('a failed (or absent) probe falls back to what was requested, and says so', async () => {
     const errors: string[] = [];
-    const failed = await deliveredShape({}, request, () => Promise.reject(new Error('not a media file')), (e) => errors.push(e.message));
+    const failed = await deliveredShape(
+      {},
+      request,
+      () => Promise.reject(new Error('not a media file')),
+      (e) => errors.push(e.message),
+    );
     expect(failed).toEqual({ width: 1080, height: 1920, durationSeconds: 8, fps: 24, source: 'requested' });
     expect(errors).toEqual(['not a media file']);
     expect((await deliveredShape({ width: 0, height: NaN }, request)).source).toBe('requested');

@@ -63,7 +63,7 @@ function settlingQuotas(tasks: () => InMemoryTaskRepository, catalogue: ModelCat
 function setup(artifact: ReturnType<typeof fakeArtifact>, o: { failFirst?: boolean; probe?: (bytes: string) => ProbedVideo } = {}) {
   const catalogue = pricedCatalogue();
   const upstream = new FakeVideoModel({ plan: () => [{ state: 'succeeded', artifact }] });
-  let e!: ReturnType<typeof createFakeVideoEngine>;
+  const ref: { engine?: ReturnType<typeof createFakeVideoEngine> } = {};
   const probed: string[] = [];
   const probe = o.probe && {
     probe: async (bytes: NodeJS.ReadableStream) => {
@@ -74,8 +74,8 @@ function setup(artifact: ReturnType<typeof fakeArtifact>, o: { failFirst?: boole
     },
   };
   // the quota fake reads the engine's task store, made just below
-  const fake = settlingQuotas(() => e.tasks, catalogue, o);
-  e = createFakeVideoEngine({ upstream, catalogue, billing: new Billing(fake.quotas), probe });
+  const fake = settlingQuotas(() => ref.engine!.tasks, catalogue, o);
+  const e = (ref.engine = createFakeVideoEngine({ upstream, catalogue, billing: new Billing(fake.quotas), probe }));
   const create = (draft: { durationSeconds: number; resolution: string }) =>
     e.service.create({
       principal: ALPHA,

@@ -169,11 +169,8 @@ export class VideoTaskDriver {
       const { size } = await this.d.content.put(contentKey, await artifact.open());
       if (artifact.thumbnail) await this.d.content.put(thumbnailKey!, await artifact.thumbnail.open());
       const probe = this.d.probe;
-      const shape = await deliveredShape(
-        artifact,
-        t.request,
-        probe && (() => probe.probe(this.d.content.open(contentKey), signal)),
-        (e) => this.d.log('warn', 'video probe failed, settling on what was requested', { taskId: t.id, error: e.message }),
+      const shape = await deliveredShape(artifact, t.request, probe && (() => probe.probe(this.d.content.open(contentKey), signal)), (e) =>
+        this.d.log('warn', 'video probe failed, settling on what was requested', { taskId: t.id, error: e.message }),
       );
       source = shape.source;
       delivery = {
