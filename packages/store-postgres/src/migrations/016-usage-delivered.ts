@@ -12,6 +12,11 @@ export async function up(knex: Knex): Promise<void> {
     t.decimal('video_delivered_seconds', 12, 3);
     t.text('video_delivered_resolution');
   });
+  // Tasks that succeeded before this rule keep the charge they had: the sweep settles only what succeeds from now on.
+  await knex('video_tasks')
+    .where({ status: 'succeeded' })
+    .whereIn('billing_state', ['none', 'charged'])
+    .update({ billing_state: 'settled' });
   // The settlement sweep looks for succeeded tasks still charged (or never charged): a partial index keeps it cheap.
   await knex.raw(
     `create index video_tasks_unsettled_idx on video_tasks (completed_at, id)
