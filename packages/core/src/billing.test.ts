@@ -1,5 +1,5 @@
 import type { ModelSpec } from './catalogue';
-import { missingPrice, videoCost } from './billing';
+import { missingPrice, settleDeliveredVideo, videoCost } from './billing';
 
 const video = (pricing?: ModelSpec['pricing']): ModelSpec => ({
   id: 'v',
@@ -25,5 +25,66 @@ describe('pricing fails closed', () => {
     expect(() => videoCost(video({ perVideoSecond: { '720p': 1 } }), '480p', 5)).toThrow(/no price for 480p/);
     expect(videoCost(video({ perVideoSecond: { '720p': 1.5 } }), '720p', 4)).toBe(6);
     expect(videoCost(video(), '480p', 5)).toBe(0);
+  });
+});
+
+describe('billing on what was delivered (settleDeliveredVideo)', () => {
+  const prices = { '480p': 1, '720p': 2 };
+  const m = video({ perVideoSecond: prices });
+  const asked = { resolution: '720p', durationSeconds: 10 };
+  const reserved = 20; // 10 s × 2
+
+  it('a shorter video: the seconds not delivered go back', () => {
+    expect(settleDeliveredVideo(m, asked, { resolution: '720p', durationSeconds: 6 }, reserved)).toEqual({
+      reserved: 20,
+      charge: 12,
+      refund: 8,
+    });
+  });
+
+  it('delivered as asked: no refund', () => {
+    expect(settleDeliveredVideo(m, asked, asked, reserved)).toEqual({ reserved: 20, charge: 20, refund: 0 });
+  });
+
+  it("a lower resolution: charged at that resolution's price", () => {
+    expect(settleDeliveredVideo(m, asked, { resolution: '480p', durationSeconds: 10 }, reserved)).toEqual({
+      reserved: 20,
+      charge: 10,
+      refund: 10,
+    });
+    expect(settleDeliveredVideo(m, asked, { resolution: '480p', durationSeconds: 5 }, reserved)).toMatchObject({ charge: 5, refund: 15 });
+  });
+
+  it('never more than reserved: longer or higher resolution is capped at the reservation', () => {
+    expect(settleDeliveredVideo(m, asked, { resolution: '720p', durationSeconds: 12 }, reserved)).toMatchObject({ charge: 20, refund: 0 });
+    const hi = video({ perVideoSecond: { ...prices, '720p': 2 } });
+    expect(
+      settleDeliveredVideo(hi, { resolution: '480p', durationSeconds: 10 }, { resolution: '720p', durationSeconds: 10 }, 10),
+    ).toMatchObject({
+      charge: 10,
+      refund: 0,
+    });
+  });
+
+  it('the prices of admission hold: a price change since then is no refund by itself', () => {
+    const cheaper = video({ perVideoSecond: { '480p': 0.5, '720p': 1 } });
+    expect(settleDeliveredVideo(cheaper, asked, asked, reserved)).toMatchObject({ charge: 20, refund: 0 });
+    expect(settleDeliveredVideo(cheaper, asked, { resolution: '720p', durationSeconds: 5 }, reserved)).toMatchObject({
+      charge: 10,
+      refund: 10,
+    });
+  });
+
+  it('an unpriced delivered resolution counts as the requested one; a free or vanished model keeps the reservation', () => {
+    expect(settleDeliveredVideo(m, asked, { resolution: '4k', durationSeconds: 5 }, reserved)).toMatchObject({ charge: 10, refund: 10 });
+    expect(settleDeliveredVideo(undefined, asked, { resolution: '720p', durationSeconds: 1 }, reserved)).toMatchObject({
+      charge: 20,
+      refund: 0,
+    });
+    expect(settleDeliveredVideo(video(), asked, { resolution: '720p', durationSeconds: 1 }, 0)).toEqual({
+      reserved: 0,
+      charge: 0,
+      refund: 0,
+    });
   });
 });

@@ -56,3 +56,37 @@ export function missingPrice(model: ModelSpec): string | null {
     ? `video model ${model.id} offers ${gaps.join(', ')} but perVideoSecond does not price ${gaps.length > 1 ? 'them' : 'it'}`
     : null;
 }
+
+/** What a succeeded video task is finally charged, and what goes back (billing on what was delivered). */
+export interface VideoSettlement {
+  /** what admission reserved */
+  reserved: number;
+  /** what the task finally costs: never more than reserved */
+  charge: number;
+  /** reserved − charge, given back */
+  refund: number;
+}
+
+/**
+ * The delivery rule, once: a task is charged for what was delivered, at the prices it was admitted under, never
+ * more than was reserved. The reservation is scaled by delivered value ÷ requested value (both at today's prices),
+ * so a price change between admission and delivery never turns into a refund or a surcharge of its own; delivered
+ * seconds count up to the requested seconds, and a delivered resolution the model does not price counts as the
+ * requested one. A model gone from the config keeps the reservation (nothing to weigh it by).
+ */
+export function settleDeliveredVideo(
+  model: ModelSpec | undefined,
+  requested: { resolution: string; durationSeconds: number },
+  delivered: { resolution: string; durationSeconds: number },
+  reserved: number,
+): VideoSettlement {
+  const keep = { reserved, charge: reserved, refund: 0 };
+  if (!model?.pricing || reserved <= 0) return keep;
+  const wanted = videoCost(model, requested.resolution, requested.durationSeconds);
+  if (wanted <= 0) return keep;
+  const priced = model.pricing.perVideoSecond?.[delivered.resolution as '720p'] !== undefined;
+  const seconds = Math.max(0, Math.min(delivered.durationSeconds, requested.durationSeconds));
+  const got = videoCost(model, priced ? delivered.resolution : requested.resolution, seconds);
+  const charge = round(reserved * Math.min(1, got / wanted));
+  return { reserved, charge, refund: round(reserved - charge) };
+}

@@ -72,10 +72,12 @@ export {
   VIDEO_DEFAULTS,
   VIDEO_FAMILY_LIMITS,
   videoDimensions,
+  videoLimitsOf,
   type VideoImage,
   type VideoRequest,
   type VideoRequestDraft,
 } from './video-limits';
+export { videoCapabilitiesOf, type VideoCapabilities, type VideoInputMode } from './video-capabilities';
 export {
   assertTransition,
   canTransition,
@@ -117,6 +119,8 @@ export {
   type NewVideoTask,
   type OperationRef,
   type QuotaRepository,
+  type TaskSettlementWrite,
+  type UnsettledTask,
   type ReleaseOptions,
   type AttemptAnswer,
   type AttemptCall,
@@ -141,7 +145,11 @@ export {
   type UsageQuery,
   type UsageRecord,
   type UsageRow,
+  type UsageVideo,
+  type VideoShape,
   type VideoArtifact,
+  type ProbedVideo,
+  type VideoProbe,
   type VideoModelPort,
   type VideoStatus,
 } from './ports';
@@ -185,7 +193,16 @@ export {
 export { type DriverDeps, EXPIRED_ERROR, SUBMISSION_UNKNOWN_ERROR, VideoTaskDriver, type WorkerLog } from './use-cases/video-task-driver';
 export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
-export { imageCost, missingPrice, type ModelPricing, pricingOf, textCost, videoCost } from './billing';
+export {
+  imageCost,
+  missingPrice,
+  type ModelPricing,
+  pricingOf,
+  settleDeliveredVideo,
+  textCost,
+  videoCost,
+  type VideoSettlement,
+} from './billing';
 export { Billing, type BudgetStatus, quotaExhaustedError } from './use-cases/billing';
 export { BUDGET_PERIODS, type BudgetPeriod, periodEnd, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';

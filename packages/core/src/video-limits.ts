@@ -4,24 +4,14 @@
  */
 import { invalid } from './errors';
 import type { ModelSpec, VideoFamily, VideoTier } from './catalogue';
+import { VIDEO_FAMILY_LIMITS, type FamilyLimits } from './video-limits-table';
+
+export { VIDEO_FAMILY_LIMITS, type FamilyLimits } from './video-limits-table';
 
 export const RESOLUTIONS = ['480p', '720p', '1080p', '4k'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 export const ASPECT_RATIOS = ['adaptive', '16:9', '4:3', '1:1', '3:4', '9:16', '21:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
-
-export interface FamilyLimits {
-  minSeconds: number;
-  maxSeconds: number;
-  maxReferenceImages: number;
-  /** first/last-frame input forces adaptive ratio */
-  framesRequireAdaptive: boolean;
-}
-
-export const VIDEO_FAMILY_LIMITS: Readonly<Record<VideoFamily, FamilyLimits>> = Object.freeze({
-  '2.5': { minSeconds: 4, maxSeconds: 30, maxReferenceImages: 30, framesRequireAdaptive: true },
-  '2.0': { minSeconds: 4, maxSeconds: 15, maxReferenceImages: 9, framesRequireAdaptive: false },
-});
 
 export const VIDEO_DEFAULTS = Object.freeze({
   durationSeconds: 5,
@@ -86,11 +76,16 @@ export interface VideoRequest {
   seed?: number;
 }
 
-/** Applies defaults and every rule of the limits table; throws invalid_request with a stable code. */
-export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft): VideoRequest {
+/** The table entry and resolutions a model is held to: what validation checks and what the model lists show. */
+export function videoLimitsOf(model: ModelSpec): { family: VideoFamily; tier: VideoTier; limits: FamilyLimits; resolutions: Resolution[] } {
   const family = model.family ?? '2.0';
   const tier = model.tier ?? 'standard';
-  const limits = VIDEO_FAMILY_LIMITS[family];
+  return { family, tier, limits: VIDEO_FAMILY_LIMITS[family], resolutions: resolutionsFor(family, tier) };
+}
+
+/** Applies defaults and every rule of the limits table; throws invalid_request with a stable code. */
+export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft): VideoRequest {
+  const { family, tier, limits, resolutions: allowedRes } = videoLimitsOf(model);
   const name = (k: keyof NonNullable<VideoRequestDraft['fieldNames']>) => draft.fieldNames?.[k] ?? k;
   const refs = draft.referenceImages;
 
@@ -98,6 +93,13 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
     throw invalid(
       'last_frame_requires_first_frame',
       `${name('lastFrame')} requires a first frame (${name('firstFrame')}).`,
+      name('lastFrame'),
+    );
+  }
+  if (draft.lastFrame && !limits.lastFrame) {
+    throw invalid(
+      'last_frame_not_supported',
+      `${model.id} (family ${family}) does not take a last frame (${name('lastFrame')}); send a first frame only.`,
       name('lastFrame'),
     );
   }
@@ -131,7 +133,6 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
     );
   }
 
-  const allowedRes = resolutionsFor(family, tier);
   const resolution = (draft.resolution ?? VIDEO_DEFAULTS.resolution) as Resolution;
   if (!allowedRes.includes(resolution)) {
     throw invalid(
@@ -157,6 +158,13 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
     );
   }
 
+  if (draft.generateAudio === true && !limits.audio) {
+    throw invalid(
+      'audio_not_supported',
+      `${model.id} (family ${family}) cannot generate audio; send generate_audio false or leave it out.`,
+    );
+  }
+
   return {
     model: model.id,
     prompt: draft.prompt,
@@ -166,7 +174,7 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
     durationSeconds: duration,
     resolution,
     aspectRatio: ratio,
-    generateAudio: draft.generateAudio ?? VIDEO_DEFAULTS.generateAudio,
+    generateAudio: draft.generateAudio ?? (VIDEO_DEFAULTS.generateAudio && limits.audio),
     fps: draft.fps ?? VIDEO_DEFAULTS.fps,
   };
 }

@@ -13,15 +13,17 @@ import type { ArkTask } from './ark-api';
 /** Opens the result URL as a stream (the adapter's download, never buffered whole). */
 export type OpenUrl = (url: string) => Promise<NodeJS.ReadableStream>;
 
-const DEFAULT_FPS = 24;
-
-/** The delivered shape, from what the task object reports (resolution, ratio, duration, fps). */
+/**
+ * The delivered shape, as far as the task object states it (resolution with a concrete ratio, duration or frames,
+ * fps). What it leaves out stays out: the worker then measures the stored file rather than billing a guess.
+ */
 function shapeOf(t: ArkTask): Pick<VideoArtifact, 'width' | 'height' | 'durationSeconds' | 'fps'> {
-  const res = (RESOLUTIONS as readonly string[]).includes(t.resolution ?? '') ? (t.resolution as Resolution) : '720p';
-  const ratio = (ASPECT_RATIOS as readonly string[]).includes(t.ratio ?? '') ? (t.ratio as AspectRatio) : 'adaptive';
-  const fps = t.framespersecond && t.framespersecond > 0 ? t.framespersecond : DEFAULT_FPS;
-  const duration = t.duration && t.duration > 0 ? t.duration : t.frames && t.frames > 0 ? t.frames / fps : 5;
-  return { ...videoDimensions(res, resolveRatio(ratio)), durationSeconds: duration, fps };
+  const res = (RESOLUTIONS as readonly string[]).includes(t.resolution ?? '') ? (t.resolution as Resolution) : undefined;
+  const ratio =
+    (ASPECT_RATIOS as readonly string[]).includes(t.ratio ?? '') && t.ratio !== 'adaptive' ? (t.ratio as AspectRatio) : undefined;
+  const fps = t.framespersecond && t.framespersecond > 0 ? t.framespersecond : undefined;
+  const duration = t.duration && t.duration > 0 ? t.duration : t.frames && t.frames > 0 && fps ? t.frames / fps : undefined;
+  return { ...(res && ratio ? videoDimensions(res, resolveRatio(ratio)) : {}), durationSeconds: duration, fps };
 }
 
 /**

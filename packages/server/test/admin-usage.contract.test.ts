@@ -90,10 +90,12 @@ describe('GET /admin/usage', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('account,requests,input_tokens,output_tokens,credits,refunds');
-    expect(lines.find((l) => l.startsWith('beta,'))).toMatch(/^beta,3,\d+,\d+,[\d.]+,3$/);
+    expect(lines[0]).toBe('account,requests,input_tokens,output_tokens,credits,refunds,video_seconds_requested,video_seconds_delivered');
+    expect(lines.find((l) => l.startsWith('beta,'))).toMatch(/^beta,3,\d+,\d+,[\d.]+,3,0,0$/);
     const accepted = await admin('/admin/usage?group_by=model').set('Accept', 'text/csv');
-    expect(accepted.text.split('\r\n')[0]).toBe('model,requests,input_tokens,output_tokens,credits,refunds');
+    expect(accepted.text.split('\r\n')[0]).toBe(
+      'model,requests,input_tokens,output_tokens,credits,refunds,video_seconds_requested,video_seconds_delivered',
+    );
   });
 
   it.each([

@@ -169,8 +169,11 @@ describe('GET /v1/models (OpenAI shape)', () => {
     const res = await request(gw.app).get('/v1/models').set(bearer(ALPHA_KEY));
     expect(res.status).toBe(200);
     expect(res.body.object).toBe('list');
-    for (const m of res.body.data)
+    // video entries add their capabilities (video-capabilities.contract.test.ts)
+    for (const { video_capabilities, ...m } of res.body.data) {
       expect(m).toEqual({ id: expect.any(String), object: 'model', created: expect.any(Number), owned_by: 'gateway' });
+      expect(video_capabilities === undefined).toBe(!m.id.includes('video'));
+    }
   });
 
   it('GET /v1/models/{id}', async () => {

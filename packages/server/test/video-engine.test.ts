@@ -150,9 +150,14 @@ describe('video engine in a running gateway', () => {
     expect(Math.abs(info.durationSeconds - 4)).toBeLessThan(0.15);
     expect((await stat(path.join(gw.dataDir, 'content', done.delivery!.contentKey))).isFile()).toBe(true);
     expect((await engine.service.content(alpha, task.id, 'thumbnail')).mediaType).toBe('image/jpeg');
-    const rows = await gw.db.knex('usage_log').where({ task_id: task.id });
-    expect(rows).toHaveLength(1);
+    // the creation row, and the settlement on what was delivered (docs/quotas.md)
+    let rows: Array<Record<string, unknown>> = [];
+    await eventually(async () => {
+      rows = await gw.db.knex('usage_log').where({ task_id: task.id }).orderBy('id');
+      expect(rows).toHaveLength(2); // settled just after the task turned succeeded
+    });
     expect(rows[0]).toMatchObject({ status: 'queued', request_id: 'req_engine_1', account_id: 'alpha' });
+    expect(rows[1]).toMatchObject({ status: 'succeeded', request_id: `settle_${task.id}`, video_delivered_resolution: '720p' });
   });
 
   it('a [sim:fail] prompt ends failed with a readable message', async () => {

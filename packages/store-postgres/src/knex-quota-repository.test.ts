@@ -73,6 +73,111 @@ describeOnTestDatabases((target) => {
     });
   });
 
+  describe(`delivery settlement on ${target.name}`, () => {
+    let db: Awaited<ReturnType<typeof target.open>>;
+    let quotas: KnexQuotaRepository;
+    let tasks: KnexTaskRepository;
+    let keyId: string;
+    beforeAll(async () => {
+      db = await target.open();
+      quotas = new KnexQuotaRepository(db.knex);
+      tasks = new KnexTaskRepository(db.knex);
+      const keys = new KnexKeyRepository(db.knex);
+      await keys.createAccount('acme');
+      keyId = (await keys.createKey({ accountId: 'acme', group: 'default', hash: 'cd'.repeat(32), prefix: 'sk-sett' })).id;
+      await quotas.setKeyLimit(keyId, 1000, null);
+    });
+    afterAll(async () => db.drop());
+
+    const delivered = async (id: string, reserved: number, seconds: number) => {
+      await tasks.create({
+        id,
+        accountId: 'acme',
+        keyId,
+        model: 'm',
+        format: 'f',
+        request: { ...request, durationSeconds: 10 },
+        priority: 0,
+        serviceTier: 'default',
+        executionExpiresAfter: 3600,
+        idempotencyKey: null,
+      });
+      if (reserved > 0) await quotas.chargeTask(id, 'acme', reserved);
+      await tasks.transition(id, 'queued', 'running');
+      const delivery = {
+        resolution: '720p',
+        ratio: '16:9',
+        durationSeconds: seconds,
+        fps: 24,
+        width: 1280,
+        height: 720,
+        contentKey: 'c',
+        bytes: 1,
+      } as const;
+      await tasks.transition(id, 'running', 'succeeded', { delivery });
+    };
+    const usage = (id: string, credits: number) => ({
+      requestId: `settle_${id}`,
+      accountId: 'acme',
+      keyId,
+      model: 'm',
+      format: 'f',
+      status: 'succeeded',
+      httpStatus: 200,
+      taskId: id,
+      credits,
+      video: { requested: { seconds: 10, resolution: '720p' }, delivered: { seconds: 4, resolution: '720p' } },
+    });
+
+    it('lists succeeded tasks owed a settlement with what was reserved, and settles each once, giving the difference back', async () => {
+      await delivered('settle1', 50, 4);
+      const used = (await quotas.get('acme')).used;
+      const keyUsed = (await quotas.getKey(keyId)).used;
+      expect((await quotas.unsettledTasks(10, 'settle1')).map((u) => [u.task.id, u.reserved])).toEqual([['settle1', 50]]);
+      const write = { reserved: 50, charge: 20, usage: usage('settle1', -30) };
+      const wins = await Promise.all(Array.from({ length: 4 }, () => quotas.settleTask('settle1', write)));
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      expect((await quotas.get('acme')).used).toBe(used - 30);
+      expect((await quotas.getKey(keyId)).used).toBe(keyUsed - 30);
+      expect(await quotas.unsettledTasks(10, 'settle1')).toEqual([]);
+      const row = await db.knex('video_tasks').where({ id: 'settle1' }).first();
+      expect({ state: row.billing_state, billed: Number(row.billed_credits) }).toEqual({ state: 'settled', billed: 20 });
+      const ledger = await db.knex('credit_ledger').where({ task_id: 'settle1' }).orderBy('id');
+      expect(ledger.map((r: { amount: string }) => Number(r.amount))).toEqual([50, -30]);
+      const rows = await db.knex('usage_log').where({ task_id: 'settle1' });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'succeeded', video_requested_resolution: '720p', video_delivered_resolution: '720p' });
+      expect([Number(rows[0].video_requested_seconds), Number(rows[0].video_delivered_seconds), Number(rows[0].credits)]).toEqual([
+        10, 4, -30,
+      ]);
+    });
+
+    it('a settlement weighed against a stale reservation writes nothing; a free task settles with no ledger row', async () => {
+      await delivered('settle2', 40, 10);
+      expect(await quotas.settleTask('settle2', { reserved: 99, charge: 10, usage: usage('settle2', -89) })).toBe(false);
+      expect(await db.knex('usage_log').where({ task_id: 'settle2' })).toHaveLength(0);
+      await delivered('settle3', 0, 4);
+      expect((await quotas.unsettledTasks(10, 'settle3')).map((u) => u.reserved)).toEqual([0]);
+      expect(await quotas.settleTask('settle3', { reserved: 0, charge: 0, usage: usage('settle3', 0) })).toBe(true);
+      expect(await db.knex('credit_ledger').where({ task_id: 'settle3' })).toHaveLength(0);
+      // not succeeded: never listed, never settled
+      await tasks.create({
+        id: 'settle4',
+        accountId: 'acme',
+        keyId,
+        model: 'm',
+        format: 'f',
+        request: { ...request },
+        priority: 0,
+        serviceTier: 'default',
+        executionExpiresAfter: 3600,
+        idempotencyKey: null,
+      });
+      expect(await quotas.unsettledTasks(10, 'settle4')).toEqual([]);
+      expect(await quotas.settleTask('settle4', { reserved: 0, charge: 0, usage: usage('settle4', 0) })).toBe(false);
+    });
+  });
+
   describe(`credit budgets with periods on ${target.name}`, () => {
     let db: Awaited<ReturnType<typeof target.open>>;
     let now = new Date('2030-05-31T23:00:00Z');

@@ -8,6 +8,8 @@ import {
   type KeyQuota,
   type Payer,
   type QuotaRepository,
+  type TaskSettlementWrite,
+  type UnsettledTask,
   type VideoTask,
 } from '@gateway/core';
 import { addCredits, reserveCredits } from './credit-quota-sql';
@@ -117,6 +119,40 @@ export class KnexQuotaRepository implements QuotaRepository {
 
   async refundUnsuccessfulTasks(limit: number) {
     return this.refund({ sql: '', params: [], limit });
+  }
+
+  async unsettledTasks(limit: number, taskId?: string): Promise<UnsettledTask[]> {
+    const q = this.db('video_tasks').where({ status: 'succeeded' }).whereIn('billing_state', ['none', 'charged']);
+    if (taskId !== undefined) q.where({ id: taskId });
+    const rows = await q.orderBy([{ column: 'completed_at' }, { column: 'id' }]).limit(limit);
+    return rows.map((r: Record<string, unknown>) => ({ task: rowToTask(r), reserved: Number(r.billed_credits) }));
+  }
+
+  /**
+   * none|charged → settled by compare-and-set (also on the reserved amount, so a settlement weighed against a
+   * stale read writes nothing), the unused credits given back and the usage row written, in one transaction.
+   */
+  async settleTask(taskId: string, s: TaskSettlementWrite): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const [row] = await trx('video_tasks')
+        .where({ id: taskId, status: 'succeeded', billed_credits: s.reserved })
+        .whereIn('billing_state', ['none', 'charged'])
+        .update({ billing_state: 'settled', billed_credits: s.charge })
+        .returning(['account_id', 'key_id']);
+      if (!row) return false;
+      const refund = s.reserved - s.charge;
+      if (refund > 0)
+        await addCredits(
+          trx,
+          { accountId: row.account_id, keyId: row.key_id ?? undefined },
+          -refund,
+          'video task delivery refund',
+          { taskId },
+          this.now(),
+        );
+      await trx('usage_log').insert(usageRowToRecord({ createdAt: new Date(), ...s.usage }));
+      return true;
+    });
   }
 
   /** charged → refunded by compare-and-set, with the ledger row, for the owed tasks matched (skipping locked ones). */

@@ -69,5 +69,9 @@ export function usageRowToRecord(r: UsageRow): Record<string, unknown> {
     attempts: r.attempts ?? null,
     warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
     credits: r.credits ?? null,
+    video_requested_seconds: r.video?.requested.seconds ?? null,
+    video_requested_resolution: r.video?.requested.resolution ?? null,
+    video_delivered_seconds: r.video?.delivered?.seconds ?? null,
+    video_delivered_resolution: r.video?.delivered?.resolution ?? null,
   };
 }

@@ -38,7 +38,18 @@ function toRecord(r: Record<string, any>): UsageRecord {
     attempts: num(r.attempts),
     credits: num(r.credits),
     warnings: r.warnings ? (typeof r.warnings === 'string' ? JSON.parse(r.warnings) : r.warnings) : [],
+    video: videoOf(r),
   };
+}
+
+/** The usage row's video shapes: null on rows that are not about a video task. */
+function videoOf(r: Record<string, any>): UsageRecord['video'] {
+  if (r.video_requested_seconds === null || r.video_requested_seconds === undefined) return null;
+  const delivered =
+    r.video_delivered_seconds === null || r.video_delivered_seconds === undefined
+      ? null
+      : { seconds: Number(r.video_delivered_seconds), resolution: r.video_delivered_resolution };
+  return { requested: { seconds: Number(r.video_requested_seconds), resolution: r.video_requested_resolution }, delivered };
 }
 
 export class KnexUsageQuery implements UsageQuery {
@@ -95,6 +106,9 @@ export class KnexUsageQuery implements UsageQuery {
       .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
       .select(this.db.raw('coalesce(sum(case when credits > 0 then credits end), 0) as credits'))
       .select(this.db.raw('coalesce(-sum(case when credits < 0 then credits end), 0) as refunds'))
+      // settlement rows carry both shapes; creation rows only the request, so they stay out of both sums
+      .select(this.db.raw(SETTLED_SECONDS('requested')))
+      .select(this.db.raw(SETTLED_SECONDS('delivered')))
       .groupByRaw('1')
       .orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last')
       .limit(f.limit + 1);
@@ -107,10 +121,15 @@ export class KnexUsageQuery implements UsageQuery {
         outputTokens: Number(r.output_tokens ?? 0),
         credits: Number(r.credits),
         refunds: Number(r.refunds),
+        videoSecondsRequested: Number(r.video_seconds_requested),
+        videoSecondsDelivered: Number(r.video_seconds_delivered),
       })),
     };
   }
 }
+
+const SETTLED_SECONDS = (which: 'requested' | 'delivered') =>
+  `coalesce(sum(case when video_delivered_seconds is not null then video_${which}_seconds end), 0) as video_seconds_${which}`;
 
 /** The usage_log expression each grouping groups by (days in UTC). */
 const GROUP_COLUMN: Record<UsageGrouping, string> = {

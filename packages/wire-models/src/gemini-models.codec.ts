@@ -1,5 +1,6 @@
 import { invalid, type ModelSpec } from '@gateway/core';
 import { displayNameOf, GENERATION_METHODS, tokenLimitsOf, versionOf } from './model-metadata';
+import { encodeGeminiVideoCapabilities } from './video-capabilities.codec';
 
 export const GEMINI_PAGE_SIZE = Object.freeze({ default: 50, max: 1000 });
 
@@ -13,6 +14,8 @@ export function encodeGeminiModel(m: ModelSpec) {
     inputTokenLimit: limits.input,
     outputTokenLimit: limits.output,
     supportedGenerationMethods: GENERATION_METHODS[m.kind],
+    // An extension field (docs/formats/model-lists.md): @google/genai passes it through untouched.
+    ...(m.kind === 'video' && { videoCapabilities: encodeGeminiVideoCapabilities(m) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RouteDoc } from '@gateway/http-kit';
 import { ANTHROPIC_PAGE_LIMIT } from './anthropic-models.codec';
 import { GEMINI_PAGE_SIZE } from './gemini-models.codec';
+import { geminiVideoCapabilitiesSchema, openAiVideoCapabilitiesSchema } from './video-capabilities.codec';
 
 const geminiModel = {
   type: 'object',
@@ -13,13 +14,20 @@ const geminiModel = {
     inputTokenLimit: { type: 'integer' },
     outputTokenLimit: { type: 'integer' },
     supportedGenerationMethods: { type: 'array', items: { type: 'string' } },
+    videoCapabilities: geminiVideoCapabilitiesSchema,
   },
 };
 
 const openAiModel = {
   type: 'object',
   required: ['id', 'object'],
-  properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'model' },
+    created: { type: 'integer' },
+    owned_by: { type: 'string' },
+    video_capabilities: openAiVideoCapabilitiesSchema,
+  },
 };
 const anthropicModel = {
   type: 'object',

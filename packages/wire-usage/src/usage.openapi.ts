@@ -13,6 +13,11 @@ const time = (name: string, description: string): ParamDoc => ({
   schema: { type: 'string' },
 });
 
+const videoShape = {
+  type: 'object',
+  properties: { seconds: { type: 'number' }, resolution: { type: 'string' } },
+} as const;
+
 const usageRow = {
   type: 'object',
   required: ['id', 'object', 'created_at', 'request_id', 'model', 'format', 'status'],
@@ -27,6 +32,13 @@ const usageRow = {
     http_status: { type: 'integer' },
     task_id: { type: ['string', 'null'] },
     idempotency_key: { type: ['string', 'null'] },
+    credits: { type: ['number', 'null'] },
+    video: {
+      type: ['object', 'null'],
+      description:
+        'Video tasks: `requested` {seconds, resolution}; on the settlement row (status `succeeded`) also `delivered`, what the charge settled on.',
+      properties: { requested: videoShape, delivered: { ...videoShape, type: ['object', 'null'] } },
+    },
   },
 };
 

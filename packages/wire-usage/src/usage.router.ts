@@ -30,6 +30,8 @@ export function encodeUsageRow(r: UsageRecord) {
     attempts: r.attempts ?? null,
     warnings: r.warnings ?? [],
     credits: r.credits ?? null,
+    // video tasks: the creation row shows what was asked, the settlement row both (docs/quotas.md)
+    video: r.video ? { requested: r.video.requested, delivered: r.video.delivered ?? null } : null,
   };
 }
 

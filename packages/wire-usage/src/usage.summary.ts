@@ -3,7 +3,16 @@ import { invalid, type UsageGroup, type UsageQuery, type UsageSummaryFilter } fr
 import { csvField } from './usage.csv';
 import { groupByParam, limitParam, textParam, timeParam } from './usage.params';
 
-const COLUMNS = ['group', 'requests', 'input_tokens', 'output_tokens', 'credits', 'refunds'] as const;
+const COLUMNS = [
+  'group',
+  'requests',
+  'input_tokens',
+  'output_tokens',
+  'credits',
+  'refunds',
+  'video_seconds_requested',
+  'video_seconds_delivered',
+] as const;
 
 export const encodeUsageGroup = (g: UsageGroup) => ({
   group: g.group,
@@ -12,6 +21,8 @@ export const encodeUsageGroup = (g: UsageGroup) => ({
   output_tokens: g.outputTokens,
   credits: g.credits,
   refunds: g.refunds,
+  video_seconds_requested: g.videoSecondsRequested,
+  video_seconds_delivered: g.videoSecondsDelivered,
 });
 
 export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
@@ -25,7 +36,8 @@ export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
 
 /**
  * GET /admin/usage: every account's usage, filtered by account, key, model, provider, status and time, grouped by
- * day, model, key or account, with requests, tokens, credits and refunds per group. JSON, or CSV with a header row
+ * day, model, key or account, with requests, tokens, credits, refunds and settled video seconds (requested and
+ * delivered) per group. JSON, or CSV with a header row
  * (`format=csv` or `Accept: text/csv`). Bounded: at most `limit` groups (default 100, up to 10,000), `has_more` says
  * when there were more.
  */

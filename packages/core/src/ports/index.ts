@@ -10,7 +10,8 @@ export {
   type NewKey,
   NO_KEY_LIMITS,
 } from './key-repository.port';
-export { type UsageLog, type UsageRow } from './usage-log.port';
+export { type UsageLog, type UsageRow, type UsageVideo, type VideoShape } from './usage-log.port';
+export { type ProbedVideo, type VideoProbe } from './video-probe.port';
 export {
   type Admission,
   type AdmissionRules,
@@ -48,6 +49,8 @@ export {
   type KeyQuota,
   type Payer,
   type QuotaRepository,
+  type TaskSettlementWrite,
+  type UnsettledTask,
 } from './quota-repository.port';
 export {
   type AttemptAnswer,

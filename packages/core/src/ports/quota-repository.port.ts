@@ -1,5 +1,21 @@
 import type { BudgetPeriod } from '../budget-period';
 import type { VideoTask } from '../video-task';
+import type { UsageRow } from './usage-log.port';
+
+/** A succeeded task whose charge is not yet settled on what it delivered, with what admission reserved for it. */
+export interface UnsettledTask {
+  task: VideoTask;
+  reserved: number;
+}
+
+/** How one succeeded task settles: what it costs in the end, and its usage row (requested and delivered). */
+export interface TaskSettlementWrite {
+  /** what admission reserved: the compare-and-set checks it is still the task's billed amount */
+  reserved: number;
+  /** the final charge (≤ reserved); reserved − charge goes back to the account and the key's budget */
+  charge: number;
+  usage: UsageRow;
+}
 
 /** A credit quota: the account's, or a key's (its budget). */
 export interface CreditQuota {
@@ -57,4 +73,11 @@ export interface QuotaRepository {
   refundTask(taskId: string): Promise<{ taskId: string; accountId: string; amount: number } | null>;
   /** Refunds every charged task that ended failed, cancelled or expired, once each (charged → refunded). */
   refundUnsuccessfulTasks(limit: number): Promise<Array<{ taskId: string; accountId: string; amount: number }>>;
+  /** Succeeded tasks not yet settled (billing none or charged), oldest first; only `taskId` when given. */
+  unsettledTasks(limit: number, taskId?: string): Promise<UnsettledTask[]>;
+  /**
+   * Settles one succeeded task (none|charged → settled, compare-and-set): gives back reserved − charge, records the
+   * final charge and writes the usage row, in one transaction. False when it was settled already (or changed).
+   */
+  settleTask(taskId: string, s: TaskSettlementWrite): Promise<boolean>;
 }

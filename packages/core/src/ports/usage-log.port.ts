@@ -1,3 +1,15 @@
+/** A video's length and resolution, as requested or as delivered. */
+export interface VideoShape {
+  seconds: number;
+  resolution: string;
+}
+
+/** A video task's requested shape and, on the row that settled its charge, the delivered one. */
+export interface UsageVideo {
+  requested: VideoShape;
+  delivered?: VideoShape | null;
+}
+
 /** One row per accepted (or refused) request or task. */
 export interface UsageRow {
   requestId: string;
@@ -27,6 +39,8 @@ export interface UsageRow {
   warnings?: string[];
   /** what the request cost, in credits */
   credits?: number;
+  /** video tasks: what was asked for and (settlement rows) what was delivered */
+  video?: UsageVideo | null;
   createdAt?: Date;
 }
 

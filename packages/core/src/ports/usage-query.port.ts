@@ -52,6 +52,9 @@ export interface UsageGroup {
   credits: number;
   /** credits given back (refund rows), as a positive number */
   refunds: number;
+  /** video seconds asked for and delivered, over the succeeded tasks settled in the group (their settlement rows) */
+  videoSecondsRequested: number;
+  videoSecondsDelivered: number;
 }
 
 /** The admin's request log: every account's rows, the account one more filter. */

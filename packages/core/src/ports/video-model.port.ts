@@ -12,10 +12,14 @@ export type VideoStatus =
 export interface VideoArtifact {
   /** a readable stream of the MP4 bytes (the worker copies it into the content store) */
   open(): Promise<NodeJS.ReadableStream>;
-  width: number;
-  height: number;
-  durationSeconds: number;
-  fps: number;
+  /**
+   * The delivered shape, as the upstream's answer states it. Leave out what the answer does not state (never echo
+   * the request): the worker then probes the stored file (VideoProbe), and the charge settles on what was measured.
+   */
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+  fps?: number;
   /** a still frame, when the upstream offers one */
   thumbnail?: { mediaType: 'image/jpeg' | 'image/png'; open(): Promise<NodeJS.ReadableStream> };
   /** called once the bytes are safely copied: the adapter may free what it kept */

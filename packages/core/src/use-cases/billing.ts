@@ -1,7 +1,9 @@
 import type { Principal } from '../auth';
 import { periodEnd } from '../budget-period';
 import { GatewayError } from '../errors';
+import type { ModelCatalogue } from '../catalogue';
 import type { CreditQuota, CreditRefs, QuotaRepository } from '../ports';
+import { settleDeliveredTasks, type SettledTask } from './video-delivery-billing';
 
 /** What a caller has left: the tighter of its account's quota and its key's budget. */
 export interface BudgetStatus {
@@ -14,8 +16,8 @@ export interface BudgetStatus {
 type Scope = 'account' | 'key';
 
 /**
- * The quota rule, once: check before upstream work, settle after; a video task is charged when it is accepted
- * and refunded (once) if it ends failed, cancelled or expired. Both the account's quota and the key's budget
+ * The quota rule, once: check before upstream work, settle after; a video task is charged when it is accepted,
+ * refunded (once) if it ends failed, cancelled or expired, and settled (once) on what it delivered if it succeeds. Both the account's quota and the key's budget
  * (each with its own period) must allow the work.
  */
 export class Billing {
@@ -114,6 +116,16 @@ export class Billing {
     const refunds = await this.quotas.refundUnsuccessfulTasks(limit);
     for (const r of refunds) this.forgetPayer(r);
     return refunds;
+  }
+
+  /**
+   * Settles succeeded tasks on what they delivered (video-delivery-billing.ts): the one named (right after it
+   * succeeded, or before its record is deleted), or every one still owed (worker housekeeping).
+   */
+  async settleDelivered(catalogue: ModelCatalogue, opts: { taskId?: string; limit?: number } = {}): Promise<SettledTask[]> {
+    const settled = await settleDeliveredTasks(this.quotas, catalogue, opts);
+    for (const s of settled) this.forgetPayer(s);
+    return settled;
   }
 
   /** Forgets cached quotas (an admin changed a limit). */

@@ -6,6 +6,7 @@
 import type { ModelCatalogue } from '../catalogue';
 import { videoCost } from '../billing';
 import type { QuotaRepository, UsageLog } from '../ports';
+import { usageVideoOf } from './video-delivery-billing';
 
 export interface TaskBooksAuditResult {
   /** tasks of priced models that had no charge and were charged now */
@@ -51,6 +52,7 @@ export async function auditTaskBooks(deps: {
       idempotencyKey: task.idempotencyKey,
       provider: task.deployment?.provider ?? task.upstream?.provider ?? null,
       credits,
+      video: usageVideoOf({ request: task.request, delivery: null }),
       createdAt: task.createdAt,
     });
     out.usageRows.push(task.id);

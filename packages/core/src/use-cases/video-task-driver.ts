@@ -13,9 +13,12 @@ import {
   type TaskQueue,
   type TaskRepository,
   type VideoArtifact,
+  type VideoProbe,
 } from '../ports';
-import { resolveRatio, RESOLUTIONS, type Resolution } from '../video-limits';
+import { resolveRatio } from '../video-limits';
 import type { TaskError, TaskStatus, VideoDelivery, VideoTask } from '../video-task';
+import type { Billing } from './billing';
+import { deliveredShape, resolutionOf, type DeliveredShape } from './delivered-shape';
 import type { DeploymentSelector } from './deployment-selection';
 import { cancelUpstream, submitTarget, type VideoProviderLookup, type VideoTarget } from './video-target';
 import { deleteContent } from './video-tasks';
@@ -53,6 +56,10 @@ export interface DriverDeps {
   releases?: { release(id: string, opts: ReleaseOptions): Promise<boolean> };
   /** the one deployment-selection policy, for tasks admitted before their deployment was stored */
   selector: DeploymentSelector;
+  /** measures a stored video whose upstream did not state its shape */
+  probe?: VideoProbe;
+  /** settles a succeeded task's charge on what it delivered */
+  billing?: Billing;
 }
 
 export class VideoTaskDriver {
@@ -157,16 +164,22 @@ export class VideoTaskDriver {
     const thumbnailKey = artifact.thumbnail ? `${base}-thumb.${extensionOf(artifact.thumbnail.mediaType)}` : undefined;
     const draft = { ...t, delivery: { contentKey, thumbnailKey } as VideoDelivery };
     let delivery: VideoDelivery;
+    let source: DeliveredShape['source'];
     try {
       const { size } = await this.d.content.put(contentKey, await artifact.open());
       if (artifact.thumbnail) await this.d.content.put(thumbnailKey!, await artifact.thumbnail.open());
+      const probe = this.d.probe;
+      const shape = await deliveredShape(artifact, t.request, probe && (() => probe.probe(this.d.content.open(contentKey), signal)), (e) =>
+        this.d.log('warn', 'video probe failed, settling on what was requested', { taskId: t.id, error: e.message }),
+      );
+      source = shape.source;
       delivery = {
-        resolution: resolutionOf(artifact, t.request.resolution),
-        ratio: resolveRatio('adaptive', artifact),
-        durationSeconds: Math.round(artifact.durationSeconds),
-        fps: artifact.fps,
-        width: artifact.width,
-        height: artifact.height,
+        resolution: resolutionOf(shape),
+        ratio: resolveRatio('adaptive', shape),
+        durationSeconds: Math.round(shape.durationSeconds),
+        fps: shape.fps,
+        width: shape.width,
+        height: shape.height,
         contentKey,
         thumbnailKey,
         bytes: size,
@@ -186,8 +199,12 @@ export class VideoTaskDriver {
       await deleteContent(this.d.content, draft).catch(() => undefined);
       return;
     }
-    this.d.log('info', 'video task succeeded', { taskId: t.id, bytes: delivery.bytes });
+    this.d.log('info', 'video task succeeded', { taskId: t.id, bytes: delivery.bytes, shape: source });
     await artifact.dispose?.().catch(() => undefined);
+    // Settled now rather than at the next sweep; a failure here is the sweep's to repeat (compare-and-set).
+    await this.d.billing?.settleDelivered(this.d.catalogue, { taskId: t.id }).catch((e: Error) => {
+      this.d.log('warn', 'video settlement deferred to the sweep', { taskId: t.id, error: e.message });
+    });
   }
 
   async expire(t: VideoTask): Promise<void> {
@@ -242,12 +259,4 @@ function taskError(err: GatewayError): TaskError {
 /** Running progress stays below 100 until the content is delivered. */
 function progressOf(p: number | undefined): number {
   return Math.max(0, Math.min(99, Math.round(p ?? 0)));
-}
-
-/** The delivered resolution from the short side, falling back to what was requested. */
-function resolutionOf(a: { width: number; height: number }, requested: Resolution): Resolution {
-  const short = Math.min(a.width, a.height);
-  const byShort: Record<number, Resolution> = { 480: '480p', 720: '720p', 1080: '1080p', 2160: '4k' };
-  const r = byShort[short];
-  return r && RESOLUTIONS.includes(r) ? r : requested;
 }

@@ -18,6 +18,8 @@ function recordingQuotas(calls: string[]): QuotaRepository {
     tasksWithoutUsageRow: async () => [],
     refundTask: async (taskId) => (calls.push(`refundTask:${taskId}`), null),
     refundUnsuccessfulTasks: async () => (calls.push('sweep'), []),
+    unsettledTasks: async () => [],
+    settleTask: async () => false,
   };
 }
 

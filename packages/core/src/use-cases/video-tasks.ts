@@ -14,6 +14,7 @@ import { isTerminal, type VideoTask } from '../video-task';
 import { resolveModel } from './resolve-model';
 import { DeploymentSelector } from './deployment-selection';
 import { cancelUpstream, videoTarget, type VideoProviderLookup } from './video-target';
+import { usageVideoOf } from './video-delivery-billing';
 import type {
   CreateVideoTaskInput,
   ListVideoTasksQuery,
@@ -153,6 +154,7 @@ export class VideoTasks implements VideoTaskService {
         latencyMs: this.now() - started,
         attempts: 1,
         credits: cost,
+        video: usageVideoOf({ request, delivery: null }),
       };
       const max = this.deps.limits.maxActiveTasksPerAccount;
       // Cap, idempotency, credit reservation, insert and usage row: one atomic step in the store.
@@ -244,8 +246,9 @@ export class VideoTasks implements VideoTaskService {
         code: 'task_running',
       });
     }
-    // a refund still owed by this task is paid before the record (and its billing state) goes
+    // a refund or a delivery settlement still owed by this task is paid before the record (and its billing state) goes
     await this.deps.billing?.refundTask(task.id);
+    if (task.status === 'succeeded') await this.deps.billing?.settleDelivered(this.deps.catalogue, { taskId: task.id });
     const deleted = await this.deps.tasks.deleteFinished(p.accountId, id);
     if (!deleted) throw taskNotFound(id);
     await deleteContent(this.deps.content, deleted);

@@ -5,7 +5,7 @@
  */
 import type { Billing } from './billing';
 import type { ModelCatalogue } from '../catalogue';
-import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository } from '../ports';
+import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository, VideoProbe } from '../ports';
 import { VIDEO_DEFAULTS } from '../video-limits';
 import { DeploymentSelector } from './deployment-selection';
 import { OutageLog } from './outage-log';
@@ -44,10 +44,12 @@ export interface VideoWorkerDeps {
   log?: WorkerLog;
   /** 0 ≤ x < 1 (tests pass a fixed one) */
   random?: () => number;
-  /** refunds charged tasks that ended unsuccessfully (quotas) */
+  /** refunds charged tasks that ended unsuccessfully and settles succeeded ones on what they delivered (quotas) */
   billing?: Billing;
   /** the one deployment-selection policy (shared with the admission side) */
   selector?: DeploymentSelector;
+  /** measures delivered videos whose upstream did not state their shape (billing on what was delivered) */
+  probe?: VideoProbe;
 }
 
 const BATCH = 100;
@@ -178,6 +180,9 @@ export class VideoWorker {
         if (n) this.log('info', 'video tasks expired', { count: n });
         const refunds = await this.deps.billing?.refundUnsuccessfulTasks();
         if (refunds?.length) this.log('info', 'video tasks refunded', { count: refunds.length });
+        // Settlements a crash (or a store error) left owed after their task succeeded.
+        const settled = await this.deps.billing?.settleDelivered(this.deps.catalogue);
+        if (settled?.length) this.log('info', 'video tasks settled on delivery', { count: settled.length });
       }
       if (now - this.lastPurge >= this.o.purgeEveryMs) {
         this.lastPurge = now;

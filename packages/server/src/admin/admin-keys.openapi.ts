@@ -71,6 +71,8 @@ const usageGroup = {
     output_tokens: { type: 'integer' },
     credits: { type: 'number', description: 'Credits charged.' },
     refunds: { type: 'number', description: 'Credits given back.' },
+    video_seconds_requested: { type: 'number', description: 'Video seconds asked for, over the succeeded tasks settled.' },
+    video_seconds_delivered: { type: 'number', description: 'Video seconds delivered (what those charges settled on).' },
   },
 };
 const query = (name: string, description: string, schema: SchemaDoc = { type: 'string' }): ParamDoc => ({

@@ -15,6 +15,7 @@ import { KnexQuotaRepository, KnexTaskRepository } from '@gateway/store-postgres
 import type { WiringContext } from './context';
 import { wholeNumberFromEnv } from '../env-number';
 import { workerLoop } from './worker-loop';
+import { ffmpegVideoProbe } from './ffmpeg-video-probe';
 
 export interface VideoEngineOptions extends Partial<Omit<VideoWorkerOptions, 'owner'>> {
   /** pause between claim rounds */
@@ -80,6 +81,8 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
       providers: ctx.providers,
       billing: ctx.billing,
       selector,
+      // measures a delivered video whose upstream did not state its shape (billing on what was delivered)
+      probe: ffmpegVideoProbe(path.join(ctx.env.dataDir, 'tmp')),
       log: (level, message, fields) => ctx.logger.log(level, message, fields),
     },
     { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },

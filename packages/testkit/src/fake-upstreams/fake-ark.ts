@@ -91,10 +91,12 @@ export async function startFakeArk(opts: FakeArkOptions = {}): Promise<FakeArk> 
       error,
       content: state === 'succeeded' ? { video_url: `${storage.origin}/ark/${t.id}.mp4?X-Expires=${finishedAt(t) + ttl}` } : undefined,
       usage: state === 'succeeded' ? { completion_tokens: 108900, total_tokens: 108900 } : undefined,
-      resolution: b.resolution ?? '720p',
-      ratio: b.ratio === 'adaptive' || !b.ratio ? '16:9' : b.ratio,
-      duration: b.duration ?? 5,
-      framespersecond: 24,
+      ...(!t.script.unstatedShape && {
+        resolution: b.resolution ?? '720p',
+        ratio: b.ratio === 'adaptive' || !b.ratio ? '16:9' : b.ratio,
+        duration: t.script.deliveredSeconds ?? b.duration ?? 5,
+        framespersecond: 24,
+      }),
       created_at: Math.floor(t.createdAt / 1000),
       updated_at: Math.floor(book.now() / 1000),
     };

@@ -19,6 +19,10 @@ export interface FakeTaskScript {
   outcome: FakeOutcome;
   failCode?: string;
   failMessage?: string;
+  /** the task answer reports this many seconds rendered (a shorter video than asked); default what was asked */
+  deliveredSeconds?: number;
+  /** the task answer states no shape at all (no resolution, ratio, duration, fps): the gateway must measure the file */
+  unstatedShape?: boolean;
 }
 
 export interface FakeVideoOptions {

@@ -1,4 +1,13 @@
-import { ModelCatalogue, VideoTasks, VideoWorker, type ModelSpec, type Principal, type VideoWorkerOptions } from '@gateway/core';
+import {
+  ModelCatalogue,
+  VideoTasks,
+  VideoWorker,
+  type Billing,
+  type ModelSpec,
+  type Principal,
+  type VideoProbe,
+  type VideoWorkerOptions,
+} from '@gateway/core';
 import { FakeVideoModel } from './fake-video-model';
 import { InMemoryContentStore } from './in-memory-content-store';
 import { InMemoryTaskRepository } from './in-memory-task-repository';
@@ -36,14 +45,24 @@ export const BETA: Principal = Object.freeze({ accountId: 'beta', keyId: 'key-be
  * The video service and worker over in-memory fakes and a manual clock. `worker(owner)` makes another
  * worker on the same store, as a second gateway process would be.
  */
-export function createFakeVideoEngine(opts: { maxActive?: number; upstream?: FakeVideoModel; clock?: ManualClock } = {}) {
+export function createFakeVideoEngine(
+  opts: {
+    maxActive?: number;
+    upstream?: FakeVideoModel;
+    clock?: ManualClock;
+    /** quotas: reservation at admission, refunds and delivery settlements in the worker */
+    billing?: Billing;
+    probe?: VideoProbe;
+    catalogue?: ModelCatalogue;
+  } = {},
+) {
   const clock = opts.clock ?? new ManualClock();
   const usage = new MemoryUsageLog();
   const tasks = new InMemoryTaskRepository({ now: clock.now, usage });
   const content = new InMemoryContentStore(clock.now);
   const upstream = opts.upstream ?? new FakeVideoModel();
   const providers = { video: (id: string) => (id === 'sim' ? upstream : undefined) };
-  const catalogue = fakeVideoCatalogue();
+  const catalogue = opts.catalogue ?? fakeVideoCatalogue();
   const service = new VideoTasks({
     catalogue,
     tasks,
@@ -52,10 +71,11 @@ export function createFakeVideoEngine(opts: { maxActive?: number; upstream?: Fak
     providers,
     limits: { maxActiveTasksPerAccount: opts.maxActive ?? 20 },
     now: clock.now,
+    billing: opts.billing,
   });
   const worker = (owner = 'worker-a', options: Partial<VideoWorkerOptions> = {}) =>
     new VideoWorker(
-      { tasks, content, catalogue, providers, now: clock.now },
+      { tasks, content, catalogue, providers, now: clock.now, billing: opts.billing, probe: opts.probe },
       { owner, leaseMs: 30_000, pollMinMs: 500, pollMaxMs: 2000, ...options },
     );
   return { clock, tasks, content, usage, upstream, providers, catalogue, service, worker };

@@ -14,15 +14,22 @@ export interface FakeVideoModelOptions {
   onStart?: (taskId: string, call: number) => void | Promise<void>;
 }
 
+/** `stated: false`: an upstream whose answer does not state the delivered shape (the worker probes the file). */
 export function fakeArtifact(
-  o: { width?: number; height?: number; durationSeconds?: number; fps?: number; bytes?: Buffer; thumbnail?: boolean } = {},
+  o: {
+    width?: number;
+    height?: number;
+    durationSeconds?: number;
+    fps?: number;
+    bytes?: Buffer;
+    thumbnail?: boolean;
+    stated?: boolean;
+  } = {},
 ): VideoArtifact {
   const bytes = o.bytes ?? Buffer.from('fake-mp4-bytes');
+  const shape = { width: o.width ?? 1280, height: o.height ?? 720, durationSeconds: o.durationSeconds ?? 5, fps: o.fps ?? 24 };
   return {
-    width: o.width ?? 1280,
-    height: o.height ?? 720,
-    durationSeconds: o.durationSeconds ?? 5,
-    fps: o.fps ?? 24,
+    ...(o.stated === false ? {} : shape),
     open: async () => Readable.from([bytes]),
     thumbnail: o.thumbnail === false ? undefined : { mediaType: 'image/jpeg', open: async () => Readable.from([Buffer.from('fake-jpeg')]) },
   };

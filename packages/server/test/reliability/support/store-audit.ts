@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 /**
  * What the store and the content directory hold after a run, checked for what must never be: a task without its
  * request, a succeeded task whose content is missing or of another size, content on a task that did not succeed,
- * a task charged or refunded twice (or refunded though it succeeded), a task of a priced model never charged or
+ * a task charged, refunded or settled twice (or refunded though it succeeded, or given back more than it paid), a task of a priced model never charged or
  * without its usage row, two "queued" usage rows for one task, a stored response that is not a completed one. Leftover `.partial` files are counted (no record points at them).
  */
 export interface StoreAudit {
@@ -49,19 +49,25 @@ export async function auditStore(
       else if (size !== t.delivery.bytes) violations.push(`${t.id}: content is ${size} bytes, delivery says ${t.delivery.bytes}`);
     } else if (t.delivery) violations.push(`${t.id}: ${t.status} with a delivery`);
   }
-  const ledger = await knex('credit_ledger').whereNotNull('task_id').select('task_id', 'amount');
+  const ledger = await knex('credit_ledger').whereNotNull('task_id').select('task_id', 'amount', 'reason');
   const status = new Map(tasks.map((t) => [t.id, t.status]));
-  const moves = new Map<string, { charges: number; refunds: number }>();
+  const moves = new Map<string, { charges: number; refunds: number; deliveryRefunds: number; net: number }>();
   for (const l of ledger) {
-    const m = moves.get(l.task_id) ?? { charges: 0, refunds: 0 };
+    const m = moves.get(l.task_id) ?? { charges: 0, refunds: 0, deliveryRefunds: 0, net: 0 };
     if (Number(l.amount) > 0) m.charges++;
+    // a succeeded task may get back what it did not deliver (its settlement), once; any other refund is a failure's
+    else if (Number(l.amount) < 0 && l.reason === 'video task delivery refund') m.deliveryRefunds++;
     else if (Number(l.amount) < 0) m.refunds++;
+    m.net += Number(l.amount);
     moves.set(l.task_id, m);
   }
   for (const [id, m] of moves) {
     if (m.charges > 1) violations.push(`${id}: charged ${m.charges} times`);
     if (m.refunds > 1) violations.push(`${id}: refunded ${m.refunds} times`);
+    if (m.deliveryRefunds > 1) violations.push(`${id}: settled ${m.deliveryRefunds} times`);
     if (m.refunds > 0 && status.get(id) === 'succeeded') violations.push(`${id}: refunded though it succeeded`);
+    if (m.deliveryRefunds > 0 && status.get(id) !== 'succeeded') violations.push(`${id}: settled on a delivery though ${status.get(id)}`);
+    if (m.net < -1e-6) violations.push(`${id}: given back more than it was charged`);
   }
   const withUsage = new Set((await knex('usage_log').whereNotNull('task_id').distinct('task_id')).map((r) => r.task_id as string));
   for (const t of tasks) {
