@@ -17,7 +17,7 @@ RUN npm install --no-audit --no-fund --no-package-lock esbuild@0.28.2
 COPY tsconfig.json ./
 COPY packages ./packages
 COPY scripts/build-server.cjs ./scripts/
-RUN node scripts/build-server.cjs
+RUN node scripts/build-server.cjs --server-only
 
 # 3. runtime
 FROM node:22-bookworm-slim AS runtime

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run build` (and before `npm start`): the server, the admin CLI and the simulator's image worker bundled
+ * `npm run build` (and `npm start` before it runs): the server, the admin CLI and the simulator's image worker bundled
  * into packages/server/dist as plain JavaScript. Our own packages are bundled; everything from npm stays an
  * ordinary require, so PGlite and the others find their files. Running the bundle instead of the TypeScript
  * sources under tsx saves about 50 MB of resident memory and the loader's esbuild child (docs/adr/0003).
  */
+const { execSync } = require('node:child_process');
+const { existsSync } = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 
@@ -38,4 +40,15 @@ esbuild
       },
     ],
   })
+  .then(ensureDashboard)
   .catch(() => process.exit(1));
+
+/**
+ * The dashboard's build (packages/dashboard/dist) comes from `npm ci`'s prepare step; an install that skipped scripts
+ * gets it here, once, so /dashboard works after `npm start`. A build already there is kept (`npm run dashboard:build`).
+ */
+function ensureDashboard() {
+  if (process.argv.includes('--server-only') || existsSync(path.join(root, 'packages/dashboard/dist/index.html'))) return;
+  console.log('building the dashboard (packages/dashboard/dist)…');
+  execSync('npm run -s build -w @gateway/dashboard', { cwd: root, stdio: 'inherit' });
+}
