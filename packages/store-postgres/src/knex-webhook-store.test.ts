@@ -24,7 +24,7 @@ const task = (id: string, accountId = 'a', callbackUrl: string | null = null) =>
     aspectRatio: '16:9' as const,
     generateAudio: true,
     fps: 24,
-    firstFrame: { data: new Uint8Array(1000), mediaType: 'image/png' },
+    firstFrame: { data: new Uint8Array(1000), mediaType: 'image/png' as const, width: 10, height: 10 },
   },
 });
 

@@ -71,6 +71,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     limits,
     billing: ctx.billing,
     selector,
+    webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
   });
   const worker = new VideoWorker(
     {
