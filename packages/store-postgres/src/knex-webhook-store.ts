@@ -112,7 +112,8 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
   }
 
   async remove(id: string, accountId?: string): Promise<boolean> {
-    return (await this.scoped(id, accountId).del()) > 0;
+    // returning(): the embedded driver reports no row count for a plain delete
+    return (await this.scoped(id, accountId).del().returning('id')).length > 0;
   }
 
   async deliveries(endpointId: string, limit: number): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>> {
