@@ -63,7 +63,7 @@ export const createTaskRequestSchema = {
       type: 'string',
       'x-refusal': 'invalid_webhook_url',
       description:
-        'POSTed the task object (this format) at every status change, signed per Standard Webhooks with the account secret that GET /v1/webhook_endpoints shows (docs/webhooks.md).',
+        'POSTed the task object (this format) at every status change, signed per Standard Webhooks with the callback secret of the account (docs/webhooks.md).',
     },
   },
 } as const;
