@@ -28,7 +28,8 @@ beforeAll(async () => {
         retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
         timeoutMs: 5000,
         intervalMs: 50,
-        livePollMs: 2000,
+        // no polling to speak of: the streams must be woken by the change feed (PGlite's listen)
+        livePollMs: 600_000,
       },
     },
   });
