@@ -232,15 +232,6 @@ export {
 export { newWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, type WebhookHeaders } from './webhooks/webhook-signing';
 export { DEFAULT_WEBHOOK_RETRY, nextAttemptAt, type WebhookRetryPolicy } from './webhooks/webhook-retry';
 export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type WebhookUrlRule } from './webhooks/webhook-url';
-export {
-  type CreateEndpointInput,
-  endpointNotFound,
-  MAX_ENDPOINTS_PER_ACCOUNT,
-  WebhookEndpoints,
-} from './webhooks/webhook-endpoints';
-export {
-  WebhookDispatcher,
-  type WebhookDispatcherDeps,
-  type WebhookDispatcherOptions,
-} from './webhooks/webhook-dispatcher';
+export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
+export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
 export { TaskWatch, type TaskWatchDeps, type TaskWatcher } from './webhooks/task-watch';

@@ -13,7 +13,12 @@ export interface TaskEventsSource<T> {
  * The first snapshot is read before anything is committed, so an unknown id is still a plain 404 in the format's
  * error shape; each message is a bare `data:` line holding the object the format's GET of the task answers.
  */
-export async function streamTaskEvents<T>(res: Response, source: TaskEventsSource<T>, id: string, encode: (task: T) => unknown): Promise<void> {
+export async function streamTaskEvents<T>(
+  res: Response,
+  source: TaskEventsSource<T>,
+  id: string,
+  encode: (task: T) => unknown,
+): Promise<void> {
   const signal = requestSignal(res);
   const events = source.watch(principalOf(res), id, signal);
   const first = await events.next();

@@ -41,11 +41,18 @@ afterAll(async () => {
 });
 
 const auth = (key = ALPHA_KEY) => ({ Authorization: `Bearer ${key}` });
-const createEndpoint = (body: unknown, key = ALPHA_KEY) => request(gw.app).post('/v1/webhook_endpoints').set(auth(key)).send(body as object);
+const createEndpoint = (body: unknown, key = ALPHA_KEY) =>
+  request(gw.app)
+    .post('/v1/webhook_endpoints')
+    .set(auth(key))
+    .send(body as object);
 
 function creation(format: 'gemini' | 'openai' | 'tasks', prompt: string, extra: Record<string, unknown> = {}) {
   if (format === 'gemini')
-    return { path: '/v1beta/models/sim-video-2.0:predictLongRunning', body: { instances: [{ prompt }], parameters: { durationSeconds: 4, resolution: '480p' } } };
+    return {
+      path: '/v1beta/models/sim-video-2.0:predictLongRunning',
+      body: { instances: [{ prompt }], parameters: { durationSeconds: 4, resolution: '480p' } },
+    };
   if (format === 'openai') return { path: '/v1/videos', body: { model: 'sim-video-2.0', prompt, seconds: '4', size: '1280x720' } };
   return {
     path: '/v1/contents/generations/tasks',
@@ -64,7 +71,12 @@ describe('webhook endpoints API', () => {
   it('creates an endpoint and shows its secret once; lists, reads and deletes without it', async () => {
     const res = await createEndpoint({ url: `${rx.url}/managed`, events: ['video.completed'] });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: 'webhook_endpoint', url: `${rx.url}/managed`, events: ['video.completed'], status: 'enabled' });
+    expect(res.body).toMatchObject({
+      object: 'webhook_endpoint',
+      url: `${rx.url}/managed`,
+      events: ['video.completed'],
+      status: 'enabled',
+    });
     expect(res.body.secret).toMatch(/^whsec_/);
     expect(Buffer.from(res.body.secret.slice(6), 'base64')).toHaveLength(32);
     const id = res.body.id as string;
@@ -114,7 +126,10 @@ describe('webhook endpoints API', () => {
 
   it('is managed through the admin API too', async () => {
     const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
-    const made = await request(gw.app).post('/admin/accounts/beta/webhook_endpoints').set(admin).send({ url: 'https://hooks.example.com/b' });
+    const made = await request(gw.app)
+      .post('/admin/accounts/beta/webhook_endpoints')
+      .set(admin)
+      .send({ url: 'https://hooks.example.com/b' });
     expect(made.status).toBe(200);
     expect(made.body).toMatchObject({ account: 'beta', events: expect.arrayContaining(['video.queued', 'video.expired']) });
     expect(made.body.secret).toMatch(/^whsec_/);
@@ -122,7 +137,10 @@ describe('webhook endpoints API', () => {
     expect(all.body.data.map((e: { id: string }) => e.id)).toContain(made.body.id);
     expect(JSON.stringify(all.body)).not.toContain('whsec_');
     expect((await request(gw.app).get(`/v1/webhook_endpoints/${made.body.id}`).set(auth(BETA_KEY))).status).toBe(200);
-    expect((await request(gw.app).get(`/admin/webhook_endpoints/${made.body.id}/deliveries`).set(admin)).body).toEqual({ object: 'list', data: [] });
+    expect((await request(gw.app).get(`/admin/webhook_endpoints/${made.body.id}/deliveries`).set(admin)).body).toEqual({
+      object: 'list',
+      data: [],
+    });
     expect((await request(gw.app).delete(`/admin/webhook_endpoints/${made.body.id}`).set(admin)).status).toBe(200);
     expect((await request(gw.app).get(`/admin/webhook_endpoints/${made.body.id}`).set(admin)).status).toBe(404);
     expect((await request(gw.app).get('/admin/webhook_endpoints').set(auth())).status).toBe(401);
@@ -146,7 +164,8 @@ describe('deliveries', () => {
         .filter((e) => e.data.id === id)
         .map((e) => e.type);
     await eventually(() => {
-      for (const id of [ids.gemini, ids.openai, ids.tasks]) expect(typesOf(id)).toEqual(['video.queued', 'video.running', 'video.completed']);
+      for (const id of [ids.gemini, ids.openai, ids.tasks])
+        expect(typesOf(id)).toEqual(['video.queued', 'video.running', 'video.completed']);
       expect(typesOf(ids.failing)).toEqual(expect.arrayContaining(['video.queued', 'video.failed']));
     }, 60_000);
     const event = rx.verified(secret, '/all').find((e) => e.data.id === ids.openai && e.type === 'video.completed')!;
@@ -160,9 +179,17 @@ describe('deliveries', () => {
     // the webhook-id header is the event id
     expect(rx.received.find((r) => r.body.includes(event.id))?.id).toBe(event.id);
     // callback_url: the task-read object at each change, signed with the account's secret
-    await eventually(() => expect(rx.verified(callbackSecret, '/callback').map((t) => t.status)).toEqual(['queued', 'running', 'succeeded']), 30_000);
+    await eventually(
+      () => expect(rx.verified(callbackSecret, '/callback').map((t) => t.status)).toEqual(['queued', 'running', 'succeeded']),
+      30_000,
+    );
     const done = rx.verified(callbackSecret, '/callback')[2];
-    expect(done).toMatchObject({ id: ids.tasks, model: 'sim-video-2.0', status: 'succeeded', content: { video_url: expect.stringContaining(ids.tasks) } });
+    expect(done).toMatchObject({
+      id: ids.tasks,
+      model: 'sim-video-2.0',
+      status: 'succeeded',
+      content: { video_url: expect.stringContaining(ids.tasks) },
+    });
     expect(() => rx.verified(secret, '/callback')).toThrow();
 
     const deliveries = await request(gw.app).get(`/v1/webhook_endpoints/${made.body.id}/deliveries`).set(auth());
@@ -188,7 +215,9 @@ describe('deliveries', () => {
     expect(rx.verified(made.body.secret, '/flaky').every((e) => e.data.id === id)).toBe(true);
     const d = (await request(gw.app).get(`/v1/webhook_endpoints/${made.body.id}/deliveries`).set(auth(BETA_KEY))).body.data[0];
     expect(d.status).toBe('delivered');
-    expect(d.attempts.slice(0, 3).map((a: { response_status: number; response_body: string }) => [a.response_status, a.response_body])).toEqual([
+    expect(
+      d.attempts.slice(0, 3).map((a: { response_status: number; response_body: string }) => [a.response_status, a.response_body]),
+    ).toEqual([
       [500, 'not now'],
       [500, 'not now'],
       [500, 'not now'],
@@ -233,7 +262,10 @@ describe('live status (server-sent events)', () => {
     expect(openai.status).toBe(404);
     expect(openai.body.error).toMatchObject({ code: 'task_not_found' });
     const tasks = await readEventStream(`${gw.url}/v1/contents/generations/tasks/nope/events`, ALPHA_KEY);
-    expect({ status: tasks.status, body: tasks.body }).toEqual({ status: 404, body: { code: 'task_not_found', message: expect.any(String) } });
+    expect({ status: tasks.status, body: tasks.body }).toEqual({
+      status: 404,
+      body: { code: 'task_not_found', message: expect.any(String) },
+    });
   });
 
   it('ends a cancelled task’s stream with the cancelled state', async () => {

@@ -38,9 +38,27 @@ describeOnTestDatabases((target) => {
       try {
         const store = new KnexWebhookStore(db.knex, { sealKey: SEAL });
         const tasks = new KnexTaskRepository(db.knex);
-        await store.create({ id: 'we_all', accountId: 'a', url: 'https://a.example/all', events: [...WEBHOOK_EVENT_TYPES], secret: 'whsec_x' });
-        await store.create({ id: 'we_done', accountId: 'a', url: 'https://a.example/done', events: ['video.completed'], secret: 'whsec_y' });
-        await store.create({ id: 'we_other', accountId: 'b', url: 'https://b.example/', events: [...WEBHOOK_EVENT_TYPES], secret: 'whsec_z' });
+        await store.create({
+          id: 'we_all',
+          accountId: 'a',
+          url: 'https://a.example/all',
+          events: [...WEBHOOK_EVENT_TYPES],
+          secret: 'whsec_x',
+        });
+        await store.create({
+          id: 'we_done',
+          accountId: 'a',
+          url: 'https://a.example/done',
+          events: ['video.completed'],
+          secret: 'whsec_y',
+        });
+        await store.create({
+          id: 'we_other',
+          accountId: 'b',
+          url: 'https://b.example/',
+          events: [...WEBHOOK_EVENT_TYPES],
+          secret: 'whsec_z',
+        });
         await tasks.create(task('t1', 'a', 'https://a.example/cb'));
         await tasks.transition('t1', 'queued', 'running');
         expect(await tasks.transition('t1', 'queued', 'running')).toBeNull(); // a lost compare-and-set writes nothing
@@ -123,7 +141,9 @@ describeOnTestDatabases((target) => {
       const db = await target.open();
       try {
         const store = new KnexWebhookStore(db.knex);
-        await expect(store.create({ id: 'we_1', accountId: 'a', url: 'https://a/', events: ['video.queued'], secret: 'whsec_x' })).rejects.toMatchObject({
+        await expect(
+          store.create({ id: 'we_1', accountId: 'a', url: 'https://a/', events: ['video.queued'], secret: 'whsec_x' }),
+        ).rejects.toMatchObject({
           code: 'webhook_secret_unavailable',
         });
         await expect(store.accountSecret('a')).rejects.toMatchObject({ code: 'webhook_secret_unavailable' });

@@ -14,7 +14,10 @@ export interface ClosableTaskChangeFeed extends TaskChangeFeed {
  * One LISTEN per process, fanned out to the live-status streams by task id. Notifications come from every instance
  * on the database (the trigger fires in whichever one changed the task); other schemas' ids only cause a re-read.
  */
-export function taskChangeFeed(db: Pick<Database, 'listen'>, opts: { retryMs?: number; onError?: (e: Error) => void } = {}): ClosableTaskChangeFeed {
+export function taskChangeFeed(
+  db: Pick<Database, 'listen'>,
+  opts: { retryMs?: number; onError?: (e: Error) => void } = {},
+): ClosableTaskChangeFeed {
   const watchers = new Map<string, Set<() => void>>();
   let stop: (() => Promise<void>) | undefined;
   let retry: NodeJS.Timeout | undefined;

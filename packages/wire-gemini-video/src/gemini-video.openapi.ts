@@ -80,7 +80,16 @@ export const geminiVideoRoutes: RouteDoc[] = [
       { ...model, description: 'Any model name (the one in the operation name).' },
       { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } },
     ],
-    response: { description: 'An event stream of operations.', content: { 'text/event-stream': { type: 'string', description: 'Messages `data: <operation>`, one at once and one per change of status or progress; the stream ends after the terminal state.' } } },
+    response: {
+      description: 'An event stream of operations.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <operation>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
     errors: 'code-message',
   },
   {

@@ -103,7 +103,16 @@ export const openAiVideosRoutes: RouteDoc[] = [
     format: 'openai-videos',
     auth,
     params: [id],
-    response: { description: 'An event stream of video objects.', content: { 'text/event-stream': { type: 'string', description: 'Messages `data: <video object>`, one at once and one per change of status or progress; the stream ends after the terminal state.' } } },
+    response: {
+      description: 'An event stream of video objects.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <video object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
     errors: 'openai',
   },
   {

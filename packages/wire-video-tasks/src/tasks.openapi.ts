@@ -122,7 +122,16 @@ export const videoTasksRoutes: RouteDoc[] = [
     format: 'video-tasks',
     auth,
     params: [id],
-    response: { description: 'An event stream of task objects.', content: { 'text/event-stream': { type: 'string', description: 'Messages `data: <task object>`, one at once and one per change of status or progress; the stream ends after the terminal state.' } } },
+    response: {
+      description: 'An event stream of task objects.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <task object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
     errors: 'code-message',
   },
   {

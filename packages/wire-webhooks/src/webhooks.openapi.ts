@@ -56,7 +56,10 @@ export const webhooksRoutes: RouteDoc[] = [
     summary: 'Create a webhook endpoint',
     description: 'Returns the endpoint with its signing secret (`whsec_…`), shown this once. docs/webhooks.md.',
     body: { required: true, content: json(createEndpointSchema) },
-    response: { description: 'The endpoint and its secret.', content: json({ ...endpoint, properties: { ...endpoint.properties, secret: { type: 'string' } } }) },
+    response: {
+      description: 'The endpoint and its secret.',
+      content: json({ ...endpoint, properties: { ...endpoint.properties, secret: { type: 'string' } } }),
+    },
   },
   {
     ...common,
@@ -66,10 +69,19 @@ export const webhooksRoutes: RouteDoc[] = [
     description: 'Without their secrets; `callback_secret` is the account secret callback_url deliveries are signed with.',
     response: {
       description: 'The endpoints.',
-      content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: endpoint }, callback_secret: { type: 'string' } } }),
+      content: json({
+        type: 'object',
+        properties: { object: { const: 'list' }, data: { type: 'array', items: endpoint }, callback_secret: { type: 'string' } },
+      }),
     },
   },
-  { ...common, method: 'get', path: `${WEBHOOKS_BASE}/{id}`, summary: 'Read a webhook endpoint', response: { description: 'The endpoint.', content: json(endpoint) } },
+  {
+    ...common,
+    method: 'get',
+    path: `${WEBHOOKS_BASE}/{id}`,
+    summary: 'Read a webhook endpoint',
+    response: { description: 'The endpoint.', content: json(endpoint) },
+  },
   {
     ...common,
     method: 'delete',
@@ -78,7 +90,10 @@ export const webhooksRoutes: RouteDoc[] = [
     description: 'Its pending deliveries go with it.',
     response: {
       description: 'Deleted.',
-      content: json({ type: 'object', properties: { object: { const: 'webhook_endpoint.deleted' }, id: { type: 'string' }, deleted: { const: true } } }),
+      content: json({
+        type: 'object',
+        properties: { object: { const: 'webhook_endpoint.deleted' }, id: { type: 'string' }, deleted: { const: true } },
+      }),
     },
   },
   {
@@ -87,6 +102,9 @@ export const webhooksRoutes: RouteDoc[] = [
     path: `${WEBHOOKS_BASE}/{id}/deliveries`,
     summary: "An endpoint's latest deliveries",
     description: 'Newest first (up to 100), each with its attempts and what the endpoint answered.',
-    response: { description: 'The deliveries.', content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: delivery } } }) },
+    response: {
+      description: 'The deliveries.',
+      content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: delivery } } }),
+    },
   },
 ];

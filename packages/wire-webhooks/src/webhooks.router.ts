@@ -1,6 +1,14 @@
 import { Router } from 'express';
 import type { WebhookEndpoints } from '@gateway/core';
-import { compileValidator, errorMiddleware, jsonBody, openAiErrorShape, principalOf, requireKey, type Authenticator } from '@gateway/http-kit';
+import {
+  compileValidator,
+  errorMiddleware,
+  jsonBody,
+  openAiErrorShape,
+  principalOf,
+  requireKey,
+  type Authenticator,
+} from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
 import { createEndpointSchema, type CreateEndpointBody } from './webhooks.request.schema';
 

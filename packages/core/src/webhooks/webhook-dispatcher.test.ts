@@ -84,7 +84,9 @@ describe('WebhookDispatcher', () => {
   });
 
   it('sends the stored body again on a retry, and schedules the next one on a failure', async () => {
-    const h = harness({ status: 500, excerpt: 'x'.repeat(2000) }, [claimed({ body: '{"same":1}', attempts: 2, firstAttemptAt: new Date(NOW.getTime() - 10_000) })]);
+    const h = harness({ status: 500, excerpt: 'x'.repeat(2000) }, [
+      claimed({ body: '{"same":1}', attempts: 2, firstAttemptAt: new Date(NOW.getTime() - 10_000) }),
+    ]);
     await h.d.pump();
     expect(h.sent[0].body).toBe('{"same":1}');
     expect(h.sent[0].headers['webhook-id']).toBe('evt_1');
@@ -100,7 +102,10 @@ describe('WebhookDispatcher', () => {
     const h = harness({ error: 'no answer within 1000 ms' }, [claimed({ attempts: 9, firstAttemptAt: first })], { disableOnFailure: true });
     await h.d.pump();
     expect(h.recorded[0].outcome).toEqual({ state: 'failed' });
-    expect(h.logs.map(([level, message]) => `${level} ${message}`)).toEqual(['warn webhook delivery given up', 'warn webhook endpoint disabled']);
+    expect(h.logs.map(([level, message]) => `${level} ${message}`)).toEqual([
+      'warn webhook delivery given up',
+      'warn webhook endpoint disabled',
+    ]);
     expect(h.logs[1][2]).toMatchObject({ endpointId: 'we_1', reason: expect.stringContaining('no answer') });
     expect(JSON.stringify(h.logs)).not.toContain(secret);
   });

@@ -66,9 +66,9 @@ export class WebhookDispatcher {
     const started = this.now();
     const headers = { 'content-type': 'application/json', ...signWebhook(c.secret, d.eventId, Math.floor(started.getTime() / 1000), body) };
     const t0 = Date.now();
-    const answer = await this.deps.sender.post(c.url, { headers, body, timeoutMs: this.opts.timeoutMs }).catch(
-      (e: Error): WebhookAnswer => ({ error: e.message }),
-    );
+    const answer = await this.deps.sender
+      .post(c.url, { headers, body, timeoutMs: this.opts.timeoutMs })
+      .catch((e: Error): WebhookAnswer => ({ error: e.message }));
     const ok = 'status' in answer && answer.status >= 200 && answer.status < 300;
     const attempt = {
       attempt: d.attempts + 1,
@@ -90,11 +90,15 @@ export class WebhookDispatcher {
       return;
     }
     const why = attempt.error ?? `answered ${attempt.statusCode}`;
-    log(outcome.state === 'failed' ? 'warn' : 'info', outcome.state === 'failed' ? 'webhook delivery given up' : 'webhook delivery failed', {
-      ...fields,
-      attempt: attempt.attempt,
-      why,
-    });
+    log(
+      outcome.state === 'failed' ? 'warn' : 'info',
+      outcome.state === 'failed' ? 'webhook delivery given up' : 'webhook delivery failed',
+      {
+        ...fields,
+        attempt: attempt.attempt,
+        why,
+      },
+    );
     if (!d.endpointId) return;
     const reason = `every delivery failed for ${Math.round(this.deps.retry.windowMs / 3600_000)} h (last: ${why})`;
     const { disabled } = await outbox.endpointFailed(d.endpointId, started, this.deps.retry.windowMs, reason);

@@ -71,7 +71,11 @@ export class WebhookEndpoints {
     if (!(await this.deps.repo.remove(id, accountId))) throw endpointNotFound(id);
   }
 
-  async deliveries(accountId: string | undefined, id: string, limit = 100): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>> {
+  async deliveries(
+    accountId: string | undefined,
+    id: string,
+    limit = 100,
+  ): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>> {
     await this.get(accountId, id);
     return this.deps.repo.deliveries(id, limit);
   }

@@ -47,6 +47,11 @@ export function checkWebhookUrl(raw: unknown, rule: WebhookUrlRule, param = 'url
 export function parseAllowedHosts(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
-    .map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, ''))
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, ''),
+    )
     .filter(Boolean);
 }

@@ -3,7 +3,12 @@ import { createEndpointSchema } from '@gateway/wire-webhooks';
 
 /** The /admin webhook routes (admin-webhooks.router.ts); the objects are the account API's, plus `account`. */
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
-const route = (r: Omit<RouteDoc, 'format' | 'auth' | 'errors'>): RouteDoc => ({ ...r, format: 'admin', auth: { kind: 'admin-key' }, errors: 'openai' });
+const route = (r: Omit<RouteDoc, 'format' | 'auth' | 'errors'>): RouteDoc => ({
+  ...r,
+  format: 'admin',
+  auth: { kind: 'admin-key' },
+  errors: 'openai',
+});
 const id: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The endpoint id.', schema: { type: 'string' } };
 const endpoint = { type: 'object', description: 'As GET /v1/webhook_endpoints/{id} answers it, with `account`.' };
 
@@ -13,7 +18,10 @@ export const adminWebhookRoutes: RouteDoc[] = [
     path: '/admin/webhook_endpoints',
     summary: "Every account's webhook endpoints",
     params: [{ name: 'account', in: 'query', description: 'Only this account’s.', schema: { type: 'string' } }],
-    response: { description: 'The endpoints, without secrets.', content: json({ type: 'object', properties: { data: { type: 'array', items: endpoint } } }) },
+    response: {
+      description: 'The endpoints, without secrets.',
+      content: json({ type: 'object', properties: { data: { type: 'array', items: endpoint } } }),
+    },
   }),
   route({
     method: 'post',
@@ -23,7 +31,13 @@ export const adminWebhookRoutes: RouteDoc[] = [
     body: { required: true, content: json(createEndpointSchema) },
     response: { description: 'The endpoint and its secret (shown this once).', content: json(endpoint) },
   }),
-  route({ method: 'get', path: '/admin/webhook_endpoints/{id}', summary: 'Read a webhook endpoint', params: [id], response: { description: 'The endpoint.', content: json(endpoint) } }),
+  route({
+    method: 'get',
+    path: '/admin/webhook_endpoints/{id}',
+    summary: 'Read a webhook endpoint',
+    params: [id],
+    response: { description: 'The endpoint.', content: json(endpoint) },
+  }),
   route({
     method: 'delete',
     path: '/admin/webhook_endpoints/{id}',

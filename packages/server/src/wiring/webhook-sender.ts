@@ -2,7 +2,15 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { checkWebhookUrl, hostOf, isAllowedHost, isForbiddenAddress, type WebhookAnswer, type WebhookSender, type WebhookUrlRule } from '@gateway/core';
+import {
+  checkWebhookUrl,
+  hostOf,
+  isAllowedHost,
+  isForbiddenAddress,
+  type WebhookAnswer,
+  type WebhookSender,
+  type WebhookUrlRule,
+} from '@gateway/core';
 
 interface Resolved {
   address: string;
@@ -46,7 +54,11 @@ export function httpWebhookSender(rule: WebhookUrlRule, lookup: HostLookup = sys
   };
 }
 
-function send(url: URL, pinned: Resolved, req: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<WebhookAnswer> {
+function send(
+  url: URL,
+  pinned: Resolved,
+  req: { headers: Record<string, string>; body: string; timeoutMs: number },
+): Promise<WebhookAnswer> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (a: WebhookAnswer) => {

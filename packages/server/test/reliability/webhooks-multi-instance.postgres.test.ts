@@ -26,7 +26,9 @@ describeWithService('TEST_DATABASE_URL', 'webhooks on two instances', () => {
 
   it('delivers each event once, in order per task, and streams live status across instances', async () => {
     // a shared database needs GATEWAY_SECRET for sealed webhook secrets
-    setup = await processSetup({ postgres: true, workerEnv: {
+    setup = await processSetup({
+      postgres: true,
+      workerEnv: {
         ...WEBHOOK_PROCESS_ENV,
         GATEWAY_SECRET: 'two-instance-webhook-secret-0001',
         // no polling to speak of: the live stream must be woken by LISTEN/NOTIFY

@@ -53,7 +53,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const wh = new Webhook(secret);
       return received
         .filter((r) => path === undefined || r.path === path)
-        .map((r) => wh.verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature }) as Record<string, any>);
+        .map(
+          (r) =>
+            wh.verify(r.body, { 'webhook-id': r.id, 'webhook-timestamp': r.timestamp, 'webhook-signature': r.signature }) as Record<
+              string,
+              any
+            >,
+        );
     },
     close: () =>
       new Promise((resolve) => {
@@ -64,8 +70,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 }
 
 /** Reads a server-sent event stream to its end; each `data:` message parsed. */
-export async function readEventStream(url: string, key: string): Promise<{ status: number; contentType: string; events: any[]; body?: any }> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: AbortSignal.timeout(60_000) });
+export async function readEventStream(
+  url: string,
+  key: string,
+): Promise<{ status: number; contentType: string; events: any[]; body?: any }> {
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+    signal: AbortSignal.timeout(60_000),
+  });
   const contentType = res.headers.get('content-type') ?? '';
   if (!contentType.startsWith('text/event-stream')) return { status: res.status, contentType, events: [], body: await res.json() };
   const text = await res.text();

@@ -46,7 +46,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['endpoint_id', 'seq'], 'webhook_deliveries_endpoint');
     t.index(['task_id', 'seq'], 'webhook_deliveries_task');
   });
-  await knex.raw("alter table webhook_deliveries add constraint webhook_deliveries_state_check check (state in ('pending','delivered','failed'))");
+  await knex.raw(
+    "alter table webhook_deliveries add constraint webhook_deliveries_state_check check (state in ('pending','delivered','failed'))",
+  );
   await knex.raw("create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'");
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.text('delivery_id').notNullable().references('id').inTable('webhook_deliveries').onDelete('CASCADE');
