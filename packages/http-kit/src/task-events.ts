@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { principalOf } from './auth';
 import { requestSignal } from './request-abort';
 import { SseWriter } from './sse';
+import { streamShutdownOf } from './stream-shutdown';
 
 /** What a video format's live-status route needs: core's TaskWatch, seen through its one method. */
 export interface TaskEventsSource<T> {
@@ -19,10 +20,14 @@ export async function streamTaskEvents<T>(
   id: string,
   encode: (task: T) => unknown,
 ): Promise<void> {
-  const signal = requestSignal(res);
+  // Ends with the client, or when the server's grace period ran out (the client reconnects to another instance).
+  const shutdown = streamShutdownOf(res);
+  const signal = shutdown ? AbortSignal.any([requestSignal(res), shutdown.signal]) : requestSignal(res);
   const events = source.watch(principalOf(res), id, signal);
   const first = await events.next();
   const sse = new SseWriter(res);
+  let finished: (() => void) | undefined;
+  shutdown?.track(new Promise<void>((resolve) => (finished = resolve)));
   try {
     if (!first.done) await sse.send(encode(first.value));
     for await (const task of events) {
@@ -32,5 +37,6 @@ export async function streamTaskEvents<T>(
   } finally {
     await events.return(undefined);
     sse.end();
+    finished?.();
   }
 }

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { eventually } from '@gateway/testkit';
+import { openStreamCount } from '@gateway/http-kit';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { readEventStream, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -9,18 +10,19 @@ jest.setTimeout(90_000);
 const ADMIN_KEY = 'admin-key-for-webhook-tests-0001';
 let gw: TestGateway;
 let rx: WebhookReceiver;
-
-beforeAll(async () => {
-  rx = await startWebhookReceiver();
-  const config = testConfigFile({
+const config = () =>
+  testConfigFile({
     providers: [
       { id: 'sim', type: 'simulator', options: { queuedMs: 100, videoLatencyMs: 200 } },
       { id: 'sim-queued', type: 'simulator', options: { queuedMs: 600_000 } },
     ],
     models: [...DEFAULT_CONFIG.models, { id: 'sim-video-queued', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim-queued' }],
   });
+
+beforeAll(async () => {
+  rx = await startWebhookReceiver();
   gw = await startTestGateway({
-    config,
+    config: config(),
     env: {
       adminKey: ADMIN_KEY,
       webhooks: {
@@ -278,5 +280,19 @@ describe('live status (server-sent events)', () => {
     const { events } = await reading;
     // queued first unless the cancel won the race with the stream's first read
     expect([['queued', 'cancelled'], ['cancelled']]).toContainEqual(events.map((e) => e.status));
+  });
+
+  it('ends open streams when the server shuts down, once its grace period is over', async () => {
+    const other = await startTestGateway({ config: config(), env: { shutdownGraceMs: 200 } });
+    try {
+      const c = { model: 'sim-video-queued', content: [{ type: 'text', text: 'never' }], duration: 5 };
+      const id = (await request(other.app).post('/v1/contents/generations/tasks').set(auth(BETA_KEY)).send(c)).body.id as string;
+      const reading = readEventStream(`${other.url}/v1/contents/generations/tasks/${id}/events`, BETA_KEY);
+      await eventually(() => openStreamCount() > 0);
+      await other.stop();
+      expect((await reading).events.map((e) => e.status)).toEqual(['queued']);
+    } finally {
+      await other.stop();
+    }
   });
 });
