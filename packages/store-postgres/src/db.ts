@@ -26,7 +26,7 @@ export interface Database {
    * LISTEN on a channel: PostgreSQL on a connection of its own (held until the returned stop), PGlite through its own
    * listen. `onNotify` gets each payload, after the notifying transaction committed.
    */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -82,20 +82,34 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     await close().catch(() => undefined);
     throw e;
   }
-  const listen = (channel: string, onNotify: (payload: string) => void) =>
-    pglite ? pglite.listen(channel, onNotify).then((stop) => stop) : listenOnPostgres(db, channel, onNotify);
+  const listen = (channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void) =>
+    pglite ? pglite.listen(channel, onNotify).then((stop) => stop) : listenOnPostgres(db, channel, onNotify, onLost);
   return { knex: db, kind, schema: opts.schema, listen, close };
 }
 
 /** A pooled connection taken for good: LISTEN lasts as long as its session. */
-async function listenOnPostgres(db: Knex, channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenOnPostgres(
+  db: Knex,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost?: (e: Error) => void,
+): Promise<() => Promise<void>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name ${channel}`);
   const conn = (await db.client.acquireConnection()) as {
     query(sql: string): Promise<unknown>;
     on(event: 'notification', cb: (m: { channel: string; payload?: string }) => void): void;
+    on(event: 'error', cb: (e: Error) => void): void;
   };
+  let stopped = false;
   conn.on('notification', (m) => {
     if (m.channel === channel) onNotify(m.payload ?? '');
+  });
+  // a dropped session ends the LISTEN: say so once, so the caller listens again on a fresh connection
+  conn.on('error', (e) => {
+    if (stopped) return;
+    stopped = true;
+    void db.client.releaseConnection(conn);
+    onLost?.(e);
   });
   try {
     await conn.query(`listen ${channel}`);
@@ -104,6 +118,8 @@ async function listenOnPostgres(db: Knex, channel: string, onNotify: (payload: s
     throw e;
   }
   return async () => {
+    if (stopped) return;
+    stopped = true;
     await conn.query(`unlisten ${channel}`).catch(() => undefined);
     await db.client.releaseConnection(conn);
   };

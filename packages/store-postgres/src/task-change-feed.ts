@@ -5,7 +5,7 @@ import type { Database } from './db';
 export const TASK_CHANGES_CHANNEL = 'gateway_task_changes';
 
 export interface ClosableTaskChangeFeed extends TaskChangeFeed {
-  /** starts listening; a failure leaves the watchers on their poll, and it is retried every `retryMs` */
+  /** starts listening; a failure (or a lost connection) leaves the watchers on their poll, and is retried after `retryMs` */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -22,15 +22,18 @@ export function taskChangeFeed(
   let stop: (() => Promise<void>) | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
+  const again = (e: Error) => {
+    opts.onError?.(e);
+    stop = undefined;
+    if (closed) return;
+    retry = setTimeout(() => void listen(), opts.retryMs ?? 5000);
+    retry.unref();
+  };
   const listen = async () => {
     try {
-      stop = await db.listen(TASK_CHANGES_CHANNEL, (id) => watchers.get(id)?.forEach((w) => w()));
+      stop = await db.listen(TASK_CHANGES_CHANNEL, (id) => watchers.get(id)?.forEach((w) => w()), again);
     } catch (e) {
-      opts.onError?.(e as Error);
-      if (!closed) {
-        retry = setTimeout(() => void listen(), opts.retryMs ?? 5000);
-        retry.unref();
-      }
+      again(e as Error);
     }
   };
   return {
