@@ -221,6 +221,9 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     routingObserver: allObservers(metrics.routingObserver(logger), tracing?.observer),
     content: content.store,
     clock,
+    // Webhook secrets are sealed like admin-written provider keys: with GATEWAY_SECRET; on the embedded store (one
+    // process per DATA_DIR) the secret generated there serves when none is set, on a shared database nothing does.
+    webhookSealKey: env.secret ?? (db.kind === 'pglite' ? compactionSecret(env) : undefined),
   };
   const localAdminToken = newLocalAdminToken();
   const admin = new AdminService(
@@ -233,13 +236,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     envReferencePolicy(config.written, env.allowedEnv),
   );
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
-  // Webhook secrets are sealed like admin-written provider keys: with GATEWAY_SECRET; on the embedded store (one
-  // process per DATA_DIR) the secret generated there serves when none is set, on a shared database nothing does.
-  const webhooks = wireWebhooks(ctx, {
-    videos: video.videos,
-    database: db,
-    sealKey: env.secret ?? (db.kind === 'pglite' ? compactionSecret(env) : undefined),
-  });
+  const webhooks = wireWebhooks(ctx, { videos: video.videos, database: db });
   const services: WireServices = {
     authenticate: auth,
     catalogue: config.catalogue,

@@ -168,14 +168,24 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
     const out: ClaimedDelivery[] = [];
     for (const { row, delivery } of claimed) {
       if (delivery.endpointId === null) {
-        out.push({ delivery, url: row.callback_url, secret: await this.accountSecret(delivery.accountId), disabled: false });
+        const secret = await this.readable(() => this.accountSecret(delivery.accountId));
+        out.push({ delivery, url: row.callback_url, secret, disabled: false });
         continue;
       }
       const e = endpoints.get(delivery.endpointId);
       if (!e) continue; // deleted between the claim and this read: its rows went with it
-      out.push({ delivery, url: e.url, secret: this.opened(e.secret), disabled: e.disabled_at !== null });
+      out.push({ delivery, url: e.url, secret: await this.readable(async () => this.opened(e.secret)), disabled: e.disabled_at !== null });
     }
     return out;
+  }
+
+  /** One delivery whose secret cannot be read must not stop the others: it fails its attempt instead. */
+  private async readable(read: () => Promise<string>): Promise<string | { unavailable: string }> {
+    try {
+      return await read();
+    } catch (e) {
+      return { unavailable: (e as Error).message };
+    }
   }
 
   async recordAttempt(id: string, owner: string, a: WebhookAttempt, outcome: DeliveryOutcome, body: string): Promise<boolean> {

@@ -60,7 +60,8 @@ export interface WebhookDelivery {
 export interface ClaimedDelivery {
   delivery: WebhookDelivery;
   url: string;
-  secret: string;
+  /** the signing secret, or why it cannot be read (GATEWAY_SECRET missing or changed): then the attempt fails */
+  secret: string | { unavailable: string };
   /** the endpoint was disabled after the delivery was written */
   disabled: boolean;
 }

@@ -43,6 +43,8 @@ export interface VideoTasksDeps {
   selector?: DeploymentSelector;
   /** where a callback_url may point (WEBHOOK_ALLOWED_HOSTS); public https only when absent */
   webhookUrlRule?: WebhookUrlRule;
+  /** the account's callback_url secret, created on first use (a task with a callback_url); throws when none can be kept */
+  callbackSecret?: (accountId: string) => Promise<unknown>;
 }
 
 /** Task ids are lowercase letters and digits only (the @google/genai SDK keeps only [a-z0-9] of a file id). */
@@ -108,6 +110,8 @@ export class VideoTasks implements VideoTaskService {
         input.callbackUrl === undefined
           ? null
           : checkWebhookUrl(input.callbackUrl, this.deps.webhookUrlRule ?? { allowedHosts: [] }, 'callback_url').toString();
+      // its deliveries must be signable: refused now (400), not failed later
+      if (callbackUrl) await this.deps.callbackSecret?.(p.accountId);
       const target = videoTarget(model, this.deps.providers, this.selector);
       provider = target.provider;
       if (remixOf) {

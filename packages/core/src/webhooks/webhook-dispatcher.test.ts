@@ -116,4 +116,13 @@ describe('WebhookDispatcher', () => {
     expect(h.sent.map((s) => JSON.parse(s.body))).toEqual([{ id: 'task1', shape: 'task-read' }]);
     expect(h.calls).toEqual(['abandon d2']);
   });
+
+  it('fails the attempt, without sending, when the secret cannot be read', async () => {
+    const c = { ...claimed(), secret: { unavailable: 'GATEWAY_SECRET is not set' } };
+    const h = harness({ status: 204, excerpt: '' }, [c]);
+    await h.d.pump();
+    expect(h.sent).toEqual([]);
+    expect(h.recorded[0].attempt.error).toContain('GATEWAY_SECRET is not set');
+    expect(h.recorded[0].outcome.state).toBe('pending');
+  });
 });

@@ -58,17 +58,24 @@ export class WebhookDispatcher {
     return JSON.stringify(d.endpointId ? webhookEventBody(d.eventId, d.task, d.eventAt) : this.deps.renderCallback(d.task));
   }
 
+  /** Signs and POSTs; a secret that cannot be read is a failed attempt like any other (retried, then given up). */
+  private async send(c: ClaimedDelivery, body: string, at: Date): Promise<WebhookAnswer> {
+    if (typeof c.secret !== 'string') return { error: `the signing secret cannot be read: ${c.secret.unavailable}` };
+    const signed = signWebhook(c.secret, c.delivery.eventId, Math.floor(at.getTime() / 1000), body);
+    const headers = { 'content-type': 'application/json', ...signed };
+    return this.deps.sender
+      .post(c.url, { headers, body, timeoutMs: this.opts.timeoutMs })
+      .catch((e: Error): WebhookAnswer => ({ error: e.message }));
+  }
+
   private async deliver(c: ClaimedDelivery): Promise<void> {
     const d = c.delivery;
     const { outbox, log } = this.deps;
     if (c.disabled) return outbox.abandon(d.id, this.opts.owner);
     const body = this.bodyOf(c);
     const started = this.now();
-    const headers = { 'content-type': 'application/json', ...signWebhook(c.secret, d.eventId, Math.floor(started.getTime() / 1000), body) };
     const t0 = Date.now();
-    const answer = await this.deps.sender
-      .post(c.url, { headers, body, timeoutMs: this.opts.timeoutMs })
-      .catch((e: Error): WebhookAnswer => ({ error: e.message }));
+    const answer = await this.send(c, body, started);
     const ok = 'status' in answer && answer.status >= 200 && answer.status < 300;
     const attempt = {
       attempt: d.attempts + 1,

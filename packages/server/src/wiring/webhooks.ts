@@ -11,8 +11,6 @@ export interface WebhookWiringDeps {
   /** the video use case: live status reads tasks through it (ownership included) */
   videos: VideoTaskService;
   database: Pick<Database, 'listen' | 'kind'>;
-  /** GATEWAY_SECRET, or on the embedded store DATA_DIR's generated one; without it no secret is stored */
-  sealKey?: string;
 }
 
 /**
@@ -22,7 +20,7 @@ export interface WebhookWiringDeps {
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
-  const store = new KnexWebhookStore(ctx.knex, { sealKey: deps.sealKey });
+  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey });
   const rule = { allowedHosts: w.allowedHosts };
   const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule });
   const dispatcher = new WebhookDispatcher(
