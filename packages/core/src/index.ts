@@ -152,6 +152,18 @@ export {
   type VideoProbe,
   type VideoModelPort,
   type VideoStatus,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type DeliveryState,
+  type NewWebhookEndpoint,
+  type TaskChangeFeed,
+  type WebhookAnswer,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointRepository,
+  type WebhookOutbox,
+  type WebhookSender,
 } from './ports';
 export { authenticate } from './use-cases/authenticate';
 export { resolveModel } from './use-cases/resolve-model';
@@ -226,3 +238,18 @@ export {
 } from './use-cases/responses-conversation';
 export { auditTaskBooks, type TaskBooksAuditResult } from './use-cases/task-books-audit';
 export { embeddedIpv4, isForbiddenAddress } from './network-address';
+export {
+  eventTypeOf,
+  isWebhookEventType,
+  newEventId,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventBody,
+  type WebhookEventType,
+  webhookEventBody,
+} from './webhooks/webhook-events';
+export { newWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, type WebhookHeaders } from './webhooks/webhook-signing';
+export { DEFAULT_WEBHOOK_RETRY, nextAttemptAt, type WebhookRetryPolicy } from './webhooks/webhook-retry';
+export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type WebhookUrlRule } from './webhooks/webhook-url';
+export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
+export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
+export { TaskWatch, type TaskWatchDeps, type TaskWatcher } from './webhooks/task-watch';

@@ -76,6 +76,8 @@ export interface VideoTask {
   /** provider id and opaque operation reference once submitted upstream */
   upstream: { provider: string; operation: string } | null;
   idempotencyKey: string | null;
+  /** where every status change of this task is POSTed (signed with the account's secret); absent or null: nowhere */
+  callbackUrl?: string | null;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;

@@ -7,6 +7,7 @@ export { requestId } from './request-id';
 export { requestSignal } from './request-abort';
 export { extractKey, principalOf, requireKey, type Authenticator } from './auth';
 export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
+export { streamTaskEvents, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type PumpedStream, type SseMessage } from './stream-pump';
 export { compileValidator } from './validate';

@@ -36,6 +36,10 @@ import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
+import { wireWebhooks } from './wiring/webhooks';
+import { webhookEnvFromProcess, type WebhookEnv } from './wiring/webhooks-env';
+import { compactionSecret } from './wiring/compaction-secret';
+import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { wholeNumberFromEnv } from './env-number';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { createTimedServer, listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
@@ -94,6 +98,8 @@ export interface GatewayEnv {
   contentStore?: string;
   /** CONTENT_PROBE_INTERVAL_MS: how often instances on a shared database re-check that they read each other's content */
   contentProbeIntervalMs?: number;
+  /** WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, TASK_EVENTS_POLL_MS */
+  webhooks?: WebhookEnv;
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
@@ -123,6 +129,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     tracing: tracingFromEnv(e),
     contentStore: e.CONTENT_STORE || undefined,
     contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
+    webhooks: webhookEnvFromProcess(e),
   };
 }
 
@@ -215,6 +222,9 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     routingObserver: allObservers(metrics.routingObserver(logger), tracing?.observer),
     content: content.store,
     clock,
+    // Webhook secrets are sealed like admin-written provider keys: with GATEWAY_SECRET; on the embedded store (one
+    // process per DATA_DIR) the secret generated there serves when none is set, on a shared database nothing does.
+    webhookSealKey: env.secret ?? (db.kind === 'pglite' ? compactionSecret(env) : undefined),
   };
   const localAdminToken = newLocalAdminToken();
   const admin = new AdminService(
@@ -227,6 +237,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     envReferencePolicy(config.written, env.allowedEnv),
   );
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
+  const webhooks = wireWebhooks(ctx, { videos: video.videos, database: db });
   const services: WireServices = {
     authenticate: auth,
     catalogue: config.catalogue,
@@ -236,14 +247,20 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     ...images.services,
     ...video.services,
     ...operations.services,
+    ...webhooks.services,
   };
   const areas: AreaWiring[] = [
     text,
     images,
     video,
+    webhooks,
     operations,
     {
-      routers: [adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken), dashboardRouter()],
+      routers: [
+        adminWebhooksRouter(webhooks.webhooks, env.adminKey, localAdminToken),
+        adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken),
+        dashboardRouter(),
+      ],
       start: () => runtime.start(env.configPollMs ?? 2000),
       stop: async () => runtime.stop(),
     },

@@ -10,6 +10,7 @@ import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
 import { openAiVideosFormat } from '@gateway/wire-openai-videos';
 import { usageFormat } from '@gateway/wire-usage';
 import { videoTasksFormat } from '@gateway/wire-video-tasks';
+import { webhooksFormat } from '@gateway/wire-webhooks';
 
 /**
  * Every wire format the gateway serves, in mounting order (it matters only where paths overlap: the model lists
@@ -27,6 +28,7 @@ export const WIRE_FORMATS = [
   openAiVideosFormat,
   videoTasksFormat,
   usageFormat,
+  webhooksFormat,
 ] as const;
 
 type DepsOf<F> = F extends WireFormat<infer D> ? D : never;

@@ -22,6 +22,11 @@ export interface Database {
   knex: Knex;
   kind: 'postgres' | 'pglite';
   schema?: string;
+  /**
+   * LISTEN on a channel: PostgreSQL on a connection of its own (held until the returned stop), PGlite through its own
+   * listen. `onNotify` gets each payload, after the notifying transaction committed.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let db: Knex;
   let kind: Database['kind'];
   let lock: DataDirLock | undefined;
+  let pglite: PGlite | undefined;
   if (opts.databaseUrl) {
     kind = 'postgres';
     db = knex({
@@ -47,7 +53,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       dir = path.resolve(opts.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
     }
-    db = openPglite(dir, opts.schema);
+    [db, pglite] = openPglite(dir, opts.schema);
   }
   let migrated = 0;
   const migrate = async () => {
@@ -68,7 +74,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // running gateway needs. A fresh instance on the same directory starts small (docs/benchmarks.md, memory).
     if (kind === 'pglite' && opts.dataDir && migrated > 0) {
       await db.destroy();
-      db = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema);
+      [db, pglite] = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema);
       await db.raw('select 1');
       collectGarbage();
     }
@@ -76,7 +82,47 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     await close().catch(() => undefined);
     throw e;
   }
-  return { knex: db, kind, schema: opts.schema, close };
+  const listen = (channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void) =>
+    pglite ? pglite.listen(channel, onNotify).then((stop) => stop) : listenOnPostgres(db, channel, onNotify, onLost);
+  return { knex: db, kind, schema: opts.schema, listen, close };
+}
+
+/** A pooled connection taken for good: LISTEN lasts as long as its session. */
+async function listenOnPostgres(
+  db: Knex,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost?: (e: Error) => void,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+  const conn = (await db.client.acquireConnection()) as {
+    query(sql: string): Promise<unknown>;
+    on(event: 'notification', cb: (m: { channel: string; payload?: string }) => void): void;
+    on(event: 'error', cb: (e: Error) => void): void;
+  };
+  let stopped = false;
+  conn.on('notification', (m) => {
+    if (m.channel === channel) onNotify(m.payload ?? '');
+  });
+  // a dropped session ends the LISTEN: say so once, so the caller listens again on a fresh connection
+  conn.on('error', (e) => {
+    if (stopped) return;
+    stopped = true;
+    void db.client.releaseConnection(conn);
+    onLost?.(e);
+  });
+  try {
+    await conn.query(`listen ${channel}`);
+  } catch (e) {
+    await db.client.releaseConnection(conn);
+    throw e;
+  }
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    await conn.query(`unlisten ${channel}`).catch(() => undefined);
+    await db.client.releaseConnection(conn);
+  };
 }
 
 /**
@@ -89,15 +135,16 @@ function collectGarbage(): void {
   gc?.();
 }
 
-function openPglite(dir: string | undefined, schema: string | undefined): Knex {
+function openPglite(dir: string | undefined, schema: string | undefined): [Knex, PGlite] {
   // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS: 32 MB instead of Postgres's
   // 128 MB default cut the RSS under load by about a fifth here, at no measured cost (docs/benchmarks.md).
   const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=32MB'] });
-  return knex({
+  const k = knex({
     client: ClientPgLite as unknown as typeof knex.Client,
     connection: { pglite } as never,
     searchPath: schema ? [schema] : undefined,
   });
+  return [k, pglite];
 }
 
 /**

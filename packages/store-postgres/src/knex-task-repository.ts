@@ -20,6 +20,7 @@ import { encodeRequest, patchToRow, rowToClaim, rowToTask } from './task-row.cod
 import { reserveCredits } from './credit-quota-sql';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { usageRowToRecord } from './knex-usage-log';
+import { enqueueTaskEvents } from './webhook-outbox-sql';
 
 /** Thrown inside the admission transaction to roll it back when the credits do not suffice. */
 class Unaffordable extends Error {}
@@ -41,7 +42,9 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     private readonly opts: { now?: () => Date } = {},
   ) {}
 
-  async create(task: NewVideoTask, db: Knex = this.db): Promise<VideoTask> {
+  /** In `db` when it is the caller's transaction (admission); else in one of its own, with its webhook rows. */
+  async create(task: NewVideoTask, db?: Knex): Promise<VideoTask> {
+    if (!db) return this.db.transaction((trx) => this.create(task, trx));
     // Set here rather than by now(): millisecond timestamps keep (created_at, id) cursors exact.
     const createdAt = task.createdAt ?? new Date();
     const [row] = await db('video_tasks')
@@ -58,11 +61,13 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
         execution_expires_after: task.executionExpiresAfter,
         idempotency_key: task.idempotencyKey,
         deployment: task.deployment ? JSON.stringify(task.deployment) : null,
+        callback_url: task.callbackUrl ?? null,
         created_at: createdAt,
         updated_at: createdAt,
         next_poll_at: createdAt,
       })
       .returning('*');
+    await enqueueTaskEvents(db, row);
     return rowToTask(row);
   }
 
@@ -76,7 +81,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     return r ? rowToTask(r) : null;
   }
 
-  /** Compare-and-set on status: of two concurrent callers, exactly one wins. */
+  /** Compare-and-set on status: of two concurrent callers, exactly one wins; its webhook rows commit with it. */
   async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
     assertTransition(from, to);
     const row = patchToRow(patch);
@@ -85,11 +90,15 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       row.lease_owner = null;
       row.lease_until = null;
     }
-    const rows = await this.db('video_tasks')
-      .where({ id, status: from })
-      .update({ ...row, status: to, updated_at: this.db.fn.now() })
-      .returning('*');
-    return rows.length ? rowToTask(rows[0]) : null;
+    return this.db.transaction(async (trx) => {
+      const rows = await trx('video_tasks')
+        .where({ id, status: from })
+        .update({ ...row, status: to, updated_at: this.db.fn.now() })
+        .returning('*');
+      if (!rows.length) return null;
+      await enqueueTaskEvents(trx, rows[0]);
+      return rowToTask(rows[0]);
+    });
   }
 
   /**
@@ -234,7 +243,15 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
   }
 
   async expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]> {
-    const { rows } = await this.db.raw(
+    return this.db.transaction(async (trx) => {
+      const rows = await this.expireRows(trx, now, limit, error);
+      for (const r of rows) await enqueueTaskEvents(trx, r);
+      return rows.map(rowToTask);
+    });
+  }
+
+  private async expireRows(trx: Knex, now: Date, limit: number, error: TaskError): Promise<Record<string, unknown>[]> {
+    const { rows } = await trx.raw(
       `update video_tasks set status = 'expired', error = ?, completed_at = ?, updated_at = ?, lease_owner = null, lease_until = null
         where status in ('queued', 'running') and id in (
               select id from video_tasks
@@ -243,7 +260,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
         returning *`,
       [JSON.stringify(error), now, now, now, limit],
     );
-    return (rows as Record<string, unknown>[]).map(rowToTask);
+    return rows as Record<string, unknown>[];
   }
 
   async purgeCreatedBefore(cutoff: Date, limit: number): Promise<VideoTask[]> {

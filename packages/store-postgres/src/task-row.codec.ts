@@ -38,6 +38,7 @@ export function rowToTask(r: Record<string, any>): VideoTask {
     deployment: json(r.deployment),
     upstream: json(r.upstream),
     idempotencyKey: r.idempotency_key ?? null,
+    callbackUrl: r.callback_url ?? null,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
     completedAt: date(r.completed_at),
@@ -62,4 +63,15 @@ export function patchToRow(patch: TaskPatch): Record<string, unknown> {
   if (patch.upstream !== undefined) row.upstream = patch.upstream === null ? null : JSON.stringify(patch.upstream);
   if (patch.completedAt !== undefined) row.completed_at = patch.completedAt;
   return row;
+}
+
+/**
+ * A task row as the outbox keeps it (the task at its status change): JSON, without the request's images, which
+ * no event or task object shows and which would make every outbox row as large as the upload.
+ */
+export function rowSnapshot(r: Record<string, any>): Record<string, unknown> {
+  const req = (typeof r.request === 'string' ? JSON.parse(r.request) : r.request) as Record<string, unknown>;
+  const { firstFrame: _f, lastFrame: _l, referenceImages: _r, ...request } = req ?? {};
+  const { lease_owner: _o, lease_until: _u, ...rest } = r;
+  return { ...rest, request };
 }

@@ -71,6 +71,29 @@ export const geminiVideoRoutes: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/v1beta/models/{model}/operations/{id}/events',
+    summary: 'Follow a video operation live (server-sent events)',
+    description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
+    format: 'gemini-video',
+    auth,
+    params: [
+      { ...model, description: 'Any model name (the one in the operation name).' },
+      { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } },
+    ],
+    response: {
+      description: 'An event stream of operations.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <operation>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
+    errors: 'code-message',
+  },
+  {
+    method: 'get',
     path: '/v1beta/files/{id}:download',
     summary: 'Download a generated video',
     description: 'The `video.uri` of a finished operation. HEAD answers the headers only.',

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { invalid, type VideoTaskService } from '@gateway/core';
+import { invalid, type VideoTask, type VideoTaskService } from '@gateway/core';
 import {
   errorMiddleware,
   jsonBody,
@@ -7,7 +7,9 @@ import {
   codeMessageErrorShape,
   requireKey,
   sendContent,
+  streamTaskEvents,
   type Authenticator,
+  type TaskEventsSource,
 } from '@gateway/http-kit';
 import { encodeOperation } from './operation.codec';
 import { decodePredictRequest } from './predict.request.codec';
@@ -15,6 +17,8 @@ import { decodePredictRequest } from './predict.request.codec';
 export interface GeminiVideoRouterDeps {
   authenticate: Authenticator;
   videos: VideoTaskService;
+  /** live status (GET /v1beta/models/{model}/operations/{id}/events) */
+  taskEvents: TaskEventsSource<VideoTask>;
   /** PUBLIC_BASE_URL; the download URI is always given with https:// */
   publicBaseUrl: () => string;
 }
@@ -52,6 +56,11 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
   router.get('/v1beta/models/:model/operations/:id', auth, async (req, res) => {
     const task = await deps.videos.get(principalOf(res), String(req.params.id));
     res.json(encodeOperation(task, deps.publicBaseUrl()));
+  });
+
+  // Live status: the operation at once and at every change, until done (docs/webhooks.md).
+  router.get('/v1beta/models/:model/operations/:id/events', auth, async (req, res) => {
+    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl()));
   });
 
   router.get(DOWNLOAD, auth, async (req, res) => {

@@ -96,6 +96,26 @@ export const openAiVideosRoutes: RouteDoc[] = [
     errors: 'openai',
   },
   {
+    method: 'get',
+    path: '/v1/videos/{id}/events',
+    summary: 'Follow a video live (server-sent events)',
+    description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
+    format: 'openai-videos',
+    auth,
+    params: [id],
+    response: {
+      description: 'An event stream of video objects.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <video object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
+    errors: 'openai',
+  },
+  {
     method: 'delete',
     path: '/v1/videos/{id}',
     summary: 'Cancel or delete a video',

@@ -1,5 +1,5 @@
 import { Router, type ErrorRequestHandler } from 'express';
-import { invalid, type VideoTaskService } from '@gateway/core';
+import { invalid, type VideoTask, type VideoTaskService } from '@gateway/core';
 import {
   errorMiddleware,
   jsonOrMultipart,
@@ -9,7 +9,9 @@ import {
   openAiErrorShape,
   requireKey,
   sendContent,
+  streamTaskEvents,
   type Authenticator,
+  type TaskEventsSource,
 } from '@gateway/http-kit';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
 import { decodeVariant, decodeVideoListQuery } from './videos.query.codec';
@@ -18,6 +20,8 @@ import { decodeCreateVideo, decodeRemixVideo, type UploadedPart, type UrlLoader 
 export interface OpenAiVideosRouterDeps {
   authenticate: Authenticator;
   videos: VideoTaskService;
+  /** live status (GET /v1/videos/{id}/events) */
+  taskEvents: TaskEventsSource<VideoTask>;
   /** fetches input_reference URLs; defaults to the SSRF-safe loader of http-kit */
   loadUrl?: UrlLoader;
 }
@@ -83,6 +87,11 @@ export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
 
   router.get('/v1/videos/:id', auth, async (req, res) => {
     res.json(encodeVideo(await deps.videos.get(principalOf(res), String(req.params.id))));
+  });
+
+  // Live status: the video object at once and at every change, until it is terminal (docs/webhooks.md).
+  router.get('/v1/videos/:id/events', auth, async (req, res) => {
+    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), encodeVideo);
   });
 
   router.delete('/v1/videos/:id', auth, async (req, res) => {

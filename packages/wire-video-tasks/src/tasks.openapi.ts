@@ -115,6 +115,26 @@ export const videoTasksRoutes: RouteDoc[] = [
     errors: 'code-message',
   },
   {
+    method: 'get',
+    path: `${BASE}/{id}/events`,
+    summary: 'Follow a video task live (server-sent events)',
+    description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
+    format: 'video-tasks',
+    auth,
+    params: [id],
+    response: {
+      description: 'An event stream of task objects.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <task object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
+    errors: 'code-message',
+  },
+  {
     method: 'delete',
     path: `${BASE}/{id}`,
     summary: 'Cancel or delete a video task',

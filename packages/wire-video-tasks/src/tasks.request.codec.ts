@@ -12,6 +12,7 @@ const validate = compileValidator<CreateTaskRequestBody>(
       invalid_generate_audio: () => '"generate_audio" must be true or false.',
       invalid_priority: (_at, v) => `"priority" must be a whole number of 0 or more; got ${JSON.stringify(v)}.`,
       invalid_service_tier: (_at, v) => `"service_tier" must be ${SERVICE_TIERS.join(' or ')}; got ${JSON.stringify(v)}.`,
+      invalid_webhook_url: () => '"callback_url" must be a URL string.',
       invalid_execution_expires_after: (_at, v) =>
         `"execution_expires_after" must be whole seconds from ${EXPIRES_AFTER_RANGE.min} to ${EXPIRES_AFTER_RANGE.max}; got ${JSON.stringify(v)}.`,
     },
@@ -35,6 +36,7 @@ export interface CreateTaskCommand {
   priority?: number;
   serviceTier?: string;
   executionExpiresAfter?: number;
+  callbackUrl?: string;
 }
 
 /** A create body → model, draft and the scheduling fields; ratio/resolution/duration are checked by the limits table. */
@@ -56,5 +58,6 @@ export async function decodeCreateTask(raw: unknown, loadUrl: UrlLoader): Promis
     priority: (body.priority ?? undefined) as number | undefined,
     serviceTier: (body.service_tier ?? undefined) as string | undefined,
     executionExpiresAfter: (expires ?? undefined) as number | undefined,
+    callbackUrl: (body.callback_url ?? undefined) as string | undefined,
   };
 }

@@ -59,6 +59,12 @@ export const createTaskRequestSchema = {
       maximum: EXPIRES_AFTER_RANGE.max,
       'x-refusal': 'invalid_execution_expires_after',
     },
+    callback_url: {
+      type: 'string',
+      'x-refusal': 'invalid_webhook_url',
+      description:
+        'POSTed the task object (this format) at every status change, signed per Standard Webhooks with the callback secret of the account (docs/webhooks.md).',
+    },
   },
 } as const;
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { VideoTaskService } from '@gateway/core';
+import type { VideoTask, VideoTaskService } from '@gateway/core';
 import {
   errorMiddleware,
   jsonBody,
@@ -7,7 +7,9 @@ import {
   principalOf,
   codeMessageErrorShape,
   requireKey,
+  streamTaskEvents,
   type Authenticator,
+  type TaskEventsSource,
 } from '@gateway/http-kit';
 import type { UrlLoader } from './content-items.codec';
 import { encodeTask } from './task.object.codec';
@@ -17,6 +19,8 @@ import { decodeCreateTask } from './tasks.request.codec';
 export interface VideoTasksRouterDeps {
   authenticate: Authenticator;
   videos: VideoTaskService;
+  /** live status (GET /v1/contents/generations/tasks/{id}/events) */
+  taskEvents: TaskEventsSource<VideoTask>;
   /** PUBLIC_BASE_URL, for content.video_url */
   publicBaseUrl: () => string;
   /** fetches image_url URLs; defaults to the SSRF-safe loader of http-kit */
@@ -43,6 +47,7 @@ export function videoTasksRouter(deps: VideoTasksRouterDeps): Router {
       priority: cmd.priority,
       serviceTier: cmd.serviceTier,
       executionExpiresAfter: cmd.executionExpiresAfter,
+      callbackUrl: cmd.callbackUrl,
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.json({ id: task.id });
@@ -55,6 +60,11 @@ export function videoTasksRouter(deps: VideoTasksRouterDeps): Router {
 
   router.get(`${BASE}/:id`, auth, async (req, res) => {
     res.json(encodeTask(await deps.videos.get(principalOf(res), String(req.params.id)), deps.publicBaseUrl()));
+  });
+
+  // Live status: the task object at once and at every change, until it is terminal (docs/webhooks.md).
+  router.get(`${BASE}/:id/events`, auth, async (req, res) => {
+    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeTask(t, deps.publicBaseUrl()));
   });
 
   // queued → cancelled, finished → deleted, running → 409 (decided by the use case).

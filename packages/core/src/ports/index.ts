@@ -59,3 +59,16 @@ export {
   type RoutingObserver,
   type UpstreamAttempt,
 } from './routing-observer.port';
+export {
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type DeliveryState,
+  type NewWebhookEndpoint,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointRepository,
+  type WebhookOutbox,
+} from './webhook-store.port';
+export { type TaskChangeFeed } from './task-change-feed.port';
+export { type WebhookAnswer, type WebhookSender } from './webhook-sender.port';

@@ -20,6 +20,8 @@ export interface CreateVideoTaskInput {
   serviceTier?: string;
   /** seconds; default VIDEO_DEFAULTS.executionExpiresAfter */
   executionExpiresAfter?: number;
+  /** POSTed the task at every status change (the task-read format's callback_url) */
+  callbackUrl?: string;
 }
 
 /** A new take of a succeeded task's video with another prompt: same model, duration, size and audio as the source. */

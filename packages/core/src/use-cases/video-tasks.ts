@@ -14,6 +14,7 @@ import { isTerminal, type VideoTask } from '../video-task';
 import { resolveModel } from './resolve-model';
 import { DeploymentSelector } from './deployment-selection';
 import { cancelUpstream, videoTarget, type VideoProviderLookup } from './video-target';
+import { checkWebhookUrl, type WebhookUrlRule } from '../webhooks/webhook-url';
 import { usageVideoOf } from './video-delivery-billing';
 import type {
   CreateVideoTaskInput,
@@ -41,6 +42,10 @@ export interface VideoTasksDeps {
   billing?: Billing;
   /** the one deployment-selection policy (shared with the worker, so both see the same circuits) */
   selector?: DeploymentSelector;
+  /** where a callback_url may point (WEBHOOK_ALLOWED_HOSTS); public https only when absent */
+  webhookUrlRule?: WebhookUrlRule;
+  /** the account's callback_url secret, created on first use (a task with a callback_url); throws when none can be kept */
+  callbackSecret?: (accountId: string) => Promise<unknown>;
 }
 
 /** Task ids are lowercase letters and digits only (the @google/genai SDK keeps only [a-z0-9] of a file id). */
@@ -102,6 +107,12 @@ export class VideoTasks implements VideoTaskService {
     let provider: string | null = null;
     try {
       let request = validateVideoRequest(model, input.draft);
+      const callbackUrl =
+        input.callbackUrl === undefined
+          ? null
+          : checkWebhookUrl(input.callbackUrl, this.deps.webhookUrlRule ?? { allowedHosts: [] }, 'callback_url').toString();
+      // its deliveries must be signable: refused now (400), not failed later
+      if (callbackUrl) await this.deps.callbackSecret?.(p.accountId);
       const target = videoTarget(model, this.deps.providers, this.selector);
       provider = target.provider;
       if (remixOf) {
@@ -137,6 +148,7 @@ export class VideoTasks implements VideoTaskService {
         serviceTier: input.serviceTier ?? 'default',
         executionExpiresAfter: checkExpiresAfter(input.executionExpiresAfter),
         idempotencyKey: checkIdempotencyKey(input.idempotencyKey),
+        callbackUrl,
         createdAt: new Date(started),
       };
       // Written with the task, before the client hears the id, so a client whose connection dropped finds it in the log.

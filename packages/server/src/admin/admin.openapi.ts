@@ -1,6 +1,7 @@
 import type { ParamDoc, RouteDoc, SchemaDoc } from '@gateway/http-kit';
 import { configSchema } from '../config.schema';
 import { adminKeyRoutes } from './admin-keys.openapi';
+import { adminWebhookRoutes } from './admin-webhooks.openapi';
 
 /**
  * The /admin API as documented in /openapi.json. Bodies of the catalogue routes are the config file's own entry
@@ -98,6 +99,7 @@ export const adminRoutes: RouteDoc[] = [
     response: { description: 'Limit and use.', content: json(quota) },
   }),
   ...adminKeyRoutes,
+  ...adminWebhookRoutes,
   ...CATALOGUE.flatMap(([path, kind, body]): RouteDoc[] => [
     route({
       method: 'get',

@@ -11,7 +11,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. The local
  * token (the CLI's, from DATA_DIR's credential file) is accepted too, from loopback callers only.
  */
-function requireAdmin(adminKey: string | undefined, localToken?: string): RequestHandler {
+export function requireAdmin(adminKey: string | undefined, localToken?: string): RequestHandler {
   const expected = adminKey ? hashApiKey(adminKey) : null;
   const local = localToken ? hashApiKey(localToken) : null;
   return (req, _res, next) => {

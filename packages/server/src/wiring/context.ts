@@ -26,6 +26,8 @@ export interface WiringContext {
   content: ContentStore;
   /** the clock key expiry and credit budget periods are read by */
   clock: () => Date;
+  /** seals webhook signing secrets: GATEWAY_SECRET, or on the embedded store DATA_DIR's generated one; none: refused */
+  webhookSealKey?: string;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type VideoWorkerOptions,
 } from '@gateway/core';
 import { FileContentStore } from '@gateway/store-files';
-import { KnexQuotaRepository, KnexTaskRepository } from '@gateway/store-postgres';
+import { KnexQuotaRepository, KnexTaskRepository, KnexWebhookStore } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
 import { wholeNumberFromEnv } from '../env-number';
 import { workerLoop } from './worker-loop';
@@ -53,6 +53,7 @@ export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' |
   /** the gateway's content store; DATA_DIR/content when absent */
   content?: ContentStore;
   clock?: WiringContext['clock'];
+  webhookSealKey?: string;
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
@@ -72,6 +73,8 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     limits,
     billing: ctx.billing,
     selector,
+    webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
+    callbackSecret: (accountId) => new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey }).accountSecret(accountId),
   });
   const worker = new VideoWorker(
     {

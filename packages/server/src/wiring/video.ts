@@ -4,5 +4,10 @@ import { buildVideoEngine } from './video-engine';
 /** Video: one task engine (service + worker) behind the three video wire formats. */
 export function wireVideo(ctx: WiringContext) {
   const engine = buildVideoEngine(ctx);
-  return { services: { videos: engine.service }, start: () => engine.start(), stop: () => engine.stop() } satisfies AreaWiring;
+  return {
+    services: { videos: engine.service },
+    videos: engine.service,
+    start: () => engine.start(),
+    stop: () => engine.stop(),
+  } satisfies AreaWiring & { videos: unknown };
 }

@@ -12,12 +12,12 @@ export interface WorkerLoop {
  * Runs `round` every `intervalMs`, one at a time. A failing round is mostly the store being down, and the loop keeps
  * trying every interval: the outage is logged once when it starts and once when rounds succeed again (OutageLog).
  */
-export function workerLoop(round: () => Promise<unknown>, intervalMs: number, logger: Logger): WorkerLoop {
+export function workerLoop(round: () => Promise<unknown>, intervalMs: number, logger: Logger, what = 'video worker rounds'): WorkerLoop {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> | undefined;
   let started = false;
   let stopped = false;
-  const outage = new OutageLog((level, message, fields) => logger.log(level, message, fields), 'video worker rounds');
+  const outage = new OutageLog((level, message, fields) => logger.log(level, message, fields), what);
   const next = () => {
     if (stopped) return;
     timer = setTimeout(() => {

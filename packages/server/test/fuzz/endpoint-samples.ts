@@ -192,6 +192,17 @@ export const SAMPLES: Sample[] = [
     name: 'tasks:delete',
     route: 'delete /v1/contents/generations/tasks/{id}',
   },
+  // webhooks
+  {
+    name: 'webhooks:create',
+    route: 'post /v1/webhook_endpoints',
+    valid: { url: 'https://hooks.example.com/fuzz', events: ['video.completed'] },
+  },
+  {
+    name: 'admin:webhooks:create',
+    route: 'post /admin/accounts/{account}/webhook_endpoints',
+    valid: { url: 'https://hooks.example.com/fuzz' },
+  },
   // usage, metrics, operators
   { name: 'usage', path: '/v1/usage?model={id}&start_time={id}&limit={id}', route: 'get /v1/usage' },
   { name: 'metrics', path: '/metrics?name={id}', route: 'get /metrics' },

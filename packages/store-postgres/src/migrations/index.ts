@@ -11,6 +11,7 @@ import * as m011 from './011-config-import';
 import * as m012 from './012-key-settings-budgets';
 import * as m013 from './013-content-store';
 import * as m014 from './014-usage-cache-write';
+import * as m015 from './015-webhooks';
 import * as m016 from './016-usage-delivered';
 
 interface Migration {
@@ -32,6 +33,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['012-key-settings-budgets', m012],
   ['013-content-store', m013],
   ['014-usage-cache-write', m014],
+  ['015-webhooks', m015],
   ['016-usage-delivered', m016],
 ];
 

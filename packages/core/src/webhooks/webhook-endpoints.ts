@@ -1,0 +1,82 @@
+/** Managing an account's webhook endpoints: the rules behind the account API and the admin API alike. */
+import { newId } from '../auth';
+import { GatewayError, invalid } from '../errors';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEndpointRepository } from '../ports/webhook-store.port';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events';
+import { newWebhookSecret } from './webhook-signing';
+import { checkWebhookUrl, type WebhookUrlRule } from './webhook-url';
+
+/** Enough for any real setup; a cap keeps one account from fanning every status change out without bound. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
+
+export interface CreateEndpointInput {
+  url: unknown;
+  events?: unknown;
+}
+
+export function endpointNotFound(id: string): GatewayError {
+  return new GatewayError('not_found', `No webhook endpoint with id ${JSON.stringify(id.slice(0, 100))} exists for this account.`, {
+    code: 'webhook_endpoint_not_found',
+  });
+}
+
+function checkEvents(raw: unknown): WebhookEventType[] {
+  if (raw === undefined || raw === null) return [...WEBHOOK_EVENT_TYPES];
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw invalid('invalid_webhook_events', `"events" must be a non-empty array of: ${WEBHOOK_EVENT_TYPES.join(', ')}.`, 'events');
+  const bad = raw.find((e) => !isWebhookEventType(e));
+  if (bad !== undefined)
+    throw invalid(
+      'invalid_webhook_events',
+      `"events" has an unknown event type ${JSON.stringify(bad)}; known: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+      'events',
+    );
+  return [...new Set(raw as WebhookEventType[])];
+}
+
+export class WebhookEndpoints {
+  constructor(private readonly deps: { repo: WebhookEndpointRepository; urlRule: WebhookUrlRule }) {}
+
+  /** The new endpoint and its secret: the only time the secret is shown. */
+  async create(accountId: string, input: CreateEndpointInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const url = checkWebhookUrl(input.url, this.deps.urlRule);
+    const events = checkEvents(input.events);
+    if ((await this.deps.repo.list(accountId)).length >= MAX_ENDPOINTS_PER_ACCOUNT)
+      throw new GatewayError('conflict', `An account has at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first.`, {
+        code: 'too_many_webhook_endpoints',
+      });
+    const secret = newWebhookSecret();
+    const endpoint = await this.deps.repo.create({ id: newId('we_'), accountId, url: url.toString(), events, secret });
+    return { endpoint, secret };
+  }
+
+  /** The account's endpoints and its callback_url secret (created on first use). */
+  async list(accountId: string): Promise<{ endpoints: WebhookEndpoint[]; callbackSecret: string }> {
+    const [endpoints, callbackSecret] = await Promise.all([this.deps.repo.list(accountId), this.deps.repo.accountSecret(accountId)]);
+    return { endpoints, callbackSecret };
+  }
+
+  /** Every account's endpoints (admin). */
+  listAll(): Promise<WebhookEndpoint[]> {
+    return this.deps.repo.list();
+  }
+
+  async get(accountId: string | undefined, id: string): Promise<WebhookEndpoint> {
+    const found = await this.deps.repo.get(id, accountId);
+    if (!found) throw endpointNotFound(id);
+    return found;
+  }
+
+  async remove(accountId: string | undefined, id: string): Promise<void> {
+    if (!(await this.deps.repo.remove(id, accountId))) throw endpointNotFound(id);
+  }
+
+  async deliveries(
+    accountId: string | undefined,
+    id: string,
+    limit = 100,
+  ): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>> {
+    await this.get(accountId, id);
+    return this.deps.repo.deliveries(id, limit);
+  }
+}

@@ -1,0 +1,71 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { httpWebhookSender } from './webhook-sender';
+
+/** A loopback server that answers each POST with `handler`, counting what arrived. */
+async function target(handler: http.RequestListener) {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    handler(req, res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    hits,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+const post = { headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5000 };
+
+describe('webhook sender', () => {
+  it('does not follow a redirect: the 3xx is the answer', async () => {
+    const t = await target((_req, res) => {
+      res.writeHead(302, { location: '/elsewhere' });
+      res.end('moved');
+    });
+    try {
+      const sender = httpWebhookSender({ allowedHosts: ['127.0.0.1'] });
+      expect(await sender.post(`http://127.0.0.1:${t.port}/hook`, post)).toEqual({ status: 302, excerpt: 'moved' });
+      expect(t.hits).toEqual(['POST /hook']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a host that resolves to a non-public address unless it is allowed, sending nothing', async () => {
+    const t = await target((_req, res) => res.end());
+    try {
+      const lookup = async () => [{ address: '127.0.0.1', family: 4 as const }];
+      const refused = await httpWebhookSender({ allowedHosts: [] }, lookup).post(`https://hooks.example.com:${t.port}/`, post);
+      expect(refused).toEqual({ error: expect.stringContaining('non-public address') });
+      const plainHttp = await httpWebhookSender({ allowedHosts: [] }, lookup).post(`http://hooks.example.com:${t.port}/`, post);
+      expect(plainHttp).toEqual({ error: expect.stringContaining('https') });
+      expect(t.hits).toEqual([]);
+      // allowed: the connection goes to the address the lookup gave (pinned), over http
+      const allowed = await httpWebhookSender({ allowedHosts: ['hooks.example.com'] }, lookup).post(
+        `http://hooks.example.com:${t.port}/x`,
+        post,
+      );
+      expect(allowed).toEqual({ status: 200, excerpt: '' });
+      expect(t.hits).toEqual(['POST /x']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('gives up on a target that never answers, after its time limit', async () => {
+    const t = await target(() => undefined);
+    try {
+      const answer = await httpWebhookSender({ allowedHosts: ['127.0.0.1'] }).post(`http://127.0.0.1:${t.port}/`, {
+        ...post,
+        timeoutMs: 300,
+      });
+      expect(answer).toEqual({ error: 'no answer within 300 ms' });
+    } finally {
+      await t.close();
+    }
+  });
+});

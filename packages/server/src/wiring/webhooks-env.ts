@@ -1,0 +1,31 @@
+import { DEFAULT_WEBHOOK_RETRY, parseAllowedHosts, type WebhookRetryPolicy } from '@gateway/core';
+import { wholeNumberFromEnv } from '../env-number';
+
+/** The webhook and live-status knobs (docs/webhooks.md, docs/configuration.md). */
+export interface WebhookEnv {
+  /** WEBHOOK_ALLOWED_HOSTS: hosts a webhook may target whatever their address, over http too */
+  allowedHosts: string[];
+  retry: WebhookRetryPolicy;
+  /** WEBHOOK_TIMEOUT_MS: one POST's time limit */
+  timeoutMs: number;
+  /** WEBHOOK_WORKER_INTERVAL_MS: pause between delivery rounds */
+  intervalMs: number;
+  /** TASK_EVENTS_POLL_MS: how often a live-status stream re-reads its task when no change notice came */
+  livePollMs?: number;
+}
+
+export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): WebhookEnv {
+  const num = (name: string, min: number) => wholeNumberFromEnv(e, name, min);
+  return {
+    allowedHosts: parseAllowedHosts(e.WEBHOOK_ALLOWED_HOSTS),
+    retry: {
+      ...DEFAULT_WEBHOOK_RETRY,
+      firstDelayMs: num('WEBHOOK_RETRY_FIRST_MS', 1) ?? DEFAULT_WEBHOOK_RETRY.firstDelayMs,
+      maxDelayMs: num('WEBHOOK_RETRY_MAX_DELAY_MS', 1) ?? DEFAULT_WEBHOOK_RETRY.maxDelayMs,
+      windowMs: num('WEBHOOK_RETRY_WINDOW_MS', 1) ?? DEFAULT_WEBHOOK_RETRY.windowMs,
+    },
+    timeoutMs: num('WEBHOOK_TIMEOUT_MS', 1) ?? 10_000,
+    intervalMs: num('WEBHOOK_WORKER_INTERVAL_MS', 1) ?? 250,
+    livePollMs: num('TASK_EVENTS_POLL_MS', 1),
+  };
+}

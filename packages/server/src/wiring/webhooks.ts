@@ -1,0 +1,62 @@
+import os from 'node:os';
+import { newId, TaskWatch, WebhookDispatcher, WebhookEndpoints, type VideoTask, type VideoTaskService } from '@gateway/core';
+import { KnexWebhookStore, taskChangeFeed, type Database } from '@gateway/store-postgres';
+import { encodeTask } from '@gateway/wire-video-tasks';
+import type { AreaWiring, WiringContext } from './context';
+import { httpWebhookSender } from './webhook-sender';
+import { workerLoop } from './worker-loop';
+import { webhookEnvFromProcess } from './webhooks-env';
+
+export interface WebhookWiringDeps {
+  /** the video use case: live status reads tasks through it (ownership included) */
+  videos: VideoTaskService;
+  database: Pick<Database, 'listen' | 'kind'>;
+}
+
+/**
+ * Webhooks and live status: the endpoint service (account API and admin API), the delivery loop (one round every
+ * WEBHOOK_WORKER_INTERVAL_MS, on every instance; SKIP LOCKED shares the work), and the change feed behind
+ * `GET …/{id}/events`.
+ */
+export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
+  const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
+  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey });
+  const rule = { allowedHosts: w.allowedHosts };
+  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule });
+  const dispatcher = new WebhookDispatcher(
+    {
+      outbox: store,
+      sender: httpWebhookSender(rule),
+      // the callback_url body is the task-read object, as GET /v1/contents/generations/tasks/{id} answers it
+      renderCallback: (task: VideoTask) => encodeTask(task, ctx.env.publicBaseUrl),
+      retry: w.retry,
+      log: (level, message, fields) => ctx.logger.log(level, message, fields),
+    },
+    {
+      owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`,
+      batch: 32,
+      timeoutMs: w.timeoutMs,
+      // a claim outlives the POST's time limit, so no other instance takes it while it is in flight
+      leaseMs: w.timeoutMs * 2 + 5000,
+    },
+  );
+  const loop = workerLoop(() => dispatcher.pump(), w.intervalMs, ctx.logger, 'webhook delivery rounds');
+  const feed = taskChangeFeed(deps.database, {
+    onError: (e) => ctx.logger.warn('task change feed: LISTEN failed, live status polls until it works', { error: e.message }),
+  });
+  // PGlite's listen works in-process, the one process that owns it; a missed notice on Postgres (a reconnect) costs
+  // one poll interval.
+  const taskEvents = new TaskWatch({ videos: deps.videos, feed, pollMs: w.livePollMs ?? (deps.database.kind === 'pglite' ? 1000 : 5000) });
+  return {
+    services: { webhooks, taskEvents },
+    webhooks,
+    async start() {
+      await feed.start();
+      loop.start();
+    },
+    async stop() {
+      await loop.stop();
+      await feed.close();
+    },
+  } satisfies AreaWiring & { webhooks: WebhookEndpoints };
+}

@@ -1,0 +1,238 @@
+import type { Knex } from 'knex';
+import {
+  GatewayError,
+  newWebhookSecret,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type NewWebhookEndpoint,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointRepository,
+  type WebhookEventType,
+  type WebhookOutbox,
+} from '@gateway/core';
+import { seal, unseal, type SealPurpose } from './secret-box';
+import { rowToTask } from './task-row.codec';
+
+/** Webhook secrets are sealed like admin-written provider keys (AES-256-GCM, a key derived from the sealing secret). */
+const WEBHOOK_SECRETS: SealPurpose = { info: 'webhook-secrets', what: 'a webhook signing secret' };
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
+
+function rowToEndpoint(r: Record<string, any>): WebhookEndpoint {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    url: r.url,
+    events: json<WebhookEventType[]>(r.events),
+    createdAt: new Date(r.created_at),
+    failingSince: date(r.failing_since),
+    disabledAt: date(r.disabled_at),
+    disabledReason: r.disabled_reason ?? null,
+  };
+}
+
+function rowToDelivery(r: Record<string, any>): WebhookDelivery {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    type: r.type,
+    taskId: r.task_id,
+    accountId: r.account_id,
+    endpointId: r.endpoint_id ?? null,
+    task: rowToTask(json(r.task)),
+    eventAt: new Date(r.event_at),
+    state: r.state,
+    attempts: Number(r.attempts),
+    nextAttemptAt: new Date(r.next_attempt_at),
+    firstAttemptAt: date(r.first_attempt_at),
+    body: r.body ?? null,
+  };
+}
+
+function rowToAttempt(r: Record<string, any>): WebhookAttempt {
+  return {
+    attempt: Number(r.attempt),
+    at: new Date(r.at),
+    statusCode: r.status_code === null ? null : Number(r.status_code),
+    error: r.error ?? null,
+    responseExcerpt: r.response_excerpt ?? null,
+    durationMs: Number(r.duration_ms),
+  };
+}
+
+/**
+ * Endpoints, callback secrets and the outbox in Postgres (or PGlite). The outbox rows themselves are written by the
+ * task repository (webhook-outbox-sql.ts) in the transaction of each status change.
+ */
+export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbox {
+  /** sealKey: GATEWAY_SECRET (or, on the embedded store only, DATA_DIR's generated secret); without one, nothing is stored */
+  constructor(
+    private readonly db: Knex,
+    private readonly opts: { sealKey?: string } = {},
+  ) {}
+
+  private sealed(secret: string): string {
+    if (!this.opts.sealKey)
+      throw new GatewayError(
+        'invalid_request',
+        'Webhook signing secrets are stored encrypted, and this gateway has no GATEWAY_SECRET to encrypt them with; the operator must set GATEWAY_SECRET.',
+        { code: 'webhook_secret_unavailable' },
+      );
+    return seal(secret, this.opts.sealKey, WEBHOOK_SECRETS);
+  }
+
+  private opened(sealed: string): string {
+    return unseal(sealed, this.opts.sealKey, WEBHOOK_SECRETS);
+  }
+
+  async create(e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
+    const [row] = await this.db('webhook_endpoints')
+      .insert({ id: e.id, account_id: e.accountId, url: e.url, events: JSON.stringify(e.events), secret: this.sealed(e.secret) })
+      .returning('*');
+    return rowToEndpoint(row);
+  }
+
+  private scoped(id: string, accountId?: string) {
+    const q = this.db('webhook_endpoints').where({ id });
+    return accountId === undefined ? q : q.where({ account_id: accountId });
+  }
+
+  async list(accountId?: string): Promise<WebhookEndpoint[]> {
+    const q = this.db('webhook_endpoints').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    if (accountId !== undefined) q.where({ account_id: accountId });
+    return (await q).map(rowToEndpoint);
+  }
+
+  async get(id: string, accountId?: string): Promise<WebhookEndpoint | null> {
+    const r = await this.scoped(id, accountId).first();
+    return r ? rowToEndpoint(r) : null;
+  }
+
+  async remove(id: string, accountId?: string): Promise<boolean> {
+    // returning(): the embedded driver reports no row count for a plain delete
+    return (await this.scoped(id, accountId).del().returning('id')).length > 0;
+  }
+
+  async deliveries(endpointId: string, limit: number): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>> {
+    const rows = await this.db('webhook_deliveries').where({ endpoint_id: endpointId }).orderBy('seq', 'desc').limit(limit);
+    const attempts = rows.length
+      ? await this.db('webhook_attempts')
+          .whereIn(
+            'delivery_id',
+            rows.map((r) => r.id),
+          )
+          .orderBy('attempt')
+      : [];
+    return rows.map((r) => ({
+      ...rowToDelivery(r),
+      attemptLog: attempts.filter((a) => a.delivery_id === r.id).map(rowToAttempt),
+    }));
+  }
+
+  async accountSecret(accountId: string): Promise<string> {
+    const existing = await this.db('webhook_account_secrets').where({ account_id: accountId }).first();
+    if (existing) return this.opened(existing.secret);
+    // two first uses at once: one insert wins, both read the winner
+    await this.db('webhook_account_secrets')
+      .insert({ account_id: accountId, secret: this.sealed(newWebhookSecret()) })
+      .onConflict('account_id')
+      .ignore();
+    const row = await this.db('webhook_account_secrets').where({ account_id: accountId }).first();
+    return this.opened(row.secret);
+  }
+
+  /** Due, unleased, and the earliest pending one of its task for its target (so one task's events go in order). */
+  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+    const { rows } = await this.db.raw(
+      `update webhook_deliveries d set lease_owner = ?, lease_until = ?
+         from (select w.id from webhook_deliveries w
+                where w.state = 'pending' and w.next_attempt_at <= ? and (w.lease_until is null or w.lease_until < ?)
+                  and not exists (select 1 from webhook_deliveries p
+                                   where p.task_id = w.task_id and p.seq < w.seq and p.state = 'pending'
+                                     and p.endpoint_id is not distinct from w.endpoint_id)
+                order by w.next_attempt_at, w.seq
+                limit ?
+                for update skip locked) due
+        where d.id = due.id
+        returning d.*`,
+      [o.owner, new Date(o.now.getTime() + o.leaseMs), o.now, o.now, o.limit],
+    );
+    const claimed = (rows as Record<string, any>[]).map((r) => ({ row: r, delivery: rowToDelivery(r) }));
+    const endpointIds = [...new Set(claimed.map((c) => c.delivery.endpointId).filter((id): id is string => id !== null))];
+    const endpoints = new Map<string, Record<string, any>>(
+      endpointIds.length ? (await this.db('webhook_endpoints').whereIn('id', endpointIds)).map((e) => [e.id, e]) : [],
+    );
+    const out: ClaimedDelivery[] = [];
+    for (const { row, delivery } of claimed) {
+      if (delivery.endpointId === null) {
+        const secret = await this.readable(() => this.accountSecret(delivery.accountId));
+        out.push({ delivery, url: row.callback_url, secret, disabled: false });
+        continue;
+      }
+      const e = endpoints.get(delivery.endpointId);
+      if (!e) continue; // deleted between the claim and this read: its rows went with it
+      out.push({ delivery, url: e.url, secret: await this.readable(async () => this.opened(e.secret)), disabled: e.disabled_at !== null });
+    }
+    return out;
+  }
+
+  /** One delivery whose secret cannot be read must not stop the others: it fails its attempt instead. */
+  private async readable(read: () => Promise<string>): Promise<string | { unavailable: string }> {
+    try {
+      return await read();
+    } catch (e) {
+      return { unavailable: (e as Error).message };
+    }
+  }
+
+  async recordAttempt(id: string, owner: string, a: WebhookAttempt, outcome: DeliveryOutcome, body: string): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const n = await trx('webhook_deliveries')
+        .where({ id, lease_owner: owner })
+        .update({
+          state: outcome.state,
+          attempts: a.attempt,
+          next_attempt_at: outcome.state === 'pending' ? outcome.nextAttemptAt : a.at,
+          first_attempt_at: trx.raw('coalesce(first_attempt_at, ?)', [a.at]),
+          body,
+          lease_owner: null,
+          lease_until: null,
+        });
+      if (!n) return false;
+      await trx('webhook_attempts').insert({
+        delivery_id: id,
+        attempt: a.attempt,
+        at: a.at,
+        status_code: a.statusCode,
+        error: a.error,
+        response_excerpt: a.responseExcerpt,
+        duration_ms: a.durationMs,
+      });
+      return true;
+    });
+  }
+
+  async abandon(id: string, owner: string): Promise<void> {
+    await this.db('webhook_deliveries').where({ id, lease_owner: owner }).update({ state: 'failed', lease_owner: null, lease_until: null });
+  }
+
+  async endpointFailed(endpointId: string, now: Date, windowMs: number, reason: string): Promise<{ disabled: boolean }> {
+    const [e] = await this.db('webhook_endpoints')
+      .where({ id: endpointId })
+      .update({ failing_since: this.db.raw('coalesce(failing_since, ?)', [now]) })
+      .returning(['failing_since', 'disabled_at']);
+    if (!e || e.disabled_at !== null || now.getTime() - new Date(e.failing_since).getTime() < windowMs) return { disabled: false };
+    const n = await this.db('webhook_endpoints')
+      .where({ id: endpointId })
+      .whereNull('disabled_at')
+      .update({ disabled_at: now, disabled_reason: reason });
+    return { disabled: n > 0 };
+  }
+
+  async endpointSucceeded(endpointId: string): Promise<void> {
+    await this.db('webhook_endpoints').where({ id: endpointId }).whereNotNull('failing_since').update({ failing_since: null });
+  }
+}

@@ -1,0 +1,38 @@
+import { eventually } from '@gateway/testkit';
+import { taskChangeFeed } from './task-change-feed';
+
+describe('taskChangeFeed', () => {
+  it('fans notices out by task id, and listens again after a failure or a lost connection', async () => {
+    let listens = 0;
+    let notify: ((id: string) => void) | undefined;
+    let lose: ((e: Error) => void) | undefined;
+    const errors: string[] = [];
+    const feed = taskChangeFeed(
+      {
+        listen: async (_channel, onNotify, onLost) => {
+          listens++;
+          if (listens === 1) throw new Error('no connection');
+          notify = onNotify;
+          lose = onLost;
+          return async () => undefined;
+        },
+      },
+      { retryMs: 10, onError: (e) => errors.push(e.message) },
+    );
+    await feed.start();
+    await eventually(() => listens === 2);
+    const seen: string[] = [];
+    const off = feed.subscribe('t1', () => seen.push('t1'));
+    feed.subscribe('t2', () => seen.push('t2'));
+    notify!('t1');
+    notify!('t3');
+    off();
+    notify!('t1');
+    notify!('t2');
+    expect(seen).toEqual(['t1', 't2']);
+    lose!(new Error('connection terminated'));
+    await eventually(() => listens === 3);
+    expect(errors).toEqual(['no connection', 'connection terminated']);
+    await feed.close();
+  });
+});

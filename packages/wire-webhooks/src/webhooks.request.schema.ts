@@ -1,0 +1,22 @@
+import { WEBHOOK_EVENT_TYPES } from '@gateway/core';
+
+/** The create body; the URL and event rules themselves (and their refusals) are core's, so ajv checks only the shape. */
+export const createEndpointSchema = {
+  type: 'object',
+  required: ['url'],
+  additionalProperties: false,
+  properties: {
+    url: { type: 'string', description: 'https URL (http and private addresses only for hosts in WEBHOOK_ALLOWED_HOSTS).' },
+    events: {
+      type: 'array',
+      items: { enum: [...WEBHOOK_EVENT_TYPES] },
+      minItems: 1,
+      description: 'The event types to receive; all when absent.',
+    },
+  },
+} as const;
+
+export interface CreateEndpointBody {
+  url: string;
+  events?: string[];
+}

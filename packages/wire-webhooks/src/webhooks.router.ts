@@ -1,0 +1,58 @@
+import { Router } from 'express';
+import type { WebhookEndpoints } from '@gateway/core';
+import {
+  compileValidator,
+  errorMiddleware,
+  jsonBody,
+  openAiErrorShape,
+  principalOf,
+  requireKey,
+  type Authenticator,
+} from '@gateway/http-kit';
+import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
+import { createEndpointSchema, type CreateEndpointBody } from './webhooks.request.schema';
+
+export interface WebhooksRouterDeps {
+  authenticate: Authenticator;
+  webhooks: WebhookEndpoints;
+}
+
+export const WEBHOOKS_FORMAT = 'webhooks';
+export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
+
+const validateCreate = compileValidator<CreateEndpointBody>(createEndpointSchema, 'invalid_request');
+
+/** The account's own endpoints, managed with its API key. */
+export function webhooksRouter(deps: WebhooksRouterDeps): Router {
+  const router = Router();
+  const auth = requireKey(deps.authenticate);
+
+  router.post(WEBHOOKS_BASE, auth, jsonBody(), async (req, res) => {
+    const body = validateCreate(req.body);
+    const { endpoint, secret } = await deps.webhooks.create(principalOf(res).accountId, body);
+    // the only answer that shows the secret
+    res.json({ ...encodeEndpoint(endpoint), secret });
+  });
+
+  router.get(WEBHOOKS_BASE, auth, async (_req, res) => {
+    const { endpoints, callbackSecret } = await deps.webhooks.list(principalOf(res).accountId);
+    res.json({ object: 'list', data: endpoints.map(encodeEndpoint), callback_secret: callbackSecret });
+  });
+
+  router.get(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {
+    res.json(encodeEndpoint(await deps.webhooks.get(principalOf(res).accountId, String(req.params.id))));
+  });
+
+  router.delete(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {
+    await deps.webhooks.remove(principalOf(res).accountId, String(req.params.id));
+    res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
+  });
+
+  router.get(`${WEBHOOKS_BASE}/:id/deliveries`, auth, async (req, res) => {
+    const list = await deps.webhooks.deliveries(principalOf(res).accountId, String(req.params.id));
+    res.json({ object: 'list', data: list.map(encodeDelivery) });
+  });
+
+  router.use(errorMiddleware(openAiErrorShape.render));
+  return router;
+}
