@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { format as formatText } from 'node:util';
 import winston from 'winston';
 
@@ -28,6 +29,8 @@ export function createLogger(level?: string, opts: Omit<LoggerOptions, 'level'> 
     level: level ?? process.env.LOG_LEVEL ?? 'info',
     format: fmt === 'pretty' ? pretty : winston.format.combine(winston.format.timestamp(), winston.format.json()),
     transports: [new winston.transports.Stream({ stream: opts.stream ?? process.stdout })],
+    // WORKERS=N: the workers share stdout, so each line says which process wrote it
+    defaultMeta: cluster.isWorker ? { pid: process.pid } : undefined,
   });
 }
 

@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import { removeLocalAdminCredential, writeLocalAdminCredential } from './admin/local-credential';
 import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
+import { checkClusterEnv, isFollower, runPrimary, workerCount } from './cluster';
 import { createGateway, envFromProcess, type Gateway } from './gateway';
 import { createAnnouncer, createLogger, routeConsoleToLogger } from './logger';
 import { checkProductionDemo, startupFailure } from './startup-checks';
@@ -23,9 +25,15 @@ routeConsoleToLogger(logger);
 async function main(): Promise<void> {
   const env = envFromProcess();
   checkProductionDemo(env);
+  const workers = workerCount(process.env.WORKERS);
+  if (workers > 1 && cluster.isPrimary) {
+    checkClusterEnv(env, workers);
+    process.exit(await runPrimary(workers, logger));
+  }
   const gw = await createGateway(env, { logger });
-  await bootstrapConfigKeys(gw.keys, gw.config);
-  if (!env.configPath) {
+  // in a cluster the first worker bootstraps; the others start once it listens and find what it made
+  if (!isFollower()) await bootstrapConfigKeys(gw.keys, gw.config);
+  if (!env.configPath && !isFollower()) {
     const key = await bootstrapDemoKey(gw.keys, env.demoKey);
     if (key) announce.info(`Demo API key (shown once; only its hash is stored): ${key}`);
     else announce.info('Demo account exists; its key was printed on the first start (set GATEWAY_DEMO_KEY to fix one).');
