@@ -3,14 +3,14 @@
  * one run on this machine; writes docs/benchmarks.md and docs/bench-sweep.svg. BENCH_QUICK=1 for a smoke run.
  */
 import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
-import { buildGateway, GATEWAY_ENTRY, ROOT, rssMb, startProcess, type Proc } from './lib/processes';
-import { renderReport, renderSweepSvg } from './lib/report';
+import { buildGateway, GATEWAY_ENTRY, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
+import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
 
 /** How long each scenario runs: `full` for docs/benchmarks.md, `quick` to try things, `smoke` for the test suite. */
 export const PROFILES = {
@@ -24,6 +24,8 @@ export interface BenchOptions {
   portkey: boolean;
   /** real-Postgres task scenario; needs TEST_DATABASE_URL or BENCH_DATABASE_URL */
   databaseUrl?: string;
+  /** with databaseUrl: the WORKERS=1 vs 2 scenario (limits in Redis) */
+  redisUrl?: string;
   leakRequests: number;
   writeDocs: boolean;
   log: (line: string) => void;
@@ -37,6 +39,10 @@ export interface BenchResults {
   translation: { sameFormatChunksPerSecond: number; anthropicInChunksPerSecond: number } | null;
   tasks: { creationsPerSecond: number; readsPerSecond: number; readP99: number; activeTasks: number; rssOpenStreamsMb: number } | null;
   memory: { rssIdleMb: number; rssOpenStreamsMb: number; openStreams: number; rssAfter: Array<{ requests: number; rssMb: number }> };
+  /** user + system CPU of the whole process tree per completed request, c=16, by target */
+  cpuPerRequestUs: Record<string, number>;
+  /** WORKERS=1 and WORKERS=2 at c=128 on PostgreSQL + Redis */
+  workers: { 1: LoadResult; 2: LoadResult } | null;
   slowUpstream: Record<string, LoadResult>;
   /** what could not be measured, and why */
   notes: string[];
@@ -106,6 +112,7 @@ async function startGateway(
   name: string,
   config: object,
   env: Record<string, string> = {},
+  ready = /Gateway listening/,
 ): Promise<{ proc: Proc; url: string; dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
   writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify(config));
@@ -122,7 +129,7 @@ async function startGateway(
       LOG_LEVEL: 'info',
       ...env,
     },
-    /Gateway listening/,
+    ready,
   );
   // info-level request logs go to a pipe we drain: the cost of logging stays in the measurement
   return { proc, url: `http://127.0.0.1:${port}`, dir };
@@ -199,7 +206,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       );
       if (ok) streamTargets.push(t);
     }
-    const rssIdleMb = rssMb(gw.proc.child.pid!);
+    await new Promise((r) => setTimeout(r, 3000)); // idle: 3 s after the warm-up requests
+    const rssIdleMb = treeRssMb(gw.proc.child.pid!);
 
     log('1/6 sequential added latency');
     const sequential = await interleavedSequential(plain, P.rounds, P.perRound);
@@ -212,6 +220,20 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         sweep[t.name][c] = await loadTrials(t, c, P.seconds, P.trials);
         log(`  ${t.name} c=${c}: ${sweep[t.name][c].rps.toFixed(0)} req/s`);
       }
+    }
+    log('  CPU time per request (process tree, c=16)');
+    const cpuPerRequestUs: Record<string, number> = {};
+    const pids: Record<string, number | undefined> = {
+      gateway: gw.proc.child.pid,
+      portkey: procs.find((p) => p.name === 'portkey')?.child.pid,
+    };
+    for (const t of sweepTargets) {
+      const pid = pids[t.name];
+      if (!pid) continue;
+      const before = treeCpuSeconds(pid);
+      const run = await load(t, 16, P.seconds);
+      cpuPerRequestUs[t.name] = ((treeCpuSeconds(pid) - before) / Math.max(1, run.requests)) * 1e6;
+      log(`  ${t.name}: ${cpuPerRequestUs[t.name].toFixed(0)} µs`);
     }
     const slowUpstream: BenchResults['slowUpstream'] = {};
     for (const t of mk('slow', false)) slowUpstream[t.name] = await load(t, 128, P.seconds);
@@ -245,15 +267,20 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     if (opts.databaseUrl) tasks = await taskScenario(opts.databaseUrl, P, procs, dirs, log, ports.trickle);
     else log('  skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
 
+    log('5b/6 WORKERS=1 vs 2 (PostgreSQL store, Redis limits)');
+    let workers: BenchResults['workers'] = null;
+    if (opts.databaseUrl && opts.redisUrl) workers = await workersScenario(opts.databaseUrl, opts.redisUrl, P, ports.instant, log);
+    else log('  skipped: needs PostgreSQL and Redis');
+
     log('6/6 memory');
     const openStreams = P.openStreams;
     const rssOpenStreamsMb = await openManyStreams(mk('trickle', true)[1], openStreams, gw.proc.child.pid!);
-    const rssAfter: BenchResults['memory']['rssAfter'] = [{ requests: 0, rssMb: rssMb(gw.proc.child.pid!) }];
+    const rssAfter: BenchResults['memory']['rssAfter'] = [{ requests: 0, rssMb: treeRssMb(gw.proc.child.pid!) }];
     const slices = 4;
     for (let i = 1; i <= slices; i++) {
       const amount = Math.ceil(opts.leakRequests / slices);
       await load(plain[1], Math.min(64, amount), 0, { amount });
-      rssAfter.push({ requests: Math.ceil(opts.leakRequests / slices) * i, rssMb: rssMb(gw.proc.child.pid!) });
+      rssAfter.push({ requests: Math.ceil(opts.leakRequests / slices) * i, rssMb: treeRssMb(gw.proc.child.pid!) });
       log(`  after ${rssAfter[rssAfter.length - 1].requests} requests: ${rssAfter[rssAfter.length - 1].rssMb.toFixed(0)} MB`);
     }
 
@@ -266,11 +293,29 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       tasks,
       memory: { rssIdleMb, rssOpenStreamsMb, openStreams, rssAfter },
       slowUpstream,
+      cpuPerRequestUs,
+      workers,
       notes,
     };
     if (opts.writeDocs) {
       writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
       writeFileSync(path.join(ROOT, 'docs/bench-sweep.svg'), renderSweepSvg(results));
+      const runs = path.join(ROOT, 'docs/benchmarks-runs.md');
+      if (!existsSync(runs))
+        writeFileSync(
+          runs,
+          '# Benchmark runs\n\nOne targets table per `npm run bench`, newest last: the spread between runs on this shared machine.\n',
+        );
+      appendFileSync(
+        runs,
+        [
+          '',
+          `## ${new Date().toISOString().slice(0, 16)}Z (${results.machine.nproc} cores, Node ${results.machine.node})`,
+          '',
+          ...targetsTable(results),
+          '',
+        ].join('\n'),
+      );
       log('wrote docs/benchmarks.md and docs/bench-sweep.svg');
     }
     return results;
@@ -304,11 +349,69 @@ async function openManyStreams(t: Target, n: number, pid: number): Promise<numbe
   await allOpen;
   clearTimeout(giveUp);
   await new Promise((r) => setTimeout(r, 1000));
-  const rss = rssMb(pid);
+  const rss = treeRssMb(pid);
   for (const r of reqs) r.destroy();
   agent.destroy();
   await new Promise((r) => setTimeout(r, 1000));
   return rss;
+}
+
+/** A fresh database for one scenario; dropped by the returned function. */
+async function scratchDatabase(databaseUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const dbName = `${prefix}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${dbName}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+/** The same non-streaming load at c=128 against WORKERS=1 and WORKERS=2, each on a database of its own. */
+async function workersScenario(
+  databaseUrl: string,
+  redisUrl: string,
+  P: (typeof PROFILES)[keyof typeof PROFILES],
+  instantPort: number,
+  log: (l: string) => void,
+): Promise<NonNullable<BenchResults['workers']>> {
+  const out: Partial<Record<1 | 2, LoadResult>> = {};
+  for (const n of [1, 2] as const) {
+    const db = await scratchDatabase(databaseUrl, `gwbench_w${n}`);
+    let gw: Awaited<ReturnType<typeof startGateway>> | undefined;
+    try {
+      gw = await startGateway(
+        `gateway-workers-${n}`,
+        // a per-key limit high enough never to refuse, so every request takes its Redis count as in production
+        gatewayConfig({ instant: instantPort }, { limits: { requestsPerMinutePerKey: 1_000_000_000 } }),
+        { DATABASE_URL: db.url, REDIS_URL: redisUrl, WORKERS: String(n) },
+        n === 1 ? /Gateway listening/ : /cluster started/,
+      );
+      const t: Target = {
+        name: `workers-${n}`,
+        url: `${gw.url}/v1/chat/completions`,
+        headers: { authorization: `Bearer ${KEY}` },
+        body: chatBody('bench-instant', false),
+      };
+      await timedRequest(t);
+      out[n] = await loadTrials(t, 128, P.seconds, P.trials);
+      log(`  WORKERS=${n}: ${out[n]!.rps.toFixed(0)} req/s`);
+    } finally {
+      await gw?.proc.stop();
+      if (gw) rmSync(gw.dir, { recursive: true, force: true });
+      await db.drop();
+    }
+  }
+  return { 1: out[1]!, 2: out[2]! };
 }
 
 async function taskScenario(
@@ -319,18 +422,12 @@ async function taskScenario(
   log: (l: string) => void,
   tricklePort: number,
 ): Promise<NonNullable<BenchResults['tasks']>> {
-  const dbName = `gwbench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${dbName}`;
+  const db = await scratchDatabase(databaseUrl, 'gwbench');
   try {
     const gw = await startGateway(
       'gateway-pg',
       gatewayConfig({ trickle: tricklePort }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }),
-      { DATABASE_URL: url.toString() },
+      { DATABASE_URL: db.url },
     );
     procs.push(gw.proc);
     dirs.push(gw.dir);
@@ -386,10 +483,7 @@ async function taskScenario(
     log(`  RSS with ${P.openStreams} open streams, PostgreSQL store: ${rssOpenStreamsMb.toFixed(0)} MB`);
     return { creationsPerSecond: created.rps, readsPerSecond: reads.rps, readP99: reads.p99, activeTasks: count.total, rssOpenStreamsMb };
   } finally {
-    const c = new pg.Client({ connectionString: databaseUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
-    await c.end();
+    await db.drop();
   }
 }
 
@@ -402,7 +496,8 @@ if (require.main === module) {
       process.env.BENCH_DATABASE_URL ??
       process.env.TEST_DATABASE_URL ??
       (tryLocalPostgres() ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
-    leakRequests: Number(process.env.BENCH_LEAK_REQUESTS ?? (profile === 'quick' ? 4000 : 100_000)),
+    redisUrl: process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? (tryLocalRedis() ? 'redis://127.0.0.1:6379' : undefined),
+    leakRequests: Number(process.env.BENCH_LEAK_REQUESTS ?? (profile === 'quick' ? 4000 : 1_000_000)),
     writeDocs: true,
     log: (l) => console.log(l),
   }).then(
@@ -412,6 +507,14 @@ if (require.main === module) {
       process.exit(1);
     },
   );
+}
+
+function tryLocalRedis(): boolean {
+  try {
+    return execFileSync('redis-cli', ['-h', '127.0.0.1', 'ping']).toString().includes('PONG');
+  } catch {
+    return false;
+  }
 }
 
 function tryLocalPostgres(): boolean {

@@ -63,6 +63,8 @@ export async function interleavedSequential(targets: Target[], rounds: number, p
 
 export interface LoadResult {
   rps: number;
+  /** completed requests */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -83,7 +85,7 @@ export async function load(t: Target, connections: number, seconds: number, extr
   const r = await autocannon(opts as unknown as autocannon.Options);
   // completed requests over the run's real length: the per-second average reads 0 for a run shorter than its first sample
   const rps = r.duration > 0 ? r.requests.total / r.duration : r.requests.average;
-  return { rps, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return { rps, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
 /** Warm-up, then `trials` runs; the median trial by throughput. */

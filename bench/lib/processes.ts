@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -72,4 +72,43 @@ export function startProcess(
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The process and every descendant (Linux /proc): a store or worker moved into a child still counts. */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(d)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]) ?? []));
+  return tree;
+}
+
+/** RSS of the whole process tree, in MB. */
+export function treeRssMb(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + (safe(() => rssMb(p)) ?? 0), 0);
+}
+
+/** User + system CPU seconds of the whole process tree (children that exited are in their parent's cutime). */
+export function treeCpuSeconds(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  return processTree(pid).reduce((sum, p) => {
+    const f = safe(() => readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' '));
+    return f ? sum + (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / tick : sum;
+  }, 0);
+}
+
+function safe<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
 }

@@ -10,6 +10,7 @@ describe('benchmark smoke run', () => {
       profile: 'smoke',
       portkey: false,
       databaseUrl: process.env.TEST_DATABASE_URL,
+      redisUrl: process.env.TEST_REDIS_URL,
       leakRequests: 200,
       writeDocs: false,
       log: (l) => lines.push(l),
@@ -27,6 +28,13 @@ describe('benchmark smoke run', () => {
     expect(r.memory.rssOpenStreamsMb).toBeGreaterThan(r.memory.rssIdleMb * 0.5);
     expect(r.memory.rssAfter).toHaveLength(5);
     if (process.env.TEST_DATABASE_URL) expect(r.tasks?.readsPerSecond).toBeGreaterThan(0);
+    // CPU is read from /proc over the gateway's process tree
+    expect(r.cpuPerRequestUs.gateway).toBeGreaterThan(0);
+    if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) {
+      expect(r.workers?.[1].rps).toBeGreaterThan(0);
+      expect(r.workers?.[2].rps).toBeGreaterThan(0);
+      expect(r.workers?.[2].non2xx).toBe(0);
+    }
     expect(lines.join('\n')).toContain('6/6 memory');
   });
 });
