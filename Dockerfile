@@ -33,4 +33,4 @@ EXPOSE 8080
 # /readyz, not /healthz: an instance whose database or DATA_DIR is gone must leave the rotation
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "packages/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=4", "packages/server/dist/main.js"]

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
-import { buildGateway, GATEWAY_ENTRY, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
+import { buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
 import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
 
 /** How long each scenario runs: `full` for docs/benchmarks.md, `quick` to try things, `smoke` for the test suite. */
@@ -120,7 +120,7 @@ async function startGateway(
   const proc = await startProcess(
     name,
     process.execPath,
-    [GATEWAY_ENTRY],
+    GATEWAY_ARGS,
     {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -19,8 +19,9 @@ esbuild
     entryPoints: {
       main: './packages/server/src/main.ts',
       cli: './packages/server/src/cli.ts',
-      // image-pool.ts starts it by its path next to the running file
+      // started by their path next to the running file: image-pool.ts's worker threads, db.ts's first-start child
       'image-worker': './packages/provider-simulator/src/image-worker.ts',
+      'pglite-prepare': './packages/store-postgres/src/pglite-prepare.ts',
     },
     outdir: 'packages/server/dist',
     bundle: true,

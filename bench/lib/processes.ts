@@ -4,8 +4,8 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-/** What `npm start` runs: the bundled server. buildGateway() makes it from the current sources. */
-export const GATEWAY_ENTRY = 'packages/server/dist/main.js';
+/** What `npm start` runs (node's flags and the bundled server); buildGateway() makes the bundle from the sources. */
+export const GATEWAY_ARGS = ['--max-semi-space-size=4', 'packages/server/dist/main.js'];
 export function buildGateway(): void {
   execFileSync(process.execPath, ['scripts/build-server.cjs'], { cwd: ROOT, stdio: 'inherit' });
 }

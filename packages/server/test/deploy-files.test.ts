@@ -49,6 +49,13 @@ describe('Dockerfile', () => {
     expect(args('HEALTHCHECK').pop()).toContain('/readyz');
     expect(args('ENV').join(' ')).toContain('NODE_ENV=production');
   });
+
+  it('runs what `npm start` runs: the same node flags and the same bundled entry', () => {
+    const cmd = JSON.parse(args('CMD').pop()!) as string[];
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    const run = start.split('&&').pop()!.trim().split(/\s+/);
+    expect(cmd).toEqual(run);
+  });
 });
 
 describe('docker-compose.yml', () => {

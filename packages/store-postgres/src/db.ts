@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex';
-import { mkdirSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -52,14 +53,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       lock = acquireDataDirLock(opts.dataDir);
       dir = path.resolve(opts.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
+      // initdb grows the process's native heap by ~70 MB that it never gives back: a child process does it and exits
+      if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+        try {
+          await prepareInChild(dir, opts.schema);
+        } catch (e) {
+          lock.release();
+          throw e;
+        }
+      }
     }
     [db, pglite] = openPglite(dir, opts.schema);
   }
   let migrated = 0;
   const migrate = async () => {
-    if (opts.schema) await db.raw(`create schema if not exists "${opts.schema}"`);
-    const [, applied] = (await db.migrate.latest({ migrationSource, schemaName: opts.schema })) as [number, string[]];
-    migrated = applied.length;
+    migrated = await applyMigrations(db, opts.schema);
   };
   const close = async () => {
     try {
@@ -85,6 +93,40 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const listen = (channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void) =>
     pglite ? pglite.listen(channel, onNotify).then((stop) => stop) : listenOnPostgres(db, channel, onNotify, onLost);
   return { knex: db, kind, schema: opts.schema, listen, close };
+}
+
+async function applyMigrations(db: Knex, schema: string | undefined): Promise<number> {
+  if (schema) await db.raw(`create schema if not exists "${schema}"`);
+  const [, applied] = (await db.migrate.latest({ migrationSource, schemaName: schema })) as [number, string[]];
+  return applied.length;
+}
+
+/** What the child process of prepareInChild runs (pglite-prepare.ts): initdb and the migrations, then close. */
+export async function prepareEmbeddedStore(dir: string, schema: string | undefined): Promise<void> {
+  const [db] = openPglite(dir, schema);
+  try {
+    await applyMigrations(db, schema);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Runs prepareEmbeddedStore in a node child process (the bundle's pglite-prepare.js, or the source under tsx). */
+function prepareInChild(dir: string, schema: string | undefined): Promise<void> {
+  const ext = path.extname(__filename);
+  const entry = path.join(__dirname, `pglite-prepare${ext}`);
+  const child = fork(entry, [dir, schema ?? ''], {
+    execArgv: ext === '.ts' ? ['--import', 'tsx'] : [],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`creating the embedded store in ${dir} failed: ${err.trim() || `exit code ${code}`}`)),
+    );
+  });
 }
 
 /** A pooled connection taken for good: LISTEN lasts as long as its session. */

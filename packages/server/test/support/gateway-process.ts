@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -21,7 +22,7 @@ export async function startGatewayProcess(
   timeoutMs = 60_000,
   entry: 'source' | 'built' = 'source',
 ): Promise<GatewayProcess> {
-  const args = entry === 'built' ? ['packages/server/dist/main.js'] : ['--import', 'tsx', 'packages/server/src/main.ts'];
+  const args = entry === 'built' ? npmStartArgs() : ['--import', 'tsx', 'packages/server/src/main.ts'];
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
@@ -80,6 +81,14 @@ export function runGatewayExpectingExit(env: Record<string, string>): Promise<{ 
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
   return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, output: out })));
+}
+
+/** node's arguments in `npm start` after its build step: the flags and the bundled entry. */
+function npmStartArgs(): string[] {
+  const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [cmd, ...args] = start.split('&&').pop()!.trim().split(/\s+/);
+  if (cmd !== 'node') throw new Error(`npm start no longer runs node last: ${start}`);
+  return args;
 }
 
 /** What `npm start` runs: the server bundled into packages/server/dist (scripts/build-server.cjs). */

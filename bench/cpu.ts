@@ -1,0 +1,77 @@
+/**
+ * `npm run bench:cpu`: CPU time per proxied request, the figure that depends least on what else the machine runs.
+ * Starts the mock upstream and the gateway as `npm start` runs it (embedded store, info logs, usage log on), warms
+ * up, loads c=16 non-streaming for BENCH_SECONDS (default 10), and prints the user + system CPU of the gateway's whole
+ * process tree divided by the completed requests, with the idle RSS of the tree before the load. Extra gateway
+ * settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { load, type Target } from './lib/measure';
+import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb } from './lib/processes';
+
+async function main(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-cpu-'));
+  const mockPort = 21000 + Math.floor(Math.random() * 500);
+  const gwPort = mockPort + 600;
+  writeFileSync(
+    path.join(dir, 'gateway.json'),
+    JSON.stringify({
+      providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
+      models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
+      groups: [{ name: 'default', models: ['*'] }],
+      keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
+    }),
+  );
+  buildGateway();
+  const mock = await startProcess(
+    'mock',
+    process.execPath,
+    ['--import', 'tsx', 'bench/mock-upstream.ts', String(mockPort), '0', '0'],
+    {},
+    /mock upstream on/,
+  );
+  const gw = await startProcess(
+    'gateway',
+    process.execPath,
+    GATEWAY_ARGS,
+    { PORT: String(gwPort), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), GATEWAY_CONFIG: path.join(dir, 'gateway.json') },
+    /Gateway listening/,
+  );
+  try {
+    const target: Target = {
+      name: 'gateway',
+      url: `http://127.0.0.1:${gwPort}/v1/chat/completions`,
+      headers: { authorization: 'Bearer sk-bench-client-key-0001' },
+      body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hello.' }] }),
+    };
+    await load(target, 16, 3);
+    await new Promise((r) => setTimeout(r, 3000));
+    const pid = gw.child.pid!;
+    const idle = treeRssMb(pid);
+    const before = treeCpuSeconds(pid);
+    const r = await load(target, 16, seconds);
+    const us = ((treeCpuSeconds(pid) - before) / r.requests) * 1e6;
+    console.log(
+      JSON.stringify({
+        cpuPerRequestUs: Math.round(us),
+        rps: Math.round(r.rps),
+        requests: r.requests,
+        errors: r.errors + r.non2xx,
+        idleRssMb: Math.round(idle),
+        rssAfterMb: Math.round(treeRssMb(pid)),
+      }),
+    );
+  } finally {
+    await gw.stop();
+    await mock.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
