@@ -22,6 +22,12 @@ describe('keys', () => {
     expect(generateApiKey()).not.toBe(k);
     expect(newId('task', 10)).toMatch(/^task[a-z0-9]{20}$/);
   });
+
+  it('ids drawn across many refills of the random pool never repeat', () => {
+    const ids = Array.from({ length: 2000 }, () => newId('', 12)); // 48,000 random bytes: a dozen refills
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => /^[a-z0-9]{24}$/.test(id))).toBe(true);
+  });
 });
 
 describe('image probing', () => {

@@ -28,10 +28,25 @@ export function generateApiKey(): string {
   return `sk-${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
 }
 
+/**
+ * Random bytes for ids (never for secrets: keys and signing secrets take randomBytes directly), drawn from a 4 KB pool
+ * so a request's few ids cost one entropy read per hundred or so requests instead of one each.
+ */
+let idPool = Buffer.alloc(0);
+let idPoolAt = 0;
+function idBytes(n: number): Buffer {
+  if (idPoolAt + n > idPool.length) {
+    idPool = randomBytes(Math.max(4096, n));
+    idPoolAt = 0;
+  }
+  idPoolAt += n;
+  return idPool.subarray(idPoolAt - n, idPoolAt);
+}
+
 /** Lowercase letters and digits only: the @google/genai SDK keeps only [a-z0-9] of a file id. */
 export function newId(prefix = '', bytes = 12): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const raw = randomBytes(bytes * 2);
+  const raw = idBytes(bytes * 2);
   let out = '';
   for (let i = 0; i < raw.length && out.length < bytes * 2; i++) out += alphabet[raw[i] % 36];
   return prefix + out;

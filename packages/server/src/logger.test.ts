@@ -22,6 +22,19 @@ describe('logger', () => {
     expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 'info', message: 'store ready', ms: 12 })]);
   });
 
+  it('stamps each line with an ISO time, and still writes one JSON line for a value JSON.stringify refuses', async () => {
+    const { lines, stream } = sink();
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const logger = createLogger('info', { stream });
+    logger.info('big', { bytes: 10n });
+    logger.info('cycle', { cyclic });
+    await flushed();
+    const parsed = lines.map((l) => JSON.parse(l));
+    expect(parsed.map((p) => p.message)).toEqual(['big', 'cycle']);
+    for (const p of parsed) expect(new Date(p.timestamp).toISOString()).toBe(p.timestamp);
+  });
+
   it('LOG_FORMAT=pretty writes a readable line for a terminal', async () => {
     const { lines, stream } = sink();
     createLogger('info', { stream, format: 'pretty' }).warn('redis unreachable', { policy: 'open' });
