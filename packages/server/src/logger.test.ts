@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createAnnouncer, createLogger } from './logger';
 
@@ -33,6 +35,22 @@ describe('logger', () => {
     const parsed = lines.map((l) => JSON.parse(l));
     expect(parsed.map((p) => p.message)).toEqual(['big', 'cycle']);
     for (const p of parsed) expect(new Date(p.timestamp).toISOString()).toBe(p.timestamp);
+  });
+
+  it('on stdout, the lines of both loggers keep their order and are all out when the process exits at once', () => {
+    const script = `
+      const { createLogger, createAnnouncer } = require(${JSON.stringify(path.join(__dirname, 'logger.ts'))});
+      const logger = createLogger('info');
+      const announce = createAnnouncer('warn');
+      logger.info('one'); announce.info('two'); logger.warn('three');
+      process.exit(0);`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+    expect(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).message),
+    ).toEqual(['one', 'two', 'three']);
   });
 
   it('LOG_FORMAT=pretty writes a readable line for a terminal', async () => {

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { Writable } from 'node:stream';
 import { format as formatText } from 'node:util';
 import winston from 'winston';
 
@@ -40,13 +41,49 @@ const jsonLine = winston.format((info) => {
   }
 });
 
+/**
+ * stdout for log lines, shared by every logger of the process so their lines keep their order: the lines written in
+ * one event-loop turn go out in one write. A write to a pipe is a synchronous syscall on Linux, and under load one turn
+ * ends many requests, each with its line. What is pending when the process exits is written then.
+ */
+class BatchedStdout extends Writable {
+  private pending: string[] = [];
+  private scheduled = false;
+
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    this.pending.push(String(chunk));
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    done();
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    process.stdout.write(text);
+  }
+}
+
+let stdoutLines: BatchedStdout | undefined;
+function sharedStdout(): BatchedStdout {
+  if (!stdoutLines) {
+    const out = (stdoutLines = new BatchedStdout());
+    process.on('exit', () => out.flush());
+  }
+  return stdoutLines;
+}
+
 /** One JSON object a line. Callers log ids, counts and timings: never keys, prompts or media bytes. */
 export function createLogger(level?: string, opts: Omit<LoggerOptions, 'level'> = {}): Logger {
   const fmt = opts.format ?? process.env.LOG_FORMAT ?? 'json';
   return winston.createLogger({
     level: level ?? process.env.LOG_LEVEL ?? 'info',
     format: fmt === 'pretty' ? pretty : jsonLine(),
-    transports: [new winston.transports.Stream({ stream: opts.stream ?? process.stdout })],
+    transports: [new winston.transports.Stream({ stream: opts.stream ?? sharedStdout() })],
     // WORKERS=N: the workers share stdout, so each line says which process wrote it
     defaultMeta: cluster.isWorker ? { pid: process.pid } : undefined,
   });
