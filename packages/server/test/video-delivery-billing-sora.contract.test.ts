@@ -53,8 +53,8 @@ afterAll(async () => {
 });
 
 const user = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ALPHA_KEY}`);
-const used = async () => (await request(gw.app).get('/admin/accounts/alpha/quota').set('Authorization', `Bearer ${ADMIN}`)).body
-  .credits_used as number;
+const used = async () =>
+  (await request(gw.app).get('/admin/accounts/alpha/quota').set('Authorization', `Bearer ${ADMIN}`)).body.credits_used as number;
 
 async function createVideo(prompt: string, seconds: string): Promise<string> {
   const res = await request(gw.app)
