@@ -16,6 +16,8 @@ describeVideoModelConformance('ark (batched polling)', async () => {
     fail: { prompt: 'conformance [fail]', code: 'InternalServiceError' },
     holdPrompt: '[hold]',
     reportsQueue: true,
+    // the task object states resolution with ratio, duration and framespersecond
+    statedShape: ['width', 'height', 'durationSeconds', 'fps'],
     unknownRef: 'cgt-nosuchtask',
     secrets: [fake.apiKey],
     close: async () => {

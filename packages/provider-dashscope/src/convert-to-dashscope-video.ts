@@ -48,7 +48,7 @@ export function checkDashScopeRequest(req: VideoRequest): void {
 const dataUrl = (img: VideoImage) =>
   `data:${img.mediaType};base64,${Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength).toString('base64')}`;
 
-/** The pixel size delivered: the size table for text-to-video, the frame's ratio at that resolution for image-to-video. */
+/** The pixel size to ask for: the size table for text-to-video, the frame's ratio at that resolution for image-to-video. */
 export function dashScopeShape(req: VideoRequest): { width: number; height: number } {
   const sizes = SIZES[req.resolution] ?? SIZES['720p'];
   const ratio = req.firstFrame ? resolveRatio('adaptive', req.firstFrame) : req.aspectRatio === 'adaptive' ? '16:9' : req.aspectRatio;

@@ -25,7 +25,8 @@ const output = s.object({
 export const dashscopeTaskSchema = s.object({
   request_id: s.string(),
   output,
-  usage: s.object({ video_duration: s.number(), video_count: s.number() }),
+  /** video_ratio: `1280*720` on the models that state the size there */
+  usage: s.object({ video_duration: s.number(), video_ratio: s.string(), video_count: s.number() }),
 });
 
 export type DashScopeTask = Infer<typeof dashscopeTaskSchema>;

@@ -66,16 +66,32 @@ describe('DashScopeVideoModel against the fake DashScope', () => {
 
   it('async create with X-DashScope-Async, PENDING → RUNNING → SUCCEEDED, video_url downloaded without the key', async () => {
     const ref = await provider.video.start(req({ prompt: 'wan ok', aspectRatio: '1:1' }), { taskId: 't' });
-    expect(ref).toMatch(/^ds[a-z0-9]+\|960x960\|5$/);
+    expect(ref).toMatch(/^ds[a-z0-9]+$/);
     const created = fake.api.requests.find((r) => r.method === 'POST')!;
     expect(created.path).toBe('/api/v1/services/aigc/video-generation/video-synthesis');
     expect(created.headers['x-dashscope-async']).toBe('enable');
     const done = await pollUntilSettled(provider.video, ref, { clock });
     expect(done.pendingSeen).toEqual(expect.arrayContaining([false, true]));
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
-    expect(done.artifact).toMatchObject({ width: 960, height: 960, durationSeconds: 5 });
-    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref.split('|')[0]));
+    // usage.video_duration and usage.video_ratio (960*960); no frame rate is stated
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({ width: 960, height: 960, durationSeconds: 5 });
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
     expect(fake.storage.credentialsSeen()).toBe(0);
+  });
+
+  it('usage reporting fewer seconds is carried; usage without duration or size states no shape; older refs still read', async () => {
+    const settle = async (prompt: string, over: Parameters<typeof req>[0] = {}) => {
+      const ref = await provider.video.start(req({ prompt, durationSeconds: 10, ...over }), { taskId: 't' });
+      const done = await pollUntilSettled(provider.video, `${ref}|1280x720|10`, { clock });
+      if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+      const { width, height, durationSeconds, fps } = done.artifact;
+      return { width, height, durationSeconds, fps };
+    };
+    expect(await settle('short [delivered:7]')).toEqual({ width: 1280, height: 720, durationSeconds: 7 });
+    expect(await settle('bare [unstated]')).toEqual({});
+    // image-to-video names a resolution tier, not a size: the fake's usage then states the length only
+    expect(await settle('i2v', { firstFrame: png(4, 3, 'f'), aspectRatio: 'adaptive' })).toEqual({ durationSeconds: 10 });
   });
 
   it('cancels a PENDING task (CANCELED → failed cancelled); DataInspectionFailed is the content filter', async () => {
@@ -112,7 +128,9 @@ describeVideoModelConformance('dashscope', async () => {
     holdPrompt: '[hold]',
     reportsQueue: true,
     request: { durationSeconds: 5 },
-    unknownRef: 'dsnosuchtask|1280x720|5',
+    // usage.video_duration, and usage.video_ratio as W*H for text-to-video; no frame rate
+    statedShape: ['width', 'height', 'durationSeconds'],
+    unknownRef: 'dsnosuchtask',
     secrets: [fake.apiKey],
     close: async () => {
       good.close();

@@ -2,16 +2,17 @@ import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { DASHSCOPE_SYNTHESIS_PATH, dashscopeTaskSchema, type DashScopeTask } from './dashscope-api';
-import { checkDashScopeRequest, convertToDashScopeVideo, dashScopeShape } from './convert-to-dashscope-video';
-import { mapDashScopeTask, type DashScopeShape } from './map-dashscope-task';
+import { checkDashScopeRequest, convertToDashScopeVideo } from './convert-to-dashscope-video';
+import { mapDashScopeTask } from './map-dashscope-task';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const REF = /^([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+/** The ref is the task id; `|1280x720|5` after it is the requested shape refs of an older release carried (read past). */
+const REF = /^([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
 
-function decodeRef(ref: string): { id: string; shape: DashScopeShape } {
+function decodeRef(ref: string): string {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return { id: m[1], shape: { width: Number(m[2]), height: Number(m[3]), durationSeconds: Number(m[4]) } };
+  return m[1];
 }
 
 /**
@@ -41,12 +42,11 @@ export class DashScopeVideoModel implements VideoModelPort {
     );
     const id = created.output?.task_id;
     if (typeof id !== 'string' || !TASK_ID.test(id)) throw malformedUpstream('a created task without a usable task_id');
-    const s = dashScopeShape(req);
-    return `${id}|${s.width}x${s.height}|${req.durationSeconds}`;
+    return id;
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    const { id, shape } = decodeRef(ref);
+    const id = decodeRef(ref);
     let t: DashScopeTask;
     try {
       t = await this.http.json({ method: 'GET', path: `/tasks/${id}`, signal: ctx.signal }, dashscopeTaskSchema, 'a task');
@@ -56,7 +56,7 @@ export class DashScopeVideoModel implements VideoModelPort {
     }
     // DashScope answers an id it does not know (or no longer keeps) with 200 and task_status UNKNOWN.
     if (t.output?.task_status === 'UNKNOWN') throw notFound(id);
-    return mapDashScopeTask(t, shape, async (url) => Readable.from((await this.http.download(url)).body()));
+    return mapDashScopeTask(t, async (url) => Readable.from((await this.http.download(url)).body()));
   }
 
   /** Only a PENDING task can be cancelled; DashScope refuses the rest (the gateway then stops polling). */

@@ -1,20 +1,21 @@
-import type { VideoStatus } from '@gateway/core';
+import type { VideoArtifact, VideoStatus } from '@gateway/core';
 import type { DashScopeTask } from './dashscope-api';
 
-export interface DashScopeShape {
-  width: number;
-  height: number;
-  durationSeconds: number;
+/**
+ * The delivered shape as the task's usage states it: `video_duration` (seconds), and `video_ratio` when it is a pixel
+ * size (`1280*720`; some models put a word there instead, which says nothing of the size). No frame rate is stated.
+ * What it leaves out stays out: the worker measures the stored file rather than billing the request.
+ */
+function wanShape(t: DashScopeTask): Pick<VideoArtifact, 'width' | 'height' | 'durationSeconds'> {
+  const seconds = t.usage?.video_duration ?? 0;
+  const m = /^(\d{1,5})\*(\d{1,5})$/.exec(t.usage?.video_ratio ?? '');
+  const w = m ? Number(m[1]) : 0;
+  const h = m ? Number(m[2]) : 0;
+  return { ...(w > 0 && h > 0 ? { width: w, height: h } : {}), ...(seconds > 0 ? { durationSeconds: seconds } : {}) };
 }
 
-const WAN_FPS = 24;
-
 /** A task read → the port's status (UNKNOWN is handled by the caller: the task is gone). */
-export function mapDashScopeTask(
-  t: DashScopeTask,
-  shape: DashScopeShape,
-  open: (url: string) => Promise<NodeJS.ReadableStream>,
-): VideoStatus {
+export function mapDashScopeTask(t: DashScopeTask, open: (url: string) => Promise<NodeJS.ReadableStream>): VideoStatus {
   const o = t.output ?? {};
   switch (o.task_status) {
     case 'PENDING':
@@ -22,17 +23,7 @@ export function mapDashScopeTask(
     case 'SUCCEEDED': {
       const url = o.video_url;
       if (!url) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a video URL.' };
-      const seconds = t.usage?.video_duration;
-      return {
-        state: 'succeeded',
-        artifact: {
-          width: shape.width,
-          height: shape.height,
-          durationSeconds: seconds && seconds > 0 ? seconds : shape.durationSeconds,
-          fps: WAN_FPS,
-          open: () => open(url),
-        },
-      };
+      return { state: 'succeeded', artifact: { ...wanShape(t), open: () => open(url) } };
     }
     case 'FAILED':
       return { state: 'failed', code: o.code || 'generation_failed', message: o.message || 'The upstream failed to generate the video.' };

@@ -1,4 +1,4 @@
-import { invalid, resolveRatio, videoDimensions, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
 import type { VeoImage, VeoPersonGeneration, VeoPredictBody } from './google-video-api';
 
 /** What Veo renders, beyond the gateway's own limits table (docs/providers/veo.md). */
@@ -120,9 +120,4 @@ export function convertToGoogleVideo(req: VideoRequest, opts: { personGeneration
       ...(person ? { personGeneration: person } : {}),
     },
   };
-}
-
-/** The pixel size Veo delivers for a request (the operation does not say). */
-export function veoShape(req: VideoRequest): { width: number; height: number } {
-  return videoDimensions(req.resolution, resolveRatio(veoRatio(req)));
 }

@@ -15,8 +15,10 @@ describeVideoModelConformance('google (Veo)', async () => {
     fail: { prompt: 'conformance [fail]', code: 'INVALID_ARGUMENT' },
     // Veo reports no queue: a pending operation is running
     reportsQueue: false,
+    // the operation names the sample's URI only: no size, length or frame rate
+    statedShape: [],
     request: { upstreamModel: 'veo-3.1-generate-preview' },
-    unknownRef: 'models/veo-3.1-generate-preview/operations/nosuch|1280x720|4',
+    unknownRef: 'models/veo-3.1-generate-preview/operations/nosuch',
     secrets: [fake.apiKey],
     close: async () => {
       good.close();

@@ -70,16 +70,19 @@ describe('GoogleVideoModel against the fake Veo', () => {
       videoRequest({ prompt: 'veo ok', upstreamModel: 'veo-3.0-generate-001', aspectRatio: '9:16', durationSeconds: 8 }),
       { taskId: 't' },
     );
-    const { name, shape } = decodeVeoRef(ref);
-    expect(name).toMatch(/^models\/veo-3\.0-generate-001\/operations\/veo[a-z0-9]+$/);
-    expect(shape).toEqual({ width: 720, height: 1280, durationSeconds: 8 });
+    // the ref is the operation name alone: the request's shape is not kept to be passed off as the delivered one
+    expect(ref).toMatch(/^models\/veo-3\.0-generate-001\/operations\/veo[a-z0-9]+$/);
+    const name = decodeVeoRef(ref);
+    expect(name).toBe(ref);
     const created = fake.api.requests.find((r) => r.method === 'POST')!;
     expect(created.path).toBe('/v1beta/models/veo-3.0-generate-001:predictLongRunning');
     expect(created.headers['x-goog-api-key']).toBe(fake.apiKey);
 
     const done = await pollUntilSettled(provider.video, ref, { clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
-    expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 8, fps: 24 });
+    // the operation states no size, length or frame rate: none is stated (the worker measures the stored file)
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({});
     const bytes = await readStream(await done.artifact.open());
     expect(bytes).toEqual(fakeMp4(name.split('/').at(-1)!));
     expect(fake.api.requests.some((r) => r.path.endsWith(':download') && r.headers['x-goog-api-key'] === fake.apiKey)).toBe(true);
@@ -118,6 +121,20 @@ describe('GoogleVideoModel against the fake Veo', () => {
       retryable: false,
     });
     await expect(provider.video.status('../../etc|1x1|1', { taskId: 't' })).rejects.toMatchObject({ code: 'operation_not_found' });
+    await expect(provider.video.status('models/veo/operations/x|junk', { taskId: 't' })).rejects.toMatchObject({
+      code: 'operation_not_found',
+    });
+  });
+
+  it("a ref of an older release (name|WxH|s) still reads the operation, and the request's shape in it is not stated", async () => {
+    const ref = await provider.video.start(videoRequest({ prompt: 'legacy ref', upstreamModel: 'veo-3.1-generate-preview' }), {
+      taskId: 't',
+    });
+    expect(decodeVeoRef(`${ref}|1280x720|4`)).toBe(ref);
+    const done = await pollUntilSettled(provider.video, `${ref}|1280x720|4`, { clock });
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({});
   });
 });
 

@@ -3,23 +3,24 @@ import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { modelPath } from './google-chat-model';
 import { veoOperationSchema, type VeoOperation, type VeoPersonGeneration } from './google-video-api';
-import { checkVeoRequest, convertToGoogleVideo, veoShape } from './convert-to-google-video';
-import { mapGoogleOperation, type VeoShape } from './map-google-operation';
+import { checkVeoRequest, convertToGoogleVideo } from './convert-to-google-video';
+import { mapGoogleOperation } from './map-google-operation';
 
 const OPERATION_NAME = /^[A-Za-z0-9._\-/]{1,300}$/;
+/** What refs written before the adapter stopped echoing the request carried after the name: `|1280x720|8` (ignored). */
+const LEGACY_SHAPE = /^\|\d{1,5}x\d{1,5}\|\d{1,3}$/;
 
-/** The ref is the operation name plus the requested shape: `models/m/operations/x|1280x720|8`. */
-export function encodeVeoRef(name: string, s: VeoShape): OperationRef {
-  return `${name}|${s.width}x${s.height}|${s.durationSeconds}`;
-}
-
-export function decodeVeoRef(ref: string): { name: string; shape: VeoShape } {
-  const [name, size, seconds] = ref.split('|');
-  const m = /^(\d{1,5})x(\d{1,5})$/.exec(size ?? '');
-  if (!name || !OPERATION_NAME.test(name) || name.includes('..') || !m || !/^\d{1,3}$/.test(seconds ?? '')) {
+/**
+ * The ref is the operation name, `models/m/operations/x`. A ref of an older release also carries the requested
+ * shape after it; that part is read past, never used as the delivered shape.
+ */
+export function decodeVeoRef(ref: string): string {
+  const bar = ref.indexOf('|');
+  const name = bar < 0 ? ref : ref.slice(0, bar);
+  if (!name || !OPERATION_NAME.test(name) || name.includes('..') || (bar >= 0 && !LEGACY_SHAPE.test(ref.slice(bar)))) {
     throw new GatewayError('upstream_error', 'The stored Veo operation reference is not readable.', { code: 'operation_not_found' });
   }
-  return { name, shape: { width: Number(m[1]), height: Number(m[2]), durationSeconds: Number(seconds) } };
+  return name;
 }
 
 /**
@@ -52,11 +53,11 @@ export class GoogleVideoModel implements VideoModelPort {
     );
     if (typeof op?.name !== 'string' || !OPERATION_NAME.test(op.name) || op.name.includes('..'))
       throw malformedUpstream('an operation without a usable name');
-    return encodeVeoRef(op.name, { ...veoShape(req), durationSeconds: req.durationSeconds });
+    return op.name;
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    const { name, shape } = decodeVeoRef(ref);
+    const name = decodeVeoRef(ref);
     let op: VeoOperation;
     try {
       op = await this.http.json(
@@ -73,7 +74,7 @@ export class GoogleVideoModel implements VideoModelPort {
       }
       throw e;
     }
-    return mapGoogleOperation(op, shape, async (sample) => {
+    return mapGoogleOperation(op, async (sample) => {
       if (sample.uri) return Readable.from((await this.http.download(sample.uri)).body());
       return Readable.from([Buffer.from(sample.encodedVideo ?? '', 'base64')]);
     });

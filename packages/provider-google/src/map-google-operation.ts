@@ -1,23 +1,14 @@
 import type { VideoStatus } from '@gateway/core';
 import type { VeoOperation } from './google-video-api';
 
-/** What the adapter knows of the result's shape (Veo's operation does not report it). */
-export interface VeoShape {
-  width: number;
-  height: number;
-  durationSeconds: number;
-}
-
 /** Opens the sample (its URI, or the bytes inlined in the operation) as a stream. */
 export type OpenSample = (sample: { uri?: string; encodedVideo?: string }) => Promise<NodeJS.ReadableStream>;
-
-const VEO_FPS = 24;
 
 /**
  * An operation → the port's status. Veo reports no queue position, so a pending operation counts as
  * running. A finished operation with no sample but filtered media is the RAI filter's refusal.
  */
-export function mapGoogleOperation(op: VeoOperation, shape: VeoShape, open: OpenSample): VideoStatus {
+export function mapGoogleOperation(op: VeoOperation, open: OpenSample): VideoStatus {
   if (!op.done) return { state: 'pending', running: true };
   if (op.error) {
     return {
@@ -36,5 +27,7 @@ export function mapGoogleOperation(op: VeoOperation, shape: VeoShape, open: Open
     }
     return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream finished the operation without a video.' };
   }
-  return { state: 'succeeded', artifact: { ...shape, fps: VEO_FPS, open: () => open(video) } };
+  // The operation states no size, length or frame rate of the sample: the artifact leaves them out and the worker
+  // measures the stored file, so a shorter or smaller render is never billed as requested.
+  return { state: 'succeeded', artifact: { open: () => open(video) } };
 }

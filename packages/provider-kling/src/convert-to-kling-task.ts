@@ -1,4 +1,4 @@
-import { invalid, resolveRatio, videoDimensions, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
 import type { KlingCreateBody, KlingTaskKind } from './kling-api';
 
 /** What Kling renders, beyond the gateway's own limits table (docs/providers/kling.md). */
@@ -67,10 +67,4 @@ export function convertToKlingTask(req: VideoRequest & { upstreamModel: string }
     duration: req.durationSeconds === 10 ? '10' : '5',
     ...(kind === 'text2video' ? { aspect_ratio: klingRatio(req) } : {}),
   };
-}
-
-/** The pixel size Kling delivers for a request (the task does not say). */
-export function klingShape(req: VideoRequest): { width: number; height: number } {
-  const ratio = req.firstFrame ? resolveRatio('adaptive', req.firstFrame) : klingRatio(req);
-  return videoDimensions(req.resolution, ratio);
 }

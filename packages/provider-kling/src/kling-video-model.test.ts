@@ -107,18 +107,40 @@ describe('KlingVideoModel against the fake Kling', () => {
       videoRequest({ prompt: 'kling i2v', firstFrame: png(720, 1280, 'f'), aspectRatio: 'adaptive', durationSeconds: 10 }),
       { taskId: 't' },
     );
-    expect(ref).toMatch(/^image2video\/kt[a-z0-9]+\|720x1280\|10$/);
+    expect(ref).toMatch(/^image2video\/kt[a-z0-9]+$/);
     const created = fake.api.requests.find((r) => r.method === 'POST')!;
     expect(created.path).toBe('/v1/videos/image2video');
     const auth = String(created.headers.authorization);
     expect(verifyHs256(auth.slice(7), fake.secretKey, fake.accessKey, Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
     const done = await pollUntilSettled(provider.video, ref, { clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
-    expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 10 });
-    const id = ref.split('/')[1].split('|')[0];
+    // videos[].duration is all Kling states of the shape: no size, no frame rate
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({ durationSeconds: 10 });
+    const id = ref.split('/')[1];
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(id));
     expect(fake.api.requests.some((r) => r.method === 'GET' && r.path === `/v1/videos/image2video/${id}`)).toBe(true);
     expect(fake.storage.credentialsSeen()).toBe(0);
+  });
+
+  it('a video reporting a shorter duration is carried as reported; one with no duration states no shape at all', async () => {
+    const settle = async (prompt: string) => {
+      const ref = await provider.video.start(videoRequest({ prompt, durationSeconds: 10 }), { taskId: 't' });
+      const done = await pollUntilSettled(provider.video, ref, { clock });
+      if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+      const { width, height, durationSeconds, fps } = done.artifact;
+      return { width, height, durationSeconds, fps };
+    };
+    expect(await settle('short [delivered:6]')).toEqual({ durationSeconds: 6 });
+    expect(await settle('bare [unstated]')).toEqual({});
+  });
+
+  it('a ref of an older release (route/id|WxH|s) still reads the task, without stating the shape it carried', async () => {
+    const ref = await provider.video.start(videoRequest({ prompt: 'legacy [unstated]', durationSeconds: 5 }), { taskId: 't' });
+    const done = await pollUntilSettled(provider.video, `${ref}|1280x720|5`, { clock });
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    expect(done.artifact.durationSeconds).toBeUndefined();
+    await expect(provider.video.status(`${ref}|junk`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
   });
 
   it("a refused create keeps Kling's code; balance codes are quota, not a passing rate limit", async () => {
@@ -172,7 +194,9 @@ describeVideoModelConformance('kling', async () => {
     fail: { prompt: 'conformance [fail]', code: 'generation_failed' },
     reportsQueue: true,
     request: { durationSeconds: 5 },
-    unknownRef: 'text2video/ktnosuchtask|1280x720|5',
+    // videos[].duration only: no size, no frame rate
+    statedShape: ['durationSeconds'],
+    unknownRef: 'text2video/ktnosuchtask',
     secrets: [fake.secretKey, key],
     close: async () => {
       good.close();

@@ -3,21 +3,18 @@ import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
 import { klingEnvelopeSchema, type KlingTask, type KlingTaskKind } from './kling-api';
 import type { KlingTokens } from './kling-auth';
-import { checkKlingRequest, convertToKlingTask, klingShape, klingTaskKind } from './convert-to-kling-task';
-import { mapKlingTask, type KlingShape } from './map-kling-task';
+import { checkKlingRequest, convertToKlingTask, klingTaskKind } from './convert-to-kling-task';
+import { mapKlingTask } from './map-kling-task';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+/** `|1280x720|5` after the id: the requested shape refs of an older release carried (read past, never used). */
+const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
 
-/** The ref is the task route and id plus the requested shape: `text2video/{id}|1280x720|5`. */
-export function encodeKlingRef(kind: KlingTaskKind, id: string, s: KlingShape): OperationRef {
-  return `${kind}/${id}|${s.width}x${s.height}|${s.durationSeconds}`;
-}
-
-function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string; shape: KlingShape } {
+/** The ref is the task's route and id, `text2video/{id}`: the two things a read needs. */
+function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string } {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return { kind: m[1] as KlingTaskKind, id: m[2], shape: { width: Number(m[3]), height: Number(m[4]), durationSeconds: Number(m[5]) } };
+  return { kind: m[1] as KlingTaskKind, id: m[2] };
 }
 
 /**
@@ -43,11 +40,11 @@ export class KlingVideoModel implements VideoModelPort {
       'a created task',
     );
     if (typeof task.task_id !== 'string' || !TASK_ID.test(task.task_id)) throw malformedUpstream('a created task without a usable task_id');
-    return encodeKlingRef(kind, task.task_id, { ...klingShape(req), durationSeconds: req.durationSeconds });
+    return `${kind}/${task.task_id}`;
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    const { kind, id, shape } = decodeKlingRef(ref);
+    const { kind, id } = decodeKlingRef(ref);
     let task: KlingTask;
     try {
       task = await this.call({ method: 'GET', path: `/v1/videos/${kind}/${id}`, signal: ctx.signal }, 'a task');
@@ -55,7 +52,7 @@ export class KlingVideoModel implements VideoModelPort {
       if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
       throw e;
     }
-    return mapKlingTask(task, shape, async (url) => Readable.from((await this.http.download(url)).body()));
+    return mapKlingTask(task, async (url) => Readable.from((await this.http.download(url)).body()));
   }
 
   private async call(call: UpstreamCall, what: string): Promise<KlingTask> {

@@ -1,19 +1,10 @@
 import type { VideoStatus } from '@gateway/core';
 import type { KlingTask } from './kling-api';
 
-/** What the adapter knows of the result's shape (Kling reports the duration only). */
-export interface KlingShape {
-  width: number;
-  height: number;
-  durationSeconds: number;
-}
-
 export type OpenUrl = (url: string) => Promise<NodeJS.ReadableStream>;
 
-const KLING_FPS = 24;
-
 /** A task's `data` → the port's status. Kling reports a queue (`submitted`) before `processing`. */
-export function mapKlingTask(t: KlingTask, shape: KlingShape, open: OpenUrl): VideoStatus {
+export function mapKlingTask(t: KlingTask, open: OpenUrl): VideoStatus {
   switch (t.task_status) {
     case 'submitted':
       return { state: 'pending', running: false };
@@ -21,18 +12,11 @@ export function mapKlingTask(t: KlingTask, shape: KlingShape, open: OpenUrl): Vi
       const video = t.task_result?.videos?.find((v) => v.url);
       if (!video?.url)
         return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a video URL.' };
-      const seconds = Number(video.duration);
+      // The video states its length ("5", or "5.1" for a render that ran over); no size or frame rate. What it
+      // leaves out stays out: the worker measures the stored file rather than billing the request.
+      const seconds = /^\d+(\.\d+)?$/.test(video.duration ?? '') ? Number(video.duration) : 0;
       const url = video.url;
-      return {
-        state: 'succeeded',
-        artifact: {
-          width: shape.width,
-          height: shape.height,
-          durationSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : shape.durationSeconds,
-          fps: KLING_FPS,
-          open: () => open(url),
-        },
-      };
+      return { state: 'succeeded', artifact: { ...(seconds > 0 ? { durationSeconds: seconds } : {}), open: () => open(url) } };
     }
     case 'failed':
       return {

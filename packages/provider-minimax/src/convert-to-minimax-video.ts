@@ -1,4 +1,4 @@
-import { invalid, resolveRatio, videoDimensions, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
 import type { MiniMaxCreateBody } from './minimax-api';
 
 /** What Hailuo renders, beyond the gateway's own limits table (docs/providers/minimax.md). */
@@ -57,11 +57,4 @@ export function convertToMiniMaxVideo(req: VideoRequest & { upstreamModel: strin
     duration: req.durationSeconds,
     resolution: req.resolution === '1080p' ? '1080P' : '768P',
   };
-}
-
-/** The size expected when the query does not report one: 768P is 1366×768 for landscape. */
-export function miniMaxShape(req: VideoRequest): { width: number; height: number } {
-  const ratio = resolveRatio(req.firstFrame ? 'adaptive' : '16:9', req.firstFrame);
-  if (req.resolution === '720p' && ratio === '16:9') return { width: 1366, height: 768 };
-  return videoDimensions(req.resolution, ratio);
 }

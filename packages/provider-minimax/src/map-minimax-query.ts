@@ -1,20 +1,8 @@
 import type { VideoStatus } from '@gateway/core';
 import type { MiniMaxQuery } from './minimax-api';
 
-export interface MiniMaxShape {
-  width: number;
-  height: number;
-  durationSeconds: number;
-}
-
-const MINIMAX_FPS = 24;
-
 /** A query answer → the port's status. `open` retrieves the file's download URL at copy time (it expires). */
-export function mapMiniMaxQuery(
-  q: MiniMaxQuery,
-  shape: MiniMaxShape,
-  open: (fileId: string) => Promise<NodeJS.ReadableStream>,
-): VideoStatus {
+export function mapMiniMaxQuery(q: MiniMaxQuery, open: (fileId: string) => Promise<NodeJS.ReadableStream>): VideoStatus {
   switch (q.status) {
     case 'Preparing':
     case 'Queueing':
@@ -22,16 +10,11 @@ export function mapMiniMaxQuery(
     case 'Success': {
       const fileId = q.file_id;
       if (!fileId) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a file id.' };
-      return {
-        state: 'succeeded',
-        artifact: {
-          width: q.video_width && q.video_width > 0 ? q.video_width : shape.width,
-          height: q.video_height && q.video_height > 0 ? q.video_height : shape.height,
-          durationSeconds: shape.durationSeconds,
-          fps: MINIMAX_FPS,
-          open: () => open(fileId),
-        },
-      };
+      // The query states the pixel size (video_width, video_height), never the length or frame rate. What it leaves
+      // out stays out: the worker measures the stored file rather than billing the request.
+      const w = q.video_width ?? 0;
+      const h = q.video_height ?? 0;
+      return { state: 'succeeded', artifact: { ...(w > 0 && h > 0 ? { width: w, height: h } : {}), open: () => open(fileId) } };
     }
     case 'Fail': {
       const code = q.base_resp?.status_code;

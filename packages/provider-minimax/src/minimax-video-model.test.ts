@@ -59,16 +59,26 @@ describe('MiniMaxVideoModel against the fake MiniMax', () => {
 
   it('create → query (Preparing/Queueing → Processing → Success) → files/retrieve → download_url, size from the query', async () => {
     const ref = await provider.video.start(req({ prompt: 'hailuo ok' }), { taskId: 't' });
-    expect(ref).toMatch(/^[a-z0-9]+\|1366x768\|6$/);
+    expect(ref).toMatch(/^[a-z0-9]+$/);
     const done = await pollUntilSettled(provider.video, ref, { clock });
     expect(done.pendingSeen[0]).toBe(false);
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
-    expect(done.artifact).toMatchObject({ width: 1366, height: 768, durationSeconds: 6 });
-    const id = ref.split('|')[0];
-    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(id));
+    // video_width × video_height is all the query states of the shape: no length, no frame rate
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({ width: 1366, height: 768 });
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
     expect(fake.api.requests.some((r) => r.path === '/v1/files/retrieve')).toBe(true);
     expect(fake.api.requests.every((r) => r.headers.authorization === `Bearer ${fake.apiKey}`)).toBe(true);
     expect(fake.storage.credentialsSeen()).toBe(0);
+  });
+
+  it('a query without video_width/video_height states no shape; a ref of an older release (id|WxH|s) still reads', async () => {
+    const ref = await provider.video.start(req({ prompt: 'bare [unstated]' }), { taskId: 't' });
+    const done = await pollUntilSettled(provider.video, `${ref}|1366x768|6`, { clock });
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({});
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
   });
 
   it('failures come as HTTP 200 with base_resp: invalid params, balance and sensitive output are each mapped', async () => {
@@ -101,7 +111,9 @@ describeVideoModelConformance('minimax', async () => {
     fail: { prompt: 'conformance [fail]', code: 'generation_failed' },
     reportsQueue: true,
     request: { durationSeconds: 6 },
-    unknownRef: '99999999|1366x768|6',
+    // video_width and video_height only: no length, no frame rate
+    statedShape: ['width', 'height'],
+    unknownRef: '99999999',
     secrets: [fake.apiKey],
     close: async () => {
       good.close();

@@ -3,17 +3,18 @@ import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp, type UpstreamSchema } from '@gateway/provider-kit';
 import { minimaxCreatedSchema, minimaxFileSchema, minimaxQuerySchema, type MiniMaxBaseResp } from './minimax-api';
 import { minimaxBaseRespError } from './minimax-error';
-import { checkMiniMaxRequest, convertToMiniMaxVideo, miniMaxShape } from './convert-to-minimax-video';
-import { mapMiniMaxQuery, type MiniMaxShape } from './map-minimax-query';
+import { checkMiniMaxRequest, convertToMiniMaxVideo } from './convert-to-minimax-video';
+import { mapMiniMaxQuery } from './map-minimax-query';
 
-const REF = /^([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+/** The ref is the task id; `|1366x768|6` after it is the requested shape refs of an older release carried (read past). */
+const REF = /^([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
 /** 2013 "invalid params" on a query that has only the task id: the id is not one of this account's tasks. */
 const UNKNOWN_TASK = 2013;
 
-function decodeRef(ref: string): { id: string; shape: MiniMaxShape } {
+function decodeRef(ref: string): string {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return { id: m[1], shape: { width: Number(m[2]), height: Number(m[3]), durationSeconds: Number(m[4]) } };
+  return m[1];
 }
 
 /**
@@ -36,12 +37,11 @@ export class MiniMaxVideoModel implements VideoModelPort {
     );
     const id = created.task_id;
     if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw malformedUpstream('a created task without a usable task_id');
-    const s = miniMaxShape(req);
-    return `${id}|${s.width}x${s.height}|${req.durationSeconds}`;
+    return id;
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    const { id, shape } = decodeRef(ref);
+    const id = decodeRef(ref);
     const q = await this.http.json(
       { method: 'GET', path: '/v1/query/video_generation', query: { task_id: id }, signal: ctx.signal },
       minimaxQuerySchema,
@@ -52,7 +52,7 @@ export class MiniMaxVideoModel implements VideoModelPort {
       if (q.base_resp.status_code === UNKNOWN_TASK) throw notFound(id);
       throw minimaxBaseRespError(q.base_resp, { status: 200, headers: {} });
     }
-    return mapMiniMaxQuery(q, shape, (fileId) => this.open(fileId));
+    return mapMiniMaxQuery(q, (fileId) => this.open(fileId));
   }
 
   private async open(fileId: string): Promise<NodeJS.ReadableStream> {

@@ -15,6 +15,8 @@ describeVideoModelConformance('openai (Sora)', async () => {
     fail: { prompt: 'conformance [fail]', code: 'video_generation_failed' },
     holdPrompt: '[hold]',
     reportsQueue: true,
+    // the video object's `size` and `seconds`; no frame rate
+    statedShape: ['width', 'height', 'durationSeconds'],
     request: { upstreamModel: 'sora-2' },
     unknownRef: 'video_nosuchvideo',
     secrets: [fake.apiKey],

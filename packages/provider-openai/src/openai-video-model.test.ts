@@ -57,10 +57,31 @@ describe('OpenAiVideoModel against the fake Sora', () => {
     expect(done.pendingSeen[0]).toBe(false);
     expect(done.pendingSeen).toContain(true);
     if (done.state !== 'succeeded') throw new Error(done.state);
+    // the video object's `size` and `seconds`; it names no frame rate, so none is stated
     expect(done.artifact).toMatchObject({ width: 720, height: 1280, durationSeconds: 8 });
+    expect(done.artifact.fps).toBeUndefined();
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
     const content = fake.api.requests.find((r) => r.path.endsWith('/content'))!;
     expect(content.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
+  });
+
+  it('a video object reporting fewer seconds than asked: the artifact carries what it reports', async () => {
+    const ref = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'short [delivered:4]', durationSeconds: 8 }), {
+      taskId: 't',
+    });
+    const done = await pollUntilSettled(provider.video, ref, { clock });
+    if (done.state !== 'succeeded') throw new Error(done.state);
+    expect(done.artifact).toMatchObject({ width: 1280, height: 720, durationSeconds: 4 });
+  });
+
+  it('a video object without `seconds` and `size`: the artifact states no shape (the worker measures the file)', async () => {
+    const ref = await provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'bare [unstated]', durationSeconds: 8 }), {
+      taskId: 't',
+    });
+    const done = await pollUntilSettled(provider.video, ref, { clock });
+    if (done.state !== 'succeeded') throw new Error(done.state);
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({});
   });
 
   it('a remix is POST /videos/{source}/remix with the new prompt (JSON), and runs like any video', async () => {

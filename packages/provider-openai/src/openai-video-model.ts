@@ -1,11 +1,29 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import {
+  GatewayError,
+  type OperationRef,
+  type VideoArtifact,
+  type VideoModelPort,
+  type VideoRequest,
+  type VideoStatus,
+} from '@gateway/core';
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
 import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const SORA_FPS = 24;
+
+/**
+ * The delivered shape as the video object states it: `size` ("1280x720") and `seconds` ("8"). The object names no
+ * frame rate, and what it leaves out stays out: the worker then measures the stored file instead of billing the request.
+ */
+function soraShape(v: OpenAiVideo): Pick<VideoArtifact, 'width' | 'height' | 'durationSeconds'> {
+  const m = /^(\d{1,5})x(\d{1,5})$/.exec(v.size ?? '');
+  const w = m ? Number(m[1]) : 0;
+  const h = m ? Number(m[2]) : 0;
+  const seconds = /^\d+(\.\d+)?$/.test(v.seconds ?? '') ? Number(v.seconds) : 0;
+  return { ...(w > 0 && h > 0 ? { width: w, height: h } : {}), ...(seconds > 0 ? { durationSeconds: seconds } : {}) };
+}
 
 /** A video object → the port's status; the content route streams the MP4. */
 export function mapOpenAiVideo(v: OpenAiVideo, open: () => Promise<NodeJS.ReadableStream>): VideoStatus {
@@ -13,20 +31,8 @@ export function mapOpenAiVideo(v: OpenAiVideo, open: () => Promise<NodeJS.Readab
   switch (v.status) {
     case 'queued':
       return { state: 'pending', running: false, progress };
-    case 'completed': {
-      const m = /^(\d+)x(\d+)$/.exec(v.size ?? '');
-      const seconds = Number(v.seconds);
-      return {
-        state: 'succeeded',
-        artifact: {
-          width: m ? Number(m[1]) : 1280,
-          height: m ? Number(m[2]) : 720,
-          durationSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 4,
-          fps: SORA_FPS,
-          open,
-        },
-      };
-    }
+    case 'completed':
+      return { state: 'succeeded', artifact: { ...soraShape(v), open } };
     case 'failed':
       return {
         state: 'failed',

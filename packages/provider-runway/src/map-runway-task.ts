@@ -1,16 +1,8 @@
 import type { VideoStatus } from '@gateway/core';
 import type { RunwayTask } from './runway-api';
 
-export interface RunwayShape {
-  width: number;
-  height: number;
-  durationSeconds: number;
-}
-
-const RUNWAY_FPS = 24;
-
 /** A task → the port's status. THROTTLED is Runway's queue (the account's concurrency is full). */
-export function mapRunwayTask(t: RunwayTask, shape: RunwayShape, open: (url: string) => Promise<NodeJS.ReadableStream>): VideoStatus {
+export function mapRunwayTask(t: RunwayTask, open: (url: string) => Promise<NodeJS.ReadableStream>): VideoStatus {
   switch (t.status) {
     case 'PENDING':
     case 'THROTTLED':
@@ -18,7 +10,9 @@ export function mapRunwayTask(t: RunwayTask, shape: RunwayShape, open: (url: str
     case 'SUCCEEDED': {
       const url = t.output?.find(Boolean);
       if (!url) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without an output URL.' };
-      return { state: 'succeeded', artifact: { ...shape, fps: RUNWAY_FPS, open: () => open(url) } };
+      // The task names its output URLs only (no size, length or frame rate): the artifact states none and the worker
+      // measures the stored file, so a shorter or smaller render is never billed as requested.
+      return { state: 'succeeded', artifact: { open: () => open(url) } };
     }
     case 'FAILED':
       return {

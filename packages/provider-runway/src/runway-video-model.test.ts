@@ -69,7 +69,7 @@ describe('RunwayVideoModel against the fake Runway', () => {
 
   it('sends X-Runway-Version and the key, reads PENDING → RUNNING (progress) → SUCCEEDED, downloads output[0] without the key', async () => {
     const ref = await provider.video.start(req({ prompt: 'runway ok' }), { taskId: 't' });
-    expect(ref).toMatch(/^rw[a-z0-9]+\|1280x720\|5$/);
+    expect(ref).toMatch(/^rw[a-z0-9]+$/);
     const created = fake.api.requests.find((r) => r.method === 'POST')!;
     expect(created.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': RUNWAY_API_VERSION });
     const seen: Array<number | undefined> = [];
@@ -77,7 +77,10 @@ describe('RunwayVideoModel against the fake Runway', () => {
       const st = await provider.video.status(ref, { taskId: 't' });
       if (st.state !== 'pending') {
         if (st.state !== 'succeeded') throw new Error(JSON.stringify(st));
-        expect(await readStream(await st.artifact.open())).toEqual(fakeMp4(ref.split('|')[0]));
+        // the task names its output URLs only: no shape is stated (the worker measures the file)
+        const { width, height, durationSeconds, fps } = st.artifact;
+        expect({ width, height, durationSeconds, fps }).toEqual({});
+        expect(await readStream(await st.artifact.open())).toEqual(fakeMp4(ref));
         break;
       }
       if (st.running) seen.push(st.progress);
@@ -85,6 +88,15 @@ describe('RunwayVideoModel against the fake Runway', () => {
     }
     expect(seen.some((p) => typeof p === 'number' && p > 0 && p < 100)).toBe(true);
     expect(fake.storage.credentialsSeen()).toBe(0);
+  });
+
+  it('a ref of an older release (id|WxH|s) still reads the task, without stating the shape it carried', async () => {
+    const ref = await provider.video.start(req({ prompt: 'legacy' }), { taskId: 't' });
+    const done = await pollUntilSettled(provider.video, `${ref}|1280x720|5`, { clock });
+    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
+    const { width, height, durationSeconds, fps } = done.artifact;
+    expect({ width, height, durationSeconds, fps }).toEqual({});
+    await expect(provider.video.status(`${ref}|1280x720`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
   });
 
   it('keeps failureCode; DELETE cancels a THROTTLED task; a credits refusal is quota', async () => {
@@ -116,7 +128,9 @@ describeVideoModelConformance('runway', async () => {
     holdPrompt: '[hold]',
     reportsQueue: true,
     request: { durationSeconds: 5, upstreamModel: 'gen4_turbo' },
-    unknownRef: 'rwnosuchtask|1280x720|5',
+    // the task object names output URLs only: no size, length or frame rate
+    statedShape: [],
+    unknownRef: 'rwnosuchtask',
     secrets: [fake.apiKey],
     close: async () => {
       good.close();

@@ -2,16 +2,17 @@ import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { runwayCreatedSchema, runwayTaskSchema, type RunwayTask } from './runway-api';
-import { checkRunwayRequest, convertToRunwayTask, runwayShape } from './convert-to-runway-task';
-import { mapRunwayTask, type RunwayShape } from './map-runway-task';
+import { checkRunwayRequest, convertToRunwayTask } from './convert-to-runway-task';
+import { mapRunwayTask } from './map-runway-task';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const REF = /^([A-Za-z0-9_-]{1,128})\|(\d{1,5})x(\d{1,5})\|(\d{1,3})$/;
+/** The ref is the task id; `|1280x720|5` after it is the requested shape refs of an older release carried (read past). */
+const REF = /^([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
 
-function decodeRef(ref: string): { id: string; shape: RunwayShape } {
+function decodeRef(ref: string): string {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return { id: m[1], shape: { width: Number(m[2]), height: Number(m[3]), durationSeconds: Number(m[4]) } };
+  return m[1];
 }
 
 /**
@@ -30,12 +31,11 @@ export class RunwayVideoModel implements VideoModelPort {
     const { path, body } = convertToRunwayTask(req);
     const created = await this.http.json({ method: 'POST', path, json: body, signal: ctx.signal }, runwayCreatedSchema, 'a created task');
     if (typeof created.id !== 'string' || !TASK_ID.test(created.id)) throw malformedUpstream('a created task without a usable id');
-    const s = runwayShape(req);
-    return `${created.id}|${s.width}x${s.height}|${req.durationSeconds}`;
+    return created.id;
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    const { id, shape } = decodeRef(ref);
+    const id = decodeRef(ref);
     let t: RunwayTask;
     try {
       t = await this.http.json({ method: 'GET', path: `/v1/tasks/${id}`, signal: ctx.signal }, runwayTaskSchema, 'a task');
@@ -43,7 +43,7 @@ export class RunwayVideoModel implements VideoModelPort {
       if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
       throw e;
     }
-    return mapRunwayTask(t, shape, async (url) => Readable.from((await this.http.download(url)).body()));
+    return mapRunwayTask(t, async (url) => Readable.from((await this.http.download(url)).body()));
   }
 
   /** DELETE cancels a task that is not done (and deletes one that is). */

@@ -23,6 +23,8 @@ describeVideoModelConformance('simulator', async () => {
     advance: (ms) => clock.advance(ms),
     fail: { prompt: 'conformance [sim:fail]', code: 'simulated_failure' },
     reportsQueue: true,
+    // it renders the file itself: the parameters it rendered with are the delivered shape
+    statedShape: 'rendered',
     unknownRef: 'sim1.bm90LWEtcmVm',
     secrets: [],
     close: async () => rmSync(dir, { recursive: true, force: true }),

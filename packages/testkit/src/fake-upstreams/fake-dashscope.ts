@@ -91,6 +91,17 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
     };
   };
 
+  /** The usage of a finished task: its length, and `video_ratio` as `W*H` when the request named a size (text-to-video). */
+  const usageOf = (t: FakeTask) => {
+    const p = (t.body.parameters as Record<string, unknown> | undefined) ?? {};
+    if (t.script.unstatedShape) return { video_count: 1 };
+    return {
+      video_duration: t.script.deliveredSeconds ?? Number(p.duration ?? 5),
+      ...(typeof p.size === 'string' ? { video_ratio: p.size } : {}),
+      video_count: 1,
+    };
+  };
+
   const api = await startFakeHttp(
     [
       {
@@ -117,15 +128,7 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
         handle: guarded((_r, res, m) => {
           const t = book.get(m[1]);
           const out = t ? output(t) : { task_id: m[1], task_status: 'UNKNOWN' };
-          const usage =
-            t && book.state(t).state === 'succeeded'
-              ? {
-                  usage: {
-                    video_duration: Number((t.body.parameters as Record<string, unknown> | undefined)?.duration ?? 5),
-                    video_count: 1,
-                  },
-                }
-              : {};
+          const usage = t && book.state(t).state === 'succeeded' ? { usage: usageOf(t) } : {};
           sendJson(res, 200, { request_id: randomUUID(), output: out, ...usage });
         }),
       },

@@ -91,7 +91,18 @@ export async function startFakeKling(opts: FakeKlingOptions = {}): Promise<FakeK
       created_at: t.createdAt,
       updated_at: book.now(),
       ...(status === 'succeed'
-        ? { task_result: { videos: [{ id: randomUUID(), url: storage.urlOf(t.id), duration: String(t.body.duration ?? '5') }] } }
+        ? {
+            task_result: {
+              videos: [
+                {
+                  id: randomUUID(),
+                  url: storage.urlOf(t.id),
+                  // Kling states the rendered length only; `[unstated]` leaves it out
+                  ...(!t.script.unstatedShape && { duration: String(t.script.deliveredSeconds ?? t.body.duration ?? '5') }),
+                },
+              ],
+            },
+          }
         : {}),
     };
   };

@@ -66,7 +66,8 @@ export async function startFakeMiniMax(opts: FakeVideoOptions = {}): Promise<Fak
       task_id: t.id,
       status,
       file_id: status === 'Success' ? fileIdOf(t) : '',
-      ...(status === 'Success' ? { video_width: 1366, video_height: 768 } : {}),
+      // MiniMax states the pixel size (never the length); `[unstated]` leaves it out
+      ...(status === 'Success' && !t.script.unstatedShape ? { video_width: 1366, video_height: 768 } : {}),
       ...(filtered
         ? baseResp(1027, 'output video sensitive')
         : status === 'Fail'

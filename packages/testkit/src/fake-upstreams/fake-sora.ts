@@ -61,8 +61,11 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
       created_at: Math.floor(t.createdAt / 1000),
       completed_at: status === 'completed' ? Math.floor(book.now() / 1000) : null,
       expires_at: null,
-      seconds: String(t.body.seconds ?? '4'),
-      size: String(t.body.size ?? '1280x720'),
+      // the video object states its length and size (a shorter render when scripted); `[unstated]` leaves both out
+      ...(!t.script.unstatedShape && {
+        seconds: String(t.script.deliveredSeconds ?? t.body.seconds ?? '4'),
+        size: String(t.body.size ?? '1280x720'),
+      }),
       remixed_from_video_id: t.body.remixed_from_video_id ?? null,
       error,
     };

@@ -12,16 +12,25 @@ import path from 'node:path';
 export type FakeTaskState = 'queued' | 'running' | 'succeeded' | 'failed' | 'expired' | 'cancelled';
 export type FakeOutcome = 'succeeded' | 'failed' | 'expired' | 'filtered';
 
-/** How one task runs. Markers in the prompt choose it: `[fail]`, `[expire]`, `[filtered]`, `[hold]` (stays queued), `[slow]` (runs 10 min). */
+/**
+ * How one task runs. Markers in the prompt choose it: `[fail]`, `[expire]`, `[filtered]`, `[hold]` (stays queued),
+ * `[slow]` (runs 10 min), `[unstated]` (the answer states no shape), `[delivered:N]` (the answer reports N seconds).
+ */
 export interface FakeTaskScript {
   queuedMs: number;
   runningMs: number;
   outcome: FakeOutcome;
   failCode?: string;
   failMessage?: string;
-  /** the task answer reports this many seconds rendered (a shorter video than asked); default what was asked */
+  /**
+   * the task answer reports this many seconds rendered (a shorter video than asked); default what was asked. Only
+   * fakes whose upstream states a duration (Ark, Sora, Kling, DashScope) carry it.
+   */
   deliveredSeconds?: number;
-  /** the task answer states no shape at all (no resolution, ratio, duration, fps): the gateway must measure the file */
+  /**
+   * the task answer states no shape at all (no size, resolution, ratio, duration, fps): the gateway must measure the
+   * file. Fakes whose upstream never states a shape (Veo, Runway) answer the same either way.
+   */
   unstatedShape?: boolean;
 }
 
@@ -66,7 +75,9 @@ const MARKERS: Array<[string, Partial<FakeTaskScript>]> = [
   ['[filtered]', { outcome: 'filtered' }],
   ['[hold]', { queuedMs: 24 * 3600_000 }],
   ['[slow]', { runningMs: 600_000 }],
+  ['[unstated]', { unstatedShape: true }],
 ];
+const DELIVERED = /\[delivered:(\d{1,3})\]/;
 
 export class FakeTaskBook {
   readonly tasks = new Map<string, FakeTask>();
@@ -85,6 +96,8 @@ export class FakeTaskBook {
   create(model: string, prompt: string, body: Record<string, unknown>): FakeTask {
     let script: FakeTaskScript = { queuedMs: this.opts.queuedMs ?? 100, runningMs: this.opts.runningMs ?? 200, outcome: 'succeeded' };
     for (const [marker, s] of MARKERS) if (prompt.includes(marker)) script = { ...script, ...s };
+    const delivered = DELIVERED.exec(prompt);
+    if (delivered) script.deliveredSeconds = Number(delivered[1]);
     script = { ...script, ...this.opts.script?.(prompt) };
     const id = `${this.idPrefix}${(++this.seq).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     const task: FakeTask = { id, model, prompt, body, createdAt: this.now(), script };

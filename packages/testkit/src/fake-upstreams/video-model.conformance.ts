@@ -2,8 +2,17 @@
  * The one suite every video adapter runs (the simulator, Ark, Veo, Sora, Kling, MiniMax, DashScope,
  * Runway), each against its fake upstream: what the worker relies on from any VideoModelPort.
  */
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest } from '@gateway/core';
+import { GatewayError, type OperationRef, type VideoArtifact, type VideoModelPort, type VideoRequest } from '@gateway/core';
 import { pollUntilSettled, readStream, videoRequest } from './video-port-helpers';
+
+/** The artifact's shape fields: what the delivered-billing settles on. */
+export type VideoShapeField = 'width' | 'height' | 'durationSeconds' | 'fps';
+const SHAPE_FIELDS: readonly VideoShapeField[] = ['width', 'height', 'durationSeconds', 'fps'];
+
+/** The shape fields an artifact states (present and not undefined), in SHAPE_FIELDS order. */
+function statedFields(a: VideoArtifact): VideoShapeField[] {
+  return SHAPE_FIELDS.filter((f) => a[f] !== undefined);
+}
 
 export interface VideoConformanceTarget {
   /** the adapter with working credentials */
@@ -24,6 +33,13 @@ export interface VideoConformanceTarget {
   reportsQueue: boolean;
   /** a request this upstream can render (defaults: 720p, 16:9, 4 s) */
   request?: Partial<VideoRequest> & { upstreamModel?: string };
+  /**
+   * Which shape fields the upstream's success answer states, per its API reference (the fake states the same): the
+   * adapter must state exactly these and leave the rest out, so the worker measures the file instead of billing the
+   * request. `'rendered'`: the adapter renders the file itself and knows all four (the simulator). The fakes answer a
+   * prompt marked `[unstated]` with no shape and one marked `[delivered:N]` with N seconds where they state a length.
+   */
+  statedShape: readonly VideoShapeField[] | 'rendered';
   /** a well-formed operation reference the upstream does not know */
   unknownRef: OperationRef;
   /** strings that must never appear in an error: keys, secrets */
@@ -71,11 +87,32 @@ export function describeVideoModelConformance(name: string, setup: () => Promise
       expect(done.pendingSeen).toContain(true);
       if (done.state !== 'succeeded') throw new Error(`expected success, got ${JSON.stringify(done)}`);
       const a = done.artifact;
-      for (const n of [a.width, a.height, a.durationSeconds, a.fps]) expect(n).toBeGreaterThan(0);
+      const stated = t.statedShape === 'rendered' ? SHAPE_FIELDS : SHAPE_FIELDS.filter((f) => t.statedShape.includes(f));
+      expect(statedFields(a)).toEqual(stated);
+      for (const f of stated) expect(a[f]).toBeGreaterThan(0);
       const bytes = await readStream(await a.open());
       // an MP4 starts with its `ftyp` box
       expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
       await a.dispose?.();
+    });
+
+    it("an answer that states no shape: the artifact states none either (never the request's values)", async () => {
+      if (t.statedShape === 'rendered') return; // the adapter made the file: its own parameters are the delivered ones
+      const ref = await t.model.start(req({ prompt: 'conformance unstated [unstated]' }), ctx);
+      const done = await pollUntilSettled(t.model, ref, { clock, everyMs: 25 });
+      if (done.state !== 'succeeded') throw new Error(`expected success, got ${JSON.stringify(done)}`);
+      expect(statedFields(done.artifact)).toEqual([]);
+      await done.artifact.dispose?.();
+    });
+
+    it('a shorter delivery the answer reports is carried as delivered, where the upstream states a length', async () => {
+      if (t.statedShape === 'rendered' || !t.statedShape.includes('durationSeconds')) return;
+      const ref = await t.model.start(req({ prompt: 'conformance short [delivered:3]' }), ctx);
+      const done = await pollUntilSettled(t.model, ref, { clock, everyMs: 25 });
+      if (done.state !== 'succeeded') throw new Error(`expected success, got ${JSON.stringify(done)}`);
+      expect(done.artifact.durationSeconds).toBe(3);
+      expect(req().durationSeconds).toBeGreaterThan(3);
+      await done.artifact.dispose?.();
     });
 
     it('a task the upstream fails ends failed with the mapped code and a message', async () => {
