@@ -5,26 +5,18 @@
  * process tree divided by the completed requests, with the idle RSS of the tree before the load. Extra gateway
  * settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load, type Target } from './lib/measure';
-import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb } from './lib/processes';
+import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb, writeMockGatewayConfig } from './lib/processes';
 
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-cpu-'));
   const mockPort = 21000 + Math.floor(Math.random() * 500);
   const gwPort = mockPort + 600;
-  writeFileSync(
-    path.join(dir, 'gateway.json'),
-    JSON.stringify({
-      providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
-      models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
-      groups: [{ name: 'default', models: ['*'] }],
-      keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
-    }),
-  );
+  const configFile = writeMockGatewayConfig(dir, mockPort);
   buildGateway();
   const mock = await startProcess(
     'mock',
@@ -37,7 +29,7 @@ async function main(): Promise<void> {
     'gateway',
     process.execPath,
     GATEWAY_ARGS,
-    { PORT: String(gwPort), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), GATEWAY_CONFIG: path.join(dir, 'gateway.json') },
+    { PORT: String(gwPort), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), GATEWAY_CONFIG: configFile },
     /Gateway listening/,
   );
   try {

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { load, type Target } from './lib/measure';
-import { ROOT, startProcess } from './lib/processes';
+import { ROOT, startProcess, writeMockGatewayConfig } from './lib/processes';
 
 interface ProfileNode {
   id: number;
@@ -68,15 +68,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-profile-'));
   const mockPort = 19000 + Math.floor(Math.random() * 500);
   const gwPort = mockPort + 600;
-  writeFileSync(
-    path.join(dir, 'gateway.json'),
-    JSON.stringify({
-      providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
-      models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
-      groups: [{ name: 'default', models: ['*'] }],
-      keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
-    }),
-  );
+  const configFile = writeMockGatewayConfig(dir, mockPort);
   const mock = await startProcess(
     'mock',
     process.execPath,
@@ -92,7 +84,7 @@ async function main(): Promise<void> {
       PORT: String(gwPort),
       HOST: '127.0.0.1',
       DATA_DIR: path.join(dir, 'data'),
-      GATEWAY_CONFIG: path.join(dir, 'gateway.json'),
+      GATEWAY_CONFIG: configFile,
       LOG_LEVEL: 'info',
     },
     /Gateway listening/,

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -111,4 +111,19 @@ function safe<T>(fn: () => T): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The one-model gateway config of the CPU and profile runs: `bench` served by the mock on `mockPort`; returns its path. */
+export function writeMockGatewayConfig(dir: string, mockPort: number): string {
+  const file = path.join(dir, 'gateway.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
+      models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
+      groups: [{ name: 'default', models: ['*'] }],
+      keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
+    }),
+  );
+  return file;
 }

@@ -1,31 +1,19 @@
-import type { VideoModelPort } from '@gateway/core';
 import {
+  bearerAuth,
+  createVideoProvider,
   readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
-  UpstreamHttp,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type VideoProvider,
+  type VideoProviderConfig,
 } from '@gateway/provider-kit';
 import { ARK_DEFAULT_BASE_URL, ARK_REQUEST_ID_HEADERS } from './ark-api';
 import { describeArkFailure } from './ark-error';
 import { ArkVideoModel } from './ark-video-model';
 
-export interface ArkProviderConfig {
-  /** ends in `/api/v3`, as the Ark SDKs take it */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `batchPolling` (default true), `maxBatch` (ids per list call, default 100), `maxSockets` (default 64) */
-  options?: Record<string, unknown>;
-}
+/** The base URL ends in `/api/v3`, as the Ark SDKs take it; `options`: `batchPolling`, `maxBatch`, `maxSockets`. */
+export type ArkProviderConfig = VideoProviderConfig;
 
-export interface ArkProvider {
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
+export type ArkProvider = VideoProvider;
 
 /** `options` of an ark provider entry. */
 export const arkOptionsSchema = {
@@ -42,23 +30,19 @@ export const arkOptionsSchema = {
 } as const;
 
 export function createArkProvider(config: ArkProviderConfig): ArkProvider {
-  const o = config.options;
-  rejectUnknownOptions(o, Object.keys(arkOptionsSchema.properties));
-  const apiKey = requireApiKey(config.apiKey);
-  const http = new UpstreamHttp({
-    baseUrl: requireBaseUrl(config.baseUrl, ARK_DEFAULT_BASE_URL),
-    headers: { authorization: `Bearer ${apiKey}` },
-    timeouts: config.timeouts,
+  return createVideoProvider(config, {
+    defaultBaseUrl: ARK_DEFAULT_BASE_URL,
+    defaultMaxSockets: 64,
+    optionsSchema: arkOptionsSchema,
+    auth: bearerAuth,
     requestIdHeaders: ARK_REQUEST_ID_HEADERS,
     describeFailure: describeArkFailure,
-    secrets: [apiKey],
-    maxSockets: readOption.positiveInt(o, 'maxSockets', 64),
+    model: (http, _apiKey, o) =>
+      new ArkVideoModel(http, {
+        batchPolling: readOption.boolean(o, 'batchPolling', true),
+        maxBatch: Math.min(500, readOption.positiveInt(o, 'maxBatch', 100)),
+      }),
   });
-  const video = new ArkVideoModel(http, {
-    batchPolling: readOption.boolean(o, 'batchPolling', true),
-    maxBatch: Math.min(500, readOption.positiveInt(o, 'maxBatch', 100)),
-  });
-  return { video, close: () => http.destroy(), drain: () => http.drain() };
 }
 
 export const arkProvider: ProviderDescriptor<'ark'> = {

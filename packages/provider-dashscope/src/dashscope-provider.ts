@@ -1,31 +1,17 @@
-import type { VideoModelPort } from '@gateway/core';
 import {
-  readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
-  UpstreamHttp,
+  bearerAuth,
+  createVideoProvider,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type VideoProvider,
+  type VideoProviderConfig,
 } from '@gateway/provider-kit';
 import { DASHSCOPE_DEFAULT_BASE_URL, DASHSCOPE_REQUEST_ID_HEADERS } from './dashscope-api';
 import { describeDashScopeFailure } from './dashscope-error';
 import { DashScopeVideoModel } from './dashscope-video-model';
 
-export interface DashScopeProviderConfig {
-  /** ends in `/api/v1` (default Singapore, https://dashscope-intl.aliyuncs.com/api/v1; Beijing: https://dashscope.aliyuncs.com/api/v1) */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `maxSockets` (default 32) */
-  options?: Record<string, unknown>;
-}
+export type DashScopeProviderConfig = VideoProviderConfig;
 
-export interface DashScopeProvider {
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
+export type DashScopeProvider = VideoProvider;
 
 /** `options` of a dashscope provider entry. */
 export const dashscopeOptionsSchema = {
@@ -38,19 +24,14 @@ export const dashscopeOptionsSchema = {
 } as const;
 
 export function createDashScopeProvider(config: DashScopeProviderConfig): DashScopeProvider {
-  const o = config.options;
-  rejectUnknownOptions(o, Object.keys(dashscopeOptionsSchema.properties));
-  const apiKey = requireApiKey(config.apiKey);
-  const http = new UpstreamHttp({
-    baseUrl: requireBaseUrl(config.baseUrl, DASHSCOPE_DEFAULT_BASE_URL),
-    headers: { authorization: `Bearer ${apiKey}` },
-    timeouts: config.timeouts,
+  return createVideoProvider(config, {
+    defaultBaseUrl: DASHSCOPE_DEFAULT_BASE_URL,
+    optionsSchema: dashscopeOptionsSchema,
+    auth: bearerAuth,
     requestIdHeaders: DASHSCOPE_REQUEST_ID_HEADERS,
     describeFailure: describeDashScopeFailure,
-    secrets: [apiKey],
-    maxSockets: readOption.positiveInt(o, 'maxSockets', 32),
+    model: (http) => new DashScopeVideoModel(http),
   });
-  return { video: new DashScopeVideoModel(http), close: () => http.destroy(), drain: () => http.drain() };
 }
 
 export const dashscopeProvider: ProviderDescriptor<'dashscope'> = {

@@ -1,35 +1,17 @@
-import type { VideoModelPort } from '@gateway/core';
-import {
-  readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
-  UpstreamHttp,
-  type ProviderDescriptor,
-  type UpstreamTimeouts,
-} from '@gateway/provider-kit';
+import { createVideoProvider, type ProviderDescriptor, type VideoProvider, type VideoProviderConfig } from '@gateway/provider-kit';
 import { KLING_DEFAULT_BASE_URL, KLING_REQUEST_ID_HEADERS } from './kling-api';
 import { KlingTokens, parseKlingKey } from './kling-auth';
 import { describeKlingFailure } from './kling-error';
 import { KlingVideoModel } from './kling-video-model';
 
-export interface KlingProviderConfig {
-  /** without `/v1` (default https://api-singapore.klingai.com) */
-  baseUrl?: string;
-  /** `ACCESS_KEY:SECRET_KEY` */
+export interface KlingProviderConfig extends VideoProviderConfig {
+  /** `ACCESS_KEY:SECRET_KEY`; the base URL without `/v1` (default https://api-singapore.klingai.com) */
   apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `maxSockets` (default 32) */
-  options?: Record<string, unknown>;
   /** tests: the clock the tokens are signed with */
   now?: () => number;
 }
 
-export interface KlingProvider {
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
+export type KlingProvider = VideoProvider;
 
 /** `options` of a kling provider entry. */
 export const klingOptionsSchema = {
@@ -42,20 +24,18 @@ export const klingOptionsSchema = {
 } as const;
 
 export function createKlingProvider(config: KlingProviderConfig): KlingProvider {
-  const o = config.options;
-  rejectUnknownOptions(o, Object.keys(klingOptionsSchema.properties));
-  const apiKey = requireApiKey(config.apiKey);
-  const { accessKey, secretKey } = parseKlingKey(apiKey);
-  const http = new UpstreamHttp({
-    baseUrl: requireBaseUrl(config.baseUrl, KLING_DEFAULT_BASE_URL),
-    timeouts: config.timeouts,
+  return createVideoProvider(config, {
+    defaultBaseUrl: KLING_DEFAULT_BASE_URL,
+    optionsSchema: klingOptionsSchema,
+    // no key header: each call carries a JWT signed with the secret key (KlingTokens)
+    auth: (apiKey) => ({ secrets: [apiKey, ...Object.values(parseKlingKey(apiKey))] }),
     requestIdHeaders: KLING_REQUEST_ID_HEADERS,
     describeFailure: describeKlingFailure,
-    secrets: [apiKey, secretKey, accessKey],
-    maxSockets: readOption.positiveInt(o, 'maxSockets', 32),
+    model: (http, apiKey) => {
+      const { accessKey, secretKey } = parseKlingKey(apiKey);
+      return new KlingVideoModel(http, new KlingTokens(accessKey, secretKey, config.now));
+    },
   });
-  const video = new KlingVideoModel(http, new KlingTokens(accessKey, secretKey, config.now));
-  return { video, close: () => http.destroy(), drain: () => http.drain() };
 }
 
 export const klingProvider: ProviderDescriptor<'kling'> = {

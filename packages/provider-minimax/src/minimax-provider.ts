@@ -1,31 +1,17 @@
-import type { VideoModelPort } from '@gateway/core';
 import {
-  readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
-  UpstreamHttp,
+  bearerAuth,
+  createVideoProvider,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type VideoProvider,
+  type VideoProviderConfig,
 } from '@gateway/provider-kit';
 import { MINIMAX_DEFAULT_BASE_URL, MINIMAX_REQUEST_ID_HEADERS } from './minimax-api';
 import { describeMiniMaxFailure } from './minimax-error';
 import { MiniMaxVideoModel } from './minimax-video-model';
 
-export interface MiniMaxProviderConfig {
-  /** without `/v1` (default https://api.minimax.io; mainland China: https://api.minimaxi.com) */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `maxSockets` (default 32) */
-  options?: Record<string, unknown>;
-}
+export type MiniMaxProviderConfig = VideoProviderConfig;
 
-export interface MiniMaxProvider {
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
+export type MiniMaxProvider = VideoProvider;
 
 /** `options` of a minimax provider entry. */
 export const minimaxOptionsSchema = {
@@ -38,19 +24,14 @@ export const minimaxOptionsSchema = {
 } as const;
 
 export function createMiniMaxProvider(config: MiniMaxProviderConfig): MiniMaxProvider {
-  const o = config.options;
-  rejectUnknownOptions(o, Object.keys(minimaxOptionsSchema.properties));
-  const apiKey = requireApiKey(config.apiKey);
-  const http = new UpstreamHttp({
-    baseUrl: requireBaseUrl(config.baseUrl, MINIMAX_DEFAULT_BASE_URL),
-    headers: { authorization: `Bearer ${apiKey}` },
-    timeouts: config.timeouts,
+  return createVideoProvider(config, {
+    defaultBaseUrl: MINIMAX_DEFAULT_BASE_URL,
+    optionsSchema: minimaxOptionsSchema,
+    auth: bearerAuth,
     requestIdHeaders: MINIMAX_REQUEST_ID_HEADERS,
     describeFailure: describeMiniMaxFailure,
-    secrets: [apiKey],
-    maxSockets: readOption.positiveInt(o, 'maxSockets', 32),
+    model: (http) => new MiniMaxVideoModel(http),
   });
-  return { video: new MiniMaxVideoModel(http), close: () => http.destroy(), drain: () => http.drain() };
 }
 
 export const minimaxProvider: ProviderDescriptor<'minimax'> = {

@@ -1,31 +1,17 @@
-import type { VideoModelPort } from '@gateway/core';
 import {
-  readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
-  UpstreamHttp,
+  bearerAuth,
+  createVideoProvider,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type VideoProvider,
+  type VideoProviderConfig,
 } from '@gateway/provider-kit';
 import { RUNWAY_DEFAULT_BASE_URL, RUNWAY_REQUEST_ID_HEADERS, RUNWAY_VERSION } from './runway-api';
 import { describeRunwayFailure } from './runway-error';
 import { RunwayVideoModel } from './runway-video-model';
 
-export interface RunwayProviderConfig {
-  /** without `/v1` (default https://api.dev.runwayml.com) */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `maxSockets` (default 32) */
-  options?: Record<string, unknown>;
-}
+export type RunwayProviderConfig = VideoProviderConfig;
 
-export interface RunwayProvider {
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
+export type RunwayProvider = VideoProvider;
 
 /** `options` of a runway provider entry. */
 export const runwayOptionsSchema = {
@@ -38,19 +24,14 @@ export const runwayOptionsSchema = {
 } as const;
 
 export function createRunwayProvider(config: RunwayProviderConfig): RunwayProvider {
-  const o = config.options;
-  rejectUnknownOptions(o, Object.keys(runwayOptionsSchema.properties));
-  const apiKey = requireApiKey(config.apiKey);
-  const http = new UpstreamHttp({
-    baseUrl: requireBaseUrl(config.baseUrl, RUNWAY_DEFAULT_BASE_URL),
-    headers: { authorization: `Bearer ${apiKey}`, 'x-runway-version': RUNWAY_VERSION },
-    timeouts: config.timeouts,
+  return createVideoProvider(config, {
+    defaultBaseUrl: RUNWAY_DEFAULT_BASE_URL,
+    optionsSchema: runwayOptionsSchema,
+    auth: (apiKey) => ({ headers: { ...bearerAuth(apiKey).headers, 'x-runway-version': RUNWAY_VERSION }, secrets: [apiKey] }),
     requestIdHeaders: RUNWAY_REQUEST_ID_HEADERS,
     describeFailure: describeRunwayFailure,
-    secrets: [apiKey],
-    maxSockets: readOption.positiveInt(o, 'maxSockets', 32),
+    model: (http) => new RunwayVideoModel(http),
   });
-  return { video: new RunwayVideoModel(http), close: () => http.destroy(), drain: () => http.drain() };
 }
 
 export const runwayProvider: ProviderDescriptor<'runway'> = {
