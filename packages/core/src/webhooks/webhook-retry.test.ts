@@ -27,6 +27,16 @@ describe('webhook retry schedule', () => {
     expect(nextAttemptAt(DEFAULT_WEBHOOK_RETRY, 3, first, at(day))).toBeNull();
   });
 
+  it('takes up to the jitter fraction off each delay, never more, so failed deliveries spread out', () => {
+    const p = { firstDelayMs: 10_000, factor: 2, maxDelayMs: 3600_000, windowMs: 24 * 3600_000, jitter: 0.2 };
+    expect(nextAttemptAt(p, 1, first, first, () => 0)).toEqual(at(10_000));
+    expect(nextAttemptAt(p, 1, first, first, () => 0.5)).toEqual(at(9_000));
+    expect(nextAttemptAt(p, 2, first, first, () => 0.999999)).toEqual(at(16_000));
+    const spread = new Set(Array.from({ length: 50 }, () => nextAttemptAt(p, 1, first, first)!.getTime()));
+    expect(spread.size).toBeGreaterThan(1);
+    for (const t of spread) expect(t - first.getTime()).toBeGreaterThanOrEqual(8_000);
+  });
+
   it('is configurable', () => {
     const p = { firstDelayMs: 100, factor: 2, maxDelayMs: 300, windowMs: 1000 };
     expect(nextAttemptAt(p, 1, first, first)).toEqual(at(100));
