@@ -1,0 +1,82 @@
+import { listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
+import { wholeNumberFromEnv } from './env-number';
+import { parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
+import { tracingFromEnv, type TracingEnv } from './tracing-env';
+import { webhookEnvFromProcess, type WebhookEnv } from './wiring/webhooks-env';
+
+/** The operator contract: environment variables and their defaults. */
+export interface GatewayEnv {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  publicBaseUrl: string;
+  configPath?: string;
+  demoKey?: string;
+  /** GATEWAY_ADMIN_KEY: guards /admin and (unless METRICS_PUBLIC=true) /metrics */
+  adminKey?: string;
+  metricsPublic?: boolean;
+  /** REDIS_URL: shared rate-limit counters across instances */
+  redisUrl?: string;
+  /** RATE_LIMIT_ON_REDIS_ERROR: while Redis cannot answer, limits fail open (counted per instance) or closed (503) */
+  rateLimitOnRedisError?: RedisErrorPolicy;
+  /** KEY_CACHE_TTL_MS: how long a key lookup is cached (bounds how long a revoked key keeps working elsewhere) */
+  keyCacheTtlMs?: number;
+  /** QUOTA_CACHE_MS: how long a quota read is reused by prechecks (other instances' charges show within it) */
+  quotaCacheMs?: number;
+  /** CONFIG_POLL_MS: how often an instance checks the store for admin config changes */
+  configPollMs?: number;
+  /** SHUTDOWN_GRACE_MS: how long SIGTERM waits for in-flight requests and streams */
+  shutdownGraceMs?: number;
+  /** tests: keep the embedded database in memory instead of under dataDir */
+  inMemoryDatabase?: boolean;
+  /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
+  databaseSchema?: string;
+  /** GATEWAY_SECRET: encrypts provider keys written through the admin API (AES-256-GCM); without it, literal keys are refused there */
+  secret?: string;
+  /** GATEWAY_ALLOWED_ENV: variables (names or `PREFIX_*`, comma list) an admin may name as `env:NAME` besides the config file's */
+  allowedEnv?: string;
+  /** HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (listen-timeouts.ts) */
+  listenTimeouts?: ListenTimeouts;
+  /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
+  responsesRetentionDays?: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) and OTEL_SERVICE_NAME: traces over OTLP/HTTP; off when unset */
+  tracing?: TracingEnv;
+  /** CONTENT_STORE: file (DATA_DIR/content, the default), postgres, or s3://bucket/prefix (content-store-config.ts) */
+  contentStore?: string;
+  /** CONTENT_PROBE_INTERVAL_MS: how often instances on a shared database re-check that they read each other's content */
+  contentProbeIntervalMs?: number;
+  /** WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, TASK_EVENTS_POLL_MS */
+  webhooks?: WebhookEnv;
+}
+
+export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
+  const port = Number(e.PORT ?? 8080);
+  return {
+    port,
+    host: e.HOST ?? '0.0.0.0',
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: e.DATA_DIR ?? './.gateway-data',
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    configPath: e.GATEWAY_CONFIG || undefined,
+    demoKey: e.GATEWAY_DEMO_KEY || undefined,
+    adminKey: e.GATEWAY_ADMIN_KEY || undefined,
+    // the same 16-character floor as the compaction seal (wiring/compaction-secret.ts)
+    secret: e.GATEWAY_SECRET && e.GATEWAY_SECRET.length >= 16 ? e.GATEWAY_SECRET : undefined,
+    allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
+    metricsPublic: e.METRICS_PUBLIC === 'true',
+    redisUrl: e.REDIS_URL || undefined,
+    rateLimitOnRedisError: parseRedisErrorPolicy(e.RATE_LIMIT_ON_REDIS_ERROR),
+    keyCacheTtlMs: e.KEY_CACHE_TTL_MS === undefined ? 2000 : Number(e.KEY_CACHE_TTL_MS),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS === undefined ? 10000 : Number(e.SHUTDOWN_GRACE_MS),
+    configPollMs: e.CONFIG_POLL_MS === undefined ? 2000 : Number(e.CONFIG_POLL_MS),
+    quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
+    databaseSchema: e.DATABASE_SCHEMA || undefined,
+    responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
+    listenTimeouts: listenTimeoutsFromEnv(e),
+    tracing: tracingFromEnv(e),
+    contentStore: e.CONTENT_STORE || undefined,
+    contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
+    webhooks: webhookEnvFromProcess(e),
+  };
+}
