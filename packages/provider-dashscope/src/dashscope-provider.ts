@@ -1,6 +1,7 @@
 import {
   bearerAuth,
   createVideoProvider,
+  SOCKETS_ONLY_OPTIONS_SCHEMA,
   type ProviderDescriptor,
   type VideoProvider,
   type VideoProviderConfig,
@@ -14,14 +15,7 @@ export type DashScopeProviderConfig = VideoProviderConfig;
 export type DashScopeProvider = VideoProvider;
 
 /** `options` of a dashscope provider entry. */
-export const dashscopeOptionsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    /** sockets open to DashScope at once (default 32) */
-    maxSockets: { type: 'integer', minimum: 1 },
-  },
-} as const;
+export const dashscopeOptionsSchema = SOCKETS_ONLY_OPTIONS_SCHEMA;
 
 export function createDashScopeProvider(config: DashScopeProviderConfig): DashScopeProvider {
   return createVideoProvider(config, {

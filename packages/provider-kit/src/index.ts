@@ -11,7 +11,14 @@ export { ProviderConfigError, readOption, rejectUnknownOptions, requireApiKey, r
 export type { UpstreamTimeouts } from './upstream-timeouts';
 export { UpstreamTransport, UpstreamResponse } from './upstream-transport';
 export { UpstreamHttp, type UpstreamCall } from './upstream-http';
-export { bearerAuth, createVideoProvider, type VideoProvider, type VideoProviderConfig, type VideoUpstream } from './video-provider';
+export {
+  bearerAuth,
+  createVideoProvider,
+  SOCKETS_ONLY_OPTIONS_SCHEMA,
+  type VideoProvider,
+  type VideoProviderConfig,
+  type VideoUpstream,
+} from './video-provider';
 export {
   type UpstreamFailure,
   type UpstreamErrorDetails,

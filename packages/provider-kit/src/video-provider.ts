@@ -4,6 +4,16 @@ import { UpstreamHttp } from './upstream-http';
 import type { UpstreamTimeouts } from './upstream-timeouts';
 import type { TransportConfig } from './upstream-transport';
 
+/** `options` of a video-only provider whose only setting is its socket count (default 32). */
+export const SOCKETS_ONLY_OPTIONS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    /** sockets open to the upstream at once */
+    maxSockets: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
 /** A provider entry of a video-only upstream, as the config file and the admin API give it. */
 export interface VideoProviderConfig {
   baseUrl?: string;

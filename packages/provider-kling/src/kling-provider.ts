@@ -1,4 +1,10 @@
-import { createVideoProvider, type ProviderDescriptor, type VideoProvider, type VideoProviderConfig } from '@gateway/provider-kit';
+import {
+  createVideoProvider,
+  SOCKETS_ONLY_OPTIONS_SCHEMA,
+  type ProviderDescriptor,
+  type VideoProvider,
+  type VideoProviderConfig,
+} from '@gateway/provider-kit';
 import { KLING_DEFAULT_BASE_URL, KLING_REQUEST_ID_HEADERS } from './kling-api';
 import { KlingTokens, parseKlingKey } from './kling-auth';
 import { describeKlingFailure } from './kling-error';
@@ -14,14 +20,7 @@ export interface KlingProviderConfig extends VideoProviderConfig {
 export type KlingProvider = VideoProvider;
 
 /** `options` of a kling provider entry. */
-export const klingOptionsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    /** sockets open to Kling at once (default 32) */
-    maxSockets: { type: 'integer', minimum: 1 },
-  },
-} as const;
+export const klingOptionsSchema = SOCKETS_ONLY_OPTIONS_SCHEMA;
 
 export function createKlingProvider(config: KlingProviderConfig): KlingProvider {
   return createVideoProvider(config, {

@@ -1,6 +1,7 @@
 import {
   bearerAuth,
   createVideoProvider,
+  SOCKETS_ONLY_OPTIONS_SCHEMA,
   type ProviderDescriptor,
   type VideoProvider,
   type VideoProviderConfig,
@@ -14,14 +15,7 @@ export type MiniMaxProviderConfig = VideoProviderConfig;
 export type MiniMaxProvider = VideoProvider;
 
 /** `options` of a minimax provider entry. */
-export const minimaxOptionsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    /** sockets open to MiniMax at once (default 32) */
-    maxSockets: { type: 'integer', minimum: 1 },
-  },
-} as const;
+export const minimaxOptionsSchema = SOCKETS_ONLY_OPTIONS_SCHEMA;
 
 export function createMiniMaxProvider(config: MiniMaxProviderConfig): MiniMaxProvider {
   return createVideoProvider(config, {

@@ -1,6 +1,7 @@
 import {
   bearerAuth,
   createVideoProvider,
+  SOCKETS_ONLY_OPTIONS_SCHEMA,
   type ProviderDescriptor,
   type VideoProvider,
   type VideoProviderConfig,
@@ -14,14 +15,7 @@ export type RunwayProviderConfig = VideoProviderConfig;
 export type RunwayProvider = VideoProvider;
 
 /** `options` of a runway provider entry. */
-export const runwayOptionsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    /** sockets open to Runway at once (default 32) */
-    maxSockets: { type: 'integer', minimum: 1 },
-  },
-} as const;
+export const runwayOptionsSchema = SOCKETS_ONLY_OPTIONS_SCHEMA;
 
 export function createRunwayProvider(config: RunwayProviderConfig): RunwayProvider {
   return createVideoProvider(config, {
