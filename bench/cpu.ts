@@ -4,6 +4,7 @@
  * up, loads c=16 non-streaming for BENCH_SECONDS (default 10), and prints the user + system CPU of the gateway's whole
  * process tree divided by the completed requests, with the idle RSS of the tree before the load. Extra gateway
  * settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
+ * `-- --stream`: streamed completions instead (the mock sends 200 chunks each); prints CPU per chunk and chunks/s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,8 @@ import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb, wr
 
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const stream = process.argv.includes('--stream');
+  const CHUNKS = 200; // what bench/mock-upstream.ts streams per completion
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-cpu-'));
   const mockPort = 21000 + Math.floor(Math.random() * 500);
   const gwPort = mockPort + 600;
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
       name: 'gateway',
       url: `http://127.0.0.1:${gwPort}/v1/chat/completions`,
       headers: { authorization: 'Bearer sk-bench-client-key-0001' },
-      body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Say hello.' }] }),
+      body: JSON.stringify({ model: 'bench', stream, messages: [{ role: 'user', content: 'Say hello.' }] }),
     };
     await load(target, 16, 3);
     await new Promise((r) => setTimeout(r, 3000));
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
     const us = ((treeCpuSeconds(pid) - before) / r.requests) * 1e6;
     console.log(
       JSON.stringify({
+        ...(stream ? { cpuPerChunkUs: +(us / CHUNKS).toFixed(2), chunksPerSecond: Math.round(r.rps * CHUNKS) } : {}),
         cpuPerRequestUs: Math.round(us),
         rps: Math.round(r.rps),
         requests: r.requests,

@@ -38,6 +38,7 @@ export class SseWriter {
   private closedByClient = false;
   private refused = false;
   private opening: Promise<boolean> | undefined;
+  private isOpen = false;
 
   /** The upstream work stops through the request's own signal (request-abort.ts), not one of the writer's. */
   constructor(private readonly res: Response) {
@@ -50,25 +51,32 @@ export class SseWriter {
     return this.refused || this.closedByClient || this.res.destroyed;
   }
 
-  /** One SSE message; `event` omitted gives a bare `data:` message. */
-  async send(data: unknown, event?: string): Promise<void> {
+  /**
+   * One SSE message; `event` omitted gives a bare `data:` message. Returns a promise only when the caller must wait
+   * (the stream is opening, or the socket is full until it drains): the usual part costs no promise at all.
+   */
+  send(data: unknown, event?: string): Promise<void> | undefined {
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    await this.write(event ? `event: ${event}\ndata: ${payload}\n\n` : `data: ${payload}\n\n`);
+    return this.write(event ? `event: ${event}\ndata: ${payload}\n\n` : `data: ${payload}\n\n`);
   }
 
-  async write(chunk: string): Promise<void> {
-    if (this.closed || !(await this.open()) || this.closed) return;
-    if (!this.res.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.res.off('drain', done);
-          this.res.off('close', done);
-          resolve();
-        };
-        this.res.on('drain', done);
-        this.res.on('close', done);
-      });
-    }
+  write(chunk: string): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    if (!this.isOpen) return this.open().then((ok) => (ok && !this.closed ? this.put(chunk) : undefined));
+    return this.put(chunk);
+  }
+
+  private put(chunk: string): Promise<void> | undefined {
+    if (this.res.write(chunk)) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
   }
 
   end(): void {
@@ -89,6 +97,7 @@ export class SseWriter {
       }
       if (this.res.destroyed) return false;
       this.commit();
+      this.isOpen = true;
       return true;
     })();
     return this.opening;

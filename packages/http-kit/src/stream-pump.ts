@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { toGatewayError, type GatewayError } from '@gateway/core';
 import { admitStream, SseWriter } from './sse';
-import { streamShutdownOf, untilShutdown } from './stream-shutdown';
+import { shutdownGuard, streamShutdownOf } from './stream-shutdown';
 
 /** One server-sent event; `event` omitted gives a bare `data:` message. */
 export interface SseMessage {
@@ -37,7 +37,7 @@ export async function pumpStream<P>(res: Response, stream: PumpedStream<P>): Pro
 }
 
 /**
- * A server shutting down past its grace period interrupts the pump (untilShutdown): the stream then ends with the
+ * A server shutting down past its grace period interrupts the pump (shutdownGuard): the stream then ends with the
  * format's error event (code server_shutting_down) and the request's log line records that code.
  */
 async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSignal | undefined): Promise<void> {
@@ -45,9 +45,12 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
   const first = await parts.next();
   const sse = new SseWriter(res);
   const send = async (messages: Iterable<SseMessage>) => {
-    for (const m of messages) await sse.send(m.data, m.event);
+    for (const m of messages) {
+      const waiting = sse.send(m.data, m.event);
+      if (waiting) await waiting;
+    }
   };
-  const guarded = <T>(work: Promise<T>) => untilShutdown(work, shutdown);
+  const { guard: guarded, release } = shutdownGuard(shutdown);
   let interrupted = false;
   try {
     await guarded(send(stream.start?.() ?? []));
@@ -59,6 +62,7 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
     if (interrupted) res.locals.errorCode = err.code;
     await send(stream.renderError(err));
   } finally {
+    release();
     // Interrupted by shutdown, the stream ends first: the upstream may still be waiting on its next part.
     if (interrupted) sse.end();
     // Ends an abandoned upstream (a no-op once it finished), so its usage is logged and its connection closed.

@@ -53,13 +53,24 @@ export function shuttingDownError(): GatewayError {
   });
 }
 
-/** `work`, or a rejection with the shutting-down error as soon as the signal fires. */
-export function untilShutdown<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(shuttingDownError());
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(shuttingDownError());
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
+/**
+ * One listener on the shutdown signal for a stream's whole life (an EventTarget listener per streamed part cost
+ * more than the part's own encoding). `guard(work)` is `work`, or the shutting-down error as soon as the signal
+ * fires; `release()` when the stream ends.
+ */
+export function shutdownGuard(signal: AbortSignal | undefined): { guard<T>(work: Promise<T>): Promise<T>; release(): void } {
+  if (!signal) return { guard: (work) => work, release: () => undefined };
+  let interrupt: ((e: unknown) => void) | undefined;
+  const stop = () => interrupt?.(shuttingDownError());
+  signal.addEventListener('abort', stop, { once: true });
+  return {
+    guard<T>(work: Promise<T>): Promise<T> {
+      if (signal.aborted) return Promise.reject(shuttingDownError());
+      return new Promise<T>((resolve, reject) => {
+        interrupt = reject;
+        work.then(resolve, reject);
+      });
+    },
+    release: () => signal.removeEventListener('abort', stop),
+  };
 }

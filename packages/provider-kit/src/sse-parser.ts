@@ -46,16 +46,25 @@ export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>): Asy
     if (skipLeadingLf && buffer.startsWith('\n')) buffer = buffer.slice(1);
     skipLeadingLf = false;
     let start = 0;
-    for (let i = 0; i < buffer.length; i++) {
-      const c = buffer[i];
-      if (c !== '\n' && c !== '\r') continue;
-      const ev = line(buffer.slice(start, i));
-      if (ev) yield ev;
-      if (c === '\r') {
-        if (i + 1 === buffer.length) skipLeadingLf = true;
-        else if (buffer[i + 1] === '\n') i++;
+    if (!buffer.includes('\r')) {
+      // the usual stream: \n only, found by indexOf instead of a loop over every character
+      for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n', start)) {
+        const ev = line(buffer.slice(start, i));
+        if (ev) yield ev;
+        start = i + 1;
       }
-      start = i + 1;
+    } else {
+      for (let i = 0; i < buffer.length; i++) {
+        const c = buffer[i];
+        if (c !== '\n' && c !== '\r') continue;
+        const ev = line(buffer.slice(start, i));
+        if (ev) yield ev;
+        if (c === '\r') {
+          if (i + 1 === buffer.length) skipLeadingLf = true;
+          else if (buffer[i + 1] === '\n') i++;
+        }
+        start = i + 1;
+      }
     }
     buffer = buffer.slice(start);
   }

@@ -27,6 +27,13 @@ describe('upstream minimal schemas', () => {
     });
   });
 
+  it('leaves the value it reads as it was (nulls are dropped from a copy)', () => {
+    const value = { id: null, choices: [{ text: 'a', n: null }, { text: 'b' }] };
+    const before = JSON.stringify(value);
+    expect(checkUpstream(answer, value, 'x')).toEqual({ choices: [{ text: 'a' }, { text: 'b' }] });
+    expect(JSON.stringify(value)).toBe(before);
+  });
+
   it.each([
     [{ choices: 'x' }, '$.choices'],
     [{ choices: [{ text: 5 }] }, '$.choices[0].text'],
