@@ -178,9 +178,10 @@ function collectGarbage(): void {
 }
 
 function openPglite(dir: string | undefined, schema: string | undefined): [Knex, PGlite] {
-  // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS: 32 MB instead of Postgres's
-  // 128 MB default cut the RSS under load by about a fifth here, at no measured cost (docs/benchmarks.md).
-  const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=32MB'] });
+  // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS, and WASM memory once grown is
+  // never returned. 8 MB instead of Postgres's 128 MB default: the idle process ~25 MB smaller and ~60 MB smaller after
+  // load than at 32 MB, no CPU cost measured (docs/benchmarks-levers.md); the files stay in the OS page cache.
+  const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=8MB'] });
   const k = knex({
     client: ClientPgLite as unknown as typeof knex.Client,
     connection: { pglite } as never,
