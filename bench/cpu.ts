@@ -5,6 +5,7 @@
  * process tree divided by the completed requests, with the idle RSS of the tree before the load. Extra gateway
  * settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
  * `-- --stream`: streamed completions instead (the mock sends 200 chunks each); prints CPU per chunk and chunks/s.
+ * `-- --anthropic`: the same streams asked through /v1/messages (Anthropic in, OpenAI-compatible upstream).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,8 @@ import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb, wr
 
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const stream = process.argv.includes('--stream');
+  const anthropic = process.argv.includes('--anthropic');
+  const stream = anthropic || process.argv.includes('--stream');
   const CHUNKS = 200; // what bench/mock-upstream.ts streams per completion
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-cpu-'));
   const mockPort = 21000 + Math.floor(Math.random() * 500);
@@ -38,9 +40,9 @@ async function main(): Promise<void> {
   try {
     const target: Target = {
       name: 'gateway',
-      url: `http://127.0.0.1:${gwPort}/v1/chat/completions`,
-      headers: { authorization: 'Bearer sk-bench-client-key-0001' },
-      body: JSON.stringify({ model: 'bench', stream, messages: [{ role: 'user', content: 'Say hello.' }] }),
+      url: `http://127.0.0.1:${gwPort}/v1/${anthropic ? 'messages' : 'chat/completions'}`,
+      headers: { authorization: 'Bearer sk-bench-client-key-0001', ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
+      body: JSON.stringify({ model: 'bench', stream, max_tokens: 1024, messages: [{ role: 'user', content: 'Say hello.' }] }),
     };
     await load(target, 16, 3);
     await new Promise((r) => setTimeout(r, 3000));
