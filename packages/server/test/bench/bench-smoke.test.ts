@@ -1,3 +1,4 @@
+import { renderReport } from '../../../../bench/lib/report';
 import { runBenchmark } from '../../../../bench/run';
 
 jest.setTimeout(180_000);
@@ -36,5 +37,7 @@ describe('benchmark smoke run', () => {
       expect(r.workers?.[2].non2xx).toBe(0);
     }
     expect(lines.join('\n')).toContain('6/6 memory');
+    // the report carries, for the missed targets, by how much and what is left (the levers page's table)
+    expect(renderReport(r)).toMatch(/By how much[^]*\| throughput ≥ 4× Portkey/);
   });
 });
