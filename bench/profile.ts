@@ -129,7 +129,11 @@ async function main(): Promise<void> {
     ...s.functions,
     '',
   ].join('\n');
-  const out = anthropic ? 'docs/benchmarks-profile-anthropic.md' : stream ? 'docs/benchmarks-profile-stream.md' : 'docs/benchmarks-profile.md';
+  const out = anthropic
+    ? 'docs/benchmarks-profile-anthropic.md'
+    : stream
+      ? 'docs/benchmarks-profile-stream.md'
+      : 'docs/benchmarks-profile.md';
   writeFileSync(path.join(ROOT, out), md);
   rmSync(dir, { recursive: true, force: true });
   console.log(md);
