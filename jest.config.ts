@@ -1,17 +1,53 @@
 import type { Config } from 'jest';
 
-const config: Config = {
+/**
+ * Three lanes (jest projects), fastest first; `npm test` runs them all, `npm run test:unit` the first alone.
+ * - unit: the tests beside the code (packages/<pkg>/src): pure rules, codecs, adapters against fakes.
+ * - gateway: the stores against a real database (store-postgres: PGlite, PostgreSQL) and the real express app in this
+ *   process (supertest, SDKs against an in-process server).
+ * - process: real gateway processes, browsers, coding agents, fault injection (test/process and the
+ *   scenario folders).
+ * Each lane's default timeout fits its slowest real test (a timeout is not an assertion); a test that needs more
+ * says so itself. setup/<lane>.ts sets it.
+ */
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages'],
-  testMatch: ['**/*.test.ts'],
   // the dashboard's build output is not code under test
   modulePathIgnorePatterns: ['<rootDir>/packages/dashboard/dist'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] as [string, Record<string, unknown>] },
   moduleNameMapper: { '^@gateway/(.*)$': '<rootDir>/packages/$1/src' },
-  // generous: a timeout is not an assertion, and a loaded 2-core machine can take a minute to start a gateway
-  testTimeout: 120000,
+};
+
+const PROCESS_DIRS = ['process', 'reliability', 'compat', 'e2e', 'dashboard', 'fuzz', 'bench'];
+
+const config: Config = {
   // Two workers on the 2-core machines: jest would otherwise run everything in one process (in band).
   maxWorkers: 2,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/packages/*/src/**/*.test.ts', '<rootDir>/packages/dashboard/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/packages/store-postgres/'],
+      setupFilesAfterEnv: ['<rootDir>/jest.setup/unit.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'gateway',
+      testMatch: [
+        '<rootDir>/packages/store-postgres/src/**/*.test.ts',
+        '<rootDir>/packages/server/test/*.test.ts',
+        '<rootDir>/packages/server/test/passthrough/**/*.test.ts',
+      ],
+      setupFilesAfterEnv: ['<rootDir>/jest.setup/gateway.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'process',
+      testMatch: PROCESS_DIRS.map((d) => `<rootDir>/packages/server/test/${d}/**/*.test.ts`),
+      setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],
+    },
+  ],
 };
 
 export default config;

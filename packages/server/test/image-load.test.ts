@@ -69,7 +69,9 @@ describe('image decoding never stalls the gateway', () => {
   });
 
   // The simulator's pixel work (decode, resize, edit, encode) runs in worker threads (provider-simulator/image-pool.ts).
-  it('/healthz answers in under 100 ms while the largest accepted edit is processed', async () => {
+  // The bound is the purpose (the loop is never held for the seconds a decode on it takes), not a latency target: those live
+  // in the benchmarks. 1 s leaves room for a loaded 2-core machine.
+  it('/healthz keeps answering, each within a second, while the largest accepted edit is processed', async () => {
     const side = IMAGE_LIMITS.maxInputSide;
     const big = png(side, side);
     const pending = edit(Array.from({ length: IMAGE_LIMITS.maxEditImages }, () => big));
@@ -86,6 +88,6 @@ describe('image decoding never stalls the gateway', () => {
     expect(res.status).toBe(200);
     // observed while the request was in flight, not before it started or after it ended
     expect(latencies.length).toBeGreaterThan(3);
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
   });
 });

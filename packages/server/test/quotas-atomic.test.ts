@@ -1,6 +1,7 @@
 import request from 'supertest';
 import knexFactory from 'knex';
 import { randomBytes } from 'node:crypto';
+import { describeWithService } from '@gateway/testkit';
 import { buildConfig } from '../src/config';
 import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
@@ -82,19 +83,20 @@ const startOne = (env: Record<string, unknown> = {}) =>
 
 describeStore('PGlite (one instance)', async () => [await startOne()]);
 
-const url = process.env.TEST_DATABASE_URL;
 const schema = `atomic_${randomBytes(5).toString('hex')}`;
-(url ? describeStore : describe.skip)(
-  'PostgreSQL (two instances on one schema)',
-  async () => {
-    const a = await startOne({ inMemoryDatabase: false, databaseUrl: url, databaseSchema: schema });
-    return [a, await startOne({ inMemoryDatabase: false, databaseUrl: url, databaseSchema: schema })];
-  },
-  async () => {
-    const db = knexFactory({ client: 'pg', connection: url });
-    await db.raw(`drop schema if exists "${schema}" cascade`);
-    await db.destroy();
-  },
+describeWithService('TEST_DATABASE_URL', 'PostgreSQL', (url) =>
+  describeStore(
+    'two instances on one schema',
+    async () => {
+      const a = await startOne({ inMemoryDatabase: false, databaseUrl: url, databaseSchema: schema });
+      return [a, await startOne({ inMemoryDatabase: false, databaseUrl: url, databaseSchema: schema })];
+    },
+    async () => {
+      const db = knexFactory({ client: 'pg', connection: url });
+      await db.raw(`drop schema if exists "${schema}" cascade`);
+      await db.destroy();
+    },
+  ),
 );
 
 describe('pricing fails closed', () => {

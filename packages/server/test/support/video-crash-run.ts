@@ -1,5 +1,5 @@
 /**
- * The crash scenario behind test/video-crash.test.ts and `npm run crash:video`: a gateway process (DATA_DIR
+ * The crash scenario behind test/process/video-crash.test.ts and `npm run crash:video`: a gateway process (DATA_DIR
  * on disk; PGlite there, or a fresh Postgres database when TEST_DATABASE_URL is set) drives video tasks on the
  * fake Veo, Sora and Ark upstreams and is SIGKILLed at random moments, then restarted, several times. Clients
  * create with an Idempotency-Key and retry after a crash. The report says whether every task ended terminal,

@@ -4,7 +4,7 @@
  * every task is terminal, none was submitted upstream twice, none was lost, and every delivered video is
  * byte-for-byte what its upstream served.
  */
-import { runVideoCrashScenario } from './support/video-crash-run';
+import { runVideoCrashScenario } from '../support/video-crash-run';
 
 jest.setTimeout(90_000);
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { runGatewayExpectingExit } from './support/gateway-process';
+import { runGatewayExpectingExit } from '../support/gateway-process';
 
 jest.setTimeout(120000);
 

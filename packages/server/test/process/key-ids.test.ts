@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hashApiKey } from '@gateway/core';
-import { bootstrapConfigKeys } from '../src/bootstrap';
-import { runGatewayExpectingExit } from './support/gateway-process';
-import { ALPHA_KEY, startTestGateway } from './support/test-gateway';
+import { bootstrapConfigKeys } from '../../src/bootstrap';
+import { runGatewayExpectingExit } from '../support/gateway-process';
+import { ALPHA_KEY, startTestGateway } from '../support/test-gateway';
 
 describe('key ids', () => {
   it('a config-file key gets a random id, not a prefix of its unsalted hash, and keeps it on every bootstrap', async () => {

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import winston from 'winston';
-import { bootstrapConfigKeys } from '../src/bootstrap';
-import { buildConfig } from '../src/config';
-import { createGateway } from '../src/gateway';
+import { bootstrapConfigKeys } from '../../src/bootstrap';
+import { buildConfig } from '../../src/config';
+import { createGateway } from '../../src/gateway';
 import { eventually } from '@gateway/testkit';
-import { startGatewayProcess } from './support/gateway-process';
-import { startSilentServer, startTcpProxy } from './support/tcp-proxy';
-import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
+import { startGatewayProcess } from '../support/gateway-process';
+import { startSilentServer, startTcpProxy } from '../support/tcp-proxy';
+import { ALPHA_KEY, testConfigFile } from '../support/test-gateway';
 
 jest.setTimeout(120000);
 

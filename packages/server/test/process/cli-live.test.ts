@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeWithService, eventually } from '@gateway/testkit';
 import { openDatabase } from '@gateway/store-postgres';
-import { CREDENTIAL_FILE } from '../src/admin/local-credential';
-import { runCliProcess, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { CREDENTIAL_FILE } from '../../src/admin/local-credential';
+import { runCliProcess, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 
 /**
  * The admin CLI against a running gateway, with real processes: what it writes is what the gateway uses.

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, runGatewayExpectingExit, startGatewayProcess } from './support/gateway-process';
+import { buildServer, runGatewayExpectingExit, startGatewayProcess } from '../support/gateway-process';
 
 jest.setTimeout(90000);
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCliProcess, runGatewayExpectingExit, startGatewayProcess } from './support/gateway-process';
+import { runCliProcess, runGatewayExpectingExit, startGatewayProcess } from '../support/gateway-process';
 
 /** One writer per embedded (PGlite) DATA_DIR, with real processes: PGlite itself would let two corrupt it. */
 describe('the embedded store has one writer', () => {
