@@ -1,2 +1,2 @@
-// process lane: real gateway processes, browsers and agents; a start can take a minute on a loaded machine.
-jest.setTimeout(120_000);
+// process lane: real gateway processes, browsers and agents; a scenario starts several (two minutes and more seen on a loaded machine).
+jest.setTimeout(240_000);
