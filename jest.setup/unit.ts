@@ -1,2 +1,2 @@
-// unit lane: pure code and adapters against in-process fakes; PGlite-backed repository suites are the slowest.
+// unit lane: pure rules, codecs and adapters against in-process fakes.
 jest.setTimeout(30_000);
