@@ -1,15 +1,14 @@
-import { describeVideoModelConformance, ManualClock, startFakeArk } from '@gateway/testkit';
+import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeArk } from '@gateway/testkit';
 import { createArkProvider } from './ark-provider';
 
 describeVideoModelConformance('ark (batched polling)', async () => {
-  const clock = new ManualClock();
-  const fake = await startFakeArk({ queuedMs: 60, runningMs: 100, now: clock.now });
-  const good = createArkProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
-  const bad = createArkProvider({ baseUrl: fake.url, apiKey: 'wrong-ark-key' });
+  const { fake, base } = await fakeVideoConformanceBase(
+    (clock) => startFakeArk({ queuedMs: 60, runningMs: 100, now: clock.now }),
+    (f, apiKey = f.apiKey) => createArkProvider({ baseUrl: f.url, apiKey }),
+    'wrong-ark-key',
+  );
   return {
-    model: good.video,
-    badCredentialsModel: bad.video,
-    advance: (ms) => clock.advance(ms),
+    ...base,
     // batched status reads go through the list endpoint
     rateLimitNextPoll: (s) => fake.api.failNext('list', 1, { status: 429, retryAfterSeconds: s }),
     rateLimitHasRetryAfter: true,
@@ -20,10 +19,5 @@ describeVideoModelConformance('ark (batched polling)', async () => {
     statedShape: ['width', 'height', 'durationSeconds', 'fps'],
     unknownRef: 'cgt-nosuchtask',
     secrets: [fake.apiKey],
-    close: async () => {
-      good.close();
-      bad.close();
-      await fake.close();
-    },
   };
 });

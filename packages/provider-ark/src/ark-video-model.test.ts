@@ -1,34 +1,29 @@
-import { GatewayError, type VideoImage } from '@gateway/core';
-import { fakeMp4, ManualClock, pollUntilSettled, readStream, startFakeArk, videoRequest, type FakeArk } from '@gateway/testkit';
+import { GatewayError } from '@gateway/core';
+import {
+  fakeMp4,
+  pollUntilSettled,
+  readStream,
+  startFakeArk,
+  taggedDataUrl,
+  taggedFrame,
+  useFakeVideoUpstream,
+  videoRequest,
+} from '@gateway/testkit';
 import { createArkProvider } from './ark-provider';
 import { convertToArkTask } from './convert-to-ark-task';
 
-const png = (w: number, h: number, tag: string): VideoImage => ({
-  mediaType: 'image/png',
-  data: Buffer.from(`png:${tag}`),
-  width: w,
-  height: h,
-});
-
-const clock = new ManualClock();
-let fake: FakeArk;
-let provider: ReturnType<typeof createArkProvider>;
-beforeAll(async () => {
-  fake = await startFakeArk({ queuedMs: 60, runningMs: 80, now: clock.now });
-  provider = createArkProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
-});
-afterAll(async () => {
-  provider.close();
-  await fake.close();
-});
+const up = useFakeVideoUpstream(
+  (clock) => startFakeArk({ queuedMs: 60, runningMs: 80, now: clock.now }),
+  (fake) => createArkProvider({ baseUrl: fake.url, apiKey: fake.apiKey }),
+);
 
 describe('convertToArkTask', () => {
   it('puts the text first and each image under its role, as data URLs', () => {
     const body = convertToArkTask(
       videoRequest({
         prompt: 'p',
-        firstFrame: png(4, 3, 'a'),
-        lastFrame: png(4, 3, 'b'),
+        firstFrame: taggedFrame(4, 3, 'a'),
+        lastFrame: taggedFrame(4, 3, 'b'),
         aspectRatio: 'adaptive',
         resolution: '1080p',
         durationSeconds: 6,
@@ -44,107 +39,107 @@ describe('convertToArkTask', () => {
     });
     expect(body.content).toEqual([
       { type: 'text', text: 'p' },
-      { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('png:a').toString('base64')}` }, role: 'first_frame' },
-      { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from('png:b').toString('base64')}` }, role: 'last_frame' },
+      { type: 'image_url', image_url: { url: taggedDataUrl('a') }, role: 'first_frame' },
+      { type: 'image_url', image_url: { url: taggedDataUrl('b') }, role: 'last_frame' },
     ]);
-    const refs = convertToArkTask(videoRequest({ referenceImages: [png(1, 1, 'r1'), png(1, 1, 'r2')] })).content.filter(
+    const refs = convertToArkTask(videoRequest({ referenceImages: [taggedFrame(1, 1, 'r1'), taggedFrame(1, 1, 'r2')] })).content.filter(
       (c) => c.type === 'image_url',
     );
     expect(refs.map((c) => (c as { role?: string }).role)).toEqual(['reference_image', 'reference_image']);
   });
 
   it('check() refuses 4k and durations Ark cannot render, with invalid_request', () => {
-    expect(() => provider.video.check!(videoRequest({ resolution: '4k' }))).toThrow(
+    expect(() => up.provider.video.check!(videoRequest({ resolution: '4k' }))).toThrow(
       expect.objectContaining({ reason: 'invalid_request', code: 'resolution_not_supported' }),
     );
-    expect(() => provider.video.check!(videoRequest({ durationSeconds: 20 }))).toThrow(
+    expect(() => up.provider.video.check!(videoRequest({ durationSeconds: 20 }))).toThrow(
       expect.objectContaining({ code: 'duration_not_supported' }),
     );
-    expect(() => provider.video.check!(videoRequest({ resolution: '1080p', durationSeconds: 10 }))).not.toThrow();
+    expect(() => up.provider.video.check!(videoRequest({ resolution: '1080p', durationSeconds: 10 }))).not.toThrow();
   });
 });
 
 describe('ArkVideoModel against the fake Ark', () => {
   it('runs a task queued → running → succeeded and streams the exact bytes from the storage host', async () => {
-    const ref = await provider.video.start(
+    const ref = await up.provider.video.start(
       videoRequest({ prompt: 'ark ok', resolution: '1080p', aspectRatio: '9:16', durationSeconds: 6 }),
       { taskId: 't1' },
     );
     expect(ref).toMatch(/^cgt-/);
-    const sent = fake.api.requests.find((r) => r.method === 'POST')!;
-    expect(sent.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
-    const done = await pollUntilSettled(provider.video, ref, { clock });
+    const sent = up.fake.api.requests.find((r) => r.method === 'POST')!;
+    expect(sent.headers.authorization).toBe(`Bearer ${up.fake.apiKey}`);
+    const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
     expect(done.pendingSeen).toContain(false); // seen queued (cancellable) before running
     expect(done.pendingSeen).toContain(true);
     if (done.state !== 'succeeded') throw new Error(done.state);
     expect(done.artifact).toMatchObject({ width: 1080, height: 1920, durationSeconds: 6, fps: 24 });
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(ref));
     // The result URL is on another host: the key never went there.
-    expect(fake.storage.requests.length).toBeGreaterThan(0);
-    expect(fake.storage.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+    expect(up.fake.storage.requests.length).toBeGreaterThan(0);
+    expect(up.fake.storage.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
   });
 
   it('ends failed, cancelled and expired upstream tasks as failures with the upstream code', async () => {
     const failed = await pollUntilSettled(
-      provider.video,
-      await provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
-      { clock },
+      up.provider.video,
+      await up.provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
+      { clock: up.clock },
     );
     expect(failed).toMatchObject({ state: 'failed', code: 'InternalServiceError', message: expect.stringContaining('fake Ark') });
     const filtered = await pollUntilSettled(
-      provider.video,
-      await provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
-      { clock },
+      up.provider.video,
+      await up.provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
+      { clock: up.clock },
     );
     expect(filtered).toMatchObject({ state: 'failed', code: 'OutputVideoSensitiveContentDetected' });
     const expired = await pollUntilSettled(
-      provider.video,
-      await provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
-      { clock },
+      up.provider.video,
+      await up.provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
+      { clock: up.clock },
     );
     expect(expired).toMatchObject({ state: 'failed', code: 'expired' });
-    const held = await provider.video.start(videoRequest({ prompt: 'x [hold]' }), { taskId: 't' });
-    await provider.video.cancel!(held);
-    expect(await pollUntilSettled(provider.video, held, { clock })).toMatchObject({ state: 'failed', code: 'cancelled' });
+    const held = await up.provider.video.start(videoRequest({ prompt: 'x [hold]' }), { taskId: 't' });
+    await up.provider.video.cancel!(held);
+    expect(await pollUntilSettled(up.provider.video, held, { clock: up.clock })).toMatchObject({ state: 'failed', code: 'cancelled' });
   });
 
   it('batches concurrent status reads into list calls with repeated filter.task_ids', async () => {
     const refs = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => provider.video.start(videoRequest({ prompt: `batch ${i} [hold]` }), { taskId: `b${i}` })),
+      Array.from({ length: 30 }, (_, i) => up.provider.video.start(videoRequest({ prompt: `batch ${i} [hold]` }), { taskId: `b${i}` })),
     );
-    const before = { list: fake.api.counts.list, poll: fake.api.counts.poll };
-    const states = await Promise.all(refs.map((r) => provider.video.status(r, { taskId: 'x' })));
+    const before = { list: up.fake.api.counts.list, poll: up.fake.api.counts.poll };
+    const states = await Promise.all(refs.map((r) => up.provider.video.status(r, { taskId: 'x' })));
     expect(states.every((s) => s.state === 'pending' && s.running === false)).toBe(true);
-    expect(fake.api.counts.list - before.list).toBe(1);
-    expect(fake.api.counts.poll - before.poll).toBe(0);
-    const listCall = fake.api.requests.filter((r) => r.path.endsWith('/tasks') && r.method === 'GET').at(-1)!;
+    expect(up.fake.api.counts.list - before.list).toBe(1);
+    expect(up.fake.api.counts.poll - before.poll).toBe(0);
+    const listCall = up.fake.api.requests.filter((r) => r.path.endsWith('/tasks') && r.method === 'GET').at(-1)!;
     expect(listCall.query.getAll('filter.task_ids').sort()).toEqual([...refs].sort());
   });
 
   it('a 429 on the list call reaches every waiter as rate_limited with its Retry-After', async () => {
-    const refs = await Promise.all([0, 1].map((i) => provider.video.start(videoRequest({ prompt: `rl ${i} [hold]` }), { taskId: 'r' })));
-    fake.api.failNext('list', 1, { status: 429, retryAfterSeconds: 7 });
-    const errs = await Promise.all(refs.map((r) => provider.video.status(r, { taskId: 'x' }).catch((e: unknown) => e)));
+    const refs = await Promise.all([0, 1].map((i) => up.provider.video.start(videoRequest({ prompt: `rl ${i} [hold]` }), { taskId: 'r' })));
+    up.fake.api.failNext('list', 1, { status: 429, retryAfterSeconds: 7 });
+    const errs = await Promise.all(refs.map((r) => up.provider.video.status(r, { taskId: 'x' }).catch((e: unknown) => e)));
     for (const e of errs) expect(e).toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 7 });
   });
 
   it('a task the upstream no longer knows is a non-retryable upstream_task_not_found', async () => {
-    const err = await provider.video.status('cgt-doesnotexist', { taskId: 'x' }).catch((e: unknown) => e);
+    const err = await up.provider.video.status('cgt-doesnotexist', { taskId: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).toMatchObject({ code: 'upstream_task_not_found', retryable: false });
   });
 
   it('a refused create keeps the upstream code, and an expired result URL fails the copy', async () => {
-    fake.api.failNext('create', 1, { status: 400, body: { error: { code: 'InvalidParameter', message: 'ratio is bad' } } });
-    const err = await provider.video.start(videoRequest(), { taskId: 'x' }).catch((e: unknown) => e);
+    up.fake.api.failNext('create', 1, { status: 400, body: { error: { code: 'InvalidParameter', message: 'ratio is bad' } } });
+    const err = await up.provider.video.start(videoRequest(), { taskId: 'x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ reason: 'invalid_request', upstreamCode: 'InvalidParameter', message: 'ratio is bad' });
 
-    const shortLived = await startFakeArk({ queuedMs: 0, runningMs: 0, urlTtlMs: 30, now: clock.now });
+    const shortLived = await startFakeArk({ queuedMs: 0, runningMs: 0, urlTtlMs: 30, now: up.clock.now });
     const p = createArkProvider({ baseUrl: shortLived.url, apiKey: shortLived.apiKey, options: { batchPolling: false } });
     try {
       const st = await p.video.status(await p.video.start(videoRequest(), { taskId: 'x' }), { taskId: 'x' });
       if (st.state !== 'succeeded') throw new Error(st.state);
-      clock.advance(60);
+      up.clock.advance(60);
       await expect(st.artifact.open()).rejects.toMatchObject({ upstreamStatus: 403, code: 'upstream_result_gone', retryable: false });
     } finally {
       p.close();

@@ -1,15 +1,14 @@
-import { describeVideoModelConformance, ManualClock, startFakeVeo } from '@gateway/testkit';
+import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeVeo } from '@gateway/testkit';
 import { createGoogleProvider } from './google-provider';
 
 describeVideoModelConformance('google (Veo)', async () => {
-  const clock = new ManualClock();
-  const fake = await startFakeVeo({ queuedMs: 0, runningMs: 100, redirectDownloads: true, now: clock.now });
-  const good = createGoogleProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
-  const bad = createGoogleProvider({ baseUrl: fake.url, apiKey: 'wrong-gemini-key' });
+  const { fake, base } = await fakeVideoConformanceBase(
+    (clock) => startFakeVeo({ queuedMs: 0, runningMs: 100, redirectDownloads: true, now: clock.now }),
+    (f, apiKey = f.apiKey) => createGoogleProvider({ baseUrl: f.url, apiKey }),
+    'wrong-gemini-key',
+  );
   return {
-    model: good.video,
-    badCredentialsModel: bad.video,
-    advance: (ms) => clock.advance(ms),
+    ...base,
     rateLimitNextPoll: (s) => fake.api.failNext('poll', 1, { status: 429, retryAfterSeconds: s }),
     rateLimitHasRetryAfter: true,
     fail: { prompt: 'conformance [fail]', code: 'INVALID_ARGUMENT' },
@@ -20,10 +19,5 @@ describeVideoModelConformance('google (Veo)', async () => {
     request: { upstreamModel: 'veo-3.1-generate-preview' },
     unknownRef: 'models/veo-3.1-generate-preview/operations/nosuch',
     secrets: [fake.apiKey],
-    close: async () => {
-      good.close();
-      bad.close();
-      await fake.close();
-    },
   };
 });

@@ -1,4 +1,3 @@
-import type { VideoImage } from '@gateway/core';
 import {
   describeVideoModelConformance,
   fakeMp4,
@@ -6,21 +5,15 @@ import {
   pollUntilSettled,
   readStream,
   startFakeKling,
+  taggedBase64,
+  taggedFrame,
+  useFakeVideoUpstream,
   verifyHs256,
   videoRequest,
-  type FakeKling,
 } from '@gateway/testkit';
 import { KlingTokens, parseKlingKey, signKlingToken } from './kling-auth';
 import { convertToKlingTask } from './convert-to-kling-task';
 import { createKlingProvider } from './kling-provider';
-
-const png = (w: number, h: number, tag: string): VideoImage => ({
-  mediaType: 'image/png',
-  data: Buffer.from(`png:${tag}`),
-  width: w,
-  height: h,
-});
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('Kling authentication', () => {
   it('signs an HS256 JWT with iss = access key, nbf a little in the past and exp 30 min ahead', () => {
@@ -61,13 +54,13 @@ describe('convertToKlingTask', () => {
       aspect_ratio: '9:16',
     });
     const i2v = convertToKlingTask(
-      videoRequest({ firstFrame: png(4, 3, 'f'), lastFrame: png(4, 3, 'l'), aspectRatio: 'adaptive', durationSeconds: 5 }),
+      videoRequest({ firstFrame: taggedFrame(4, 3, 'f'), lastFrame: taggedFrame(4, 3, 'l'), aspectRatio: 'adaptive', durationSeconds: 5 }),
     );
     expect(i2v).toEqual({
       model_name: 'up-model',
       prompt: 'a red kite',
-      image: b64('png:f'),
-      image_tail: b64('png:l'),
+      image: taggedBase64('f'),
+      image_tail: taggedBase64('l'),
       mode: 'std',
       duration: '5',
     });
@@ -75,20 +68,13 @@ describe('convertToKlingTask', () => {
 });
 
 describe('KlingVideoModel against the fake Kling', () => {
-  const clock = new ManualClock();
-  let fake: FakeKling;
-  let provider: ReturnType<typeof createKlingProvider>;
-  beforeAll(async () => {
-    fake = await startFakeKling({ queuedMs: 60, runningMs: 80, now: clock.now });
-    provider = createKlingProvider({ baseUrl: fake.url, apiKey: `${fake.accessKey}:${fake.secretKey}` });
-  });
-  afterAll(async () => {
-    provider.close();
-    await fake.close();
-  });
+  const up = useFakeVideoUpstream(
+    (clock) => startFakeKling({ queuedMs: 60, runningMs: 80, now: clock.now }),
+    (fake) => createKlingProvider({ baseUrl: fake.url, apiKey: `${fake.accessKey}:${fake.secretKey}` }),
+  );
 
   it('check() refuses what Kling cannot render', () => {
-    const check = provider.video.check!;
+    const check = up.provider.video.check!;
     expect(() => check(videoRequest({ resolution: '480p', durationSeconds: 5 }))).toThrow(
       expect.objectContaining({ code: 'resolution_not_supported' }),
     );
@@ -96,37 +82,37 @@ describe('KlingVideoModel against the fake Kling', () => {
     expect(() => check(videoRequest({ durationSeconds: 5, aspectRatio: '4:3' }))).toThrow(
       expect.objectContaining({ code: 'aspect_ratio_not_supported' }),
     );
-    expect(() => check(videoRequest({ durationSeconds: 5, referenceImages: [png(1, 1, 'r')] }))).toThrow(
+    expect(() => check(videoRequest({ durationSeconds: 5, referenceImages: [taggedFrame(1, 1, 'r')] }))).toThrow(
       expect.objectContaining({ code: 'too_many_reference_images' }),
     );
     expect(() => check(videoRequest({ durationSeconds: 10, resolution: '1080p' }))).not.toThrow();
   });
 
   it('image2video: created and read on its own route with a valid JWT, the MP4 fetched from storage without it', async () => {
-    const ref = await provider.video.start(
-      videoRequest({ prompt: 'kling i2v', firstFrame: png(720, 1280, 'f'), aspectRatio: 'adaptive', durationSeconds: 10 }),
+    const ref = await up.provider.video.start(
+      videoRequest({ prompt: 'kling i2v', firstFrame: taggedFrame(720, 1280, 'f'), aspectRatio: 'adaptive', durationSeconds: 10 }),
       { taskId: 't' },
     );
     expect(ref).toMatch(/^image2video\/kt[a-z0-9]+$/);
-    const created = fake.api.requests.find((r) => r.method === 'POST')!;
+    const created = up.fake.api.requests.find((r) => r.method === 'POST')!;
     expect(created.path).toBe('/v1/videos/image2video');
     const auth = String(created.headers.authorization);
-    expect(verifyHs256(auth.slice(7), fake.secretKey, fake.accessKey, Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
-    const done = await pollUntilSettled(provider.video, ref, { clock });
+    expect(verifyHs256(auth.slice(7), up.fake.secretKey, up.fake.accessKey, Math.floor(Date.now() / 1000))).toMatchObject({ ok: true });
+    const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
     // videos[].duration is all Kling states of the shape: no size, no frame rate
     const { width, height, durationSeconds, fps } = done.artifact;
     expect({ width, height, durationSeconds, fps }).toEqual({ durationSeconds: 10 });
     const id = ref.split('/')[1];
     expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(id));
-    expect(fake.api.requests.some((r) => r.method === 'GET' && r.path === `/v1/videos/image2video/${id}`)).toBe(true);
-    expect(fake.storage.credentialsSeen()).toBe(0);
+    expect(up.fake.api.requests.some((r) => r.method === 'GET' && r.path === `/v1/videos/image2video/${id}`)).toBe(true);
+    expect(up.fake.storage.credentialsSeen()).toBe(0);
   });
 
   it('a video reporting a shorter duration is carried as reported; one with no duration states no shape at all', async () => {
     const settle = async (prompt: string) => {
-      const ref = await provider.video.start(videoRequest({ prompt, durationSeconds: 10 }), { taskId: 't' });
-      const done = await pollUntilSettled(provider.video, ref, { clock });
+      const ref = await up.provider.video.start(videoRequest({ prompt, durationSeconds: 10 }), { taskId: 't' });
+      const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
       if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
       const { width, height, durationSeconds, fps } = done.artifact;
       return { width, height, durationSeconds, fps };
@@ -136,36 +122,36 @@ describe('KlingVideoModel against the fake Kling', () => {
   });
 
   it('a ref of an older release (route/id|WxH|s) still reads the task, without stating the shape it carried', async () => {
-    const ref = await provider.video.start(videoRequest({ prompt: 'legacy [unstated]', durationSeconds: 5 }), { taskId: 't' });
-    const done = await pollUntilSettled(provider.video, `${ref}|1280x720|5`, { clock });
+    const ref = await up.provider.video.start(videoRequest({ prompt: 'legacy [unstated]', durationSeconds: 5 }), { taskId: 't' });
+    const done = await pollUntilSettled(up.provider.video, `${ref}|1280x720|5`, { clock: up.clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
     expect(done.artifact.durationSeconds).toBeUndefined();
-    await expect(provider.video.status(`${ref}|junk`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
+    await expect(up.provider.video.status(`${ref}|junk`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
   });
 
   it("a refused create keeps Kling's code; balance codes are quota, not a passing rate limit", async () => {
-    fake.api.failNext('create', 1, { status: 400, body: { code: 1201, message: 'prompt is too long', request_id: 'r1' } });
-    await expect(provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
+    up.fake.api.failNext('create', 1, { status: 400, body: { code: 1201, message: 'prompt is too long', request_id: 'r1' } });
+    await expect(up.provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
       reason: 'invalid_request',
       upstreamCode: '1201',
       message: 'prompt is too long',
     });
-    fake.api.failNext('create', 1, { status: 429, body: { code: 1102, message: 'resource pack exhausted', request_id: 'r2' } });
-    await expect(provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
+    up.fake.api.failNext('create', 1, { status: 429, body: { code: 1102, message: 'resource pack exhausted', request_id: 'r2' } });
+    await expect(up.provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
       code: 'upstream_quota_exhausted',
     });
     const filtered = await pollUntilSettled(
-      provider.video,
-      await provider.video.start(videoRequest({ prompt: 'x [filtered]', durationSeconds: 5 }), { taskId: 't' }),
-      { clock },
+      up.provider.video,
+      await up.provider.video.start(videoRequest({ prompt: 'x [filtered]', durationSeconds: 5 }), { taskId: 't' }),
+      { clock: up.clock },
     );
     expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered' });
   });
 
   it('an expired token is refused by the fake with code 1004 and mapped to upstream_auth_failed', async () => {
     const stale = createKlingProvider({
-      baseUrl: fake.url,
-      apiKey: `${fake.accessKey}:${fake.secretKey}`,
+      baseUrl: up.fake.url,
+      apiKey: `${up.fake.accessKey}:${up.fake.secretKey}`,
       now: () => Date.now() - 3600_000,
     });
     try {

@@ -1,15 +1,14 @@
-import { describeVideoModelConformance, ManualClock, startFakeSora } from '@gateway/testkit';
+import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeSora } from '@gateway/testkit';
 import { createOpenAiProvider } from './openai-provider';
 
 describeVideoModelConformance('openai (Sora)', async () => {
-  const clock = new ManualClock();
-  const fake = await startFakeSora({ queuedMs: 60, runningMs: 100, now: clock.now });
-  const good = createOpenAiProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
-  const bad = createOpenAiProvider({ baseUrl: fake.url, apiKey: 'sk-wrong-openai-key' });
+  const { fake, base } = await fakeVideoConformanceBase(
+    (clock) => startFakeSora({ queuedMs: 60, runningMs: 100, now: clock.now }),
+    (f, apiKey = f.apiKey) => createOpenAiProvider({ baseUrl: f.url, apiKey }),
+    'sk-wrong-openai-key',
+  );
   return {
-    model: good.video,
-    badCredentialsModel: bad.video,
-    advance: (ms) => clock.advance(ms),
+    ...base,
     rateLimitNextPoll: (s) => fake.api.failNext('poll', 1, { status: 429, retryAfterSeconds: s }),
     rateLimitHasRetryAfter: true,
     fail: { prompt: 'conformance [fail]', code: 'video_generation_failed' },
@@ -20,10 +19,5 @@ describeVideoModelConformance('openai (Sora)', async () => {
     request: { upstreamModel: 'sora-2' },
     unknownRef: 'video_nosuchvideo',
     secrets: [fake.apiKey],
-    close: async () => {
-      good.close();
-      bad.close();
-      await fake.close();
-    },
   };
 });

@@ -1,25 +1,19 @@
-import type { VideoImage } from '@gateway/core';
 import {
   describeVideoModelConformance,
   fakeMp4,
-  ManualClock,
+  fakeVideoConformanceBase,
   pollUntilSettled,
   readStream,
   RUNWAY_API_VERSION,
   startFakeRunway,
+  taggedDataUrl,
+  taggedFrame,
+  useFakeVideoUpstream,
   videoRequest,
-  type FakeRunway,
 } from '@gateway/testkit';
 import { convertToRunwayTask } from './convert-to-runway-task';
 import { createRunwayProvider } from './runway-provider';
 
-const png = (w: number, h: number, tag: string): VideoImage => ({
-  mediaType: 'image/png',
-  data: Buffer.from(`png:${tag}`),
-  width: w,
-  height: h,
-});
-const url = (tag: string) => `data:image/png;base64,${Buffer.from(`png:${tag}`).toString('base64')}`;
 const req = (over: Parameters<typeof videoRequest>[0] = {}) => videoRequest({ durationSeconds: 5, upstreamModel: 'gen4_turbo', ...over });
 
 describe('convertToRunwayTask', () => {
@@ -28,37 +22,31 @@ describe('convertToRunwayTask', () => {
       path: '/v1/text_to_video',
       body: { model: 'veo3.1', promptText: 'a red kite', ratio: '1080:1920', duration: 8 },
     });
-    expect(convertToRunwayTask(req({ firstFrame: png(800, 800, 'f'), aspectRatio: 'adaptive' })).body).toEqual({
+    expect(convertToRunwayTask(req({ firstFrame: taggedFrame(800, 800, 'f'), aspectRatio: 'adaptive' })).body).toEqual({
       model: 'gen4_turbo',
       promptText: 'a red kite',
-      promptImage: url('f'),
+      promptImage: taggedDataUrl('f'),
       ratio: '960:960',
       duration: 5,
     });
     expect(
-      convertToRunwayTask(req({ firstFrame: png(4, 3, 'f'), lastFrame: png(4, 3, 'l'), aspectRatio: '4:3' })).body.promptImage,
+      convertToRunwayTask(req({ firstFrame: taggedFrame(4, 3, 'f'), lastFrame: taggedFrame(4, 3, 'l'), aspectRatio: '4:3' })).body
+        .promptImage,
     ).toEqual([
-      { uri: url('f'), position: 'first' },
-      { uri: url('l'), position: 'last' },
+      { uri: taggedDataUrl('f'), position: 'first' },
+      { uri: taggedDataUrl('l'), position: 'last' },
     ]);
   });
 });
 
 describe('RunwayVideoModel against the fake Runway', () => {
-  const clock = new ManualClock();
-  let fake: FakeRunway;
-  let provider: ReturnType<typeof createRunwayProvider>;
-  beforeAll(async () => {
-    fake = await startFakeRunway({ queuedMs: 60, runningMs: 80, now: clock.now });
-    provider = createRunwayProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
-  });
-  afterAll(async () => {
-    provider.close();
-    await fake.close();
-  });
+  const up = useFakeVideoUpstream(
+    (clock) => startFakeRunway({ queuedMs: 60, runningMs: 80, now: clock.now }),
+    (fake) => createRunwayProvider({ baseUrl: fake.url, apiKey: fake.apiKey }),
+  );
 
   it('check() refuses what Runway cannot render', () => {
-    const check = provider.video.check!;
+    const check = up.provider.video.check!;
     expect(() => check(req({ resolution: '480p' }))).toThrow(expect.objectContaining({ code: 'resolution_not_supported' }));
     expect(() => check(req({ resolution: '1080p', aspectRatio: '1:1' }))).toThrow(
       expect.objectContaining({ code: 'aspect_ratio_not_supported' }),
@@ -68,13 +56,13 @@ describe('RunwayVideoModel against the fake Runway', () => {
   });
 
   it('sends X-Runway-Version and the key, reads PENDING → RUNNING (progress) → SUCCEEDED, downloads output[0] without the key', async () => {
-    const ref = await provider.video.start(req({ prompt: 'runway ok' }), { taskId: 't' });
+    const ref = await up.provider.video.start(req({ prompt: 'runway ok' }), { taskId: 't' });
     expect(ref).toMatch(/^rw[a-z0-9]+$/);
-    const created = fake.api.requests.find((r) => r.method === 'POST')!;
-    expect(created.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': RUNWAY_API_VERSION });
+    const created = up.fake.api.requests.find((r) => r.method === 'POST')!;
+    expect(created.headers).toMatchObject({ authorization: `Bearer ${up.fake.apiKey}`, 'x-runway-version': RUNWAY_API_VERSION });
     const seen: Array<number | undefined> = [];
     for (;;) {
-      const st = await provider.video.status(ref, { taskId: 't' });
+      const st = await up.provider.video.status(ref, { taskId: 't' });
       if (st.state !== 'pending') {
         if (st.state !== 'succeeded') throw new Error(JSON.stringify(st));
         // the task names its output URLs only: no shape is stated (the worker measures the file)
@@ -84,44 +72,47 @@ describe('RunwayVideoModel against the fake Runway', () => {
         break;
       }
       if (st.running) seen.push(st.progress);
-      clock.advance(20);
+      up.clock.advance(20);
     }
     expect(seen.some((p) => typeof p === 'number' && p > 0 && p < 100)).toBe(true);
-    expect(fake.storage.credentialsSeen()).toBe(0);
+    expect(up.fake.storage.credentialsSeen()).toBe(0);
   });
 
   it('a ref of an older release (id|WxH|s) still reads the task, without stating the shape it carried', async () => {
-    const ref = await provider.video.start(req({ prompt: 'legacy' }), { taskId: 't' });
-    const done = await pollUntilSettled(provider.video, `${ref}|1280x720|5`, { clock });
+    const ref = await up.provider.video.start(req({ prompt: 'legacy' }), { taskId: 't' });
+    const done = await pollUntilSettled(up.provider.video, `${ref}|1280x720|5`, { clock: up.clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
     const { width, height, durationSeconds, fps } = done.artifact;
     expect({ width, height, durationSeconds, fps }).toEqual({});
-    await expect(provider.video.status(`${ref}|1280x720`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
+    await expect(up.provider.video.status(`${ref}|1280x720`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
   });
 
   it('keeps failureCode; DELETE cancels a THROTTLED task; a credits refusal is quota', async () => {
-    const failed = await pollUntilSettled(provider.video, await provider.video.start(req({ prompt: 'x [filtered]' }), { taskId: 't' }), {
-      clock,
-    });
+    const failed = await pollUntilSettled(
+      up.provider.video,
+      await up.provider.video.start(req({ prompt: 'x [filtered]' }), { taskId: 't' }),
+      {
+        clock: up.clock,
+      },
+    );
     expect(failed).toMatchObject({ state: 'failed', code: 'SAFETY.OUTPUT.VIDEO' });
-    const held = await provider.video.start(req({ prompt: 'x [hold]' }), { taskId: 't' });
-    expect(await provider.video.status(held, { taskId: 't' })).toEqual({ state: 'pending', running: false });
-    await provider.video.cancel!(held);
-    expect(await provider.video.status(held, { taskId: 't' })).toMatchObject({ state: 'failed', code: 'cancelled' });
-    fake.api.failNext('create', 1, { status: 400, body: { error: 'You do not have enough credits to run this task.' } });
-    await expect(provider.video.start(req(), { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_quota_exhausted' });
+    const held = await up.provider.video.start(req({ prompt: 'x [hold]' }), { taskId: 't' });
+    expect(await up.provider.video.status(held, { taskId: 't' })).toEqual({ state: 'pending', running: false });
+    await up.provider.video.cancel!(held);
+    expect(await up.provider.video.status(held, { taskId: 't' })).toMatchObject({ state: 'failed', code: 'cancelled' });
+    up.fake.api.failNext('create', 1, { status: 400, body: { error: 'You do not have enough credits to run this task.' } });
+    await expect(up.provider.video.start(req(), { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_quota_exhausted' });
   });
 });
 
 describeVideoModelConformance('runway', async () => {
-  const clock = new ManualClock();
-  const fake = await startFakeRunway({ queuedMs: 60, runningMs: 100, now: clock.now });
-  const good = createRunwayProvider({ baseUrl: fake.url, apiKey: fake.apiKey });
-  const bad = createRunwayProvider({ baseUrl: fake.url, apiKey: 'key_wrong_runway' });
+  const { fake, base } = await fakeVideoConformanceBase(
+    (clock) => startFakeRunway({ queuedMs: 60, runningMs: 100, now: clock.now }),
+    (f, apiKey = f.apiKey) => createRunwayProvider({ baseUrl: f.url, apiKey }),
+    'key_wrong_runway',
+  );
   return {
-    model: good.video,
-    badCredentialsModel: bad.video,
-    advance: (ms) => clock.advance(ms),
+    ...base,
     rateLimitNextPoll: (s) => fake.rateLimitNext('poll', s),
     rateLimitHasRetryAfter: true,
     fail: { prompt: 'conformance [fail]', code: 'INTERNAL.BAD_OUTPUT.CODE01' },
@@ -132,10 +123,5 @@ describeVideoModelConformance('runway', async () => {
     statedShape: [],
     unknownRef: 'rwnosuchtask',
     secrets: [fake.apiKey],
-    close: async () => {
-      good.close();
-      bad.close();
-      await fake.close();
-    },
   };
 });

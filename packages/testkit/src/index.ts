@@ -31,6 +31,7 @@ export {
   describeTextModelConformance,
   describeVideoModelConformance,
   FAKE_DIALECTS,
+  fakeVideoConformanceBase,
   MALFORMED_ANSWERS,
   type FakeArk,
   type FakeArkOptions,
@@ -90,7 +91,11 @@ export {
   startFakeSora,
   startFakeUpstream,
   startFakeVeo,
+  taggedBase64,
+  taggedDataUrl,
+  taggedFrame,
   type TextModelConformanceOptions,
+  useFakeVideoUpstream,
   videoRequest,
 } from './fake-upstreams';
 export { jpegHeader, pngHeader, refusal } from './fixtures';

@@ -36,5 +36,14 @@ export { type FakeRunway, RUNWAY_API_VERSION, startFakeRunway } from './fake-run
 export { type FakeVideoStorage, startFakeVideoStorage } from './fake-video-storage';
 export { verifyHs256, type JwtVerdict } from './fake-jwt';
 export { describeVideoModelConformance, type VideoConformanceTarget } from './video-model.conformance';
-export { pollUntilSettled, readStream, videoRequest } from './video-port-helpers';
+export {
+  fakeVideoConformanceBase,
+  pollUntilSettled,
+  readStream,
+  taggedBase64,
+  taggedDataUrl,
+  taggedFrame,
+  useFakeVideoUpstream,
+  videoRequest,
+} from './video-port-helpers';
 export { MALFORMED_ANSWERS } from './malformed-answers';
