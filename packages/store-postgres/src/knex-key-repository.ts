@@ -37,8 +37,9 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 });
 
 /** The columns of the settings given (absent ones are left out, so an update keeps them). */
-function settingsColumns(s: Partial<KeySettings>): Record<string, unknown> {
+function settingsColumns(s: Partial<KeySettings> & { role?: KeyRole }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (s.role !== undefined) out.role = s.role;
   if (s.name !== undefined) out.name = s.name;
   if (s.expiresAt !== undefined) out.expires_at = s.expiresAt;
   if (s.models !== undefined) out.models = s.models === null ? null : JSON.stringify(s.models);
@@ -106,7 +107,6 @@ export class KnexKeyRepository implements KeyRepository {
         group_name: input.group,
         key_hash: input.hash,
         key_prefix: input.prefix,
-        ...(input.role ? { role: input.role } : {}),
         ...settingsColumns(input),
       })
       .onConflict('key_hash')
@@ -119,7 +119,7 @@ export class KnexKeyRepository implements KeyRepository {
     return r ? toKey(r) : null;
   }
 
-  async updateKey(id: string, patch: Partial<KeySettings>): Promise<ApiKeyRecord | null> {
+  async updateKey(id: string, patch: Partial<KeySettings> & { role?: KeyRole }): Promise<ApiKeyRecord | null> {
     const columns = settingsColumns(patch);
     if (Object.keys(columns).length) await this.db('api_keys').where({ id }).update(columns);
     return this.getKey(id);

@@ -60,7 +60,7 @@ export interface KeyRepository {
   createKey(input: NewKey): Promise<ApiKeyRecord>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
   /** Changes the given settings of a key (absent fields are kept); null when there is no such key. */
-  updateKey(id: string, patch: Partial<KeySettings>): Promise<ApiKeyRecord | null>;
+  updateKey(id: string, patch: Partial<KeySettings> & { role?: KeyRole }): Promise<ApiKeyRecord | null>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   revokeKey(id: string): Promise<boolean>;
   /** Gives the key a new secret; the current one keeps working until graceUntil. null when there is no active key. */
