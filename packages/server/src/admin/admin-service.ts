@@ -276,8 +276,9 @@ export class AdminService {
     if (kind === 'provider') await this.checkApiKey(id, clean);
     await this.checked(() => this.runtime.validate(kind, id, clean));
     try {
+      // read before the transaction: the embedded store has one connection, which the transaction holds
+      const before = await this.entryView(kind, id);
       await this.change(async ({ trx }) => {
-        const before = await this.entryView(kind, id);
         await this.store.put(kind, id, clean, trx);
         const after = { [kind === 'group' ? 'name' : 'id']: id, ...redact(kind, clean) };
         return {
@@ -302,8 +303,8 @@ export class AdminService {
     const exists = (await this.store.entries()).some((e) => e.kind === kind && e.id === id && e.body !== null);
     if (!exists) throw new GatewayError('not_found', `No ${kind} "${id.slice(0, 128)}".`, { code: `${kind}_not_found` });
     await this.checked(() => this.runtime.validate(kind, id, null));
+    const before = await this.entryView(kind, id);
     await this.change(async ({ trx }) => {
-      const before = await this.entryView(kind, id);
       await this.store.put(kind, id, null, trx);
       return { result: undefined, audit: { action: `${kind}.delete`, target: { type: kind, id }, accountId: null, before, after: null } };
     });
