@@ -93,7 +93,6 @@ const keyLine = (k: KeyView) =>
     k.id,
     k.account,
     k.group,
-    k.role,
     `${k.prefix}…`,
     k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
     k.name ?? '-',
@@ -101,6 +100,7 @@ const keyLine = (k: KeyView) =>
     k.models ? `models ${k.models.join(',')}` : 'all group models',
     limitsText(k.limits),
     k.budget ? `budget ${k.budget.credits_used}/${k.budget.credit_limit ?? 'unlimited'} ${k.budget.period ?? 'total'}` : 'no budget',
+    k.role,
   ].join('\t');
 
 const quotaLine = (q: AccountQuota) => `${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}\t${q.period ?? 'total'}`;
