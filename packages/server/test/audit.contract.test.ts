@@ -167,6 +167,13 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     await expect(gw.db.knex('audit_log').where({ id: row.id }).delete()).rejects.toThrow(/append-only/);
   });
 
+  it("records a change through the local token (the CLI talking to a running gateway) as the CLI's", async () => {
+    const res = await request(gw.app).post('/admin/accounts').set('Authorization', `Bearer ${gw.localAdminToken}`).send({ id: 'delta' });
+    expect(res.status).toBe(201);
+    const [row] = await audit('?target=account:delta');
+    expect(row).toMatchObject({ action: 'account.create', actor: { type: 'cli', id: 'cli' }, request_id: res.headers['x-request-id'] });
+  });
+
   it('records CLI changes with the CLI as author, and none for a refused command', async () => {
     if (!cliEnv) return; // the embedded store's CLI case is its own test below
     const run = cli(cliEnv);

@@ -18,7 +18,7 @@ export function requireAdmin(adminKey: string | undefined, localToken?: string):
   return (req, res, next) => {
     const presented = extractKey(req);
     if (local && presented && LOOPBACK.has(req.socket.remoteAddress ?? '') && digestsEqual(hashApiKey(presented), local)) {
-      res.locals.auditActor = { type: 'cli', id: 'local' };
+      res.locals.auditActor = { type: 'cli', id: 'cli' };
       return next();
     }
     if (!expected)
