@@ -1,11 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { KeyLimits } from './ports/key-repository.port';
+import type { KeyLimits, KeyRole } from './ports/key-repository.port';
 
 /** Who is calling: resolved from an API key. */
 export interface Principal {
   accountId: string;
   keyId: string;
   group: string;
+  /** absent only on principals built outside `authenticate` (tests); routes read it through `roleOf` */
+  role?: KeyRole;
   /** the key's model allowlist (a subset of its group); absent or null = the whole group */
   models?: readonly string[] | null;
   /** the key's own limits; absent or null fields = the gateway-wide defaults */

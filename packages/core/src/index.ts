@@ -253,3 +253,16 @@ export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type Webhook
 export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
 export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
 export { TaskWatch, type TaskWatchDeps, type TaskWatcher } from './webhooks/task-watch';
+export {
+  type AuditActor,
+  type AuditChange,
+  type AuditContext,
+  type AuditFilter,
+  type AuditRecord,
+  type AuditedChanges,
+  type ChangeStores,
+  type KeyRole,
+  KEY_ROLES,
+} from './ports';
+export { maskSecrets } from './audit-mask';
+export { forbiddenRole, roleOf } from './key-roles';

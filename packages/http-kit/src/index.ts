@@ -22,6 +22,7 @@ export {
   type ParamDoc,
   type RouteAuth,
   type RouteDoc,
+  type RouteRole,
   type SchemaDoc,
 } from './route-doc';
 export { countInputTokens } from './token-count';

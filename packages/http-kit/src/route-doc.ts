@@ -8,9 +8,17 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** A JSON Schema (2020-12 compatible) as plain data; `as const` schema objects fit. */
 export type SchemaDoc = object;
 
+/**
+ * The role an API key needs on a route: `member` (any key of the account) or `admin` (an account admin's key). The
+ * server enforces it from here (server/src/role-guard.ts), so each route states it once, next to its description.
+ */
+export type RouteRole = 'member' | 'admin';
+
 /** Who may call a route. The bearer header always works for `api-key`; some SDKs send another header instead. */
 export type RouteAuth =
-  { kind: 'api-key'; alternativeHeaders?: readonly string[] } | { kind: 'admin-key'; optional?: boolean } | { kind: 'none'; why: string };
+  | { kind: 'api-key'; role: RouteRole; alternativeHeaders?: readonly string[] }
+  | { kind: 'admin-key'; optional?: boolean }
+  | { kind: 'none'; why: string };
 
 export interface ParamDoc {
   name: string;

@@ -8,7 +8,13 @@ export async function bootstrapConfigKeys(keys: KeyRepository, config: GatewayCo
     await keys.createAccount(k.account);
     // The id is random (it must reveal nothing about the key); createKey is idempotent on the hash, so every instance
     // bootstrapping the same file finds the first one's row and names the key alike.
-    await keys.createKey({ accountId: k.account, group: k.group, hash: hashApiKey(k.key), prefix: k.key.slice(0, 7) });
+    await keys.createKey({
+      accountId: k.account,
+      group: k.group,
+      role: k.role ?? 'admin',
+      hash: hashApiKey(k.key),
+      prefix: k.key.slice(0, 7),
+    });
   }
 }
 

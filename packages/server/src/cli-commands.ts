@@ -26,7 +26,7 @@ export interface AdminOps {
 
 export const USAGE = `usage: gateway <command>
   accounts:create <id> [--name N]      accounts:list
-  keys:create --account <id> [--group <g>] [key options]   keys:update <key-id> [key options]
+  keys:create --account <id> [--group <g>] [--role admin|member] [key options]   keys:update <key-id> [key options]
   keys:list [--account <id>]           keys:revoke <key-id>
     key options: --name N  --expires-at <ISO date-time|never>  --models a,b|all
                  --rpm N  --tpm N  --streams N   (a limit of 'default' uses the gateway's)
@@ -59,6 +59,8 @@ function keyOptions(args: string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const name = flag(args, 'name');
   if (name !== undefined) body.name = name;
+  const role = flag(args, 'role');
+  if (role !== undefined) body.role = role;
   const expires = flag(args, 'expires-at');
   if (expires !== undefined) body.expires_at = expires === 'never' ? null : expires;
   const models = flag(args, 'models');
@@ -98,6 +100,7 @@ const keyLine = (k: KeyView) =>
     k.models ? `models ${k.models.join(',')}` : 'all group models',
     limitsText(k.limits),
     k.budget ? `budget ${k.budget.credits_used}/${k.budget.credit_limit ?? 'unlimited'} ${k.budget.period ?? 'total'}` : 'no budget',
+    k.role,
   ].join('\t');
 
 const quotaLine = (q: AccountQuota) => `${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}\t${q.period ?? 'total'}`;
@@ -115,7 +118,7 @@ export async function runCommand(admin: AdminOps, command: string, args: string[
       return 0;
     case 'keys:create': {
       const k = await admin.createKey({ account: flag(args, 'account'), group: flag(args, 'group'), ...keyOptions(args) });
-      io.out(`key ${k.id} for ${k.account} (group ${k.group}); shown once: ${k.key}`);
+      io.out(`key ${k.id} for ${k.account} (group ${k.group}, role ${k.role}); shown once: ${k.key}`);
       return 0;
     }
     case 'keys:update':

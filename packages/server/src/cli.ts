@@ -7,6 +7,7 @@ import { isGatewayError, ModelCatalogue, type Group } from '@gateway/core';
 import {
   dataDirHolder,
   DataDirLockedError,
+  KnexAuditedChanges,
   KnexConfigStore,
   KnexKeyRepository,
   KnexQuotaRepository,
@@ -14,7 +15,7 @@ import {
   type Database,
 } from '@gateway/store-postgres';
 import { AdminApiClient } from './admin/admin-client';
-import { AdminService, type CatalogueChanges } from './admin/admin-service';
+import { AdminService, CLI_AUDIT_CONTEXT, type AdminAudit, type CatalogueChanges } from './admin/admin-service';
 import { ConfigRuntime } from './admin/config-runtime';
 import { readLocalAdminCredential } from './admin/local-credential';
 import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
@@ -78,10 +79,14 @@ async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminServi
     runtime,
     config.catalogue,
     new KnexQuotaRepository(db.knex),
+    cliAudit(db),
     undefined,
     envReferencePolicy(config.written, env.allowedEnv),
   );
 }
+
+/** The CLI's changes are audited like the admin API's, with the CLI as their author. */
+const cliAudit = (db: Database): AdminAudit => ({ changes: new KnexAuditedChanges(db.knex), ctx: CLI_AUDIT_CONTEXT });
 
 const catalogueUntouched: CatalogueChanges = {
   validate: () => Promise.reject(new Error('account and key commands do not change the catalogue')),
@@ -99,7 +104,14 @@ async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService
     .filter((e) => e.kind === 'group' && e.body !== null)
     .map((e) => ({ name: e.id, models: (e.body!.models as string[]) ?? [] }));
   const catalogue = entries.length > 0 ? new ModelCatalogue([], groups) : unseededCatalogue(env);
-  return new AdminService(new KnexKeyRepository(db.knex), store, catalogueUntouched, catalogue, new KnexQuotaRepository(db.knex));
+  return new AdminService(
+    new KnexKeyRepository(db.knex),
+    store,
+    catalogueUntouched,
+    catalogue,
+    new KnexQuotaRepository(db.knex),
+    cliAudit(db),
+  );
 }
 
 function unseededCatalogue(env: GatewayEnv): ModelCatalogue {

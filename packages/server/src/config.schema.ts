@@ -118,6 +118,8 @@ export const configSchema = {
           key: { type: 'string', pattern: '^sk-[\\x21-\\x7e]{4,200}$' },
           account: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
           group: { type: 'string' },
+          // absent: account admin, what a config-file key could always do (docs/admin.md, "Roles")
+          role: { enum: ['admin', 'member'] },
         },
       },
     },

@@ -47,7 +47,7 @@ export interface GatewayConfigFile {
   providers: ProviderConfig[];
   models: ModelConfig[];
   groups: Group[];
-  keys?: Array<{ key: string; account: string; group: string }>;
+  keys?: Array<{ key: string; account: string; group: string; role?: 'admin' | 'member' }>;
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
   /** per-deployment circuit breaker thresholds (docs/routing.md); unset fields keep the defaults */
   circuitBreaker?: Partial<CircuitBreakerOptions>;

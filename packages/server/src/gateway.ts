@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
 import { StreamShutdown } from '@gateway/http-kit';
 import {
+  KnexAuditedChanges,
   KnexConfigStore,
   KnexContentProbes,
   KnexKeyRepository,
@@ -18,6 +19,8 @@ import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
 import { adminRouter } from './admin/admin.router';
+import { roleGuard } from './role-guard';
+import { selfServiceRouter } from './self-service/self-service.router';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
@@ -152,6 +155,10 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     runtime,
     config.catalogue,
     quotas,
+    {
+      changes: new KnexAuditedChanges(db.knex, { now: clock, afterCommit: () => (keys as { clear?: () => void }).clear?.() }),
+      ctx: { actor: { type: 'admin_key', id: 'admin' }, requestId: null, address: null },
+    },
     billing,
     envReferencePolicy(config.written, env.allowedEnv),
   );
@@ -176,6 +183,14 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     operations,
     {
       routers: [
+        selfServiceRouter({
+          authenticate: auth,
+          admin,
+          clock,
+          catalogue: config.catalogue,
+          quotas,
+          gatewayLimits: config.limits,
+        }),
         adminWebhooksRouter(webhooks.webhooks, env.adminKey, localAdminToken),
         adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken),
         dashboardRouter(),
@@ -201,6 +216,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
       ),
       ...(tracing ? [tracing.middleware] : []),
       ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
+      roleGuard(GATEWAY_ROUTE_DOCS, (raw) => authenticate(keys, raw, clock), rendererForUnroutedPath),
       streamAdmission(streamSlots, rendererForUnroutedPath),
       budgetHeaders,
       streamShutdown.middleware(),

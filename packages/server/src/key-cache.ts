@@ -43,6 +43,17 @@ export class CachedKeyRepository implements KeyRepository {
     return this.inner.createKey(input);
   }
 
+  async rotateKey(...a: Parameters<KeyRepository['rotateKey']>): Promise<ApiKeyRecord | null> {
+    const rotated = await this.inner.rotateKey(...a);
+    this.cache.clear();
+    return rotated;
+  }
+
+  /** After a change written past this repository (an audited change's own transaction). */
+  clear(): void {
+    this.cache.clear();
+  }
+
   async revokeKey(id: string): Promise<boolean> {
     const ok = await this.inner.revokeKey(id);
     this.cache.clear();

@@ -3,6 +3,8 @@ import { ERROR_REASONS } from '@gateway/core';
 import type { ParamDoc, RouteAuth, RouteDoc } from '@gateway/http-kit';
 import { version } from '../package.json';
 import { adminRoutes } from './admin/admin.openapi';
+import { adminAuditRoutes } from './admin/admin-audit.openapi';
+import { selfServiceRoutes } from './self-service/self-service.openapi';
 import { operationsRoutes } from './wiring/operations.openapi';
 import { ERROR_SHAPES, WIRE_FORMATS } from './wire-formats';
 
@@ -10,7 +12,13 @@ import { ERROR_SHAPES, WIRE_FORMATS } from './wire-formats';
  * Every route the app serves: each wire format's own descriptions (its `*.openapi.ts`, next to its router), then the
  * server's own. test/openapi.test.ts fails while a served route is missing from the document.
  */
-export const GATEWAY_ROUTE_DOCS: readonly RouteDoc[] = [...WIRE_FORMATS.flatMap((f) => f.routeDocs), ...operationsRoutes, ...adminRoutes];
+export const GATEWAY_ROUTE_DOCS: readonly RouteDoc[] = [
+  ...WIRE_FORMATS.flatMap((f) => f.routeDocs),
+  ...operationsRoutes,
+  ...adminRoutes,
+  ...adminAuditRoutes,
+  ...selfServiceRoutes,
+];
 
 /** Statuses and the reasons behind them, from the core's one table. */
 function statusList(from: number, to: number): string {

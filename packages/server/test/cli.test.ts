@@ -91,6 +91,7 @@ describe('admin CLI', () => {
         'models sim-chat',
         'requests_per_minute=30,concurrent_streams=2',
         'budget 0/25 daily',
+        'member', // a key made without --role has the least powers
       ]);
       const updated = await run('keys:update', id, '--expires-at', 'never', '--models', 'all', '--rpm', 'default', '--tpm', '900');
       expect(updated.code).toBe(0);
@@ -100,6 +101,7 @@ describe('admin CLI', () => {
         'all group models',
         'tokens_per_minute=900,concurrent_streams=2',
         'budget 0/25 daily',
+        'member',
       ]);
       expect((await run('quota:set', 'acme', '50', '--period', 'monthly')).out).toBe('acme\tlimit 50\tused 0\tmonthly');
       expect(await run('keys:update', id, '--rpm', 'lots')).toMatchObject({

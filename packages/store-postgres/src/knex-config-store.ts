@@ -144,10 +144,10 @@ export class KnexConfigStore {
     });
   }
 
-  /** An admin write (body null deletes); returns the new version. */
-  async put(kind: ConfigKind, id: string, body: Record<string, unknown> | null): Promise<number> {
+  /** An admin write (body null deletes); returns the new version. `within`: the audited change's transaction. */
+  async put(kind: ConfigKind, id: string, body: Record<string, unknown> | null, within?: Knex.Transaction): Promise<number> {
     const resting = body && this.atRest(kind, id, body, 'admin');
-    return this.db.transaction(async (trx) => {
+    return (within ?? this.db).transaction(async (trx) => {
       await trx('config_entries')
         .insert({ kind, id, body: resting === null ? null : JSON.stringify(resting), source: 'admin', updated_at: trx.fn.now() })
         .onConflict(['kind', 'id'])

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newKeyId, type Account, type ApiKeyRecord, type KeyRepository, type KeySettings, type NewKey } from '@gateway/core';
+import { newKeyId, type Account, type ApiKeyRecord, type KeyRepository, type KeyRole, type KeySettings, type NewKey } from '@gateway/core';
 
 interface KeyRow {
   id: string;
@@ -7,6 +7,7 @@ interface KeyRow {
   group_name: string;
   key_hash: string;
   key_prefix: string;
+  role: KeyRole;
   created_at: Date;
   revoked_at: Date | null;
   name: string | null;
@@ -21,6 +22,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,
   accountId: r.account_id,
   group: r.group_name,
+  role: r.role,
   prefix: r.key_prefix,
   name: r.name ?? null,
   createdAt: new Date(r.created_at),
@@ -35,8 +37,9 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 });
 
 /** The columns of the settings given (absent ones are left out, so an update keeps them). */
-function settingsColumns(s: Partial<KeySettings>): Record<string, unknown> {
+function settingsColumns(s: Partial<KeySettings> & { role?: KeyRole }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (s.role !== undefined) out.role = s.role;
   if (s.name !== undefined) out.name = s.name;
   if (s.expiresAt !== undefined) out.expires_at = s.expiresAt;
   if (s.models !== undefined) out.models = s.models === null ? null : JSON.stringify(s.models);
@@ -59,7 +62,24 @@ export class KnexKeyRepository implements KeyRepository {
 
   async findKeyByHash(hash: string) {
     const r = await this.db<KeyRow>('api_keys').where({ key_hash: hash }).first();
-    return r ? { ...toKey(r), hash: r.key_hash } : null;
+    if (r) return { ...toKey(r), hash: r.key_hash };
+    const old = await this.db('key_previous_secrets as p')
+      .join('api_keys as k', 'k.id', 'p.key_id')
+      .where('p.key_hash', hash)
+      .first<KeyRow & { grace_until: Date }>('k.*', 'p.grace_until');
+    return old ? { ...toKey(old), hash, graceUntil: new Date(old.grace_until) } : null;
+  }
+
+  async rotateKey(id: string, next: { hash: string; prefix: string }, graceUntil: Date): Promise<ApiKeyRecord | null> {
+    const run = async (trx: Knex) => {
+      const current = await trx<KeyRow>('api_keys').where({ id }).whereNull('revoked_at').forUpdate().first();
+      if (!current) return null;
+      // the replaced secret keeps working until graceUntil; authenticate refuses it from then on
+      await trx('key_previous_secrets').insert({ key_hash: current.key_hash, key_id: id, grace_until: graceUntil });
+      await trx('api_keys').where({ id }).update({ key_hash: next.hash, key_prefix: next.prefix });
+      return toKey((await trx<KeyRow>('api_keys').where({ id }).first())!);
+    };
+    return this.db.isTransaction ? run(this.db) : this.db.transaction(run);
   }
 
   async createAccount(id: string, name?: string): Promise<Account> {
@@ -99,7 +119,7 @@ export class KnexKeyRepository implements KeyRepository {
     return r ? toKey(r) : null;
   }
 
-  async updateKey(id: string, patch: Partial<KeySettings>): Promise<ApiKeyRecord | null> {
+  async updateKey(id: string, patch: Partial<KeySettings> & { role?: KeyRole }): Promise<ApiKeyRecord | null> {
     const columns = settingsColumns(patch);
     if (Object.keys(columns).length) await this.db('api_keys').where({ id }).update(columns);
     return this.getKey(id);

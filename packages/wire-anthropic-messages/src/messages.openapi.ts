@@ -32,7 +32,7 @@ const headers = [
   },
 ] as const;
 // 1.x SDKs send a bearer token; 0.x SDKs and curl users send x-api-key.
-const auth = { kind: 'api-key', alternativeHeaders: ['x-api-key'] } as const;
+const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key'] } as const;
 
 export const messagesRoutes: RouteDoc[] = [
   {

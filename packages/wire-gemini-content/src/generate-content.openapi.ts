@@ -22,7 +22,7 @@ const model = {
   schema: { type: 'string' },
 } as const;
 // The SDK sends x-goog-api-key; a bearer token works too.
-const auth = { kind: 'api-key', alternativeHeaders: ['x-goog-api-key'] } as const;
+const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'] } as const;
 
 export const generateContentRoutes: RouteDoc[] = [
   {

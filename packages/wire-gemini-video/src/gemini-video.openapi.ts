@@ -33,7 +33,7 @@ const operation = {
   },
 };
 
-const auth = { kind: 'api-key', alternativeHeaders: ['x-goog-api-key'] } as const;
+const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'] } as const;
 const model = {
   name: 'model',
   in: 'path',

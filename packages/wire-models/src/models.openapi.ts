@@ -50,9 +50,9 @@ const anthropicPage = {
   },
 };
 
-const google = { kind: 'api-key', alternativeHeaders: ['x-goog-api-key'] } as const;
+const google = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'] } as const;
 // Bearer for both SDKs; x-api-key for the Anthropic 0.x SDK.
-const v1 = { kind: 'api-key', alternativeHeaders: ['x-api-key'] } as const;
+const v1 = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key'] } as const;
 const anthropicVersion = {
   name: 'anthropic-version',
   in: 'header',

@@ -28,7 +28,7 @@ export const chatRoutes: RouteDoc[] = [
     summary: 'Create a chat completion',
     description: 'With `"stream": true` the answer is server-sent `chat.completion.chunk` events ending with `data: [DONE]`.',
     format: 'openai-chat',
-    auth: { kind: 'api-key' },
+    auth: { kind: 'api-key', role: 'member' },
     body: { content: { 'application/json': chatRequestSchema } },
     response: {
       description: 'A `chat.completion`, or its chunks as server-sent events when streaming.',

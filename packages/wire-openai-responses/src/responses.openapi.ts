@@ -61,7 +61,7 @@ const id = {
   description: "A stored response id (`resp_…`) of the key's account.",
   schema: { type: 'string' },
 } as const;
-const auth = { kind: 'api-key' } as const;
+const auth = { kind: 'api-key', role: 'member' } as const;
 
 export const responsesRoutes: RouteDoc[] = [
   {

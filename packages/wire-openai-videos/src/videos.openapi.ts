@@ -23,7 +23,7 @@ const video = {
   },
 };
 
-const auth = { kind: 'api-key' } as const;
+const auth = { kind: 'api-key', role: 'member' } as const;
 const id = { name: 'id', in: 'path', required: true, description: 'The video (task) id.', schema: { type: 'string' } } as const;
 const refused = (path: string): RouteDoc => ({
   method: 'post',

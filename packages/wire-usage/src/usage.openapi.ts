@@ -50,7 +50,7 @@ export const usageRoutes: RouteDoc[] = [
     description:
       'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
     format: 'usage',
-    auth: { kind: 'api-key' },
+    auth: { kind: 'api-key', role: 'member' },
     params: [
       {
         name: 'limit',

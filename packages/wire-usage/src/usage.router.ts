@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { invalid, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
+import { forbiddenRole, invalid, roleOf, type Principal, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
 import { groupByParam, limitParam, textParam as text, timeParam as time } from './usage.params';
 import { encodeUsageGroup } from './usage.summary';
 import { errorMiddleware, principalOf, openAiErrorShape, requireKey, type Authenticator } from '@gateway/http-kit';
@@ -35,10 +35,18 @@ export function encodeUsageRow(r: UsageRecord) {
   };
 }
 
+/** A member key reads its own usage only (docs/admin.md, "Roles"); an account admin's key, any key's of the account. */
+function memberKeyFilter(p: Principal, asked: string | undefined): string | undefined {
+  if (roleOf(p) === 'admin') return asked;
+  if (asked !== undefined && asked !== p.keyId) throw forbiddenRole("Reading another key's usage");
+  return p.keyId;
+}
+
 export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQuery }): Router {
   const router = Router();
   router.get('/v1/usage', requireKey(deps.authenticate), async (req, res) => {
     const principal = principalOf(res);
+    const keyId = memberKeyFilter(principal, text(req, 'key_id'));
     const limit = limitParam(req, 100, 1000);
     const groupBy = groupByParam(req);
     const after = text(req, 'after');
@@ -48,7 +56,7 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
       accountId: principal.accountId,
       from: time(req, 'start_time'),
       to: time(req, 'end_time'),
-      keyId: text(req, 'key_id'),
+      keyId,
       provider: text(req, 'provider'),
       model: text(req, 'model'),
       format: text(req, 'format'),

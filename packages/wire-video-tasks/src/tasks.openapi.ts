@@ -36,7 +36,7 @@ const task = {
 };
 
 const BASE = '/v1/contents/generations/tasks';
-const auth = { kind: 'api-key' } as const;
+const auth = { kind: 'api-key', role: 'member' } as const;
 const id = {
   name: 'id',
   in: 'path',

@@ -46,7 +46,7 @@ const delivery = {
 };
 
 const json = (schema: object) => ({ 'application/json': schema });
-const common = { format: WEBHOOKS_FORMAT, auth: { kind: 'api-key' as const }, errors: 'openai' };
+const common = { format: WEBHOOKS_FORMAT, auth: { kind: 'api-key' as const, role: 'admin' as const }, errors: 'openai' };
 
 export const webhooksRoutes: RouteDoc[] = [
   {

@@ -6,6 +6,8 @@ export {
   type ApiKeyRecord,
   type KeyLimits,
   type KeyRepository,
+  type KeyRole,
+  KEY_ROLES,
   type KeySettings,
   type NewKey,
   NO_KEY_LIMITS,
@@ -72,3 +74,12 @@ export {
 } from './webhook-store.port';
 export { type TaskChangeFeed } from './task-change-feed.port';
 export { type WebhookAnswer, type WebhookSender } from './webhook-sender.port';
+export {
+  type AuditActor,
+  type AuditChange,
+  type AuditContext,
+  type AuditFilter,
+  type AuditRecord,
+  type AuditedChanges,
+  type ChangeStores,
+} from './audit-log.port';

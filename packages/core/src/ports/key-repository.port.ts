@@ -5,6 +5,13 @@ export interface KeyLimits {
   concurrentStreams: number | null;
 }
 
+/**
+ * What a key may do in its account: `admin` (account admin: keys, webhooks, the account's whole usage and audit) or
+ * `member` (calls models, its tasks, its own usage). Which routes need which role is stated on each route's doc.
+ */
+export type KeyRole = 'admin' | 'member';
+export const KEY_ROLES: readonly KeyRole[] = ['admin', 'member'];
+
 /** What an admin sets on a key besides its account and group. */
 export interface KeySettings {
   name: string | null;
@@ -19,6 +26,7 @@ export const NO_KEY_LIMITS: KeyLimits = Object.freeze({ requestsPerMinute: null,
 
 export interface ApiKeyRecord extends KeySettings {
   id: string;
+  role: KeyRole;
   accountId: string;
   group: string;
   /** first characters of the key, for display only */
@@ -35,13 +43,16 @@ export interface Account {
 
 export interface NewKey extends Partial<KeySettings> {
   accountId: string;
+  /** absent: `admin` (config-file and demo keys keep every power of their account); the API and CLI pass `member` */
+  role?: KeyRole;
   group: string;
   hash: string;
   prefix: string;
 }
 
 export interface KeyRepository {
-  findKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null>;
+  /** A rotated key's previous secret is found too, with `graceUntil`: the instant it stops working. */
+  findKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string; graceUntil?: Date | null }) | null>;
   createAccount(id: string, name?: string): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
@@ -49,7 +60,9 @@ export interface KeyRepository {
   createKey(input: NewKey): Promise<ApiKeyRecord>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
   /** Changes the given settings of a key (absent fields are kept); null when there is no such key. */
-  updateKey(id: string, patch: Partial<KeySettings>): Promise<ApiKeyRecord | null>;
+  updateKey(id: string, patch: Partial<KeySettings> & { role?: KeyRole }): Promise<ApiKeyRecord | null>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   revokeKey(id: string): Promise<boolean>;
+  /** Gives the key a new secret; the current one keeps working until graceUntil. null when there is no active key. */
+  rotateKey(id: string, next: { hash: string; prefix: string }, graceUntil: Date): Promise<ApiKeyRecord | null>;
 }

@@ -21,8 +21,19 @@ export async function authenticate(
   if (!record || !digestsEqual(record.hash, hash) || record.revokedAt) {
     throw new GatewayError('unauthenticated', 'Invalid API key.', { code: 'invalid_api_key' });
   }
+  if (record.graceUntil && record.graceUntil.getTime() <= now().getTime()) {
+    // a rotated key's old secret after its grace time: as unknown as any other
+    throw new GatewayError('unauthenticated', 'Invalid API key.', { code: 'invalid_api_key' });
+  }
   if (record.expiresAt && record.expiresAt.getTime() <= now().getTime()) {
     throw new GatewayError('unauthenticated', `This API key expired at ${record.expiresAt.toISOString()}.`, { code: 'key_expired' });
   }
-  return { accountId: record.accountId, keyId: record.id, group: record.group, models: record.models, limits: record.limits };
+  return {
+    accountId: record.accountId,
+    keyId: record.id,
+    group: record.group,
+    role: record.role,
+    models: record.models,
+    limits: record.limits,
+  };
 }

@@ -24,7 +24,13 @@ const limits = {
 };
 
 /** What POST and PATCH take besides account and group. */
-const settings = {
+export const settings = {
+  role: {
+    enum: ['admin', 'member'],
+    default: 'member',
+    description:
+      'admin: account admin (keys, webhooks, the whole account\'s usage and audit); member: calls models, tasks, its own usage. docs/admin.md, "Roles".',
+  },
   name: nullable('string', { maxLength: 200 }),
   expires_at: nullable('string', { description: 'ISO 8601; after it: 401 `key_expired`. null: never.' }),
   models: nullable('array', {
@@ -49,6 +55,7 @@ export const key = {
     id: { type: 'string' },
     account: { type: 'string' },
     group: { type: 'string' },
+    role: { enum: ['admin', 'member'] },
     prefix: { type: 'string', description: 'The first characters of the key, to recognise it.' },
     created_at: { type: 'string' },
     revoked_at: nullable('string', { description: 'ISO 8601.' }),

@@ -4,12 +4,22 @@ import {
   hashApiKey,
   invalid,
   type Billing,
+  type AuditChange,
+  type AuditContext,
   type BudgetPeriod,
   type KeyRepository,
+  type KeyRole,
+  KEY_ROLES,
   type ModelCatalogue,
   type QuotaRepository,
 } from '@gateway/core';
-import { SecretRequiredError, type ConfigKind, type KnexConfigStore } from '@gateway/store-postgres';
+import {
+  SecretRequiredError,
+  type ConfigKind,
+  type KnexAuditedChanges,
+  type KnexChangeStores,
+  type KnexConfigStore,
+} from '@gateway/store-postgres';
 import { ConfigError } from '../config';
 import {
   keyView,
@@ -23,6 +33,16 @@ import {
 } from './key-settings';
 import type { ConfigRuntime } from './config-runtime';
 import type { EnvReferencePolicy } from './env-reference-policy';
+
+/** Checks a key's settings against bounds before it is written (self-service: the account's group, quota, ceilings). */
+export type KeyBoundsCheck = (k: { group: string; body: Record<string, unknown> }) => Promise<void>;
+
+/** A new key without a role is a member: the least powers by default. */
+function parseRole(v: unknown): KeyRole {
+  if (v === undefined || v === null) return 'member';
+  if (!KEY_ROLES.includes(v as KeyRole)) throw invalid('invalid_role', '"role" must be "admin" (account admin) or "member".', 'role');
+  return v as KeyRole;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -41,6 +61,17 @@ function redact(kind: ConfigKind, body: Record<string, unknown>): Record<string,
 /** How catalogue changes are checked and applied; the CLI's account and key commands pass one that refuses. */
 export type CatalogueChanges = Pick<ConfigRuntime, 'validate' | 'reload'>;
 
+/** Changes are audited (docs/admin.md, "Audit"): `changes` writes each with its record; `actor` says who made them. */
+export interface AdminAudit {
+  changes: KnexAuditedChanges;
+  ctx: AuditContext;
+}
+
+/** The CLI's own actor when it writes to the database itself (through a running gateway it is the local token's). */
+export const CLI_AUDIT_CONTEXT: AuditContext = { actor: { type: 'cli', id: 'cli' }, requestId: null, address: null };
+
+const keyTarget = (k: { id: string; accountId: string }) => ({ target: { type: 'key', id: k.id }, accountId: k.accountId });
+
 /** What the admin API and the CLI do, once. */
 export class AdminService {
   constructor(
@@ -49,9 +80,34 @@ export class AdminService {
     private readonly runtime: CatalogueChanges,
     private readonly catalogue: ModelCatalogue,
     private readonly quotas: QuotaRepository,
+    private readonly audit: AdminAudit,
     private readonly billing?: Billing,
     private readonly envPolicy?: EnvReferencePolicy,
   ) {}
+
+  /** The same service, recording `ctx` as the author of its changes. */
+  as(ctx: AuditContext): AdminService {
+    return new AdminService(
+      this.keys,
+      this.store,
+      this.runtime,
+      this.catalogue,
+      this.quotas,
+      { ...this.audit, ctx },
+      this.billing,
+      this.envPolicy,
+    );
+  }
+
+  /** Runs a change and writes its audit record in the same transaction (none when `audit` is null). */
+  private change<T>(fn: (stores: KnexChangeStores) => Promise<{ result: T; audit: AuditChange | null }>): Promise<T> {
+    return this.audit.changes.run(this.audit.ctx, fn);
+  }
+
+  /** The audit log, newest first. */
+  auditLog(filter: Parameters<KnexAuditedChanges['list']>[0]) {
+    return this.audit.changes.list(filter);
+  }
 
   async getQuota(accountId: string) {
     await this.getAccount(accountId);
@@ -62,7 +118,12 @@ export class AdminService {
   async setQuota(accountId: string, limit: unknown, period?: unknown) {
     await this.getAccount(accountId);
     const credits = parseCreditLimit(limit, 'credit_limit');
-    const q = await this.quotas.setLimit(accountId, credits, period === undefined ? undefined : parsePeriod(period, 'period'));
+    const p = period === undefined ? undefined : parsePeriod(period, 'period');
+    const q = await this.change(async ({ quotas }) => {
+      const before = await quotas.get(accountId);
+      const after = await quotas.setLimit(accountId, credits, p);
+      return { result: after, audit: { action: 'quota.update', target: { type: 'quota', id: accountId }, accountId, before, after } };
+    });
     this.billing?.forget(accountId);
     return q;
   }
@@ -76,7 +137,13 @@ export class AdminService {
       throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
     if (name !== undefined && (typeof name !== 'string' || name.length > 200))
       throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
-    return this.keys.createAccount(id, name as string | undefined);
+    return this.change(async ({ keys }) => {
+      const before = await keys.getAccount(id);
+      const after = await keys.createAccount(id, name as string | undefined);
+      // creating an account that exists changes nothing, so it writes no record
+      const audit = before ? null : { action: 'account.create', target: { type: 'account', id }, accountId: id, before: null, after };
+      return { result: after, audit };
+    });
   }
 
   async getAccount(id: string) {
@@ -94,48 +161,101 @@ export class AdminService {
   }
 
   /** Creates a key; the clear key is in the answer once and never stored. */
-  async createKey(body: unknown): Promise<KeyView & { key: string }> {
+  async createKey(body: unknown, check?: KeyBoundsCheck): Promise<KeyView & { key: string }> {
     if (!isObject(body)) throw invalid('invalid_body', 'The key must be a JSON object.');
-    refuseUnknownFields(body, ['account', 'group', ...KEY_SETTING_FIELDS]);
+    refuseUnknownFields(body, ['account', 'group', 'role', ...KEY_SETTING_FIELDS]);
     const { account, group } = body;
     if (typeof account !== 'string') throw invalid('missing_account', '"account" is required.', 'account');
     await this.getAccount(account);
     const g = group ?? 'default';
     if (typeof g !== 'string' || !this.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
+    await check?.({ group: g, body });
+    const role = parseRole(body.role);
     const settings = parseKeySettings(body, { group: g, catalogue: this.catalogue });
     const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
     const key = generateApiKey();
-    const record = await this.keys.createKey({ accountId: account, group: g, hash: hashApiKey(key), prefix: key.slice(0, 7), ...settings });
-    return { ...keyView(record, await this.setBudget(record, budget)), key };
+    const view = await this.change(async (s) => {
+      const record = await s.keys.createKey({
+        accountId: account,
+        group: g,
+        role,
+        hash: hashApiKey(key),
+        prefix: key.slice(0, 7),
+        ...settings,
+      });
+      const after = keyView(record, await this.setBudget(s, record, budget));
+      return { result: after, audit: { action: 'key.create', ...keyTarget(record), before: null, after } };
+    });
+    this.afterKeyChange(account);
+    return { ...view, key };
   }
 
   /** Changes a key's name, expiry, allowlist or limits; fields left out are kept. */
-  async updateKey(id: string, body: unknown): Promise<KeyView> {
+  async updateKey(id: string, body: unknown, check?: KeyBoundsCheck): Promise<KeyView> {
     if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
-    refuseUnknownFields(body, KEY_SETTING_FIELDS);
+    refuseUnknownFields(body, ['role', ...KEY_SETTING_FIELDS]);
     const current = await this.keyRecord(id);
+    await check?.({ group: current.group, body });
     const settings = parseKeySettings(body, { group: current.group, catalogue: this.catalogue, current: current.limits });
+    const role = body.role === undefined ? undefined : parseRole(body.role);
     const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
-    const updated = (await this.keys.updateKey(id, settings)) ?? current;
-    return keyView(updated, await this.setBudget(updated, budget));
+    const view = await this.change(async (s) => {
+      const before = keyView(current, await s.quotas.getKey(id));
+      const updated = (await s.keys.updateKey(id, { ...settings, ...(role ? { role } : {}) })) ?? current;
+      const after = keyView(updated, await this.setBudget(s, updated, budget));
+      return { result: after, audit: { action: 'key.update', ...keyTarget(current), before, after } };
+    });
+    this.afterKeyChange(current.accountId, id);
+    return view;
   }
 
-  private async setBudget(k: { id: string; accountId: string }, budget: { limit: number | null; period: BudgetPeriod | null } | undefined) {
-    if (budget === undefined) return this.quotas.getKey(k.id);
-    const q = await this.quotas.setKeyLimit(k.id, budget.limit, budget.period);
-    this.billing?.forget(k.accountId, k.id);
-    return q;
+  /** A new secret for the key, answered once; the old one keeps working until `graceUntil`. */
+  async rotateKey(id: string, graceUntil: Date): Promise<KeyView & { key: string }> {
+    const current = await this.keyRecord(id);
+    const key = generateApiKey();
+    const view = await this.change(async (s) => {
+      const before = keyView(current, await s.quotas.getKey(id));
+      const rotated = await s.keys.rotateKey(id, { hash: hashApiKey(key), prefix: key.slice(0, 7) }, graceUntil);
+      if (!rotated) throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+      const after = { ...keyView(rotated, await s.quotas.getKey(id)), previous_secret_until: graceUntil.toISOString() };
+      return { result: after, audit: { action: 'key.rotate', ...keyTarget(current), before, after } };
+    });
+    this.afterKeyChange(current.accountId, id);
+    return { ...view, key };
   }
 
-  private async keyRecord(id: string) {
+  private async setBudget(
+    s: KnexChangeStores,
+    k: { id: string; accountId: string },
+    budget: { limit: number | null; period: BudgetPeriod | null } | undefined,
+  ) {
+    if (budget === undefined) return s.quotas.getKey(k.id);
+    return s.quotas.setKeyLimit(k.id, budget.limit, budget.period);
+  }
+
+  /** Key writes went past the key cache and the billing cache: they must not serve the old values. */
+  private afterKeyChange(accountId: string, keyId?: string) {
+    (this.keys as { clear?: () => void }).clear?.();
+    if (keyId) this.billing?.forget(accountId, keyId);
+  }
+
+  /** A key record (revoked ones too). */
+  async keyRecord(id: string) {
     const k = await this.keys.getKey(id);
     if (!k) throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
     return k;
   }
 
   async revokeKey(id: string) {
-    if (!(await this.keys.revokeKey(id)))
-      throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+    const current = await this.keys.getKey(id);
+    await this.change(async (s) => {
+      if (!current || !(await s.keys.revokeKey(id)))
+        throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+      const before = keyView(current);
+      const after = keyView((await s.keys.getKey(id))!);
+      return { result: undefined, audit: { action: 'key.revoke', ...keyTarget(current), before, after } };
+    });
+    this.afterKeyChange(current!.accountId, id);
   }
 
   async listEntries(kind: ConfigKind) {
@@ -156,7 +276,16 @@ export class AdminService {
     if (kind === 'provider') await this.checkApiKey(id, clean);
     await this.checked(() => this.runtime.validate(kind, id, clean));
     try {
-      await this.store.put(kind, id, clean);
+      // read before the transaction: the embedded store has one connection, which the transaction holds
+      const before = await this.entryView(kind, id);
+      await this.change(async ({ trx }) => {
+        await this.store.put(kind, id, clean, trx);
+        const after = { [kind === 'group' ? 'name' : 'id']: id, ...redact(kind, clean) };
+        return {
+          result: undefined,
+          audit: { action: `${kind}.${before ? 'update' : 'create'}`, target: { type: kind, id }, accountId: null, before, after },
+        };
+      });
     } catch (e) {
       if (e instanceof SecretRequiredError)
         throw invalid(
@@ -174,8 +303,18 @@ export class AdminService {
     const exists = (await this.store.entries()).some((e) => e.kind === kind && e.id === id && e.body !== null);
     if (!exists) throw new GatewayError('not_found', `No ${kind} "${id.slice(0, 128)}".`, { code: `${kind}_not_found` });
     await this.checked(() => this.runtime.validate(kind, id, null));
-    await this.store.put(kind, id, null);
+    const before = await this.entryView(kind, id);
+    await this.change(async ({ trx }) => {
+      await this.store.put(kind, id, null, trx);
+      return { result: undefined, audit: { action: `${kind}.delete`, target: { type: kind, id }, accountId: null, before, after: null } };
+    });
     await this.runtime.reload();
+  }
+
+  /** An entry as the admin API shows it (secrets redacted), or null when there is none. */
+  private async entryView(kind: ConfigKind, id: string) {
+    const e = (await this.store.entries()).find((x) => x.kind === kind && x.id === id && x.body !== null);
+    return e ? { [kind === 'group' ? 'name' : 'id']: id, ...redact(kind, e.body!) } : null;
   }
 
   /** `(set)` (a body read back and sent again) keeps the stored key; `env:NAME` must be a variable admins may name. */

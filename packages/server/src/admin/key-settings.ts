@@ -140,6 +140,7 @@ export function keyView(k: ApiKeyRecord, budget?: KeyQuota) {
     id: k.id,
     account: k.accountId,
     group: k.group,
+    role: k.role,
     name: k.name,
     prefix: k.prefix,
     created_at: k.createdAt.toISOString(),

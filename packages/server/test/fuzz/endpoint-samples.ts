@@ -225,6 +225,13 @@ export const SAMPLES: Sample[] = [
     creates: 'config',
   },
   { name: 'admin:keys', route: 'get /admin/keys' },
+  { name: 'admin:audit', path: '/admin/audit?actor={id}&action={id}&from={id}&limit={id}&export={id}', route: 'get /admin/audit' },
+  // self-service (an account admin's key)
+  { name: 'self:keys:create', route: 'post /v1/keys', valid: { name: 'fuzz', budget: { credit_limit: 1 } }, creates: 'config' },
+  { name: 'self:keys:update', route: 'patch /v1/keys/{id}', valid: { name: 'fuzz' }, creates: 'config' },
+  { name: 'self:keys:rotate', route: 'post /v1/keys/{id}/rotate', valid: { grace_seconds: 10 }, creates: 'config' },
+  { name: 'self:keys:revoke', route: 'delete /v1/keys/{id}', creates: 'config' },
+  { name: 'self:audit', path: '/v1/audit?target={id}&to={id}&limit={id}', route: 'get /v1/audit' },
   {
     name: 'admin:keys:create',
     route: 'post /admin/keys',

@@ -60,7 +60,16 @@ export function leakProblem(text: string): string | null {
 }
 
 /** What a refused request must not have written: tasks, stored responses, and the operator's records. */
-const COUNTED = ['video_tasks', 'responses', 'config_entries', 'accounts', 'api_keys', 'account_quotas'];
+const COUNTED = [
+  'video_tasks',
+  'responses',
+  'config_entries',
+  'accounts',
+  'api_keys',
+  'account_quotas',
+  'audit_log',
+  'key_previous_secrets',
+];
 export async function rowCounts(knex: Knex): Promise<Record<string, number>> {
   const { rows } = await knex.raw(`select ${COUNTED.map((t) => `(select count(*) from ${t}) as ${t}`).join(', ')}`);
   return Object.fromEntries(COUNTED.map((t) => [t, Number(rows[0][t])]));

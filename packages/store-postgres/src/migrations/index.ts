@@ -13,6 +13,8 @@ import * as m013 from './013-content-store';
 import * as m014 from './014-usage-cache-write';
 import * as m015 from './015-webhooks';
 import * as m016 from './016-usage-delivered';
+import * as m017 from './017-key-roles';
+import * as m018 from './018-audit-log';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +37,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['014-usage-cache-write', m014],
   ['015-webhooks', m015],
   ['016-usage-delivered', m016],
+  ['017-key-roles', m017],
+  ['018-audit-log', m018],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,241 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knex from 'knex';
+import request from 'supertest';
+import { describeWithService } from '@gateway/testkit';
+import { KnexAuditedChanges, openDatabase } from '@gateway/store-postgres';
+import { runCli } from '../src/cli';
+import { envFromProcess } from '../src/gateway';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
+
+/**
+ * Every change through the admin API, self-service and the CLI writes one audit record (who, what before and after
+ * with secrets masked, when, request id, address), in the change's own transaction; a refused change writes none.
+ * The same suite runs on the embedded store and, with TEST_DATABASE_URL, on PostgreSQL.
+ */
+const ADMIN = 'sk-admin-audit-00001';
+
+interface Row {
+  id: string;
+  at: string;
+  actor: { type: string; id: string };
+  action: string;
+  target: { type: string; id: string };
+  account: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  request_id: string | null;
+  address: string | null;
+}
+
+function cli(env: Record<string, string>) {
+  return async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, envFromProcess(env));
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+}
+
+function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<string, string> }>) {
+  let gw: TestGateway;
+  let cliEnv: Record<string, string> | undefined;
+  beforeAll(async () => {
+    ({ gw, cliEnv } = await start());
+  }, 120_000);
+  afterAll(async () => gw?.stop());
+
+  const admin = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', p: string) =>
+    request(gw.app)[method](p).set('Authorization', `Bearer ${ADMIN}`);
+  const audit = async (query = '') => {
+    const res = await admin('get', `/admin/audit${query}`);
+    expect(res.status).toBe(200);
+    return res.body.data as Row[];
+  };
+  const count = async () => (await gw.db.knex('audit_log').count<{ n: string }[]>('* as n'))[0].n;
+
+  it('records each admin API change once, with its author, request id, address, before and after (no secret)', async () => {
+    const acc = await admin('post', '/admin/accounts').send({ id: 'gamma', name: 'Gamma' });
+    const quota = await admin('put', '/admin/accounts/gamma/quota').send({ credit_limit: 500, period: 'monthly' });
+    const made = await admin('post', '/admin/keys').send({ account: 'gamma', name: 'svc' });
+    const changed = await admin('patch', `/admin/keys/${made.body.id}`).send({ name: 'svc-2' });
+    const revoked = await admin('delete', `/admin/keys/${made.body.id}`);
+    const group = await admin('put', '/admin/groups/audited').send({ models: ['sim-chat'] });
+    const ungroup = await admin('delete', '/admin/groups/audited');
+    expect([acc, quota, made, changed, revoked, group, ungroup].map((r) => r.status)).toEqual([201, 200, 201, 200, 200, 200, 200]);
+
+    const rows = (await audit('?actor=admin_key:admin')).reverse();
+    const expected: Array<[string, string, string, unknown]> = [
+      ['account.create', 'account', 'gamma', acc],
+      ['quota.update', 'quota', 'gamma', quota],
+      ['key.create', 'key', made.body.id, made],
+      ['key.update', 'key', made.body.id, changed],
+      ['key.revoke', 'key', made.body.id, revoked],
+      ['group.create', 'group', 'audited', group],
+      ['group.delete', 'group', 'audited', ungroup],
+    ];
+    expect(rows.map((r) => [r.action, r.target.type, r.target.id])).toEqual(expected.map(([a, t, id]) => [a, t, id]));
+    rows.forEach((r, i) => {
+      expect(r.actor).toEqual({ type: 'admin_key', id: 'admin' });
+      expect(r.request_id).toBe((expected[i][3] as request.Response).headers['x-request-id']);
+      expect(r.address).toEqual(expect.any(String));
+      expect(Number.isNaN(Date.parse(r.at))).toBe(false);
+    });
+    expect(rows[1]).toMatchObject({ before: { limit: null }, after: { limit: 500, period: 'monthly' } });
+    expect(rows[2]).toMatchObject({ account: 'gamma', before: null, after: { name: 'svc', role: 'member' } });
+    expect(rows[3]).toMatchObject({ before: { name: 'svc' }, after: { name: 'svc-2' } });
+    expect(rows[4]).toMatchObject({ before: { revoked_at: null }, after: { revoked_at: expect.any(String) } });
+    expect(rows[6]).toMatchObject({ before: { name: 'audited', models: ['sim-chat'] }, after: null });
+    expect(JSON.stringify(await gw.db.knex('audit_log'))).not.toContain(made.body.key);
+  });
+
+  it('writes no record for a refused change', async () => {
+    const before = await count();
+    const member = (await admin('post', '/admin/keys').send({ account: 'alpha' })).body.key as string;
+    const afterSetup = await count();
+    expect(Number(afterSetup)).toBe(Number(before) + 1);
+    const refused = [
+      await admin('post', '/admin/keys').send({ account: 'nope' }),
+      await admin('post', '/admin/keys').send({ account: 'alpha', role: 'owner' }),
+      await admin('patch', '/admin/keys/key_nope').send({ name: 'x' }),
+      await admin('delete', '/admin/keys/key_nope'),
+      await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: -1 }),
+      await admin('put', '/admin/groups/broken').send({ models: 'not-a-list' }),
+      await request(gw.app).post('/v1/keys').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ group: 'vip' }),
+      await request(gw.app).post('/v1/keys').set('Authorization', `Bearer ${member}`).send({}),
+      await request(gw.app).post('/admin/keys').set('Authorization', 'Bearer sk-wrong-admin-key-000').send({ account: 'alpha' }),
+    ];
+    for (const r of refused) expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(await count()).toBe(afterSetup);
+  });
+
+  it("records self-service changes with the account admin's key as author; /v1/audit shows the account's own slice", async () => {
+    const alphaId = (await admin('get', '/admin/keys?account=alpha')).body.data.find(
+      (k: { role: string; name: string | null }) => k.role === 'admin',
+    ).id;
+    const made = await request(gw.app).post('/v1/keys').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ name: 'self' });
+    expect(made.status).toBe(201);
+    const rotated = await request(gw.app)
+      .post(`/v1/keys/${made.body.id}/rotate`)
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ grace_seconds: 30 });
+    expect(rotated.status).toBe(200);
+
+    const mine = await request(gw.app).get(`/v1/audit?target=key:${made.body.id}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.map((r: Row) => [r.action, r.actor])).toEqual([
+      ['key.rotate', { type: 'key', id: alphaId }],
+      ['key.create', { type: 'key', id: alphaId }],
+    ]);
+    expect(JSON.stringify(mine.body)).not.toContain(rotated.body.key);
+    expect(JSON.stringify(mine.body)).not.toContain(made.body.key);
+
+    const all = (await request(gw.app).get('/v1/audit').set('Authorization', `Bearer ${ALPHA_KEY}`)).body.data as Row[];
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.every((r) => r.account === 'alpha')).toBe(true);
+    const beta = (await request(gw.app).get('/v1/audit').set('Authorization', `Bearer ${BETA_KEY}`)).body.data as Row[];
+    expect(beta.map((r) => r.target.id)).not.toContain(made.body.id);
+  });
+
+  it('filters by action, target and time, and exports CSV', async () => {
+    const creates = await audit('?action=key.create');
+    expect(creates.length).toBeGreaterThan(0);
+    expect(creates.every((r) => r.action === 'key.create')).toBe(true);
+    const one = creates[0];
+    expect((await audit(`?target=${one.target.id}`)).map((r) => r.target.id)).toEqual(expect.arrayContaining([one.target.id]));
+    expect(await audit('?from=2999-01-01T00:00:00Z')).toEqual([]);
+    expect((await audit(`?to=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).length).toBe(0);
+    const csv = await admin('get', '/admin/audit?export=csv&action=key.create');
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('id,at,actor_type,actor_id,action,target_type,target_id,account,request_id,address,before,after');
+    expect(lines.length).toBe(creates.length + 1);
+    const bad = await admin('get', '/admin/audit?from=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_time');
+  });
+
+  it('keeps records append-only: no route edits or deletes them, and the table refuses it', async () => {
+    const [row] = await audit('?limit=1');
+    for (const method of ['put', 'patch', 'delete'] as const)
+      expect((await admin(method, `/admin/audit/${row.id}`).send({})).status).toBe(404);
+    expect((await request(gw.app).delete('/v1/audit').set('Authorization', `Bearer ${ALPHA_KEY}`)).status).toBe(404);
+    await expect(gw.db.knex('audit_log').where({ id: row.id }).update({ action: 'x.y' })).rejects.toThrow(/append-only/);
+    await expect(gw.db.knex('audit_log').where({ id: row.id }).delete()).rejects.toThrow(/append-only/);
+  });
+
+  it("records a change through the local token (the CLI talking to a running gateway) as the CLI's", async () => {
+    const res = await request(gw.app).post('/admin/accounts').set('Authorization', `Bearer ${gw.localAdminToken}`).send({ id: 'delta' });
+    expect(res.status).toBe(201);
+    const [row] = await audit('?target=account:delta');
+    expect(row).toMatchObject({ action: 'account.create', actor: { type: 'cli', id: 'cli' }, request_id: res.headers['x-request-id'] });
+  });
+
+  it('records CLI changes with the CLI as author, and none for a refused command', async () => {
+    if (!cliEnv) return; // the embedded store's CLI case is its own test below
+    const run = cli(cliEnv);
+    const created = await run('keys:create', '--account', 'alpha', '--role', 'admin');
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('role admin');
+    const before = await count();
+    expect((await run('keys:create', '--account', 'alpha', '--role', 'owner')).code).toBe(1);
+    expect(await count()).toBe(before);
+    const rows = await audit('?actor=cli:cli');
+    expect(rows.map((r) => [r.action, r.account, r.after?.role])).toEqual([['key.create', 'alpha', 'admin']]);
+  });
+}
+
+describe('audit log on the embedded store', () => {
+  auditSuite(async () => ({ gw: await startTestGateway({ listen: false, env: { adminKey: ADMIN, keyCacheTtlMs: 0 } }) }));
+});
+
+describeWithService('TEST_DATABASE_URL', 'audit log on PostgreSQL', (pgUrl) => {
+  const schema = `audit_${randomBytes(6).toString('hex')}`;
+  afterAll(async () => {
+    const db = knex({ client: 'pg', connection: pgUrl });
+    await db.raw(`drop schema if exists "${schema}" cascade`);
+    await db.destroy();
+  });
+  auditSuite(async () => ({
+    gw: await startTestGateway({
+      listen: false,
+      env: { adminKey: ADMIN, keyCacheTtlMs: 0, databaseUrl: pgUrl, databaseSchema: schema, inMemoryDatabase: false },
+    }),
+    cliEnv: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema },
+  }));
+});
+
+describe('audit log: the CLI on the embedded store', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-audit-cli-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('records accounts:create, keys:create --role, quota:set and keys:revoke with the CLI as author; a refused command writes none', async () => {
+    const run = cli({ DATA_DIR: dataDir });
+    expect((await run('accounts:create', 'acme')).code).toBe(0);
+    const created = await run('keys:create', '--account', 'acme', '--group', 'default');
+    expect(created.code).toBe(0);
+    expect(created.out).toContain('role member');
+    const id = /key (\S+) for acme/.exec(created.out)![1];
+    expect((await run('quota:set', 'acme', '100')).code).toBe(0);
+    expect((await run('keys:revoke', id)).code).toBe(0);
+    expect((await run('keys:revoke', id)).code).toBe(1); // refused: already revoked
+    expect((await run('quota:set', 'acme', 'lots')).code).toBe(1);
+
+    const db = await openDatabase({ dataDir });
+    try {
+      const rows = (await new KnexAuditedChanges(db.knex).list({})).reverse();
+      expect(rows.map((r) => [r.action, r.target.id, r.actor])).toEqual([
+        ['account.create', 'acme', { type: 'cli', id: 'cli' }],
+        ['key.create', id, { type: 'cli', id: 'cli' }],
+        ['quota.update', 'acme', { type: 'cli', id: 'cli' }],
+        ['key.revoke', id, { type: 'cli', id: 'cli' }],
+      ]);
+      expect(JSON.stringify(rows)).not.toContain(/sk-[A-Za-z0-9]+/.exec(created.out)![0]);
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
+});
