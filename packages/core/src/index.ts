@@ -219,7 +219,7 @@ export { Billing, type BudgetStatus, quotaExhaustedError } from './use-cases/bil
 export { BUDGET_PERIODS, type BudgetPeriod, periodEnd, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
 export { taskErrorOf } from './task-errors';
-export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
+export { checkReasoningEffort, mayReason, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
 export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export {
   DeploymentSelector,
