@@ -39,12 +39,17 @@ function sseEvents(text: string): Array<{ event: string; data: any }> {
 
 describe('a thread continued with only the new turn reaches the upstream with its whole history', () => {
   it.each([false, true])('stream: %s', async (stream) => {
-    pg.fakes.openai.enqueue({ reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] } }, { reply: { text: 'Sunny.' } });
+    pg.fakes.openai.enqueue(
+      { reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] } },
+      { reply: { text: 'Sunny.' } },
+    );
     const one = await post({ ...first, stream });
     expect(one.status).toBe(200);
     const answer = stream ? sseEvents(one.text).find((e) => e.event === 'message_start')!.data.message : one.body;
     expect(answer.id).toMatch(/^msg_/);
-    const toolUse = stream ? sseEvents(one.text).find((e) => e.data.content_block?.type === 'tool_use')!.data.content_block : answer.content[0];
+    const toolUse = stream
+      ? sseEvents(one.text).find((e) => e.data.content_block?.type === 'tool_use')!.data.content_block
+      : answer.content[0];
     expect(toolUse).toMatchObject({ type: 'tool_use', name: 'get_weather' });
 
     const two = await post({
@@ -78,10 +83,21 @@ describe('a thread continued with only the new turn reaches the upstream with it
   it('answers 404 thread_not_found in Anthropic shape for an unknown id, another account’s, or a Responses id', async () => {
     const one = await post({ ...first, model: 'sim-chat' });
     expect(one.status).toBe(200);
-    const resp = await request(pg.gw.app).post('/v1/responses').set({ Authorization: `Bearer ${BETA_KEY}` }).send({ model: 'sim-chat', input: 'hi' });
+    const resp = await request(pg.gw.app)
+      .post('/v1/responses')
+      .set({ Authorization: `Bearer ${BETA_KEY}` })
+      .send({ model: 'sim-chat', input: 'hi' });
     expect(resp.status).toBe(200);
     const cont = (id: string, key?: string) =>
-      post({ model: 'sim-chat', max_tokens: 64, messages: [{ role: 'user', content: 'and?' }], thread: { type: 'continue', previous_message_id: id } }, key);
+      post(
+        {
+          model: 'sim-chat',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: 'and?' }],
+          thread: { type: 'continue', previous_message_id: id },
+        },
+        key,
+      );
     for (const res of [await cont('msg_unknown'), await cont(one.body.id, ALPHA_KEY), await cont(resp.body.id)]) {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({
@@ -97,7 +113,9 @@ describe('a thread continued with only the new turn reaches the upstream with it
     }
     expect((await cont(one.body.id)).status).toBe(200);
     // and a thread turn is no stored response
-    const read = await request(pg.gw.app).get(`/v1/responses/${one.body.id}`).set({ Authorization: `Bearer ${BETA_KEY}` });
+    const read = await request(pg.gw.app)
+      .get(`/v1/responses/${one.body.id}`)
+      .set({ Authorization: `Bearer ${BETA_KEY}` });
     expect(read.status).toBe(404);
   });
 

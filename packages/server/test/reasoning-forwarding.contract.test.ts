@@ -19,13 +19,21 @@ const lastBody = (name: string) => pg.fakes[name].requests.at(-1)?.body;
 
 describe('reasoning settings on a model whose catalogue entry declares no efforts are forwarded', () => {
   it('OpenAI chat: reasoning_effort', async () => {
-    const res = await post('/v1/chat/completions', { model: 'via-openai', reasoning_effort: 'xhigh', messages: [{ role: 'user', content: 'hi' }] }, bearer);
+    const res = await post(
+      '/v1/chat/completions',
+      { model: 'via-openai', reasoning_effort: 'xhigh', messages: [{ role: 'user', content: 'hi' }] },
+      bearer,
+    );
     expect(res.status).toBe(200);
     expect(lastBody('openai')).toMatchObject({ reasoning_effort: 'xhigh' });
   });
 
   it('OpenAI Responses: reasoning.effort and reasoning.summary', async () => {
-    const res = await post('/v1/responses', { model: 'via-openai-responses', input: 'hi', reasoning: { effort: 'xhigh', summary: 'auto' } }, bearer);
+    const res = await post(
+      '/v1/responses',
+      { model: 'via-openai-responses', input: 'hi', reasoning: { effort: 'xhigh', summary: 'auto' } },
+      bearer,
+    );
     expect(res.status).toBe(200);
     expect(lastBody('openai-responses')).toMatchObject({ reasoning: { effort: 'xhigh' } });
   });

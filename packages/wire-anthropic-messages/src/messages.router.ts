@@ -1,5 +1,14 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { collectStream, estimateInputTokens, newId, type ResponseStore, type TextGeneration, type TextResult, type TextStreamPart, type Warning } from '@gateway/core';
+import {
+  collectStream,
+  estimateInputTokens,
+  newId,
+  type ResponseStore,
+  type TextGeneration,
+  type TextResult,
+  type TextStreamPart,
+  type Warning,
+} from '@gateway/core';
 import {
   compileValidator,
   countInputTokens,
@@ -97,7 +106,8 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     };
 
     const keep = async (result: TextResult, message: ReturnType<typeof encodeMessage>) => {
-      if (thread && deps.responseStore) await keepThreadTurn(deps.responseStore, principal, thread, { message, request, result, model: model.id });
+      if (thread && deps.responseStore)
+        await keepThreadTurn(deps.responseStore, principal, thread, { message, request, result, model: model.id });
     };
 
     if (!body.stream) {

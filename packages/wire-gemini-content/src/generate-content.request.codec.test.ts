@@ -179,7 +179,10 @@ describe('decodeGenerateContent', () => {
     expect(refusal(() => think({ thinkingBudget: 10, thinkingLevel: 'LOW' }))).toMatchObject({ code: 'conflicting_thinking_config' });
     expect(refusal(() => think({ thinkingBudget: 10 }, plain))).toMatchObject({ code: 'unsupported_reasoning_effort' });
     // a model whose catalogue entry declares no efforts: the caller's thinkingConfig goes to the upstream as asked
-    expect(think({ thinkingLevel: 'HIGH', includeThoughts: true }, undeclared).request.reasoning).toEqual({ effort: 'high', includeThoughts: true });
+    expect(think({ thinkingLevel: 'HIGH', includeThoughts: true }, undeclared).request.reasoning).toEqual({
+      effort: 'high',
+      includeThoughts: true,
+    });
     expect(think({ thinkingBudget: 2048 }, undeclared).request.reasoning).toEqual({ budgetTokens: 2048, includeThoughts: false });
     expect(think({ thinkingBudget: 0 }, undeclared).request.reasoning).toEqual({ effort: 'none' });
     expect(refusal(() => think({ thinkingLevel: 'HIGH' }, { ...thinker, reasoningEfforts: ['low'] }))).toMatchObject({

@@ -42,7 +42,8 @@ export class ResponsesConversation {
   async load(principal: Principal, id: string, param: string): Promise<StoredResponse> {
     const found = await this.deps.store.findForAccount(principal.accountId, id);
     // the store also keeps Anthropic message-thread turns (wire-anthropic-messages), which are no responses
-    if (!found || found.document.object === 'message_thread_turn') throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
+    if (!found || found.document.object === 'message_thread_turn')
+      throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
     return found;
   }
 
