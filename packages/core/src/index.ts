@@ -175,7 +175,7 @@ export {
   type CircuitState,
   DEFAULT_BREAKER_OPTIONS,
 } from './use-cases/circuit-breaker';
-export { decodeBase64Strict, MAX_IMAGE_PIXELS, type ProbedImage, probeClientImage, probeImage } from './image-probe';
+export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, type ProbedImage, probeClientImage, probeImage } from './image-probe';
 export {
   type CreateVideoTaskInput,
   type ListVideoTasksQuery,
