@@ -60,7 +60,7 @@ export interface ModelSpec {
   tier?: VideoTier;
   inputTokenLimit?: number;
   outputTokenLimit?: number;
-  /** reasoning efforts a text model accepts; undefined = not a reasoning model */
+  /** reasoning efforts a text model accepts; undefined = forward the caller's and let the upstream decide; [] = it does not reason */
   reasoningEfforts?: string[];
   image?: ImageCapabilities;
   deployments: Deployment[];

@@ -79,3 +79,28 @@ export function decodeBase64Strict(text: string): Uint8Array | null {
   if (!clean || clean.length % 4 === 1 || !/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) return null;
   return Buffer.from(clean, 'base64');
 }
+
+/**
+ * Whether the image's format carries an alpha channel (PNG colour types 4 and 6 or a tRNS chunk; WebP's alpha flag);
+ * JPEG never does. Undefined for bytes probeImage does not recognise.
+ */
+export function imageHasAlpha(b: Uint8Array): boolean | undefined {
+  const probed = probeImage(b);
+  if (!probed) return undefined;
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (probed.mediaType === 'image/jpeg') return false;
+  if (probed.mediaType === 'image/png') {
+    if (buf[25] === 4 || buf[25] === 6) return true;
+    // chunks after IHDR, up to the first IDAT: a tRNS chunk makes one colour transparent
+    for (let i = 33; i + 8 <= buf.length; i += 12 + buf.readUInt32BE(i)) {
+      const type = buf.toString('ascii', i + 4, i + 8);
+      if (type === 'tRNS') return true;
+      if (type === 'IDAT' || type === 'IEND') return false;
+    }
+    return false;
+  }
+  const chunk = buf.toString('ascii', 12, 16);
+  if (chunk === 'VP8X') return (buf[20] & 0x10) !== 0;
+  if (chunk === 'VP8L') return ((buf.readUInt32LE(21) >>> 28) & 1) === 1;
+  return false;
+}

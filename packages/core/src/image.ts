@@ -45,6 +45,8 @@ export interface ImageResult {
   images: GeneratedImage[];
   warnings: Warning[];
   usage?: ImageUsage;
+  /** the settings the upstream reports it used where the request left them to it (`auto`) */
+  used?: { background?: 'transparent' | 'opaque'; quality?: string };
 }
 
 /** A streamed generation: partial renders of the image, then the image, then the end. */

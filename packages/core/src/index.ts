@@ -175,7 +175,7 @@ export {
   type CircuitState,
   DEFAULT_BREAKER_OPTIONS,
 } from './use-cases/circuit-breaker';
-export { decodeBase64Strict, MAX_IMAGE_PIXELS, type ProbedImage, probeClientImage, probeImage } from './image-probe';
+export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, type ProbedImage, probeClientImage, probeImage } from './image-probe';
 export {
   type CreateVideoTaskInput,
   type ListVideoTasksQuery,
@@ -219,7 +219,7 @@ export { Billing, type BudgetStatus, quotaExhaustedError } from './use-cases/bil
 export { BUDGET_PERIODS, type BudgetPeriod, periodEnd, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
 export { taskErrorOf } from './task-errors';
-export { checkReasoningEffort, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
+export { checkReasoningEffort, mayReason, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
 export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export {
   DeploymentSelector,

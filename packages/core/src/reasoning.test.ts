@@ -1,8 +1,9 @@
-import { checkReasoningEffort, UNSUPPORTED_REASONING } from './reasoning';
+import { checkReasoningEffort, mayReason, UNSUPPORTED_REASONING } from './reasoning';
 import type { ModelSpec } from './catalogue';
 
 const thinker: ModelSpec = { id: 'thinker', kind: 'text', reasoningEfforts: ['low', 'high'], deployments: [] };
-const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
+const plain: ModelSpec = { id: 'plain', kind: 'text', reasoningEfforts: [], deployments: [] };
+const undeclared: ModelSpec = { id: 'open', kind: 'text', deployments: [] };
 
 function refusal(f: () => unknown): unknown {
   try {
@@ -19,7 +20,13 @@ describe('checkReasoningEffort', () => {
     expect(checkReasoningEffort(thinker, { param: 'thinking' })).toBeUndefined();
   });
 
-  it('refuses any ask on a model that does not reason and an unlisted effort with one code', () => {
+  it('forwards any ask on a model whose catalogue entry declares no efforts', () => {
+    expect(checkReasoningEffort(undeclared, { effort: 'max', param: 'output_config.effort' })).toBe('max');
+    expect(checkReasoningEffort(undeclared, { param: 'thinking' })).toBeUndefined();
+    expect([mayReason(undeclared), mayReason(thinker), mayReason(plain)]).toEqual([true, true, false]);
+  });
+
+  it('refuses any ask on a model declared not to reason and an unlisted effort with one code', () => {
     expect(refusal(() => checkReasoningEffort(plain, { param: 'reasoning.summary', omit: 'reasoning' }))).toMatchObject({
       code: UNSUPPORTED_REASONING,
       param: 'reasoning.summary',

@@ -17,12 +17,14 @@ export interface ReasoningAsk {
 }
 
 /**
- * The reasoning rule, once for every format: a model without `reasoningEfforts` does not reason at all, and a model
- * that does accepts only the efforts it lists. Returns the effort narrowed to the canonical type.
+ * The reasoning rule, once for every format: a model whose catalogue entry declares no `reasoningEfforts` forwards
+ * whatever the caller asked and lets the upstream decide; a declared list refuses any effort outside it, and a declared
+ * empty list (`[]`) says the model does not reason at all. Returns the effort narrowed to the canonical type.
  */
 export function checkReasoningEffort(model: ModelSpec, ask: ReasoningAsk): ReasoningEffort | undefined {
   const allowed = model.reasoningEfforts;
-  if (!allowed) {
+  if (!allowed) return ask.effort as ReasoningEffort | undefined;
+  if (!allowed.length) {
     throw invalid(UNSUPPORTED_REASONING, `Model ${model.id} is not a reasoning model; omit "${ask.omit ?? ask.param}".`, ask.param);
   }
   if (ask.effort === undefined) return undefined;
@@ -35,4 +37,9 @@ export function checkReasoningEffort(model: ModelSpec, ask: ReasoningAsk): Reaso
     );
   }
   return ask.effort as ReasoningEffort;
+}
+
+/** Whether thinking asked for is passed on: unless the catalogue declares that the model does not reason (`[]`). */
+export function mayReason(model: ModelSpec): boolean {
+  return model.reasoningEfforts === undefined || model.reasoningEfforts.length > 0;
 }

@@ -12,6 +12,8 @@ export const openAiImagesResponseSchema = s.object({
   created: s.number(),
   data: s.array(s.object({ b64_json: s.string(), url: s.string(), revised_prompt: s.string() })),
   output_format: s.string(),
+  background: s.string(),
+  quality: s.string(),
   usage: openAiImageUsage,
 });
 

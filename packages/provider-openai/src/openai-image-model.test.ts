@@ -53,6 +53,8 @@ describe('OpenAiImageModel', () => {
         created: 1,
         data: [{ b64_json: pngHead(1024, 1536, 'one').toString('base64'), revised_prompt: 'a red fox' }],
         output_format: 'png',
+        background: 'transparent',
+        quality: 'high',
         usage: { input_tokens: 50, output_tokens: 4000, input_tokens_details: { image_tokens: 0, text_tokens: 50 } },
       }),
     );
@@ -72,6 +74,8 @@ describe('OpenAiImageModel', () => {
       expect(up.seen[0].headers.authorization).toBe('Bearer sk-upstream-000001');
       expect(out.images).toEqual([{ mediaType: 'image/png', data: pngHead(1024, 1536, 'one'), revisedPrompt: 'a red fox' }]);
       expect(out.usage).toEqual({ inputTextTokens: 50, inputImageTokens: 0, outputTokens: 4000 });
+      // what gpt-image reports it used, for answers that must name concrete values
+      expect(out.used).toEqual({ background: 'transparent', quality: 'high' });
     } finally {
       p.close();
       await up.close();

@@ -11,7 +11,12 @@ import {
   type Warning,
 } from '@gateway/core';
 import { checkUpstream, malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
-import { openAiImagesResponseSchema, openAiImageStreamEventSchema, type OpenAiImageUsage } from './openai-image-api';
+import {
+  openAiImagesResponseSchema,
+  openAiImageStreamEventSchema,
+  type OpenAiImagesResponse,
+  type OpenAiImageUsage,
+} from './openai-image-api';
 import { convertToOpenAiImageEdit, convertToOpenAiImageGeneration } from './convert-to-openai-image';
 import { OPENAI_POLICY_CODES } from './openai-api';
 
@@ -92,7 +97,7 @@ export class OpenAiImageModel implements ImageModelPort {
       }),
     );
     if (!images.length) throw malformedUpstream('an images answer without images');
-    return { images, warnings, usage: usageOf(answer.usage) };
+    return { images, warnings, usage: usageOf(answer.usage), used: usedSettings(answer) };
   }
 
   async *stream(req: ImageRequest, ctx: CallContext): AsyncGenerator<ImageStreamPart> {
@@ -126,4 +131,11 @@ export class OpenAiImageModel implements ImageModelPort {
     if (!done) throw malformedUpstream('an image stream that ended before the image');
     yield { type: 'finish', warnings, usage };
   }
+}
+
+/** What gpt-image models report they used (dall-e reports nothing). */
+function usedSettings(answer: OpenAiImagesResponse): ImageResult['used'] {
+  const background = answer.background === 'transparent' || answer.background === 'opaque' ? answer.background : undefined;
+  const quality = answer.quality && answer.quality !== 'auto' ? answer.quality : undefined;
+  return background || quality ? { ...(background ? { background } : {}), ...(quality ? { quality } : {}) } : undefined;
 }

@@ -88,7 +88,8 @@ export class SimulatorImageModel implements ImageModelPort {
     const warnings: Warning[] = [];
     const images: GeneratedImage[] = [];
     for (let i = 0; i < req.n; i++) images.push(...(await this.picture(req, i, 0, warnings)));
-    return { images, warnings, usage: usageOf(req) };
+    // the simulator paints transparent pixels only when asked to
+    return { images, warnings, usage: usageOf(req), used: { background: req.background === 'transparent' ? 'transparent' : 'opaque' } };
   }
 
   async *stream(req: ImageRequest, ctx: CallContext): AsyncIterable<ImageStreamPart> {

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import { probeImage, type TextStreamPart } from '@gateway/core';
-import { geminiGenerateContentRouter } from '@gateway/wire-gemini-content';
+import { geminiGenerateContentRouter, googleErrorParts } from '@gateway/wire-gemini-content';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -9,7 +11,7 @@ import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway
 let gw: TestGateway;
 beforeAll(async () => {
   // sim-chat-plain: a text model that cannot think, visible to the vip group only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
+  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
 afterAll(async () => {
@@ -55,12 +57,23 @@ const textOf = (chunk: any): string =>
 function expectGoogleError(res: request.Response, status: number, googleStatus: string, code?: string, param?: string): void {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/application\/json/);
+  // Google's fields only: the gateway's code and the field at fault travel in `details`
   expect(res.body).toEqual({
-    error: { code: status, message: expect.any(String), status: googleStatus, type: expect.any(String), param: expect.any(String) },
+    error: { code: status, message: expect.any(String), status: googleStatus, details: expect.arrayContaining([expect.anything()]) },
   });
-  if (code) expect(res.body.error.type).toBe(code);
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
+  if (code) expect(googleErrorParts(res.body).code).toBe(code);
+  if (param !== undefined) expect(googleErrorParts(res.body).param ?? '').toBe(param);
 }
+
+describe("errors carry Google's fields only", () => {
+  it('the docs example is what the gateway answers to {"contents": []}', async () => {
+    const page = readFileSync(path.join(__dirname, '../../../docs/formats/gemini-generate-content.md'), 'utf8');
+    const documented = JSON.parse(/\*\*Errors\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(page)![1]);
+    const res = await post({ contents: [] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(documented);
+  });
+});
 
 describe('POST /v1beta/models/{model}:generateContent', () => {
   it('answers with a GenerateContentResponse', async () => {
@@ -401,7 +414,12 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
     expect(chunks).toHaveLength(2);
     expect(textOf(chunks[0])).toBe('Hello');
     expect(chunks[1]).toEqual({
-      error: { code: 503, message: 'The upstream dropped the stream.', status: 'UNAVAILABLE', type: 'upstream_dropped', param: '' },
+      error: {
+        code: 503,
+        message: 'The upstream dropped the stream.',
+        status: 'UNAVAILABLE',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'upstream_dropped', domain: 'gateway' }],
+      },
     });
   });
 

@@ -9,7 +9,7 @@ import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway
 let gw: TestGateway;
 beforeAll(async () => {
   // sim-chat-plain: a text model that cannot think, visible to the vip group only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
+  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { googleErrorParts } from '@gateway/wire-gemini-content';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
@@ -132,7 +133,8 @@ describe('GET /v1beta/models', () => {
   ])("%s is a 400 in Google's shape", async (_name, query, param) => {
     const res = await request(gw.app).get('/v1beta/models').set(bearer(ALPHA_KEY)).query(query);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', param });
+    expect(res.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(googleErrorParts(res.body).param).toBe(param);
   });
 
   it('a page token naming a model outside the group is refused, not honoured', async () => {

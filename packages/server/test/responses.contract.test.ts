@@ -9,7 +9,7 @@ import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway
 let gw: TestGateway;
 beforeAll(async () => {
   // sim-chat-plain: a text model that cannot think, visible to the vip group (beta) only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim' }];
+  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
   gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
 });
 afterAll(async () => {
@@ -297,7 +297,10 @@ describe('POST /v1/responses: streaming', () => {
     expect(ev.map((e) => e.data.sequence_number)).toEqual(ev.map((_, i) => i));
 
     const [created, inProgress] = ev;
-    expect(created.data.response).toMatchObject({ status: 'in_progress', output: [], usage: null });
+    expect(created.data.response).toMatchObject({ status: 'in_progress', output: [] });
+    // OpenAI's schema wants an object and a string: not known yet / not given → absent, never null
+    expect(created.data.response).not.toHaveProperty('usage');
+    expect(created.data.response).not.toHaveProperty('user');
     expect(inProgress.data.response.id).toBe(created.data.response.id);
     const item = ev[2].data;
     expect(item).toMatchObject({ output_index: 0, item: { type: 'message', status: 'in_progress', role: 'assistant', content: [] } });

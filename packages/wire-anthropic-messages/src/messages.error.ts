@@ -1,5 +1,6 @@
 import type { ErrorReason } from '@gateway/core';
 import { tableRenderer, type ErrorShape } from '@gateway/http-kit';
+import { THREAD_ERROR_CODES } from './messages.thread';
 
 const str = { type: 'string' } as const;
 
@@ -36,7 +37,14 @@ export const anthropicErrorShape: ErrorShape = {
       error: {
         type: 'object',
         required: ['type', 'message', 'param', 'code'],
-        properties: { type: str, message: str, param: str, code: str },
+        properties: {
+          type: str,
+          message: str,
+          param: str,
+          code: str,
+          // Anthropic's own, on the errors the SDK acts on (thread errors): `{error_code}`
+          details: { type: 'object', required: ['error_code'], properties: { error_code: str } },
+        },
       },
     },
   },
@@ -48,6 +56,8 @@ export const anthropicErrorShape: ErrorShape = {
       message: err.reason === 'model_not_found' && err.subject !== undefined ? `model: ${err.subject}` : err.message,
       param: err.param ?? '',
       code: err.code,
+      // the SDK replays the history under a new thread, or falls back to no thread, on these codes
+      ...(THREAD_ERROR_CODES.has(err.code) ? { details: { error_code: err.code } } : {}),
     },
   })),
 };

@@ -4,7 +4,8 @@ import type { MessagesRequestBody } from './messages.request.schema';
 import { refusal } from '@gateway/testkit';
 
 const thinker: ModelSpec = { id: 'sim-chat', kind: 'text', deployments: [], reasoningEfforts: ['none', 'low', 'medium', 'high'] };
-const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
+const plain: ModelSpec = { id: 'plain', kind: 'text', reasoningEfforts: [], deployments: [] };
+const undeclared: ModelSpec = { id: 'open', kind: 'text', deployments: [] };
 // Bodies here are written loosely (as JSON arrives), standing in for ones the schema accepted.
 const decodeMessagesRequest = (body: object, model: ModelSpec) => decodeChecked(body as MessagesRequestBody, model);
 const base = { model: 'sim-chat', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] };
@@ -126,6 +127,16 @@ describe('decodeMessagesRequest', () => {
     expect(decodeMessagesRequest({ ...base, thinking: { type: 'adaptive' } }, plain)).toMatchObject({
       thinking: 'off',
       request: { reasoning: undefined },
+    });
+  });
+
+  it('forwards effort and every thinking config on a model whose catalogue entry declares no efforts', () => {
+    expect(decodeMessagesRequest({ ...base, output_config: { effort: 'max' }, thinking: { type: 'adaptive' } }, undeclared)).toMatchObject({
+      thinking: 'summarized',
+      request: { reasoning: { effort: 'max', includeThoughts: true }, native: { body: { thinking: { type: 'adaptive' } } } },
+    });
+    expect(decodeMessagesRequest({ ...base, thinking: { type: 'enabled', budget_tokens: 1500 } }, undeclared)).toMatchObject({
+      request: { reasoning: { budgetTokens: 1500, includeThoughts: true } },
     });
   });
 

@@ -2,6 +2,7 @@ import {
   type HostedTool,
   checkReasoningEffort,
   invalid,
+  mayReason,
   type ModelSpec,
   type ReasoningEffort,
   type TextRequest,
@@ -87,7 +88,6 @@ function decodeToolChoice(raw: Body['tool_choice'], tools: ToolDefinition[] | un
 function decodeReasoning(body: Body, model: ModelSpec): { reasoning: TextRequest['reasoning']; thinking: ThinkingDisplay } {
   const t = body.thinking;
   const effort = body.output_config?.effort;
-  const allowed = model.reasoningEfforts;
   if (effort != null) checkReasoningEffort(model, { effort, param: 'output_config.effort' });
   const wantsThinking = t !== undefined && t.type !== 'disabled';
   if (t?.type === 'enabled') {
@@ -97,8 +97,8 @@ function decodeReasoning(body: Body, model: ModelSpec): { reasoning: TextRequest
       throw invalid('invalid_budget_tokens', '"thinking.budget_tokens" must be less than "max_tokens".', 'thinking.budget_tokens');
     }
   }
-  // adaptive / between_tools leave the choice to the model; a model that cannot think simply does not.
-  const thinks = wantsThinking && allowed !== undefined;
+  // adaptive / between_tools leave the choice to the model; a model declared unable to think simply does not.
+  const thinks = wantsThinking && mayReason(model);
   const thinking: ThinkingDisplay = thinks ? (t!.display === 'omitted' ? 'omitted' : 'summarized') : 'off';
   if (!thinks && effort == null) return { reasoning: undefined, thinking };
   return {

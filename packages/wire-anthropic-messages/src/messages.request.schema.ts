@@ -120,6 +120,12 @@ export const messagesRequestSchema = {
       },
       allOf: [{ if: { properties: { type: { const: 'enabled' } } }, then: { required: ['budget_tokens'] } }],
     },
+    // server-held threads (messages.thread.ts): resolved into a whole request before this schema is checked
+    thread: {
+      type: ['object', 'null'],
+      required: ['type'],
+      properties: { type: { enum: ['create', 'continue'] }, previous_message_id: { type: 'string' } },
+    },
     tool_choice: {
       type: 'object',
       required: ['type'],

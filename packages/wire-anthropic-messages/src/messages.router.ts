@@ -1,5 +1,14 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { estimateInputTokens, newId, type TextGeneration, type Warning } from '@gateway/core';
+import {
+  collectStream,
+  estimateInputTokens,
+  newId,
+  type ResponseStore,
+  type TextGeneration,
+  type TextResult,
+  type TextStreamPart,
+  type Warning,
+} from '@gateway/core';
 import {
   compileValidator,
   countInputTokens,
@@ -23,6 +32,7 @@ import {
 } from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
+import { keepThreadTurn, openThread, withoutThreadsBeta } from './messages.thread';
 
 const validate = compileValidator<MessagesRequestBody>(messagesRequestSchema);
 const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
@@ -30,6 +40,8 @@ const validateCount = compileValidator<CountTokensRequestBody>(countTokensReques
 export interface MessagesRouterDeps {
   authenticate: Authenticator;
   text: TextGeneration;
+  /** where server-held threads are kept; without it a `thread` request gets `thread_unsupported_request` */
+  responseStore?: ResponseStore;
 }
 
 /** Anthropic SDKs read the request id from `request-id`; the gateway's id is echoed there too. */
@@ -45,8 +57,29 @@ const requireVersion: RequestHandler = (req, _res, next) => {
 
 /** The client headers that belong to its Messages request: `anthropic-beta` reaches an Anthropic upstream (provider policy). */
 function nativeHeaders(req: Request): Record<string, string> {
-  const beta = req.header('anthropic-beta');
+  const beta = withoutThreadsBeta(req.header('anthropic-beta'));
   return beta ? { 'anthropic-beta': beta } : {};
+}
+
+/**
+ * A thread turn is kept before its `finish` part is encoded (and with it `message_stop`), so a client that continues
+ * the moment the stream ends finds it. A stream that stops early keeps nothing.
+ */
+async function* keptOnFinish(
+  parts: AsyncGenerator<TextStreamPart>,
+  keep: (result: TextResult) => Promise<void>,
+  model: string,
+): AsyncGenerator<TextStreamPart> {
+  const seen: TextStreamPart[] = [];
+  for await (const part of parts) {
+    seen.push(part);
+    if (part.type === 'finish') await keep(await collectStream(model, replay(seen)));
+    yield part;
+  }
+}
+
+async function* replay(parts: TextStreamPart[]): AsyncGenerator<TextStreamPart> {
+  yield* parts;
 }
 
 /**
@@ -58,7 +91,8 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
   // The 1.x SDK sends `authorization: Bearer`, 0.x and curl users `x-api-key`: both are accepted.
   router.post('/v1/messages', echoRequestId, requireKey(deps.authenticate, ['x-api-key']), requireVersion, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
-    const body = validate(req.body);
+    const thread = await openThread(deps.responseStore, principal, req.body);
+    const body = validate(thread ? thread.body : req.body);
     const model = deps.text.resolve(principal, body.model);
     const { request, thinking } = decodeMessagesRequest(body, model, nativeHeaders(req));
     const id = newId('msg_', 12);
@@ -71,16 +105,26 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
       onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
     };
 
+    const keep = async (result: TextResult, message: ReturnType<typeof encodeMessage>) => {
+      if (thread && deps.responseStore)
+        await keepThreadTurn(deps.responseStore, principal, thread, { message, request, result, model: model.id });
+    };
+
     if (!body.stream) {
       const result = await deps.text.generate(principal, request, meta);
+      const message = encodeMessage(id, model.id, result, thinking);
+      await keep(result, message);
       sendWarnings(res, result.warnings);
-      res.json(encodeMessage(id, model.id, result, thinking));
+      res.json(message);
       return;
     }
     // The estimate is known before the call; a second upstream request per stream to count would cost more.
     const encoder = new MessagesEventEncoder(id, model.id, thinking, estimateInputTokens(request));
     await pumpStream(res, {
-      parts: () => deps.text.stream(principal, request, meta),
+      parts: () => {
+        const parts = deps.text.stream(principal, request, meta);
+        return thread ? keptOnFinish(parts, (result) => keep(result, encodeMessage(id, model.id, result, thinking)), model.id) : parts;
+      },
       encode: (part) => encoder.encode(part),
       renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
     });
@@ -93,7 +137,9 @@ export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
     jsonBody(),
     async (req, res) => {
       const principal = principalOf(res);
-      const body = validateCount(req.body);
+      // a thread turn counts with the history it continues
+      const thread = await openThread(deps.responseStore, principal, req.body);
+      const body = validateCount(thread ? thread.body : req.body);
       const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model), nativeHeaders(req));
       res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
     },

@@ -9,7 +9,8 @@ const thinker: ModelSpec = {
   deployments: [],
   reasoningEfforts: ['none', 'minimal', 'low', 'medium', 'high'],
 };
-const plain: ModelSpec = { id: 'plain', kind: 'text', deployments: [] };
+const plain: ModelSpec = { id: 'plain', kind: 'text', reasoningEfforts: [], deployments: [] };
+const undeclared: ModelSpec = { id: 'open', kind: 'text', deployments: [] };
 // Bodies here are written loosely (as JSON arrives), standing in for ones the schema accepted.
 const decodeGenerateContent = (body: object, model: ModelSpec) => decodeChecked(body as GenerateContentRequestBody, model);
 const base = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
@@ -177,6 +178,13 @@ describe('decodeGenerateContent', () => {
     expect(think({ thinkingBudget: 0 }, plain).request.reasoning).toBeUndefined();
     expect(refusal(() => think({ thinkingBudget: 10, thinkingLevel: 'LOW' }))).toMatchObject({ code: 'conflicting_thinking_config' });
     expect(refusal(() => think({ thinkingBudget: 10 }, plain))).toMatchObject({ code: 'unsupported_reasoning_effort' });
+    // a model whose catalogue entry declares no efforts: the caller's thinkingConfig goes to the upstream as asked
+    expect(think({ thinkingLevel: 'HIGH', includeThoughts: true }, undeclared).request.reasoning).toEqual({
+      effort: 'high',
+      includeThoughts: true,
+    });
+    expect(think({ thinkingBudget: 2048 }, undeclared).request.reasoning).toEqual({ budgetTokens: 2048, includeThoughts: false });
+    expect(think({ thinkingBudget: 0 }, undeclared).request.reasoning).toEqual({ effort: 'none' });
     expect(refusal(() => think({ thinkingLevel: 'HIGH' }, { ...thinker, reasoningEfforts: ['low'] }))).toMatchObject({
       code: 'unsupported_reasoning_effort',
     });

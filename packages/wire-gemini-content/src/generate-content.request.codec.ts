@@ -1,6 +1,7 @@
 import {
   type HostedTool,
   checkReasoningEffort,
+  mayReason,
   invalid,
   type ModelSpec,
   type ReasoningEffort,
@@ -109,14 +110,14 @@ function decodeThinking(
       'generationConfig.thinkingConfig',
     );
   }
-  const allowed = model.reasoningEfforts;
+  const thinks = mayReason(model);
   const wantsThinking = level !== undefined || (budget !== undefined && budget !== 0);
-  if (wantsThinking && !allowed) checkReasoningEffort(model, { param: 'generationConfig.thinkingConfig', omit: 'thinkingConfig' });
+  if (wantsThinking && !thinks) checkReasoningEffort(model, { param: 'generationConfig.thinkingConfig', omit: 'thinkingConfig' });
   if (level !== undefined) {
     checkReasoningEffort(model, { effort: level, param: 'generationConfig.thinkingConfig.thinkingLevel', spell: (e) => e.toUpperCase() });
   }
-  if (budget === 0) return { reasoning: allowed ? { effort: 'none' } : undefined, includeThoughts: false };
-  if (!allowed) return { reasoning: undefined, includeThoughts: false };
+  if (budget === 0) return { reasoning: thinks ? { effort: 'none' } : undefined, includeThoughts: false };
+  if (!thinks) return { reasoning: undefined, includeThoughts: false };
   const includeThoughts = tc.includeThoughts === true;
   // thinkingBudget -1 is "dynamic": the model decides, which is the canonical default.
   return {

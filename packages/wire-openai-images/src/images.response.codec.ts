@@ -1,4 +1,5 @@
 import type { GeneratedImage, ImageResult, ImageUsage, PreparedImageCall } from '@gateway/core';
+import { usedSettings } from './images.used-settings';
 
 export type ResponseFormat = 'url' | 'b64_json';
 
@@ -15,7 +16,7 @@ export function encodeUsage(u: ImageUsage) {
   };
 }
 
-/** `{created, data:[{url | b64_json, revised_prompt}], background, output_format, quality, size, usage?}`. */
+/** `{created, data:[{url | b64_json, revised_prompt}], background, output_format, quality?, size, usage?}`, as used (images.used-settings.ts). */
 export async function encodeImagesResponse(
   created: number,
   call: PreparedImageCall,
@@ -32,13 +33,14 @@ export async function encodeImagesResponse(
         : { b64_json: Buffer.from(image.data).toString('base64'), revised_prompt },
     );
   }
+  const used = usedSettings(call, result.images[0], result.used);
   return {
     created,
     data,
-    background: call.settings.background,
+    ...(used.concrete.background ? { background: used.concrete.background } : {}),
     output_format: call.settings.outputFormat,
-    quality: call.settings.quality,
-    size: call.settings.size,
+    ...(used.concrete.quality ? { quality: used.concrete.quality } : {}),
+    size: used.size,
     ...(result.usage ? { usage: encodeUsage(result.usage) } : {}),
   };
 }

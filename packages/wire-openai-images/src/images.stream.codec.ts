@@ -1,5 +1,6 @@
 import type { GeneratedImage, ImageStreamPart, PreparedImageCall } from '@gateway/core';
 import { encodeUsage } from './images.response.codec';
+import { usedSettings } from './images.used-settings';
 
 export interface ImageStreamEvent {
   type: string;
@@ -22,15 +23,15 @@ export class ImageEventEncoder {
   }
 
   private event(kind: string, image: GeneratedImage, extra: Record<string, unknown>): ImageStreamEvent {
-    const s = this.call.settings;
+    const used = usedSettings(this.call, image);
     return {
       type: `${this.prefix}.${kind}`,
       b64_json: Buffer.from(image.data).toString('base64'),
-      background: s.background,
+      background: used.background,
       created_at: this.createdAt,
-      output_format: s.outputFormat,
-      quality: s.quality,
-      size: s.size,
+      output_format: this.call.settings.outputFormat,
+      quality: used.quality,
+      size: used.size,
       ...extra,
     };
   }

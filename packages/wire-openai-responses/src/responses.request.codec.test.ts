@@ -2,7 +2,8 @@ import type { GatewayError, ModelSpec } from '@gateway/core';
 import { decodeResponsesRequest } from './responses.request.codec';
 
 const reasoningModel: ModelSpec = { id: 'r', kind: 'text', reasoningEfforts: ['low', 'high'], deployments: [] };
-const plainModel: ModelSpec = { id: 'p', kind: 'text', deployments: [] };
+const plainModel: ModelSpec = { id: 'p', kind: 'text', reasoningEfforts: [], deployments: [] };
+const undeclaredModel: ModelSpec = { id: 'o', kind: 'text', deployments: [] };
 const noCompaction = () => {
   throw new Error('no compaction expected');
 };
@@ -111,6 +112,12 @@ describe('decodeResponsesRequest', () => {
     expect(
       decode({ input: 'hi', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'f' } }).request.toolChoice,
     ).toEqual({ type: 'tool', name: 'f' });
+  });
+
+  it('forwards reasoning on a model whose catalogue entry declares no efforts', () => {
+    const decodeFor = (reasoning: object) => decode({ input: 'x', reasoning }, undeclaredModel).request.reasoning;
+    expect(decodeFor({ effort: 'xhigh', summary: 'auto' })).toEqual({ effort: 'xhigh', includeThoughts: true });
+    expect(decodeFor({ summary: 'detailed' })).toEqual({ includeThoughts: true });
   });
 
   it.each([

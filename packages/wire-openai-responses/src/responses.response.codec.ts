@@ -28,6 +28,15 @@ export function statusOf(finish: FinishReason): Pick<ResponseState, 'status' | '
   return { status: 'completed' };
 }
 
+/**
+ * The request's tools as the answer echoes them: a function tool always has `parameters` and `strict` (OpenAI's
+ * FunctionTool requires both; null says the caller did not set it), every other tool stays as given.
+ */
+function echoTools(tools: unknown): unknown[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.map((t: Json) => (t?.type === 'function' ? { ...t, parameters: t.parameters ?? null, strict: t.strict ?? null } : t));
+}
+
 /** The `response` object, in OpenAI's field order; request settings are echoed with OpenAI's defaults. */
 export function encodeResponse(h: ResponseHeader, s: ResponseState) {
   const b = h.body;
@@ -50,11 +59,12 @@ export function encodeResponse(h: ResponseHeader, s: ResponseState) {
     temperature: b.temperature ?? 1,
     text: b.text ?? { format: { type: 'text' } },
     tool_choice: b.tool_choice ?? 'auto',
-    tools: b.tools ?? [],
+    tools: echoTools(b.tools),
     top_p: b.top_p ?? 1,
     truncation: b.truncation ?? 'disabled',
-    usage: s.usage ? encodeResponsesUsage(s.usage) : null,
-    user: b.user ?? null,
+    // OpenAI's schema has `usage` an object and `user` a string: absent until known / when not given, never null
+    ...(s.usage ? { usage: encodeResponsesUsage(s.usage) } : {}),
+    ...(typeof b.user === 'string' ? { user: b.user } : {}),
     metadata: b.metadata ?? {},
     completed_at: s.status === 'completed' ? Math.floor(Date.now() / 1000) : null,
   };

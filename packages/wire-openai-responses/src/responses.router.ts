@@ -27,13 +27,16 @@ import { compactHandler, compactionOpener } from './responses.compact';
 import { resolveItemReferences } from './item-references';
 import { flattenInputItems, flattenTools, liftAdditionalTools, restoreDocument, StreamToolRestorer } from './responses.tools';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
+import { applyOptionItems } from './responses.option-items';
 import { decodeResponsesRequest } from './responses.request.codec';
 import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
 import { NativeEventRelay, nativeDocument, nativeRequestOf } from './responses.native';
 
-const validate = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
+const validateBody = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
+/** A create body, its option-only input items (configuration_update) applied first. */
+const validate = (raw: unknown) => validateBody(applyOptionItems(raw));
 
 export interface ResponsesRouterDeps {
   authenticate: Authenticator;

@@ -41,7 +41,9 @@ export class ResponsesConversation {
   /** The caller's own stored response; anyone else's id gets the very same 404 as an unknown one. */
   async load(principal: Principal, id: string, param: string): Promise<StoredResponse> {
     const found = await this.deps.store.findForAccount(principal.accountId, id);
-    if (!found) throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
+    // the store also keeps Anthropic message-thread turns (wire-anthropic-messages), which are no responses
+    if (!found || found.document.object === 'message_thread_turn')
+      throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
     return found;
   }
 

@@ -1,4 +1,5 @@
 import { MALFORMED_ANSWERS } from '@gateway/testkit';
+import { googleErrorParts } from '@gateway/wire-gemini-content';
 import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../support/provider-gateway';
 import { BETA_KEY } from '../support/test-gateway';
 
@@ -48,7 +49,7 @@ const INBOUND: Inbound[] = [
         { 'x-goog-api-key': BETA_KEY },
         { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
       ),
-    read: (b) => ({ code: b.error.type, kind: b.error.status }),
+    read: (b) => ({ code: googleErrorParts(b).code, kind: b.error.status }),
     kind: 'INTERNAL',
   },
 ];
