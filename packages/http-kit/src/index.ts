@@ -24,6 +24,7 @@ export {
   type RouteDoc,
   type SchemaDoc,
 } from './route-doc';
+export { atGeminiVersions, GEMINI_API_VERSIONS, geminiPaths, geminiRoute } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers, type RefusalWording, type UnknownFieldRefusal } from './schema-refusals';
