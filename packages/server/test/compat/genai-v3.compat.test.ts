@@ -74,7 +74,9 @@ describe('@google/genai 3.x with only httpOptions.baseUrl', () => {
       body: JSON.stringify({ instances: [{ prompt: 'a cat on a piano' }], parameters: { durationSeconds: 4 } }),
     });
     expect(created.status).toBe(200);
-    let op = Object.assign(new GenerateVideosOperation(), { name: ((await created.json()) as { name: string }).name });
+    let op: GenerateVideosOperation = Object.assign(new GenerateVideosOperation(), {
+      name: ((await created.json()) as { name: string }).name,
+    });
     await eventually(
       async () => {
         op = await ai.operations.getVideosOperation({ operation: op });

@@ -9,12 +9,22 @@ let z: typeof import('zod').z;
 
 let gw: TestGateway;
 let models: Record<string, () => Parameters<typeof ai.generateText>[0]['model']>;
-let weather: ReturnType<typeof ai.tool>;
+let weather: ReturnType<typeof makeWeather>;
 let person: ReturnType<typeof makePerson>;
 const makePerson = (zod: typeof z) =>
   zod.object({ name: zod.string(), age: zod.number().int().min(0).max(120), tags: zod.array(zod.string()) });
+const makeWeather = () =>
+  ai.tool({
+    description: 'The weather in a city',
+    inputSchema: z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']) }),
+    execute: async ({ city, unit }) => ({ city, unit, degrees: 21 }),
+  });
 beforeAll(async () => {
-  [ai, openaiSdk, googleSdk, { z }] = await Promise.all([import('ai'), import('@ai-sdk/openai'), import('@ai-sdk/google'), import('zod')]);
+  // one at a time: jest's ESM loader fails on concurrent imports that share dependencies ("not in cache")
+  ai = await import('ai');
+  openaiSdk = await import('@ai-sdk/openai');
+  googleSdk = await import('@ai-sdk/google');
+  ({ z } = await import('zod'));
   const { createAnthropic } = await import('@ai-sdk/anthropic');
   const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   gw = await startZeroConfigGateway();
@@ -37,11 +47,7 @@ beforeAll(async () => {
     google: () => google('gemini-2.5-flash'),
     'openai-compatible': () => compatible.chatModel('sim-chat'),
   };
-  weather = ai.tool({
-    description: 'The weather in a city',
-    inputSchema: z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']) }),
-    execute: async ({ city, unit }: { city: string; unit: string }) => ({ city, unit, degrees: 21 }),
-  });
+  weather = makeWeather();
   person = makePerson(z);
 });
 afterAll(() => gw.stop());
