@@ -59,12 +59,6 @@ const anthropicVersion = {
   description: "When present, the answer and errors take Anthropic's shape and list text models only.",
   schema: { type: 'string' },
 } as const;
-const googleKey = {
-  name: 'key',
-  in: 'query',
-  description: "The API key as Google's `?key=`: like `x-goog-api-key`, it selects Google's shape.",
-  schema: { type: 'string' },
-} as const;
 const geminiPage = {
   type: 'object',
   required: ['models'],
@@ -123,7 +117,6 @@ export const modelsRoutes: RouteDoc[] = [
     auth: v1,
     params: [
       anthropicVersion,
-      googleKey,
       q('limit', `Anthropic shape only: page size 1–${ANTHROPIC_PAGE_LIMIT.max} (default ${ANTHROPIC_PAGE_LIMIT.default}).`, {
         type: 'integer',
         minimum: 1,
@@ -149,7 +142,6 @@ export const modelsRoutes: RouteDoc[] = [
     params: [
       { name: 'id', in: 'path', required: true, description: "A model id of the key's group.", schema: { type: 'string' } },
       anthropicVersion,
-      googleKey,
     ],
     response: { description: 'The model.', content: { 'application/json': { anyOf: [openAiModel, anthropicModel, geminiModel] } } },
     errors: ['openai', 'anthropic', 'google'],
