@@ -56,7 +56,7 @@ const v1 = { kind: 'api-key', alternativeHeaders: ['x-api-key', 'x-goog-api-key'
 const anthropicVersion = {
   name: 'anthropic-version',
   in: 'header',
-  description: "When present, the answer and errors take Anthropic's shape and list text models only.",
+  description: "When present (without a Gemini key), the answer and errors take Anthropic's shape and list text models only.",
   schema: { type: 'string' },
 } as const;
 const geminiPage = {
