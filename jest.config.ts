@@ -14,7 +14,11 @@ const shared = {
   testEnvironment: 'node',
   // the dashboard's build output is not code under test
   modulePathIgnorePatterns: ['<rootDir>/packages/dashboard/dist'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] as [string, Record<string, unknown>] },
+  transform: {
+    // The compatibility suite loads ESM-only client libraries (ai 7, @ai-sdk/*) with import(), which node16 output keeps.
+    '/test/compat/.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/packages/server/test/compat/tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  } as Record<string, [string, Record<string, unknown>]>,
   moduleNameMapper: { '^@gateway/(.*)$': '<rootDir>/packages/$1/src' },
 };
 

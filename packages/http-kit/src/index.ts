@@ -25,6 +25,7 @@ export {
   type RouteRole,
   type SchemaDoc,
 } from './route-doc';
+export { atGeminiVersions, GEMINI_API_VERSIONS, geminiPaths, geminiRoute } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers, type RefusalWording, type UnknownFieldRefusal } from './schema-refusals';

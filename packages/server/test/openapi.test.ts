@@ -64,7 +64,8 @@ function openApiPaths(p: unknown): string[] {
   for (;;) {
     const m = /\(([^()]*)\)/.exec(variants[0]);
     if (!m) break;
-    const words = /^[\w|]+$/.test(m[1]) ? m[1].split('|') : ['{}'];
+    const inner = m[1].replace(/^\?:/, ''); // a non-capturing group: the Gemini version, `(?:v1beta|v1)`
+    const words = /^[\w|]+$/.test(inner) ? inner.split('|') : ['{}'];
     variants = variants.flatMap((v) => words.map((w) => v.replace(m[0], w)));
   }
   if (variants.some((v) => /[\\^$*+?[\]]/.test(v))) throw new Error(`Cannot document the regex route ${p.source}`);

@@ -1,13 +1,19 @@
-import type { WireFormat } from '@gateway/http-kit';
+import { atGeminiVersions, type WireFormat } from '@gateway/http-kit';
 import { googleErrorShape } from './generate-content.error';
 import { generateContentRoutes } from './generate-content.openapi';
 import { geminiGenerateContentRouter, type GenerateContentRouterDeps } from './generate-content.router';
 
-/** Gemini generateContent: Google's error shape is the default for the whole `/v1beta/` tree. */
+/**
+ * Gemini generateContent, under `/v1beta` and `/v1` alike: Google's error shape is the default for the whole `/v1beta/`
+ * tree, and for the `models/{model}:{verb}` paths of `/v1` (the rest of `/v1` is OpenAI's).
+ */
 export const geminiContentFormat: WireFormat<GenerateContentRouterDeps> = {
   name: 'gemini-content',
   routers: (deps) => [geminiGenerateContentRouter(deps)],
-  routeDocs: generateContentRoutes,
+  routeDocs: atGeminiVersions(generateContentRoutes),
   errorShapes: [googleErrorShape],
-  pathClaims: [{ path: '/v1beta/', shape: googleErrorShape.name }],
+  pathClaims: [
+    { path: '/v1beta/', shape: googleErrorShape.name },
+    { path: /^\/v1\/models\/[^/]*:/, shape: googleErrorShape.name },
+  ],
 };

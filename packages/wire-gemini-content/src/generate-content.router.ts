@@ -13,6 +13,7 @@ import {
   countInputTokens,
   dataMessages,
   errorMiddleware,
+  geminiRoute,
   jsonBody,
   principalOf,
   pumpStream,
@@ -39,10 +40,10 @@ const validateCount = compileValidator<CountTokensRequestBody>(countTokensReques
 /**
  * `/v1beta/models/{model}:{verb}` has a colon inside one path segment, which string routes would read as a
  * parameter. A regex claims only this package's two verbs (the model is everything up to the last colon), so
- * `:predictLongRunning` and `GET /v1beta/models` fall through to the routers that own them.
+ * `:predictLongRunning` and `GET /v1beta/models` fall through to the routers that own them. Served under `/v1` too.
  */
-export const GENERATE_CONTENT_ROUTE = /^\/v1beta\/models\/([^/]+):(generateContent|streamGenerateContent)$/;
-export const COUNT_TOKENS_ROUTE = /^\/v1beta\/models\/([^/]+):countTokens$/;
+export const GENERATE_CONTENT_ROUTE = geminiRoute('/models/([^/]+):(generateContent|streamGenerateContent)');
+export const COUNT_TOKENS_ROUTE = geminiRoute('/models/([^/]+):countTokens');
 
 /** Bare `data:` events only: the SDK drops any event that starts with an `event:` line, and there is no [DONE]. */
 const googleEvents = {

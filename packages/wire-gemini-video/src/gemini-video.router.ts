@@ -2,6 +2,8 @@ import { Router, type Request } from 'express';
 import { invalid, type VideoTask, type VideoTaskService } from '@gateway/core';
 import {
   errorMiddleware,
+  geminiPaths,
+  geminiRoute,
   jsonBody,
   principalOf,
   codeMessageErrorShape,
@@ -27,8 +29,8 @@ export const GEMINI_VIDEO_FORMAT = 'gemini-video';
 
 // Regex routes: the model and file id are followed by a `:verb` inside the same path segment.
 // Only this verb is claimed; :generateContent and friends fall through to their own routers.
-const PREDICT = /^\/v1beta\/models\/([^/]+):predictLongRunning$/;
-const DOWNLOAD = /^\/v1beta\/files\/([^/]+):download$/;
+const PREDICT = geminiRoute('/models/([^/]+):predictLongRunning');
+const DOWNLOAD = geminiRoute('/files/([^/]+):download');
 
 const param0 = (req: Request) => String((req.params as Record<string, string>)[0]);
 
@@ -53,13 +55,13 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
 
   // The model segment is not checked: the task id alone names the operation, so a task created in
   // another format can be polled here under any model name (documented in docs/formats/gemini-video.md).
-  router.get('/v1beta/models/:model/operations/:id', auth, async (req, res) => {
+  router.get(geminiPaths('/models/:model/operations/:id'), auth, async (req, res) => {
     const task = await deps.videos.get(principalOf(res), String(req.params.id));
     res.json(encodeOperation(task, deps.publicBaseUrl()));
   });
 
   // Live status: the operation at once and at every change, until done (docs/webhooks.md).
-  router.get('/v1beta/models/:model/operations/:id/events', auth, async (req, res) => {
+  router.get(geminiPaths('/models/:model/operations/:id/events'), auth, async (req, res) => {
     await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl()));
   });
 

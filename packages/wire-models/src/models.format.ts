@@ -14,8 +14,9 @@ export interface ModelsFormatDeps extends Omit<ModelsRouterDeps, 'render'> {
 }
 
 /**
- * The model lists of three SDK families. `/v1/models` answers in Anthropic's shape when the request carries
- * `anthropic-version` (as the Anthropic SDK always does), OpenAI's otherwise; `/v1beta/models` in Google's.
+ * The model lists of three SDK families. `/v1beta/models` answers in Google's shape; `/v1/models` in the caller's own
+ * dialect, read from how it authenticates (model-list-dialect.ts): Google's for `x-goog-api-key` or `?key=`,
+ * Anthropic's when the request carries `anthropic-version` (as the Anthropic SDK always does), OpenAI's otherwise.
  */
 export const modelsFormat: WireFormat<ModelsFormatDeps> = {
   name: 'models',
@@ -29,5 +30,8 @@ export const modelsFormat: WireFormat<ModelsFormatDeps> = {
   },
   routeDocs: modelsRoutes,
   errorShapes: [openAiErrorShape],
-  pathClaims: [{ path: /^\/v1\/models(\/|$)/, shape: ANTHROPIC_SHAPE, whenHeader: 'anthropic-version' }],
+  pathClaims: [
+    { path: /^\/v1\/models(\/|$)/, shape: GOOGLE_SHAPE, whenHeader: 'x-goog-api-key' },
+    { path: /^\/v1\/models(\/|$)/, shape: ANTHROPIC_SHAPE, whenHeader: 'anthropic-version' },
+  ],
 };

@@ -51,15 +51,28 @@ const anthropicPage = {
 };
 
 const google = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'] } as const;
-// Bearer for both SDKs; x-api-key for the Anthropic 0.x SDK.
-const v1 = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key'] } as const;
+// Bearer for both SDKs; x-api-key for the Anthropic 0.x SDK; x-goog-api-key for @google/genai 3.x, which calls /v1.
+const v1 = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key', 'x-goog-api-key'] } as const;
 const anthropicVersion = {
   name: 'anthropic-version',
   in: 'header',
-  description: "When present, the answer and errors take Anthropic's shape and list text models only.",
+  description: "When present (without a Gemini key), the answer and errors take Anthropic's shape and list text models only.",
   schema: { type: 'string' },
 } as const;
+const geminiPage = {
+  type: 'object',
+  required: ['models'],
+  properties: { models: { type: 'array', items: geminiModel }, nextPageToken: { type: 'string' } },
+};
 const q = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query' as const, description, schema });
+
+const geminiPaging = (only: string) => [
+  q('pageSize', `${only}Page size; 0 or absent means ${GEMINI_PAGE_SIZE.default}, capped at ${GEMINI_PAGE_SIZE.max}.`, {
+    type: 'integer',
+    minimum: 0,
+  }),
+  q('pageToken', `${only}\`nextPageToken\` of the previous page.`),
+];
 
 export const modelsRoutes: RouteDoc[] = [
   {
@@ -69,22 +82,10 @@ export const modelsRoutes: RouteDoc[] = [
     description: "The models of the key's group.",
     format: 'model-lists',
     auth: google,
-    params: [
-      q('pageSize', `Page size; 0 or absent means ${GEMINI_PAGE_SIZE.default}, capped at ${GEMINI_PAGE_SIZE.max}.`, {
-        type: 'integer',
-        minimum: 0,
-      }),
-      q('pageToken', '`nextPageToken` of the previous page.'),
-    ],
+    params: geminiPaging(''),
     response: {
       description: 'One page; `nextPageToken` only when more follow.',
-      content: {
-        'application/json': {
-          type: 'object',
-          required: ['models'],
-          properties: { models: { type: 'array', items: geminiModel }, nextPageToken: { type: 'string' } },
-        },
-      },
+      content: { 'application/json': geminiPage },
     },
     errors: 'google',
   },
@@ -109,7 +110,9 @@ export const modelsRoutes: RouteDoc[] = [
   {
     method: 'get',
     path: '/v1/models',
-    summary: 'List models (OpenAI or Anthropic shape)',
+    summary: 'List models (OpenAI, Anthropic or Gemini shape)',
+    description:
+      "The caller's own dialect, by how it authenticates: Gemini's page for `x-goog-api-key` or `?key=` (@google/genai 3.x calls `/v1`), Anthropic's when `anthropic-version` is sent, OpenAI's list otherwise.",
     format: 'model-lists',
     auth: v1,
     params: [
@@ -121,24 +124,26 @@ export const modelsRoutes: RouteDoc[] = [
       }),
       q('after_id', 'Anthropic shape only: page forward after this model id.'),
       q('before_id', 'Anthropic shape only: page backward before this model id.'),
+      ...geminiPaging('Gemini shape only: '),
     ],
     response: {
-      description: "OpenAI's `list`, or Anthropic's page when `anthropic-version` is sent.",
-      content: { 'application/json': { anyOf: [openAiList, anthropicPage] } },
+      description: "OpenAI's `list`, Anthropic's page when `anthropic-version` is sent, Gemini's page for a Gemini key.",
+      content: { 'application/json': { anyOf: [openAiList, anthropicPage, geminiPage] } },
     },
-    errors: ['openai', 'anthropic'],
+    errors: ['openai', 'anthropic', 'google'],
   },
   {
     method: 'get',
     path: '/v1/models/{id}',
-    summary: 'Read one model (OpenAI or Anthropic shape)',
+    summary: 'Read one model (OpenAI, Anthropic or Gemini shape)',
+    description: 'The shape is chosen as on `GET /v1/models`.',
     format: 'model-lists',
     auth: v1,
     params: [
       { name: 'id', in: 'path', required: true, description: "A model id of the key's group.", schema: { type: 'string' } },
       anthropicVersion,
     ],
-    response: { description: 'The model.', content: { 'application/json': { anyOf: [openAiModel, anthropicModel] } } },
-    errors: ['openai', 'anthropic'],
+    response: { description: 'The model.', content: { 'application/json': { anyOf: [openAiModel, anthropicModel, geminiModel] } } },
+    errors: ['openai', 'anthropic', 'google'],
   },
 ];

@@ -2,15 +2,16 @@ import { Router, type ErrorRequestHandler, type Request } from 'express';
 import { GatewayError } from '@gateway/core';
 import { principalOf, requireKey, sendError } from '@gateway/http-kit';
 import { encodeAnthropicModel, pageAnthropicModels } from './anthropic-models.codec';
+import { modelListDialect } from './model-list-dialect';
 import type { ModelsRouterDeps } from './models-router-deps';
 import { encodeOpenAiModel, encodeOpenAiModelList } from './openai-models.codec';
 
-/** The Anthropic SDK always sends `anthropic-version`; the OpenAI SDK never does. */
-const isAnthropic = (req: Request) => req.header('anthropic-version') !== undefined;
+const isAnthropic = (req: Request) => modelListDialect(req) === 'anthropic';
 
 /**
- * `GET /v1/models[/{id}]`: OpenAI's shape, or Anthropic's when `anthropic-version` is present. The Anthropic
- * shape lists text models only, the ones `/v1/messages` can call.
+ * `GET /v1/models[/{id}]`: OpenAI's shape, or Anthropic's when `anthropic-version` is present (Gemini callers are
+ * answered by geminiModelsRouter, mounted first: model-list-dialect.ts). The Anthropic shape lists text models only,
+ * the ones `/v1/messages` can call.
  */
 export function v1ModelsRouter(deps: ModelsRouterDeps): Router {
   const router = Router();
@@ -37,7 +38,7 @@ export function v1ModelsRouter(deps: ModelsRouterDeps): Router {
   });
 
   const errors: ErrorRequestHandler = (e, req, res, _next) =>
-    sendError(res, e, isAnthropic(req) ? deps.render.anthropic : deps.render.openai);
+    sendError(res, e, { gemini: deps.render.google, anthropic: deps.render.anthropic, openai: deps.render.openai }[modelListDialect(req)]);
   router.use(errors);
   return router;
 }

@@ -1,28 +1,36 @@
-import {
-  generateText,
-  streamText,
-  generateObject,
-  stepCountIs,
-  tool,
-  Output,
-  experimental_generateImage as generateImage,
-  experimental_generateVideo as generateVideo,
-} from 'ai';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { z } from 'zod';
 import type { TestGateway } from '../support/test-gateway';
 import { COMPAT_KEY, startZeroConfigGateway } from './zero-config-gateway';
 
+// ai 7 and @ai-sdk/* are ESM only: loaded with import(), which this folder's tsconfig keeps (jest.config.ts).
+let ai: typeof import('ai');
+let openaiSdk: typeof import('@ai-sdk/openai');
+let googleSdk: typeof import('@ai-sdk/google');
+let z: typeof import('zod').z;
+
 let gw: TestGateway;
-let models: Record<string, () => Parameters<typeof generateText>[0]['model']>;
+let models: Record<string, () => Parameters<typeof ai.generateText>[0]['model']>;
+let weather: ReturnType<typeof makeWeather>;
+let person: ReturnType<typeof makePerson>;
+const makePerson = (zod: typeof z) =>
+  zod.object({ name: zod.string(), age: zod.number().int().min(0).max(120), tags: zod.array(zod.string()) });
+const makeWeather = () =>
+  ai.tool({
+    description: 'The weather in a city',
+    inputSchema: z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']) }),
+    execute: async ({ city, unit }) => ({ city, unit, degrees: 21 }),
+  });
 beforeAll(async () => {
+  // one at a time: jest's ESM loader fails on concurrent imports that share dependencies ("not in cache")
+  ai = await import('ai');
+  openaiSdk = await import('@ai-sdk/openai');
+  googleSdk = await import('@ai-sdk/google');
+  ({ z } = await import('zod'));
+  const { createAnthropic } = await import('@ai-sdk/anthropic');
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   gw = await startZeroConfigGateway();
-  const openai = createOpenAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1` });
+  const openai = openaiSdk.createOpenAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1` });
   const anthropic = createAnthropic({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1` });
-  const google = createGoogleGenerativeAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1beta` });
+  const google = googleSdk.createGoogleGenerativeAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1beta` });
   // structured outputs on: without it the provider sends json_object and puts the schema in the prompt text
   const compatible = createOpenAICompatible({
     name: 'gateway',
@@ -39,26 +47,22 @@ beforeAll(async () => {
     google: () => google('gemini-2.5-flash'),
     'openai-compatible': () => compatible.chatModel('sim-chat'),
   };
+  weather = makeWeather();
+  person = makePerson(z);
 });
 afterAll(() => gw.stop());
 
-const weather = tool({
-  description: 'The weather in a city',
-  inputSchema: z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']) }),
-  execute: async ({ city, unit }) => ({ city, unit, degrees: 21 }),
-});
-const person = z.object({ name: z.string(), age: z.number().int().min(0).max(120), tags: z.array(z.string()) });
 const PROVIDERS = ['openai responses', 'openai responses (item references)', 'openai chat', 'anthropic', 'google', 'openai-compatible'];
 
 describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   it('generateText', async () => {
-    const r = await generateText({ model: models[name](), prompt: 'Hello there', maxRetries: 0 });
+    const r = await ai.generateText({ model: models[name](), prompt: 'Hello there', maxRetries: 0 });
     expect(r.text).toContain('Hello there');
     expect(r.usage.inputTokens).toBeGreaterThan(0);
   });
 
   it('streamText: the streamed text is the answer', async () => {
-    const r = streamText({ model: models[name](), prompt: 'Stream to me', maxRetries: 0 });
+    const r = ai.streamText({ model: models[name](), prompt: 'Stream to me', maxRetries: 0 });
     let streamed = '';
     for await (const delta of r.textStream) streamed += delta;
     expect(streamed).toContain('Stream to me');
@@ -66,11 +70,11 @@ describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   });
 
   it('a multi-step tool loop runs the tool and answers with its result', async () => {
-    const r = await generateText({
+    const r = await ai.generateText({
       model: models[name](),
       prompt: 'Use weather for Paris',
       tools: { weather },
-      stopWhen: stepCountIs(3),
+      stopWhen: ai.stepCountIs(3),
       maxRetries: 0,
     });
     expect(r.steps.length).toBe(2);
@@ -81,8 +85,8 @@ describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   });
 
   it('multi-turn: a second turn carries the first answer back', async () => {
-    const first = await generateText({ model: models[name](), prompt: 'First question', maxRetries: 0 });
-    const second = await generateText({
+    const first = await ai.generateText({ model: models[name](), prompt: 'First question', maxRetries: 0 });
+    const second = await ai.generateText({
       model: models[name](),
       messages: [{ role: 'user', content: 'First question' }, ...first.response.messages, { role: 'user', content: 'Second question' }],
       maxRetries: 0,
@@ -91,11 +95,11 @@ describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   });
 
   it('structured output: generateObject and Output.object validate against the schema', async () => {
-    const obj = await generateObject({ model: models[name](), schema: person, prompt: 'Invent a person', maxRetries: 0 });
+    const obj = await ai.generateObject({ model: models[name](), schema: person, prompt: 'Invent a person', maxRetries: 0 });
     expect(person.safeParse(obj.object).success).toBe(true);
-    const out = await generateText({
+    const out = await ai.generateText({
       model: models[name](),
-      output: Output.object({ schema: person }),
+      output: ai.Output.object({ schema: person }),
       prompt: 'Invent another person',
       maxRetries: 0,
     });
@@ -105,8 +109,8 @@ describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
 
 describe('Vercel AI SDK images', () => {
   it('openai.image generates a PNG', async () => {
-    const openai = createOpenAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1` });
-    const r = await generateImage({ model: openai.image('gpt-image-1'), prompt: 'a red square', size: '1024x1024', maxRetries: 0 });
+    const openai = openaiSdk.createOpenAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1` });
+    const r = await ai.generateImage({ model: openai.image('gpt-image-1'), prompt: 'a red square', size: '1024x1024', maxRetries: 0 });
     expect(Buffer.from(r.image.uint8Array.subarray(1, 4)).toString()).toBe('PNG');
   });
 });
@@ -117,8 +121,8 @@ describe('Vercel AI SDK video', () => {
     gw.env.publicBaseUrl = gw.url;
     await gw.startBackground(); // the video worker
     const downloaded: string[] = [];
-    const google = createGoogleGenerativeAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1beta` });
-    const r = await generateVideo({
+    const google = googleSdk.createGoogleGenerativeAI({ apiKey: COMPAT_KEY, baseURL: `${gw.url}/v1beta` });
+    const r = await ai.experimental_generateVideo({
       model: google.video('veo-3.1-generate-preview'),
       prompt: 'a cat on a piano',
       duration: 4,

@@ -2,7 +2,9 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { eventually } from '@gateway/testkit';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError, GoogleGenAI, type GenerateVideosOperation } from '@google/genai';
+// @google/genai 3.x offers generateVideos on Vertex only; 2.x, the last major that creates Veo videos on the Gemini
+// API, stays in the suite for it (and for its default, /v1beta). 3.x's polling and download: compat/genai-v3.compat.test.ts.
+import { ApiError, GoogleGenAI, type GenerateVideosOperation } from 'google-genai-v2';
 import { BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
 import { isMp4, mp4DurationSeconds, pngImage } from '../support/video-fixtures';
 

@@ -194,7 +194,7 @@ function describeItem(item: OpenAI.Responses.ResponseItem): string[] {
     case 'function_call':
       return [item.type, item.name, item.arguments];
     case 'function_call_output':
-      return [item.type, item.call_id, typeof item.output === 'string' ? item.output : ''];
+      return [item.type, item.call_id ?? '', typeof item.output === 'string' ? item.output : ''];
     default:
       return [item.type];
   }

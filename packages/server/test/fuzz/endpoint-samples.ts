@@ -8,6 +8,8 @@ const text = (content: string) => [{ role: 'user', content }];
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEklEQVR4nGM4wcCAFWEXHbQSALvlMgGxhdU2AAAAAElFTkSuQmCC';
 export const ADMIN_KEY = 'admin-fuzz-key-0001';
 const ANTHROPIC = { 'anthropic-version': '2023-06-01' };
+/** the header @google/genai sends: on the shared `/v1/models` it selects Gemini's dialect (the bearer key still wins) */
+const GEMINI = { 'x-goog-api-key': 'sk-gemini-dialect' };
 
 /**
  * What the generated requests of a route start from: a valid body, the headers it needs, a path with the query
@@ -118,6 +120,8 @@ export const SAMPLES: Sample[] = [
   },
   { name: 'model', route: 'get /v1/models/{id}' },
   { name: 'model:anthropic', route: 'get /v1/models/{id}', shape: 'anthropic', headers: ANTHROPIC },
+  { name: 'models:gemini', path: '/v1/models?pageToken={id}&pageSize={id}', route: 'get /v1/models', shape: 'google', headers: GEMINI },
+  { name: 'model:gemini', route: 'get /v1/models/{id}', shape: 'google', headers: GEMINI },
   {
     name: 'gemini-models',
     route: 'get /v1beta/models',
@@ -259,3 +263,13 @@ export const SAMPLES: Sample[] = [
     },
   ]),
 ];
+
+// @google/genai 3.x calls /v1: every Gemini route's samples again under it (the list and one model are shared, above)
+SAMPLES.push(
+  ...SAMPLES.filter((s) => / \/v1beta\/(models\/\{model\}[:/]|files\/)/.test(s.route)).map((s) => ({
+    ...s,
+    name: `${s.name}@v1`,
+    route: s.route.replace(' /v1beta/', ' /v1/'),
+    ...(s.path ? { path: s.path.replace(/^\/v1beta\//, '/v1/') } : {}),
+  })),
+);
