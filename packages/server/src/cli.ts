@@ -3,6 +3,7 @@
  * /admin API. On the embedded store a running gateway is the only writer, so the CLI goes through its admin API on
  * loopback (credential file in DATA_DIR); otherwise it opens the store itself (docs/admin.md).
  */
+import { dirname } from 'node:path';
 import { isGatewayError, ModelCatalogue, type Group } from '@gateway/core';
 import {
   dataDirHolder,
@@ -21,7 +22,7 @@ import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOp
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
-import { buildProviders } from './providers';
+import { loadProviders } from './providers';
 import { envReferencePolicy } from './admin/env-reference-policy';
 
 export type { CliIo } from './cli-commands';
@@ -70,7 +71,13 @@ async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminServi
   if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
     throw new CatalogueNotSeededError('The database holds no catalogue yet: start the gateway once (it imports GATEWAY_CONFIG).');
   }
-  const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
+  const runtime = new ConfigRuntime(
+    store,
+    config,
+    await loadProviders(config, env, env.configPath && dirname(env.configPath)),
+    env,
+    createLogger('error'),
+  );
   await runtime.reload({ strict: true });
   return new AdminService(
     new KnexKeyRepository(db.knex),
