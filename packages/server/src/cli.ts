@@ -14,6 +14,7 @@ import {
   openDatabase,
   type Database,
 } from '@gateway/store-postgres';
+import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
 import { AdminApiClient } from './admin/admin-client';
 import { AdminService, type CatalogueChanges } from './admin/admin-service';
 import { ConfigRuntime } from './admin/config-runtime';
@@ -35,6 +36,7 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
     io.out(USAGE);
     return command ? 0 : 2;
   }
+  if (isAdapterCommand(command)) return runAdapterCommand(command, args, io);
   if (!knownCommand(command)) return fail(io, `unknown command "${command}"\n${USAGE}`);
   try {
     return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));
