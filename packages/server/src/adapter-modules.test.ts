@@ -47,7 +47,7 @@ it.each([
   // the kit's version arrived; the secret option is redacted from the metadata the adapter hands back
   expect(r.content).toEqual([{ type: 'text', text: '27 1.0.0' }]);
   expect(r.id).toBe('answer-for-[redacted]');
-  expect(registry.typeOf('acme')).toBe(module === './good.mjs' ? 'good' : 'adapter');
+  expect(registry.typeOf('acme')).toBe(module === './good.mjs' ? 'good' : 'acme-adapter');
   registry.close();
 });
 
