@@ -8,6 +8,7 @@ import { AdapterModules } from '../adapter-modules';
 import type { ProviderConfig } from '../config';
 import { startFakeProcess } from './fake-process';
 import { TEXT_SUITES, type Suite } from './text-suites';
+import { VIDEO_SUITES } from './video-suites';
 
 /**
  * `npx gateway adapter:test <dir>`: loads the package's adapter exactly as the gateway does (contract version,
@@ -38,10 +39,17 @@ export async function runAdapterKit(dir: string, out: (line: string) => void): P
   try {
     await modules.load({ providers: [entry(key)] });
     const ports = build(key);
-    if (kind !== 'text') throw new Error(`this kit has no suites for kind "${kind}" yet (text only)`);
-    if (!ports.text) throw new Error("the adapter's create() returned no text port");
-    const target = { fake, key, port: ports.text, portWithKey: (k: string) => build(k).text! };
-    const suites: Array<Suite<typeof target>> = TEXT_SUITES;
+    if (kind !== 'text' && kind !== 'video') throw new Error(`package.json's gatewayAdapter.kind must be text or video (got "${kind}")`);
+    if (!ports[kind]) throw new Error(`the adapter's create() returned no ${kind} port`);
+    const target = {
+      fake,
+      key,
+      port: ports.text!,
+      portWithKey: (k: string) => build(k).text!,
+      video: ports.video!,
+      videoWithKey: (k: string) => build(k).video!,
+    };
+    const suites = (kind === 'video' ? VIDEO_SUITES : TEXT_SUITES) as Array<Suite<typeof target>>;
     for (const suite of suites) {
       await fake.control('/__fake/reset');
       try {
