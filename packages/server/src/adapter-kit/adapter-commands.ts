@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { runAdapterKit } from './run-kit';
 
@@ -28,6 +28,8 @@ export async function runAdapterCommand(
   if (existsSync(target) && readdirSync(target).length > 0) return (io.err(`${target} is not empty`), 2);
   mkdirSync(target, { recursive: true });
   cpSync(templates, target, { recursive: true });
+  // kept under another name in the repository, so no tool takes the template for a package of this one
+  renameSync(join(target, 'package.template.json'), join(target, 'package.json'));
   const name = basename(target)
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-');
