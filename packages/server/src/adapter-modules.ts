@@ -23,7 +23,6 @@ import { ConfigError, type GatewayConfigFile, type ProviderConfig } from './conf
 
 // A real dynamic import in every runtime we run under: the esbuild CommonJS bundle, tsx, and ts-jest (which would
 // otherwise turn `import()` into `require()`, and require cannot load an .mjs file on Node 20).
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 
 interface Loaded {

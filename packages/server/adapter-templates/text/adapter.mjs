@@ -1,3 +1,4 @@
+/* global fetch */
 // An outside adapter for the gateway (adapter contract 1.x, docs/providers/writing-an-adapter.md).
 // It speaks the example "acme" dialect of fake-upstream.mjs: replace the request and answer mapping with your
 // upstream's. It imports nothing: the gateway hands it `env.kit` (errors from the closed table, SSE parsing).

@@ -1,3 +1,4 @@
+/* global process, Buffer, console */
 // A fake of the upstream this adapter speaks, for tests and `npx gateway adapter:test`:
 //   node fake-upstream.mjs --port <N> [--key <api key it accepts>]
 // Besides the upstream's API it answers the conformance kit's control routes (docs/providers/writing-an-adapter.md):

@@ -1,3 +1,4 @@
+/* global fetch, URL */
 // An outside video adapter for the gateway (adapter contract 1.x, docs/providers/writing-an-adapter.md).
 // It speaks the example "acme video" API of fake-upstream.mjs (submit a job, poll it, download the file, cancel):
 // replace the request and answer mapping with your upstream's. It imports only Node's own modules: the gateway

@@ -1,3 +1,4 @@
+/* global process, Buffer, console */
 // A fake of the upstream this adapter speaks, for tests and `npx gateway adapter:test`:
 //   node fake-upstream.mjs --port <N> [--key <api key it accepts>]
 // A job is queued at its first poll, running at the second and done at the third (no clock to wait on).
