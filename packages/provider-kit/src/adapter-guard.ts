@@ -185,13 +185,13 @@ async function* guardStream(
   let it: AsyncIterator<TextStreamPart> | undefined;
   let finished = false;
   try {
-    it = await bounded(
+    const iterator: AsyncIterator<TextStreamPart> = await bounded(
       Promise.resolve().then(() => port.stream(req, { ...ctx, signal: c.signal })[Symbol.asyncIterator]()),
       t.firstByteMs,
       'first byte',
       c,
     );
-    const iterator = it;
+    it = iterator;
     let first = true;
     for (;;) {
       const left = t.totalMs - (performance.now() - started);
