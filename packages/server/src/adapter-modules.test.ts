@@ -93,12 +93,22 @@ it('needs exactly one of type and module', () => {
   expect(() => buildConfig('gateway.json', file({}))).toThrow('providers.1: a provider needs exactly one of');
 });
 
-it('a reload naming a broken module fails as a whole and keeps serving the previous providers', async () => {
+it('a reload that breaks a module entry fails as a whole and keeps serving the previous providers', async () => {
   const registry = await load({ module: './good.mjs', options: { baseUrl: 'http://x' } });
   const before = registry.text('acme');
-  const next = buildConfig('database catalogue', file({ module: './future.mjs', options: { baseUrl: 'http://x' } }), {});
+  const next = buildConfig('database catalogue', file({ module: './good.mjs', options: { baseUrl: 42 } }), {});
   await registry.prepare(next);
-  expect(() => registry.apply(next)).toThrow(/providers\.1\.module: .*2\.0\.0/);
+  expect(() => registry.apply(next)).toThrow('Invalid gateway config database catalogue: providers.1.options.baseUrl: must be string');
   expect(registry.text('acme')).toBe(before);
+  registry.close();
+});
+
+it('a catalogue change may name only the modules of the config file: the admin API cannot load code from elsewhere', async () => {
+  const registry = await load({ module: './good.mjs', options: { baseUrl: 'http://x' } });
+  const next = buildConfig('admin change', file({ module: './newer-minor.mjs', options: { baseUrl: 'http://x' } }), {});
+  await expect(registry.check(next)).rejects.toThrow(
+    `providers.1.module: "./newer-minor.mjs": not named in this instance's config file (GATEWAY_CONFIG); add it there and restart`,
+  );
+  expect(registry.text('acme')).toBeDefined();
   registry.close();
 });

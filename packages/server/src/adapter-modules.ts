@@ -35,8 +35,15 @@ export class AdapterModules {
   private readonly problems = new Map<string, string>();
   private readonly ajv = new Ajv({ allErrors: false, strict: false });
 
-  /** baseDir: where relative module paths start (the config file's directory) */
-  constructor(private readonly baseDir: string = process.cwd()) {}
+  /**
+   * baseDir: where relative module paths start (the config file's directory). allowed: the modules this instance's
+   * config file names; a catalogue change (admin API, another instance's import) may name only those, so the admin
+   * API can never make the gateway run code from a path the operator did not put in the file. Absent: any (the kit).
+   */
+  constructor(
+    private readonly baseDir: string = process.cwd(),
+    private readonly allowed?: ReadonlySet<string>,
+  ) {}
 
   /** What `import()` is given for a spec: a file URL for paths, the name itself for packages. */
   private target(spec: string): string {
@@ -52,6 +59,10 @@ export class AdapterModules {
   async load(file: Pick<GatewayConfigFile, 'providers'>): Promise<void> {
     for (const p of file.providers) {
       if (p.module === undefined || this.loaded.has(p.module)) continue;
+      if (this.allowed && !this.allowed.has(p.module)) {
+        this.problems.set(p.module, "not named in this instance's config file (GATEWAY_CONFIG); add it there and restart");
+        continue;
+      }
       try {
         const mod = await importModule(this.target(p.module));
         const d = (mod.default ?? mod) as Partial<AdapterDescriptor> | undefined;

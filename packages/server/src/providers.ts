@@ -132,7 +132,8 @@ export function buildProviders(config: GatewayConfig, env: ProviderEnvironment):
 
 /** buildProviders for configs that may name outside modules; `baseDir` is where relative module paths start. */
 export async function loadProviders(config: GatewayConfig, env: ProviderEnvironment, baseDir?: string): Promise<ProviderRegistry> {
-  const registry = new ProviderRegistry(env, new AdapterModules(baseDir));
+  const fromFile = new Set(config.written.providers.flatMap((p) => (p.module === undefined ? [] : [p.module])));
+  const registry = new ProviderRegistry(env, new AdapterModules(baseDir, fromFile));
   await registry.prepare(config);
   registry.apply(config);
   return registry;
