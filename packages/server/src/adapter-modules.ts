@@ -92,33 +92,6 @@ export class AdapterModules {
     }
   }
 
-  /** The entry's options with `env:NAME` resolved in the options the module marks secret. */
-  private options(p: ProviderConfig, source: string, i: number): Record<string, unknown> {
-    const options = { ...(p.options ?? {}) };
-    for (const key of this.loaded.get(p.module!)?.descriptor.secretOptions ?? []) {
-      const m = /^env:(.+)$/.exec(typeof options[key] === 'string' ? (options[key] as string) : '');
-      if (!m) continue;
-      const value = process.env[m[1]!];
-      if (!value) throw new ConfigError(source, `providers.${i}.options.${key}`, `environment variable ${m[1]} is not set`);
-      options[key] = value;
-    }
-    return options;
-  }
-
-  /** The secret option values of a module entry, for the registry's redactor. */
-  secretsOf(p: ProviderConfig): string[] {
-    if (p.module === undefined) return [];
-    const keys = this.loaded.get(p.module)?.descriptor.secretOptions ?? [];
-    const options = (() => {
-      try {
-        return this.options(p, '', 0);
-      } catch {
-        return p.options ?? {};
-      }
-    })();
-    return keys.map((k) => options[k]).filter((v): v is string => typeof v === 'string' && v !== '');
-  }
-
   /** The name traces and logs give the upstream. */
   nameOf(p: ProviderConfig): string {
     return this.loaded.get(p.module!)?.descriptor.name ?? basename(p.module!).replace(/\.[cm]?js$/, '');
@@ -131,7 +104,7 @@ export class AdapterModules {
     if (problem) throw new ConfigError(source, `${at}.module`, `${JSON.stringify(p.module)}: ${problem}`);
     const loaded = this.loaded.get(p.module!);
     if (!loaded) throw new ConfigError(source, `${at}.module`, `${JSON.stringify(p.module)} was not loaded`);
-    const options = this.options(p, source, i);
+    const options = p.options ?? {};
     if (!loaded.validateOptions(options)) {
       const e = loaded.validateOptions.errors![0]!;
       const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');

@@ -64,7 +64,7 @@ export class ProviderRegistry {
    */
   apply(config: GatewayConfig): void {
     // Every upstream's answers pass the redactor of all configured keys: one adapter may echo any of them.
-    const redactor = createRedactor(config.file.providers.flatMap((p) => [p.apiKey, ...this.modules.secretsOf(p)]));
+    const redactor = createRedactor(config.file.providers.map((p) => p.apiKey));
     const next = new Map<string, LiveProvider>();
     const built: ProviderPorts[] = [];
     try {

@@ -54,16 +54,14 @@ export default {
     additionalProperties: false,
     properties: {
       baseUrl: { type: 'string', pattern: '^https?://' },
-      apiKey: { type: 'string', minLength: 1 },
     },
   },
-  // redacted by the gateway from everything this adapter hands back (errors, ids, warnings)
-  secretOptions: ['apiKey'],
 
   create(entry, env) {
     const { kit } = env;
     const baseUrl = entry.options.baseUrl.replace(/\/$/, '');
-    const apiKey = entry.options.apiKey ?? entry.apiKey;
+    // the entry's apiKey: sealed in the store, never shown by the admin API, redacted from every answer
+    const apiKey = entry.apiKey;
 
     async function call(req, ctx, stream) {
       let res;

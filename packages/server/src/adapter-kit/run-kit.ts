@@ -25,7 +25,8 @@ export async function runAdapterKit(dir: string, out: (line: string) => void): P
   const entry = (apiKey: string): ProviderConfig => ({
     id: 'adapter-under-test',
     module: `./${pkg.main ?? 'adapter.mjs'}`,
-    options: { baseUrl: fake.url, apiKey },
+    apiKey,
+    options: { baseUrl: fake.url },
     // short enough that a hang fails the suite quickly, long enough for a loaded machine
     timeouts: { firstByteMs: 3000, idleMs: 3000, totalMs: 20000 },
   });

@@ -14,10 +14,9 @@ const ADAPTER = `
 const never = () => new Promise(() => {});
 export default {
   contractVersion: '1.0.0',
-  optionsSchema: { type: 'object', properties: { apiKey: { type: 'string' } } },
-  secretOptions: ['apiKey'],
+  optionsSchema: { type: 'object' },
   create(entry) {
-    const key = entry.options.apiKey;
+    const key = entry.apiKey;
     return {
       text: {
         generate(req) {
@@ -50,7 +49,7 @@ beforeAll(async () => {
       ...base,
       providers: [
         ...base.providers,
-        { id: 'acme', module: path.join(dir, 'adapter.mjs'), options: { apiKey: KEY }, timeouts: { firstByteMs: 800, idleMs: 800 } },
+        { id: 'acme', module: path.join(dir, 'adapter.mjs'), apiKey: KEY, timeouts: { firstByteMs: 800, idleMs: 800 } },
       ],
       models: [
         ...base.models,

@@ -27,7 +27,7 @@ beforeAll(async () => {
   gw = await startTestGateway({
     config: {
       ...base,
-      providers: [...base.providers, { id: 'ollama', module: path.join(pkg, 'adapter.mjs'), options: { baseUrl: fake.url, apiKey: KEY } }],
+      providers: [...base.providers, { id: 'ollama', module: path.join(pkg, 'adapter.mjs'), apiKey: KEY, options: { baseUrl: fake.url } }],
       models: [...base.models, { id: 'llama-local', kind: 'text', provider: 'ollama', upstreamModel: 'llama3.2' }],
     },
   });

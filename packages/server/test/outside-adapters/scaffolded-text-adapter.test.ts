@@ -38,7 +38,7 @@ function configFile(): GatewayConfigFile {
     providers: [
       ...base.providers,
       // the contract's entry: a module instead of a built-in type, relative to the config file
-      { id: 'acme', module: './acme-adapter/adapter.mjs', options: { baseUrl: fake.url, apiKey: UPSTREAM_KEY } },
+      { id: 'acme', module: './acme-adapter/adapter.mjs', apiKey: UPSTREAM_KEY, options: { baseUrl: fake.url } },
     ],
     models: [...base.models, { id: 'acme-chat', kind: 'text', provider: 'acme', upstreamModel: 'acme-1' }],
   };

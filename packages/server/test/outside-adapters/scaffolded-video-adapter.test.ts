@@ -44,7 +44,7 @@ beforeAll(async () => {
       ...base,
       providers: [
         ...base.providers,
-        { id: 'acme-video', module: path.join(pkg, 'adapter.mjs'), options: { baseUrl: fake.url, apiKey: UPSTREAM_KEY } },
+        { id: 'acme-video', module: path.join(pkg, 'adapter.mjs'), apiKey: UPSTREAM_KEY, options: { baseUrl: fake.url } },
       ],
       models: [
         ...base.models,

@@ -71,16 +71,14 @@ export default {
     additionalProperties: false,
     properties: {
       baseUrl: { type: 'string', pattern: '^https?://' },
-      // a local Ollama takes none; ollama.com and authenticating proxies take a bearer key
-      apiKey: { type: 'string', minLength: 1 },
     },
   },
-  secretOptions: ['apiKey'],
 
   create(entry, env) {
     const { kit } = env;
     const baseUrl = entry.options.baseUrl.replace(/\/$/, '');
-    const apiKey = entry.options.apiKey ?? entry.apiKey;
+    // the entry's apiKey: sealed in the store, never shown by the admin API, redacted from every answer
+    const apiKey = entry.apiKey;
 
     async function chat(req, ctx, stream) {
       let res;
