@@ -34,7 +34,13 @@ export async function startFakeProcess(dir: string, args: string[] = []): Promis
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let exited = false;
-  child.once('exit', () => (exited = true));
+  // never outlive the process that started it
+  const orphanGuard = () => child.kill();
+  process.once('exit', orphanGuard);
+  child.once('exit', () => {
+    exited = true;
+    process.removeListener('exit', orphanGuard);
+  });
   // wait for the port, not for a log line: an author's fake need not print one
   for (let i = 0; !(await accepts(port)); i++) {
     if (exited || i > 600) {
