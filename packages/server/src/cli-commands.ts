@@ -1,7 +1,7 @@
 import type { Account, AccountQuota } from '@gateway/core';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { KeyView } from './admin/key-settings';
-import { ADAPTER_USAGE } from './adapter-kit/adapter-commands';
+import { ADAPTER_USAGE } from './adapter-kit/adapter-usage';
 
 export interface CliIo {
   out(line: string): void;

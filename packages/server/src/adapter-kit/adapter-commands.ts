@@ -1,13 +1,11 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { ADAPTER_USAGE } from './adapter-usage';
 import { runAdapterKit } from './run-kit';
 
 /** The package templates: next to src/ under tsx, next to dist/ in the bundle. */
 const TEMPLATES = join(__dirname, '..', '..', 'adapter-templates');
 const TEMPLATES_FROM_SRC = join(__dirname, '..', 'adapter-templates');
-
-export const ADAPTER_USAGE = `  adapter:new <dir> --kind text|video  scaffold an outside adapter package
-  adapter:test <dir>                   run the conformance kit against the package in <dir>`;
 
 export const isAdapterCommand = (command: string) => command === 'adapter:new' || command === 'adapter:test';
 
