@@ -46,3 +46,12 @@ export {
 } from './chat-dialect';
 export { createRedactor, redactDeep, REDACTED, MIN_FRAGMENT, type Redact } from './secret-redactor';
 export { redactingPorts, redactError } from './redacting-ports';
+export {
+  ADAPTER_CONTRACT_VERSION,
+  ADAPTER_KIT,
+  contractVersionProblem,
+  type AdapterDescriptor,
+  type AdapterEnvironment,
+  type AdapterKit,
+} from './adapter-contract';
+export { adapterFailure, guardAdapterPorts } from './adapter-guard';

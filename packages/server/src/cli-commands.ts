@@ -1,6 +1,7 @@
 import type { Account, AccountQuota } from '@gateway/core';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { KeyView } from './admin/key-settings';
+import { ADAPTER_USAGE } from './adapter-kit/adapter-usage';
 
 export interface CliIo {
   out(line: string): void;
@@ -32,7 +33,8 @@ export const USAGE = `usage: gateway <command>
                  --rpm N  --tpm N  --streams N   (a limit of 'default' uses the gateway's)
                  --budget <credits|none> [--budget-period daily|monthly|none]
   quota:get <account>                  quota:set <account> <credits|unlimited> [--period daily|monthly|none]
-  providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>`;
+  providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>
+${ADAPTER_USAGE}`;
 
 export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
 

@@ -3,6 +3,7 @@
  * /admin API. On the embedded store a running gateway is the only writer, so the CLI goes through its admin API on
  * loopback (credential file in DATA_DIR); otherwise it opens the store itself (docs/admin.md).
  */
+import { dirname } from 'node:path';
 import { isGatewayError, ModelCatalogue, type Group } from '@gateway/core';
 import {
   dataDirHolder,
@@ -14,6 +15,7 @@ import {
   openDatabase,
   type Database,
 } from '@gateway/store-postgres';
+import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
 import { AdminApiClient } from './admin/admin-client';
 import { AdminService, CLI_AUDIT_CONTEXT, type AdminAudit, type CatalogueChanges } from './admin/admin-service';
 import { ConfigRuntime } from './admin/config-runtime';
@@ -22,7 +24,7 @@ import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOp
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
-import { buildProviders } from './providers';
+import { loadProviders } from './providers';
 import { envReferencePolicy } from './admin/env-reference-policy';
 
 export type { CliIo } from './cli-commands';
@@ -35,6 +37,7 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
     io.out(USAGE);
     return command ? 0 : 2;
   }
+  if (isAdapterCommand(command)) return runAdapterCommand(command, args, io);
   if (!knownCommand(command)) return fail(io, `unknown command "${command}"\n${USAGE}`);
   try {
     return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));
@@ -71,7 +74,13 @@ async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminServi
   if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
     throw new CatalogueNotSeededError('The database holds no catalogue yet: start the gateway once (it imports GATEWAY_CONFIG).');
   }
-  const runtime = new ConfigRuntime(store, config, buildProviders(config, env), env, createLogger('error'));
+  const runtime = new ConfigRuntime(
+    store,
+    config,
+    await loadProviders(config, env, env.configPath && dirname(env.configPath)),
+    env,
+    createLogger('error'),
+  );
   await runtime.reload({ strict: true });
   return new AdminService(
     new KnexKeyRepository(db.knex),

@@ -17,11 +17,13 @@ const deployment = {
 /** One `providers[]` entry: the type names and each type's `options` schema come from the provider table. */
 const providerEntry = {
   type: 'object',
-  required: ['id', 'type'],
+  required: ['id'],
   additionalProperties: false,
   properties: {
     id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
     type: { enum: PROVIDER_DESCRIPTORS.map((d) => d.type) },
+    /** an adapter outside the repository instead of a built-in type (its options are checked against its own schema) */
+    module: { type: 'string', minLength: 1 },
     baseUrl: { type: 'string', pattern: '^https?://' },
     apiKey: { type: 'string' },
     options: { type: 'object' },

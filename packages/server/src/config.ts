@@ -20,7 +20,10 @@ import { shortConfigKey } from './config-keys';
 /** One `providers[]` entry: what every provider factory takes, plus its id and type. */
 export interface ProviderConfig extends ProviderEntry {
   id: string;
-  type: ProviderType;
+  /** a built-in provider type, or: */
+  type?: ProviderType;
+  /** an adapter module outside the repository (adapter-modules.ts); exactly one of `type` and `module` */
+  module?: string;
 }
 
 export interface ModelConfig {
@@ -109,6 +112,12 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
   const file = resolveApiKeys(source, raw as GatewayConfigFile, env);
   const providers = new Set<string>();
   file.providers.forEach((p, i) => {
+    if ((p.type === undefined) === (p.module === undefined))
+      throw new ConfigError(
+        source,
+        `providers.${i}`,
+        'a provider needs exactly one of "type" (a built-in) and "module" (an outside adapter)',
+      );
     if (providers.has(p.id)) throw new ConfigError(source, `providers.${i}.id`, `duplicate provider id "${p.id}"`);
     providers.add(p.id);
   });

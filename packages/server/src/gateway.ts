@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
@@ -28,7 +29,7 @@ import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
 import { dashboardRouter } from './dashboard-route';
 import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, streamAdmission } from './rate-limits';
-import { buildProviders } from './providers';
+import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
@@ -85,7 +86,7 @@ export interface GatewayOverrides {
 export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const logger = overrides.logger ?? createLogger();
   const config = overrides.config ?? loadConfig(env.configPath);
-  const providers = buildProviders(config, { dataDir: env.dataDir });
+  const providers = await loadProviders(config, { dataDir: env.dataDir }, env.configPath && dirname(env.configPath));
   checkStartupEnv(env);
   const tracing = await tracingIfConfigured(env.tracing, overrides.spanExporter, providers, logger);
   const contentChoice = parseContentStore(env.contentStore);

@@ -8,6 +8,7 @@ import {
   type ProviderPorts,
   type Redact,
 } from '@gateway/provider-kit';
+import { AdapterModules } from './adapter-modules';
 import { ConfigError, type GatewayConfig, type ProviderConfig } from './config';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
@@ -37,7 +38,24 @@ export class ProviderRegistry {
   private redactor: Redact = createRedactor([]);
   private readonly redact: Redact = (text) => this.redactor(text);
 
-  constructor(private readonly env: ProviderEnvironment) {}
+  constructor(
+    private readonly env: ProviderEnvironment,
+    /** adapters loaded from outside the repository (config entries with `module`) */
+    private readonly modules: AdapterModules = new AdapterModules(),
+  ) {}
+
+  /** Imports the modules `config` names; call before apply() (start-up, reload, validation). */
+  async prepare(config: GatewayConfig): Promise<void> {
+    await this.modules.load(config.file);
+  }
+
+  /** Builds `config`'s providers into a throwaway registry (admin validation): throws what apply() would. */
+  async check(config: GatewayConfig): Promise<void> {
+    const trial = new ProviderRegistry(this.env, this.modules);
+    await trial.prepare(config);
+    trial.apply(config);
+    trial.close();
+  }
 
   /**
    * Makes the registry serve `config`'s providers. Only entries that changed (or are new) are built; the
@@ -54,9 +72,13 @@ export class ProviderRegistry {
         const print = fingerprint(p);
         const current = this.live.get(p.id);
         if (current?.fingerprint === print) return void next.set(p.id, current);
-        const ports = build(config, p, i, this.env, this.redact);
+        const ports =
+          p.module === undefined
+            ? build(config, p, i, this.env, this.redact)
+            : this.modules.build(config.source, p, i, this.env, this.redact);
         built.push(ports);
-        next.set(p.id, { fingerprint: print, type: p.type, ports, hostedTools: p.hostedTools });
+        const type = p.type ?? this.modules.nameOf(p);
+        next.set(p.id, { fingerprint: print, type, ports, hostedTools: p.hostedTools });
       });
     } catch (e) {
       for (const ports of built) ports.close();
@@ -91,7 +113,7 @@ export class ProviderRegistry {
 }
 
 function build(config: GatewayConfig, p: ProviderConfig, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
-  const descriptor = BY_TYPE.get(p.type);
+  const descriptor = BY_TYPE.get(p.type ?? '');
   if (!descriptor) throw new ConfigError(config.source, `providers.${i}.type`, `provider type "${p.type}" is not in this build`);
   try {
     return redactingPorts(descriptor.create(p, env), redact);
@@ -104,6 +126,15 @@ function build(config: GatewayConfig, p: ProviderConfig, i: number, env: Provide
 
 export function buildProviders(config: GatewayConfig, env: ProviderEnvironment): ProviderRegistry {
   const registry = new ProviderRegistry(env);
+  registry.apply(config);
+  return registry;
+}
+
+/** buildProviders for configs that may name outside modules; `baseDir` is where relative module paths start. */
+export async function loadProviders(config: GatewayConfig, env: ProviderEnvironment, baseDir?: string): Promise<ProviderRegistry> {
+  const fromFile = new Set(config.written.providers.flatMap((p) => (p.module === undefined ? [] : [p.module])));
+  const registry = new ProviderRegistry(env, new AdapterModules(baseDir, fromFile));
+  await registry.prepare(config);
   registry.apply(config);
   return registry;
 }

@@ -1,7 +1,7 @@
 import type { CatalogueSettings, ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
 import { buildConfig, type GatewayConfig, type GatewayConfigFile } from '../config';
 import type { Logger } from '../logger';
-import { buildProviders, type ProviderRegistry } from '../providers';
+import type { ProviderRegistry } from '../providers';
 
 const SECTION: Record<ConfigKind, 'providers' | 'models' | 'groups'> = { provider: 'providers', model: 'models', group: 'groups' };
 const KEY: Record<ConfigKind, 'id' | 'name'> = { provider: 'id', model: 'id', group: 'name' };
@@ -74,7 +74,7 @@ export class ConfigRuntime {
     entries.push({ kind, id, body, source: 'admin' });
     const { settings } = await this.store.state();
     const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings));
-    buildProviders(candidate, this.env).close();
+    await this.providers.check(candidate);
   }
 
   /** Loads the store's config when its version moved. strict: a broken config throws (start-up) instead of being logged. */
@@ -85,6 +85,7 @@ export class ConfigRuntime {
     try {
       const next = buildConfig('database catalogue', documentOf(entries, this.live.file, settings));
       // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
+      await this.providers.prepare(next);
       this.providers.apply(next);
       this.live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
       Object.assign(this.live.limits, next.limits);

@@ -22,7 +22,7 @@ const KEYS: Record<string, string> = {
   google: 'AIzaSyC4mQ9r2Tx7Lk0vZb5NhW3j',
   'openai-compatible': 'ock-9Hs2Qw7Ea4Rt1Yu6Io3P',
 };
-const ADAPTERS = Object.keys(KEYS) as Array<ProviderConfig['type']>;
+const ADAPTERS = Object.keys(KEYS) as Array<NonNullable<ProviderConfig['type']>>;
 /** every 8-character window of a key: any of them in the output is a leak */
 const fragments = (k: string) => Array.from({ length: k.length - 7 }, (_, i) => k.slice(i, i + 8).toLowerCase());
 const FRAGMENTS = Object.values(KEYS).flatMap(fragments);

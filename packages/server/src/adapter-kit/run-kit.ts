@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRedactor } from '@gateway/provider-kit';
+import { AdapterModules } from '../adapter-modules';
+import type { ProviderConfig } from '../config';
+import { startFakeProcess } from './fake-process';
+import { TEXT_SUITES, type Suite } from './text-suites';
+import { VIDEO_SUITES } from './video-suites';
+
+/**
+ * `npx gateway adapter:test <dir>`: loads the package's adapter exactly as the gateway does (contract version,
+ * options schema, guard, redactor), starts its fake, runs every suite of its kind and prints one line per suite.
+ */
+export async function runAdapterKit(dir: string, out: (line: string) => void): Promise<number> {
+  const root = resolve(dir);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string; gatewayAdapter?: { kind?: string } };
+  const kind = pkg.gatewayAdapter?.kind ?? 'text';
+  const key = `kit-key-${randomBytes(12).toString('hex')}`;
+  const fake = await startFakeProcess(root, ['--key', key]);
+  const dataDir = await mkdtemp(join(tmpdir(), 'adapter-kit-'));
+  const modules = new AdapterModules(root);
+  const entry = (apiKey: string): ProviderConfig => ({
+    id: 'adapter-under-test',
+    module: `./${pkg.main ?? 'adapter.mjs'}`,
+    apiKey,
+    options: { baseUrl: fake.url },
+    // short enough that a hang fails the suite quickly, long enough for a loaded machine
+    timeouts: { firstByteMs: 3000, idleMs: 3000, totalMs: 20000 },
+  });
+  const built: Array<{ close(): void }> = [];
+  const build = (apiKey: string) => {
+    const ports = modules.build('adapter:test', entry(apiKey), 0, { dataDir }, createRedactor([apiKey]));
+    built.push(ports);
+    return ports;
+  };
+  let failed = 0;
+  try {
+    await modules.load({ providers: [entry(key)] });
+    const ports = build(key);
+    if (kind !== 'text' && kind !== 'video') throw new Error(`package.json's gatewayAdapter.kind must be text or video (got "${kind}")`);
+    if (!ports[kind]) throw new Error(`the adapter's create() returned no ${kind} port`);
+    const target = {
+      fake,
+      key,
+      port: ports.text!,
+      portWithKey: (k: string) => build(k).text!,
+      video: ports.video!,
+      videoWithKey: (k: string) => build(k).video!,
+    };
+    const suites = (kind === 'video' ? VIDEO_SUITES : TEXT_SUITES) as Array<Suite<typeof target>>;
+    for (const suite of suites) {
+      await fake.control('/__fake/reset');
+      try {
+        await suite.run(target);
+        out(`PASS ${suite.name}`);
+      } catch (e) {
+        failed++;
+        out(`FAIL ${suite.name}: ${(e as Error).message}`);
+      }
+    }
+  } catch (e) {
+    failed++;
+    out(`FAIL loading the adapter: ${(e as Error).message}`);
+  } finally {
+    for (const b of built) b.close();
+    await fake.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  out(failed ? `${failed} suite(s) failed` : 'all suites passed');
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,124 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  ADAPTER_KIT,
+  contractVersionProblem,
+  guardAdapterPorts,
+  redactingPorts,
+  type AdapterDescriptor,
+  type ProviderEnvironment,
+  type ProviderPorts,
+  type Redact,
+} from '@gateway/provider-kit';
+import { ConfigError, type GatewayConfigFile, type ProviderConfig } from './config';
+
+/**
+ * Adapters loaded from outside the repository: a `providers[]` entry with `module` (a path, absolute or relative to
+ * the config file's directory, or an npm package name) instead of `type`. The module's default export is an
+ * AdapterDescriptor (provider-kit adapter-contract.ts). Loading is asynchronous (`import()`), so the registry loads
+ * every named module before it builds (start-up, config reload, admin validation); building stays synchronous.
+ */
+
+// A real dynamic import in every runtime we run under: the esbuild CommonJS bundle, tsx, and ts-jest (which would
+// otherwise turn `import()` into `require()`, and require cannot load an .mjs file on Node 20).
+const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
+
+interface Loaded {
+  descriptor: AdapterDescriptor;
+  validateOptions: ValidateFunction;
+}
+
+export class AdapterModules {
+  private readonly loaded = new Map<string, Loaded>();
+  private readonly problems = new Map<string, string>();
+  private readonly ajv = new Ajv({ allErrors: false, strict: false });
+
+  /**
+   * baseDir: where relative module paths start (the config file's directory). allowed: the modules this instance's
+   * config file names; a catalogue change (admin API, another instance's import) may name only those, so the admin
+   * API can never make the gateway run code from a path the operator did not put in the file. Absent: any (the kit).
+   */
+  constructor(
+    private readonly baseDir: string = process.cwd(),
+    private readonly allowed?: ReadonlySet<string>,
+  ) {}
+
+  /** What `import()` is given for a spec: a file URL for paths, the name itself for packages. */
+  private target(spec: string): string {
+    if (spec.startsWith('.') || isAbsolute(spec)) return pathToFileURL(resolve(this.baseDir, spec)).href;
+    try {
+      return pathToFileURL(createRequire(join(this.baseDir, 'noop.js')).resolve(spec)).href;
+    } catch {
+      return spec; // an ESM-only package without a require condition: Node resolves the name itself
+    }
+  }
+
+  /** Imports every module the file names (each once per process); a failure is remembered and reported by build. */
+  async load(file: Pick<GatewayConfigFile, 'providers'>): Promise<void> {
+    for (const p of file.providers) {
+      if (p.module === undefined || this.loaded.has(p.module)) continue;
+      if (this.allowed && !this.allowed.has(p.module)) {
+        this.problems.set(p.module, "not named in this instance's config file (GATEWAY_CONFIG); add it there and restart");
+        continue;
+      }
+      try {
+        const mod = await importModule(this.target(p.module));
+        const d = (mod.default ?? mod) as Partial<AdapterDescriptor> | undefined;
+        if (!d || typeof d !== 'object' || typeof d.create !== 'function') {
+          this.problems.set(
+            p.module,
+            'the module\'s default export is not an adapter descriptor (it needs "contractVersion", "optionsSchema" and "create")',
+          );
+          continue;
+        }
+        const version = contractVersionProblem(d.contractVersion);
+        if (version) {
+          this.problems.set(p.module, version);
+          continue;
+        }
+        const schema = d.optionsSchema;
+        if (!schema || typeof schema !== 'object' || schema.type !== 'object') {
+          this.problems.set(p.module, 'the module\'s optionsSchema must be a JSON schema of "type": "object"');
+          continue;
+        }
+        this.loaded.set(p.module, { descriptor: d as AdapterDescriptor, validateOptions: this.ajv.compile(schema) });
+        this.problems.delete(p.module);
+      } catch (e) {
+        // one line: the loader's own message, never the module's source
+        this.problems.set(p.module, `cannot load the module (${String((e as Error).message ?? e).split('\n')[0]})`);
+      }
+    }
+  }
+
+  /** The name traces and logs give the upstream. */
+  nameOf(p: ProviderConfig): string {
+    return this.loaded.get(p.module!)?.descriptor.name ?? basename(p.module!).replace(/\.[cm]?js$/, '');
+  }
+
+  /** Checks the entry against its module and builds its ports, guarded and redacted like a built-in's. */
+  build(source: string, p: ProviderConfig, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
+    const at = `providers.${i}`;
+    const problem = this.problems.get(p.module!);
+    if (problem) throw new ConfigError(source, `${at}.module`, `${JSON.stringify(p.module)}: ${problem}`);
+    const loaded = this.loaded.get(p.module!);
+    if (!loaded) throw new ConfigError(source, `${at}.module`, `${JSON.stringify(p.module)} was not loaded`);
+    const options = p.options ?? {};
+    if (!loaded.validateOptions(options)) {
+      const e = loaded.validateOptions.errors![0]!;
+      const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` : '';
+      throw new ConfigError(source, `${at}.options${path ? `.${path}` : ''}`, `${e.message ?? 'invalid'}${extra}`);
+    }
+    let ports: ProviderPorts;
+    try {
+      ports = loaded.descriptor.create({ ...p, options }, { ...env, kit: ADAPTER_KIT });
+    } catch (e) {
+      throw new ConfigError(source, at, `the adapter refused its entry: ${redact(String((e as Error)?.message ?? e).split('\n')[0]!)}`);
+    }
+    if (!ports || typeof ports !== 'object' || typeof ports.close !== 'function' || typeof ports.drain !== 'function')
+      throw new ConfigError(source, at, "the adapter's create() must return its ports with close() and drain()");
+    return redactingPorts(guardAdapterPorts(ports, p.timeouts), redact);
+  }
+}
