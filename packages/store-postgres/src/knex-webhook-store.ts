@@ -144,21 +144,37 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
     return this.opened(row.secret);
   }
 
-  /** Due, unleased, and the earliest pending one of its task for its target (so one task's events go in order). */
-  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+  /**
+   * Due, unleased, and the earliest pending one of its task for its target (so one task's events go in order); fair
+   * between accounts: each account's deliveries are ranked by due time, an account already holding `perAccount`
+   * leases (every instance's) gets none, and rank 1 of every account comes before rank 2 of any.
+   */
+  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number; perAccount?: number }): Promise<ClaimedDelivery[]> {
+    const perAccount = o.perAccount ?? 1_000_000;
     const { rows } = await this.db.raw(
-      `update webhook_deliveries d set lease_owner = ?, lease_until = ?
-         from (select w.id from webhook_deliveries w
-                where w.state = 'pending' and w.next_attempt_at <= ? and (w.lease_until is null or w.lease_until < ?)
-                  and not exists (select 1 from webhook_deliveries p
-                                   where p.task_id = w.task_id and p.seq < w.seq and p.state = 'pending'
-                                     and p.endpoint_id is not distinct from w.endpoint_id)
-                order by w.next_attempt_at, w.seq
-                limit ?
-                for update skip locked) due
-        where d.id = due.id
+      `with due as (
+         select w.id, w.next_attempt_at, w.seq,
+                row_number() over (partition by w.account_id order by w.next_attempt_at, w.seq)
+                  + (select count(*) from webhook_deliveries l
+                      where l.account_id = w.account_id and l.lease_until is not null and l.lease_until >= ?) as rank
+           from webhook_deliveries w
+          where w.state = 'pending' and w.next_attempt_at <= ? and (w.lease_until is null or w.lease_until < ?)
+            and not exists (select 1 from webhook_deliveries p
+                             where p.task_id = w.task_id and p.seq < w.seq and p.state = 'pending'
+                               and p.endpoint_id is not distinct from w.endpoint_id)
+       ),
+       picked as (
+         select w.id from webhook_deliveries w join due on due.id = w.id
+          where due.rank <= ?
+          order by due.rank, due.next_attempt_at, due.seq
+          limit ?
+          for update of w skip locked
+       )
+       update webhook_deliveries d set lease_owner = ?, lease_until = ?
+         from picked
+        where d.id = picked.id and (d.lease_until is null or d.lease_until < ?)
         returning d.*`,
-      [o.owner, new Date(o.now.getTime() + o.leaseMs), o.now, o.now, o.limit],
+      [o.now, o.now, o.now, perAccount, o.limit, o.owner, new Date(o.now.getTime() + o.leaseMs), o.now],
     );
     const claimed = (rows as Record<string, any>[]).map((r) => ({ row: r, delivery: rowToDelivery(r) }));
     const endpointIds = [...new Set(claimed.map((c) => c.delivery.endpointId).filter((id): id is string => id !== null))];

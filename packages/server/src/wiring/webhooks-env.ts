@@ -10,6 +10,8 @@ export interface WebhookEnv {
   timeoutMs: number;
   /** WEBHOOK_WORKER_INTERVAL_MS: pause between delivery rounds */
   intervalMs: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT: one account's deliveries in flight at once, every instance together */
+  perAccount?: number;
   /** TASK_EVENTS_POLL_MS: how often a live-status stream re-reads its task when no change notice came */
   livePollMs?: number;
 }
@@ -26,6 +28,7 @@ export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): Webho
     },
     timeoutMs: num('WEBHOOK_TIMEOUT_MS', 1) ?? 10_000,
     intervalMs: num('WEBHOOK_WORKER_INTERVAL_MS', 1) ?? 250,
+    perAccount: num('WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT', 1) ?? 4,
     livePollMs: num('TASK_EVENTS_POLL_MS', 1),
   };
 }

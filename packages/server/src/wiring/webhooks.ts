@@ -34,7 +34,9 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     },
     {
       owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`,
+      // deliveries in flight on this instance; a round never waits for them (docs/webhooks.md, fairness)
       batch: 32,
+      perAccount: w.perAccount ?? 4,
       timeoutMs: w.timeoutMs,
       // a claim outlives the POST's time limit, so no other instance takes it while it is in flight
       leaseMs: w.timeoutMs * 2 + 5000,
@@ -56,6 +58,7 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     },
     async stop() {
       await loop.stop();
+      await dispatcher.idle();
       await feed.close();
     },
   } satisfies AreaWiring & { webhooks: WebhookEndpoints };
