@@ -46,7 +46,10 @@ export interface GatewayEnv {
   contentStore?: string;
   /** CONTENT_PROBE_INTERVAL_MS: how often instances on a shared database re-check that they read each other's content */
   contentProbeIntervalMs?: number;
-  /** WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, TASK_EVENTS_POLL_MS */
+  /**
+   * WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT,
+   * TASK_EVENTS_POLL_MS, TASK_EVENTS_MAX_PER_KEY, TASK_EVENTS_MAX_PER_INSTANCE
+   */
   webhooks?: WebhookEnv;
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_WEBHOOK_RETRY, parseAllowedHosts, type WebhookRetryPolicy } from '@gateway/core';
+import { DEFAULT_TASK_WATCH_LIMITS, DEFAULT_WEBHOOK_RETRY, parseAllowedHosts, type TaskWatchLimits, type WebhookRetryPolicy } from '@gateway/core';
 import { wholeNumberFromEnv } from '../env-number';
 
 /** The webhook and live-status knobs (docs/webhooks.md, docs/configuration.md). */
@@ -14,6 +14,8 @@ export interface WebhookEnv {
   perAccount?: number;
   /** TASK_EVENTS_POLL_MS: how often a live-status stream re-reads its task when no change notice came */
   livePollMs?: number;
+  /** TASK_EVENTS_MAX_PER_KEY (100), TASK_EVENTS_MAX_PER_INSTANCE (10 000): open live-status streams, refused beyond with 429 */
+  liveLimits?: TaskWatchLimits;
 }
 
 export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): WebhookEnv {
@@ -30,5 +32,9 @@ export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): Webho
     intervalMs: num('WEBHOOK_WORKER_INTERVAL_MS', 1) ?? 250,
     perAccount: num('WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT', 1) ?? 4,
     livePollMs: num('TASK_EVENTS_POLL_MS', 1),
+    liveLimits: {
+      perKey: num('TASK_EVENTS_MAX_PER_KEY', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perKey,
+      perInstance: num('TASK_EVENTS_MAX_PER_INSTANCE', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perInstance,
+    },
   };
 }

@@ -48,7 +48,18 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   });
   // PGlite's listen works in-process, the one process that owns it; a missed notice on Postgres (a reconnect) costs
   // one poll interval.
-  const taskEvents = new TaskWatch({ videos: deps.videos, feed, pollMs: w.livePollMs ?? (deps.database.kind === 'pglite' ? 1000 : 5000) });
+  const taskEvents = new TaskWatch({
+    videos: deps.videos,
+    feed,
+    pollMs: w.livePollMs ?? (deps.database.kind === 'pglite' ? 1000 : 5000),
+    limits: w.liveLimits,
+    // a stream ends once its key is revoked or expired, within the key cache's TTL (one read per key per check)
+    keyAlive: async (keyId) => {
+      const key = await ctx.keys.getKey(keyId);
+      return !!key && !key.revokedAt && !(key.expiresAt && key.expiresAt.getTime() <= ctx.clock().getTime());
+    },
+    keyCheckMs: Math.max(ctx.env.keyCacheTtlMs || 2000, 250),
+  });
   return {
     services: { webhooks, taskEvents },
     webhooks,
