@@ -32,7 +32,8 @@ export const USAGE = `usage: gateway <command>
                  --rpm N  --tpm N  --streams N   (a limit of 'default' uses the gateway's)
                  --budget <credits|none> [--budget-period daily|monthly|none]
   quota:get <account>                  quota:set <account> <credits|unlimited> [--period daily|monthly|none]
-  providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>`;
+  providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>
+  secrets:reseal                       re-seal stored secrets under GATEWAY_SECRET (the old one in GATEWAY_SECRET_PREVIOUS)`;
 
 export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
 

@@ -18,6 +18,7 @@ import { AdminService, type CatalogueChanges } from './admin/admin-service';
 import { ConfigRuntime } from './admin/config-runtime';
 import { readLocalAdminCredential } from './admin/local-credential';
 import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
+import { resealCommand } from './cli-secrets';
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
@@ -34,6 +35,7 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
     io.out(USAGE);
     return command ? 0 : 2;
   }
+  if (command === 'secrets:reseal') return resealCommand(env, io);
   if (!knownCommand(command)) return fail(io, `unknown command "${command}"\n${USAGE}`);
   try {
     return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));

@@ -63,7 +63,7 @@ async function queuedTask(key: string): Promise<string> {
 async function openStream(path: string, key: string) {
   const abort = new AbortController();
   const res = await fetch(gw.url + path, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
-  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, body: await res.json(), abort };
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, body: (await res.json()) as any, abort };
   const reader = res.body!.getReader();
   const first = await reader.read();
   expect(Buffer.from(first.value ?? []).toString()).toContain('data: ');

@@ -81,6 +81,10 @@ export interface WebhookEndpointRepository {
   deliveries(endpointId: string, limit: number): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>>;
   /** the account's secret for callback_url deliveries, created on first use */
   accountSecret(accountId: string): Promise<string>;
+  /** a new callback_url secret for the account, replacing the old one at once */
+  reissueAccountSecret(accountId: string): Promise<string>;
+  /** a new signing secret for the endpoint, replacing the old one at once; null when there is no such endpoint */
+  reissueEndpointSecret(id: string): Promise<string | null>;
 }
 
 /**

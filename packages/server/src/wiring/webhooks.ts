@@ -20,7 +20,7 @@ export interface WebhookWiringDeps {
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
-  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey });
+  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey });
   const rule = { allowedHosts: w.allowedHosts };
   const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule });
   const dispatcher = new WebhookDispatcher(
