@@ -32,6 +32,13 @@ export {
 export { estimateInputTokens } from './token-estimate';
 export { type NativeAnswer, type NativeEventPart, type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
 export {
+  ACCOUNT_RESOURCE_FIELDS,
+  ACCOUNT_RESOURCES_POLICIES,
+  accountResourcesFor,
+  type AccountResourcesPolicy,
+  DEFAULT_ACCOUNT_RESOURCES_POLICY,
+} from './account-resources';
+export {
   DEFAULT_HOSTED_TOOLS_POLICY,
   type HostedTool,
   HOSTED_TOOLS_POLICIES,

@@ -1,4 +1,4 @@
-import type { HostedToolsPolicy } from '@gateway/core';
+import type { AccountResourcesPolicy, HostedToolsPolicy } from '@gateway/core';
 import {
   createRedactor,
   ProviderConfigError,
@@ -19,6 +19,7 @@ interface LiveProvider {
   type: string;
   ports: ProviderPorts;
   hostedTools?: HostedToolsPolicy;
+  accountResources?: AccountResourcesPolicy;
 }
 
 /** A provider entry with its keys sorted, so key order in a stored config never counts as a change. */
@@ -56,7 +57,7 @@ export class ProviderRegistry {
         if (current?.fingerprint === print) return void next.set(p.id, current);
         const ports = build(config, p, i, this.env, this.redact);
         built.push(ports);
-        next.set(p.id, { fingerprint: print, type: p.type, ports, hostedTools: p.hostedTools });
+        next.set(p.id, { fingerprint: print, type: p.type, ports, hostedTools: p.hostedTools, accountResources: p.accountResources });
       });
     } catch (e) {
       for (const ports of built) ports.close();
@@ -74,6 +75,10 @@ export class ProviderRegistry {
   /** the entry's `hostedTools` policy (core applies the default) */
   hostedToolsPolicy(id: string): HostedToolsPolicy | undefined {
     return this.live.get(id)?.hostedTools;
+  }
+  /** the entry's `accountResources` policy (core applies the default, refuse) */
+  accountResourcesPolicy(id: string): AccountResourcesPolicy | undefined {
+    return this.live.get(id)?.accountResources;
   }
   image(id: string) {
     return this.live.get(id)?.ports.image;
