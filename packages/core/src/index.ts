@@ -259,10 +259,4 @@ export { DEFAULT_WEBHOOK_RETRY, nextAttemptAt, type WebhookRetryPolicy } from '.
 export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type WebhookUrlRule } from './webhooks/webhook-url';
 export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
 export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
-export {
-  DEFAULT_TASK_WATCH_LIMITS,
-  TaskWatch,
-  type TaskWatchDeps,
-  type TaskWatchLimits,
-  type TaskWatcher,
-} from './webhooks/task-watch';
+export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchDeps, type TaskWatchLimits, type TaskWatcher } from './webhooks/task-watch';

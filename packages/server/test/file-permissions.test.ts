@@ -27,7 +27,16 @@ it('keeps DATA_DIR, the embedded store, stored videos and images owner-only unde
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-perms-'));
   const child = spawn('/bin/sh', ['-c', 'umask 022 && exec "$0" --import tsx packages/server/src/main.ts', process.execPath], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', GATEWAY_CONFIG: '', WORKERS: '1', GATEWAY_DEMO_KEY: KEY },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      GATEWAY_CONFIG: '',
+      WORKERS: '1',
+      GATEWAY_DEMO_KEY: KEY,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -65,7 +74,9 @@ it('keeps DATA_DIR, the embedded store, stored videos and images owner-only unde
     expect(entries.some((e) => e.file.includes(`${path.sep}pglite${path.sep}`))).toBe(true);
     expect(entries.filter((e) => !e.dir && !e.file.includes(`${path.sep}pglite${path.sep}`)).length).toBeGreaterThanOrEqual(2);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-    const wrong = entries.filter((e) => e.mode !== (e.dir ? 0o700 : 0o600)).map((e) => `${e.mode.toString(8)} ${path.relative(dataDir, e.file)}`);
+    const wrong = entries
+      .filter((e) => e.mode !== (e.dir ? 0o700 : 0o600))
+      .map((e) => `${e.mode.toString(8)} ${path.relative(dataDir, e.file)}`);
     expect(wrong).toEqual([]);
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

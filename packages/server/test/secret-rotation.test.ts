@@ -69,13 +69,17 @@ const callbackSecret = (gw: TestGateway) => request(gw.app).get('/v1/webhook_end
 async function reseal(env: { secret: string; previousSecret?: string }) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(['secrets:reseal'], { out: (l) => out.push(l), err: (l) => err.push(l) }, {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    publicBaseUrl: 'https://gateway.test',
-    ...env,
-  });
+  const code = await runCli(
+    ['secrets:reseal'],
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      publicBaseUrl: 'https://gateway.test',
+      ...env,
+    },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -90,7 +94,9 @@ it('reads everything sealed under either secret during the rotation, re-seals it
     expect((await admin(gw, 'put', '/admin/models/via-admin').send(model)).status).toBe(200);
     expect((await admin(gw, 'put', '/admin/groups/default').send({ models: ['*'] })).status).toBe(200);
     expect((await chat(gw)).status).toBe(200);
-    expect((await admin(gw, 'post', '/admin/accounts/beta/webhook_endpoints').send({ url: 'https://hooks.example.com/b' })).status).toBe(200);
+    expect((await admin(gw, 'post', '/admin/accounts/beta/webhook_endpoints').send({ url: 'https://hooks.example.com/b' })).status).toBe(
+      200,
+    );
     secretBefore = (await callbackSecret(gw)).body.callback_secret;
     expect(secretBefore).toMatch(/^whsec_/);
   } finally {
@@ -135,12 +141,19 @@ it('starts with a warning naming what no secret opens, answers 409 where it is u
   try {
     const warning = wrong.warnings().find((w) => w.message.includes('cannot be opened'));
     expect(warning?.affected).toEqual(
-      expect.arrayContaining(["provider written's apiKey", "account beta's callback signing secret", expect.stringMatching(/^webhook endpoint we_/)]),
+      expect.arrayContaining([
+        "provider written's apiKey",
+        "account beta's callback signing secret",
+        expect.stringMatching(/^webhook endpoint we_/),
+      ]),
     );
     expect(JSON.stringify(wrong.warnings())).not.toContain(UPSTREAM_KEY);
     const unreadable = await callbackSecret(gw);
     expect(unreadable.status).toBe(409);
-    expect(unreadable.body.error).toMatchObject({ code: 'webhook_secret_unreadable', message: expect.stringContaining('GATEWAY_SECRET_PREVIOUS') });
+    expect(unreadable.body.error).toMatchObject({
+      code: 'webhook_secret_unreadable',
+      message: expect.stringContaining('GATEWAY_SECRET_PREVIOUS'),
+    });
     // admin only
     expect((await request(gw.app).post('/admin/accounts/beta/webhook_secret').set('Authorization', `Bearer ${BETA_KEY}`)).status).toBe(401);
     const reissued = await admin(gw, 'post', '/admin/accounts/beta/webhook_secret');

@@ -19,7 +19,10 @@ beforeAll(async () => {
         { id: 'sim', type: 'simulator' },
         { id: 'sim-queued', type: 'simulator', options: { queuedMs: 600_000 } },
       ],
-      models: [...DEFAULT_CONFIG.models, { id: 'sim-video-queued', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim-queued' }],
+      models: [
+        ...DEFAULT_CONFIG.models,
+        { id: 'sim-video-queued', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim-queued' },
+      ],
     }),
     env: {
       adminKey: ADMIN,
@@ -63,7 +66,8 @@ async function queuedTask(key: string): Promise<string> {
 async function openStream(path: string, key: string) {
   const abort = new AbortController();
   const res = await fetch(gw.url + path, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
-  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return { status: res.status, body: (await res.json()) as any, abort };
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream'))
+    return { status: res.status, body: (await res.json()) as any, abort };
   const reader = res.body!.getReader();
   const first = await reader.read();
   expect(Buffer.from(first.value ?? []).toString()).toContain('data: ');

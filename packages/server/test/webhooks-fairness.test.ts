@@ -83,9 +83,9 @@ function fairness(name: string, envOf: () => Partial<GatewayEnv>) {
 
       // the hanging account's deliveries are in flight first
       for (let i = 0; i < 3; i++)
-        expect((await request(gw.app).post('/v1/contents/generations/tasks').set('Authorization', `Bearer ${ALPHA_KEY}`).send(TASK)).status).toBe(
-          200,
-        );
+        expect(
+          (await request(gw.app).post('/v1/contents/generations/tasks').set('Authorization', `Bearer ${ALPHA_KEY}`).send(TASK)).status,
+        ).toBe(200);
       await eventually(() => expect(silent.reduce((n, s) => n + s.accepted(), 0)).toBeGreaterThanOrEqual(4), 60_000);
 
       const betaTasks: string[] = [];
@@ -96,7 +96,10 @@ function fairness(name: string, envOf: () => Partial<GatewayEnv>) {
       }
       // every event of the fast account's tasks, through to completion
       await eventually(() => {
-        const done = fast.verified(secret).filter((e) => e.type === 'video.completed').map((e) => e.data.id);
+        const done = fast
+          .verified(secret)
+          .filter((e) => e.type === 'video.completed')
+          .map((e) => e.data.id);
         expect(done.sort()).toEqual([...betaTasks].sort());
       }, 60_000);
 

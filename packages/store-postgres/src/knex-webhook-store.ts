@@ -110,7 +110,10 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
   /** A new signing secret for the endpoint; null when there is no such endpoint. */
   async reissueEndpointSecret(id: string): Promise<string | null> {
     const secret = newWebhookSecret();
-    const rows = await this.db('webhook_endpoints').where({ id }).update({ secret: this.sealed(secret) }).returning('id');
+    const rows = await this.db('webhook_endpoints')
+      .where({ id })
+      .update({ secret: this.sealed(secret) })
+      .returning('id');
     return rows.length ? secret : null;
   }
 
@@ -216,7 +219,12 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
       }
       const e = endpoints.get(delivery.endpointId);
       if (!e) continue; // deleted between the claim and this read: its rows went with it
-      out.push({ delivery, url: e.url, secret: await this.readable(async () => this.opened(e.secret, `endpoint ${e.id}`)), disabled: e.disabled_at !== null });
+      out.push({
+        delivery,
+        url: e.url,
+        secret: await this.readable(async () => this.opened(e.secret, `endpoint ${e.id}`)),
+        disabled: e.disabled_at !== null,
+      });
     }
     return out;
   }

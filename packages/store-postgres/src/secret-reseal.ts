@@ -31,7 +31,10 @@ async function sealedValues(db: Knex | Knex.Transaction): Promise<SealedValue[]>
       what: `provider ${r.id}'s apiKey`,
       sealed: body.apiKey,
       purpose: PROVIDER_KEYS,
-      write: async (trx, v) => void (await trx('config_entries').where({ seq: r.seq }).update({ body: JSON.stringify({ ...body, apiKey: v }) })),
+      write: async (trx, v) =>
+        void (await trx('config_entries')
+          .where({ seq: r.seq })
+          .update({ body: JSON.stringify({ ...body, apiKey: v }) })),
     });
   }
   for (const r of await db('webhook_endpoints').select('id', 'account_id', 'secret')) {

@@ -69,9 +69,7 @@ export class WebhookDispatcher {
 
   private start(c: ClaimedDelivery): void {
     const run: Promise<void> = this.deliver(c)
-      .catch((e: Error) =>
-        this.deps.log('warn', 'webhook delivery could not be recorded', { deliveryId: c.delivery.id, error: e.message }),
-      )
+      .catch((e: Error) => this.deps.log('warn', 'webhook delivery could not be recorded', { deliveryId: c.delivery.id, error: e.message }))
       .finally(() => this.running.delete(run));
     this.running.add(run);
   }

@@ -34,7 +34,7 @@ describe('webhook target URLs', () => {
     expect(codeOf(() => checkWebhookUrl(42, none))).toBe('400 invalid_webhook_url');
   });
 
-  it('allows listed host:port pairs over http or https, a bare host on its scheme\'s default port only', () => {
+  it("allows listed host:port pairs over http or https, a bare host on its scheme's default port only", () => {
     const rule = { allowedHosts: parseAllowedHosts(' 127.0.0.1:9999 , Hooks.Local,[::1]:8080, ::2, [::3]') };
     expect(rule.allowedHosts).toEqual(['127.0.0.1:9999', 'hooks.local', '[::1]:8080', '[::2]', '[::3]']);
     expect(codeOf(() => checkWebhookUrl('http://127.0.0.1:9999/hook', rule))).toBe('accepted');

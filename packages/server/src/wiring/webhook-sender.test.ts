@@ -46,7 +46,10 @@ describe('webhook sender', () => {
       expect(t.hits).toEqual([]);
       // allowed: the connection goes to the address the lookup gave (pinned), over http
       // a bare host is its scheme's default port only
-      const otherPort = await httpWebhookSender({ allowedHosts: ['hooks.example.com'] }, lookup).post(`http://hooks.example.com:${t.port}/`, post);
+      const otherPort = await httpWebhookSender({ allowedHosts: ['hooks.example.com'] }, lookup).post(
+        `http://hooks.example.com:${t.port}/`,
+        post,
+      );
       expect(otherPort).toEqual({ error: expect.stringContaining('https') });
       const allowed = await httpWebhookSender({ allowedHosts: [`hooks.example.com:${t.port}`] }, lookup).post(
         `http://hooks.example.com:${t.port}/x`,

@@ -1,4 +1,10 @@
-import { DEFAULT_TASK_WATCH_LIMITS, DEFAULT_WEBHOOK_RETRY, parseAllowedHosts, type TaskWatchLimits, type WebhookRetryPolicy } from '@gateway/core';
+import {
+  DEFAULT_TASK_WATCH_LIMITS,
+  DEFAULT_WEBHOOK_RETRY,
+  parseAllowedHosts,
+  type TaskWatchLimits,
+  type WebhookRetryPolicy,
+} from '@gateway/core';
 import { wholeNumberFromEnv } from '../env-number';
 
 /** The webhook and live-status knobs (docs/webhooks.md, docs/configuration.md). */

@@ -32,7 +32,13 @@ beforeAll(async () => {
   const model = (id: string, provider: string, upstreamModel: string) => ({ id, kind: 'text' as const, provider, upstreamModel });
   gw = await startTestGateway({
     config: testConfigFile({
-      providers: [...base.providers, anthropic('claude'), anthropic('claude-drop', 'drop'), anthropic('claude-allow', 'allow'), google('gem')],
+      providers: [
+        ...base.providers,
+        anthropic('claude'),
+        anthropic('claude-drop', 'drop'),
+        anthropic('claude-allow', 'allow'),
+        google('gem'),
+      ],
       models: [
         ...base.models,
         model('claude-default', 'claude', 'claude-sonnet-4-5'),

@@ -12,7 +12,10 @@ beforeAll(async () => {
   gw = await startTestGateway({
     config: testConfigFile({
       // cachedContent names a resource of the upstream account: this operator allows it (account-resources.contract.test.ts)
-      providers: [...base.providers, { id: 'google', type: 'google', baseUrl: gemini.url, apiKey: gemini.apiKey, accountResources: 'allow' }],
+      providers: [
+        ...base.providers,
+        { id: 'google', type: 'google', baseUrl: gemini.url, apiKey: gemini.apiKey, accountResources: 'allow' },
+      ],
       models: [
         ...base.models,
         {

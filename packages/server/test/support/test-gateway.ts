@@ -67,7 +67,12 @@ export async function startTestGateway(
     ...opts.env,
   };
   const config = buildConfig('(test)', opts.config ?? testConfigFile());
-  const gw = await createGateway(env, { config, logger: opts.logger ?? createLogger('error'), spanExporter: opts.spanExporter, clock: opts.clock });
+  const gw = await createGateway(env, {
+    config,
+    logger: opts.logger ?? createLogger('error'),
+    spanExporter: opts.spanExporter,
+    clock: opts.clock,
+  });
   await bootstrapConfigKeys(gw.keys, gw.config);
   let url = '';
   if (opts.listen !== false) {
