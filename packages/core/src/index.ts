@@ -32,6 +32,13 @@ export {
 export { estimateInputTokens } from './token-estimate';
 export { type NativeAnswer, type NativeEventPart, type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
 export {
+  ACCOUNT_RESOURCE_FIELDS,
+  ACCOUNT_RESOURCES_POLICIES,
+  accountResourcesFor,
+  type AccountResourcesPolicy,
+  DEFAULT_ACCOUNT_RESOURCES_POLICY,
+} from './account-resources';
+export {
   DEFAULT_HOSTED_TOOLS_POLICY,
   type HostedTool,
   HOSTED_TOOLS_POLICIES,
@@ -252,7 +259,7 @@ export { DEFAULT_WEBHOOK_RETRY, nextAttemptAt, type WebhookRetryPolicy } from '.
 export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type WebhookUrlRule } from './webhooks/webhook-url';
 export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
 export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
-export { TaskWatch, type TaskWatchDeps, type TaskWatcher } from './webhooks/task-watch';
+export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchDeps, type TaskWatchLimits, type TaskWatcher } from './webhooks/task-watch';
 export {
   type AuditActor,
   type AuditChange,

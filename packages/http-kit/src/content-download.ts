@@ -20,6 +20,8 @@ export interface ContentDownload {
 export async function sendContent(req: Request, res: Response, content: VideoContent, how: ContentDownload): Promise<void> {
   const range = parseByteRange(req.header('range'), content.size);
   res.setHeader('Accept-Ranges', 'bytes');
+  // the type is the one stored with the content: a browser must not guess another (an upstream's bytes are untrusted)
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   if (range.kind === 'unsatisfiable') {
     // 416 is outside the closed reason table (it is a transport matter), so it is answered here.
     const err = new GatewayError('invalid_request', `The requested range is outside the file (${content.size} bytes).`, {

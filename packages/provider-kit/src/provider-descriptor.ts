@@ -1,4 +1,4 @@
-import type { HostedToolsPolicy, ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import type { AccountResourcesPolicy, HostedToolsPolicy, ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
 import type { UpstreamTimeouts } from './upstream-timeouts';
 
 /** One `providers[]` entry of the gateway config, as every provider factory receives it. */
@@ -14,6 +14,8 @@ export interface ProviderEntry {
   transport?: 'axios' | 'node';
   /** hosted tools of another format (or none this upstream runs): dropped with a warning (default) or refused */
   hostedTools?: HostedToolsPolicy;
+  /** body fields naming upstream-account resources (container, mcp_servers, cachedContent...): refuse (default), drop, allow */
+  accountResources?: AccountResourcesPolicy;
 }
 
 /** What the server hands every factory besides the entry. */

@@ -34,6 +34,7 @@ export const USAGE = `usage: gateway <command>
                  --budget <credits|none> [--budget-period daily|monthly|none]
   quota:get <account>                  quota:set <account> <credits|unlimited> [--period daily|monthly|none]
   providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>
+  secrets:reseal                       re-seal stored secrets under GATEWAY_SECRET (the old one in GATEWAY_SECRET_PREVIOUS)
 ${ADAPTER_USAGE}`;
 
 export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };

@@ -21,6 +21,7 @@ import { AdminService, CLI_AUDIT_CONTEXT, type AdminAudit, type CatalogueChanges
 import { ConfigRuntime } from './admin/config-runtime';
 import { readLocalAdminCredential } from './admin/local-credential';
 import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
+import { resealCommand } from './cli-secrets';
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
@@ -38,6 +39,7 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
     return command ? 0 : 2;
   }
   if (isAdapterCommand(command)) return runAdapterCommand(command, args, io);
+  if (command === 'secrets:reseal') return resealCommand(env, io);
   if (!knownCommand(command)) return fail(io, `unknown command "${command}"\n${USAGE}`);
   try {
     return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));

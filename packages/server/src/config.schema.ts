@@ -1,4 +1,4 @@
-import { HOSTED_TOOLS_POLICIES } from '@gateway/core';
+import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES } from '@gateway/core';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
@@ -29,6 +29,7 @@ const providerEntry = {
     options: { type: 'object' },
     transport: { enum: ['axios', 'node'] },
     hostedTools: { enum: HOSTED_TOOLS_POLICIES },
+    accountResources: { enum: ACCOUNT_RESOURCES_POLICIES },
     timeouts: {
       type: 'object',
       additionalProperties: false,

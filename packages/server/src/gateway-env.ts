@@ -34,6 +34,8 @@ export interface GatewayEnv {
   databaseSchema?: string;
   /** GATEWAY_SECRET: encrypts provider keys written through the admin API (AES-256-GCM); without it, literal keys are refused there */
   secret?: string;
+  /** GATEWAY_SECRET_PREVIOUS: the secret being rotated out; it still opens what it sealed (docs/security.md) */
+  previousSecret?: string;
   /** GATEWAY_ALLOWED_ENV: variables (names or `PREFIX_*`, comma list) an admin may name as `env:NAME` besides the config file's */
   allowedEnv?: string;
   /** HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (listen-timeouts.ts) */
@@ -46,7 +48,10 @@ export interface GatewayEnv {
   contentStore?: string;
   /** CONTENT_PROBE_INTERVAL_MS: how often instances on a shared database re-check that they read each other's content */
   contentProbeIntervalMs?: number;
-  /** WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, TASK_EVENTS_POLL_MS */
+  /**
+   * WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT,
+   * TASK_EVENTS_POLL_MS, TASK_EVENTS_MAX_PER_KEY, TASK_EVENTS_MAX_PER_INSTANCE
+   */
   webhooks?: WebhookEnv;
 }
 
@@ -63,6 +68,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
     // the same 16-character floor as the compaction seal (wiring/compaction-secret.ts)
     secret: e.GATEWAY_SECRET && e.GATEWAY_SECRET.length >= 16 ? e.GATEWAY_SECRET : undefined,
+    previousSecret: e.GATEWAY_SECRET_PREVIOUS && e.GATEWAY_SECRET_PREVIOUS.length >= 16 ? e.GATEWAY_SECRET_PREVIOUS : undefined,
     allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
     metricsPublic: e.METRICS_PUBLIC === 'true',
     redisUrl: e.REDIS_URL || undefined,

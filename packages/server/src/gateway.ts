@@ -37,6 +37,7 @@ import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
 import { compactionSecret } from './wiring/compaction-secret';
+import { warnOfSealedSecrets } from './sealed-secrets-check';
 import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { createTimedServer } from './listen-timeouts';
@@ -104,7 +105,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   await sharing?.run();
   sharing?.start();
   // one store: it keeps this instance's config-file keys, which the database never holds
-  const configStore = new KnexConfigStore(db.knex, { secret: env.secret });
+  const configStore = new KnexConfigStore(db.knex, { secret: env.secret, previousSecret: env.previousSecret });
   const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
   await runtime.bootstrap().catch(async (e) => {
     await db.close();
@@ -148,7 +149,9 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     // Webhook secrets are sealed like admin-written provider keys: with GATEWAY_SECRET; on the embedded store (one
     // process per DATA_DIR) the secret generated there serves when none is set, on a shared database nothing does.
     webhookSealKey: env.secret ?? (db.kind === 'pglite' ? compactionSecret(env) : undefined),
+    webhookPreviousSealKey: env.previousSecret,
   };
+  await warnOfSealedSecrets(db.knex, { current: ctx.webhookSealKey, previous: env.previousSecret }, logger);
   const localAdminToken = newLocalAdminToken();
   const admin = new AdminService(
     keys,

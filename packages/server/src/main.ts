@@ -4,6 +4,7 @@ import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
 import { checkClusterEnv, isFollower, runPrimary, workerCount } from './cluster';
 import { createGateway, envFromProcess, type Gateway } from './gateway';
 import { createAnnouncer, createLogger, routeConsoleToLogger } from './logger';
+import { keepFilesPrivate } from './private-files';
 import { checkProductionDemo, startupFailure } from './startup-checks';
 
 /**
@@ -25,6 +26,7 @@ routeConsoleToLogger(logger);
 async function main(): Promise<void> {
   const env = envFromProcess();
   checkProductionDemo(env);
+  keepFilesPrivate(env.dataDir);
   const workers = workerCount(process.env.WORKERS);
   if (workers > 1 && cluster.isPrimary) {
     checkClusterEnv(env, workers);

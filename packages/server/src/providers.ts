@@ -1,4 +1,4 @@
-import type { HostedToolsPolicy } from '@gateway/core';
+import type { AccountResourcesPolicy, HostedToolsPolicy } from '@gateway/core';
 import {
   createRedactor,
   ProviderConfigError,
@@ -20,6 +20,7 @@ interface LiveProvider {
   type: string;
   ports: ProviderPorts;
   hostedTools?: HostedToolsPolicy;
+  accountResources?: AccountResourcesPolicy;
 }
 
 /** A provider entry with its keys sorted, so key order in a stored config never counts as a change. */
@@ -78,7 +79,7 @@ export class ProviderRegistry {
             : this.modules.build(config.source, p, i, this.env, this.redact);
         built.push(ports);
         const type = p.type ?? this.modules.nameOf(p);
-        next.set(p.id, { fingerprint: print, type, ports, hostedTools: p.hostedTools });
+        next.set(p.id, { fingerprint: print, type, ports, hostedTools: p.hostedTools, accountResources: p.accountResources });
       });
     } catch (e) {
       for (const ports of built) ports.close();
@@ -96,6 +97,10 @@ export class ProviderRegistry {
   /** the entry's `hostedTools` policy (core applies the default) */
   hostedToolsPolicy(id: string): HostedToolsPolicy | undefined {
     return this.live.get(id)?.hostedTools;
+  }
+  /** the entry's `accountResources` policy (core applies the default, refuse) */
+  accountResourcesPolicy(id: string): AccountResourcesPolicy | undefined {
+    return this.live.get(id)?.accountResources;
   }
   image(id: string) {
     return this.live.get(id)?.ports.image;

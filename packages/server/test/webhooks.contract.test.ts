@@ -26,7 +26,7 @@ beforeAll(async () => {
     env: {
       adminKey: ADMIN_KEY,
       webhooks: {
-        allowedHosts: ['127.0.0.1'],
+        allowedHosts: [new URL(rx.url).host],
         retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
         timeoutMs: 5000,
         intervalMs: 50,

@@ -29,9 +29,9 @@ export class ExpiringImageFiles implements GeneratedImageStore {
   async save(data: Uint8Array, mediaType: string): Promise<{ name: string; expiresAt: number }> {
     const ext = EXT[mediaType] ?? 'png';
     const name = `${newId('img', 16)}.${ext}`;
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, name);
-    await writeFile(file, data, { flag: 'wx' });
+    await writeFile(file, data, { flag: 'wx', mode: 0o600 });
     const written = this.now();
     await utimes(file, written / 1000, written / 1000);
     return { name, expiresAt: written + this.ttlMs };

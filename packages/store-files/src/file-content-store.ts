@@ -33,8 +33,8 @@ export class FileContentStore implements ContentStore {
     input.on('error', onEarly);
     const tmp = `${target}.${randomBytes(6).toString('hex')}${TMP_SUFFIX}`;
     try {
-      await mkdir(path.dirname(target), { recursive: true });
-      await pipeline(input, createWriteStream(tmp, { flags: 'wx' }));
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await pipeline(input, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
       await rename(tmp, target);
     } catch (e) {
       await rm(tmp, { force: true });

@@ -32,10 +32,10 @@ export function dataDirHolder(dir: string): number | null {
  */
 export function acquireDataDirLock(dir: string): DataDirLock {
   const abs = path.resolve(dir);
-  mkdirSync(abs, { recursive: true });
+  mkdirSync(abs, { recursive: true, mode: 0o700 });
   const file = path.join(abs, LOCK_FILE);
   const draft = `${file}.${process.pid}.${Date.now()}`;
-  writeFileSync(draft, String(process.pid), { mode: 0o644 });
+  writeFileSync(draft, String(process.pid), { mode: 0o600 });
   try {
     return takeLock(abs, file, draft);
   } finally {

@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { migrationSource } from './migrations';
+import { keepTreePrivate } from './private-tree';
 
 export interface DatabaseOptions {
   /** postgres://... ; when absent the embedded PGlite is used */
@@ -52,7 +53,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       // one writer per directory: a second process stops here, naming the holder
       lock = acquireDataDirLock(opts.dataDir);
       dir = path.resolve(opts.dataDir, 'pglite');
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       // initdb grows the process's native heap by ~70 MB that it never gives back: a child process does it and exits
       if (!existsSync(path.join(dir, 'PG_VERSION'))) {
         try {
@@ -69,10 +70,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const migrate = async () => {
     migrated = await applyMigrations(db, opts.schema);
   };
+  let stopSweep: (() => void) | undefined;
   const close = async () => {
     try {
       await db.destroy();
     } finally {
+      stopSweep?.();
       lock?.release();
     }
   };
@@ -86,6 +89,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await db.raw('select 1');
       collectGarbage();
     }
+    // PGlite sets its own files' modes (0666): owner-only at open, every minute, and at close
+    if (kind === 'pglite' && opts.dataDir) stopSweep = keepTreePrivate(path.resolve(opts.dataDir, 'pglite'));
   } catch (e) {
     await close().catch(() => undefined);
     throw e;

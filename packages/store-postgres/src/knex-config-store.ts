@@ -48,9 +48,13 @@ export class KnexConfigStore {
   /** this instance's config-file keys, by provider id (every instance reads the same file) */
   private readonly fileKeys = new Map<string, string>();
 
+  /** providers whose sealed apiKey neither secret opens: served without it, named in a start-up warning */
+  readonly unreadableKeys = new Set<string>();
+
+  /** secret: GATEWAY_SECRET; previousSecret: GATEWAY_SECRET_PREVIOUS, which still opens what it sealed (rotation) */
   constructor(
     private readonly db: Knex,
-    private readonly opts: { secret?: string } = {},
+    private readonly opts: { secret?: string; previousSecret?: string } = {},
   ) {}
 
   /**
@@ -77,7 +81,17 @@ export class KnexConfigStore {
       const fileKey = this.fileKeys.get(id);
       return fileKey === undefined ? rest : { ...rest, apiKey: fileKey };
     }
-    return isSealed(key) ? { ...body, apiKey: unseal(key, this.opts.secret) } : body;
+    if (!isSealed(key)) return body;
+    try {
+      const clear = { ...body, apiKey: unseal(key, [this.opts.secret, this.opts.previousSecret]) };
+      this.unreadableKeys.delete(id);
+      return clear;
+    } catch {
+      // the provider is served without its key (its calls fail upstream), and the start-up check names it
+      this.unreadableKeys.add(id);
+      const { apiKey: _sealed, ...rest } = body;
+      return rest;
+    }
   }
 
   /** The version (moves on every change) and the settings of the last import (null before the first). */

@@ -118,6 +118,30 @@ describeOnTestDatabases((target) => {
       }
     });
 
+    it('claims fairly: each account first, and never more than perAccount of one account leased at once', async () => {
+      const db = await target.open();
+      try {
+        const store = new KnexWebhookStore(db.knex, { sealKey: SEAL });
+        const tasks = new KnexTaskRepository(db.knex);
+        for (let i = 0; i < 6; i++) await tasks.create(task(`busy${i}`, 'busy', 'https://busy.example/cb'));
+        await tasks.create(task('calm0', 'calm', 'https://calm.example/cb'));
+        const now = future();
+        const claim = (owner: string, limit: number) => store.claimDue({ owner, now, leaseMs: 30_000, limit, perAccount: 2 });
+        // the calm account's one delivery is claimed although the busy account's six are older
+        const first = await claim('w1', 3);
+        expect(first.map((c) => c.delivery.accountId).sort()).toEqual(['busy', 'busy', 'calm']);
+        // the busy account holds its two leases: another instance gets nothing of it
+        expect(await claim('w2', 10)).toEqual([]);
+        const busy = first.find((c) => c.delivery.accountId === 'busy')!;
+        const attempt = { attempt: 1, at: now, statusCode: 204, error: null, responseExcerpt: '', durationMs: 1 };
+        await store.recordAttempt(busy.delivery.id, 'w1', attempt, { state: 'delivered' }, '{}');
+        // one settled: one more may go
+        expect((await claim('w2', 10)).map((c) => c.delivery.accountId)).toEqual(['busy']);
+      } finally {
+        await db.drop();
+      }
+    });
+
     it('disables an endpoint that failed for the whole window', async () => {
       const db = await target.open();
       try {

@@ -12,11 +12,8 @@ import {
   type WebhookEventType,
   type WebhookOutbox,
 } from '@gateway/core';
-import { seal, unseal, type SealPurpose } from './secret-box';
+import { seal, unseal, WEBHOOK_SECRETS } from './secret-box';
 import { rowToTask } from './task-row.codec';
-
-/** Webhook secrets are sealed like admin-written provider keys (AES-256-GCM, a key derived from the sealing secret). */
-const WEBHOOK_SECRETS: SealPurpose = { info: 'webhook-secrets', what: 'a webhook signing secret' };
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
@@ -68,10 +65,13 @@ function rowToAttempt(r: Record<string, any>): WebhookAttempt {
  * task repository (webhook-outbox-sql.ts) in the transaction of each status change.
  */
 export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbox {
-  /** sealKey: GATEWAY_SECRET (or, on the embedded store only, DATA_DIR's generated secret); without one, nothing is stored */
+  /**
+   * sealKey: GATEWAY_SECRET (or, on the embedded store only, DATA_DIR's generated secret); without one, nothing is
+   * stored. previousSealKey: GATEWAY_SECRET_PREVIOUS, which still opens what it sealed during a rotation.
+   */
   constructor(
     private readonly db: Knex,
-    private readonly opts: { sealKey?: string } = {},
+    private readonly opts: { sealKey?: string; previousSealKey?: string } = {},
   ) {}
 
   private sealed(secret: string): string {
@@ -84,8 +84,37 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
     return seal(secret, this.opts.sealKey, WEBHOOK_SECRETS);
   }
 
-  private opened(sealed: string): string {
-    return unseal(sealed, this.opts.sealKey, WEBHOOK_SECRETS);
+  /** A secret neither secret opens is the operator's to fix: a clear 409, never a 500. */
+  private opened(sealed: string, whose: string): string {
+    try {
+      return unseal(sealed, [this.opts.sealKey, this.opts.previousSealKey], WEBHOOK_SECRETS);
+    } catch (e) {
+      throw new GatewayError(
+        'conflict',
+        `The webhook signing secret of ${whose} cannot be read: ${(e as Error).message}. The operator must set GATEWAY_SECRET_PREVIOUS to the secret it was sealed with, or re-issue it.`,
+        { code: 'webhook_secret_unreadable' },
+      );
+    }
+  }
+
+  /** A new callback_url signing secret for the account (the old one stops verifying at once); shown this once. */
+  async reissueAccountSecret(accountId: string): Promise<string> {
+    const secret = newWebhookSecret();
+    await this.db('webhook_account_secrets')
+      .insert({ account_id: accountId, secret: this.sealed(secret) })
+      .onConflict('account_id')
+      .merge(['secret']);
+    return secret;
+  }
+
+  /** A new signing secret for the endpoint; null when there is no such endpoint. */
+  async reissueEndpointSecret(id: string): Promise<string | null> {
+    const secret = newWebhookSecret();
+    const rows = await this.db('webhook_endpoints')
+      .where({ id })
+      .update({ secret: this.sealed(secret) })
+      .returning('id');
+    return rows.length ? secret : null;
   }
 
   async create(e: NewWebhookEndpoint): Promise<WebhookEndpoint> {
@@ -134,31 +163,47 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
 
   async accountSecret(accountId: string): Promise<string> {
     const existing = await this.db('webhook_account_secrets').where({ account_id: accountId }).first();
-    if (existing) return this.opened(existing.secret);
+    if (existing) return this.opened(existing.secret, `account ${accountId}'s callbacks`);
     // two first uses at once: one insert wins, both read the winner
     await this.db('webhook_account_secrets')
       .insert({ account_id: accountId, secret: this.sealed(newWebhookSecret()) })
       .onConflict('account_id')
       .ignore();
     const row = await this.db('webhook_account_secrets').where({ account_id: accountId }).first();
-    return this.opened(row.secret);
+    return this.opened(row.secret, `account ${accountId}'s callbacks`);
   }
 
-  /** Due, unleased, and the earliest pending one of its task for its target (so one task's events go in order). */
-  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+  /**
+   * Due, unleased, and the earliest pending one of its task for its target (so one task's events go in order); fair
+   * between accounts: each account's deliveries are ranked by due time, an account already holding `perAccount`
+   * leases (every instance's) gets none, and rank 1 of every account comes before rank 2 of any.
+   */
+  async claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number; perAccount?: number }): Promise<ClaimedDelivery[]> {
+    const perAccount = o.perAccount ?? 1_000_000;
     const { rows } = await this.db.raw(
-      `update webhook_deliveries d set lease_owner = ?, lease_until = ?
-         from (select w.id from webhook_deliveries w
-                where w.state = 'pending' and w.next_attempt_at <= ? and (w.lease_until is null or w.lease_until < ?)
-                  and not exists (select 1 from webhook_deliveries p
-                                   where p.task_id = w.task_id and p.seq < w.seq and p.state = 'pending'
-                                     and p.endpoint_id is not distinct from w.endpoint_id)
-                order by w.next_attempt_at, w.seq
-                limit ?
-                for update skip locked) due
-        where d.id = due.id
+      `with due as (
+         select w.id, w.next_attempt_at, w.seq,
+                row_number() over (partition by w.account_id order by w.next_attempt_at, w.seq)
+                  + (select count(*) from webhook_deliveries l
+                      where l.account_id = w.account_id and l.lease_until is not null and l.lease_until >= ?) as rank
+           from webhook_deliveries w
+          where w.state = 'pending' and w.next_attempt_at <= ? and (w.lease_until is null or w.lease_until < ?)
+            and not exists (select 1 from webhook_deliveries p
+                             where p.task_id = w.task_id and p.seq < w.seq and p.state = 'pending'
+                               and p.endpoint_id is not distinct from w.endpoint_id)
+       ),
+       picked as (
+         select w.id from webhook_deliveries w join due on due.id = w.id
+          where due.rank <= ?
+          order by due.rank, due.next_attempt_at, due.seq
+          limit ?
+          for update of w skip locked
+       )
+       update webhook_deliveries d set lease_owner = ?, lease_until = ?
+         from picked
+        where d.id = picked.id and (d.lease_until is null or d.lease_until < ?)
         returning d.*`,
-      [o.owner, new Date(o.now.getTime() + o.leaseMs), o.now, o.now, o.limit],
+      [o.now, o.now, o.now, perAccount, o.limit, o.owner, new Date(o.now.getTime() + o.leaseMs), o.now],
     );
     const claimed = (rows as Record<string, any>[]).map((r) => ({ row: r, delivery: rowToDelivery(r) }));
     const endpointIds = [...new Set(claimed.map((c) => c.delivery.endpointId).filter((id): id is string => id !== null))];
@@ -174,7 +219,12 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
       }
       const e = endpoints.get(delivery.endpointId);
       if (!e) continue; // deleted between the claim and this read: its rows went with it
-      out.push({ delivery, url: e.url, secret: await this.readable(async () => this.opened(e.secret)), disabled: e.disabled_at !== null });
+      out.push({
+        delivery,
+        url: e.url,
+        secret: await this.readable(async () => this.opened(e.secret, `endpoint ${e.id}`)),
+        disabled: e.disabled_at !== null,
+      });
     }
     return out;
   }

@@ -35,4 +35,14 @@ describe('CompactionSealer', () => {
   it('refuses a short secret', () => {
     expect(() => new CompactionSealer('short')).toThrow(/16/);
   });
+
+  it('during a GATEWAY_SECRET rotation opens tokens sealed under the previous secret, and seals under the new one', () => {
+    const old = sealer.seal(payload, 'alpha');
+    const rotated = new CompactionSealer('the-new-secret-of-enough-length', 'a-test-secret-of-enough-length');
+    expect(rotated.open(old, 'alpha')).toEqual(payload);
+    expect(rotated.open(old, 'beta')).toBeUndefined();
+    const fresh = rotated.seal(payload, 'alpha');
+    expect(sealer.open(fresh, 'alpha')).toBeUndefined();
+    expect(new CompactionSealer('the-new-secret-of-enough-length').open(fresh, 'alpha')).toEqual(payload);
+  });
 });

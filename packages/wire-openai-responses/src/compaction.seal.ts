@@ -12,10 +12,14 @@ const TAG_BYTES = 16;
  */
 export class CompactionSealer {
   private readonly key: Buffer;
+  /** what opens a token: this secret's key, then the previous secret's (GATEWAY_SECRET_PREVIOUS, during a rotation) */
+  private readonly openKeys: Buffer[];
 
-  constructor(secret: string | Buffer) {
+  constructor(secret: string | Buffer, previous?: string | Buffer) {
     if (!secret || secret.length < 16) throw new Error('The compaction secret must be at least 16 characters.');
-    this.key = createHash('sha256').update('gateway/responses/compaction\0').update(secret).digest();
+    const keyOf = (s: string | Buffer) => createHash('sha256').update('gateway/responses/compaction\0').update(s).digest();
+    this.key = keyOf(secret);
+    this.openKeys = previous && previous.length >= 16 ? [this.key, keyOf(previous)] : [this.key];
   }
 
   seal(payload: unknown, accountId: string): string {
@@ -30,14 +34,17 @@ export class CompactionSealer {
   open(token: string, accountId: string): unknown {
     const raw = Buffer.from(token, 'base64url');
     if (raw.length <= 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) return undefined;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(1, 1 + IV_BYTES));
-      decipher.setAAD(Buffer.from(accountId, 'utf8'));
-      decipher.setAuthTag(raw.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
-      return JSON.parse(inflateRawSync(plain).toString('utf8'));
-    } catch {
-      return undefined;
+    for (const key of this.openKeys) {
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(1, 1 + IV_BYTES));
+        decipher.setAAD(Buffer.from(accountId, 'utf8'));
+        decipher.setAuthTag(raw.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
+        const plain = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+        return JSON.parse(inflateRawSync(plain).toString('utf8'));
+      } catch {
+        // not this key's: the next one, if any
+      }
     }
+    return undefined;
   }
 }

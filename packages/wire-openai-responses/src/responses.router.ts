@@ -48,13 +48,15 @@ export interface ResponsesRouterDeps {
   usage: UsageLog;
   /** the server secret that seals compaction items (one place: the wiring) */
   compactionSecret: string | Buffer;
+  /** GATEWAY_SECRET_PREVIOUS: items sealed under it still open during a rotation */
+  compactionPreviousSecret?: string;
 }
 
 const events = (list: ResponseEvent[]) => list.map((e) => ({ data: e, event: e.type }));
 
 export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   const router = Router();
-  const sealer = new CompactionSealer(deps.compactionSecret);
+  const sealer = new CompactionSealer(deps.compactionSecret, deps.compactionPreviousSecret);
   const { conversations } = deps;
   const auth = requireKey(deps.authenticate);
 

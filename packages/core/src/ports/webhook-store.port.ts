@@ -81,6 +81,10 @@ export interface WebhookEndpointRepository {
   deliveries(endpointId: string, limit: number): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>>;
   /** the account's secret for callback_url deliveries, created on first use */
   accountSecret(accountId: string): Promise<string>;
+  /** a new callback_url secret for the account, replacing the old one at once */
+  reissueAccountSecret(accountId: string): Promise<string>;
+  /** a new signing secret for the endpoint, replacing the old one at once; null when there is no such endpoint */
+  reissueEndpointSecret(id: string): Promise<string | null>;
 }
 
 /**
@@ -88,7 +92,12 @@ export interface WebhookEndpointRepository {
  * exclusive (SKIP LOCKED) and per task and target in order: a later event waits while an earlier one is pending.
  */
 export interface WebhookOutbox {
-  claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
+  /**
+   * Fair claims: never more than `perAccount` deliveries of one account leased at once (on every instance together),
+   * and each account's earliest deliveries before any account's later ones, so one account's backlog never fills a
+   * round.
+   */
+  claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number; perAccount?: number }): Promise<ClaimedDelivery[]>;
   /** records the attempt and the outcome, only while `owner` still holds the lease; false otherwise */
   recordAttempt(id: string, owner: string, attempt: WebhookAttempt, outcome: DeliveryOutcome, body: string): Promise<boolean>;
   /** a settled delivery without an attempt (its endpoint was disabled) */

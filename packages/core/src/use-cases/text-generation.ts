@@ -9,12 +9,15 @@ import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from 
 import { textCost } from '../billing';
 import { resolveModel } from './resolve-model';
 import { warningText, type Warning } from '../warnings';
+import { accountResourcesFor, DEFAULT_ACCOUNT_RESOURCES_POLICY, type AccountResourcesPolicy } from '../account-resources';
 import { DEFAULT_HOSTED_TOOLS_POLICY, hostedToolsFor, type HostedToolsPolicy } from '../hosted-tools';
 
 export interface ProviderLookup {
   text(providerId: string): TextModelPort | undefined;
   /** the provider's hosted-tools policy (default drop) */
   hostedToolsPolicy?(providerId: string): HostedToolsPolicy | undefined;
+  /** the provider's policy for body fields naming upstream-account resources (default refuse; core/account-resources.ts) */
+  accountResourcesPolicy?(providerId: string): AccountResourcesPolicy | undefined;
 }
 
 export interface TextCallMeta {
@@ -269,7 +272,12 @@ export class TextGeneration {
     const extraFormat = request.extra && !request.extraFormat ? meta.format : request.extraFormat;
     const policy = this.deps.providers.hostedToolsPolicy?.(d.provider) ?? DEFAULT_HOSTED_TOOLS_POLICY;
     const hosted = hostedToolsFor(request, a.port.hostedToolFormats, policy);
-    return { request: { ...hosted.request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) }, warnings: hosted.warnings };
+    const resourcesPolicy = this.deps.providers.accountResourcesPolicy?.(d.provider) ?? DEFAULT_ACCOUNT_RESOURCES_POLICY;
+    const safe = accountResourcesFor(hosted.request, meta.format, resourcesPolicy);
+    return {
+      request: { ...safe.request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) },
+      warnings: [...hosted.warnings, ...safe.warnings],
+    };
   }
 
   private log(

@@ -71,6 +71,7 @@ describe('WebhookDispatcher', () => {
   it('signs the event body so standardwebhooks verifies it, and settles a 2xx', async () => {
     const h = harness({ status: 204, excerpt: '' }, [claimed()]);
     expect(await h.d.pump()).toBe(1);
+    await h.d.idle();
     const { headers, body } = h.sent[0];
     expect(new Webhook(secret).verify(body, headers)).toEqual({
       object: 'event',
@@ -88,6 +89,7 @@ describe('WebhookDispatcher', () => {
       claimed({ body: '{"same":1}', attempts: 2, firstAttemptAt: new Date(NOW.getTime() - 10_000) }),
     ]);
     await h.d.pump();
+    await h.d.idle();
     expect(h.sent[0].body).toBe('{"same":1}');
     expect(h.sent[0].headers['webhook-id']).toBe('evt_1');
     const r = h.recorded[0];
@@ -101,6 +103,7 @@ describe('WebhookDispatcher', () => {
     const first = new Date(NOW.getTime() - 25 * 3600_000);
     const h = harness({ error: 'no answer within 1000 ms' }, [claimed({ attempts: 9, firstAttemptAt: first })], { disableOnFailure: true });
     await h.d.pump();
+    await h.d.idle();
     expect(h.recorded[0].outcome).toEqual({ state: 'failed' });
     expect(h.logs.map(([level, message]) => `${level} ${message}`)).toEqual([
       'warn webhook delivery given up',
@@ -113,6 +116,7 @@ describe('WebhookDispatcher', () => {
   it('posts the task-read object to a callback_url and skips disabled endpoints', async () => {
     const h = harness({ status: 200, excerpt: 'ok' }, [claimed({ endpointId: null }), claimed({ id: 'd2' }, true)]);
     await h.d.pump();
+    await h.d.idle();
     expect(h.sent.map((s) => JSON.parse(s.body))).toEqual([{ id: 'task1', shape: 'task-read' }]);
     expect(h.calls).toEqual(['abandon d2']);
   });
@@ -121,6 +125,7 @@ describe('WebhookDispatcher', () => {
     const c = { ...claimed(), secret: { unavailable: 'GATEWAY_SECRET is not set' } };
     const h = harness({ status: 204, excerpt: '' }, [c]);
     await h.d.pump();
+    await h.d.idle();
     expect(h.sent).toEqual([]);
     expect(h.recorded[0].attempt.error).toContain('GATEWAY_SECRET is not set');
     expect(h.recorded[0].outcome.state).toBe('pending');

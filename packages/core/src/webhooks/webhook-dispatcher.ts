@@ -1,6 +1,10 @@
 /**
  * The delivery loop's one round: claim due deliveries, sign, POST, record the attempt, then settle or schedule
  * the retry. At-least-once: a crash between the POST and the record sends it again, under the same webhook-id.
+ *
+ * Fair between accounts: a round starts its deliveries and returns without waiting for them (a hanging receiver
+ * holds one slot, never the round), each delivery has its own time limit, at most `perAccount` deliveries of one
+ * account are in flight, and claims go to the accounts with the fewest in flight first (docs/webhooks.md).
  */
 import type { ClaimedDelivery, DeliveryOutcome, WebhookOutbox } from '../ports/webhook-store.port';
 import type { WebhookAnswer, WebhookSender } from '../ports/webhook-sender.port';
@@ -22,8 +26,10 @@ export interface WebhookDispatcherDeps {
 
 export interface WebhookDispatcherOptions {
   owner: string;
-  /** deliveries claimed per round */
+  /** deliveries in flight at once on this instance (a round claims what is free) */
   batch: number;
+  /** deliveries of one account in flight at once (default 4) */
+  perAccount?: number;
   /** a POST's time limit */
   timeoutMs: number;
   leaseMs: number;
@@ -33,6 +39,7 @@ const EXCERPT = 512;
 
 export class WebhookDispatcher {
   private readonly now: () => Date;
+  private readonly running = new Set<Promise<void>>();
   constructor(
     private readonly deps: WebhookDispatcherDeps,
     private readonly opts: WebhookDispatcherOptions,
@@ -40,16 +47,31 @@ export class WebhookDispatcher {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** One round; resolves with how many deliveries it handled. */
+  /** One round: claims what is free and starts it; resolves with how many deliveries it started (see idle()). */
   async pump(): Promise<number> {
+    const free = this.opts.batch - this.running.size;
+    if (free <= 0) return 0;
     const claimed = await this.deps.outbox.claimDue({
       owner: this.opts.owner,
       now: this.now(),
       leaseMs: this.opts.leaseMs,
-      limit: this.opts.batch,
+      limit: free,
+      perAccount: this.opts.perAccount ?? 4,
     });
-    await Promise.all(claimed.map((c) => this.deliver(c)));
+    for (const c of claimed) this.start(c);
     return claimed.length;
+  }
+
+  /** Resolves once every delivery started so far has settled (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  private start(c: ClaimedDelivery): void {
+    const run: Promise<void> = this.deliver(c)
+      .catch((e: Error) => this.deps.log('warn', 'webhook delivery could not be recorded', { deliveryId: c.delivery.id, error: e.message }))
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
   }
 
   private bodyOf(c: ClaimedDelivery): string {
@@ -58,14 +80,21 @@ export class WebhookDispatcher {
     return JSON.stringify(d.endpointId ? webhookEventBody(d.eventId, d.task, d.eventAt) : this.deps.renderCallback(d.task));
   }
 
-  /** Signs and POSTs; a secret that cannot be read is a failed attempt like any other (retried, then given up). */
+  /**
+   * Signs and POSTs; a secret that cannot be read is a failed attempt like any other (retried, then given up). The
+   * time limit covers the whole attempt (name resolution included), whatever the sender does.
+   */
   private async send(c: ClaimedDelivery, body: string, at: Date): Promise<WebhookAnswer> {
     if (typeof c.secret !== 'string') return { error: `the signing secret cannot be read: ${c.secret.unavailable}` };
     const signed = signWebhook(c.secret, c.delivery.eventId, Math.floor(at.getTime() / 1000), body);
     const headers = { 'content-type': 'application/json', ...signed };
-    return this.deps.sender
-      .post(c.url, { headers, body, timeoutMs: this.opts.timeoutMs })
-      .catch((e: Error): WebhookAnswer => ({ error: e.message }));
+    const { timeoutMs } = this.opts;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<WebhookAnswer>((resolve) => {
+      timer = setTimeout(() => resolve({ error: `no answer within ${timeoutMs} ms` }), timeoutMs + 1000);
+    });
+    const answer = this.deps.sender.post(c.url, { headers, body, timeoutMs }).catch((e: Error): WebhookAnswer => ({ error: e.message }));
+    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
   }
 
   private async deliver(c: ClaimedDelivery): Promise<void> {

@@ -56,6 +56,18 @@ export class WebhookEndpoints {
     return { endpoints, callbackSecret };
   }
 
+  /** A new callback_url signing secret for the account (admin): the old one stops verifying at once; shown this once. */
+  reissueAccountSecret(accountId: string): Promise<string> {
+    return this.deps.repo.reissueAccountSecret(accountId);
+  }
+
+  /** A new signing secret for an endpoint (admin); shown this once. */
+  async reissueEndpointSecret(id: string): Promise<string> {
+    const secret = await this.deps.repo.reissueEndpointSecret(id);
+    if (secret === null) throw endpointNotFound(id);
+    return secret;
+  }
+
   /** Every account's endpoints (admin). */
   listAll(): Promise<WebhookEndpoint[]> {
     return this.deps.repo.list();

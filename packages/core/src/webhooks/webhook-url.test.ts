@@ -34,13 +34,28 @@ describe('webhook target URLs', () => {
     expect(codeOf(() => checkWebhookUrl(42, none))).toBe('400 invalid_webhook_url');
   });
 
-  it('allows listed hosts, over http too, and only those', () => {
-    const rule = { allowedHosts: parseAllowedHosts(' 127.0.0.1 , Hooks.Local,[::1]') };
-    expect(rule.allowedHosts).toEqual(['127.0.0.1', 'hooks.local', '::1']);
+  it("allows listed host:port pairs over http or https, a bare host on its scheme's default port only", () => {
+    const rule = { allowedHosts: parseAllowedHosts(' 127.0.0.1:9999 , Hooks.Local,[::1]:8080, ::2, [::3]') };
+    expect(rule.allowedHosts).toEqual(['127.0.0.1:9999', 'hooks.local', '[::1]:8080', '[::2]', '[::3]']);
     expect(codeOf(() => checkWebhookUrl('http://127.0.0.1:9999/hook', rule))).toBe('accepted');
+    expect(codeOf(() => checkWebhookUrl('https://127.0.0.1:9999/hook', rule))).toBe('accepted');
+    expect(codeOf(() => checkWebhookUrl('http://127.0.0.1:9998/hook', rule))).toBe('400 invalid_webhook_url');
+    expect(codeOf(() => checkWebhookUrl('https://127.0.0.1:9998/hook', rule))).toBe('400 forbidden_webhook_url');
+    expect(codeOf(() => checkWebhookUrl('http://127.0.0.1/hook', rule))).toBe('400 invalid_webhook_url');
+    // bare host: 80 over http, 443 over https, nothing else
     expect(codeOf(() => checkWebhookUrl('http://hooks.local/hook', rule))).toBe('accepted');
-    expect(codeOf(() => checkWebhookUrl('http://[::1]:80/', rule))).toBe('accepted');
+    expect(codeOf(() => checkWebhookUrl('http://hooks.local:80/hook', rule))).toBe('accepted');
+    expect(codeOf(() => checkWebhookUrl('https://hooks.local/hook', rule))).toBe('accepted');
+    expect(codeOf(() => checkWebhookUrl('http://hooks.local:443/hook', rule))).toBe('400 invalid_webhook_url');
+    expect(codeOf(() => checkWebhookUrl('http://hooks.local:8080/hook', rule))).toBe('400 invalid_webhook_url');
+    expect(codeOf(() => checkWebhookUrl('http://[::1]:8080/', rule))).toBe('accepted');
+    expect(codeOf(() => checkWebhookUrl('http://[::1]/', rule))).toBe('400 invalid_webhook_url');
+    expect(codeOf(() => checkWebhookUrl('http://[::2]/', rule))).toBe('accepted');
     expect(codeOf(() => checkWebhookUrl('http://127.0.0.2/', rule))).toBe('400 invalid_webhook_url');
     expect(codeOf(() => checkWebhookUrl('https://127.0.0.2/', rule))).toBe('400 forbidden_webhook_url');
+  });
+
+  it.each(['host:port', 'host:0', 'host:70000', '[::1', '[::1]x', 'a b', 'user@host'])('refuses the entry %s at start-up', (entry) => {
+    expect(() => parseAllowedHosts(entry)).toThrow(/WEBHOOK_ALLOWED_HOSTS/);
   });
 });

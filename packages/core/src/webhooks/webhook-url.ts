@@ -1,21 +1,31 @@
 /**
  * Where the gateway may POST webhooks: the server-side fetch rules (https, no credentials in the URL, public
- * addresses only; redirects are never followed, see the sender) unless the operator allows the host with
- * WEBHOOK_ALLOWED_HOSTS, which also allows http for it (local development, tests).
+ * addresses only; redirects are never followed, see the sender) unless the operator allows the host and port with
+ * WEBHOOK_ALLOWED_HOSTS, which also allows http for it (local development, tests). An entry is `host:port`; a bare
+ * `host` means its scheme's default port only (80 for http, 443 for https).
  */
 import net from 'node:net';
 import { invalid } from '../errors';
 import { isForbiddenAddress } from '../network-address';
 
 export interface WebhookUrlRule {
-  /** hostnames (or literal addresses) allowed whatever their address, over http too */
+  /**
+   * `host:port` (or a bare `host`: its scheme's default port) allowed whatever their address, over http or https;
+   * as parseAllowedHosts writes them (lowercase, IPv6 literals in brackets)
+   */
   allowedHosts: readonly string[];
 }
 
 export const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 
-export function isAllowedHost(rule: WebhookUrlRule, host: string): boolean {
-  return rule.allowedHosts.includes(host.toLowerCase());
+const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/** Whether the URL's host and port are allowed by WEBHOOK_ALLOWED_HOSTS (over http or https alike). */
+export function isAllowedHost(rule: WebhookUrlRule, url: URL): boolean {
+  const name = url.hostname.toLowerCase();
+  const defaultPort = DEFAULT_PORT[url.protocol];
+  const port = url.port || defaultPort;
+  return rule.allowedHosts.includes(`${name}:${port}`) || (port === defaultPort && rule.allowedHosts.includes(name));
 }
 
 /** The URL if it may be a webhook target by its text alone (the resolved addresses are checked when sending). */
@@ -28,7 +38,7 @@ export function checkWebhookUrl(raw: unknown, rule: WebhookUrlRule, param = 'url
   } catch {
     throw invalid('invalid_webhook_url', `"${param}" is not a valid URL.`, param);
   }
-  const allowed = isAllowedHost(rule, hostOf(url));
+  const allowed = isAllowedHost(rule, url);
   if (url.protocol !== 'https:' && !(allowed && url.protocol === 'http:'))
     throw invalid('invalid_webhook_url', `"${param}" must be an https:// URL (http only for hosts the operator allows).`, param);
   if (url.username || url.password) throw invalid('invalid_webhook_url', `"${param}" must not carry credentials.`, param);
@@ -43,15 +53,29 @@ export function checkWebhookUrl(raw: unknown, rule: WebhookUrlRule, param = 'url
   return url;
 }
 
-/** WEBHOOK_ALLOWED_HOSTS: a comma list of host names, lowercased, brackets of IPv6 literals dropped. */
+/**
+ * WEBHOOK_ALLOWED_HOSTS: a comma list of `host:port` or bare `host` entries, lowercased, IPv6 literals in brackets
+ * (`[::1]:8080`; a bare `::1` is read as the host). Throws on an entry that is neither.
+ */
 export function parseAllowedHosts(raw: string | undefined): string[] {
   return (raw ?? '')
     .split(',')
-    .map((h) =>
-      h
-        .trim()
-        .toLowerCase()
-        .replace(/^\[|\]$/g, ''),
-    )
-    .filter(Boolean);
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
+    .map((entry) => {
+      let host = entry;
+      let port = '';
+      if (entry.startsWith('[')) {
+        const end = entry.indexOf(']');
+        host = end > 0 ? entry.slice(1, end) : '';
+        port = entry.slice(end + 1);
+        if (port && !port.startsWith(':')) host = '';
+        port = port.slice(1);
+      } else if (entry.split(':').length === 2) [host, port] = entry.split(':');
+      const portOk = port === '' || (/^\d{1,5}$/.test(port) && Number(port) > 0 && Number(port) < 65536);
+      if (!host || !portOk || /[/@\s]/.test(host))
+        throw new Error(`WEBHOOK_ALLOWED_HOSTS: "${entry}" is not host or host:port (IPv6 as [::1]:8080)`);
+      const name = host.includes(':') ? `[${host}]` : host;
+      return port ? `${name}:${Number(port)}` : name;
+    });
 }

@@ -52,4 +52,24 @@ export const adminWebhookRoutes: RouteDoc[] = [
     params: [id],
     response: { description: 'As the account API lists them.', content: json({ type: 'object', properties: { data: { type: 'array' } } }) },
   }),
+  route({
+    method: 'post',
+    path: '/admin/accounts/{account}/webhook_secret',
+    summary: "Re-issue an account's callback_url signing secret",
+    params: [{ name: 'account', in: 'path', required: true, description: 'The account id.', schema: { type: 'string' } }],
+    response: {
+      description: 'The new secret (shown this once); the old one stops verifying at once.',
+      content: json({ type: 'object', properties: { account: { type: 'string' }, callback_secret: { type: 'string' } } }),
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/admin/webhook_endpoints/{id}/secret',
+    summary: "Re-issue a webhook endpoint's signing secret",
+    params: [id],
+    response: {
+      description: 'The new secret (shown this once); the old one stops verifying at once.',
+      content: json({ type: 'object', properties: { id: { type: 'string' }, secret: { type: 'string' } } }),
+    },
+  }),
 ];

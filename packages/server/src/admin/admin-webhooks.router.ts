@@ -40,6 +40,17 @@ export function adminWebhooksRouter(webhooks: WebhookEndpoints, adminKey: string
     res.json({ object: 'list', data: (await webhooks.deliveries(undefined, String(req.params.id))).map(encodeDelivery) });
   });
 
+  // Re-issue a signing secret (one that leaked, or one no secret opens after a GATEWAY_SECRET rotation): admin only.
+  router.post('/admin/accounts/:account/webhook_secret', guard, async (req, res) => {
+    const account = String(req.params.account);
+    res.json({ object: 'webhook_secret', account, callback_secret: await webhooks.reissueAccountSecret(account) });
+  });
+
+  router.post('/admin/webhook_endpoints/:id/secret', guard, async (req, res) => {
+    const id = String(req.params.id);
+    res.json({ object: 'webhook_secret', id, secret: await webhooks.reissueEndpointSecret(id) });
+  });
+
   router.use('/admin/webhook_endpoints', errorMiddleware(openAiErrorShape.render));
   router.use('/admin/accounts', errorMiddleware(openAiErrorShape.render));
   return router;

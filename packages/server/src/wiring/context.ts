@@ -28,6 +28,8 @@ export interface WiringContext {
   clock: () => Date;
   /** seals webhook signing secrets: GATEWAY_SECRET, or on the embedded store DATA_DIR's generated one; none: refused */
   webhookSealKey?: string;
+  /** GATEWAY_SECRET_PREVIOUS: still opens webhook secrets it sealed, during a rotation */
+  webhookPreviousSealKey?: string;
 }
 
 /**

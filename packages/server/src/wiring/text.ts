@@ -27,6 +27,7 @@ export function wireText(ctx: WiringContext) {
       responseStore: responses,
       responsesConversation: new ResponsesConversation({ text, store: responses }),
       compactionSecret: compactionSecret(ctx.env),
+      compactionPreviousSecret: ctx.env.previousSecret,
     },
     start: purge.start,
     stop: purge.stop,

@@ -54,6 +54,7 @@ export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' |
   content?: ContentStore;
   clock?: WiringContext['clock'];
   webhookSealKey?: string;
+  webhookPreviousSealKey?: string;
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
@@ -74,7 +75,8 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     billing: ctx.billing,
     selector,
     webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
-    callbackSecret: (accountId) => new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey }).accountSecret(accountId),
+    callbackSecret: (accountId) =>
+      new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey }).accountSecret(accountId),
   });
   const worker = new VideoWorker(
     {

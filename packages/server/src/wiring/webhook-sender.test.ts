@@ -27,7 +27,7 @@ describe('webhook sender', () => {
       res.end('moved');
     });
     try {
-      const sender = httpWebhookSender({ allowedHosts: ['127.0.0.1'] });
+      const sender = httpWebhookSender({ allowedHosts: [`127.0.0.1:${t.port}`] });
       expect(await sender.post(`http://127.0.0.1:${t.port}/hook`, post)).toEqual({ status: 302, excerpt: 'moved' });
       expect(t.hits).toEqual(['POST /hook']);
     } finally {
@@ -40,12 +40,18 @@ describe('webhook sender', () => {
     try {
       const lookup = async () => [{ address: '127.0.0.1', family: 4 as const }];
       const refused = await httpWebhookSender({ allowedHosts: [] }, lookup).post(`https://hooks.example.com:${t.port}/`, post);
-      expect(refused).toEqual({ error: expect.stringContaining('non-public address') });
+      expect(refused).toEqual({ error: expect.stringContaining('public address') });
       const plainHttp = await httpWebhookSender({ allowedHosts: [] }, lookup).post(`http://hooks.example.com:${t.port}/`, post);
       expect(plainHttp).toEqual({ error: expect.stringContaining('https') });
       expect(t.hits).toEqual([]);
       // allowed: the connection goes to the address the lookup gave (pinned), over http
-      const allowed = await httpWebhookSender({ allowedHosts: ['hooks.example.com'] }, lookup).post(
+      // a bare host is its scheme's default port only
+      const otherPort = await httpWebhookSender({ allowedHosts: ['hooks.example.com'] }, lookup).post(
+        `http://hooks.example.com:${t.port}/`,
+        post,
+      );
+      expect(otherPort).toEqual({ error: expect.stringContaining('https') });
+      const allowed = await httpWebhookSender({ allowedHosts: [`hooks.example.com:${t.port}`] }, lookup).post(
         `http://hooks.example.com:${t.port}/x`,
         post,
       );
@@ -56,10 +62,24 @@ describe('webhook sender', () => {
     }
   });
 
+  it('says the same whether a name does not resolve or resolves to a refused address', async () => {
+    const unknown = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const internal = async () => [{ address: '10.1.2.3', family: 4 as const }];
+    const none = async () => [];
+    const answers = await Promise.all(
+      [unknown, internal, none].map((lookup) => httpWebhookSender({ allowedHosts: [] }, lookup).post('https://db.internal/hook', post)),
+    );
+    expect(answers[0]).toEqual({ error: expect.stringContaining('public address') });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
   it('gives up on a target that never answers, after its time limit', async () => {
     const t = await target(() => undefined);
     try {
-      const answer = await httpWebhookSender({ allowedHosts: ['127.0.0.1'] }).post(`http://127.0.0.1:${t.port}/`, {
+      const answer = await httpWebhookSender({ allowedHosts: [`127.0.0.1:${t.port}`] }).post(`http://127.0.0.1:${t.port}/`, {
         ...post,
         timeoutMs: 300,
       });

@@ -41,14 +41,16 @@ export function httpWebhookSender(rule: WebhookUrlRule, lookup: HostLookup = sys
       }
       const host = hostOf(url);
       let addresses: Resolved[];
+      // one message whether the name does not resolve or resolves to a refused address: a delivery log must not tell
+      // a tenant which internal names exist
+      const unreachable = { error: `the host ${host} does not resolve to a public address; webhooks go to public addresses only` };
       try {
         addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) === 6 ? 6 : 4 }] : await lookup(host);
       } catch {
-        return { error: `the host ${host} could not be resolved` };
+        return unreachable;
       }
-      if (!addresses.length) return { error: `the host ${host} has no address` };
-      if (!isAllowedHost(rule, host) && addresses.some((a) => isForbiddenAddress(a.address)))
-        return { error: `the host ${host} resolves to a non-public address; webhooks go to public addresses only` };
+      if (!addresses.length) return unreachable;
+      if (!isAllowedHost(rule, url) && addresses.some((a) => isForbiddenAddress(a.address))) return unreachable;
       return send(url, addresses[0], req);
     },
   };

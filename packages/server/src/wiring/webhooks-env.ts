@@ -1,4 +1,10 @@
-import { DEFAULT_WEBHOOK_RETRY, parseAllowedHosts, type WebhookRetryPolicy } from '@gateway/core';
+import {
+  DEFAULT_TASK_WATCH_LIMITS,
+  DEFAULT_WEBHOOK_RETRY,
+  parseAllowedHosts,
+  type TaskWatchLimits,
+  type WebhookRetryPolicy,
+} from '@gateway/core';
 import { wholeNumberFromEnv } from '../env-number';
 
 /** The webhook and live-status knobs (docs/webhooks.md, docs/configuration.md). */
@@ -10,8 +16,12 @@ export interface WebhookEnv {
   timeoutMs: number;
   /** WEBHOOK_WORKER_INTERVAL_MS: pause between delivery rounds */
   intervalMs: number;
+  /** WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT: one account's deliveries in flight at once, every instance together */
+  perAccount?: number;
   /** TASK_EVENTS_POLL_MS: how often a live-status stream re-reads its task when no change notice came */
   livePollMs?: number;
+  /** TASK_EVENTS_MAX_PER_KEY (100), TASK_EVENTS_MAX_PER_INSTANCE (10 000): open live-status streams, refused beyond with 429 */
+  liveLimits?: TaskWatchLimits;
 }
 
 export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): WebhookEnv {
@@ -26,6 +36,11 @@ export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): Webho
     },
     timeoutMs: num('WEBHOOK_TIMEOUT_MS', 1) ?? 10_000,
     intervalMs: num('WEBHOOK_WORKER_INTERVAL_MS', 1) ?? 250,
+    perAccount: num('WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT', 1) ?? 4,
     livePollMs: num('TASK_EVENTS_POLL_MS', 1),
+    liveLimits: {
+      perKey: num('TASK_EVENTS_MAX_PER_KEY', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perKey,
+      perInstance: num('TASK_EVENTS_MAX_PER_INSTANCE', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perInstance,
+    },
   };
 }

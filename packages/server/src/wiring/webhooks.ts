@@ -20,7 +20,7 @@ export interface WebhookWiringDeps {
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
-  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey });
+  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey });
   const rule = { allowedHosts: w.allowedHosts };
   const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule });
   const dispatcher = new WebhookDispatcher(
@@ -34,7 +34,9 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     },
     {
       owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`,
+      // deliveries in flight on this instance; a round never waits for them (docs/webhooks.md, fairness)
       batch: 32,
+      perAccount: w.perAccount ?? 4,
       timeoutMs: w.timeoutMs,
       // a claim outlives the POST's time limit, so no other instance takes it while it is in flight
       leaseMs: w.timeoutMs * 2 + 5000,
@@ -46,7 +48,18 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   });
   // PGlite's listen works in-process, the one process that owns it; a missed notice on Postgres (a reconnect) costs
   // one poll interval.
-  const taskEvents = new TaskWatch({ videos: deps.videos, feed, pollMs: w.livePollMs ?? (deps.database.kind === 'pglite' ? 1000 : 5000) });
+  const taskEvents = new TaskWatch({
+    videos: deps.videos,
+    feed,
+    pollMs: w.livePollMs ?? (deps.database.kind === 'pglite' ? 1000 : 5000),
+    limits: w.liveLimits,
+    // a stream ends once its key is revoked or expired, within the key cache's TTL (one read per key per check)
+    keyAlive: async (keyId) => {
+      const key = await ctx.keys.getKey(keyId);
+      return !!key && !key.revokedAt && !(key.expiresAt && key.expiresAt.getTime() <= ctx.clock().getTime());
+    },
+    keyCheckMs: Math.max(ctx.env.keyCacheTtlMs || 2000, 250),
+  });
   return {
     services: { webhooks, taskEvents },
     webhooks,
@@ -56,6 +69,7 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     },
     async stop() {
       await loop.stop();
+      await dispatcher.idle();
       await feed.close();
     },
   } satisfies AreaWiring & { webhooks: WebhookEndpoints };

@@ -11,7 +11,11 @@ beforeAll(async () => {
   const base = testConfigFile();
   gw = await startTestGateway({
     config: testConfigFile({
-      providers: [...base.providers, { id: 'google', type: 'google', baseUrl: gemini.url, apiKey: gemini.apiKey }],
+      // cachedContent names a resource of the upstream account: this operator allows it (account-resources.contract.test.ts)
+      providers: [
+        ...base.providers,
+        { id: 'google', type: 'google', baseUrl: gemini.url, apiKey: gemini.apiKey, accountResources: 'allow' },
+      ],
       models: [
         ...base.models,
         {

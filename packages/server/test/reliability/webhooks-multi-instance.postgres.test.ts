@@ -4,7 +4,7 @@ import { startGatewayProcess, type GatewayProcess } from '../support/gateway-pro
 import { readEventStream, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { processSetup, type ProcessSetup } from './support/process-setup';
 import { createTask, type PlannedTask, VIDEO_FORMATS } from './support/video-clients';
-import { createEndpoint, WEBHOOK_PROCESS_ENV } from './support/webhook-process';
+import { createEndpoint, webhookProcessEnv } from './support/webhook-process';
 
 /**
  * Two gateway processes on one PostgreSQL schema: every event of every task reaches the endpoint exactly once
@@ -25,17 +25,17 @@ describeWithService('TEST_DATABASE_URL', 'webhooks on two instances', () => {
   });
 
   it('delivers each event once, in order per task, and streams live status across instances', async () => {
+    rx = await startWebhookReceiver();
     // a shared database needs GATEWAY_SECRET for sealed webhook secrets
     setup = await processSetup({
       postgres: true,
       workerEnv: {
-        ...WEBHOOK_PROCESS_ENV,
+        ...webhookProcessEnv(rx.url),
         GATEWAY_SECRET: 'two-instance-webhook-secret-0001',
         // no polling to speak of: the live stream must be woken by LISTEN/NOTIFY
         TASK_EVENTS_POLL_MS: '600000',
       },
     });
-    rx = await startWebhookReceiver();
     [a, b] = await Promise.all([startGatewayProcess(setup.env), startGatewayProcess(setup.env)]);
     const { secret } = await createEndpoint(a.url, `${rx.url}/hook`);
     const tasks: PlannedTask[] = Array.from({ length: 8 }, (_, i) => ({

@@ -4,7 +4,7 @@ import { startGatewayProcess, type GatewayProcess } from '../support/gateway-pro
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { processSetup, type ProcessSetup } from './support/process-setup';
 import { createTask, type PlannedTask } from './support/video-clients';
-import { createEndpoint, WEBHOOK_PROCESS_ENV } from './support/webhook-process';
+import { createEndpoint, webhookProcessEnv } from './support/webhook-process';
 
 /**
  * Deliveries are state in the database: a gateway SIGKILLed while its receiver answers 500 leaves them pending,
@@ -22,8 +22,8 @@ afterEach(async () => {
 });
 
 it('resumes pending deliveries after the gateway is killed and restarted', async () => {
-  setup = await processSetup({ postgres: false, workerEnv: WEBHOOK_PROCESS_ENV });
   rx = await startWebhookReceiver();
+  setup = await processSetup({ postgres: false, workerEnv: webhookProcessEnv(rx.url) });
   rx.answer(500);
   gw = await startGatewayProcess(setup.env);
   const { secret } = await createEndpoint(gw.url, `${rx.url}/hook`);

@@ -7,7 +7,7 @@ import { bootstrapConfigKeys } from '../../src/bootstrap';
 import { buildConfig, type GatewayConfigFile } from '../../src/config';
 import { DEFAULT_CONFIG } from '../../src/default-config';
 import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 
 /** Two accounts in two groups, as in the foundation issue's example. */
 export const ALPHA_KEY = 'sk-alpha-test-key-0001';
@@ -47,7 +47,15 @@ export interface TestGateway extends Gateway {
  * 127.0.0.1 with an ephemeral port.
  */
 export async function startTestGateway(
-  opts: { config?: GatewayConfigFile; env?: Partial<GatewayEnv>; listen?: boolean; spanExporter?: SpanExporter; clock?: () => Date } = {},
+  opts: {
+    config?: GatewayConfigFile;
+    env?: Partial<GatewayEnv>;
+    listen?: boolean;
+    spanExporter?: SpanExporter;
+    clock?: () => Date;
+    /** where the gateway logs (errors only, to stdout, unless given) */
+    logger?: Logger;
+  } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.env?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
   const env: GatewayEnv = {
@@ -59,7 +67,12 @@ export async function startTestGateway(
     ...opts.env,
   };
   const config = buildConfig('(test)', opts.config ?? testConfigFile());
-  const gw = await createGateway(env, { config, logger: createLogger('error'), spanExporter: opts.spanExporter, clock: opts.clock });
+  const gw = await createGateway(env, {
+    config,
+    logger: opts.logger ?? createLogger('error'),
+    spanExporter: opts.spanExporter,
+    clock: opts.clock,
+  });
   await bootstrapConfigKeys(gw.keys, gw.config);
   let url = '';
   if (opts.listen !== false) {

@@ -10,6 +10,8 @@ export interface ReceivedWebhook {
   path: string;
   /** what this receiver answered */
   answered: number;
+  /** when it arrived (Date.now()) */
+  receivedAt: number;
 }
 
 export interface WebhookReceiver {
@@ -38,6 +40,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         body: Buffer.concat(chunks).toString('utf8'),
         path: req.url ?? '',
         answered: status,
+        receivedAt: Date.now(),
       });
       res.statusCode = status;
       res.end(status >= 400 ? 'not now' : '');

@@ -15,6 +15,7 @@ import * as m015 from './015-webhooks';
 import * as m016 from './016-usage-delivered';
 import * as m017 from './017-key-roles';
 import * as m018 from './018-audit-log';
+import * as m021 from './021-webhook-fairness';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['016-usage-delivered', m016],
   ['017-key-roles', m017],
   ['018-audit-log', m018],
+  ['021-webhook-fairness', m021],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,12 +1,12 @@
 import { ALPHA_KEY } from '../../support/test-gateway';
 
-/** The knobs a webhook run gives its gateway processes: the loopback receiver allowed, quick retries. */
-export const WEBHOOK_PROCESS_ENV: Record<string, string> = {
-  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+/** The knobs a webhook run gives its gateway processes: the loopback receiver's host:port allowed, quick retries. */
+export const webhookProcessEnv = (receiverUrl: string): Record<string, string> => ({
+  WEBHOOK_ALLOWED_HOSTS: new URL(receiverUrl).host,
   WEBHOOK_RETRY_FIRST_MS: '200',
   WEBHOOK_RETRY_MAX_DELAY_MS: '600',
   WEBHOOK_WORKER_INTERVAL_MS: '50',
-};
+});
 
 /** Creates an endpoint for ALPHA_KEY's account; returns its id and secret. */
 export async function createEndpoint(baseUrl: string, url: string, events?: string[]): Promise<{ id: string; secret: string }> {

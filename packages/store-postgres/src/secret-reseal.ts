@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import { isSealed, openWith, PROVIDER_KEYS, seal, WEBHOOK_SECRETS, type SealPurpose } from './secret-box';
+
+/** What the sealed values of the database are under the secrets given: each value named for the operator. */
+export interface SealedInventory {
+  /** opened by GATEWAY_SECRET */
+  current: string[];
+  /** opened only by GATEWAY_SECRET_PREVIOUS: to re-seal */
+  previous: string[];
+  /** opened by neither */
+  unreadable: string[];
+}
+
+interface SealedValue {
+  what: string;
+  sealed: string;
+  purpose: SealPurpose;
+  /** writes the value sealed anew, inside the re-seal's transaction */
+  write(trx: Knex.Transaction, resealed: string): Promise<void>;
+}
+
+const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
+
+/** Every sealed value: admin-written provider keys, webhook endpoint secrets, accounts' callback secrets. */
+async function sealedValues(db: Knex | Knex.Transaction): Promise<SealedValue[]> {
+  const out: SealedValue[] = [];
+  for (const r of await db('config_entries').where({ kind: 'provider' }).select('seq', 'id', 'body')) {
+    const body = json(r.body);
+    if (typeof body?.apiKey !== 'string' || !isSealed(body.apiKey)) continue;
+    out.push({
+      what: `provider ${r.id}'s apiKey`,
+      sealed: body.apiKey,
+      purpose: PROVIDER_KEYS,
+      write: async (trx, v) =>
+        void (await trx('config_entries')
+          .where({ seq: r.seq })
+          .update({ body: JSON.stringify({ ...body, apiKey: v }) })),
+    });
+  }
+  for (const r of await db('webhook_endpoints').select('id', 'account_id', 'secret')) {
+    if (!isSealed(r.secret)) continue;
+    out.push({
+      what: `webhook endpoint ${r.id}'s signing secret (account ${r.account_id})`,
+      sealed: r.secret,
+      purpose: WEBHOOK_SECRETS,
+      write: async (trx, v) => void (await trx('webhook_endpoints').where({ id: r.id }).update({ secret: v })),
+    });
+  }
+  for (const r of await db('webhook_account_secrets').select('account_id', 'secret')) {
+    if (!isSealed(r.secret)) continue;
+    out.push({
+      what: `account ${r.account_id}'s callback signing secret`,
+      sealed: r.secret,
+      purpose: WEBHOOK_SECRETS,
+      write: async (trx, v) => void (await trx('webhook_account_secrets').where({ account_id: r.account_id }).update({ secret: v })),
+    });
+  }
+  return out;
+}
+
+function classify(v: SealedValue, current: string | undefined, previous: string | undefined): keyof SealedInventory {
+  if (current && openWith(v.sealed, current, v.purpose) !== undefined) return 'current';
+  if (previous && openWith(v.sealed, previous, v.purpose) !== undefined) return 'previous';
+  return 'unreadable';
+}
+
+/** Which sealed values each secret opens (the start-up check: a warning names what neither opens). */
+export async function sealedInventory(db: Knex, secrets: { current?: string; previous?: string }): Promise<SealedInventory> {
+  const inventory: SealedInventory = { current: [], previous: [], unreadable: [] };
+  for (const v of await sealedValues(db)) inventory[classify(v, secrets.current, secrets.previous)].push(v.what);
+  return inventory;
+}
+
+/**
+ * `npx gateway secrets:reseal`: every value only the previous secret opens is sealed anew under the current one, in
+ * one transaction (all or nothing). Values the current secret opens are left; values neither opens are reported.
+ * Returns what it found, `previous` being what it re-sealed.
+ */
+export async function resealSecrets(db: Knex, secrets: { current: string; previous?: string }): Promise<SealedInventory> {
+  return db.transaction(async (trx) => {
+    const inventory: SealedInventory = { current: [], previous: [], unreadable: [] };
+    for (const v of await sealedValues(trx)) {
+      const kind = classify(v, secrets.current, secrets.previous);
+      inventory[kind].push(v.what);
+      if (kind === 'previous') await v.write(trx, seal(openWith(v.sealed, secrets.previous!, v.purpose)!, secrets.current, v.purpose));
+    }
+    return inventory;
+  });
+}
