@@ -203,6 +203,7 @@ export class GatewayMetrics {
       },
       flush: () => log.flush(),
       written: (row) => this.observe(row),
+      pending: log.pending && ((row) => log.pending!(row)),
     };
   }
 }

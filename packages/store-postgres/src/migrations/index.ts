@@ -13,6 +13,7 @@ import * as m013 from './013-content-store';
 import * as m014 from './014-usage-cache-write';
 import * as m015 from './015-webhooks';
 import * as m016 from './016-usage-delivered';
+import * as m019 from './019-usage-row-ids';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['014-usage-cache-write', m014],
   ['015-webhooks', m015],
   ['016-usage-delivered', m016],
+  ['019-usage-row-ids', m019],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import type { Knex } from 'knex';
+import client from 'prom-client';
+import { KnexUsageLog } from '@gateway/store-postgres';
+import type { Logger } from './logger';
+
+/** How many request ids a failed write's log line names (the count is always complete). */
+const IDS_IN_LOG = 20;
+
+/**
+ * The usage log, spooled under DATA_DIR/usage-spool (docs/reliability.md, "Spend is never lost"). A batch the
+ * database refused is logged once at error with its row count and request ids (retries are silent), its recovery
+ * once at warn; segments a dead process left are replayed now and every 30 s.
+ */
+export function openUsageLog(knex: Knex, dataDir: string, logger: Logger): KnexUsageLog {
+  const usage = new KnexUsageLog(knex, {
+    spoolDir: path.join(dataDir, 'usage-spool'),
+    onError: (e, rows) =>
+      logger.error('usage rows not written: kept in the spool, retried until the database takes them', {
+        error: (e as Error).message,
+        rows: rows.length,
+        requestIds: rows.slice(0, IDS_IN_LOG).map((r) => r.requestId),
+      }),
+    onRecovered: (rows) => logger.warn('usage rows written again after a failure', { rows }),
+  });
+  usage.startRecovery(30000, (e) => logger.warn('usage spool replay failed', { error: (e as Error).message }));
+  return usage;
+}
+
+/** gateway_usage_rows_pending: rows answered but not yet in the database (buffered, or waiting in the spool). */
+export function usagePendingGauge(usage: KnexUsageLog): (registry: client.Registry) => void {
+  return (registry) =>
+    new client.Gauge({
+      name: 'gateway_usage_rows_pending',
+      help: 'Usage rows not yet written to the database (buffered, or waiting in the spool after a failed write)',
+      registers: [registry],
+      collect() {
+        this.set(usage.pendingRows());
+      },
+    });
+}
