@@ -47,6 +47,7 @@ export class KnexUsageLog implements UsageLog {
   private readonly spool: UsageSpool | undefined;
   private failing = false;
   private recovered = 0;
+  private lastError: unknown;
   private recoveryTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
 
@@ -93,7 +94,10 @@ export class KnexUsageLog implements UsageLog {
         for (const p of this.open.values()) this.spool.append({ pending: p });
         this.spool.sync();
       }
-      this.waiting.push({ file, rows: this.buffer, reported: false });
+      const batch = { file, rows: this.buffer, reported: this.failing };
+      // while the database refuses writes a new batch waits behind the others: reported now, once
+      if (this.failing) this.opts.onError?.(this.lastError, batch.rows);
+      this.waiting.push(batch);
       this.buffer = [];
     }
     // while the database refuses writes only the retry timer tries again: a flush (or a shutdown) never waits on it
@@ -151,6 +155,7 @@ export class KnexUsageLog implements UsageLog {
         try {
           await this.write(batch.rows);
         } catch (e) {
+          this.lastError = e;
           if (!batch.reported) this.opts.onError?.(e, batch.rows);
           batch.reported = true;
           this.failing = true;
