@@ -22,7 +22,7 @@ const row = (requestId: string, extra: Partial<UsageRow> = {}): UsageRow => ({
 
 /** The pid of a process that has ended (a spool segment it left is an orphan). */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 }
 
 describeOnTestDatabases((target) => {
@@ -41,7 +41,8 @@ describeOnTestDatabases((target) => {
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-    const countOf = async (requestId: string) => Number((await db.knex('usage_log').where({ request_id: requestId }).count({ n: '*' }))[0]!.n);
+    const countOf = async (requestId: string) =>
+      Number((await db.knex('usage_log').where({ request_id: requestId }).count({ n: '*' }))[0]!.n);
 
     it('a batch the database refuses waits in the spool (0600 files, 0700 dir) and is written once when it takes it', async () => {
       const failures: Array<{ rows: number; ids: string[] }> = [];

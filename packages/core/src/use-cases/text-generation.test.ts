@@ -41,7 +41,8 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
       seen.push(req);
       const s = next();
       try {
-        if (s !== 'ok' && s !== 'fail-mid-stream' && s !== 'hang-mid-stream' && s !== 'throw-on-abort') throw new GatewayError(s, `${name} failed`);
+        if (s !== 'ok' && s !== 'fail-mid-stream' && s !== 'hang-mid-stream' && s !== 'throw-on-abort')
+          throw new GatewayError(s, `${name} failed`);
         yield { type: 'text-delta', delta: `from ${name}` };
         if (s === 'fail-mid-stream') throw new GatewayError('upstream_unavailable', 'dropped', { code: 'upstream_stream_truncated' });
         if (s === 'hang-mid-stream') await new Promise((r) => ctx.signal.addEventListener('abort', r));
