@@ -110,7 +110,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const storedKeys = new KnexKeyRepository(db.knex);
   const keys = env.keyCacheTtlMs ? new CachedKeyRepository(storedKeys, env.keyCacheTtlMs) : storedKeys;
   const tasks = new KnexTaskRepository(db.knex);
-  const usage = openUsageLog(db.knex, env.dataDir, logger);
+  const usage = openUsageLog(db.knex, db.kind === 'pglite' && env.inMemoryDatabase ? null : env.dataDir, logger);
   const metrics = new GatewayMetrics(db.knex, [usagePendingGauge(usage)]);
   const redis = env.redisUrl ? createRedisLink(env.redisUrl, env.rateLimitOnRedisError ?? 'open', logger) : undefined;
   await redis?.settled();

@@ -8,13 +8,14 @@ import type { Logger } from './logger';
 const IDS_IN_LOG = 20;
 
 /**
- * The usage log, spooled under DATA_DIR/usage-spool (docs/reliability.md, "Spend is never lost"). A batch the
+ * The usage log, spooled under DATA_DIR/usage-spool (docs/reliability.md, "Spend is never lost"); not spooled for a
+ * database kept in memory (tests), which nothing could be replayed into. A batch the
  * database refused is logged once at error with its row count and request ids (retries are silent), its recovery
  * once at warn; segments a dead process left are replayed now and every 30 s.
  */
-export function openUsageLog(knex: Knex, dataDir: string, logger: Logger): KnexUsageLog {
+export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger): KnexUsageLog {
   const usage = new KnexUsageLog(knex, {
-    spoolDir: path.join(dataDir, 'usage-spool'),
+    spoolDir: dataDir ? path.join(dataDir, 'usage-spool') : undefined,
     onError: (e, rows) =>
       logger.error('usage rows not written: kept in the spool, retried until the database takes them', {
         error: (e as Error).message,
