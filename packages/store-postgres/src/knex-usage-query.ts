@@ -86,7 +86,7 @@ export class KnexUsageQuery implements UsageQuery {
   async dailyTotals(f: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]> {
     const rows = await this.filtered(f)
       .select(this.db.raw(`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day`), 'model')
-      .count({ requests: '*' })
+      .select(this.db.raw(REQUESTS))
       .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
       .groupByRaw(`1, model`)
       .orderByRaw('1 desc, model asc');
@@ -100,9 +100,9 @@ export class KnexUsageQuery implements UsageQuery {
   }
 
   async summary(f: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }> {
-    const rows = await this.filtered(f)
+    const q = this.filtered(f)
       .select(this.db.raw(`${GROUP_COLUMN[f.groupBy]} as grp`))
-      .count({ requests: '*' })
+      .select(this.db.raw(REQUESTS))
       .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
       .select(this.db.raw('coalesce(sum(case when credits > 0 then credits end), 0) as credits'))
       .select(this.db.raw('coalesce(-sum(case when credits < 0 then credits end), 0) as refunds'))
@@ -112,10 +112,15 @@ export class KnexUsageQuery implements UsageQuery {
       .groupByRaw('1')
       .orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last')
       .limit(f.limit + 1);
+    // a key's rows all carry its account: known even for a key the database does not hold (the config file's)
+    if (f.groupBy === 'key') q.select(this.db.raw('max(account_id) as key_account'));
+    const rows = await q;
+    const keys = f.groupBy === 'key' ? await this.keysNamed(rows.slice(0, f.limit).map((r: Record<string, any>) => r.grp)) : null;
     return {
       hasMore: rows.length > f.limit,
       groups: rows.slice(0, f.limit).map((r: Record<string, any>) => ({
         group: r.grp ?? null,
+        ...(keys && { keyName: keys.get(r.grp)?.name ?? null, account: keys.get(r.grp)?.account_id ?? r.key_account ?? null }),
         requests: Number(r.requests),
         inputTokens: Number(r.input_tokens ?? 0),
         outputTokens: Number(r.output_tokens ?? 0),
@@ -126,7 +131,17 @@ export class KnexUsageQuery implements UsageQuery {
       })),
     };
   }
+
+  /** The keys' names and accounts, for groups by key (one lookup by primary key, after the aggregate). */
+  private async keysNamed(ids: Array<string | null>): Promise<Map<string, { name: string | null; account_id: string }>> {
+    const wanted = ids.filter((id): id is string => !!id);
+    const rows = wanted.length ? await this.db('api_keys').whereIn('id', wanted).select('id', 'name', 'account_id') : [];
+    return new Map(rows.map((r: Record<string, any>) => [r.id, { name: r.name ?? null, account_id: r.account_id }]));
+  }
 }
+
+/** Requests: a video task's settlement and refund rows are its bookkeeping, not requests of their own. */
+const REQUESTS = `count(*) filter (where status <> 'refunded' and not (status = 'succeeded' and task_id is not null)) as requests`;
 
 const SETTLED_SECONDS = (which: 'requested' | 'delivered') =>
   `coalesce(sum(case when video_delivered_seconds is not null then video_${which}_seconds end), 0) as video_seconds_${which}`;
