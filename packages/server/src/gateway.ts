@@ -33,6 +33,7 @@ import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
+import { wireRetention } from './wiring/retention';
 import { compactionSecret } from './wiring/compaction-secret';
 import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
@@ -175,6 +176,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     video,
     webhooks,
     operations,
+    wireRetention(ctx),
     {
       routers: [
         adminWebhooksRouter(webhooks.webhooks, env.adminKey, localAdminToken),

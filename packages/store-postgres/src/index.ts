@@ -19,3 +19,4 @@ export { DEFAULT_CHUNK_SIZE, KnexContentStore } from './knex-content-store';
 export { KnexContentProbes, type ContentProbe } from './knex-content-probes';
 export { KnexWebhookStore } from './knex-webhook-store';
 export { taskChangeFeed, TASK_CHANGES_CHANNEL, type ClosableTaskChangeFeed } from './task-change-feed';
+export { enforceRetention, type RetentionPolicy } from './retention-sql';

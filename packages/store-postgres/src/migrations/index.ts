@@ -14,6 +14,7 @@ import * as m014 from './014-usage-cache-write';
 import * as m015 from './015-webhooks';
 import * as m016 from './016-usage-delivered';
 import * as m019 from './019-usage-row-ids';
+import * as m020 from './020-usage-indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['015-webhooks', m015],
   ['016-usage-delivered', m016],
   ['019-usage-row-ids', m019],
+  ['020-usage-indexes', m020],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
