@@ -38,16 +38,26 @@ async function main() {
     await db.knex.raw('analyze usage_log');
     const seedSeconds = (Date.now() - seeded) / 1000;
     const usage = new KnexUsageQuery(db.knex);
-    const from = new Date(Date.now() - DAYS * 86_400_000);
+    // whole UTC days: the daily rollup answers; a bound inside a day: the raw rows do
+    const from = new Date((Math.floor(Date.now() / 86_400_000) - DAYS) * 86_400_000);
+    const fromInsideADay = new Date(from.getTime() + 1000);
     const cases: Array<[string, () => Promise<unknown>]> = [];
     for (const groupBy of ['day', 'model', 'key', 'account'] as UsageGrouping[])
-      cases.push([`/admin/usage?group_by=${groupBy} (every account, 30 days)`, () => usage.summary({ groupBy, limit: 100, from })]);
+      cases.push([
+        `/admin/usage?group_by=${groupBy} (every account, 30 whole days: rollup)`,
+        () => usage.summary({ groupBy, limit: 100, from }),
+      ]);
+    for (const groupBy of ['day', 'account'] as UsageGrouping[])
+      cases.push([
+        `/admin/usage?group_by=${groupBy} (every account, from inside a day: raw rows)`,
+        () => usage.summary({ groupBy, limit: 100, from: fromInsideADay }),
+      ]);
     for (const groupBy of ['day', 'model', 'key'] as UsageGrouping[])
       cases.push([`/admin/usage?account=…&group_by=${groupBy}`, () => usage.summary({ accountId: 'acct_7', groupBy, limit: 100 })]);
     cases.push(['/admin/usage?key=…&group_by=day', () => usage.summary({ keyId: 'key_7', groupBy: 'day', limit: 100 })]);
     cases.push(['/admin/usage?model=…&group_by=account', () => usage.summary({ model: 'model-3', groupBy: 'account', limit: 100 })]);
     cases.push([
-      '/admin/usage?model=…&from=<1 day ago>&group_by=key',
+      '/admin/usage?model=…&from=<1 day ago, inside a day: raw rows>&group_by=key',
       () => usage.summary({ model: 'model-3', from: new Date(Date.now() - 86_400_000), groupBy: 'key', limit: 100 }),
     ]);
     cases.push(['/v1/usage (one account: a page of 100 rows)', () => usage.list({ accountId: 'acct_7', limit: 100 })]);
@@ -92,13 +102,15 @@ async function main() {
 const NOTES = `
 ## Reading the figures
 
-- Queries narrowed by an account, a key, a model with a time range, or a request id use the indexes (migrations 001,
-  012, 020: \`(account_id, created_at)\`, \`(created_at)\`, \`(key_id, created_at)\`, \`(model, created_at)\`,
-  \`(request_id)\`, \`(task_id)\`): they read only their own rows and stay fast as the table grows.
-- A grouping over every account's rows of a whole period reads all those rows (an aggregate, not a lookup): its time
-  grows with the rows in the period. Over 10 million rows it will not answer within a second without rollups kept
-  in step with the raw rows (not built yet). Narrow it with \`from\`/\`to\`, or keep fewer raw rows
-  (\`USAGE_RETENTION_DAYS\`, docs/operations.md, "Retention").
+- Groupings whose filters the daily rollup keeps (account, key, model, provider, status, wire format) over whole UTC
+  days (no \`from\`/\`to\`, or midnights) read \`usage_daily\` (migration 020: one row per day, account, key, model,
+  provider, status and format, added to by a statement trigger in the transaction that inserts the raw rows): their
+  time grows with the number of distinct keys and days, not with the rows.
+- Bounds inside a day, and the task, request id and idempotency-key filters, read the raw rows through the indexes
+  (migrations 001, 012, 020: \`(account_id, created_at)\`, \`(created_at)\`, \`(key_id, created_at)\`,
+  \`(model, created_at)\`, \`(request_id)\`, \`(task_id)\`). Narrowed to an account or a key they stay fast; over
+  every account's rows of a whole period they read all of them (the "raw rows" lines), which grows with the rows.
+- The rollup is the books: the retention job deletes raw rows (\`USAGE_RETENTION_DAYS\`) but not the rollup.
 `;
 
 void main().catch((e) => {
