@@ -37,6 +37,7 @@ async function main() {
     );
     await db.knex.raw('analyze usage_log');
     const seedSeconds = (Date.now() - seeded) / 1000;
+    const [{ n: rollupRows }] = (await db.knex('usage_daily').count({ n: '*' })) as Array<{ n: string }>;
     const usage = new KnexUsageQuery(db.knex);
     // whole UTC days: the daily rollup answers; a bound inside a day: the raw rows do
     const from = new Date((Math.floor(Date.now() / 86_400_000) - DAYS) * 86_400_000);
@@ -81,7 +82,8 @@ async function main() {
       '# Usage queries over many rows',
       '',
       `Run of ${new Date().toISOString().slice(0, 10)}: ${rows.toLocaleString('en')} usage rows on PostgreSQL (seeded with`,
-      `generate_series in ${seedSeconds.toFixed(0)} s: ${DAYS} days, ${ACCOUNTS} accounts, ${KEYS} keys, 8 models), every migration applied;`,
+      `generate_series in ${seedSeconds.toFixed(0)} s, trigger included: ${DAYS} days, ${ACCOUNTS} accounts, ${KEYS} keys, 8 models;`,
+      `the daily rollup holds ${Number(rollupRows).toLocaleString('en')} rows), every migration applied;`,
       `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), shared with other work. Median of three runs after a warm-up.`,
       'Rerun: `npm run bench:usage -- --write` (`USAGE_BENCH_ROWS`, `BENCH_DATABASE_URL`).',
       '',
