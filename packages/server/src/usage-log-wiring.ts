@@ -23,6 +23,7 @@ export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger)
         requestIds: rows.slice(0, IDS_IN_LOG).map((r) => r.requestId),
       }),
     onRecovered: (rows) => logger.warn('usage rows written again after a failure', { rows }),
+    onSpoolError: (e) => logger.error('usage spool not writable: rows wait in memory only until it is', { error: (e as Error).message }),
   });
   usage.startRecovery(30000, (e) => logger.warn('usage spool replay failed', { error: (e as Error).message }));
   return usage;

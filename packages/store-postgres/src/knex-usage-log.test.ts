@@ -118,6 +118,18 @@ describeOnTestDatabases((target) => {
       expect((await quotas.get('acme')).used).toBeCloseTo(before + 1 + 2);
     });
 
+    it('a spool that cannot be written never fails a request: reported once, the row still written', async () => {
+      const errors: unknown[] = [];
+      const log = new KnexUsageLog(db.knex, { spoolDir: dir, onSpoolError: (e) => errors.push(e) });
+      fs.rmSync(dir, { recursive: true, force: true });
+      expect(() => log.record(row('no-spool-1'))).not.toThrow();
+      expect(() => log.record(row('no-spool-2'))).not.toThrow();
+      await log.flush();
+      expect(errors).toHaveLength(1);
+      expect(await countOf('no-spool-1')).toBe(1);
+      expect(await countOf('no-spool-2')).toBe(1);
+    });
+
     it('a live process’s segments are left alone', async () => {
       const mine = new KnexUsageLog(db.knex, { spoolDir: dir });
       await db.knex.schema.renameTable('usage_log', 'usage_log_away');

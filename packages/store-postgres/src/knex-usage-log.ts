@@ -13,6 +13,8 @@ export interface UsageLogOptions {
   onError?: (e: unknown, rows: UsageRow[]) => void;
   /** every waiting row is written again after a failure */
   onRecovered?: (rows: number) => void;
+  /** the spool could not be written (a full or read-only disk): rows then wait in memory only */
+  onSpoolError?: (e: unknown) => void;
   /** first retry after a failure; doubles up to 10 s */
   retryMs?: number;
 }
@@ -47,6 +49,7 @@ export class KnexUsageLog implements UsageLog {
   private readonly spool: UsageSpool | undefined;
   private failing = false;
   private recovered = 0;
+  private spoolBroken = false;
   private lastError: unknown;
   private recoveryTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
@@ -67,7 +70,7 @@ export class KnexUsageLog implements UsageLog {
   record(row: UsageRow): void {
     const r = { ...row, rowId: row.rowId ?? randomUUID(), createdAt: row.createdAt ?? new Date() };
     this.open.delete(r.rowId);
-    this.spool?.append({ row: r });
+    this.toSpool({ row: r });
     this.buffer.push(r);
     if (this.buffer.length >= (this.opts.maxBatch ?? 500)) void this.flush();
     else if (!this.timer) {
@@ -79,21 +82,35 @@ export class KnexUsageLog implements UsageLog {
   pending(row: UsageRow): void {
     const r = { ...row, rowId: row.rowId ?? randomUUID(), createdAt: row.createdAt ?? new Date() };
     this.open.set(r.rowId, r);
+    this.toSpool({ pending: r }, true);
+  }
+
+  /** The spool must never fail a request: a full or read-only disk is reported (once) and the row kept in memory. */
+  private toSpool(entry: SpoolEntry | null, sync = false): void {
     if (!this.spool) return;
-    this.spool.append({ pending: r });
-    this.spool.sync();
+    try {
+      if (entry) this.spool.append(entry);
+      if (sync) this.spool.sync();
+      this.spoolBroken = false;
+    } catch (e) {
+      if (!this.spoolBroken) this.opts.onSpoolError?.(e);
+      this.spoolBroken = true;
+    }
   }
 
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.buffer.length > 0) {
-      const file = this.spool?.rotate() ?? null;
-      // the closed segment goes once its rows are written: streams still open are carried into the next one first
-      if (this.spool && this.open.size) {
-        for (const p of this.open.values()) this.spool.append({ pending: p });
-        this.spool.sync();
+      let file: string | null = null;
+      try {
+        file = this.spool?.rotate() ?? null;
+      } catch (e) {
+        this.opts.onSpoolError?.(e);
       }
+      // the closed segment goes once its rows are written: streams still open are carried into the next one first
+      for (const p of this.open.values()) this.toSpool({ pending: p });
+      if (this.open.size) this.toSpool(null, true);
       const batch = { file, rows: this.buffer, reported: this.failing };
       // while the database refuses writes a new batch waits behind the others: reported now, once
       if (this.failing) this.opts.onError?.(this.lastError, batch.rows);
