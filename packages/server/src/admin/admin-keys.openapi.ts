@@ -158,7 +158,7 @@ export const adminKeyRoutes: RouteDoc[] = [
       query('group_by', 'The grouping.', { enum: ['day', 'model', 'key', 'account'], default: 'day' }),
       query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
       query('wire_format', 'Only rows of this wire format.'),
-      query('export', 'json or csv (the same parameter as /v1/usage).', { enum: ['json', 'csv'] }),
+      query('export', 'json or csv (the same parameter as the account usage route).', { enum: ['json', 'csv'] }),
       query('format', 'json or csv (older name of `export`).', { enum: ['json', 'csv'] }),
     ],
     response: {
