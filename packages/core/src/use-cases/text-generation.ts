@@ -33,7 +33,7 @@ export interface TextCallMeta {
 
 export interface TextGenerationDeps extends RoutedCallDeps {
   providers: ProviderLookup;
-  /** an abandoned stream whose charge could not be settled (the store failed): reported, never thrown at a gone caller */
+  /** a charge the store refused: reported, never thrown at the caller; it goes with the usage row (`charge`) instead */
   onSettleFailure?(failure: { requestId: string; accountId: string; credits: number; error: unknown }): void;
 }
 
