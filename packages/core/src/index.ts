@@ -147,6 +147,7 @@ export {
   type UsageGroup,
   type UsageGrouping,
   USAGE_GROUPINGS,
+  USAGE_STATUSES,
   type UsageSummaryFilter,
   type UsageLog,
   type UsageQuery,

@@ -26,9 +26,12 @@ export function requestSignal(res: Response): AbortSignal {
   return controllerOf(res).signal;
 }
 
-/** Stops the request's upstream work (e.g. its stream was refused after the upstream call started). */
-export function abortRequest(res: Response): void {
-  controllerOf(res).abort();
+/**
+ * Stops the request's upstream work (e.g. its stream was refused after the upstream call started). `reason` tells
+ * the use case why (the shutting-down error: its usage row says `shutdown`, not client-closed or upstream failure).
+ */
+export function abortRequest(res: Response, reason?: unknown): void {
+  controllerOf(res).abort(reason);
 }
 
 /** The client went away before the answer was sent: nothing can reach it, and the outcome is 499, not an error. */

@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import { toGatewayError, type GatewayError } from '@gateway/core';
 import { admitStream, SseWriter } from './sse';
-import { shutdownGuard, streamShutdownOf } from './stream-shutdown';
+import { abortRequest } from './request-abort';
+import { shutdownGuard, shuttingDownError, streamShutdownOf } from './stream-shutdown';
 
 /** One server-sent event; `event` omitted gives a bare `data:` message. */
 export interface SseMessage {
@@ -59,7 +60,11 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
   } catch (e) {
     const err = toGatewayError(e);
     interrupted = shutdown?.aborted === true;
-    if (interrupted) res.locals.errorCode = err.code;
+    if (interrupted) {
+      res.locals.errorCode = err.code;
+      // the use case records the stream as cut by our shutdown, not as left by its client
+      abortRequest(res, shuttingDownError());
+    }
     await send(stream.renderError(err));
   } finally {
     release();

@@ -42,6 +42,8 @@ export interface GatewayEnv {
   listenTimeouts?: ListenTimeouts;
   /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
   responsesRetentionDays?: number;
+  /** USAGE_RETENTION_DAYS (0: kept), WEBHOOK_DELIVERY_RETENTION_DAYS (30): the retention job (wiring/retention.ts) */
+  retention?: { usageDays: number; webhookDeliveryDays: number };
   /** OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) and OTEL_SERVICE_NAME: traces over OTLP/HTTP; off when unset */
   tracing?: TracingEnv;
   /** CONTENT_STORE: file (DATA_DIR/content, the default), postgres, or s3://bucket/prefix (content-store-config.ts) */
@@ -79,6 +81,10 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
+    retention: {
+      usageDays: wholeNumberFromEnv(e, 'USAGE_RETENTION_DAYS', 0) ?? 0,
+      webhookDeliveryDays: wholeNumberFromEnv(e, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 0) ?? 30,
+    },
     listenTimeouts: listenTimeoutsFromEnv(e),
     tracing: tracingFromEnv(e),
     contentStore: e.CONTENT_STORE || undefined,

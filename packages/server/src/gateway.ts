@@ -27,6 +27,7 @@ import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
 import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
+import { openUsageLog, usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
 import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, streamAdmission } from './rate-limits';
 import { loadProviders } from './providers';
@@ -36,6 +37,7 @@ import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
+import { wireRetention } from './wiring/retention';
 import { compactionSecret } from './wiring/compaction-secret';
 import { warnOfSealedSecrets } from './sealed-secrets-check';
 import { adminWebhooksRouter } from './admin/admin-webhooks.router';
@@ -114,8 +116,8 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const storedKeys = new KnexKeyRepository(db.knex);
   const keys = env.keyCacheTtlMs ? new CachedKeyRepository(storedKeys, env.keyCacheTtlMs) : storedKeys;
   const tasks = new KnexTaskRepository(db.knex);
-  const usage = new KnexUsageLog(db.knex, { onError: (e) => logger.error('usage log write failed', { error: (e as Error).message }) });
-  const metrics = new GatewayMetrics(db.knex);
+  const usage = openUsageLog(db.knex, db.kind === 'pglite' && env.inMemoryDatabase ? null : env.dataDir, logger);
+  const metrics = new GatewayMetrics(db.knex, [usagePendingGauge(usage)]);
   const redis = env.redisUrl ? createRedisLink(env.redisUrl, env.rateLimitOnRedisError ?? 'open', logger) : undefined;
   await redis?.settled();
   const dbHealth = db.kind === 'postgres' ? watchDatabase(db.knex, logger) : undefined;
@@ -185,6 +187,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     video,
     webhooks,
     operations,
+    wireRetention(ctx),
     {
       routers: [
         selfServiceRouter({
@@ -283,6 +286,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
       await sharing?.stop();
       content.close();
       await usage.flush();
+      usage.stop();
       await db.close();
       await tracing?.shutdown();
     },

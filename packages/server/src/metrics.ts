@@ -114,7 +114,11 @@ export class GatewayMetrics {
       help: 'How far the most overdue active task is past its next poll time',
       registers: [this.registry],
       async collect() {
-        const [row] = await self.knex('video_tasks').whereIn('status', ['queued', 'running']).min({ due: 'next_poll_at' });
+        const [row] = await self
+          .knex('video_tasks')
+          .whereIn('status', ['queued', 'running'])
+          .min({ due: 'next_poll_at' })
+          .catch(() => [null]);
         const due = row?.due ? new Date(row.due).getTime() : null;
         this.set(due ? Math.max(0, (Date.now() - due) / 1000) : 0);
       },
@@ -160,7 +164,14 @@ export class GatewayMetrics {
   /** Task counts, cached for a second so scrapes never load the store. */
   private async taskCounts() {
     if (Date.now() - this.taskCache.at < 1000) return this.taskCache.rows;
-    const rows = await this.knex('video_tasks').select('status').count({ n: '*' }).min({ oldest: 'created_at' }).groupBy('status');
+    // the database down: the last counts, so a scrape still shows what matters then (e.g. usage rows waiting)
+    const rows = await this.knex('video_tasks')
+      .select('status')
+      .count({ n: '*' })
+      .min({ oldest: 'created_at' })
+      .groupBy('status')
+      .catch(() => null);
+    if (!rows) return this.taskCache.rows;
     this.taskCache = {
       at: Date.now(),
       rows: rows.map((r: Record<string, any>) => ({
@@ -203,6 +214,7 @@ export class GatewayMetrics {
       },
       flush: () => log.flush(),
       written: (row) => this.observe(row),
+      pending: log.pending && ((row) => log.pending!(row)),
     };
   }
 }

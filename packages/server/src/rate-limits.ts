@@ -115,6 +115,7 @@ export function createTokenRateLimiter(redis?: RedisLink) {
         },
         flush: () => log.flush(),
         written: log.written && ((row) => log.written!(row)),
+        pending: log.pending && ((row) => log.pending!(row)),
       };
     },
   };

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@gateway/store-postgres';
@@ -110,9 +110,14 @@ describe('shutdown past the grace period', () => {
       try {
         const rows = await db.knex('usage_log').where({ format: 'openai-chat', model: 'sim-chat' }).select();
         expect(rows).toHaveLength(1);
-        expect(rows[0]).toMatchObject({ status: expect.stringMatching(/cancelled|error/) });
+        // recorded as cut by our own shutdown, neither an upstream failure nor a client that left
+        expect(rows[0]).toMatchObject({ status: 'shutdown', http_status: 503, error_code: 'server_shutting_down' });
         expect(Number(rows[0].input_tokens)).toBeGreaterThan(0);
         expect(Number(rows[0].credits)).toBeGreaterThan(0);
+        const quota = await db.knex('account_quotas').where({ account_id: 'alpha' }).first();
+        expect(Number(quota.credits_used)).toBeCloseTo(Number(rows[0].credits), 6);
+        // written before the gateway stopped: nothing left waiting in the spool
+        expect(readdirSync(path.join(dataDir, 'usage-spool'))).toEqual([]);
       } finally {
         await db.close();
       }

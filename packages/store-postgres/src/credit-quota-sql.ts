@@ -38,14 +38,22 @@ async function addToRow(
   return (rows as unknown[]).length > 0;
 }
 
-async function ledger(trx: Knex.Transaction, accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<void> {
-  await trx('credit_ledger').insert({
+/** Writes the ledger line; false when a charge naming the same usage row was already written (nothing to do twice). */
+async function ledger(trx: Knex.Transaction, accountId: string, amount: number, reason: string, refs: CreditRefs): Promise<boolean> {
+  const line = {
     account_id: accountId,
     amount,
     reason,
     request_id: refs.requestId ?? null,
     task_id: refs.taskId ?? null,
-  });
+    usage_row_id: refs.usageRowId ?? null,
+  };
+  if (!refs.usageRowId) {
+    await trx('credit_ledger').insert(line);
+    return true;
+  }
+  const written = await trx('credit_ledger').insert(line).onConflict('usage_row_id').ignore().returning('id');
+  return written.length > 0;
 }
 
 async function ensureAccountRow(trx: Knex.Transaction, accountId: string): Promise<void> {
@@ -76,10 +84,13 @@ export async function reserveCredits(
   return true;
 }
 
-/** Adds `amount` (negative: a refund) to the account and the key's budget unconditionally (post-paid work). */
+/**
+ * Adds `amount` (negative: a refund) to the account and the key's budget unconditionally (post-paid work). A charge
+ * naming a usage row (refs.usageRowId) is applied once: its ledger line goes first, and a second one changes nothing.
+ */
 export async function addCredits(trx: Knex.Transaction, payer: Payer, amount: number, reason: string, refs: CreditRefs, now: Date) {
+  if (!(await ledger(trx, payer.accountId, amount, reason, refs))) return;
   await ensureAccountRow(trx, payer.accountId);
   await addToRow(trx, 'account', payer.accountId, amount, now, false);
   if (payer.keyId) await addToRow(trx, 'key', payer.keyId, amount, now, false);
-  await ledger(trx, payer.accountId, amount, reason, refs);
 }

@@ -21,3 +21,4 @@ export { KnexWebhookStore } from './knex-webhook-store';
 export { resealSecrets, sealedInventory, type SealedInventory } from './secret-reseal';
 export { taskChangeFeed, TASK_CHANGES_CHANNEL, type ClosableTaskChangeFeed } from './task-change-feed';
 export { KnexAuditedChanges, type KnexChangeStores } from './knex-audited-changes';
+export { enforceRetention, type RetentionPolicy } from './retention-sql';

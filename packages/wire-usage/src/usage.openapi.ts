@@ -68,10 +68,34 @@ export const usageRoutes: RouteDoc[] = [
       time('end_time', 'Rows before this time'),
       text('model', 'Only this model.'),
       text('format', 'Only this wire format (e.g. `openai-chat`).'),
-      text('status', 'Only this outcome (e.g. `ok`, `error`).'),
+      text('key_id', 'Only rows of this key.'),
+      text('provider', 'Only rows answered by this provider.'),
+      {
+        name: 'status',
+        in: 'query',
+        description:
+          'Only this outcome: `ok`, `error`, `cancelled` (the client left), `shutdown` (our shutdown cut the stream), `interrupted` (settled by crash recovery), `refunded`, or a task status.',
+        schema: {
+          type: 'string',
+          enum: ['ok', 'error', 'cancelled', 'shutdown', 'interrupted', 'refunded', 'queued', 'running', 'succeeded', 'failed', 'expired'],
+        },
+      },
       text('task_id', 'Only rows of this task.'),
       text('request_id', 'Only the row of this request id.'),
       text('idempotency_key', 'Only rows created with this Idempotency-Key.'),
+      {
+        name: 'group_by',
+        in: 'query',
+        description: 'Also totals per group (`groups`); grouped by key, each group names the key and its account.',
+        schema: { type: 'string', enum: ['day', 'model', 'key', 'account'] },
+      },
+      {
+        name: 'export',
+        in: 'query',
+        description:
+          '`csv`: the page of rows (or the groups, with `group_by`) as CSV with a header row, the same parameter as /admin/usage.',
+        schema: { type: 'string', enum: ['json', 'csv'] },
+      },
     ],
     response: {
       description: 'One page of rows and the daily totals.',
@@ -85,6 +109,8 @@ export const usageRoutes: RouteDoc[] = [
             has_more: { type: 'boolean' },
             first_id: { type: ['string', 'null'] },
             last_id: { type: ['string', 'null'] },
+            group_by: { type: 'string' },
+            groups: { type: 'array', items: { type: 'object' } },
             daily_totals: {
               type: 'array',
               items: {
@@ -94,6 +120,7 @@ export const usageRoutes: RouteDoc[] = [
             },
           },
         },
+        'text/csv': { type: 'string' },
       },
     },
     errors: 'openai',

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { invalid, USAGE_GROUPINGS, type UsageGrouping } from '@gateway/core';
+import { invalid, USAGE_GROUPINGS, USAGE_STATUSES, type UsageGrouping } from '@gateway/core';
 
 /** A time bound: Unix seconds or an ISO 8601 date. */
 export function timeParam(req: Request, name: string): Date | undefined {
@@ -26,6 +26,39 @@ export function limitParam(req: Request, fallback: number, max: number): number 
   if (!/^\d+$/.test(raw) || limit < 1 || limit > max)
     throw invalid('invalid_limit', `"limit" must be an integer from 1 to ${max}.`, 'limit');
   return limit;
+}
+
+/**
+ * `export=json|csv`: how /v1/usage and /admin/usage (and /admin/usage/requests) answer, the same parameter on all.
+ * The admin routes also take their older `format=csv`; /v1/usage's `format` is the wire-format filter.
+ */
+export function exportParam(req: Request, legacyName?: string): 'json' | 'csv' | undefined {
+  for (const name of ['export', ...(legacyName ? [legacyName] : [])]) {
+    const v = textParam(req, name);
+    if (v === undefined) continue;
+    if (v !== 'json' && v !== 'csv') throw invalid(`invalid_${name}`, `"${name}" must be "json" or "csv".`, name);
+    return v;
+  }
+  return undefined;
+}
+
+/** A usage row's status: one of those rows can have (anything else would only ever match nothing). */
+export function statusParam(req: Request): string | undefined {
+  const v = textParam(req, 'status');
+  if (v !== undefined && !(USAGE_STATUSES as readonly string[]).includes(v))
+    throw invalid('invalid_status', `"status" must be one of ${USAGE_STATUSES.join(', ')}.`, 'status');
+  return v;
+}
+
+/** A parameter the route does not take is refused (a typo would otherwise silently answer everything). */
+export function onlyParams(req: Request, known: readonly string[]): void {
+  const unknown = Object.keys(req.query).find((k) => !known.includes(k));
+  if (unknown !== undefined)
+    throw invalid(
+      'unknown_parameter',
+      `Unknown query parameter "${unknown.slice(0, 64)}"; this route takes ${known.join(', ')}.`,
+      unknown.slice(0, 64),
+    );
 }
 
 export function groupByParam(req: Request): UsageGrouping | undefined {

@@ -1,12 +1,12 @@
 import type { RequestHandler } from 'express';
 import { invalid, type AllAccountsUsageFilter, type UsageQuery } from '@gateway/core';
 import { csvTable } from './usage.csv';
-import { limitParam, textParam, timeParam } from './usage.params';
+import { exportParam, limitParam, statusParam, textParam, timeParam } from './usage.params';
 import { encodeUsageRow } from './usage.router';
 import { prefersCsv } from './usage.summary';
 
 /** The CSV columns of the request log: the row's scalar fields, the account first. */
-const CSV_COLUMNS = [
+export const CSV_COLUMNS = [
   'id',
   'created_at',
   'account',
@@ -33,9 +33,7 @@ const CSV_COLUMNS = [
  */
 export function adminUsageRequestsHandler(usage: Pick<UsageQuery, 'list'>): RequestHandler {
   return async (req, res) => {
-    const format = textParam(req, 'format');
-    if (format !== undefined && format !== 'json' && format !== 'csv')
-      throw invalid('invalid_format', '"format" must be "json" or "csv".', 'format');
+    const format = exportParam(req, 'format');
     const after = textParam(req, 'after');
     if (after !== undefined && !/^\d{1,18}$/.test(after))
       throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
@@ -44,7 +42,7 @@ export function adminUsageRequestsHandler(usage: Pick<UsageQuery, 'list'>): Requ
       keyId: textParam(req, 'key'),
       model: textParam(req, 'model'),
       provider: textParam(req, 'provider'),
-      status: textParam(req, 'status'),
+      status: statusParam(req),
       format: textParam(req, 'wire_format'),
       taskId: textParam(req, 'task_id'),
       requestId: textParam(req, 'request_id'),

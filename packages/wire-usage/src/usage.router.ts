@@ -1,8 +1,28 @@
 import { Router } from 'express';
 import { forbiddenRole, invalid, roleOf, type Principal, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
-import { groupByParam, limitParam, textParam as text, timeParam as time } from './usage.params';
-import { encodeUsageGroup } from './usage.summary';
+import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam as text, timeParam as time } from './usage.params';
+import { encodeUsageGroup, usageCsv } from './usage.summary';
+import { csvTable } from './usage.csv';
+import { CSV_COLUMNS } from './usage.requests';
 import { errorMiddleware, principalOf, openAiErrorShape, requireKey, type Authenticator } from '@gateway/http-kit';
+
+/** What GET /v1/usage takes: anything else is a 400, never a silently ignored filter. */
+const V1_USAGE_PARAMS = [
+  'start_time',
+  'end_time',
+  'key_id',
+  'provider',
+  'model',
+  'format',
+  'status',
+  'task_id',
+  'request_id',
+  'idempotency_key',
+  'group_by',
+  'limit',
+  'after',
+  'export',
+];
 
 export function encodeUsageRow(r: UsageRecord) {
   return {
@@ -46,6 +66,8 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
   const router = Router();
   router.get('/v1/usage', requireKey(deps.authenticate), async (req, res) => {
     const principal = principalOf(res);
+    onlyParams(req, V1_USAGE_PARAMS);
+    const wanted = exportParam(req);
     const keyId = memberKeyFilter(principal, text(req, 'key_id'));
     const limit = limitParam(req, 100, 1000);
     const groupBy = groupByParam(req);
@@ -60,7 +82,7 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
       provider: text(req, 'provider'),
       model: text(req, 'model'),
       format: text(req, 'format'),
-      status: text(req, 'status'),
+      status: statusParam(req),
       taskId: text(req, 'task_id'),
       requestId: text(req, 'request_id'),
       idempotencyKey: text(req, 'idempotency_key'),
@@ -72,6 +94,21 @@ export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQue
       groupBy && deps.usage.summary({ ...filter, groupBy, limit }),
     ]);
     const data = page.rows.map(encodeUsageRow);
+    if (wanted === 'csv') {
+      // the groups when grouped, else the page of rows (paging in the headers, as the admin's request log)
+      res.type('text/csv; charset=utf-8');
+      res.setHeader('x-has-more', String(grouped ? grouped.hasMore : page.hasMore));
+      if (!grouped && data.length) res.setHeader('x-last-id', data[data.length - 1]!.id);
+      res.send(
+        grouped
+          ? usageCsv(groupBy!, grouped.groups)
+          : csvTable(
+              CSV_COLUMNS.filter((c) => c !== 'account'),
+              data,
+            ),
+      );
+      return;
+    }
     res.json({
       object: 'list',
       data,

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
-import { invalid, type UsageGroup, type UsageQuery, type UsageSummaryFilter } from '@gateway/core';
+import type { UsageGroup, UsageQuery, UsageSummaryFilter } from '@gateway/core';
 import { csvField } from './usage.csv';
-import { groupByParam, limitParam, textParam, timeParam } from './usage.params';
+import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam, timeParam } from './usage.params';
 
 const COLUMNS = [
   'group',
@@ -16,6 +16,8 @@ const COLUMNS = [
 
 export const encodeUsageGroup = (g: UsageGroup) => ({
   group: g.group,
+  // grouped by key: who it is, not only its id
+  ...(g.account !== undefined && { key_name: g.keyName ?? null, account: g.account }),
   requests: g.requests,
   input_tokens: g.inputTokens,
   output_tokens: g.outputTokens,
@@ -26,10 +28,12 @@ export const encodeUsageGroup = (g: UsageGroup) => ({
 });
 
 export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
-  const header = [groupBy, ...COLUMNS.slice(1)].join(',');
+  const byKey = groupBy === 'key';
+  const columns: string[] = byKey ? ['group', 'key_name', 'account', ...COLUMNS.slice(1)] : [...COLUMNS];
+  const header = [groupBy, ...columns.slice(1)].join(',');
   const lines = groups.map((g) => {
-    const row = encodeUsageGroup(g);
-    return COLUMNS.map((c) => csvField(row[c])).join(',');
+    const row = encodeUsageGroup(g) as Record<string, unknown>;
+    return columns.map((c) => csvField(row[c])).join(',');
   });
   return [header, ...lines].join('\r\n') + '\r\n';
 }
@@ -37,21 +41,20 @@ export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
 /**
  * GET /admin/usage: every account's usage, filtered by account, key, model, provider, status and time, grouped by
  * day, model, key or account, with requests, tokens, credits, refunds and settled video seconds (requested and
- * delivered) per group. JSON, or CSV with a header row
- * (`format=csv` or `Accept: text/csv`). Bounded: at most `limit` groups (default 100, up to 10,000), `has_more` says
+ * delivered) per group; grouped by key, each group names the key and its account. JSON, or CSV with a header row
+ * (`export=csv`, the older `format=csv`, or `Accept: text/csv`); a parameter or value it does not know is a 400. Bounded: at most `limit` groups (default 100, up to 10,000), `has_more` says
  * when there were more.
  */
 export function adminUsageHandler(usage: UsageQuery): RequestHandler {
   return async (req, res) => {
-    const format = textParam(req, 'format');
-    if (format !== undefined && format !== 'json' && format !== 'csv')
-      throw invalid('invalid_format', '"format" must be "json" or "csv".', 'format');
+    onlyParams(req, ADMIN_USAGE_PARAMS);
+    const format = exportParam(req, 'format');
     const filter: UsageSummaryFilter = {
       accountId: textParam(req, 'account'),
       keyId: textParam(req, 'key'),
       model: textParam(req, 'model'),
       provider: textParam(req, 'provider'),
-      status: textParam(req, 'status'),
+      status: statusParam(req),
       format: textParam(req, 'wire_format'),
       from: timeParam(req, 'from'),
       to: timeParam(req, 'to'),
@@ -68,6 +71,21 @@ export function adminUsageHandler(usage: UsageQuery): RequestHandler {
     res.json({ object: 'list', group_by: filter.groupBy, data: groups.map(encodeUsageGroup), has_more: hasMore });
   };
 }
+
+const ADMIN_USAGE_PARAMS = [
+  'account',
+  'key',
+  'model',
+  'provider',
+  'status',
+  'wire_format',
+  'from',
+  'to',
+  'group_by',
+  'limit',
+  'export',
+  'format',
+];
 
 /** `Accept: text/csv` (and not JSON first). */
 export const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';

@@ -40,6 +40,7 @@ export {
   type UsageGroup,
   type UsageGrouping,
   USAGE_GROUPINGS,
+  USAGE_STATUSES,
   type UsageQuery,
   type UsageRecord,
   type UsageSummaryFilter,

@@ -43,6 +43,8 @@ export interface Payer {
 export interface CreditRefs {
   requestId?: string;
   taskId?: string;
+  /** the usage row the charge belongs to: a charge naming one is applied at most once (replays, recovery) */
+  usageRowId?: string;
 }
 
 /**

@@ -12,6 +12,11 @@ export interface UsageVideo {
 
 /** One row per accepted (or refused) request or task. */
 export interface UsageRow {
+  /**
+   * The row's stable unique id: a row written twice (replayed from the spool after an outage or a crash) is stored
+   * once. The usage log assigns one when the caller did not; a priced stream's pending row and its final row share it.
+   */
+  rowId?: string;
   requestId: string;
   accountId: string | null;
   keyId: string | null;
@@ -41,6 +46,11 @@ export interface UsageRow {
   credits?: number;
   /** video tasks: what was asked for and (settlement rows) what was delivered */
   video?: UsageVideo | null;
+  /**
+   * Credits owed but not yet charged (the charge on the request path failed, or crash recovery settles the row):
+   * charged with the row when it is written, once per rowId, however often the row is replayed.
+   */
+  charge?: number;
   createdAt?: Date;
 }
 
@@ -51,4 +61,10 @@ export interface UsageLog {
   flush(): Promise<void>;
   /** A row the store already wrote in its own transaction (task admission): seen by observers, not written again. */
   written?(row: UsageRow): void;
+  /**
+   * A priced stream was admitted: its row (with its rowId, the status `pending`, the estimated input and its
+   * credits in `charge`) is kept durably before the first byte is sent. The final row recorded with the same rowId
+   * supersedes it; after a crash, recovery writes it (status `interrupted`) and charges what it holds.
+   */
+  pending?(row: UsageRow): void;
 }

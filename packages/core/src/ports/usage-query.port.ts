@@ -32,6 +32,24 @@ export interface DailyUsageTotal {
 }
 
 export const USAGE_GROUPINGS = ['day', 'model', 'key', 'account'] as const;
+
+/**
+ * Every status a written usage row can have: a request's (ok, error, cancelled: the client left, shutdown: our own
+ * shutdown cut its stream, interrupted: settled by crash recovery), a task's, and a refund's.
+ */
+export const USAGE_STATUSES = [
+  'ok',
+  'error',
+  'cancelled',
+  'shutdown',
+  'interrupted',
+  'refunded',
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'expired',
+] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
 /** Every account's usage (the admin's view): the account is one more filter. */
@@ -45,6 +63,10 @@ export interface UsageSummaryFilter extends Omit<UsageFilter, 'accountId' | 'lim
 export interface UsageGroup {
   /** the day (YYYY-MM-DD, UTC), model, key id or account id; null for rows without one */
   group: string | null;
+  /** grouped by key: the key's name (null when it has none, or it is gone) and its account */
+  keyName?: string | null;
+  account?: string | null;
+  /** requests: settlement and refund rows of video tasks are bookkeeping, not requests, and are not counted */
   requests: number;
   inputTokens: number;
   outputTokens: number;

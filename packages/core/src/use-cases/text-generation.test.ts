@@ -16,7 +16,7 @@ const dep = (provider: string, priority = 0, weight = 1): Deployment => ({
   weight,
 });
 
-type Script = 'ok' | ErrorReason | 'fail-mid-stream' | 'hang-mid-stream';
+type Script = 'ok' | ErrorReason | 'fail-mid-stream' | 'hang-mid-stream' | 'throw-on-abort';
 
 /** A port answering per call from a script; records the requests it saw. */
 function scriptedPort(name: string, script: Script[] | (() => Script)) {
@@ -41,10 +41,15 @@ function scriptedPort(name: string, script: Script[] | (() => Script)) {
       seen.push(req);
       const s = next();
       try {
-        if (s !== 'ok' && s !== 'fail-mid-stream' && s !== 'hang-mid-stream') throw new GatewayError(s, `${name} failed`);
+        if (s !== 'ok' && s !== 'fail-mid-stream' && s !== 'hang-mid-stream' && s !== 'throw-on-abort')
+          throw new GatewayError(s, `${name} failed`);
         yield { type: 'text-delta', delta: `from ${name}` };
         if (s === 'fail-mid-stream') throw new GatewayError('upstream_unavailable', 'dropped', { code: 'upstream_stream_truncated' });
         if (s === 'hang-mid-stream') await new Promise((r) => ctx.signal.addEventListener('abort', r));
+        if (s === 'throw-on-abort') {
+          await new Promise((r) => ctx.signal.addEventListener('abort', r));
+          throw new GatewayError('internal', 'Client went away.', { code: 'client_closed' });
+        }
         yield {
           type: 'finish',
           finishReason: 'stop',
@@ -198,7 +203,7 @@ describe('TextGeneration circuit breaker', () => {
   });
 
   it('an abandoned priced stream is charged for its input and the text delivered', async () => {
-    const one = scriptedPort('one', ['hang-mid-stream']);
+    const one = scriptedPort('one', ['throw-on-abort']);
     const settled: number[] = [];
     const billing = { precheck: async () => {}, settle: async (_p: unknown, amount: number) => void settled.push(amount) };
     const pricing = { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 };
@@ -225,7 +230,46 @@ describe('TextGeneration circuit breaker', () => {
       { requestId: meta().requestId, accountId: principal.accountId, credits: expect.any(Number), error: expect.any(Error) },
     ]);
     expect(failures[0].credits).toBeGreaterThan(0);
-    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499 });
+    // the charge is not lost: it goes with the row, which charges it once when written
+    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499, errorCode: 'client_closed', charge: failures[0].credits });
+    expect(rows[0].credits).toBe(failures[0].credits);
+  });
+
+  it('a priced stream is recorded as pending before its first part, with the same row id as its final row', async () => {
+    const one = scriptedPort('one', ['ok']);
+    const pending: UsageRow[] = [];
+    const settled: unknown[] = [];
+    const billing = { precheck: async () => {}, settle: async (...args: unknown[]) => void settled.push(args) };
+    const pricing = { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 };
+    const { text, rows } = setup([dep('one')], { one: one.port }, { billing, pricing });
+    (text as unknown as { deps: { usage: { pending(r: UsageRow): void } } }).deps.usage.pending = (r) => void pending.push(r);
+    const it = text.stream(principal, request, meta());
+    await it.next();
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ status: 'pending', requestId: 'r1', charge: expect.any(Number) });
+    expect(pending[0].charge).toBeGreaterThan(0);
+    expect(rows).toHaveLength(0);
+    while (!(await it.next()).done);
+    expect(rows[0]).toMatchObject({ status: 'ok', rowId: pending[0].rowId });
+    expect(rows[0].charge).toBeUndefined();
+    expect(settled[0]).toEqual([principal, rows[0].credits, 'text', { requestId: 'r1', usageRowId: pending[0].rowId }]);
+  });
+
+  it('a stream the caller left (its upstream then failed on the abort) is charged for what was delivered', async () => {
+    const ac = new AbortController();
+    const one = scriptedPort('one', ['throw-on-abort']);
+    const settled: number[] = [];
+    const billing = { precheck: async () => {}, settle: async (_p: unknown, credits: number) => void settled.push(credits) };
+    const pricing = { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 };
+    const { text, rows } = setup([dep('one')], { one: one.port }, { billing, pricing });
+    const it = text.stream(principal, request, meta(ac.signal));
+    await it.next();
+    const next = it.next();
+    ac.abort();
+    await expect(next).rejects.toMatchObject({ code: 'client_closed' });
+    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499, errorCode: 'client_closed' });
+    expect(rows[0].credits).toBeGreaterThan(0);
+    expect(settled).toEqual([rows[0].credits]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth';
 import type { Deployment, ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
@@ -35,7 +36,7 @@ export interface TextCallMeta {
 
 export interface TextGenerationDeps extends RoutedCallDeps {
   providers: ProviderLookup;
-  /** an abandoned stream whose charge could not be settled (the store failed): reported, never thrown at a gone caller */
+  /** a charge the store refused: reported, never thrown at the caller; it goes with the usage row (`charge`) instead */
   onSettleFailure?(failure: { requestId: string; accountId: string; credits: number; error: unknown }): void;
 }
 
@@ -45,6 +46,10 @@ type Attempt = DeploymentAttempt<TextModelPort>;
 interface Routing {
   attempts: number;
   provider: string | null;
+  /** the usage row's id (a pending row and the final one share it; a charge names it, so it is applied once) */
+  rowId?: string;
+  /** credits settled on the request path that the store refused: charged with the usage row */
+  charge?: number;
   /** the provider's request id of the call that answered (or failed last) */
   upstreamRequestId?: string;
 }
@@ -79,7 +84,7 @@ export class TextGeneration {
     const now = this.deps.now ?? Date.now;
     const started = now();
     const model = meta.model ?? this.resolve(principal, request.model);
-    const routing: Routing = { attempts: 0, provider: null };
+    const routing: Routing = { attempts: 0, provider: null, rowId: randomUUID() };
     try {
       await this.deps.billing?.precheck(principal);
       let lastError: GatewayError | undefined;
@@ -90,7 +95,7 @@ export class TextGeneration {
           this.selector.succeeded(a, answerOf(result.usage, result.finishReason, result.id, result.model));
           routing.upstreamRequestId = result.upstreamRequestId;
           const warnings = [...upstream.warnings, ...result.warnings];
-          const credits = await this.settleCredits(principal, model, result.usage, meta);
+          const credits = await this.settleCredits(principal, model, result.usage, meta, routing);
           this.log(principal, meta, model.id, routing, 'ok', 200, result.usage, now() - started, null, warnings, undefined, credits);
           return { ...result, model: model.id, warnings };
         } catch (e) {
@@ -131,7 +136,7 @@ export class TextGeneration {
     const now = this.deps.now ?? Date.now;
     const started = now();
     const model = meta.model ?? this.resolve(principal, request.model);
-    const routing: Routing = { attempts: 0, provider: null };
+    const routing: Routing = { attempts: 0, provider: null, rowId: randomUUID() };
     let ttft: number | null = null;
     let usage: Usage | undefined;
     let finishReason: string | undefined;
@@ -169,6 +174,7 @@ export class TextGeneration {
       if (!chosen || !upstream || !first) throw lastError ?? this.noDeployment(model, routing);
       warnings = before;
       if (before.length) meta.onWarnings?.(before);
+      this.admitPriced(principal, request, model, meta, routing);
 
       for (let r = first; !r.done; r = await upstream.next()) {
         if (ttft === null) ttft = now() - started;
@@ -186,20 +192,28 @@ export class TextGeneration {
       this.selector.succeeded(chosen, answerOf(usage, finishReason));
       status = 'ok';
       httpStatus = 200;
-      if (usage) credits = await this.settleCredits(principal, model, usage, meta);
+      if (usage) credits = await this.settleCredits(principal, model, usage, meta, routing);
     } catch (e) {
       const err = toGatewayError(e);
       routing.upstreamRequestId ??= err.upstreamRequestId;
-      if (chosen && !finished) {
+      // a caller that left (or our own shutdown) ends the stream as abandoned, charged for what was delivered below
+      const left = meta.signal.aborted;
+      if (chosen && !finished && !left) {
         finished = true;
         this.selector.failed(chosen, err, meta.signal);
       }
-      status = 'error';
-      httpStatus = err.status;
-      errorCode = err.code;
+      if (!left) {
+        status = 'error';
+        httpStatus = err.status;
+        errorCode = err.code;
+      }
       throw err;
     } finally {
       if (chosen && !finished) {
+        const cut = endedBy(meta.signal);
+        status = cut.status;
+        httpStatus = cut.httpStatus;
+        errorCode = cut.errorCode;
         // Abandoned by the consumer: close the upstream, and give the breaker no verdict.
         this.selector.abandoned(chosen);
         await upstream?.return?.().catch(() => undefined);
@@ -210,11 +224,7 @@ export class TextGeneration {
           const outputTokens = estimateTextTokens(delivered);
           usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
         }
-        const owed = usage;
-        credits = await this.settleCredits(principal, model, owed, meta).catch((error: unknown) => {
-          this.deps.onSettleFailure?.({ requestId: meta.requestId, accountId: principal.accountId, credits: textCost(model, owed), error });
-          return undefined;
-        });
+        credits = await this.settleCredits(principal, model, usage, meta, routing);
       }
       this.log(principal, meta, model.id, routing, status, httpStatus, usage, now() - started, ttft, warnings, errorCode, credits);
     }
@@ -243,11 +253,47 @@ export class TextGeneration {
     return { inputTokens: estimateInputTokens(request), estimated: true };
   }
 
-  /** Charges what the call cost (nothing for unpriced models, so the hot path stays free of writes). */
-  private async settleCredits(p: Principal, model: ModelSpec, usage: Usage, meta: TextCallMeta): Promise<number> {
+  /**
+   * Charges what the call cost (nothing for unpriced models, so the hot path stays free of writes), once per usage
+   * row. A charge the store refused is not lost and not thrown at a caller who got the answer: it is reported and
+   * goes with the usage row (`charge`), which charges it when written.
+   */
+  private async settleCredits(p: Principal, model: ModelSpec, usage: Usage, meta: TextCallMeta, routing: Routing): Promise<number> {
     const credits = textCost(model, usage);
-    if (credits > 0) await this.deps.billing?.settle(p, credits, 'text', { requestId: meta.requestId });
+    if (credits <= 0 || !this.deps.billing) return credits;
+    try {
+      await this.deps.billing.settle(p, credits, 'text', { requestId: meta.requestId, usageRowId: routing.rowId });
+    } catch (error) {
+      routing.charge = credits;
+      this.deps.onSettleFailure?.({ requestId: meta.requestId, accountId: p.accountId, credits, error });
+    }
     return credits;
+  }
+
+  /**
+   * A priced stream is recorded durably before its first byte (status `pending`, the input estimated and charged):
+   * if the process dies before the stream ends, recovery writes that row and charges it (usage-log.port.ts).
+   */
+  private admitPriced(p: Principal, request: TextRequest, model: ModelSpec, meta: TextCallMeta, routing: Routing): void {
+    if (!this.deps.usage.pending || !model.pricing) return;
+    const inputTokens = estimateInputTokens(request);
+    const credits = textCost(model, { inputTokens, outputTokens: 0, totalTokens: inputTokens });
+    this.deps.usage.pending({
+      rowId: routing.rowId,
+      requestId: meta.requestId,
+      accountId: p.accountId,
+      keyId: p.keyId,
+      model: model.id,
+      format: meta.format,
+      status: 'pending',
+      httpStatus: 200,
+      inputTokens,
+      outputTokens: 0,
+      provider: routing.provider,
+      attempts: routing.attempts,
+      credits,
+      charge: credits,
+    });
   }
 
   /** The deployments that may be tried now (the one policy), counting attempts for the usage row. */
@@ -295,6 +341,7 @@ export class TextGeneration {
     credits?: number,
   ): void {
     this.deps.usage.record({
+      rowId: routing.rowId,
       requestId: meta.requestId,
       accountId: p.accountId,
       keyId: p.keyId,
@@ -314,9 +361,21 @@ export class TextGeneration {
       attempts: routing.attempts,
       warnings: warnings.map(warningText),
       credits,
+      ...(routing.charge ? { charge: routing.charge } : {}),
       upstreamRequestId: routing.upstreamRequestId ?? null,
     });
   }
+}
+
+/**
+ * How an abandoned stream ended: the client left (499 `client_closed`), or our own shutdown cut it (the request
+ * signal's reason is the shutting-down error: 503 `shutdown`), never an upstream failure.
+ */
+function endedBy(signal: AbortSignal): { status: string; httpStatus: number; errorCode: string } {
+  const reason = signal.reason as { code?: unknown } | undefined;
+  if (reason instanceof GatewayError && reason.code === 'server_shutting_down')
+    return { status: 'shutdown', httpStatus: 503, errorCode: 'server_shutting_down' };
+  return { status: 'cancelled', httpStatus: 499, errorCode: 'client_closed' };
 }
 
 /** What an answer says about itself for the observer (traces): counts and ids, never content. */

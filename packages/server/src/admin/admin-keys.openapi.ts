@@ -73,7 +73,9 @@ const usageGroup = {
   type: 'object',
   properties: {
     group: nullable('string', { description: 'The day (YYYY-MM-DD, UTC), model, key id or account id.' }),
-    requests: { type: 'integer' },
+    key_name: nullable('string', { description: "Grouped by key: the key's name." }),
+    account: nullable('string', { description: "Grouped by key: the key's account." }),
+    requests: { type: 'integer', description: 'Requests (video settlement and refund rows are not counted).' },
     input_tokens: { type: 'integer' },
     output_tokens: { type: 'integer' },
     credits: { type: 'number', description: 'Credits charged.' },
@@ -151,7 +153,7 @@ export const adminKeyRoutes: RouteDoc[] = [
     path: '/admin/usage',
     summary: "Every account's usage, grouped",
     description:
-      'Totals per group of the usage log, newest day first (or by name). `format=csv` or `Accept: text/csv`: CSV with a header row.',
+      'Totals per group of the usage log, newest day first (or by name); grouped by key, each group has `key_name` and `account`. Video settlement and refund rows are not counted as requests. `export=csv` (or the older `format=csv`, or `Accept: text/csv`): CSV with a header row. An unknown parameter or value is a 400.',
     params: [
       query('account', 'Only this account.'),
       query('key', 'Only this key id.'),
@@ -162,7 +164,9 @@ export const adminKeyRoutes: RouteDoc[] = [
       query('to', 'Before this time (Unix seconds or ISO 8601).'),
       query('group_by', 'The grouping.', { enum: ['day', 'model', 'key', 'account'], default: 'day' }),
       query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
-      query('format', 'json or csv.', { enum: ['json', 'csv'] }),
+      query('wire_format', 'Only rows of this wire format.'),
+      query('export', 'json or csv (the same parameter as the account usage route).', { enum: ['json', 'csv'] }),
+      query('format', 'json or csv (older name of `export`).', { enum: ['json', 'csv'] }),
     ],
     response: {
       description: 'The groups; `has_more` when `limit` cut them.',

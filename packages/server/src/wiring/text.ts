@@ -13,7 +13,8 @@ export function wireText(ctx: WiringContext) {
     ...routedDeps(ctx),
     providers: ctx.providers,
     onSettleFailure: (f) =>
-      ctx.logger.warn('abandoned stream not settled', {
+      // not lost: the charge goes with the usage row, which charges it once when written (docs/reliability.md)
+      ctx.logger.warn('charge not settled on the request path: it goes with the usage row', {
         requestId: f.requestId,
         account: f.accountId,
         credits: f.credits,

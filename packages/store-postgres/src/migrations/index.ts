@@ -15,6 +15,8 @@ import * as m015 from './015-webhooks';
 import * as m016 from './016-usage-delivered';
 import * as m017 from './017-key-roles';
 import * as m018 from './018-audit-log';
+import * as m019 from './019-usage-row-ids';
+import * as m020 from './020-usage-indexes';
 import * as m021 from './021-webhook-fairness';
 
 interface Migration {
@@ -40,6 +42,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['016-usage-delivered', m016],
   ['017-key-roles', m017],
   ['018-audit-log', m018],
+  ['019-usage-row-ids', m019],
+  ['020-usage-indexes', m020],
   ['021-webhook-fairness', m021],
 ];
 

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { UsageRow } from '@gateway/core';
+
+/** One line of a spool segment: a usage row to write, or a priced stream's pending row (written if it never ends). */
+export type SpoolEntry = { row: UsageRow } | { pending: UsageRow };
+
+/** A segment's name: creation time, owning process and its random token, sequence (sorting by name is time order). */
+const NAME = /^(\d{15})-(\d+)-([0-9a-f]+)-([\w.]+)\.jsonl$/;
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The usage log's write-ahead spool under DATA_DIR/usage-spool: every usage row is appended to this process's current
+ * segment (one write, so a SIGKILL loses nothing the kernel was given) before it is buffered for the database; a
+ * segment is synced and closed at each flush and deleted once all its rows are in the database. Directory 0700,
+ * files 0600. Segments of a process that is gone (killed, or stopped past its grace period) are claimed by rename,
+ * so two live processes never replay the same one.
+ */
+export class UsageSpool {
+  private readonly token = randomBytes(4).toString('hex');
+  private seq = 0;
+  private fd: number | null = null;
+  private current: string | null = null;
+
+  constructor(readonly dir: string) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o700);
+  }
+
+  /** Appends one entry to the current segment (opened on first use). */
+  append(entry: SpoolEntry): void {
+    if (this.fd === null) {
+      this.current = path.join(this.dir, `${pad(Date.now(), 15)}-${process.pid}-${this.token}-${pad(this.seq++, 8)}.jsonl`);
+      this.fd = fs.openSync(this.current, 'a', 0o600);
+    }
+    fs.writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+  }
+
+  /** Makes what was appended survive a power cut too (a priced stream's pending row, each closed segment). */
+  sync(): void {
+    if (this.fd !== null) fs.fsyncSync(this.fd);
+  }
+
+  /** Syncs and closes the current segment: its path, or null when nothing was appended since the last rotation. */
+  rotate(): string | null {
+    if (this.fd === null) return null;
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    const done = this.current;
+    this.fd = null;
+    this.current = null;
+    return done;
+  }
+
+  remove(file: string | null): void {
+    if (file) fs.rmSync(file, { force: true });
+  }
+
+  /**
+   * Segments whose process is gone, claimed by this one (renamed to its name), grouped by the process that wrote
+   * them and in the order they were written. A previous incarnation with this process's pid (a container restarted)
+   * is told apart by its token.
+   */
+  claimOrphans(): string[][] {
+    const owners = new Map<string, string[]>();
+    for (const name of fs.readdirSync(this.dir).sort()) {
+      const m = NAME.exec(name);
+      if (!m) continue;
+      const [, at, pidText, token, rest] = m as unknown as [string, string, string, string, string];
+      const pid = Number(pidText);
+      if (token === this.token || (pid !== process.pid && alive(pid))) continue;
+      const claimed = path.join(this.dir, `${at}-${process.pid}-${this.token}-${rest}.${token}.jsonl`);
+      try {
+        fs.renameSync(path.join(this.dir, name), claimed);
+      } catch {
+        continue; // another process claimed it first
+      }
+      const owner = `${pid}-${token}`;
+      owners.set(owner, [...(owners.get(owner) ?? []), claimed]);
+    }
+    return [...owners.values()];
+  }
+
+  /** A segment's entries; a line torn by a crash mid-write is skipped. */
+  read(file: string): SpoolEntry[] {
+    const entries: SpoolEntry[] = [];
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        entries.push(reviveDates(JSON.parse(line) as SpoolEntry));
+      } catch {
+        // torn tail
+      }
+    }
+    return entries;
+  }
+}
+
+function reviveDates(e: SpoolEntry): SpoolEntry {
+  const row = 'row' in e ? e.row : e.pending;
+  if (row.createdAt) row.createdAt = new Date(row.createdAt);
+  return e;
+}
