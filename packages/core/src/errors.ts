@@ -23,6 +23,11 @@ export type ErrorReason =
 export interface ReasonInfo {
   readonly status: number;
   readonly retryable: boolean;
+  /**
+   * The caller's own request or key settings caused it although the specification answers it with a 5xx: counted
+   * with `client_fault="true"` so a platform's 5xx alert leaves it out (docs/operations.md).
+   */
+  readonly clientFault?: boolean;
 }
 
 /** One table: reason -> HTTP status and retry class. */
@@ -30,7 +35,7 @@ export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.f
   invalid_request: { status: 400, retryable: false },
   unauthenticated: { status: 401, retryable: false },
   permission_denied: { status: 403, retryable: false },
-  model_not_in_group: { status: 503, retryable: false },
+  model_not_in_group: { status: 503, retryable: false, clientFault: true },
   model_not_found: { status: 404, retryable: false },
   not_found: { status: 404, retryable: false },
   conflict: { status: 409, retryable: false },

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { UsageRow } from '@gateway/core';
+import type { ErrorReason, UsageRow } from '@gateway/core';
 import type { Logger } from './logger';
 
 /** What a request's usage row says about it, once the router recorded one. */
@@ -52,6 +52,8 @@ export interface FinishedRequest {
   format: string;
   facts: UsageFacts | null;
   latencyMs: number;
+  /** the failure reason the error middleware answered with, if any */
+  reason?: ErrorReason;
 }
 
 /** The status a request really ended with: 499 when the response never completed because the caller left. */
@@ -81,7 +83,8 @@ export function observeRequests(
         const facts = await open.end(id, status === CLIENT_CLOSED);
         const path = req.originalUrl.split('?')[0];
         const format = facts?.format ?? formatOf(req.method, path);
-        const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
+        const reason = res.locals.errorReason as ErrorReason | undefined;
+        const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, reason };
         finished(req, res, r);
         const principal = res.locals.principal as { accountId?: string } | undefined;
         const fields = {

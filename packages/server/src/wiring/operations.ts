@@ -21,7 +21,7 @@ export function wireOperations(ctx: WiringContext) {
       }
     }
     res.setHeader('Content-Type', ctx.metrics.registry.contentType);
-    res.send(await ctx.metrics.registry.metrics());
+    res.send(await ctx.metrics.scrape());
   });
   // The API description is public, like the docs it is generated from.
   metrics.get(
