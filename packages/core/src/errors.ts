@@ -64,6 +64,8 @@ export interface GatewayErrorOptions {
   upstreamCode?: string;
   /** the provider's request id of the failed call */
   upstreamRequestId?: string;
+  /** an excerpt of the upstream's own error text, for operators' logs only: never rendered to callers */
+  upstreamMessage?: string;
   cause?: unknown;
 }
 
@@ -76,6 +78,7 @@ export class GatewayError extends Error {
   readonly upstreamStatus?: number;
   readonly upstreamCode?: string;
   readonly upstreamRequestId?: string;
+  readonly upstreamMessage?: string;
 
   constructor(reason: ErrorReason, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -88,6 +91,7 @@ export class GatewayError extends Error {
     this.upstreamStatus = options.upstreamStatus;
     this.upstreamCode = options.upstreamCode;
     this.upstreamRequestId = options.upstreamRequestId;
+    this.upstreamMessage = options.upstreamMessage;
   }
 
   get status(): number {

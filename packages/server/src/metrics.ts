@@ -157,10 +157,15 @@ export class GatewayMetrics {
         this.attempts.inc({ provider: a.provider, model: a.upstreamModel, outcome: a.outcome });
         if (a.outcome !== 'ok' && a.outcome !== 'cancelled')
           logger.warn('upstream attempt failed', {
+            requestId: a.call?.requestId,
+            ...(a.call ? this.openRequests.caller(a.call.requestId) : {}),
+            model: a.call?.model,
             provider: a.provider,
             upstreamModel: a.upstreamModel,
             outcome: a.outcome,
             upstreamStatus: a.upstreamStatus,
+            // the upstream's own words, bounded, with the provider's credentials cut out (provider-kit's redacting ports)
+            upstreamMessage: a.upstreamMessage,
           });
       },
       breakerChanged: (t) => {
