@@ -96,7 +96,7 @@ export function observeRequests(
         const reason = res.locals.errorReason as ErrorReason | undefined;
         const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, reason };
         finished(req, res, r);
-        const principal = res.locals.principal as { accountId?: string; keyId?: string } | undefined;
+        const principal = (res.locals.principal ?? res.locals.refusedPrincipal) as { accountId?: string; keyId?: string } | undefined;
         const fields = {
           requestId: id,
           method: req.method,
@@ -104,7 +104,7 @@ export function observeRequests(
           status: r.status,
           format,
           // a refusal before routing (a rate limit, a model outside the group) names the model asked for
-          model: facts?.model ?? requestedModel(req, path),
+          model: facts?.model ?? requestedModel(req, path) ?? (res.locals.requestedModel as string | undefined),
           provider: facts?.provider ?? undefined,
           attempts: facts?.attempts ?? undefined,
           latencyMs: Math.round(r.latencyMs * 10) / 10,
