@@ -94,4 +94,26 @@ describe('docker-compose.yml', () => {
     expect(configMount).toMatch(/^\$\{GATEWAY_CONFIG_FILE:\?/);
     expect(gw.environment.NODE_ENV).toBe('production');
   });
+
+  it('has no default database password: compose refuses to start without POSTGRES_PASSWORD', () => {
+    expect(compose.services.postgres.environment.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    // the gateway's URL uses the same variable, with no fallback either
+    expect(gw.environment.DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?[^}]*\}@/);
+    expect(read('docker-compose.yml')).not.toMatch(/POSTGRES_PASSWORD:-/);
+  });
+
+  it('restarts every service unless stopped, reads provider keys from an env file kept out of git', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect([name, service.restart]).toEqual([name, 'unless-stopped']);
+    expect([gw.env_file].flat()).toEqual(['./provider-keys.env']);
+    expect(read('.gitignore').split('\n')).toContain('provider-keys.env');
+    expect(read('deploy/provider-keys.env.example')).toMatch(/^OPENAI_API_KEY=$/m);
+  });
+
+  it('checks the proxy’s health through a replica, and starts it once a replica is healthy', () => {
+    const proxy = compose.services.proxy;
+    const test = (proxy.healthcheck.test as string[]).join(' ');
+    expect(test).toMatch(/http:\/\/127\.0\.0\.1:8080\/healthz/);
+    expect(nginx).toMatch(/listen 8080/);
+    expect(proxy.depends_on.gateway.condition).toBe('service_healthy');
+  });
 });
