@@ -100,9 +100,7 @@ async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService
     .map((e) => ({ name: e.id, models: (e.body!.models as string[]) ?? [] }));
   // the models too (ids, kinds, aliases as the store holds them): a key's --models allowlist is checked against them,
   // as the admin API checks it against the live catalogue
-  const models = entries
-    .filter((e) => e.kind === 'model' && e.body !== null)
-    .map((e) => ({ ...e.body, id: e.id }) as unknown as ModelSpec);
+  const models = entries.filter((e) => e.kind === 'model' && e.body !== null).map((e) => ({ ...e.body, id: e.id }) as unknown as ModelSpec);
   const catalogue = entries.length > 0 ? new ModelCatalogue(models, groups) : unseededCatalogue(env);
   return new AdminService(new KnexKeyRepository(db.knex), store, catalogueUntouched, catalogue, new KnexQuotaRepository(db.knex));
 }
