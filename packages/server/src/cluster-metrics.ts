@@ -74,6 +74,7 @@ export function serveSnapshotsToPrimary(registry: Registry): void {
 /** In a worker: the whole instance's exposition, from the primary. */
 export function scrapeThroughPrimary(timeoutMs = 10_000): Promise<string> {
   const id = randomUUID();
+  if (!process.send) return Promise.reject(new Error('no cluster primary to ask'));
   return new Promise((resolve, reject) => {
     const done = (m: unknown) => {
       if (!isMetricsMessage(m) || m.gatewayMetrics !== 'result' || m.id !== id) return;
@@ -87,7 +88,7 @@ export function scrapeThroughPrimary(timeoutMs = 10_000): Promise<string> {
       reject(new Error('the cluster primary did not answer the metrics scrape'));
     }, timeoutMs);
     process.on('message', done);
-    process.send!({ gatewayMetrics: 'scrape', id });
+    process.send?.({ gatewayMetrics: 'scrape', id });
   });
 }
 
