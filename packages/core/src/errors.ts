@@ -23,6 +23,11 @@ export type ErrorReason =
 export interface ReasonInfo {
   readonly status: number;
   readonly retryable: boolean;
+  /**
+   * The caller's own request or key settings caused it although the specification answers it with a 5xx: counted
+   * with `client_fault="true"` so a platform's 5xx alert leaves it out (docs/operations.md).
+   */
+  readonly clientFault?: boolean;
 }
 
 /** One table: reason -> HTTP status and retry class. */
@@ -30,7 +35,7 @@ export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.f
   invalid_request: { status: 400, retryable: false },
   unauthenticated: { status: 401, retryable: false },
   permission_denied: { status: 403, retryable: false },
-  model_not_in_group: { status: 503, retryable: false },
+  model_not_in_group: { status: 503, retryable: false, clientFault: true },
   model_not_found: { status: 404, retryable: false },
   not_found: { status: 404, retryable: false },
   conflict: { status: 409, retryable: false },
@@ -59,6 +64,8 @@ export interface GatewayErrorOptions {
   upstreamCode?: string;
   /** the provider's request id of the failed call */
   upstreamRequestId?: string;
+  /** an excerpt of the upstream's own error text, for operators' logs only: never rendered to callers */
+  upstreamMessage?: string;
   cause?: unknown;
 }
 
@@ -71,6 +78,7 @@ export class GatewayError extends Error {
   readonly upstreamStatus?: number;
   readonly upstreamCode?: string;
   readonly upstreamRequestId?: string;
+  readonly upstreamMessage?: string;
 
   constructor(reason: ErrorReason, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -83,6 +91,7 @@ export class GatewayError extends Error {
     this.upstreamStatus = options.upstreamStatus;
     this.upstreamCode = options.upstreamCode;
     this.upstreamRequestId = options.upstreamRequestId;
+    this.upstreamMessage = options.upstreamMessage;
   }
 
   get status(): number {

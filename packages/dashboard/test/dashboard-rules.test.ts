@@ -69,6 +69,21 @@ describe('/metrics text', () => {
     expect(taskCounts(samples)).toEqual({ queued: 3, running: 1 });
     expect(samples.find((s) => s.name === 'process_cpu_seconds_total')).toMatchObject({ labels: {}, value: 12.5 });
   });
+
+  it('with WORKERS > 1, shows each deployment once, in its worst state and how many workers are in it', () => {
+    const samples = parseMetrics(
+      [
+        'gateway_circuit_state{provider="sim",upstream_model="a",worker="1"} 0',
+        'gateway_circuit_state{provider="sim",upstream_model="a",worker="2"} 2',
+        'gateway_circuit_state{provider="sim",upstream_model="b",worker="1"} 0',
+        'gateway_circuit_state{provider="sim",upstream_model="b",worker="2"} 0',
+      ].join('\n'),
+    );
+    expect(circuitStates(samples)).toEqual([
+      { provider: 'sim', upstreamModel: 'a', state: 'open', detail: '1 of 2 workers' },
+      { provider: 'sim', upstreamModel: 'b', state: 'closed' },
+    ]);
+  });
 });
 
 describe('server-sent events', () => {

@@ -19,16 +19,60 @@ export function extractKey(req: Request, alternativeHeaders: readonly string[] =
   return undefined;
 }
 
+/**
+ * Set by an authenticator on an error refusing a caller it did identify (a rate limit): the request's log line then
+ * names the account and key (res.locals.refusedPrincipal), though the request never ran as them.
+ */
+export const REFUSED_PRINCIPAL = Symbol('refused principal');
+
 /** Sets res.locals.principal; failures go to the router's error middleware. */
 export function requireKey(authenticate: Authenticator, alternativeHeaders: readonly string[] = []): RequestHandler {
   return (req, res, next) => {
-    authenticate(extractKey(req, alternativeHeaders)).then((p) => {
-      res.locals.principal = p;
-      next();
-    }, next);
+    authenticate(extractKey(req, alternativeHeaders)).then(
+      (p) => {
+        res.locals.principal = p;
+        next();
+      },
+      (e: unknown) => {
+        const refused = (e as { [REFUSED_PRINCIPAL]?: Principal } | null)?.[REFUSED_PRINCIPAL];
+        if (!refused) return next(e);
+        res.locals.refusedPrincipal = refused;
+        void sniffModel(req).then((model) => {
+          res.locals.requestedModel = model;
+          next(e);
+        });
+      },
+    );
   };
 }
 
 export function principalOf(res: Response): Principal {
   return res.locals.principal as Principal;
+}
+
+/**
+ * The `model` of a JSON body the route will not read (the caller was refused before it): looked for in the first
+ * 16 KB that arrive within 200 ms, for the refusal's log line only. The rest of the body is left to node to discard.
+ */
+export function sniffModel(req: Request, maxChars = 16_384, waitMs = 200): Promise<string | undefined> {
+  if (!/json/i.test(req.header('content-type') ?? '') || req.readableEnded) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    let text = '';
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      resolve(/"model"\s*:\s*"((?:[^"\\]|\\.){1,200})"/.exec(text)?.[1]);
+    };
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.length >= maxChars) done();
+    };
+    const timer = setTimeout(done, waitMs);
+    req.on('data', onData);
+    req.on('end', done);
+  });
 }

@@ -59,6 +59,7 @@ export function sendError(res: Response, e: unknown, render: ErrorRenderer): voi
   const err = normalizeError(e);
   if (err.reason === 'internal') res.locals.internalError = e;
   res.locals.errorCode = err.code;
+  res.locals.errorReason = err.reason;
   if (res.headersSent) {
     res.destroy();
     return;

@@ -33,6 +33,7 @@ export function redactError(e: unknown, redact: Redact): unknown {
     upstreamStatus: e.upstreamStatus,
     upstreamCode: e.upstreamCode === undefined ? undefined : redact(e.upstreamCode),
     upstreamRequestId: e.upstreamRequestId === undefined ? undefined : redact(e.upstreamRequestId),
+    upstreamMessage: e.upstreamMessage === undefined ? undefined : redact(e.upstreamMessage),
   });
 }
 

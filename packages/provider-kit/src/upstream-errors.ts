@@ -39,7 +39,12 @@ export function parseRetryAfter(headers: Record<string, string | undefined>, now
  */
 export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): GatewayError {
   const s = f.status;
-  const base = { upstreamStatus: s, upstreamCode: d.code ?? d.type, upstreamRequestId: f.requestId };
+  const base = {
+    upstreamStatus: s,
+    upstreamCode: d.code ?? d.type,
+    upstreamRequestId: f.requestId,
+    upstreamMessage: excerpt(d.message || f.bodyText),
+  };
   if (s === 400 || s === 422) {
     return new GatewayError('invalid_request', d.message || 'The upstream provider rejected the request.', {
       ...base,
@@ -50,7 +55,8 @@ export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): 
     return new GatewayError(
       'upstream_error',
       "The upstream provider rejected the gateway's upstream credentials; an operator must fix the provider configuration.",
-      { ...base, code: 'upstream_auth_failed' },
+      // not even logged: the upstream's words may quote part of the key
+      { ...base, upstreamMessage: undefined, code: 'upstream_auth_failed' },
     );
   }
   if (s === 404)
@@ -156,4 +162,11 @@ export function malformedUpstream(what: string): GatewayError {
 export function tokenCount(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw malformedUpstream(`a token count without a whole ${field}`);
   return value;
+}
+
+/** What logs keep of an upstream's error text: one line, at most 300 characters (credentials are cut later, by the redacting ports). */
+export function excerpt(text: string | undefined): string | undefined {
+  const line = (text ?? '').replace(/\s+/g, ' ').trim();
+  if (!line) return undefined;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -4,7 +4,7 @@
  * loopback (credential file in DATA_DIR); otherwise it opens the store itself (docs/admin.md).
  */
 import { dirname } from 'node:path';
-import { isGatewayError, ModelCatalogue, type Group } from '@gateway/core';
+import { isGatewayError, ModelCatalogue, type Group, type ModelSpec } from '@gateway/core';
 import {
   dataDirHolder,
   DataDirLockedError,
@@ -114,7 +114,10 @@ async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService
   const groups: Group[] = entries
     .filter((e) => e.kind === 'group' && e.body !== null)
     .map((e) => ({ name: e.id, models: (e.body!.models as string[]) ?? [] }));
-  const catalogue = entries.length > 0 ? new ModelCatalogue([], groups) : unseededCatalogue(env);
+  // the models too (ids, kinds, aliases as the store holds them): a key's --models allowlist is checked against them,
+  // as the admin API checks it against the live catalogue
+  const models = entries.filter((e) => e.kind === 'model' && e.body !== null).map((e) => ({ ...e.body, id: e.id }) as unknown as ModelSpec);
+  const catalogue = entries.length > 0 ? new ModelCatalogue(models, groups) : unseededCatalogue(env);
   return new AdminService(
     new KnexKeyRepository(db.knex),
     store,

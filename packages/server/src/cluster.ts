@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
+import { ClusterMetrics } from './cluster-metrics';
 import type { GatewayEnv } from './gateway';
 import type { Logger } from './logger';
 import { StartupError } from './startup-checks';
@@ -51,7 +52,12 @@ export function runPrimary(workers: number, logger: Logger): Promise<number> {
     let stopping = false;
     let exitCode = 0;
     let nextFork = 0;
-    const fork = (follower: boolean): Worker => cluster.fork(follower ? { [FOLLOWER_ENV]: '1' } : {});
+    const metrics = new ClusterMetrics();
+    const fork = (follower: boolean): Worker => {
+      const worker = cluster.fork(follower ? { [FOLLOWER_ENV]: '1' } : {});
+      metrics.attach(worker);
+      return worker;
+    };
     const first = fork(false);
     let started = 0;
     cluster.on('listening', (w) => {

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
-import { StreamShutdown } from '@gateway/http-kit';
+import { REFUSED_PRINCIPAL, StreamShutdown } from '@gateway/http-kit';
 import {
   KnexAuditedChanges,
   KnexConfigStore,
@@ -130,8 +130,14 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const billing = new Billing(quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
   const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
     const principal = await authenticate(keys, raw, clock);
-    await limiter.consume(principal);
-    await tokenRate.check(principal);
+    try {
+      await limiter.consume(principal);
+      await tokenRate.check(principal);
+    } catch (e) {
+      // the refusal's log line names who was refused
+      if (e instanceof Error) Object.assign(e, { [REFUSED_PRINCIPAL]: principal });
+      throw e;
+    }
     return { ...principal, budget: await billing.status(principal) };
   };
   const ctx: WiringContext = {

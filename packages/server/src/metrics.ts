@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
+import cluster from 'node:cluster';
 import client from 'prom-client';
-import type { RoutingObserver, UsageLog, UsageRow } from '@gateway/core';
+import { ERROR_REASONS, type RoutingObserver, type UsageLog, type UsageRow } from '@gateway/core';
 import type { Logger } from './logger';
 import { openStreamCount } from '@gateway/http-kit';
+import { scrapeThroughPrimary, serveSnapshotsToPrimary } from './cluster-metrics';
 import { OpenRequests, type FinishedRequest } from './request-observer';
 
 /**
@@ -16,8 +18,8 @@ export class GatewayMetrics {
   readonly openRequests = new OpenRequests();
   private readonly requests = new client.Counter({
     name: 'gateway_requests_total',
-    help: 'Answers by format, model and status (499: the caller went away; format "none" when no route claimed the path, model "none" when no model was resolved)',
-    labelNames: ['format', 'model', 'status'],
+    help: 'Answers by format, model and status (499: the caller went away; format "none" when no route claimed the path, model "none" when no model was resolved); client_fault="true" on 5xx refusals the caller caused (model_not_in_group)',
+    labelNames: ['format', 'model', 'status', 'client_fault'],
     registers: [this.registry],
   });
   private readonly latency = new client.Histogram({
@@ -77,6 +79,8 @@ export class GatewayMetrics {
   constructor(
     private readonly knex: Knex,
     extra: Array<(registry: client.Registry) => void> = [],
+    /** a worker of WORKERS > 1: its /metrics answers for the whole instance */
+    private readonly inCluster = cluster.isWorker,
   ) {
     client.collectDefaultMetrics({ register: this.registry });
     new client.Gauge({
@@ -124,6 +128,15 @@ export class GatewayMetrics {
       },
     });
     for (const add of extra) add(this.registry);
+    if (this.inCluster) serveSnapshotsToPrimary(this.registry);
+  }
+
+  /**
+   * The exposition /metrics answers: this process's registry, or with WORKERS > 1 the whole instance's, which the
+   * cluster's primary gathers from every worker (cluster-metrics.ts).
+   */
+  scrape(): Promise<string> {
+    return this.inCluster ? scrapeThroughPrimary() : this.registry.metrics();
   }
 
   /** Circuit breaker state per deployment: 0 closed, 1 half-open, 2 open. */
@@ -148,10 +161,15 @@ export class GatewayMetrics {
         this.attempts.inc({ provider: a.provider, model: a.upstreamModel, outcome: a.outcome });
         if (a.outcome !== 'ok' && a.outcome !== 'cancelled')
           logger.warn('upstream attempt failed', {
+            requestId: a.call?.requestId,
+            ...(a.call ? this.openRequests.caller(a.call.requestId) : {}),
+            model: a.call?.model,
             provider: a.provider,
             upstreamModel: a.upstreamModel,
             outcome: a.outcome,
             upstreamStatus: a.upstreamStatus,
+            // the upstream's own words, bounded, with the provider's credentials cut out (provider-kit's redacting ports)
+            upstreamMessage: a.upstreamMessage,
           });
       },
       breakerChanged: (t) => {
@@ -185,7 +203,8 @@ export class GatewayMetrics {
 
   /** One answer, as the request observer saw it close. */
   countRequest(r: FinishedRequest): void {
-    this.requests.inc({ format: r.format, model: r.facts?.model ?? 'none', status: String(r.status) });
+    const clientFault = r.reason !== undefined && ERROR_REASONS[r.reason]?.clientFault === true;
+    this.requests.inc({ format: r.format, model: r.facts?.model ?? 'none', status: String(r.status), client_fault: String(clientFault) });
   }
 
   observe(row: UsageRow): void {

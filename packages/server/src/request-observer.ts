@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { UsageRow } from '@gateway/core';
+import type { ErrorReason, UsageRow } from '@gateway/core';
 import type { Logger } from './logger';
 
 /** What a request's usage row says about it, once the router recorded one. */
@@ -13,10 +13,20 @@ export const CLIENT_CLOSED = 499;
  * model and provider served it. Rows of requests not open here (a task finishing later) are not kept.
  */
 export class OpenRequests {
-  private readonly open = new Map<string, { facts: UsageFacts | null; waiting?: (f: UsageFacts) => void }>();
+  private readonly open = new Map<
+    string,
+    { facts: UsageFacts | null; waiting?: (f: UsageFacts) => void; locals?: Record<string, unknown> }
+  >();
 
-  begin(id: string): void {
-    this.open.set(id, { facts: null });
+  /** `locals`: the response's, where auth leaves the caller's principal (for log lines written during the request) */
+  begin(id: string, locals?: Record<string, unknown>): void {
+    this.open.set(id, { facts: null, locals });
+  }
+
+  /** The account and key of an open request, once auth has run: what its log lines name. */
+  caller(id: string): { account?: string; key?: string } {
+    const p = this.open.get(id)?.locals?.principal as { accountId?: string; keyId?: string } | undefined;
+    return p ? { account: p.accountId, key: p.keyId } : {};
   }
 
   noteUsage(row: UsageRow): void {
@@ -52,6 +62,8 @@ export interface FinishedRequest {
   format: string;
   facts: UsageFacts | null;
   latencyMs: number;
+  /** the failure reason the error middleware answered with, if any */
+  reason?: ErrorReason;
 }
 
 /** The status a request really ended with: 499 when the response never completed because the caller left. */
@@ -73,7 +85,7 @@ export function observeRequests(
   return (req, res, next) => {
     const id = String(res.locals.requestId ?? '');
     const started = process.hrtime.bigint();
-    open.begin(id);
+    open.begin(id, res.locals);
     res.once('close', () => {
       // a router records its usage row as it answers; the row may land in the same tick as the close
       const status = finalStatus(res);
@@ -81,28 +93,49 @@ export function observeRequests(
         const facts = await open.end(id, status === CLIENT_CLOSED);
         const path = req.originalUrl.split('?')[0];
         const format = facts?.format ?? formatOf(req.method, path);
-        const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
+        const reason = res.locals.errorReason as ErrorReason | undefined;
+        const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, reason };
         finished(req, res, r);
-        const principal = res.locals.principal as { accountId?: string } | undefined;
+        const principal = (res.locals.principal ?? res.locals.refusedPrincipal) as { accountId?: string; keyId?: string } | undefined;
         const fields = {
           requestId: id,
           method: req.method,
           path: path.slice(0, 512),
           status: r.status,
           format,
-          model: facts?.model ?? undefined,
+          // a refusal before routing (a rate limit, a model outside the group) names the model asked for
+          model: facts?.model ?? requestedModel(req, path) ?? (res.locals.requestedModel as string | undefined),
           provider: facts?.provider ?? undefined,
           attempts: facts?.attempts ?? undefined,
           latencyMs: Math.round(r.latencyMs * 10) / 10,
           account: principal?.accountId,
+          key: principal?.keyId,
           errorCode: res.locals.errorCode,
         };
         if (res.locals.internalError) {
           const e = res.locals.internalError as Error;
-          logger.error('request failed', { ...fields, error: e?.message, stack: e?.stack });
+          // the store or Redis gone: its watcher logs the outage once; each request caught by it is a line, no stack
+          if (isConnectionFailure(e)) logger.warn('request failed: a dependency is unreachable', { ...fields, error: e?.message });
+          else logger.error('request failed', { ...fields, error: e?.message, stack: e?.stack });
         } else logger.info('request', fields);
       });
     });
     next();
   };
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', '57P01']);
+
+/** A failure to reach PostgreSQL or Redis (not a bug): node's socket errors, pg's and knex's words for a lost connection. */
+export function isConnectionFailure(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | undefined;
+  if (typeof err?.code === 'string' && CONNECTION_CODES.has(err.code)) return true;
+  return /Connection terminated|Connection ended|Timeout acquiring a connection|Connection is closed/i.test(String(err?.message ?? ''));
+}
+
+/** The model a request asked for: the body's `model`, or the Gemini path's `models/{model}:…`. */
+function requestedModel(req: Request, path: string): string | undefined {
+  const body = req.body as { model?: unknown } | undefined;
+  const named = typeof body?.model === 'string' ? body.model : /\/models\/([^/:]+)/.exec(path)?.[1];
+  return named ? named.slice(0, 200) : undefined;
 }

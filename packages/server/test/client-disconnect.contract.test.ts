@@ -82,8 +82,8 @@ it('a client that leaves a non-streaming request is logged and counted as 499, n
   await eventually(() => expect(lines.find((l) => l.path === '/v1/chat/completions')).toMatchObject({ level: 'info', status: 499 }));
   await eventually(async () => {
     const metrics = await fetch(`${gatewayUrl}/metrics`).then((r) => r.text());
-    expect(metrics).toMatch(/gateway_requests_total\{format="openai-chat",model="m-held",status="499"\} 1/);
-    expect(metrics).not.toMatch(/gateway_requests_total\{[^}]*status="5\d\d"\}/);
+    expect(metrics).toMatch(/gateway_requests_total\{format="openai-chat",model="m-held",status="499",client_fault="false"\} 1/);
+    expect(metrics).not.toMatch(/gateway_requests_total\{[^}]*status="5\d\d"[,}]/);
   });
   expect(lines.filter((l) => l.level === 'error')).toEqual([]);
 });

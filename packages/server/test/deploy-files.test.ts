@@ -53,7 +53,13 @@ describe('Dockerfile', () => {
   it('runs what `npm start` runs: the same node flags and the same bundled entry', () => {
     const cmd = JSON.parse(args('CMD').pop()!) as string[];
     const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
-    const run = start.split('&&').pop()!.trim().split(/\s+/);
+    // `exec`: the shell npm runs becomes node, so npm's SIGTERM reaches the gateway (docs/operations.md)
+    const run = start
+      .split('&&')
+      .pop()!
+      .trim()
+      .replace(/^exec\s+/, '')
+      .split(/\s+/);
     expect(cmd).toEqual(run);
   });
 });
@@ -87,5 +93,27 @@ describe('docker-compose.yml', () => {
     const configMount = (gw.volumes as string[]).find((v) => v.endsWith(`:${gw.environment.GATEWAY_CONFIG}:ro`));
     expect(configMount).toMatch(/^\$\{GATEWAY_CONFIG_FILE:\?/);
     expect(gw.environment.NODE_ENV).toBe('production');
+  });
+
+  it('has no default database password: compose refuses to start without POSTGRES_PASSWORD', () => {
+    expect(compose.services.postgres.environment.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    // the gateway's URL uses the same variable, with no fallback either
+    expect(gw.environment.DATABASE_URL).toMatch(/\$\{POSTGRES_PASSWORD:\?[^}]*\}@/);
+    expect(read('docker-compose.yml')).not.toMatch(/POSTGRES_PASSWORD:-/);
+  });
+
+  it('restarts every service unless stopped, reads provider keys from an env file kept out of git', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect([name, service.restart]).toEqual([name, 'unless-stopped']);
+    expect([gw.env_file].flat()).toEqual(['./provider-keys.env']);
+    expect(read('.gitignore').split('\n')).toContain('provider-keys.env');
+    expect(read('deploy/provider-keys.env.example')).toMatch(/^OPENAI_API_KEY=$/m);
+  });
+
+  it('checks the proxy’s health through a replica, and starts it once a replica is healthy', () => {
+    const proxy = compose.services.proxy;
+    const test = (proxy.healthcheck.test as string[]).join(' ');
+    expect(test).toMatch(/http:\/\/127\.0\.0\.1:8080\/healthz/);
+    expect(nginx).toMatch(/listen 8080/);
+    expect(proxy.depends_on.gateway.condition).toBe('service_healthy');
   });
 });

@@ -69,11 +69,11 @@ describe('metrics and request lines tell the truth', () => {
 
     await eventually(async () => {
       const text = await scrape();
-      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="200"\} 3/);
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="200",client_fault="false"\} 3/);
       // refused before any model was resolved: still the chat format's answers
-      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="none",status="401"\} 1/);
-      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="none",status="429"\} 1/);
-      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="499"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="none",status="401",client_fault="false"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="none",status="429",client_fault="false"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="499",client_fault="false"\} 1/);
     });
 
     const line = lines.find((l) => l.message === 'request' && l.requestId === ok.headers['x-request-id']);
@@ -98,8 +98,8 @@ describe('metrics and request lines tell the truth', () => {
     expect(anthropic401.status).toBe(401);
     await eventually(async () => {
       const text = await scrape();
-      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="404"\} 2/);
-      expect(text).toMatch(/gateway_requests_total\{format="anthropic-messages",model="none",status="401"\} 1/);
+      expect(text).toMatch(/gateway_requests_total\{format="none",model="none",status="404",client_fault="false"\} 2/);
+      expect(text).toMatch(/gateway_requests_total\{format="anthropic-messages",model="none",status="401",client_fault="false"\} 1/);
     });
     expect(lines.find((l) => l.message === 'request' && l.requestId === unknown.headers['x-request-id'])).toMatchObject({
       path: '/v1/no-such-thing',

@@ -28,7 +28,7 @@ describe('/metrics', () => {
     const res = await request(gw.app).get('/metrics').set('Authorization', 'Bearer sk-admin-secret');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
-    expect(res.text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="200"\} 2/);
+    expect(res.text).toMatch(/gateway_requests_total\{format="openai-chat",model="sim-chat",status="200",client_fault="false"\} 2/);
     expect(res.text).toMatch(/gateway_time_to_first_token_seconds_count\{format="openai-chat"\} 1/);
     expect(res.text).toMatch(/gateway_tokens_total\{model="sim-chat",direction="input"\} 2/);
     expect(res.text).toContain('gateway_active_streams 0');

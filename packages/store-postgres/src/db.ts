@@ -45,6 +45,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       connection: opts.databaseUrl,
       pool: { min: 0, max: opts.poolMax ?? 10 },
       searchPath: opts.schema ? [opts.schema] : undefined,
+      log: { warn: warnUnlessConnectionNoise },
     });
   } else {
     kind = 'pglite';
@@ -219,4 +220,14 @@ async function withMigrationLock(db: Knex, schema: string | undefined, fn: () =>
 export async function migrationsApplied(db: Knex, schema?: string): Promise<boolean> {
   const [, pending] = (await db.migrate.list({ migrationSource, schemaName: schema })) as [unknown[], unknown[]];
   return pending.length === 0;
+}
+
+/**
+ * knex warns once per failed connection, with a stack ("Acquire connection error: …", "Connection Error: …"): during
+ * an outage that is a line per query. The server's database watcher logs the outage once when it starts and once
+ * when it ends (server/src/database-health.ts), so these are dropped; knex's other warnings go on to the console.
+ */
+export function warnUnlessConnectionNoise(message: unknown): void {
+  if (/^(Acquire connection error|Connection Error):/.test(String(message))) return;
+  console.warn(message);
 }

@@ -23,6 +23,8 @@ export interface UpstreamAttempt {
   /** 'ok', the failure's error code, or 'cancelled' when the caller went away */
   outcome: string;
   upstreamStatus?: number;
+  /** an excerpt of the upstream's own error text (GatewayError.upstreamMessage), for logs */
+  upstreamMessage?: string;
   /** how long the attempt ran, on the selection policy's clock */
   durationMs: number;
   call?: AttemptCall;

@@ -113,7 +113,11 @@ export class DeploymentSelector {
   /** Reports a failed attempt to its breaker; true when the next deployment should be tried. */
   failed(a: DeploymentAttempt<unknown>, e: unknown, signal: AbortSignal): { error: GatewayError; failover: boolean } {
     const error = toGatewayError(e);
-    const attempt = { outcome: signal.aborted ? 'cancelled' : (error.code ?? error.reason), upstreamStatus: error.upstreamStatus };
+    const attempt = {
+      outcome: signal.aborted ? 'cancelled' : (error.code ?? error.reason),
+      upstreamStatus: error.upstreamStatus,
+      upstreamMessage: error.upstreamMessage,
+    };
     if (signal.aborted) this.verdict(a, 'neutral', attempt);
     else if (isUpstreamFault(error)) this.verdict(a, 'failure', attempt);
     // An answer caused by the request (say a 400) still shows the upstream is up.
@@ -125,7 +129,7 @@ export class DeploymentSelector {
   private verdict(
     a: DeploymentAttempt<unknown>,
     kind: 'success' | 'failure' | 'neutral',
-    attempt: { outcome: string; upstreamStatus?: number; answer?: AttemptAnswer },
+    attempt: { outcome: string; upstreamStatus?: number; upstreamMessage?: string; answer?: AttemptAnswer },
   ): void {
     const before = a.breaker.state;
     if (kind === 'success') a.breaker.onSuccess(a.permit);

@@ -173,8 +173,11 @@ export class VideoWorker {
 
   private async housekeeping(): Promise<void> {
     const now = this.now();
+    // a round with nothing due asked the store nothing: it says nothing about an outage ending
+    let asked = false;
     try {
       if (now - this.lastExpire >= this.o.expireEveryMs) {
+        asked = true;
         this.lastExpire = now;
         const n = await this.expireOverdue();
         if (n) this.log('info', 'video tasks expired', { count: n });
@@ -185,11 +188,12 @@ export class VideoWorker {
         if (settled?.length) this.log('info', 'video tasks settled on delivery', { count: settled.length });
       }
       if (now - this.lastPurge >= this.o.purgeEveryMs) {
+        asked = true;
         this.lastPurge = now;
         const n = await this.purgeRetention();
         if (n) this.log('info', 'video tasks purged', { count: n });
       }
-      this.housekeepingOutage.succeeded();
+      if (asked) this.housekeepingOutage.succeeded();
     } catch (e) {
       this.housekeepingOutage.failed(e); // runs every second: an outage is one line, not one a second
     }

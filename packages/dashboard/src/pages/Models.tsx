@@ -20,8 +20,10 @@ async function adminCatalogue(key: string) {
   ]);
   const circuits = circuitStates(parseMetrics(metrics));
   // a breaker per deployment, keyed by the upstream model (the model's own id when the catalogue names none)
-  const health = (provider: string, upstream: string) =>
-    circuits.find((c) => c.provider === provider && c.upstreamModel === upstream)?.state ?? 'no breaker state yet';
+  const health = (provider: string, upstream: string) => {
+    const c = circuits.find((x) => x.provider === provider && x.upstreamModel === upstream);
+    return c ? `${c.state}${c.detail ? ` (${c.detail})` : ''}` : 'no breaker state yet';
+  };
   return models.data.map((m) => ({
     ...m,
     deployments: deploymentsOf(m).map((d) => ({ ...d, health: health(d.provider, d.upstreamModel ?? m.id) })),

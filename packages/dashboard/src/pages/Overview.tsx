@@ -58,7 +58,10 @@ export function Overview({ session }: { session: Session }) {
               <tr key={`${c.provider}/${c.upstreamModel}`}>
                 <td>{c.provider}</td>
                 <td>{c.upstreamModel}</td>
-                <td className={`state-${c.state}`}>{c.state}</td>
+                <td className={`state-${c.state}`}>
+                  {c.state}
+                  {c.detail ? ` (${c.detail})` : ''}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,3 +1,4 @@
+import { OutageLog } from '@gateway/core';
 import type { CatalogueSettings, ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
 import { buildConfig, type GatewayConfig, type GatewayConfigFile } from '../config';
 import type { Logger } from '../logger';
@@ -102,8 +103,13 @@ export class ConfigRuntime {
   }
 
   start(pollMs: number): void {
+    // the store unreachable fails every poll: logged once at warn when it starts and once when a poll succeeds again
+    const outage = new OutageLog((level, message, fields) => this.logger.log(level, message, fields), 'config reload');
     this.timer = setInterval(() => {
-      this.reload().catch((e) => this.logger.error('config reload failed', { error: (e as Error).message }));
+      this.reload().then(
+        () => outage.succeeded(),
+        (e) => outage.failed(e, { pollMs }),
+      );
     }, pollMs);
     this.timer.unref();
   }

@@ -20,8 +20,18 @@ export function wireOperations(ctx: WiringContext) {
         );
       }
     }
+    let text: string;
+    try {
+      text = await ctx.metrics.scrape();
+    } catch {
+      // WORKERS > 1: the cluster's primary did not answer in time
+      const busy = new GatewayError('upstream_unavailable', 'The metrics could not be gathered from every worker; retry.', {
+        code: 'metrics_unavailable',
+      });
+      return sendError(res, busy, openAiErrorShape.render);
+    }
     res.setHeader('Content-Type', ctx.metrics.registry.contentType);
-    res.send(await ctx.metrics.registry.metrics());
+    res.send(text);
   });
   // The API description is public, like the docs it is generated from.
   metrics.get(

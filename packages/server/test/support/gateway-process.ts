@@ -86,7 +86,12 @@ export function runGatewayExpectingExit(env: Record<string, string>): Promise<{ 
 /** node's arguments in `npm start` after its build step: the flags and the bundled entry. */
 function npmStartArgs(): string[] {
   const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [cmd, ...args] = start.split('&&').pop()!.trim().split(/\s+/);
+  const [cmd, ...args] = start
+    .split('&&')
+    .pop()!
+    .trim()
+    .replace(/^exec\s+/, '')
+    .split(/\s+/);
   if (cmd !== 'node') throw new Error(`npm start no longer runs node last: ${start}`);
   return args;
 }
