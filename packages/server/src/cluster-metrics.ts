@@ -14,7 +14,7 @@ export type MetricSnapshot = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
 type Sample = MetricSnapshot[number]['values'][number] & { metricName?: string };
 
 /** Gauges whose instance-wide value is the workers' sum. */
-const SUMMED_GAUGES = new Set(['gateway_active_streams']);
+const SUMMED_GAUGES = new Set(['gateway_active_streams', 'gateway_usage_rows_pending']);
 /** Gauges read from the shared store: every worker reports the same figure, so one is shown. */
 const SHARED_GAUGES = new Set(['gateway_tasks', 'gateway_task_queue_oldest_seconds', 'gateway_worker_poll_lag_seconds']);
 

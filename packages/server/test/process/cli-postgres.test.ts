@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import knex from 'knex';
 import request from 'supertest';
 import { describeWithService } from '@gateway/testkit';
-import { runCliProcess } from './support/gateway-process';
-import { startTestGateway, type TestGateway } from './support/test-gateway';
+import { runCliProcess } from '../support/gateway-process';
+import { startTestGateway, type TestGateway } from '../support/test-gateway';
 
 jest.setTimeout(180_000);
 

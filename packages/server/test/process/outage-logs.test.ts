@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describeWithService, eventually } from '@gateway/testkit';
-import { startGatewayProcess } from './support/gateway-process';
-import { startTcpProxy } from './support/tcp-proxy';
-import { processSetup } from './reliability/support/process-setup';
-import { ALPHA_KEY } from './support/test-gateway';
+import { startGatewayProcess } from '../support/gateway-process';
+import { startTcpProxy } from '../support/tcp-proxy';
+import { processSetup } from '../reliability/support/process-setup';
+import { ALPHA_KEY } from '../support/test-gateway';
 
 jest.setTimeout(240_000);
 

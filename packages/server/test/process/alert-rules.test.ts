@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
 
 jest.setTimeout(120_000);
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 const RULES = path.join(ROOT, 'deploy/prometheus-alerts.yml');
 /** Debian's `prometheus` package provides it (.ci/run installs it where apt can). */
 const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => existsSync(p));

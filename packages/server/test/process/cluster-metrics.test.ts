@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { describeWithService, eventually } from '@gateway/testkit';
-import { startGatewayProcess } from './support/gateway-process';
-import { processSetup } from './reliability/support/process-setup';
-import { ALPHA_KEY } from './support/test-gateway';
+import { startGatewayProcess } from '../support/gateway-process';
+import { processSetup } from '../reliability/support/process-setup';
+import { ALPHA_KEY } from '../support/test-gateway';
 
 jest.setTimeout(240_000);
 

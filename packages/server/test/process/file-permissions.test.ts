@@ -12,7 +12,7 @@ import { eventually } from '@gateway/testkit';
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 const KEY = 'sk-demo-file-permissions-0001';
 
 function walk(dir: string): Array<{ file: string; mode: number; dir: boolean }> {

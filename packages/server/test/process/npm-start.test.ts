@@ -6,7 +6,7 @@ import { eventually } from '@gateway/testkit';
 
 jest.setTimeout(300_000);
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 
 /**
  * A checkout with no bundle: its own package.json, tsconfig.json and build script, its own packages/server/dist,
