@@ -1,3 +1,4 @@
+import { googleErrorParts } from '@gateway/wire-gemini-content';
 import { eventually, describeWithService, externalServiceUrl } from '@gateway/testkit';
 import { randomBytes } from 'node:crypto';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from '../support/test-gateway';
@@ -11,7 +12,7 @@ import { errorProblem, openStream, send, TEXT_FORMATS, textCall, type TextFormat
  * its slot. With TEST_REDIS_URL the limit holds across two instances.
  */
 const MODEL = modelOf('held');
-const codeOf = (format: TextFormat, body: any) => (format === 'gemini' ? body.error.type : body.error.code);
+const codeOf = (format: TextFormat, body: any) => (format === 'gemini' ? googleErrorParts(body).code : body.error.code);
 
 /** Opens a stream, retrying briefly while it is refused (a freed slot shows once the gateway saw the close). */
 async function openWhenAdmitted(url: string, format: TextFormat, key: string) {

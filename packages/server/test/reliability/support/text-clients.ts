@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { errorShapeProblem, type ErrorShape } from '../../fuzz/endpoints';
+import { googleErrorParts } from '@gateway/wire-gemini-content';
 
 /** The four text formats as a client sends them (plain HTTP, so faults show as they are on the wire). */
 export type TextFormat = 'chat' | 'messages' | 'responses' | 'gemini';
@@ -138,7 +139,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function errorCode(format: TextFormat, a: Answer): { code: string; inStream: boolean } | null {
   const pick = (b: any): string | undefined =>
     format === 'gemini'
-      ? b?.error?.type
+      ? googleErrorParts(b ?? {}).code
       : format === 'responses' && b?.type === 'response.failed'
         ? b.response?.error?.code
         : (b?.error?.code ?? (b?.type === 'error' ? b.code : undefined));
