@@ -1,3 +1,4 @@
+import { StartupError } from './startup-checks';
 import { listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
 import { wholeNumberFromEnv } from './env-number';
 import { parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
@@ -48,6 +49,8 @@ export interface GatewayEnv {
   contentProbeIntervalMs?: number;
   /** WEBHOOK_ALLOWED_HOSTS, WEBHOOK_RETRY_*, WEBHOOK_TIMEOUT_MS, WEBHOOK_WORKER_INTERVAL_MS, TASK_EVENTS_POLL_MS */
   webhooks?: WebhookEnv;
+  /** MODEL_NOT_IN_GROUP_STATUS: 503 (the specification's, the default) or 403, which coding agents do not retry */
+  modelNotInGroupStatus?: 403 | 503;
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
@@ -78,5 +81,12 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     contentStore: e.CONTENT_STORE || undefined,
     contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
     webhooks: webhookEnvFromProcess(e),
+    modelNotInGroupStatus: parseModelNotInGroupStatus(e.MODEL_NOT_IN_GROUP_STATUS),
   };
+}
+
+function parseModelNotInGroupStatus(raw: string | undefined): 403 | 503 {
+  if (raw === undefined || raw === '' || raw === '503') return 503;
+  if (raw === '403') return 403;
+  throw new StartupError(`MODEL_NOT_IN_GROUP_STATUS must be 403 or 503, not "${raw.slice(0, 40)}".`, 'model_not_in_group_status_invalid');
 }

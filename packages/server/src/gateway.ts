@@ -83,6 +83,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const logger = overrides.logger ?? createLogger();
   const config = overrides.config ?? loadConfig(env.configPath);
   const providers = buildProviders(config, { dataDir: env.dataDir });
+  config.catalogue.outsideGroupStatus = env.modelNotInGroupStatus ?? 503;
   checkStartupEnv(env);
   const tracing = await tracingIfConfigured(env.tracing, overrides.spanExporter, providers, logger);
   const contentChoice = parseContentStore(env.contentStore);
