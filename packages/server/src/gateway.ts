@@ -36,6 +36,8 @@ import { compactionSecret } from './wiring/compaction-secret';
 import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { createTimedServer } from './listen-timeouts';
+import { responsesSocket } from '@gateway/wire-openai-responses';
+import { attachSocketRoutes, loopbackOrigin } from './socket-upgrades';
 import { databaseGate, watchDatabase } from './database-health';
 import { readinessCheck } from './readiness';
 import { observeRequests } from './request-observer';
@@ -211,6 +213,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   });
 
   const servers: Server[] = [];
+  const sockets: Array<{ close(): void }> = [];
   return {
     localAdminToken,
     app,
@@ -228,6 +231,8 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     listen(port = env.port, host = env.host) {
       return new Promise((resolve, reject) => {
         const server = createTimedServer(app, env.listenTimeouts);
+        // the Responses API's WebSocket mode (Codex): each response runs through the HTTP route on this listener
+        sockets.push(attachSocketRoutes(server, [responsesSocket({ authenticate: auth, origin: () => loopbackOrigin(server) })], logger));
         server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, port, host)));
         server.listen(port, host, () => {
           servers.push(server);
@@ -241,6 +246,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
      */
     async close() {
       const grace = env.shutdownGraceMs ?? 10000;
+      for (const s of sockets) s.close();
       await Promise.all(
         servers.map(
           (s) =>
