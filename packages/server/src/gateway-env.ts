@@ -11,7 +11,12 @@ export interface GatewayEnv {
   host: string;
   databaseUrl?: string;
   dataDir: string;
+  /** PUBLIC_BASE_URL, or without it `http://localhost:$PORT`: the base of links minted without a request (webhooks) */
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL unset: links in answers use the origin each request came in on (public-links.ts) */
+  publicBaseUrlDerived?: boolean;
+  /** TRUST_PROXY: X-Forwarded-Host and X-Forwarded-Proto name that origin (only behind a proxy that sets them) */
+  trustProxy?: boolean;
   configPath?: string;
   demoKey?: string;
   /** GATEWAY_ADMIN_KEY: guards /admin and (unless METRICS_PUBLIC=true) /metrics */
@@ -60,7 +65,9 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     host: e.HOST ?? '0.0.0.0',
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: e.DATA_DIR ?? './.gateway-data',
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrlDerived: !e.PUBLIC_BASE_URL,
+    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     configPath: e.GATEWAY_CONFIG || undefined,
     demoKey: e.GATEWAY_DEMO_KEY || undefined,
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
