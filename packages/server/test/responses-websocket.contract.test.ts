@@ -131,11 +131,29 @@ describe('the Responses API over WebSocket (GET /v1/responses with an upgrade)',
     c.close();
   });
 
-  it('answers generate:false (a warm-up) with an empty completed response, running nothing', async () => {
+  it('answers generate:false (a warm-up) with an empty completed response, and a continuation of it carries its input', async () => {
+    const okRows = async () => {
+      await gw.usage.flush();
+      return (await gw.db.knex('usage_log').where({ format: 'openai-responses', account_id: 'alpha' }).count({ n: '*' }))[0]!.n;
+    };
+    const before = await okRows();
     const c = await connect();
-    const events = await c.create({ model: 'sim-chat', input: 'warm', generate: false });
+    const opening = [{ role: 'user', content: 'My name is Ada and I like rivers very much' }];
+    const events = await c.create({ model: 'sim-chat', input: opening, generate: false });
     expect(events.map((e) => e.type)).toEqual(['response.created', 'response.completed']);
-    expect(events[1].response).toMatchObject({ object: 'response', status: 'completed', output: [] });
+    const warm = events[1].response;
+    expect(warm).toMatchObject({ object: 'response', status: 'completed', output: [] });
+    expect(await okRows()).toBe(before); // no model ran, nothing was logged
+
+    // Codex then sends only the new items with the warm-up's id: the upstream sees the warm-up's input too
+    const alone = (await c.create({ model: 'sim-chat', input: 'What is my name?' })).at(-1).response;
+    const both = (await c.create({ model: 'sim-chat', input: [...opening, { role: 'user', content: 'What is my name?' }] })).at(
+      -1,
+    ).response;
+    const follow = (await c.create({ model: 'sim-chat', input: 'What is my name?', previous_response_id: warm.id })).at(-1).response;
+    expect(follow.status).toBe('completed');
+    expect(follow.usage.input_tokens).toBe(both.usage.input_tokens);
+    expect(follow.usage.input_tokens).toBeGreaterThan(alone.usage.input_tokens);
     c.close();
   });
 

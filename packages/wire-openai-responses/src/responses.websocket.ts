@@ -61,6 +61,8 @@ function expressLike(req: IncomingMessage): Request {
 function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: ResponsesDispatch): void {
   let queue = Promise.resolve();
   let inFlight: http.ClientRequest | undefined;
+  /** warm-ups answered on this connection: their id → their input, which a continuation carries forward */
+  const warmUps = new Map<string, unknown>();
   socket.onClose(() => inFlight?.destroy());
   const sendError = (err: GatewayError) => {
     const { status, body } = openAiErrorShape.render(err);
@@ -74,10 +76,12 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
         if (message === 'ignored') return;
         const { generate, ...body } = message;
         if (generate === false) {
-          for (const event of warmUp(body)) await socket.send(JSON.stringify(event));
+          const events = warmUp(body);
+          warmUps.set(events.id, body.input);
+          for (const event of events.frames) await socket.send(JSON.stringify(event));
           return;
         }
-        await relay(body);
+        await relay(continuingWarmUp(body, warmUps));
       })
       .catch((e: unknown) => (socket.open ? sendError(toGatewayError(e)) : undefined));
   });
@@ -138,13 +142,28 @@ function parseMessage(text: string): Record<string, unknown> | 'ignored' {
  * `generate: false` only prepares the connection (Codex warms it up this way): no model runs, nothing is stored or
  * billed; the answer is the created and completed events of an empty response.
  */
-function warmUp(body: Record<string, unknown>): object[] {
+function warmUp(body: Record<string, unknown>): { id: string; frames: object[] } {
   const header = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: String(body.model ?? ''), body };
   const response = encodeResponse(header, { status: 'completed', output: [] });
-  return [
-    { type: 'response.created', response: { ...response, status: 'in_progress' }, sequence_number: 0 },
-    { type: 'response.completed', response, sequence_number: 1 },
-  ];
+  return {
+    id: header.id,
+    frames: [
+      { type: 'response.created', response: { ...response, status: 'in_progress' }, sequence_number: 0 },
+      { type: 'response.completed', response, sequence_number: 1 },
+    ],
+  };
+}
+
+/**
+ * A create continuing a warm-up of this connection (Codex sends only the new items after it): the warm-up stored
+ * nothing, so its input is put back in front and the create runs as a fresh one.
+ */
+function continuingWarmUp(body: Record<string, unknown>, warmUps: Map<string, unknown>): Record<string, unknown> {
+  const id = body.previous_response_id;
+  if (typeof id !== 'string' || !warmUps.has(id)) return body;
+  const { previous_response_id: _warm, ...rest } = body;
+  const items = (input: unknown) => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
+  return { ...rest, input: [...items(warmUps.get(id)), ...items(body.input)] };
 }
 
 /** What the HTTP route needs of the upgrade request: the key, the origin it came in on, the caller's identity. */
