@@ -157,6 +157,25 @@ describe('the Responses API over WebSocket (GET /v1/responses with an upgrade)',
     c.close();
   });
 
+  it('continues a store:false response of the same connection, which HTTP cannot read', async () => {
+    const c = await connect();
+    const first = (await c.create({ model: 'sim-chat', input: 'My name is Ada and I like rivers very much', store: false })).at(
+      -1,
+    ).response;
+    const alone = (await c.create({ model: 'sim-chat', input: 'What is my name?', store: false })).at(-1).response;
+    const follow = (await c.create({ model: 'sim-chat', input: 'What is my name?', previous_response_id: first.id, store: false })).at(-1);
+    // only the connection's latest unstored response is remembered (as OpenAI's WebSocket mode): `alone` replaced `first`
+    expect(follow).toMatchObject({ type: 'error', status: 404, error: { code: 'response_not_found' } });
+    const again = (await c.create({ model: 'sim-chat', input: 'What is my name?', previous_response_id: alone.id, store: false })).at(
+      -1,
+    ).response;
+    expect(again.status).toBe('completed');
+    expect(again.usage.input_tokens).toBe(alone.usage.input_tokens + alone.usage.output_tokens + alone.usage.input_tokens);
+    const read = await request(gw.app).get(`/v1/responses/${alone.id}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
+    expect(read.status).toBe(404);
+    c.close();
+  });
+
   it('writes one usage row per response, as the HTTP route does', async () => {
     const rows = async () => {
       await gw.usage.flush();

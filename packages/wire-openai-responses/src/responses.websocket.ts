@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { GatewayError, invalid, newId, toGatewayError } from '@gateway/core';
 import { extractKey, openAiErrorShape, type Authenticator } from '@gateway/http-kit';
 import { encodeResponse } from './responses.response.codec';
+import { ConnectionMemory } from './responses.websocket.memory';
 
 /** The path both transports of the Responses API share: POST for HTTP, GET with an upgrade for WebSocket. */
 export const RESPONSES_SOCKET_PATH = '/v1/responses';
@@ -61,8 +62,7 @@ function expressLike(req: IncomingMessage): Request {
 function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: ResponsesDispatch): void {
   let queue = Promise.resolve();
   let inFlight: http.ClientRequest | undefined;
-  /** warm-ups answered on this connection: their id → their input, which a continuation carries forward */
-  const warmUps = new Map<string, unknown>();
+  const memory = new ConnectionMemory();
   socket.onClose(() => inFlight?.destroy());
   const sendError = (err: GatewayError) => {
     const { status, body } = openAiErrorShape.render(err);
@@ -74,17 +74,24 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
         if (!socket.open) return;
         const message = parseMessage(text);
         if (message === 'ignored') return;
-        const { generate, ...body } = message;
+        const { generate, ...asked } = message;
+        const body = memory.expand(asked);
         if (generate === false) {
           const events = warmUp(body);
-          warmUps.set(events.id, body.input);
+          memory.remember(events.id, body.input, []);
           for (const event of events.frames) await socket.send(JSON.stringify(event));
           return;
         }
-        await relay(continuingWarmUp(body, warmUps));
+        await relay(body);
       })
       .catch((e: unknown) => (socket.open ? sendError(toGatewayError(e)) : undefined));
   });
+
+  const rememberCompleted = (body: Record<string, unknown>, frame: string) => {
+    const event = parseJson(frame) as { type?: string; response?: { id?: string; output?: unknown[] } } | undefined;
+    if (event?.type === 'response.completed' && typeof event.response?.id === 'string')
+      memory.remember(event.response.id, body.input, event.response.output ?? []);
+  };
 
   /** One create through the HTTP route; each SSE event's data goes out as one frame, an HTTP refusal as an error event. */
   const relay = (body: Record<string, unknown>) =>
@@ -115,7 +122,10 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
           if (frames.length === 0) return;
           res.pause();
           void (async () => {
-            for (const f of frames) await socket.send(f);
+            for (const f of frames) {
+              if (body.store === false && f.includes('"response.completed"')) rememberCompleted(body, f);
+              await socket.send(f);
+            }
             res.resume();
           })();
         });
@@ -152,18 +162,6 @@ function warmUp(body: Record<string, unknown>): { id: string; frames: object[] }
       { type: 'response.completed', response, sequence_number: 1 },
     ],
   };
-}
-
-/**
- * A create continuing a warm-up of this connection (Codex sends only the new items after it): the warm-up stored
- * nothing, so its input is put back in front and the create runs as a fresh one.
- */
-function continuingWarmUp(body: Record<string, unknown>, warmUps: Map<string, unknown>): Record<string, unknown> {
-  const id = body.previous_response_id;
-  if (typeof id !== 'string' || !warmUps.has(id)) return body;
-  const { previous_response_id: _warm, ...rest } = body;
-  const items = (input: unknown) => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
-  return { ...rest, input: [...items(warmUps.get(id)), ...items(body.input)] };
 }
 
 /** What the HTTP route needs of the upgrade request: the key, the origin it came in on, the caller's identity. */
