@@ -194,7 +194,7 @@ async function smoke(agent: Agent, url: string): Promise<Check[]> {
   record('plain prompt', plain.code === 0 && a.text.includes('Simulated answer'), plain.code === 0 ? a.text : failure(plain));
   if (agent === 'codex-ws') {
     // codex-api logs this line once the upgrade succeeded; an HTTP fallback never prints it
-    const overSocket = plain.out.includes('successfully connected to websocket');
+    const overSocket = /successfully connected to (Responses )?WebSocket/i.test(plain.out);
     record('turns over WebSocket', plain.code === 0 && overSocket, overSocket ? 'connected to the gateway over WebSocket' : failure(plain));
   }
 
