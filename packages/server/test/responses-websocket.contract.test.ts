@@ -195,4 +195,12 @@ describe('the Responses API over WebSocket (GET /v1/responses with an upgrade)',
       ]),
     );
   });
+
+  // last: it stops the gateway
+  it('a gateway shutting down closes its open sockets with 1001 instead of waiting on them', async () => {
+    const c = await connect();
+    const closed = new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code)));
+    await gw.stop();
+    expect(await closed).toBe(1001);
+  });
 });
