@@ -1,10 +1,19 @@
 import request from 'supertest';
 import WebSocket from 'ws';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
+import { eventually } from '@gateway/testkit';
+import { DEFAULT_CONFIG } from '../src/default-config';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway();
+  // sim-chat-slow: a stream slow enough (one part per 300 ms) for the client to leave in the middle of it
+  const base = testConfigFile();
+  gw = await startTestGateway({
+    config: testConfigFile({
+      providers: [...base.providers, { id: 'slow', type: 'simulator', options: { chunkDelayMs: 300 } }],
+      models: [...DEFAULT_CONFIG.models, { id: 'sim-chat-slow', kind: 'text', provider: 'slow' }],
+    }),
+  });
 });
 afterAll(async () => {
   await gw.stop();
@@ -194,6 +203,18 @@ describe('the Responses API over WebSocket (GET /v1/responses with an upgrade)',
         ['sim-chat', two.usage.input_tokens, two.usage.output_tokens],
       ]),
     );
+  });
+
+  it('a client closing the socket mid-response stops it as a client leaving an SSE stream: a 499 cancelled usage row', async () => {
+    const c = await connect(BETA_KEY); // the vip group sees sim-chat-slow
+    c.ws.send(JSON.stringify({ type: 'response.create', model: 'sim-chat-slow', input: 'tell me a long story about rivers' }));
+    for (let f = await c.next(); f.type !== 'response.output_text.delta'; f = await c.next());
+    c.close();
+    await eventually(async () => {
+      await gw.usage.flush();
+      const row = await gw.db.knex('usage_log').where({ account_id: 'beta', model: 'sim-chat-slow' }).first();
+      expect(row).toMatchObject({ format: 'openai-responses', status: 'cancelled', http_status: 499 });
+    }, 15_000);
   });
 
   // last: it stops the gateway

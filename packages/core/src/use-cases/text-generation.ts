@@ -191,8 +191,10 @@ export class TextGeneration {
         finished = true;
         this.selector.failed(chosen, err, meta.signal);
       }
-      status = 'error';
-      httpStatus = err.status;
+      // A caller that left mid-stream is a client-closed request (499), whatever the abort raised upstream.
+      const left = meta.signal.aborted;
+      status = left ? 'cancelled' : 'error';
+      httpStatus = left ? 499 : err.status;
       errorCode = err.code;
       throw err;
     } finally {
