@@ -217,6 +217,20 @@ describe('the Responses API over WebSocket (GET /v1/responses with an upgrade)',
     }, 15_000);
   });
 
+  it('refuses messages beyond 16 waiting behind a running response with a 429 error event', async () => {
+    const c = await connect(BETA_KEY);
+    c.ws.send(JSON.stringify({ type: 'response.create', model: 'sim-chat-slow', input: 'a long story please' }));
+    for (let i = 0; i < 30; i++) c.ws.send(JSON.stringify({ type: 'response.processed', response_id: 'resp_x' }));
+    // the slow response holds the queue: 16 messages are taken (the running one included), the rest refused at once
+    const refused: any[] = [];
+    while (refused.length < 14) {
+      const f = await c.next();
+      if (f.type === 'error') refused.push(f);
+    }
+    expect(refused.every((f) => f.status === 429 && f.error.code === 'too_many_pending_messages')).toBe(true);
+    c.close();
+  });
+
   // last: it stops the gateway
   it('a gateway shutting down closes its open sockets with 1001 instead of waiting on them', async () => {
     const c = await connect();

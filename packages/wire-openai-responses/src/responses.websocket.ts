@@ -6,6 +6,9 @@ import { extractKey, openAiErrorShape, type Authenticator } from '@gateway/http-
 import { encodeResponse } from './responses.response.codec';
 import { ConnectionMemory } from './responses.websocket.memory';
 
+/** Messages a connection may hold at once, the running one included. */
+const MAX_PENDING_MESSAGES = 16;
+
 /** The path both transports of the Responses API share: POST for HTTP, GET with an upgrade for WebSocket. */
 export const RESPONSES_SOCKET_PATH = '/v1/responses';
 
@@ -68,7 +71,22 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
     const { status, body } = openAiErrorShape.render(err);
     return socket.send(JSON.stringify({ type: 'error', status, ...(body as object) }));
   };
+  let pending = 0;
   socket.onMessage((text) => {
+    // responses run one at a time: a client that sends faster than they finish is refused, not buffered without end
+    if (pending >= MAX_PENDING_MESSAGES) {
+      void sendError(
+        new GatewayError(
+          'rate_limited',
+          `More than ${MAX_PENDING_MESSAGES} messages are waiting on this connection; wait for a response to finish.`,
+          {
+            code: 'too_many_pending_messages',
+          },
+        ),
+      );
+      return;
+    }
+    pending++;
     queue = queue
       .then(async () => {
         if (!socket.open) return;
@@ -84,7 +102,8 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
         }
         await relay(body);
       })
-      .catch((e: unknown) => (socket.open ? sendError(toGatewayError(e)) : undefined));
+      .catch((e: unknown) => (socket.open ? sendError(toGatewayError(e)) : undefined))
+      .finally(() => pending--);
   });
 
   const rememberCompleted = (body: Record<string, unknown>, frame: string) => {
