@@ -4,7 +4,9 @@
  * docs/coding-agents.md: a plain prompt, a tool call round trip, a resumed session, and an unconfigured model id that
  * must end within 10 s with the client's own model-not-found message. Prints a markdown table; exits 1 when a check
  * failed. AGENTS_SMOKE_DIR picks the scratch folder (default: <tmp>/gateway-agents-smoke, reused between runs);
- * AGENTS_SMOKE_SKIP_INSTALL=1 reuses what is installed there.
+ * AGENTS_SMOKE_SKIP_INSTALL=1 reuses what is installed there; AGENTS_SMOKE_ONLY=codex,codex-ws runs only those.
+ * `codex-ws` is Codex through its built-in provider (`openai_base_url`), which opens the Responses API over
+ * WebSocket: it also checks that the turns went over the WebSocket transport.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,11 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 const SCRATCH = process.env.AGENTS_SMOKE_DIR ?? path.join(os.tmpdir(), 'gateway-agents-smoke');
 const PACKAGES = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', gemini: '@google/gemini-cli' } as const;
-type Agent = keyof typeof PACKAGES;
+type Cli = keyof typeof PACKAGES;
+/** the agents run: each CLI with the config docs/coding-agents.md gives, and Codex once more with its built-in provider */
+const AGENTS = ['claude', 'codex', 'codex-ws', 'gemini'] as const;
+type Agent = (typeof AGENTS)[number];
+const cliOf = (agent: Agent): Cli => (agent === 'codex-ws' ? 'codex' : agent);
 const KEY = 'sk-agents-smoke-key-0001';
 const STEP_MS = 120_000;
 const NOT_FOUND_MS = 10_000;
@@ -126,6 +132,13 @@ function agentEnv(agent: Agent, url: string): NodeJS.ProcessEnv {
     );
     return { ...base, CODEX_HOME: codexHome, GATEWAY_API_KEY: KEY };
   }
+  if (agent === 'codex-ws') {
+    // the built-in provider, pointed at the gateway: WebSocket first; its log names the transport of each turn
+    const codexHome = path.join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(path.join(codexHome, 'config.toml'), `model = "gpt-5-codex"\nopenai_base_url = "${url}/v1"\n`);
+    return { ...base, CODEX_HOME: codexHome, CODEX_API_KEY: KEY, RUST_LOG: 'codex_api=info,codex_core=info' };
+  }
   mkdirSync(path.join(home, '.gemini'), { recursive: true });
   writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
   return { ...base, GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: KEY, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
@@ -135,6 +148,7 @@ function agentEnv(agent: Agent, url: string): NodeJS.ProcessEnv {
 const CLI: Record<Agent, { prompt(text: string, extra?: string[]): string[]; toolPrompt: string }> = {
   claude: { prompt: (t, extra = []) => ['-p', t, '--output-format', 'json', ...extra], toolPrompt: 'please call the Read tool' },
   codex: { prompt: (t, extra = []) => ['exec', '--json', '--skip-git-repo-check', ...extra, t], toolPrompt: 'please call view_image' },
+  'codex-ws': { prompt: (t, extra = []) => ['exec', '--json', '--skip-git-repo-check', ...extra, t], toolPrompt: 'please call view_image' },
   gemini: { prompt: (t, extra = []) => [...extra, '-p', t, '--output-format', 'json'], toolPrompt: 'please call list_directory' },
 };
 
@@ -145,7 +159,7 @@ function answerOf(agent: Agent, r: Run): { text: string; session?: string; input
     const d = docs.find((x) => x.type === 'result') ?? {};
     return { text: String(d.result ?? ''), session: d.session_id, inputTokens: Number(d.usage?.input_tokens ?? 0) };
   }
-  if (agent === 'codex') {
+  if (cliOf(agent) === 'codex') {
     const messages = docs.filter((x) => x.type === 'item.completed' && x.item?.type === 'agent_message').map((x) => x.item.text);
     const turn = docs.find((x) => x.type === 'turn.completed');
     return {
@@ -164,7 +178,7 @@ function answerOf(agent: Agent, r: Run): { text: string; session?: string; input
 }
 
 async function smoke(agent: Agent, url: string): Promise<Check[]> {
-  const bin = path.join(SCRATCH, 'node_modules', '.bin', agent);
+  const bin = path.join(SCRATCH, 'node_modules', '.bin', cliOf(agent));
   const env = agentEnv(agent, url);
   const cwd = path.join(SCRATCH, 'work');
   mkdirSync(cwd, { recursive: true });
@@ -178,6 +192,11 @@ async function smoke(agent: Agent, url: string): Promise<Check[]> {
   const plain = await run(bin, cli.prompt('hello there'), env, cwd);
   const a = answerOf(agent, plain);
   record('plain prompt', plain.code === 0 && a.text.includes('Simulated answer'), plain.code === 0 ? a.text : failure(plain));
+  if (agent === 'codex-ws') {
+    // codex-api logs this line once the upgrade succeeded; an HTTP fallback never prints it
+    const overSocket = /successfully connected to (Responses )?WebSocket/i.test(plain.out);
+    record('turns over WebSocket', plain.code === 0 && overSocket, overSocket ? 'connected to the gateway over WebSocket' : failure(plain));
+  }
 
   const tool = await run(bin, cli.prompt(cli.toolPrompt), env, cwd);
   const t = answerOf(agent, tool);
@@ -187,7 +206,7 @@ async function smoke(agent: Agent, url: string): Promise<Check[]> {
   const f = answerOf(agent, first);
   const resumeArgs = agent === 'claude' ? ['--resume', f.session ?? ''] : agent === 'gemini' ? ['--resume', 'latest'] : [];
   const again =
-    agent === 'codex'
+    cliOf(agent) === 'codex'
       ? await run(bin, ['exec', '--json', '--skip-git-repo-check', 'resume', f.session ?? '', 'what word was it'], env, cwd)
       : await run(bin, cli.prompt('what word was it', resumeArgs), env, cwd);
   const s = answerOf(agent, again);
@@ -214,24 +233,27 @@ async function smoke(agent: Agent, url: string): Promise<Check[]> {
 
 async function main(): Promise<void> {
   mkdirSync(SCRATCH, { recursive: true });
+  const only = process.env.AGENTS_SMOKE_ONLY?.split(',').map((a) => a.trim());
+  const agents = AGENTS.filter((a) => !only || only.includes(a));
+  const packages = [...new Set(agents.map((a) => PACKAGES[cliOf(a)]))];
   if (process.env.AGENTS_SMOKE_SKIP_INSTALL !== '1' || !existsSync(path.join(SCRATCH, 'node_modules'))) {
     if (!existsSync(path.join(SCRATCH, 'package.json'))) writeFileSync(path.join(SCRATCH, 'package.json'), '{"private":true}\n');
-    console.log(`installing ${Object.values(PACKAGES).join(', ')} into ${SCRATCH} …`);
-    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...Object.values(PACKAGES).map((p) => `${p}@latest`)], {
+    console.log(`installing ${packages.join(', ')} into ${SCRATCH} …`);
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...packages.map((p) => `${p}@latest`)], {
       cwd: SCRATCH,
       stdio: 'inherit',
       timeout: 600_000,
     });
     if (npm.status !== 0) throw new Error(`npm install failed (${npm.status ?? npm.signal})`);
   }
-  const versions = (Object.keys(PACKAGES) as Agent[]).map((agent) => {
-    const v = spawnSync(path.join(SCRATCH, 'node_modules', '.bin', agent), ['--version'], { encoding: 'utf8', timeout: 30_000 });
-    return `${PACKAGES[agent]} ${(v.stdout || v.stderr || `not runnable: ${v.error?.message}`).trim()}`;
+  const versions = [...new Set(agents.map(cliOf))].map((cli) => {
+    const v = spawnSync(path.join(SCRATCH, 'node_modules', '.bin', cli), ['--version'], { encoding: 'utf8', timeout: 30_000 });
+    return `${PACKAGES[cli]} ${(v.stdout || v.stderr || `not runnable: ${v.error?.message}`).trim()}`;
   });
   const gw = await startGateway();
   const checks: Check[] = [];
   try {
-    for (const agent of Object.keys(PACKAGES) as Agent[]) checks.push(...(await smoke(agent, gw.url)));
+    for (const agent of agents) checks.push(...(await smoke(agent, gw.url)));
   } finally {
     gw.stop();
   }

@@ -89,6 +89,11 @@ export class ModelCatalogue {
   private readonly models = new Map<string, ModelSpec>();
   private readonly groups = new Map<string, Group>();
   private aliases = new ModelAliasIndex([]);
+  /**
+   * The status of a refusal for a known model outside the key's group: the specification's 503 by default, or 403
+   * (MODEL_NOT_IN_GROUP_STATUS), which coding agents take as final instead of retrying (resolve-model.ts).
+   */
+  outsideGroupStatus: 403 | 503 = 503;
 
   constructor(models: ModelSpec[], groups: Group[]) {
     this.replace(models, groups);

@@ -6,6 +6,7 @@ export { errorShapesOf, rendererForPath, type PathClaim, type WireFormat } from 
 export { requestId } from './request-id';
 export { requestSignal } from './request-abort';
 export { extractKey, principalOf, REFUSED_PRINCIPAL, requireKey, type Authenticator } from './auth';
+export { requestOrigin } from './request-origin';
 export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
 export { streamTaskEvents, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';

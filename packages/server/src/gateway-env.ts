@@ -1,3 +1,4 @@
+import { StartupError } from './startup-checks';
 import { listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
 import { wholeNumberFromEnv } from './env-number';
 import { parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
@@ -10,7 +11,12 @@ export interface GatewayEnv {
   host: string;
   databaseUrl?: string;
   dataDir: string;
+  /** PUBLIC_BASE_URL, or without it `http://localhost:$PORT`: the base of links minted without a request (webhooks) */
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL unset: links in answers use the origin each request came in on (public-links.ts) */
+  publicBaseUrlDerived?: boolean;
+  /** TRUST_PROXY: X-Forwarded-Host and X-Forwarded-Proto name that origin (only behind a proxy that sets them) */
+  trustProxy?: boolean;
   configPath?: string;
   demoKey?: string;
   /** GATEWAY_ADMIN_KEY: guards /admin and (unless METRICS_PUBLIC=true) /metrics */
@@ -55,6 +61,8 @@ export interface GatewayEnv {
    * TASK_EVENTS_POLL_MS, TASK_EVENTS_MAX_PER_KEY, TASK_EVENTS_MAX_PER_INSTANCE
    */
   webhooks?: WebhookEnv;
+  /** MODEL_NOT_IN_GROUP_STATUS: 503 (the specification's, the default) or 403, which coding agents do not retry */
+  modelNotInGroupStatus?: 403 | 503;
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
@@ -64,7 +72,9 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     host: e.HOST ?? '0.0.0.0',
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: e.DATA_DIR ?? './.gateway-data',
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrlDerived: !e.PUBLIC_BASE_URL,
+    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
     configPath: e.GATEWAY_CONFIG || undefined,
     demoKey: e.GATEWAY_DEMO_KEY || undefined,
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
@@ -90,5 +100,12 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     contentStore: e.CONTENT_STORE || undefined,
     contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
     webhooks: webhookEnvFromProcess(e),
+    modelNotInGroupStatus: parseModelNotInGroupStatus(e.MODEL_NOT_IN_GROUP_STATUS),
   };
+}
+
+function parseModelNotInGroupStatus(raw: string | undefined): 403 | 503 {
+  if (raw === undefined || raw === '' || raw === '503') return 503;
+  if (raw === '403') return 403;
+  throw new StartupError(`MODEL_NOT_IN_GROUP_STATUS must be 403 or 503, not "${raw.slice(0, 40)}".`, 'model_not_in_group_status_invalid');
 }

@@ -43,6 +43,8 @@ import { warnOfSealedSecrets } from './sealed-secrets-check';
 import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { createTimedServer } from './listen-timeouts';
+import { responsesSocket } from '@gateway/wire-openai-responses';
+import { attachSocketRoutes, loopbackOrigin } from './socket-upgrades';
 import { databaseGate, watchDatabase } from './database-health';
 import { readinessCheck } from './readiness';
 import { observeRequests } from './request-observer';
@@ -90,6 +92,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const logger = overrides.logger ?? createLogger();
   const config = overrides.config ?? loadConfig(env.configPath);
   const providers = await loadProviders(config, { dataDir: env.dataDir }, env.configPath && dirname(env.configPath));
+  config.catalogue.outsideGroupStatus = env.modelNotInGroupStatus ?? 503;
   checkStartupEnv(env);
   const tracing = await tracingIfConfigured(env.tracing, overrides.spanExporter, providers, logger);
   const contentChoice = parseContentStore(env.contentStore);
@@ -239,6 +242,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   });
 
   const servers: Server[] = [];
+  const sockets: Array<{ close(): void }> = [];
   return {
     localAdminToken,
     app,
@@ -256,6 +260,8 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     listen(port = env.port, host = env.host) {
       return new Promise((resolve, reject) => {
         const server = createTimedServer(app, env.listenTimeouts);
+        // the Responses API's WebSocket mode (Codex): each response runs through the HTTP route on this listener
+        sockets.push(attachSocketRoutes(server, [responsesSocket({ authenticate: auth, origin: () => loopbackOrigin(server) })], logger));
         server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, port, host)));
         server.listen(port, host, () => {
           servers.push(server);
@@ -269,6 +275,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
      */
     async close() {
       const grace = env.shutdownGraceMs ?? 10000;
+      for (const s of sockets) s.close();
       await Promise.all(
         servers.map(
           (s) =>

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ERROR_REASONS } from '@gateway/core';
 import type { ParamDoc, RouteAuth, RouteDoc } from '@gateway/http-kit';
 import { version } from '../package.json';
@@ -131,10 +131,10 @@ export function buildOpenApiDocument(opts: { publicBaseUrl: string; routes?: rea
 }
 
 /** `GET /openapi.json`: built once per base URL (PUBLIC_BASE_URL may be set after start). */
-export function serveOpenApi(publicBaseUrl: () => string): RequestHandler {
+export function serveOpenApi(publicBaseUrl: (req: Request) => string): RequestHandler {
   let cached: { base: string; body: string } | undefined;
-  return (_req, res) => {
-    const base = publicBaseUrl();
+  return (req, res) => {
+    const base = publicBaseUrl(req);
     if (cached?.base !== base) cached = { base, body: JSON.stringify(buildOpenApiDocument({ publicBaseUrl: base })) };
     res.type('application/json').send(cached.body);
   };

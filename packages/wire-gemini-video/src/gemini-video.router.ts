@@ -22,7 +22,7 @@ export interface GeminiVideoRouterDeps {
   /** live status (GET /v1beta/models/{model}/operations/{id}/events) */
   taskEvents: TaskEventsSource<VideoTask>;
   /** PUBLIC_BASE_URL; the download URI is always given with https:// */
-  publicBaseUrl: () => string;
+  publicBaseUrl: (req: Request) => string;
 }
 
 export const GEMINI_VIDEO_FORMAT = 'gemini-video';
@@ -50,19 +50,19 @@ export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
       idempotencyKey: req.header('idempotency-key') || undefined,
     });
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.json(encodeOperation(task, deps.publicBaseUrl()));
+    res.json(encodeOperation(task, deps.publicBaseUrl(req)));
   });
 
   // The model segment is not checked: the task id alone names the operation, so a task created in
   // another format can be polled here under any model name (documented in docs/formats/gemini-video.md).
   router.get(geminiPaths('/models/:model/operations/:id'), auth, async (req, res) => {
     const task = await deps.videos.get(principalOf(res), String(req.params.id));
-    res.json(encodeOperation(task, deps.publicBaseUrl()));
+    res.json(encodeOperation(task, deps.publicBaseUrl(req)));
   });
 
   // Live status: the operation at once and at every change, until done (docs/webhooks.md).
   router.get(geminiPaths('/models/:model/operations/:id/events'), auth, async (req, res) => {
-    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl()));
+    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl(req)));
   });
 
   router.get(DOWNLOAD, auth, async (req, res) => {

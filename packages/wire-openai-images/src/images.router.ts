@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { GatewayError, type GeneratedImageStore, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import { defaultResponseFormat } from './default-response-format';
 import {
@@ -28,7 +28,7 @@ export interface ImagesRouterDeps {
   images: ImageGeneration;
   files: GeneratedImageStore;
   /** read per request: the origin image URLs are built on */
-  publicBaseUrl: () => string;
+  publicBaseUrl: (req: Request) => string;
   /** https image inputs; default: safeFetch (public addresses only) */
   fetchImage?: ImageFetcher;
 }
@@ -45,7 +45,7 @@ export function openAiImagesRouter(deps: ImagesRouterDeps): Router {
       const result = await deps.images.generate(principal, call, meta);
       sendWarnings(res, result.warnings);
       const save = async (image: { data: Uint8Array; mediaType: string }) =>
-        `${deps.publicBaseUrl()}/v1/images/files/${(await deps.files.save(image.data, image.mediaType)).name}`;
+        `${deps.publicBaseUrl(res.req)}/v1/images/files/${(await deps.files.save(image.data, image.mediaType)).name}`;
       res.json(await encodeImagesResponse(created, call, result, responseFormat, save));
       return;
     }

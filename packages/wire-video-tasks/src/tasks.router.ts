@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import type { VideoTask, VideoTaskService } from '@gateway/core';
 import {
   errorMiddleware,
@@ -22,7 +22,7 @@ export interface VideoTasksRouterDeps {
   /** live status (GET /v1/contents/generations/tasks/{id}/events) */
   taskEvents: TaskEventsSource<VideoTask>;
   /** PUBLIC_BASE_URL, for content.video_url */
-  publicBaseUrl: () => string;
+  publicBaseUrl: (req: Request) => string;
   /** fetches image_url URLs; defaults to the SSRF-safe loader of http-kit */
   loadUrl?: UrlLoader;
 }
@@ -55,16 +55,16 @@ export function videoTasksRouter(deps: VideoTasksRouterDeps): Router {
 
   router.get(BASE, auth, async (req, res) => {
     const { items, total } = await deps.videos.list(principalOf(res), decodeTaskListQuery(req.query as Record<string, unknown>));
-    res.json({ total, items: items.map((t) => encodeTask(t, deps.publicBaseUrl())) });
+    res.json({ total, items: items.map((t) => encodeTask(t, deps.publicBaseUrl(req))) });
   });
 
   router.get(`${BASE}/:id`, auth, async (req, res) => {
-    res.json(encodeTask(await deps.videos.get(principalOf(res), String(req.params.id)), deps.publicBaseUrl()));
+    res.json(encodeTask(await deps.videos.get(principalOf(res), String(req.params.id)), deps.publicBaseUrl(req)));
   });
 
   // Live status: the task object at once and at every change, until it is terminal (docs/webhooks.md).
   router.get(`${BASE}/:id/events`, auth, async (req, res) => {
-    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeTask(t, deps.publicBaseUrl()));
+    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeTask(t, deps.publicBaseUrl(req)));
   });
 
   // queued → cancelled, finished → deleted, running → 409 (decided by the use case).

@@ -8,7 +8,8 @@ const MAX_NAMED_ID = 200;
 /**
  * The model a request names. An id the gateway does not know is a 404 naming it (clients stop at once
  * on their own model-not-found message); a known model outside the key's group (or its allowlist) is the seed's 503, not
- * retryable; a model of another kind is a 400.
+ * retryable, or, where the deployment chose it, a 403 in each format's permission error (the code stays
+ * model_not_in_group either way); a model of another kind is a 400.
  */
 export function resolveModel(catalogue: ModelCatalogue, principal: Principal, modelId: unknown, kind: ModelKind): ModelSpec {
   if (typeof modelId !== 'string' || modelId.length === 0) {
@@ -25,7 +26,8 @@ export function resolveModel(catalogue: ModelCatalogue, principal: Principal, mo
   }
   // a model outside the key's allowlist is refused exactly as one outside its group
   if (!catalogue.keyAllows(principal, model.id)) {
-    throw new GatewayError('model_not_in_group', `Model ${JSON.stringify(named)} is not available for this key.`, {
+    const reason = catalogue.outsideGroupStatus === 403 ? 'permission_denied' : 'model_not_in_group';
+    throw new GatewayError(reason, `Model ${JSON.stringify(named)} is not available for this key.`, {
       code: 'model_not_in_group',
       param: 'model',
     });

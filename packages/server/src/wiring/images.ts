@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ImageGeneration } from '@gateway/core';
 import { ContentImageStore, ExpiringImageFiles, FileContentStore } from '@gateway/store-files';
+import { publicBaseUrlFor } from '../public-links';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 /** Expired image files are removed this often (reads refuse them at once regardless). */
@@ -18,8 +19,8 @@ export function wireImages(ctx: WiringContext) {
       : new ContentImageStore(ctx.content);
   let sweeper: NodeJS.Timeout | undefined;
   const area = {
-    // publicBaseUrl is read per request, so an operator (or a test) may set it after start.
-    services: { images, imageFiles: files, publicBaseUrl: () => ctx.env.publicBaseUrl },
+    // the links' base is read per request: the request's own origin unless PUBLIC_BASE_URL is set (public-links.ts)
+    services: { images, imageFiles: files, publicBaseUrl: publicBaseUrlFor(ctx.env) },
     start() {
       sweeper = setInterval(() => {
         files.sweep().catch((e) => ctx.logger.error('image sweep failed', { error: (e as Error).message }));

@@ -3,6 +3,7 @@ import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
 import { extractKey, openAiErrorShape, sendError } from '@gateway/http-kit';
 import { KnexUsageQuery } from '@gateway/store-postgres';
 import { serveOpenApi } from '../openapi';
+import { publicBaseUrlFor } from '../public-links';
 import type { AreaWiring, WiringContext } from './context';
 
 /** What operators and callers use to see what happened: the usage query (for the usage format), /metrics and /openapi.json. */
@@ -34,9 +35,6 @@ export function wireOperations(ctx: WiringContext) {
     res.send(text);
   });
   // The API description is public, like the docs it is generated from.
-  metrics.get(
-    '/openapi.json',
-    serveOpenApi(() => ctx.env.publicBaseUrl),
-  );
+  metrics.get('/openapi.json', serveOpenApi(publicBaseUrlFor(ctx.env)));
   return { services: { usageQuery: new KnexUsageQuery(ctx.knex) }, routers: [metrics] } satisfies AreaWiring;
 }
