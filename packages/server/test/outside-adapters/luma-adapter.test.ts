@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runAdapterCommand } from '../../src/adapter-kit/adapter-commands';
+import { eventually } from '@gateway/testkit';
 import { startFakeProcess, type FakeProcess } from '../../src/adapter-kit/fake-process';
 import { INBOUND_FORMATS, inbound, settle, type InboundFormat } from '../support/upstream-video-gateways';
 import { startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
@@ -25,6 +26,7 @@ const FIVE_SECONDS: Record<InboundFormat, Record<string, unknown>> = {
 interface FakeLog {
   requests: Array<{ method: string; path: string; body: Record<string, unknown>; authorization: string | null }>;
   jobs: Array<{ id: string; body: { prompt: string } }>;
+  cancelled: string[];
   downloads: Array<{ id: string; authorization: string | null }>;
 }
 
@@ -116,4 +118,25 @@ it('a generation Luma fails ends failed for the client, with its reason and with
   // the fake's failure_reason, under the adapter's code
   expect(done).toMatchObject({ status: 'failed', error: { code: 'generation_failed', message: 'Job failed' } });
   expect(JSON.stringify(done)).not.toContain(KEY);
+});
+
+it('a generation still queued at Luma is cancelled by the client: the task ends cancelled and Luma deletes it', async () => {
+  await fake.control('/__fake/next', { hold: true });
+  const client = inbound('tasks', gw.url);
+  const prompt = 'a kite held in the queue';
+  const { id } = await client.create('luma-ray', prompt, FIVE_SECONDS.tasks);
+  const log = async () => (await fake.control('/__fake/log')) as FakeLog;
+  // the event, not a guessed delay: the gateway has submitted and then read the generation back (still queued)
+  let job!: FakeLog['jobs'][number];
+  await eventually(async () => {
+    const l = await log();
+    job = l.jobs.find((j) => j.body.prompt === prompt)!;
+    expect(job).toBeDefined();
+    expect(l.requests.filter((r) => r.method === 'GET' && r.path.endsWith(job.id)).length).toBeGreaterThan(0);
+  }, 10_000);
+  expect((await client.read(id)).status).toBe('queued');
+  expect((await client.cancel(id)).status).toBe(200);
+  expect(await settle(gw.url, id, 30_000)).toMatchObject({ status: 'cancelled' });
+  await eventually(async () => expect((await log()).cancelled).toContain(job.id), 10_000);
+  expect((await log()).requests.filter((r) => r.method === 'POST' && r.body.prompt === prompt)).toHaveLength(1);
 });
