@@ -24,7 +24,8 @@ export default {
 
   create(entry, env) {
     const { kit } = env;
-    const baseUrl = (entry.options.baseUrl ?? 'https://api.lumalabs.ai').replace(/\/$/, '');
+    const options = entry.options ?? {};
+    const baseUrl = (options.baseUrl ?? 'https://api.lumalabs.ai').replace(/\/$/, '');
     const api = `${baseUrl}/dream-machine/v1/generations`;
     // the entry's apiKey: sealed in the store, never shown by the admin API, redacted from every answer; it goes to
     // the API only, never to the CDN that serves the finished file
@@ -87,7 +88,7 @@ export default {
             duration: `${req.durationSeconds}s`,
             // "adaptive" leaves the ratio to Luma
             ...(req.aspectRatio === 'adaptive' ? {} : { aspect_ratio: req.aspectRatio }),
-            ...(entry.options.loop === undefined ? {} : { loop: entry.options.loop }),
+            ...(options.loop === undefined ? {} : { loop: options.loop }),
           },
         });
         if (typeof g?.id !== 'string' || !g.id) throw kit.malformed('a generation without an id');
