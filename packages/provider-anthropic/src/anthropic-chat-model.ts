@@ -1,4 +1,4 @@
-import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
+import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
 import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
 import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
 import { anthropicCall, type AnthropicCallOptions } from './anthropic-passthrough';

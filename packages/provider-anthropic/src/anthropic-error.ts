@@ -1,4 +1,4 @@
-import { GatewayError } from '@gateway/core';
+import { GatewayError } from '@gateway/provider-kit';
 import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamErrorDetails, type UpstreamFailure } from '@gateway/provider-kit';
 import type { AnthropicErrorBody, AnthropicErrorObject } from './anthropic-api';
 

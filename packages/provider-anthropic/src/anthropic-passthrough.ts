@@ -1,4 +1,4 @@
-import { nativeBody, nativeRequestFor, type TextRequest, type Warning } from '@gateway/core';
+import { nativeBody, nativeRequestFor, type TextRequest, type Warning } from '@gateway/provider-kit';
 import { ANTHROPIC_FORMAT, convertToAnthropicRequest, type AnthropicRequestOptions } from './convert-to-anthropic-request';
 
 /** Which of the client's `anthropic-beta` names reach the upstream: all (default), only `allow`, or all but `deny`. */

@@ -1,4 +1,4 @@
-import type { TextModelPort } from '@gateway/core';
+import type { TextModelPort } from '@gateway/provider-kit';
 import {
   ProviderConfigError,
   readOption,

@@ -1,4 +1,4 @@
-import { type ImagePart, type Message, droppedContent, distinctWarnings, type Warning } from '@gateway/core';
+import { type ImagePart, type Message, droppedContent, distinctWarnings, type Warning } from '@gateway/provider-kit';
 import { parseToolArguments } from '@gateway/provider-kit';
 import type { AnthropicRequestBlock, AnthropicRequestMessage } from './anthropic-api';
 

@@ -1,4 +1,4 @@
-import { type ReasoningEffort, type TextRequest, type ToolChoice, unsupportedSetting, type Warning } from '@gateway/core';
+import { type ReasoningEffort, type TextRequest, type ToolChoice, unsupportedSetting, type Warning } from '@gateway/provider-kit';
 import { passthroughExtra } from '@gateway/provider-kit';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 

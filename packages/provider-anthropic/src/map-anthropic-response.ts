@@ -1,4 +1,4 @@
-import { type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/core';
+import { type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/provider-kit';
 
 import type { AnthropicMessage } from './anthropic-api';
 import { mapAnthropicStopReason, mapAnthropicUsage } from './map-anthropic-stop-reason';

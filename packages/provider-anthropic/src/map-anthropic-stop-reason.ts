@@ -1,4 +1,4 @@
-import type { FinishReason, Usage } from '@gateway/core';
+import type { FinishReason, Usage } from '@gateway/provider-kit';
 import type { AnthropicUsage } from './anthropic-api';
 
 export function mapAnthropicStopReason(reason: string | null | undefined): FinishReason {

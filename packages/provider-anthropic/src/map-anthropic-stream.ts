@@ -1,4 +1,4 @@
-import { type FinishReason, type TextStreamPart, droppedContent, type Warning } from '@gateway/core';
+import { type FinishReason, type TextStreamPart, droppedContent, type Warning } from '@gateway/provider-kit';
 import { truncatedStream } from '@gateway/provider-kit';
 import type { AnthropicStreamEvent, AnthropicUsage } from './anthropic-api';
 import { anthropicStreamError } from './anthropic-error';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { ARK_TASKS_PATH, arkCreatedSchema, arkTaskListSchema, arkTaskSchema, type ArkTask } from './ark-api';
 import { BatchedTaskReads } from './batched-task-reads';

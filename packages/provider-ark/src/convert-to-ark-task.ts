@@ -1,4 +1,4 @@
-import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/provider-kit';
 import type { ArkContentItem, ArkCreateTaskBody } from './ark-api';
 
 /** What Seedance renders, beyond the gateway's own limits table (docs/providers/ark.md). */

@@ -7,7 +7,7 @@ import {
   type Resolution,
   type VideoArtifact,
   type VideoStatus,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import type { ArkTask } from './ark-api';
 
 /** Opens the result URL as a stream (the adapter's download, never buffered whole). */

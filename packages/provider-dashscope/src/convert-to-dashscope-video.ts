@@ -1,4 +1,4 @@
-import { invalid, resolveRatio, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, resolveRatio, type VideoImage, type VideoRequest } from '@gateway/provider-kit';
 import type { DashScopeCreateBody } from './dashscope-api';
 
 /** Text-to-video `size` per resolution and ratio, as Wan lists them (width*height). */

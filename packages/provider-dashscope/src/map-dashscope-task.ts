@@ -1,4 +1,4 @@
-import type { VideoArtifact, VideoStatus } from '@gateway/core';
+import type { VideoArtifact, VideoStatus } from '@gateway/provider-kit';
 import type { DashScopeTask } from './dashscope-api';
 
 /**

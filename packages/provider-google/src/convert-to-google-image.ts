@@ -1,4 +1,4 @@
-import { invalid, type ImageRequest, unsupportedSetting, type Warning } from '@gateway/core';
+import { invalid, type ImageRequest, unsupportedSetting, type Warning } from '@gateway/provider-kit';
 
 /** Aspect ratios Gemini image models take in generationConfig.imageConfig. */
 export const GEMINI_IMAGE_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;

@@ -1,4 +1,4 @@
-import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/provider-kit';
 import type { VeoImage, VeoPersonGeneration, VeoPredictBody } from './google-video-api';
 
 /** What Veo renders, beyond the gateway's own limits table (docs/providers/veo.md). */

@@ -1,5 +1,5 @@
-import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
-import { invalid } from '@gateway/core';
+import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
+import { invalid } from '@gateway/provider-kit';
 import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
 import { googleResponseSchema, googleTokenCountSchema } from './google-api';
 import type { GoogleRequestOptions } from './convert-to-google-request';

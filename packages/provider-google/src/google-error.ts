@@ -1,4 +1,4 @@
-import { GatewayError } from '@gateway/core';
+import { GatewayError } from '@gateway/provider-kit';
 import { mapUpstreamStatus, type UpstreamErrorDetails, type UpstreamFailure } from '@gateway/provider-kit';
 import type { GoogleErrorBody, GoogleErrorObject } from './google-api';
 

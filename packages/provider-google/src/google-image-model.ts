@@ -8,7 +8,7 @@ import {
   type ImageResult,
   type ImageUsage,
   unsupportedSetting,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { type UpstreamTransport } from '@gateway/provider-kit';
 import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { modelPath } from './google-chat-model';

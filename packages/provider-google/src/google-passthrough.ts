@@ -1,4 +1,4 @@
-import { nativeBody, nativeRequestFor, type TextRequest, type Warning } from '@gateway/core';
+import { nativeBody, nativeRequestFor, type TextRequest, type Warning } from '@gateway/provider-kit';
 import { convertToGoogleRequest, GOOGLE_FORMAT, type GoogleRequestOptions } from './convert-to-google-request';
 
 /**

@@ -1,4 +1,4 @@
-import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import {
   readOption,
   rejectUnknownOptions,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { modelPath } from './google-chat-model';
 import { veoOperationSchema, type VeoOperation, type VeoPersonGeneration } from './google-video-api';

@@ -1,4 +1,4 @@
-import type { FinishReason, Usage } from '@gateway/core';
+import type { FinishReason, Usage } from '@gateway/provider-kit';
 import type { GoogleUsage } from './google-api';
 
 const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']);

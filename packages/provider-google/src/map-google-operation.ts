@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/core';
+import type { VideoStatus } from '@gateway/provider-kit';
 import type { VeoOperation } from './google-video-api';
 
 /** Opens the sample (its URI, or the bytes inlined in the operation) as a stream. */

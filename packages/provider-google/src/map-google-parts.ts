@@ -1,4 +1,4 @@
-import { newId } from '@gateway/core';
+import { newId } from '@gateway/provider-kit';
 import type { GooglePart } from './google-api';
 
 /** Gemini may leave function calls without ids; the canonical model needs one to pair the result. */

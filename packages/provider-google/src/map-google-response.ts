@@ -1,4 +1,4 @@
-import { GatewayError, type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/core';
+import { GatewayError, type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/provider-kit';
 
 import type { GoogleResponse } from './google-api';
 import { mapGoogleFinishReason, mapGoogleUsage } from './map-google-finish-reason';

@@ -1,4 +1,4 @@
-import { type TextStreamPart, droppedContent, type Warning } from '@gateway/core';
+import { type TextStreamPart, droppedContent, type Warning } from '@gateway/provider-kit';
 import { truncatedStream } from '@gateway/provider-kit';
 import type { GoogleResponse, GoogleUsage } from './google-api';
 import { googleStreamError } from './google-error';

@@ -1,4 +1,6 @@
 // What provider packages and the server use; everything else stays inside the kit.
+// The core's names of the contract: provider packages import them from here, never from @gateway/core.
+export * from './contract-core';
 export {
   type ProviderDescriptor,
   type ProviderEntry,

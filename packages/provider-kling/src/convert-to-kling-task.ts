@@ -1,4 +1,4 @@
-import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/provider-kit';
 import type { KlingCreateBody, KlingTaskKind } from './kling-api';
 
 /** What Kling renders, beyond the gateway's own limits table (docs/providers/kling.md). */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
 import { klingEnvelopeSchema, type KlingTask, type KlingTaskKind } from './kling-api';
 import type { KlingTokens } from './kling-auth';

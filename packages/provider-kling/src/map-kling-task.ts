@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/core';
+import type { VideoStatus } from '@gateway/provider-kit';
 import type { KlingTask } from './kling-api';
 
 export type OpenUrl = (url: string) => Promise<NodeJS.ReadableStream>;

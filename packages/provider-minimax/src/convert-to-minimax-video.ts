@@ -1,4 +1,4 @@
-import { invalid, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoImage, type VideoRequest } from '@gateway/provider-kit';
 import type { MiniMaxCreateBody } from './minimax-api';
 
 /** What Hailuo renders, beyond the gateway's own limits table (docs/providers/minimax.md). */

@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/core';
+import type { VideoStatus } from '@gateway/provider-kit';
 import type { MiniMaxQuery } from './minimax-api';
 
 /** A query answer → the port's status. `open` retrieves the file's download URL at copy time (it expires). */

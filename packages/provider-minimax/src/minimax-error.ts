@@ -1,4 +1,4 @@
-import { GatewayError } from '@gateway/core';
+import { GatewayError } from '@gateway/provider-kit';
 import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
 import type { MiniMaxBaseResp } from './minimax-api';
 

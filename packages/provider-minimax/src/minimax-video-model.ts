@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp, type UpstreamSchema } from '@gateway/provider-kit';
 import { minimaxCreatedSchema, minimaxFileSchema, minimaxQuerySchema, type MiniMaxBaseResp } from './minimax-api';
 import { minimaxBaseRespError } from './minimax-error';

@@ -1,4 +1,4 @@
-import { type ImageInput, type ImageRequest, unsupportedSetting, type Warning } from '@gateway/core';
+import { type ImageInput, type ImageRequest, unsupportedSetting, type Warning } from '@gateway/provider-kit';
 
 /** dall-e models answer with URLs unless asked for b64_json, and know no output_format or background. */
 export const isDallE = (model: string) => /^dall-e/.test(model);

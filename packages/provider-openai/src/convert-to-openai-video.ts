@@ -1,4 +1,4 @@
-import { invalid, type VideoRequest } from '@gateway/core';
+import { invalid, type VideoRequest } from '@gateway/provider-kit';
 
 /** What Sora renders, beyond the gateway's own limits table (docs/providers/sora.md). */
 export const SORA_LIMITS = Object.freeze({

@@ -1,4 +1,4 @@
-import { droppedContent, type Message, nativeRequestFor, type TextRequest, unsupportedSetting, type Warning } from '@gateway/core';
+import { droppedContent, type Message, nativeRequestFor, type TextRequest, unsupportedSetting, type Warning } from '@gateway/provider-kit';
 import { imageUrl, passthroughExtra } from '@gateway/provider-kit';
 import { RESPONSES_FORMAT } from './openai-responses-api';
 

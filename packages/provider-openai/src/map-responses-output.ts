@@ -1,4 +1,4 @@
-import { GatewayError, type AssistantContent, type FinishReason, type Usage } from '@gateway/core';
+import { GatewayError, type AssistantContent, type FinishReason, type Usage } from '@gateway/provider-kit';
 import type { ResponseObject, ResponsesOutputItem, ResponsesUsage } from './openai-responses-api';
 
 /** input_tokens already counts cached tokens and output_tokens reasoning ones: the canonical meaning. */

@@ -1,4 +1,4 @@
-import type { TextStreamPart, Warning } from '@gateway/core';
+import type { TextStreamPart, Warning } from '@gateway/provider-kit';
 import { checkUpstream, malformedUpstream, truncatedStream, type SseEvent } from '@gateway/provider-kit';
 import { responseEventSchema, RESPONSES_FORMAT, type ResponseEvent, type ResponsesOutputItem } from './openai-responses-api';
 import { mapResponsesFinish, mapResponsesUsage, responseFailed } from './map-responses-output';

@@ -1,4 +1,4 @@
-import { nativeRequestFor, type CallContext, type TextModelPort, type TextRequest } from '@gateway/core';
+import { nativeRequestFor, type CallContext, type TextModelPort, type TextRequest } from '@gateway/provider-kit';
 import { RESPONSES_FORMAT } from './openai-responses-api';
 
 /**

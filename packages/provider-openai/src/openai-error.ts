@@ -1,4 +1,4 @@
-import { GatewayError } from '@gateway/core';
+import { GatewayError } from '@gateway/provider-kit';
 import { chatErrorDetails, describeChatFailure, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
 import { OPENAI_POLICY_CODES, OPENAI_QUOTA_CODES } from './openai-api';
 

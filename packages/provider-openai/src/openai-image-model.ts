@@ -9,7 +9,7 @@ import {
   type ImageStreamPart,
   type ImageUsage,
   type Warning,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { checkUpstream, malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
 import {
   openAiImagesResponseSchema,

@@ -5,7 +5,7 @@ import {
   type TextRequest,
   type TextResult,
   type TextStreamPart,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { checkUpstream, malformedUpstream, parseSse, type UpstreamTransport } from '@gateway/provider-kit';
 import { convertToResponsesRequest } from './convert-to-responses-request';
 import { mapOutputItem, mapResponsesFinish, mapResponsesUsage } from './map-responses-output';

@@ -6,7 +6,7 @@ import {
   type VideoModelPort,
   type VideoRequest,
   type VideoStatus,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
 import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';

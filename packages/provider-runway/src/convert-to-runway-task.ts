@@ -1,4 +1,4 @@
-import { invalid, resolveRatio, type AspectRatio, type VideoImage, type VideoRequest } from '@gateway/core';
+import { invalid, resolveRatio, type AspectRatio, type VideoImage, type VideoRequest } from '@gateway/provider-kit';
 import type { RunwayCreateBody } from './runway-api';
 
 /** Runway's pixel ratios per resolution and gateway ratio (gen4 lists these; 1080p for 16:9 and 9:16 only). */

@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/core';
+import type { VideoStatus } from '@gateway/provider-kit';
 import type { RunwayTask } from './runway-api';
 
 /** A task → the port's status. THROTTLED is Runway's queue (the account's concurrency is full). */

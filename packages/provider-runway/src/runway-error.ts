@@ -1,5 +1,5 @@
 import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
-import type { GatewayError } from '@gateway/core';
+import type { GatewayError } from '@gateway/provider-kit';
 import type { RunwayErrorBody } from './runway-api';
 
 /** Runway's `{"error": "..."}`; running out of credits is the account, not the request. */

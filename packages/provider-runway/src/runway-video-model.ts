@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
+import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
 import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
 import { runwayCreatedSchema, runwayTaskSchema, type RunwayTask } from './runway-api';
 import { checkRunwayRequest, convertToRunwayTask } from './convert-to-runway-task';

@@ -10,7 +10,7 @@ import {
   type ImageStreamPart,
   type ImageUsage,
   type Warning,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { hashedColor, promptColor } from './image-colors';
 import type { PictureJob, PixelInput } from './image-pixels';
 import { ImagePool } from './image-pool';

@@ -1,4 +1,4 @@
-import type { TextModelPort, VideoModelPort } from '@gateway/core';
+import type { TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import { type ProviderDescriptor } from '@gateway/provider-kit';
 import { SimulatorImageModel } from './simulator-image-model';
 import { SimulatorTextModel } from './simulator-text-model';

@@ -9,7 +9,7 @@ import {
   type TextResult,
   type TextStreamPart,
   type Usage,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { hash, sampleFromSchema } from './simulated-arguments';
 
 export const FAIL_MARKER = '[sim:fail]';

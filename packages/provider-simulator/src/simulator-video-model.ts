@@ -11,7 +11,7 @@ import {
   type VideoModelPort,
   type VideoRequest,
   type VideoStatus,
-} from '@gateway/core';
+} from '@gateway/provider-kit';
 import { hash } from './simulated-arguments';
 import { FAIL_MARKER } from './simulator-text-model';
 import { RenderSlots } from './render-slots';

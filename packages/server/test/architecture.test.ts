@@ -13,7 +13,9 @@ function allowedInternal(pkg: string): (dep: string) => boolean {
   // the dashboard is a browser app: it reaches the gateway through its HTTP APIs only, never through its code
   if (pkg === 'dashboard') return () => false;
   if (pkg.startsWith('wire-')) return (d) => d === 'core' || d === 'http-kit';
-  if (pkg.startsWith('provider-')) return (d) => d === 'core' || d === 'provider-kit';
+  // a built-in adapter uses the provider contract and nothing else: the core's names reach it through provider-kit
+  // (src/contract-core.ts), exactly as they reach an adapter loaded from outside (issue 27)
+  if (pkg.startsWith('provider-')) return (d) => d === 'provider-kit';
   return () => false;
 }
 
