@@ -1,3 +1,4 @@
+import { googleErrorParts } from '@gateway/wire-gemini-content';
 import request from 'supertest';
 import { envFromProcess } from '../src/gateway-env';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
@@ -61,7 +62,10 @@ const routes: Array<{ name: string; send: (gw: TestGateway) => request.Test; che
         .post(`/v1beta/models/${OUTSIDE}:generateContent`)
         .set('x-goog-api-key', ALPHA_KEY)
         .send({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
-    check: (b) => expect(b.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED', type: 'model_not_in_group' }),
+    check: (b) => {
+      expect(b.error).toMatchObject({ code: 403, status: 'PERMISSION_DENIED' });
+      expect(googleErrorParts(b).code).toBe('model_not_in_group');
+    },
   },
   {
     name: 'Veo predictLongRunning',
@@ -98,7 +102,8 @@ describe('without the setting the specification stays: 503 model_not_in_group', 
     expect(anthropic.body.error).toMatchObject({ type: 'permission_error', code: 'model_not_in_group' });
     const gemini = await routes.find((r) => r.name === 'Gemini generateContent')!.send(standard);
     expect(gemini.status).toBe(503);
-    expect(gemini.body.error).toMatchObject({ code: 503, type: 'model_not_in_group' });
+    expect(gemini.body.error).toMatchObject({ code: 503 });
+    expect(googleErrorParts(gemini.body).code).toBe('model_not_in_group');
   });
 });
 
