@@ -4,7 +4,7 @@ import { startFakeUpstream, type FakeDialectName, type FakeUpstream } from '@gat
 import request from 'supertest';
 import { runCommand } from '../src/cli-commands';
 import { buildConfig, type GatewayConfigFile } from '../src/config';
-import { startTestGateway, type TestGateway } from './support/test-gateway';
+import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 /**
  * Docs that work as written: the config files and request bodies the docs show are files under docs/examples/. A page
@@ -64,7 +64,7 @@ describe('docs/examples', () => {
         expect({ page: rel(page), name, block: JSON.parse(block) }).toEqual({ page: rel(page), name, block: readExample(name) });
         referenced.add(name);
       }
-      for (const [, name] of text.matchAll(/\(\.{0,2}\/?(?:\.\.\/)?examples\/([^)\s]+)\)/g)) referenced.add(name);
+      for (const [, name] of text.matchAll(/\((?:\.\.\/|\.\/)?(?:docs\/)?examples\/([^)\s]+)\)/g)) referenced.add(name);
     }
     expect(examples.filter((e) => !referenced.has(e))).toEqual([]);
   });
@@ -102,6 +102,8 @@ describe('docs/examples', () => {
   });
 });
 
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
 /** Each agent's default request body, where it goes, and what must reach the upstream. */
 const AGENT_REQUESTS: Array<{
   file: string;
@@ -122,7 +124,7 @@ const AGENT_REQUESTS: Array<{
   {
     file: 'requests/codex.responses.json',
     path: '/v1/responses',
-    headers: (key) => ({ Authorization: `Bearer ${key}` }),
+    headers: bearer,
     provider: 'openai',
     upstreamSees: (b) => ({ model: b.model, effort: b.reasoning?.effort }),
     expected: { model: 'gpt-5-codex', effort: 'medium' },
@@ -136,6 +138,53 @@ const AGENT_REQUESTS: Array<{
     expected: { includeThoughts: true, thinkingBudget: 8192 },
   },
 ];
+
+/**
+ * Request bodies sent to the zero-config simulator models, and error bodies: the answer to the request given must
+ * equal the file.
+ */
+const ZERO_CONFIG_REQUESTS: Array<{ file: string; path: string; headers: (key: string) => Record<string, string>; body?: object }> = [
+  { file: 'requests/quickstart.chat.json', path: '/v1/chat/completions', headers: bearer },
+  {
+    file: 'errors/openai-chat.empty-messages.json',
+    path: '/v1/chat/completions',
+    headers: bearer,
+    body: { model: 'sim-chat', messages: [] },
+  },
+  {
+    file: 'errors/anthropic-messages.empty-messages.json',
+    path: '/v1/messages',
+    headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
+    body: { model: 'sim-chat', max_tokens: 64, messages: [] },
+  },
+  {
+    file: 'errors/gemini.empty-contents.json',
+    path: '/v1beta/models/sim-chat:generateContent',
+    headers: (key) => ({ 'x-goog-api-key': key }),
+    body: { contents: [] },
+  },
+];
+
+describe('request bodies and error answers of the docs, on the simulator models', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ listen: false });
+  });
+  afterAll(() => gw.stop());
+
+  it.each(ZERO_CONFIG_REQUESTS)('$file', async (r) => {
+    const res = await request(gw.app)
+      .post(r.path)
+      .set(r.headers(BETA_KEY))
+      .send(r.body ?? readExample(r.file));
+    if (r.body) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(readExample(r.file));
+    } else {
+      expect(res.status).toBe(200);
+    }
+  });
+});
 
 describe("docs/coding-agents.md: the config starts and serves each agent's default request", () => {
   const DIALECTS: Record<string, FakeDialectName> = { anthropic: 'anthropic', openai: 'openai-responses', google: 'gemini' };
@@ -167,8 +216,9 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
     for (const k of Object.keys(env)) if (!(k in saved)) delete process.env[k];
   });
 
-  it('lists a request body for every agent', () => {
-    expect(AGENT_REQUESTS.map((r) => r.file).sort()).toEqual(examples.filter((e) => e.startsWith('requests/')).sort());
+  it('every request body and error example is sent by this test', () => {
+    const sent = [...AGENT_REQUESTS, ...ZERO_CONFIG_REQUESTS].map((r) => r.file);
+    expect(sent.sort()).toEqual(examples.filter((e) => e.startsWith('requests/') || e.startsWith('errors/')).sort());
   });
 
   it.each(AGENT_REQUESTS)('$file reaches its upstream with its reasoning settings', async (r) => {
