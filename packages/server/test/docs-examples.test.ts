@@ -145,6 +145,12 @@ const AGENT_REQUESTS: Array<{
  */
 const ZERO_CONFIG_REQUESTS: Array<{ file: string; path: string; headers: (key: string) => Record<string, string>; body?: object }> = [
   { file: 'requests/quickstart.chat.json', path: '/v1/chat/completions', headers: bearer },
+  { file: 'requests/video-tasks.create.json', path: '/v1/contents/generations/tasks', headers: bearer },
+  {
+    file: 'requests/gemini-video.predict.json',
+    path: '/v1beta/models/sim-video-2.0:predictLongRunning',
+    headers: (key) => ({ 'x-goog-api-key': key }),
+  },
   {
     file: 'errors/openai-chat.empty-messages.json',
     path: '/v1/chat/completions',
