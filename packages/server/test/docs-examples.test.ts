@@ -219,7 +219,10 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
   afterAll(async () => {
     await gw?.stop();
     await Promise.all(Object.values(fakes).map((f) => f.close()));
-    for (const k of Object.keys(env)) if (!(k in saved)) delete process.env[k];
+    for (const k of Object.keys(env)) {
+      if (k in saved) process.env[k] = saved[k];
+      else delete process.env[k];
+    }
   });
 
   it('every request body and error example is sent by this test', () => {
