@@ -79,12 +79,15 @@ const tool = {
  * documents every field the route accepts (test/openapi-request-fields.test.ts).
  */
 const FORWARDED = 'Forwarded as sent to an OpenAI-shaped upstream; dropped, with a warning, for any other upstream.';
+/** Resources of the upstream account (docs/security.md): refused unless the provider entry allows them. */
+const ACCOUNT_RESOURCE =
+  'Names a resource of the upstream account: refused (400 `upstream_account_resource`) unless the model\'s provider entry sets `accountResources: "allow"` (`drop` removes it); then forwarded as sent to an OpenAI-shaped upstream.';
 const forwarded = {
-  conversation: { type: ['string', 'object', 'null'], description: FORWARDED },
+  conversation: { type: ['string', 'object', 'null'], description: ACCOUNT_RESOURCE },
   context_management: { type: ['array', 'null'], items: { type: 'object' }, description: FORWARDED },
   max_tool_calls: { type: ['integer', 'null'], description: FORWARDED },
   moderation: { type: ['object', 'null'], description: FORWARDED },
-  prompt: { type: ['object', 'null'], description: FORWARDED },
+  prompt: { type: ['object', 'null'], description: ACCOUNT_RESOURCE },
   prompt_cache_key: { type: ['string', 'null'], description: FORWARDED },
   prompt_cache_options: { type: ['object', 'null'], description: FORWARDED },
   prompt_cache_retention: { type: ['string', 'null'], description: FORWARDED },
