@@ -15,7 +15,11 @@ import { messagesRequestSchema } from '../../wire-anthropic-messages/src/message
 import { generateContentRequestSchema } from '../../wire-gemini-content/src/generate-content.request.schema';
 import { chatRequestSchema } from '../../wire-openai-chat/src/chat.request.schema';
 import { editRequestSchema, generationRequestSchema } from '../../wire-openai-images/src/images.request.schema';
-import { compactRequestSchema, responsesRequestSchema } from '../../wire-openai-responses/src/responses.request.schema';
+import {
+  compactRequestSchema,
+  inputTokensRequestSchema,
+  responsesRequestSchema,
+} from '../../wire-openai-responses/src/responses.request.schema';
 import { buildOpenApiDocument, GATEWAY_ROUTE_DOCS } from '../src/openapi';
 import { ERROR_SHAPES, errorShapeNamed } from '../src/wire-formats';
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
@@ -191,6 +195,7 @@ describe('one source of truth', () => {
     expect(jsonBody('post', '/v1/messages')).toBe(messagesRequestSchema);
     expect(jsonBody('post', '/v1/responses')).toBe(responsesRequestSchema);
     expect(jsonBody('post', '/v1/responses/compact')).toBe(compactRequestSchema);
+    expect(jsonBody('post', '/v1/responses/input_tokens')).toBe(inputTokensRequestSchema);
     expect(jsonBody('post', '/v1beta/models/{model}:generateContent')).toBe(generateContentRequestSchema);
     expect(jsonBody('post', '/v1beta/models/{model}:streamGenerateContent')).toBe(generateContentRequestSchema);
     expect(jsonBody('post', '/v1/images/generations')).toBe(generationRequestSchema);

@@ -35,6 +35,31 @@ const toolCall = {
   },
 } as const;
 
+/**
+ * Fields of OpenAI's request the gateway does not read: ajv checks their type, then they travel as sent to an upstream
+ * speaking this format; another upstream drops them with an `x-gateway-warnings` entry. Listed here so /openapi.json
+ * documents every field the route accepts (test/openapi-request-fields.test.ts).
+ */
+const FORWARDED = 'Forwarded as sent to an OpenAI-shaped upstream; dropped, with a warning, for any other upstream.';
+const forwarded = {
+  logprobs: { type: ['boolean', 'null'], description: FORWARDED },
+  top_logprobs: { type: ['integer', 'null'], minimum: 0, maximum: 20, description: FORWARDED },
+  parallel_tool_calls: { type: ['boolean', 'null'], description: FORWARDED },
+  store: { type: ['boolean', 'null'], description: FORWARDED },
+  metadata: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: FORWARDED },
+  service_tier: { type: ['string', 'null'], description: FORWARDED },
+  prediction: { type: ['object', 'null'], description: FORWARDED },
+  prompt_cache_key: { type: ['string', 'null'], description: FORWARDED },
+  prompt_cache_options: { type: ['object', 'null'], description: FORWARDED },
+  prompt_cache_retention: { type: ['string', 'null'], description: FORWARDED },
+  safety_identifier: { type: ['string', 'null'], maxLength: 64, description: FORWARDED },
+  verbosity: { enum: ['low', 'medium', 'high', null], description: FORWARDED },
+  web_search_options: { type: 'object', description: FORWARDED },
+  moderation: { type: ['object', 'null'], description: FORWARDED },
+  functions: { type: 'array', items: { type: 'object' }, description: `Deprecated by OpenAI for \`tools\`. ${FORWARDED}` },
+  function_call: { type: ['string', 'object'], description: `Deprecated by OpenAI for \`tool_choice\`. ${FORWARDED}` },
+} as const;
+
 export const chatRequestSchema = {
   type: 'object',
   required: ['model', 'messages'],
@@ -123,6 +148,7 @@ export const chatRequestSchema = {
       properties: { voice: { type: 'string' }, format: { type: 'string' } },
     },
     reasoning_effort: { type: ['string', 'null'] },
+    ...forwarded,
   },
 } as const;
 

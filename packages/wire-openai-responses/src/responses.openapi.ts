@@ -1,6 +1,6 @@
 import { openAiErrorShape, type RouteDoc } from '@gateway/http-kit';
 import { INPUT_ITEMS_LIMITS } from './responses.input-items';
-import { compactRequestSchema, responsesRequestSchema } from './responses.request.schema';
+import { compactRequestSchema, inputTokensRequestSchema, responsesRequestSchema } from './responses.request.schema';
 
 const response = {
   type: 'object',
@@ -98,7 +98,7 @@ export const responsesRoutes: RouteDoc[] = [
       "A create body (with `previous_response_id`, its history counts too); nothing runs and nothing is stored. Counted by the model's upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
     format: 'openai-responses',
     auth,
-    body: { content: { 'application/json': responsesRequestSchema } },
+    body: { content: { 'application/json': inputTokensRequestSchema } },
     response: {
       description: 'The count.',
       content: {

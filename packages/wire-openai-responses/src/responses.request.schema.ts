@@ -73,6 +73,28 @@ const tool = {
   then: { required: ['name'] },
 } as const;
 
+/**
+ * Fields of OpenAI's request the gateway does not read: ajv checks their type, then they travel as sent to an upstream
+ * speaking this format; another upstream drops them with an `x-gateway-warnings` entry. Listed here so /openapi.json
+ * documents every field the route accepts (test/openapi-request-fields.test.ts).
+ */
+const FORWARDED = 'Forwarded as sent to an OpenAI-shaped upstream; dropped, with a warning, for any other upstream.';
+/** Resources of the upstream account (docs/security.md): refused unless the provider entry allows them. */
+const ACCOUNT_RESOURCE =
+  'Names a resource of the upstream account: refused (400 `upstream_account_resource`) unless the model\'s provider entry sets `accountResources: "allow"` (`drop` removes it); then forwarded as sent to an OpenAI-shaped upstream.';
+const forwarded = {
+  conversation: { type: ['string', 'object', 'null'], description: ACCOUNT_RESOURCE },
+  context_management: { type: ['array', 'null'], items: { type: 'object' }, description: FORWARDED },
+  max_tool_calls: { type: ['integer', 'null'], description: FORWARDED },
+  moderation: { type: ['object', 'null'], description: FORWARDED },
+  prompt: { type: ['object', 'null'], description: ACCOUNT_RESOURCE },
+  prompt_cache_key: { type: ['string', 'null'], description: FORWARDED },
+  prompt_cache_options: { type: ['object', 'null'], description: FORWARDED },
+  prompt_cache_retention: { type: ['string', 'null'], description: FORWARDED },
+  safety_identifier: { type: ['string', 'null'], maxLength: 64, description: FORWARDED },
+  service_tier: { type: ['string', 'null'], description: FORWARDED },
+} as const;
+
 export const responsesRequestSchema = {
   type: 'object',
   required: ['model'],
@@ -132,8 +154,11 @@ export const responsesRequestSchema = {
     include: { type: ['array', 'null'], items: { type: 'string' } },
     top_logprobs: { type: ['integer', 'null'], minimum: 0, maximum: 20 },
     user: { type: 'string' },
+    ...forwarded,
   },
 } as const;
+
+const COMPACT_IGNORED = 'Accepted and ignored: the gateway compacts the history itself.';
 
 /** `POST /v1/responses/compact`. */
 export const compactRequestSchema = {
@@ -144,6 +169,20 @@ export const compactRequestSchema = {
     input: inputSchema,
     instructions: { type: ['string', 'null'] },
     previous_response_id: { type: ['string', 'null'], minLength: 1 },
+    // OpenAI's cache and tier options: accepted and ignored, the gateway compacts the history itself
+    prompt_cache_key: { type: ['string', 'null'], description: COMPACT_IGNORED },
+    prompt_cache_options: { type: ['object', 'null'], description: COMPACT_IGNORED },
+    prompt_cache_retention: { type: ['string', 'null'], description: COMPACT_IGNORED },
+    service_tier: { type: ['string', 'null'], description: COMPACT_IGNORED },
+  },
+} as const;
+
+/** `POST /v1/responses/input_tokens`: a create body, plus the `personality` OpenAI's count takes. */
+export const inputTokensRequestSchema = {
+  ...responsesRequestSchema,
+  properties: {
+    ...responsesRequestSchema.properties,
+    personality: { type: ['string', 'null'], description: FORWARDED },
   },
 } as const;
 

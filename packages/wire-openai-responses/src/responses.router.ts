@@ -29,7 +29,7 @@ import { flattenInputItems, flattenTools, liftAdditionalTools, restoreDocument, 
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems } from './responses.input-items';
 import { applyOptionItems } from './responses.option-items';
 import { decodeResponsesRequest } from './responses.request.codec';
-import { responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
+import { inputTokensRequestSchema, responsesRequestSchema, type ResponsesRequestBody } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
 import { NativeEventRelay, nativeDocument, nativeRequestOf } from './responses.native';
@@ -37,6 +37,7 @@ import { NativeEventRelay, nativeDocument, nativeRequestOf } from './responses.n
 const validateBody = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
 /** A create body, its option-only input items (configuration_update) applied first. */
 const validate = (raw: unknown) => validateBody(applyOptionItems(raw));
+const validateCountBody = compileValidator<ResponsesRequestBody>(inputTokensRequestSchema);
 
 export interface ResponsesRouterDeps {
   authenticate: Authenticator;
@@ -86,7 +87,7 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
   /** OpenAI's input-token count: a create body (nothing runs, nothing is stored), counted as count_tokens counts. */
   router.post('/v1/responses/input_tokens', auth, jsonBody(), async (req, res) => {
     const principal = principalOf(res);
-    const { request } = await decode(principal, validate(req.body));
+    const { request } = await decode(principal, validateCountBody(applyOptionItems(req.body)));
     res.json({
       object: 'response.input_tokens',
       input_tokens: await countInputTokens(res, deps.text, principal, request, 'openai-responses'),
