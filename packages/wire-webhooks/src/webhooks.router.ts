@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import type { WebhookEndpoints } from '@gateway/core';
+import { Router, type Request, type Response } from 'express';
+import type { AuditContext, WebhookEndpoints } from '@gateway/core';
 import {
   compileValidator,
   errorMiddleware,
@@ -22,14 +22,21 @@ export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
 
 const validateCreate = compileValidator<CreateEndpointBody>(createEndpointSchema, 'invalid_request');
 
-/** The account's own endpoints, managed with its API key. */
+/** Who changes an endpoint (an account admin's key) and from where: its audit record's author. */
+const changedBy = (req: Request, res: Response): AuditContext => ({
+  actor: { type: 'key', id: principalOf(res).keyId },
+  requestId: (res.locals.requestId as string | undefined) ?? null,
+  address: req.socket.remoteAddress ?? null,
+});
+
+/** The account's own endpoints, managed with its API key; each change is audited (docs/admin.md, "Audit"). */
 export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   const router = Router();
   const auth = requireKey(deps.authenticate);
 
   router.post(WEBHOOKS_BASE, auth, jsonBody(), async (req, res) => {
     const body = validateCreate(req.body);
-    const { endpoint, secret } = await deps.webhooks.create(principalOf(res).accountId, body);
+    const { endpoint, secret } = await deps.webhooks.create(principalOf(res).accountId, body, changedBy(req, res));
     // the only answer that shows the secret
     res.json({ ...encodeEndpoint(endpoint), secret });
   });
@@ -44,7 +51,7 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
   });
 
   router.delete(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {
-    await deps.webhooks.remove(principalOf(res).accountId, String(req.params.id));
+    await deps.webhooks.remove(principalOf(res).accountId, String(req.params.id), changedBy(req, res));
     res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
   });
 

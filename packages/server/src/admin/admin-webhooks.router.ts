@@ -3,7 +3,7 @@ import type { WebhookEndpoints } from '@gateway/core';
 import { errorMiddleware, jsonBody, openAiErrorShape } from '@gateway/http-kit';
 import { createEndpointSchema, encodeDelivery, encodeEndpoint } from '@gateway/wire-webhooks';
 import { compileValidator } from '@gateway/http-kit';
-import { requireAdmin } from './admin.router';
+import { adminContext, requireAdmin } from './admin.router';
 
 const validateCreate = compileValidator<{ url: string; events?: string[] }>(createEndpointSchema, 'invalid_request');
 
@@ -23,7 +23,7 @@ export function adminWebhooksRouter(webhooks: WebhookEndpoints, adminKey: string
   });
 
   router.post('/admin/accounts/:account/webhook_endpoints', guard, jsonBody(), async (req, res) => {
-    const { endpoint, secret } = await webhooks.create(String(req.params.account), validateCreate(req.body));
+    const { endpoint, secret } = await webhooks.create(String(req.params.account), validateCreate(req.body), adminContext(req, res));
     res.json({ ...withAccount(endpoint), secret });
   });
 
@@ -32,7 +32,7 @@ export function adminWebhooksRouter(webhooks: WebhookEndpoints, adminKey: string
   });
 
   router.delete('/admin/webhook_endpoints/:id', guard, async (req, res) => {
-    await webhooks.remove(undefined, String(req.params.id));
+    await webhooks.remove(undefined, String(req.params.id), adminContext(req, res));
     res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
   });
 
@@ -43,12 +43,12 @@ export function adminWebhooksRouter(webhooks: WebhookEndpoints, adminKey: string
   // Re-issue a signing secret (one that leaked, or one no secret opens after a GATEWAY_SECRET rotation): admin only.
   router.post('/admin/accounts/:account/webhook_secret', guard, async (req, res) => {
     const account = String(req.params.account);
-    res.json({ object: 'webhook_secret', account, callback_secret: await webhooks.reissueAccountSecret(account) });
+    res.json({ object: 'webhook_secret', account, callback_secret: await webhooks.reissueAccountSecret(account, adminContext(req, res)) });
   });
 
   router.post('/admin/webhook_endpoints/:id/secret', guard, async (req, res) => {
     const id = String(req.params.id);
-    res.json({ object: 'webhook_secret', id, secret: await webhooks.reissueEndpointSecret(id) });
+    res.json({ object: 'webhook_secret', id, secret: await webhooks.reissueEndpointSecret(id, adminContext(req, res)) });
   });
 
   router.use('/admin/webhook_endpoints', errorMiddleware(openAiErrorShape.render));

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { newId, TaskWatch, WebhookDispatcher, WebhookEndpoints, type VideoTask, type VideoTaskService } from '@gateway/core';
-import { KnexWebhookStore, taskChangeFeed, type Database } from '@gateway/store-postgres';
+import { KnexAuditedChanges, KnexWebhookStore, taskChangeFeed, type Database } from '@gateway/store-postgres';
 import { encodeTask } from '@gateway/wire-video-tasks';
 import type { AreaWiring, WiringContext } from './context';
 import { httpWebhookSender } from './webhook-sender';
@@ -20,9 +20,12 @@ export interface WebhookWiringDeps {
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
-  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey });
+  const seal = { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey };
+  const store = new KnexWebhookStore(ctx.knex, seal);
   const rule = { allowedHosts: w.allowedHosts };
-  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule });
+  // endpoint changes and secret re-issues are audited in their own transaction (docs/admin.md, "Audit")
+  const audit = new KnexAuditedChanges(ctx.knex, { now: ctx.clock, webhookSeal: seal });
+  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule, audit });
   const dispatcher = new WebhookDispatcher(
     {
       outbox: store,
