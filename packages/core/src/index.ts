@@ -271,6 +271,9 @@ export {
   type ChangeStores,
   type KeyRole,
   KEY_ROLES,
+  type TaskScope,
+  TASK_SCOPES,
 } from './ports';
 export { maskSecrets } from './audit-mask';
 export { forbiddenRole, roleOf } from './key-roles';
+export { seesTask, taskOwnerFilter } from './task-scope';
