@@ -39,7 +39,7 @@ function rowToDelivery(r: Record<string, any>): WebhookDelivery {
     taskId: r.task_id,
     accountId: r.account_id,
     endpointId: r.endpoint_id ?? null,
-    task: rowToTask(json(r.task)),
+    task: r.task === null || r.task === undefined ? null : rowToTask(json(r.task)),
     eventAt: new Date(r.event_at),
     state: r.state,
     attempts: Number(r.attempts),

@@ -45,8 +45,8 @@ export interface WebhookDelivery {
   accountId: string;
   /** null for the task's callback_url */
   endpointId: string | null;
-  /** the task as it was at the status change */
-  task: VideoTask;
+  /** the task as it was at the status change; null for an account event (account-alerts.ts), whose body is stored */
+  task: VideoTask | null;
   eventAt: Date;
   state: DeliveryState;
   attempts: number;

@@ -19,6 +19,7 @@ import * as m019 from './019-usage-row-ids';
 import * as m020 from './020-usage-indexes';
 import * as m021 from './021-webhook-fairness';
 import * as m027 from './027-key-task-scope';
+import * as m028 from './028-account-alerts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['020-usage-indexes', m020],
   ['021-webhook-fairness', m021],
   ['027-key-task-scope', m027],
+  ['028-account-alerts', m028],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
