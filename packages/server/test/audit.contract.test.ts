@@ -144,19 +144,30 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     const alphaId = (await admin('get', '/admin/keys?account=alpha')).body.data.find((k: { role: string }) => k.role === 'admin').id;
     const made = await alpha('/v1/webhook_endpoints').send({ url: 'https://hooks.example.com/audit', events: ['video.completed'] });
     const byAdmin = await admin('post', '/admin/accounts/beta/webhook_endpoints').send({ url: 'https://hooks.example.com/beta' });
+    const changed = await request(gw.app)
+      .patch(`/v1/webhook_endpoints/${made.body.id}`)
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ events: ['video.completed', 'video.failed'] });
     const endpointSecret = await admin('post', `/admin/webhook_endpoints/${made.body.id}/secret`);
     const accountSecret = await admin('post', '/admin/accounts/alpha/webhook_secret');
     const deleted = await request(gw.app).delete(`/v1/webhook_endpoints/${made.body.id}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
-    expect([made, byAdmin, endpointSecret, accountSecret, deleted].map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect([made, byAdmin, changed, endpointSecret, accountSecret, deleted].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(changed.body).toMatchObject({
+      id: made.body.id,
+      url: 'https://hooks.example.com/audit',
+      events: ['video.completed', 'video.failed'],
+    });
 
     const rows = (await audit('?target=webhook_endpoint:' + made.body.id)).reverse();
     expect(rows.map((r) => [r.action, r.actor, r.account, r.request_id])).toEqual([
       ['webhook_endpoint.create', { type: 'key', id: alphaId }, 'alpha', made.headers['x-request-id']],
+      ['webhook_endpoint.update', { type: 'key', id: alphaId }, 'alpha', changed.headers['x-request-id']],
       ['webhook_secret.reissue', { type: 'admin_key', id: 'admin' }, 'alpha', endpointSecret.headers['x-request-id']],
       ['webhook_endpoint.delete', { type: 'key', id: alphaId }, 'alpha', deleted.headers['x-request-id']],
     ]);
     expect(rows[0]).toMatchObject({ before: null, after: { url: 'https://hooks.example.com/audit', events: ['video.completed'] } });
-    expect(rows[2]).toMatchObject({ before: { id: made.body.id, url: 'https://hooks.example.com/audit' }, after: null });
+    expect(rows[1]).toMatchObject({ before: { events: ['video.completed'] }, after: { events: ['video.completed', 'video.failed'] } });
+    expect(rows[3]).toMatchObject({ before: { id: made.body.id, url: 'https://hooks.example.com/audit' }, after: null });
     expect((await audit('?target=webhook_endpoint:' + byAdmin.body.id))[0]).toMatchObject({
       action: 'webhook_endpoint.create',
       account: 'beta',
@@ -182,11 +193,17 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
         .set('Authorization', `Bearer ${member}`)
         .send({ url: 'https://hooks.example.com/m' }),
       await request(gw.app).delete('/v1/webhook_endpoints/we_nope').set('Authorization', `Bearer ${ALPHA_KEY}`),
+      await request(gw.app)
+        .patch(`/v1/webhook_endpoints/${byAdmin.body.id}`)
+        .set('Authorization', `Bearer ${ALPHA_KEY}`)
+        .send({ events: ['video.failed'] }),
+      await admin('patch', `/admin/webhook_endpoints/${byAdmin.body.id}`).send({ url: 'ftp://nope' }),
+      await admin('patch', `/admin/webhook_endpoints/${byAdmin.body.id}`).send({}),
       await request(gw.app).delete(`/v1/webhook_endpoints/${byAdmin.body.id}`).set('Authorization', `Bearer ${ALPHA_KEY}`),
       await admin('post', '/admin/webhook_endpoints/we_nope/secret'),
       await admin('delete', '/admin/webhook_endpoints/we_nope'),
     ];
-    expect(refused.map((r) => r.status)).toEqual([400, 403, 404, 404, 404, 404]);
+    expect(refused.map((r) => r.status)).toEqual([400, 403, 404, 404, 400, 400, 404, 404, 404]);
     expect(Number(afterSetup)).toBe(Number(before) + 1);
     expect(await count()).toBe(afterSetup);
   });

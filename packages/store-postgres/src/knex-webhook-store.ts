@@ -140,6 +140,15 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
     return r ? rowToEndpoint(r) : null;
   }
 
+  async update(id: string, patch: { url?: string; events?: WebhookEventType[] }, accountId?: string): Promise<WebhookEndpoint | null> {
+    const columns: Record<string, unknown> = {};
+    if (patch.url !== undefined) columns.url = patch.url;
+    if (patch.events !== undefined) columns.events = JSON.stringify(patch.events);
+    if (!Object.keys(columns).length) return this.get(id, accountId);
+    const [row] = await this.scoped(id, accountId).update(columns).returning('*');
+    return row ? rowToEndpoint(row) : null;
+  }
+
   async remove(id: string, accountId?: string): Promise<boolean> {
     // returning(): the embedded driver reports no row count for a plain delete
     return (await this.scoped(id, accountId).del().returning('id')).length > 0;

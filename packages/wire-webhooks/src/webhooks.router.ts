@@ -10,7 +10,7 @@ import {
   type Authenticator,
 } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
-import { createEndpointSchema, type CreateEndpointBody } from './webhooks.request.schema';
+import { createEndpointSchema, updateEndpointSchema, type CreateEndpointBody, type UpdateEndpointBody } from './webhooks.request.schema';
 
 export interface WebhooksRouterDeps {
   authenticate: Authenticator;
@@ -21,6 +21,7 @@ export const WEBHOOKS_FORMAT = 'webhooks';
 export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
 
 const validateCreate = compileValidator<CreateEndpointBody>(createEndpointSchema, 'invalid_request');
+const validateUpdate = compileValidator<UpdateEndpointBody>(updateEndpointSchema, 'invalid_request');
 
 /** Who changes an endpoint (an account admin's key) and from where: its audit record's author. */
 const changedBy = (req: Request, res: Response): AuditContext => ({
@@ -48,6 +49,11 @@ export function webhooksRouter(deps: WebhooksRouterDeps): Router {
 
   router.get(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {
     res.json(encodeEndpoint(await deps.webhooks.get(principalOf(res).accountId, String(req.params.id))));
+  });
+
+  router.patch(`${WEBHOOKS_BASE}/:id`, auth, jsonBody(), async (req, res) => {
+    const body = validateUpdate(req.body);
+    res.json(encodeEndpoint(await deps.webhooks.update(principalOf(res).accountId, String(req.params.id), body, changedBy(req, res))));
   });
 
   router.delete(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {

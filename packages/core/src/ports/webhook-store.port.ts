@@ -75,6 +75,8 @@ export interface WebhookEndpointRepository {
   list(accountId?: string): Promise<WebhookEndpoint[]>;
   /** null when unknown or (with accountId) another account's */
   get(id: string, accountId?: string): Promise<WebhookEndpoint | null>;
+  /** changes its url and/or events (failures and disabling are kept); null when unknown or (with accountId) another account's */
+  update(id: string, patch: { url?: string; events?: WebhookEventType[] }, accountId?: string): Promise<WebhookEndpoint | null>;
   /** removes it and its pending deliveries; false when there was none */
   remove(id: string, accountId?: string): Promise<boolean>;
   /** the latest deliveries to an endpoint, newest first, each with its attempts */

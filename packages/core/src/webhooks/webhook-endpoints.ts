@@ -121,6 +121,34 @@ export class WebhookEndpoints {
     return found;
   }
 
+  /** A new url and/or event list for an endpoint; its secret stays. A field left out is kept. */
+  async update(
+    accountId: string | undefined,
+    id: string,
+    input: { url?: unknown; events?: unknown },
+    ctx?: AuditContext,
+  ): Promise<WebhookEndpoint> {
+    const patch = {
+      ...(input.url !== undefined ? { url: checkWebhookUrl(input.url, this.deps.urlRule).toString() } : {}),
+      ...(input.events !== undefined ? { events: checkEvents(input.events) } : {}),
+    };
+    return this.change(ctx, async (repo) => {
+      const before = await repo.get(id, accountId);
+      const after = before && (await repo.update(id, patch, accountId));
+      if (!before || !after) throw endpointNotFound(id);
+      return {
+        result: after,
+        audit: {
+          action: 'webhook_endpoint.update',
+          target: endpointTarget(id),
+          accountId: after.accountId,
+          before: snapshot(before),
+          after: snapshot(after),
+        },
+      };
+    });
+  }
+
   async remove(accountId: string | undefined, id: string, ctx?: AuditContext): Promise<void> {
     await this.change(ctx, async (repo) => {
       const before = await repo.get(id, accountId);

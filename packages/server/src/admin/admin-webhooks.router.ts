@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { WebhookEndpoints } from '@gateway/core';
 import { errorMiddleware, jsonBody, openAiErrorShape } from '@gateway/http-kit';
-import { createEndpointSchema, encodeDelivery, encodeEndpoint } from '@gateway/wire-webhooks';
+import { createEndpointSchema, encodeDelivery, encodeEndpoint, updateEndpointSchema } from '@gateway/wire-webhooks';
 import { compileValidator } from '@gateway/http-kit';
 import { adminContext, requireAdmin } from './admin.router';
 
 const validateCreate = compileValidator<{ url: string; events?: string[] }>(createEndpointSchema, 'invalid_request');
+const validateUpdate = compileValidator<{ url?: string; events?: string[] }>(updateEndpointSchema, 'invalid_request');
 
 /**
  * Webhook endpoints of any account, behind the admin key: the same rules as the account API (one use case), with
@@ -29,6 +30,11 @@ export function adminWebhooksRouter(webhooks: WebhookEndpoints, adminKey: string
 
   router.get('/admin/webhook_endpoints/:id', guard, async (req, res) => {
     res.json(withAccount(await webhooks.get(undefined, String(req.params.id))));
+  });
+
+  router.patch('/admin/webhook_endpoints/:id', guard, jsonBody(), async (req, res) => {
+    const body = validateUpdate(req.body);
+    res.json(withAccount(await webhooks.update(undefined, String(req.params.id), body, adminContext(req, res))));
   });
 
   router.delete('/admin/webhook_endpoints/:id', guard, async (req, res) => {
