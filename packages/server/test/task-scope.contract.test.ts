@@ -68,6 +68,10 @@ describe('a key narrowed to its own tasks', () => {
     expect(listed.body.total).toBe(listed.body.items.length);
 
     expect((await request(gw.app).delete(`${base}/${theirs}`).set(bearer(own))).status).toBe(404);
+    // nor is it watched live
+    const watched = await request(gw.app).get(`${base}/${theirs}/events`).set(bearer(own));
+    expect(watched.status).toBe(404);
+    expect(watched.body).toEqual({ code: 'task_not_found', message: expect.any(String) });
     expect((await request(gw.app).get(`${base}/${theirs}`).set(bearer(other))).body.status).toBe('queued');
     expect((await request(gw.app).delete(`${base}/${mine}`).set(bearer(own))).body).toEqual({ id: mine, outcome: 'cancelled' });
 
