@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { KeyLimits, KeyRole } from './ports/key-repository.port';
+import type { KeyLimits, KeyRole, TaskScope } from './ports/key-repository.port';
 
 /** Who is calling: resolved from an API key. */
 export interface Principal {
@@ -12,6 +12,8 @@ export interface Principal {
   models?: readonly string[] | null;
   /** the key's own limits; absent or null fields = the gateway-wide defaults */
   limits?: KeyLimits;
+  /** which tasks the key sees: absent or `account` = its account's, `own` = those it created (task-scope.ts) */
+  tasks?: TaskScope;
 }
 
 /** Keys are long random strings, so a SHA-256 digest is a safe lookup hash; they are never stored in clear. */

@@ -259,6 +259,21 @@ export { newWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, type WebhookHeade
 export { DEFAULT_WEBHOOK_RETRY, nextAttemptAt, type WebhookRetryPolicy } from './webhooks/webhook-retry';
 export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type WebhookUrlRule } from './webhooks/webhook-url';
 export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
+export {
+  type AccountAlert,
+  type AccountAlertOptions,
+  type AccountAlertStore,
+  type AccountAlertType,
+  budgetAlert,
+  DEFAULT_BUDGET_ALERT_THRESHOLDS,
+  DEFAULT_KEY_EXPIRY_ALERT_HOURS,
+  type ExpiringKey,
+  expiryAlert,
+  type KeyBudgetState,
+  parseBudgetAlertThresholds,
+  reachedThresholds,
+  sweepAccountAlerts,
+} from './webhooks/account-alerts';
 export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
 export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchDeps, type TaskWatchLimits, type TaskWatcher } from './webhooks/task-watch';
 export {
@@ -271,6 +286,9 @@ export {
   type ChangeStores,
   type KeyRole,
   KEY_ROLES,
+  type TaskScope,
+  TASK_SCOPES,
 } from './ports';
 export { maskSecrets } from './audit-mask';
 export { forbiddenRole, roleOf } from './key-roles';
+export { seesTask, taskOwnerFilter } from './task-scope';

@@ -140,6 +140,75 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     expect(beta.map((r) => r.target.id)).not.toContain(made.body.id);
   });
 
+  it('records webhook endpoint changes and secret re-issues (secrets masked), and none for a refused one', async () => {
+    const alpha = (p: string) => request(gw.app).post(p).set('Authorization', `Bearer ${ALPHA_KEY}`);
+    const alphaId = (await admin('get', '/admin/keys?account=alpha')).body.data.find((k: { role: string }) => k.role === 'admin').id;
+    const made = await alpha('/v1/webhook_endpoints').send({ url: 'https://hooks.example.com/audit', events: ['video.completed'] });
+    const byAdmin = await admin('post', '/admin/accounts/beta/webhook_endpoints').send({ url: 'https://hooks.example.com/beta' });
+    const changed = await request(gw.app)
+      .patch(`/v1/webhook_endpoints/${made.body.id}`)
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .send({ events: ['video.completed', 'video.failed'] });
+    const endpointSecret = await admin('post', `/admin/webhook_endpoints/${made.body.id}/secret`);
+    const accountSecret = await admin('post', '/admin/accounts/alpha/webhook_secret');
+    const deleted = await request(gw.app).delete(`/v1/webhook_endpoints/${made.body.id}`).set('Authorization', `Bearer ${ALPHA_KEY}`);
+    expect([made, byAdmin, changed, endpointSecret, accountSecret, deleted].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(changed.body).toMatchObject({
+      id: made.body.id,
+      url: 'https://hooks.example.com/audit',
+      events: ['video.completed', 'video.failed'],
+    });
+
+    const rows = (await audit('?target=webhook_endpoint:' + made.body.id)).reverse();
+    expect(rows.map((r) => [r.action, r.actor, r.account, r.request_id])).toEqual([
+      ['webhook_endpoint.create', { type: 'key', id: alphaId }, 'alpha', made.headers['x-request-id']],
+      ['webhook_endpoint.update', { type: 'key', id: alphaId }, 'alpha', changed.headers['x-request-id']],
+      ['webhook_secret.reissue', { type: 'admin_key', id: 'admin' }, 'alpha', endpointSecret.headers['x-request-id']],
+      ['webhook_endpoint.delete', { type: 'key', id: alphaId }, 'alpha', deleted.headers['x-request-id']],
+    ]);
+    expect(rows[0]).toMatchObject({ before: null, after: { url: 'https://hooks.example.com/audit', events: ['video.completed'] } });
+    expect(rows[1]).toMatchObject({ before: { events: ['video.completed'] }, after: { events: ['video.completed', 'video.failed'] } });
+    expect(rows[3]).toMatchObject({ before: { id: made.body.id, url: 'https://hooks.example.com/audit' }, after: null });
+    expect((await audit('?target=webhook_endpoint:' + byAdmin.body.id))[0]).toMatchObject({
+      action: 'webhook_endpoint.create',
+      account: 'beta',
+    });
+    expect((await audit('?target=account:alpha&action=webhook_secret.reissue'))[0]).toMatchObject({
+      actor: { type: 'admin_key', id: 'admin' },
+      request_id: accountSecret.headers['x-request-id'],
+    });
+    const mine = (await request(gw.app).get('/v1/audit?action=webhook_endpoint.create').set('Authorization', `Bearer ${ALPHA_KEY}`)).body
+      .data as Row[];
+    expect(mine.map((r) => r.target.id)).toEqual([made.body.id]);
+    const stored = JSON.stringify(await gw.db.knex('audit_log'));
+    for (const secret of [made.body.secret, byAdmin.body.secret, endpointSecret.body.secret, accountSecret.body.callback_secret])
+      expect(stored).not.toContain(secret);
+
+    const before = await count();
+    const member = (await admin('post', '/admin/keys').send({ account: 'alpha' })).body.key as string;
+    const afterSetup = await count();
+    const refused = [
+      await alpha('/v1/webhook_endpoints').send({ url: 'ftp://nope' }),
+      await request(gw.app)
+        .post('/v1/webhook_endpoints')
+        .set('Authorization', `Bearer ${member}`)
+        .send({ url: 'https://hooks.example.com/m' }),
+      await request(gw.app).delete('/v1/webhook_endpoints/we_nope').set('Authorization', `Bearer ${ALPHA_KEY}`),
+      await request(gw.app)
+        .patch(`/v1/webhook_endpoints/${byAdmin.body.id}`)
+        .set('Authorization', `Bearer ${ALPHA_KEY}`)
+        .send({ events: ['video.failed'] }),
+      await admin('patch', `/admin/webhook_endpoints/${byAdmin.body.id}`).send({ url: 'ftp://nope' }),
+      await admin('patch', `/admin/webhook_endpoints/${byAdmin.body.id}`).send({}),
+      await request(gw.app).delete(`/v1/webhook_endpoints/${byAdmin.body.id}`).set('Authorization', `Bearer ${ALPHA_KEY}`),
+      await admin('post', '/admin/webhook_endpoints/we_nope/secret'),
+      await admin('delete', '/admin/webhook_endpoints/we_nope'),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 403, 404, 404, 400, 400, 404, 404, 404]);
+    expect(Number(afterSetup)).toBe(Number(before) + 1);
+    expect(await count()).toBe(afterSetup);
+  });
+
   it('filters by action, target and time, and exports CSV', async () => {
     const creates = await audit('?action=key.create');
     expect(creates.length).toBeGreaterThan(0);
@@ -204,7 +273,14 @@ describeWithService('TEST_DATABASE_URL', 'audit log on PostgreSQL', (pgUrl) => {
     async () => ({
       gw: await startTestGateway({
         listen: false,
-        env: { adminKey: ADMIN, keyCacheTtlMs: 0, databaseUrl: pgUrl, databaseSchema: schema, inMemoryDatabase: false },
+        env: {
+          adminKey: ADMIN,
+          keyCacheTtlMs: 0,
+          secret: 'audit-suite-gateway-secret-0001',
+          databaseUrl: pgUrl,
+          databaseSchema: schema,
+          inMemoryDatabase: false,
+        },
       }),
       cliEnv: { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema },
     }),

@@ -18,6 +18,7 @@ export { KnexQuotaRepository } from './knex-quota-repository';
 export { DEFAULT_CHUNK_SIZE, KnexContentStore } from './knex-content-store';
 export { KnexContentProbes, type ContentProbe } from './knex-content-probes';
 export { KnexWebhookStore } from './knex-webhook-store';
+export { KnexAccountAlerts } from './knex-account-alerts';
 export { resealSecrets, sealedInventory, type SealedInventory } from './secret-reseal';
 export { taskChangeFeed, TASK_CHANGES_CHANNEL, type ClosableTaskChangeFeed } from './task-change-feed';
 export { KnexAuditedChanges, type KnexChangeStores } from './knex-audited-changes';

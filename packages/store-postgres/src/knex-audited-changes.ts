@@ -11,6 +11,7 @@ import {
 } from '@gateway/core';
 import { KnexKeyRepository } from './knex-key-repository';
 import { KnexQuotaRepository } from './knex-quota-repository';
+import { KnexWebhookStore } from './knex-webhook-store';
 
 interface AuditRow {
   id: string;
@@ -59,13 +60,23 @@ export interface KnexChangeStores extends ChangeStores {
 export class KnexAuditedChanges implements AuditedChanges {
   constructor(
     private readonly db: Knex,
-    private readonly opts: { now?: () => Date; afterCommit?: () => void } = {},
+    private readonly opts: {
+      now?: () => Date;
+      afterCommit?: () => void;
+      /** seals webhook signing secrets written in a change (GATEWAY_SECRET; previous: GATEWAY_SECRET_PREVIOUS) */
+      webhookSeal?: { sealKey?: string; previousSealKey?: string };
+    } = {},
   ) {}
 
   async run<T>(ctx: AuditContext, change: (stores: KnexChangeStores) => Promise<{ result: T; audit: AuditChange | null }>) {
     const now = this.opts.now ?? (() => new Date());
     const result = await this.db.transaction(async (trx) => {
-      const { result, audit } = await change({ keys: new KnexKeyRepository(trx), quotas: new KnexQuotaRepository(trx, { now }), trx });
+      const { result, audit } = await change({
+        keys: new KnexKeyRepository(trx),
+        quotas: new KnexQuotaRepository(trx, { now }),
+        webhooks: new KnexWebhookStore(trx, this.opts.webhookSeal),
+        trx,
+      });
       if (audit)
         await trx('audit_log').insert({
           id: newId('aud_'),

@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import { newKeyId, type Account, type ApiKeyRecord, type KeyRepository, type KeyRole, type KeySettings, type NewKey } from '@gateway/core';
+import {
+  newKeyId,
+  type Account,
+  type ApiKeyRecord,
+  type KeyRepository,
+  type KeyRole,
+  type KeySettings,
+  type NewKey,
+  type TaskScope,
+} from '@gateway/core';
 
 interface KeyRow {
   id: string;
@@ -16,6 +25,7 @@ interface KeyRow {
   requests_per_minute: number | null;
   tokens_per_minute: number | null;
   concurrent_streams: number | null;
+  tasks_scope?: TaskScope;
 }
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
@@ -34,6 +44,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
     tokensPerMinute: r.tokens_per_minute ?? null,
     concurrentStreams: r.concurrent_streams ?? null,
   },
+  tasks: r.tasks_scope ?? 'account',
 });
 
 /** The columns of the settings given (absent ones are left out, so an update keeps them). */
@@ -42,6 +53,7 @@ function settingsColumns(s: Partial<KeySettings> & { role?: KeyRole }): Record<s
   if (s.role !== undefined) out.role = s.role;
   if (s.name !== undefined) out.name = s.name;
   if (s.expiresAt !== undefined) out.expires_at = s.expiresAt;
+  if (s.tasks !== undefined) out.tasks_scope = s.tasks;
   if (s.models !== undefined) out.models = s.models === null ? null : JSON.stringify(s.models);
   if (s.limits) {
     out.requests_per_minute = s.limits.requestsPerMinute;

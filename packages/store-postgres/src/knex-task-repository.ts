@@ -153,6 +153,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       if (f.status) q.where({ status: f.status });
       if (f.model) q.where({ model: f.model });
       if (f.ids) q.whereIn('id', f.ids);
+      if (f.keyId) q.where({ key_id: f.keyId });
       return q;
     };
     const [{ n }] = await filtered().count({ n: '*' });

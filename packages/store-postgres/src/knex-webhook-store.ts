@@ -39,7 +39,7 @@ function rowToDelivery(r: Record<string, any>): WebhookDelivery {
     taskId: r.task_id,
     accountId: r.account_id,
     endpointId: r.endpoint_id ?? null,
-    task: rowToTask(json(r.task)),
+    task: r.task === null || r.task === undefined ? null : rowToTask(json(r.task)),
     eventAt: new Date(r.event_at),
     state: r.state,
     attempts: Number(r.attempts),
@@ -138,6 +138,15 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
   async get(id: string, accountId?: string): Promise<WebhookEndpoint | null> {
     const r = await this.scoped(id, accountId).first();
     return r ? rowToEndpoint(r) : null;
+  }
+
+  async update(id: string, patch: { url?: string; events?: WebhookEventType[] }, accountId?: string): Promise<WebhookEndpoint | null> {
+    const columns: Record<string, unknown> = {};
+    if (patch.url !== undefined) columns.url = patch.url;
+    if (patch.events !== undefined) columns.events = JSON.stringify(patch.events);
+    if (!Object.keys(columns).length) return this.get(id, accountId);
+    const [row] = await this.scoped(id, accountId).update(columns).returning('*');
+    return row ? rowToEndpoint(row) : null;
   }
 
   async remove(id: string, accountId?: string): Promise<boolean> {

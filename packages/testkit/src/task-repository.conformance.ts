@@ -261,6 +261,15 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       expect((await repo.list('acct-c', { limit: 10, order: 'asc' })).items).toEqual([]);
     });
 
+    it('lists only the tasks one key created, when asked (a key narrowed to its own tasks)', async () => {
+      const mine = await taskIn('queued', { keyId: 'key-own' });
+      await taskIn('queued', { keyId: 'key-other' });
+      const own = await repo.list('acct-a', { limit: 10, order: 'asc', keyId: 'key-own' });
+      expect(own.items.map((t) => t.id)).toEqual([mine.id]);
+      expect(own.total).toBe(1);
+      expect((await repo.list('acct-b', { limit: 10, order: 'asc', keyId: 'key-own' })).items).toEqual([]);
+    });
+
     it('deletes only finished tasks of the account', async () => {
       const queued = await taskIn('queued');
       const done = await taskIn('succeeded');

@@ -1,4 +1,4 @@
 export { webhooksFormat } from './webhooks.format';
 export { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
-export { createEndpointSchema } from './webhooks.request.schema';
+export { createEndpointSchema, updateEndpointSchema } from './webhooks.request.schema';
 export { webhooksRouter, type WebhooksRouterDeps } from './webhooks.router';

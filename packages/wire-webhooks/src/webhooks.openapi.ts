@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '@gateway/core';
 import type { RouteDoc } from '@gateway/http-kit';
-import { createEndpointSchema } from './webhooks.request.schema';
+import { createEndpointSchema, updateEndpointSchema } from './webhooks.request.schema';
 import { WEBHOOKS_BASE, WEBHOOKS_FORMAT } from './webhooks.router';
 
 const endpoint = {
@@ -80,6 +80,15 @@ export const webhooksRoutes: RouteDoc[] = [
     method: 'get',
     path: `${WEBHOOKS_BASE}/{id}`,
     summary: 'Read a webhook endpoint',
+    response: { description: 'The endpoint.', content: json(endpoint) },
+  },
+  {
+    ...common,
+    method: 'patch',
+    path: `${WEBHOOKS_BASE}/{id}`,
+    summary: 'Change a webhook endpoint',
+    description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret. Audited (`webhook_endpoint.update`).',
+    body: { required: true, content: json(updateEndpointSchema) },
     response: { description: 'The endpoint.', content: json(endpoint) },
   },
   {

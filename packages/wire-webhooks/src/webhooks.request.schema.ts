@@ -16,6 +16,19 @@ export const createEndpointSchema = {
   },
 } as const;
 
+/** PATCH: a new url and/or event list; at least one. */
+export const updateEndpointSchema = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: false,
+  properties: createEndpointSchema.properties,
+} as const;
+
+export interface UpdateEndpointBody {
+  url?: string;
+  events?: string[];
+}
+
 export interface CreateEndpointBody {
   url: string;
   events?: string[];

@@ -1,5 +1,6 @@
 import type { KeyRepository } from './key-repository.port';
 import type { QuotaRepository } from './quota-repository.port';
+import type { WebhookEndpointRepository } from './webhook-store.port';
 
 /** Who made a change: the platform admin key, an account admin's key (its id), the CLI, or an SSO subject. */
 export interface AuditActor {
@@ -45,6 +46,7 @@ export interface AuditFilter {
 export interface ChangeStores {
   keys: KeyRepository;
   quotas: QuotaRepository;
+  webhooks: WebhookEndpointRepository;
 }
 
 /**

@@ -9,6 +9,8 @@ export {
   type KeyRole,
   KEY_ROLES,
   type KeySettings,
+  type TaskScope,
+  TASK_SCOPES,
   type NewKey,
   NO_KEY_LIMITS,
 } from './key-repository.port';

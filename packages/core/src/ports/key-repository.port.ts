@@ -12,6 +12,13 @@ export interface KeyLimits {
 export type KeyRole = 'admin' | 'member';
 export const KEY_ROLES: readonly KeyRole[] = ['admin', 'member'];
 
+/**
+ * Which video tasks a key reads, lists and cancels: `account` (every task of its account, the default) or `own` (only
+ * the tasks it created itself; another key's task is as missing as an unknown one). task-scope.ts holds the rule.
+ */
+export type TaskScope = 'account' | 'own';
+export const TASK_SCOPES: readonly TaskScope[] = ['account', 'own'];
+
 /** What an admin sets on a key besides its account and group. */
 export interface KeySettings {
   name: string | null;
@@ -20,6 +27,8 @@ export interface KeySettings {
   /** model ids the key may call, a subset of its group's; null = the whole group */
   models: string[] | null;
   limits: KeyLimits;
+  /** absent: `account` */
+  tasks?: TaskScope;
 }
 
 export const NO_KEY_LIMITS: KeyLimits = Object.freeze({ requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null });

@@ -41,6 +41,8 @@ export interface TaskListFilter {
   status?: TaskStatus;
   model?: string;
   ids?: string[];
+  /** only the tasks this key created (a key narrowed to its own tasks) */
+  keyId?: string;
 }
 
 export interface TaskRepository {

@@ -45,8 +45,8 @@ export interface WebhookDelivery {
   accountId: string;
   /** null for the task's callback_url */
   endpointId: string | null;
-  /** the task as it was at the status change */
-  task: VideoTask;
+  /** the task as it was at the status change; null for an account event (account-alerts.ts), whose body is stored */
+  task: VideoTask | null;
   eventAt: Date;
   state: DeliveryState;
   attempts: number;
@@ -75,6 +75,8 @@ export interface WebhookEndpointRepository {
   list(accountId?: string): Promise<WebhookEndpoint[]>;
   /** null when unknown or (with accountId) another account's */
   get(id: string, accountId?: string): Promise<WebhookEndpoint | null>;
+  /** changes its url and/or events (failures and disabling are kept); null when unknown or (with accountId) another account's */
+  update(id: string, patch: { url?: string; events?: WebhookEventType[] }, accountId?: string): Promise<WebhookEndpoint | null>;
   /** removes it and its pending deliveries; false when there was none */
   remove(id: string, accountId?: string): Promise<boolean>;
   /** the latest deliveries to an endpoint, newest first, each with its attempts */

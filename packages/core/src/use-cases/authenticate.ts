@@ -35,5 +35,6 @@ export async function authenticate(
     role: record.role,
     models: record.models,
     limits: record.limits,
+    ...(record.tasks === 'own' ? { tasks: 'own' as const } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * (video-worker.ts) does the rendering side.
  */
 import { newId, type Principal } from '../auth';
+import { seesTask, taskOwnerFilter } from '../task-scope';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, invalid, toGatewayError } from '../errors';
 import { mediaTypeOfKey, type ContentStore, type NewVideoTask, type TaskRepository, type UsageLog, type UsageRow } from '../ports';
@@ -72,7 +73,7 @@ export class VideoTasks implements VideoTaskService {
 
   async remix(input: RemixVideoTaskInput): Promise<{ task: VideoTask; replayed: boolean }> {
     const source = await this.deps.tasks.findForAccount(input.principal.accountId, input.sourceId);
-    if (!source) throw taskNotFound(input.sourceId);
+    if (!source || !seesTask(input.principal, source)) throw taskNotFound(input.sourceId);
     if (source.status !== 'succeeded') {
       throw new GatewayError('conflict', `Video ${source.id} is ${source.status}; only a completed video can be remixed.`, {
         code: 'remix_source_not_completed',
@@ -213,7 +214,7 @@ export class VideoTasks implements VideoTaskService {
 
   async get(p: Principal, id: string): Promise<VideoTask> {
     const task = await this.deps.tasks.findForAccount(p.accountId, id);
-    if (!task) throw taskNotFound(id);
+    if (!task || !seesTask(p, task)) throw taskNotFound(id);
     return task;
   }
 
@@ -225,7 +226,7 @@ export class VideoTasks implements VideoTaskService {
     let after: { createdAt: Date; id: string } | undefined;
     if (q.after !== undefined) {
       const cursor = await this.deps.tasks.findForAccount(p.accountId, q.after);
-      if (!cursor)
+      if (!cursor || !seesTask(p, cursor))
         throw invalid('invalid_cursor', `after ${JSON.stringify(q.after.slice(0, 100))} is not a task of this account.`, 'after');
       after = { createdAt: cursor.createdAt, id: cursor.id };
     }
@@ -237,6 +238,7 @@ export class VideoTasks implements VideoTaskService {
       status: q.status,
       model: q.model,
       ids: q.ids,
+      keyId: taskOwnerFilter(p),
     });
   }
 

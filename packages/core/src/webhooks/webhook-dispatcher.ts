@@ -76,7 +76,8 @@ export class WebhookDispatcher {
 
   private bodyOf(c: ClaimedDelivery): string {
     const d = c.delivery;
-    if (d.body !== null) return d.body;
+    // an account event is written with its body; a task event's body is rendered at its first attempt
+    if (d.body !== null || d.task === null) return d.body ?? '{}';
     return JSON.stringify(d.endpointId ? webhookEventBody(d.eventId, d.task, d.eventAt) : this.deps.renderCallback(d.task));
   }
 

@@ -9,11 +9,14 @@ export const WEBHOOK_EVENT_TYPES = [
   'video.failed',
   'video.cancelled',
   'video.expired',
+  // account events (account-alerts.ts), not task status changes
+  'budget.threshold',
+  'key.expiring',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** `succeeded` is named `completed` in the event, as OpenAI's video object names it. */
-const TYPE_OF: Readonly<Record<TaskStatus, WebhookEventType>> = Object.freeze({
+const TYPE_OF: Readonly<Record<TaskStatus, Exclude<WebhookEventType, 'budget.threshold' | 'key.expiring'>>> = Object.freeze({
   queued: 'video.queued',
   running: 'video.running',
   succeeded: 'video.completed',
@@ -22,7 +25,7 @@ const TYPE_OF: Readonly<Record<TaskStatus, WebhookEventType>> = Object.freeze({
   expired: 'video.expired',
 });
 
-export function eventTypeOf(status: TaskStatus): WebhookEventType {
+export function eventTypeOf(status: TaskStatus) {
   return TYPE_OF[status];
 }
 

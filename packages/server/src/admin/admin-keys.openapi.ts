@@ -39,6 +39,12 @@ export const settings = {
     description: "Model ids the key may call, a subset of its group's; null: the whole group.",
   }),
   limits,
+  tasks: {
+    enum: ['account', 'own'],
+    default: 'account',
+    description:
+      'Which video tasks the key reads, lists and cancels: account: every task of its account; own: only those it created (another key\'s task answers 404). docs/admin.md, "Keys narrowed to their own tasks".',
+  },
   budget: nullable('object', {
     required: ['credit_limit'],
     additionalProperties: false,
@@ -62,6 +68,7 @@ export const key = {
     name: settings.name,
     expires_at: settings.expires_at,
     models: settings.models,
+    tasks: settings.tasks,
     limits,
     budget: nullable('object', {
       properties: { credit_limit: nullable('number'), period, credits_used: { type: 'number', description: 'In the current period.' } },

@@ -1,5 +1,5 @@
 import type { ParamDoc, RouteDoc, SchemaDoc } from '@gateway/http-kit';
-import { createEndpointSchema } from '@gateway/wire-webhooks';
+import { createEndpointSchema, updateEndpointSchema } from '@gateway/wire-webhooks';
 
 /** The /admin webhook routes (admin-webhooks.router.ts); the objects are the account API's, plus `account`. */
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
@@ -36,6 +36,15 @@ export const adminWebhookRoutes: RouteDoc[] = [
     path: '/admin/webhook_endpoints/{id}',
     summary: 'Read a webhook endpoint',
     params: [id],
+    response: { description: 'The endpoint.', content: json(endpoint) },
+  }),
+  route({
+    method: 'patch',
+    path: '/admin/webhook_endpoints/{id}',
+    summary: 'Change a webhook endpoint',
+    description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret.',
+    params: [id],
+    body: { required: true, content: json(updateEndpointSchema) },
     response: { description: 'The endpoint.', content: json(endpoint) },
   }),
   route({

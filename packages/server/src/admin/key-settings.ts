@@ -7,10 +7,12 @@ import {
   type KeyQuota,
   type KeySettings,
   type ModelCatalogue,
+  TASK_SCOPES,
+  type TaskScope,
 } from '@gateway/core';
 
 /** The settings fields of a key in the admin API (snake_case, as every admin body). */
-export const KEY_SETTING_FIELDS = ['name', 'expires_at', 'models', 'limits', 'budget'] as const;
+export const KEY_SETTING_FIELDS = ['name', 'expires_at', 'models', 'limits', 'budget', 'tasks'] as const;
 const LIMIT_FIELDS: Array<[string, keyof KeyLimits]> = [
   ['requests_per_minute', 'requestsPerMinute'],
   ['tokens_per_minute', 'tokensPerMinute'],
@@ -122,6 +124,15 @@ export function parseKeySettings(
   }
   if (body.expires_at !== undefined) out.expiresAt = parseExpiry(body.expires_at);
   if (body.models !== undefined) out.models = parseModels(body.models, ctx.group, ctx.catalogue);
+  if (body.tasks !== undefined) {
+    if (!TASK_SCOPES.includes(body.tasks as TaskScope))
+      throw invalid(
+        'invalid_tasks',
+        '"tasks" must be "account" (every task of the account) or "own" (only the tasks the key created).',
+        'tasks',
+      );
+    out.tasks = body.tasks as TaskScope;
+  }
   if (body.limits !== undefined)
     out.limits =
       body.limits === null
@@ -147,6 +158,7 @@ export function keyView(k: ApiKeyRecord, budget?: KeyQuota) {
     revoked_at: k.revokedAt?.toISOString() ?? null,
     expires_at: k.expiresAt?.toISOString() ?? null,
     models: k.models,
+    tasks: k.tasks ?? 'account',
     limits: Object.fromEntries(LIMIT_FIELDS.map(([wire, field]) => [wire, k.limits[field]])) as Record<string, number | null>,
     budget: budgetView(budget),
   };

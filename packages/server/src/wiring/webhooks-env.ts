@@ -1,4 +1,6 @@
 import {
+  DEFAULT_KEY_EXPIRY_ALERT_HOURS,
+  parseBudgetAlertThresholds,
   DEFAULT_TASK_WATCH_LIMITS,
   DEFAULT_WEBHOOK_RETRY,
   parseAllowedHosts,
@@ -22,6 +24,15 @@ export interface WebhookEnv {
   livePollMs?: number;
   /** TASK_EVENTS_MAX_PER_KEY (100), TASK_EVENTS_MAX_PER_INSTANCE (10 000): open live-status streams, refused beyond with 429 */
   liveLimits?: TaskWatchLimits;
+  /** budget and expiry alerts (docs/webhooks.md); absent: 80 and 100 %, 72 hours */
+  alerts?: {
+    /** BUDGET_ALERT_THRESHOLDS: percents of a key's budget (`none`: no budget alerts) */
+    budgetThresholds: number[];
+    /** KEY_EXPIRY_ALERT_HOURS: how long before its expiry a key is announced (0: never) */
+    expiryLeadMs: number;
+    /** ALERT_SWEEP_INTERVAL_MS: how often each instance looks for alerts due (60 000) */
+    intervalMs: number;
+  };
 }
 
 export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): WebhookEnv {
@@ -38,6 +49,11 @@ export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): Webho
     intervalMs: num('WEBHOOK_WORKER_INTERVAL_MS', 1) ?? 250,
     perAccount: num('WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT', 1) ?? 4,
     livePollMs: num('TASK_EVENTS_POLL_MS', 1),
+    alerts: {
+      budgetThresholds: e.BUDGET_ALERT_THRESHOLDS?.trim() === 'none' ? [] : parseBudgetAlertThresholds(e.BUDGET_ALERT_THRESHOLDS),
+      expiryLeadMs: (wholeNumberFromEnv(e, 'KEY_EXPIRY_ALERT_HOURS', 0) ?? DEFAULT_KEY_EXPIRY_ALERT_HOURS) * 3_600_000,
+      intervalMs: num('ALERT_SWEEP_INTERVAL_MS', 1) ?? 60_000,
+    },
     liveLimits: {
       perKey: num('TASK_EVENTS_MAX_PER_KEY', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perKey,
       perInstance: num('TASK_EVENTS_MAX_PER_INSTANCE', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perInstance,

@@ -1,6 +1,16 @@
 import os from 'node:os';
-import { newId, TaskWatch, WebhookDispatcher, WebhookEndpoints, type VideoTask, type VideoTaskService } from '@gateway/core';
-import { KnexWebhookStore, taskChangeFeed, type Database } from '@gateway/store-postgres';
+import {
+  DEFAULT_BUDGET_ALERT_THRESHOLDS,
+  DEFAULT_KEY_EXPIRY_ALERT_HOURS,
+  newId,
+  sweepAccountAlerts,
+  TaskWatch,
+  WebhookDispatcher,
+  WebhookEndpoints,
+  type VideoTask,
+  type VideoTaskService,
+} from '@gateway/core';
+import { KnexAccountAlerts, KnexAuditedChanges, KnexWebhookStore, taskChangeFeed, type Database } from '@gateway/store-postgres';
 import { encodeTask } from '@gateway/wire-video-tasks';
 import type { AreaWiring, WiringContext } from './context';
 import { httpWebhookSender } from './webhook-sender';
@@ -20,9 +30,12 @@ export interface WebhookWiringDeps {
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
-  const store = new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey });
+  const seal = { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey };
+  const store = new KnexWebhookStore(ctx.knex, seal);
   const rule = { allowedHosts: w.allowedHosts };
-  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule });
+  // endpoint changes and secret re-issues are audited in their own transaction (docs/admin.md, "Audit")
+  const audit = new KnexAuditedChanges(ctx.knex, { now: ctx.clock, webhookSeal: seal });
+  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule, audit });
   const dispatcher = new WebhookDispatcher(
     {
       outbox: store,
@@ -43,6 +56,19 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     },
   );
   const loop = workerLoop(() => dispatcher.pump(), w.intervalMs, ctx.logger, 'webhook delivery rounds');
+  // budget and expiry alerts: every instance sweeps; the store sends each alert once (docs/webhooks.md)
+  const alertOpts = w.alerts ?? {
+    budgetThresholds: [...DEFAULT_BUDGET_ALERT_THRESHOLDS],
+    expiryLeadMs: DEFAULT_KEY_EXPIRY_ALERT_HOURS * 3_600_000,
+    intervalMs: 60_000,
+  };
+  const alertStore = new KnexAccountAlerts(ctx.knex);
+  const alerts = workerLoop(
+    () => sweepAccountAlerts(alertStore, alertOpts, ctx.clock()),
+    alertOpts.intervalMs,
+    ctx.logger,
+    'budget and expiry alert sweeps',
+  );
   const feed = taskChangeFeed(deps.database, {
     onError: (e) => ctx.logger.warn('task change feed: LISTEN failed, live status polls until it works', { error: e.message }),
   });
@@ -66,9 +92,10 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     async start() {
       await feed.start();
       loop.start();
+      alerts.start();
     },
     async stop() {
-      await loop.stop();
+      await Promise.all([loop.stop(), alerts.stop()]);
       await dispatcher.idle();
       await feed.close();
     },

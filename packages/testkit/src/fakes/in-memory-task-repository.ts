@@ -156,7 +156,8 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
           t.accountId === accountId &&
           (!f.status || t.status === f.status) &&
           (!f.model || t.model === f.model) &&
-          (!f.ids || f.ids.includes(t.id)),
+          (!f.ids || f.ids.includes(t.id)) &&
+          (!f.keyId || t.keyId === f.keyId),
       )
       .sort((a, b) => cmp(a, b));
     const page = matching.filter((t) => !f.after || cmp(t, f.after) > 0).slice(f.offset ?? 0);
