@@ -21,22 +21,26 @@ const ACCOUNTS = 200;
 const KEYS = 2000;
 
 async function main() {
-  const schema = `bench_usage_${randomBytes(4).toString('hex')}`;
+  // USAGE_BENCH_SCHEMA names a schema to reuse (seeded once, kept with USAGE_BENCH_KEEP=1): a 10M-row seed is long
+  const schema = process.env.USAGE_BENCH_SCHEMA ?? `bench_usage_${randomBytes(4).toString('hex')}`;
   const db = await openDatabase({ databaseUrl: url, schema });
   try {
     const seeded = Date.now();
-    // spread over 30 days, 200 accounts, 2000 keys (each of one account), 8 models, 2 % errors
-    await db.knex.raw(
-      `insert into usage_log (row_id, created_at, request_id, account_id, key_id, model, format, status, http_status,
+    const [{ n: present }] = (await db.knex('usage_log').count({ n: '*' })) as Array<{ n: string }>;
+    if (Number(present) === 0)
+      // spread over 30 days, 200 accounts, 2000 keys (each of one account), 8 models, 2 % errors
+      await db.knex.raw(
+        `insert into usage_log (row_id, created_at, request_id, account_id, key_id, model, format, status, http_status,
          input_tokens, output_tokens, latency_ms, provider, attempts, credits)
        select 'row_' || g, now() - ((g % (${DAYS} * 86400)) * interval '1 second'), 'req_' || g,
          'acct_' || (g % ${KEYS}) % ${ACCOUNTS}, 'key_' || (g % ${KEYS}), 'model-' || (g % 8), 'openai-chat',
          case when g % 50 = 0 then 'error' else 'ok' end, case when g % 50 = 0 then 502 else 200 end,
          g % 1000, g % 300, 100 + g % 900, 'provider-' || (g % 3), 1, (g % 1000) / 1000.0
        from generate_series(1, ${rows}) g`,
-    );
+      );
     await db.knex.raw('analyze usage_log');
     const seedSeconds = (Date.now() - seeded) / 1000;
+    console.log(`seeded ${Number(present) || rows} rows in ${seedSeconds.toFixed(0)} s${Number(present) ? ' (already there)' : ''}`);
     const [{ n: rollupRows }] = (await db.knex('usage_daily').count({ n: '*' })) as Array<{ n: string }>;
     const usage = new KnexUsageQuery(db.knex);
     // whole UTC days: the daily rollup answers; a bound inside a day: the raw rows do
@@ -95,7 +99,7 @@ async function main() {
     if (process.argv.includes('--write')) writeFileSync(path.join(__dirname, '..', 'docs', 'benchmarks-usage.md'), report + NOTES);
     else console.log(`\n${report}`);
   } finally {
-    await db.knex.raw(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
+    if (process.env.USAGE_BENCH_KEEP !== '1') await db.knex.raw(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
     await db.close();
   }
 }
