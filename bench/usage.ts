@@ -43,26 +43,40 @@ async function main() {
     console.log(`seeded ${Number(present) || rows} rows in ${seedSeconds.toFixed(0)} s${Number(present) ? ' (already there)' : ''}`);
     const [{ n: rollupRows }] = (await db.knex('usage_daily').count({ n: '*' })) as Array<{ n: string }>;
     const usage = new KnexUsageQuery(db.knex);
-    // whole UTC days: the daily rollup answers; a bound inside a day: the raw rows do
+    // whole UTC days: the daily rollup answers; bounds inside a day: the rollup for the whole days between them, the
+    // raw rows for the two partial days at the edges (planUsageSpans)
     const from = new Date((Math.floor(Date.now() / 86_400_000) - DAYS) * 86_400_000);
-    const fromInsideADay = new Date(from.getTime() + 1000);
+    const partial = { from: new Date(from.getTime() + 1000), to: new Date(Date.now() - 60_000) };
     const cases: Array<[string, () => Promise<unknown>]> = [];
     for (const groupBy of ['day', 'model', 'key', 'account'] as UsageGrouping[])
       cases.push([
         `/admin/usage?group_by=${groupBy} (every account, 30 whole days: rollup)`,
         () => usage.summary({ groupBy, limit: 100, from }),
       ]);
-    for (const groupBy of ['day', 'account'] as UsageGrouping[])
+    for (const groupBy of ['day', 'model', 'key', 'account'] as UsageGrouping[])
       cases.push([
-        `/admin/usage?group_by=${groupBy} (every account, from inside a day: raw rows)`,
-        () => usage.summary({ groupBy, limit: 100, from: fromInsideADay }),
+        `/admin/usage?group_by=${groupBy} (every account, from and to inside a day: rollup + 2 partial days raw)`,
+        () => usage.summary({ groupBy, limit: 100, ...partial }),
       ]);
+    cases.push([
+      '/admin/usage?group_by=day (every account, from and to inside a day, all raw rows: the reference)',
+      () => new KnexUsageQuery(db.knex, { rollup: false }).summary({ groupBy: 'day', limit: 100, ...partial }),
+    ]);
+    for (const groupBy of ['day', 'model'] as UsageGrouping[])
+      cases.push([
+        `/admin/usage?account=…&group_by=${groupBy} (from and to inside a day)`,
+        () => usage.summary({ accountId: 'acct_7', groupBy, limit: 100, ...partial }),
+      ]);
+    cases.push([
+      '/v1/usage (one account: daily totals per model, from and to inside a day)',
+      () => usage.dailyTotals({ accountId: 'acct_7', ...partial }),
+    ]);
     for (const groupBy of ['day', 'model', 'key'] as UsageGrouping[])
       cases.push([`/admin/usage?account=…&group_by=${groupBy}`, () => usage.summary({ accountId: 'acct_7', groupBy, limit: 100 })]);
     cases.push(['/admin/usage?key=…&group_by=day', () => usage.summary({ keyId: 'key_7', groupBy: 'day', limit: 100 })]);
     cases.push(['/admin/usage?model=…&group_by=account', () => usage.summary({ model: 'model-3', groupBy: 'account', limit: 100 })]);
     cases.push([
-      '/admin/usage?model=…&from=<1 day ago, inside a day: raw rows>&group_by=key',
+      '/admin/usage?model=…&from=<1 day ago, inside a day: rollup + 1 partial day raw>&group_by=key',
       () => usage.summary({ model: 'model-3', from: new Date(Date.now() - 86_400_000), groupBy: 'key', limit: 100 }),
     ]);
     cases.push(['/v1/usage (one account: a page of 100 rows)', () => usage.list({ accountId: 'acct_7', limit: 100 })]);
@@ -108,14 +122,17 @@ async function main() {
 const NOTES = `
 ## Reading the figures
 
-- Groupings whose filters the daily rollup keeps (account, key, model, provider, status, wire format) over whole UTC
-  days (no \`from\`/\`to\`, or midnights) read \`usage_daily\` (migration 020: one row per day, account, key, model,
-  provider, status and format, added to by a statement trigger in the transaction that inserts the raw rows): their
-  time grows with the number of distinct keys and days, not with the rows.
-- Bounds inside a day, and the task, request id and idempotency-key filters, read the raw rows through the indexes
-  (migrations 001, 012, 020: \`(account_id, created_at)\`, \`(created_at)\`, \`(key_id, created_at)\`,
-  \`(model, created_at)\`, \`(request_id)\`, \`(task_id)\`). Narrowed to an account or a key they stay fast; over
-  every account's rows of a whole period they read all of them (the "raw rows" lines), which grows with the rows.
+- Groupings (and \`/v1/usage\`'s daily totals) read \`usage_daily\` for the whole UTC days inside [from, to)
+  (migration 020: one row per day, account, key, model, provider, status and format, added to by a statement trigger
+  in the transaction that inserts the raw rows), and the raw rows only for the partial days at the edges (at most two,
+  each under a day, through \`(created_at)\` or \`(account_id, created_at)\`), added together into one answer: one
+  rule, \`planUsageSpans\` (store-postgres/src/usage-spans.ts). The rollup part grows with the number of distinct keys
+  and days, not with the rows; the edge part with the rows of at most two days.
+- The task, request id and idempotency-key filters, and ranges holding no whole day, read the raw rows through the
+  indexes (migrations 001, 012, 020: \`(account_id, created_at)\`, \`(created_at)\`, \`(key_id, created_at)\`,
+  \`(model, created_at)\`, \`(request_id)\`, \`(task_id)\`).
+- That the combined answer equals the all-raw one is tested for random bounds, groupings and filters over a seeded
+  dataset (store-postgres/src/usage-spans.test.ts, PGlite and PostgreSQL).
 - The rollup is the books: the retention job deletes raw rows (\`USAGE_RETENTION_DAYS\`) but not the rollup.
 `;
 
