@@ -28,11 +28,12 @@ async function main() {
     const seeded = Date.now();
     const [{ n: present }] = (await db.knex('usage_log').count({ n: '*' })) as Array<{ n: string }>;
     if (Number(present) === 0)
-      // spread over 30 days, 200 accounts, 2000 keys (each of one account), 8 models, 2 % errors
+      // spread evenly over 30 days in time order, as a log is written (the rows of a day lie together on disk, as
+      // they do in a gateway's table), 200 accounts, 2000 keys (each of one account), 8 models, 2 % errors
       await db.knex.raw(
         `insert into usage_log (row_id, created_at, request_id, account_id, key_id, model, format, status, http_status,
          input_tokens, output_tokens, latency_ms, provider, attempts, credits)
-       select 'row_' || g, now() - ((g % (${DAYS} * 86400)) * interval '1 second'), 'req_' || g,
+       select 'row_' || g, now() - (${rows} - g) * (${DAYS} * 86400.0 / ${rows}) * interval '1 second', 'req_' || g,
          'acct_' || (g % ${KEYS}) % ${ACCOUNTS}, 'key_' || (g % ${KEYS}), 'model-' || (g % 8), 'openai-chat',
          case when g % 50 = 0 then 'error' else 'ok' end, case when g % 50 = 0 then 502 else 200 end,
          g % 1000, g % 300, 100 + g % 900, 'provider-' || (g % 3), 1, (g % 1000) / 1000.0
