@@ -59,6 +59,13 @@ async function main() {
         `/admin/usage?group_by=${groupBy} (every account, from and to inside a day: rollup + 2 partial days raw)`,
         () => usage.summary({ groupBy, limit: 100, ...partial }),
       ]);
+    // the worst case: both edges a second short of a whole day (two days of raw rows)
+    const worst = { from: new Date(from.getTime() + 86_400_000 + 1000), to: new Date(from.getTime() + 29 * 86_400_000 - 1000) };
+    for (const groupBy of ['day', 'key'] as UsageGrouping[])
+      cases.push([
+        `/admin/usage?group_by=${groupBy} (every account, edges a second short of whole days: rollup + ~2 days raw)`,
+        () => usage.summary({ groupBy, limit: 100, ...worst }),
+      ]);
     cases.push([
       '/admin/usage?group_by=day (every account, from and to inside a day, all raw rows: the reference)',
       () => new KnexUsageQuery(db.knex, { rollup: false }).summary({ groupBy: 'day', limit: 100, ...partial }),

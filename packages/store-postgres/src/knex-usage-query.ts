@@ -9,7 +9,7 @@ import type {
   UsageRecord,
   UsageSummaryFilter,
 } from '@gateway/core';
-import { planUsageSpans } from './usage-spans';
+import { planUsageSpans, type TimeSpan } from './usage-spans';
 
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
 
@@ -139,7 +139,7 @@ export class KnexUsageQuery implements UsageQuery {
         .groupByRaw(groupings.map((_, i) => i + 1).join(', '));
     const parts = [
       ...(plan.rollup ? [part(this.rolled({ ...f, ...plan.rollup }), ROLLUP_GROUP, ROLLUP_MEASURE)] : []),
-      ...plan.raw.map((span) => part(this.filtered({ ...f, from: span.from, to: span.to }), GROUP_COLUMN, RAW_MEASURE)),
+      ...plan.raw.map((span) => part(this.filtered({ ...f, from: span.from, to: span.to }), rawGroups(span), RAW_MEASURE)),
     ];
     return (
       this.db
@@ -233,6 +233,15 @@ const ROLLUP_MEASURE: Record<Measure, string> = {
   video_seconds_delivered: 'sum(video_seconds_delivered)',
   key_account: `max(nullif(account_id, ''))`,
 };
+
+/**
+ * The usage_log expressions a raw span groups by. A span inside one UTC day (an edge day) is one day: written as that
+ * date, since the planner cannot count the days of a computed date and would sort the rows instead of hashing them.
+ */
+function rawGroups(span: TimeSpan): Record<UsageGrouping, string> {
+  const day = span.from && span.to && utcDay(span.from) === utcDay(new Date(span.to.getTime() - 1)) ? utcDay(span.from) : null;
+  return day ? { ...GROUP_COLUMN, day: `date '${day}'` } : GROUP_COLUMN;
+}
 
 /** The usage_log expression each grouping groups by (days in UTC). */
 const GROUP_COLUMN: Record<UsageGrouping, string> = {
