@@ -141,6 +141,15 @@ const NOTES = `
   \`(model, created_at)\`, \`(request_id)\`, \`(task_id)\`).
 - That the combined answer equals the all-raw one is tested for random bounds, groupings and filters over a seeded
   dataset (store-postgres/src/usage-spans.test.ts, PGlite and PostgreSQL).
+- An edge day's raw rows are found through the \`(created_at)\` index when the table lies roughly in time order, as
+  a log appended to does. On a first seed whose rows were scattered over the table (four passes over the 30 days)
+  PostgreSQL chose a parallel scan of the whole table instead, and the same partial-day groupings took 1.3–1.6 s
+  (the all-raw ones 5.0–11.4 s); a table loaded out of order can be put back in order with \`CLUSTER usage_log USING
+  usage_log_created_at_index\` (it locks the table while it runs).
+- The edge part grows with the rows of a day: at tens of millions of rows a day, an every-account grouping whose
+  \`from\`/\`to\` fall inside a day reads tens of millions of raw rows and will not answer within a second. Bounds on
+  UTC midnights (the dashboards' and exports' periods), or a filter by account or key, keep it on the rollup and the
+  narrow indexes.
 - The rollup is the books: the retention job deletes raw rows (\`USAGE_RETENTION_DAYS\`) but not the rollup.
 `;
 
