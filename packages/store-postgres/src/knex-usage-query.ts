@@ -9,6 +9,7 @@ import type {
   UsageRecord,
   UsageSummaryFilter,
 } from '@gateway/core';
+import { planUsageSpans, type TimeSpan } from './usage-spans';
 
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
 
@@ -53,7 +54,11 @@ function videoOf(r: Record<string, any>): UsageRecord['video'] {
 }
 
 export class KnexUsageQuery implements UsageQuery {
-  constructor(private readonly db: Knex) {}
+  /** `rollup: false` reads the raw rows only (the reference answer the tests compare the planned one with). */
+  constructor(
+    private readonly db: Knex,
+    private readonly options: { rollup?: boolean } = {},
+  ) {}
 
   private filtered(f: Omit<UsageFilter, 'limit' | 'after' | 'accountId'> & { accountId?: string }): Knex.QueryBuilder {
     const q = this.db('usage_log');
@@ -84,19 +89,10 @@ export class KnexUsageQuery implements UsageQuery {
   }
 
   async dailyTotals(f: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]> {
-    const daily = fromRollup(f);
-    const rows = await (daily ? this.rolled(f) : this.filtered(f))
-      .select(
-        this.db.raw(`${daily ? ROLLUP_GROUP.day : GROUP_COLUMN.day} as day`),
-        this.db.raw(`${daily ? ROLLUP_GROUP.model : 'model'} as model`),
-      )
-      .select(this.db.raw(daily ? 'sum(requests) as requests' : REQUESTS))
-      .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
-      .groupByRaw(`1, 2`)
-      .orderByRaw('1 desc, 2 asc');
+    const rows = await this.grouped(f, ['day', 'model'], ['requests', 'input_tokens', 'output_tokens']).orderByRaw('1 desc, 2 asc');
     return rows.map((r: Record<string, any>) => ({
-      day: r.day,
-      model: r.model ?? null,
+      day: r.g0,
+      model: r.g1 ?? null,
       requests: Number(r.requests),
       inputTokens: Number(r.input_tokens ?? 0),
       outputTokens: Number(r.output_tokens ?? 0),
@@ -104,37 +100,21 @@ export class KnexUsageQuery implements UsageQuery {
   }
 
   /**
-   * Totals per group: from the daily rollup (usage_daily, kept in step with the raw rows by a trigger, migration 020)
-   * when the filters are ones it keeps and the time bounds whole UTC days, else from the raw rows.
+   * Totals per group: the whole UTC days from the daily rollup (usage_daily, kept in step with the raw rows by a
+   * trigger, migration 020), the partial days at the edges from the raw rows (planUsageSpans decides).
    */
   async summary(f: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }> {
-    const q = fromRollup(f)
-      ? this.rolled(f)
-          .select(this.db.raw(`${ROLLUP_GROUP[f.groupBy]} as grp`))
-          .select(this.db.raw('sum(requests) as requests'))
-          .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens', credits: 'credits', refunds: 'refunds' })
-          .sum({ video_seconds_requested: 'video_seconds_requested', video_seconds_delivered: 'video_seconds_delivered' })
-      : this.filtered(f)
-          .select(this.db.raw(`${GROUP_COLUMN[f.groupBy]} as grp`))
-          .select(this.db.raw(REQUESTS))
-          .sum({ input_tokens: 'input_tokens', output_tokens: 'output_tokens' })
-          .select(this.db.raw('coalesce(sum(case when credits > 0 then credits end), 0) as credits'))
-          .select(this.db.raw('coalesce(-sum(case when credits < 0 then credits end), 0) as refunds'))
-          // settlement rows carry both shapes; creation rows only the request, so they stay out of both sums
-          .select(this.db.raw(SETTLED_SECONDS('requested')))
-          .select(this.db.raw(SETTLED_SECONDS('delivered')));
-    q.groupByRaw('1')
+    const measures: Measure[] = [...SUMMARY_MEASURES, ...(f.groupBy === 'key' ? (['key_account'] as const) : [])];
+    const q = this.grouped(f, [f.groupBy], measures)
       .orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last')
       .limit(f.limit + 1);
-    // a key's rows all carry its account: known even for a key the database does not hold (the config file's)
-    if (f.groupBy === 'key') q.select(this.db.raw(`max(nullif(account_id, '')) as key_account`));
     const rows = await q;
-    const keys = f.groupBy === 'key' ? await this.keysNamed(rows.slice(0, f.limit).map((r: Record<string, any>) => r.grp)) : null;
+    const keys = f.groupBy === 'key' ? await this.keysNamed(rows.slice(0, f.limit).map((r: Record<string, any>) => r.g0)) : null;
     return {
       hasMore: rows.length > f.limit,
       groups: rows.slice(0, f.limit).map((r: Record<string, any>) => ({
-        group: r.grp ?? null,
-        ...(keys && { keyName: keys.get(r.grp)?.name ?? null, account: keys.get(r.grp)?.account_id ?? r.key_account ?? null }),
+        group: r.g0 ?? null,
+        ...(keys && { keyName: keys.get(r.g0)?.name ?? null, account: keys.get(r.g0)?.account_id ?? r.key_account ?? null }),
         requests: Number(r.requests),
         inputTokens: Number(r.input_tokens ?? 0),
         outputTokens: Number(r.output_tokens ?? 0),
@@ -146,7 +126,32 @@ export class KnexUsageQuery implements UsageQuery {
     };
   }
 
-  /** The rollup rows the filter selects (fromRollup(f) said it can). */
+  /**
+   * The measures per group (g0, g1, … in the order of `groupings`) over the filter's range: one aggregate per span
+   * planUsageSpans gives (the rollup's whole days, the raw rows' partial days), added together.
+   */
+  private grouped(f: RollupFilter, groupings: UsageGrouping[], measures: Measure[]): Knex.QueryBuilder {
+    const plan = planUsageSpans(f, { rollup: this.options.rollup });
+    const part = (q: Knex.QueryBuilder, group: Record<UsageGrouping, string>, measure: Record<Measure, string>) =>
+      q
+        .select(groupings.map((g, i) => this.db.raw(`${group[g]} as g${i}`)))
+        .select(measures.map((m) => this.db.raw(`${measure[m]} as ${m}`)))
+        .groupByRaw(groupings.map((_, i) => i + 1).join(', '));
+    const parts = [
+      ...(plan.rollup ? [part(this.rolled({ ...f, ...plan.rollup }), ROLLUP_GROUP, ROLLUP_MEASURE)] : []),
+      ...plan.raw.map((span) => part(this.filtered({ ...f, from: span.from, to: span.to }), rawGroups(span), RAW_MEASURE)),
+    ];
+    return (
+      this.db
+        .from(this.db.raw(`(${parts.map(() => '?').join(' union all ')}) as parts`, parts))
+        // days are grouped as dates (cheaper per raw row than text) and written as YYYY-MM-DD once per group
+        .select(groupings.map((g, i) => this.db.raw(g === 'day' ? `to_char(g${i}, 'YYYY-MM-DD') as g${i}` : `g${i}`)))
+        .select(measures.map((m) => this.db.raw(`${m === 'key_account' ? 'max' : 'sum'}(${m}) as ${m}`)))
+        .groupByRaw(groupings.map((_, i) => i + 1).join(', '))
+    );
+  }
+
+  /** The rollup rows of the filter's whole days (planUsageSpans said it can: its bounds are midnights). */
   private rolled(f: RollupFilter): Knex.QueryBuilder {
     const q = this.db('usage_daily');
     if (f.from) q.where('day', '>=', utcDay(f.from));
@@ -174,30 +179,73 @@ export class KnexUsageQuery implements UsageQuery {
 type RollupFilter = Omit<UsageFilter, 'limit' | 'after' | 'accountId'> & { accountId?: string };
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
-const wholeDay = (d: Date | undefined) => d === undefined || d.getTime() % 86_400_000 === 0;
-
-/** The rollup answers filters on what it keeps, over whole UTC days; a task, request or idempotency key needs raw rows. */
-function fromRollup(f: RollupFilter): boolean {
-  return f.taskId === undefined && f.requestId === undefined && f.idempotencyKey === undefined && wholeDay(f.from) && wholeDay(f.to);
-}
 
 /** The rollup's expression for each grouping ('' stands for null there). */
 const ROLLUP_GROUP: Record<UsageGrouping, string> = {
-  day: `to_char(day, 'YYYY-MM-DD')`,
+  day: 'day',
   model: `nullif(model, '')`,
   key: `nullif(key_id, '')`,
   account: `nullif(account_id, '')`,
 };
 
-/** Requests: a video task's settlement and refund rows are its bookkeeping, not requests of their own. */
-const REQUESTS = `count(*) filter (where status <> 'refunded' and not (status = 'succeeded' and task_id is not null)) as requests`;
+type Measure =
+  | 'requests'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'credits'
+  | 'refunds'
+  | 'video_seconds_requested'
+  | 'video_seconds_delivered'
+  | 'key_account';
 
-const SETTLED_SECONDS = (which: 'requested' | 'delivered') =>
-  `coalesce(sum(case when video_delivered_seconds is not null then video_${which}_seconds end), 0) as video_seconds_${which}`;
+const SUMMARY_MEASURES: Measure[] = [
+  'requests',
+  'input_tokens',
+  'output_tokens',
+  'credits',
+  'refunds',
+  'video_seconds_requested',
+  'video_seconds_delivered',
+];
+
+/** Each measure over raw rows. Requests: a video task's settlement and refund rows are its bookkeeping, not requests
+ * of their own; video seconds: settlement rows carry both shapes, creation rows only the request, so they stay out. */
+const RAW_MEASURE: Record<Measure, string> = {
+  requests: `count(*) filter (where status <> 'refunded' and not (status = 'succeeded' and task_id is not null))`,
+  input_tokens: 'sum(input_tokens)',
+  output_tokens: 'sum(output_tokens)',
+  credits: 'coalesce(sum(case when credits > 0 then credits end), 0)',
+  refunds: 'coalesce(-sum(case when credits < 0 then credits end), 0)',
+  video_seconds_requested: 'coalesce(sum(case when video_delivered_seconds is not null then video_requested_seconds end), 0)',
+  video_seconds_delivered: 'coalesce(sum(case when video_delivered_seconds is not null then video_delivered_seconds end), 0)',
+  // a key's rows all carry its account: known even for a key the database does not hold (the config file's)
+  key_account: `max(nullif(account_id, ''))`,
+};
+
+/** Each measure over rollup rows (migration 020 adds up RAW_MEASURE's rules per day). */
+const ROLLUP_MEASURE: Record<Measure, string> = {
+  requests: 'sum(requests)',
+  input_tokens: 'sum(input_tokens)',
+  output_tokens: 'sum(output_tokens)',
+  credits: 'sum(credits)',
+  refunds: 'sum(refunds)',
+  video_seconds_requested: 'sum(video_seconds_requested)',
+  video_seconds_delivered: 'sum(video_seconds_delivered)',
+  key_account: `max(nullif(account_id, ''))`,
+};
+
+/**
+ * The usage_log expressions a raw span groups by. A span inside one UTC day (an edge day) is one day: written as that
+ * date, since the planner cannot count the days of a computed date and would sort the rows instead of hashing them.
+ */
+function rawGroups(span: TimeSpan): Record<UsageGrouping, string> {
+  const day = span.from && span.to && utcDay(span.from) === utcDay(new Date(span.to.getTime() - 1)) ? utcDay(span.from) : null;
+  return day ? { ...GROUP_COLUMN, day: `date '${day}'` } : GROUP_COLUMN;
+}
 
 /** The usage_log expression each grouping groups by (days in UTC). */
 const GROUP_COLUMN: Record<UsageGrouping, string> = {
-  day: `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`,
+  day: `(created_at at time zone 'UTC')::date`,
   model: 'model',
   key: 'key_id',
   account: 'account_id',

@@ -21,7 +21,7 @@ const INDEXES: Array<[string, string]> = [
 
 const KEY = 'day, account_id, key_id, model, provider, status, format';
 
-/** What one raw row adds to its rollup row (the rule for `requests` is knex-usage-query.ts's REQUESTS). */
+/** What one raw row adds to its rollup row (the rules are knex-usage-query.ts's RAW_MEASURE). */
 const ROLLUP_OF = (from: string) => `
   select (created_at at time zone 'UTC')::date, coalesce(account_id, ''), coalesce(key_id, ''), coalesce(model, ''),
     coalesce(provider, ''), status, format,
