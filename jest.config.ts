@@ -14,11 +14,7 @@ const shared = {
   testEnvironment: 'node',
   // the dashboard's build output is not code under test
   modulePathIgnorePatterns: ['<rootDir>/packages/dashboard/dist'],
-  transform: {
-    // The compatibility suite loads ESM-only client libraries (ai 7, @ai-sdk/*) with import(), which node16 output keeps.
-    '/test/compat/.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/packages/server/test/compat/tsconfig.json' }],
-    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
-  } as Record<string, [string, Record<string, unknown>]>,
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] } as Record<string, [string, Record<string, unknown>]>,
   moduleNameMapper: { '^@gateway/(.*)$': '<rootDir>/packages/$1/src' },
 };
 
@@ -46,9 +42,22 @@ const config: Config = {
     {
       ...shared,
       displayName: 'process',
-      // every folder under server/test but passthrough/: a new scenario folder lands here without a list to update
+      // every folder under server/test but passthrough/ (and compat/, below): a new scenario folder lands here without
+      // a list to update
       testMatch: ['<rootDir>/packages/server/test/*/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/packages/server/test/passthrough/'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/packages/server/test/passthrough/', '<rootDir>/packages/server/test/compat/'],
+      setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],
+    },
+    {
+      // Part of the process lane, a project of its own because its TypeScript options differ: it loads ESM-only client
+      // libraries (ai 7, @ai-sdk/*) with import(), which node16 output keeps. ts-jest keeps one set of compiler options
+      // per project, whichever file it compiles first, so two transforms in one project would race.
+      ...shared,
+      displayName: 'compat',
+      transform: {
+        '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/packages/server/test/compat/tsconfig.json' }],
+      },
+      testMatch: ['<rootDir>/packages/server/test/compat/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],
     },
   ],
