@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { eventually } from '@gateway/testkit';
+import { describeWithService, eventually } from '@gateway/testkit';
 import { startTcpProxy } from './support/tcp-proxy';
 import { BETA_KEY, startTestGateway } from './support/test-gateway';
 
 jest.setTimeout(150000);
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-(pgUrl ? describe : describe.skip)('PostgreSQL unreachable (a cut TCP proxy in front of TEST_DATABASE_URL)', () => {
+describeWithService('TEST_DATABASE_URL', 'PostgreSQL unreachable (a cut TCP proxy in front of TEST_DATABASE_URL)', (pgUrl) => {
   it("/readyz 503 within a second, requests a fast 503 in the caller's format, the worker resumes by itself", async () => {
-    const target = new URL(pgUrl!);
+    const target = new URL(pgUrl);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(pgUrl!);
+    const viaProxy = new URL(pgUrl);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
     const gw = await startTestGateway({
       listen: false,
