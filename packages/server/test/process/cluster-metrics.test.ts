@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { describeWithService, eventually } from '@gateway/testkit';
 import { startGatewayProcess } from '../support/gateway-process';
 import { processSetup } from '../reliability/support/process-setup';
+import { gatewayWorkersOf } from '../support/process-tree';
 import { ALPHA_KEY } from '../support/test-gateway';
 
 jest.setTimeout(240_000);
@@ -44,20 +44,6 @@ const chatAnswers = (text: string) =>
     .filter((s) => s.labels.includes('format="openai-chat"') && s.labels.includes('status="200"'))
     .reduce((n, s) => n + s.value, 0);
 
-function workersOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        const parent = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-        return parent === pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('main.');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 describeWithService('TEST_DATABASE_URL', 'WORKERS=2: /metrics', () => {
   describeWithService('TEST_REDIS_URL', 'with Redis', (redisUrl) => {
     it('one scrape counts every worker’s requests once, and the counts survive a worker’s death', async () => {
@@ -97,9 +83,9 @@ describeWithService('TEST_DATABASE_URL', 'WORKERS=2: /metrics', () => {
 
         // a worker killed: its counts stay with the primary, so the total never goes backwards
         const primary = gw.proc.pid!;
-        const [victim] = workersOf(primary);
+        const [victim] = gatewayWorkersOf(primary);
         process.kill(victim, 'SIGKILL');
-        await eventually(() => workersOf(primary).length === 2 && !workersOf(primary).includes(victim), 60_000);
+        await eventually(() => gatewayWorkersOf(primary).length === 2 && !gatewayWorkersOf(primary).includes(victim), 60_000);
         await eventually(async () => (await chat(gw.url)).status === 200, 60_000);
         const more = 5;
         await Promise.all(Array.from({ length: more - 1 }, () => chat(gw.url)));

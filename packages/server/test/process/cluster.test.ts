@@ -1,27 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { describeWithService, eventually } from '@gateway/testkit';
 import { runGatewayExpectingExit, startGatewayProcess } from '../support/gateway-process';
 import { processSetup } from '../reliability/support/process-setup';
+import { gatewayWorkersOf } from '../support/process-tree';
 import { ALPHA_KEY } from '../support/test-gateway';
 
 jest.setTimeout(240_000);
-
-/** The gateway workers whose parent is `pid` (Linux /proc; tsx's esbuild service, also a child, left out). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        // field 4 of /proc/<pid>/stat, after the parenthesised command name
-        const parent = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-        return parent === pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('main.');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /** One chat call on a connection of its own, so the primary hands each to the next worker. */
 function chatOnNewConnection(url: string): Promise<number> {
@@ -60,24 +44,24 @@ describeWithService('TEST_DATABASE_URL', 'WORKERS=2 on PostgreSQL', () => {
       try {
         const primary = gw.proc.pid!;
         await eventually(() => gw.output().includes('cluster started: every worker listens'), 60_000);
-        expect(childrenOf(primary)).toHaveLength(2);
+        expect(gatewayWorkersOf(primary)).toHaveLength(2);
         // each request line names the worker that wrote it: both serve (connections are handed out in turn)
         await eventually(async () => {
           const statuses = await Promise.all(Array.from({ length: 10 }, () => chatOnNewConnection(gw.url)));
           expect(statuses).toEqual(Array(10).fill(200));
           return servingPids(gw.output()).size === 2;
         }, 60_000);
-        expect([...servingPids(gw.output())].sort()).toEqual(childrenOf(primary).sort());
+        expect([...servingPids(gw.output())].sort()).toEqual(gatewayWorkersOf(primary).sort());
 
-        const [victim] = childrenOf(primary);
+        const [victim] = gatewayWorkersOf(primary);
         process.kill(victim, 'SIGKILL');
-        await eventually(() => childrenOf(primary).length === 2 && !childrenOf(primary).includes(victim), 60_000);
+        await eventually(() => gatewayWorkersOf(primary).length === 2 && !gatewayWorkersOf(primary).includes(victim), 60_000);
         // the primary's log line reaches this process through a pipe, maybe after the new worker is already visible
         await eventually(() => gw.output().includes('worker exited; starting another'), 60_000);
         await eventually(async () => (await chatOnNewConnection(gw.url)) === 200, 60_000);
 
         expect(await gw.stop('SIGTERM')).toBe(0);
-        expect(childrenOf(primary)).toEqual([]);
+        expect(gatewayWorkersOf(primary)).toEqual([]);
       } finally {
         await gw.stop('SIGKILL');
         await setup.cleanup();

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '@gateway/testkit';
+import { childPids } from '../support/process-tree';
 
 jest.setTimeout(300_000);
 
@@ -26,20 +27,6 @@ function checkoutWithoutBundle(): string {
   for (const entry of readdirSync(path.join(ROOT, 'packages/server')))
     if (entry !== 'dist') symlinkSync(path.join(ROOT, 'packages/server', entry), path.join(dir, 'packages/server', entry));
   return dir;
-}
-
-/** The processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 const alive = (pid: number) => {
@@ -97,7 +84,7 @@ describe('npm start from one checkout', () => {
     for (const url of urls) expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
     // npm runs a shell that `exec`s node: the gateway is npm's own child, no shell in between to orphan it
-    const gateways = started.map((s) => childrenOf(s.proc.pid!));
+    const gateways = started.map((s) => childPids(s.proc.pid!));
     for (const g of gateways) {
       expect(g).toHaveLength(1);
       expect(readFileSync(`/proc/${g[0]}/cmdline`, 'utf8')).toContain('dist/main.js');
