@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { GatewayConfigFile } from '../../src/config';
 import { startFakeProcess, type FakeProcess } from '../../src/adapter-kit/fake-process';
 import { anthropicMessagesDriver, geminiContentDriver, openAiChatDriver, openAiResponsesDriver } from '../support/inbound-drivers';
-import { buildServer, startGatewayProcess } from '../support/gateway-process';
+import { buildServer, runGatewayBin, startGatewayProcess } from '../support/gateway-process';
 import { usageRow } from '../support/provider-gateway';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
 
@@ -14,16 +13,7 @@ import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from '..
  * package in a temporary directory outside packages/, `npx gateway adapter:test` passes on it, and a gateway loads
  * it by a config entry naming the module (a path relative to the config file) and serves every text format through it.
  */
-const ROOT = path.resolve(__dirname, '../../../..');
 const UPSTREAM_KEY = 'acme-upstream-key-0123456789';
-
-function gatewayCli(args: string[]): Promise<{ code: number | null; out: string }> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'gateway.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout.on('data', (d) => (out += d));
-  proc.stderr.on('data', (d) => (out += d));
-  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, out })));
-}
 
 let dir: string;
 let pkg: string;
@@ -47,7 +37,7 @@ function configFile(): GatewayConfigFile {
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'outside-adapter-'));
   pkg = path.join(dir, 'acme-adapter');
-  const created = await gatewayCli(['adapter:new', pkg, '--kind', 'text']);
+  const created = await runGatewayBin(['adapter:new', pkg, '--kind', 'text']);
   expect(created).toMatchObject({ code: 0 });
   fake = await startFakeProcess(pkg, ['--key', UPSTREAM_KEY]);
   configPath = path.join(dir, 'gateway.json');
@@ -61,7 +51,7 @@ afterAll(async () => {
 });
 
 it('the scaffolded package passes the conformance kit: one line per suite, exit 0', async () => {
-  const r = await gatewayCli(['adapter:test', pkg]);
+  const r = await runGatewayBin(['adapter:test', pkg]);
   const lines = r.out.trim().split('\n');
   expect(lines.filter((l) => l.startsWith('PASS '))).toHaveLength(6);
   expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([]);

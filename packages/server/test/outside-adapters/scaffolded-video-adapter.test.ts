@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeProcess, type FakeProcess } from '../../src/adapter-kit/fake-process';
 import { INBOUND_FORMATS, inbound, settle } from '../support/upstream-video-gateways';
+import { runGatewayBin } from '../support/gateway-process';
 import { startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
 
 /**
@@ -11,18 +11,9 @@ import { startTestGateway, testConfigFile, type TestGateway } from '../support/t
  * `npx gateway adapter:test` passes on it, and a started gateway (worker running) serves the three video formats
  * through it by a config entry naming the module.
  */
-const ROOT = path.resolve(__dirname, '../../../..');
 const UPSTREAM_KEY = 'acme-video-upstream-key-0123456789';
 const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '50', VIDEO_POLL_MAX_MS: '150' };
 const saved: Record<string, string | undefined> = {};
-
-function gatewayCli(args: string[]): Promise<{ code: number | null; out: string }> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'gateway.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout.on('data', (d) => (out += d));
-  proc.stderr.on('data', (d) => (out += d));
-  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, out })));
-}
 
 let dir: string;
 let pkg: string;
@@ -36,7 +27,7 @@ beforeAll(async () => {
   }
   dir = mkdtempSync(path.join(os.tmpdir(), 'outside-video-adapter-'));
   pkg = path.join(dir, 'acme-video');
-  expect(await gatewayCli(['adapter:new', pkg, '--kind', 'video'])).toMatchObject({ code: 0 });
+  expect(await runGatewayBin(['adapter:new', pkg, '--kind', 'video'])).toMatchObject({ code: 0 });
   fake = await startFakeProcess(pkg, ['--key', UPSTREAM_KEY]);
   const base = testConfigFile();
   gw = await startTestGateway({
@@ -65,7 +56,7 @@ afterAll(async () => {
 });
 
 it('the scaffolded video package passes the conformance kit: one line per suite, exit 0', async () => {
-  const r = await gatewayCli(['adapter:test', pkg]);
+  const r = await runGatewayBin(['adapter:test', pkg]);
   const lines = r.out.trim().split('\n');
   expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([]);
   expect(lines.filter((l) => l.startsWith('PASS '))).toHaveLength(6);

@@ -115,6 +115,15 @@ export function runCliProcess(args: string[], env: Record<string, string>): Prom
   return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, out, err })));
 }
 
+/** Runs `npx gateway …` as a user would (bin/gateway.js); `out` is stdout and stderr interleaved. */
+export function runGatewayBin(args: string[]): Promise<{ code: number | null; out: string }> {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'gateway.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, out })));
+}
+
 /** The test process's environment without the gateway's own settings, so each CLI run names only what it is given. */
 function cliBaseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
