@@ -11,8 +11,8 @@ export {
 } from './provider-descriptor';
 export { ProviderConfigError, readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
 export type { UpstreamTimeouts } from './upstream-timeouts';
-export { UpstreamTransport, UpstreamResponse } from './upstream-transport';
-export { UpstreamHttp, type UpstreamCall } from './upstream-http';
+export { UpstreamClient, type UpstreamCall } from './upstream-client';
+export type { UpstreamResponse } from './upstream-response';
 export {
   bearerAuth,
   createVideoProvider,

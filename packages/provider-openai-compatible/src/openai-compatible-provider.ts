@@ -2,7 +2,7 @@ import type { TextModelPort } from '@gateway/provider-kit';
 import {
   describeChatFailure,
   requireBaseUrl,
-  UpstreamTransport,
+  UpstreamClient,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -28,7 +28,7 @@ export interface OpenAiCompatibleProvider {
 
 export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderConfig): OpenAiCompatibleProvider {
   const settings = readCompatibleOptions(config.options);
-  const transport = new UpstreamTransport({
+  const transport = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl),
     headers: { ...settings.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
     timeouts: config.timeouts,
@@ -36,7 +36,6 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
     requestIdHeaders: settings.requestIdHeaders,
     // Compatible servers send OpenAI's error shape or a looser one; the kit reads both, and 402 as "out of credit".
     describeFailure: describeChatFailure,
-    secrets: config.apiKey ? [config.apiKey] : [],
   });
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),

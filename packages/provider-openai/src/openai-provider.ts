@@ -4,8 +4,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
-  UpstreamHttp,
-  UpstreamTransport,
+  UpstreamClient,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -61,7 +60,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
   const organization = readOption.string(config.options, 'organization');
   const project = readOption.string(config.options, 'project');
   const api = readOption.oneOf(config.options, 'api', ['auto', 'chat', 'responses'] as const, 'auto');
-  const transport = new UpstreamTransport({
+  const transport = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
     headers: {
       authorization: `Bearer ${apiKey}`,
@@ -72,10 +71,9 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     transport: config.transport,
     requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
     describeFailure: describeOpenAiFailure,
-    secrets: [apiKey],
   });
   // Images and videos (multipart, polls, downloads) get their own sockets, apart from chat traffic.
-  const media = new UpstreamHttp({
+  const media = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
     headers: {
       authorization: `Bearer ${apiKey}`,
@@ -85,7 +83,6 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     timeouts: config.timeouts,
     requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
     describeFailure: describeOpenAiFailure,
-    secrets: [apiKey],
   });
   return {
     text:
