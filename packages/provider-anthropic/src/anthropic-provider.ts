@@ -19,7 +19,7 @@ export interface AnthropicProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   /** `defaultMaxTokens` (4096), `betas` (comma list sent as anthropic-beta), `clientBetas` (allow or deny list) */
   options?: Record<string, unknown>;

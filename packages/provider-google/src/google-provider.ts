@@ -19,7 +19,7 @@ export interface GoogleProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   /** `apiVersion` (v1beta), `schemaDialect`, `thinkingStyle`, `fallbackThoughtSignature` */
   options?: Record<string, unknown>;

@@ -15,7 +15,7 @@ export interface OpenAiCompatibleProviderConfig {
   /** optional: local servers often need none */
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   options?: Record<string, unknown>;
 }

@@ -21,7 +21,7 @@ export interface OpenAiProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of text calls: node (default) or axios */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project; `api`: which text API to call (auto, chat, responses) */
   options?: Record<string, unknown>;
