@@ -44,7 +44,13 @@ export class AnthropicChatModel implements TextModelPort {
   async countTokens(req: TextRequest, ctx: CallContext): Promise<number> {
     const { body, headers } = anthropicCall(req, this.options, false);
     const counted = Object.fromEntries(Object.entries(body).filter(([k]) => COUNT_FIELDS.has(k)));
-    const res = await this.transport.request({ method: 'POST', path: '/v1/messages/count_tokens', json: counted, signal: ctx.signal, headers });
+    const res = await this.transport.request({
+      method: 'POST',
+      path: '/v1/messages/count_tokens',
+      json: counted,
+      signal: ctx.signal,
+      headers,
+    });
     return tokenCount((await res.json(anthropicTokenCountSchema, 'a token count')).input_tokens, 'input_tokens');
   }
 

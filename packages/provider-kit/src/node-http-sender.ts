@@ -30,7 +30,8 @@ export interface SentResponse {
  */
 export function nodeSend(agents: KeepAliveAgents, r: SendRequest): Promise<SentResponse> {
   // forms and checked download hops are the axios sender's (the client routes them there)
-  if ((r.body !== undefined && typeof r.body !== 'string') || r.lookup) return Promise.reject(new TypeError('nodeSend takes text bodies only'));
+  if ((r.body !== undefined && typeof r.body !== 'string') || r.lookup)
+    return Promise.reject(new TypeError('nodeSend takes text bodies only'));
   const body = r.body;
   return new Promise((resolve, reject) => {
     const url = new URL(r.url);

@@ -38,7 +38,9 @@ describe.each(['axios', 'node'] as const)('UpstreamClient.drain (transport: %s)'
       const held = await t.request({ method: 'POST', path: '/held', json: {} });
       const body = held.body();
       expect(String((await body.next()).value)).toBe('first ');
-      expect(await (await t.request({ method: 'POST', path: '/quick', json: {} })).json(s.object({ ok: s.boolean() }), 'an answer')).toEqual({ ok: true });
+      expect(
+        await (await t.request({ method: 'POST', path: '/quick', json: {} })).json(s.object({ ok: s.boolean() }), 'an answer'),
+      ).toEqual({ ok: true });
       expect(up.sockets).toHaveLength(2);
       const [busy, idle] = up.sockets;
 

@@ -61,9 +61,7 @@ describe('UpstreamClient', () => {
     const api = await server((req, res) => {
       if (req.url!.startsWith('/loop')) return void res.writeHead(302, { location: '/loop' }).end();
       if (req.url!.startsWith('/bad'))
-        return void res
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: { message: 'bad prompt' } }));
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad prompt' } }));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
     const client = new UpstreamClient({

@@ -111,7 +111,12 @@ export class UpstreamClient {
     for (let hop = 0; ; hop++) {
       const own = target.origin === this.origin;
       const res = await this.send(
-        { method: 'GET', url: target.toString(), headers: { accept: '*/*', ...(own ? this.config.headers : {}) }, lookup: this.hopLookup(target) },
+        {
+          method: 'GET',
+          url: target.toString(),
+          headers: { accept: '*/*', ...(own ? this.config.headers : {}) },
+          lookup: this.hopLookup(target),
+        },
         opts.signal,
         true,
       );

@@ -22,7 +22,11 @@ const KEY = 'sk-upstream-secret-0123456789';
 const visible = (v: unknown) =>
   v instanceof Error ? `${v.message}\n${v.stack ?? ''}\n${JSON.stringify(v)}\n${inspect(v, { depth: 12 })}` : inspect(v, { depth: 12 });
 
-const failedRead = async (fn: () => Promise<unknown>): Promise<unknown> => fn().then(() => new Error('expected a failure'), (e: unknown) => e);
+const failedRead = async (fn: () => Promise<unknown>): Promise<unknown> =>
+  fn().then(
+    () => new Error('expected a failure'),
+    (e: unknown) => e,
+  );
 
 async function fakeUpstream() {
   const server = http.createServer(async (req, res) => {
@@ -150,10 +154,13 @@ describe('upstream secrets pass the one redaction point (redacting ports) with e
     expect(visible(await failedRead(open(redacted)))).not.toContain(KEY);
   });
 
-  it.each([undefined, 'axios'] as const)('a call that fails below HTTP (sender: %s) keeps its URL and headers out of the error', async (transport) => {
-    const { redacted } = both(up.unreachable, transport);
-    const e = await failedRead(() => redacted.text.generate(req('ok'), ctx));
-    expect(e).toMatchObject({ code: 'upstream_unreachable' });
-    expect(visible(e)).not.toContain(KEY);
-  });
+  it.each([undefined, 'axios'] as const)(
+    'a call that fails below HTTP (sender: %s) keeps its URL and headers out of the error',
+    async (transport) => {
+      const { redacted } = both(up.unreachable, transport);
+      const e = await failedRead(() => redacted.text.generate(req('ok'), ctx));
+      expect(e).toMatchObject({ code: 'upstream_unreachable' });
+      expect(visible(e)).not.toContain(KEY);
+    },
+  );
 });

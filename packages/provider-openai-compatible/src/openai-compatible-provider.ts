@@ -1,11 +1,5 @@
 import type { TextModelPort } from '@gateway/provider-kit';
-import {
-  describeChatFailure,
-  requireBaseUrl,
-  UpstreamClient,
-  type ProviderDescriptor,
-  type UpstreamTimeouts,
-} from '@gateway/provider-kit';
+import { describeChatFailure, requireBaseUrl, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
 
