@@ -1,5 +1,5 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
+import { jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
 import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
 import { anthropicCall, type AnthropicCallOptions } from './anthropic-passthrough';
 import { mapAnthropicMessage } from './map-anthropic-response';
@@ -7,16 +7,9 @@ import { AnthropicStreamMapper } from './map-anthropic-stream';
 
 /** SSE events of a Messages stream → canonical parts; the finish part comes with message_stop. */
 export async function* readAnthropicStream(events: AsyncIterable<SseEvent>, mapper: AnthropicStreamMapper): AsyncGenerator<TextStreamPart> {
-  for await (const ev of events) {
-    let json: unknown;
-    try {
-      json = JSON.parse(ev.data);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
-    const data = checkUpstream(anthropicStreamEventSchema, json, 'a stream event');
+  for await (const { event, data } of jsonEvents(events, anthropicStreamEventSchema, 'a stream event')) {
     // The SSE event name is authoritative; data.type repeats it.
-    yield* mapper.push({ ...data, type: ev.event !== 'message' ? ev.event : data.type });
+    yield* mapper.push({ ...data, type: event !== 'message' ? event : data.type });
   }
   mapper.end();
 }

@@ -1,6 +1,6 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
 import { invalid } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
+import { jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
 import { googleResponseSchema, googleTokenCountSchema } from './google-api';
 import type { GoogleRequestOptions } from './convert-to-google-request';
 import { googleRequestBody } from './google-passthrough';
@@ -16,15 +16,7 @@ export function modelPath(model: string): string {
 
 /** SSE events of streamGenerateContent → canonical parts; EOF ends the stream. */
 export async function* readGoogleStream(events: AsyncIterable<SseEvent>, mapper: GoogleStreamMapper): AsyncGenerator<TextStreamPart> {
-  for await (const ev of events) {
-    let json: unknown;
-    try {
-      json = JSON.parse(ev.data);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
-    yield* mapper.push(checkUpstream(googleResponseSchema, json, 'a stream chunk'));
-  }
+  for await (const { data } of jsonEvents(events, googleResponseSchema, 'a stream chunk')) yield* mapper.push(data);
   yield* mapper.end();
 }
 

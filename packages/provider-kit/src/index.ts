@@ -30,7 +30,7 @@ export {
   malformedUpstream,
   tokenCount,
 } from './upstream-errors';
-export { parseSse, type SseEvent } from './sse-parser';
+export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, passthroughExtra } from './conversion-helpers';
 export {

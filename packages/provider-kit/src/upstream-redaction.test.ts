@@ -70,7 +70,7 @@ function ports(client: UpstreamClient, query?: Record<string, string>) {
         model: req.model,
         content: [{ type: 'text', text: body.text ?? '' }],
         finishReason: 'stop',
-        usage: { inputTokens: 0, outputTokens: 0 },
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         warnings: [],
         upstreamRequestId: res.requestId,
       };
@@ -80,9 +80,14 @@ function ports(client: UpstreamClient, query?: Record<string, string>) {
       for await (const ev of res.events()) {
         const data = JSON.parse(ev.data) as { text?: string; error?: { message: string } };
         if (ev.event === 'error') throw new GatewayError('upstream_error', `The upstream failed: ${data.error?.message}`);
-        yield { type: 'text-delta', text: data.text ?? '' };
+        yield { type: 'text-delta', delta: data.text ?? '' };
       }
-      yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 0, outputTokens: 0 }, upstreamRequestId: res.requestId };
+      yield {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        upstreamRequestId: res.requestId,
+      };
     },
   };
   const video: VideoModelPort = {

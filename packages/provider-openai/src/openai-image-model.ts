@@ -10,7 +10,7 @@ import {
   type ImageUsage,
   type Warning,
 } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, type UpstreamClient, type UpstreamResponse } from '@gateway/provider-kit';
+import { jsonEvents, malformedUpstream, type UpstreamClient, type UpstreamResponse } from '@gateway/provider-kit';
 import {
   openAiImagesResponseSchema,
   openAiImageStreamEventSchema,
@@ -95,15 +95,7 @@ export class OpenAiImageModel implements ImageModelPort {
     let usage: ImageUsage | undefined;
     let done = false;
     try {
-      for await (const ev of res.events()) {
-        if (ev.data === '[DONE]') break;
-        let json: unknown;
-        try {
-          json = JSON.parse(ev.data);
-        } catch {
-          throw malformedUpstream('a stream event that is not valid JSON');
-        }
-        const e = checkUpstream(openAiImageStreamEventSchema, json, 'a stream event');
+      for await (const { data: e } of jsonEvents(res.events(), openAiImageStreamEventSchema, 'a stream event')) {
         if (e.error) throw streamError(e.error);
         const type = `image/${e.output_format ?? req.outputFormat}`;
         if (e.type?.endsWith('.partial_image') && e.b64_json) {

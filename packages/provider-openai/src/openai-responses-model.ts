@@ -6,7 +6,7 @@ import {
   type TextResult,
   type TextStreamPart,
 } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
+import { checkUpstream, s, type UpstreamClient } from '@gateway/provider-kit';
 import { convertToResponsesRequest } from './convert-to-responses-request';
 import { mapOutputItem, mapResponsesFinish, mapResponsesUsage } from './map-responses-output';
 import { readResponsesStream, ResponsesStreamMapper } from './map-responses-stream';
@@ -26,12 +26,7 @@ export class OpenAiResponsesModel implements TextModelPort {
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToResponsesRequest(req, false);
     const res = await this.transport.request({ method: 'POST', path: '/responses', json: body, signal: ctx.signal });
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await res.text());
-    } catch {
-      throw malformedUpstream('a body that is not valid JSON');
-    }
+    const raw = await res.json(s.unknown(), 'a response');
     const r = checkUpstream(responseObjectSchema, raw, 'a response');
     const content = (r.output ?? []).flatMap(mapOutputItem);
     return {
