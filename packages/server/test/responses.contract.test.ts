@@ -304,7 +304,12 @@ describe('POST /v1/responses: streaming', () => {
     expect(inProgress!.data.response.id).toBe(created!.data.response.id);
     const item = ev[2]!.data;
     expect(item).toMatchObject({ output_index: 0, item: { type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-    expect(ev[3]!.data).toMatchObject({ item_id: item.item.id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } });
+    expect(ev[3]!.data).toMatchObject({
+      item_id: item.item.id,
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '' },
+    });
     const deltas = ev.filter((e) => e.event === 'response.output_text.delta');
     for (const d of deltas) expect(d.data).toMatchObject({ item_id: item.item.id, output_index: 0, content_index: 0 });
     const streamed = deltas.map((d) => d.data.delta).join('');

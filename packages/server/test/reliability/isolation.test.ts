@@ -211,7 +211,11 @@ describe('image URLs', () => {
       }
     }
     const near = await call(GAMMA_KEY, 'GET', `/v1/images/files/${missingLike(name.replace(/\.png$/, ''))}.png`);
-    const far = await call(GAMMA_KEY, 'GET', `/v1/images/files/img${missingLike(random!).slice(0, 16)}${missingLike(random!).slice(16)}.png`);
+    const far = await call(
+      GAMMA_KEY,
+      'GET',
+      `/v1/images/files/img${missingLike(random!).slice(0, 16)}${missingLike(random!).slice(16)}.png`,
+    );
     expect({ status: near.status, body: near.body }).toEqual({ status: 404, body: far.body });
   });
 });
