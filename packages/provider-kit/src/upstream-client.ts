@@ -167,7 +167,7 @@ export class UpstreamClient {
     return async (hostname) => {
       const addresses = await dns.promises.lookup(hostname, { all: true });
       // refused when any record is private: the upstream's zone, not us, decides which one a retry would get
-      const first = addresses[0];
+      const [first] = addresses;
       if (!first || addresses.some((a) => isForbiddenAddress(a.address))) throw forbiddenHop();
       return { address: first.address, family: first.family === 6 ? 6 : 4 };
     };
