@@ -1,5 +1,5 @@
 import { type TextRequest, unsupportedSetting, type Warning } from '@gateway/core';
-import { passthroughExtra } from '../conversion-helpers';
+import { unreadFields } from '../conversion-helpers';
 import { CHAT_FORMAT, type ChatDialect } from './chat-dialect';
 import { convertToChatMessages } from './convert-to-chat-messages';
 
@@ -11,8 +11,8 @@ export interface ConvertedRequest {
 /** Canonical TextRequest → chat-completions body for one dialect. Pure. */
 export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, stream: boolean): ConvertedRequest {
   const { messages, warnings } = convertToChatMessages(req, dialect);
-  const extra = passthroughExtra(req, CHAT_FORMAT);
-  warnings.push(...extra.warnings);
+  const unread = unreadFields(req, CHAT_FORMAT);
+  warnings.push(...unread.warnings);
   const body: Record<string, unknown> = { model: req.model, messages };
 
   if (req.tools?.length) {
@@ -56,5 +56,5 @@ export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, str
     if (dialect.supportsStreamOptions) body.stream_options = { include_usage: true };
   }
   // Computed fields win over passthrough and operator extras: they carry the canonical meaning.
-  return { body: { ...dialect.extraBody, ...extra.extra, ...body }, warnings };
+  return { body: { ...dialect.extraBody, ...unread.fields, ...body }, warnings };
 }
