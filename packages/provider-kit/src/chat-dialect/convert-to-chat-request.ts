@@ -8,7 +8,12 @@ export interface ConvertedRequest {
   warnings: Warning[];
 }
 
-/** Canonical TextRequest → chat-completions body for one dialect. Pure. */
+/**
+ * Canonical TextRequest → chat-completions body for one dialect. Pure. A request written in the chat dialect keeps
+ * every field of its own body the canonical request has no place for (sent as written); the fields it does carry
+ * are encoded here, because chat servers differ by data (ChatDialect) and the gateway owns `n`, `stream_options`
+ * and the token-limit field. Any other request's unread fields become warnings.
+ */
 export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, stream: boolean): ConvertedRequest {
   const { messages, warnings } = convertToChatMessages(req, dialect);
   const unread = unreadFields(req, CHAT_FORMAT);
