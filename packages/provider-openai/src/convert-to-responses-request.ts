@@ -135,6 +135,6 @@ export function convertToResponsesRequest(req: TextRequest, stream: boolean): Co
     if (value !== undefined) warnings.push(unsupportedSetting(name, 'the Responses API has no such setting; not sent'));
   if (req.n !== undefined && req.n > 1) warnings.push(unsupportedSetting('n', 'one result per upstream call; extra choices not requested'));
   if (stream) body.stream = true;
-  // Computed fields win over passthrough extras: they carry the canonical meaning.
+  // Computed fields win over the client's unread fields: they carry the canonical meaning.
   return { body: { ...unread.fields, ...body }, warnings };
 }

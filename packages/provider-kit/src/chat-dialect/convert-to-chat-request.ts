@@ -60,6 +60,6 @@ export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, str
     body.stream = true;
     if (dialect.supportsStreamOptions) body.stream_options = { include_usage: true };
   }
-  // Computed fields win over passthrough and operator extras: they carry the canonical meaning.
+  // Computed fields win over the client's unread fields and the operator's extraBody: they carry the canonical meaning.
   return { body: { ...dialect.extraBody, ...unread.fields, ...body }, warnings };
 }
