@@ -84,14 +84,14 @@ describe.each(DIALECTS)('an unknown field in $name', (d) => {
   it('reaches an upstream of the same dialect unchanged, with no warning', async () => {
     const res = await d.post(d.same.model);
     expect(res.status).toBe(200);
-    expect(pg.fakes[d.same.fake].requests[0].body).toMatchObject(FIELD);
+    expect(pg.fakes[d.same.fake]!.requests[0]!.body).toMatchObject(FIELD);
     expect(res.headers['x-gateway-warnings'] ?? '').not.toContain('a_field_from_next_month');
   });
 
   it('is not sent to an upstream of another dialect, and the answer names it', async () => {
     const res = await d.post(d.other.model);
     expect(res.status).toBe(200);
-    expect(pg.fakes[d.other.fake].requests[0].body).not.toHaveProperty('a_field_from_next_month');
+    expect(pg.fakes[d.other.fake]!.requests[0]!.body).not.toHaveProperty('a_field_from_next_month');
     expect(res.headers['x-gateway-warnings']).toContain(NOT_SENT);
   });
 });
