@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { loadSession, saveSession, keyHint, type Session } from './session';
 import { Link, useRoute } from './router';
-import { CALLER_LABEL, callerOf, mayOpen, navFor, type Caller } from './roles';
+import { getJson } from './api';
+import { CALLER_LABEL, mayOpen, navFor, type Caller } from './roles';
 import { ErrorNote } from './components/bits';
 import { useLoad } from './components/use-load';
 import { SignIn } from './pages/SignIn';
@@ -16,6 +17,13 @@ import { TaskPage } from './pages/TaskPage';
 import { Models } from './pages/Models';
 import { Audit } from './pages/Audit';
 import { Playground } from './pages/Playground';
+
+/** The platform admin signs in with the admin key; an account key's role is the gateway's answer (GET /v1/me). */
+async function callerOf(session: Session): Promise<Caller> {
+  if (session.role === 'admin') return 'platform';
+  const me = await getJson<{ role: 'admin' | 'member' }>(session.key, '/v1/me');
+  return me.role === 'admin' ? 'admin' : 'member';
+}
 
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);

@@ -1,6 +1,3 @@
-import { getJson } from './api';
-import type { Session } from './session';
-
 /**
  * Who is signed in, as the gateway says: the platform admin (the admin key), an account admin or a member (an
  * account's key, its role read from GET /v1/me). The navigation shows only the pages the caller can use.
@@ -27,11 +24,5 @@ export const navFor = (caller: Caller) => NAV.filter((n) => n.who.includes(calle
 
 /** A page the caller's navigation does not show (typed into the address bar) is refused the same way. */
 export const mayOpen = (caller: Caller, section: string) => NAV.find((n) => n.to === section)?.who.includes(caller) ?? true;
-
-export async function callerOf(session: Session): Promise<Caller> {
-  if (session.role === 'admin') return 'platform';
-  const me = await getJson<{ role: 'admin' | 'member' }>(session.key, '/v1/me');
-  return me.role === 'admin' ? 'admin' : 'member';
-}
 
 export const CALLER_LABEL: Record<Caller, string> = { platform: 'Platform admin', admin: 'Account admin', member: 'Member' };

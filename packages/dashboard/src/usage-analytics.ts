@@ -1,6 +1,5 @@
-import { getJson, query } from './api';
+import { query } from './query-string';
 import type { Caller } from './roles';
-import type { Session } from './session';
 
 /** A time range picked on the Usage page: a preset counted back from now, or from/to (datetime-local values). */
 export const RANGES: Array<[string, string, number]> = [
@@ -52,18 +51,6 @@ export function spendPath(caller: Caller, by: Grouping, s: Scope): string {
   if (caller === 'platform')
     return `/admin/usage${query({ group_by: by, from: s.from, to: s.to, account: s.account, key: s.key, model: s.model, provider: s.provider, limit: 1000 })}`;
   return `/v1/usage${query({ group_by: by, start_time: s.from, end_time: s.to, key_id: s.key, model: s.model, provider: s.provider, limit: 1000 })}`;
-}
-
-export async function spendBy(session: Session, caller: Caller, by: Grouping, s: Scope): Promise<SpendGroup[]> {
-  const path = spendPath(caller, by, s);
-  const body = await getJson<{ data: SpendGroup[]; groups?: SpendGroup[] }>(session.key, path);
-  return caller === 'platform' ? body.data : (body.groups ?? []);
-}
-
-/** p50/p95 latency and errors per model or provider: the platform admin's (GET /admin/usage/latency). */
-export async function latencyBy(session: Session, by: 'model' | 'provider', s: Scope): Promise<LatencyGroup[]> {
-  const path = `/admin/usage/latency${query({ group_by: by, from: s.from, to: s.to, account: s.account, key: s.key, model: s.model, provider: s.provider })}`;
-  return (await getJson<{ data: LatencyGroup[] }>(session.key, path)).data;
 }
 
 /** A group's name on screen: a key by its name (its id when it has none), a missing value as "—". */

@@ -4,7 +4,20 @@ import type { Caller } from '../roles';
 import { ErrorNote, num } from '../components/bits';
 import { Figure } from '../components/charts';
 import { useLoad } from '../components/use-load';
-import { groupLabel, latencyBy, spendBy, type LatencyGroup, type Scope, type SpendGroup } from '../usage-analytics';
+import { getJson, query } from '../api';
+import { groupLabel, spendPath, type Grouping, type LatencyGroup, type Scope, type SpendGroup } from '../usage-analytics';
+
+export async function spendBy(session: Session, caller: Caller, by: Grouping, s: Scope): Promise<SpendGroup[]> {
+  const path = spendPath(caller, by, s);
+  const body = await getJson<{ data: SpendGroup[]; groups?: SpendGroup[] }>(session.key, path);
+  return caller === 'platform' ? body.data : (body.groups ?? []);
+}
+
+/** p50/p95 latency and errors per model or provider: the platform admin's (GET /admin/usage/latency). */
+export async function latencyBy(session: Session, by: 'model' | 'provider', s: Scope): Promise<LatencyGroup[]> {
+  const path = `/admin/usage/latency${query({ group_by: by, from: s.from, to: s.to, account: s.account, key: s.key, model: s.model, provider: s.provider })}`;
+  return (await getJson<{ data: LatencyGroup[] }>(session.key, path)).data;
+}
 
 const COLORS = ['#4169e1', '#2e8b57', '#d2691e', '#8a2be2', '#c71585'];
 /** Models drawn one by one in the per-day chart; the rest are in the table. */
