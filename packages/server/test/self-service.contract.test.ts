@@ -186,7 +186,7 @@ describe('self-service keys (/v1/keys)', () => {
       ['/v1/keys/{id}', 'delete'],
       ['/v1/audit', 'get'],
       ['/v1/me', 'get'],
-    ])
+    ] as const)
       expect(doc.paths[path]?.[method]).toBeDefined();
   });
 });
