@@ -139,7 +139,7 @@ export function Accounts({ session }: { session: Session }) {
           key={editedRow.id}
           adminKey={session.key}
           account={editedRow.id}
-          quota={editedRow.quota}
+          quota={editedRow.quota ?? null}
           onDone={() => {
             setEditing(null);
             rows.reload();
