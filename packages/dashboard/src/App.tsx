@@ -1,29 +1,35 @@
 import { useState } from 'react';
 import { loadSession, saveSession, keyHint, type Session } from './session';
 import { Link, useRoute } from './router';
+import { getJson } from './api';
+import { CALLER_LABEL, mayOpen, navFor, type Caller } from './roles';
+import { ErrorNote } from './components/bits';
+import { useLoad } from './components/use-load';
 import { SignIn } from './pages/SignIn';
 import { Overview } from './pages/Overview';
 import { Keys } from './pages/Keys';
 import { Accounts } from './pages/Accounts';
+import { Catalogue } from './pages/Catalogue';
+import { Webhooks } from './pages/Webhooks';
 import { Usage } from './pages/Usage';
 import { Tasks } from './pages/Tasks';
 import { TaskPage } from './pages/TaskPage';
 import { Models } from './pages/Models';
+import { Audit } from './pages/Audit';
 import { Playground } from './pages/Playground';
 
-const NAV: Array<[string, string]> = [
-  ['', 'Overview'],
-  ['keys', 'Keys'],
-  ['accounts', 'Accounts'],
-  ['usage', 'Usage'],
-  ['tasks', 'Tasks'],
-  ['models', 'Models'],
-  ['playground', 'Playground'],
-];
+/** The platform admin signs in with the admin key; an account key's role is the gateway's answer (GET /v1/me). */
+async function callerOf(session: Session): Promise<Caller> {
+  if (session.role === 'admin') return 'platform';
+  const me = await getJson<{ role: 'admin' | 'member' }>(session.key, '/v1/me');
+  return me.role === 'admin' ? 'admin' : 'member';
+}
 
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
   const route = useRoute();
+  // the caller's role, as the gateway says (the admin key, or an account key's role from GET /v1/me)
+  const caller = useLoad(() => (session ? callerOf(session) : Promise.resolve(null)), [session?.key, session?.role]);
   const update = (s: Session | null) => {
     saveSession(s);
     setSession(s);
@@ -31,43 +37,56 @@ export function App() {
   if (!session) return <SignIn onSignedIn={update} />;
   const section = route.split('/')[0] ?? '';
   const useCallKey = (callKey: string) => update({ ...session, callKey });
+  const who = caller.data ?? null;
   return (
     <div className="layout">
       <header>
         <strong>Gateway</strong>
         <nav aria-label="Main">
-          {NAV.map(([to, label]) => (
-            <Link key={label} to={to} current={section === to}>
-              {label}
-            </Link>
-          ))}
+          {who &&
+            navFor(who).map(({ to, label }) => (
+              <Link key={label} to={to} current={section === to}>
+                {label}
+              </Link>
+            ))}
         </nav>
         <span className="who">
           {session.role === 'admin' ? 'Admin' : `Account key ${keyHint(session.key)}`}
+          {who && <span className="badge">{CALLER_LABEL[who]}</span>}
           <button type="button" onClick={() => update(null)}>
             Sign out
           </button>
         </span>
       </header>
-      <main>{page(section, route, session, useCallKey)}</main>
+      <main>
+        <ErrorNote error={caller.error} />
+        {who &&
+          (mayOpen(who, section) ? page(section, route, session, who, useCallKey) : <p className="note">This page is not for this key.</p>)}
+      </main>
     </div>
   );
 }
 
-function page(section: string, route: string, s: Session, useCallKey: (k: string) => void) {
+function page(section: string, route: string, s: Session, who: Caller, useCallKey: (k: string) => void) {
   switch (section) {
     case '':
       return <Overview session={s} />;
     case 'keys':
-      return <Keys session={s} onUseKey={useCallKey} />;
+      return <Keys session={s} caller={who} onUseKey={useCallKey} />;
     case 'accounts':
       return <Accounts session={s} />;
+    case 'catalogue':
+      return <Catalogue session={s} />;
+    case 'webhooks':
+      return <Webhooks session={s} caller={who} />;
     case 'usage':
-      return <Usage session={s} />;
+      return <Usage session={s} caller={who} />;
     case 'tasks':
       return route.includes('/') ? <TaskPage session={s} id={decodeURIComponent(route.split('/')[1] ?? '')} /> : <Tasks session={s} />;
     case 'models':
       return <Models session={s} />;
+    case 'audit':
+      return <Audit session={s} caller={who} />;
     case 'playground':
       return <Playground session={s} />;
     default:

@@ -38,13 +38,7 @@ export async function sendJson<T>(key: string, method: string, path: string, bod
   return (await call(key, path, { method, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>;
 }
 
-/** A query string from the filled-in fields only. */
-export function query(params: Record<string, string | number | undefined | null>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
+export { query } from './query-string';
 
 /** Saves a response body as a file: the export cannot be a plain link, which could not carry the key. */
 export async function download(res: Response, filename: string): Promise<void> {

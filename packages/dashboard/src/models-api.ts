@@ -1,4 +1,5 @@
 import { getJson } from './api';
+import type { Pricing } from './prices';
 
 export type Kind = 'text' | 'image' | 'video';
 
@@ -52,7 +53,7 @@ export interface CatalogueModel {
   provider?: string;
   upstreamModel?: string;
   deployments?: Array<{ provider: string; upstreamModel?: string; priority?: number; weight?: number }>;
-  pricing?: Record<string, number>;
+  pricing?: Pricing;
   aliases?: string[];
   source?: string;
   [capability: string]: unknown;

@@ -120,4 +120,22 @@ describe('GET /admin/usage', () => {
     const other = await request(gw.app).get('/v1/usage?group_by=account').set('Authorization', `Bearer ${ALPHA_KEY}`);
     expect(other.body.groups).toEqual([expect.objectContaining({ group: 'alpha', requests: 2 })]);
   });
+
+  it('GET /admin/usage/latency: requests, errors, error rate and p50/p95 per model and per provider; bad group_by is a 400', async () => {
+    const res = await admin('/admin/usage/latency?group_by=model');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'list', group_by: 'model', has_more: false });
+    const chat = res.body.data.find((g: { group: string }) => g.group === 'sim-chat');
+    expect(chat).toMatchObject({ requests: 3, errors: 0, error_rate: 0 });
+    expect(chat.latency_p50_ms).toEqual(expect.any(Number));
+    expect(chat.latency_p95_ms).toBeGreaterThanOrEqual(chat.latency_p50_ms);
+    // the refund row is bookkeeping: sim-image counts its one request only
+    expect(res.body.data.find((g: { group: string }) => g.group === 'sim-image')).toMatchObject({ requests: 1 });
+    const byProvider = await admin('/admin/usage/latency?group_by=provider&account=alpha');
+    expect(byProvider.body.data).toEqual([expect.objectContaining({ requests: 2, errors: 0 })]);
+    const bad = await admin('/admin/usage/latency?group_by=day');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_group_by');
+    expect((await request(gw.app).get('/admin/usage/latency').set('Authorization', `Bearer ${ALPHA_KEY}`)).status).toBe(401);
+  });
 });

@@ -157,6 +157,25 @@ describe('self-service keys (/v1/keys)', () => {
     expect((await chat(k.key)).status).toBe(200);
   });
 
+  it('GET /v1/me tells any key its own role, account and group (never the secret), and needs a key', async () => {
+    expect((await alpha.get('/v1/me')).body).toMatchObject({ object: 'api_key.self', account: 'alpha', group: 'default', role: 'admin' });
+    const member = await create({ name: 'member', models: ['sim-chat'] });
+    const me = await as(member.key).get('/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      object: 'api_key.self',
+      key_id: member.id,
+      account: 'alpha',
+      group: 'default',
+      role: 'member',
+      models: ['sim-chat'],
+      tasks: 'account',
+    });
+    const none = await request(gw.app).get('/v1/me');
+    expect(none.status).toBe(401);
+    expect(none.body.error).toBeDefined();
+  });
+
   it('is documented in /openapi.json with the OpenAI error shape', async () => {
     const doc = (await request(gw.app).get('/openapi.json')).body;
     for (const [path, method] of [
@@ -166,6 +185,7 @@ describe('self-service keys (/v1/keys)', () => {
       ['/v1/keys/{id}/rotate', 'post'],
       ['/v1/keys/{id}', 'delete'],
       ['/v1/audit', 'get'],
+      ['/v1/me', 'get'],
     ] as const)
       expect(doc.paths[path]?.[method]).toBeDefined();
   });

@@ -79,5 +79,22 @@ describeOnTestDatabases((target) => {
       const byTask = (await query.summary({ groupBy: 'account', limit: 10, accountId: row(100).accountId!, format: 'openai-chat' })).groups;
       expect(byTask[0]!.videoSecondsDelivered).toBe(6);
     });
+
+    it('latency: p50/p95 and errors per model and per provider over the raw rows, bookkeeping rows left out', async () => {
+      const latency = new KnexUsageLog(db.knex);
+      const at = new Date(today.getTime() + 7_200_000);
+      [10, 20, 30, 40, 500].forEach((ms, i) =>
+        latency.record(row(200 + i, { model: 'timed', provider: 'timer', latencyMs: ms, createdAt: at, status: i === 4 ? 'error' : 'ok' })),
+      );
+      latency.record(row(210, { model: 'timed', provider: 'timer', status: 'refunded', latencyMs: 9999, createdAt: at }));
+      await latency.flush();
+      const byModel = await query.latency({ groupBy: 'model', model: 'timed', limit: 10 });
+      expect(byModel).toEqual({
+        hasMore: false,
+        groups: [{ group: 'timed', requests: 5, errors: 1, latencyP50Ms: 30, latencyP95Ms: 408 }],
+      });
+      const byProvider = await query.latency({ groupBy: 'provider', provider: 'timer', from: at, limit: 10 });
+      expect(byProvider.groups).toEqual([{ ...byModel.groups[0], group: 'timer' }]);
+    });
   });
 });

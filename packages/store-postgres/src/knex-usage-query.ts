@@ -5,6 +5,8 @@ import type {
   UsageFilter,
   UsageGroup,
   UsageGrouping,
+  UsageLatencyFilter,
+  UsageLatencyGroup,
   UsageQuery,
   UsageRecord,
   UsageSummaryFilter,
@@ -126,6 +128,32 @@ export class KnexUsageQuery implements UsageQuery {
     };
   }
 
+  /** Latency percentiles and errors per model or provider over the range's raw rows (percentiles do not add up by day). */
+  async latency(f: UsageLatencyFilter): Promise<{ groups: UsageLatencyGroup[]; hasMore: boolean }> {
+    const column = f.groupBy === 'model' ? 'model' : 'provider';
+    const rows = await this.filtered(f)
+      .whereRaw(REQUEST_ROW)
+      .select(this.db.raw(`${column} as g`))
+      .select(this.db.raw('count(*) as requests'))
+      .select(this.db.raw(`count(*) filter (where status in ('error', 'failed') or http_status >= 400) as errors`))
+      .select(this.db.raw('percentile_cont(0.5) within group (order by latency_ms) as p50'))
+      .select(this.db.raw('percentile_cont(0.95) within group (order by latency_ms) as p95'))
+      .groupByRaw('1')
+      .orderByRaw('1 asc nulls last')
+      .limit(f.limit + 1);
+    const ms = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
+    return {
+      hasMore: rows.length > f.limit,
+      groups: rows.slice(0, f.limit).map((r: Record<string, any>) => ({
+        group: r.g ?? null,
+        requests: Number(r.requests),
+        errors: Number(r.errors),
+        latencyP50Ms: ms(r.p50),
+        latencyP95Ms: ms(r.p95),
+      })),
+    };
+  }
+
   /**
    * The measures per group (g0, g1, … in the order of `groupings`) over the filter's range: one aggregate per span
    * planUsageSpans gives (the rollup's whole days, the raw rows' partial days), added together.
@@ -208,10 +236,13 @@ const SUMMARY_MEASURES: Measure[] = [
   'video_seconds_delivered',
 ];
 
+/** A usage row that is a request: a video task's settlement (succeeded) and refund rows are its bookkeeping. */
+const REQUEST_ROW = `status <> 'refunded' and not (status = 'succeeded' and task_id is not null)`;
+
 /** Each measure over raw rows. Requests: a video task's settlement and refund rows are its bookkeeping, not requests
  * of their own; video seconds: settlement rows carry both shapes, creation rows only the request, so they stay out. */
 const RAW_MEASURE: Record<Measure, string> = {
-  requests: `count(*) filter (where status <> 'refunded' and not (status = 'succeeded' and task_id is not null))`,
+  requests: `count(*) filter (where ${REQUEST_ROW})`,
   input_tokens: 'sum(input_tokens)',
   output_tokens: 'sum(output_tokens)',
   credits: 'coalesce(sum(case when credits > 0 then credits end), 0)',

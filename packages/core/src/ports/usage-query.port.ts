@@ -79,6 +79,26 @@ export interface UsageGroup {
   videoSecondsDelivered: number;
 }
 
+export const LATENCY_GROUPINGS = ['model', 'provider'] as const;
+export type LatencyGrouping = (typeof LATENCY_GROUPINGS)[number];
+
+/** Latency and errors per model or provider (percentiles cannot be added up from daily totals: raw rows only). */
+export interface UsageLatencyFilter extends Omit<UsageSummaryFilter, 'groupBy'> {
+  groupBy: LatencyGrouping;
+}
+
+export interface UsageLatencyGroup {
+  /** the model or provider; null for rows without one */
+  group: string | null;
+  /** requests as UsageGroup counts them (a video task's settlement and refund rows are not requests) */
+  requests: number;
+  /** requests that failed: status error or failed, or an HTTP status of 400 and up */
+  errors: number;
+  /** over the requests that have a latency; null when none has */
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+}
+
 /** The admin's request log: every account's rows, the account one more filter. */
 export interface AllAccountsUsageFilter extends Omit<UsageFilter, 'accountId'> {
   accountId?: string;
@@ -89,4 +109,5 @@ export interface UsageQuery {
   list(filter: UsageFilter | AllAccountsUsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }>;
   dailyTotals(filter: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]>;
   summary(filter: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }>;
+  latency(filter: UsageLatencyFilter): Promise<{ groups: UsageLatencyGroup[]; hasMore: boolean }>;
 }

@@ -16,7 +16,7 @@ import type { ReactElement } from 'react';
 import type { Bucket } from '../usage-buckets';
 
 /** The Overview's charts over the same buckets; each is a figure with its caption as accessible name. */
-function Figure(props: { title: string; children: ReactElement }) {
+export function Figure(props: { title: string; children: ReactElement }) {
   return (
     <figure className="chart" aria-label={props.title}>
       <figcaption>{props.title}</figcaption>

@@ -1,6 +1,7 @@
-import { getJson } from '../api';
+import { useState, type FormEvent } from 'react';
+import { getJson, sendJson } from '../api';
 import type { Session } from '../session';
-import { AdminOnly, ErrorNote, num } from '../components/bits';
+import { AdminOnly, ErrorNote, Field, num } from '../components/bits';
 import { useLoad } from '../components/use-load';
 
 interface Account {
@@ -10,7 +11,7 @@ interface Account {
 interface Quota {
   credit_limit: number | null;
   credits_used: number;
-  period: string;
+  period: string | null;
 }
 interface Group {
   group: string | null;
@@ -34,13 +35,117 @@ async function loadAccounts(adminKey: string) {
   return accounts.data.map((a, i) => ({ ...a, quota: quotas[i], usage: byAccount.get(a.id) }));
 }
 
+/** A form that sends one change and says what the gateway refused; `onDone` after a success. */
+function useSubmit(send: () => Promise<unknown>, onDone: () => void) {
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await send();
+      onDone();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return { error, submit };
+}
+
+function CreateAccount({ adminKey, onDone }: { adminKey: string; onDone: () => void }) {
+  const [f, setF] = useState({ id: '', name: '' });
+  const { error, submit } = useSubmit(
+    () => sendJson(adminKey, 'POST', '/admin/accounts', { id: f.id.trim(), ...(f.name.trim() && { name: f.name.trim() }) }),
+    onDone,
+  );
+  return (
+    <form className="panel form" onSubmit={submit} aria-label="Create account">
+      <Field label="Account id">
+        <input value={f.id} onChange={(e) => setF({ ...f, id: e.target.value })} required />
+      </Field>
+      <Field label="Account name">
+        <input value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} />
+      </Field>
+      <div className="actions">
+        <button type="submit">Create account</button>
+      </div>
+      <ErrorNote error={error} />
+    </form>
+  );
+}
+
+/** PUT /admin/accounts/{id}/quota: an empty limit is unlimited. */
+function EditQuota({ adminKey, account, quota, onDone }: { adminKey: string; account: string; quota: Quota | null; onDone: () => void }) {
+  const [limit, setLimit] = useState(quota?.credit_limit === null || !quota ? '' : String(quota.credit_limit));
+  const [period, setPeriod] = useState(quota ? (quota.period ?? 'none') : 'monthly');
+  const { error, submit } = useSubmit(
+    () =>
+      sendJson(adminKey, 'PUT', `/admin/accounts/${encodeURIComponent(account)}/quota`, {
+        credit_limit: limit.trim() === '' ? null : Number(limit),
+        period: period === 'none' ? null : period,
+      }),
+    onDone,
+  );
+  return (
+    <form className="panel form" onSubmit={submit} aria-label={`Quota of ${account}`}>
+      <Field label="Credit limit (empty: unlimited)">
+        <input type="number" min="0" step="any" value={limit} onChange={(e) => setLimit(e.target.value)} />
+      </Field>
+      <Field label="Quota period">
+        <select value={period} onChange={(e) => setPeriod(e.target.value)}>
+          <option value="daily">daily</option>
+          <option value="monthly">monthly</option>
+          <option value="none">none</option>
+        </select>
+      </Field>
+      <div className="actions">
+        <button type="submit">Save quota</button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <ErrorNote error={error} />
+    </form>
+  );
+}
+
+/**
+ * The platform admin's accounts: create one, set its credit quota (the bound its account admins' key budgets stay
+ * within); each with its usage totals. Rate-limit ceilings are the account admin keys' own limits (Keys).
+ */
 export function Accounts({ session }: { session: Session }) {
   const admin = session.role === 'admin';
   const rows = useLoad(() => (admin ? loadAccounts(session.key) : Promise.resolve([])), [session.key, admin]);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
   if (!admin) return <AdminOnly what="Accounts" />;
+  const editedRow = rows.data?.find((a) => a.id === editing);
   return (
     <section>
       <h1>Accounts</h1>
+      <button type="button" onClick={() => setCreating(true)} disabled={creating}>
+        New account
+      </button>
+      {creating && (
+        <CreateAccount
+          adminKey={session.key}
+          onDone={() => {
+            setCreating(false);
+            rows.reload();
+          }}
+        />
+      )}
+      {editedRow && (
+        <EditQuota
+          key={editedRow.id}
+          adminKey={session.key}
+          account={editedRow.id}
+          quota={editedRow.quota ?? null}
+          onDone={() => {
+            setEditing(null);
+            rows.reload();
+          }}
+        />
+      )}
       <ErrorNote error={rows.error} />
       <table>
         <thead>
@@ -53,6 +158,7 @@ export function Accounts({ session }: { session: Session }) {
             <th>Tokens in / out</th>
             <th>Credits charged</th>
             <th>Refunds</th>
+            <th></th>
           </tr>
         </thead>
         <tbody>
@@ -70,6 +176,11 @@ export function Accounts({ session }: { session: Session }) {
               </td>
               <td>{num(a.usage?.credits ?? 0, 4)}</td>
               <td>{num(a.usage?.refunds ?? 0, 4)}</td>
+              <td>
+                <button type="button" onClick={() => setEditing(a.id)}>
+                  Edit quota
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>

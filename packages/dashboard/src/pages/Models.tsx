@@ -4,6 +4,7 @@ import { ErrorNote } from '../components/bits';
 import { useLoad } from '../components/use-load';
 import { circuitStates, parseMetrics } from '../metrics-text';
 import { deploymentsOf, publicModels, type CatalogueModel } from '../models-api';
+import { priceLines } from '../prices';
 
 const SHOWN = new Set(['id', 'kind', 'provider', 'upstreamModel', 'deployments', 'pricing', 'aliases', 'source']);
 
@@ -65,9 +66,11 @@ export function Models({ session }: { session: Session }) {
                 </td>
                 <td>
                   {m.pricing
-                    ? Object.entries(m.pricing)
-                        .map(([k, v]) => `${k}: ${v}`)
-                        .join(', ')
+                    ? priceLines(m.pricing).map((p) => (
+                        <div key={p} className="price">
+                          {p}
+                        </div>
+                      ))
                     : 'free'}
                 </td>
                 <td>

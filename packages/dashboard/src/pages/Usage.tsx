@@ -4,19 +4,43 @@ import type { Session } from '../session';
 import { ErrorNote, Field, num, time } from '../components/bits';
 import { useLoad } from '../components/use-load';
 import { usageCsv, usageRows, type UsageFilters } from '../usage-rows';
+import { RANGES, rangeOf, type Scope } from '../usage-analytics';
+import type { Caller } from '../roles';
+import { UsageAnalytics } from './UsageAnalytics';
 
 const EMPTY: UsageFilters = { from: '', to: '', account: '', key: '', model: '', provider: '', status: '' };
 
-/** The request log, newest first, filtered by time, account (admin), key, model, provider and status; CSV export. */
-export function Usage({ session }: { session: Session }) {
+/** The filters as applied: a preset range counted back from the moment they were applied. */
+const appliedOf = (draft: UsageFilters, preset: string): UsageFilters => ({
+  ...draft,
+  ...rangeOf(preset, draft.from ?? '', draft.to ?? '', Date.now()),
+});
+const scopeOf = (f: UsageFilters): Scope => ({
+  from: f.from,
+  to: f.to,
+  account: f.account,
+  key: f.key,
+  model: f.model,
+  provider: f.provider,
+});
+
+/**
+ * Totals over a time range (UsageAnalytics), then the request log, newest first, filtered by time, account (admin),
+ * key, model, provider and status; CSV export.
+ */
+export function Usage({ session, caller }: { session: Session; caller: Caller }) {
+  const [preset, setPreset] = useState('7d');
   const [draft, setDraft] = useState<UsageFilters>(EMPTY);
-  const [applied, setApplied] = useState<UsageFilters>(EMPTY);
+  const [applied, setApplied] = useState<UsageFilters>(() => appliedOf(EMPTY, '7d'));
+  const [scope, setScope] = useState<Scope>(() => scopeOf(applied));
   const [exportError, setExportError] = useState<string | null>(null);
   const rows = useLoad(() => usageRows(session, applied), [session.key, applied]);
   const set = (k: keyof UsageFilters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setApplied(draft);
+    const next = appliedOf(draft, preset);
+    setApplied(next);
+    setScope(scopeOf(next));
   };
   const exportCsv = async () => {
     setExportError(null);
@@ -31,12 +55,26 @@ export function Usage({ session }: { session: Session }) {
     <section>
       <h1>Usage</h1>
       <form className="filters" onSubmit={apply} aria-label="Filters">
-        <Field label="From">
-          <input type="datetime-local" value={draft.from} onChange={set('from')} />
+        <Field label="Time range">
+          <select value={preset} onChange={(e) => setPreset(e.target.value)}>
+            {RANGES.map(([id, label]) => (
+              <option key={id} value={id}>
+                {label}
+              </option>
+            ))}
+            <option value="custom">From … to …</option>
+          </select>
         </Field>
-        <Field label="To">
-          <input type="datetime-local" value={draft.to} onChange={set('to')} />
-        </Field>
+        {preset === 'custom' && (
+          <>
+            <Field label="From">
+              <input type="datetime-local" value={draft.from} onChange={set('from')} />
+            </Field>
+            <Field label="To">
+              <input type="datetime-local" value={draft.to} onChange={set('to')} />
+            </Field>
+          </>
+        )}
         {admin && (
           <Field label="Account">
             <input value={draft.account} onChange={set('account')} />
@@ -66,6 +104,8 @@ export function Usage({ session }: { session: Session }) {
           </button>
         </div>
       </form>
+      <UsageAnalytics session={session} caller={caller} scope={scope} />
+      <h2>Requests</h2>
       <ErrorNote error={rows.error ?? exportError} />
       <table aria-label="Request log">
         <thead>

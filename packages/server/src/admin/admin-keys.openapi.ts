@@ -228,4 +228,47 @@ export const adminKeyRoutes: RouteDoc[] = [
       },
     },
   }),
+  route({
+    method: 'get',
+    path: '/admin/usage/latency',
+    summary: 'Latency and errors per model or provider',
+    description:
+      'Over every request in the time range (video settlement and refund rows are not requests): requests, errors (status error or failed, or HTTP 400 and up), `error_rate`, and p50/p95 latency in ms (null when no request has one). An unknown parameter or value is a 400.',
+    params: [
+      query('account', 'Only this account.'),
+      query('key', 'Only this key id.'),
+      query('model', 'Only this model.'),
+      query('provider', 'Only this provider.'),
+      query('wire_format', 'Only rows of this wire format.'),
+      query('from', 'From this time on (Unix seconds or ISO 8601).'),
+      query('to', 'Before this time (Unix seconds or ISO 8601).'),
+      query('group_by', 'The grouping.', { enum: ['model', 'provider'], default: 'model' }),
+      query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+    ],
+    response: {
+      description: 'The groups by name; `has_more` when `limit` cut them.',
+      content: json({
+        type: 'object',
+        properties: {
+          object: { const: 'list' },
+          group_by: { type: 'string' },
+          data: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                group: { type: ['string', 'null'] },
+                requests: { type: 'integer' },
+                errors: { type: 'integer' },
+                error_rate: { type: 'number' },
+                latency_p50_ms: { type: ['number', 'null'] },
+                latency_p95_ms: { type: ['number', 'null'] },
+              },
+            },
+          },
+          has_more: { type: 'boolean' },
+        },
+      }),
+    },
+  }),
 ];

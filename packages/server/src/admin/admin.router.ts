@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { digestsEqual, GatewayError, hashApiKey, type AccountQuota, type AuditContext, type UsageQuery } from '@gateway/core';
-import { adminUsageHandler, adminUsageRequestsHandler } from '@gateway/wire-usage';
+import { adminUsageHandler, adminUsageLatencyHandler, adminUsageRequestsHandler } from '@gateway/wire-usage';
 import { errorMiddleware, extractKey, jsonBody, openAiErrorShape } from '@gateway/http-kit';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminService } from './admin-service';
@@ -78,6 +78,7 @@ export function adminRouter(service: AdminService, usage: UsageQuery, adminKey: 
   });
   router.get('/admin/usage', guard, adminUsageHandler(usage));
   router.get('/admin/usage/requests', guard, adminUsageRequestsHandler(usage));
+  router.get('/admin/usage/latency', guard, adminUsageLatencyHandler(usage));
   router.get('/admin/keys', guard, async (req, res) => {
     const account = typeof req.query.account === 'string' ? req.query.account : undefined;
     res.json({ object: 'list', data: await adminOf(res).listKeys(account) });

@@ -50,6 +50,30 @@ export const auditParams: ParamDoc[] = [
 export const auditList = json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: auditRecord } } });
 
 export const selfServiceRoutes: RouteDoc[] = [
+  {
+    ...route({
+      method: 'get',
+      path: '/v1/me',
+      summary: 'The calling key: its account, group, role and allowlist',
+      description: 'Any key of the account may ask (a client such as the dashboard shows only what the key may do).',
+      response: {
+        description: 'The key (never its secret).',
+        content: json({
+          type: 'object',
+          properties: {
+            object: { const: 'api_key.self' },
+            key_id: { type: 'string' },
+            account: { type: 'string' },
+            group: { type: 'string' },
+            role: { enum: ['admin', 'member'] },
+            models: { type: ['array', 'null'], items: { type: 'string' } },
+            tasks: { enum: ['account', 'own'] },
+          },
+        }),
+      },
+    }),
+    auth: { kind: 'api-key', role: 'member' },
+  },
   route({
     method: 'get',
     path: '/v1/keys',

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { GatewayError, invalid, type AuditContext, type Principal } from '@gateway/core';
+import { GatewayError, invalid, roleOf, type AuditContext, type Principal } from '@gateway/core';
 import { errorMiddleware, jsonBody, openAiErrorShape, principalOf, requireKey, type Authenticator } from '@gateway/http-kit';
 import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
@@ -40,6 +40,20 @@ export function selfServiceRouter(deps: SelfServiceDeps): Router {
       throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
     return k;
   };
+
+  // any key: who the caller is, so a client (the dashboard) shows only what the key may do
+  router.get('/v1/me', auth, (_req, res) => {
+    const p = principalOf(res);
+    res.json({
+      object: 'api_key.self',
+      key_id: p.keyId,
+      account: p.accountId,
+      group: p.group,
+      role: roleOf(p),
+      models: p.models ? [...p.models] : null,
+      tasks: p.tasks ?? 'account',
+    });
+  });
 
   router.get('/v1/keys', auth, async (_req, res) => {
     res.json({ object: 'list', data: await deps.admin.listKeys(principalOf(res).accountId) });
@@ -88,6 +102,6 @@ export function selfServiceRouter(deps: SelfServiceDeps): Router {
     sendAudit(req, res, await deps.admin.auditLog({ ...auditFilter(req), accountId: principalOf(res).accountId }));
   });
 
-  router.use(['/v1/keys', '/v1/audit'], errorMiddleware(openAiErrorShape.render));
+  router.use(['/v1/me', '/v1/keys', '/v1/audit'], errorMiddleware(openAiErrorShape.render));
   return router;
 }

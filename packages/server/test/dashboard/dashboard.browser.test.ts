@@ -200,11 +200,15 @@ describeWithBrowser('the dashboard in a browser', () => {
     expect(await log.getByRole('columnheader', { name: 'Account' }).count()).toBe(0);
     await screenshot(page, 'account-usage');
 
-    await nav('Accounts');
-    await page.getByText('Accounts are for the admin').waitFor();
+    // BETA_KEY is a config-file key, so an account admin: its own keys, no platform pages
+    const main = page.getByRole('navigation', { name: 'Main' });
+    expect(await main.getByRole('link', { name: 'Accounts', exact: true }).count()).toBe(0);
     await nav('Keys');
-    await page.getByText('Keys are for the admin').waitFor();
-    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    const keys = page.getByRole('table', { name: 'Keys' });
+    await keys.getByRole('row').nth(1).waitFor();
+    expect(await keys.getByRole('columnheader', { name: 'Account' }).count()).toBe(0);
+    await page.goto(`${gw.url}/dashboard/accounts`);
+    await page.getByText('This page is not for this key.').waitFor();
 
     await nav('Tasks');
     await page.getByRole('table', { name: 'Video tasks' }).waitFor();

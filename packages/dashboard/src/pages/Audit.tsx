@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import { call, download, getJson, query } from '../api';
+import type { Session } from '../session';
+import type { Caller } from '../roles';
+import { AdminOnly, ErrorNote, Field } from '../components/bits';
+import { useLoad } from '../components/use-load';
+
+interface AuditRecord {
+  id: string;
+  at: string;
+  actor: { type: string; id: string };
+  action: string;
+  target: { type: string; id: string };
+  account?: string | null;
+  before: unknown;
+  after: unknown;
+  request_id: string | null;
+}
+
+interface Filters {
+  actor: string;
+  action: string;
+  target: string;
+  from: string;
+  to: string;
+}
+const EMPTY: Filters = { actor: '', action: '', target: '', from: '', to: '' };
+
+/** The platform admin reads every record (/admin/audit), an account admin its account's slice (/v1/audit). */
+export function auditPath(caller: Caller, f: Filters, csv = false): string {
+  const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
+  const q = query({
+    actor: f.actor,
+    action: f.action,
+    target: f.target,
+    from: iso(f.from),
+    to: iso(f.to),
+    limit: 500,
+    export: csv ? 'csv' : undefined,
+  });
+  return `${caller === 'platform' ? '/admin/audit' : '/v1/audit'}${q}`;
+}
+
+const brief = (v: unknown) => (v === null || v === undefined ? '—' : JSON.stringify(v));
+
+/** Who changed what and when: read-only (no API edits or deletes a record), filtered, exported as CSV. */
+export function Audit({ session, caller }: { session: Session; caller: Caller }) {
+  const [draft, setDraft] = useState(EMPTY);
+  const [applied, setApplied] = useState(EMPTY);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const allowed = caller !== 'member';
+  const records = useLoad(
+    () => (allowed ? getJson<{ data: AuditRecord[] }>(session.key, auditPath(caller, applied)).then((r) => r.data) : Promise.resolve([])),
+    [session.key, caller, applied],
+  );
+  if (!allowed) return <AdminOnly what="Audit records" />;
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setApplied(draft);
+  };
+  const exportCsv = async () => {
+    setExportError(null);
+    try {
+      await download(await call(session.key, auditPath(caller, applied, true)), 'audit.csv');
+    } catch (e) {
+      setExportError((e as Error).message);
+    }
+  };
+  return (
+    <section>
+      <h1>Audit</h1>
+      <form className="filters" onSubmit={apply} aria-label="Audit filters">
+        <Field label="Actor">
+          <input value={draft.actor} onChange={set('actor')} placeholder="key:key_… or admin_key:admin" />
+        </Field>
+        <Field label="Action">
+          <input value={draft.action} onChange={set('action')} placeholder="key.rotate" />
+        </Field>
+        <Field label="Target">
+          <input value={draft.target} onChange={set('target')} placeholder="key:key_…" />
+        </Field>
+        <Field label="From">
+          <input type="datetime-local" value={draft.from} onChange={set('from')} />
+        </Field>
+        <Field label="To">
+          <input type="datetime-local" value={draft.to} onChange={set('to')} />
+        </Field>
+        <div className="actions">
+          <button type="submit">Apply filters</button>
+          <button type="button" onClick={exportCsv}>
+            Export CSV
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={records.error ?? exportError} />
+      <table aria-label="Audit log">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Actor</th>
+            <th>Action</th>
+            <th>Target</th>
+            {caller === 'platform' && <th>Account</th>}
+            <th>Before</th>
+            <th>After</th>
+            <th>Request id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(records.data ?? []).map((r) => (
+            <tr key={r.id}>
+              <td>{new Date(r.at).toLocaleString()}</td>
+              <td>
+                {r.actor.type}:{r.actor.id}
+              </td>
+              <td>{r.action}</td>
+              <td>
+                {r.target.type}:{r.target.id}
+              </td>
+              {caller === 'platform' && <td>{r.account ?? '—'}</td>}
+              <td>
+                <code className="json-inline">{brief(r.before)}</code>
+              </td>
+              <td>
+                <code className="json-inline">{brief(r.after)}</code>
+              </td>
+              <td>
+                <code>{r.request_id ?? '—'}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {records.data?.length === 0 && <p className="note">No records match.</p>}
+    </section>
+  );
+}
