@@ -32,7 +32,7 @@ export type { CliIo } from './cli-commands';
 
 class CatalogueNotSeededError extends Error {}
 
-export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess()): Promise<number> {
+export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess(process.env)): Promise<number> {
   const [command, ...args] = argv;
   if (!command || command === 'help' || command === '--help') {
     io.out(USAGE);
@@ -71,7 +71,7 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
  * database's catalogue and never import the config file: only a gateway's start-up does (docs/operations.md).
  */
 async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
-  const config = loadConfig(env.configPath);
+  const config = loadConfig(env.configPath, env.variables);
   const store = new KnexConfigStore(db.knex, { secret: env.secret });
   if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
     throw new CatalogueNotSeededError('The database holds no catalogue yet: start the gateway once (it imports GATEWAY_CONFIG).');
@@ -130,7 +130,7 @@ async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService
 
 function unseededCatalogue(env: GatewayEnv): ModelCatalogue {
   try {
-    return loadConfig(env.configPath).catalogue;
+    return loadConfig(env.configPath, env.variables).catalogue;
   } catch (e) {
     if (e instanceof ConfigError) return new ModelCatalogue([], []);
     throw e;

@@ -90,12 +90,12 @@ export interface GatewayOverrides {
 
 export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const logger = overrides.logger ?? createLogger();
-  const config = overrides.config ?? loadConfig(env.configPath);
+  const config = overrides.config ?? loadConfig(env.configPath, env.variables);
   const providers = await loadProviders(config, { dataDir: env.dataDir }, env.configPath && dirname(env.configPath));
   config.catalogue.outsideGroupStatus = env.modelNotInGroupStatus ?? 503;
   checkStartupEnv(env);
   const tracing = await tracingIfConfigured(env.tracing, overrides.spanExporter, providers, logger);
-  const contentChoice = parseContentStore(env.contentStore);
+  const contentChoice = parseContentStore(env.contentStore, env.s3);
   const db = await openStore(env, logger);
   const content = openContentStore(contentChoice, { knex: db.knex, dataDir: env.dataDir });
   logger.info('content store', { store: content.location });
@@ -111,7 +111,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   sharing?.start();
   // one store: it keeps this instance's config-file keys, which the database never holds
   const configStore = new KnexConfigStore(db.knex, { secret: env.secret, previousSecret: env.previousSecret });
-  const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
+  const runtime = new ConfigRuntime(configStore, config, providers, env, logger);
   await runtime.bootstrap().catch(async (e) => {
     await db.close();
     throw e;

@@ -13,7 +13,6 @@ import {
 import { FileContentStore } from '@gateway/store-files';
 import { KnexQuotaRepository, KnexTaskRepository, KnexWebhookStore } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
-import { wholeNumberFromEnv } from '../env-number';
 import { workerLoop } from './worker-loop';
 import { ffmpegVideoProbe } from './ffmpeg-video-probe';
 
@@ -33,19 +32,6 @@ export interface VideoEngine {
   stop(): Promise<void>;
 }
 
-/** Worker knobs from the environment (docs/video-engine.md); unset ones keep the worker's defaults. */
-export function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv = process.env): VideoEngineOptions {
-  const num = (name: string) => wholeNumberFromEnv(e, name, 1);
-  const opts: VideoEngineOptions = {
-    intervalMs: num('VIDEO_WORKER_INTERVAL_MS'),
-    concurrency: num('VIDEO_WORKER_CONCURRENCY'),
-    leaseMs: num('VIDEO_WORKER_LEASE_MS'),
-    pollMinMs: num('VIDEO_POLL_MIN_MS'),
-    pollMaxMs: num('VIDEO_POLL_MAX_MS'),
-  };
-  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-}
-
 /** What the engine needs of the wiring context (tests pass their own providers). */
 export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & {
   providers: VideoProviderLookup;
@@ -58,7 +44,7 @@ export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' |
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
-export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = videoEngineOptionsFromEnv()): VideoEngine {
+export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = ctx.env.videoWorker ?? {}): VideoEngine {
   const { intervalMs = 100, ...workerOptions } = options;
   const tasks = new KnexTaskRepository(ctx.knex, { now: ctx.clock });
   const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
