@@ -11,7 +11,6 @@ import {
   type VideoWorkerOptions,
 } from '@gateway/core';
 import { FileContentStore } from '@gateway/store-files';
-import { KnexQuotaRepository, KnexTaskRepository, KnexWebhookStore } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
 import { workerLoop } from './worker-loop';
 import { ffmpegVideoProbe } from './ffmpeg-video-probe';
@@ -33,20 +32,18 @@ export interface VideoEngine {
 }
 
 /** What the engine needs of the wiring context (tests pass their own providers). */
-export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & {
+export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'stores' | 'usage' | 'logger'> & {
   providers: VideoProviderLookup;
   billing?: WiringContext['billing'];
   /** the gateway's content store; DATA_DIR/content when absent */
   content?: ContentStore;
   clock?: WiringContext['clock'];
-  webhookSealKey?: string;
-  webhookPreviousSealKey?: string;
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
 export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = ctx.env.videoWorker ?? {}): VideoEngine {
   const { intervalMs = 100, ...workerOptions } = options;
-  const tasks = new KnexTaskRepository(ctx.knex, { now: ctx.clock });
+  const tasks = ctx.stores.tasks;
   const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
   // One policy, one set of circuits for admission and submit.
@@ -61,8 +58,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     billing: ctx.billing,
     selector,
     webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
-    callbackSecret: (accountId) =>
-      new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey }).accountSecret(accountId),
+    callbackSecret: (accountId) => ctx.stores.webhooks.accountSecret(accountId),
   });
   const worker = new VideoWorker(
     {
@@ -83,7 +79,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
 
   // The recovery audit: every task charged once and with its usage row, whatever instant a crash hit.
   const audit = () =>
-    auditTaskBooks({ quotas: new KnexQuotaRepository(ctx.knex, { now: ctx.clock }), usage: ctx.usage, catalogue }).then(
+    auditTaskBooks({ quotas: ctx.stores.quotas, usage: ctx.usage, catalogue }).then(
       (r) => {
         if (r.charged.length || r.usageRows.length || r.unpriced.length) ctx.logger.warn('task books repaired at start-up', { ...r });
       },
