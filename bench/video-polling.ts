@@ -8,6 +8,7 @@
  *   npm run bench:polling -- [--tasks 10000] [--provider sora|ark|veo] [--windows 3] [--concurrency 256] [--no-docs]
  *   BENCH_DATABASE_URL / TEST_DATABASE_URL → Postgres (a fresh schema), else PGlite on disk.
  */
+import { openRepositories } from '../packages/server/src/repositories';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -102,7 +103,15 @@ async function main(): Promise<void> {
   const usage: UsageLog = { record: () => undefined, flush: async () => undefined } as unknown as UsageLog;
   const env = { port: 0, host: '127.0.0.1', dataDir, publicBaseUrl: 'http://localhost' };
   const engine = buildVideoEngine(
-    { env, config, knex: db.knex, usage, logger: createLogger('error'), providers },
+    {
+      env,
+      config,
+      knex: db.knex,
+      stores: openRepositories(db.knex, env, { clock: () => new Date() }),
+      usage,
+      logger: createLogger('error'),
+      providers,
+    },
     { intervalMs: opts.intervalMs, concurrency: opts.concurrency, pollMinMs: 500, pollMaxMs: opts.pollMaxMs },
   );
   const principal: Principal = { accountId: 'bench', keyId: 'bench-key', group: 'default' };

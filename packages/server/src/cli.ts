@@ -5,16 +5,8 @@
  */
 import { dirname } from 'node:path';
 import { isGatewayError, ModelCatalogue, type Group, type ModelSpec } from '@gateway/core';
-import {
-  dataDirHolder,
-  DataDirLockedError,
-  KnexAuditedChanges,
-  KnexConfigStore,
-  KnexKeyRepository,
-  KnexQuotaRepository,
-  openDatabase,
-  type Database,
-} from '@gateway/store-postgres';
+import { dataDirHolder, DataDirLockedError, openDatabase } from '@gateway/store-postgres';
+import { openRepositories, type Repositories } from './repositories';
 import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
 import { AdminApiClient } from './admin/admin-client';
 import { AdminService, CLI_AUDIT_CONTEXT, type AdminAudit, type CatalogueChanges } from './admin/admin-service';
@@ -32,7 +24,7 @@ export type { CliIo } from './cli-commands';
 
 class CatalogueNotSeededError extends Error {}
 
-export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess()): Promise<number> {
+export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess(process.env)): Promise<number> {
   const [command, ...args] = argv;
   if (!command || command === 'help' || command === '--help') {
     io.out(USAGE);
@@ -60,7 +52,9 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
   // instance reads keys through a cache of KEY_CACHE_TTL_MS and config through a poll of CONFIG_POLL_MS.
   const db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir, schema: env.databaseSchema });
   try {
-    return await fn(isCatalogueCommand(command) ? await catalogueAdmin(db, env) : await accountAdmin(db, env));
+    // no key cache: the CLI's process reads each key once
+    const stores = openRepositories(db.knex, { ...env, keyCacheTtlMs: 0 }, { clock: () => new Date() });
+    return await fn(isCatalogueCommand(command) ? await catalogueAdmin(stores, env) : await accountAdmin(stores, env));
   } finally {
     await db.close();
   }
@@ -70,9 +64,9 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
  * Catalogue commands validate against the whole config, providers included, like the admin API. They change the
  * database's catalogue and never import the config file: only a gateway's start-up does (docs/operations.md).
  */
-async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
-  const config = loadConfig(env.configPath);
-  const store = new KnexConfigStore(db.knex, { secret: env.secret });
+async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminService> {
+  const config = loadConfig(env.configPath, env.variables);
+  const store = stores.config;
   if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
     throw new CatalogueNotSeededError('The database holds no catalogue yet: start the gateway once (it imports GATEWAY_CONFIG).');
   }
@@ -85,19 +79,19 @@ async function catalogueAdmin(db: Database, env: GatewayEnv): Promise<AdminServi
   );
   await runtime.reload({ strict: true });
   return new AdminService(
-    new KnexKeyRepository(db.knex),
+    stores.keys,
     store,
     runtime,
     config.catalogue,
-    new KnexQuotaRepository(db.knex),
-    cliAudit(db),
+    stores.quotas,
+    cliAudit(stores),
     undefined,
     envReferencePolicy(config.written, env.allowedEnv),
   );
 }
 
 /** The CLI's changes are audited like the admin API's, with the CLI as their author. */
-const cliAudit = (db: Database): AdminAudit => ({ changes: new KnexAuditedChanges(db.knex), ctx: CLI_AUDIT_CONTEXT });
+const cliAudit = (stores: Repositories): AdminAudit => ({ changes: stores.audit, ctx: CLI_AUDIT_CONTEXT });
 
 const catalogueUntouched: CatalogueChanges = {
   validate: () => Promise.reject(new Error('account and key commands do not change the catalogue')),
@@ -108,8 +102,8 @@ const catalogueUntouched: CatalogueChanges = {
  * Accounts, keys and quotas: no config file, no upstream secrets, no catalogue write. A key's group is checked
  * against the groups in the store (or, before any gateway seeded it, those of the config it will seed).
  */
-async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService> {
-  const store = new KnexConfigStore(db.knex, { secret: env.secret });
+async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminService> {
+  const store = stores.config;
   const entries = await store.entries();
   const groups: Group[] = entries
     .filter((e) => e.kind === 'group' && e.body !== null)
@@ -118,19 +112,12 @@ async function accountAdmin(db: Database, env: GatewayEnv): Promise<AdminService
   // as the admin API checks it against the live catalogue
   const models = entries.filter((e) => e.kind === 'model' && e.body !== null).map((e) => ({ ...e.body, id: e.id }) as unknown as ModelSpec);
   const catalogue = entries.length > 0 ? new ModelCatalogue(models, groups) : unseededCatalogue(env);
-  return new AdminService(
-    new KnexKeyRepository(db.knex),
-    store,
-    catalogueUntouched,
-    catalogue,
-    new KnexQuotaRepository(db.knex),
-    cliAudit(db),
-  );
+  return new AdminService(stores.keys, store, catalogueUntouched, catalogue, stores.quotas, cliAudit(stores));
 }
 
 function unseededCatalogue(env: GatewayEnv): ModelCatalogue {
   try {
-    return loadConfig(env.configPath).catalogue;
+    return loadConfig(env.configPath, env.variables).catalogue;
   } catch (e) {
     if (e instanceof ConfigError) return new ModelCatalogue([], []);
     throw e;

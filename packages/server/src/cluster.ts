@@ -1,25 +1,15 @@
 import cluster, { type Worker } from 'node:cluster';
-import os from 'node:os';
 import { ClusterMetrics } from './cluster-metrics';
 import type { GatewayEnv } from './gateway';
 import type { Logger } from './logger';
 import { StartupError } from './startup-checks';
+import { CLUSTER_FOLLOWER_ENV } from './gateway-env';
 
 /**
  * WORKERS=N: N gateway processes (node cluster) sharing the port. Every piece of shared state already lives in
  * PostgreSQL (keys, credits, tasks, the catalogue) or Redis (rate limits), so the workers are ordinary instances;
  * the embedded store has one writer and in-process limits would multiply, so both are refused (docs/scaling.md).
  */
-export function workerCount(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === '') return 1;
-  if (raw.trim() === 'auto') return os.availableParallelism();
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 256) {
-    throw new StartupError(`WORKERS must be a whole number from 1 to 256, or "auto", not "${raw}".`, 'workers_invalid');
-  }
-  return n;
-}
-
 export function checkClusterEnv(env: Pick<GatewayEnv, 'databaseUrl' | 'redisUrl'>, workers: number): void {
   if (workers === 1) return;
   if (!env.databaseUrl) {
@@ -36,10 +26,6 @@ export function checkClusterEnv(env: Pick<GatewayEnv, 'databaseUrl' | 'redisUrl'
   }
 }
 
-/** Set in the environment of every worker but the first, which alone bootstraps keys and prints the demo key. */
-export const FOLLOWER_ENV = 'GATEWAY_CLUSTER_FOLLOWER';
-export const isFollower = () => process.env[FOLLOWER_ENV] === '1';
-
 /**
  * The primary: starts the first worker (it migrates and bootstraps), then the others once it listens; passes
  * SIGTERM/SIGINT on and exits when they are gone; a worker that dies on its own is replaced, at most once a second.
@@ -54,7 +40,7 @@ export function runPrimary(workers: number, logger: Logger): Promise<number> {
     let nextFork = 0;
     const metrics = new ClusterMetrics();
     const fork = (follower: boolean): Worker => {
-      const worker = cluster.fork(follower ? { [FOLLOWER_ENV]: '1' } : {});
+      const worker = cluster.fork(follower ? { [CLUSTER_FOLLOWER_ENV]: '1' } : {});
       metrics.attach(worker);
       return worker;
     };

@@ -77,8 +77,8 @@ export class ConfigError extends Error {
 const validateShape = new Ajv({ allErrors: false, strict: false }).compile(configSchema);
 
 /** Reads and checks GATEWAY_CONFIG (or the built-in default); every problem names the file, the field and what is wrong. */
-export function loadConfig(path: string | undefined): GatewayConfig {
-  if (!path) return buildConfig('(built-in default)', DEFAULT_CONFIG);
+export function loadConfig(path: string | undefined, variables: Variables = {}): GatewayConfig {
+  if (!path) return buildConfig('(built-in default)', DEFAULT_CONFIG, variables);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -91,10 +91,13 @@ export function loadConfig(path: string | undefined): GatewayConfig {
   } catch (e) {
     throw new ConfigError(path, '', `not valid JSON (${(e as Error).message})`);
   }
-  return buildConfig(path, parsed);
+  return buildConfig(path, parsed, variables);
 }
 
-export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+/** The environment `env:NAME` references resolve in: GatewayEnv.variables (gateway-env.ts). */
+export type Variables = Readonly<Record<string, string | undefined>>;
+
+export function buildConfig(source: string, raw: unknown, env: Variables = {}): GatewayConfig {
   if (!validateShape(raw)) {
     const e = validateShape.errors![0]!;
     const unknown = e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
@@ -201,7 +204,7 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
 }
 
 /** `apiKey: "env:NAME"` is read from the environment at start-up, so the file never holds the key. */
-function resolveApiKeys(source: string, file: GatewayConfigFile, env: NodeJS.ProcessEnv): GatewayConfigFile {
+function resolveApiKeys(source: string, file: GatewayConfigFile, env: Variables): GatewayConfigFile {
   return {
     ...file,
     providers: file.providers.map((p, i) => {

@@ -4,6 +4,7 @@ import type { ContentStore } from '@gateway/core';
 import { FileContentStore, S3ContentStore } from '@gateway/store-files';
 import { KnexContentStore } from '@gateway/store-postgres';
 import { StartupError } from './startup-checks';
+import type { S3Env } from './gateway-env';
 
 /** CONTENT_STORE, read: where videos and thumbnails live (docs/configuration.md). */
 export type ContentStoreChoice =
@@ -22,7 +23,7 @@ export type ContentStoreChoice =
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /** Parses CONTENT_STORE and, for S3, its companions; a wrong value stops start-up naming the variable, never a secret. */
-export function parseContentStore(value: string | undefined, e: NodeJS.ProcessEnv = process.env): ContentStoreChoice {
+export function parseContentStore(value: string | undefined, s3: S3Env = {}): ContentStoreChoice {
   const v = (value ?? '').trim();
   if (v === '' || v === 'file') return { kind: 'file' };
   if (v === 'postgres') return { kind: 'postgres' };
@@ -36,17 +37,17 @@ export function parseContentStore(value: string | undefined, e: NodeJS.ProcessEn
     if (url.username || url.password) throw invalid('credentials go in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL');
     if (!BUCKET.test(url.hostname)) throw invalid('the bucket name is not a valid S3 bucket name');
     const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
-    const endpoint = e.S3_ENDPOINT || undefined;
+    const endpoint = s3.endpoint;
     if (endpoint && !/^https?:\/\/[^/@\s]+(\/.*)?$/.test(endpoint))
       throw new StartupError('S3_ENDPOINT must be an http(s) URL without credentials, such as http://minio:9000.', 'content_store_invalid');
-    const id = e.AWS_ACCESS_KEY_ID;
-    const secret = e.AWS_SECRET_ACCESS_KEY;
+    const id = s3.accessKeyId;
+    const secret = s3.secretAccessKey;
     if (Boolean(id) !== Boolean(secret))
       throw new StartupError(
         'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (or neither, for the SDK default chain).',
         'content_store_invalid',
       );
-    const pathStyle = e.S3_FORCE_PATH_STYLE;
+    const pathStyle = s3.forcePathStyle;
     if (pathStyle !== undefined && pathStyle !== '' && pathStyle !== 'true' && pathStyle !== 'false')
       throw new StartupError(`S3_FORCE_PATH_STYLE must be true or false (got ${JSON.stringify(pathStyle)}).`, 'content_store_invalid');
     return {
@@ -54,7 +55,7 @@ export function parseContentStore(value: string | undefined, e: NodeJS.ProcessEn
       bucket: url.hostname,
       prefix,
       endpoint,
-      region: e.AWS_REGION || e.AWS_DEFAULT_REGION || 'us-east-1',
+      region: s3.region ?? 'us-east-1',
       // S3-compatible servers (MinIO, Ceph) usually want path-style; AWS itself takes either
       forcePathStyle: pathStyle ? pathStyle === 'true' : Boolean(endpoint),
       credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,

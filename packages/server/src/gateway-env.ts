@@ -4,6 +4,13 @@ import { wholeNumberFromEnv } from './env-number';
 import { parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
 import { tracingFromEnv, type TracingEnv } from './tracing-env';
 import { webhookEnvFromProcess, type WebhookEnv } from './wiring/webhooks-env';
+import type { VideoEngineOptions } from './wiring/video-engine';
+import os from 'node:os';
+
+/**
+ * The one place the gateway reads its environment: entry points (main.ts, cli.ts) pass `process.env` here and
+ * hand the result on; no other module reads a variable (an architecture test keeps it so).
+ */
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -63,10 +70,66 @@ export interface GatewayEnv {
   webhooks?: WebhookEnv;
   /** MODEL_NOT_IN_GROUP_STATUS: 503 (the specification's, the default) or 403, which coding agents do not retry */
   modelNotInGroupStatus?: 403 | 503;
+  /** S3_ENDPOINT, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION / AWS_DEFAULT_REGION, S3_FORCE_PATH_STYLE: CONTENT_STORE=s3://… */
+  s3?: S3Env;
+  /** VIDEO_WORKER_INTERVAL_MS, VIDEO_WORKER_CONCURRENCY, VIDEO_WORKER_LEASE_MS, VIDEO_POLL_MIN_MS, VIDEO_POLL_MAX_MS */
+  videoWorker?: VideoEngineOptions;
+  /** WORKERS: processes sharing the port (cluster.ts) */
+  workers?: number;
+  /** GATEWAY_CLUSTER_FOLLOWER: set by the primary in every worker but the first (cluster.ts) */
+  clusterFollower?: boolean;
+  /** NODE_ENV=production without ALLOW_DEMO_IN_PRODUCTION=true: the demo account is refused (startup-checks.ts) */
+  refuseDemo?: boolean;
+  /** the variables a config file's `apiKey: "env:NAME"` may name (config.ts resolves them; GATEWAY_ALLOWED_ENV bounds admin writes) */
+  variables?: Readonly<Record<string, string | undefined>>;
 }
 
-export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
+/** Where an S3 content store is and how to sign in to it; validated with CONTENT_STORE (content-store-config.ts). */
+export interface S3Env {
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  region?: string;
+  forcePathStyle?: string;
+}
+
+export const CLUSTER_FOLLOWER_ENV = 'GATEWAY_CLUSTER_FOLLOWER';
+
+/** LOG_LEVEL and LOG_FORMAT: read apart from the rest, so a start that fails on another variable is still logged. */
+export function loggingFromEnv(e: NodeJS.ProcessEnv): { level: string; format: 'json' | 'pretty' } {
+  return { level: e.LOG_LEVEL || 'info', format: e.LOG_FORMAT === 'pretty' ? 'pretty' : 'json' };
+}
+
+/** Worker knobs (docs/video-engine.md); unset ones keep the worker's defaults. */
+function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv): VideoEngineOptions {
+  const num = (name: string) => wholeNumberFromEnv(e, name, 1);
+  const opts: VideoEngineOptions = {
+    intervalMs: num('VIDEO_WORKER_INTERVAL_MS'),
+    concurrency: num('VIDEO_WORKER_CONCURRENCY'),
+    leaseMs: num('VIDEO_WORKER_LEASE_MS'),
+    pollMinMs: num('VIDEO_POLL_MIN_MS'),
+    pollMaxMs: num('VIDEO_POLL_MAX_MS'),
+  };
+  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+}
+
+export function s3EnvFrom(e: NodeJS.ProcessEnv): S3Env {
+  return {
+    endpoint: e.S3_ENDPOINT || undefined,
+    accessKeyId: e.AWS_ACCESS_KEY_ID || undefined,
+    secretAccessKey: e.AWS_SECRET_ACCESS_KEY || undefined,
+    region: e.AWS_REGION || e.AWS_DEFAULT_REGION || undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
+
+export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
   const port = Number(e.PORT ?? 8080);
+  if (e.GATEWAY_SECRET && e.GATEWAY_SECRET.length < 16)
+    throw new StartupError(
+      `GATEWAY_SECRET is too short (${e.GATEWAY_SECRET.length} characters; at least 16): set a long random value, the same on every instance, or unset it.`,
+      'gateway_secret_too_short',
+    );
   return {
     port,
     host: e.HOST ?? '0.0.0.0',
@@ -78,8 +141,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     configPath: e.GATEWAY_CONFIG || undefined,
     demoKey: e.GATEWAY_DEMO_KEY || undefined,
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
-    // the same 16-character floor as the compaction seal (wiring/compaction-secret.ts)
-    secret: e.GATEWAY_SECRET && e.GATEWAY_SECRET.length >= 16 ? e.GATEWAY_SECRET : undefined,
+    secret: e.GATEWAY_SECRET || undefined,
     previousSecret: e.GATEWAY_SECRET_PREVIOUS && e.GATEWAY_SECRET_PREVIOUS.length >= 16 ? e.GATEWAY_SECRET_PREVIOUS : undefined,
     allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
     metricsPublic: e.METRICS_PUBLIC === 'true',
@@ -101,7 +163,24 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
     webhooks: webhookEnvFromProcess(e),
     modelNotInGroupStatus: parseModelNotInGroupStatus(e.MODEL_NOT_IN_GROUP_STATUS),
+    s3: s3EnvFrom(e),
+    videoWorker: videoEngineOptionsFromEnv(e),
+    workers: workerCount(e.WORKERS),
+    clusterFollower: e[CLUSTER_FOLLOWER_ENV] === '1',
+    refuseDemo: e.NODE_ENV === 'production' && e.ALLOW_DEMO_IN_PRODUCTION !== 'true',
+    variables: { ...e },
   };
+}
+
+/** WORKERS=N: N gateway processes sharing the port (cluster.ts, docs/scaling.md). */
+function workerCount(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 1;
+  if (raw.trim() === 'auto') return os.availableParallelism();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    throw new StartupError(`WORKERS must be a whole number from 1 to 256, or "auto", not "${raw}".`, 'workers_invalid');
+  }
+  return n;
 }
 
 function parseModelNotInGroupStatus(raw: string | undefined): 403 | 503 {

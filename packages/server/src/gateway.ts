@@ -1,21 +1,12 @@
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import { authenticate, Billing, type KeyRepository } from '@gateway/core';
-import { REFUSED_PRINCIPAL, StreamShutdown } from '@gateway/http-kit';
-import {
-  KnexAuditedChanges,
-  KnexConfigStore,
-  KnexContentProbes,
-  KnexKeyRepository,
-  KnexQuotaRepository,
-  KnexTaskRepository,
-  KnexUsageLog,
-  KnexUsageQuery,
-  type Database,
-} from '@gateway/store-postgres';
+import { Billing } from '@gateway/core';
+import { StreamShutdown } from '@gateway/http-kit';
+import { type Database, type KnexUsageLog } from '@gateway/store-postgres';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
-import { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
+import { budgetHeaders } from './budget-headers';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
@@ -25,11 +16,10 @@ import { selfServiceRouter } from './self-service/self-service.router';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
-import { CachedKeyRepository } from './key-cache';
 import { GatewayMetrics } from './metrics';
 import { openUsageLog, usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
-import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, streamAdmission } from './rate-limits';
+import { streamAdmission } from './rate-limits';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
@@ -42,21 +32,16 @@ import { compactionSecret } from './wiring/compaction-secret';
 import { warnOfSealedSecrets } from './sealed-secrets-check';
 import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
-import { createTimedServer } from './listen-timeouts';
-import { responsesSocket } from '@gateway/wire-openai-responses';
-import { attachSocketRoutes, loopbackOrigin } from './socket-upgrades';
-import { databaseGate, watchDatabase } from './database-health';
+import { databaseGate } from './database-health';
 import { readinessCheck } from './readiness';
 import { observeRequests } from './request-observer';
 import { routeFormats } from './route-formats';
 import { GATEWAY_ROUTE_DOCS } from './openapi';
-import { createRedisLink } from './redis-link';
-import { checkStartupEnv, StartupError } from './startup-checks';
-import { tracingIfConfigured } from './tracing-env';
-import { instanceId, openStore } from './open-store';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { openContentStore, parseContentStore } from './content-store-config';
-import { ContentSharingCheck } from './content-sharing';
+import { checkStartupEnv } from './startup-checks';
+import { openRepositories, type Repositories } from './repositories';
+import { openInfrastructure, type Infrastructure } from './infrastructure';
+import { admissionPolicies, type Admission } from './admission';
+import { gatewayLifecycle } from './gateway-lifecycle';
 import type { GatewayEnv } from './gateway-env';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
@@ -66,9 +51,9 @@ export interface Gateway {
   env: GatewayEnv;
   config: GatewayConfig;
   db: Database;
-  keys: KeyRepository;
+  /** every repository over the store (repositories.ts) */
+  stores: Repositories;
   admin: AdminService;
-  tasks: KnexTaskRepository;
   usage: KnexUsageLog;
   logger: Logger;
   /** opens the admin API to the local CLI (loopback callers only); main.ts hands it over in DATA_DIR's credential file */
@@ -88,99 +73,99 @@ export interface GatewayOverrides {
   spanExporter?: SpanExporter;
 }
 
+/**
+ * The composition root: each store, policy and area is built once here and handed to what needs it. The order is
+ * the start-up order: the environment was checked, then providers, the store, the catalogue, admission, the areas.
+ */
 export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const logger = overrides.logger ?? createLogger();
-  const config = overrides.config ?? loadConfig(env.configPath);
-  const providers = await loadProviders(config, { dataDir: env.dataDir }, env.configPath && dirname(env.configPath));
+  const clock = overrides.clock ?? (() => new Date());
+  const config = overrides.config ?? loadConfig(env.configPath, env.variables);
   config.catalogue.outsideGroupStatus = env.modelNotInGroupStatus ?? 503;
   checkStartupEnv(env);
-  const tracing = await tracingIfConfigured(env.tracing, overrides.spanExporter, providers, logger);
-  const contentChoice = parseContentStore(env.contentStore);
-  const db = await openStore(env, logger);
-  const content = openContentStore(contentChoice, { knex: db.knex, dataDir: env.dataDir });
-  logger.info('content store', { store: content.location });
-  // Only a shared database can have peers: check now, so the first /readyz already knows.
-  const sharing =
-    db.kind === 'postgres'
-      ? new ContentSharingCheck(
-          { probes: new KnexContentProbes(db.knex), content: content.store, location: content.location, instanceId: instanceId(), logger },
-          env.contentProbeIntervalMs,
-        )
-      : undefined;
-  await sharing?.run();
-  sharing?.start();
-  // one store: it keeps this instance's config-file keys, which the database never holds
-  const configStore = new KnexConfigStore(db.knex, { secret: env.secret, previousSecret: env.previousSecret });
-  const runtime = new ConfigRuntime(configStore, config, providers, { dataDir: env.dataDir }, logger);
+  const providers = await loadProviders(config, { dataDir: env.dataDir }, env.configPath && dirname(env.configPath));
+  const infra = await openInfrastructure(env, logger, providers, overrides.spanExporter);
+  const { db } = infra;
+  // webhook secrets are sealed with GATEWAY_SECRET; on the embedded store (one process per DATA_DIR) the secret
+  // generated there serves when none is set, on a shared database nothing does
+  const webhookSeal = {
+    sealKey: env.secret ?? (db.kind === 'pglite' ? compactionSecret(env) : undefined),
+    previousSealKey: env.previousSecret,
+  };
+  const stores = openRepositories(db.knex, env, { clock, webhookSeal });
+  const runtime = new ConfigRuntime(stores.config, config, providers, env, logger);
   await runtime.bootstrap().catch(async (e) => {
-    await db.close();
+    await infra.close();
     throw e;
   });
-  const storedKeys = new KnexKeyRepository(db.knex);
-  const keys = env.keyCacheTtlMs ? new CachedKeyRepository(storedKeys, env.keyCacheTtlMs) : storedKeys;
-  const tasks = new KnexTaskRepository(db.knex);
   const usage = openUsageLog(db.knex, db.kind === 'pglite' && env.inMemoryDatabase ? null : env.dataDir, logger);
   const metrics = new GatewayMetrics(db.knex, [usagePendingGauge(usage)]);
-  const redis = env.redisUrl ? createRedisLink(env.redisUrl, env.rateLimitOnRedisError ?? 'open', logger) : undefined;
-  await redis?.settled();
-  const dbHealth = db.kind === 'postgres' ? watchDatabase(db.knex, logger) : undefined;
-  // the live limits object: a catalogue reload changes it in place, on every instance alike
-  const limiter = createKeyRateLimiter(config.limits, redis);
-  const streamSlots = createStreamSlots(config.limits, redis);
-  const tokenRate = createTokenRateLimiter(redis);
-  const clock = overrides.clock ?? (() => new Date());
-  const quotas = new KnexQuotaRepository(db.knex, { now: clock });
-  const billing = new Billing(quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
-  const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
-    const principal = await authenticate(keys, raw, clock);
-    try {
-      await limiter.consume(principal);
-      await tokenRate.check(principal);
-    } catch (e) {
-      // the refusal's log line names who was refused
-      if (e instanceof Error) Object.assign(e, { [REFUSED_PRINCIPAL]: principal });
-      throw e;
-    }
-    return { ...principal, budget: await billing.status(principal) };
-  };
+  const billing = new Billing(stores.quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
+  const admission = admissionPolicies(config, infra, stores.keys, billing, clock);
   const ctx: WiringContext = {
     env,
     config,
     knex: db.knex,
-    keys,
-    usage: tokenRate.wrap(metrics.wrap(usage)),
+    stores,
+    usage: admission.tokenRate.wrap(metrics.wrap(usage)),
     providers,
     logger,
-    authenticate: auth,
+    authenticate: admission.auth,
     metrics,
     billing,
-    routingObserver: allObservers(metrics.routingObserver(logger), tracing?.observer),
-    content: content.store,
+    routingObserver: allObservers(metrics.routingObserver(logger), infra.tracing?.observer),
+    content: infra.content.store,
     clock,
-    // Webhook secrets are sealed like admin-written provider keys: with GATEWAY_SECRET; on the embedded store (one
-    // process per DATA_DIR) the secret generated there serves when none is set, on a shared database nothing does.
-    webhookSealKey: env.secret ?? (db.kind === 'pglite' ? compactionSecret(env) : undefined),
-    webhookPreviousSealKey: env.previousSecret,
   };
-  await warnOfSealedSecrets(db.knex, { current: ctx.webhookSealKey, previous: env.previousSecret }, logger);
+  await warnOfSealedSecrets(db.knex, { current: webhookSeal.sealKey, previous: env.previousSecret }, logger);
   const localAdminToken = newLocalAdminToken();
-  const admin = new AdminService(
-    keys,
-    configStore,
-    runtime,
-    config.catalogue,
-    quotas,
-    {
-      changes: new KnexAuditedChanges(db.knex, { now: clock, afterCommit: () => (keys as { clear?: () => void }).clear?.() }),
-      ctx: { actor: { type: 'admin_key', id: 'admin' }, requestId: null, address: null },
+  const admin = adminServiceFor(stores, runtime, config, billing, env);
+  const areas = gatewayAreas(ctx, { db, admin, runtime, localAdminToken });
+  const streamShutdown = new StreamShutdown();
+  const app = createHttpApp({
+    ready: readinessCheck({
+      knex: db.knex,
+      schema: db.schema,
+      dataDir: env.dataDir,
+      redis: infra.redis,
+      content: infra.sharing && (() => infra.sharing!.status),
+    }),
+    routers: requestPipeline(ctx, infra, admission, streamShutdown, areas),
+  });
+  const lifecycle = gatewayLifecycle(app, env, logger, admission.auth, streamShutdown, async () => {
+    for (const a of areas.all) await a.stop?.();
+    await admission.close();
+    await usage.flush();
+    usage.stop();
+    await infra.close();
+  });
+  return {
+    ...lifecycle,
+    localAdminToken,
+    app,
+    env,
+    config,
+    db,
+    stores,
+    usage,
+    logger,
+    admin,
+    async startBackground() {
+      for (const a of areas.all) await a.start?.();
     },
-    billing,
-    envReferencePolicy(config.written, env.allowedEnv),
-  );
+  };
+}
+
+/** Each area of the product with its services, routers and background work. */
+function gatewayAreas(
+  ctx: WiringContext,
+  deps: { db: Database; admin: AdminService; runtime: ConfigRuntime; localAdminToken: string },
+): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
-  const webhooks = wireWebhooks(ctx, { videos: video.videos, database: db });
+  const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db });
+  const { env, config, stores, clock } = ctx;
   const services: WireServices = {
-    authenticate: auth,
+    authenticate: ctx.authenticate,
     catalogue: config.catalogue,
     usage: ctx.usage,
     errorShape: errorShapeNamed,
@@ -190,127 +175,74 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     ...operations.services,
     ...webhooks.services,
   };
-  const areas: AreaWiring[] = [
-    text,
-    images,
-    video,
-    webhooks,
-    operations,
-    wireRetention(ctx),
-    {
-      routers: [
-        selfServiceRouter({
-          authenticate: auth,
-          admin,
-          clock,
-          catalogue: config.catalogue,
-          quotas,
-          gatewayLimits: config.limits,
-        }),
-        adminWebhooksRouter(webhooks.webhooks, env.adminKey, localAdminToken),
-        adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken),
-        dashboardRouter(),
-      ],
-      start: () => runtime.start(env.configPollMs ?? 2000),
-      stop: async () => runtime.stop(),
-    },
-  ];
-
-  const streamShutdown = new StreamShutdown();
-  const app = createHttpApp({
-    ready: readinessCheck({ knex: db.knex, schema: db.schema, dataDir: env.dataDir, redis, content: sharing && (() => sharing.status) }),
-    // The concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there).
+  const accountAdmin: AreaWiring = {
     routers: [
-      observeRequests(
-        metrics.openRequests,
-        logger,
-        (req, res, r) => {
-          metrics.countRequest(r);
-          tracing?.requestFinished(req, res, r);
-        },
-        routeFormats(GATEWAY_ROUTE_DOCS),
-      ),
-      ...(tracing ? [tracing.middleware] : []),
-      ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
-      roleGuard(GATEWAY_ROUTE_DOCS, (raw) => authenticate(keys, raw, clock), rendererForUnroutedPath),
-      streamAdmission(streamSlots, rendererForUnroutedPath),
-      budgetHeaders,
-      streamShutdown.middleware(),
-      ...wireRouters(services),
-      ...areas.flatMap((a) => a.routers ?? []),
+      selfServiceRouter({
+        authenticate: ctx.authenticate,
+        admin: deps.admin,
+        clock,
+        catalogue: config.catalogue,
+        quotas: stores.quotas,
+        gatewayLimits: config.limits,
+      }),
+      adminWebhooksRouter(webhooks.webhooks, env.adminKey, deps.localAdminToken),
+      adminRouter(deps.admin, stores.usageQuery, env.adminKey, deps.localAdminToken),
+      dashboardRouter(),
     ],
-  });
-
-  const servers: Server[] = [];
-  const sockets: Array<{ close(): void }> = [];
-  return {
-    localAdminToken,
-    app,
-    env,
-    config,
-    db,
-    keys,
-    tasks,
-    usage,
-    logger,
-    admin,
-    async startBackground() {
-      for (const a of areas) await a.start?.();
-    },
-    listen(port = env.port, host = env.host) {
-      return new Promise((resolve, reject) => {
-        const server = createTimedServer(app, env.listenTimeouts);
-        // the Responses API's WebSocket mode (Codex): each response runs through the HTTP route on this listener
-        sockets.push(attachSocketRoutes(server, [responsesSocket({ authenticate: auth, origin: () => loopbackOrigin(server) })], logger));
-        server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, port, host)));
-        server.listen(port, host, () => {
-          servers.push(server);
-          resolve(server);
-        });
-      });
-    },
-    /**
-     * Graceful: stop accepting, let in-flight requests and streams finish up to the grace deadline, then end the
-     * open streams with their format's error event (server_shutting_down) and cut what is left; stop background work (the worker releases its claims); flush the usage log; close the store.
-     */
-    async close() {
-      const grace = env.shutdownGraceMs ?? 10000;
-      for (const s of sockets) s.close();
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              const timer = setTimeout(() => void streamShutdown.fire().then(() => s.closeAllConnections()), grace);
-              timer.unref();
-              s.close(() => {
-                clearTimeout(timer);
-                resolve();
-              });
-              s.closeIdleConnections();
-            }),
-        ),
-      );
-      for (const a of areas) await a.stop?.();
-      await limiter.close();
-      await streamSlots.close();
-      redis?.close();
-      dbHealth?.stop();
-      providers.close(); // the upstreams' keep-alive sockets
-      await sharing?.stop();
-      content.close();
-      await usage.flush();
-      usage.stop();
-      await db.close();
-      await tracing?.shutdown();
-    },
+    start: () => deps.runtime.start(env.configPollMs ?? 2000),
+    stop: async () => deps.runtime.stop(),
   };
+  return { services, all: [text, images, video, webhooks, operations, wireRetention(ctx), accountAdmin] };
 }
 
-/** Traces when configured: the SDK is loaded only then, so a gateway without them pays nothing for them. */
-function listenError(e: NodeJS.ErrnoException, port: number, host: string): Error {
-  if (e.code === 'EADDRINUSE')
-    return new StartupError(`Port ${port} on ${host} is already in use: stop what holds it or set PORT.`, 'port_in_use');
-  if (e.code === 'EACCES')
-    return new StartupError(`Port ${port} on ${host} needs privileges this process lacks: use a port above 1023.`, 'port_denied');
-  return e;
+/** The middleware every request passes, in order, then the wire formats' routers and the areas' own. */
+function requestPipeline(
+  ctx: WiringContext,
+  infra: Infrastructure,
+  admission: Admission,
+  streamShutdown: StreamShutdown,
+  areas: { services: WireServices; all: AreaWiring[] },
+) {
+  const { metrics, logger } = ctx;
+  return [
+    observeRequests(
+      metrics.openRequests,
+      logger,
+      (req, res, r) => {
+        metrics.countRequest(r);
+        infra.tracing?.requestFinished(req, res, r);
+      },
+      routeFormats(GATEWAY_ROUTE_DOCS),
+    ),
+    ...(infra.tracing ? [infra.tracing.middleware] : []),
+    ...(infra.dbHealth ? [databaseGate(infra.dbHealth, rendererForUnroutedPath)] : []),
+    roleGuard(GATEWAY_ROUTE_DOCS, admission.roleCheck, rendererForUnroutedPath),
+    // the concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there)
+    streamAdmission(admission.streamSlots, rendererForUnroutedPath),
+    budgetHeaders,
+    streamShutdown.middleware(),
+    ...wireRouters(areas.services),
+    ...areas.all.flatMap((a) => a.routers ?? []),
+  ];
+}
+
+/** The admin API's service; its changes are audited with the admin key as author unless a route says who. */
+function adminServiceFor(
+  stores: Repositories,
+  runtime: ConfigRuntime,
+  config: GatewayConfig,
+  billing: Billing,
+  env: GatewayEnv,
+): AdminService {
+  const author = { actor: { type: 'admin_key' as const, id: 'admin' }, requestId: null, address: null };
+  return new AdminService(
+    stores.keys,
+    stores.config,
+    runtime,
+    config.catalogue,
+    stores.quotas,
+    { changes: stores.audit, ctx: author },
+    billing,
+    envReferencePolicy(config.written, env.allowedEnv),
+  );
 }

@@ -79,9 +79,9 @@ function sharedStdout(): BatchedStdout {
 
 /** One JSON object a line. Callers log ids, counts and timings: never keys, prompts or media bytes. */
 export function createLogger(level?: string, opts: Omit<LoggerOptions, 'level'> = {}): Logger {
-  const fmt = opts.format ?? process.env.LOG_FORMAT ?? 'json';
+  const fmt = opts.format ?? 'json';
   return winston.createLogger({
-    level: level ?? process.env.LOG_LEVEL ?? 'info',
+    level: level ?? 'info',
     format: fmt === 'pretty' ? pretty : jsonLine(),
     transports: [new winston.transports.Stream({ stream: opts.stream ?? sharedStdout() })],
     // WORKERS=N: the workers share stdout, so each line says which process wrote it
@@ -93,7 +93,7 @@ export function createLogger(level?: string, opts: Omit<LoggerOptions, 'level'> 
  * For the lines an operator needs whatever LOG_LEVEL says (the address, the demo key): a logger of the same
  * format that is never filtered below info.
  */
-export function createAnnouncer(level = process.env.LOG_LEVEL ?? 'info', opts: Omit<LoggerOptions, 'level'> = {}): Logger {
+export function createAnnouncer(level = 'info', opts: Omit<LoggerOptions, 'level'> = {}): Logger {
   const npm = winston.config.npm.levels;
   return createLogger((npm[level] ?? 0) > npm.info ? level : 'info', opts);
 }

@@ -1,8 +1,9 @@
 import cluster from 'node:cluster';
 import { removeLocalAdminCredential, writeLocalAdminCredential } from './admin/local-credential';
 import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
-import { checkClusterEnv, isFollower, runPrimary, workerCount } from './cluster';
-import { createGateway, envFromProcess, type Gateway } from './gateway';
+import { checkClusterEnv, runPrimary } from './cluster';
+import { createGateway, type Gateway } from './gateway';
+import { envFromProcess, loggingFromEnv } from './gateway-env';
 import { createAnnouncer, createLogger, routeConsoleToLogger } from './logger';
 import { keepFilesPrivate } from './private-files';
 import { checkProductionDemo, startupFailure } from './startup-checks';
@@ -18,25 +19,26 @@ async function openLocalAdmin(gw: Gateway): Promise<void> {
   writeLocalAdminCredential(gw.env.dataDir, { url: `http://127.0.0.1:${addr.port}`, token: gw.localAdminToken, pid: process.pid });
 }
 
-const logger = createLogger();
+const logging = loggingFromEnv(process.env);
+const logger = createLogger(logging.level, { format: logging.format });
 // the address and the demo key are shown whatever LOG_LEVEL says
-const announce = createAnnouncer();
+const announce = createAnnouncer(logging.level, { format: logging.format });
 routeConsoleToLogger(logger);
 
 async function main(): Promise<void> {
-  const env = envFromProcess();
+  const env = envFromProcess(process.env);
   checkProductionDemo(env);
   keepFilesPrivate(env.dataDir);
-  const workers = workerCount(process.env.WORKERS);
+  const workers = env.workers ?? 1;
   if (workers > 1 && cluster.isPrimary) {
     checkClusterEnv(env, workers);
     process.exit(await runPrimary(workers, logger));
   }
   const gw = await createGateway(env, { logger });
   // in a cluster the first worker bootstraps; the others start once it listens and find what it made
-  if (!isFollower()) await bootstrapConfigKeys(gw.keys, gw.config);
-  if (!env.configPath && !isFollower()) {
-    const key = await bootstrapDemoKey(gw.keys, env.demoKey);
+  if (!env.clusterFollower) await bootstrapConfigKeys(gw.stores.keys, gw.config);
+  if (!env.configPath && !env.clusterFollower) {
+    const key = await bootstrapDemoKey(gw.stores.keys, env.demoKey);
     if (key) announce.info(`Demo API key (shown once; only its hash is stored): ${key}`);
     else announce.info('Demo account exists; its key was printed on the first start (set GATEWAY_DEMO_KEY to fix one).');
   }

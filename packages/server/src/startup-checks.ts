@@ -37,7 +37,7 @@ export function describeDatabaseUrl(url: string): string {
 }
 
 /** What can be checked before anything opens: the variables' form and DATA_DIR. */
-export function checkStartupEnv(env: { databaseUrl?: string; dataDir: string }, e: NodeJS.ProcessEnv = process.env): void {
+export function checkStartupEnv(env: { databaseUrl?: string; dataDir: string }): void {
   if (env.databaseUrl) {
     let ok = false;
     try {
@@ -51,11 +51,6 @@ export function checkStartupEnv(env: { databaseUrl?: string; dataDir: string }, 
         'database_url_invalid',
       );
   }
-  if (e.GATEWAY_SECRET && e.GATEWAY_SECRET.length < 16)
-    throw new StartupError(
-      `GATEWAY_SECRET is too short (${e.GATEWAY_SECRET.length} characters; at least 16): set a long random value, the same on every instance, or unset it.`,
-      'gateway_secret_too_short',
-    );
   const failure = probeWritable(path.resolve(env.dataDir));
   if (failure)
     throw new StartupError(
@@ -77,8 +72,8 @@ export function databaseStartupError(url: string, e: unknown): StartupError {
  * Without a config file the gateway runs the simulator's demo account: fine on a laptop, a surprise in production.
  * NODE_ENV=production refuses it unless ALLOW_DEMO_IN_PRODUCTION=true says it is meant.
  */
-export function checkProductionDemo(env: { configPath?: string }, e: NodeJS.ProcessEnv = process.env): void {
-  if (env.configPath || e.NODE_ENV !== 'production' || e.ALLOW_DEMO_IN_PRODUCTION === 'true') return;
+export function checkProductionDemo(env: { configPath?: string; refuseDemo?: boolean }): void {
+  if (env.configPath || !env.refuseDemo) return;
   throw new StartupError(
     'NODE_ENV=production without GATEWAY_CONFIG would serve the simulator demo account: set GATEWAY_CONFIG (or ALLOW_DEMO_IN_PRODUCTION=true).',
     'demo_in_production',

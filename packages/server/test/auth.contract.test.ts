@@ -48,8 +48,8 @@ describe('authentication', () => {
 
   it('a revoked key is refused at once', async () => {
     const { hashApiKey } = await import('@gateway/core');
-    await gw.keys.createAccount('gamma');
-    const rec = await gw.keys.createKey({
+    await gw.stores.keys.createAccount('gamma');
+    const rec = await gw.stores.keys.createKey({
       accountId: 'gamma',
       group: 'default',
       hash: hashApiKey('sk-gamma-test-key-0003'),
@@ -57,7 +57,7 @@ describe('authentication', () => {
     });
     const ok = await request(gw.app).post('/v1/chat/completions').set('Authorization', 'Bearer sk-gamma-test-key-0003').send(chat());
     expect(ok.status).toBe(200);
-    expect(await gw.keys.revokeKey(rec.id)).toBe(true);
+    expect(await gw.stores.keys.revokeKey(rec.id)).toBe(true);
     const res = await request(gw.app).post('/v1/chat/completions').set('Authorization', 'Bearer sk-gamma-test-key-0003').send(chat());
     expect(res.status).toBe(401);
   });

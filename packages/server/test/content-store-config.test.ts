@@ -7,6 +7,7 @@ import { startFakeS3, type FakeS3 } from '@gateway/testkit';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { parseContentStore } from '../src/content-store-config';
+import { s3EnvFrom } from '../src/gateway-env';
 import { createGateway, type Gateway } from '../src/gateway';
 import { createLogger } from '../src/logger';
 import { startupFailure } from '../src/startup-checks';
@@ -28,14 +29,14 @@ describe('CONTENT_STORE', () => {
       credentials: undefined,
     });
     const env = { S3_ENDPOINT: 'http://minio:9000', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIA1', AWS_SECRET_ACCESS_KEY: 'shh' };
-    expect(parseContentStore('s3://media', env)).toMatchObject({
+    expect(parseContentStore('s3://media', s3EnvFrom(env))).toMatchObject({
       prefix: '',
       endpoint: 'http://minio:9000',
       region: 'eu-west-1',
       forcePathStyle: true, // a custom endpoint (MinIO, Ceph) defaults to path-style
       credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'shh' },
     });
-    expect(parseContentStore('s3://media', { ...env, S3_FORCE_PATH_STYLE: 'false' })).toMatchObject({ forcePathStyle: false });
+    expect(parseContentStore('s3://media', s3EnvFrom({ ...env, S3_FORCE_PATH_STYLE: 'false' }))).toMatchObject({ forcePathStyle: false });
   });
 
   it.each([
@@ -48,7 +49,7 @@ describe('CONTENT_STORE', () => {
   ])('%s with %j stops start-up with one line naming the problem', (value, env, why) => {
     let failure: ReturnType<typeof startupFailure> | undefined;
     try {
-      parseContentStore(value, env);
+      parseContentStore(value, s3EnvFrom(env));
     } catch (e) {
       failure = startupFailure(e);
     }
@@ -62,16 +63,9 @@ describe('CONTENT_STORE=s3://... end to end (fake S3 on 127.0.0.1)', () => {
   let gw: Gateway;
   let dataDir: string;
   const lines: string[] = [];
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     fake = await startFakeS3({ bucket: 'gateway-media' });
-    Object.assign(process.env, {
-      S3_ENDPOINT: fake.url,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: fake.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: fake.secretAccessKey,
-    });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-s3-'));
     const stream = new PassThrough();
     stream.on('data', (l: Buffer) => lines.push(l.toString()));
@@ -87,16 +81,21 @@ describe('CONTENT_STORE=s3://... end to end (fake S3 on 127.0.0.1)', () => {
         publicBaseUrl: 'https://gateway.test',
         inMemoryDatabase: true,
         contentStore: 's3://gateway-media/prod/content',
+        s3: s3EnvFrom({
+          S3_ENDPOINT: fake.url,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: fake.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: fake.secretAccessKey,
+        }),
       },
       { config, logger: createLogger('debug', { stream, format: 'json' }) },
     );
-    await bootstrapConfigKeys(gw.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores.keys, gw.config);
     await gw.startBackground();
   });
   afterAll(async () => {
     await gw.close();
     await fake.close();
-    process.env = saved;
     rmSync(dataDir, { recursive: true, force: true });
   });
 

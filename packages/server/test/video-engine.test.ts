@@ -17,6 +17,7 @@ const ctxOf = (
   env: gw.env,
   config: gw.config,
   knex: gw.db.knex,
+  stores: gw.stores,
   usage: gw.usage,
   logger: gw.logger,
   providers,
@@ -49,7 +50,7 @@ let gw: TestGateway;
 let alpha: Principal;
 beforeAll(async () => {
   gw = await startTestGateway({ listen: false });
-  alpha = await authenticate(gw.keys, ALPHA_KEY);
+  alpha = await authenticate(gw.stores.keys, ALPHA_KEY);
 });
 afterAll(async () => gw.stop());
 

@@ -1,6 +1,6 @@
 import { OutageLog } from '@gateway/core';
 import type { CatalogueSettings, ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
-import { buildConfig, type GatewayConfig, type GatewayConfigFile } from '../config';
+import { buildConfig, type GatewayConfig, type GatewayConfigFile, type Variables } from '../config';
 import type { Logger } from '../logger';
 import type { ProviderRegistry } from '../providers';
 
@@ -52,7 +52,7 @@ export class ConfigRuntime {
     private readonly store: KnexConfigStore,
     private readonly live: GatewayConfig,
     private readonly providers: ProviderRegistry,
-    private readonly env: { dataDir: string },
+    private readonly env: { dataDir: string; variables?: Variables },
     private readonly logger: Logger,
   ) {}
 
@@ -74,7 +74,7 @@ export class ConfigRuntime {
     const entries = (await this.store.entries()).filter((e) => !(e.kind === kind && e.id === id));
     entries.push({ kind, id, body, source: 'admin' });
     const { settings } = await this.store.state();
-    const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings));
+    const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings), this.env.variables);
     await this.providers.check(candidate);
   }
 
@@ -84,7 +84,7 @@ export class ConfigRuntime {
     if (version === this.version) return false;
     const entries = await this.store.entries();
     try {
-      const next = buildConfig('database catalogue', documentOf(entries, this.live.file, settings));
+      const next = buildConfig('database catalogue', documentOf(entries, this.live.file, settings), this.env.variables);
       // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
       await this.providers.prepare(next);
       this.providers.apply(next);

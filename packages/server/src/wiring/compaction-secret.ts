@@ -8,8 +8,8 @@ import type { GatewayEnv } from '../gateway';
  * share one database); otherwise one is generated once per data directory, so items survive restarts.
  * An in-memory database keeps nothing, so neither does its secret.
  */
-export function compactionSecret(env: GatewayEnv, e: NodeJS.ProcessEnv = process.env): string {
-  if (e.GATEWAY_SECRET && e.GATEWAY_SECRET.length >= 16) return e.GATEWAY_SECRET;
+export function compactionSecret(env: GatewayEnv): string {
+  if (env.secret) return env.secret;
   if (env.inMemoryDatabase) return randomBytes(32).toString('hex');
   const file = path.resolve(env.dataDir, 'compaction-secret');
   try {

@@ -1,19 +1,21 @@
 import type { Knex } from 'knex';
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '@gateway/http-kit';
-import type { Billing, ContentStore, KeyRepository, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
+import type { Billing, ContentStore, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
 import type { GatewayConfig } from '../config';
 import type { GatewayEnv } from '../gateway';
 import type { Logger } from '../logger';
 import type { GatewayMetrics } from '../metrics';
 import type { ProviderRegistry } from '../providers';
+import type { Repositories } from '../repositories';
 
 /** Everything an area's wiring may use. Built once by createGateway. */
 export interface WiringContext {
   env: GatewayEnv;
   config: GatewayConfig;
   knex: Knex;
-  keys: KeyRepository;
+  /** every repository over the store, built once (repositories.ts) */
+  stores: Repositories;
   usage: UsageLog;
   providers: ProviderRegistry;
   logger: Logger;
@@ -26,10 +28,6 @@ export interface WiringContext {
   content: ContentStore;
   /** the clock key expiry and credit budget periods are read by */
   clock: () => Date;
-  /** seals webhook signing secrets: GATEWAY_SECRET, or on the embedded store DATA_DIR's generated one; none: refused */
-  webhookSealKey?: string;
-  /** GATEWAY_SECRET_PREVIOUS: still opens webhook secrets it sealed, during a rotation */
-  webhookPreviousSealKey?: string;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
 import { extractKey, openAiErrorShape, sendError } from '@gateway/http-kit';
-import { KnexUsageQuery } from '@gateway/store-postgres';
 import { serveOpenApi } from '../openapi';
 import { publicBaseUrlFor } from '../public-links';
 import type { AreaWiring, WiringContext } from './context';
@@ -36,5 +35,5 @@ export function wireOperations(ctx: WiringContext) {
   });
   // The API description is public, like the docs it is generated from.
   metrics.get('/openapi.json', serveOpenApi(publicBaseUrlFor(ctx.env)));
-  return { services: { usageQuery: new KnexUsageQuery(ctx.knex) }, routers: [metrics] } satisfies AreaWiring;
+  return { services: { usageQuery: ctx.stores.usageQuery }, routers: [metrics] } satisfies AreaWiring;
 }

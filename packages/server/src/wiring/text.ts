@@ -1,5 +1,4 @@
 import { ResponsesConversation, TextGeneration } from '@gateway/core';
-import { KnexResponseStore } from '@gateway/store-postgres';
 import { compactionSecret } from './compaction-secret';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
@@ -7,7 +6,7 @@ const PURGE_EVERY_MS = 3_600_000;
 
 /** Text: the text use case, the stored responses and the conversation use case the Responses format continues. */
 export function wireText(ctx: WiringContext) {
-  const responses = new KnexResponseStore(ctx.knex);
+  const responses = ctx.stores.responses;
   const purge = responsesPurge(ctx, responses);
   const text = new TextGeneration({
     ...routedDeps(ctx),
@@ -39,7 +38,7 @@ export function wireText(ctx: WiringContext) {
  * Stored responses are kept RESPONSES_RETENTION_DAYS (30, as OpenAI keeps them), then deleted: at start and hourly.
  * Every instance may purge; deleting is idempotent. A response may stay readable up to an hour past its retention.
  */
-function responsesPurge(ctx: WiringContext, store: KnexResponseStore): Required<Pick<AreaWiring, 'start' | 'stop'>> {
+function responsesPurge(ctx: WiringContext, store: WiringContext['stores']['responses']): Required<Pick<AreaWiring, 'start' | 'stop'>> {
   const days = ctx.env.responsesRetentionDays ?? 30;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;

@@ -11,9 +11,7 @@ import {
   type VideoWorkerOptions,
 } from '@gateway/core';
 import { FileContentStore } from '@gateway/store-files';
-import { KnexQuotaRepository, KnexTaskRepository, KnexWebhookStore } from '@gateway/store-postgres';
 import type { WiringContext } from './context';
-import { wholeNumberFromEnv } from '../env-number';
 import { workerLoop } from './worker-loop';
 import { ffmpegVideoProbe } from './ffmpeg-video-probe';
 
@@ -33,34 +31,19 @@ export interface VideoEngine {
   stop(): Promise<void>;
 }
 
-/** Worker knobs from the environment (docs/video-engine.md); unset ones keep the worker's defaults. */
-export function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv = process.env): VideoEngineOptions {
-  const num = (name: string) => wholeNumberFromEnv(e, name, 1);
-  const opts: VideoEngineOptions = {
-    intervalMs: num('VIDEO_WORKER_INTERVAL_MS'),
-    concurrency: num('VIDEO_WORKER_CONCURRENCY'),
-    leaseMs: num('VIDEO_WORKER_LEASE_MS'),
-    pollMinMs: num('VIDEO_POLL_MIN_MS'),
-    pollMaxMs: num('VIDEO_POLL_MAX_MS'),
-  };
-  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-}
-
 /** What the engine needs of the wiring context (tests pass their own providers). */
-export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'usage' | 'logger'> & {
+export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' | 'stores' | 'usage' | 'logger'> & {
   providers: VideoProviderLookup;
   billing?: WiringContext['billing'];
   /** the gateway's content store; DATA_DIR/content when absent */
   content?: ContentStore;
   clock?: WiringContext['clock'];
-  webhookSealKey?: string;
-  webhookPreviousSealKey?: string;
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
-export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = videoEngineOptionsFromEnv()): VideoEngine {
+export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = ctx.env.videoWorker ?? {}): VideoEngine {
   const { intervalMs = 100, ...workerOptions } = options;
-  const tasks = new KnexTaskRepository(ctx.knex, { now: ctx.clock });
+  const tasks = ctx.stores.tasks;
   const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
   // One policy, one set of circuits for admission and submit.
@@ -75,8 +58,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     billing: ctx.billing,
     selector,
     webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
-    callbackSecret: (accountId) =>
-      new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey }).accountSecret(accountId),
+    callbackSecret: (accountId) => ctx.stores.webhooks.accountSecret(accountId),
   });
   const worker = new VideoWorker(
     {
@@ -97,7 +79,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
 
   // The recovery audit: every task charged once and with its usage row, whatever instant a crash hit.
   const audit = () =>
-    auditTaskBooks({ quotas: new KnexQuotaRepository(ctx.knex, { now: ctx.clock }), usage: ctx.usage, catalogue }).then(
+    auditTaskBooks({ quotas: ctx.stores.quotas, usage: ctx.usage, catalogue }).then(
       (r) => {
         if (r.charged.length || r.usageRows.length || r.unpriced.length) ctx.logger.warn('task books repaired at start-up', { ...r });
       },

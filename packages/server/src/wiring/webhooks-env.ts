@@ -35,7 +35,7 @@ export interface WebhookEnv {
   };
 }
 
-export function webhookEnvFromProcess(e: NodeJS.ProcessEnv = process.env): WebhookEnv {
+export function webhookEnvFromProcess(e: NodeJS.ProcessEnv): WebhookEnv {
   const num = (name: string, min: number) => wholeNumberFromEnv(e, name, min);
   return {
     allowedHosts: parseAllowedHosts(e.WEBHOOK_ALLOWED_HOSTS),

@@ -10,7 +10,7 @@ import {
   type VideoTask,
   type VideoTaskService,
 } from '@gateway/core';
-import { KnexAccountAlerts, KnexAuditedChanges, KnexWebhookStore, taskChangeFeed, type Database } from '@gateway/store-postgres';
+import { taskChangeFeed, type Database } from '@gateway/store-postgres';
 import { encodeTask } from '@gateway/wire-video-tasks';
 import type { AreaWiring, WiringContext } from './context';
 import { httpWebhookSender } from './webhook-sender';
@@ -30,12 +30,10 @@ export interface WebhookWiringDeps {
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
   const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
-  const seal = { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey };
-  const store = new KnexWebhookStore(ctx.knex, seal);
+  const store = ctx.stores.webhooks;
   const rule = { allowedHosts: w.allowedHosts };
   // endpoint changes and secret re-issues are audited in their own transaction (docs/admin.md, "Audit")
-  const audit = new KnexAuditedChanges(ctx.knex, { now: ctx.clock, webhookSeal: seal });
-  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule, audit });
+  const webhooks = new WebhookEndpoints({ repo: store, urlRule: rule, audit: ctx.stores.audit });
   const dispatcher = new WebhookDispatcher(
     {
       outbox: store,
@@ -62,7 +60,7 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     expiryLeadMs: DEFAULT_KEY_EXPIRY_ALERT_HOURS * 3_600_000,
     intervalMs: 60_000,
   };
-  const alertStore = new KnexAccountAlerts(ctx.knex);
+  const alertStore = ctx.stores.alerts;
   const alerts = workerLoop(
     () => sweepAccountAlerts(alertStore, alertOpts, ctx.clock()),
     alertOpts.intervalMs,
@@ -81,7 +79,7 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     limits: w.liveLimits,
     // a stream ends once its key is revoked or expired, within the key cache's TTL (one read per key per check)
     keyAlive: async (keyId) => {
-      const key = await ctx.keys.getKey(keyId);
+      const key = await ctx.stores.keys.getKey(keyId);
       return !!key && !key.revokedAt && !(key.expiresAt && key.expiresAt.getTime() <= ctx.clock().getTime());
     },
     keyCheckMs: Math.max(ctx.env.keyCacheTtlMs || 2000, 250),

@@ -10,12 +10,12 @@ describe('key ids', () => {
   it('a config-file key gets a random id, not a prefix of its unsalted hash, and keeps it on every bootstrap', async () => {
     const gw = await startTestGateway({ listen: false });
     try {
-      const [key] = await gw.keys.listKeys('alpha');
+      const [key] = await gw.stores.keys.listKeys('alpha');
       expect(key!.id).toMatch(/^key_[a-z0-9]{24}$/);
       expect(hashApiKey(ALPHA_KEY)).not.toContain(key!.id.slice(4, 12));
       // another instance bootstrapping the same file finds the key by its hash and names it alike
-      await bootstrapConfigKeys(gw.keys, gw.config);
-      expect((await gw.keys.listKeys('alpha')).map((k) => k.id)).toEqual([key!.id]);
+      await bootstrapConfigKeys(gw.stores.keys, gw.config);
+      expect((await gw.stores.keys.listKeys('alpha')).map((k) => k.id)).toEqual([key!.id]);
     } finally {
       await gw.stop();
     }

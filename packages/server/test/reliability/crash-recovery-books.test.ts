@@ -20,7 +20,7 @@ describe('recovery audit at start-up', () => {
     const gw = await startTestGateway({ listen: false, config: priced() });
     try {
       // What a crash between the insert and the rest left behind: the task row alone.
-      await gw.tasks.create({
+      await gw.stores.tasks.create({
         id: 'taskcrashed01',
         accountId: 'alpha',
         keyId: 'key-alpha',

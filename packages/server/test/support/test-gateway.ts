@@ -7,6 +7,7 @@ import { bootstrapConfigKeys } from '../../src/bootstrap';
 import { buildConfig, type GatewayConfigFile } from '../../src/config';
 import { DEFAULT_CONFIG } from '../../src/default-config';
 import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway';
+import { envFromProcess } from '../../src/gateway-env';
 import { createLogger, type Logger } from '../../src/logger';
 
 /** Two accounts in two groups, as in the foundation issue's example. */
@@ -58,7 +59,11 @@ export async function startTestGateway(
   } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.env?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
+  // what a test sets in process.env reaches the gateway as it would in production: through the one contract
+  const { videoWorker, variables } = envFromProcess(process.env);
   const env: GatewayEnv = {
+    videoWorker,
+    variables,
     port: 0,
     host: '127.0.0.1',
     dataDir,
@@ -66,14 +71,14 @@ export async function startTestGateway(
     inMemoryDatabase: true,
     ...opts.env,
   };
-  const config = buildConfig('(test)', opts.config ?? testConfigFile());
+  const config = buildConfig('(test)', opts.config ?? testConfigFile(), variables);
   const gw = await createGateway(env, {
     config,
     logger: opts.logger ?? createLogger('error'),
     spanExporter: opts.spanExporter,
     clock: opts.clock,
   });
-  await bootstrapConfigKeys(gw.keys, gw.config);
+  await bootstrapConfigKeys(gw.stores.keys, gw.config);
   let url = '';
   if (opts.listen !== false) {
     const server = await gw.listen(0, '127.0.0.1');

@@ -1,0 +1,38 @@
+import { authenticate, type Billing, type KeyRepository } from '@gateway/core';
+import { REFUSED_PRINCIPAL } from '@gateway/http-kit';
+import type { BudgetedPrincipal } from './budget-headers';
+import type { GatewayConfig } from './config';
+import type { Infrastructure } from './infrastructure';
+import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter } from './rate-limits';
+
+export type Admission = ReturnType<typeof admissionPolicies>;
+
+/** Who may call, how often and how much: the key, its rate limits (Redis when shared) and its budget. */
+export function admissionPolicies(config: GatewayConfig, infra: Infrastructure, keys: KeyRepository, billing: Billing, clock: () => Date) {
+  // the live limits object: a catalogue reload changes it in place, on every instance alike
+  const limiter = createKeyRateLimiter(config.limits, infra.redis);
+  const streamSlots = createStreamSlots(config.limits, infra.redis);
+  const tokenRate = createTokenRateLimiter(infra.redis);
+  const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
+    const principal = await authenticate(keys, raw, clock);
+    try {
+      await limiter.consume(principal);
+      await tokenRate.check(principal);
+    } catch (e) {
+      // the refusal's log line names who was refused
+      if (e instanceof Error) Object.assign(e, { [REFUSED_PRINCIPAL]: principal });
+      throw e;
+    }
+    return { ...principal, budget: await billing.status(principal) };
+  };
+  return {
+    auth,
+    streamSlots,
+    tokenRate,
+    roleCheck: (raw: string | undefined) => authenticate(keys, raw, clock),
+    async close() {
+      await limiter.close();
+      await streamSlots.close();
+    },
+  };
+}
