@@ -164,6 +164,7 @@ export {
   type DeliveryOutcome,
   type DeliveryState,
   type NewWebhookEndpoint,
+  type RecordedAttempt,
   type TaskChangeFeed,
   type WebhookAnswer,
   type WebhookAttempt,
