@@ -6,7 +6,7 @@ import { imageCost } from '../billing';
 import type { DeploymentAttempt, RoutedCallDeps } from './deployment-selection';
 import { prepareImageCall, type ImageCommand, type PreparedImageCall } from './image-request-check';
 import { resolveModel } from './resolve-model';
-import { RoutedCalls, type AnswerPlan, type StreamPlan } from './routed-call';
+import { RoutedCalls, type CallPlan } from './routed-call';
 import type { RoutedCallMeta, UsageRecord } from './usage-record';
 import type { Warning } from '../warnings';
 
@@ -62,7 +62,7 @@ export class ImageGeneration {
  * One image call on the routed path. It pays up front: the full price is reserved before the call in one
  * conditional write (never past the limit); the images delivered are kept and the rest is given back.
  */
-class ImageCall implements AnswerPlan<ImageModelPort, ImageResult>, StreamPlan<ImageModelPort, ImageStreamPart> {
+class ImageCall implements CallPlan<ImageModelPort, ImageResult, ImageStreamPart> {
   readonly operation = 'generate_content';
   private reserved = 0;
   private images = 0;
@@ -109,7 +109,7 @@ class ImageCall implements AnswerPlan<ImageModelPort, ImageResult>, StreamPlan<I
   }
 
   answer(): AttemptAnswer {
-    return answerOf(this.usage);
+    return tokensOf(this.usage);
   }
 
   /** One deployment's parts: its own stream, or its finished images as parts when it cannot stream. */
@@ -131,12 +131,12 @@ class ImageCall implements AnswerPlan<ImageModelPort, ImageResult>, StreamPlan<I
   private counted(usage: ImageUsage | undefined, warnings: Warning[]): AttemptAnswer {
     this.usage = usage;
     this.record.warnings = warnings;
-    this.record.tokens = usage ? { inputTokens: usage.inputTextTokens + usage.inputImageTokens, outputTokens: usage.outputTokens } : {};
-    return answerOf(usage);
+    this.record.tokens = tokensOf(usage);
+    return tokensOf(usage);
   }
 }
 
-/** Token counts for the observer (traces), when the upstream reported them. */
-function answerOf(usage: ImageUsage | undefined): AttemptAnswer {
+/** Token counts for the usage row and the observer (traces), when the upstream reported them. */
+function tokensOf(usage: ImageUsage | undefined): { inputTokens?: number; outputTokens?: number } {
   return usage ? { inputTokens: usage.inputTextTokens + usage.inputImageTokens, outputTokens: usage.outputTokens } : {};
 }

@@ -8,27 +8,22 @@ import { UsageRecord, type CallOutcome, type RoutedCallMeta } from './usage-reco
 /** How a call ended, for what it pays: answered, failed, or cut short after its first part. */
 export type CallEnd = 'ok' | 'error' | 'abandoned';
 
-/** How one call pays: a check or a reservation before any upstream is called, a settlement or refund when it ends. */
-export interface CallPayment {
+/**
+ * What one kind of call (text, images) adds to the routed path: how it pays (a check or a reservation before any
+ * upstream is called, a settlement or refund when it ends), the request each deployment gets, what its answer or
+ * parts count. R is the answer of a call in one piece, Part a streamed call's part.
+ */
+export interface CallPlan<P, R, Part> {
+  /** what the observer is told the call does */
+  readonly operation: string;
   admit(): Promise<void>;
   /** keeps what the call cost and gives back the rest of a reservation; the credits its usage row shows */
   settle(end: CallEnd): Promise<number | undefined>;
-}
-
-/** What a call answered in one piece adds to the routed path. */
-export interface AnswerPlan<P, R> extends CallPayment {
-  /** what the observer is told the call does */
-  readonly operation: string;
-  /** one deployment's answer to the request prepared for it */
+  /** one deployment's answer in one piece */
   call(a: DeploymentAttempt<P>): Promise<R>;
   /** the answer is kept: noted on the usage record; returns what it says for the observer */
   answered(answer: R): AttemptAnswer;
-}
-
-/** What a streamed call adds to the routed path. */
-export interface StreamPlan<P, Part> extends CallPayment {
-  readonly operation: string;
-  /** one deployment's parts, for the request prepared for it */
+  /** one deployment's parts */
   open(a: DeploymentAttempt<P>): AsyncIterator<Part>;
   /** the first part is in hand: the call stays on this deployment */
   committed?(): void;
@@ -75,7 +70,7 @@ export class RoutedCalls<P> {
   }
 
   /** A call answered in one piece. A caller that left is a client-closed request (499), whatever the abort raised. */
-  async answer<R>(record: UsageRecord, plan: AnswerPlan<P, R>): Promise<R> {
+  async answer<R>(record: UsageRecord, plan: CallPlan<P, R, unknown>): Promise<R> {
     try {
       await plan.admit();
       const { chosen, first } = await this.firstAnswer(record, plan.operation, (a) => plan.call(a));
@@ -99,7 +94,7 @@ export class RoutedCalls<P> {
    * (the caller has seen bytes); a stream its consumer abandons closes the upstream and gives the breaker no verdict.
    * The usage row is written when the stream ends, fails or is abandoned.
    */
-  async *stream<Part>(record: UsageRecord, plan: StreamPlan<P, Part>): AsyncGenerator<Part> {
+  async *stream<Part>(record: UsageRecord, plan: CallPlan<P, unknown, Part>): AsyncGenerator<Part> {
     const { signal } = record.meta;
     let chosen: DeploymentAttempt<P> | undefined;
     let upstream: AsyncIterator<Part> | undefined;
@@ -123,7 +118,7 @@ export class RoutedCalls<P> {
       // a caller that left (or our own shutdown) ends the stream as abandoned, charged for what was delivered below
       if (!signal.aborted) {
         if (chosen) this.selector.failed(chosen, err, signal);
-        chosen = undefined;
+        chosen = undefined; // the breaker has its verdict: nothing is abandoned below
         record.outcome = errorOutcome(err);
       }
       throw err;
@@ -131,6 +126,7 @@ export class RoutedCalls<P> {
       if (chosen && end !== 'ok') {
         end = 'abandoned';
         record.outcome = endedBy(signal);
+        // abandoned by the consumer (or cut by the abort): no verdict for the breaker; a failing close changes nothing
         this.selector.abandoned(chosen);
         await upstream?.return?.().catch(() => undefined);
         plan.cut?.();

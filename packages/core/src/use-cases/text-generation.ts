@@ -7,7 +7,7 @@ import type { CircuitState } from './circuit-breaker';
 import type { DeploymentAttempt, RoutedCallDeps } from './deployment-selection';
 import { textCost } from '../billing';
 import { resolveModel } from './resolve-model';
-import { RoutedCalls, type AnswerPlan, type CallEnd, type StreamPlan } from './routed-call';
+import { RoutedCalls, type CallEnd, type CallPlan } from './routed-call';
 import type { RowTokens, UsageRecord } from './usage-record';
 import type { Warning } from '../warnings';
 import { accountResourcesFor, DEFAULT_ACCOUNT_RESOURCES_POLICY, type AccountResourcesPolicy } from '../account-resources';
@@ -41,6 +41,8 @@ export interface TextGenerationDeps extends RoutedCallDeps {
 }
 
 type Attempt = DeploymentAttempt<TextModelPort>;
+/** the upstream's result, and every warning of the call (the request's for this deployment, then the result's) */
+type TextAnswer = { result: TextResult; warnings: Warning[] };
 
 /**
  * Text generation: resolve the model for the caller and make the routed call (routed-call.ts: deployments in
@@ -112,9 +114,7 @@ export class TextGeneration {
 }
 
 /** One text call on the routed path: its request per deployment, what it delivered, and what it is charged. */
-class TextCall
-  implements AnswerPlan<TextModelPort, { result: TextResult; warnings: Warning[] }>, StreamPlan<TextModelPort, TextStreamPart>
-{
+class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
   readonly operation = 'chat';
   private usage?: Usage;
   private finishReason?: string;
@@ -134,13 +134,13 @@ class TextCall
     await this.deps.billing?.precheck(this.record.principal);
   }
 
-  async call(a: Attempt): Promise<{ result: TextResult; warnings: Warning[] }> {
+  async call(a: Attempt): Promise<TextAnswer> {
     const upstream = upstreamRequest(this.deps.providers, this.request, this.meta, a);
     const result = await a.port.generate(upstream.request, this.meta);
     return { result, warnings: [...upstream.warnings, ...result.warnings] };
   }
 
-  answered({ result, warnings }: { result: TextResult; warnings: Warning[] }): AttemptAnswer {
+  answered({ result, warnings }: TextAnswer): AttemptAnswer {
     this.counted(result.usage);
     this.record.upstreamRequestId = result.upstreamRequestId;
     this.record.warnings = warnings;
