@@ -228,7 +228,7 @@ describe('ImageGeneration calls', () => {
     const { uc, rows, seen } = setup();
     const result = await uc.generate(principal, uc.prepare(principal, gen()), meta);
     expect(result.images).toHaveLength(1);
-    expect(seen[0].model).toBe('up-img');
+    expect(seen[0]!.model).toBe('up-img');
     expect(rows).toEqual([
       expect.objectContaining({
         model: 'img',
@@ -261,7 +261,7 @@ describe('ImageGeneration calls', () => {
   });
 
   it('a stream its caller abandons closes the upstream, is charged for the images delivered and refunds the rest', async () => {
-    const priced: ModelSpec = { ...models[0], id: 'priced', pricing: { perImage: 3 } };
+    const priced: ModelSpec = { ...models[0]!, id: 'priced', pricing: { perImage: 3 } };
     const closed: string[] = [];
     const money: string[] = [];
     const rows: UsageRow[] = [];
