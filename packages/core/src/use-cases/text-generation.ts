@@ -101,7 +101,7 @@ export class TextGeneration {
         continue;
       }
       try {
-        const inputTokens = await a.port.countTokens(upstreamRequest(this.deps.providers, request, meta, a).request, meta);
+        const inputTokens = await a.port.countTokens(upstreamRequest(this.deps.providers, request, a).request, meta);
         selector.succeeded(a);
         return { inputTokens, estimated: false };
       } catch (e) {
@@ -135,7 +135,7 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
   }
 
   async call(a: Attempt): Promise<TextAnswer> {
-    const upstream = upstreamRequest(this.deps.providers, this.request, this.meta, a);
+    const upstream = upstreamRequest(this.deps.providers, this.request, a);
     const result = await a.port.generate(upstream.request, this.meta);
     return { result, warnings: [...upstream.warnings, ...result.warnings] };
   }
@@ -148,7 +148,7 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
   }
 
   open(a: Attempt): AsyncIterator<TextStreamPart> {
-    const prepared = upstreamRequest(this.deps.providers, this.request, this.meta, a);
+    const prepared = upstreamRequest(this.deps.providers, this.request, a);
     this.before = prepared.warnings;
     return a.port.stream(prepared.request, this.meta)[Symbol.asyncIterator]();
   }
@@ -239,20 +239,14 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
 }
 
 /** The request as one deployment gets it: its model name, and only the hosted tools its upstream runs. */
-function upstreamRequest(
-  providers: ProviderLookup,
-  request: TextRequest,
-  meta: TextCallMeta,
-  a: Attempt,
-): { request: TextRequest; warnings: Warning[] } {
+function upstreamRequest(providers: ProviderLookup, request: TextRequest, a: Attempt): { request: TextRequest; warnings: Warning[] } {
   const d: Deployment = a.deployment;
-  const extraFormat = request.extra && !request.extraFormat ? meta.format : request.extraFormat;
   const policy = providers.hostedToolsPolicy?.(d.provider) ?? DEFAULT_HOSTED_TOOLS_POLICY;
   const hosted = hostedToolsFor(request, a.port.hostedToolFormats, policy);
   const resourcesPolicy = providers.accountResourcesPolicy?.(d.provider) ?? DEFAULT_ACCOUNT_RESOURCES_POLICY;
-  const safe = accountResourcesFor(hosted.request, meta.format, resourcesPolicy);
+  const safe = accountResourcesFor(hosted.request, resourcesPolicy);
   return {
-    request: { ...safe.request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) },
+    request: { ...safe.request, model: d.upstreamModel },
     warnings: [...hosted.warnings, ...safe.warnings],
   };
 }
