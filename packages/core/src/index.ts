@@ -168,6 +168,7 @@ export {
   type DeliveryOutcome,
   type DeliveryState,
   type NewWebhookEndpoint,
+  type RecordedAttempt,
   type TaskChangeFeed,
   type WebhookAnswer,
   type WebhookAttempt,

@@ -106,11 +106,27 @@ describeOnTestDatabases((target) => {
         const owner = first.length ? 'w1' : 'w2';
         const at = new Date();
         const attempt = { attempt: 1, at, statusCode: 500, error: null, responseExcerpt: 'no', durationMs: 3 };
-        expect(await store.recordAttempt(c!.delivery.id, 'w3', attempt, { state: 'delivered' }, '{}')).toBe(false);
-        expect(await store.recordAttempt(c!.delivery.id, owner, attempt, { state: 'pending', nextAttemptAt: at }, '{"a":1}')).toBe(true);
+        expect(await store.recordAttempt({ id: c!.delivery.id, owner: 'w3', attempt, outcome: { state: 'delivered' }, body: '{}' })).toBe(
+          false,
+        );
+        expect(
+          await store.recordAttempt({
+            id: c!.delivery.id,
+            owner,
+            attempt,
+            outcome: { state: 'pending', nextAttemptAt: at },
+            body: '{"a":1}',
+          }),
+        ).toBe(true);
         const again = await store.claimDue({ owner: 'w1', now, leaseMs: 30_000, limit: 10 });
         expect(again.map((x) => [x.delivery.eventId, x.delivery.body, x.delivery.attempts])).toEqual([[c!.delivery.eventId, '{"a":1}', 1]]);
-        await store.recordAttempt(c!.delivery.id, 'w1', { ...attempt, attempt: 2, statusCode: 204 }, { state: 'delivered' }, '{"a":1}');
+        await store.recordAttempt({
+          id: c!.delivery.id,
+          owner: 'w1',
+          attempt: { ...attempt, attempt: 2, statusCode: 204 },
+          outcome: { state: 'delivered' },
+          body: '{"a":1}',
+        });
         const next = await store.claimDue({ owner: 'w1', now, leaseMs: 30_000, limit: 10 });
         expect(next.map((x) => x.delivery.type)).toEqual(['video.running']);
       } finally {
@@ -134,7 +150,7 @@ describeOnTestDatabases((target) => {
         expect(await claim('w2', 10)).toEqual([]);
         const busy = first.find((c) => c.delivery.accountId === 'busy')!;
         const attempt = { attempt: 1, at: now, statusCode: 204, error: null, responseExcerpt: '', durationMs: 1 };
-        await store.recordAttempt(busy.delivery.id, 'w1', attempt, { state: 'delivered' }, '{}');
+        await store.recordAttempt({ id: busy.delivery.id, owner: 'w1', attempt, outcome: { state: 'delivered' }, body: '{}' });
         // one settled: one more may go
         expect((await claim('w2', 10)).map((c) => c.delivery.accountId)).toEqual(['busy']);
       } finally {

@@ -3,8 +3,8 @@ import {
   GatewayError,
   newWebhookSecret,
   type ClaimedDelivery,
-  type DeliveryOutcome,
   type NewWebhookEndpoint,
+  type RecordedAttempt,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -247,7 +247,8 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
     }
   }
 
-  async recordAttempt(id: string, owner: string, a: WebhookAttempt, outcome: DeliveryOutcome, body: string): Promise<boolean> {
+  async recordAttempt(r: RecordedAttempt): Promise<boolean> {
+    const { id, owner, attempt: a, outcome, body } = r;
     return this.db.transaction(async (trx) => {
       const n = await trx('webhook_deliveries')
         .where({ id, lease_owner: owner })

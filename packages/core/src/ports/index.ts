@@ -73,6 +73,7 @@ export {
   type DeliveryOutcome,
   type DeliveryState,
   type NewWebhookEndpoint,
+  type RecordedAttempt,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookEndpoint,

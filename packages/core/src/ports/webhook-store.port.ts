@@ -89,6 +89,15 @@ export interface WebhookEndpointRepository {
   reissueEndpointSecret(id: string): Promise<string | null>;
 }
 
+/** One attempt at one delivery, as the outbox records it (with the body that was sent). */
+export interface RecordedAttempt {
+  id: string;
+  owner: string;
+  attempt: WebhookAttempt;
+  outcome: DeliveryOutcome;
+  body: string;
+}
+
 /**
  * The delivery side. Rows are written by the task store in the transaction of the status change; claims are
  * exclusive (SKIP LOCKED) and per task and target in order: a later event waits while an earlier one is pending.
@@ -100,8 +109,8 @@ export interface WebhookOutbox {
    * round.
    */
   claimDue(o: { owner: string; now: Date; leaseMs: number; limit: number; perAccount?: number }): Promise<ClaimedDelivery[]>;
-  /** records the attempt and the outcome, only while `owner` still holds the lease; false otherwise */
-  recordAttempt(id: string, owner: string, attempt: WebhookAttempt, outcome: DeliveryOutcome, body: string): Promise<boolean>;
+  /** records the attempt, its outcome and the body sent, only while `owner` still holds the lease; false otherwise */
+  recordAttempt(r: RecordedAttempt): Promise<boolean>;
   /** a settled delivery without an attempt (its endpoint was disabled) */
   abandon(id: string, owner: string): Promise<void>;
   /** marks the endpoint failing (from `now` if it was not); disables it once it has failed for `windowMs` */

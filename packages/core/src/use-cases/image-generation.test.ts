@@ -2,6 +2,7 @@ import { DEFAULT_IMAGE_CAPABILITIES, imageCapabilitiesOf, ModelCatalogue, type M
 import { GatewayError } from '../errors';
 import type { ImageRequest } from '../image';
 import type { ImageModelPort, UsageRow } from '../ports';
+import type { Billing } from './billing';
 import { ImageGeneration } from './image-generation';
 import type { ImageCommand } from './image-request-check';
 
@@ -257,5 +258,51 @@ describe('ImageGeneration calls', () => {
     for await (const p of uc.stream(principal, uc.prepare(principal, gen({ stream: true })), meta)) parts.push(p.type);
     expect(parts).toEqual(['image', 'finish']);
     expect(rows[0]).toMatchObject({ status: 'ok', outputTokens: 5 });
+  });
+
+  it('a stream its caller abandons closes the upstream, is charged for the images delivered and refunds the rest', async () => {
+    const priced: ModelSpec = { ...models[0]!, id: 'priced', pricing: { perImage: 3 } };
+    const closed: string[] = [];
+    const money: string[] = [];
+    const rows: UsageRow[] = [];
+    const port: ImageModelPort = {
+      generate: async () => {
+        throw new Error('not called');
+      },
+      async *stream() {
+        try {
+          yield { type: 'partial-image', partialIndex: 0, image: { mediaType: 'image/png', data: Uint8Array.from([1]) } };
+          await new Promise(() => undefined);
+        } finally {
+          closed.push('upstream');
+        }
+      },
+    };
+    const billing = {
+      reserve: async (_p: unknown, amount: number) => void money.push(`reserve ${amount}`),
+      refund: async (_p: unknown, amount: number) => void money.push(`refund ${amount}`),
+    } as unknown as Billing;
+    const uc = new ImageGeneration({
+      catalogue: new ModelCatalogue([priced], [{ name: 'g', models: ['*'] }]),
+      providers: { image: () => port },
+      usage: { record: (r) => rows.push(r), flush: async () => {} },
+      billing,
+    });
+    const call = uc.prepare(principal, gen({ model: 'priced', stream: true, partialImages: 1 }));
+    for await (const part of uc.stream(principal, call, meta)) if (part.type === 'partial-image') break;
+    expect(closed).toEqual(['upstream']);
+    expect(money).toEqual(['reserve 3', 'refund 3']);
+    expect(rows).toEqual([expect.objectContaining({ status: 'cancelled', httpStatus: 499, errorCode: 'client_closed', credits: 0 })]);
+    expect(uc.circuitState('p', 'up-img')).toBe('closed');
+  });
+
+  it("names the upstream's request id of a failed call on the usage row", async () => {
+    const { uc, rows } = setup({
+      generate: async () => {
+        throw new GatewayError('invalid_request', 'no', { upstreamRequestId: 'req_img_1', upstreamStatus: 400 });
+      },
+    });
+    await expect(uc.generate(principal, uc.prepare(principal, gen()), meta)).rejects.toMatchObject({ reason: 'invalid_request' });
+    expect(rows[0]).toMatchObject({ status: 'error', upstreamRequestId: 'req_img_1' });
   });
 });

@@ -88,19 +88,67 @@ export function prepareImageCall(catalogue: ModelCatalogue, principal: Principal
   const model = resolveModel(catalogue, principal, cmd.model, 'image');
   const caps = imageCapabilitiesOf(model);
   const name = (p: ImageParam) => cmd.paramNames?.[p] ?? p;
-  const check = new CapabilityCheck(model.id, name);
+  const checking: Checking = { cmd, caps, modelId: model.id, name, check: new CapabilityCheck(model.id, name) };
   const edit = cmd.operation === 'edit';
 
   if (edit && !caps.edits) throw invalid('edits_not_supported', `Model ${model.id} does not support image edits.`, 'model');
+  const prompt = checkPrompt(checking);
+  const { n, stream, partialImages } = checkCounts(checking);
+  const outputFormat = checkOutput(checking);
+  const { images, mask } = edit ? imageInputs(cmd, name) : { images: undefined, mask: undefined };
+  const [width, height] = outputSize(cmd.size, caps, images?.[0]);
+  return {
+    model,
+    operation: cmd.operation,
+    stream,
+    request: {
+      model: model.id,
+      prompt,
+      n,
+      width,
+      height,
+      quality: cmd.quality,
+      style: cmd.style,
+      background: cmd.background,
+      outputFormat,
+      images,
+      mask,
+      partialImages: stream ? partialImages : undefined,
+      outputCompression: cmd.outputCompression,
+    },
+    settings: {
+      size: `${width}x${height}`,
+      quality: cmd.quality ?? (caps.qualities.includes('auto') || !caps.qualities.length ? 'auto' : (caps.qualities[0] ?? 'auto')),
+      background: cmd.background ?? 'auto',
+      outputFormat,
+    },
+  };
+}
+
+/** One command being checked against one model's capabilities. */
+interface Checking {
+  cmd: ImageCommand;
+  caps: Required<ImageCapabilities>;
+  modelId: string;
+  name: (p: ImageParam) => string;
+  check: CapabilityCheck;
+}
+
+function checkPrompt({ cmd, caps, modelId, name }: Checking): string {
   if (typeof cmd.prompt !== 'string' || !cmd.prompt.trim())
     throw invalid('invalid_prompt', `"${name('prompt')}" is required and must not be empty.`, name('prompt'));
   if (cmd.prompt.length > caps.maxPromptChars) {
     throw invalid(
       'prompt_too_long',
-      `"${name('prompt')}" has ${cmd.prompt.length} characters; ${model.id} accepts at most ${caps.maxPromptChars}.`,
+      `"${name('prompt')}" has ${cmd.prompt.length} characters; ${modelId} accepts at most ${caps.maxPromptChars}.`,
       name('prompt'),
     );
   }
+  return cmd.prompt;
+}
+
+/** How many images, and whether (with how many partial images) they are streamed. */
+function checkCounts({ cmd, caps, modelId, name }: Checking): { n: number; stream: boolean; partialImages: number } {
   const n = cmd.n ?? 1;
   if (!Number.isInteger(n) || n < IMAGE_LIMITS.minN || n > IMAGE_LIMITS.maxN) {
     throw invalid('invalid_n', `"${name('n')}" must be an integer from ${IMAGE_LIMITS.minN} to ${IMAGE_LIMITS.maxN}.`, name('n'));
@@ -108,21 +156,25 @@ export function prepareImageCall(catalogue: ModelCatalogue, principal: Principal
 
   const stream = cmd.stream === true;
   if (stream && !caps.stream)
-    throw invalid('stream_not_supported', `Model ${model.id} does not support "${name('stream')}": true.`, name('stream'));
+    throw invalid('stream_not_supported', `Model ${modelId} does not support "${name('stream')}": true.`, name('stream'));
   if (stream && n > 1)
     throw invalid('invalid_n', `Streaming returns one image; "${name('n')}" must be 1 with "${name('stream')}": true.`, name('n'));
   const partialImages = cmd.partialImages ?? 0;
   if (!Number.isInteger(partialImages) || partialImages < 0 || partialImages > caps.maxPartialImages) {
     throw invalid(
       'invalid_partial_images',
-      `"${name('partial_images')}" must be an integer from 0 to ${caps.maxPartialImages} for ${model.id}.`,
+      `"${name('partial_images')}" must be an integer from 0 to ${caps.maxPartialImages} for ${modelId}.`,
       name('partial_images'),
     );
   }
   if (partialImages > 0 && !stream) {
     throw invalid('partial_images_require_stream', `"${name('partial_images')}" needs "${name('stream')}": true.`, name('partial_images'));
   }
+  return { n, stream, partialImages };
+}
 
+/** What the images look like: format, compression, quality, background, style and size; returns the format. */
+function checkOutput({ cmd, caps, name, check }: Checking): ImageFormat {
   const outputFormat = (cmd.outputFormat ?? (caps.outputFormats.includes('png') ? 'png' : caps.outputFormats[0])) as ImageFormat;
   check.oneOf('output_format', 'invalid_output_format', cmd.outputFormat, caps.outputFormats);
   if (cmd.outputCompression !== undefined) {
@@ -150,39 +202,11 @@ export function prepareImageCall(catalogue: ModelCatalogue, principal: Principal
       name('background'),
     );
   }
-  if (edit && cmd.style !== undefined)
+  if (cmd.operation === 'edit' && cmd.style !== undefined)
     throw invalid('invalid_style', `"${name('style')}" applies to image generations only.`, name('style'));
   check.oneOf('style', 'invalid_style', cmd.style, caps.styles);
   check.oneOf('size', 'invalid_size', cmd.size, caps.sizes);
-
-  const { images, mask } = edit ? imageInputs(cmd, name) : { images: undefined, mask: undefined };
-  const [width, height] = outputSize(cmd.size, caps, images?.[0]);
-  return {
-    model,
-    operation: cmd.operation,
-    stream,
-    request: {
-      model: model.id,
-      prompt: cmd.prompt,
-      n,
-      width,
-      height,
-      quality: cmd.quality,
-      style: cmd.style,
-      background: cmd.background,
-      outputFormat,
-      images,
-      mask,
-      partialImages: stream ? partialImages : undefined,
-      outputCompression: cmd.outputCompression,
-    },
-    settings: {
-      size: `${width}x${height}`,
-      quality: cmd.quality ?? (caps.qualities.includes('auto') || !caps.qualities.length ? 'auto' : (caps.qualities[0] ?? 'auto')),
-      background: cmd.background ?? 'auto',
-      outputFormat,
-    },
-  };
+  return outputFormat;
 }
 
 function imageInputs(cmd: ImageCommand, name: (p: ImageParam) => string): { images: ImageInput[]; mask?: ImageInput } {

@@ -40,7 +40,7 @@ function harness(answer: WebhookAnswer, batch: ClaimedDelivery[], opts: { disabl
   const calls: string[] = [];
   const outbox: WebhookOutbox = {
     claimDue: async () => batch,
-    recordAttempt: async (_id, _owner, attempt, outcome, body) => {
+    recordAttempt: async ({ attempt, outcome, body }) => {
       recorded.push({ attempt, outcome, body });
       return true;
     },

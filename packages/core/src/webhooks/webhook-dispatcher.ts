@@ -120,7 +120,7 @@ export class WebhookDispatcher {
       const next = nextAttemptAt(this.deps.retry, attempt.attempt, d.firstAttemptAt ?? started, this.now());
       outcome = next ? { state: 'pending', nextAttemptAt: next } : { state: 'failed' };
     }
-    if (!(await outbox.recordAttempt(d.id, this.opts.owner, attempt, outcome, body))) return; // lease lost: another instance has it
+    if (!(await outbox.recordAttempt({ id: d.id, owner: this.opts.owner, attempt, outcome, body }))) return; // lease lost: another instance has it
     const fields = { deliveryId: d.id, eventId: d.eventId, taskId: d.taskId, endpointId: d.endpointId ?? undefined };
     if (ok) {
       if (d.endpointId) await outbox.endpointSucceeded(d.endpointId);
