@@ -91,11 +91,16 @@ export {
   isTerminal,
   TASK_STATUSES,
   TASK_TRANSITIONS,
+  taskRequestOf,
+  type TaskDeployment,
   type TaskError,
+  type TaskRequest,
   type TaskStatus,
   type VideoDelivery,
+  type VideoImageInfo,
   type VideoTask,
 } from './video-task';
+export { statusEvents, transitionTask, type TaskStatusEvent, type TaskStatusPatch, type TaskTransition } from './task-transitions';
 export { digestsEqual, generateApiKey, hashApiKey, newId, newKeyId, type Principal } from './auth';
 export {
   type Account,

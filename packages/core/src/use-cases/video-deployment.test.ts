@@ -45,17 +45,6 @@ describe('the video deployment is chosen once, at admission', () => {
     expect((await s.tasks.findById(task.id))?.upstream?.provider).toBe('a');
   });
 
-  it('a task admitted before deployments were stored resolves at submit, as before', async () => {
-    const s = setup();
-    const { task } = await create(s);
-    const legacy = { ...task, id: 'tasklegacy', deployment: null, idempotencyKey: null };
-    await s.tasks.create(legacy);
-    await s.tasks.transition(task.id, 'queued', 'cancelled');
-    s.catalogue.replace([model('b')], [{ name: 'default', models: ['*'] }]);
-    await s.worker.runOnce();
-    expect(s.upstreams.b.startCalls).toEqual(['tasklegacy']);
-  });
-
   it('the stored provider gone from the config fails the task instead of moving it', async () => {
     const s = setup();
     const { task } = await create(s);
