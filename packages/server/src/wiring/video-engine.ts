@@ -63,8 +63,6 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
   const tasks = new KnexTaskRepository(ctx.knex, { now: ctx.clock });
   const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
-  // One policy, one set of circuits for admission and submit.
-  const selector = new DeploymentSelector();
   const service = new VideoTasks({
     catalogue,
     tasks,
@@ -73,7 +71,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     providers: ctx.providers,
     limits,
     billing: ctx.billing,
-    selector,
+    selector: new DeploymentSelector(),
     webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
     callbackSecret: (accountId) =>
       new KnexWebhookStore(ctx.knex, { sealKey: ctx.webhookSealKey, previousSealKey: ctx.webhookPreviousSealKey }).accountSecret(accountId),
@@ -85,7 +83,6 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
       catalogue,
       providers: ctx.providers,
       billing: ctx.billing,
-      selector,
       // measures a delivered video whose upstream did not state its shape (billing on what was delivered)
       probe: ffmpegVideoProbe(path.join(ctx.env.dataDir, 'tmp')),
       log: (level, message, fields) => ctx.logger.log(level, message, fields),

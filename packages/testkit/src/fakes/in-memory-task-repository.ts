@@ -62,7 +62,7 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
   }
 
   /** Test helper: the worker bookkeeping of one task. */
-  leaseOf(id: string): Omit<Row, 'task'> | undefined {
+  leaseOf(id: string): Omit<Row, 'task' | 'request'> | undefined {
     const r = this.rows.get(id);
     return (
       r &&
