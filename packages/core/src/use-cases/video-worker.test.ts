@@ -33,6 +33,17 @@ function gate() {
 }
 
 describe('VideoWorker', () => {
+  it('reads the input images for the submission only: claims and polls carry the task without their bytes', async () => {
+    const e = createFakeVideoEngine();
+    const { task } = await create(e);
+    const loads = jest.spyOn(e.tasks, 'loadRequest');
+    const w = e.worker();
+    await w.runOnce();
+    expect(loads.mock.calls).toEqual([[task.id]]);
+    expect(await drive(e, w, task.id)).toBe('succeeded');
+    expect(loads).toHaveBeenCalledTimes(1);
+  });
+
   it('submits once, follows queued → running with progress, and delivers the artifact', async () => {
     const e = createFakeVideoEngine();
     const { task } = await create(e);
