@@ -86,11 +86,9 @@ export {
 } from './video-limits';
 export { videoCapabilitiesOf, type VideoCapabilities, type VideoInputMode } from './video-capabilities';
 export {
-  assertTransition,
   canTransition,
   isTerminal,
   TASK_STATUSES,
-  TASK_TRANSITIONS,
   taskRequestOf,
   type TaskDeployment,
   type TaskError,
@@ -206,7 +204,7 @@ export {
   type ImageParam,
   type PreparedImageCall,
 } from './use-cases/image-request-check';
-export { type VideoProviderLookup, videoTarget, type VideoTarget } from './use-cases/video-target';
+export { type VideoProviderLookup } from './use-cases/video-target';
 export {
   deleteContent,
   IDEMPOTENCY_WINDOW_SECONDS,
@@ -215,7 +213,7 @@ export {
   VideoTasks,
   type VideoTasksDeps,
 } from './use-cases/video-tasks';
-export { type DriverDeps, EXPIRED_ERROR, SUBMISSION_UNKNOWN_ERROR, VideoTaskDriver, type WorkerLog } from './use-cases/video-task-driver';
+export { type WorkerLog } from './use-cases/video-task-driver';
 export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
 export {

@@ -63,7 +63,8 @@ export type TaskRequest = Omit<VideoRequest, 'firstFrame' | 'lastFrame' | 'refer
 
 /** The request without its images' bytes. */
 export function taskRequestOf(r: VideoRequest): TaskRequest {
-  const info = (i?: VideoImage): VideoImageInfo | undefined => (i ? { mediaType: i.mediaType, width: i.width, height: i.height } : undefined);
+  const info = (i?: VideoImage): VideoImageInfo | undefined =>
+    i ? { mediaType: i.mediaType, width: i.width, height: i.height } : undefined;
   const { firstFrame, lastFrame, referenceImages, ...rest } = r;
   return {
     ...rest,

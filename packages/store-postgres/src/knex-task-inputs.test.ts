@@ -1,5 +1,5 @@
 import { ModelCatalogue, VideoWorker, type VideoImage } from '@gateway/core';
-import { FakeVideoModel, InMemoryContentStore, ManualClock } from '@gateway/testkit';
+import { FakeVideoModel, InMemoryContentStore, ManualClock, runWorkerOnce } from '@gateway/testkit';
 import { KnexTaskRepository } from './knex-task-repository';
 import { describeOnTestDatabases } from '../test/test-databases';
 
@@ -22,11 +22,26 @@ describeOnTestDatabases((target) => {
         const upstream = new FakeVideoModel();
         const tasks = new KnexTaskRepository(db.knex, { now: () => new Date(clock.now()) });
         const catalogue = new ModelCatalogue(
-          [{ id: 'v', kind: 'video', family: '2.0', tier: 'standard', deployments: [{ provider: 'sim', upstreamModel: 'up', priority: 0, weight: 1 }] }],
+          [
+            {
+              id: 'v',
+              kind: 'video',
+              family: '2.0',
+              tier: 'standard',
+              deployments: [{ provider: 'sim', upstreamModel: 'up', priority: 0, weight: 1 }],
+            },
+          ],
           [{ name: 'default', models: ['*'] }],
         );
         const worker = new VideoWorker(
-          { tasks, content: new InMemoryContentStore(clock.now), catalogue, providers: { video: () => upstream }, now: clock.now, random: () => 0 },
+          {
+            tasks,
+            content: new InMemoryContentStore(clock.now),
+            catalogue,
+            providers: { video: () => upstream },
+            now: clock.now,
+            random: () => 0,
+          },
           { owner: 'w', pollMinMs: 1000, pollMaxMs: 1000, expireEveryMs: 3_600_000, purgeEveryMs: 3_600_000 },
         );
         await tasks.create({
@@ -41,7 +56,16 @@ describeOnTestDatabases((target) => {
           idempotencyKey: null,
           deployment: { provider: 'sim', upstreamModel: 'up' },
           createdAt: new Date(clock.now()),
-          request: { model: 'v', prompt: 'a fox', durationSeconds: 5, resolution: '720p', aspectRatio: '16:9', generateAudio: false, fps: 24, referenceImages: images },
+          request: {
+            model: 'v',
+            prompt: 'a fox',
+            durationSeconds: 5,
+            resolution: '720p',
+            aspectRatio: '16:9',
+            generateAudio: false,
+            fps: 24,
+            referenceImages: images,
+          },
         });
 
         // Every answer the database gives, measured as the rows the store received (JSON size) and searched for image bytes.
@@ -54,7 +78,7 @@ describeOnTestDatabases((target) => {
         });
         const round = async () => {
           answers = [];
-          await worker.runOnce();
+          await runWorkerOnce(worker);
           clock.advance(5000);
           return answers;
         };

@@ -28,7 +28,8 @@ export function joinRequest(request: TaskRequest, images: StoredImages | null): 
 }
 
 /** A json(b) column as the driver returns it (an object; a string where a driver leaves it as text). */
-export const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+export const json = <T>(v: unknown): T | null =>
+  v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T);
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
 
 export function rowToTask(r: Record<string, any>): VideoTask {

@@ -1,4 +1,12 @@
-import { ALPHA, FakeVideoModel, InMemoryContentStore, InMemoryTaskRepository, ManualClock, MemoryUsageLog } from '@gateway/testkit';
+import {
+  ALPHA,
+  FakeVideoModel,
+  InMemoryContentStore,
+  InMemoryTaskRepository,
+  ManualClock,
+  MemoryUsageLog,
+  runWorkerOnce,
+} from '@gateway/testkit';
 import { ModelCatalogue, type ModelSpec } from '../catalogue';
 import { VideoTasks } from './video-tasks';
 import { VideoWorker } from './video-worker';
@@ -38,7 +46,7 @@ describe('the video deployment is chosen once, at admission', () => {
     const s = setup();
     const { task } = await create(s);
     s.catalogue.replace([model('b')], [{ name: 'default', models: ['*'] }]);
-    await s.worker.runOnce();
+    await runWorkerOnce(s.worker);
     expect(s.upstreams.a.startCalls).toEqual([task.id]);
     expect(s.upstreams.a.startRequests[0]).toMatchObject({ upstreamModel: 'up-a' });
     expect(s.upstreams.b.startCalls).toEqual([]);
@@ -49,7 +57,7 @@ describe('the video deployment is chosen once, at admission', () => {
     const s = setup();
     const { task } = await create(s);
     delete s.upstreams.a;
-    await s.worker.runOnce();
+    await runWorkerOnce(s.worker);
     expect(s.upstreams.b.startCalls).toEqual([]);
     expect(await s.tasks.findById(task.id)).toMatchObject({ status: 'failed', error: { code: 'upstream_unavailable' } });
   });

@@ -127,13 +127,6 @@ export class VideoWorker {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  /** One pump, then waits for its steps: what tests drive. */
-  async runOnce(): Promise<number> {
-    const n = await this.pump();
-    await this.drain();
-    return n;
-  }
-
   /** Aborts steps in flight (their leases are released or run out) and waits for them. */
   async stop(): Promise<void> {
     this.stopping.abort();

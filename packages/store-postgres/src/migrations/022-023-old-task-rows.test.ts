@@ -15,13 +15,30 @@ const oldRow = (id: string, over: Record<string, unknown> = {}) => ({
   model: 'sim-video-2.0',
   format: 'openai-videos',
   status: 'queued',
-  request: JSON.stringify({ model: 'sim-video-2.0', prompt: 'a fox', durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24 }),
+  request: JSON.stringify({
+    model: 'sim-video-2.0',
+    prompt: 'a fox',
+    durationSeconds: 5,
+    resolution: '720p',
+    aspectRatio: 'adaptive',
+    generateAudio: true,
+    fps: 24,
+  }),
   execution_expires_after: 3600,
   deployment: JSON.stringify({ provider: 'sim', upstreamModel: 'up' }),
   ...over,
 });
 const withImages = (images: Record<string, unknown>) =>
-  JSON.stringify({ model: 'sim-video-2.0', prompt: 'a fox', durationSeconds: 5, resolution: '720p', aspectRatio: 'adaptive', generateAudio: true, fps: 24, ...images });
+  JSON.stringify({
+    model: 'sim-video-2.0',
+    prompt: 'a fox',
+    durationSeconds: 5,
+    resolution: '720p',
+    aspectRatio: 'adaptive',
+    generateAudio: true,
+    fps: 24,
+    ...images,
+  });
 
 describeOnTestDatabases((target) => {
   describe(`migrations 022-023 rewrite the rows of the previous release (${target.name})`, () => {
@@ -32,14 +49,16 @@ describeOnTestDatabases((target) => {
         await m023.down();
         await m022.down(db.knex);
         await db.knex('knex_migrations').whereIn('name', ['022-task-inputs', '023-task-deployment-required']).del();
-        await db.knex('video_tasks').insert([
-          oldRow('first-last', { request: withImages({ firstFrame: image([1, 2]), lastFrame: image([3, 4]) }) }),
-          oldRow('refs', { request: withImages({ referenceImages: [image([5]), image([6]), image([7])] }) }),
-          oldRow('plain'),
-          oldRow('submitted', { deployment: null, status: 'running', upstream: JSON.stringify({ provider: 'veo', operation: 'op-1' }) }),
-          oldRow('never-submitted', { deployment: null, billing_state: 'charged', billed_credits: 10 }),
-          oldRow('ended', { deployment: null, status: 'cancelled', completed_at: new Date() }),
-        ]);
+        await db
+          .knex('video_tasks')
+          .insert([
+            oldRow('first-last', { request: withImages({ firstFrame: image([1, 2]), lastFrame: image([3, 4]) }) }),
+            oldRow('refs', { request: withImages({ referenceImages: [image([5]), image([6]), image([7])] }) }),
+            oldRow('plain'),
+            oldRow('submitted', { deployment: null, status: 'running', upstream: JSON.stringify({ provider: 'veo', operation: 'op-1' }) }),
+            oldRow('never-submitted', { deployment: null, billing_state: 'charged', billed_credits: 10 }),
+            oldRow('ended', { deployment: null, status: 'cancelled', completed_at: new Date() }),
+          ]);
 
         await db.knex.migrate.latest({ migrationSource });
 
@@ -75,7 +94,14 @@ describeOnTestDatabases((target) => {
       const db = await target.open();
       try {
         const repo = new KnexTaskRepository(db.knex);
-        const request = { model: 'm', durationSeconds: 5, resolution: '720p' as const, aspectRatio: '16:9' as const, generateAudio: false, fps: 24 };
+        const request = {
+          model: 'm',
+          durationSeconds: 5,
+          resolution: '720p' as const,
+          aspectRatio: '16:9' as const,
+          generateAudio: false,
+          fps: 24,
+        };
         const png = { mediaType: 'image/png' as const, width: 1, height: 1 };
         await repo.create({
           id: 't1',
@@ -88,7 +114,11 @@ describeOnTestDatabases((target) => {
           executionExpiresAfter: 60,
           idempotencyKey: null,
           deployment: { provider: 'sim', upstreamModel: 'm' },
-          request: { ...request, firstFrame: { ...png, data: new Uint8Array([9]) }, referenceImages: [{ ...png, data: new Uint8Array([8]) }] },
+          request: {
+            ...request,
+            firstFrame: { ...png, data: new Uint8Array([9]) },
+            referenceImages: [{ ...png, data: new Uint8Array([8]) }],
+          },
         });
         await m022.down(db.knex);
         const [row] = await db.knex('video_tasks').where({ id: 't1' }).select('request');

@@ -47,11 +47,6 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Test helper: an account's credit limit (null = unlimited) and what it has used. */
-  setCredits(accountId: string, limit: number | null, used = 0): void {
-    this.credits.set(accountId, { limit, used });
-  }
-
   creditsOf(accountId: string): { limit: number | null; used: number } {
     return { ...(this.credits.get(accountId) ?? { limit: null, used: 0 }) };
   }
@@ -99,7 +94,15 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
       updatedAt: at,
       completedAt: null,
     };
-    this.rows.set(t.id, { task, request: copy(request), leaseOwner: null, leaseUntil: null, nextPollAt: at, pollAttempts: 0, submitStartedAt: null });
+    this.rows.set(t.id, {
+      task,
+      request: copy(request),
+      leaseOwner: null,
+      leaseUntil: null,
+      nextPollAt: at,
+      pollAttempts: 0,
+      submitStartedAt: null,
+    });
     return copy(task);
   }
 

@@ -38,7 +38,7 @@ export function queueRules(h: TaskConformance): void {
     expect(late.map((c) => c.task.id)).toEqual([later.id]);
   });
 
-  it('a claim carries the input images\' shapes, not their bytes; loadRequest reads them for the submission', async () => {
+  it("a claim carries the input images' shapes, not their bytes; loadRequest reads them for the submission", async () => {
     const image = (n: number) => ({ mediaType: 'image/png' as const, data: new Uint8Array([n, 1, 2, 3]), width: 64, height: 32 });
     const request = { ...conformanceTask().request, referenceImages: Array.from({ length: 30 }, (_, n) => image(n)) };
     const t = await h.repo.create(conformanceTask({ request }));
