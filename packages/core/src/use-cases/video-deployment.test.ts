@@ -47,9 +47,9 @@ describe('the video deployment is chosen once, at admission', () => {
     const { task } = await create(s);
     s.catalogue.replace([model('b')], [{ name: 'default', models: ['*'] }]);
     await runWorkerOnce(s.worker);
-    expect(s.upstreams.a.startCalls).toEqual([task.id]);
-    expect(s.upstreams.a.startRequests[0]).toMatchObject({ upstreamModel: 'up-a' });
-    expect(s.upstreams.b.startCalls).toEqual([]);
+    expect(s.upstreams.a!.startCalls).toEqual([task.id]);
+    expect(s.upstreams.a!.startRequests[0]).toMatchObject({ upstreamModel: 'up-a' });
+    expect(s.upstreams.b!.startCalls).toEqual([]);
     expect((await s.tasks.findById(task.id))?.upstream?.provider).toBe('a');
   });
 
@@ -58,7 +58,7 @@ describe('the video deployment is chosen once, at admission', () => {
     const { task } = await create(s);
     delete s.upstreams.a;
     await runWorkerOnce(s.worker);
-    expect(s.upstreams.b.startCalls).toEqual([]);
+    expect(s.upstreams.b!.startCalls).toEqual([]);
     expect(await s.tasks.findById(task.id)).toMatchObject({ status: 'failed', error: { code: 'upstream_unavailable' } });
   });
 });

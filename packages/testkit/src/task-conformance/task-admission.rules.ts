@@ -54,15 +54,15 @@ export function admissionRules(h: TaskConformance): void {
     expect(p1.items.map((t) => t.id)).toEqual([ids[4], ids[3]]);
     expect(p1).toMatchObject({ hasMore: true, total: 5 });
     const last = p1.items[1];
-    const p2 = await h.repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: last.createdAt, id: last.id } });
+    const p2 = await h.repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: last!.createdAt, id: last!.id } });
     expect(p2.items.map((t) => t.id)).toEqual([ids[2], ids[1]]);
-    const p3 = await h.repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: p2.items[1].createdAt, id: p2.items[1].id } });
+    const p3 = await h.repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: p2.items[1]!.createdAt, id: p2.items[1]!.id } });
     expect(p3).toMatchObject({ hasMore: false });
     expect(p3.items.map((t) => t.id)).toEqual([ids[0]]);
     expect((await h.repo.list('acct-a', { limit: 2, order: 'asc', offset: 2 })).items.map((t) => t.id)).toEqual([ids[2], ids[3]]);
     expect((await h.repo.list('acct-a', { limit: 10, order: 'asc', status: 'failed' })).items.map((t) => t.id)).toEqual([ids[4]]);
     expect((await h.repo.list('acct-a', { limit: 10, order: 'asc', model: 'sim-video-2.5' })).total).toBe(1);
-    const byIds = await h.repo.list('acct-a', { limit: 10, order: 'asc', ids: [ids[0], ids[2], 'task-none'] });
+    const byIds = await h.repo.list('acct-a', { limit: 10, order: 'asc', ids: [ids[0]!, ids[2]!, 'task-none'] });
     expect(byIds.items.map((t) => t.id)).toEqual([ids[0], ids[2]]);
     expect((await h.repo.list('acct-c', { limit: 10, order: 'asc' })).items).toEqual([]);
   });

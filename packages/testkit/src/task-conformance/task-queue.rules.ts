@@ -23,10 +23,10 @@ export function queueRules(h: TaskConformance): void {
     await taskIn('succeeded');
     await taskIn('cancelled');
     const [first] = await h.repo.claimDue({ owner: 'w-a', now: at(1000), leaseMs: 10_000, limit: 10 });
-    expect(first.task.id).toBe(due.id);
+    expect(first!.task.id).toBe(due.id);
     expect(await h.repo.claimDue({ owner: 'w-b', now: at(5000), leaseMs: 10_000, limit: 10 })).toEqual([]);
     const [again] = await h.other.claimDue({ owner: 'w-b', now: at(11_001), leaseMs: 10_000, limit: 10 });
-    expect(again.task.id).toBe(due.id);
+    expect(again!.task.id).toBe(due.id);
     // The first owner lost its lease: none of its lease-bound writes land any more.
     expect(await h.repo.extendLease(due.id, 'w-a', at(99_000))).toBe(false);
     expect(await h.repo.markSubmitting(due.id, 'w-a', at(11_002))).toBe(false);
@@ -58,7 +58,7 @@ export function queueRules(h: TaskConformance): void {
     expect(await h.repo.claimDue({ owner: 'w-a', now: at(4999), leaseMs: 10_000, limit: 1 })).toEqual([]);
     const [c] = await h.repo.claimDue({ owner: 'w-b', now: at(5000), leaseMs: 10_000, limit: 1 });
     expect(c).toMatchObject({ pollAttempts: 3, submitStartedAt: null });
-    expect(c.task.progress).toBe(40);
+    expect(c!.task.progress).toBe(40);
   });
 
   it('records a submission, then its operation ref, once', async () => {
@@ -66,7 +66,7 @@ export function queueRules(h: TaskConformance): void {
     await h.repo.claimDue({ owner: 'w-a', now: at(1000), leaseMs: 10_000, limit: 1 });
     expect(await h.repo.markSubmitting(t.id, 'w-a', at(1500))).toBe(true);
     const [lapsed] = await h.repo.claimDue({ owner: 'w-b', now: at(20_000), leaseMs: 10_000, limit: 1 });
-    expect(lapsed.submitStartedAt?.getTime()).toBe(at(1500).getTime());
+    expect(lapsed!.submitStartedAt?.getTime()).toBe(at(1500).getTime());
     const saved = await h.repo.saveOperation(t.id, 'w-b', { provider: 'sim', operation: 'op-1' });
     expect(saved).toMatchObject({ status: 'queued', upstream: { provider: 'sim', operation: 'op-1' } });
     expect(await h.repo.saveOperation(t.id, 'w-b', { provider: 'sim', operation: 'op-2' })).toBeNull();
@@ -74,7 +74,7 @@ export function queueRules(h: TaskConformance): void {
     expect((await h.repo.findById(t.id))!.upstream!.operation).toBe('op-1');
     await h.repo.release(t.id, 'w-b', { nextPollAt: at(21_000) });
     const [next] = await h.repo.claimDue({ owner: 'w-c', now: at(21_000), leaseMs: 10_000, limit: 1 });
-    expect(next.submitStartedAt).toBeNull();
+    expect(next!.submitStartedAt).toBeNull();
   });
 
   it('purges tasks created before the cutoff', async () => {
