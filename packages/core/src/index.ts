@@ -86,16 +86,19 @@ export {
 } from './video-limits';
 export { videoCapabilitiesOf, type VideoCapabilities, type VideoInputMode } from './video-capabilities';
 export {
-  assertTransition,
   canTransition,
   isTerminal,
   TASK_STATUSES,
-  TASK_TRANSITIONS,
+  taskRequestOf,
+  type TaskDeployment,
   type TaskError,
+  type TaskRequest,
   type TaskStatus,
   type VideoDelivery,
+  type VideoImageInfo,
   type VideoTask,
 } from './video-task';
+export { statusEvents, transitionTask, type TaskStatusEvent, type TaskStatusPatch, type TaskTransition } from './task-transitions';
 export { digestsEqual, generateApiKey, hashApiKey, newId, newKeyId, type Principal } from './auth';
 export {
   type Account,
@@ -206,7 +209,7 @@ export {
   type ImageParam,
   type PreparedImageCall,
 } from './use-cases/image-request-check';
-export { type VideoProviderLookup, videoTarget, type VideoTarget } from './use-cases/video-target';
+export { type VideoProviderLookup } from './use-cases/video-target';
 export {
   deleteContent,
   IDEMPOTENCY_WINDOW_SECONDS,
@@ -215,7 +218,7 @@ export {
   VideoTasks,
   type VideoTasksDeps,
 } from './use-cases/video-tasks';
-export { type DriverDeps, EXPIRED_ERROR, SUBMISSION_UNKNOWN_ERROR, VideoTaskDriver, type WorkerLog } from './use-cases/video-task-driver';
+export { type WorkerLog } from './use-cases/video-task-driver';
 export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
 export {

@@ -1,6 +1,6 @@
 /** The VideoTask entity and its transition table. */
 import { GatewayError } from './errors';
-import type { AspectRatio, Resolution, VideoRequest } from './video-limits';
+import type { AspectRatio, Resolution, VideoImage, VideoRequest } from './video-limits';
 
 export const TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -48,6 +48,32 @@ export interface VideoDelivery {
   bytes: number;
 }
 
+/** An input image as a task carries it: its shape, not its bytes. */
+export type VideoImageInfo = Omit<VideoImage, 'data'>;
+
+/**
+ * The request as a task carries it: the input images' shapes without their bytes, which only a submission reads
+ * (`TaskQueue.loadRequest`), so claiming, polling and reading a task move none of them.
+ */
+export type TaskRequest = Omit<VideoRequest, 'firstFrame' | 'lastFrame' | 'referenceImages'> & {
+  firstFrame?: VideoImageInfo;
+  lastFrame?: VideoImageInfo;
+  referenceImages?: VideoImageInfo[];
+};
+
+/** The request without its images' bytes. */
+export function taskRequestOf(r: VideoRequest): TaskRequest {
+  const info = (i?: VideoImage): VideoImageInfo | undefined =>
+    i ? { mediaType: i.mediaType, width: i.width, height: i.height } : undefined;
+  const { firstFrame, lastFrame, referenceImages, ...rest } = r;
+  return {
+    ...rest,
+    ...(firstFrame ? { firstFrame: info(firstFrame) } : {}),
+    ...(lastFrame ? { lastFrame: info(lastFrame) } : {}),
+    ...(referenceImages ? { referenceImages: referenceImages.map((i) => info(i)!) } : {}),
+  };
+}
+
 export interface TaskDeployment {
   provider: string;
   upstreamModel: string;
@@ -62,7 +88,7 @@ export interface VideoTask {
   format: string;
   status: TaskStatus;
   progress: number;
-  request: VideoRequest;
+  request: TaskRequest;
   priority: number;
   serviceTier: string;
   executionExpiresAfter: number;
@@ -70,7 +96,8 @@ export interface VideoTask {
   delivery: VideoDelivery | null;
   /**
    * The deployment chosen once at admission (the one selection policy): the request check, the price and the
-   * upstream call all use it. Null for tasks admitted before it was stored (resolved at submit).
+   * upstream call all use it. Null only on tasks that ended before reaching an upstream under a release without
+   * it (migration 023 failed the active ones): a task without one is never submitted.
    */
   deployment: TaskDeployment | null;
   /** provider id and opaque operation reference once submitted upstream */

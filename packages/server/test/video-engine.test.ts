@@ -1,4 +1,4 @@
-import { eventually } from '@gateway/testkit';
+import { eventually, runWorkerOnce } from '@gateway/testkit';
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -79,12 +79,12 @@ describe('video worker on the real store', () => {
       requestId: 'r',
       draft: { prompt: 'resume me', durationSeconds: 4, resolution: '480p' },
     });
-    expect(await a.runOnce()).toBe(1);
+    expect(await runWorkerOnce(a)).toBe(1);
     const submitted = await engine.service.get(alpha, task.id);
     expect(submitted.upstream?.operation).toMatch(/^sim1\./);
-    expect(await b.runOnce()).toBe(0); // A's lease still holds
+    expect(await runWorkerOnce(b)).toBe(0); // A's lease still holds
     const done = await until(
-      async () => (await b.runOnce(), engine.service.get(alpha, task.id)),
+      async () => (await runWorkerOnce(b), engine.service.get(alpha, task.id)),
       (t) => isTerminal(t.status),
     );
     expect(done.status).toBe('succeeded');

@@ -38,6 +38,7 @@ describeOnTestDatabases((target) => {
         serviceTier: 'default',
         executionExpiresAfter: 3600,
         idempotencyKey: null,
+        deployment: { provider: 'sim', upstreamModel: 'm' },
       });
 
     it('starts unlimited and unused; limits and charges add up', async () => {
@@ -101,6 +102,7 @@ describeOnTestDatabases((target) => {
         serviceTier: 'default',
         executionExpiresAfter: 3600,
         idempotencyKey: null,
+        deployment: { provider: 'sim', upstreamModel: 'm' },
       });
       if (reserved > 0) await quotas.chargeTask(id, 'acme', reserved);
       await tasks.transition(id, 'queued', 'running');
@@ -172,6 +174,7 @@ describeOnTestDatabases((target) => {
         serviceTier: 'default',
         executionExpiresAfter: 3600,
         idempotencyKey: null,
+        deployment: { provider: 'sim', upstreamModel: 'm' },
       });
       expect(await quotas.unsettledTasks(10, 'settle4')).toEqual([]);
       expect(await quotas.settleTask('settle4', { reserved: 0, charge: 0, usage: usage('settle4', 0) })).toBe(false);

@@ -11,6 +11,7 @@ const task = (id: string) => ({
   serviceTier: 'default',
   executionExpiresAfter: 3600,
   idempotencyKey: null,
+  deployment: { provider: 'sim', upstreamModel: 'm' },
   request: {
     model: 'm',
     prompt: 'p',

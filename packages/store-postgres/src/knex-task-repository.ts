@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import {
-  assertTransition,
   isTerminal,
+  statusEvents,
   TASK_STATUSES,
+  taskRequestOf,
+  transitionTask,
   type Admission,
   type AdmissionRules,
   type ClaimedTask,
@@ -11,12 +13,15 @@ import {
   type TaskError,
   type TaskListFilter,
   type TaskPatch,
+  type TaskRequest,
   type TaskQueue,
   type TaskRepository,
   type TaskStatus,
+  type TaskTransition,
+  type VideoRequest,
   type VideoTask,
 } from '@gateway/core';
-import { encodeRequest, patchToRow, rowToClaim, rowToTask } from './task-row.codec';
+import { encodeImages, joinRequest, json, rowToClaim, rowToTask, statusPatchToRow } from './task-row.codec';
 import { reserveCredits } from './credit-quota-sql';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { usageRowToRecord } from './knex-usage-log';
@@ -25,15 +30,15 @@ import { enqueueTaskEvents } from './webhook-outbox-sql';
 /** Thrown inside the admission transaction to roll it back when the credits do not suffice. */
 class Unaffordable extends Error {}
 
-export { patchToRow, rowToTask } from './task-row.codec';
-
 const ACTIVE: TaskStatus[] = ['queued', 'running'];
 const TERMINAL = TASK_STATUSES.filter((s) => isTerminal(s));
 
 /**
- * Video tasks in Postgres (or PGlite). Every status change is a compare-and-set
- * (`WHERE status = <expected>`); claims use `FOR UPDATE SKIP LOCKED`; lease bookkeeping is
- * conditional on the lease owner, so a worker whose lease ran out writes nothing.
+ * Video tasks in Postgres (or PGlite). Every status change is the core's transitionTask written as a
+ * compare-and-set (`WHERE status = <expected>`) with its events (webhook outbox rows) in one transaction;
+ * claims use `FOR UPDATE SKIP LOCKED`; lease bookkeeping is conditional on the lease owner, so a worker whose
+ * lease ran out writes nothing. The input images' bytes live in video_task_inputs (migration 022), which only
+ * loadRequest reads: no other query here touches them.
  */
 export class KnexTaskRepository implements TaskRepository, TaskQueue {
   /** now: the clock credit budgets' periods are read by (the quota repository's, in tests an injected one) */
@@ -42,11 +47,15 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     private readonly opts: { now?: () => Date } = {},
   ) {}
 
+  private clock(): Date {
+    return (this.opts.now ?? (() => new Date()))();
+  }
+
   /** In `db` when it is the caller's transaction (admission); else in one of its own, with its webhook rows. */
   async create(task: NewVideoTask, db?: Knex): Promise<VideoTask> {
     if (!db) return this.db.transaction((trx) => this.create(task, trx));
     // Set here rather than by now(): millisecond timestamps keep (created_at, id) cursors exact.
-    const createdAt = task.createdAt ?? new Date();
+    const createdAt = task.createdAt ?? this.clock();
     const [row] = await db('video_tasks')
       .insert({
         id: task.id,
@@ -55,20 +64,30 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
         model: task.model,
         format: task.format,
         status: 'queued',
-        request: JSON.stringify(encodeRequest(task.request)),
+        request: JSON.stringify(taskRequestOf(task.request)),
         priority: task.priority,
         service_tier: task.serviceTier,
         execution_expires_after: task.executionExpiresAfter,
         idempotency_key: task.idempotencyKey,
-        deployment: task.deployment ? JSON.stringify(task.deployment) : null,
+        deployment: JSON.stringify(task.deployment),
         callback_url: task.callbackUrl ?? null,
         created_at: createdAt,
         updated_at: createdAt,
         next_poll_at: createdAt,
       })
       .returning('*');
-    await enqueueTaskEvents(db, row);
+    const images = encodeImages(task.request);
+    if (images) await db('video_task_inputs').insert({ task_id: task.id, images: JSON.stringify(images) });
+    await enqueueTaskEvents(db, row, statusEvents('queued', createdAt));
     return rowToTask(row);
+  }
+
+  async loadRequest(id: string): Promise<VideoRequest | null> {
+    const r = await this.db('video_tasks as t')
+      .leftJoin('video_task_inputs as i', 'i.task_id', 't.id')
+      .where('t.id', id)
+      .first('t.request', 'i.images');
+    return r ? joinRequest(json<TaskRequest>(r.request)!, json(r.images)) : null;
   }
 
   async findForAccount(accountId: string, id: string): Promise<VideoTask | null> {
@@ -83,22 +102,19 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
 
   /** Compare-and-set on status: of two concurrent callers, exactly one wins; its webhook rows commit with it. */
   async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
-    assertTransition(from, to);
-    const row = patchToRow(patch);
-    if (isTerminal(to)) {
-      row.completed_at ??= this.db.fn.now();
-      row.lease_owner = null;
-      row.lease_until = null;
-    }
+    const change = transitionTask({ status: from }, { to, patch }, this.clock());
     return this.db.transaction(async (trx) => {
-      const rows = await trx('video_tasks')
-        .where({ id, status: from })
-        .update({ ...row, status: to, updated_at: this.db.fn.now() })
-        .returning('*');
-      if (!rows.length) return null;
-      await enqueueTaskEvents(trx, rows[0]);
-      return rowToTask(rows[0]);
+      const row = await this.apply(trx, id, change);
+      return row && rowToTask(row);
     });
+  }
+
+  /** Writes one change (compare-and-set on its `from`) and its events in `trx`; the row, or null when it lost. */
+  private async apply(trx: Knex, id: string, change: TaskTransition): Promise<Record<string, unknown> | null> {
+    const [row] = await trx('video_tasks').where({ id, status: change.from }).update(statusPatchToRow(change.patch)).returning('*');
+    if (!row) return null;
+    await enqueueTaskEvents(trx, row, change.events);
+    return row;
   }
 
   /**
@@ -207,7 +223,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     const rows = await this.leased(id, owner)
       .where({ status: 'queued' })
       .whereNull('upstream')
-      .update({ upstream: JSON.stringify(upstream), submit_started_at: null, poll_attempts: 0, updated_at: this.db.fn.now() })
+      .update({ upstream: JSON.stringify(upstream), submit_started_at: null, poll_attempts: 0, updated_at: this.clock() })
       .returning('*');
     return rows.length ? rowToTask(rows[0]) : null;
   }
@@ -247,23 +263,21 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
 
   async expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]> {
     return this.db.transaction(async (trx) => {
-      const rows = await this.expireRows(trx, now, limit, error);
-      for (const r of rows) await enqueueTaskEvents(trx, r);
-      return rows.map(rowToTask);
+      const due: Array<{ id: string; status: TaskStatus }> = await trx('video_tasks')
+        .select('id', 'status')
+        .whereIn('status', ACTIVE)
+        .whereRaw(`created_at + execution_expires_after * interval '1 second' <= ?`, [now])
+        .orderBy('created_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked();
+      const expired: VideoTask[] = [];
+      for (const d of due) {
+        const row = await this.apply(trx, d.id, transitionTask(d, { to: 'expired', patch: { error } }, now));
+        if (row) expired.push(rowToTask(row));
+      }
+      return expired;
     });
-  }
-
-  private async expireRows(trx: Knex, now: Date, limit: number, error: TaskError): Promise<Record<string, unknown>[]> {
-    const { rows } = await trx.raw(
-      `update video_tasks set status = 'expired', error = ?, completed_at = ?, updated_at = ?, lease_owner = null, lease_until = null
-        where status in ('queued', 'running') and id in (
-              select id from video_tasks
-               where status in ('queued', 'running') and created_at + execution_expires_after * interval '1 second' <= ?
-               order by created_at limit ? for update skip locked)
-        returning *`,
-      [JSON.stringify(error), now, now, now, limit],
-    );
-    return rows as Record<string, unknown>[];
   }
 
   async purgeCreatedBefore(cutoff: Date, limit: number): Promise<VideoTask[]> {

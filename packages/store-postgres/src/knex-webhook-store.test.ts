@@ -15,6 +15,7 @@ const task = (id: string, accountId = 'a', callbackUrl: string | null = null) =>
   serviceTier: 'default',
   executionExpiresAfter: 3600,
   idempotencyKey: null,
+  deployment: { provider: 'sim', upstreamModel: 'm' },
   callbackUrl,
   request: {
     model: 'm',

@@ -1,23 +1,35 @@
-import type { ClaimedTask, TaskPatch, VideoRequest, VideoTask } from '@gateway/core';
+import type { ClaimedTask, TaskPatch, TaskRequest, TaskStatusPatch, VideoImageInfo, VideoRequest, VideoTask } from '@gateway/core';
 
-/** Image bytes travel through jsonb as base64. */
-export function encodeRequest(r: VideoRequest): unknown {
-  const img = (i?: { data: Uint8Array }) => (i ? { ...i, data: Buffer.from(i.data).toString('base64') } : undefined);
-  return { ...r, firstFrame: img(r.firstFrame), lastFrame: img(r.lastFrame), referenceImages: r.referenceImages?.map(img) };
+type Images = Pick<VideoRequest, 'firstFrame' | 'lastFrame' | 'referenceImages'>;
+/** The input images' bytes as video_task_inputs keeps them (base64 in jsonb), by the request field they belong to. */
+type StoredImages = { firstFrame?: string; lastFrame?: string; referenceImages?: string[] };
+
+const b64 = (i: { data: Uint8Array }) => Buffer.from(i.data).toString('base64');
+
+/** The bytes of a request's input images, apart from the request; null when it has none. */
+export function encodeImages(r: Images): StoredImages | null {
+  const out: StoredImages = {};
+  if (r.firstFrame) out.firstFrame = b64(r.firstFrame);
+  if (r.lastFrame) out.lastFrame = b64(r.lastFrame);
+  if (r.referenceImages?.length) out.referenceImages = r.referenceImages.map(b64);
+  return Object.keys(out).length ? out : null;
 }
 
-function decodeRequest(raw: unknown): VideoRequest {
-  const r = (typeof raw === 'string' ? JSON.parse(raw) : raw) as VideoRequest & Record<string, unknown>;
-  const img = <T extends { data: unknown }>(i?: T) => (i ? { ...i, data: Buffer.from(i.data as string, 'base64') } : undefined);
-  return {
-    ...r,
-    firstFrame: img(r.firstFrame),
-    lastFrame: img(r.lastFrame),
-    referenceImages: r.referenceImages?.map((i) => img(i)!),
-  } as VideoRequest;
+/** A task's request with its images' bytes put back (what a submission sends). */
+export function joinRequest(request: TaskRequest, images: StoredImages | null): VideoRequest {
+  const bytes = (info: VideoImageInfo | undefined, data: string | undefined) =>
+    info && data !== undefined ? { ...info, data: Buffer.from(data, 'base64') } : undefined;
+  const { firstFrame, lastFrame, referenceImages, ...rest } = request;
+  const out: VideoRequest = { ...rest };
+  if (firstFrame) out.firstFrame = bytes(firstFrame, images?.firstFrame);
+  if (lastFrame) out.lastFrame = bytes(lastFrame, images?.lastFrame);
+  if (referenceImages) out.referenceImages = referenceImages.map((i, n) => bytes(i, images?.referenceImages?.[n])!);
+  return out;
 }
 
-const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+/** A json(b) column as the driver returns it (an object; a string where a driver leaves it as text). */
+export const json = <T>(v: unknown): T | null =>
+  v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T);
 const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
 
 export function rowToTask(r: Record<string, any>): VideoTask {
@@ -29,7 +41,7 @@ export function rowToTask(r: Record<string, any>): VideoTask {
     format: r.format,
     status: r.status,
     progress: Number(r.progress),
-    request: decodeRequest(r.request),
+    request: json<TaskRequest>(r.request)!,
     priority: Number(r.priority),
     serviceTier: r.service_tier,
     executionExpiresAfter: Number(r.execution_expires_after),
@@ -55,7 +67,14 @@ export function rowToClaim(r: Record<string, any>): ClaimedTask {
   };
 }
 
-export function patchToRow(patch: TaskPatch): Record<string, unknown> {
+/** The columns a status change (the core's transitionTask) writes. */
+export function statusPatchToRow({ status, updatedAt, endsLease, ...patch }: TaskStatusPatch): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...patchToRow(patch), status, updated_at: updatedAt };
+  if (endsLease) Object.assign(row, { lease_owner: null, lease_until: null });
+  return row;
+}
+
+function patchToRow(patch: TaskPatch): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   if (patch.progress !== undefined) row.progress = patch.progress;
   if (patch.error !== undefined) row.error = patch.error === null ? null : JSON.stringify(patch.error);

@@ -1,14 +1,17 @@
 import type { Knex } from 'knex';
-import { eventTypeOf, newEventId, newId, type TaskStatus } from '@gateway/core';
+import { newEventId, newId, type TaskStatusEvent } from '@gateway/core';
 import { rowSnapshot } from './task-row.codec';
 
 /**
- * Writes the outbox rows of one status change, inside the caller's transaction (the one that changed the status):
- * one per enabled endpoint of the account subscribed to the event, and one for the task's callback_url. The change
- * and its deliveries commit together or not at all.
+ * Writes the outbox rows of a status change's events (the core's transitionTask decides them), inside the caller's
+ * transaction (the one that changed the status): per event, one per enabled endpoint of the account subscribed to
+ * it, and one for the task's callback_url. The change and its deliveries commit together or not at all.
  */
-export async function enqueueTaskEvents(trx: Knex | Knex.Transaction, row: Record<string, any>): Promise<void> {
-  const type = eventTypeOf(row.status as TaskStatus);
+export async function enqueueTaskEvents(trx: Knex | Knex.Transaction, row: Record<string, any>, events: TaskStatusEvent[]): Promise<void> {
+  for (const e of events) await enqueueEvent(trx, row, e);
+}
+
+async function enqueueEvent(trx: Knex | Knex.Transaction, row: Record<string, any>, { type, at }: TaskStatusEvent): Promise<void> {
   const endpoints: Array<{ id: string }> = await trx('webhook_endpoints')
     .where({ account_id: row.account_id })
     .whereNull('disabled_at')
@@ -21,7 +24,6 @@ export async function enqueueTaskEvents(trx: Knex | Knex.Transaction, row: Recor
   if (row.callback_url) targets.push({ endpoint_id: null, callback_url: row.callback_url });
   if (!targets.length) return;
   const eventId = newEventId();
-  const at = new Date(row.updated_at ?? Date.now());
   const task = JSON.stringify(rowSnapshot(row));
   await trx('webhook_deliveries').insert(
     targets.map((t) => ({

@@ -101,3 +101,4 @@ export {
 export { jpegHeader, pngHeader, refusal } from './fixtures';
 export { eventually } from './eventually';
 export { describeWithService, externalServiceUrl, type ExternalService } from './external-services';
+export { runWorkerOnce } from './worker-round';

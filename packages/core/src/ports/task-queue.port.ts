@@ -1,3 +1,4 @@
+import type { VideoRequest } from '../video-limits';
 import type { TaskError, VideoTask } from '../video-task';
 
 /** A task leased to one worker until `leaseUntil`. */
@@ -47,6 +48,8 @@ export interface TaskQueue {
    */
   releaseMany?(owner: string, items: Array<{ id: string; opts: ReleaseOptions }>): Promise<Set<string>>;
   findById(id: string): Promise<VideoTask | null>;
+  /** The task's request with its input images' bytes, for its submission; null when the task is gone. */
+  loadRequest(id: string): Promise<VideoRequest | null>;
   /** queued/running tasks older than their executionExpiresAfter → expired (compare-and-set), with `error`. */
   expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]>;
   /** Deletes tasks created before `cutoff`, whatever their state, and returns them (to delete their content). */

@@ -1,12 +1,15 @@
+import type { VideoRequest } from '../video-limits';
 import type { TaskDeployment, TaskStatus, VideoTask } from '../video-task';
 import type { UsageRow } from './usage-log.port';
 
 export type NewVideoTask = Omit<
   VideoTask,
-  'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt' | 'deployment'
+  'status' | 'progress' | 'error' | 'delivery' | 'upstream' | 'createdAt' | 'updatedAt' | 'completedAt' | 'deployment' | 'request'
 > & {
   createdAt?: Date;
-  deployment?: TaskDeployment | null;
+  deployment: TaskDeployment;
+  /** with its input images' bytes, kept apart from the task (read back by TaskQueue.loadRequest) */
+  request: VideoRequest;
 };
 
 export type TaskPatch = Partial<Pick<VideoTask, 'progress' | 'error' | 'delivery' | 'upstream' | 'completedAt'>>;
@@ -50,7 +53,10 @@ export interface TaskRepository {
   create(task: NewVideoTask): Promise<VideoTask>;
   /** The task, or null when it does not exist or belongs to another account. */
   findForAccount(accountId: string, id: string): Promise<VideoTask | null>;
-  /** Compare-and-set: moves `id` from `from` to `to` only if it is still in `from`. Null when it lost. */
+  /**
+   * Compare-and-set: moves `id` from `from` to `to` only if it is still in `from` (the rule is the core's
+   * transitionTask: what a terminal state sets, the events it emits, persisted with it). Null when it lost.
+   */
   transition(id: string, from: TaskStatus, to: TaskStatus, patch?: TaskPatch): Promise<VideoTask | null>;
   /**
    * Idempotency replay, active-task cap, credit reservation, insert and usage row as one atomic step per

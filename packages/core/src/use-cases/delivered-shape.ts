@@ -3,7 +3,8 @@
  * probe of the stored file for what the statement left out, then (nothing else known) what was requested.
  */
 import type { ProbedVideo, VideoArtifact } from '../ports';
-import { RESOLUTIONS, resolveRatio, videoDimensions, type Resolution, type VideoRequest } from '../video-limits';
+import { RESOLUTIONS, resolveRatio, videoDimensions, type Resolution } from '../video-limits';
+import type { TaskRequest } from '../video-task';
 
 export interface DeliveredShape {
   width: number;
@@ -19,7 +20,7 @@ const known = (v: number | undefined): v is number => typeof v === 'number' && N
 
 export async function deliveredShape(
   artifact: Pick<VideoArtifact, (typeof FIELDS)[number]>,
-  request: VideoRequest,
+  request: TaskRequest,
   probe?: () => Promise<ProbedVideo>,
   onProbeError?: (e: Error) => void,
 ): Promise<DeliveredShape> {

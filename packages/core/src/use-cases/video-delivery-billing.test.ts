@@ -5,6 +5,7 @@ import {
   FakeVideoModel,
   fakeVideoCatalogue,
   type InMemoryTaskRepository,
+  runWorkerOnce,
 } from '@gateway/testkit';
 import { videoCost } from '../billing';
 import { ModelCatalogue } from '../catalogue';
@@ -87,9 +88,9 @@ function setup(artifact: ReturnType<typeof fakeArtifact>, o: { failFirst?: boole
   /** submit, then the poll that delivers */
   const run = async () => {
     const w = e.worker();
-    await w.runOnce();
+    await runWorkerOnce(w);
     e.clock.advance(5000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     return w;
   };
   return { e, create, run, settled: fake.settled, probed };
@@ -154,10 +155,10 @@ describe('billing on what was delivered, through the worker', () => {
     expect((await s.e.tasks.findById(task.id))!.status).toBe('succeeded');
     expect(s.settled.has(task.id)).toBe(false);
     s.e.clock.advance(5000);
-    await w.runOnce(); // housekeeping
+    await runWorkerOnce(w); // housekeeping
     expect(s.settled.get(task.id)).toMatchObject({ reserved: 16, charge: 8 });
     s.e.clock.advance(5000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     expect(s.settled.size).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { ModelCatalogue, ModelSpec } from '../catalogue';
+import type { ModelSpec } from '../catalogue';
 import { GatewayError } from '../errors';
 import type { VideoModelPort } from '../ports';
 import type { VideoTask } from '../video-task';
@@ -21,28 +21,16 @@ export function videoTarget(model: ModelSpec, providers: VideoProviderLookup, se
   throw new GatewayError('upstream_unavailable', `No configured upstream renders video for ${model.id}.`, { code: 'no_video_upstream' });
 }
 
-/**
- * Where a task is submitted: the deployment stored at admission, so the check, the price and the upstream agree
- * whatever the config says now. Tasks admitted before deployments were stored resolve by the policy, as then.
- */
-export function submitTarget(
-  task: VideoTask,
-  catalogue: ModelCatalogue,
-  providers: VideoProviderLookup,
-  selector: DeploymentSelector,
-): VideoTarget {
-  if (task.deployment) {
-    const port = providers.video(task.deployment.provider);
-    if (!port) {
-      throw new GatewayError('upstream_unavailable', `Provider ${task.deployment.provider} is no longer configured.`, {
-        code: 'upstream_unavailable',
-      });
-    }
-    return { port, ...task.deployment };
+/** Where a task is submitted: the deployment stored at admission, so the check, the price and the upstream agree whatever the config says now. */
+export function submitTarget(task: VideoTask, providers: VideoProviderLookup): VideoTarget {
+  const d = task.deployment;
+  const port = d && providers.video(d.provider);
+  if (!port) {
+    throw new GatewayError('upstream_unavailable', `Provider ${d?.provider ?? '(none)'} is no longer configured.`, {
+      code: 'upstream_unavailable',
+    });
   }
-  const model = catalogue.get(task.model);
-  if (!model) throw new GatewayError('upstream_unavailable', `Model ${task.model} is no longer configured.`, { code: 'model_unavailable' });
-  return videoTarget(model, providers, selector);
+  return { port, provider: d.provider, upstreamModel: d.upstreamModel };
 }
 
 /** Best effort: asks the task's upstream to stop; the task's own state is already final whatever it answers. */

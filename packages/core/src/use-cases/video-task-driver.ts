@@ -19,7 +19,6 @@ import { resolveRatio } from '../video-limits';
 import type { TaskError, TaskStatus, VideoDelivery, VideoTask } from '../video-task';
 import type { Billing } from './billing';
 import { deliveredShape, resolutionOf, type DeliveredShape } from './delivered-shape';
-import type { DeploymentSelector } from './deployment-selection';
 import { cancelUpstream, submitTarget, type VideoProviderLookup, type VideoTarget } from './video-target';
 import { deleteContent } from './video-tasks';
 
@@ -54,8 +53,6 @@ export interface DriverDeps {
   random?: () => number;
   /** batches releases into one write when the store can (ReleaseBatcher) */
   releases?: { release(id: string, opts: ReleaseOptions): Promise<boolean> };
-  /** the one deployment-selection policy, for tasks admitted before their deployment was stored */
-  selector: DeploymentSelector;
   /** measures a stored video whose upstream did not state its shape */
   probe?: VideoProbe;
   /** settles a succeeded task's charge on what it delivered */
@@ -91,7 +88,7 @@ export class VideoTaskDriver {
     const t = c.task;
     let target: VideoTarget;
     try {
-      target = submitTarget(t, this.d.catalogue, this.d.providers, this.d.selector);
+      target = submitTarget(t, this.d.providers);
     } catch (e) {
       return this.finish(t, 'failed', { error: taskError(toGatewayError(e)) });
     }
@@ -99,9 +96,12 @@ export class VideoTaskDriver {
     if (c.submitStartedAt && !target.port.idempotentStart) return this.finish(t, 'failed', { error: SUBMISSION_UNKNOWN_ERROR });
     if (await this.heldBack(c, target.provider)) return;
     if (!(await this.d.tasks.markSubmitting(t.id, this.d.owner, new Date(this.d.now())))) return;
+    // The input images are read here only: claims and polls carry the task without their bytes.
+    const request = await this.d.tasks.loadRequest(t.id);
+    if (!request) return;
     let ref: string;
     try {
-      ref = await target.port.start({ ...t.request, upstreamModel: target.upstreamModel }, { taskId: t.id, signal });
+      ref = await target.port.start({ ...request, upstreamModel: target.upstreamModel }, { taskId: t.id, signal });
     } catch (e) {
       if (signal.aborted) return; // stopping mid-start: the outcome is unknown and the marker stays
       const err = toGatewayError(e);

@@ -1,4 +1,4 @@
-import { ALPHA, BETA, createFakeVideoEngine, FakeVideoModel } from '@gateway/testkit';
+import { ALPHA, BETA, createFakeVideoEngine, FakeVideoModel, runWorkerOnce } from '@gateway/testkit';
 import type { CreateVideoTaskInput } from './video-tasks.contract';
 import { GatewayError } from '../errors';
 
@@ -149,7 +149,7 @@ describe('VideoTasks.cancelOrDelete and content', () => {
   it('cancels a queued task, and its upstream operation when it has one', async () => {
     const e = createFakeVideoEngine();
     const { task } = await e.service.create(input());
-    await e.worker().runOnce(); // submitted: still queued upstream
+    await runWorkerOnce(e.worker()); // submitted: still queued upstream
     const res = await e.service.cancelOrDelete(ALPHA, task.id);
     expect(res).toMatchObject({ outcome: 'cancelled', task: { status: 'cancelled', error: { code: 'cancelled' } } });
     expect(e.upstream.cancelled).toEqual([res.task.upstream!.operation]);
@@ -161,12 +161,12 @@ describe('VideoTasks.cancelOrDelete and content', () => {
     const w = e.worker();
     while ((await e.service.get(ALPHA, task.id)).status === 'queued') {
       e.clock.advance(2000);
-      await w.runOnce();
+      await runWorkerOnce(w);
     }
     expect(await failure(e.service.cancelOrDelete(ALPHA, task.id))).toMatchObject({ reason: 'conflict', code: 'task_running' });
     expect(await failure(e.service.content(ALPHA, task.id, 'video'))).toMatchObject({ reason: 'conflict', code: 'video_not_ready' });
     e.clock.advance(2000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     const video = await e.service.content(ALPHA, task.id, 'video');
     expect(video).toMatchObject({ mediaType: 'video/mp4', size: 'fake-mp4-bytes'.length });
     expect(await text(video.open({ start: 5, end: 7 }))).toBe('mp4');
@@ -183,7 +183,7 @@ describe('VideoTasks.cancelOrDelete and content', () => {
     const w = e.worker();
     for (let i = 0; i < 5; i++) {
       e.clock.advance(2000);
-      await w.runOnce();
+      await runWorkerOnce(w);
     }
     e.content.objects.clear();
     expect(await failure(e.service.content(ALPHA, task.id, 'video'))).toMatchObject({ reason: 'not_found', code: 'content_not_found' });
@@ -199,7 +199,7 @@ describe('VideoTasks.remix', () => {
     const { task } = await e.service.create(input(over));
     const w = e.worker();
     for (let i = 0; i < 10 && (await e.service.get(ALPHA, task.id)).status !== 'succeeded'; i++) {
-      await w.runOnce();
+      await runWorkerOnce(w);
       e.clock.advance(2000);
     }
     return e.service.get(ALPHA, task.id);
@@ -233,7 +233,7 @@ describe('VideoTasks.remix', () => {
         remixOf: { taskId: source.id, operation: source.upstream!.operation },
       },
     });
-    await e.worker().runOnce();
+    await runWorkerOnce(e.worker());
     expect(e.upstream.startRequests.at(-1)?.remixOf).toEqual({ taskId: source.id, operation: source.upstream!.operation });
     expect(e.usage.rows.at(-1)).toMatchObject({ taskId: task.id, status: 'queued', requestId: 'req_r' });
   });

@@ -1,4 +1,4 @@
-import { ALPHA, createFakeVideoEngine, fakeArtifact, FakeVideoModel } from '@gateway/testkit';
+import { ALPHA, createFakeVideoEngine, fakeArtifact, FakeVideoModel, runWorkerOnce } from '@gateway/testkit';
 import { GatewayError, invalid } from '../errors';
 import type { VideoRequest } from '../video-limits';
 
@@ -55,18 +55,18 @@ describe('video engine and upstream limits', () => {
         (await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: p } })).task
           .id,
       );
-    for (let i = 0; i < 3; i++) await w.runOnce(); // three submissions
+    for (let i = 0; i < 3; i++) await runWorkerOnce(w); // three submissions
     e.clock.advance(600);
-    await w.runOnce(); // first poll: 429, Retry-After 30 s
+    await runWorkerOnce(w); // first poll: 429, Retry-After 30 s
     expect(upstream.statusCalls).toHaveLength(1);
-    await w.runOnce();
-    await w.runOnce(); // the other two are due but the provider is paused: no call
+    await runWorkerOnce(w);
+    await runWorkerOnce(w); // the other two are due but the provider is paused: no call
     expect(upstream.statusCalls).toHaveLength(1);
     e.clock.advance(10_000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     expect(upstream.statusCalls).toHaveLength(1); // still inside the pause (and their next look is after it)
     e.clock.advance(30_000); // past the 30 s pause and its spread (up to a quarter of it)
-    for (let i = 0; i < 3; i++) await w.runOnce();
+    for (let i = 0; i < 3; i++) await runWorkerOnce(w);
     for (const id of ids) expect((await e.tasks.findById(id))!.status).toBe('succeeded');
     expect(upstream.statusCalls).toHaveLength(4);
   });
@@ -89,7 +89,7 @@ describe('video engine and upstream limits', () => {
       requestId: 'r',
       draft: { prompt: 'x' },
     });
-    await e.worker().runOnce();
+    await runWorkerOnce(e.worker());
     expect((await e.tasks.findById(task.id))!).toMatchObject({
       status: 'failed',
       error: { code: 'upstream_invalid_request', message: 'ratio is not valid (upstream code: InvalidParameter)' },
@@ -106,11 +106,11 @@ describe('video engine and upstream limits', () => {
       requestId: 'r',
       draft: { prompt: 'x' },
     });
-    await w.runOnce();
+    await runWorkerOnce(w);
     e.clock.advance(499);
-    expect(await w.runOnce()).toBe(0); // at least half the delay
+    expect(await runWorkerOnce(w)).toBe(0); // at least half the delay
     e.clock.advance(501);
-    expect(await w.runOnce()).toBe(1); // at most the whole delay
+    expect(await runWorkerOnce(w)).toBe(1); // at most the whole delay
     expect((await e.tasks.findById(task.id))!.status).not.toBe('failed');
   });
 
@@ -135,7 +135,7 @@ describe('video engine and upstream limits', () => {
       await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'flaky' } })
     ).task.id;
     for (let i = 0; i < 4; i++) {
-      await w.runOnce();
+      await runWorkerOnce(w);
       e.clock.advance(3000);
     }
     expect(await e.tasks.findById(a)).toMatchObject({ status: 'failed', error: { code: 'upstream_result_gone' } });

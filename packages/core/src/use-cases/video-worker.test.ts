@@ -1,4 +1,4 @@
-import { ALPHA, createFakeVideoEngine, fakeArtifact, FakeVideoModel, type FakeStep } from '@gateway/testkit';
+import { ALPHA, createFakeVideoEngine, fakeArtifact, FakeVideoModel, type FakeStep, runWorkerOnce } from '@gateway/testkit';
 import { GatewayError } from '../errors';
 import type { TaskQueue } from '../ports';
 import { VideoWorker } from './video-worker';
@@ -19,7 +19,7 @@ async function drive(e: Engine, w: ReturnType<Engine['worker']>, id: string, max
   for (let i = 0; i < max; i++) {
     const t = await e.tasks.findById(id);
     if (!t || ['succeeded', 'failed', 'cancelled', 'expired'].includes(t.status)) return t?.status ?? 'gone';
-    await w.runOnce();
+    await runWorkerOnce(w);
     e.clock.advance(2000);
   }
   return (await e.tasks.findById(id))!.status;
@@ -33,22 +33,33 @@ function gate() {
 }
 
 describe('VideoWorker', () => {
+  it('reads the input images for the submission only: claims and polls carry the task without their bytes', async () => {
+    const e = createFakeVideoEngine();
+    const { task } = await create(e);
+    const loads = jest.spyOn(e.tasks, 'loadRequest');
+    const w = e.worker();
+    await runWorkerOnce(w);
+    expect(loads.mock.calls).toEqual([[task.id]]);
+    expect(await drive(e, w, task.id)).toBe('succeeded');
+    expect(loads).toHaveBeenCalledTimes(1);
+  });
+
   it('submits once, follows queued → running with progress, and delivers the artifact', async () => {
     const e = createFakeVideoEngine();
     const { task } = await create(e);
     const w = e.worker();
-    expect(await w.runOnce()).toBe(1);
+    expect(await runWorkerOnce(w)).toBe(1);
     const submitted = (await e.tasks.findById(task.id))!;
     expect(submitted).toMatchObject({ status: 'queued', upstream: { provider: 'sim', operation: expect.any(String) } });
-    expect(await w.runOnce()).toBe(0); // not due before the first poll delay
+    expect(await runWorkerOnce(w)).toBe(0); // not due before the first poll delay
     e.clock.advance(500);
-    await w.runOnce(); // upstream still queued
+    await runWorkerOnce(w); // upstream still queued
     expect((await e.tasks.findById(task.id))!.status).toBe('queued');
     e.clock.advance(2000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     expect(await e.tasks.findById(task.id)).toMatchObject({ status: 'running', progress: 50 });
     e.clock.advance(2000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     const done = (await e.tasks.findById(task.id))!;
     expect(done).toMatchObject({ status: 'succeeded', progress: 100, error: null });
     expect(done.delivery).toMatchObject({
@@ -111,13 +122,13 @@ describe('VideoWorker', () => {
       { tasks: dying, content: e.content, catalogue: e.catalogue, providers: e.providers, now: e.clock.now },
       { owner: 'worker-a', leaseMs: 30_000, pollMinMs: 500 },
     );
-    await a.runOnce();
+    await runWorkerOnce(a);
     const ref = (await e.tasks.findById(task.id))!.upstream!.operation;
     expect(e.tasks.leaseOf(task.id)).toMatchObject({ leaseOwner: 'worker-a', submitStartedAt: null });
 
     const b = e.worker('worker-b');
     e.clock.advance(5000);
-    expect(await b.runOnce()).toBe(0); // A's lease still holds
+    expect(await runWorkerOnce(b)).toBe(0); // A's lease still holds
     e.clock.advance(30_000);
     expect(await drive(e, b, task.id)).toBe('succeeded');
     expect(e.upstream.submissions).toBe(1);
@@ -133,7 +144,7 @@ describe('VideoWorker', () => {
     const a = e.worker('worker-a');
     await a.pump(); // A is inside start() and will "die" there
     e.clock.advance(31_000);
-    await e.worker('worker-b').runOnce();
+    await runWorkerOnce(e.worker('worker-b'));
     expect(await e.tasks.findById(task.id)).toMatchObject({ status: 'failed', error: { code: 'submission_unknown' } });
     expect(upstream.startCalls).toHaveLength(1);
     // If A's start comes back after all, its operation is cancelled rather than left orphaned.
@@ -152,7 +163,7 @@ describe('VideoWorker', () => {
     await a.pump();
     e.clock.advance(31_000);
     const b = e.worker('worker-b');
-    await b.runOnce();
+    await runWorkerOnce(b);
     hold.open();
     await a.drain();
     expect(await drive(e, b, task.id)).toBe('succeeded');
@@ -173,7 +184,7 @@ describe('VideoWorker', () => {
     const e = createFakeVideoEngine({ upstream });
     const { task } = await create(e);
     const w = e.worker();
-    await w.runOnce();
+    await runWorkerOnce(w);
     expect(await e.tasks.findById(task.id)).toMatchObject({ status: 'queued', upstream: null });
     expect(e.tasks.leaseOf(task.id)!.submitStartedAt).toBeNull();
     expect(await drive(e, w, task.id)).toBe('succeeded');
@@ -199,11 +210,11 @@ describe('VideoWorker', () => {
     e.content.failPuts = 1;
     const { task } = await create(e);
     const w = e.worker();
-    await w.runOnce(); // submit
+    await runWorkerOnce(w); // submit
     e.clock.advance(2000);
-    await w.runOnce(); // timeout
+    await runWorkerOnce(w); // timeout
     e.clock.advance(2000);
-    await w.runOnce(); // content store fails
+    await runWorkerOnce(w); // content store fails
     expect(await e.tasks.findById(task.id)).toMatchObject({ status: 'running' });
     expect(e.content.objects.size).toBe(0);
     expect(await drive(e, w, task.id)).toBe('succeeded');
@@ -219,7 +230,7 @@ describe('VideoWorker', () => {
     const unclaimed = (await create(e, { executionExpiresAfter: 60 })).task;
     const fine = (await create(e, { executionExpiresAfter: 600 })).task;
     const w = e.worker('worker-a', { concurrency: 1 });
-    await w.runOnce(); // submits only `slow`
+    await runWorkerOnce(w); // submits only `slow`
     e.clock.advance(60_000);
     expect(await w.expireOverdue()).toBe(2);
     expect(await e.tasks.findById(slow.id)).toMatchObject({ status: 'expired', error: { code: 'expired' } });
@@ -287,15 +298,15 @@ describe('VideoWorker housekeeping in a store outage', () => {
       },
       { owner: 'w' },
     );
-    await w.runOnce();
+    await runWorkerOnce(w);
     store.down = true;
     for (let i = 0; i < 30; i++) {
       e.clock.advance(1000); // housekeeping is due every second
-      await w.runOnce();
+      await runWorkerOnce(w);
     }
     store.down = false;
     e.clock.advance(1000);
-    await w.runOnce();
+    await runWorkerOnce(w);
     expect(lines.map(([level, message]) => [level, message])).toEqual([
       ['warn', 'video housekeeping: failing, retrying'],
       ['warn', 'video housekeeping: succeeding again'],

@@ -7,7 +7,6 @@ import type { Billing } from './billing';
 import type { ModelCatalogue } from '../catalogue';
 import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository, VideoProbe } from '../ports';
 import { VIDEO_DEFAULTS } from '../video-limits';
-import { DeploymentSelector } from './deployment-selection';
 import { OutageLog } from './outage-log';
 import { ReleaseBatcher } from './release-batcher';
 import { EXPIRED_ERROR, VideoTaskDriver, type WorkerLog } from './video-task-driver';
@@ -46,8 +45,6 @@ export interface VideoWorkerDeps {
   random?: () => number;
   /** refunds charged tasks that ended unsuccessfully and settles succeeded ones on what they delivered (quotas) */
   billing?: Billing;
-  /** the one deployment-selection policy (shared with the admission side) */
-  selector?: DeploymentSelector;
   /** measures delivered videos whose upstream did not state their shape (billing on what was delivered) */
   probe?: VideoProbe;
 }
@@ -99,7 +96,6 @@ export class VideoWorker {
       log: this.log,
       random,
       releases,
-      selector: deps.selector ?? new DeploymentSelector({ now: this.now, random }),
       backoffMs: (attempt) => Math.round(Math.min(pollMaxMs, pollMinMs * pollFactor ** attempt) * (1 - pollJitter * random())),
     });
   }
@@ -129,13 +125,6 @@ export class VideoWorker {
   /** Waits until no step is in flight. */
   async drain(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
-  }
-
-  /** One pump, then waits for its steps: what tests drive. */
-  async runOnce(): Promise<number> {
-    const n = await this.pump();
-    await this.drain();
-    return n;
   }
 
   /** Aborts steps in flight (their leases are released or run out) and waits for them. */

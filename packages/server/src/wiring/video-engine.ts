@@ -46,8 +46,6 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
   const tasks = ctx.stores.tasks;
   const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
-  // One policy, one set of circuits for admission and submit.
-  const selector = new DeploymentSelector();
   const service = new VideoTasks({
     catalogue,
     tasks,
@@ -56,7 +54,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     providers: ctx.providers,
     limits,
     billing: ctx.billing,
-    selector,
+    selector: new DeploymentSelector(),
     webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
     callbackSecret: (accountId) => ctx.stores.webhooks.accountSecret(accountId),
   });
@@ -67,7 +65,6 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
       catalogue,
       providers: ctx.providers,
       billing: ctx.billing,
-      selector,
       // measures a delivered video whose upstream did not state its shape (billing on what was delivered)
       probe: ffmpegVideoProbe(path.join(ctx.env.dataDir, 'tmp')),
       log: (level, message, fields) => ctx.logger.log(level, message, fields),

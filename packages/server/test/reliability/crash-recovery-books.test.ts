@@ -39,6 +39,7 @@ describe('recovery audit at start-up', () => {
         serviceTier: 'default',
         executionExpiresAfter: VIDEO_DEFAULTS.executionExpiresAfter,
         idempotencyKey: null,
+        deployment: { provider: 'sim', upstreamModel: 'm' },
       });
       await gw.startBackground();
       await eventually(async () => {

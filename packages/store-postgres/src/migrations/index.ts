@@ -18,6 +18,8 @@ import * as m018 from './018-audit-log';
 import * as m019 from './019-usage-row-ids';
 import * as m020 from './020-usage-indexes';
 import * as m021 from './021-webhook-fairness';
+import * as m022 from './022-task-inputs';
+import * as m023 from './023-task-deployment-required';
 import * as m027 from './027-key-task-scope';
 import * as m028 from './028-account-alerts';
 
@@ -47,6 +49,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['019-usage-row-ids', m019],
   ['020-usage-indexes', m020],
   ['021-webhook-fairness', m021],
+  ['022-task-inputs', m022],
+  ['023-task-deployment-required', m023],
   ['027-key-task-scope', m027],
   ['028-account-alerts', m028],
 ];

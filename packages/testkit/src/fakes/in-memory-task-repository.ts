@@ -1,6 +1,7 @@
 import {
-  assertTransition,
   isTerminal,
+  taskRequestOf,
+  transitionTask,
   type Admission,
   type AdmissionRules,
   type ClaimedTask,
@@ -13,11 +14,14 @@ import {
   type TaskRepository,
   type TaskStatus,
   type UsageLog,
+  type VideoRequest,
   type VideoTask,
 } from '@gateway/core';
 
 interface Row {
   task: VideoTask;
+  /** the request with its images' bytes, apart from the task as in the Postgres store */
+  request: VideoRequest;
   leaseOwner: string | null;
   leaseUntil: Date | null;
   nextPollAt: Date;
@@ -43,11 +47,6 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Test helper: an account's credit limit (null = unlimited) and what it has used. */
-  setCredits(accountId: string, limit: number | null, used = 0): void {
-    this.credits.set(accountId, { limit, used });
-  }
-
   creditsOf(accountId: string): { limit: number | null; used: number } {
     return { ...(this.credits.get(accountId) ?? { limit: null, used: 0 }) };
   }
@@ -58,7 +57,7 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
   }
 
   /** Test helper: the worker bookkeeping of one task. */
-  leaseOf(id: string): Omit<Row, 'task'> | undefined {
+  leaseOf(id: string): Omit<Row, 'task' | 'request'> | undefined {
     const r = this.rows.get(id);
     return (
       r &&
@@ -81,10 +80,11 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
       throw new Error('duplicate idempotency key');
     }
     const at = t.createdAt ?? new Date(this.now());
-    const { createdAt: _c, ...rest } = t;
+    const { createdAt: _c, request, ...rest } = t;
     const task: VideoTask = {
       ...copy(rest),
-      deployment: rest.deployment ? { ...rest.deployment } : null,
+      request: taskRequestOf(request),
+      deployment: { ...rest.deployment },
       status: 'queued',
       progress: 0,
       error: null,
@@ -94,7 +94,15 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
       updatedAt: at,
       completedAt: null,
     };
-    this.rows.set(t.id, { task, leaseOwner: null, leaseUntil: null, nextPollAt: at, pollAttempts: 0, submitStartedAt: null });
+    this.rows.set(t.id, {
+      task,
+      request: copy(request),
+      leaseOwner: null,
+      leaseUntil: null,
+      nextPollAt: at,
+      pollAttempts: 0,
+      submitStartedAt: null,
+    });
     return copy(task);
   }
 
@@ -108,14 +116,19 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     return r ? copy(r.task) : null;
   }
 
+  async loadRequest(id: string): Promise<VideoRequest | null> {
+    const r = this.rows.get(id);
+    return r ? copy(r.request) : null;
+  }
+
+  /** No webhook outbox here: the change's events have no store to go to. */
   async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
-    assertTransition(from, to);
+    const { patch: change } = transitionTask({ status: from }, { to, patch }, new Date(this.now()));
     const r = this.rows.get(id);
     if (!r || r.task.status !== from) return null;
-    const now = new Date(this.now());
-    Object.assign(r.task, copy(patch), { status: to, updatedAt: now });
-    if (isTerminal(to)) {
-      r.task.completedAt = patch.completedAt ?? now;
+    const { endsLease, ...fields } = change;
+    Object.assign(r.task, copy(fields));
+    if (endsLease) {
       r.leaseOwner = null;
       r.leaseUntil = null;
     }
