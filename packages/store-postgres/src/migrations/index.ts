@@ -18,6 +18,8 @@ import * as m018 from './018-audit-log';
 import * as m019 from './019-usage-row-ids';
 import * as m020 from './020-usage-indexes';
 import * as m021 from './021-webhook-fairness';
+import * as m024 from './024-sso-sessions';
+import * as m025 from './025-sso-logins';
 import * as m027 from './027-key-task-scope';
 import * as m028 from './028-account-alerts';
 
@@ -47,6 +49,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['019-usage-row-ids', m019],
   ['020-usage-indexes', m020],
   ['021-webhook-fairness', m021],
+  ['024-sso-sessions', m024],
+  ['025-sso-logins', m025],
   ['027-key-task-scope', m027],
   ['028-account-alerts', m028],
 ];
