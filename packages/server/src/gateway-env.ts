@@ -4,6 +4,7 @@ import { wholeNumberFromEnv } from './env-number';
 import { parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
 import { tracingFromEnv, type TracingEnv } from './tracing-env';
 import { webhookEnvFromProcess, type WebhookEnv } from './wiring/webhooks-env';
+import { oidcFromEnv, type OidcEnv } from './sso/oidc-env';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -63,6 +64,8 @@ export interface GatewayEnv {
   webhooks?: WebhookEnv;
   /** MODEL_NOT_IN_GROUP_STATUS: 503 (the specification's, the default) or 403, which coding agents do not retry */
   modelNotInGroupStatus?: 403 | 503;
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ROLE_CLAIM, OIDC_SCOPES: dashboard single sign-on (sso/oidc-env.ts) */
+  oidc?: OidcEnv;
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
@@ -101,6 +104,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv = process.env): GatewayEnv {
     contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
     webhooks: webhookEnvFromProcess(e),
     modelNotInGroupStatus: parseModelNotInGroupStatus(e.MODEL_NOT_IN_GROUP_STATUS),
+    oidc: oidcFromEnv(e),
   };
 }
 

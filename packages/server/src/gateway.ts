@@ -9,6 +9,7 @@ import {
   KnexContentProbes,
   KnexKeyRepository,
   KnexQuotaRepository,
+  KnexSsoSessions,
   KnexTaskRepository,
   KnexUsageLog,
   KnexUsageQuery,
@@ -58,6 +59,9 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { openContentStore, parseContentStore } from './content-store-config';
 import { ContentSharingCheck } from './content-sharing';
 import type { GatewayEnv } from './gateway-env';
+import { ssoRouter } from './sso/sso.router';
+import { ssoSessionAuth } from './sso/sso-session';
+import { publicBaseUrlFor } from './public-links';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
 
@@ -177,6 +181,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     billing,
     envReferencePolicy(config.written, env.allowedEnv),
   );
+  const ssoSessions = new KnexSsoSessions(db.knex, clock);
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: db });
   const services: WireServices = {
@@ -210,6 +215,14 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
         adminWebhooksRouter(webhooks.webhooks, env.adminKey, localAdminToken),
         adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken),
         dashboardRouter(),
+        ssoRouter({
+          oidc: env.oidc,
+          sessions: ssoSessions,
+          roles: () => config.file.sso?.roles,
+          baseUrl: publicBaseUrlFor(env),
+          trustProxy: env.trustProxy === true,
+          logger,
+        }),
       ],
       start: () => runtime.start(env.configPollMs ?? 2000),
       stop: async () => runtime.stop(),
@@ -232,6 +245,8 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
       ),
       ...(tracing ? [tracing.middleware] : []),
       ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
+      // a dashboard session stands in for a key on the routes it may call (before the role rule, which reads it)
+      ssoSessionAuth(ssoSessions, env.trustProxy === true),
       roleGuard(GATEWAY_ROUTE_DOCS, (raw) => authenticate(keys, raw, clock), rendererForUnroutedPath),
       streamAdmission(streamSlots, rendererForUnroutedPath),
       budgetHeaders,
