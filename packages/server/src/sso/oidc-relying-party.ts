@@ -69,7 +69,10 @@ export class OidcRelyingParty {
    * The provider's answer at the callback URL, checked (state, PKCE, ID token signature, issuer, audience, nonce) and
    * exchanged; answers the subject and the role claim, from the ID token or else from the userinfo endpoint.
    */
-  async finish(callbackUrl: URL, expected: { state: string; codeVerifier: string; nonce: string }): Promise<{ subject: string; claim: unknown }> {
+  async finish(
+    callbackUrl: URL,
+    expected: { state: string; codeVerifier: string; nonce: string },
+  ): Promise<{ subject: string; claim: unknown }> {
     const { lib, config } = await this.discover();
     let tokens: Awaited<ReturnType<typeof OpenIdClient.authorizationCodeGrant>>;
     try {
@@ -81,8 +84,16 @@ export class OidcRelyingParty {
       });
     } catch (e) {
       if (e instanceof lib.AuthorizationResponseError)
-        throw new SignInRefused(403, 'provider_refused', `The identity provider refused the sign-in: ${e.error}${e.error_description ? ` (${e.error_description})` : ''}.`);
-      throw new SignInRefused(502, 'token_exchange_failed', `The identity provider's answer could not be verified (${(e as Error).message}).`);
+        throw new SignInRefused(
+          403,
+          'provider_refused',
+          `The identity provider refused the sign-in: ${e.error}${e.error_description ? ` (${e.error_description})` : ''}.`,
+        );
+      throw new SignInRefused(
+        502,
+        'token_exchange_failed',
+        `The identity provider's answer could not be verified (${(e as Error).message}).`,
+      );
     }
     const claims = tokens.claims()!;
     const claim = claims[this.env.roleClaim] ?? (await this.userinfoClaim(lib, config, tokens.access_token, claims.sub));

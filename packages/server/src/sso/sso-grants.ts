@@ -20,7 +20,9 @@ export function grantFor(claim: unknown, roles: Readonly<Record<string, SsoRoleM
   for (const [value, m] of Object.entries(roles)) {
     if (!values.has(value)) continue;
     const grant: SsoGrant =
-      'platformAdmin' in m ? { platformAdmin: true } : { platformAdmin: false, accountId: m.account, role: m.role, group: m.group ?? 'default' };
+      'platformAdmin' in m
+        ? { platformAdmin: true }
+        : { platformAdmin: false, accountId: m.account, role: m.role, group: m.group ?? 'default' };
     if (!best || rank(grant) > rank(best)) best = grant;
   }
   return best;

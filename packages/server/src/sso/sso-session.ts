@@ -34,7 +34,14 @@ export function cookieOf(req: Request, name: string): string | undefined {
 }
 
 /** HttpOnly and SameSite=Lax always (Lax: the provider's redirect back is a cross-site navigation), Secure over https. */
-export function setCookie(res: Response, req: Request, trustProxy: boolean, name: string, value: string, opts: { maxAgeMs: number; path: string }) {
+export function setCookie(
+  res: Response,
+  req: Request,
+  trustProxy: boolean,
+  name: string,
+  value: string,
+  opts: { maxAgeMs: number; path: string },
+) {
   const secure = requestOrigin(req, trustProxy)?.startsWith('https:') ?? false;
   res.append(
     'Set-Cookie',
@@ -73,13 +80,15 @@ export function ssoSessionAuth(sessions: KnexSsoSessions, trustProxy: boolean): 
   return (req, res, next) => {
     const token = cookieOf(req, SESSION_COOKIE);
     const admin = ADMIN_PATHS.test(req.path);
-    if (!token || (!admin && !ACCOUNT_PATHS.test(req.path)) || extractKey(req, ['x-api-key', 'x-goog-api-key']) !== undefined) return next();
+    if (!token || (!admin && !ACCOUNT_PATHS.test(req.path)) || extractKey(req, ['x-api-key', 'x-goog-api-key']) !== undefined)
+      return next();
     sessions.findSession(token).then((s) => {
       const principal = s && sessionPrincipal(s);
       if (!s || (admin ? !s.grant.platformAdmin : !principal)) return next();
       if (!SAFE_METHODS.has(req.method)) {
         const problem = csrfProblem(req, token, trustProxy);
-        if (problem) return sendError(res, new GatewayError('permission_denied', problem, { code: 'csrf_refused' }), openAiErrorShape.render);
+        if (problem)
+          return sendError(res, new GatewayError('permission_denied', problem, { code: 'csrf_refused' }), openAiErrorShape.render);
       }
       const actor = { type: 'sso' as const, id: s.subject };
       if (admin) res.locals.ssoPlatformAdmin = s.subject;

@@ -14,7 +14,10 @@ export const ssoRoutes: RouteDoc[] = [
     format: 'sso',
     auth: { kind: 'none', why },
     errors: 'openai',
-    response: { description: 'Whether SSO is configured.', content: json({ type: 'object', properties: { enabled: { type: 'boolean' } } }) },
+    response: {
+      description: 'Whether SSO is configured.',
+      content: json({ type: 'object', properties: { enabled: { type: 'boolean' } } }),
+    },
   },
   {
     method: 'get',
@@ -45,7 +48,8 @@ export const ssoRoutes: RouteDoc[] = [
     method: 'get',
     path: '/sso/session',
     summary: 'Who the session is',
-    description: 'The subject, what it may do, and the CSRF token its state-changing calls send as `X-CSRF-Token`. 401 `no_session` without one.',
+    description:
+      'The subject, what it may do, and the CSRF token its state-changing calls send as `X-CSRF-Token`. 401 `no_session` without one.',
     format: 'sso',
     auth: { kind: 'none', why },
     errors: 'openai',

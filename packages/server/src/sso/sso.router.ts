@@ -74,16 +74,29 @@ export function ssoRouter(deps: SsoRouterDeps): Router {
       // the state must be the one this browser was sent off with, and one this gateway still waits for
       const login = state && state === cookieOf(req, LOGIN_COOKIE) ? await deps.sessions.takeLogin(state) : null;
       if (!login)
-        throw new SignInRefused(400, 'invalid_state', 'This sign-in was not started in this browser, or it took too long. Start again from the sign-in page.');
+        throw new SignInRefused(
+          400,
+          'invalid_state',
+          'This sign-in was not started in this browser, or it took too long. Start again from the sign-in page.',
+        );
       const url = new URL(deps.baseUrl(req) + req.originalUrl);
       const { subject, claim } = await rp.finish(url, { state, codeVerifier: login.codeVerifier, nonce: login.nonce });
       const grant = grantFor(claim, deps.roles());
-      if (!grant) throw new SignInRefused(403, 'no_role', `You signed in as "${subject}", but no role on this gateway is mapped to you. Ask a platform admin to map one of your groups.`);
+      if (!grant)
+        throw new SignInRefused(
+          403,
+          'no_role',
+          `You signed in as "${subject}", but no role on this gateway is mapped to you. Ask a platform admin to map one of your groups.`,
+        );
       const token = newSessionToken();
       await deps.sessions.createSession(token, subject, grant, SESSION_TTL_MS);
       cookie(req, res, LOGIN_COOKIE, '', 0, CALLBACK_PATH);
       cookie(req, res, SESSION_COOKIE, token, SESSION_TTL_MS);
-      deps.logger.info('sso sign-in', { subject, platformAdmin: grant.platformAdmin, account: grant.platformAdmin ? null : grant.accountId });
+      deps.logger.info('sso sign-in', {
+        subject,
+        platformAdmin: grant.platformAdmin,
+        account: grant.platformAdmin ? null : grant.accountId,
+      });
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(302, '/dashboard/');
     } catch (e) {
