@@ -62,7 +62,7 @@ export const ssoRoutes: RouteDoc[] = [
           platform_admin: { type: 'boolean' },
           account: { type: ['string', 'null'] },
           role: { enum: ['admin', 'member', null] },
-          expires_at: { type: 'string', format: 'date-time' },
+          expires_at: { type: 'string', description: 'ISO 8601' },
           csrf_token: { type: 'string' },
         },
       }),
