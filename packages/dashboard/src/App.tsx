@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { loadSession, saveSession, keyHint, type Session } from './session';
+import { endSession, loadSession, saveSession, keyHint, type Session } from './session';
 import { Link, useRoute } from './router';
 import { SignIn } from './pages/SignIn';
 import { Overview } from './pages/Overview';
@@ -21,6 +21,14 @@ const NAV: Array<[string, string]> = [
   ['playground', 'Playground'],
 ];
 
+/** A single sign-on session knows its role: navigation it cannot use is not shown (accounts: platform admins; keys: account admins). */
+function mayUse(s: Session, section: string): boolean {
+  if (!s.sso) return true;
+  if (section === 'accounts') return s.role === 'admin';
+  if (section === 'keys') return s.sso?.accountRole !== 'member';
+  return true;
+}
+
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
   const route = useRoute();
@@ -36,15 +44,15 @@ export function App() {
       <header>
         <strong>Gateway</strong>
         <nav aria-label="Main">
-          {NAV.map(([to, label]) => (
+          {NAV.filter(([to]) => mayUse(session, to)).map(([to, label]) => (
             <Link key={label} to={to} current={section === to}>
               {label}
             </Link>
           ))}
         </nav>
         <span className="who">
-          {session.role === 'admin' ? 'Admin' : `Account key ${keyHint(session.key)}`}
-          <button type="button" onClick={() => update(null)}>
+          {session.sso ? `Signed in as ${session.sso.subject}` : session.role === 'admin' ? 'Admin' : `Account key ${keyHint(session.key)}`}
+          <button type="button" onClick={() => void endSession(session).then(() => update(null))}>
             Sign out
           </button>
         </span>

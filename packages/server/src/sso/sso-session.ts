@@ -12,10 +12,17 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const SESSION_TTL_MS = 8 * 3600_000;
 export const LOGIN_TTL_MS = 10 * 60_000;
 
-/** What a session may call: platform admins the admin API, account sessions their account's management routes. */
-const ADMIN_PATHS = /^\/admin(\/|$)/;
+/**
+ * What a session may call: platform admins the admin API and /metrics; account sessions their account's management
+ * routes, and read its tasks and the catalogue. Calling models stays with keys.
+ */
+const ADMIN_PATHS = /^\/(admin(\/|$)|metrics$)/;
 const ACCOUNT_PATHS = /^\/v1\/(keys|audit|webhook_endpoints|usage|models)(\/|$)/;
+const ACCOUNT_READ_PATHS = /^\/(v1\/contents\/generations\/tasks|v1\/videos|v1beta\/models)(\/|$)/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const accountMayCall = (req: Request) =>
+  ACCOUNT_PATHS.test(req.path) || (SAFE_METHODS.has(req.method) && ACCOUNT_READ_PATHS.test(req.path));
 
 export const newSessionToken = () => randomBytes(32).toString('base64url');
 
@@ -80,8 +87,7 @@ export function ssoSessionAuth(sessions: KnexSsoSessions, trustProxy: boolean): 
   return (req, res, next) => {
     const token = cookieOf(req, SESSION_COOKIE);
     const admin = ADMIN_PATHS.test(req.path);
-    if (!token || (!admin && !ACCOUNT_PATHS.test(req.path)) || extractKey(req, ['x-api-key', 'x-goog-api-key']) !== undefined)
-      return next();
+    if (!token || (!admin && !accountMayCall(req)) || extractKey(req, ['x-api-key', 'x-goog-api-key']) !== undefined) return next();
     sessions.findSession(token).then((s) => {
       const principal = s && sessionPrincipal(s);
       if (!s || (admin ? !s.grant.platformAdmin : !principal)) return next();
