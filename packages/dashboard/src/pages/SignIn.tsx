@@ -19,15 +19,15 @@ async function roleOf(key: string): Promise<Session> {
 }
 
 /**
- * Single sign-on: a session the gateway already holds (back from the identity provider) signs in at once; otherwise
- * whether the gateway offers SSO at all. Either answer may be missing (an older gateway): then only keys.
+ * Single sign-on: whether the gateway offers it (an older gateway has no answer: then only keys), and a session it
+ * already holds (back from the identity provider), which signs in at once.
  */
 async function ssoState(): Promise<{ session: Session | null; enabled: boolean }> {
-  const res = await fetch('/sso/session', { cache: 'no-store', credentials: 'same-origin' }).catch(() => null);
-  if (res?.ok) return { session: ssoSession((await res.json()) as SsoSessionBody), enabled: true };
   const config = await fetch('/sso/config', { cache: 'no-store', credentials: 'omit' }).catch(() => null);
-  const body = config?.ok ? ((await config.json()) as { enabled?: boolean }) : null;
-  return { session: null, enabled: body?.enabled === true };
+  const enabled = config?.ok ? ((await config.json()) as { enabled?: boolean }).enabled === true : false;
+  if (!enabled) return { session: null, enabled };
+  const res = await fetch('/sso/session', { cache: 'no-store', credentials: 'same-origin' }).catch(() => null);
+  return { session: res?.ok ? ssoSession((await res.json()) as SsoSessionBody) : null, enabled };
 }
 
 export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
