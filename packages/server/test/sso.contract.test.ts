@@ -8,6 +8,7 @@ import { CookieBrowser, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, t
  * walk-through is test/dashboard/sso.browser.test.ts.
  */
 const ADMIN = 'sk-admin-sso-contract-01';
+type ErrorBody = { error: { code: string } };
 const USERS = { ada: ['gw-platform'], alice: ['alpha-admins', 'staff'], mel: ['alpha-members'], nobody: ['staff'] };
 
 describe('dashboard single sign-on', () => {
@@ -90,7 +91,7 @@ describe('dashboard single sign-on', () => {
       browser.fetch(`${gw.url}/admin/accounts`, 'POST', JSON.stringify({ id }), { 'content-type': 'application/json', ...headers });
     const noToken = await create({}, 'sso-no-token');
     expect(noToken.status).toBe(403);
-    expect((await noToken.json()).error.code).toBe('csrf_refused');
+    expect(((await noToken.json()) as ErrorBody).error.code).toBe('csrf_refused');
     const wrongToken = await create({ 'x-csrf-token': 'x'.repeat(43) }, 'sso-wrong-token');
     expect(wrongToken.status).toBe(403);
     const foreign = await create({ 'x-csrf-token': csrf, origin: 'https://evil.example' }, 'sso-foreign');
@@ -138,7 +139,7 @@ describe('dashboard single sign-on', () => {
     expect(await (await member.browser.fetch(`${gw.url}/sso/session`)).json()).toMatchObject({ account: 'alpha', role: 'member' });
     const refused = await member.browser.fetch(`${gw.url}/v1/keys`);
     expect(refused.status).toBe(403);
-    expect((await refused.json()).error.code).toBe('forbidden_role');
+    expect(((await refused.json()) as ErrorBody).error.code).toBe('forbidden_role');
   });
 
   it("refuses a person without a role, a foreign state and the provider's refusal with a page, never a 500", async () => {

@@ -61,7 +61,7 @@ export class ConfigRuntime {
   async bootstrap(): Promise<void> {
     // the file as written: env references are stored as references, never as the values they resolve to
     const written = this.live.written;
-    const r = await this.store.importFile({ entries: fileEntries(written), settings: fileSettings(written) });
+    const r = await this.store.importFile({ entries: fileEntries(written), settings: fileSettings(written), source: this.live.source });
     const fields = { source: this.live.source, hash: r.hash, previousHash: r.previousHash ?? undefined };
     if (r.imported) {
       const { added, changed, removed, adminEditsReplaced } = r;
