@@ -14,6 +14,29 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
+/** The part of oidc-provider's Provider the test provider uses. */
+interface Interaction {
+  uid: string;
+  prompt: { name: string; details: { missingOIDCClaims?: string[] } };
+  params: { client_id?: unknown; scope?: unknown };
+  session?: { accountId?: string };
+}
+interface OidcProvider {
+  callback(): http.RequestListener;
+  interactionDetails(req: http.IncomingMessage, res: http.ServerResponse): Promise<Interaction>;
+  interactionFinished(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    result: object,
+    o: { mergeWithLastSubmission: boolean },
+  ): Promise<void>;
+  Grant: new (o: { accountId?: string; clientId: unknown }) => {
+    addOIDCScope(s: string): void;
+    addOIDCClaims(c: string[]): void;
+    save(): Promise<string>;
+  };
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const readForm = (req: http.IncomingMessage) =>
@@ -38,7 +61,9 @@ export async function startOidcProvider(users: Readonly<Record<string, readonly 
   return {
     issuer,
     async register(redirectUri) {
-      const { default: Provider } = (await importModule('oidc-provider')) as { default: new (issuer: string, config: object) => any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const { default: Provider } = (await importModule('oidc-provider')) as {
+        default: new (issuer: string, config: object) => OidcProvider;
+      };
       const provider = new Provider(issuer, {
         clients: [{ client_id: OIDC_CLIENT_ID, client_secret: OIDC_CLIENT_SECRET, redirect_uris: [redirectUri] }],
         claims: { openid: ['sub', 'groups'] },
@@ -48,7 +73,7 @@ export async function startOidcProvider(users: Readonly<Record<string, readonly 
         interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
         findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, groups: users[id] ?? [] }) }),
       });
-      const callback = provider.callback() as http.RequestListener;
+      const callback = provider.callback();
       handle = (req, res) => {
         if (!req.url?.startsWith('/interaction/')) return callback(req, res);
         void interaction(provider, req, res).catch((e: Error) => res.writeHead(500).end(e.message));
@@ -58,11 +83,10 @@ export async function startOidcProvider(users: Readonly<Record<string, readonly 
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function interaction(provider: any, req: http.IncomingMessage, res: http.ServerResponse) {
+async function interaction(provider: OidcProvider, req: http.IncomingMessage, res: http.ServerResponse) {
   const details = await provider.interactionDetails(req, res);
   if (details.prompt.name === 'consent') {
-    const grant = new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
+    const grant = new provider.Grant({ accountId: details.session?.accountId, clientId: details.params.client_id });
     grant.addOIDCScope(String(details.params.scope));
     if (details.prompt.details.missingOIDCClaims) grant.addOIDCClaims(details.prompt.details.missingOIDCClaims);
     return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
