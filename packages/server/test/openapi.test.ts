@@ -66,9 +66,9 @@ function openApiPaths(p: unknown): string[] {
   if (!(p instanceof RegExp)) throw new Error(`Unknown route path ${String(p)}`);
   let variants = [p.source.replace(/^\^/, '').replace(/\$$/, '').replace(/\\\//g, '/')];
   for (;;) {
-    const m = /\(([^()]*)\)/.exec(variants[0]);
+    const m = /\(([^()]*)\)/.exec(variants[0]!);
     if (!m) break;
-    const inner = m[1].replace(/^\?:/, ''); // a non-capturing group: the Gemini version, `(?:v1beta|v1)`
+    const inner = m[1]!.replace(/^\?:/, ''); // a non-capturing group: the Gemini version, `(?:v1beta|v1)`
     const words = /^[\w|]+$/.test(inner) ? inner.split('|') : ['{}'];
     variants = variants.flatMap((v) => words.map((w) => v.replace(m[0], w)));
   }

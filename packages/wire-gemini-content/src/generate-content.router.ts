@@ -83,7 +83,7 @@ export function geminiGenerateContentRouter(deps: GenerateContentRouterDeps): Ro
     requireKey(deps.authenticate, ['x-goog-api-key']),
     jsonBody(),
     async (req: Request, res: Response) => {
-      const params = req.params as unknown as Record<string, string>;
+      const params = req.params as unknown as { 0: string; 1: string }; // the route's two captures
       const [modelId, verb] = [params[0], params[1]];
       const principal = principalOf(res);
       const meta = {

@@ -39,7 +39,7 @@ export function openAiChatRouter(deps: ChatRouterDeps): Router {
     if (!body.stream) {
       const n = request.n ?? 1;
       const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
-      sendWarnings(res, results[0].warnings);
+      sendWarnings(res, results[0]!.warnings); // n >= 1 (the schema's minimum)
       res.json(encodeChatCompletion(id, model.id, created, results));
       return;
     }
