@@ -140,7 +140,7 @@ export class CookieBrowser {
       const body = login.cancel ? 'cancel=1' : `login=${encodeURIComponent(login.username ?? '')}`;
       next = {
         url: new URL(
-          form[1].replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c))),
+          form[1]!.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c))),
           next.url,
         ).href,
         method: 'POST',
@@ -165,7 +165,7 @@ export class CookieBrowser {
       },
     });
     for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
+      const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
       const gone = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || /^\s*expires=Thu, 01 Jan 1970/i.test(a));
