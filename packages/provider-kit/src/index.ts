@@ -32,7 +32,7 @@ export {
 } from './upstream-errors';
 export { parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
-export { imageUrl, parseToolArguments, passthroughExtra } from './conversion-helpers';
+export { imageUrl, parseToolArguments, unreadFields } from './conversion-helpers';
 export {
   type ChatCompletion,
   chatCompletionSchema,
