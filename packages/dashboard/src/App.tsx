@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { loadSession, saveSession, keyHint, type Session } from './session';
+import { endSession, loadSession, saveSession, keyHint, type Session } from './session';
 import { Link, useRoute } from './router';
 import { getJson } from './api';
 import { CALLER_LABEL, mayOpen, navFor, type Caller } from './roles';
@@ -21,6 +21,8 @@ import { Playground } from './pages/Playground';
 /** The platform admin signs in with the admin key; an account key's role is the gateway's answer (GET /v1/me). */
 async function callerOf(session: Session): Promise<Caller> {
   if (session.role === 'admin') return 'platform';
+  // a single sign-on session knows its role from the claim mapping
+  if (session.sso) return session.sso.accountRole === 'member' ? 'member' : 'admin';
   const me = await getJson<{ role: 'admin' | 'member' }>(session.key, '/v1/me');
   return me.role === 'admin' ? 'admin' : 'member';
 }
@@ -51,9 +53,9 @@ export function App() {
             ))}
         </nav>
         <span className="who">
-          {session.role === 'admin' ? 'Admin' : `Account key ${keyHint(session.key)}`}
+          {session.sso ? `Signed in as ${session.sso.subject}` : session.role === 'admin' ? 'Admin' : `Account key ${keyHint(session.key)}`}
           {who && <span className="badge">{CALLER_LABEL[who]}</span>}
-          <button type="button" onClick={() => update(null)}>
+          <button type="button" onClick={() => void endSession(session).then(() => update(null))}>
             Sign out
           </button>
         </span>

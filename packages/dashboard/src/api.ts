@@ -1,3 +1,5 @@
+import { csrfTokenOf } from './session';
+
 /** Calls to this gateway's own HTTP APIs with a bearer key; an error answer becomes an ApiError with its message. */
 export class ApiError extends Error {
   constructor(
@@ -20,9 +22,12 @@ function errorOf(status: number, body: unknown): ApiError {
 
 export async function call(key: string, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.set('Authorization', `Bearer ${key}`);
+  // a single sign-on session: the cookie authenticates, the CSRF token goes along (session.ts)
+  const csrf = csrfTokenOf(key);
+  if (csrf === null) headers.set('Authorization', `Bearer ${key}`);
+  else headers.set('X-CSRF-Token', csrf);
   if (init.body && typeof init.body === 'string') headers.set('Content-Type', 'application/json');
-  const res = await fetch(path, { ...init, headers, cache: 'no-store', credentials: 'omit' });
+  const res = await fetch(path, { ...init, headers, cache: 'no-store', credentials: csrf === null ? 'omit' : 'same-origin' });
   if (!res.ok) {
     const body = await res.json().catch(() => null);
     throw errorOf(res.status, body);

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Principal } from '@gateway/core';
+import type { AuditContext, Principal } from '@gateway/core';
 
 export type Authenticator = (rawKey: string | undefined) => Promise<Principal>;
 
@@ -25,10 +25,29 @@ export function extractKey(req: Request, alternativeHeaders: readonly string[] =
  */
 export const REFUSED_PRINCIPAL = Symbol('refused principal');
 
+/**
+ * Who a request acts as when it presents no key: set by a middleware before the routes (the server's single sign-on
+ * session, server/src/sso), with the author its changes are recorded under. A key, when one is presented, wins.
+ */
+export interface SessionIdentity {
+  principal: Principal;
+  actor: AuditContext['actor'];
+}
+
+export function sessionIdentityOf(res: Response): SessionIdentity | undefined {
+  return res.locals.sessionIdentity as SessionIdentity | undefined;
+}
+
 /** Sets res.locals.principal; failures go to the router's error middleware. */
 export function requireKey(authenticate: Authenticator, alternativeHeaders: readonly string[] = []): RequestHandler {
   return (req, res, next) => {
-    authenticate(extractKey(req, alternativeHeaders)).then(
+    const raw = extractKey(req, alternativeHeaders);
+    const session = sessionIdentityOf(res);
+    if (raw === undefined && session) {
+      res.locals.principal = session.principal;
+      return next();
+    }
+    authenticate(raw).then(
       (p) => {
         res.locals.principal = p;
         next();
@@ -48,6 +67,12 @@ export function requireKey(authenticate: Authenticator, alternativeHeaders: read
 
 export function principalOf(res: Response): Principal {
   return res.locals.principal as Principal;
+}
+
+/** The author of a change made by the request's principal: its key, or the person of a sign-on session. */
+export function actorOf(res: Response): AuditContext['actor'] {
+  const session = sessionIdentityOf(res);
+  return session && res.locals.principal === session.principal ? session.actor : { type: 'key', id: principalOf(res).keyId };
 }
 
 /**

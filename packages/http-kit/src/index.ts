@@ -5,7 +5,16 @@ export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects
 export { errorShapesOf, rendererForPath, type PathClaim, type WireFormat } from './wire-format';
 export { requestId } from './request-id';
 export { requestSignal } from './request-abort';
-export { extractKey, principalOf, REFUSED_PRINCIPAL, requireKey, type Authenticator } from './auth';
+export {
+  actorOf,
+  extractKey,
+  principalOf,
+  REFUSED_PRINCIPAL,
+  requireKey,
+  sessionIdentityOf,
+  type Authenticator,
+  type SessionIdentity,
+} from './auth';
 export { requestOrigin } from './request-origin';
 export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
 export { streamTaskEvents, type TaskEventsSource } from './task-events';

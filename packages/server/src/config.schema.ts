@@ -135,6 +135,32 @@ export const configSchema = {
         concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
       },
     },
+    sso: {
+      type: 'object',
+      required: ['roles'],
+      additionalProperties: false,
+      properties: {
+        // a value of the OIDC_ROLE_CLAIM claim -> what people carrying it may do (sso/sso-grants.ts)
+        roles: {
+          type: 'object',
+          additionalProperties: {
+            oneOf: [
+              { type: 'object', required: ['platformAdmin'], additionalProperties: false, properties: { platformAdmin: { const: true } } },
+              {
+                type: 'object',
+                required: ['account', 'role'],
+                additionalProperties: false,
+                properties: {
+                  account: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+                  role: { enum: ['admin', 'member'] },
+                  group: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
     circuitBreaker: {
       type: 'object',
       additionalProperties: false,

@@ -54,7 +54,11 @@ export interface GatewayConfigFile {
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
   /** per-deployment circuit breaker thresholds (docs/routing.md); unset fields keep the defaults */
   circuitBreaker?: Partial<CircuitBreakerOptions>;
+  /** dashboard single sign-on: a value of the OIDC role claim -> platform admin, or an account and role (sso/sso-grants.ts) */
+  sso?: { roles: Record<string, SsoRoleMapping> };
 }
+
+export type SsoRoleMapping = { platformAdmin: true } | { account: string; role: 'admin' | 'member'; group?: string };
 
 export interface GatewayConfig {
   source: string;
@@ -183,6 +187,9 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
   (file.keys ?? []).forEach((k, i) => {
     if (!groups.has(k.group)) throw new ConfigError(source, `keys.${i}.group`, `unknown group "${k.group}"`);
   });
+  for (const [value, m] of Object.entries(file.sso?.roles ?? {}))
+    if ('account' in m && !groups.has(m.group ?? 'default'))
+      throw new ConfigError(source, `sso.roles.${value}.group`, `unknown group "${m.group ?? 'default'}"`);
   const shortKey = shortConfigKey(file.keys);
   if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
   const circuitBreaker = { ...DEFAULT_BREAKER_OPTIONS, ...file.circuitBreaker };

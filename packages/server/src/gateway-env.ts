@@ -11,6 +11,7 @@ import os from 'node:os';
  * The one place the gateway reads its environment: entry points (main.ts, cli.ts) pass `process.env` here and
  * hand the result on; no other module reads a variable (an architecture test keeps it so).
  */
+import { oidcFromEnv, type OidcEnv } from './sso/oidc-env';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -82,6 +83,8 @@ export interface GatewayEnv {
   refuseDemo?: boolean;
   /** the variables a config file's `apiKey: "env:NAME"` may name (config.ts resolves them; GATEWAY_ALLOWED_ENV bounds admin writes) */
   variables?: Readonly<Record<string, string | undefined>>;
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ROLE_CLAIM, OIDC_SCOPES: dashboard single sign-on (sso/oidc-env.ts) */
+  oidc?: OidcEnv;
 }
 
 /** Where an S3 content store is and how to sign in to it; validated with CONTENT_STORE (content-store-config.ts). */
@@ -169,6 +172,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
     clusterFollower: e[CLUSTER_FOLLOWER_ENV] === '1',
     refuseDemo: e.NODE_ENV === 'production' && e.ALLOW_DEMO_IN_PRODUCTION !== 'true',
     variables: { ...e },
+    oidc: oidcFromEnv(e),
   };
 }
 

@@ -43,6 +43,9 @@ import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { admissionPolicies, type Admission } from './admission';
 import { gatewayLifecycle } from './gateway-lifecycle';
 import type { GatewayEnv } from './gateway-env';
+import { ssoRouter } from './sso/sso.router';
+import { ssoSessionAuth } from './sso/sso-session';
+import { publicBaseUrlFor } from './public-links';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
 
@@ -188,6 +191,14 @@ function gatewayAreas(
       adminWebhooksRouter(webhooks.webhooks, env.adminKey, deps.localAdminToken),
       adminRouter(deps.admin, stores.usageQuery, env.adminKey, deps.localAdminToken),
       dashboardRouter(),
+      ssoRouter({
+        oidc: env.oidc,
+        sessions: stores.ssoSessions,
+        roles: () => config.file.sso?.roles,
+        baseUrl: publicBaseUrlFor(env),
+        trustProxy: env.trustProxy === true,
+        logger: ctx.logger,
+      }),
     ],
     start: () => deps.runtime.start(env.configPollMs ?? 2000),
     stop: async () => deps.runtime.stop(),
@@ -216,6 +227,8 @@ function requestPipeline(
     ),
     ...(infra.tracing ? [infra.tracing.middleware] : []),
     ...(infra.dbHealth ? [databaseGate(infra.dbHealth, rendererForUnroutedPath)] : []),
+    // a dashboard session stands in for a key on the routes it may call (before the role rule, which reads it)
+    ssoSessionAuth(ctx.stores.ssoSessions, ctx.env.trustProxy === true),
     roleGuard(GATEWAY_ROUTE_DOCS, admission.roleCheck, rendererForUnroutedPath),
     // the concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there)
     streamAdmission(admission.streamSlots, rendererForUnroutedPath),

@@ -5,6 +5,7 @@ import { version } from '../package.json';
 import { adminRoutes } from './admin/admin.openapi';
 import { adminAuditRoutes } from './admin/admin-audit.openapi';
 import { selfServiceRoutes } from './self-service/self-service.openapi';
+import { ssoRoutes } from './sso/sso.openapi';
 import { operationsRoutes } from './wiring/operations.openapi';
 import { ERROR_SHAPES, WIRE_FORMATS } from './wire-formats';
 
@@ -18,6 +19,7 @@ export const GATEWAY_ROUTE_DOCS: readonly RouteDoc[] = [
   ...adminRoutes,
   ...adminAuditRoutes,
   ...selfServiceRoutes,
+  ...ssoRoutes,
 ];
 
 /** Statuses and the reasons behind them, from the core's one table. */

@@ -6,6 +6,7 @@ import {
   KnexKeyRepository,
   KnexQuotaRepository,
   KnexResponseStore,
+  KnexSsoSessions,
   KnexTaskRepository,
   KnexUsageQuery,
   KnexWebhookStore,
@@ -25,6 +26,8 @@ export interface Repositories {
   webhooks: KnexWebhookStore;
   responses: KnexResponseStore;
   alerts: KnexAccountAlerts;
+  /** dashboard single sign-on sessions (sso/) */
+  ssoSessions: KnexSsoSessions;
 }
 
 export interface RepositoryOptions {
@@ -52,5 +55,6 @@ export function openRepositories(
     webhooks: new KnexWebhookStore(knex, webhookSeal),
     responses: new KnexResponseStore(knex),
     alerts: new KnexAccountAlerts(knex),
+    ssoSessions: new KnexSsoSessions(knex, clock),
   };
 }

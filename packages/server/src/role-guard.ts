@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { forbiddenRole, roleOf, type Principal } from '@gateway/core';
-import { extractKey, sendError, type ErrorRenderer, type RouteDoc } from '@gateway/http-kit';
+import { extractKey, sendError, sessionIdentityOf, type ErrorRenderer, type RouteDoc } from '@gateway/http-kit';
 import { errorShapeNamed } from './wire-formats';
 
 const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
@@ -18,7 +18,7 @@ const pathPattern = (path: string) =>
  * The role rule, from the route docs alone: a request to a route whose doc says `role: 'admin'` made with a member
  * key gets 403 `forbidden_role` in the route's own error shape. Anything else (no key, a bad key, an unknown route)
  * goes on to the route, which answers as it always does. `identify` resolves a key without counting it against a
- * rate limit (the route counts it).
+ * rate limit (the route counts it); a request without a key acts as its sign-on session, if any (http-kit auth.ts).
  */
 export function roleGuard(
   docs: readonly RouteDoc[],
@@ -34,7 +34,9 @@ export function roleGuard(
     const method = req.method.toLowerCase() === 'head' ? 'get' : req.method.toLowerCase();
     const route = guarded.find((r) => r.method === method && r.pattern.test(req.path));
     if (!route) return next();
-    identify(extractKey(req, route.headers)).then(
+    const raw = extractKey(req, route.headers);
+    const session = sessionIdentityOf(res);
+    (raw === undefined && session ? Promise.resolve(session.principal) : identify(raw)).then(
       (p) => {
         if (roleOf(p) === 'admin') return next();
         const render = typeof route.errors === 'string' ? errorShapeNamed(route.errors).render : unroutedRenderer(req.path, req);

@@ -23,3 +23,4 @@ export { resealSecrets, sealedInventory, type SealedInventory } from './secret-r
 export { taskChangeFeed, TASK_CHANGES_CHANNEL, type ClosableTaskChangeFeed } from './task-change-feed';
 export { KnexAuditedChanges, type KnexChangeStores } from './knex-audited-changes';
 export { enforceRetention, type RetentionPolicy } from './retention-sql';
+export { KnexSsoSessions, type SsoGrant, type SsoLogin, type SsoSession } from './knex-sso-sessions';

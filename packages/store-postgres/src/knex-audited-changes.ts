@@ -51,6 +51,24 @@ function whereRef(q: Knex.QueryBuilder, value: string, column: 'actor' | 'target
   else q.where(`${column}_id`, value);
 }
 
+/** One audit record, written in the change's own transaction (secrets masked). */
+export async function writeAuditRecord(trx: Knex.Transaction, ctx: AuditContext, audit: AuditChange, at: Date): Promise<void> {
+  await trx('audit_log').insert({
+    id: newId('aud_'),
+    at,
+    actor_type: ctx.actor.type,
+    actor_id: ctx.actor.id,
+    action: audit.action,
+    target_type: audit.target.type,
+    target_id: audit.target.id,
+    account_id: audit.accountId,
+    before: json(audit.before),
+    after: json(audit.after),
+    request_id: ctx.requestId,
+    address: ctx.address,
+  });
+}
+
 /** The stores of one audited change; `trx` for the config store's writes. */
 export interface KnexChangeStores extends ChangeStores {
   trx: Knex.Transaction;
@@ -77,21 +95,7 @@ export class KnexAuditedChanges implements AuditedChanges {
         webhooks: new KnexWebhookStore(trx, this.opts.webhookSeal),
         trx,
       });
-      if (audit)
-        await trx('audit_log').insert({
-          id: newId('aud_'),
-          at: now(),
-          actor_type: ctx.actor.type,
-          actor_id: ctx.actor.id,
-          action: audit.action,
-          target_type: audit.target.type,
-          target_id: audit.target.id,
-          account_id: audit.accountId,
-          before: json(audit.before),
-          after: json(audit.after),
-          request_id: ctx.requestId,
-          address: ctx.address,
-        });
+      if (audit) await writeAuditRecord(trx, ctx, audit, now());
       return result;
     });
     this.opts.afterCommit?.();

@@ -51,6 +51,27 @@ describeOnTestDatabases((target) => {
       expect((await store.state()).settings).toEqual({ limits: { requestsPerMinutePerKey: 9 } });
     });
 
+    it('audits each import (settings included) in its own transaction, authored by the file; none when nothing changed', async () => {
+      const store = new KnexConfigStore(db.knex);
+      await store.importFile({ entries: file(), settings, source: '/etc/gateway.json' });
+      await store.importFile({ entries: file(), settings, source: '/etc/gateway.json' });
+      await store.importFile({ entries: file(), settings: { limits: { requestsPerMinutePerKey: 9 } }, source: '/etc/gateway.json' });
+      const rows = await db.knex('audit_log').orderBy('seq').select('actor_type', 'actor_id', 'action', 'before', 'after');
+      const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+      expect(rows.map((r) => [r.actor_type, r.actor_id, r.action])).toEqual([
+        ['config_file', '/etc/gateway.json', 'config.import'],
+        ['config_file', '/etc/gateway.json', 'config.import'],
+      ]);
+      expect(parse(rows[1].before)).toMatchObject({ settings: { limits: { requestsPerMinutePerKey: 5 } } });
+      expect(parse(rows[1].after)).toMatchObject({
+        settings: { limits: { requestsPerMinutePerKey: 9 } },
+        added: 0,
+        changed: 0,
+        removed: 0,
+      });
+      expect(JSON.stringify(rows)).not.toContain('sk-literal-file-key');
+    });
+
     it('stores a literal file key as the marker; every instance reading the file keeps it in memory, imported or not', async () => {
       await new KnexConfigStore(db.knex).importFile({ entries: file(), settings });
       expect(JSON.stringify(await db.knex('config_entries').select())).not.toContain('sk-literal-file-key');

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { canonicalJson, catalogueDiff, sha256Hex, type CatalogueRow } from './config-import-diff';
 import { isSealed, seal, unseal } from './secret-box';
+import { writeAuditRecord } from './knex-audited-changes';
 
 export type ConfigKind = 'provider' | 'model' | 'group';
 
@@ -115,9 +116,15 @@ export class KnexConfigStore {
    * database as it is (admin changes since then included). An import replaces the catalogue, admin rows too, in one
    * transaction. Instances starting together take turns on the version row's lock: the first imports, the others
    * find its hash and import nothing. The file's literal keys are remembered in memory either way. The hash covers
-   * the entries and settings in canonical form, so key order, spacing and the file's `keys` do not count.
+   * the entries and settings in canonical form, so key order, spacing and the file's `keys` do not count. An import
+   * writes its audit record (`config.import`, authored by the file: its path) in the same transaction.
    */
-  async importFile(file: { entries: Array<Omit<ConfigEntry, 'source'>>; settings: CatalogueSettings }): Promise<FileImport> {
+  async importFile(file: {
+    entries: Array<Omit<ConfigEntry, 'source'>>;
+    settings: CatalogueSettings;
+    /** the file's path, the author of the import's audit record */
+    source?: string;
+  }): Promise<FileImport> {
     const resting = file.entries.map((e) => ({ ...e, body: e.body && this.atRest(e.kind, e.id, e.body, 'file') }));
     // the hash of what the database would hold (a literal key as its marker): nothing stored derives from a secret
     const hash = sha256Hex(canonicalJson({ entries: resting, settings: file.settings }));
@@ -149,12 +156,27 @@ export class KnexConfigStore {
           version: trx.raw('version + 1'),
         });
       const after = [...resting, ...(keepAdmin ? admin : [])]; // later rows win, as kept admin rows do
-      return {
-        imported: true,
-        ...outcome,
-        ...catalogueDiff(before, after),
-        adminEditsReplaced: keepAdmin ? 0 : admin.length,
-      };
+      const result = { imported: true, ...outcome, ...catalogueDiff(before, after), adminEditsReplaced: keepAdmin ? 0 : admin.length };
+      await writeAuditRecord(
+        trx,
+        { actor: { type: 'config_file', id: file.source ?? '(config file)' }, requestId: null, address: null },
+        {
+          action: 'config.import',
+          target: { type: 'config', id: 'catalogue' },
+          accountId: null,
+          before: { file_hash: previousHash, settings: json(current?.settings) },
+          after: {
+            file_hash: hash,
+            settings: file.settings,
+            added: result.added,
+            changed: result.changed,
+            removed: result.removed,
+            admin_edits_replaced: result.adminEditsReplaced,
+          },
+        },
+        new Date(),
+      );
+      return result;
     });
   }
 

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AuditContext, WebhookEndpoints } from '@gateway/core';
 import {
+  actorOf,
   compileValidator,
   errorMiddleware,
   jsonBody,
@@ -23,9 +24,9 @@ export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
 const validateCreate = compileValidator<CreateEndpointBody>(createEndpointSchema, 'invalid_request');
 const validateUpdate = compileValidator<UpdateEndpointBody>(updateEndpointSchema, 'invalid_request');
 
-/** Who changes an endpoint (an account admin's key) and from where: its audit record's author. */
+/** Who changes an endpoint (an account admin's key, or a signed-on person) and from where: its audit record's author. */
 const changedBy = (req: Request, res: Response): AuditContext => ({
-  actor: { type: 'key', id: principalOf(res).keyId },
+  actor: actorOf(res),
   requestId: (res.locals.requestId as string | undefined) ?? null,
   address: req.socket.remoteAddress ?? null,
 });

@@ -2,9 +2,12 @@ import type { KeyRepository } from './key-repository.port';
 import type { QuotaRepository } from './quota-repository.port';
 import type { WebhookEndpointRepository } from './webhook-store.port';
 
-/** Who made a change: the platform admin key, an account admin's key (its id), the CLI, or an SSO subject. */
+/**
+ * Who made a change: the platform admin key, an account admin's key (its id), the CLI, an SSO subject, or the config
+ * file a gateway imported at start-up (its path).
+ */
 export interface AuditActor {
-  type: 'admin_key' | 'key' | 'cli' | 'sso';
+  type: 'admin_key' | 'key' | 'cli' | 'sso' | 'config_file';
   id: string;
 }
 

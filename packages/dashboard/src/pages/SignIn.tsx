@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, call } from '../api';
-import type { Session } from '../session';
+import { ssoSession, type Session, type SsoSessionBody } from '../session';
 import { Field } from '../components/bits';
 
 /**
@@ -18,10 +18,34 @@ async function roleOf(key: string): Promise<Session> {
   return { role: 'account', key, callKey: key };
 }
 
+/**
+ * Single sign-on: whether the gateway offers it (an older gateway has no answer: then only keys), and a session it
+ * already holds (back from the identity provider), which signs in at once.
+ */
+async function ssoState(): Promise<{ session: Session | null; enabled: boolean }> {
+  const config = await fetch('/sso/config', { cache: 'no-store', credentials: 'omit' }).catch(() => null);
+  const enabled = config?.ok ? ((await config.json()) as { enabled?: boolean }).enabled === true : false;
+  if (!enabled) return { session: null, enabled };
+  const res = await fetch('/sso/session', { cache: 'no-store', credentials: 'same-origin' }).catch(() => null);
+  return { session: res?.ok ? ssoSession((await res.json()) as SsoSessionBody) : null, enabled };
+}
+
 export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void ssoState().then(({ session, enabled }) => {
+      if (!live) return;
+      if (session) onSignedIn(session);
+      else setSso(enabled);
+    });
+    return () => {
+      live = false;
+    };
+  }, [onSignedIn]);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -51,6 +75,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
         )}
         <p className="note">The admin key sees every account; an account&apos;s key sees its own. The key is kept for this tab only.</p>
       </form>
+      {sso && (
+        <p className="sso">
+          <a className="button" href="/sso/login">
+            Sign in with SSO
+          </a>
+        </p>
+      )}
     </main>
   );
 }

@@ -10,13 +10,19 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. The local
- * token (the CLI's, from DATA_DIR's credential file) is accepted too, from loopback callers only.
+ * token (the CLI's, from DATA_DIR's credential file) is accepted too, from loopback callers only, and so is a
+ * platform admin's single sign-on session (sso/sso-session.ts sets res.locals.ssoPlatformAdmin to its subject).
  */
 export function requireAdmin(adminKey: string | undefined, localToken?: string): RequestHandler {
   const expected = adminKey ? hashApiKey(adminKey) : null;
   const local = localToken ? hashApiKey(localToken) : null;
   return (req, res, next) => {
     const presented = extractKey(req);
+    const ssoSubject = res.locals.ssoPlatformAdmin as string | undefined;
+    if (!presented && ssoSubject) {
+      res.locals.auditActor = { type: 'sso', id: ssoSubject };
+      return next();
+    }
     if (local && presented && LOOPBACK.has(req.socket.remoteAddress ?? '') && digestsEqual(hashApiKey(presented), local)) {
       res.locals.auditActor = { type: 'cli', id: 'cli' };
       return next();
@@ -30,7 +36,7 @@ export function requireAdmin(adminKey: string | undefined, localToken?: string):
   };
 }
 
-/** Who made an admin change, for its audit record: the admin key, or the CLI through its local token. */
+/** Who made an admin change, for its audit record: the admin key, the CLI through its local token, or a signed-on person. */
 export const adminContext = (req: Request, res: Response): AuditContext => ({
   actor: (res.locals.auditActor as AuditContext['actor'] | undefined) ?? { type: 'admin_key', id: 'admin' },
   requestId: (res.locals.requestId as string | undefined) ?? null,

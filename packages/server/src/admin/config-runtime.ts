@@ -21,8 +21,9 @@ export function fileEntries(file: GatewayConfigFile): Array<Omit<ConfigEntry, 's
 export const fileSettings = (file: GatewayConfigFile): CatalogueSettings => ({ limits: file.limits, circuitBreaker: file.circuitBreaker });
 
 /**
- * Entries and settings back into a config document. Keys always come from this instance's file (they are bootstrapped
- * into the key store, not the catalogue); settings from the database once a file was imported.
+ * Entries and settings back into a config document. Keys and the single sign-on mapping always come from this
+ * instance's file (keys are bootstrapped into the key store, not the catalogue); settings from the database once a
+ * file was imported.
  */
 export function documentOf(
   entries: Array<Omit<ConfigEntry, 'source'>>,
@@ -30,7 +31,7 @@ export function documentOf(
   settings: CatalogueSettings | null,
 ): GatewayConfigFile {
   const { limits, circuitBreaker } = (settings ?? fileSettings(file)) as Pick<GatewayConfigFile, 'limits' | 'circuitBreaker'>;
-  const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, limits, circuitBreaker };
+  const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, sso: file.sso, limits, circuitBreaker };
   for (const e of entries) {
     if (e.body === null) continue;
     (doc[SECTION[e.kind]] as unknown as Array<Record<string, unknown>>).push({ [KEY[e.kind]]: e.id, ...e.body });
@@ -60,7 +61,7 @@ export class ConfigRuntime {
   async bootstrap(): Promise<void> {
     // the file as written: env references are stored as references, never as the values they resolve to
     const written = this.live.written;
-    const r = await this.store.importFile({ entries: fileEntries(written), settings: fileSettings(written) });
+    const r = await this.store.importFile({ entries: fileEntries(written), settings: fileSettings(written), source: this.live.source });
     const fields = { source: this.live.source, hash: r.hash, previousHash: r.previousHash ?? undefined };
     if (r.imported) {
       const { added, changed, removed, adminEditsReplaced } = r;

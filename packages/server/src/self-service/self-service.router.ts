@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { GatewayError, invalid, roleOf, type AuditContext, type Principal } from '@gateway/core';
-import { errorMiddleware, jsonBody, openAiErrorShape, principalOf, requireKey, type Authenticator } from '@gateway/http-kit';
+import { actorOf, errorMiddleware, jsonBody, openAiErrorShape, principalOf, requireKey, type Authenticator } from '@gateway/http-kit';
 import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
 import { accountBounds, type AccountBoundsDeps } from './account-bounds';
@@ -16,8 +16,8 @@ const MAX_GRACE_SECONDS = 30 * 24 * 3600;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const contextOf = (req: Request, res: Response, p: Principal): AuditContext => ({
-  actor: { type: 'key', id: p.keyId },
+const contextOf = (req: Request, res: Response): AuditContext => ({
+  actor: actorOf(res),
   requestId: (res.locals.requestId as string | undefined) ?? null,
   address: req.socket.remoteAddress ?? null,
 });
@@ -31,7 +31,7 @@ export function selfServiceRouter(deps: SelfServiceDeps): Router {
   const router = Router();
   const auth = requireKey(deps.authenticate);
   const json = jsonBody();
-  const admin = (req: Request, res: Response) => deps.admin.as(contextOf(req, res, principalOf(res)));
+  const admin = (req: Request, res: Response) => deps.admin.as(contextOf(req, res));
 
   /** The key, when it belongs to the caller's account; otherwise the same 404 as a key that does not exist. */
   const ownKey = async (res: Response, id: string) => {

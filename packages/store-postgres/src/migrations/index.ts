@@ -20,6 +20,8 @@ import * as m020 from './020-usage-indexes';
 import * as m021 from './021-webhook-fairness';
 import * as m022 from './022-task-inputs';
 import * as m023 from './023-task-deployment-required';
+import * as m024 from './024-sso-sessions';
+import * as m025 from './025-sso-logins';
 import * as m027 from './027-key-task-scope';
 import * as m028 from './028-account-alerts';
 
@@ -51,6 +53,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['021-webhook-fairness', m021],
   ['022-task-inputs', m022],
   ['023-task-deployment-required', m023],
+  ['024-sso-sessions', m024],
+  ['025-sso-logins', m025],
   ['027-key-task-scope', m027],
   ['028-account-alerts', m028],
 ];

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** What a single sign-on session may do, decided at sign-in from the identity provider's claim. */
+export type SsoGrant = { platformAdmin: true } | { platformAdmin: false; accountId: string; role: 'admin' | 'member'; group: string };
+
+export interface SsoSession {
+  subject: string;
+  grant: SsoGrant;
+  expiresAt: Date;
+}
+
+/** A sign-in under way: what the callback needs to finish it (PKCE verifier, nonce). */
+export interface SsoLogin {
+  codeVerifier: string;
+  nonce: string;
+}
+
+/** Tokens and states are stored by their SHA-256 only: a copy of the table opens no session. */
+const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+interface SessionRow {
+  subject: string;
+  platform_admin: boolean;
+  account_id: string | null;
+  role: string | null;
+  group_name: string | null;
+  expires_at: Date | string;
+}
+
+/** Dashboard sessions and sign-ins under way (migrations 024, 025); expired rows are never answered and are swept on write. */
+export class KnexSsoSessions {
+  constructor(
+    private readonly knex: Knex,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async startLogin(state: string, login: SsoLogin, ttlMs: number): Promise<void> {
+    const now = this.now();
+    await this.knex('sso_logins').where('expires_at', '<=', now).delete();
+    await this.knex('sso_logins').insert({
+      state_hash: digest(state),
+      code_verifier: login.codeVerifier,
+      nonce: login.nonce,
+      expires_at: new Date(now.getTime() + ttlMs),
+    });
+  }
+
+  /** The sign-in started with this state, removed as it is read: a state works once. */
+  async takeLogin(state: string): Promise<SsoLogin | null> {
+    const [row] = (await this.knex('sso_logins')
+      .where({ state_hash: digest(state) })
+      .delete()
+      .returning(['code_verifier', 'nonce', 'expires_at'])) as Array<{
+      code_verifier: string;
+      nonce: string;
+      expires_at: Date | string;
+    }>;
+    if (!row || new Date(row.expires_at) <= this.now()) return null;
+    return { codeVerifier: row.code_verifier, nonce: row.nonce };
+  }
+
+  async createSession(token: string, subject: string, grant: SsoGrant, ttlMs: number): Promise<SsoSession> {
+    const now = this.now();
+    await this.knex('sso_sessions').where('expires_at', '<=', now).delete();
+    const expiresAt = new Date(now.getTime() + ttlMs);
+    await this.knex('sso_sessions').insert({
+      token_hash: digest(token),
+      subject,
+      platform_admin: grant.platformAdmin,
+      account_id: grant.platformAdmin ? null : grant.accountId,
+      role: grant.platformAdmin ? null : grant.role,
+      group_name: grant.platformAdmin ? null : grant.group,
+      created_at: now,
+      expires_at: expiresAt,
+    });
+    return { subject, grant, expiresAt };
+  }
+
+  async findSession(token: string): Promise<SsoSession | null> {
+    const row = (await this.knex('sso_sessions')
+      .where({ token_hash: digest(token) })
+      .andWhere('expires_at', '>', this.now())
+      .first()) as SessionRow | undefined;
+    if (!row) return null;
+    const grant: SsoGrant = row.platform_admin
+      ? { platformAdmin: true }
+      : { platformAdmin: false, accountId: row.account_id!, role: row.role === 'admin' ? 'admin' : 'member', group: row.group_name! };
+    return { subject: row.subject, grant, expiresAt: new Date(row.expires_at) };
+  }
+
+  async deleteSession(token: string): Promise<void> {
+    await this.knex('sso_sessions')
+      .where({ token_hash: digest(token) })
+      .delete();
+  }
+}
