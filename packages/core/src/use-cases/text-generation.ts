@@ -216,7 +216,7 @@ export class TextGeneration {
         errorCode = cut.errorCode;
         // Abandoned by the consumer: close the upstream, and give the breaker no verdict.
         this.selector.abandoned(chosen);
-        await upstream?.return?.().catch(() => undefined);
+        await upstream?.return?.().catch(() => undefined); // nobody is left to tell; the charge below does not need it
         // What was delivered is charged: the upstream's usage if it came, else its input count (or the estimate) and
         // the delivered text estimated.
         if (!usage) {

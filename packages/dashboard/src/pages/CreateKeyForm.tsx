@@ -37,6 +37,7 @@ export function CreateKeyForm(props: { adminKey: string; onCreated: (k: CreatedK
     [props.adminKey],
   );
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -47,7 +48,7 @@ export function CreateKeyForm(props: { adminKey: string; onCreated: (k: CreatedK
     }
   };
   return (
-    <form className="panel form" onSubmit={submit} aria-label="Create key">
+    <form className="panel form" onSubmit={(e) => void submit(e)} aria-label="Create key">
       <Field label="Name">
         <input value={f.name} onChange={set('name')} maxLength={200} />
       </Field>

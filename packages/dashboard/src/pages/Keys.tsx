@@ -84,6 +84,7 @@ export function Keys({ session, onUseKey }: { session: Session; onUseKey: (key: 
 function KeyRow({ k, adminKey, onRevoked }: { k: KeyView; adminKey: string; onRevoked: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const revoke = async () => {
     try {
       await sendJson(adminKey, 'DELETE', `/admin/keys/${encodeURIComponent(k.id)}`);
@@ -109,7 +110,7 @@ function KeyRow({ k, adminKey, onRevoked }: { k: KeyView; adminKey: string; onRe
           'revoked'
         ) : confirming ? (
           <>
-            <button type="button" className="danger" onClick={revoke}>
+            <button type="button" className="danger" onClick={() => void revoke()}>
               Confirm revoke
             </button>
             <button type="button" onClick={() => setConfirming(false)}>

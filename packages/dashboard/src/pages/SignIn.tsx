@@ -22,6 +22,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -37,7 +38,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   return (
     <main className="signin">
       <h1>Gateway dashboard</h1>
-      <form onSubmit={submit}>
+      <form onSubmit={(e) => void submit(e)}>
         <Field label="API key">
           <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} required />
         </Field>

@@ -58,7 +58,7 @@ function responsesPurge(ctx: WiringContext, store: KnexResponseStore): Required<
   return {
     start: () => {
       if (!(days > 0) || timer) return;
-      timer = setInterval(run, PURGE_EVERY_MS);
+      timer = setInterval(() => void run(), PURGE_EVERY_MS); // run logs its own failure
       timer.unref();
       void run();
     },
