@@ -24,21 +24,12 @@ export const ACCOUNT_RESOURCE_FIELDS: Readonly<Record<string, readonly string[]>
 const without = (o: Readonly<Record<string, unknown>>, fields: readonly string[]) =>
   Object.fromEntries(Object.entries(o).filter(([k]) => !fields.includes(k)));
 
-/**
- * The request as one upstream gets it under its provider's policy. `format`: the inbound format, for fields that
- * travel in `extra` rather than in the native body.
- */
-export function accountResourcesFor(
-  request: TextRequest,
-  format: string | undefined,
-  policy: AccountResourcesPolicy,
-): { request: TextRequest; warnings: Warning[] } {
-  if (policy === 'allow') return { request, warnings: [] };
+/** The request as one upstream gets it under its provider's policy. */
+export function accountResourcesFor(request: TextRequest, policy: AccountResourcesPolicy): { request: TextRequest; warnings: Warning[] } {
   const native = request.native;
-  const names = ACCOUNT_RESOURCE_FIELDS[native?.dialect ?? request.extraFormat ?? format ?? ''] ?? [];
-  const present = names.filter(
-    (f) => (native && native.body[f] !== undefined && native.body[f] !== null) || (request.extra && request.extra[f] !== undefined),
-  );
+  if (policy === 'allow' || !native) return { request, warnings: [] };
+  const names = ACCOUNT_RESOURCE_FIELDS[native.dialect] ?? [];
+  const present = names.filter((f) => native.body[f] !== undefined && native.body[f] !== null);
   if (!present.length) return { request, warnings: [] };
   if (policy === 'refuse')
     throw invalid(
@@ -47,11 +38,7 @@ export function accountResourcesFor(
       present[0],
     );
   return {
-    request: {
-      ...request,
-      ...(native ? { native: { ...native, body: without(native.body, present) } } : {}),
-      ...(request.extra ? { extra: without(request.extra, present) } : {}),
-    },
+    request: { ...request, native: { ...native, body: without(native.body, present) } },
     warnings: present.map((f) => droppedContent(f, 'names a resource of the upstream account: dropped')),
   };
 }

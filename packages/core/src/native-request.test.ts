@@ -12,6 +12,10 @@ describe('native request (same-dialect passthrough)', () => {
     expect(nativeRequestFor(canonical, 'anthropic-messages')).toBeUndefined();
   });
 
+  it('is offered to none when the body may not go as written (it is converted instead)', () => {
+    expect(nativeRequestFor({ ...canonical, native: { ...native, translate: true } }, 'anthropic-messages')).toBeUndefined();
+  });
+
   it('replaces only the named fields, removes those set to undefined, and leaves the client body untouched', () => {
     expect(nativeBody(native, { model: 'claude-up', stream: undefined })).toEqual({
       model: 'claude-up',

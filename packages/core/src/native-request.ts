@@ -27,6 +27,17 @@ export interface NativeRequest {
    * so the adapter renders it ahead of the body's own input.
    */
   history?: { system?: string; messages: Message[] };
+  /**
+   * Top-level fields of `body` the canonical request has no place for (the inbound codec's list). An upstream of
+   * this dialect that converts rather than forwards still sends them; any other names each in a warning
+   * (provider-kit conversion-helpers `unreadFields`).
+   */
+  unread?: readonly string[];
+  /**
+   * The body cannot go upstream as written (it holds what only the gateway can open, e.g. its own sealed compaction
+   * items): every upstream converts the canonical request instead.
+   */
+  translate?: true;
 }
 
 /** An upstream's own non-streaming answer, in the dialect of the request's `native`. */
@@ -47,9 +58,9 @@ export interface NativeEventPart {
   data: Record<string, unknown>;
 }
 
-/** The client's own request when it was written in `dialect`, else undefined: the one test every adapter uses. */
+/** The client's own request when it was written in `dialect` and may go as written, else undefined: the one test every adapter uses. */
 export function nativeRequestFor(req: Pick<TextRequest, 'native'>, dialect: string): NativeRequest | undefined {
-  return req.native?.dialect === dialect ? req.native : undefined;
+  return req.native?.dialect === dialect && !req.native.translate ? req.native : undefined;
 }
 
 /** The native body with the fields routing owns replaced (`model`, `stream`); a value of undefined removes the field. */

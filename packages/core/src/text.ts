@@ -81,13 +81,6 @@ export interface TextRequest {
   responseFormat?: { type: 'text' } | { type: 'json'; schema?: Record<string, unknown>; name?: string };
   reasoning?: { effort?: ReasoningEffort; budgetTokens?: number; includeThoughts?: boolean };
   user?: string;
-  /** fields of the inbound body that have no canonical meaning, kept for same-format passthrough */
-  extra?: Record<string, unknown>;
-  /**
-   * The inbound format `extra` came from (e.g. `openai-chat`). An upstream of that same format sends
-   * `extra` on unchanged; any other reports each field as a warning. The text use case fills it in.
-   */
-  extraFormat?: string;
   /** the client's own body and dialect headers, for an upstream of the same dialect (native-request.ts) */
   native?: NativeRequest;
 }

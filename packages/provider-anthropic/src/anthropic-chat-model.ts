@@ -1,5 +1,5 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import { jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
 import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
 import { anthropicCall, type AnthropicCallOptions } from './anthropic-passthrough';
 import { mapAnthropicMessage } from './map-anthropic-response';
@@ -7,16 +7,9 @@ import { AnthropicStreamMapper } from './map-anthropic-stream';
 
 /** SSE events of a Messages stream → canonical parts; the finish part comes with message_stop. */
 export async function* readAnthropicStream(events: AsyncIterable<SseEvent>, mapper: AnthropicStreamMapper): AsyncGenerator<TextStreamPart> {
-  for await (const ev of events) {
-    let json: unknown;
-    try {
-      json = JSON.parse(ev.data);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
-    const data = checkUpstream(anthropicStreamEventSchema, json, 'a stream event');
+  for await (const { event, data } of jsonEvents(events, anthropicStreamEventSchema, 'a stream event')) {
     // The SSE event name is authoritative; data.type repeats it.
-    yield* mapper.push({ ...data, type: ev.event !== 'message' ? ev.event : data.type });
+    yield* mapper.push({ ...data, type: event !== 'message' ? event : data.type });
   }
   mapper.end();
 }
@@ -29,13 +22,13 @@ export class AnthropicChatModel implements TextModelPort {
   readonly hostedToolFormats = ['anthropic-messages'];
 
   constructor(
-    private readonly transport: UpstreamTransport,
+    private readonly transport: UpstreamClient,
     private readonly options: AnthropicCallOptions,
   ) {}
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, headers, warnings } = anthropicCall(req, this.options, false);
-    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal, headers });
+    const res = await this.transport.request({ method: 'POST', path: '/v1/messages', json: body, signal: ctx.signal, headers });
     const result = mapAnthropicMessage(await res.json(anthropicMessageSchema, 'a message'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
@@ -44,15 +37,21 @@ export class AnthropicChatModel implements TextModelPort {
   async countTokens(req: TextRequest, ctx: CallContext): Promise<number> {
     const { body, headers } = anthropicCall(req, this.options, false);
     const counted = Object.fromEntries(Object.entries(body).filter(([k]) => COUNT_FIELDS.has(k)));
-    const res = await this.transport.post('/v1/messages/count_tokens', counted, { signal: ctx.signal, headers });
+    const res = await this.transport.request({
+      method: 'POST',
+      path: '/v1/messages/count_tokens',
+      json: counted,
+      signal: ctx.signal,
+      headers,
+    });
     return tokenCount((await res.json(anthropicTokenCountSchema, 'a token count')).input_tokens, 'input_tokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, headers, warnings } = anthropicCall(req, this.options, true);
-    const res = await this.transport.post('/v1/messages', body, { signal: ctx.signal, headers });
+    const res = await this.transport.request({ method: 'POST', path: '/v1/messages', json: body, signal: ctx.signal, headers });
     try {
-      yield* readAnthropicStream(parseSse(res.body()), new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+      yield* readAnthropicStream(res.events(), new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId }));
     } finally {
       res.close();
     }

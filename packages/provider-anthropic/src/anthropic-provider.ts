@@ -5,7 +5,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
-  UpstreamTransport,
+  UpstreamClient,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -19,7 +19,7 @@ export interface AnthropicProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   /** `defaultMaxTokens` (4096), `betas` (comma list sent as anthropic-beta), `clientBetas` (allow or deny list) */
   options?: Record<string, unknown>;
@@ -77,7 +77,7 @@ export function createAnthropicProvider(config: AnthropicProviderConfig): Anthro
   rejectUnknownOptions(config.options, Object.keys(anthropicOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const betas = readOption.string(config.options, 'betas');
-  const transport = new UpstreamTransport({
+  const transport = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, ANTHROPIC_DEFAULT_BASE_URL),
     // anthropic-beta is set per call: the operator's betas merged with the client's (anthropic-passthrough.ts)
     headers: { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
@@ -85,7 +85,6 @@ export function createAnthropicProvider(config: AnthropicProviderConfig): Anthro
     transport: config.transport,
     requestIdHeaders: ANTHROPIC_REQUEST_ID_HEADERS,
     describeFailure: describeAnthropicFailure,
-    secrets: [apiKey],
   });
   const model = new AnthropicChatModel(transport, {
     defaultMaxTokens: readOption.positiveInt(config.options, 'defaultMaxTokens', 4096),

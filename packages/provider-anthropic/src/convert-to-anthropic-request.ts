@@ -1,5 +1,5 @@
 import { type ReasoningEffort, type TextRequest, type ToolChoice, unsupportedSetting, type Warning } from '@gateway/provider-kit';
-import { passthroughExtra } from '@gateway/provider-kit';
+import { unreadFields } from '@gateway/provider-kit';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 
 /** The inbound format whose unknown fields may pass through unchanged to this upstream. */
@@ -36,8 +36,8 @@ export function convertToAnthropicRequest(
   stream: boolean,
 ): { body: Record<string, unknown>; warnings: Warning[] } {
   const { messages, warnings } = convertToAnthropicMessages(req.messages);
-  const extra = passthroughExtra(req, ANTHROPIC_FORMAT);
-  warnings.push(...extra.warnings);
+  const unread = unreadFields(req, ANTHROPIC_FORMAT);
+  warnings.push(...unread.warnings);
   const body: Record<string, unknown> = { model: req.model, messages };
   let maxTokens = req.maxOutputTokens ?? opts.defaultMaxTokens;
   if (req.system) body.system = req.system;
@@ -111,5 +111,5 @@ export function convertToAnthropicRequest(
   if (req.responseFormat?.type === 'json')
     warnings.push(unsupportedSetting('responseFormat', 'JSON output is not enforced by Anthropic; ask for it in the prompt'));
   if (stream) body.stream = true;
-  return { body: { ...extra.extra, ...body }, warnings };
+  return { body: { ...unread.fields, ...body }, warnings };
 }

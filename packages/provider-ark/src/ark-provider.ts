@@ -34,7 +34,7 @@ export function createArkProvider(config: ArkProviderConfig): ArkProvider {
     defaultBaseUrl: ARK_DEFAULT_BASE_URL,
     defaultMaxSockets: 64,
     optionsSchema: arkOptionsSchema,
-    auth: bearerAuth,
+    authHeaders: bearerAuth,
     requestIdHeaders: ARK_REQUEST_ID_HEADERS,
     describeFailure: describeArkFailure,
     model: (http, _apiKey, o) =>

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
 import { ARK_TASKS_PATH, arkCreatedSchema, arkTaskListSchema, arkTaskSchema, type ArkTask } from './ark-api';
 import { BatchedTaskReads } from './batched-task-reads';
 import { checkArkRequest, convertToArkTask } from './convert-to-ark-task';
@@ -23,7 +23,7 @@ export class ArkVideoModel implements VideoModelPort {
   private readonly batch: BatchedTaskReads<ArkTask> | undefined;
 
   constructor(
-    private readonly http: UpstreamHttp,
+    private readonly http: UpstreamClient,
     opts: ArkVideoOptions = {},
   ) {
     if (opts.batchPolling !== false) {

@@ -21,7 +21,7 @@ export function createDashScopeProvider(config: DashScopeProviderConfig): DashSc
   return createVideoProvider(config, {
     defaultBaseUrl: DASHSCOPE_DEFAULT_BASE_URL,
     optionsSchema: dashscopeOptionsSchema,
-    auth: bearerAuth,
+    authHeaders: bearerAuth,
     requestIdHeaders: DASHSCOPE_REQUEST_ID_HEADERS,
     describeFailure: describeDashScopeFailure,
     model: (http) => new DashScopeVideoModel(http),

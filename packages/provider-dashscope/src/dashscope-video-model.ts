@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
 import { DASHSCOPE_SYNTHESIS_PATH, dashscopeTaskSchema, type DashScopeTask } from './dashscope-api';
 import { checkDashScopeRequest, convertToDashScopeVideo } from './convert-to-dashscope-video';
 import { mapDashScopeTask } from './map-dashscope-task';
@@ -21,7 +21,7 @@ function decodeRef(ref: string): string {
  * (docs/providers/dashscope.md).
  */
 export class DashScopeVideoModel implements VideoModelPort {
-  constructor(private readonly http: UpstreamHttp) {}
+  constructor(private readonly http: UpstreamClient) {}
 
   check(req: VideoRequest): void {
     checkDashScopeRequest(req);

@@ -1,5 +1,5 @@
 import { type ReasoningEffort, type TextRequest, type ToolChoice, unsupportedSetting, type Warning } from '@gateway/provider-kit';
-import { passthroughExtra } from '@gateway/provider-kit';
+import { unreadFields } from '@gateway/provider-kit';
 import { convertToGoogleContents } from './convert-to-google-contents';
 
 /** The inbound format whose unknown fields may pass through unchanged to this upstream. */
@@ -61,8 +61,8 @@ export function convertToGoogleRequest(
   opts: GoogleRequestOptions,
 ): { body: Record<string, unknown>; warnings: Warning[] } {
   const { contents, warnings } = convertToGoogleContents(req.messages, { fallbackThoughtSignature: opts.fallbackThoughtSignature });
-  const extra = passthroughExtra(req, GOOGLE_FORMAT);
-  warnings.push(...extra.warnings);
+  const unread = unreadFields(req, GOOGLE_FORMAT);
+  warnings.push(...unread.warnings);
   const body: Record<string, unknown> = { contents };
   if (req.system) body.systemInstruction = { parts: [{ text: req.system }] };
   const jsonSchema = opts.schemaDialect === 'json-schema';
@@ -98,5 +98,5 @@ export function convertToGoogleRequest(
   if (thinking) g.thinkingConfig = thinking;
   if (Object.keys(g).length) body.generationConfig = g;
   if (req.user !== undefined) warnings.push(unsupportedSetting('user', 'Gemini has no end-user field; not sent'));
-  return { body: { ...extra.extra, ...body }, warnings };
+  return { body: { ...unread.fields, ...body }, warnings };
 }

@@ -1,6 +1,6 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
 import { invalid } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, parseSse, tokenCount, type SseEvent, type UpstreamTransport } from '@gateway/provider-kit';
+import { jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
 import { googleResponseSchema, googleTokenCountSchema } from './google-api';
 import type { GoogleRequestOptions } from './convert-to-google-request';
 import { googleRequestBody } from './google-passthrough';
@@ -16,15 +16,7 @@ export function modelPath(model: string): string {
 
 /** SSE events of streamGenerateContent → canonical parts; EOF ends the stream. */
 export async function* readGoogleStream(events: AsyncIterable<SseEvent>, mapper: GoogleStreamMapper): AsyncGenerator<TextStreamPart> {
-  for await (const ev of events) {
-    let json: unknown;
-    try {
-      json = JSON.parse(ev.data);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
-    yield* mapper.push(checkUpstream(googleResponseSchema, json, 'a stream chunk'));
-  }
+  for await (const { data } of jsonEvents(events, googleResponseSchema, 'a stream chunk')) yield* mapper.push(data);
   yield* mapper.end();
 }
 
@@ -34,15 +26,14 @@ export class GoogleChatModel implements TextModelPort {
   readonly hostedToolFormats = ['gemini-content'];
 
   constructor(
-    private readonly transport: UpstreamTransport,
+    private readonly transport: UpstreamClient,
     private readonly options: GoogleRequestOptions & { apiVersion: string },
   ) {}
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = googleRequestBody(req, this.options);
-    const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`, body, {
-      signal: ctx.signal,
-    });
+    const path = `/${this.options.apiVersion}/${modelPath(req.model)}:generateContent`;
+    const res = await this.transport.request({ method: 'POST', path, json: body, signal: ctx.signal });
     const result = mapGoogleResponse(await res.json(googleResponseSchema, 'a generateContent answer'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
@@ -55,23 +46,27 @@ export class GoogleChatModel implements TextModelPort {
     const { body } = googleRequestBody(req, this.options);
     const { generationConfig: _settings, safetySettings: _safety, ...input } = body as Record<string, unknown>;
     const path = modelPath(req.model);
-    const res = await this.transport.post(
-      `/${this.options.apiVersion}/${path}:countTokens`,
-      { generateContentRequest: { model: path, ...input } },
-      { signal: ctx.signal },
-    );
+    const res = await this.transport.request({
+      method: 'POST',
+      path: `/${this.options.apiVersion}/${path}:countTokens`,
+      json: { generateContentRequest: { model: path, ...input } },
+      signal: ctx.signal,
+    });
     // proto3 JSON leaves out a zero: no totalTokens means none.
     return tokenCount((await res.json(googleTokenCountSchema, 'a token count')).totalTokens ?? 0, 'totalTokens');
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, warnings } = googleRequestBody(req, this.options);
-    const res = await this.transport.post(`/${this.options.apiVersion}/${modelPath(req.model)}:streamGenerateContent`, body, {
+    const res = await this.transport.request({
+      method: 'POST',
+      path: `/${this.options.apiVersion}/${modelPath(req.model)}:streamGenerateContent`,
+      json: body,
       signal: ctx.signal,
       query: { alt: 'sse' },
     });
     try {
-      yield* readGoogleStream(parseSse(res.body()), new GoogleStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+      yield* readGoogleStream(res.events(), new GoogleStreamMapper({ warnings, upstreamRequestId: res.requestId }));
     } finally {
       res.close();
     }

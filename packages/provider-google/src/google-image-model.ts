@@ -9,7 +9,7 @@ import {
   type ImageUsage,
   unsupportedSetting,
 } from '@gateway/provider-kit';
-import { type UpstreamTransport } from '@gateway/provider-kit';
+import { type UpstreamClient } from '@gateway/provider-kit';
 import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { modelPath } from './google-chat-model';
 import { convertToGoogleImage } from './convert-to-google-image';
@@ -43,7 +43,7 @@ function readImage(res: GoogleResponse): { image?: GeneratedImage; refusal?: str
  */
 export class GoogleImageModel implements ImageModelPort {
   constructor(
-    private readonly transport: UpstreamTransport,
+    private readonly transport: UpstreamClient,
     private readonly apiVersion: string,
   ) {}
 
@@ -52,7 +52,7 @@ export class GoogleImageModel implements ImageModelPort {
     const path = `/${this.apiVersion}/${modelPath(req.model)}:generateContent`;
     const answers = await Promise.all(
       Array.from({ length: req.n }, async () => {
-        const res = await this.transport.post(path, body, { signal: ctx.signal });
+        const res = await this.transport.request({ method: 'POST', path: path, json: body, signal: ctx.signal });
         return res.json(googleResponseSchema, 'a generateContent answer');
       }),
     );

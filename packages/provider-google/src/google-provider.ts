@@ -4,8 +4,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
-  UpstreamHttp,
-  UpstreamTransport,
+  UpstreamClient,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -20,7 +19,7 @@ export interface GoogleProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   /** `apiVersion` (v1beta), `schemaDialect`, `thinkingStyle`, `fallbackThoughtSignature` */
   options?: Record<string, unknown>;
@@ -58,14 +57,13 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
   const o = config.options;
   rejectUnknownOptions(o, Object.keys(googleOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
-  const transport = new UpstreamTransport({
+  const transport = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
     headers: { 'x-goog-api-key': apiKey },
     timeouts: config.timeouts,
     transport: config.transport,
     requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
     describeFailure: describeGoogleFailure,
-    secrets: [apiKey],
   });
   const model = new GoogleChatModel(transport, {
     apiVersion: readOption.string(o, 'apiVersion') ?? 'v1beta',
@@ -74,13 +72,12 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
     fallbackThoughtSignature: readOption.string(o, 'fallbackThoughtSignature'),
   });
   // Video calls (polls, downloads) get their own sockets, so a burst of polling never queues chat requests.
-  const videoHttp = new UpstreamHttp({
+  const videoHttp = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
     headers: { 'x-goog-api-key': apiKey },
     timeouts: config.timeouts,
     requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
     describeFailure: describeGoogleFailure,
-    secrets: [apiKey],
   });
   const apiVersion = readOption.string(o, 'apiVersion') ?? 'v1beta';
   return {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
 import { modelPath } from './google-chat-model';
 import { veoOperationSchema, type VeoOperation, type VeoPersonGeneration } from './google-video-api';
 import { checkVeoRequest, convertToGoogleVideo } from './convert-to-google-video';
@@ -31,7 +31,7 @@ export function decodeVeoRef(ref: string): string {
  */
 export class GoogleVideoModel implements VideoModelPort {
   constructor(
-    private readonly http: UpstreamHttp,
+    private readonly http: UpstreamClient,
     private readonly apiVersion: string,
     private readonly opts: { personGeneration?: VeoPersonGeneration } = {},
   ) {}

@@ -18,16 +18,19 @@ export function imageUrl(p: ImagePart): string {
 }
 
 /**
- * Same-format passthrough: the inbound body's non-canonical fields travel only to an upstream of
- * the same dialect; elsewhere each one becomes a warning.
+ * The client's fields the canonical request has no place for (`native.unread`), read from its own body: an
+ * upstream of the client's dialect that converts rather than forwards sends them on; any other names each in a
+ * warning. A field the gateway removed from the body (account-resources.ts) is neither sent nor named here.
  */
-export function passthroughExtra(req: TextRequest, dialectFormat: string): { extra: Record<string, unknown>; warnings: Warning[] } {
-  if (!req.extra) return { extra: {}, warnings: [] };
-  if (req.extraFormat === dialectFormat) return { extra: req.extra, warnings: [] };
+export function unreadFields(req: TextRequest, dialect: string): { fields: Record<string, unknown>; warnings: Warning[] } {
+  const native = req.native;
+  const names = native?.unread?.filter((k) => native.body[k] !== undefined) ?? [];
+  if (!native || !names.length) return { fields: {}, warnings: [] };
+  if (native.dialect === dialect) return { fields: Object.fromEntries(names.map((k) => [k, native.body[k]])), warnings: [] };
   return {
-    extra: {},
+    fields: {},
     // the names are the caller's own: warningText sanitises them when they are rendered
-    warnings: Object.keys(req.extra).map((k) => unsupportedSetting(k, 'has no equivalent in the upstream format; not sent')),
+    warnings: names.map((k) => unsupportedSetting(k, 'has no equivalent in the upstream format; not sent')),
   };
 }
 

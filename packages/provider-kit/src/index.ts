@@ -11,8 +11,8 @@ export {
 } from './provider-descriptor';
 export { ProviderConfigError, readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
 export type { UpstreamTimeouts } from './upstream-timeouts';
-export { UpstreamTransport, UpstreamResponse } from './upstream-transport';
-export { UpstreamHttp, type UpstreamCall } from './upstream-http';
+export { UpstreamClient, type UpstreamCall } from './upstream-client';
+export type { UpstreamResponse } from './upstream-response';
 export {
   bearerAuth,
   createVideoProvider,
@@ -30,9 +30,9 @@ export {
   malformedUpstream,
   tokenCount,
 } from './upstream-errors';
-export { parseSse, type SseEvent } from './sse-parser';
+export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
-export { imageUrl, parseToolArguments, passthroughExtra } from './conversion-helpers';
+export { imageUrl, parseToolArguments, unreadFields } from './conversion-helpers';
 export {
   type ChatCompletion,
   chatCompletionSchema,

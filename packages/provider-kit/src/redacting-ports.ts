@@ -8,14 +8,16 @@ import {
   type TextModelPort,
   type TextResult,
   type TextStreamPart,
+  type VideoArtifact,
   type VideoModelPort,
   type VideoStatus,
 } from '@gateway/core';
 import { redactDeep, redactNative, type Redact } from './secret-redactor';
 
 /**
- * The choke point every upstream-derived value passes on its way into the gateway: the model ports an
- * adapter hands to the provider registry. Errors (messages, upstream codes, request ids), the metadata
+ * The one place upstream errors are redacted, and the choke point every upstream-derived value passes on its way
+ * into the gateway: the model ports an adapter hands to the provider registry (built-in or outside module alike;
+ * the upstream client redacts nothing). Errors (messages, upstream codes, request ids, result downloads), the metadata
  * the gateway copies (ids, model names, request ids, warnings) and video failures are redacted here;
  * generated content (text, reasoning, tool calls, images) is the model's and passes unchanged. A same-format
  * answer (`native` answers and `native-event` parts) is the upstream's own JSON: every string in it is redacted but
@@ -114,8 +116,20 @@ export function redactingImagePort(port: ImageModelPort, redact: Redact): ImageM
   };
 }
 
+/** A result file's download fails like any upstream call: its error is redacted too. */
+function artifact(a: VideoArtifact, redact: Redact): VideoArtifact {
+  const { thumbnail, dispose } = a;
+  return {
+    ...a,
+    open: () => guarded(() => a.open(), redact),
+    ...(thumbnail ? { thumbnail: { ...thumbnail, open: () => guarded(() => thumbnail.open(), redact) } } : {}),
+    ...(dispose ? { dispose: () => guarded(() => dispose.call(a), redact) } : {}),
+  };
+}
+
 function videoStatus(s: VideoStatus, redact: Redact): VideoStatus {
-  return s.state === 'failed' ? { state: 'failed', code: redact(s.code), message: redact(s.message) } : s;
+  if (s.state === 'failed') return { state: 'failed', code: redact(s.code), message: redact(s.message) };
+  return s.state === 'succeeded' ? { ...s, artifact: artifact(s.artifact, redact) } : s;
 }
 
 /** The operation reference stays as the upstream made it: it is never shown, and polling needs it verbatim. */

@@ -1,3 +1,6 @@
+import { malformedUpstream } from './upstream-errors';
+import { checkUpstream, type UpstreamSchema } from './upstream-schema';
+
 /** One server-sent event. `event` is `message` when the stream gave no `event:` line, as in the SSE spec. */
 export interface SseEvent {
   event: string;
@@ -74,4 +77,26 @@ export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>): Asy
 export function sseJson<T = unknown>(ev: SseEvent): T | undefined {
   if (ev.data.trim() === '[DONE]') return undefined;
   return JSON.parse(ev.data) as T;
+}
+
+/**
+ * The JSON event-stream reading: each event's data parsed as JSON and checked against the upstream's schema (`what`
+ * names an event in errors); `[DONE]` ends the stream. `raw` is the parsed data as sent (a same-dialect passthrough
+ * relays it).
+ */
+export async function* jsonEvents<T>(
+  events: AsyncIterable<SseEvent>,
+  schema: UpstreamSchema<T>,
+  what: string,
+): AsyncGenerator<{ event: string; data: T; raw: unknown }> {
+  for await (const ev of events) {
+    if (ev.data.trim() === '[DONE]') return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(ev.data);
+    } catch {
+      throw malformedUpstream('a stream event that is not valid JSON');
+    }
+    yield { event: ev.event, data: checkUpstream(schema, raw, what), raw };
+  }
 }

@@ -2,17 +2,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { VideoModelPort } from '@gateway/core';
 import { bearerAuth, createVideoProvider, type VideoUpstream } from './video-provider';
-import type { UpstreamHttp } from './upstream-http';
+import type { UpstreamClient } from './upstream-client';
 
 const schema = { properties: { maxSockets: {} } };
 
-function upstream(over: Partial<VideoUpstream> = {}): VideoUpstream & { built: UpstreamHttp[] } {
-  const built: UpstreamHttp[] = [];
+function upstream(over: Partial<VideoUpstream> = {}): VideoUpstream & { built: UpstreamClient[] } {
+  const built: UpstreamClient[] = [];
   return {
     built,
     defaultBaseUrl: 'https://video.example/v1',
     optionsSchema: schema,
-    auth: bearerAuth,
+    authHeaders: bearerAuth,
     requestIdHeaders: ['x-request-id'],
     describeFailure: undefined,
     model: (h) => {
@@ -39,7 +39,7 @@ describe('createVideoProvider', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const seenOptions: unknown[] = [];
     const up = upstream({
-      auth: (key) => ({ headers: { authorization: `Bearer ${key}`, 'x-version': '2' }, secrets: [key] }),
+      authHeaders: (key) => ({ authorization: `Bearer ${key}`, 'x-version': '2' }),
       model: (h, _key, o) => {
         seenOptions.push(o);
         up.built.push(h);

@@ -1,8 +1,7 @@
 import type { VideoModelPort } from '@gateway/core';
 import { readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
-import { UpstreamHttp } from './upstream-http';
+import { UpstreamClient, type UpstreamClientConfig } from './upstream-client';
 import type { UpstreamTimeouts } from './upstream-timeouts';
-import type { TransportConfig } from './upstream-transport';
 
 /** `options` of a video-only provider whose only setting is its socket count (default 32). */
 export const SOCKETS_ONLY_OPTIONS_SCHEMA = {
@@ -35,30 +34,28 @@ export interface VideoUpstream {
   defaultMaxSockets?: number;
   /** the provider's `options` schema: names outside it are refused */
   optionsSchema: { properties: Record<string, unknown> };
-  /** headers sent on every call and every string that must never appear in an error, from the configured key */
-  auth(apiKey: string): { headers?: Record<string, string>; secrets: string[] };
-  requestIdHeaders: TransportConfig['requestIdHeaders'];
-  describeFailure: TransportConfig['describeFailure'];
-  model(http: UpstreamHttp, apiKey: string, options: Record<string, unknown> | undefined): VideoModelPort;
+  /** headers sent on every call, from the configured key (absent: the model signs each call itself) */
+  authHeaders?(apiKey: string): Record<string, string>;
+  requestIdHeaders: UpstreamClientConfig['requestIdHeaders'];
+  describeFailure: UpstreamClientConfig['describeFailure'];
+  model(http: UpstreamClient, apiKey: string, options: Record<string, unknown> | undefined): VideoModelPort;
 }
 
-/** One video model over one UpstreamHttp: the options checked, the key required, the transport closed with it. */
+/** One video model over one UpstreamClient: the options checked, the key required, the transport closed with it. */
 export function createVideoProvider(config: VideoProviderConfig, upstream: VideoUpstream): VideoProvider {
   const o = config.options;
   rejectUnknownOptions(o, Object.keys(upstream.optionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
-  const { headers, secrets } = upstream.auth(apiKey);
-  const http = new UpstreamHttp({
+  const http = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, upstream.defaultBaseUrl),
-    headers,
+    headers: upstream.authHeaders?.(apiKey),
     timeouts: config.timeouts,
     requestIdHeaders: upstream.requestIdHeaders,
     describeFailure: upstream.describeFailure,
-    secrets,
     maxSockets: readOption.positiveInt(o, 'maxSockets', upstream.defaultMaxSockets ?? 32),
   });
   return { video: upstream.model(http, apiKey, o), close: () => http.destroy(), drain: () => http.drain() };
 }
 
 /** Bearer auth with the key itself, the common case. */
-export const bearerAuth = (apiKey: string) => ({ headers: { authorization: `Bearer ${apiKey}` }, secrets: [apiKey] });
+export const bearerAuth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });

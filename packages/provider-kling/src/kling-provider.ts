@@ -27,7 +27,6 @@ export function createKlingProvider(config: KlingProviderConfig): KlingProvider 
     defaultBaseUrl: KLING_DEFAULT_BASE_URL,
     optionsSchema: klingOptionsSchema,
     // no key header: each call carries a JWT signed with the secret key (KlingTokens)
-    auth: (apiKey) => ({ secrets: [apiKey, ...Object.values(parseKlingKey(apiKey))] }),
     requestIdHeaders: KLING_REQUEST_ID_HEADERS,
     describeFailure: describeKlingFailure,
     model: (http, apiKey) => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { klingEnvelopeSchema, type KlingTask, type KlingTaskKind } from './kling-api';
 import type { KlingTokens } from './kling-auth';
 import { checkKlingRequest, convertToKlingTask, klingTaskKind } from './convert-to-kling-task';
@@ -25,7 +25,7 @@ function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string } {
  */
 export class KlingVideoModel implements VideoModelPort {
   constructor(
-    private readonly http: UpstreamHttp,
+    private readonly http: UpstreamClient,
     private readonly tokens: KlingTokens,
   ) {}
 

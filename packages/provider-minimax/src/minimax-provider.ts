@@ -21,7 +21,7 @@ export function createMiniMaxProvider(config: MiniMaxProviderConfig): MiniMaxPro
   return createVideoProvider(config, {
     defaultBaseUrl: MINIMAX_DEFAULT_BASE_URL,
     optionsSchema: minimaxOptionsSchema,
-    auth: bearerAuth,
+    authHeaders: bearerAuth,
     requestIdHeaders: MINIMAX_REQUEST_ID_HEADERS,
     describeFailure: describeMiniMaxFailure,
     model: (http) => new MiniMaxVideoModel(http),

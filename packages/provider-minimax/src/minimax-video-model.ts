@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamCall, type UpstreamHttp, type UpstreamSchema } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamCall, type UpstreamClient, type UpstreamSchema } from '@gateway/provider-kit';
 import { minimaxCreatedSchema, minimaxFileSchema, minimaxQuerySchema, type MiniMaxBaseResp } from './minimax-api';
 import { minimaxBaseRespError } from './minimax-error';
 import { checkMiniMaxRequest, convertToMiniMaxVideo } from './convert-to-minimax-video';
@@ -23,7 +23,7 @@ function decodeRef(ref: string): string {
  * by the gateway's id, so idempotentStart stays off (docs/providers/minimax.md). MiniMax has no cancel.
  */
 export class MiniMaxVideoModel implements VideoModelPort {
-  constructor(private readonly http: UpstreamHttp) {}
+  constructor(private readonly http: UpstreamClient) {}
 
   check(req: VideoRequest): void {
     checkMiniMaxRequest(req);

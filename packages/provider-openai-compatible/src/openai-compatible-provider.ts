@@ -1,11 +1,5 @@
 import type { TextModelPort } from '@gateway/provider-kit';
-import {
-  describeChatFailure,
-  requireBaseUrl,
-  UpstreamTransport,
-  type ProviderDescriptor,
-  type UpstreamTimeouts,
-} from '@gateway/provider-kit';
+import { describeChatFailure, requireBaseUrl, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
 
@@ -15,7 +9,7 @@ export interface OpenAiCompatibleProviderConfig {
   /** optional: local servers often need none */
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client: axios (default) or node */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   options?: Record<string, unknown>;
 }
@@ -28,7 +22,7 @@ export interface OpenAiCompatibleProvider {
 
 export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderConfig): OpenAiCompatibleProvider {
   const settings = readCompatibleOptions(config.options);
-  const transport = new UpstreamTransport({
+  const transport = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl),
     headers: { ...settings.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
     timeouts: config.timeouts,
@@ -36,7 +30,6 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
     requestIdHeaders: settings.requestIdHeaders,
     // Compatible servers send OpenAI's error shape or a looser one; the kit reads both, and 402 as "out of credit".
     describeFailure: describeChatFailure,
-    secrets: config.apiKey ? [config.apiKey] : [],
   });
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),

@@ -1,5 +1,5 @@
 import { droppedContent, type Message, nativeRequestFor, type TextRequest, unsupportedSetting, type Warning } from '@gateway/provider-kit';
-import { imageUrl, passthroughExtra } from '@gateway/provider-kit';
+import { imageUrl, unreadFields } from '@gateway/provider-kit';
 import { RESPONSES_FORMAT } from './openai-responses-api';
 
 type Json = Record<string, unknown>;
@@ -82,8 +82,8 @@ export function convertToResponsesRequest(req: TextRequest, stream: boolean): Co
   if (passthrough) return passthrough;
 
   const warnings: Warning[] = [];
-  const extra = passthroughExtra(req, RESPONSES_FORMAT);
-  warnings.push(...extra.warnings);
+  const unread = unreadFields(req, RESPONSES_FORMAT);
+  warnings.push(...unread.warnings);
   const body: Json = {
     model: req.model,
     input: convertToResponsesInput(undefined, req.messages, warnings),
@@ -135,6 +135,6 @@ export function convertToResponsesRequest(req: TextRequest, stream: boolean): Co
     if (value !== undefined) warnings.push(unsupportedSetting(name, 'the Responses API has no such setting; not sent'));
   if (req.n !== undefined && req.n > 1) warnings.push(unsupportedSetting('n', 'one result per upstream call; extra choices not requested'));
   if (stream) body.stream = true;
-  // Computed fields win over passthrough extras: they carry the canonical meaning.
-  return { body: { ...extra.extra, ...body }, warnings };
+  // Computed fields win over the client's unread fields: they carry the canonical meaning.
+  return { body: { ...unread.fields, ...body }, warnings };
 }

@@ -1,5 +1,5 @@
 import type { TextStreamPart, Warning } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, truncatedStream, type SseEvent } from '@gateway/provider-kit';
+import { jsonEvents, truncatedStream, type SseEvent } from '@gateway/provider-kit';
 import { responseEventSchema, RESPONSES_FORMAT, type ResponseEvent, type ResponsesOutputItem } from './openai-responses-api';
 import { mapResponsesFinish, mapResponsesUsage, responseFailed } from './map-responses-output';
 
@@ -86,21 +86,13 @@ export async function* readResponsesStream(
   mapper: ResponsesStreamMapper,
   native: boolean,
 ): AsyncGenerator<TextStreamPart> {
-  for await (const sse of events) {
-    if (sse.data.trim() === '[DONE]') continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(sse.data);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
-    const ev = checkUpstream(responseEventSchema, raw, 'a stream event');
+  for await (const { event, data: ev, raw } of jsonEvents(events, responseEventSchema, 'a stream event')) {
     const parts = mapper.push(ev);
     if (native)
       yield {
         type: 'native-event',
         dialect: RESPONSES_FORMAT,
-        event: sse.event ?? ev.type ?? 'message',
+        event: event ?? ev.type ?? 'message',
         data: raw as Record<string, unknown>,
       };
     yield* parts;

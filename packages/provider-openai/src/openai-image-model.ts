@@ -10,7 +10,7 @@ import {
   type ImageUsage,
   type Warning,
 } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, parseSse, type UpstreamHttp, type UpstreamResponse } from '@gateway/provider-kit';
+import { jsonEvents, malformedUpstream, type UpstreamClient, type UpstreamResponse } from '@gateway/provider-kit';
 import {
   openAiImagesResponseSchema,
   openAiImageStreamEventSchema,
@@ -22,17 +22,6 @@ import { OPENAI_POLICY_CODES } from './openai-api';
 
 /** Linked images are small files; anything past this is not an image answer. */
 const MAX_LINKED_IMAGE_BYTES = 64 * 1024 * 1024;
-
-async function bytesOf(res: UpstreamResponse): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of res.body()) {
-    size += c.length;
-    if (size > MAX_LINKED_IMAGE_BYTES) throw malformedUpstream(`an image larger than ${MAX_LINKED_IMAGE_BYTES} bytes`);
-    chunks.push(c);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** An `error` object inside the stream: a refusal keeps its meaning, anything else is the upstream's failure. */
 function streamError(e: { message?: string; code?: string }): GatewayError {
@@ -69,7 +58,7 @@ function decoded(b64: string, fallbackType: string, revisedPrompt?: string): Gen
  * are on another host.
  */
 export class OpenAiImageModel implements ImageModelPort {
-  constructor(private readonly http: UpstreamHttp) {}
+  constructor(private readonly http: UpstreamClient) {}
 
   private send(req: ImageRequest, stream: boolean, signal: AbortSignal): { res: Promise<UpstreamResponse>; warnings: Warning[] } {
     if (req.images?.length) {
@@ -89,7 +78,7 @@ export class OpenAiImageModel implements ImageModelPort {
         if (d.b64_json) return decoded(d.b64_json, type, d.revised_prompt);
         if (d.url)
           return decoded(
-            (await bytesOf(await this.http.download(d.url, { signal: ctx.signal }))).toString('base64'),
+            (await (await this.http.download(d.url, { signal: ctx.signal })).bytes(MAX_LINKED_IMAGE_BYTES, 'an image')).toString('base64'),
             type,
             d.revised_prompt,
           );
@@ -106,15 +95,7 @@ export class OpenAiImageModel implements ImageModelPort {
     let usage: ImageUsage | undefined;
     let done = false;
     try {
-      for await (const ev of parseSse(res.body())) {
-        if (ev.data === '[DONE]') break;
-        let json: unknown;
-        try {
-          json = JSON.parse(ev.data);
-        } catch {
-          throw malformedUpstream('a stream event that is not valid JSON');
-        }
-        const e = checkUpstream(openAiImageStreamEventSchema, json, 'a stream event');
+      for await (const { data: e } of jsonEvents(res.events(), openAiImageStreamEventSchema, 'a stream event')) {
         if (e.error) throw streamError(e.error);
         const type = `image/${e.output_format ?? req.outputFormat}`;
         if (e.type?.endsWith('.partial_image') && e.b64_json) {

@@ -4,8 +4,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
-  UpstreamHttp,
-  UpstreamTransport,
+  UpstreamClient,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -22,7 +21,7 @@ export interface OpenAiProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of text calls: node (default) or axios */
+  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
   transport?: 'axios' | 'node';
   /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project; `api`: which text API to call (auto, chat, responses) */
   options?: Record<string, unknown>;
@@ -61,7 +60,7 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
   const organization = readOption.string(config.options, 'organization');
   const project = readOption.string(config.options, 'project');
   const api = readOption.oneOf(config.options, 'api', ['auto', 'chat', 'responses'] as const, 'auto');
-  const transport = new UpstreamTransport({
+  const transport = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
     headers: {
       authorization: `Bearer ${apiKey}`,
@@ -72,10 +71,9 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     transport: config.transport,
     requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
     describeFailure: describeOpenAiFailure,
-    secrets: [apiKey],
   });
   // Images and videos (multipart, polls, downloads) get their own sockets, apart from chat traffic.
-  const media = new UpstreamHttp({
+  const media = new UpstreamClient({
     baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
     headers: {
       authorization: `Bearer ${apiKey}`,
@@ -85,7 +83,6 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
     timeouts: config.timeouts,
     requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
     describeFailure: describeOpenAiFailure,
-    secrets: [apiKey],
   });
   return {
     text:

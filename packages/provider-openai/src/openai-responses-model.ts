@@ -6,7 +6,7 @@ import {
   type TextResult,
   type TextStreamPart,
 } from '@gateway/provider-kit';
-import { checkUpstream, malformedUpstream, parseSse, type UpstreamTransport } from '@gateway/provider-kit';
+import { checkUpstream, s, type UpstreamClient } from '@gateway/provider-kit';
 import { convertToResponsesRequest } from './convert-to-responses-request';
 import { mapOutputItem, mapResponsesFinish, mapResponsesUsage } from './map-responses-output';
 import { readResponsesStream, ResponsesStreamMapper } from './map-responses-stream';
@@ -21,17 +21,12 @@ export class OpenAiResponsesModel implements TextModelPort {
   /** OpenAI's hosted tools (web_search, file_search, ...) run here */
   readonly hostedToolFormats = [RESPONSES_FORMAT];
 
-  constructor(private readonly transport: UpstreamTransport) {}
+  constructor(private readonly transport: UpstreamClient) {}
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToResponsesRequest(req, false);
-    const res = await this.transport.post('/responses', body, { signal: ctx.signal });
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await res.text());
-    } catch {
-      throw malformedUpstream('a body that is not valid JSON');
-    }
+    const res = await this.transport.request({ method: 'POST', path: '/responses', json: body, signal: ctx.signal });
+    const raw = await res.json(s.unknown(), 'a response');
     const r = checkUpstream(responseObjectSchema, raw, 'a response');
     const content = (r.output ?? []).flatMap(mapOutputItem);
     return {
@@ -51,10 +46,10 @@ export class OpenAiResponsesModel implements TextModelPort {
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, warnings } = convertToResponsesRequest(req, true);
-    const res = await this.transport.post('/responses', body, { signal: ctx.signal });
+    const res = await this.transport.request({ method: 'POST', path: '/responses', json: body, signal: ctx.signal });
     try {
       const mapper = new ResponsesStreamMapper({ warnings, upstreamRequestId: res.requestId });
-      yield* readResponsesStream(parseSse(res.body()), mapper, nativeRequestFor(req, RESPONSES_FORMAT) !== undefined);
+      yield* readResponsesStream(res.events(), mapper, nativeRequestFor(req, RESPONSES_FORMAT) !== undefined);
     } finally {
       res.close();
     }

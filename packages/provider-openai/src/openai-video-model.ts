@@ -7,7 +7,7 @@ import {
   type VideoRequest,
   type VideoStatus,
 } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamCall, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
 
@@ -54,7 +54,7 @@ export class OpenAiVideoModel implements VideoModelPort {
   /** Sora remixes natively: `POST /videos/{id}/remix` with the new prompt. */
   readonly remix = true;
 
-  constructor(private readonly http: UpstreamHttp) {}
+  constructor(private readonly http: UpstreamClient) {}
 
   check(req: VideoRequest & { upstreamModel: string }): void {
     checkSoraRequest(req);

@@ -21,7 +21,7 @@ export function createRunwayProvider(config: RunwayProviderConfig): RunwayProvid
   return createVideoProvider(config, {
     defaultBaseUrl: RUNWAY_DEFAULT_BASE_URL,
     optionsSchema: runwayOptionsSchema,
-    auth: (apiKey) => ({ headers: { ...bearerAuth(apiKey).headers, 'x-runway-version': RUNWAY_VERSION }, secrets: [apiKey] }),
+    authHeaders: (apiKey) => ({ ...bearerAuth(apiKey), 'x-runway-version': RUNWAY_VERSION }),
     requestIdHeaders: RUNWAY_REQUEST_ID_HEADERS,
     describeFailure: describeRunwayFailure,
     model: (http) => new RunwayVideoModel(http),

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamHttp } from '@gateway/provider-kit';
+import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
 import { runwayCreatedSchema, runwayTaskSchema, type RunwayTask } from './runway-api';
 import { checkRunwayRequest, convertToRunwayTask } from './convert-to-runway-task';
 import { mapRunwayTask } from './map-runway-task';
@@ -21,7 +21,7 @@ function decodeRef(ref: string): string {
  * idempotency key, so idempotentStart stays off (docs/providers/runway.md).
  */
 export class RunwayVideoModel implements VideoModelPort {
-  constructor(private readonly http: UpstreamHttp) {}
+  constructor(private readonly http: UpstreamClient) {}
 
   check(req: VideoRequest & { upstreamModel: string }): void {
     checkRunwayRequest(req);

@@ -11,7 +11,7 @@ const decodeMessagesRequest = (body: object, model: ModelSpec) => decodeChecked(
 const base = { model: 'sim-chat', max_tokens: 2000, messages: [{ role: 'user', content: 'hi' }] };
 
 describe('decodeMessagesRequest', () => {
-  it('maps sampling fields, system blocks, metadata and keeps unknown fields in extra', () => {
+  it('maps sampling fields, system blocks, metadata and names unknown fields as unread in the native body', () => {
     const { request, thinking } = decodeMessagesRequest(
       {
         ...base,
@@ -41,7 +41,8 @@ describe('decodeMessagesRequest', () => {
       user: 'u1',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
-    expect(request.extra).toEqual({ speed: 'fast', service_tier: 'auto', mcp_servers: [] });
+    expect(request.native).toMatchObject({ dialect: 'anthropic-messages', unread: ['speed', 'service_tier', 'mcp_servers'] });
+    expect(request.native?.body).toMatchObject({ speed: 'fast', service_tier: 'auto', mcp_servers: [] });
     expect(request.reasoning).toBeUndefined();
     expect(thinking).toBe('off');
   });

@@ -26,10 +26,7 @@ export interface DecodedMessagesRequest {
   thinking: ThinkingDisplay;
 }
 
-/**
- * Fields with a canonical meaning; every other top-level field travels in `extra`, which an Anthropic upstream
- * spreads into its body unchanged (so only top-level fields may go there).
- */
+/** Fields with a canonical meaning; every other top-level field is one of the native body's `unread` fields. */
 const KNOWN = new Set([
   'model',
   'messages',
@@ -124,8 +121,6 @@ export function decodeMessagesRequest(body: Body, model: ModelSpec, headers: Rec
   const toolChoice = decodeToolChoice(body.tool_choice, tools);
   const { reasoning, thinking } = decodeReasoning(body, model);
   const format = body.output_config?.format ?? body.output_format;
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
 
   return {
     thinking,
@@ -143,10 +138,14 @@ export function decodeMessagesRequest(body: Body, model: ModelSpec, headers: Rec
       responseFormat: format ? { type: 'json', schema: format.schema } : undefined,
       reasoning,
       user: body.metadata?.user_id ?? undefined,
-      extra: Object.keys(extra).length ? extra : undefined,
       hostedTools: hosted.length ? hosted : undefined,
       // an Anthropic upstream sends this as written (native-request.ts); the fields above serve everything else
-      native: { dialect: DIALECT, body: body as unknown as Record<string, unknown>, headers },
+      native: {
+        dialect: DIALECT,
+        body: body as unknown as Record<string, unknown>,
+        headers,
+        unread: Object.keys(body).filter((k) => !KNOWN.has(k)),
+      },
     },
   };
 }

@@ -21,7 +21,7 @@ const weather = {
 };
 
 describe('decodeGenerateContent', () => {
-  it('maps generationConfig, systemInstruction and keeps other fields in extra', () => {
+  it('maps generationConfig, systemInstruction and names other fields as unread in the native body', () => {
     const { request, includeThoughts } = decodeGenerateContent(
       {
         ...base,
@@ -53,7 +53,11 @@ describe('decodeGenerateContent', () => {
       presencePenalty: 0.1,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
-    expect(request.extra).toEqual({ safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] });
+    expect(request.native).toMatchObject({
+      dialect: 'gemini-content',
+      unread: ['safetySettings'],
+      body: { safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }] },
+    });
     expect(includeThoughts).toBe(false);
   });
 

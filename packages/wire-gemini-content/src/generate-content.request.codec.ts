@@ -26,8 +26,8 @@ export interface DecodedGenerateContent {
 }
 
 /**
- * Fields with a canonical meaning; every other top-level field (safetySettings, cachedContent...) travels in
- * `extra`, which a Gemini upstream spreads into its body unchanged. Other generationConfig keys are ignored.
+ * Fields with a canonical meaning; every other top-level field (safetySettings, cachedContent...) is one of the
+ * native body's `unread` fields. Other generationConfig keys are ignored.
  */
 const KNOWN = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig']);
 
@@ -180,8 +180,6 @@ export function decodeGenerateContent(body: Body, model: ModelSpec): DecodedGene
   const declared = decodeTools(body.tools);
   const { tools, toolChoice } = decodeToolConfig(body.toolConfig, declared.tools);
   const { reasoning, includeThoughts } = decodeThinking(g.thinkingConfig, model);
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
 
   return {
     includeThoughts,
@@ -201,10 +199,9 @@ export function decodeGenerateContent(body: Body, model: ModelSpec): DecodedGene
       seed: g.seed,
       responseFormat: decodeResponseFormat(g),
       reasoning,
-      extra: Object.keys(extra).length ? extra : undefined,
       hostedTools: declared.hosted.length ? declared.hosted : undefined,
       // a Google upstream sends this as written (native-request.ts); the fields above serve everything else
-      native: { dialect: DIALECT, body: body as unknown as Record<string, unknown> },
+      native: { dialect: DIALECT, body: body as unknown as Record<string, unknown>, unread: Object.keys(body).filter((k) => !KNOWN.has(k)) },
     },
   };
 }

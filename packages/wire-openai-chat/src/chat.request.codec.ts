@@ -42,7 +42,10 @@ function userContent(content: ChatContent, at: string): UserContent[] {
   });
 }
 
-// Fields read into the canonical request; the rest (logit_bias included) travel in `extra`.
+/** The dialect of this format's bodies (native-request.ts). */
+const DIALECT = 'openai-chat';
+
+// Fields read into the canonical request; the rest (logit_bias included) are the native body's `unread` fields.
 const KNOWN = new Set([
   'model',
   'messages',
@@ -135,8 +138,6 @@ export function decodeChatRequest(body: ChatRequestBody, model: ModelSpec): Text
     throw invalid('tools_required', '"tool_choice" "required" needs at least one tool.', 'tool_choice');
 
   const rf = body.response_format;
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
 
   return {
     model: body.model,
@@ -155,6 +156,7 @@ export function decodeChatRequest(body: ChatRequestBody, model: ModelSpec): Text
     responseFormat: !rf || rf.type === 'text' ? undefined : { type: 'json', schema: rf.json_schema?.schema, name: rf.json_schema?.name },
     reasoning: effort ? { effort: effort as ReasoningEffort } : undefined,
     user: body.user,
-    extra: Object.keys(extra).length ? extra : undefined,
+    // a chat upstream sends the unread fields from this body beside the converted ones (convert-to-chat-request.ts)
+    native: { dialect: DIALECT, body: body as unknown as Record<string, unknown>, unread: Object.keys(body).filter((k) => !KNOWN.has(k)) },
   };
 }

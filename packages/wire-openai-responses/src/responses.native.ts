@@ -12,17 +12,19 @@ type Json = Record<string, any>;
 const FORMAT = 'openai-responses';
 
 /**
- * The body an upstream of this format gets, or undefined when the input holds what only the gateway can open
- * (its own sealed compaction items): that request is translated instead. `previous_response_id` names a
+ * The body an upstream of this format gets; marked `translate` when the input holds what only the gateway can open
+ * (its own sealed compaction items): that request is converted instead. `previous_response_id` names a
  * gateway-stored response, so it is replaced by that history.
  */
-export function nativeRequestOf(body: Json, input: unknown, previous: StoredConversation | undefined): NativeRequest | undefined {
-  if (Array.isArray(input) && input.some((i: Json) => i?.type === 'compaction')) return undefined;
+export function nativeRequestOf(body: Json, input: unknown, previous: StoredConversation | undefined, unread: string[]): NativeRequest {
   const { previous_response_id: _previous, ...rest } = body;
+  const sealed = Array.isArray(input) && input.some((i: Json) => i?.type === 'compaction');
   return {
     dialect: FORMAT,
     body: input === undefined ? rest : { ...rest, input },
+    unread,
     ...(previous ? { history: previous } : {}),
+    ...(sealed ? { translate: true as const } : {}),
   };
 }
 

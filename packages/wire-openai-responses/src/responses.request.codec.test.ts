@@ -85,8 +85,8 @@ describe('decodeResponsesRequest', () => {
     });
   });
 
-  it('maps settings', () => {
-    const { request } = decode({
+  it('maps settings and names the fields it has no place for', () => {
+    const { request, unread } = decode({
       input: 'hi',
       max_output_tokens: 50,
       temperature: 0.5,
@@ -104,11 +104,11 @@ describe('decodeResponsesRequest', () => {
       topP: 0.9,
       toolChoice: 'none',
       user: 'u1',
-      extra: { prompt_cache_key: 'k' },
       tools: [{ name: 'f', parameters: { type: 'object' } }],
       reasoning: { effort: 'high', includeThoughts: true },
       responseFormat: { type: 'json', name: 'out', schema: { type: 'object' } },
     });
+    expect(unread).toEqual(['prompt_cache_key']);
     expect(
       decode({ input: 'hi', tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'f' } }).request.toolChoice,
     ).toEqual({ type: 'tool', name: 'f' });

@@ -11,6 +11,7 @@ import {
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 import type { ResponsesRequestBody } from './responses.request.schema';
 
+/** Fields with a canonical meaning; every other top-level field is one of the native body's `unread` fields. */
 const KNOWN = new Set([
   'model',
   'input',
@@ -90,6 +91,8 @@ export interface DecodedResponsesRequest {
   request: TextRequest;
   /** history sent upstream (without `instructions`, which never carry over); stored with the output appended */
   conversation: StoredConversation;
+  /** the body's top-level fields the canonical request has no place for (NativeRequest.unread) */
+  unread: string[];
 }
 
 /**
@@ -112,11 +115,10 @@ export function decodeResponsesRequest(
 
   const tools = decodeTools(body.tools);
   const format = body.text?.format;
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) if (!KNOWN.has(k)) extra[k] = v;
   const system = [body.instructions, ...carried].filter((s): s is string => !!s).join('\n\n');
 
   return {
+    unread: Object.keys(body).filter((k) => !KNOWN.has(k)),
     conversation: { ...(carried.length ? { system: carried.join('\n\n') } : {}), messages },
     request: {
       model: body.model,
@@ -130,7 +132,6 @@ export function decodeResponsesRequest(
       responseFormat: !format || format.type === 'text' ? undefined : { type: 'json', schema: format.schema, name: format.name },
       reasoning: decodeReasoning(body.reasoning, model),
       user: body.user,
-      extra: Object.keys(extra).length ? extra : undefined,
     },
   };
 }

@@ -79,8 +79,8 @@ export function openAiResponsesRouter(deps: ResponsesRouterDeps): Router {
       previous?.conversation,
       compactionOpener(sealer, principal.accountId),
     );
-    const native = nativeRequestOf(body, resolved, previous?.conversation);
-    const request = { ...decoded.request, ...(hosted.length ? { hostedTools: hosted } : {}), ...(native ? { native } : {}) };
+    const native = nativeRequestOf(body, resolved, previous?.conversation, decoded.unread);
+    const request = { ...decoded.request, ...(hosted.length ? { hostedTools: hosted } : {}), native };
     return { model, previousId, naming, conversation: decoded.conversation, request };
   };
 

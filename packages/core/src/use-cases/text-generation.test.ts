@@ -152,13 +152,6 @@ describe('TextGeneration failover (generate)', () => {
     await expect(text.generate(principal, request, meta())).rejects.toMatchObject({ reason: 'rate_limited' });
     expect(rows[0]).toMatchObject({ status: 'error', httpStatus: 429, attempts: 2, provider: 'two' });
   });
-
-  it('stamps the inbound format on passthrough fields', async () => {
-    const one = scriptedPort('one', ['ok']);
-    const { text } = setup([dep('one')], { one: one.port });
-    await text.generate(principal, { ...request, extra: { store: true } }, meta());
-    expect(one.seen[0]).toMatchObject({ extra: { store: true }, extraFormat: 'openai-chat' });
-  });
 });
 
 describe('TextGeneration circuit breaker', () => {

@@ -315,13 +315,12 @@ export class TextGeneration {
   /** The request as one deployment gets it: its model name, and only the hosted tools its upstream runs. */
   private upstreamRequest(request: TextRequest, meta: TextCallMeta, a: Attempt): { request: TextRequest; warnings: Warning[] } {
     const d: Deployment = a.deployment;
-    const extraFormat = request.extra && !request.extraFormat ? meta.format : request.extraFormat;
     const policy = this.deps.providers.hostedToolsPolicy?.(d.provider) ?? DEFAULT_HOSTED_TOOLS_POLICY;
     const hosted = hostedToolsFor(request, a.port.hostedToolFormats, policy);
     const resourcesPolicy = this.deps.providers.accountResourcesPolicy?.(d.provider) ?? DEFAULT_ACCOUNT_RESOURCES_POLICY;
-    const safe = accountResourcesFor(hosted.request, meta.format, resourcesPolicy);
+    const safe = accountResourcesFor(hosted.request, resourcesPolicy);
     return {
-      request: { ...safe.request, model: d.upstreamModel, ...(extraFormat ? { extraFormat } : {}) },
+      request: { ...safe.request, model: d.upstreamModel },
       warnings: [...hosted.warnings, ...safe.warnings],
     };
   }

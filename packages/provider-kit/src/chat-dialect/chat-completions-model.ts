@@ -2,7 +2,7 @@ import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPar
 import { parseSse, sseJson, type SseEvent } from '../sse-parser';
 import { malformedUpstream } from '../upstream-errors';
 import { checkUpstream } from '../upstream-schema';
-import type { UpstreamTransport } from '../upstream-transport';
+import type { UpstreamClient } from '../upstream-client';
 import { chatChunkSchema, chatCompletionSchema } from './chat-api';
 import type { ChatDialect } from './chat-dialect';
 import { chatStreamError } from './chat-error';
@@ -33,21 +33,21 @@ export async function* readChatStream(events: AsyncIterable<SseEvent>, mapper: C
 /** A TextModelPort over `POST {baseUrl}/chat/completions`, shaped by a dialect. */
 export class ChatCompletionsModel implements TextModelPort {
   constructor(
-    private readonly transport: UpstreamTransport,
+    private readonly transport: UpstreamClient,
     private readonly dialect: ChatDialect,
     private readonly path = '/chat/completions',
   ) {}
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToChatRequest(req, this.dialect, false);
-    const res = await this.transport.post(this.path, body, { signal: ctx.signal });
+    const res = await this.transport.request({ method: 'POST', path: this.path, json: body, signal: ctx.signal });
     const result = mapChatCompletion(await res.json(chatCompletionSchema, 'a chat completion'), req.model, warnings);
     return res.requestId ? { ...result, upstreamRequestId: res.requestId } : result;
   }
 
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, warnings } = convertToChatRequest(req, this.dialect, true);
-    const res = await this.transport.post(this.path, body, { signal: ctx.signal });
+    const res = await this.transport.request({ method: 'POST', path: this.path, json: body, signal: ctx.signal });
     try {
       yield* readChatStream(parseSse(res.body()), new ChatStreamMapper({ warnings, upstreamRequestId: res.requestId }));
     } finally {

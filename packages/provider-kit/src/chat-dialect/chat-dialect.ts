@@ -23,7 +23,7 @@ export interface ChatDialect {
   extraBody?: Record<string, unknown>;
 }
 
-/** The inbound format whose unknown fields may pass through unchanged to a chat-completions upstream. */
+/** The dialect of chat-completions bodies (native-request.ts): a request written in it keeps its unread fields here. */
 export const CHAT_FORMAT = 'openai-chat';
 
 export const OPENAI_CHAT_DIALECT: ChatDialect = Object.freeze({

@@ -1,5 +1,5 @@
 import { type TextRequest, unsupportedSetting, type Warning } from '@gateway/core';
-import { passthroughExtra } from '../conversion-helpers';
+import { unreadFields } from '../conversion-helpers';
 import { CHAT_FORMAT, type ChatDialect } from './chat-dialect';
 import { convertToChatMessages } from './convert-to-chat-messages';
 
@@ -8,11 +8,16 @@ export interface ConvertedRequest {
   warnings: Warning[];
 }
 
-/** Canonical TextRequest → chat-completions body for one dialect. Pure. */
+/**
+ * Canonical TextRequest → chat-completions body for one dialect. Pure. A request written in the chat dialect keeps
+ * every field of its own body the canonical request has no place for (sent as written); the fields it does carry
+ * are encoded here, because chat servers differ by data (ChatDialect) and the gateway owns `n`, `stream_options`
+ * and the token-limit field. Any other request's unread fields become warnings.
+ */
 export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, stream: boolean): ConvertedRequest {
   const { messages, warnings } = convertToChatMessages(req, dialect);
-  const extra = passthroughExtra(req, CHAT_FORMAT);
-  warnings.push(...extra.warnings);
+  const unread = unreadFields(req, CHAT_FORMAT);
+  warnings.push(...unread.warnings);
   const body: Record<string, unknown> = { model: req.model, messages };
 
   if (req.tools?.length) {
@@ -55,6 +60,6 @@ export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, str
     body.stream = true;
     if (dialect.supportsStreamOptions) body.stream_options = { include_usage: true };
   }
-  // Computed fields win over passthrough and operator extras: they carry the canonical meaning.
-  return { body: { ...dialect.extraBody, ...extra.extra, ...body }, warnings };
+  // Computed fields win over the client's unread fields and the operator's extraBody: they carry the canonical meaning.
+  return { body: { ...dialect.extraBody, ...unread.fields, ...body }, warnings };
 }

@@ -1,16 +1,32 @@
-import type { AxiosInstance, AxiosResponse } from 'axios';
-import type { Readable } from 'node:stream';
 import dns from 'node:dns';
 import net from 'node:net';
 import { GatewayError, isForbiddenAddress, isGatewayError } from '@gateway/core';
+import { createAxiosSender } from './axios-sender';
 import { CallGuard } from './call-guard';
-import { createUpstreamAxios, describeUpstreamFailure, flatHeaders, redactSecrets } from './upstream-common';
 import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
-import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
-import { UpstreamResponse, type TransportConfig } from './upstream-transport';
+import { nodeSend, type HopLookup, type SendRequest, type SentResponse } from './node-http-sender';
+import type { UpstreamFailure } from './upstream-errors';
+import { UpstreamResponse } from './upstream-response';
 import type { UpstreamSchema } from './upstream-schema';
+import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
 
-/** One request of a task-style upstream API (create / read / cancel / download). */
+export interface UpstreamClientConfig {
+  /** as the provider's own SDK takes it; request paths are appended */
+  baseUrl: string;
+  /** sent on every request to the base URL's origin (auth, version headers) */
+  headers?: Record<string, string>;
+  timeouts?: UpstreamTimeouts;
+  /** response headers carrying the upstream request id; the first present wins */
+  requestIdHeaders?: string[];
+  /** a non-2xx answer → GatewayError: the provider's `<p>-error.ts` */
+  describeFailure?: (f: UpstreamFailure) => GatewayError;
+  /** `node` (default): node's http client, measured faster (docs/adr/0002-node-http-transport.md); `axios`: every call through axios */
+  transport?: 'axios' | 'node';
+  /** sockets open to the upstream at once (default 256) */
+  maxSockets?: number;
+}
+
+/** One request to the upstream's API. */
 export interface UpstreamCall {
   method: 'GET' | 'POST' | 'DELETE';
   /** appended to the base URL */
@@ -26,46 +42,61 @@ export interface UpstreamCall {
 
 const MAX_REDIRECTS = 5;
 
-type HopLookup = (hostname: string, options: object) => Promise<{ address: string; family: 4 | 6 }>;
-
 function forbiddenHop(): GatewayError {
   return new GatewayError('upstream_error', "The upstream's result link points to a private, loopback or otherwise non-public address.", {
     code: 'upstream_forbidden_address',
   });
 }
 
+function withQuery(url: string, query: UpstreamCall['query']): string {
+  if (!query) return url;
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) q.append(k, one);
+  const text = q.toString();
+  return text ? `${url}?${text}` : url;
+}
+
 /**
- * The HTTP client of the asynchronous (video) adapters: GET, DELETE, JSON and multipart POST, and
- * downloads of URLs the upstream hands out. Same rules as UpstreamTransport: keep-alive agents per
- * provider (their socket cap bounds the calls in flight to one upstream), bodies read as streams, four
- * timeouts, non-2xx answers mapped by the provider's own describeFailure, keys redacted from messages.
+ * The one HTTP client of every outbound adapter. Per provider: keep-alive agents (their socket cap bounds
+ * the calls in flight to one upstream), four timeouts (call-guard.ts), bodies read as streams through the
+ * response's handlers, non-2xx answers mapped by the provider's describeFailure, upstream request ids read.
+ * Calls go through node's http client; multipart forms and downloads through axios (docs/adr/0002).
+ * It redacts nothing: every error and answer leaves the adapter through the redacting ports (redacting-ports.ts).
  */
-export class UpstreamHttp {
-  private readonly http: AxiosInstance;
+export class UpstreamClient {
   private readonly agents: KeepAliveAgents;
   private readonly timeouts: Required<UpstreamTimeouts>;
+  private readonly viaAxios: (r: SendRequest) => Promise<SentResponse>;
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly host: string;
 
-  constructor(private readonly config: TransportConfig & { maxSockets?: number }) {
+  constructor(private readonly config: UpstreamClientConfig) {
     this.timeouts = resolveTimeouts(config.timeouts);
     this.agents = createKeepAliveAgents(this.timeouts.connectMs, config.maxSockets);
+    this.viaAxios = createAxiosSender(this.agents);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
     this.host = new URL(this.baseUrl).hostname.replace(/^\[|\]$/g, '');
-    // `filter.task_ids=a&filter.task_ids=b`, not axios's default `filter.task_ids[]=a`
-    this.http = createUpstreamAxios(this.agents, { paramsSerializer: { indexes: null } });
   }
 
-  /** Resolves on a 2xx with the body unread; anything else is thrown as a GatewayError. */
+  /** Resolves on a 2xx with the body unread (read it with a handler); anything else is thrown as a GatewayError. */
   async request(call: UpstreamCall): Promise<UpstreamResponse> {
-    const res = await this.send(this.baseUrl + call.path, call, true);
+    const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...this.config.headers, ...call.headers };
+    let body: SendRequest['body'];
+    if (call.json !== undefined) {
+      body = JSON.stringify(call.json);
+      headers['content-type'] = 'application/json';
+    } else if (call.form) {
+      body = call.form; // axios writes the multipart body and its boundary header
+    }
+    const url = withQuery(this.baseUrl + call.path, call.query);
+    const res = await this.send({ method: call.method, url, headers, body }, call.signal, call.form !== undefined);
     if (res.status >= 200 && res.status < 300) return res;
-    throw await this.failure(res);
+    throw await res.failure(this.config.describeFailure);
   }
 
-  /** request() and its body as JSON checked against the upstream's minimal schema. */
+  /** request() read by the JSON handler. */
   async json<T>(call: UpstreamCall, schema: UpstreamSchema<T>, what: string): Promise<T> {
     return (await this.request(call)).json(schema, what);
   }
@@ -78,11 +109,16 @@ export class UpstreamHttp {
   async download(url: string, opts: { signal?: AbortSignal } = {}): Promise<UpstreamResponse> {
     let target = new URL(url, this.baseUrl + '/');
     for (let hop = 0; ; hop++) {
+      const own = target.origin === this.origin;
       const res = await this.send(
-        target.toString(),
-        { method: 'GET', path: '', signal: opts.signal },
-        target.origin === this.origin,
-        this.hopLookup(target),
+        {
+          method: 'GET',
+          url: target.toString(),
+          headers: { accept: '*/*', ...(own ? this.config.headers : {}) },
+          lookup: this.hopLookup(target),
+        },
+        opts.signal,
+        true,
       );
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location) {
@@ -103,18 +139,15 @@ export class UpstreamHttp {
       }
       if (res.status >= 200 && res.status < 300) return res;
       // A result link that is gone stays gone: retrying cannot bring back an expired presigned URL.
-      if (res.status === 404 || res.status === 410 || (res.status === 403 && target.origin !== this.origin)) {
+      if (res.status === 404 || res.status === 410 || (res.status === 403 && !own)) {
         res.close();
         throw new GatewayError(
           'upstream_error',
           `The upstream's result file is no longer available (HTTP ${res.status}); its download link may have expired.`,
-          {
-            code: 'upstream_result_gone',
-            upstreamStatus: res.status,
-          },
+          { code: 'upstream_result_gone', upstreamStatus: res.status },
         );
       }
-      throw await this.failure(res);
+      throw await res.failure(this.config.describeFailure);
     }
   }
 
@@ -140,51 +173,26 @@ export class UpstreamHttp {
     };
   }
 
-  private async send(url: string, call: UpstreamCall, withConfigHeaders: boolean, lookup?: HopLookup): Promise<UpstreamResponse> {
-    const guard = new CallGuard(this.timeouts, call.signal, this.agents.begin());
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      ...(withConfigHeaders ? this.config.headers : {}),
-      ...call.headers,
-    };
-    let data: unknown;
-    if (call.json !== undefined) {
-      data = JSON.stringify(call.json);
-      headers['content-type'] = 'application/json';
-    } else if (call.form) {
-      data = call.form; // axios writes the multipart body and its boundary header
-    }
-    let res: AxiosResponse<Readable>;
+  /** Sends one request under a fresh CallGuard; resolves when the headers arrived, whatever the status. `axiosPays`: a form or a download. */
+  private async send(r: Omit<SendRequest, 'signal'>, signal: AbortSignal | undefined, axiosPays: boolean): Promise<UpstreamResponse> {
+    const guard = new CallGuard(this.timeouts, signal, this.agents.begin());
+    const viaAxios = axiosPays || this.config.transport === 'axios';
+    let res: SentResponse;
     try {
-      res = await this.http.request<Readable>({
-        method: call.method,
-        url,
-        params: call.query,
-        data,
-        headers,
-        signal: guard.signal,
-        ...(lookup ? { lookup } : {}),
-      });
+      const req = { ...r, signal: guard.signal };
+      res = await (viaAxios ? this.viaAxios(req) : nodeSend(this.agents, req));
     } catch (e) {
       guard.finish();
-      if (isGatewayError((e as { cause?: unknown }).cause)) throw (e as { cause: GatewayError }).cause;
-      if (isGatewayError(e)) throw e;
-      throw this.redact(guard.translate(e));
+      // a refused download hop comes back from axios wrapped
+      const cause = (e as { cause?: unknown }).cause;
+      throw guard.translate(isGatewayError(cause) ? cause : e);
     }
-    const flat = flatHeaders(res.headers);
-    const requestId = (this.config.requestIdHeaders ?? ['x-request-id']).map((h) => flat[h]).find(Boolean);
-    guard.headersReceived(() => res.data.destroy());
-    return new UpstreamResponse(res.status, flat, requestId, res.data, guard);
+    const requestId = (this.config.requestIdHeaders ?? ['x-request-id']).map((h) => res.headers[h]).find(Boolean);
+    guard.headersReceived(() => res.stream.destroy());
+    return new UpstreamResponse(res.status, res.headers, requestId, res.stream, guard);
   }
 
-  private async failure(r: UpstreamResponse): Promise<GatewayError> {
-    return this.redact(await describeUpstreamFailure(r, this.config.describeFailure));
-  }
-
-  private redact(e: GatewayError): GatewayError {
-    return redactSecrets(e, this.config.secrets);
-  }
-
+  /** Closes every keep-alive socket now (process shutdown, tests). */
   destroy(): void {
     this.agents.destroy();
   }

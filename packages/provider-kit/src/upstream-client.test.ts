@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayError } from '@gateway/core';
-import { UpstreamHttp } from './upstream-http';
+import { UpstreamClient } from './upstream-client';
 import { s } from './upstream-schema';
 
 interface Seen {
@@ -38,7 +38,7 @@ async function server(reply: (req: http.IncomingMessage, res: http.ServerRespons
 const KEY = 'secret-key-123456';
 const ANY = s.unknown();
 
-describe('UpstreamHttp', () => {
+describe('UpstreamClient', () => {
   it('sends the key to its own origin only: a redirect to another host is followed without it', async () => {
     const storage = await server((_q, res) => res.end('the-bytes'));
     const api = await server((req, res) => {
@@ -46,7 +46,7 @@ describe('UpstreamHttp', () => {
       if (req.url!.startsWith('/file')) return void res.writeHead(307, { location: `${storage.origin}/blob` }).end();
       res.end();
     });
-    const client = new UpstreamHttp({ baseUrl: `${api.origin}/v1`, headers: { 'x-goog-api-key': KEY } });
+    const client = new UpstreamClient({ baseUrl: `${api.origin}/v1`, headers: { 'x-goog-api-key': KEY } });
     try {
       const res = await client.download(`${api.origin}/hop`);
       expect(await res.text()).toBe('the-bytes');
@@ -59,19 +59,16 @@ describe('UpstreamHttp', () => {
     }
   });
 
-  it('stops a redirect loop, repeats array query keys, sends multipart forms and maps failures with the key redacted', async () => {
+  it('stops a redirect loop, repeats array query keys, sends multipart forms and maps failures through the provider describeFailure (redaction: upstream-redaction.test.ts)', async () => {
     const api = await server((req, res) => {
       if (req.url!.startsWith('/loop')) return void res.writeHead(302, { location: '/loop' }).end();
       if (req.url!.startsWith('/bad'))
-        return void res
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: { message: `bad key ${KEY}` } }));
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad prompt' } }));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
-    const client = new UpstreamHttp({
+    const client = new UpstreamClient({
       baseUrl: api.origin,
       headers: { authorization: `Bearer ${KEY}` },
-      secrets: [KEY],
       describeFailure: (f) =>
         new GatewayError('invalid_request', (f.json as { error: { message: string } }).error.message, { upstreamStatus: f.status }),
     });
@@ -92,7 +89,7 @@ describe('UpstreamHttp', () => {
       expect(sent.body).toContain('name="input_reference"; filename="f.png"');
       expect(sent.body).toContain('PNGDATA');
       const err = await client.request({ method: 'DELETE', path: '/bad' }).catch((e: Error) => e);
-      expect(err).toMatchObject({ upstreamStatus: 400, message: 'bad key [redacted]' });
+      expect(err).toMatchObject({ upstreamStatus: 400, message: 'bad prompt' });
     } finally {
       client.destroy();
       await api.close();
@@ -114,7 +111,7 @@ describe('UpstreamHttp', () => {
       res.writeHead(to ? 302 : 200, to ? { location: to } : {});
       res.end(to ? '' : 'own-bytes');
     });
-    const client = new UpstreamHttp({ baseUrl: api.origin });
+    const client = new UpstreamClient({ baseUrl: api.origin });
     try {
       for (const hop of Object.keys(hops))
         expect({

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { s } from './upstream-schema';
-import { UpstreamTransport } from './upstream-transport';
+import { UpstreamClient } from './upstream-client';
 
 /** `/held` sends one chunk and waits for release(); anything else answers JSON at once. Sockets are watched. */
 async function upstream() {
@@ -32,15 +32,17 @@ async function upstream() {
   };
 }
 
-describe.each(['axios', 'node'] as const)('UpstreamTransport.drain (transport: %s)', (transport) => {
+describe.each(['axios', 'node'] as const)('UpstreamClient.drain (transport: %s)', (transport) => {
   it('closes idle sockets at once and lets a call in flight finish, then lets go of its socket', async () => {
     const up = await upstream();
-    const t = new UpstreamTransport({ baseUrl: up.url, transport });
+    const t = new UpstreamClient({ baseUrl: up.url, transport });
     try {
-      const held = await t.post('/held', {});
+      const held = await t.request({ method: 'POST', path: '/held', json: {} });
       const body = held.body();
       expect(String((await body.next()).value)).toBe('first ');
-      expect(await (await t.post('/quick', {})).json(s.object({ ok: s.boolean() }), 'an answer')).toEqual({ ok: true });
+      expect(
+        await (await t.request({ method: 'POST', path: '/quick', json: {} })).json(s.object({ ok: s.boolean() }), 'an answer'),
+      ).toEqual({ ok: true });
       expect(up.sockets).toHaveLength(2);
       const [busy, idle] = up.sockets;
 
