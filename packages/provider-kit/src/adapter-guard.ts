@@ -212,6 +212,7 @@ async function* guardStream(
   } finally {
     // the consumer left, the stream failed or ended: the adapter lets go of its upstream call
     c.abort();
+    // ignored: c.abort() above has ended the call, and the consumer is gone or has its error already
     if (it?.return)
       void Promise.resolve()
         .then(() => it!.return!())

@@ -93,6 +93,7 @@ export class ContentSharingCheck {
     this.started = false;
     clearTimeout(this.timer);
     await this.running;
+    // ignored at shutdown: a probe left behind goes stale after three intervals and the others stop reading it
     await this.deps.probes.withdraw(this.deps.instanceId).catch(() => undefined);
     await this.deps.content.delete(this.probeKey).catch(() => undefined);
   }

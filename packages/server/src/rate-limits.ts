@@ -106,6 +106,7 @@ export function createTokenRateLimiter(redis?: RedisLink) {
     wrap(log: UsageLog): UsageLog {
       const count = (row: UsageRow) => {
         const tokens = (row.inputTokens ?? 0) + (row.outputTokens ?? 0);
+        // ignored: the request is answered already; a count lost to a Redis outage only under-counts this minute
         if (row.keyId && tokens > 0 && limited.has(row.keyId)) void counter.add(row.keyId, tokens).catch(() => undefined);
       };
       return {
@@ -203,6 +204,7 @@ function redisSlots(
       return fallback(p); // Redis unreachable, policy open: this instance's own count still bounds the key
     }
     if (r.value !== 1) throw tooManyStreams(limit);
+    // ignored: a missed renewal is retried a third of a lease later; the lease only lapses after three misses in a row
     const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, leaseMs, member).catch(() => undefined), leaseMs / 3);
     renew.unref();
     let freed = false;
@@ -210,6 +212,7 @@ function redisSlots(
       if (freed) return;
       freed = true;
       clearInterval(renew);
+      // ignored: the lease (leaseMs) frees the slot if Redis misses this
       void redis.zrem(key, member).catch(() => undefined);
     };
   };

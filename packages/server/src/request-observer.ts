@@ -89,7 +89,7 @@ export function observeRequests(
     res.once('close', () => {
       // a router records its usage row as it answers; the row may land in the same tick as the close
       const status = finalStatus(res);
-      setImmediate(async () => {
+      const observe = async () => {
         const facts = await open.end(id, status === CLIENT_CLOSED);
         const path = req.originalUrl.split('?')[0] ?? '';
         const format = facts?.format ?? formatOf(req.method, path);
@@ -118,7 +118,11 @@ export function observeRequests(
           if (isConnectionFailure(e)) logger.warn('request failed: a dependency is unreachable', { ...fields, error: e?.message });
           else logger.error('request failed', { ...fields, error: e?.message, stack: e?.stack });
         } else logger.info('request', fields);
-      });
+      };
+      // a failure to observe (a metric, the log) is logged, never an unhandled rejection that ends the process
+      setImmediate(
+        () => void observe().catch((e: unknown) => logger.error('request observation failed', { requestId: id, error: String(e) })),
+      );
     });
     next();
   };

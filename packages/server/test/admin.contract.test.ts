@@ -156,7 +156,7 @@ describeWithService('TEST_DATABASE_URL', 'admin changes reach a second running i
     };
     const a = await startTestGateway({ listen: false, env });
     const b = await startTestGateway({ listen: false, env });
-    b.startBackground();
+    await b.startBackground();
     try {
       const put = await request(a.app)
         .put('/admin/models/sim-chat-3')

@@ -22,7 +22,7 @@ describe('graceful shutdown', () => {
             text += d;
             closing ??= gw.stop(); // SIGTERM-equivalent while the stream is still going
           });
-          res.on('end', () => closing!.then(() => resolve(text), reject));
+          res.on('end', () => void closing!.then(() => resolve(text), reject)); // a failure goes to reject
         },
       );
       req.on('error', reject);
@@ -64,7 +64,7 @@ async function streamCutByShutdown(
           text += d;
           closing ??= gw.stop();
         });
-        res.on('end', () => closing!.then(() => resolve(text), reject));
+        res.on('end', () => void closing!.then(() => resolve(text), reject)); // a failure goes to reject
       },
     );
     req.on('error', reject);

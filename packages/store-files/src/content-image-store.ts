@@ -36,7 +36,7 @@ export class ContentImageStore implements GeneratedImageStore {
     const expiresAt = parseInt(m[1]!, 36);
     const key = `images/${name}`;
     if (expiresAt <= this.now()) {
-      await this.content.delete(key).catch(() => undefined);
+      await this.content.delete(key).catch(() => undefined); // expired either way; the store's retention removes it
       return null;
     }
     if (!(await this.content.stat(key))) return null;

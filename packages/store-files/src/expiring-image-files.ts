@@ -45,7 +45,7 @@ export class ExpiringImageFiles implements GeneratedImageStore {
     try {
       const expiresAt = (await stat(file)).mtimeMs + this.ttlMs;
       if (expiresAt <= this.now()) {
-        await unlink(file).catch(() => undefined);
+        await unlink(file).catch(() => undefined); // expired either way; the next sweep retries the removal
         return null;
       }
       return { data: await readFile(file), mediaType: TYPE[m[1] as keyof typeof TYPE], expiresAt };
@@ -64,7 +64,7 @@ export class ExpiringImageFiles implements GeneratedImageStore {
       const file = path.join(this.dir, name);
       const s = await stat(file).catch(() => null);
       if (s && s.mtimeMs + this.ttlMs <= this.now()) {
-        await unlink(file).catch(() => undefined);
+        await unlink(file).catch(() => undefined); // removed meanwhile by an open(), or retried at the next sweep
         removed++;
       }
     }

@@ -83,6 +83,7 @@ export class S3ContentStore implements ContentStore {
       return { size };
     } catch (e) {
       await pieces.return?.();
+      // ignored: the write's own error is rethrown below; an upload left open never becomes an object under Key
       if (uploadId)
         await this.s3
           .send(new (sdk().AbortMultipartUploadCommand)({ Bucket: this.bucket, Key, UploadId: uploadId }))

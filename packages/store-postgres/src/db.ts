@@ -93,7 +93,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // PGlite sets its own files' modes (0666): owner-only at open, every minute, and at close
     if (kind === 'pglite' && opts.dataDir) stopSweep = keepTreePrivate(path.resolve(opts.dataDir, 'pglite'));
   } catch (e) {
-    await close().catch(() => undefined);
+    await close().catch(() => undefined); // the open's own error is the one to report
     throw e;
   }
   const listen = (channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void) =>
@@ -168,7 +168,7 @@ async function listenOnPostgres(
   return async () => {
     if (stopped) return;
     stopped = true;
-    await conn.query(`unlisten ${channel}`).catch(() => undefined);
+    await conn.query(`unlisten ${channel}`).catch(() => undefined); // fails only on a broken connection, released next
     await db.client.releaseConnection(conn);
   };
 }
@@ -208,6 +208,7 @@ async function withMigrationLock(db: Knex, schema: string | undefined, fn: () =>
     await db.raw('select pg_advisory_lock(hashtext(?))', [key]).connection(conn);
     await fn();
   } finally {
+    // ignored: it fails only on a broken connection, whose session (and so its lock) has ended
     await db
       .raw('select pg_advisory_unlock(hashtext(?))', [key])
       .connection(conn)

@@ -45,6 +45,7 @@ export class KnexContentStore implements ContentStore {
       return { size };
     } catch (e) {
       await pieces.return?.(); // stops (and destroys) a source we no longer read
+      // ignored: the write's own error is rethrown below; a row left without its key is never read
       await this.knex('content_objects')
         .where({ id })
         .delete()

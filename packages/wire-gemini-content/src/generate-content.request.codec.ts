@@ -201,7 +201,11 @@ export function decodeGenerateContent(body: Body, model: ModelSpec): DecodedGene
       reasoning,
       hostedTools: declared.hosted.length ? declared.hosted : undefined,
       // a Google upstream sends this as written (native-request.ts); the fields above serve everything else
-      native: { dialect: DIALECT, body: body as unknown as Record<string, unknown>, unread: Object.keys(body).filter((k) => !KNOWN.has(k)) },
+      native: {
+        dialect: DIALECT,
+        body: body as unknown as Record<string, unknown>,
+        unread: Object.keys(body).filter((k) => !KNOWN.has(k)),
+      },
     },
   };
 }

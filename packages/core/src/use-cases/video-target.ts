@@ -36,5 +36,5 @@ export function submitTarget(task: VideoTask, providers: VideoProviderLookup): V
 /** Best effort: asks the task's upstream to stop; the task's own state is already final whatever it answers. */
 export function cancelUpstream(providers: VideoProviderLookup, task: VideoTask): void {
   const port = task.upstream && providers.video(task.upstream.provider);
-  if (task.upstream && port?.cancel) port.cancel(task.upstream.operation).catch(() => undefined);
+  if (task.upstream && port?.cancel) port.cancel(task.upstream.operation).catch(() => undefined); // best effort, see above
 }

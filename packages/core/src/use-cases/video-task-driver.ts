@@ -117,7 +117,10 @@ export class VideoTaskDriver {
       // Cancelled or expired meanwhile, or our lease ran out: do not leave an orphan rendering upstream
       // (unless another worker stored this very operation, which an idempotent upstream returns).
       const current = await this.d.tasks.findById(t.id);
-      if (current?.upstream?.operation !== ref) target.port.cancel?.(ref).catch(() => undefined);
+      if (current?.upstream?.operation !== ref)
+        target.port
+          .cancel?.(ref)
+          .catch((e: Error) => this.d.log('warn', 'orphan upstream operation not cancelled', { taskId: t.id, error: e.message }));
       return;
     }
     await this.release(c, { attempt: 0 });
@@ -185,7 +188,7 @@ export class VideoTaskDriver {
         bytes: size,
       };
     } catch (e) {
-      await deleteContent(this.d.content, draft).catch(() => undefined);
+      await deleteContent(this.d.content, draft).catch(() => undefined); // the content store's retention removes leftovers
       if (signal.aborted) return;
       // The upstream answered that the result is gone for good (e.g. an expired result URL): retrying cannot help.
       if (e instanceof GatewayError && !e.retryable && e.upstreamStatus !== undefined)
@@ -196,11 +199,11 @@ export class VideoTaskDriver {
     }
     const done = await this.d.tasks.transition(t.id, 'running', 'succeeded', { delivery, progress: 100 });
     if (!done) {
-      await deleteContent(this.d.content, draft).catch(() => undefined);
+      await deleteContent(this.d.content, draft).catch(() => undefined); // the content store's retention removes leftovers
       return;
     }
     this.d.log('info', 'video task succeeded', { taskId: t.id, bytes: delivery.bytes, shape: source });
-    await artifact.dispose?.().catch(() => undefined);
+    await artifact.dispose?.().catch(() => undefined); // frees a temporary copy; the task has succeeded either way
     // Settled now rather than at the next sweep; a failure here is the sweep's to repeat (compare-and-set).
     await this.d.billing?.settleDelivered(this.d.catalogue, { taskId: t.id }).catch((e: Error) => {
       this.d.log('warn', 'video settlement deferred to the sweep', { taskId: t.id, error: e.message });

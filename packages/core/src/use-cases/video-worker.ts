@@ -209,7 +209,7 @@ export class VideoWorker {
       if (ac.signal.aborted) await this.driver.release(c, { attempt: c.pollAttempts });
     } catch (e) {
       this.log('error', 'video task step failed', { taskId: c.task.id, error: (e as Error).message });
-      await this.driver.release(c).catch(() => undefined);
+      await this.driver.release(c).catch(() => undefined); // else its lease runs out and the task is claimed again
     } finally {
       clearInterval(beat);
       this.steps.delete(ac);

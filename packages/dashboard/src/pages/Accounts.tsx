@@ -58,7 +58,7 @@ function CreateAccount({ adminKey, onDone }: { adminKey: string; onDone: () => v
     onDone,
   );
   return (
-    <form className="panel form" onSubmit={submit} aria-label="Create account">
+    <form className="panel form" onSubmit={(e) => void submit(e)} aria-label="Create account">
       <Field label="Account id">
         <input value={f.id} onChange={(e) => setF({ ...f, id: e.target.value })} required />
       </Field>
@@ -86,7 +86,7 @@ function EditQuota({ adminKey, account, quota, onDone }: { adminKey: string; acc
     onDone,
   );
   return (
-    <form className="panel form" onSubmit={submit} aria-label={`Quota of ${account}`}>
+    <form className="panel form" onSubmit={(e) => void submit(e)} aria-label={`Quota of ${account}`}>
       <Field label="Credit limit (empty: unlimited)">
         <input type="number" min="0" step="any" value={limit} onChange={(e) => setLimit(e.target.value)} />
       </Field>

@@ -88,7 +88,7 @@ export function Audit({ session, caller }: { session: Session; caller: Caller })
         </Field>
         <div className="actions">
           <button type="submit">Apply filters</button>
-          <button type="button" onClick={exportCsv}>
+          <button type="button" onClick={() => void exportCsv()}>
             Export CSV
           </button>
         </div>

@@ -134,7 +134,11 @@ function EntryEditor(props: { adminKey: string; kind: Kind; id: string; entry: E
     }
   };
   return (
-    <form className="panel form" onSubmit={submit} aria-label={props.id ? `Edit ${props.id}` : `New ${props.kind.slice(0, -1)}`}>
+    <form
+      className="panel form"
+      onSubmit={(e) => void submit(e)}
+      aria-label={props.id ? `Edit ${props.id}` : `New ${props.kind.slice(0, -1)}`}
+    >
       <Field label="Id">
         <input value={id} onChange={(e) => setId(e.target.value)} readOnly={!!props.id} required />
       </Field>

@@ -42,7 +42,7 @@ export function KeyForm(props: {
     }
   };
   return (
-    <form className="panel form" onSubmit={submit} aria-label={props.label}>
+    <form className="panel form" onSubmit={(e) => void submit(e)} aria-label={props.label}>
       <Field label="Name">
         <input value={f.name} onChange={set('name')} maxLength={200} />
       </Field>

@@ -197,7 +197,7 @@ function KeyRow(props: {
         )}
         {confirm === 'revoke' && (
           <>
-            <button type="button" className="danger" onClick={revoke}>
+            <button type="button" className="danger" onClick={() => void revoke()}>
               Confirm revoke
             </button>
             <button type="button" onClick={() => setConfirm(null)}>
@@ -210,7 +210,7 @@ function KeyRow(props: {
             <Field label="Grace seconds">
               <input type="number" min="0" step="1" value={grace} onChange={(e) => setGrace(e.target.value)} />
             </Field>
-            <button type="button" className="danger" onClick={rotate}>
+            <button type="button" className="danger" onClick={() => void rotate()}>
               Confirm rotate
             </button>
             <button type="button" onClick={() => setConfirm(null)}>

@@ -61,7 +61,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   return (
     <main className="signin">
       <h1>Gateway dashboard</h1>
-      <form onSubmit={submit}>
+      <form onSubmit={(e) => void submit(e)}>
         <Field label="API key">
           <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} required />
         </Field>

@@ -23,6 +23,7 @@ export function TaskPage({ session, id }: { session: Session; id: string }) {
   useInterval(task.reload, 1500, !!item && !done);
   const poster = useObjectUrl(key, item?.status === 'succeeded' ? contentPath(id, 'thumbnail') : null);
   if (!key) return <NeedsCallKey />;
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const act = async () => {
     setActionError(null);
     try {
@@ -72,7 +73,7 @@ export function TaskPage({ session, id }: { session: Session; id: string }) {
               </>
             )}
           </dl>
-          <button type="button" className="danger" onClick={act}>
+          <button type="button" className="danger" onClick={() => void act()}>
             {done ? 'Delete' : 'Cancel'}
           </button>
           <h2>Events</h2>

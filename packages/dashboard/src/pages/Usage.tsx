@@ -42,6 +42,7 @@ export function Usage({ session, caller }: { session: Session; caller: Caller })
     setApplied(next);
     setScope(scopeOf(next));
   };
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const exportCsv = async () => {
     setExportError(null);
     try {
@@ -99,7 +100,7 @@ export function Usage({ session, caller }: { session: Session; caller: Caller })
         </Field>
         <div className="actions">
           <button type="submit">Apply filters</button>
-          <button type="button" onClick={exportCsv}>
+          <button type="button" onClick={() => void exportCsv()}>
             Export CSV
           </button>
         </div>

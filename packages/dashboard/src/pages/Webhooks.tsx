@@ -66,7 +66,7 @@ export function Webhooks({ session, caller }: { session: Session; caller: Caller
   return (
     <section>
       <h1>Webhooks</h1>
-      <form className="panel form" onSubmit={add} aria-label="Add endpoint">
+      <form className="panel form" onSubmit={(e) => void add(e)} aria-label="Add endpoint">
         <Field label="Endpoint URL">
           <input type="url" value={f.url} onChange={(e) => setF({ ...f, url: e.target.value })} required />
         </Field>
@@ -108,7 +108,7 @@ export function Webhooks({ session, caller }: { session: Session; caller: Caller
                 <button type="button" onClick={() => setOpen(open === ep.id ? null : ep.id)}>
                   Deliveries
                 </button>
-                <button type="button" className="danger" onClick={() => remove(ep.id)}>
+                <button type="button" className="danger" onClick={() => void remove(ep.id)}>
                   Delete
                 </button>
               </td>

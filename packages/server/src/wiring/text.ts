@@ -57,7 +57,7 @@ function responsesPurge(ctx: WiringContext, store: WiringContext['stores']['resp
   return {
     start: () => {
       if (!(days > 0) || timer) return;
-      timer = setInterval(run, PURGE_EVERY_MS);
+      timer = setInterval(() => void run(), PURGE_EVERY_MS); // run logs its own failure
       timer.unref();
       void run();
     },

@@ -48,7 +48,7 @@ function post(path: string, headers: Record<string, string | number>, write: (re
       },
     );
     req.on('error', (e) => (req.destroyed && (e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
-    write(req).catch(() => undefined);
+    write(req).catch(() => undefined); // a failed write surfaces as the request's error above
   });
 }
 

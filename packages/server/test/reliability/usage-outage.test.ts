@@ -41,7 +41,7 @@ async function openStream(gw: GatewayProcess, prompt: string): Promise<OpenStrea
     ended = true;
     return text;
   })();
-  done.catch(() => undefined);
+  done.catch(() => undefined); // awaited by the test later; this only keeps an early failure from going unhandled
   return { requestId: res.headers.get('x-request-id')!, done, finished: () => ended };
 }
 

@@ -120,7 +120,7 @@ async function freshPostgres(url: string): Promise<{ url: string; drop(): Promis
   return {
     url: u.toString(),
     async drop() {
-      await admin.raw(`drop database if exists "${name}" with (force)`).catch(() => undefined);
+      await admin.raw(`drop database if exists "${name}" with (force)`).catch(() => undefined); // cleanup only
       await admin.destroy();
     },
   };

@@ -8,6 +8,7 @@ export function ChatPanel(props: { apiKey: string; models: string[] }) {
   const [reply, setReply] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const send = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -22,7 +23,7 @@ export function ChatPanel(props: { apiKey: string; models: string[] }) {
     }
   };
   return (
-    <form className="panel" onSubmit={send} aria-label="Chat">
+    <form className="panel" onSubmit={(e) => void send(e)} aria-label="Chat">
       <h2>Chat</h2>
       <ModelSelect label="Chat model" models={props.models} value={model} onChange={setModel} />
       <Field label="Message">

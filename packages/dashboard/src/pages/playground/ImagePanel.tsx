@@ -9,6 +9,7 @@ export function ImagePanel(props: { apiKey: string; models: string[] }) {
   const [images, setImages] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const generate = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -34,7 +35,7 @@ export function ImagePanel(props: { apiKey: string; models: string[] }) {
     }
   };
   return (
-    <form className="panel" onSubmit={generate} aria-label="Image">
+    <form className="panel" onSubmit={(e) => void generate(e)} aria-label="Image">
       <h2>Image</h2>
       <ModelSelect label="Image model" models={props.models} value={model} onChange={setModel} />
       <Field label="Image prompt">

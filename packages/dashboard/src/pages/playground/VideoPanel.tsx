@@ -11,6 +11,7 @@ export function VideoPanel(props: { apiKey: string; models: string[] }) {
   const [seconds, setSeconds] = useState('4');
   const [video, setVideo] = useState<VideoObject | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
   const create = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -25,7 +26,7 @@ export function VideoPanel(props: { apiKey: string; models: string[] }) {
   }, [props.apiKey, video]);
   useInterval(poll, 1500, !!video && !FINISHED.has(video.status));
   return (
-    <form className="panel" onSubmit={create} aria-label="Video">
+    <form className="panel" onSubmit={(e) => void create(e)} aria-label="Video">
       <h2>Video</h2>
       <ModelSelect label="Video model" models={props.models} value={model} onChange={setModel} />
       <Field label="Video prompt">

@@ -97,7 +97,7 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
     for (let k = 0; k < o.kills; k++) {
       gw = await startGatewayProcess(setup.env);
       const url = gw.url;
-      const creating = Promise.all(plan.map((t) => createTask(url, ALPHA_KEY, t).catch(() => undefined)));
+      const creating = Promise.all(plan.map((t) => createTask(url, ALPHA_KEY, t).catch(() => undefined))); // the kill cuts some off
       const stream = await startStream(url);
       // SIGKILL while a video renders (once the tasks are done: a moment later) and the stream is mid-way.
       await eventually(() => rendering(setup.dir), 5000, 10);
