@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Principal } from '@gateway/core';
+import { forbiddenRole, roleOf, type Principal } from '@gateway/core';
+import type { RouteRole } from './route-doc';
 
 export type Authenticator = (rawKey: string | undefined) => Promise<Principal>;
 
@@ -25,12 +26,16 @@ export function extractKey(req: Request, alternativeHeaders: readonly string[] =
  */
 export const REFUSED_PRINCIPAL = Symbol('refused principal');
 
-/** Sets res.locals.principal; failures go to the router's error middleware. */
-export function requireKey(authenticate: Authenticator, alternativeHeaders: readonly string[] = []): RequestHandler {
+/**
+ * Sets res.locals.principal (handlers read it from their context); failures go to the route's error handler. A member
+ * key on a route that needs an account admin gets 403 `forbidden_role`, in the route's own shape.
+ */
+export function requireKey(authenticate: Authenticator, alternativeHeaders: readonly string[] = [], role: RouteRole = 'member'): RequestHandler {
   return (req, res, next) => {
     authenticate(extractKey(req, alternativeHeaders)).then(
       (p) => {
         res.locals.principal = p;
+        if (role === 'admin' && roleOf(p) !== 'admin') return next(forbiddenRole(`${req.method} ${req.path.slice(0, 200)}`));
         next();
       },
       (e: unknown) => {
