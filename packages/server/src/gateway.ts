@@ -20,7 +20,6 @@ import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
 import { adminRouter } from './admin/admin.router';
-import { roleGuard } from './role-guard';
 import { selfServiceRouter } from './self-service/self-service.router';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
@@ -232,11 +231,10 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
       ),
       ...(tracing ? [tracing.middleware] : []),
       ...(dbHealth ? [databaseGate(dbHealth, rendererForUnroutedPath)] : []),
-      roleGuard(GATEWAY_ROUTE_DOCS, (raw) => authenticate(keys, raw, clock), rendererForUnroutedPath),
       streamAdmission(streamSlots, rendererForUnroutedPath),
       budgetHeaders,
       streamShutdown.middleware(),
-      ...wireRouters(services),
+      ...wireRouters(services, auth),
       ...areas.flatMap((a) => a.routers ?? []),
     ],
   });
