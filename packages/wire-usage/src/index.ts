@@ -1,4 +1,4 @@
 export { usageFormat } from './usage.format';
-export { adminUsageHandler } from './usage.summary';
-export { adminUsageRequestsHandler } from './usage.requests';
+export { sendUsageSummary } from './usage.summary';
+export { sendUsageRequests } from './usage.requests';
 export { csvTable } from './usage.csv';
