@@ -1,8 +1,7 @@
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Authenticator } from './auth';
 import type { ErrorRenderer, ErrorShape } from './error-shape';
 import { mountRoutes, type Route } from './route';
-import type { RouteDoc } from './route-doc';
 
 /**
  * Paths whose failures no router answered (an unknown route, a malformed URL, a refused stream) still answer in
@@ -26,10 +25,7 @@ export interface PathClaim {
 export interface WireFormat<Deps = never> {
   name: string;
   /** mounted in this order (it matters only where paths overlap) */
-  routes?: readonly Route<Deps>[];
-  /** a format whose routers are not yet route declarations: its routers and their docs, kept in step by hand */
-  routers?(deps: Deps): RequestHandler[];
-  routeDocs?: readonly RouteDoc[];
+  routes: readonly Route<Deps>[];
   /** the shapes this format answers in and can hand over (shared dialects included); others name them */
   errorShapes: readonly ErrorShape[];
   pathClaims?: readonly PathClaim[];
@@ -67,7 +63,7 @@ export function rendererForPath(
 /** One format's routes on a router of their own, its own shapes answering (a test's app, a single-format app). */
 export function formatRouter<Deps>(format: WireFormat<Deps>, deps: Deps, authenticate: Authenticator): Router {
   const shapes = errorShapesOf([format]);
-  return mountRoutes(format.routes ?? [], deps, {
+  return mountRoutes(format.routes, deps, {
     authenticate,
     errorShape: (name) => {
       const shape = shapes.get(name);

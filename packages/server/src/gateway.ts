@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { authenticate, Billing, type KeyRepository } from '@gateway/core';
-import { REFUSED_PRINCIPAL, StreamShutdown } from '@gateway/http-kit';
+import { mountRoutes, REFUSED_PRINCIPAL, StreamShutdown } from '@gateway/http-kit';
 import {
   KnexAuditedChanges,
   KnexConfigStore,
@@ -19,8 +19,9 @@ import { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
-import { adminRouter } from './admin/admin.router';
-import { selfServiceRouter } from './self-service/self-service.router';
+import { adminRoutes } from './admin/admin.router';
+import { adminKeyGate } from './admin/admin-route';
+import { selfServiceRoutes } from './self-service/self-service.router';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
@@ -39,7 +40,6 @@ import { wireWebhooks } from './wiring/webhooks';
 import { wireRetention } from './wiring/retention';
 import { compactionSecret } from './wiring/compaction-secret';
 import { warnOfSealedSecrets } from './sealed-secrets-check';
-import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { createTimedServer } from './listen-timeouts';
 import { responsesSocket } from '@gateway/wire-openai-responses';
@@ -179,10 +179,8 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: db });
   const services: WireServices = {
-    authenticate: auth,
     catalogue: config.catalogue,
     usage: ctx.usage,
-    errorShape: errorShapeNamed,
     ...text.services,
     ...images.services,
     ...video.services,
@@ -198,16 +196,16 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     wireRetention(ctx),
     {
       routers: [
-        selfServiceRouter({
-          authenticate: auth,
-          admin,
-          clock,
-          catalogue: config.catalogue,
-          quotas,
-          gatewayLimits: config.limits,
-        }),
-        adminWebhooksRouter(webhooks.webhooks, env.adminKey, localAdminToken),
-        adminRouter(admin, new KnexUsageQuery(db.knex), env.adminKey, localAdminToken),
+        mountRoutes(
+          selfServiceRoutes,
+          { admin, clock, catalogue: config.catalogue, quotas, gatewayLimits: config.limits },
+          { authenticate: auth, errorShape: errorShapeNamed },
+        ),
+        mountRoutes(
+          adminRoutes,
+          { admin, usage: new KnexUsageQuery(db.knex), webhooks: webhooks.webhooks },
+          { admin: adminKeyGate(env.adminKey, localAdminToken), errorShape: errorShapeNamed },
+        ),
         dashboardRouter(),
       ],
       start: () => runtime.start(env.configPollMs ?? 2000),

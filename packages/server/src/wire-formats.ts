@@ -62,11 +62,9 @@ export function errorShapeNamed(name: string): ErrorShape {
 export const rendererForUnroutedPath = rendererForPath(WIRE_FORMATS, SERVER_ERROR_SHAPE);
 
 /** Every route the formats declare, in mounting order. */
-export const WIRE_ROUTES: readonly RouteDoc[] = WIRE_FORMATS.flatMap((f) => f.routes ?? f.routeDocs ?? []);
+export const WIRE_ROUTES: readonly RouteDoc[] = WIRE_FORMATS.flatMap((f) => f.routes);
 
 /** The formats' routes, mounted from their declarations; each answers in its own error shape. */
 export function wireRouters(services: WireServices, authenticate: Authenticator): RequestHandler[] {
-  return WIRE_FORMATS.flatMap((f: WireFormat<WireServices>) =>
-    f.routes ? [mountRoutes(f.routes, services, { authenticate, errorShape: errorShapeNamed })] : (f.routers?.(services) ?? []),
-  );
+  return WIRE_FORMATS.map((f: WireFormat<WireServices>) => mountRoutes(f.routes, services, { authenticate, errorShape: errorShapeNamed }));
 }
