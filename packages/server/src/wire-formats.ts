@@ -62,7 +62,7 @@ export function errorShapeNamed(name: string): ErrorShape {
 export const rendererForUnroutedPath = rendererForPath(WIRE_FORMATS, SERVER_ERROR_SHAPE);
 
 /** Every route the formats declare, in mounting order. */
-export const WIRE_ROUTES: readonly RouteDoc[] = WIRE_FORMATS.flatMap((f) => f.routes);
+export const WIRE_ROUTES: readonly RouteDoc[] = WIRE_FORMATS.flatMap((f): readonly RouteDoc[] => f.routes);
 
 /** The formats' routes, mounted from their declarations; each answers in its own error shape. */
 export function wireRouters(services: WireServices, authenticate: Authenticator): RequestHandler[] {

@@ -3,8 +3,8 @@ import { key, settings } from '../admin/admin-keys.openapi';
 
 /** What /openapi.json shows of the account admins' own routes (self-service.router.ts declares them). */
 export const json = (schema: SchemaDoc) => ({ 'application/json': schema });
-const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
-export const query = (name: string, description: string): ParamDoc => ({ name, in: 'query', description, schema: { type: 'string' } });
+export const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
+const query = (name: string, description: string): ParamDoc => ({ name, in: 'query', description, schema: { type: 'string' } });
 export const bounds =
   "Within the account's bounds: the caller's group (`exceeds_group`), the caller's model allowlist (`exceeds_allowlist`), the account's credit quota (`exceeds_quota`) and rate-limit ceilings (`exceeds_rate_limit`): 400 naming the bound.";
 export const withSecret = json({
