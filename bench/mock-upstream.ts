@@ -68,7 +68,7 @@ export function startMockUpstream(opts: MockOptions): Promise<http.Server> {
 
 if (require.main === module) {
   const [port, latency, jitter, interval] = process.argv.slice(2).map(Number);
-  void startMockUpstream({ port, latencyMs: latency || 0, jitterMs: jitter || 0, chunkIntervalMs: interval || 0 }).then(() =>
+  void startMockUpstream({ port: port!, latencyMs: latency || 0, jitterMs: jitter || 0, chunkIntervalMs: interval || 0 }).then(() =>
     console.log(`mock upstream on 127.0.0.1:${port}`),
   );
 }

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => path.join(dir, f))
     .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
-  const s = summarize(file, windowUs);
+  const s = summarize(file!, windowUs);
   const md = [
     "# Where the gateway's time goes",
     '',

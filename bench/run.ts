@@ -193,7 +193,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     };
     const plain = mk('instant', false);
     // the sweep also measures the gateway over the axios transport (not the default: node's http client)
-    const gatewayAxios: Target = { ...plain[1], name: 'gateway-axios', body: chatBody('bench-instant-axios', false) };
+    const gatewayAxios: Target = { ...plain[1]!, name: 'gateway-axios', body: chatBody('bench-instant-axios', false) };
     const sweepTargets = [plain[0], plain[1], gatewayAxios, ...plain.slice(2)];
     for (const t of plain) await timedRequest(t); // each target answers before load
     // A target that cannot stream (Portkey 1.15 on Node 20 answers 500 "TypeError: immutable") leaves the streaming scenarios.
@@ -216,9 +216,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const sweep: BenchResults['sweep'] = {};
     for (const c of [1, 16, 128]) {
       for (const t of sweepTargets) {
-        sweep[t.name] ??= {};
-        sweep[t.name][c] = await loadTrials(t, c, P.seconds, P.trials);
-        log(`  ${t.name} c=${c}: ${sweep[t.name][c].rps.toFixed(0)} req/s`);
+        sweep[t!.name] ??= {};
+        sweep[t!.name]![c] = await loadTrials(t!, c, P.seconds, P.trials);
+        log(`  ${t!.name} c=${c}: ${sweep[t!.name]![c]!.rps.toFixed(0)} req/s`);
       }
     }
     log('  CPU time per request (process tree, c=16)');
@@ -228,12 +228,12 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       portkey: procs.find((p) => p.name === 'portkey')?.child.pid,
     };
     for (const t of sweepTargets) {
-      const pid = pids[t.name];
+      const pid = pids[t!.name];
       if (!pid) continue;
       const before = treeCpuSeconds(pid);
-      const run = await load(t, 16, P.seconds);
-      cpuPerRequestUs[t.name] = ((treeCpuSeconds(pid) - before) / Math.max(1, run.requests)) * 1e6;
-      log(`  ${t.name}: ${cpuPerRequestUs[t.name].toFixed(0)} µs`);
+      const run = await load(t!, 16, P.seconds);
+      cpuPerRequestUs[t!.name] = ((treeCpuSeconds(pid) - before) / Math.max(1, run.requests)) * 1e6;
+      log(`  ${t!.name}: ${cpuPerRequestUs[t!.name]!.toFixed(0)} µs`);
     }
     const slowUpstream: BenchResults['slowUpstream'] = {};
     for (const t of mk('slow', false)) slowUpstream[t.name] = await load(t, 128, P.seconds);
@@ -257,7 +257,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     );
     if (probe) {
       translation = {
-        sameFormatChunksPerSecond: chunksPerSecond.gateway,
+        sameFormatChunksPerSecond: chunksPerSecond.gateway!,
         anthropicInChunksPerSecond: (await loadTrials(anthropic, 16, P.seconds, P.trials)).rps * CHUNKS,
       };
     } else log('  skipped: /v1/messages is not served by this build');
@@ -274,14 +274,14 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
 
     log('6/6 memory');
     const openStreams = P.openStreams;
-    const rssOpenStreamsMb = await openManyStreams(mk('trickle', true)[1], openStreams, gw.proc.child.pid!);
+    const rssOpenStreamsMb = await openManyStreams(mk('trickle', true)[1]!, openStreams, gw.proc.child.pid!);
     const rssAfter: BenchResults['memory']['rssAfter'] = [{ requests: 0, rssMb: treeRssMb(gw.proc.child.pid!) }];
     const slices = 4;
     for (let i = 1; i <= slices; i++) {
       const amount = Math.ceil(opts.leakRequests / slices);
-      await load(plain[1], Math.min(64, amount), 0, { amount });
+      await load(plain[1]!, Math.min(64, amount), 0, { amount });
       rssAfter.push({ requests: Math.ceil(opts.leakRequests / slices) * i, rssMb: treeRssMb(gw.proc.child.pid!) });
-      log(`  after ${rssAfter[rssAfter.length - 1].requests} requests: ${rssAfter[rssAfter.length - 1].rssMb.toFixed(0)} MB`);
+      log(`  after ${rssAfter[rssAfter.length - 1]!.requests} requests: ${rssAfter[rssAfter.length - 1]!.rssMb.toFixed(0)} MB`);
     }
 
     const results: BenchResults = {

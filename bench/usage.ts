@@ -26,7 +26,7 @@ async function main() {
   const db = await openDatabase({ databaseUrl: url, schema });
   try {
     const seeded = Date.now();
-    const [{ n: present }] = (await db.knex('usage_log').count({ n: '*' })) as Array<{ n: string }>;
+    const [{ n: present }] = (await db.knex('usage_log').count({ n: '*' })) as [{ n: string }];
     if (Number(present) === 0)
       // spread evenly over 30 days in time order, as a log is written (the rows of a day lie together on disk, as
       // they do in a gateway's table), 200 accounts, 2000 keys (each of one account), 8 models, 2 % errors
@@ -42,7 +42,7 @@ async function main() {
     await db.knex.raw('analyze usage_log');
     const seedSeconds = (Date.now() - seeded) / 1000;
     console.log(`seeded ${Number(present) || rows} rows in ${seedSeconds.toFixed(0)} s${Number(present) ? ' (already there)' : ''}`);
-    const [{ n: rollupRows }] = (await db.knex('usage_daily').count({ n: '*' })) as Array<{ n: string }>;
+    const [{ n: rollupRows }] = (await db.knex('usage_daily').count({ n: '*' })) as [{ n: string }];
     const usage = new KnexUsageQuery(db.knex);
     // whole UTC days: the daily rollup answers; bounds inside a day: the rollup for the whole days between them, the
     // raw rows for the two partial days at the edges (planUsageSpans)

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       // gap from the window start to the first poll, between polls, and from the last poll to the window end
       const edges = [since, ...inWindow, end];
       let worst = 0;
-      for (let i = 1; i < edges.length; i++) worst = Math.max(worst, edges[i] - edges[i - 1]);
+      for (let i = 1; i < edges.length; i++) worst = Math.max(worst, edges[i]! - edges[i - 1]!);
       gaps.push(worst);
       maxGap = Math.max(maxGap, worst);
     }

@@ -25,7 +25,7 @@ const WINDOW_MS = 15_000;
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
+  return i > 0 ? process.argv[i + 1]! : fallback;
 }
 
 const opts = {
@@ -227,7 +227,7 @@ function renderSection(r: {
     ...rows,
     '',
     `The gateway process used ${(r.gatewayCpu * 100).toFixed(0)} % of one core on average, ${r.rssMb} MB RSS at the end; ` +
-      `the machine's load average at the end was ${os.loadavg()[0].toFixed(1)} (other work shared the 2 cores).`,
+      `the machine's load average at the end was ${os.loadavg()[0]!.toFixed(1)} (other work shared the 2 cores).`,
     '',
   ].join('\n');
 }

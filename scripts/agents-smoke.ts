@@ -102,7 +102,7 @@ async function startGateway(): Promise<{ url: string; stop(): void }> {
       const m = /Gateway listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1]!);
       }
     });
   });

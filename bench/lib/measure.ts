@@ -37,11 +37,11 @@ export function timedRequest(t: Target): Promise<[number, number]> {
 
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
 };
 export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! : NaN;
 };
 
 /** Interleaved rounds of sequential requests: every target sees the same machine conditions. */
@@ -100,5 +100,5 @@ export async function loadTrials(
   const runs: LoadResult[] = [];
   for (let i = 0; i < trials; i++) runs.push(await load(t, connections, seconds, extra));
   runs.sort((a, b) => a.rps - b.rps);
-  return runs[Math.floor(runs.length / 2)];
+  return runs[Math.floor(runs.length / 2)]!;
 }

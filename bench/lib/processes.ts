@@ -80,14 +80,14 @@ export function processTree(pid: number): number[] {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
       parents.set(ppid, [...(parents.get(ppid) ?? []), Number(d)]);
     } catch {
       // gone meanwhile
     }
   }
   const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]) ?? []));
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]!) ?? []));
   return tree;
 }
 
@@ -100,7 +100,7 @@ export function treeRssMb(pid: number): number {
 export function treeCpuSeconds(pid: number): number {
   const tick = 100; // USER_HZ on Linux
   return processTree(pid).reduce((sum, p) => {
-    const f = safe(() => readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' '));
+    const f = safe(() => readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' '));
     return f ? sum + (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / tick : sum;
   }, 0);
 }

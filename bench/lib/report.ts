@@ -13,9 +13,9 @@ interface Check {
 
 /** Issue 17's targets, each with what this run measured. */
 export function targetChecks(r: BenchResults): Check[] {
-  const added = (k: 'median' | 'p99') => r.sequential.gateway[k] - r.sequential.direct[k];
+  const added = (k: 'median' | 'p99') => r.sequential.gateway![k] - r.sequential.direct![k];
   const pk = r.sweep.portkey;
-  const ttfb = r.streaming.ttfb.gateway.median - r.streaming.ttfb.direct.median;
+  const ttfb = r.streaming.ttfb.gateway!.median - r.streaming.ttfb.direct!.median;
   const cpu = r.cpuPerRequestUs.gateway;
   const first = r.memory.rssAfter[1]?.rssMb;
   const last = r.memory.rssAfter[r.memory.rssAfter.length - 1]?.rssMb;
@@ -24,13 +24,13 @@ export function targetChecks(r: BenchResults): Check[] {
   return [
     {
       target: 'non-streaming throughput c=16 ≥ 4× Portkey',
-      measured: pk ? ratio(r.sweep.gateway[16].rps, pk[16].rps) : 'Portkey not run',
-      ok: pk ? r.sweep.gateway[16].rps >= 4 * pk[16].rps : null,
+      measured: pk ? ratio(r.sweep.gateway![16]!.rps, pk[16]!.rps) : 'Portkey not run',
+      ok: pk ? r.sweep.gateway![16]!.rps >= 4 * pk[16]!.rps : null,
     },
     {
       target: 'non-streaming throughput c=128 ≥ 4× Portkey',
-      measured: pk ? ratio(r.sweep.gateway[128].rps, pk[128].rps) : 'Portkey not run',
-      ok: pk ? r.sweep.gateway[128].rps >= 4 * pk[128].rps : null,
+      measured: pk ? ratio(r.sweep.gateway![128]!.rps, pk[128]!.rps) : 'Portkey not run',
+      ok: pk ? r.sweep.gateway![128]!.rps >= 4 * pk[128]!.rps : null,
     },
     { target: 'sequential added latency p50 ≤ 0.5 ms', measured: `${f(added('median'), 2)} ms`, ok: added('median') <= 0.5 },
     { target: 'sequential added latency p99 ≤ 2 ms', measured: `${f(added('p99'), 2)} ms`, ok: added('p99') <= 2 },
@@ -38,7 +38,7 @@ export function targetChecks(r: BenchResults): Check[] {
     {
       target: 'streaming: ≥ 100,000 chunks/s through the gateway',
       measured: f(r.streaming.chunksPerSecond.gateway, 0),
-      ok: r.streaming.chunksPerSecond.gateway >= 100_000,
+      ok: r.streaming.chunksPerSecond.gateway! >= 100_000,
     },
     {
       target: 'translation (Anthropic in, OpenAI upstream) within 10 % of same-format',
@@ -48,7 +48,7 @@ export function targetChecks(r: BenchResults): Check[] {
     {
       target: 'process-tree CPU time per proxied request ≤ 250 µs (c=16)',
       measured: `${f(cpu, 0)} µs${r.cpuPerRequestUs.portkey ? ` (Portkey ${f(r.cpuPerRequestUs.portkey, 0)} µs)` : ''}`,
-      ok: cpu <= 250,
+      ok: cpu! <= 250,
     },
     {
       target: 'RSS idle ≤ 250 MB (embedded store, process tree)',
@@ -147,7 +147,7 @@ export function renderReport(r: BenchResults): string {
   );
   for (const n of Object.keys(r.sequential))
     lines.push(
-      `| ${n} | ${f(r.sequential[n].median, 3)} | ${f(r.sequential[n].p99, 3)} | ${n === 'direct' ? '–' : f(r.sequential[n].median - r.sequential.direct.median, 3)} |`,
+      `| ${n} | ${f(r.sequential[n]!.median, 3)} | ${f(r.sequential[n]!.p99, 3)} | ${n === 'direct' ? '–' : f(r.sequential[n]!.median - r.sequential.direct!.median, 3)} |`,
     );
   lines.push(
     '',
@@ -160,16 +160,16 @@ export function renderReport(r: BenchResults): string {
   );
   for (const n of names)
     for (const c of [1, 16, 128]) {
-      const x = r.sweep[n][c];
-      lines.push(`| ${n} | ${c} | ${f(x.rps, 0)} | ${x.p50} | ${x.p99} | ${x.errors + x.non2xx} |`);
+      const x = r.sweep[n]![c];
+      lines.push(`| ${n} | ${c} | ${f(x!.rps, 0)} | ${x!.p50} | ${x!.p99} | ${x!.errors + x!.non2xx} |`);
     }
   lines.push('', '| ratio | c=1 | c=16 | c=128 |', '|---|---|---|---|');
-  lines.push(`| gateway / direct | ${[1, 16, 128].map((c) => ratio(r.sweep.gateway[c].rps, r.sweep.direct[c].rps)).join(' | ')} |`);
+  lines.push(`| gateway / direct | ${[1, 16, 128].map((c) => ratio(r.sweep.gateway![c]!.rps, r.sweep.direct![c]!.rps)).join(' | ')} |`);
   if (r.sweep.portkey)
-    lines.push(`| gateway / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep.gateway[c].rps, r.sweep.portkey[c].rps)).join(' | ')} |`);
+    lines.push(`| gateway / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep.gateway![c]!.rps, r.sweep.portkey![c]!.rps)).join(' | ')} |`);
   if (r.sweep.portkey && r.sweep['gateway-axios'])
     lines.push(
-      `| gateway-axios / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep['gateway-axios'][c].rps, r.sweep.portkey[c].rps)).join(' | ')} |`,
+      `| gateway-axios / Portkey | ${[1, 16, 128].map((c) => ratio(r.sweep['gateway-axios']![c]!.rps, r.sweep.portkey![c]!.rps)).join(' | ')} |`,
     );
   lines.push('', 'With the 60 ms ± 10 ms upstream at c=128:', '', '| target | req/s | p50 (ms) | p99 (ms) |', '|---|---|---|---|');
   for (const [n, x] of Object.entries(r.slowUpstream)) lines.push(`| ${n} | ${f(x.rps, 0)} | ${x.p50} | ${x.p99} |`);
@@ -182,7 +182,7 @@ export function renderReport(r: BenchResults): string {
   );
   for (const n of Object.keys(r.streaming.ttfb))
     lines.push(
-      `| ${n} | ${f(r.streaming.ttfb[n].median, 3)} | ${f(r.streaming.ttfb[n].p99, 3)} | ${f(r.streaming.chunksPerSecond[n], 0)} |`,
+      `| ${n} | ${f(r.streaming.ttfb[n]!.median, 3)} | ${f(r.streaming.ttfb[n]!.p99, 3)} | ${f(r.streaming.chunksPerSecond[n], 0)} |`,
     );
   lines.push('', '## 4. Translation under load', '');
   lines.push(
@@ -244,7 +244,7 @@ export function renderSweepSvg(r: BenchResults): string {
   const names = Object.keys(r.sweep);
   const colors: Record<string, string> = { direct: '#888', gateway: '#2a7ae2', 'gateway-axios': '#6fb1f5', portkey: '#e2742a' };
   const cs = [1, 16, 128];
-  const max = Math.max(...names.flatMap((n) => cs.map((c) => r.sweep[n][c].rps)));
+  const max = Math.max(...names.flatMap((n) => cs.map((c) => r.sweep[n]![c]!.rps)));
   const W = 640,
     H = 320,
     left = 60,
@@ -266,7 +266,7 @@ export function renderSweepSvg(r: BenchResults): string {
   cs.forEach((c, gi) => {
     const gx = left + gi * groupW + 10;
     names.forEach((n, ni) => {
-      const v = r.sweep[n][c].rps;
+      const v = r.sweep[n]![c]!.rps;
       parts.push(
         `<rect x="${gx + ni * barW}" y="${y(v)}" width="${barW - 4}" height="${H - bottom - y(v)}" fill="${colors[n] ?? '#555'}"><title>${n} c=${c}: ${v.toFixed(0)}</title></rect>`,
       );

@@ -52,7 +52,7 @@ export function newId(prefix = '', bytes = 12): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   const raw = idBytes(bytes * 2);
   let out = '';
-  for (let i = 0; i < raw.length && out.length < bytes * 2; i++) out += alphabet[raw[i] % 36];
+  for (const byte of raw.subarray(0, bytes * 2)) out += alphabet.charAt(byte % 36);
   return prefix + out;
 }
 

@@ -19,8 +19,8 @@ export function parseDataUrl(text: string): DataUrl | null {
   const comma = text.indexOf(',');
   if (comma < 0) return null;
   const meta = text.slice(5, comma).split(';');
-  const base64 = meta.length > 1 && meta[meta.length - 1].trim().toLowerCase() === 'base64';
-  return { mediaType: meta[0].trim(), base64, payload: text.slice(comma + 1) };
+  const base64 = meta.length > 1 && meta.at(-1)?.trim().toLowerCase() === 'base64';
+  return { mediaType: (meta[0] ?? '').trim(), base64, payload: text.slice(comma + 1) };
 }
 
 /** A base64 data URL's bytes (strict base64, never empty) and type; null when the text is no such URL. */

@@ -36,9 +36,9 @@ export function hostedToolsFor(
   if (!tools?.length) return { request, warnings: [] };
   const kept = tools.filter((t) => nativeFormats?.includes(t.format));
   const missing = tools.filter((t) => !kept.includes(t));
-  if (!missing.length) return { request, warnings: [] };
+  const t = missing[0];
+  if (!t) return { request, warnings: [] };
   if (policy === 'refuse') {
-    const t = missing[0];
     throw invalid(
       'unsupported_hosted_tool',
       `Hosted tool ${JSON.stringify(t.type)} is not available on this model's upstream; remove it from the request's tools.`,

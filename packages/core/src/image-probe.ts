@@ -23,7 +23,7 @@ export function probeImage(b: Uint8Array): ProbedImage | null {
     let i = 2;
     while (i + 9 < buf.length) {
       if (buf[i] !== 0xff) return null;
-      const marker = buf[i + 1];
+      const marker = buf.readUInt8(i + 1);
       if (marker === 0xff) {
         i++;
         continue;
@@ -100,7 +100,7 @@ export function imageHasAlpha(b: Uint8Array): boolean | undefined {
     return false;
   }
   const chunk = buf.toString('ascii', 12, 16);
-  if (chunk === 'VP8X') return (buf[20] & 0x10) !== 0;
+  if (chunk === 'VP8X') return ((buf[20] ?? 0) & 0x10) !== 0;
   if (chunk === 'VP8L') return ((buf.readUInt32LE(21) >>> 28) & 1) === 1;
   return false;
 }

@@ -44,11 +44,11 @@ for (const [net6, bits] of [
 
 /** The 16 bytes of an IPv6 address (valid per net.isIPv6), a dotted IPv4 tail included. */
 function ipv6Bytes(address: string): number[] {
-  let text = address.split('%')[0];
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  let text = address.split('%')[0] ?? '';
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
   if (tail) {
-    const [a, b, c, d] = tail[1].split('.').map(Number);
-    text = text.slice(0, -tail[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number);
+    text = text.slice(0, -tail.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, rest] = text.split('::');
   const groups = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);

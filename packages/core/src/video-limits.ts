@@ -182,7 +182,7 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
 /** Pixel size of a resolution at a concrete ratio; adaptive falls back to 16:9 or the first frame's shape. */
 export function videoDimensions(resolution: Resolution, ratio: Exclude<AspectRatio, 'adaptive'>): { width: number; height: number } {
   const short = { '480p': 480, '720p': 720, '1080p': 1080, '4k': 2160 }[resolution];
-  const [a, b] = ratio.split(':').map(Number);
+  const [a = 1, b = 1] = ratio.split(':').map(Number);
   const even = (n: number) => Math.round(n / 2) * 2;
   return a >= b ? { width: even((short * a) / b), height: short } : { width: short, height: even((short * b) / a) };
 }
@@ -193,10 +193,10 @@ export function resolveRatio(ratio: AspectRatio, frame?: { width: number; height
   if (!frame) return '16:9';
   const r = frame.width / frame.height;
   const candidates = ASPECT_RATIOS.filter((x): x is Exclude<AspectRatio, 'adaptive'> => x !== 'adaptive');
-  let best = candidates[0];
+  let best: Exclude<AspectRatio, 'adaptive'> = '16:9';
   for (const c of candidates) {
-    const [a, b] = c.split(':').map(Number);
-    const [ba, bb] = best.split(':').map(Number);
+    const [a = 1, b = 1] = c.split(':').map(Number);
+    const [ba = 1, bb = 1] = best.split(':').map(Number);
     if (Math.abs(a / b - r) < Math.abs(ba / bb - r)) best = c;
   }
   return best;

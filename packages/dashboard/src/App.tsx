@@ -29,7 +29,7 @@ export function App() {
     setSession(s);
   };
   if (!session) return <SignIn onSignedIn={update} />;
-  const section = route.split('/')[0];
+  const section = route.split('/')[0] ?? '';
   const useCallKey = (callKey: string) => update({ ...session, callKey });
   return (
     <div className="layout">
@@ -65,7 +65,7 @@ function page(section: string, route: string, s: Session, useCallKey: (k: string
     case 'usage':
       return <Usage session={s} />;
     case 'tasks':
-      return route.includes('/') ? <TaskPage session={s} id={decodeURIComponent(route.split('/')[1])} /> : <Tasks session={s} />;
+      return route.includes('/') ? <TaskPage session={s} id={decodeURIComponent(route.split('/')[1] ?? '')} /> : <Tasks session={s} />;
     case 'models':
       return <Models session={s} />;
     case 'playground':

@@ -14,8 +14,8 @@ export function parseMetrics(text: string): Sample[] {
     if (!m) continue;
     const labels: Record<string, string> = {};
     for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
-      labels[l[1]] = l[2].replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
-    out.push({ name: m[1], labels, value: Number(m[3]) });
+      labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c));
+    out.push({ name: m[1]!, labels, value: Number(m[3]) });
   }
   return out;
 }
@@ -31,7 +31,7 @@ export function circuitStates(samples: Sample[]) {
   const byDeployment = new Map<string, { provider: string; upstreamModel: string; values: number[] }>();
   for (const s of samples.filter((x) => x.name === 'gateway_circuit_state')) {
     const key = JSON.stringify([s.labels.provider, s.labels.upstream_model]);
-    const d = byDeployment.get(key) ?? { provider: s.labels.provider, upstreamModel: s.labels.upstream_model, values: [] };
+    const d = byDeployment.get(key) ?? { provider: s.labels.provider ?? '', upstreamModel: s.labels.upstream_model ?? '', values: [] };
     d.values.push(s.value);
     byDeployment.set(key, d);
   }

@@ -9,7 +9,7 @@ export function extractKey(req: Request, alternativeHeaders: readonly string[] =
   const auth = req.header('authorization');
   if (auth) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
-    return m ? m[1].trim() : auth.trim();
+    return m ? m[1]!.trim() : auth.trim();
   }
   for (const h of alternativeHeaders) {
     const v = req.header(h);

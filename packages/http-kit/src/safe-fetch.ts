@@ -72,14 +72,15 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
     }
   }
   // Refuse when any record is private: the attacker controls the zone, not which record we would pick.
-  if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address))) {
+  const [first] = addresses;
+  if (!first || addresses.some((a) => isForbiddenAddress(a.address))) {
     throw invalid(
       'forbidden_url_address',
       `${param ?? 'The URL'} points to a private, loopback, link-local or otherwise non-public address; the gateway only fetches public https URLs.`,
       param,
     );
   }
-  return download(url, addresses[0], { param, maxBytes, timeoutMs });
+  return download(url, first, { param, maxBytes, timeoutMs });
 }
 
 function download(url: URL, pinned: ResolvedAddress, o: { param?: string; maxBytes: number; timeoutMs: number }): Promise<FetchedBytes> {
@@ -125,7 +126,7 @@ function download(url: URL, pinned: ResolvedAddress, o: { param?: string; maxByt
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ data: Buffer.concat(chunks), contentType: res.headers['content-type']?.split(';')[0].trim().toLowerCase() });
+        resolve({ data: Buffer.concat(chunks), contentType: res.headers['content-type']?.split(';')[0]?.trim().toLowerCase() });
       });
     });
     req.end();

@@ -73,7 +73,7 @@ export function compileValidator<T>(schema: Schema, code = 'invalid_request_body
       const failures = refuse ? validate.errors!.map(failureOf) : [];
       const worded = refuse?.(failures);
       if (worded) throw worded;
-      const e = validate.errors![0];
+      const e = validate.errors![0]!;
       const param = paramOf(e);
       const c = e.keyword === 'additionalProperties' ? 'unknown_field' : e.keyword === 'required' ? 'missing_field' : code;
       throw invalid(c, describe(e, param), param || undefined);

@@ -60,11 +60,17 @@ export const anthropicOptionsSchema = {
 function clientBetaPolicy(options: Record<string, unknown> | undefined): ClientBetaPolicy {
   const o = readOption.object(options, 'clientBetas');
   if (!o) return undefined;
-  const keys = Object.keys(o);
-  const list = o[keys[0]];
-  if (keys.length !== 1 || !['allow', 'deny'].includes(keys[0]) || !Array.isArray(list) || !list.every((b) => typeof b === 'string'))
+  const [key, ...more] = Object.keys(o);
+  const list = key === undefined ? undefined : o[key];
+  if (
+    key === undefined ||
+    more.length ||
+    !['allow', 'deny'].includes(key) ||
+    !Array.isArray(list) ||
+    !list.every((b) => typeof b === 'string')
+  )
     throw new ProviderConfigError('options.clientBetas', 'must be {allow: [names]} or {deny: [names]}');
-  return keys[0] === 'allow' ? { allow: list as string[] } : { deny: list as string[] };
+  return key === 'allow' ? { allow: list as string[] } : { deny: list as string[] };
 }
 
 export function createAnthropicProvider(config: AnthropicProviderConfig): AnthropicProvider {

@@ -50,9 +50,9 @@ const dataUrl = (img: VideoImage) =>
 
 /** The pixel size to ask for: the size table for text-to-video, the frame's ratio at that resolution for image-to-video. */
 export function dashScopeShape(req: VideoRequest): { width: number; height: number } {
-  const sizes = SIZES[req.resolution] ?? SIZES['720p'];
+  const sizes = SIZES[req.resolution] ?? SIZES['720p']!;
   const ratio = req.firstFrame ? resolveRatio('adaptive', req.firstFrame) : req.aspectRatio === 'adaptive' ? '16:9' : req.aspectRatio;
-  const [width, height] = sizes[ratio] ?? sizes['16:9'];
+  const [width, height] = sizes[ratio] ?? sizes['16:9']!;
   return { width, height };
 }
 

@@ -8,8 +8,8 @@ export function nearestImageRatio(width: number, height: number): string {
   const want = width / height;
   let best: string = GEMINI_IMAGE_RATIOS[0];
   for (const r of GEMINI_IMAGE_RATIOS) {
-    const [a, b] = r.split(':').map(Number);
-    const [ba, bb] = best.split(':').map(Number);
+    const [a = 1, b = 1] = r.split(':').map(Number);
+    const [ba = 1, bb = 1] = best.split(':').map(Number);
     if (Math.abs(Math.log(a / b / want)) < Math.abs(Math.log(ba / bb / want))) best = r;
   }
   return best;

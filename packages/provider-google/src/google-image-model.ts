@@ -78,8 +78,8 @@ export class GoogleImageModel implements ImageModelPort {
     }
     const wanted = `image/${req.outputFormat}`;
     if (images.some((i) => i.mediaType !== wanted))
-      warnings.push(unsupportedSetting('output_format', `the upstream (Gemini) returned ${images[0].mediaType}`));
-    const size = probeImage(images[0].data);
+      warnings.push(unsupportedSetting('output_format', `the upstream (Gemini) returned ${images[0]?.mediaType}`));
+    const size = images[0] && probeImage(images[0].data);
     if (size && (size.width !== req.width || size.height !== req.height)) {
       warnings.push(unsupportedSetting('size', `the upstream (Gemini) drew ${size.width}x${size.height} (nearest aspect ratio)`));
     }

@@ -39,7 +39,7 @@ describe('convertToGoogleVideo', () => {
       ],
       parameters: { sampleCount: 1, durationSeconds: 8, aspectRatio: '9:16', resolution: '1080p' },
     });
-    const refs = convertToGoogleVideo(videoRequest({ referenceImages: [taggedFrame(1, 1, 'r')] })).instances[0].referenceImages;
+    const refs = convertToGoogleVideo(videoRequest({ referenceImages: [taggedFrame(1, 1, 'r')] })).instances[0]!.referenceImages;
     expect(refs).toEqual([{ image: { bytesBase64Encoded: taggedBase64('r'), mimeType: 'image/png' }, referenceType: 'asset' }]);
   });
 

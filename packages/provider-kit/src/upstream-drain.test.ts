@@ -43,14 +43,14 @@ describe.each(['axios', 'node'] as const)('UpstreamTransport.drain (transport: %
       const [busy, idle] = up.sockets;
 
       t.drain();
-      await up.closed(idle);
-      expect(busy.destroyed).toBe(false);
+      await up.closed(idle!);
+      expect(busy!.destroyed).toBe(false);
 
       up.release();
       let rest = '';
       for await (const c of body) rest += String(c);
       expect(rest).toBe('last');
-      await up.closed(busy);
+      await up.closed(busy!);
     } finally {
       t.destroy();
       await up.close();

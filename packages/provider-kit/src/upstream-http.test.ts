@@ -50,7 +50,7 @@ describe('UpstreamHttp', () => {
       expect(await res.text()).toBe('the-bytes');
       expect(api.seen.map((r) => r.headers['x-goog-api-key'])).toEqual([KEY, KEY]);
       expect(storage.seen).toHaveLength(1);
-      expect(storage.seen[0].headers['x-goog-api-key']).toBeUndefined();
+      expect(storage.seen[0]!.headers['x-goog-api-key']).toBeUndefined();
     } finally {
       client.destroy();
       await Promise.all([api.close(), storage.close()]);

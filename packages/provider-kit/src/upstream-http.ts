@@ -134,8 +134,9 @@ export class UpstreamHttp {
     return async (hostname) => {
       const addresses = await dns.promises.lookup(hostname, { all: true });
       // refused when any record is private: the upstream's zone, not us, decides which one a retry would get
-      if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address))) throw forbiddenHop();
-      return { address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+      const [first] = addresses;
+      if (!first || addresses.some((a) => isForbiddenAddress(a.address))) throw forbiddenHop();
+      return { address: first.address, family: first.family === 6 ? 6 : 4 };
     };
   }
 

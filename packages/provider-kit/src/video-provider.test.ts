@@ -51,7 +51,7 @@ describe('createVideoProvider', () => {
       up,
     );
     try {
-      expect((await up.built[0].request({ method: 'GET', path: '/tasks/1' })).status).toBe(200);
+      expect((await up.built[0]!.request({ method: 'GET', path: '/tasks/1' })).status).toBe(200);
       expect(seen).toMatchObject({ authorization: 'Bearer sk-video-key-1234', 'x-version': '2' });
       expect(seenOptions).toEqual([{ maxSockets: 2 }]);
     } finally {

@@ -104,7 +104,7 @@ describe('KlingVideoModel against the fake Kling', () => {
     const { width, height, durationSeconds, fps } = done.artifact;
     expect({ width, height, durationSeconds, fps }).toEqual({ durationSeconds: 10 });
     const id = ref.split('/')[1];
-    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(id));
+    expect(await readStream(await done.artifact.open())).toEqual(fakeMp4(id!));
     expect(up.fake.api.requests.some((r) => r.method === 'GET' && r.path === `/v1/videos/image2video/${id}`)).toBe(true);
     expect(up.fake.storage.credentialsSeen()).toBe(0);
   });

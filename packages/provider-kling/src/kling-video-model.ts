@@ -14,7 +14,7 @@ const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,
 function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string } {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return { kind: m[1] as KlingTaskKind, id: m[2] };
+  return { kind: m[1] as KlingTaskKind, id: m[2]! };
 }
 
 /**

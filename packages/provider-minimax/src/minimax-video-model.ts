@@ -14,7 +14,7 @@ const UNKNOWN_TASK = 2013;
 function decodeRef(ref: string): string {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return m[1];
+  return m[1]!;
 }
 
 /**

@@ -12,6 +12,7 @@ const isPro = (model: string) => /pro/.test(model);
 /** The Sora size for a request: landscape or portrait by ratio (adaptive: by the first frame's shape). */
 export function soraSize(req: VideoRequest & { upstreamModel: string }): string {
   const pair = SORA_LIMITS.sizes[req.resolution];
+  if (!pair) throw new Error(`no Sora size for ${req.resolution}`);
   const portrait =
     req.aspectRatio === '9:16' || (req.aspectRatio === 'adaptive' && !!req.firstFrame && req.firstFrame.height > req.firstFrame.width);
   return pair[portrait ? 1 : 0];

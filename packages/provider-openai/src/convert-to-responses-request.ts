@@ -44,7 +44,7 @@ export function convertToResponsesInput(system: string | undefined, messages: Me
         items.push({
           type: 'function_call_output',
           call_id: r.toolCallId,
-          output: output.length === 1 && output[0].type === 'input_text' ? output[0].text : output,
+          output: output.length === 1 && output[0]?.type === 'input_text' ? output[0].text : output,
         });
       }
     }

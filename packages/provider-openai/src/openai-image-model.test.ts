@@ -61,8 +61,8 @@ describe('OpenAiImageModel', () => {
     const p = createOpenAiProvider({ baseUrl: `${up.origin}/v1`, apiKey: 'sk-upstream-000001' });
     try {
       const out = await p.image.generate(request({ quality: 'high', background: 'transparent', outputCompression: undefined }), ctx());
-      expect(up.seen[0].url).toBe('/v1/images/generations');
-      expect(JSON.parse(up.seen[0].raw.toString())).toEqual({
+      expect(up.seen[0]!.url).toBe('/v1/images/generations');
+      expect(JSON.parse(up.seen[0]!.raw.toString())).toEqual({
         model: 'gpt-image-1',
         prompt: 'a fox',
         n: 1,
@@ -71,7 +71,7 @@ describe('OpenAiImageModel', () => {
         background: 'transparent',
         output_format: 'png',
       });
-      expect(up.seen[0].headers.authorization).toBe('Bearer sk-upstream-000001');
+      expect(up.seen[0]!.headers.authorization).toBe('Bearer sk-upstream-000001');
       expect(out.images).toEqual([{ mediaType: 'image/png', data: pngHead(1024, 1536, 'one'), revisedPrompt: 'a red fox' }]);
       expect(out.usage).toEqual({ inputTextTokens: 50, inputImageTokens: 0, outputTokens: 4000 });
       // what gpt-image reports it used, for answers that must name concrete values
@@ -91,10 +91,10 @@ describe('OpenAiImageModel', () => {
         request({ model: 'dall-e-3', width: 1024, height: 1024, style: 'vivid', outputFormat: 'jpeg' }),
         ctx(),
       );
-      expect(JSON.parse(up.seen[0].raw.toString())).toMatchObject({ model: 'dall-e-3', response_format: 'b64_json', style: 'vivid' });
-      expect(out.images[0].data).toEqual(pngHead(1024, 1024, 'cdn'));
+      expect(JSON.parse(up.seen[0]!.raw.toString())).toMatchObject({ model: 'dall-e-3', response_format: 'b64_json', style: 'vivid' });
+      expect(out.images[0]!.data).toEqual(pngHead(1024, 1024, 'cdn'));
       expect(out.warnings.map(warningText)).toEqual(['output_format: dall-e-3 returns png only']);
-      expect(cdn.seen[0].headers.authorization).toBeUndefined();
+      expect(cdn.seen[0]!.headers.authorization).toBeUndefined();
     } finally {
       p.close();
       await Promise.all([up.close(), cdn.close()]);
@@ -121,17 +121,17 @@ describe('OpenAiImageModel', () => {
     try {
       const edit = request({ width: 64, height: 64, images: [input('a'), input('b')], mask: input('m') });
       const out = await p.image.generate(edit, ctx());
-      const body = up.seen[0].raw.toString('latin1');
-      expect(up.seen[0].headers['content-type']).toMatch(/^multipart\/form-data/);
+      const body = up.seen[0]!.raw.toString('latin1');
+      expect(up.seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data/);
       expect(body.match(/name="image\[\]"/g)).toHaveLength(2);
       expect(body).toContain('name="mask"; filename="mask.png"');
       expect(body).toContain('name="size"\r\n\r\n64x64');
-      expect(out.images[0].data).toEqual(pngHead(64, 64, 'edited'));
+      expect(out.images[0]!.data).toEqual(pngHead(64, 64, 'edited'));
 
       const parts = [];
       for await (const part of p.image.stream!({ ...edit, images: [input('a')], mask: undefined, partialImages: 1 }, ctx()))
         parts.push(part);
-      expect(up.seen[1].raw.toString('latin1')).toMatch(/name="image"; filename=/);
+      expect(up.seen[1]!.raw.toString('latin1')).toMatch(/name="image"; filename=/);
       expect(parts.map((x) => x.type)).toEqual(['partial-image', 'image', 'finish']);
       expect(parts[2]).toEqual({ type: 'finish', warnings: [], usage: { inputTextTokens: 10, inputImageTokens: 0, outputTokens: 20 } });
     } finally {

@@ -46,7 +46,7 @@ const dataUrl = (img: VideoImage) =>
 
 /** The pixel size for a request: `adaptive` is the listed ratio nearest the first frame (landscape without one). */
 export function runwayShape(req: VideoRequest): { width: number; height: number } {
-  const table = RATIOS[req.resolution] ?? RATIOS['720p'];
+  const table = RATIOS[req.resolution] ?? RATIOS['720p']!;
   let ratio = req.aspectRatio === 'adaptive' ? resolveRatio('adaptive', req.firstFrame) : req.aspectRatio;
   if (!table[ratio]) ratio = req.firstFrame && req.firstFrame.height > req.firstFrame.width ? '9:16' : '16:9';
   const [width, height] = table[ratio]!;

@@ -12,7 +12,7 @@ const REF = /^([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
 function decodeRef(ref: string): string {
   const m = REF.exec(ref);
   if (!m) throw notFound(ref);
-  return m[1];
+  return m[1]!;
 }
 
 /**

@@ -47,8 +47,8 @@ export async function probeMedia(file: string): Promise<MediaInfo> {
   const info: MediaInfo = { durationSeconds: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]) };
   const line = /Stream #[^\n]*Video: [^\n]*/.exec(out)?.[0];
   const v = line && /Video: (\w+)[^\n]*?, (\d{2,5})x(\d{2,5})/.exec(line);
-  if (v) info.video = { codec: v[1], width: Number(v[2]), height: Number(v[3]), fps: Number(/, ([\d.]+) fps/.exec(line!)?.[1] ?? 0) };
+  if (v) info.video = { codec: v[1]!, width: Number(v[2]), height: Number(v[3]), fps: Number(/, ([\d.]+) fps/.exec(line!)?.[1] ?? 0) };
   const a = /Stream #[^\n]*Audio: (\w+)/.exec(out);
-  if (a) info.audio = { codec: a[1] };
+  if (a) info.audio = { codec: a[1]! };
   return info;
 }

@@ -80,9 +80,9 @@ export function applyEdit(px: Uint8Array, width: number, height: number, color: 
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
       const onBorder = x < border || y < border || x >= width - border || y >= height - border;
-      const mix = mask ? (mask[o + 3] < 128 ? 1 : 0) : onBorder ? 1 : 0.35;
+      const mix = mask ? ((mask[o + 3] ?? 255) < 128 ? 1 : 0) : onBorder ? 1 : 0.35;
       if (!mix) continue;
-      for (let c = 0; c < 3; c++) px[o + c] = px[o + c] * (1 - mix) + color[c] * mix;
+      for (let c = 0; c < 3; c++) px[o + c] = px[o + c]! * (1 - mix) + color[c]! * mix;
       if (mix === 1) px[o + 3] = 255;
     }
   }

@@ -72,7 +72,7 @@ export class ImagePool {
       this.workers.push(slot);
       return slot;
     }
-    return this.workers[this.next++ % this.workers.length];
+    return this.workers[this.next++ % this.workers.length]!; // size >= 1, so the pool is full here
   }
 
   /** Closes once no picture is in progress (now, if none is). */

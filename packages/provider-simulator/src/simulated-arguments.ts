@@ -36,7 +36,7 @@ function sample(input: Schema, root: Schema, seed: string, depth: number): unkno
   const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
   if (Array.isArray(alternatives) && alternatives.length) {
     // a nullable field written as anyOf [X, null]: answer with X
-    const pick = alternatives.find((a) => typeOf(resolveRef(a, root)) !== 'null') ?? alternatives[0];
+    const pick = alternatives.find((a) => typeOf(resolveRef(a, root)) !== 'null') ?? alternatives[0]!;
     return sample(pick, root, seed, depth + 1);
   }
   if (Array.isArray(s.allOf) && s.allOf.length)
@@ -86,7 +86,7 @@ function sampleNumber(s: Schema, seed: string, integer: boolean): number {
   for (let v = from; v <= to && candidates.length < 200; v += step) {
     if ((exMin === undefined || v > exMin) && (exMax === undefined || v < exMax)) candidates.push(Number(v.toFixed(10)));
   }
-  if (candidates.length) return candidates[hash(seed) % candidates.length];
+  if (candidates.length) return candidates[hash(seed) % candidates.length]!;
   if (integer) return Math.ceil(lo ?? 0);
   // no multiple of the step fits: the midpoint of the bounds
   return ((lo ?? 0) + (hi ?? (lo ?? 0) + 1)) / 2;

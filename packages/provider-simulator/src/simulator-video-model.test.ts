@@ -100,7 +100,7 @@ describe('SimulatorVideoModel', () => {
     );
     const aborted = new AbortController();
     const polls = refs.slice(0, 3).map((ref) => sim.status(ref));
-    const gaveUp = sim.status(refs[3], { signal: aborted.signal });
+    const gaveUp = sim.status(refs[3]!, { signal: aborted.signal });
     await until(() => finish.length === 2);
     aborted.abort(new Error('step stopped'));
     await expect(gaveUp).rejects.toThrow('step stopped');

@@ -40,7 +40,7 @@ ${ADAPTER_USAGE}`;
 export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
 
 /** Accounts, keys and quotas: they need neither the config file nor upstream secrets, and leave the catalogue alone. */
-export const isCatalogueCommand = (command: string) => command.split(':')[0] in CATALOGUE_KINDS;
+export const isCatalogueCommand = (command: string) => (command.split(':')[0] ?? '') in CATALOGUE_KINDS;
 
 export const knownCommand = (command: string) =>
   ['accounts:create', 'accounts:list', 'keys:create', 'keys:update', 'keys:list', 'keys:revoke', 'quota:get', 'quota:set'].includes(
@@ -73,7 +73,7 @@ function keyOptions(args: string[]): Record<string, unknown> {
     ['rpm', 'requests_per_minute'],
     ['tpm', 'tokens_per_minute'],
     ['streams', 'concurrent_streams'],
-  ]) {
+  ] as const) {
     const v = flag(args, opt);
     // not a number: sent as text, so the gateway refuses it with its own message
     if (v !== undefined) limits[field] = v === 'default' ? null : /^\d+$/.test(v) ? Number(v) : v;
@@ -147,8 +147,9 @@ export async function runCommand(admin: AdminOps, command: string, args: string[
       io.out(`revoked ${args[0]}`);
       return 0;
   }
-  const [area, verb] = command.split(':');
+  const [area = '', verb] = command.split(':');
   const kind = CATALOGUE_KINDS[area];
+  if (!kind) return fail(io, `unknown command "${command}"`);
   if (verb === 'list') {
     for (const e of await admin.listEntries(kind)) io.out(JSON.stringify(e));
     return 0;

@@ -96,7 +96,7 @@ export function loadConfig(path: string | undefined): GatewayConfig {
 
 export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   if (!validateShape(raw)) {
-    const e = validateShape.errors![0];
+    const e = validateShape.errors![0]!;
     const unknown = e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
     // an unknown field is named in the path too, so `providers.1.options.thinkingStyel` points at the typo
     const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -164,7 +164,7 @@ export function buildConfig(source: string, raw: unknown, env: NodeJS.ProcessEnv
       deployments,
       options: m.options,
     });
-    const unpriced = missingPrice(models[models.length - 1]); // pricing fails closed (core billing.ts)
+    const unpriced = missingPrice(models[models.length - 1]!); // pricing fails closed (core billing.ts)
     if (unpriced) throw new ConfigError(source, `${at}.pricing`, unpriced);
   });
   const badAlias = aliasProblem(file.models);
@@ -207,7 +207,7 @@ function resolveApiKeys(source: string, file: GatewayConfigFile, env: NodeJS.Pro
     providers: file.providers.map((p, i) => {
       const m = /^env:(.+)$/.exec(p.apiKey ?? '');
       if (!m) return p;
-      const value = env[m[1]];
+      const value = env[m[1]!];
       if (!value) throw new ConfigError(source, `providers.${i}.apiKey`, `environment variable ${m[1]} is not set`);
       return { ...p, apiKey: value };
     }),

@@ -58,7 +58,7 @@ describe('logger', () => {
     createLogger('info', { stream, format: 'pretty' }).warn('redis unreachable', { policy: 'open' });
     await flushed();
     expect(lines).toHaveLength(1);
-    expect(() => JSON.parse(lines[0])).toThrow();
+    expect(() => JSON.parse(lines[0]!)).toThrow();
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} .*warn.* redis unreachable \{"policy":"open"\}$/);
   });
 

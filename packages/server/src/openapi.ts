@@ -60,7 +60,7 @@ function securitySchemes(routes: readonly RouteDoc[]) {
 /** Path parameters come from the template; a description in `params` wins. */
 function parameters(r: RouteDoc) {
   const declared = r.params ?? [];
-  const fromPath = [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const fromPath = [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const pathParams: ParamDoc[] = fromPath.map(
     (name) => declared.find((p) => p.in === 'path' && p.name === name) ?? { name, in: 'path', description: name },
   );

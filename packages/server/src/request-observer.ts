@@ -91,7 +91,7 @@ export function observeRequests(
       const status = finalStatus(res);
       setImmediate(async () => {
         const facts = await open.end(id, status === CLIENT_CLOSED);
-        const path = req.originalUrl.split('?')[0];
+        const path = req.originalUrl.split('?')[0] ?? '';
         const format = facts?.format ?? formatOf(req.method, path);
         const reason = res.locals.errorReason as ErrorReason | undefined;
         const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, reason };

@@ -77,7 +77,7 @@ export function startTracing(opts: TracingOptions): Tracing {
           attributes: {
             [ATTR_HTTP_REQUEST_METHOD]: req.method,
             // never the query: Gemini callers may put their key there
-            [ATTR_URL_PATH]: req.originalUrl.split('?')[0].slice(0, 512),
+            [ATTR_URL_PATH]: (req.originalUrl.split('?')[0] ?? '').slice(0, 512),
             'gateway.request_id': id,
           },
         },

@@ -74,7 +74,7 @@ function alertSuite(storeEnv: Partial<GatewayEnv>) {
   async function settled() {
     await sweepAccountAlerts(new KnexAccountAlerts(gw.db.knex), { budgetThresholds: [50, 100], expiryLeadMs: 72 * HOUR }, clock());
     await waitFor(async () => {
-      const [{ n }] = await gw.db.knex('webhook_deliveries').where({ state: 'pending' }).count<{ n: string }[]>('* as n');
+      const [{ n }] = (await gw.db.knex('webhook_deliveries').where({ state: 'pending' }).count('* as n')) as [{ n: string }];
       expect(Number(n)).toBe(0);
     });
   }
@@ -116,8 +116,8 @@ function alertSuite(storeEnv: Partial<GatewayEnv>) {
     await spend(key, 2);
     await waitFor(() => expect(events('budget.threshold', id)).toHaveLength(3));
     const next = events('budget.threshold', id)[2];
-    expect(next.data).toMatchObject({ threshold_percent: 50, credits_used: 10 });
-    expect(Date.parse(next.data.period_start)).toBeGreaterThan(Date.parse(half.data.period_start));
+    expect(next!.data).toMatchObject({ threshold_percent: 50, credits_used: 10 });
+    expect(Date.parse(next!.data.period_start)).toBeGreaterThan(Date.parse(half!.data.period_start));
   });
 
   it('key.expiring: once, when the key comes within the lead time of its expiry', async () => {

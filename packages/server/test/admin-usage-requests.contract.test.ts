@@ -44,7 +44,7 @@ describe('GET /admin/usage/requests', () => {
     const rows = res.body.data as Array<{ id: string; account: string; model: string; status: string; latency_ms: number | null }>;
     expect(rows.map((r) => r.account).sort()).toEqual(['alpha', 'alpha', 'beta', 'beta']);
     expect(rows.map((r) => Number(r.id))).toEqual(rows.map((r) => Number(r.id)).sort((a, b) => b - a));
-    expect(res.body.first_id).toBe(rows[0].id);
+    expect(res.body.first_id).toBe(rows[0]!.id);
   });
 
   it('filters by account, status and model', async () => {
@@ -83,7 +83,7 @@ describe('GET /admin/usage/requests', () => {
       'id,created_at,account,key_id,request_id,model,provider,format,status,http_status,error_code,input_tokens,output_tokens,latency_ms,ttft_ms,credits,task_id',
     );
     expect(lines).toHaveLength(3);
-    expect(lines[1].split(',')[2]).toBe('beta');
+    expect(lines[1]!.split(',')[2]).toBe('beta');
     const viaAccept = await request(gw.app).get('/admin/usage/requests').set('Authorization', `Bearer ${ADMIN}`).set('Accept', 'text/csv');
     expect(viaAccept.headers['content-type']).toMatch(/^text\/csv/);
   });

@@ -58,13 +58,13 @@ describe('GET /admin/usage', () => {
     expect(res.body).toMatchObject({ object: 'list', group_by: 'account', has_more: false });
     const g = byGroup(res.body.data);
     expect(g.alpha).toMatchObject({ requests: 2, refunds: 0 });
-    expect(g.alpha.input_tokens).toBeGreaterThan(0);
-    expect(g.alpha.credits).toBe(g.alpha.input_tokens + g.alpha.output_tokens);
+    expect(g.alpha!.input_tokens).toBeGreaterThan(0);
+    expect(g.alpha!.credits).toBe(g.alpha!.input_tokens + g.alpha!.output_tokens);
     // the refund row is bookkeeping, not a request: one chat and one image
     expect(g.beta).toMatchObject({ requests: 2, refunds: 3 });
     // beta: one chat (a credit per token) and one image (5 credits)
     const betaChat = byGroup((await admin('/admin/usage?account=beta&group_by=model&model=sim-chat')).body.data)['sim-chat'];
-    expect(g.beta.credits).toBe(5 + betaChat.input_tokens + betaChat.output_tokens);
+    expect(g.beta!.credits).toBe(5 + betaChat!.input_tokens + betaChat!.output_tokens);
   });
 
   it('filters by account, key, model, provider, status and time, and groups by model, key or day', async () => {

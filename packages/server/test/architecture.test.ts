@@ -34,7 +34,7 @@ function importsOf(file: string): string[] {
       /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)/g,
     ),
   ];
-  return specs.map((m) => m[1] ?? m[2] ?? m[3]).filter((s) => !s.startsWith('.') && !s.startsWith('node:'));
+  return specs.map((m) => (m[1] ?? m[2] ?? m[3])!).filter((s) => !s.startsWith('.') && !s.startsWith('node:'));
 }
 
 const packages = readdirSync(PACKAGES).filter((p) => statSync(path.join(PACKAGES, p, 'package.json'), { throwIfNoEntry: false }));
@@ -54,7 +54,7 @@ describe('dependency rule', () => {
         const rel = path.relative(PACKAGES, file);
         if (spec.startsWith('@gateway/')) {
           const target = spec.slice(9).split('/')[0];
-          if (target === 'server' || !allowed(target)) violations.push(`${rel} imports ${spec}`);
+          if (target === 'server' || !allowed(target!)) violations.push(`${rel} imports ${spec}`);
           else if (!declared.includes(`@gateway/${target}`)) violations.push(`${rel} imports ${spec} without declaring it`);
         } else if (pkg === 'core' && IO_LIBS.some((l) => spec === l || spec.startsWith(`${l}/`))) {
           violations.push(`${rel} imports ${spec}`);
@@ -104,7 +104,7 @@ describe('registry rule', () => {
       const text = sourceFiles(path.join(PACKAGES, pkg, 'src'))
         .map((f) => readFileSync(f, 'utf8'))
         .join('\n');
-      const shapes = [...text.matchAll(/export const (\w+ErrorShape|render\w*Error)\b/g)].map((m) => m[1]);
+      const shapes = [...text.matchAll(/export const (\w+ErrorShape|render\w*Error)\b/g)].map((m) => m[1]!);
       return [pkg, { paths: new Set(descriptors.flatMap((d) => d.routeDocs.map((r) => normalize(r.path)))), shapes }] as const;
     }),
   );
@@ -126,8 +126,8 @@ describe('registry rule', () => {
       for (const [owner, { paths, shapes }] of owned) {
         if (owner === pkg) continue;
         for (const l of literals) {
-          const named = `${pkg} → ${owner} ${normalize(l)}`;
-          if (paths.has(normalize(l)) && !KNOWN_CROSS_LINKS.includes(named)) violations.push(`${rel} names ${owner}'s path ${l}`);
+          const named = `${pkg} → ${owner} ${normalize(l!)}`;
+          if (paths.has(normalize(l!)) && !KNOWN_CROSS_LINKS.includes(named)) violations.push(`${rel} names ${owner}'s path ${l}`);
         }
         for (const s of shapes) if (new RegExp(`\\b${s}\\b`).test(text)) violations.push(`${rel} names ${owner}'s ${s}`);
       }

@@ -55,7 +55,7 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     expect(res.status).toBe(200);
     return res.body.data as Row[];
   };
-  const count = async () => (await gw.db.knex('audit_log').count<{ n: string }[]>('* as n'))[0].n;
+  const count = async () => (await gw.db.knex('audit_log').count<{ n: string }[]>('* as n'))[0]!.n;
 
   it('records each admin API change once, with its author, request id, address, before and after (no secret)', async () => {
     const acc = await admin('post', '/admin/accounts').send({ id: 'gamma', name: 'Gamma' });
@@ -80,7 +80,7 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     expect(rows.map((r) => [r.action, r.target.type, r.target.id])).toEqual(expected.map(([a, t, id]) => [a, t, id]));
     rows.forEach((r, i) => {
       expect(r.actor).toEqual({ type: 'admin_key', id: 'admin' });
-      expect(r.request_id).toBe((expected[i][3] as request.Response).headers['x-request-id']);
+      expect(r.request_id).toBe((expected[i]![3] as request.Response).headers['x-request-id']);
       expect(r.address).toEqual(expect.any(String));
       expect(Number.isNaN(Date.parse(r.at))).toBe(false);
     });
@@ -214,7 +214,7 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     expect(creates.length).toBeGreaterThan(0);
     expect(creates.every((r) => r.action === 'key.create')).toBe(true);
     const one = creates[0];
-    expect((await audit(`?target=${one.target.id}`)).map((r) => r.target.id)).toEqual(expect.arrayContaining([one.target.id]));
+    expect((await audit(`?target=${one!.target.id}`)).map((r) => r.target.id)).toEqual(expect.arrayContaining([one!.target.id]));
     expect(await audit('?from=2999-01-01T00:00:00Z')).toEqual([]);
     expect((await audit(`?to=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).length).toBe(0);
     const csv = await admin('get', '/admin/audit?export=csv&action=key.create');
@@ -231,10 +231,10 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
   it('keeps records append-only: no route edits or deletes them, and the table refuses it', async () => {
     const [row] = await audit('?limit=1');
     for (const method of ['put', 'patch', 'delete'] as const)
-      expect((await admin(method, `/admin/audit/${row.id}`).send({})).status).toBe(404);
+      expect((await admin(method, `/admin/audit/${row!.id}`).send({})).status).toBe(404);
     expect((await request(gw.app).delete('/v1/audit').set('Authorization', `Bearer ${ALPHA_KEY}`)).status).toBe(404);
-    await expect(gw.db.knex('audit_log').where({ id: row.id }).update({ action: 'x.y' })).rejects.toThrow(/append-only/);
-    await expect(gw.db.knex('audit_log').where({ id: row.id }).delete()).rejects.toThrow(/append-only/);
+    await expect(gw.db.knex('audit_log').where({ id: row!.id }).update({ action: 'x.y' })).rejects.toThrow(/append-only/);
+    await expect(gw.db.knex('audit_log').where({ id: row!.id }).delete()).rejects.toThrow(/append-only/);
   });
 
   it("records a change through the local token (the CLI talking to a running gateway) as the CLI's", async () => {
@@ -300,8 +300,8 @@ describe('audit log: the CLI on the embedded store', () => {
     expect(created.out).toContain('role member');
     const id = /key (\S+) for acme/.exec(created.out)![1];
     expect((await run('quota:set', 'acme', '100')).code).toBe(0);
-    expect((await run('keys:revoke', id)).code).toBe(0);
-    expect((await run('keys:revoke', id)).code).toBe(1); // refused: already revoked
+    expect((await run('keys:revoke', id!)).code).toBe(0);
+    expect((await run('keys:revoke', id!)).code).toBe(1); // refused: already revoked
     expect((await run('quota:set', 'acme', 'lots')).code).toBe(1);
 
     const db = await openDatabase({ dataDir });

@@ -45,9 +45,9 @@ describe('admin CLI', () => {
       expect(listed.out).toContain(id);
       expect(listed.out).not.toContain(key);
       expect(listed.out).toContain('active');
-      expect((await run('keys:revoke', id)).code).toBe(0);
+      expect((await run('keys:revoke', id!)).code).toBe(0);
       expect((await run('keys:list')).out).toMatch(new RegExp(`${id}.*revoked`));
-      expect((await run('keys:revoke', id)).code).toBe(1);
+      expect((await run('keys:revoke', id!)).code).toBe(1);
     },
     BUDGET_MS,
   );
@@ -83,7 +83,7 @@ describe('admin CLI', () => {
       );
       expect(created.code).toBe(0);
       const id = /key (\S+) for acme/.exec(created.out)![1];
-      const line = (await run('keys:list', '--account', 'acme')).out.split('\n').find((l) => l.startsWith(id))!;
+      const line = (await run('keys:list', '--account', 'acme')).out.split('\n').find((l) => l.startsWith(id!))!;
       expect(line.split('\t').slice(4)).toEqual([
         'active',
         'nightly',
@@ -93,7 +93,7 @@ describe('admin CLI', () => {
         'budget 0/25 daily',
         'member', // a key made without --role has the least powers
       ]);
-      const updated = await run('keys:update', id, '--expires-at', 'never', '--models', 'all', '--rpm', 'default', '--tpm', '900');
+      const updated = await run('keys:update', id!, '--expires-at', 'never', '--models', 'all', '--rpm', 'default', '--tpm', '900');
       expect(updated.code).toBe(0);
       expect(updated.out.split('\t').slice(5)).toEqual([
         'nightly',
@@ -104,7 +104,7 @@ describe('admin CLI', () => {
         'member',
       ]);
       expect((await run('quota:set', 'acme', '50', '--period', 'monthly')).out).toBe('acme\tlimit 50\tused 0\tmonthly');
-      expect(await run('keys:update', id, '--rpm', 'lots')).toMatchObject({
+      expect(await run('keys:update', id!, '--rpm', 'lots')).toMatchObject({
         code: 1,
         err: expect.stringContaining('limits.requests_per_minute'),
       });

@@ -77,7 +77,7 @@ it('a client that leaves a non-streaming request is logged and counted as 499, n
   await upstreamReached;
   req.destroy();
   // the gateway stops its upstream call as the client leaves
-  await held[0].closed;
+  await held[0]!.closed;
 
   await eventually(() => expect(lines.find((l) => l.path === '/v1/chat/completions')).toMatchObject({ level: 'info', status: 499 }));
   await eventually(async () => {

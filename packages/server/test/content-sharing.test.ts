@@ -77,7 +77,7 @@ describeWithService('TEST_DATABASE_URL', 'content shared across instances (two g
     expect(readyB.body.checks.content_store).toMatch(
       /^not_shared: cannot read the content of .+ \(content at file:.+\); this instance keeps it at file:/,
     );
-    expect(readyB.body.checks.content_store).toContain(path.join(dirs[0], 'content'));
+    expect(readyB.body.checks.content_store).toContain(path.join(dirs[0]!, 'content'));
     // the first finds out on its next round
     await eventually(async () => expect((await request(a.gw.app).get('/readyz')).status).toBe(503));
     for (const { lines } of [a, b]) {

@@ -80,10 +80,10 @@ describe('POST /v1/messages/count_tokens', () => {
     expect(res.body).toEqual({ input_tokens: 16 });
     expect(anthropic.requests).toHaveLength(1);
     const sent = anthropic.requests[0];
-    expect(sent.path).toBe('/v1/messages/count_tokens');
-    expect(Object.keys(sent.body).sort()).toEqual(['messages', 'model', 'system', 'tools']);
-    expect(sent.body.model).toBe('claude-sonnet-4-5');
-    expect(sent.body.tools[0]).toMatchObject({ name: 'get_weather', input_schema: weather.input_schema });
+    expect(sent!.path).toBe('/v1/messages/count_tokens');
+    expect(Object.keys(sent!.body).sort()).toEqual(['messages', 'model', 'system', 'tools']);
+    expect(sent!.body.model).toBe('claude-sonnet-4-5');
+    expect(sent!.body.tools[0]).toMatchObject({ name: 'get_weather', input_schema: weather.input_schema });
   });
 
   it('an upstream that cannot count: the gateway estimates, says so, and sends nothing upstream', async () => {
@@ -171,18 +171,18 @@ describe('POST /v1beta/models/{model}:countTokens', () => {
     expect(res.body).toEqual({ totalTokens: 16 });
     expect(gemini.requests).toHaveLength(1);
     const sent = gemini.requests[0];
-    expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
-    expect(sent.body.generateContentRequest).toMatchObject({
+    expect(sent!.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
+    expect(sent!.body.generateContentRequest).toMatchObject({
       model: 'models/gemini-2.5-flash',
       systemInstruction: { parts: [{ text: 'You are terse.' }] },
     });
-    expect(sent.body.generateContentRequest.generationConfig).toBeUndefined();
+    expect(sent!.body.generateContentRequest.generationConfig).toBeUndefined();
   });
 
   it('Anthropic messages counted by a Google upstream, Gemini contents estimated for an OpenAI upstream', async () => {
     const viaGoogle = await count(body(modelOf('gem')));
     expect(viaGoogle.body).toEqual({ input_tokens: 16 });
-    expect(gemini.requests[0].path).toMatch(/:countTokens$/);
+    expect(gemini.requests[0]!.path).toMatch(/:countTokens$/);
     const estimated = await countIn(modelOf('gpt'), { contents });
     expect(estimated.status).toBe(200);
     expect(estimated.headers['x-gateway-token-count']).toBe('estimated');
@@ -214,7 +214,7 @@ describe('POST /v1/responses/input_tokens', () => {
     const viaAnthropic = await countResponses({ model: modelOf('claude'), instructions: 'You are terse.', input });
     expect(viaAnthropic.status).toBe(200);
     expect(viaAnthropic.body).toEqual({ object: 'response.input_tokens', input_tokens: 10 });
-    expect(anthropic.requests[0].path).toBe('/v1/messages/count_tokens');
+    expect(anthropic.requests[0]!.path).toBe('/v1/messages/count_tokens');
 
     const viaOpenAi = await countResponses({ model: modelOf('gpt'), input });
     expect(viaOpenAi.headers['x-gateway-token-count']).toBe('estimated');

@@ -16,8 +16,8 @@ function stages(text: string): Array<Array<[string, string]>> {
     .filter((l) => l && !l.startsWith('#'));
   for (const l of lines) {
     const [op, ...rest] = l.split(/\s+/);
-    if (op.toUpperCase() === 'FROM') out.push([]);
-    out[out.length - 1].push([op.toUpperCase(), rest.join(' ')]);
+    if (op!.toUpperCase() === 'FROM') out.push([]);
+    out[out.length - 1]!.push([op!.toUpperCase(), rest.join(' ')]);
   }
   return out;
 }
@@ -25,7 +25,7 @@ function stages(text: string): Array<Array<[string, string]>> {
 describe('Dockerfile', () => {
   const all = stages(read('Dockerfile'));
   const runtime = all[all.length - 1];
-  const args = (op: string) => runtime.filter(([o]) => o === op).map(([, a]) => a);
+  const args = (op: string) => runtime!.filter(([o]) => o === op).map(([, a]) => a);
 
   it('is multi-stage and installs production dependencies only', () => {
     expect(all.length).toBeGreaterThanOrEqual(2);

@@ -52,7 +52,7 @@ const INLINE_CONFIG_PAGES = ['docs/providers/writing-an-adapter.md'];
 function envFor(file: unknown): NodeJS.ProcessEnv {
   const names = [...JSON.stringify(file).matchAll(/"env:([A-Z0-9_]+)"/g)].map((m) => m[1]);
   // `sk-`: the shape a gateway key must have, harmless for an upstream key
-  return Object.fromEntries(names.map((n) => [n, `sk-example-${n.toLowerCase()}-0001`]));
+  return Object.fromEntries(names.map((n) => [n, `sk-example-${n!.toLowerCase()}-0001`]));
 }
 
 describe('docs/examples', () => {
@@ -61,10 +61,10 @@ describe('docs/examples', () => {
     for (const page of pages) {
       const text = readFileSync(page, 'utf8');
       for (const [, name, block] of text.matchAll(MARKED)) {
-        expect({ page: rel(page), name, block: JSON.parse(block) }).toEqual({ page: rel(page), name, block: readExample(name) });
-        referenced.add(name);
+        expect({ page: rel(page), name, block: JSON.parse(block!) }).toEqual({ page: rel(page), name, block: readExample(name!) });
+        referenced.add(name!);
       }
-      for (const [, name] of text.matchAll(/\((?:\.\.\/|\.\/)?(?:docs\/)?examples\/([^)\s]+)\)/g)) referenced.add(name);
+      for (const [, name] of text.matchAll(/\((?:\.\.\/|\.\/)?(?:docs\/)?examples\/([^)\s]+)\)/g)) referenced.add(name!);
     }
     expect(examples.filter((e) => !referenced.has(e))).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('docs/examples', () => {
       for (const [, block] of text.matchAll(JSON_BLOCK)) {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(block);
+          parsed = JSON.parse(block!);
         } catch {
           continue; // a fragment, not a file
         }
@@ -210,11 +210,11 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
   }
 
   beforeAll(async () => {
-    for (const p of file.providers) fakes[p.id] = await startFakeUpstream(DIALECTS[p.id], { apiKey: env[String(p.apiKey).slice(4)] });
+    for (const p of file.providers) fakes[p.id] = await startFakeUpstream(DIALECTS[p.id]!, { apiKey: env[String(p.apiKey).slice(4)] });
     Object.assign(process.env, env);
-    gw = await startTestGateway({ config: { ...file, providers: file.providers.map((p) => ({ ...p, baseUrl: fakes[p.id].url })) } });
+    gw = await startTestGateway({ config: { ...file, providers: file.providers.map((p) => ({ ...p, baseUrl: fakes[p.id]!.url })) } });
     await cli('accounts:create', 'me');
-    agentKey = /shown once: (sk-\S+)/.exec(await cli('keys:create', '--account', 'me', '--group', 'agents'))![1];
+    agentKey = /shown once: (sk-\S+)/.exec(await cli('keys:create', '--account', 'me', '--group', 'agents'))![1]!;
   });
   afterAll(async () => {
     await gw?.stop();
@@ -234,6 +234,6 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
     const res = await request(gw.app).post(r.path).set(r.headers(agentKey)).send(readExample(r.file));
     expect({ status: res.status, type: res.type }).toEqual({ status: 200, type: 'text/event-stream' });
     expect(res.text).not.toMatch(/"type":\s*"error"|event: error|response\.failed/);
-    expect(r.upstreamSees(fakes[r.provider].requests.at(-1)?.body)).toEqual(r.expected);
+    expect(r.upstreamSees(fakes[r.provider]!.requests.at(-1)?.body)).toEqual(r.expected);
   });
 });

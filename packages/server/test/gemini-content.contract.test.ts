@@ -68,7 +68,7 @@ function expectGoogleError(res: request.Response, status: number, googleStatus: 
 describe("errors carry Google's fields only", () => {
   it('the docs example is what the gateway answers to {"contents": []}', async () => {
     const page = readFileSync(path.join(__dirname, '../../../docs/formats/gemini-generate-content.md'), 'utf8');
-    const documented = JSON.parse(/\*\*Errors\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(page)![1]);
+    const documented = JSON.parse(/\*\*Errors\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(page)![1]!);
     const res = await post({ contents: [] });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(documented);

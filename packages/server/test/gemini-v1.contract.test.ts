@@ -22,9 +22,9 @@ const stable = (body: Record<string, unknown>) => ({ ...body, responseId: undefi
 describe('the Gemini routes answer under /v1 as under /v1beta', () => {
   it('generateContent', async () => {
     const [beta, v1] = await Promise.all(VERSIONS.map((v) => post(`/${v}/models/sim-chat:generateContent`, content)));
-    expect(v1.status).toBe(200);
-    expect(v1.body.candidates[0].content.parts[0].text).toContain('Hello from the newest SDK');
-    expect(stable(v1.body)).toEqual(stable(beta.body));
+    expect(v1!.status).toBe(200);
+    expect(v1!.body.candidates[0].content.parts[0].text).toContain('Hello from the newest SDK');
+    expect(stable(v1!.body)).toEqual(stable(beta!.body));
   });
 
   it('streamGenerateContent, as SSE and as one JSON array', async () => {
@@ -41,9 +41,9 @@ describe('the Gemini routes answer under /v1 as under /v1beta', () => {
 
   it('countTokens', async () => {
     const [beta, v1] = await Promise.all(VERSIONS.map((v) => post(`/${v}/models/sim-chat:countTokens`, content)));
-    expect(v1.status).toBe(200);
-    expect(v1.body.totalTokens).toBeGreaterThan(0);
-    expect(v1.body).toEqual(beta.body);
+    expect(v1!.status).toBe(200);
+    expect(v1!.body.totalTokens).toBeGreaterThan(0);
+    expect(v1!.body).toEqual(beta!.body);
   });
 
   it('models.list and models.get, with x-goog-api-key or ?key=', async () => {
@@ -63,21 +63,21 @@ describe('the Gemini routes answer under /v1 as under /v1beta', () => {
     expect(created.body).toEqual({ name: expect.stringMatching(/^models\/sim-video-2\.0\/operations\/[a-z0-9]+$/), done: false });
     const name = created.body.name as string;
     const [beta, v1] = await Promise.all(VERSIONS.map((v) => get(`/${v}/${name}`)));
-    expect(v1.status).toBe(200);
-    expect(v1.body).toEqual(beta.body);
+    expect(v1!.status).toBe(200);
+    expect(v1!.body).toEqual(beta!.body);
     // no worker runs here: the file is not ready, and both versions say so in the same {code, message} body
     const id = name.split('/').pop()!;
     const [betaFile, v1File] = await Promise.all(VERSIONS.map((v) => get(`/${v}/files/${id}:download?alt=media`)));
-    expect(v1File.status).toBeGreaterThanOrEqual(400);
-    expect({ status: v1File.status, body: v1File.body }).toEqual({ status: betaFile.status, body: betaFile.body });
-    expect(v1File.body).toEqual({ code: expect.any(String), message: expect.any(String) });
+    expect(v1File!.status).toBeGreaterThanOrEqual(400);
+    expect({ status: v1File!.status, body: v1File!.body }).toEqual({ status: betaFile!.status, body: betaFile!.body });
+    expect(v1File!.body).toEqual({ code: expect.any(String), message: expect.any(String) });
   });
 
   it("errors keep each route's shape: Google's on models/{model}:{verb}, {code, message} on operations", async () => {
     const [beta, v1] = await Promise.all(VERSIONS.map((v) => post(`/${v}/models/no-such-model:generateContent`, content)));
-    expect(v1.status).toBe(404);
-    expect(v1.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
-    expect(v1.body).toEqual(beta.body);
+    expect(v1!.status).toBe(404);
+    expect(v1!.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(v1!.body).toEqual(beta!.body);
     const unknownVerb = await post('/v1/models/sim-chat:noSuchVerb', content);
     expect(unknownVerb.status).toBe(404);
     expect(unknownVerb.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
@@ -130,5 +130,5 @@ it('/openapi.json documents the Gemini routes under /v1 too', () => {
     expect(paths[`/${v}/models/{model}/operations/{id}`]?.get).toBeDefined();
     expect(paths[`/${v}/files/{id}:download`]?.get).toBeDefined();
   }
-  expect(JSON.stringify(paths['/v1/models'].get)).toContain('x-goog-api-key');
+  expect(JSON.stringify(paths['/v1/models']!.get)).toContain('x-goog-api-key');
 });

@@ -30,7 +30,7 @@ const generate = (body: Record<string, unknown>) =>
 function png(width: number, height: number, rgba = [90, 90, 90, 255], alpha?: (x: number, y: number) => number): Buffer {
   const p = new PNG({ width, height });
   for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) p.data.set([rgba[0], rgba[1], rgba[2], alpha ? alpha(x, y) : rgba[3]], (y * width + x) * 4);
+    for (let x = 0; x < width; x++) p.data.set([rgba[0]!, rgba[1]!, rgba[2]!, alpha ? alpha(x, y) : rgba[3]!], (y * width + x) * 4);
   return PNG.sync.write(p);
 }
 const jpg = (width: number, height: number) => jpeg.encode({ data: Buffer.alloc(width * height * 4, 128), width, height }, 80).data;
@@ -50,7 +50,7 @@ function events(text: string): Array<{ event?: string; data: any }> {
     .map((block) => {
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)![1];
-      return { event, data: JSON.parse(data) };
+      return { event, data: JSON.parse(data!) };
     });
 }
 
@@ -272,8 +272,8 @@ describe('streaming', () => {
       });
       expect(probeImage(Buffer.from(e.data.b64_json, 'base64'))).toEqual({ mediaType: 'image/png', width: 256, height: 256 });
     }
-    expect(evs[2].data.usage).toMatchObject({ input_tokens: 3, output_tokens: expect.any(Number), total_tokens: expect.any(Number) });
-    expect(evs[0].data.b64_json).not.toEqual(evs[2].data.b64_json);
+    expect(evs[2]!.data.usage).toMatchObject({ input_tokens: 3, output_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(evs[0]!.data.b64_json).not.toEqual(evs[2]!.data.b64_json);
   });
 });
 

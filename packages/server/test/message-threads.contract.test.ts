@@ -10,7 +10,7 @@ beforeAll(async () => {
   pg = await startProviderGateway(UPSTREAMS.filter((u) => u.name === 'openai'));
 });
 afterAll(() => pg.stop());
-beforeEach(() => pg.fakes.openai.reset());
+beforeEach(() => pg.fakes.openai!.reset());
 
 const THREADS_BETA = 'message-threads-2026-08-12';
 const headers = (key = BETA_KEY) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01', 'anthropic-beta': THREADS_BETA });
@@ -34,12 +34,12 @@ function sseEvents(text: string): Array<{ event: string; data: any }> {
   return text
     .split('\n\n')
     .filter((f) => f.includes('data:'))
-    .map((f) => ({ event: /event: (.*)/.exec(f)?.[1] ?? '', data: JSON.parse(/data: (.*)/.exec(f)![1]) }));
+    .map((f) => ({ event: /event: (.*)/.exec(f)?.[1] ?? '', data: JSON.parse(/data: (.*)/.exec(f)![1]!) }));
 }
 
 describe('a thread continued with only the new turn reaches the upstream with its whole history', () => {
   it.each([false, true])('stream: %s', async (stream) => {
-    pg.fakes.openai.enqueue(
+    pg.fakes.openai!.enqueue(
       { reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] } },
       { reply: { text: 'Sunny.' } },
     );
@@ -67,7 +67,7 @@ describe('a thread continued with only the new turn reaches the upstream with it
       : two.body.content[0].text;
     expect(text).toBe('Sunny.');
 
-    const [up1, up2] = pg.fakes.openai.requests.map((r) => r.body);
+    const [up1, up2] = pg.fakes.openai!.requests.map((r) => r.body);
     expect(up1.messages.at(-1)).toMatchObject({ role: 'user', content: 'Weather in Oslo?' });
     // the second upstream request carries the system prompt, the first turn, the tool call, the result and the tools
     expect(up2.tools).toEqual(up1.tools);

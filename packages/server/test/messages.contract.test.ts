@@ -267,7 +267,7 @@ describe('streaming', () => {
       'message_stop',
     ]);
     for (const e of evs) expect(e.data.type).toBe(e.event);
-    expect(evs[0].data.message).toMatchObject({
+    expect(evs[0]!.data.message).toMatchObject({
       id: expect.stringMatching(/^msg_/),
       role: 'assistant',
       model: 'sim-chat',
@@ -352,7 +352,7 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
     expect(res.status).toBe(200);
     const evs = events(res.text);
     expect(evs.map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'error']);
-    expect(evs[4].data).toEqual({
+    expect(evs[4]!.data).toEqual({
       type: 'error',
       error: { type: 'overloaded_error', message: 'The upstream dropped the stream.', param: '', code: 'upstream_dropped' },
     });

@@ -14,7 +14,7 @@ import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gat
 type Schema = Record<string, any>;
 const spec = JSON.parse(readFileSync(path.join(__dirname, '__fixtures__/openai-openapi.requests.json'), 'utf8'));
 const schemas: Record<string, Schema> = spec.components.schemas;
-const resolve = (s: Schema): Schema => (s.$ref ? resolve(schemas[String(s.$ref).split('/').pop()!]) : s);
+const resolve = (s: Schema): Schema => (s.$ref ? resolve(schemas[String(s.$ref).split('/').pop()!]!) : s);
 
 /** The top-level properties of a spec schema (allOf parts merged). */
 function specProperties(s: Schema): Record<string, Schema> {
@@ -28,7 +28,7 @@ function sample(s: Schema, depth = 0): unknown {
   if ('const' in r) return r.const;
   if (r.enum) return r.enum.find((v: unknown) => v !== null);
   const alternatives: Schema[] | undefined = r.anyOf ?? r.oneOf;
-  if (alternatives) return sample(alternatives.find((a) => resolve(a).type !== 'null') ?? alternatives[0], depth + 1);
+  if (alternatives) return sample((alternatives.find((a) => resolve(a).type !== 'null') ?? alternatives[0])!, depth + 1);
   if (r.allOf) return Object.assign({}, ...r.allOf.map((p: Schema) => sample(p, depth + 1)));
   const type = [r.type].flat().find((t) => t !== 'null');
   if (type === 'string') return 'x';
@@ -55,7 +55,7 @@ const VALID_BODIES: Record<string, object> = {
 const doc = buildOpenApiDocument({ publicBaseUrl: 'http://127.0.0.1' });
 function documentedProperties(route: string): Record<string, { description?: string }> {
   const [method, p] = route.split(' ');
-  const body = (doc.paths as Record<string, any>)[p]?.[method.toLowerCase()]?.requestBody;
+  const body = (doc.paths as Record<string, any>)[p!]?.[method!.toLowerCase()]?.requestBody;
   return body?.content?.['application/json']?.schema?.properties ?? {};
 }
 
@@ -75,16 +75,16 @@ describe("/openapi.json documents every request field of OpenAI's spec the gatew
       const [method, p] = route.split(' ');
       const base = VALID_BODIES[route];
       const send = (body: object) =>
-        request(gw.app)[method.toLowerCase() as 'post'](p).set('Authorization', `Bearer ${BETA_KEY}`).send(body);
+        request(gw.app)[method!.toLowerCase() as 'post'](p!).set('Authorization', `Bearer ${BETA_KEY}`).send(body);
       // the base body is accepted, so a refusal below is the field's
-      expect((await send(base)).status).toBeLessThan(300);
+      expect((await send(base!)).status).toBeLessThan(300);
 
       const documented = documentedProperties(route);
       expect(Object.keys(documented).length).toBeGreaterThan(0);
       const acceptedButUndocumented: string[] = [];
       const documentedForwardedButRefused: string[] = [];
-      for (const [field, schema] of Object.entries(specProperties(schemas[root]))) {
-        if (field in base) continue;
+      for (const [field, schema] of Object.entries(specProperties(schemas[root]!))) {
+        if (field in base!) continue;
         // an undocumented field must be refused; one documented as forwarded must be taken
         const forwarded = documented[field]?.description?.startsWith('Forwarded as sent');
         if (field in documented && !forwarded) continue;

@@ -86,7 +86,7 @@ describe('provider registry on reload', () => {
     expect(registry.text('oa')).toBe(oa);
 
     const changed = file();
-    changed.providers[1] = { ...changed.providers[1], timeouts: { idleMs: 5000 } };
+    changed.providers[1] = { ...changed.providers[1]!, timeouts: { idleMs: 5000 } };
     registry.apply(buildConfig('cfg.json', changed));
     expect(registry.text('sim')).toBe(sim);
     expect(registry.text('oa')).not.toBe(oa);
@@ -102,7 +102,7 @@ describe('provider registry on reload', () => {
     const oa = registry.text('oa');
     const broken = file();
     broken.providers.push({ id: 'an', type: 'anthropic' });
-    broken.providers[1] = { ...broken.providers[1], timeouts: { idleMs: 5000 } };
+    broken.providers[1] = { ...broken.providers[1]!, timeouts: { idleMs: 5000 } };
     expect(configError(() => registry.apply(buildConfig('cfg.json', broken)))).toContain('providers.2.apiKey');
     expect(registry.text('oa')).toBe(oa);
     expect(registry.text('an')).toBeUndefined();

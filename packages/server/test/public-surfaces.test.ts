@@ -42,7 +42,7 @@ describe('public surfaces', () => {
     ]);
     const missing = new Set<string>();
     for (const file of filesUnder(path.join(PACKAGES, pkg), (p) => p.endsWith('.ts') && isTestFile(p))) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/from '(@gateway\/[a-z-]+)/g)) if (!declared.has(m[1])) missing.add(m[1]);
+      for (const m of readFileSync(file, 'utf8').matchAll(/from '(@gateway\/[a-z-]+)/g)) if (!declared.has(m[1]!)) missing.add(m[1]!);
     }
     expect([...missing]).toEqual([]);
   });

@@ -42,8 +42,8 @@ async function books(gw: TestGateway) {
   return {
     used: Number(q.credits_used),
     limit: Number(q.credit_limit),
-    charged: Number(charged[0].n),
-    queuedRows: Number(queuedRows[0].n),
+    charged: Number(charged[0]!.n),
+    queuedRows: Number(queuedRows[0]!.n),
   };
 }
 
@@ -58,22 +58,22 @@ function describeStore(name: string, start: () => Promise<TestGateway[]>, cleanu
       await cleanup();
     });
     const setLimit = (limit: number) =>
-      request(gws[0].app).put('/admin/accounts/alpha/quota').set('Authorization', `Bearer ${ADMIN}`).send({ credit_limit: limit });
+      request(gws[0]!.app).put('/admin/accounts/alpha/quota').set('Authorization', `Bearer ${ADMIN}`).send({ credit_limit: limit });
 
     it('N parallel video creations never commit more than the remaining credits', async () => {
       expect((await setLimit(120)).status).toBe(200);
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => video(gws[i % gws.length])));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => video(gws[i % gws.length]!)));
       const created = answers.filter((a) => a.status === 200).length;
       expect(answers.filter((a) => a.status !== 200).map((a) => a.body.code)).toEqual(Array(8 - created).fill('quota_exhausted'));
       expect(created).toBe(2);
-      expect(await books(gws[0])).toEqual({ used: 100, limit: 120, charged: 2, queuedRows: 2 });
+      expect(await books(gws[0]!)).toEqual({ used: 100, limit: 120, charged: 2, queuedRows: 2 });
     });
 
     it('N parallel image requests never take more than the remaining credits', async () => {
       expect((await setLimit(112)).status).toBe(200);
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => image(gws[i % gws.length])));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => image(gws[i % gws.length]!)));
       expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
-      expect((await books(gws[0])).used).toBe(110);
+      expect((await books(gws[0]!)).used).toBe(110);
     });
   });
 }

@@ -120,14 +120,14 @@ describe('credit quotas', () => {
 
   it('refuses a video task the quota cannot cover, creating nothing', async () => {
     await admin('put', '/admin/accounts/alpha/quota').send({ credit_limit: (await used()) + 49 });
-    const [{ n: before }] = await gw.db.knex('video_tasks').count({ n: '*' });
+    const [{ n: before }] = (await gw.db.knex('video_tasks').count({ n: '*' })) as [{ n: string }];
     const res = await request(gw.app)
       .post('/v1/contents/generations/tasks')
       .set('Authorization', `Bearer ${ALPHA_KEY}`)
       .send({ model: 'sim-video-2.0', content: [{ type: 'text', text: 'a cat' }], duration: 5, resolution: '720p' });
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ code: 'quota_exhausted' });
-    const [{ n: after }] = await gw.db.knex('video_tasks').count({ n: '*' });
+    const [{ n: after }] = (await gw.db.knex('video_tasks').count({ n: '*' })) as [{ n: string }];
     expect(Number(after)).toBe(Number(before));
   });
 

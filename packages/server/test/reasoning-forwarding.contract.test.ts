@@ -15,7 +15,7 @@ beforeEach(() => Object.values(pg.fakes).forEach((f) => f.reset()));
 
 const post = (path: string, body: object, headers: Record<string, string>) => request(pg.gw.app).post(path).set(headers).send(body);
 const bearer = { Authorization: `Bearer ${BETA_KEY}` };
-const lastBody = (name: string) => pg.fakes[name].requests.at(-1)?.body;
+const lastBody = (name: string) => pg.fakes[name]!.requests.at(-1)?.body;
 
 describe('reasoning settings on a model whose catalogue entry declares no efforts are forwarded', () => {
   it('OpenAI chat: reasoning_effort', async () => {

@@ -60,7 +60,7 @@ describe('log lines about a request', () => {
       .set('Authorization', `Bearer ${BETA_KEY}`)
       .send({ model: 'm-gpt', messages: [{ role: 'user', content: 'hello' }] });
     expect(res.status).toBeGreaterThanOrEqual(500);
-    const mine = await linesOf(res.headers['x-request-id']);
+    const mine = await linesOf(res.headers['x-request-id']!);
     const failed = mine.find((l) => l.message === 'upstream attempt failed');
     expect(failed).toMatchObject({
       level: 'warn',
@@ -89,7 +89,7 @@ describe('log lines about a request', () => {
     expect((await ask()).status).toBe(200);
     const refused = await ask();
     expect(refused.status).toBe(429);
-    const [line] = (await linesOf(refused.headers['x-request-id'])).filter((l) => l.message === 'request');
+    const [line] = (await linesOf(refused.headers['x-request-id']!)).filter((l) => l.message === 'request');
     expect(line).toMatchObject({ status: 429, account: 'alpha', key: expect.any(String), model: 'sim-chat' });
     expect(JSON.stringify(lines)).not.toContain(ALPHA_KEY);
   });

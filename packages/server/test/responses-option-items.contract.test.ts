@@ -24,7 +24,7 @@ describe('Responses input items that only set options', () => {
       ],
     });
     expect(res.status).toBe(200);
-    const upstream = pg.fakes['openai-responses'].requests.at(-1)!.body;
+    const upstream = pg.fakes['openai-responses']!.requests.at(-1)!.body;
     expect(upstream).toMatchObject({ reasoning: { effort: 'low' }, max_output_tokens: 321 });
     expect(JSON.stringify(upstream.input)).not.toContain('configuration_update');
     expect(res.body.max_output_tokens).toBe(321);

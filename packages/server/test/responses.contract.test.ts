@@ -46,7 +46,7 @@ function events(text: string): Array<{ event: string; data: any }> {
     .filter((m) => m.trim())
     .map((m) => {
       const event = /^event: (.+)$/m.exec(m)?.[1];
-      const data = JSON.parse(/^data: (.+)$/m.exec(m)![1]);
+      const data = JSON.parse(/^data: (.+)$/m.exec(m)![1]!);
       expect(event).toBe(data.type);
       return { event: event!, data };
     });
@@ -265,10 +265,10 @@ describe('POST /v1/responses: the response object', () => {
   });
 
   it('a simulated upstream failure → 502 in the OpenAI shape, and nothing is stored', async () => {
-    const before = Number((await gw.db.knex('responses').count({ n: '*' }))[0].n);
+    const before = Number((await gw.db.knex('responses').count({ n: '*' }))[0]!.n);
     expectOpenAiError(await create({ input: 'please [sim:fail] now' }), 502, 'simulated_failure');
     expectOpenAiError(await create({ input: 'please [sim:fail] now', stream: true }), 502, 'simulated_failure');
-    expect(Number((await gw.db.knex('responses').count({ n: '*' }))[0].n)).toBe(before);
+    expect(Number((await gw.db.knex('responses').count({ n: '*' }))[0]!.n)).toBe(before);
   });
 });
 
@@ -297,20 +297,25 @@ describe('POST /v1/responses: streaming', () => {
     expect(ev.map((e) => e.data.sequence_number)).toEqual(ev.map((_, i) => i));
 
     const [created, inProgress] = ev;
-    expect(created.data.response).toMatchObject({ status: 'in_progress', output: [] });
+    expect(created!.data.response).toMatchObject({ status: 'in_progress', output: [] });
     // OpenAI's schema wants an object and a string: not known yet / not given → absent, never null
-    expect(created.data.response).not.toHaveProperty('usage');
-    expect(created.data.response).not.toHaveProperty('user');
-    expect(inProgress.data.response.id).toBe(created.data.response.id);
-    const item = ev[2].data;
+    expect(created!.data.response).not.toHaveProperty('usage');
+    expect(created!.data.response).not.toHaveProperty('user');
+    expect(inProgress!.data.response.id).toBe(created!.data.response.id);
+    const item = ev[2]!.data;
     expect(item).toMatchObject({ output_index: 0, item: { type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-    expect(ev[3].data).toMatchObject({ item_id: item.item.id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } });
+    expect(ev[3]!.data).toMatchObject({
+      item_id: item.item.id,
+      output_index: 0,
+      content_index: 0,
+      part: { type: 'output_text', text: '' },
+    });
     const deltas = ev.filter((e) => e.event === 'response.output_text.delta');
     for (const d of deltas) expect(d.data).toMatchObject({ item_id: item.item.id, output_index: 0, content_index: 0 });
     const streamed = deltas.map((d) => d.data.delta).join('');
 
     const done = ev.find((e) => e.event === 'response.output_text.done')!.data;
-    const completed = ev[ev.length - 1].data.response;
+    const completed = ev[ev.length - 1]!.data.response;
     const plain = (await create(body)).body;
     expect(streamed).toBe(textOf(plain));
     expect(done.text).toBe(streamed);
@@ -343,7 +348,7 @@ describe('POST /v1/responses: streaming', () => {
         .map((e) => e.data.delta)
         .join(''),
     ).toBe(done.arguments);
-    expect(ev[ev.length - 1].data.response.output).toEqual([
+    expect(ev[ev.length - 1]!.data.response.output).toEqual([
       {
         type: 'function_call',
         id: expect.stringMatching(/^fc_/),
@@ -368,7 +373,7 @@ describe('POST /v1/responses: streaming', () => {
       'response.output_item.done',
       ...TEXT_ORDER.slice(2),
     ]);
-    expect(ev[ev.length - 1].data.response.output.map((o: any) => o.type)).toEqual(['reasoning', 'message']);
+    expect(ev[ev.length - 1]!.data.response.output.map((o: any) => o.type)).toEqual(['reasoning', 'message']);
   });
 
   it('a client that disconnects stops the upstream, and nothing is stored', async () => {
@@ -461,7 +466,7 @@ describe('stored responses', () => {
     expectOpenAiError(await get(made.id), 404, 'response_not_found');
     expectOpenAiError(await create({ input: 'x', previous_response_id: made.id }), 404, 'response_not_found');
     const streamed = events((await create({ input: 'forget me too', store: false, stream: true })).text);
-    expectOpenAiError(await get(streamed[0].data.response.id), 404, 'response_not_found');
+    expectOpenAiError(await get(streamed[0]!.data.response.id), 404, 'response_not_found');
   });
 
   it("another account's id behaves exactly as a missing one", async () => {
@@ -476,9 +481,9 @@ describe('stored responses', () => {
         await create({ input: 'x', previous_response_id: missing }, BETA_KEY),
       ],
     ]) {
-      expectOpenAiError(theirs, 404, 'response_not_found');
-      expect(unknown.status).toBe(404);
-      expect(strip(theirs.body, mine.id)).toEqual(strip(unknown.body, missing));
+      expectOpenAiError(theirs!, 404, 'response_not_found');
+      expect(unknown!.status).toBe(404);
+      expect(strip(theirs!.body, mine.id)).toEqual(strip(unknown!.body, missing));
     }
     expect((await get(mine.id)).status).toBe(200);
   });
@@ -744,9 +749,9 @@ describe('GET /v1/responses/{id}/input_items and POST /v1/responses/{id}/cancel'
       [await items(a.id, '', BETA_KEY), await items(missing, '', BETA_KEY)],
       [await cancel(a.id, BETA_KEY), await cancel(missing, BETA_KEY)],
     ]) {
-      expectOpenAiError(theirs, 404, 'response_not_found', 'response_id');
-      expectOpenAiError(unknown, 404, 'response_not_found', 'response_id');
-      expect(strip(theirs.body, a.id)).toEqual(strip(unknown.body, missing));
+      expectOpenAiError(theirs!, 404, 'response_not_found', 'response_id');
+      expectOpenAiError(unknown!, 404, 'response_not_found', 'response_id');
+      expect(strip(theirs!.body, a.id)).toEqual(strip(unknown!.body, missing));
     }
     const gone = (await create({ input: 'short-lived' })).body;
     expect((await items(gone.id)).status).toBe(200);

@@ -34,7 +34,7 @@ describe('every route states who may call it', () => {
       ['get', '/v1/webhook_endpoints'],
       ['post', '/v1/webhook_endpoints'],
       ['delete', '/v1/webhook_endpoints/{id}'],
-    ])
+    ] as const)
       expect([m, p, roleOf(m, p)]).toEqual([m, p, 'admin']);
     for (const [m, p] of [
       ['post', '/v1/chat/completions'],
@@ -43,7 +43,7 @@ describe('every route states who may call it', () => {
       ['get', '/v1/videos/{id}'],
       ['post', '/v1/contents/generations/tasks'],
       ['get', '/v1/usage'],
-    ])
+    ] as const)
       expect([m, p, roleOf(m, p)]).toEqual([m, p, 'member']);
   });
 });

@@ -166,7 +166,7 @@ describe('self-service keys (/v1/keys)', () => {
       ['/v1/keys/{id}/rotate', 'post'],
       ['/v1/keys/{id}', 'delete'],
       ['/v1/audit', 'get'],
-    ])
+    ] as const)
       expect(doc.paths[path]?.[method]).toBeDefined();
   });
 });

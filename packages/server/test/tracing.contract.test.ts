@@ -68,7 +68,7 @@ describe('traces with the in-memory exporter', () => {
       .set('authorization', `Bearer ${ALPHA_KEY}`)
       .send({ model: 'sim-chat', messages: [{ role: 'user', content: PROMPT }] })
       .expect(200);
-    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']);
+    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']!);
 
     expect(server.name).toBe('POST /v1/chat/completions');
     expect(server.attributes).toMatchObject({
@@ -83,8 +83,8 @@ describe('traces with the in-memory exporter', () => {
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(attempts).toHaveLength(1);
     const [a] = attempts;
-    expect(a.name).toBe(`chat ${a.attributes['gen_ai.request.model']}`);
-    expect(a.attributes).toMatchObject({
+    expect(a!.name).toBe(`chat ${a!.attributes['gen_ai.request.model']}`);
+    expect(a!.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'simulator',
       'gen_ai.system': 'simulator',
@@ -96,9 +96,9 @@ describe('traces with the in-memory exporter', () => {
       'gateway.provider': 'sim',
       'gateway.attempt.outcome': 'ok',
     });
-    expect(a.spanContext().traceId).toBe(server.spanContext().traceId);
+    expect(a!.spanContext().traceId).toBe(server.spanContext().traceId);
     // the attempt lies within the request
-    expect(a.startTime[0] * 1e3 + a.startTime[1] / 1e6).toBeGreaterThanOrEqual(server.startTime[0] * 1e3 + server.startTime[1] / 1e6);
+    expect(a!.startTime[0] * 1e3 + a!.startTime[1] / 1e6).toBeGreaterThanOrEqual(server.startTime[0] * 1e3 + server.startTime[1] / 1e6);
     const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => [s.name, s.attributes, s.events]));
     expect(everything).not.toContain(PROMPT);
     expect(everything).not.toContain(ALPHA_KEY);
@@ -115,9 +115,9 @@ describe('traces with the in-memory exporter', () => {
       .filter((l) => l.startsWith('data: {'))
       .map((l) => JSON.parse(l.slice(6)))
       .find((c) => c.usage)?.usage;
-    const { attempts } = await spansOf(exporter, res.headers['x-request-id']);
+    const { attempts } = await spansOf(exporter, res.headers['x-request-id']!);
     expect(attempts).toHaveLength(1);
-    expect(attempts[0].attributes).toMatchObject({
+    expect(attempts[0]!.attributes).toMatchObject({
       'gen_ai.usage.input_tokens': usage.prompt_tokens,
       'gen_ai.usage.output_tokens': usage.completion_tokens,
     });
@@ -130,21 +130,21 @@ describe('traces with the in-memory exporter', () => {
       .set('authorization', `Bearer ${BETA_KEY}`)
       .send({ model: 'fo-chat', messages: [{ role: 'user', content: PROMPT }] })
       .expect(200);
-    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']);
+    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']!);
     expect(server.attributes).toMatchObject({ 'gateway.attempts': 2, 'gateway.provider': 'backup' });
     expect(attempts.map((s) => s.name)).toEqual(['chat p-model', 'chat s-model']);
     const [failed, ok] = attempts;
-    expect(failed.status.code).toBe(SpanStatusCode.ERROR);
-    expect(failed.attributes).toMatchObject({
+    expect(failed!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(failed!.attributes).toMatchObject({
       'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': 'p-model',
       'http.response.status_code': 500,
       'error.type': expect.any(String),
       'gateway.provider': 'primary',
     });
-    expect(failed.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
-    expect(ok.status.code).toBe(SpanStatusCode.UNSET);
-    expect(ok.attributes).toMatchObject({
+    expect(failed!.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+    expect(ok!.status.code).toBe(SpanStatusCode.UNSET);
+    expect(ok!.attributes).toMatchObject({
       'gen_ai.provider.name': 'openai-compatible',
       'gen_ai.request.model': 's-model',
       'gen_ai.response.model': 's-model',
@@ -152,8 +152,8 @@ describe('traces with the in-memory exporter', () => {
       'gateway.provider': 'backup',
       'gateway.attempt.outcome': 'ok',
     });
-    expect(ok.attributes['error.type']).toBeUndefined();
-    expect(typeof ok.attributes['gen_ai.usage.input_tokens']).toBe('number');
+    expect(ok!.attributes['error.type']).toBeUndefined();
+    expect(typeof ok!.attributes['gen_ai.usage.input_tokens']).toBe('number');
     const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes));
     expect(everything).not.toContain(primary.apiKey);
     expect(everything).not.toContain(PROMPT);
@@ -168,11 +168,11 @@ describe('traces with the in-memory exporter', () => {
       .set('traceparent', `00-${traceId}-${parentId}-01`)
       .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })
       .expect(200);
-    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']);
+    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']!);
     expect(server.spanContext().traceId).toBe(traceId);
     expect(server.parentSpanContext).toMatchObject({ traceId, spanId: parentId, isRemote: true });
     expect(attempts).toHaveLength(1);
-    expect(attempts[0].spanContext().traceId).toBe(traceId);
+    expect(attempts[0]!.spanContext().traceId).toBe(traceId);
   });
 
   it('a refusal before any upstream (401) still gets its server span, and no attempt span', async () => {
@@ -181,7 +181,7 @@ describe('traces with the in-memory exporter', () => {
       .set('authorization', 'Bearer sk-not-a-key-000000000')
       .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })
       .expect(401);
-    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']);
+    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']!);
     expect(server.attributes['http.response.status_code']).toBe(401);
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(attempts).toHaveLength(0);
@@ -202,8 +202,8 @@ describe('traces with the in-memory exporter', () => {
     expect(server.attributes['http.response.status_code']).toBe(499);
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(attempts).toHaveLength(1);
-    expect(attempts[0].attributes).toMatchObject({ 'gateway.attempt.outcome': 'cancelled', 'gen_ai.request.model': 'p-model' });
-    expect(attempts[0].status.code).toBe(SpanStatusCode.UNSET);
+    expect(attempts[0]!.attributes).toMatchObject({ 'gateway.attempt.outcome': 'cancelled', 'gen_ai.request.model': 'p-model' });
+    expect(attempts[0]!.status.code).toBe(SpanStatusCode.UNSET);
   });
 
   it('an image generation: a generate_content attempt span', async () => {
@@ -212,11 +212,11 @@ describe('traces with the in-memory exporter', () => {
       .set('authorization', `Bearer ${ALPHA_KEY}`)
       .send({ model: 'sim-image', prompt: PROMPT, size: '256x256' })
       .expect(200);
-    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']);
+    const { server, attempts } = await spansOf(exporter, res.headers['x-request-id']!);
     expect(server.name).toBe('POST /v1/images/generations');
     expect(attempts).toHaveLength(1);
-    expect(attempts[0].attributes).toMatchObject({ 'gen_ai.operation.name': 'generate_content', 'gen_ai.provider.name': 'simulator' });
-    expect(JSON.stringify(attempts[0].attributes)).not.toContain(PROMPT);
+    expect(attempts[0]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'generate_content', 'gen_ai.provider.name': 'simulator' });
+    expect(JSON.stringify(attempts[0]!.attributes)).not.toContain(PROMPT);
   });
 
   it('registers its provider globally while it runs', () => {

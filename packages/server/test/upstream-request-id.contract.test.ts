@@ -42,7 +42,7 @@ describe('the upstream request id on usage rows', () => {
     openai.enqueue({ headers: { 'x-request-id': 'req_openai_answer_1' } });
     const res = await chat(modelOf('gpt'));
     expect(res.status).toBe(200);
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({
+    expect(await usageRowOf(res.headers['x-request-id']!)).toMatchObject({
       status: 'ok',
       provider: 'gpt',
       upstream_request_id: 'req_openai_answer_1',
@@ -54,7 +54,7 @@ describe('the upstream request id on usage rows', () => {
     const res = await chat(modelOf('claude'), { stream: true });
     expect(res.status).toBe(200);
     expect(res.text).toContain('[DONE]');
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({
+    expect(await usageRowOf(res.headers['x-request-id']!)).toMatchObject({
       status: 'ok',
       provider: 'claude',
       upstream_request_id: 'req_anthropic_stream_1',
@@ -65,7 +65,7 @@ describe('the upstream request id on usage rows', () => {
     openai.enqueue({ status: 400, errorMessage: 'bad request upstream', headers: { 'x-request-id': 'req_openai_failed_1' } });
     const res = await chat(modelOf('gpt'));
     expect(res.status).toBe(400);
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({
+    expect(await usageRowOf(res.headers['x-request-id']!)).toMatchObject({
       status: 'error',
       error_code: 'upstream_invalid_request',
       upstream_request_id: 'req_openai_failed_1',
@@ -75,6 +75,6 @@ describe('the upstream request id on usage rows', () => {
   it('none where the upstream has no request id (the simulator)', async () => {
     const res = await chat('sim-chat');
     expect(res.status).toBe(200);
-    expect(await usageRowOf(res.headers['x-request-id'])).toMatchObject({ status: 'ok', upstream_request_id: null });
+    expect(await usageRowOf(res.headers['x-request-id']!)).toMatchObject({ status: 'ok', upstream_request_id: null });
   });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
       .set('Authorization', `Bearer ${key}`)
       .send({ model: 'sim-chat', messages: [{ role: 'user', content }] });
     expect(res.status).toBe(200);
-    requestIds.push(res.headers['x-request-id']);
+    requestIds.push(res.headers['x-request-id']!);
   }
   await request(gw.app)
     .post('/v1/chat/completions')

@@ -95,7 +95,7 @@ describe('billing on what was delivered', () => {
         video: { requested: { seconds: 10, resolution: '720p' }, delivered: { seconds: 4, resolution: '720p' } },
       },
     ]);
-    expect(rows[1].request_id).toBe(`settle_${id}`);
+    expect(rows[1]!.request_id).toBe(`settle_${id}`);
     expect(await used()).toBe(before + 8);
     // the task itself reports the delivered length
     const task = (await user(`/v1/contents/generations/tasks/${id}`)).body;

@@ -2,7 +2,7 @@ import { newId, type ContentStore, type GeneratedImageStore, type StoredImage } 
 import { IMAGE_URL_TTL_MS } from './expiring-image-files';
 
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
-const TYPE: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+const TYPE = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 /** `img` + 32 random [a-z0-9] (the credential) + `-` + the expiry in base-36 ms: changing the expiry changes the key. */
 const NAME = /^img[a-z0-9]{32}-([a-z0-9]{1,12})\.(png|jpeg|webp)$/;
 
@@ -33,7 +33,7 @@ export class ContentImageStore implements GeneratedImageStore {
   async open(name: string): Promise<StoredImage | null> {
     const m = NAME.exec(name);
     if (!m) return null;
-    const expiresAt = parseInt(m[1], 36);
+    const expiresAt = parseInt(m[1]!, 36);
     const key = `images/${name}`;
     if (expiresAt <= this.now()) {
       await this.content.delete(key).catch(() => undefined);
@@ -42,7 +42,7 @@ export class ContentImageStore implements GeneratedImageStore {
     if (!(await this.content.stat(key))) return null;
     const chunks: Buffer[] = [];
     for await (const c of this.content.open(key) as AsyncIterable<Buffer>) chunks.push(c);
-    return { data: Buffer.concat(chunks), mediaType: TYPE[m[2]], expiresAt };
+    return { data: Buffer.concat(chunks), mediaType: TYPE[m[2] as keyof typeof TYPE], expiresAt };
   }
 
   /** Nothing to walk: reads refuse expired names, and the content store's retention removes their bytes. */

@@ -6,7 +6,7 @@ import { newId, type GeneratedImageStore, type StoredImage } from '@gateway/core
 export const IMAGE_URL_TTL_MS = 60 * 60 * 1000;
 
 const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
-const TYPE: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+const TYPE = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 /** `img` + 32 random [a-z0-9] (~165 bits): the name is the credential. */
 const NAME = /^img[a-z0-9]{32}\.(png|jpeg|webp)$/;
 
@@ -48,7 +48,7 @@ export class ExpiringImageFiles implements GeneratedImageStore {
         await unlink(file).catch(() => undefined);
         return null;
       }
-      return { data: await readFile(file), mediaType: TYPE[m[1]], expiresAt };
+      return { data: await readFile(file), mediaType: TYPE[m[1] as keyof typeof TYPE], expiresAt };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;

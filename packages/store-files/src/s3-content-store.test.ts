@@ -61,7 +61,7 @@ describe('S3ContentStore', () => {
     const puts = fake.requests.filter((r) => r.method === 'PUT');
     expect(puts).toHaveLength(1);
     expect(puts[0]).toMatchObject({ path: '/videos-bucket/gw/content/videos/a.mp4', query: {} });
-    expect(puts[0].headers['content-length']).toBe('4');
+    expect(puts[0]!.headers['content-length']).toBe('4');
   });
 
   it('a large stream goes up in parts, never as one buffered body', async () => {
@@ -98,7 +98,7 @@ describe('S3ContentStore', () => {
     fake.requests.splice(0);
     expect((await readAll(store.open('videos/r.mp4', { start: 2, end: 5 }))).toString()).toBe('2345');
     expect(fake.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/videos-bucket/gw/content/videos/r.mp4' })]);
-    expect(fake.requests[0].headers.range).toBe('bytes=2-5');
+    expect(fake.requests[0]!.headers.range).toBe('bytes=2-5');
   });
 
   it('wrong credentials fail with the service error and never show the secret', async () => {

@@ -50,10 +50,10 @@ describeOnTestDatabases((target) => {
         yield Buffer.alloc(2500);
         throw new Error('upstream broke');
       }
-      const before = Number((await db.knex('content_chunks').count({ n: '*' }))[0].n);
+      const before = Number((await db.knex('content_chunks').count({ n: '*' }))[0]!.n);
       await expect(store.put('videos/broken.mp4', Readable.from(failing()))).rejects.toThrow('upstream broke');
-      expect(Number((await db.knex('content_chunks').count({ n: '*' }))[0].n)).toBe(before);
-      expect(Number((await db.knex('content_objects').whereNull('key').count({ n: '*' }))[0].n)).toBe(0);
+      expect(Number((await db.knex('content_chunks').count({ n: '*' }))[0]!.n)).toBe(before);
+      expect(Number((await db.knex('content_objects').whereNull('key').count({ n: '*' }))[0]!.n)).toBe(0);
     });
   });
 });

@@ -128,7 +128,9 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
         // A stale key is released so it may start a new task (the unique index covers live keys only by this rule).
         if (prior) await trx('video_tasks').where({ id: prior.id }).update({ idempotency_key: null });
       }
-      const [{ n }] = await trx('video_tasks').where({ account_id: task.accountId }).whereIn('status', ACTIVE).count({ n: '*' });
+      const [{ n }] = (await trx('video_tasks').where({ account_id: task.accountId }).whereIn('status', ACTIVE).count({ n: '*' })) as [
+        { n?: string | number },
+      ];
       if (Number(n) >= rules.maxActive) return { outcome: 'capped', active: Number(n) };
       let created = await this.create(task, trx);
       const price = rules.price ?? 0;
@@ -156,7 +158,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       if (f.keyId) q.where({ key_id: f.keyId });
       return q;
     };
-    const [{ n }] = await filtered().count({ n: '*' });
+    const [{ n }] = (await filtered().count({ n: '*' })) as [{ n?: string | number }];
     const page = filtered();
     if (f.after) page.whereRaw(`(created_at, id) ${f.order === 'asc' ? '>' : '<'} (?, ?)`, [f.after.createdAt, f.after.id]);
     const rows = await page

@@ -101,16 +101,16 @@ describeOnTestDatabases((target) => {
         const all = [...first, ...second];
         expect(all.map((c) => c.delivery.type)).toEqual(['video.queued']);
         const c = all[0];
-        expect(c.secret).toMatch(/^whsec_/);
-        expect(c.secret).toBe(await store.accountSecret('a'));
+        expect(c!.secret).toMatch(/^whsec_/);
+        expect(c!.secret).toBe(await store.accountSecret('a'));
         const owner = first.length ? 'w1' : 'w2';
         const at = new Date();
         const attempt = { attempt: 1, at, statusCode: 500, error: null, responseExcerpt: 'no', durationMs: 3 };
-        expect(await store.recordAttempt(c.delivery.id, 'w3', attempt, { state: 'delivered' }, '{}')).toBe(false);
-        expect(await store.recordAttempt(c.delivery.id, owner, attempt, { state: 'pending', nextAttemptAt: at }, '{"a":1}')).toBe(true);
+        expect(await store.recordAttempt(c!.delivery.id, 'w3', attempt, { state: 'delivered' }, '{}')).toBe(false);
+        expect(await store.recordAttempt(c!.delivery.id, owner, attempt, { state: 'pending', nextAttemptAt: at }, '{"a":1}')).toBe(true);
         const again = await store.claimDue({ owner: 'w1', now, leaseMs: 30_000, limit: 10 });
-        expect(again.map((x) => [x.delivery.eventId, x.delivery.body, x.delivery.attempts])).toEqual([[c.delivery.eventId, '{"a":1}', 1]]);
-        await store.recordAttempt(c.delivery.id, 'w1', { ...attempt, attempt: 2, statusCode: 204 }, { state: 'delivered' }, '{"a":1}');
+        expect(again.map((x) => [x.delivery.eventId, x.delivery.body, x.delivery.attempts])).toEqual([[c!.delivery.eventId, '{"a":1}', 1]]);
+        await store.recordAttempt(c!.delivery.id, 'w1', { ...attempt, attempt: 2, statusCode: 204 }, { state: 'delivered' }, '{"a":1}');
         const next = await store.claimDue({ owner: 'w1', now, leaseMs: 30_000, limit: 10 });
         expect(next.map((x) => x.delivery.type)).toEqual(['video.running']);
       } finally {
@@ -189,7 +189,7 @@ describeOnTestDatabases((target) => {
         await tasks.transition('t1', 'queued', 'running');
         await eventually(() => hints === 1);
         const [claim] = await tasks.claimDue({ owner: 'w', now: future(), leaseMs: 1000, limit: 1 });
-        await tasks.release(claim.task.id, 'w', { nextPollAt: new Date(), progress: 50 });
+        await tasks.release(claim!.task.id, 'w', { nextPollAt: new Date(), progress: 50 });
         await eventually(() => hints === 2);
         off();
         await tasks.transition('t1', 'running', 'failed');

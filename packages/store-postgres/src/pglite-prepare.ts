@@ -5,7 +5,7 @@
 import { prepareEmbeddedStore } from './db';
 
 const [dir, schema] = process.argv.slice(2);
-prepareEmbeddedStore(dir, schema || undefined).then(
+(dir ? prepareEmbeddedStore(dir, schema || undefined) : Promise.reject(new Error('pglite-prepare: no data directory given'))).then(
   () => process.exit(0),
   (e: unknown) => {
     process.stderr.write(e instanceof Error ? e.message : String(e));

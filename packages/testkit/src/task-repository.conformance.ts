@@ -150,10 +150,10 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       await taskIn('succeeded');
       await taskIn('cancelled');
       const [first] = await repo.claimDue({ owner: 'w-a', now: at(1000), leaseMs: 10_000, limit: 10 });
-      expect(first.task.id).toBe(due.id);
+      expect(first!.task.id).toBe(due.id);
       expect(await repo.claimDue({ owner: 'w-b', now: at(5000), leaseMs: 10_000, limit: 10 })).toEqual([]);
       const [again] = await other.claimDue({ owner: 'w-b', now: at(11_001), leaseMs: 10_000, limit: 10 });
-      expect(again.task.id).toBe(due.id);
+      expect(again!.task.id).toBe(due.id);
       // The first owner lost its lease: none of its lease-bound writes land any more.
       expect(await repo.extendLease(due.id, 'w-a', at(99_000))).toBe(false);
       expect(await repo.markSubmitting(due.id, 'w-a', at(11_002))).toBe(false);
@@ -172,7 +172,7 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       expect(await repo.claimDue({ owner: 'w-a', now: at(4999), leaseMs: 10_000, limit: 1 })).toEqual([]);
       const [c] = await repo.claimDue({ owner: 'w-b', now: at(5000), leaseMs: 10_000, limit: 1 });
       expect(c).toMatchObject({ pollAttempts: 3, submitStartedAt: null });
-      expect(c.task.progress).toBe(40);
+      expect(c!.task.progress).toBe(40);
     });
 
     it('records a submission, then its operation ref, once', async () => {
@@ -180,7 +180,7 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       await repo.claimDue({ owner: 'w-a', now: at(1000), leaseMs: 10_000, limit: 1 });
       expect(await repo.markSubmitting(t.id, 'w-a', at(1500))).toBe(true);
       const [lapsed] = await repo.claimDue({ owner: 'w-b', now: at(20_000), leaseMs: 10_000, limit: 1 });
-      expect(lapsed.submitStartedAt?.getTime()).toBe(at(1500).getTime());
+      expect(lapsed!.submitStartedAt?.getTime()).toBe(at(1500).getTime());
       const saved = await repo.saveOperation(t.id, 'w-b', { provider: 'sim', operation: 'op-1' });
       expect(saved).toMatchObject({ status: 'queued', upstream: { provider: 'sim', operation: 'op-1' } });
       expect(await repo.saveOperation(t.id, 'w-b', { provider: 'sim', operation: 'op-2' })).toBeNull();
@@ -188,7 +188,7 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       expect((await repo.findById(t.id))!.upstream!.operation).toBe('op-1');
       await repo.release(t.id, 'w-b', { nextPollAt: at(21_000) });
       const [next] = await repo.claimDue({ owner: 'w-c', now: at(21_000), leaseMs: 10_000, limit: 1 });
-      expect(next.submitStartedAt).toBeNull();
+      expect(next!.submitStartedAt).toBeNull();
     });
 
     it('a terminal transition ends the lease', async () => {
@@ -248,15 +248,15 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       expect(p1.items.map((t) => t.id)).toEqual([ids[4], ids[3]]);
       expect(p1).toMatchObject({ hasMore: true, total: 5 });
       const last = p1.items[1];
-      const p2 = await repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: last.createdAt, id: last.id } });
+      const p2 = await repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: last!.createdAt, id: last!.id } });
       expect(p2.items.map((t) => t.id)).toEqual([ids[2], ids[1]]);
-      const p3 = await repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: p2.items[1].createdAt, id: p2.items[1].id } });
+      const p3 = await repo.list('acct-a', { limit: 2, order: 'desc', after: { createdAt: p2.items[1]!.createdAt, id: p2.items[1]!.id } });
       expect(p3).toMatchObject({ hasMore: false });
       expect(p3.items.map((t) => t.id)).toEqual([ids[0]]);
       expect((await repo.list('acct-a', { limit: 2, order: 'asc', offset: 2 })).items.map((t) => t.id)).toEqual([ids[2], ids[3]]);
       expect((await repo.list('acct-a', { limit: 10, order: 'asc', status: 'failed' })).items.map((t) => t.id)).toEqual([ids[4]]);
       expect((await repo.list('acct-a', { limit: 10, order: 'asc', model: 'sim-video-2.5' })).total).toBe(1);
-      const byIds = await repo.list('acct-a', { limit: 10, order: 'asc', ids: [ids[0], ids[2], 'task-none'] });
+      const byIds = await repo.list('acct-a', { limit: 10, order: 'asc', ids: [ids[0]!, ids[2]!, 'task-none'] });
       expect(byIds.items.map((t) => t.id)).toEqual([ids[0], ids[2]]);
       expect((await repo.list('acct-c', { limit: 10, order: 'asc' })).items).toEqual([]);
     });

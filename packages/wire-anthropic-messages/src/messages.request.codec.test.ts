@@ -89,9 +89,9 @@ describe('decodeMessagesRequest', () => {
   it('reads base64 and url images, refuses Files API sources', () => {
     const img = (source: object) => ({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source }] }] });
     expect(
-      decodeMessagesRequest(img({ type: 'base64', media_type: 'image/png', data: 'AAA' }), thinker).request.messages[0].content,
+      decodeMessagesRequest(img({ type: 'base64', media_type: 'image/png', data: 'AAA' }), thinker).request.messages[0]!.content,
     ).toEqual([{ type: 'image', mediaType: 'image/png', data: 'AAA' }]);
-    expect(decodeMessagesRequest(img({ type: 'url', url: 'https://x/y.png' }), thinker).request.messages[0].content).toEqual([
+    expect(decodeMessagesRequest(img({ type: 'url', url: 'https://x/y.png' }), thinker).request.messages[0]!.content).toEqual([
       { type: 'image', url: 'https://x/y.png' },
     ]);
     expect(refusal(() => decodeMessagesRequest(img({ type: 'file', file_id: 'f1' }), thinker))).toMatchObject({

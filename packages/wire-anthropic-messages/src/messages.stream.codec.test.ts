@@ -32,7 +32,7 @@ describe('MessagesEventEncoder', () => {
     const enc = new MessagesEventEncoder('msg_1', 'sim-chat', 'summarized', 9);
     const events = enc.encode({ type: 'input-usage', usage: { inputTokens: 1000, cachedInputTokens: 900, cacheCreationInputTokens: 60 } });
     expect(events).toHaveLength(1);
-    expect((events[0].data.message as any).usage).toEqual({
+    expect((events[0]!.data.message as any).usage).toEqual({
       input_tokens: 40,
       output_tokens: 0,
       cache_creation_input_tokens: 60,
@@ -43,8 +43,8 @@ describe('MessagesEventEncoder', () => {
   it('message_start announces the estimate when the first part is content', () => {
     const enc = new MessagesEventEncoder('msg_1', 'sim-chat', 'summarized', 9);
     const [start] = enc.encode({ type: 'text-delta', delta: 'Hi' });
-    expect(start.event).toBe('message_start');
-    expect((start.data.message as any).usage).toMatchObject({ input_tokens: 9, cache_read_input_tokens: 0 });
+    expect(start!.event).toBe('message_start');
+    expect((start!.data.message as any).usage).toMatchObject({ input_tokens: 9, cache_read_input_tokens: 0 });
   });
 
   it('emits the golden sequence for plain text', () => {
@@ -60,7 +60,7 @@ describe('MessagesEventEncoder', () => {
       'message_stop',
     ]);
     for (const e of events) expect(e.data.type).toBe(e.event);
-    expect(events[events.length - 2].data).toEqual({
+    expect(events[events.length - 2]!.data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'end_turn', stop_sequence: null },
       usage: { input_tokens: 7, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
@@ -112,6 +112,6 @@ describe('MessagesEventEncoder', () => {
   it('still pings once when the answer has no blocks, and reports the stop sequence', () => {
     const events = run([{ ...finish, stopSequence: 'END' }]);
     expect(events.map((e) => e.event)).toEqual(['message_start', 'ping', 'message_delta', 'message_stop']);
-    expect((events[2].data as any).delta).toEqual({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
+    expect((events[2]!.data as any).delta).toEqual({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
   });
 });

@@ -51,7 +51,7 @@ class CallIds {
   forResponse(name: string, id: string | undefined): string {
     const queue = this.pending.get(name) ?? [];
     const at = id === undefined ? 0 : queue.indexOf(id);
-    if (at >= 0 && queue.length) return queue.splice(at, 1)[0];
+    if (at >= 0 && queue.length) return queue.splice(at, 1)[0]!;
     return id ?? name;
   }
 }

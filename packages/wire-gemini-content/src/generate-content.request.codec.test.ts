@@ -59,12 +59,12 @@ describe('decodeGenerateContent', () => {
 
   it('reads inline and file images and refuses other media', () => {
     const img = (part: object) => decodeGenerateContent({ contents: [{ role: 'user', parts: [{ text: 'see' }, part] }] }, thinker);
-    expect(img({ inlineData: { mimeType: 'image/png', data: 'AAA' } }).request.messages[0].content[1]).toEqual({
+    expect(img({ inlineData: { mimeType: 'image/png', data: 'AAA' } }).request.messages[0]!.content[1]).toEqual({
       type: 'image',
       mediaType: 'image/png',
       data: 'AAA',
     });
-    expect(img({ fileData: { mimeType: 'image/jpeg', fileUri: 'https://x/y.jpg' } }).request.messages[0].content[1]).toEqual({
+    expect(img({ fileData: { mimeType: 'image/jpeg', fileUri: 'https://x/y.jpg' } }).request.messages[0]!.content[1]).toEqual({
       type: 'image',
       url: 'https://x/y.jpg',
       mediaType: 'image/jpeg',

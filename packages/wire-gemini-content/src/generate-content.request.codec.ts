@@ -91,7 +91,7 @@ function decodeToolConfig(
         'Function calling mode ANY needs at least one function declaration.',
         'toolConfig.functionCallingConfig.mode',
       );
-    return { tools: narrowed, toolChoice: allowed?.length === 1 ? { type: 'tool', name: allowed[0] } : 'required' };
+    return { tools: narrowed, toolChoice: allowed?.length === 1 ? { type: 'tool', name: allowed[0]! } : 'required' };
   }
   return { tools: narrowed, toolChoice: fc ? 'auto' : undefined };
 }

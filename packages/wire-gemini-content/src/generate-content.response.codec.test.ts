@@ -40,7 +40,7 @@ describe('generateContent response codec', () => {
 
   it('leaves thoughts out unless asked, but still counts them', () => {
     const out = encodeGenerateContent(who, result, false);
-    expect(out.candidates[0].content.parts).toEqual([{ text: 'hello' }, { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }]);
+    expect(out.candidates[0]!.content.parts).toEqual([{ text: 'hello' }, { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }]);
     expect(out.usageMetadata?.thoughtsTokenCount).toBe(3);
   });
 
@@ -50,7 +50,7 @@ describe('generateContent response codec', () => {
     ['content-filter', 'SAFETY'],
     ['other', 'OTHER'],
   ] as const)('finish %s → %s', (f, g) => {
-    expect(encodeGenerateContent(who, { ...result, finishReason: f }, false).candidates[0].finishReason).toBe(g);
+    expect(encodeGenerateContent(who, { ...result, finishReason: f }, false).candidates[0]!.finishReason).toBe(g);
   });
 
   it('reports cached prompt tokens and omits zero thoughts', () => {

@@ -24,7 +24,7 @@ const validate = compileValidator<PredictRequestBody>(predictRequestSchema, 'inv
  */
 export function decodePredictRequest(raw: unknown): VideoRequestDraft {
   const body = validate(withoutAbsentMembers(raw));
-  const inst = body.instances[0];
+  const inst = body.instances[0]!; // the schema takes exactly one instance
   const params: NonNullable<PredictRequestBody['parameters']> = body.parameters ?? {};
   const references: VideoImage[] | undefined = inst.referenceImages?.map((r, i) =>
     decodeInlineImage(r.image, `instances[0].referenceImages[${i}].image`),

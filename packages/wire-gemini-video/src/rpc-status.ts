@@ -19,7 +19,8 @@ const RPC_CODE_OF_STATUS: Readonly<Record<number, number>> = { 400: 3, 401: 16, 
 const INTERNAL = 13;
 
 function rpcCodeOf(code: string): number {
-  if (code in RPC_CODE_OF_TASK_CODE) return RPC_CODE_OF_TASK_CODE[code];
+  const known = RPC_CODE_OF_TASK_CODE[code];
+  if (known !== undefined) return known;
   const reason = ERROR_REASONS[code as ErrorReason];
   return (reason && RPC_CODE_OF_STATUS[reason.status]) ?? INTERNAL;
 }

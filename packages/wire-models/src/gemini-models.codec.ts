@@ -46,5 +46,5 @@ export function pageGeminiModels(models: ModelSpec[], query: { pageSize?: unknow
   }
   const page = models.slice(start, start + size);
   const more = start + size < models.length;
-  return { models: page.map(encodeGeminiModel), ...(more ? { nextPageToken: tokenFor(page[page.length - 1].id) } : {}) };
+  return { models: page.map(encodeGeminiModel), ...(more ? { nextPageToken: tokenFor(page[page.length - 1]!.id) } : {}) };
 }

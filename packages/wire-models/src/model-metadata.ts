@@ -26,7 +26,7 @@ export const displayNameOf = (m: ModelSpec): string => m.displayName ?? m.id;
 /** The last dotted number in the id (`sim-video-2.0-fast` → `2.0`), else `001` as Google's own entries use. */
 export function versionOf(m: ModelSpec): string {
   const numbers = m.id.match(/\d+(?:\.\d+)*/g);
-  return numbers ? numbers[numbers.length - 1] : '001';
+  return numbers?.at(-1) ?? '001';
 }
 
 export function tokenLimitsOf(m: ModelSpec): { input: number; output: number } {

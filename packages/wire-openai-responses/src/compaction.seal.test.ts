@@ -19,7 +19,7 @@ describe('CompactionSealer', () => {
     const raw = Buffer.from(sealer.seal(payload, 'alpha'), 'base64url');
     for (const at of [0, 5, 20, raw.length - 1]) {
       const bad = Buffer.from(raw);
-      bad[at] ^= 0x01;
+      bad[at]! ^= 0x01;
       expect(sealer.open(bad.toString('base64url'), 'alpha')).toBeUndefined();
     }
   });

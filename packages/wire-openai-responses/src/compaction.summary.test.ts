@@ -33,7 +33,7 @@ describe('compactConversation', () => {
     expect(c.digest).toHaveLength(4);
     expect(c.digest[0]).toBe(`- user: first question ${long(28)} …`);
     expect(c.digest[1]).toMatch(/^- assistant called lookup\(\{"q":".{180,}…\)$/);
-    expect(c.digest[1].length).toBeLessThan(COMPACTION_RULES.argumentChars + 40);
+    expect(c.digest[1]!.length).toBeLessThan(COMPACTION_RULES.argumentChars + 40);
     expect(c.digest[2]).toMatch(/^- tool lookup returned: r0 r1 .* r29 …$/);
     expect(c.digest[3]).toMatch(/^- assistant: first answer /);
     expect(c.digest.join('\n')).not.toContain('hidden thoughts');
@@ -54,8 +54,8 @@ describe('compactConversation', () => {
     expect(e.system).toBe('S');
     expect(e.messages).toHaveLength(5);
     const first = e.messages[0];
-    expect(first.role).toBe('user');
-    expect(first.content[0]).toMatchObject({
+    expect(first!.role).toBe('user');
+    expect(first!.content[0]).toMatchObject({
       type: 'text',
       text: expect.stringMatching(new RegExp(`^${SUMMARY_HEADER.replace(/[()]/g, '\\$&')}\n- user: first question`)),
     });

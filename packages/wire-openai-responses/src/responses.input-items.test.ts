@@ -156,7 +156,7 @@ describe('encodeInputItems', () => {
         document: { output: [] },
       }),
     );
-    expect(items[0].output).toEqual([
+    expect(items[0]!.output).toEqual([
       { type: 'input_text', text: 'see' },
       { type: 'input_image', image_url: 'https://x.test/b.png', detail: 'auto' },
     ]);

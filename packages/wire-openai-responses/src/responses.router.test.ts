@@ -76,7 +76,7 @@ function events(body: string): Array<{ event: string; data: any }> {
     .split('\n\n')
     .map((block) => {
       const [e, d] = block.split('\n');
-      return { event: e.replace(/^event: /, ''), data: JSON.parse(d.replace(/^data: /, '')) };
+      return { event: e!.replace(/^event: /, ''), data: JSON.parse(d!.replace(/^data: /, '')) };
     });
 }
 
@@ -101,14 +101,14 @@ describe('responses router with an upstream that fails mid-stream', () => {
       'response.failed',
     ]);
     expect(ev.map((e) => e.data.sequence_number)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(ev[6].data).toEqual({
+    expect(ev[6]!.data).toEqual({
       type: 'error',
       code: 'upstream_broken',
       message: 'The upstream connection broke.',
       param: null,
       sequence_number: 6,
     });
-    expect(ev[7].data.response).toMatchObject({ status: 'failed', error: { code: 'upstream_broken' } });
+    expect(ev[7]!.data.response).toMatchObject({ status: 'failed', error: { code: 'upstream_broken' } });
     expect(saved).toHaveLength(0);
     expect(rows).toEqual([expect.objectContaining({ format: 'openai-responses', status: 'error', errorCode: 'upstream_broken' })]);
   });

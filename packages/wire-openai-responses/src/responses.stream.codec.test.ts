@@ -91,7 +91,7 @@ describe('ResponseEventEncoder', () => {
       { type: 'text-delta', delta: 'cut' },
       { type: 'finish', finishReason: 'length', usage },
     ]);
-    expect(events[events.length - 1].type).toBe('response.incomplete');
+    expect(events[events.length - 1]!.type).toBe('response.incomplete');
     expect(document).toMatchObject({
       status: 'incomplete',
       incomplete_details: { reason: 'max_output_tokens' },

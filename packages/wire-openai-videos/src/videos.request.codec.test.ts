@@ -7,7 +7,7 @@ const part = (b: Buffer, fieldname = 'input_reference'): UploadedPart => ({ fiel
 const loadUrl: UrlLoader = async (url) => {
   if (url.startsWith('data:')) {
     const [, type, b64] = /^data:([^;]+);base64,(.*)$/.exec(url)!;
-    return { data: Buffer.from(b64, 'base64'), contentType: type };
+    return { data: Buffer.from(b64!, 'base64'), contentType: type };
   }
   return { data: pngHeader(720, 1280) };
 };

@@ -6,7 +6,7 @@ const png = `data:image/png;base64,${pngHeader(1280, 720).toString('base64')}`;
 // Tests never leave the machine: every URL is answered here.
 const loadUrl: UrlLoader = async (url) => {
   const m = /^data:([^;]+);base64,(.*)$/.exec(url);
-  return m ? { data: Buffer.from(m[2], 'base64'), contentType: m[1] } : { data: pngHeader(640, 480) };
+  return m ? { data: Buffer.from(m[2]!, 'base64'), contentType: m[1] } : { data: pngHeader(640, 480) };
 };
 const text = { type: 'text', text: 'a cat' };
 const image = (role?: string, url = png) => ({ type: 'image_url', image_url: { url }, ...(role ? { role } : {}) });

@@ -29,7 +29,7 @@ describe('DeploymentSelector', () => {
     const sel = new DeploymentSelector({ breaker: { consecutiveFailures: 3, minimumCalls: 4 } });
     const call = (status: number) => {
       const [a] = sel.attempts([dep('one')], () => ({}));
-      expect(sel.failed(a, upstream(status), signal).failover).toBe(status >= 500 || status === 429);
+      expect(sel.failed(a!, upstream(status), signal).failover).toBe(status >= 500 || status === 429);
     };
     for (let i = 0; i < 50; i++) call(400);
     expect(sel.circuitState('one', 'one-model')).toBe('closed');
@@ -43,7 +43,7 @@ describe('DeploymentSelector', () => {
     const ports: Record<string, object> = { one: {}, two: {} };
     expect(sel.choose([dep('two', 1), dep('one')], (p) => ports[p])?.deployment.provider).toBe('one');
     const [a] = sel.attempts([dep('one')], (p) => ports[p]);
-    sel.failed(a, upstream(500), signal);
+    sel.failed(a!, upstream(500), signal);
     expect(sel.choose([dep('two', 1), dep('one')], (p) => ports[p])?.deployment.provider).toBe('two');
     expect(sel.choose([dep('three')], (p) => ports[p])).toBeNull();
   });

@@ -51,7 +51,7 @@ export function orderDeployments(deployments: Deployment[], random: () => number
       const total = pool.reduce((s, d) => s + d.weight, 0);
       let r = random() * total;
       let i = 0;
-      while (i < pool.length - 1 && r >= pool[i].weight) r -= pool[i++].weight;
+      while (i < pool.length - 1 && r >= pool[i]!.weight) r -= pool[i++]!.weight;
       out.push(...pool.splice(i, 1));
     }
   }
@@ -160,7 +160,7 @@ export class DeploymentSelector {
   /** Every deployment's breaker seen so far (metrics). */
   circuitStates(): Array<{ provider: string; upstreamModel: string; state: CircuitState }> {
     return [...this.breakers].map(([key, b]) => {
-      const [provider, upstreamModel] = key.split('\u0000');
+      const [provider = '', upstreamModel = ''] = key.split('\u0000');
       return { provider, upstreamModel, state: b.state };
     });
   }

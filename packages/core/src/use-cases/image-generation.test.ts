@@ -227,7 +227,7 @@ describe('ImageGeneration calls', () => {
     const { uc, rows, seen } = setup();
     const result = await uc.generate(principal, uc.prepare(principal, gen()), meta);
     expect(result.images).toHaveLength(1);
-    expect(seen[0].model).toBe('up-img');
+    expect(seen[0]!.model).toBe('up-img');
     expect(rows).toEqual([
       expect.objectContaining({
         model: 'img',

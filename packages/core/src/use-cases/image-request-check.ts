@@ -178,7 +178,7 @@ export function prepareImageCall(catalogue: ModelCatalogue, principal: Principal
     },
     settings: {
       size: `${width}x${height}`,
-      quality: cmd.quality ?? (caps.qualities.includes('auto') || !caps.qualities.length ? 'auto' : caps.qualities[0]),
+      quality: cmd.quality ?? (caps.qualities.includes('auto') || !caps.qualities.length ? 'auto' : (caps.qualities[0] ?? 'auto')),
       background: cmd.background ?? 'auto',
       outputFormat,
     },
@@ -197,10 +197,11 @@ function imageInputs(cmd: ImageCommand, name: (p: ImageParam) => string): { imag
   const mask = toImageInput(cmd.mask, maskParam);
   if (mask.mediaType !== 'image/png')
     throw invalid('invalid_mask', `"${maskParam}" must be a PNG with an alpha channel (transparent = the area to edit).`, maskParam);
-  if (mask.width !== images[0].width || mask.height !== images[0].height) {
+  const [image] = images as [ImageInput, ...ImageInput[]]; // files is not empty (checked above)
+  if (mask.width !== image.width || mask.height !== image.height) {
     throw invalid(
       'mask_size_mismatch',
-      `"${maskParam}" is ${mask.width}x${mask.height} but the image is ${images[0].width}x${images[0].height}; they must match.`,
+      `"${maskParam}" is ${mask.width}x${mask.height} but the image is ${image.width}x${image.height}; they must match.`,
       maskParam,
     );
   }

@@ -115,9 +115,9 @@ describe('orderDeployments', () => {
     let seed = 1;
     const lcg = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const firsts = { a: 0, b: 0 } as Record<string, number>;
-    for (let i = 0; i < 4000; i++) firsts[orderDeployments(ds, lcg)[0].provider]++;
-    expect(firsts.b / firsts.a).toBeGreaterThan(2.4);
-    expect(firsts.b / firsts.a).toBeLessThan(3.7);
+    for (let i = 0; i < 4000; i++) firsts[orderDeployments(ds, lcg)[0]!.provider]!++;
+    expect(firsts.b! / firsts.a!).toBeGreaterThan(2.4);
+    expect(firsts.b! / firsts.a!).toBeLessThan(3.7);
   });
 });
 
@@ -131,7 +131,7 @@ describe('TextGeneration failover (generate)', () => {
       const r = await text.generate(principal, request, meta());
       expect(r.content).toEqual([{ type: 'text', text: 'from two' }]);
       expect(r.model).toBe('m');
-      expect(two.seen[0].model).toBe('two-model');
+      expect(two.seen[0]!.model).toBe('two-model');
       expect(rows).toEqual([expect.objectContaining({ status: 'ok', provider: 'two', attempts: 2, warnings: ['two-warning'] })]);
     },
   );
@@ -229,10 +229,10 @@ describe('TextGeneration circuit breaker', () => {
     expect(failures).toEqual([
       { requestId: meta().requestId, accountId: principal.accountId, credits: expect.any(Number), error: expect.any(Error) },
     ]);
-    expect(failures[0].credits).toBeGreaterThan(0);
+    expect(failures[0]!.credits).toBeGreaterThan(0);
     // the charge is not lost: it goes with the row, which charges it once when written
-    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499, errorCode: 'client_closed', charge: failures[0].credits });
-    expect(rows[0].credits).toBe(failures[0].credits);
+    expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499, errorCode: 'client_closed', charge: failures[0]!.credits });
+    expect(rows[0]!.credits).toBe(failures[0]!.credits);
   });
 
   it('a priced stream is recorded as pending before its first part, with the same row id as its final row', async () => {
@@ -247,12 +247,12 @@ describe('TextGeneration circuit breaker', () => {
     await it.next();
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ status: 'pending', requestId: 'r1', charge: expect.any(Number) });
-    expect(pending[0].charge).toBeGreaterThan(0);
+    expect(pending[0]!.charge).toBeGreaterThan(0);
     expect(rows).toHaveLength(0);
     while (!(await it.next()).done);
-    expect(rows[0]).toMatchObject({ status: 'ok', rowId: pending[0].rowId });
-    expect(rows[0].charge).toBeUndefined();
-    expect(settled[0]).toEqual([principal, rows[0].credits, 'text', { requestId: 'r1', usageRowId: pending[0].rowId }]);
+    expect(rows[0]).toMatchObject({ status: 'ok', rowId: pending[0]!.rowId });
+    expect(rows[0]!.charge).toBeUndefined();
+    expect(settled[0]).toEqual([principal, rows[0]!.credits, 'text', { requestId: 'r1', usageRowId: pending[0]!.rowId }]);
   });
 
   it('a stream the caller left (its upstream then failed on the abort) is charged for what was delivered', async () => {
@@ -268,8 +268,8 @@ describe('TextGeneration circuit breaker', () => {
     ac.abort();
     await expect(next).rejects.toMatchObject({ code: 'client_closed' });
     expect(rows[0]).toMatchObject({ status: 'cancelled', httpStatus: 499, errorCode: 'client_closed' });
-    expect(rows[0].credits).toBeGreaterThan(0);
-    expect(settled).toEqual([rows[0].credits]);
+    expect(rows[0]!.credits).toBeGreaterThan(0);
+    expect(settled).toEqual([rows[0]!.credits]);
   });
 });
 
@@ -426,7 +426,7 @@ describe('TextGeneration routing observer', () => {
     await drain(text.stream(principal, request, meta()));
     const call = { requestId: 'r1', operation: 'chat', model: 'm' };
     expect(attempts[0]).toMatchObject({ provider: 'failing', call, durationMs: 0 });
-    expect(attempts[0].answer).toBeUndefined();
+    expect(attempts[0]!.answer).toBeUndefined();
     expect(attempts[1]).toMatchObject({
       provider: 'slow',
       call,

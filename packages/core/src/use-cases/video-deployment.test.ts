@@ -39,9 +39,9 @@ describe('the video deployment is chosen once, at admission', () => {
     const { task } = await create(s);
     s.catalogue.replace([model('b')], [{ name: 'default', models: ['*'] }]);
     await s.worker.runOnce();
-    expect(s.upstreams.a.startCalls).toEqual([task.id]);
-    expect(s.upstreams.a.startRequests[0]).toMatchObject({ upstreamModel: 'up-a' });
-    expect(s.upstreams.b.startCalls).toEqual([]);
+    expect(s.upstreams.a!.startCalls).toEqual([task.id]);
+    expect(s.upstreams.a!.startRequests[0]).toMatchObject({ upstreamModel: 'up-a' });
+    expect(s.upstreams.b!.startCalls).toEqual([]);
     expect((await s.tasks.findById(task.id))?.upstream?.provider).toBe('a');
   });
 
@@ -53,7 +53,7 @@ describe('the video deployment is chosen once, at admission', () => {
     await s.tasks.transition(task.id, 'queued', 'cancelled');
     s.catalogue.replace([model('b')], [{ name: 'default', models: ['*'] }]);
     await s.worker.runOnce();
-    expect(s.upstreams.b.startCalls).toEqual(['tasklegacy']);
+    expect(s.upstreams.b!.startCalls).toEqual(['tasklegacy']);
   });
 
   it('the stored provider gone from the config fails the task instead of moving it', async () => {
@@ -61,7 +61,7 @@ describe('the video deployment is chosen once, at admission', () => {
     const { task } = await create(s);
     delete s.upstreams.a;
     await s.worker.runOnce();
-    expect(s.upstreams.b.startCalls).toEqual([]);
+    expect(s.upstreams.b!.startCalls).toEqual([]);
     expect(await s.tasks.findById(task.id)).toMatchObject({ status: 'failed', error: { code: 'upstream_unavailable' } });
   });
 });

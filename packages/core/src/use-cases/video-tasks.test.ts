@@ -75,12 +75,12 @@ describe('VideoTasks.create', () => {
     expect(e.usage.rows).toEqual([
       expect.objectContaining({ status: 'error', httpStatus: 400, errorCode: 'invalid_resolution', model: 'sim-video-2.0-fast' }),
     ]);
-    expect(e.usage.rows[0].taskId).toBeUndefined();
+    expect(e.usage.rows[0]!.taskId).toBeUndefined();
   });
 
   it('refuses a model no configured upstream renders', async () => {
     const e = createFakeVideoEngine();
-    e.catalogue.get('sim-video-2.0')!.deployments[0].provider = 'gone';
+    e.catalogue.get('sim-video-2.0')!.deployments[0]!.provider = 'gone';
     expect(await failure(e.service.create(input()))).toMatchObject({ reason: 'upstream_unavailable', code: 'no_video_upstream' });
   });
 

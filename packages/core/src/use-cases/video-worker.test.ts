@@ -300,7 +300,7 @@ describe('VideoWorker housekeeping in a store outage', () => {
       ['warn', 'video housekeeping: failing, retrying'],
       ['warn', 'video housekeeping: succeeding again'],
     ]);
-    expect(lines[0][2]).toMatchObject({ error: 'connect ECONNREFUSED 127.0.0.1:5432' });
-    expect(lines[1][2]).toMatchObject({ failures: 30, outageMs: 30_000 });
+    expect(lines[0]![2]).toMatchObject({ error: 'connect ECONNREFUSED 127.0.0.1:5432' });
+    expect(lines[1]![2]).toMatchObject({ failures: 30, outageMs: 30_000 });
   });
 });

@@ -113,8 +113,9 @@ export interface AccountAlertOptions {
 /** One sweep: every alert due now, each sent once. Runs on every instance; the store's unique record decides. */
 export async function sweepAccountAlerts(store: AccountAlertStore, opts: AccountAlertOptions, now: Date): Promise<number> {
   let sent = 0;
-  if (opts.budgetThresholds.length) {
-    for (const b of await store.budgetsAtLeast(opts.budgetThresholds[0])) {
+  const lowest = opts.budgetThresholds[0];
+  if (lowest !== undefined) {
+    for (const b of await store.budgetsAtLeast(lowest)) {
       const { reached, period } = reachedThresholds(b, opts.budgetThresholds, now);
       for (const t of reached) if (await store.sendOnce(budgetAlert(b, t, period, now))) sent++;
     }

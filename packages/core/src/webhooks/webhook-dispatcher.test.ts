@@ -72,7 +72,7 @@ describe('WebhookDispatcher', () => {
     const h = harness({ status: 204, excerpt: '' }, [claimed()]);
     expect(await h.d.pump()).toBe(1);
     await h.d.idle();
-    const { headers, body } = h.sent[0];
+    const { headers, body } = h.sent[0]!;
     expect(new Webhook(secret).verify(body, headers)).toEqual({
       object: 'event',
       id: 'evt_1',
@@ -80,7 +80,7 @@ describe('WebhookDispatcher', () => {
       created_at: Math.floor(Date.parse('2026-01-01T00:00:00Z') / 1000),
       data: { id: 'task1', status: 'succeeded', model: 'm' },
     });
-    expect(h.recorded[0].outcome).toEqual({ state: 'delivered' });
+    expect(h.recorded[0]!.outcome).toEqual({ state: 'delivered' });
     expect(h.calls).toEqual(['ok we_1']);
   });
 
@@ -90,12 +90,12 @@ describe('WebhookDispatcher', () => {
     ]);
     await h.d.pump();
     await h.d.idle();
-    expect(h.sent[0].body).toBe('{"same":1}');
-    expect(h.sent[0].headers['webhook-id']).toBe('evt_1');
+    expect(h.sent[0]!.body).toBe('{"same":1}');
+    expect(h.sent[0]!.headers['webhook-id']).toBe('evt_1');
     const r = h.recorded[0];
-    expect(r.attempt).toMatchObject({ attempt: 3, statusCode: 500 });
-    expect(r.attempt.responseExcerpt).toHaveLength(512);
-    expect(r.outcome).toEqual({ state: 'pending', nextAttemptAt: new Date(h.now.getTime() + 45_000) });
+    expect(r!.attempt).toMatchObject({ attempt: 3, statusCode: 500 });
+    expect(r!.attempt.responseExcerpt).toHaveLength(512);
+    expect(r!.outcome).toEqual({ state: 'pending', nextAttemptAt: new Date(h.now.getTime() + 45_000) });
     expect(h.calls).toEqual(['failed we_1']);
   });
 
@@ -104,12 +104,12 @@ describe('WebhookDispatcher', () => {
     const h = harness({ error: 'no answer within 1000 ms' }, [claimed({ attempts: 9, firstAttemptAt: first })], { disableOnFailure: true });
     await h.d.pump();
     await h.d.idle();
-    expect(h.recorded[0].outcome).toEqual({ state: 'failed' });
+    expect(h.recorded[0]!.outcome).toEqual({ state: 'failed' });
     expect(h.logs.map(([level, message]) => `${level} ${message}`)).toEqual([
       'warn webhook delivery given up',
       'warn webhook endpoint disabled',
     ]);
-    expect(h.logs[1][2]).toMatchObject({ endpointId: 'we_1', reason: expect.stringContaining('no answer') });
+    expect(h.logs[1]![2]).toMatchObject({ endpointId: 'we_1', reason: expect.stringContaining('no answer') });
     expect(JSON.stringify(h.logs)).not.toContain(secret);
   });
 
@@ -127,7 +127,7 @@ describe('WebhookDispatcher', () => {
     await h.d.pump();
     await h.d.idle();
     expect(h.sent).toEqual([]);
-    expect(h.recorded[0].attempt.error).toContain('GATEWAY_SECRET is not set');
-    expect(h.recorded[0].outcome.state).toBe('pending');
+    expect(h.recorded[0]!.attempt.error).toContain('GATEWAY_SECRET is not set');
+    expect(h.recorded[0]!.outcome.state).toBe('pending');
   });
 });

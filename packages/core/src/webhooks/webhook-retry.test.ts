@@ -9,7 +9,7 @@ describe('webhook retry schedule', () => {
     expect(d1).toBeGreaterThan(0);
     expect(d1).toBeLessThanOrEqual(10_000);
     const delays = [1, 2, 3, 4, 5].map((n) => nextAttemptAt(DEFAULT_WEBHOOK_RETRY, n, first, first)!.getTime() - first.getTime());
-    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThan(delays[i - 1]);
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThan(delays[i - 1]!);
   });
 
   it('keeps trying up to the window (24 h by default) and stops once it is over', () => {

@@ -71,7 +71,7 @@ export function parseAllowedHosts(raw: string | undefined): string[] {
         port = entry.slice(end + 1);
         if (port && !port.startsWith(':')) host = '';
         port = port.slice(1);
-      } else if (entry.split(':').length === 2) [host, port] = entry.split(':');
+      } else if (entry.split(':').length === 2) [host = '', port = ''] = entry.split(':');
       const portOk = port === '' || (/^\d{1,5}$/.test(port) && Number(port) > 0 && Number(port) < 65536);
       if (!host || !portOk || /[/@\s]/.test(host))
         throw new Error(`WEBHOOK_ALLOWED_HOSTS: "${entry}" is not host or host:port (IPv6 as [::1]:8080)`);

@@ -10,7 +10,7 @@ export interface CreatedKey {
 }
 
 /** POST /admin/keys with what the form holds; the gateway validates every field and names the one it refuses. */
-function body(f: Record<string, string>) {
+function body(f: Record<'name' | 'account' | 'group' | 'expires' | 'models' | 'budget' | 'period', string>) {
   const models = f.models
     .split(',')
     .map((m) => m.trim())

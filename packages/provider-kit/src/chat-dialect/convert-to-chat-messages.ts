@@ -22,7 +22,7 @@ function convertMessage(m: Message, dialect: ChatDialect, warnings: Set<Warning>
         else warnings.add(droppedContent('messages.content.image', 'the upstream takes no images; image dropped'));
       }
       // A lone text part goes as a plain string: every server understands that form.
-      const content = parts.length === 1 && parts[0].type === 'text' ? parts[0].text : parts;
+      const content = parts.length === 1 && parts[0]?.type === 'text' ? parts[0].text : parts;
       return [{ role: 'user', content, ...(m.name ? { name: m.name } : {}) }];
     }
     case 'assistant': {

@@ -328,7 +328,7 @@ export class AdminService {
     if (body.apiKey !== undefined && typeof body.apiKey !== 'string')
       throw invalid('invalid_api_key', '"apiKey" must be a string.', 'apiKey');
     const ref = /^env:(.*)$/.exec((body.apiKey as string | undefined) ?? '');
-    if (ref) this.envPolicy?.check(ref[1]);
+    if (ref) this.envPolicy?.check(ref[1]!);
   }
 
   private async checked(fn: () => Promise<void>) {

@@ -49,9 +49,10 @@ export function httpWebhookSender(rule: WebhookUrlRule, lookup: HostLookup = sys
       } catch {
         return unreachable;
       }
-      if (!addresses.length) return unreachable;
+      const [first] = addresses;
+      if (!first) return unreachable;
       if (!isAllowedHost(rule, url) && addresses.some((a) => isForbiddenAddress(a.address))) return unreachable;
-      return send(url, addresses[0], req);
+      return send(url, first, req);
     },
   };
 }

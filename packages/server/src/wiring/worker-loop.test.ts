@@ -50,7 +50,7 @@ describe('the video worker loop in a store outage', () => {
       ['warn', 'video worker rounds: succeeding again'],
     ]);
     expect(lines[0]).toMatchObject({ error: 'connect ECONNREFUSED 127.0.0.1:5432' });
-    expect(Number(lines[1].failures)).toBeGreaterThanOrEqual(20);
+    expect(Number(lines[1]!.failures)).toBeGreaterThanOrEqual(20);
   });
 
   it('a second outage is logged again, once', async () => {

@@ -18,10 +18,10 @@ describe('benchmark smoke run', () => {
     });
     expect(Object.keys(r.sequential)).toEqual(['direct', 'gateway']);
     for (const n of ['direct', 'gateway']) {
-      expect(r.sequential[n].median).toBeGreaterThan(0);
+      expect(r.sequential[n]!.median).toBeGreaterThan(0);
       for (const c of [1, 16, 128]) {
-        expect(r.sweep[n][c].rps).toBeGreaterThan(0);
-        expect(r.sweep[n][c].non2xx + r.sweep[n][c].errors).toBe(0);
+        expect(r.sweep[n]![c]!.rps).toBeGreaterThan(0);
+        expect(r.sweep[n]![c]!.non2xx + r.sweep[n]![c]!.errors).toBe(0);
       }
       expect(r.streaming.chunksPerSecond[n]).toBeGreaterThan(0);
     }

@@ -18,9 +18,9 @@ beforeAll(async () => {
   client = new Anthropic({ apiKey: BETA_KEY, baseURL: pg.gw.url, maxRetries: 0 });
 });
 afterAll(() => pg.stop());
-beforeEach(() => pg.fakes.openai.reset());
+beforeEach(() => pg.fakes.openai!.reset());
 
-const upstreamBodies = () => pg.fakes.openai.requests.map((r) => r.body);
+const upstreamBodies = () => pg.fakes.openai!.requests.map((r) => r.body);
 
 function weatherTool(calls: string[]) {
   return betaTool({
@@ -36,7 +36,7 @@ function weatherTool(calls: string[]) {
 
 describe('@anthropic-ai/sdk threads through the gateway', () => {
   it.each([false, true])('toolRunner with a tool over two turns keeps the history and tools upstream (stream: %s)', async (stream) => {
-    pg.fakes.openai.enqueue(
+    pg.fakes.openai!.enqueue(
       { reply: { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }] } },
       { reply: { text: 'It is sunny in Oslo.' } },
     );
@@ -69,7 +69,7 @@ describe('@anthropic-ai/sdk threads through the gateway', () => {
   });
 
   it('thread(): the second send carries only the new turn and continues from the first answer', async () => {
-    pg.fakes.openai.enqueue({ reply: { text: 'Hello.' } }, { reply: { text: 'Fine, thanks.' } });
+    pg.fakes.openai!.enqueue({ reply: { text: 'Hello.' } }, { reply: { text: 'Fine, thanks.' } });
     const thread = client.beta.messages.thread({ model: 'via-openai', max_tokens: 256, system: 'Be brief.' });
     const one = await thread.send({ role: 'user', content: 'Hello, Claude' });
     expect(thread.previousMessageId).toBe(one.id);
@@ -87,7 +87,7 @@ describe('@anthropic-ai/sdk threads through the gateway', () => {
   });
 
   it('a thread whose stored turn is gone is replayed by the SDK itself after the 404 thread_not_found', async () => {
-    pg.fakes.openai.enqueue({ reply: { text: 'First.' } }, { reply: { text: 'Second.' } });
+    pg.fakes.openai!.enqueue({ reply: { text: 'First.' } }, { reply: { text: 'Second.' } });
     const thread = client.beta.messages.thread({ model: 'via-openai', max_tokens: 256 });
     const one = await thread.send({ role: 'user', content: 'One' });
     await pg.gw.db.knex('responses').where({ id: one.id }).delete();

@@ -32,7 +32,7 @@ const person = z.object({ name: z.string(), age: z.number().int().min(0).max(120
 
 describe.each(['ChatOpenAI', 'ChatOpenAI useResponsesApi', 'ChatAnthropic', 'ChatGoogleGenerativeAI'])('LangChain %s', (name) => {
   it('invoke answers and reports token usage', async () => {
-    const m = await models[name]().invoke('Hello LangChain');
+    const m = await models[name]!().invoke('Hello LangChain');
     expect(m.text).toContain('Hello LangChain');
     expect(m.usage_metadata?.input_tokens).toBeGreaterThan(0);
   });
@@ -40,7 +40,7 @@ describe.each(['ChatOpenAI', 'ChatOpenAI useResponsesApi', 'ChatAnthropic', 'Cha
   it('stream: the chunks concatenate to the answer, input tokens included', async () => {
     let text = '';
     let inputTokens = 0;
-    for await (const chunk of await models[name]().stream('Stream for LangChain')) {
+    for await (const chunk of await models[name]!().stream('Stream for LangChain')) {
       text += chunk.text;
       inputTokens += chunk.usage_metadata?.input_tokens ?? 0;
     }
@@ -49,21 +49,21 @@ describe.each(['ChatOpenAI', 'ChatOpenAI useResponsesApi', 'ChatAnthropic', 'Cha
   });
 
   it('tools: a call, its result, and the answer that uses it', async () => {
-    const model = models[name]().bindTools!([weather]);
+    const model = models[name]!().bindTools!([weather]);
     const ask = new HumanMessage('Call weather for Oslo');
     const first = (await model.invoke([ask])) as AIMessage;
     expect(first.tool_calls?.[0]).toMatchObject({ name: 'weather', args: { city: expect.any(String) } });
     const call = first.tool_calls![0];
     const result = new ToolMessage({
-      tool_call_id: call.id!,
-      content: await weather.invoke(call.args as { city: string; unit: 'celsius' }),
+      tool_call_id: call!.id!,
+      content: await weather.invoke(call!.args as { city: string; unit: 'celsius' }),
     });
     const second = await model.invoke([ask, first, result]);
     expect(second.text).toContain('21 degrees');
   });
 
   it('withStructuredOutput with its default method', async () => {
-    const out = await models[name]().withStructuredOutput(person).invoke('Invent a person');
+    const out = await models[name]!().withStructuredOutput(person).invoke('Invent a person');
     expect(person.safeParse(out).success).toBe(true);
   });
 });

@@ -56,13 +56,13 @@ const PROVIDERS = ['openai responses', 'openai responses (item references)', 'op
 
 describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   it('generateText', async () => {
-    const r = await ai.generateText({ model: models[name](), prompt: 'Hello there', maxRetries: 0 });
+    const r = await ai.generateText({ model: models[name]!(), prompt: 'Hello there', maxRetries: 0 });
     expect(r.text).toContain('Hello there');
     expect(r.usage.inputTokens).toBeGreaterThan(0);
   });
 
   it('streamText: the streamed text is the answer', async () => {
-    const r = ai.streamText({ model: models[name](), prompt: 'Stream to me', maxRetries: 0 });
+    const r = ai.streamText({ model: models[name]!(), prompt: 'Stream to me', maxRetries: 0 });
     let streamed = '';
     for await (const delta of r.textStream) streamed += delta;
     expect(streamed).toContain('Stream to me');
@@ -71,23 +71,23 @@ describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
 
   it('a multi-step tool loop runs the tool and answers with its result', async () => {
     const r = await ai.generateText({
-      model: models[name](),
+      model: models[name]!(),
       prompt: 'Use weather for Paris',
       tools: { weather },
       stopWhen: ai.stepCountIs(3),
       maxRetries: 0,
     });
     expect(r.steps.length).toBe(2);
-    const call = r.steps[0].toolCalls[0];
-    expect(call.toolName).toBe('weather');
-    expect(['celsius', 'fahrenheit']).toContain((call.input as { unit: string }).unit);
+    const call = r.steps[0]!.toolCalls[0];
+    expect(call!.toolName).toBe('weather');
+    expect(['celsius', 'fahrenheit']).toContain((call!.input as { unit: string }).unit);
     expect(r.text).toContain('21');
   });
 
   it('multi-turn: a second turn carries the first answer back', async () => {
-    const first = await ai.generateText({ model: models[name](), prompt: 'First question', maxRetries: 0 });
+    const first = await ai.generateText({ model: models[name]!(), prompt: 'First question', maxRetries: 0 });
     const second = await ai.generateText({
-      model: models[name](),
+      model: models[name]!(),
       messages: [{ role: 'user', content: 'First question' }, ...first.response.messages, { role: 'user', content: 'Second question' }],
       maxRetries: 0,
     });
@@ -95,10 +95,10 @@ describe.each(PROVIDERS)('Vercel AI SDK, %s', (name) => {
   });
 
   it('structured output: generateObject and Output.object validate against the schema', async () => {
-    const obj = await ai.generateObject({ model: models[name](), schema: person, prompt: 'Invent a person', maxRetries: 0 });
+    const obj = await ai.generateObject({ model: models[name]!(), schema: person, prompt: 'Invent a person', maxRetries: 0 });
     expect(person.safeParse(obj.object).success).toBe(true);
     const out = await ai.generateText({
-      model: models[name](),
+      model: models[name]!(),
       output: ai.Output.object({ schema: person }),
       prompt: 'Invent another person',
       maxRetries: 0,

@@ -137,6 +137,6 @@ describe('@anthropic-ai/sdk 1.x against the gateway', () => {
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { content: Array<{ text: string }> };
-    expect(body.content[0].text).toContain('raw');
+    expect(body.content[0]!.text).toContain('raw');
   });
 });

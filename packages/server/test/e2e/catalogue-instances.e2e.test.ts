@@ -110,13 +110,13 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
     const entries = file.providers.length + file.models.length + file.groups.length;
     expect(imported[0]).toMatchObject({ level: 'info', hash: expect.stringMatching(/^[0-9a-f]{64}$/), added: entries, removed: 0 });
     const unchanged = [a, b].flatMap((i) => i.lines.filter((l) => String(l.message).startsWith('config file unchanged')));
-    expect(unchanged).toEqual([expect.objectContaining({ hash: imported[0].hash })]);
+    expect(unchanged).toEqual([expect.objectContaining({ hash: imported[0]!.hash })]);
     expect(await modelIds(a)).toEqual(await modelIds(b));
   });
 
   it("an admin change on A reaches B within the poll and leaves B's stream in flight whole", async () => {
     const [a, b] = running;
-    const res = await fetch(`${b.url}/v1/chat/completions`, {
+    const res = await fetch(`${b!.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${BETA_KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'via-held', stream: true, messages: [{ role: 'user', content: 'count' }] }),
@@ -131,14 +131,14 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
       sse += decoder.decode(value, { stream: true });
     }
 
-    const admin = (p: string, body: object) => request(a.gw.app).put(p).set('Authorization', `Bearer ${ADMIN}`).send(body);
+    const admin = (p: string, body: object) => request(a!.gw.app).put(p).set('Authorization', `Bearer ${ADMIN}`).send(body);
     expect((await admin('/admin/models/added-on-a', { kind: 'text', provider: 'sim' })).status).toBe(200);
     // the streaming model's own deployment changes its upstream model
     expect((await admin('/admin/models/via-held', { kind: 'text', provider: 'held', upstreamModel: 'faster-model' })).status).toBe(200);
     // two admin writes, two catalogue versions: B may poll between them, so wait for both
     await eventually(async () => {
-      expect((await chat(b, 'added-on-a')).status).toBe(200);
-      expect(b.gw.config.catalogue.get('via-held')?.deployments[0].upstreamModel).toBe('faster-model');
+      expect((await chat(b!, 'added-on-a')).status).toBe(200);
+      expect(b!.gw.config.catalogue.get('via-held')?.deployments[0]!.upstreamModel).toBe('faster-model');
     }, WITHIN_POLLS);
 
     upstream.releaseAll();
@@ -158,11 +158,11 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
 
   it('a restart with the same file keeps the admin change; a changed file is imported and its limits apply everywhere', async () => {
     const [a, b] = running;
-    await stop(a);
+    await stop(a!);
     const a2 = await start();
     expect(imports(a2)).toEqual([]);
     expect(await modelIds(a2)).toContain('added-on-a');
-    expect(a2.gw.config.catalogue.get('via-held')?.deployments[0].upstreamModel).toBe('faster-model');
+    expect(a2.gw.config.catalogue.get('via-held')?.deployments[0]!.upstreamModel).toBe('faster-model');
 
     // the file changes: a new model and a request limit; B restarts with it and imports it, A picks it up by polling
     const base = testConfigFile();
@@ -170,7 +170,7 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
       models: [...base.models, { id: 'via-held', kind: 'text', provider: 'held' }, { id: 'from-new-file', kind: 'text', provider: 'sim' }],
       limits: { requestsPerMinutePerKey: 2 },
     });
-    await stop(b);
+    await stop(b!);
     const b2 = await start();
     expect(imports(b2)).toEqual([expect.objectContaining({ added: 1, changed: 1, removed: 1, adminEditsReplaced: 2 })]);
     await eventually(async () => expect(await modelIds(a2)).toContain('from-new-file'), WITHIN_POLLS);

@@ -39,7 +39,7 @@ describe('@google/genai against the gateway', () => {
       config: { temperature: 0.3, systemInstruction: 'Be brief.' },
     });
     expect(r.text).toContain('Hello from genai');
-    expect(r.candidates?.[0].finishReason).toBe('STOP');
+    expect(r.candidates?.[0]!.finishReason).toBe('STOP');
     expect(r.usageMetadata).toMatchObject({ promptTokenCount: 5, totalTokenCount: expect.any(Number) });
     expect(r.modelVersion).toBe('sim-chat');
     expect(r.responseId).toEqual(expect.any(String));
@@ -58,7 +58,7 @@ describe('@google/genai against the gateway', () => {
     }
     expect(chunks).toBeGreaterThan(1);
     expect(text).toBe(plain.text);
-    expect(last!.candidates?.[0].finishReason).toBe('STOP');
+    expect(last!.candidates?.[0]!.finishReason).toBe('STOP');
     expect(last!.usageMetadata).toEqual(plain.usageMetadata);
   });
 
@@ -68,7 +68,7 @@ describe('@google/genai against the gateway', () => {
       contents: 'Think first',
       config: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
     });
-    expect(r.candidates?.[0].content?.parts?.[0].thought).toBe(true);
+    expect(r.candidates?.[0]!.content?.parts?.[0]!.thought).toBe(true);
     expect(r.usageMetadata?.thoughtsTokenCount).toBeGreaterThan(0);
     expect(r.text).toContain('Think first');
   });

@@ -34,7 +34,7 @@ describe('@google/genai models.list / models.get', () => {
       supportedActions: ['generateContent', 'streamGenerateContent'],
       inputTokenLimit: expect.any(Number),
     });
-    expect(models[2].supportedActions).toEqual(['predictLongRunning']);
+    expect(models[2]!.supportedActions).toEqual(['predictLongRunning']);
   });
 
   it('models.get returns one model; outside the group it is a 404 ApiError', async () => {
@@ -55,7 +55,7 @@ describe('@anthropic-ai/sdk 1.x models.list', () => {
       ['sim-chat', 'sim-chat', 'model'],
       ['sim-chat-pro', 'Sim Chat Pro', 'model'],
     ]);
-    expect(Number.isNaN(Date.parse(models[0].created_at))).toBe(false);
+    expect(Number.isNaN(Date.parse(models[0]!.created_at))).toBe(false);
   });
 
   it('auto-pages with limit 1', async () => {

@@ -32,8 +32,8 @@ describe('openai 6.x images and models against the gateway', () => {
     });
     expect(r.created).toEqual(expect.any(Number));
     expect(r.data).toHaveLength(1);
-    expect(r.data![0].revised_prompt).toEqual(expect.any(String));
-    expect(probeImage(Buffer.from(r.data![0].b64_json!, 'base64'))).toEqual({ mediaType: 'image/png', width: 1024, height: 1536 });
+    expect(r.data![0]!.revised_prompt).toEqual(expect.any(String));
+    expect(probeImage(Buffer.from(r.data![0]!.b64_json!, 'base64'))).toEqual({ mediaType: 'image/png', width: 1024, height: 1536 });
     expect(r.usage?.total_tokens).toBeGreaterThan(0);
   });
 
@@ -45,7 +45,7 @@ describe('openai 6.x images and models against the gateway', () => {
       response_format: 'url',
       output_format: 'jpeg',
     });
-    const url = r.data![0].url!;
+    const url = r.data![0]!.url!;
     expect(url.startsWith(`${gw.url}/v1/images/files/`)).toBe(true);
     const res = await fetch(url);
     expect(res.status).toBe(200);
@@ -77,7 +77,7 @@ describe('openai 6.x images and models against the gateway', () => {
       { type: 'image/png' },
     );
     const r = await client.images.edit({ model: 'sim-image', prompt: 'paint the left side red', image, mask, response_format: 'b64_json' });
-    const out = PNG.sync.read(Buffer.from(r.data![0].b64_json!, 'base64'));
+    const out = PNG.sync.read(Buffer.from(r.data![0]!.b64_json!, 'base64'));
     expect([out.width, out.height]).toEqual([64, 48]);
     expect(Array.from(out.data.subarray(0, 3))).toEqual([220, 40, 40]);
     const right = (10 * 64 + 60) * 4;
@@ -87,7 +87,7 @@ describe('openai 6.x images and models against the gateway', () => {
   it('images.edit with several images', async () => {
     const images = [await toFile(png(32, 32), 'a.png', { type: 'image/png' }), await toFile(png(16, 16), 'b.png', { type: 'image/png' })];
     const r = await client.images.edit({ model: 'sim-image', prompt: 'blend', image: images, response_format: 'b64_json' });
-    expect(probeImage(Buffer.from(r.data![0].b64_json!, 'base64'))).toMatchObject({ width: 32, height: 32 });
+    expect(probeImage(Buffer.from(r.data![0]!.b64_json!, 'base64'))).toMatchObject({ width: 32, height: 32 });
   });
 
   it('a refused field surfaces as BadRequestError naming the param', async () => {

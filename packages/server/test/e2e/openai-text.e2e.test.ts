@@ -21,8 +21,8 @@ describe('openai 6.x chat completions against the gateway', () => {
   it('chat.completions.create', async () => {
     const c = await client.chat.completions.create({ model: 'sim-chat', messages: [{ role: 'user', content: 'Hello from the SDK' }] });
     expect(c.object).toBe('chat.completion');
-    expect(c.choices[0].finish_reason).toBe('stop');
-    expect(c.choices[0].message.content).toContain('Hello from the SDK');
+    expect(c.choices[0]!.finish_reason).toBe('stop');
+    expect(c.choices[0]!.message.content).toContain('Hello from the SDK');
     expect(c.usage?.prompt_tokens).toBe(4);
   });
 
@@ -43,7 +43,7 @@ describe('openai 6.x chat completions against the gateway', () => {
       if (chunk.usage) usage = chunk.usage;
     }
     const plain = await client.chat.completions.create({ model: 'sim-chat', messages });
-    expect(text).toBe(plain.choices[0].message.content);
+    expect(text).toBe(plain.choices[0]!.message.content);
     expect(finish).toBe('stop');
     expect(usage).toEqual(plain.usage);
   });
@@ -54,15 +54,15 @@ describe('openai 6.x chat completions against the gateway', () => {
     ];
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Oslo?' }];
     const first = await client.chat.completions.create({ model: 'sim-chat', messages, tools, tool_choice: 'required' });
-    const call = first.choices[0].message.tool_calls?.[0];
-    expect(first.choices[0].finish_reason).toBe('tool_calls');
+    const call = first.choices[0]!.message.tool_calls?.[0];
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
     expect(call?.type).toBe('function');
     const fn = (call as OpenAI.ChatCompletionMessageFunctionToolCall).function;
     expect(fn.name).toBe('get_weather');
     expect(JSON.parse(fn.arguments)).toEqual({ city: expect.any(String), days: expect.any(Number) });
-    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call!.id, content: '{"temp_c":7}' });
+    messages.push(first.choices[0]!.message, { role: 'tool', tool_call_id: call!.id, content: '{"temp_c":7}' });
     const second = await client.chat.completions.create({ model: 'sim-chat', messages, tools });
-    expect(second.choices[0].message.content).toBe('The tool get_weather returned: {"temp_c":7}');
+    expect(second.choices[0]!.message.content).toBe('The tool get_weather returned: {"temp_c":7}');
   });
 
   it('a refused field surfaces as BadRequestError naming the param', async () => {

@@ -60,9 +60,9 @@ describe('openai SDK videos against the gateway', () => {
     const [a, b] = await Promise.all(
       [source.id, remixed.id].map(async (id) => Buffer.from(await (await client.videos.downloadContent(id)).arrayBuffer())),
     );
-    expect(isMp4(b)).toBe(true);
-    expect(mp4DurationSeconds(b)).toBeCloseTo(4, 0);
-    expect(b.equals(a)).toBe(false);
+    expect(isMp4(b!)).toBe(true);
+    expect(mp4DurationSeconds(b!)).toBeCloseTo(4, 0);
+    expect(b!.equals(a!)).toBe(false);
   });
 
   it('create with input_reference (a 1280x720 PNG file) → completed', async () => {
@@ -84,9 +84,9 @@ describe('openai SDK videos against the gateway', () => {
     const page = await client.videos.list({ limit: 10 });
     const ids = page.data.map((v) => v.id);
     for (const id of made) expect(ids).toContain(id);
-    const deleted = await client.videos.delete(made[0]);
+    const deleted = await client.videos.delete(made[0]!);
     expect(deleted).toEqual({ id: made[0], object: 'video.deleted', deleted: true });
-    await expect(client.videos.retrieve(made[0])).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.videos.retrieve(made[0]!)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('a refused request is an APIError with the OpenAI error body', async () => {

@@ -30,12 +30,12 @@ describe.each(INBOUND)('inbound $name', (inbound) => {
     it.each([false, true])('answers text (stream: %s)', async (stream) => {
       const text = await inbound.text(pg.gw.url, up.model, `hello ${inbound.name}`, stream);
       expect(text).toBe(`fake-${up.dialect} says: hello ${inbound.name}`);
-      const sent = fake().requests[0];
-      expect(JSON.stringify({ path: sent.path, body: sent.body })).toContain(up.upstreamModel);
+      const sent = fake()!.requests[0];
+      expect(JSON.stringify({ path: sent!.path, body: sent!.body })).toContain(up.upstreamModel);
     });
 
     it.each([false, true])('round-trips a tool call (stream: %s)', async (stream) => {
-      fake().enqueue(
+      fake()!.enqueue(
         { reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } },
         {
           reply: (req) => ({
@@ -46,8 +46,8 @@ describe.each(INBOUND)('inbound $name', (inbound) => {
       const r = await inbound.toolRoundTrip(pg.gw.url, up.model, 'sunny 21C', stream);
       expect(r.call).toEqual({ name: 'get_weather', args: { city: 'Paris' } });
       expect(r.answer).toBe('It is sunny in Paris.');
-      expect(fake().requests).toHaveLength(2);
-      expect(JSON.stringify(fake().requests[0].body)).toContain('get_weather');
+      expect(fake()!.requests).toHaveLength(2);
+      expect(JSON.stringify(fake()!.requests[0]!.body)).toContain('get_weather');
     });
   });
 });
@@ -65,7 +65,7 @@ describe('what an upstream cannot honour', () => {
     expect(header).toContain('seed: not supported by Anthropic; ignored');
     const row = await usageRow(pg.gw, res.headers.get('x-request-id')!);
     expect(row.warnings).toEqual(expect.arrayContaining(['seed: not supported by Anthropic; ignored']));
-    expect(pg.fakes.anthropic.requests[0].body).not.toHaveProperty('seed');
+    expect(pg.fakes.anthropic!.requests[0]!.body).not.toHaveProperty('seed');
   });
 
   it('names caller-chosen fields only sanitised, in one header of at most 1 KB', async () => {

@@ -72,7 +72,7 @@ describe.each(UPSTREAMS)('a wrongly typed answer from upstream $name', (up) => {
       { stream: true, raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: malformed.chunk } },
     ];
     for (const c of cases) {
-      pg.fakes[up.name].enqueue({ raw: c.raw });
+      pg.fakes[up.name]!.enqueue({ raw: c.raw });
       const res = await inbound.send(pg.gw.url, up.model, c.stream);
       const text = await res.text();
       expect({ body: c.raw.body, status: res.status }).toEqual({ body: c.raw.body, status: 502 });

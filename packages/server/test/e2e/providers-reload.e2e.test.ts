@@ -75,7 +75,7 @@ describe('a config reload while an upstream stream is in flight', () => {
       .join('');
     expect(text).toBe('one two three four five six seven eight nine');
     expect(sse).toContain('data: [DONE]');
-    expect(upstream.streams[0].finished).toBe(true);
+    expect(upstream.streams[0]!.finished).toBe(true);
     // ...and lets go of that socket once the stream it carried has ended.
     await eventually(() => expect(upstream.openSockets()).toBe(0));
 

@@ -55,7 +55,7 @@ function sseEvents(text: string): Array<{ event: string; data: any }> {
     }));
 }
 
-const upstream = (): RecordedRequest => pg.fakes.responses.requests[0];
+const upstream = (): RecordedRequest => pg.fakes.responses!.requests[0]!;
 
 /** Everything a Codex-style client sends that the canonical model has no place for. */
 const CLIENT_BODY = {
@@ -99,13 +99,13 @@ describe('an openai provider entry without options (api: auto)', () => {
     const res = await post('/v1/responses', body);
     if (res.status !== 200) throw new Error(await res.text());
     await res.text();
-    expect(pg.fakes.auto.requests[0].path).toBe('/v1/responses');
-    expect(pg.fakes.auto.requests[0].body).toEqual({ ...body, model: 'gpt-5-mini' });
+    expect(pg.fakes.auto!.requests[0]!.path).toBe('/v1/responses');
+    expect(pg.fakes.auto!.requests[0]!.body).toEqual({ ...body, model: 'gpt-5-mini' });
   });
 
   it('sends a chat completions client to chat completions', async () => {
     await (await post('/v1/chat/completions', { model: 'via-auto', messages: [{ role: 'user', content: 'hi' }] })).text();
-    expect(pg.fakes.auto.requests[0].path).toBe('/v1/chat/completions');
+    expect(pg.fakes.auto!.requests[0]!.path).toBe('/v1/chat/completions');
   });
 });
 
@@ -149,7 +149,7 @@ describe('/v1/responses → a Responses upstream (passthrough)', () => {
       service_tier: 'default',
       a_field_of_tomorrow: true,
     };
-    pg.fakes.responses.enqueue({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) } });
+    pg.fakes.responses!.enqueue({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) } });
     const res = await post('/v1/responses', { ...CLIENT_BODY, store: true });
     const got = (await res.json()) as any;
     expect(got.id).toMatch(/^resp_/);
@@ -212,10 +212,10 @@ describe('/v1/responses → a Responses upstream (passthrough)', () => {
       },
     ];
     const sse = upstreamEvents.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
-    pg.fakes.responses.enqueue({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse } });
+    pg.fakes.responses!.enqueue({ raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse } });
     const res = await post('/v1/responses', { ...CLIENT_BODY, stream: true });
     const got = sseEvents(await res.text());
-    const id = got[0].data.response.id;
+    const id = got[0]!.data.response.id;
     expect(id).toMatch(/^resp_/);
     const owned = (e: any) =>
       e.response ? { ...e, response: { ...e.response, id, model: 'via-responses', previous_response_id: null } } : e;
@@ -225,7 +225,7 @@ describe('/v1/responses → a Responses upstream (passthrough)', () => {
   });
 
   it.each([false, true])('round-trips an encrypted reasoning item, and expands previous_response_id (stream: %s)', async (stream) => {
-    pg.fakes.responses.enqueue({ reply: { reasoning: { text: 'pondering', signature: 'gAAAAturn-one' }, text: 'one' } });
+    pg.fakes.responses!.enqueue({ reply: { reasoning: { text: 'pondering', signature: 'gAAAAturn-one' }, text: 'one' } });
     const first = await post('/v1/responses', {
       model: 'via-responses',
       input: 'turn one',
@@ -233,7 +233,7 @@ describe('/v1/responses → a Responses upstream (passthrough)', () => {
       stream,
     });
     const text = await first.text();
-    const firstId = stream ? sseEvents(text)[0].data.response.id : JSON.parse(text).id;
+    const firstId = stream ? sseEvents(text)[0]!.data.response.id : JSON.parse(text).id;
     const reasoningItem = stream
       ? sseEvents(text).find((e) => e.data.type === 'response.output_item.done' && e.data.item.type === 'reasoning')!.data.item
       : JSON.parse(text).output[0];
@@ -248,11 +248,11 @@ describe('/v1/responses → a Responses upstream (passthrough)', () => {
         input: [reasoningItem, { role: 'user', content: 'turn two' }],
       })
     ).text();
-    expect(pg.fakes.responses.requests[1].body.input[0]).toEqual(reasoningItem);
+    expect(pg.fakes.responses!.requests[1]!.body.input[0]).toEqual(reasoningItem);
 
     // stored: previous_response_id names the gateway's response; the upstream gets that history instead
     await (await post('/v1/responses', { model: 'via-responses', previous_response_id: firstId, stream, input: 'turn three' })).text();
-    const third = pg.fakes.responses.requests[2].body;
+    const third = pg.fakes.responses!.requests[2]!.body;
     expect(third).not.toHaveProperty('previous_response_id');
     expect(third.input).toEqual([
       { role: 'user', content: [{ type: 'input_text', text: 'turn one' }] },
@@ -265,7 +265,7 @@ describe('/v1/responses → a Responses upstream (passthrough)', () => {
 
 describe('other formats → a Responses upstream (translated)', () => {
   it.each([false, true])('sends chat completions as a Responses request and answers in chat (stream: %s)', async (stream) => {
-    pg.fakes.responses.enqueue({ reply: { text: 'Paris.', usage: { input: 20, output: 3 } } });
+    pg.fakes.responses!.enqueue({ reply: { text: 'Paris.', usage: { input: 20, output: 3 } } });
     const res = await post('/v1/chat/completions', {
       model: 'via-responses',
       stream,
@@ -313,7 +313,7 @@ describe('hosted tools policy', () => {
     expect(res.status).toBe(200);
     await res.text();
     expect(res.headers.get('x-gateway-warnings')).toContain('web_search: hosted tool dropped');
-    expect(JSON.stringify(pg.fakes.chat.requests[0].body.tools)).not.toContain('web_search');
+    expect(JSON.stringify(pg.fakes.chat!.requests[0]!.body.tools)).not.toContain('web_search');
     const row = await usageRow(pg.gw, res.headers.get('x-request-id')!);
     expect(row.warnings).toEqual(expect.arrayContaining([expect.stringContaining('web_search: hosted tool dropped')]));
   });
@@ -324,6 +324,6 @@ describe('hosted tools policy', () => {
     const body = (await res.json()) as any;
     expect(body.error).toMatchObject({ code: 'unsupported_hosted_tool', param: 'tools[0]', type: 'invalid_request_error' });
     expect(body.error.message).toContain('"web_search"');
-    expect(pg.fakes.strict.requests).toHaveLength(0);
+    expect(pg.fakes.strict!.requests).toHaveLength(0);
   });
 });

@@ -84,7 +84,7 @@ describe('3 inbound formats × 3 upstreams', () => {
         expect(submitted).toHaveLength(1);
         const content = await client.content(created.id);
         expect(content.status).toBe(200);
-        expect(content.bytes.equals(fakeMp4(submitted[0].id))).toBe(true);
+        expect(content.bytes.equals(fakeMp4(submitted[0]!.id))).toBe(true);
       }),
     );
     // Veo's download went through the storage host without the key.
@@ -102,7 +102,7 @@ describe('3 inbound formats × 3 upstreams', () => {
       UPSTREAMS.flatMap((up) =>
         Object.entries(expected[up]).map(async ([marker, code], i) => {
           const format = INBOUND_FORMATS[i];
-          const client = inbound(format, gw.url);
+          const client = inbound(format!, gw.url);
           const { id } = await client.create(UPSTREAM_MODELS[up], `failing ${up} ${marker}`);
           expect(await settle(gw.url, id)).toMatchObject({ status: 'failed', error: { code } });
           // a Gemini operation's error is a google.rpc.Status: the stable code travels in its ErrorInfo detail

@@ -96,8 +96,8 @@ describe('upstream-account resources in a passthrough body', () => {
     const res = await messages('claude-drop', { container: 'container_1', ...MCP });
     expect(res.status).toBe(200);
     expect(claude.requests).toHaveLength(1);
-    expect(claude.requests[0].body).not.toHaveProperty('container');
-    expect(claude.requests[0].body).not.toHaveProperty('mcp_servers');
+    expect(claude.requests[0]!.body).not.toHaveProperty('container');
+    expect(claude.requests[0]!.body).not.toHaveProperty('mcp_servers');
     expect(res.headers['x-gateway-warnings']).toContain('container: names a resource of the upstream account: dropped');
     expect(res.headers['x-gateway-warnings']).toContain('mcp_servers');
   });
@@ -105,7 +105,7 @@ describe('upstream-account resources in a passthrough body', () => {
   it('sends them as written where the provider allows them', async () => {
     const res = await messages('claude-allow', { container: 'container_1', ...MCP });
     expect(res.status).toBe(200);
-    expect(claude.requests[0].body).toMatchObject({ container: 'container_1', ...MCP });
+    expect(claude.requests[0]!.body).toMatchObject({ container: 'container_1', ...MCP });
   });
 
   it('a malformed field is still a schema error naming it', async () => {

@@ -98,15 +98,15 @@ describe('Anthropic to Anthropic passthrough', () => {
     const res = await post(sent, BETAS);
     expect(res.status).toBe(200);
     expect(claude.requests).toHaveLength(1);
-    expect(claude.requests[0].body).toEqual({ ...sent, model: 'claude-sonnet-4-5' });
-    expect(claude.requests[0].headers['anthropic-beta']).toBe('context-management-2025-06-27,files-api-2025-04-14');
+    expect(claude.requests[0]!.body).toEqual({ ...sent, model: 'claude-sonnet-4-5' });
+    expect(claude.requests[0]!.headers['anthropic-beta']).toBe('context-management-2025-06-27,files-api-2025-04-14');
     expect(res.body.usage).toMatchObject({
       input_tokens: 50,
       cache_read_input_tokens: 1000,
       cache_creation_input_tokens: 150,
       output_tokens: 40,
     });
-    expect(await usageRow(gw, res.headers['x-request-id'])).toMatchObject({
+    expect(await usageRow(gw, res.headers['x-request-id']!)).toMatchObject({
       input_tokens: 1200,
       cached_tokens: 1000,
       cache_write_tokens: 150,
@@ -119,12 +119,12 @@ describe('Anthropic to Anthropic passthrough', () => {
     const sent = clientBody('claude-house', { stream: true });
     const res = await post(sent, BETAS);
     expect(res.status).toBe(200);
-    expect(claude.requests[0].body).toEqual({ ...sent, model: 'claude-sonnet-4-5' });
+    expect(claude.requests[0]!.body).toEqual({ ...sent, model: 'claude-sonnet-4-5' });
     const start = res.text.split('\n\n').find((e) => e.startsWith('event: message_start'));
-    const announced = JSON.parse(start!.split('\ndata: ')[1]).message.usage;
+    const announced = JSON.parse(start!.split('\ndata: ')[1]!).message.usage;
     expect(announced).toMatchObject({ input_tokens: 50, cache_read_input_tokens: 1000, cache_creation_input_tokens: 150 });
     expect(res.text).toContain('event: message_stop');
-    expect(await usageRow(gw, res.headers['x-request-id'])).toMatchObject({
+    expect(await usageRow(gw, res.headers['x-request-id']!)).toMatchObject({
       input_tokens: 1200,
       cached_tokens: 1000,
       cache_write_tokens: 150,
@@ -148,11 +148,11 @@ describe('Anthropic to Anthropic passthrough', () => {
 
   it('a deny-list drops the named betas and keeps the operator betas; an allow-list forwards only its names', async () => {
     expect((await post(clientBody('claude-deny'), BETAS)).status).toBe(200);
-    expect(claude.requests[0].headers['anthropic-beta']).toBe('operator-beta-1,context-management-2025-06-27');
+    expect(claude.requests[0]!.headers['anthropic-beta']).toBe('operator-beta-1,context-management-2025-06-27');
     expect((await post(clientBody('claude-allow'), BETAS)).status).toBe(200);
-    expect(claude.requests[1].headers['anthropic-beta']).toBe('context-management-2025-06-27');
+    expect(claude.requests[1]!.headers['anthropic-beta']).toBe('context-management-2025-06-27');
     expect((await post(clientBody('claude-allow'), 'files-api-2025-04-14')).status).toBe(200);
-    expect(claude.requests[2].headers['anthropic-beta']).toBeUndefined();
+    expect(claude.requests[2]!.headers['anthropic-beta']).toBeUndefined();
   });
 
   it('a Messages request routed to another dialect is translated, and the beta header goes nowhere', async () => {
@@ -168,11 +168,11 @@ describe('Anthropic to Anthropic passthrough', () => {
       .set('anthropic-beta', BETAS)
       .send({ model: 'claude-house', messages: [{ role: 'user', content: 'hi' }], max_tokens: 64 });
     expect(res.status).toBe(200);
-    expect(claude.requests[0].body).toEqual({
+    expect(claude.requests[0]!.body).toEqual({
       model: 'claude-sonnet-4-5',
       max_tokens: 64,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
-    expect(claude.requests[0].headers['anthropic-beta']).toBeUndefined();
+    expect(claude.requests[0]!.headers['anthropic-beta']).toBeUndefined();
   });
 });

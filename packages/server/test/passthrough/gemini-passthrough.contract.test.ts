@@ -66,18 +66,18 @@ describe('Gemini to Google passthrough', () => {
     const res = await post('generateContent');
     expect(res.status).toBe(200);
     expect(gemini.requests).toHaveLength(1);
-    expect(gemini.requests[0].path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
-    expect(gemini.requests[0].body).toEqual(clientBody);
+    expect(gemini.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+    expect(gemini.requests[0]!.body).toEqual(clientBody);
     expect(res.body.usageMetadata).toMatchObject({ promptTokenCount: 900, cachedContentTokenCount: 800 });
-    expect(await usageRow(gw, res.headers['x-request-id'])).toMatchObject({ input_tokens: 900, cached_tokens: 800 });
+    expect(await usageRow(gw, res.headers['x-request-id']!)).toMatchObject({ input_tokens: 900, cached_tokens: 800 });
   });
 
   it('streamGenerateContent: the same exact body', async () => {
     const res = await post('streamGenerateContent', '?alt=sse');
     expect(res.status).toBe(200);
-    expect(gemini.requests[0].path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
-    expect(gemini.requests[0].query).toMatchObject({ alt: 'sse' });
-    expect(gemini.requests[0].body).toEqual(clientBody);
+    expect(gemini.requests[0]!.path).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent');
+    expect(gemini.requests[0]!.query).toMatchObject({ alt: 'sse' });
+    expect(gemini.requests[0]!.body).toEqual(clientBody);
     expect(res.text).toContain('"finishReason":"STOP"');
   });
 
@@ -87,6 +87,6 @@ describe('Gemini to Google passthrough', () => {
       .set('Authorization', `Bearer ${BETA_KEY}`)
       .send({ model: 'gemini-house', messages: [{ role: 'user', content: 'hi' }] });
     expect(res.status).toBe(200);
-    expect(gemini.requests[0].body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    expect(gemini.requests[0]!.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
   });
 });

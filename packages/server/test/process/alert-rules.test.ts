@@ -17,7 +17,7 @@ function requestCounts(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     const m = /^(gateway_requests_total\{.*\})\s+(\S+)$/.exec(line);
-    if (m) out.set(m[1], Number(m[2]));
+    if (m) out.set(m[1]!, Number(m[2]));
   }
   return out;
 }
@@ -83,7 +83,7 @@ function gateway5xxAlert() {
     const second = await scrape(gw);
     const refusals = [...second].filter(([s]) => s.includes('status="503"') && s.includes('client_fault="true"'));
     expect(refusals).toHaveLength(1);
-    expect(refusals[0][1]).toBe(5);
+    expect(refusals[0]![1]).toBe(5);
 
     // the platform's failure: upstream errors (the simulator fails on request)
     for (let i = 0; i < 10; i++) expect((await chat(gw, 'sim-chat')).status).toBe(200);

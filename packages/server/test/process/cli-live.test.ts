@@ -104,6 +104,6 @@ describeWithService('TEST_DATABASE_URL', 'CLI against running gateways on Postgr
 
     await gateways.pop()!.stop();
     gateways.push(await startGatewayProcess(env));
-    expect((await chat(gateways[1].url, HOUSE_KEY)).status).toBe(401);
+    expect((await chat(gateways[1]!.url, HOUSE_KEY)).status).toBe(401);
   }, 240_000);
 });

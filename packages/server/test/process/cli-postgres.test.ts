@@ -35,7 +35,7 @@ describeWithService('TEST_DATABASE_URL', 'admin CLI on PostgreSQL', (url) => {
       expect(created).toMatchObject({ code: 0, err: '' });
       const id = /key (\S+) for acme/.exec(created.out)![1];
       const key = /sk-[A-Za-z0-9]+/.exec(created.out)![0];
-      expect((await cli('keys:list', '--account', 'acme')).out.split('\n').find((l) => l.startsWith(id))).toContain('models sim-chat');
+      expect((await cli('keys:list', '--account', 'acme')).out.split('\n').find((l) => l.startsWith(id!))).toContain('models sim-chat');
       // the admin API reads the same allowlist
       const viaApi = await request(gw.app).get(`/admin/keys/${id}`).set('Authorization', `Bearer ${ADMIN}`);
       expect(viaApi.body.models).toEqual(['sim-chat']);

@@ -84,8 +84,8 @@ describeWithService('TEST_DATABASE_URL', 'WORKERS=2: /metrics', () => {
         // a worker killed: its counts stay with the primary, so the total never goes backwards
         const primary = gw.proc.pid!;
         const [victim] = gatewayWorkersOf(primary);
-        process.kill(victim, 'SIGKILL');
-        await eventually(() => gatewayWorkersOf(primary).length === 2 && !gatewayWorkersOf(primary).includes(victim), 60_000);
+        process.kill(victim!, 'SIGKILL');
+        await eventually(() => gatewayWorkersOf(primary).length === 2 && !gatewayWorkersOf(primary).includes(victim!), 60_000);
         await eventually(async () => (await chat(gw.url)).status === 200, 60_000);
         const more = 5;
         await Promise.all(Array.from({ length: more - 1 }, () => chat(gw.url)));

@@ -54,8 +54,8 @@ describeWithService('TEST_DATABASE_URL', 'WORKERS=2 on PostgreSQL', () => {
         expect([...servingPids(gw.output())].sort()).toEqual(gatewayWorkersOf(primary).sort());
 
         const [victim] = gatewayWorkersOf(primary);
-        process.kill(victim, 'SIGKILL');
-        await eventually(() => gatewayWorkersOf(primary).length === 2 && !gatewayWorkersOf(primary).includes(victim), 60_000);
+        process.kill(victim!, 'SIGKILL');
+        await eventually(() => gatewayWorkersOf(primary).length === 2 && !gatewayWorkersOf(primary).includes(victim!), 60_000);
         // the primary's log line reaches this process through a pipe, maybe after the new worker is already visible
         await eventually(() => gw.output().includes('worker exited; starting another'), 60_000);
         await eventually(async () => (await chatOnNewConnection(gw.url)) === 200, 60_000);

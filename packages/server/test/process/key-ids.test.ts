@@ -11,11 +11,11 @@ describe('key ids', () => {
     const gw = await startTestGateway({ listen: false });
     try {
       const [key] = await gw.keys.listKeys('alpha');
-      expect(key.id).toMatch(/^key_[a-z0-9]{24}$/);
-      expect(hashApiKey(ALPHA_KEY)).not.toContain(key.id.slice(4, 12));
+      expect(key!.id).toMatch(/^key_[a-z0-9]{24}$/);
+      expect(hashApiKey(ALPHA_KEY)).not.toContain(key!.id.slice(4, 12));
       // another instance bootstrapping the same file finds the key by its hash and names it alike
       await bootstrapConfigKeys(gw.keys, gw.config);
-      expect((await gw.keys.listKeys('alpha')).map((k) => k.id)).toEqual([key.id]);
+      expect((await gw.keys.listKeys('alpha')).map((k) => k.id)).toEqual([key!.id]);
     } finally {
       await gw.stop();
     }

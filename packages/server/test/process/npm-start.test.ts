@@ -92,7 +92,7 @@ describe('npm start from one checkout', () => {
 
     for (const s of started) s.proc.kill('SIGTERM');
     await Promise.all(started.map((s) => s.exited));
-    for (const [pid] of gateways) await eventually(() => !alive(pid), 30_000);
+    for (const [pid] of gateways) await eventually(() => !alive(pid!), 30_000);
     for (const url of urls) await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     for (const s of started) expect(s.output()).toMatch(/shutting down/);
   });

@@ -50,7 +50,7 @@ describe('start-up failures: exit code 1 and one JSON line naming the cause', ()
       expect(code).toBe(1);
       const line = failure(output);
       expect(line).toMatchObject({ cause: 'port_in_use' });
-      expect(line.message).toContain(String(port));
+      expect(line!.message).toContain(String(port));
       expect(jsonLines(output).some((l) => String(l.message).includes('creating the embedded store'))).toBe(true);
       expect(output).not.toContain('Gateway listening');
     } finally {
@@ -65,7 +65,7 @@ describe('start-up failures: exit code 1 and one JSON line naming the cause', ()
     expect(code).toBe(1);
     const line = failure(output);
     expect(line).toMatchObject({ cause: 'data_dir_not_writable' });
-    expect(line.message).toContain(path.join(file, 'data'));
+    expect(line!.message).toContain(path.join(file, 'data'));
   });
 
   it('a DATABASE_URL that is not a PostgreSQL URL', async () => {
@@ -83,7 +83,7 @@ describe('start-up failures: exit code 1 and one JSON line naming the cause', ()
     expect(code).toBe(1);
     const line = failure(output);
     expect(line).toMatchObject({ cause: 'database_unreachable' });
-    expect(line.message).toContain(`127.0.0.1:${port}/gateway`);
+    expect(line!.message).toContain(`127.0.0.1:${port}/gateway`);
     expect(output).not.toContain('hunter2-secret');
   });
 

@@ -31,7 +31,7 @@ describe('zero-config start (npm start on the embedded store)', () => {
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
     const res = await chat(first.url, key!);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0].message.content).toContain('hello');
+    expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toContain('hello');
     // the bundle starts the simulator's image worker thread from its own file
     const image = await fetch(`${first.url}/v1/images/generations`, {
       method: 'POST',
@@ -39,7 +39,7 @@ describe('zero-config start (npm start on the embedded store)', () => {
       body: JSON.stringify({ model: 'sim-image', prompt: 'a red square', size: '256x256', response_format: 'b64_json' }),
     });
     expect(image.status).toBe(200);
-    const b64 = ((await image.json()) as { data: Array<{ b64_json: string }> }).data[0].b64_json;
+    const b64 = ((await image.json()) as { data: Array<{ b64_json: string }> }).data[0]!.b64_json;
     expect(Buffer.from(b64, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(await first.stop('SIGTERM')).toBe(0);
 

@@ -201,7 +201,7 @@ describe('image URLs', () => {
   it('are unguessable (≥128 random bits), cannot be listed, and a near miss is a plain 404', async () => {
     const name = owned.image.split('/').at(-1)!;
     const random = /^img([a-z0-9]+)\./.exec(name)![1];
-    expect(random.length * Math.log2(36)).toBeGreaterThanOrEqual(128);
+    expect(random!.length * Math.log2(36)).toBeGreaterThanOrEqual(128);
     // The URL is the credential (no key needed, as with the providers' signed URLs); there is nothing to enumerate.
     for (const key of [GAMMA_KEY, BETA_KEY]) {
       for (const path of ['/v1/images/files', '/v1/images/files/', '/v1/images', '/v1/images/generations']) {
@@ -211,7 +211,11 @@ describe('image URLs', () => {
       }
     }
     const near = await call(GAMMA_KEY, 'GET', `/v1/images/files/${missingLike(name.replace(/\.png$/, ''))}.png`);
-    const far = await call(GAMMA_KEY, 'GET', `/v1/images/files/img${missingLike(random).slice(0, 16)}${missingLike(random).slice(16)}.png`);
+    const far = await call(
+      GAMMA_KEY,
+      'GET',
+      `/v1/images/files/img${missingLike(random!).slice(0, 16)}${missingLike(random!).slice(16)}.png`,
+    );
     expect({ status: near.status, body: near.body }).toEqual({ status: 404, body: far.body });
   });
 });

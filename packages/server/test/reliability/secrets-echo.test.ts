@@ -74,7 +74,7 @@ describe('an upstream that echoes its credential everywhere', () => {
       }
     }
     // the upstream really got this adapter's key, so there was something to leak
-    expect(echo.seen.has(KEYS[type])).toBe(true);
+    expect(echo.seen.has(KEYS[type]!)).toBe(true);
   });
 
   it('the upstream message still helps (redacted, not dropped), and nothing stored or logged holds a fragment', async () => {

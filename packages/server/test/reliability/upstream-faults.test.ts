@@ -263,11 +263,11 @@ describe('bursts', () => {
       const seenBefore = fake.requests.length;
       try {
         const answers = await Promise.all(
-          Array.from({ length: 24 }, (_, i) => send(gw.url, textCall(TEXT_FORMATS[i % 4], BETA_KEY, modelOf(id), i % 2 === 0), 8000)),
+          Array.from({ length: 24 }, (_, i) => send(gw.url, textCall(TEXT_FORMATS[i % 4]!, BETA_KEY, modelOf(id), i % 2 === 0), 8000)),
         );
         answers.forEach((a, i) => {
           expect(statuses).toContain(a.status);
-          expect(errorProblem(TEXT_FORMATS[i % 4], a)).toBeNull();
+          expect(errorProblem(TEXT_FORMATS[i % 4]!, a)).toBeNull();
         });
         outcomes.push(...answers.map((a) => `burst ${behaviour.status}: ${a.status}`));
         expect(answers.filter((a) => a.status === 429).every((a) => a.headers.get('retry-after') === '3')).toBe(true);

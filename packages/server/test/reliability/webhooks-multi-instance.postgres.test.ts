@@ -39,13 +39,13 @@ describeWithService('TEST_DATABASE_URL', 'webhooks on two instances', () => {
     [a, b] = await Promise.all([startGatewayProcess(setup.env), startGatewayProcess(setup.env)]);
     const { secret } = await createEndpoint(a.url, `${rx.url}/hook`);
     const tasks: PlannedTask[] = Array.from({ length: 8 }, (_, i) => ({
-      format: VIDEO_FORMATS[i % 3],
+      format: VIDEO_FORMATS[i % 3]!,
       prompt: `shared webhook task ${i}${i === 5 ? ' [sim:fail]' : ''}`,
       idempotencyKey: `wh-shared-${i}`,
     }));
     await Promise.all(tasks.map((t, i) => createTask((i % 2 ? b! : a!).url, ALPHA_KEY, t)));
     // created on A, watched on B
-    const live = readEventStream(`${b.url}/v1/videos/${tasks[0].id}/events`, ALPHA_KEY);
+    const live = readEventStream(`${b.url}/v1/videos/${tasks[0]!.id}/events`, ALPHA_KEY);
 
     const eventsOf = (id: string) => rx.verified(secret).filter((e) => e.data.id === id);
     await eventually(

@@ -32,17 +32,17 @@ it('resumes pending deliveries after the gateway is killed and restarted', async
   expect(task.id).toBeDefined();
   // the queued event has been refused at least twice: it is pending, with attempts on record
   await eventually(() => rx.received.length >= 2, 60_000, 50);
-  const idBefore = rx.received[0].id;
+  const idBefore = rx.received[0]!.id;
   expect(rx.received.every((r) => r.id === idBefore)).toBe(true);
 
   await gw.stop('SIGKILL');
   rx.answer(204);
   gw = await startGatewayProcess(setup.env);
 
-  const accepted = () => rx.verified(secret).filter((_e, i) => rx.received[i].answered === 204);
+  const accepted = () => rx.verified(secret).filter((_e, i) => rx.received[i]!.answered === 204);
   await eventually(() => expect(accepted().map((e) => e.type)).toEqual(['video.queued', 'video.running', 'video.completed']), 90_000, 100);
   // the refused event came again under its first id; every event is about the task
-  expect(accepted()[0].id).toBe(idBefore);
-  expect(rx.received.filter((r) => r.answered === 204)[0].id).toBe(idBefore);
+  expect(accepted()[0]!.id).toBe(idBefore);
+  expect(rx.received.filter((r) => r.answered === 204)[0]!.id).toBe(idBefore);
   expect(accepted().every((e) => e.data.id === task.id)).toBe(true);
 });

@@ -51,7 +51,7 @@ export async function startGatewayProcess(
       if (!m) return;
       clearTimeout(timer);
       proc.stdout!.off('data', check);
-      resolve(m[1]);
+      resolve(m[1]!);
     };
     proc.stdout!.on('data', check);
     void exited.then((code) => {

@@ -32,7 +32,7 @@ export const openAiChatDriver: InboundDriver = {
   name: 'openai-chat',
   async text(baseUrl, model, prompt, stream) {
     const messages = [{ role: 'user' as const, content: prompt }];
-    if (!stream) return (await openai(baseUrl).chat.completions.create({ model, messages })).choices[0].message.content ?? '';
+    if (!stream) return (await openai(baseUrl).chat.completions.create({ model, messages })).choices[0]!.message.content ?? '';
     let text = '';
     for await (const c of await openai(baseUrl).chat.completions.create({ model, messages, stream: true }))
       text += c.choices[0]?.delta.content ?? '';
@@ -47,12 +47,12 @@ export const openAiChatDriver: InboundDriver = {
         ? await client.chat.completions.stream({ model, messages, tools }).finalChatCompletion()
         : await client.chat.completions.create({ model, messages, tools });
     const first = await ask();
-    const call = first.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+    const call = first.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     messages.push({ role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: toolResult });
     const second = await ask();
     return {
       call: { name: call.function.name, args: JSON.parse(call.function.arguments) },
-      answer: second.choices[0].message.content ?? '',
+      answer: second.choices[0]!.message.content ?? '',
     };
   },
 };

@@ -93,7 +93,7 @@ async function startGatewayProcess(env: Record<string, string>, timeoutMs = 60_0
       const m = /Gateway listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1]!);
       }
     });
     proc.once('exit', (code) => {
@@ -170,7 +170,7 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
       await Promise.all(
         pending.slice(i, i + 16).map(async (t) => {
           try {
-            const res = await fetch(`${gw.url}${createPath(t.format, UPSTREAM_MODELS[t.up])}`, {
+            const res = await fetch(`${gw.url}${createPath(t.format!, UPSTREAM_MODELS[t.up!])}`, {
               method: 'POST',
               headers: {
                 'content-type': 'application/json',
@@ -178,7 +178,7 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
                 'x-goog-api-key': BETA_KEY,
                 'idempotency-key': t.key,
               },
-              body: JSON.stringify(createBody(t.format, UPSTREAM_MODELS[t.up], t.prompt)),
+              body: JSON.stringify(createBody(t.format!, UPSTREAM_MODELS[t.up!], t.prompt)),
             });
             const body = (await res.json()) as Record<string, string>;
             if (res.status === 200) t.id = (body.id ?? body.name?.split('/').at(-1))!;
@@ -238,13 +238,13 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
       report.byStatus[st.status] = (report.byStatus[st.status] ?? 0) + 1;
       if (st.error?.code) report.byErrorCode[st.error.code] = (report.byErrorCode[st.error.code] ?? 0) + 1;
       if (!isDone(st.status)) report.notTerminal.push(`${t.id} (${st.status})`);
-      const submitted = books[t.up].submissions.filter((x) => x.prompt === t.prompt);
+      const submitted = books[t.up!].submissions.filter((x) => x.prompt === t.prompt);
       if (submitted.length > 1) report.submittedTwice.push(t.prompt);
       if (st.status === 'succeeded') {
         if (submitted.length !== 1) report.succeededUnsubmitted.push(t.prompt);
         else {
-          const c = await inbound(t.format, gw.url).content(t.id);
-          if (c.status !== 200 || !c.bytes.equals(fakeMp4(submitted[0].id))) report.contentMismatch.push(t.id);
+          const c = await inbound(t.format!, gw.url).content(t.id);
+          if (c.status !== 200 || !c.bytes.equals(fakeMp4(submitted[0]!.id))) report.contentMismatch.push(t.id);
         }
       }
     }

@@ -87,7 +87,7 @@ export async function startFakeS3(opts: { bucket?: string; accessKeyId?: string;
           return `<Contents><Key>${esc(k)}</Key><LastModified>${o.lastModified.toISOString()}</LastModified><ETag>${esc(etagOf(o.data))}</ETag><Size>${o.data.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
         })
         .join('');
-      const next = truncated ? `<NextContinuationToken>${esc(page[page.length - 1])}</NextContinuationToken>` : '';
+      const next = truncated ? `<NextContinuationToken>${esc(page[page.length - 1]!)}</NextContinuationToken>` : '';
       return xml(
         200,
         `<ListBucketResult xmlns="${XMLNS}"><Name>${bucket}</Name><Prefix>${esc(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${max}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents}${next}</ListBucketResult>`,

@@ -59,7 +59,7 @@ export async function startFakeArk(opts: FakeArkOptions = {}): Promise<FakeArk> 
         method: 'GET',
         pattern: /^\/ark\/(cgt-[a-z0-9]+)\.mp4$/,
         handle: (r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           const expires = Number(r.query.get('X-Expires'));
           if (!t) return sendJson(res, 404, { message: 'NoSuchKey' });
           if (!(expires > book.now())) return sendJson(res, 403, { message: 'Request has expired' });
@@ -126,7 +126,7 @@ export async function startFakeArk(opts: FakeArkOptions = {}): Promise<FakeArk> 
         pattern: new RegExp(`^${base}/(cgt-[a-z0-9]+)$`),
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           return t ? sendJson(res, 200, taskObject(t)) : sendJson(res, 404, errorBody(404, `The task ${m[1]} was not found.`));
         },
       },
@@ -150,7 +150,7 @@ export async function startFakeArk(opts: FakeArkOptions = {}): Promise<FakeArk> 
         pattern: new RegExp(`^${base}/(cgt-[a-z0-9]+)$`),
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t) return sendJson(res, 404, errorBody(404, `The task ${m[1]} was not found.`));
           const s = book.state(t).state;
           if (s === 'queued') t.cancelledAt = book.now();

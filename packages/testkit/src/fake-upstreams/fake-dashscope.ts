@@ -126,7 +126,7 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
         method: 'GET',
         pattern: /^\/api\/v1\/tasks\/([A-Za-z0-9_-]+)$/,
         handle: guarded((_r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           const out = t ? output(t) : { task_id: m[1], task_status: 'UNKNOWN' };
           const usage = t && book.state(t).state === 'succeeded' ? { usage: usageOf(t) } : {};
           sendJson(res, 200, { request_id: randomUUID(), output: out, ...usage });
@@ -137,7 +137,7 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
         method: 'POST',
         pattern: /^\/api\/v1\/tasks\/([A-Za-z0-9_-]+)\/cancel$/,
         handle: guarded((_r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t) return sendJson(res, 404, errorBody(404, `Task ${m[1]} not found.`));
           if (book.state(t).state !== 'queued')
             return sendJson(res, 400, errorBody(400, 'Only a PENDING task can be canceled.', 'UnsupportedOperation'));

@@ -42,7 +42,7 @@ export const geminiContentDialect: FakeDialect = {
   route(method, path): FakeRoute | null {
     const m = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
     if (method !== 'POST' || !m) return null;
-    return { model: decodeURIComponent(m[1]), stream: m[2] === 'streamGenerateContent', count: m[2] === 'countTokens' };
+    return { model: decodeURIComponent(m[1]!), stream: m[2] === 'streamGenerateContent', count: m[2] === 'countTokens' };
   },
 
   /** Words of every text part of `generateContentRequest` (or of bare `contents`), system instruction included. */

@@ -125,7 +125,7 @@ export async function startFakeKling(opts: FakeKlingOptions = {}): Promise<FakeK
     });
   const read = (kind: string) =>
     guarded((_r, res, m) => {
-      const t = book.get(m[1]);
+      const t = book.get(m[1]!);
       if (!t || t.body.kind !== kind) return sendJson(res, 404, errorBody(404, `task ${m[1]} not found`, 1203));
       ok(res, taskData(t));
     });

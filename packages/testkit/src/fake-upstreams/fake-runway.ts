@@ -105,7 +105,7 @@ export async function startFakeRunway(opts: FakeVideoOptions = {}): Promise<Fake
         method: 'GET',
         pattern: /^\/v1\/tasks\/([A-Za-z0-9_-]+)$/,
         handle: guarded((_r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           return t ? sendJson(res, 200, task(t)) : sendJson(res, 404, errorBody(404, 'Task not found.'));
         }),
       },
@@ -114,7 +114,7 @@ export async function startFakeRunway(opts: FakeVideoOptions = {}): Promise<Fake
         method: 'DELETE',
         pattern: /^\/v1\/tasks\/([A-Za-z0-9_-]+)$/,
         handle: guarded((_r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t) return sendJson(res, 404, errorBody(404, 'Task not found.'));
           const s = book.state(t).state;
           if (s === 'queued' || s === 'running') t.cancelledAt = book.now();

@@ -94,7 +94,7 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
         pattern: /^\/v1\/videos\/(video_[a-z0-9]+)\/remix$/,
         handle: async (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const source = book.get(m[1]);
+          const source = book.get(m[1]!);
           if (!source) return sendJson(res, 404, errorBody(404, `Video ${m[1]} not found.`));
           if (book.state(source).state !== 'succeeded') return sendJson(res, 400, errorBody(400, 'Only completed videos can be remixed.'));
           const body = readJson(r);
@@ -113,7 +113,7 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
         pattern: /^\/v1\/videos\/(video_[a-z0-9]+)$/,
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           return t ? sendJson(res, 200, videoObject(t)) : sendJson(res, 404, errorBody(404, `Video ${m[1]} not found.`));
         },
       },
@@ -123,7 +123,7 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
         pattern: /^\/v1\/videos\/(video_[a-z0-9]+)\/content$/,
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t || book.state(t).state !== 'succeeded') return sendJson(res, 404, errorBody(404, 'Video content is not available.'));
           if (r.query.get('variant') && r.query.get('variant') !== 'video') return sendJson(res, 404, errorBody(404, 'No such variant.'));
           sendBytes(res, book.bytes(t));
@@ -135,7 +135,7 @@ export async function startFakeSora(opts: FakeVideoOptions = {}): Promise<FakeSo
         pattern: /^\/v1\/videos\/(video_[a-z0-9]+)$/,
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t) return sendJson(res, 404, errorBody(404, `Video ${m[1]} not found.`));
           t.deleted = true;
           t.cancelledAt = book.now();

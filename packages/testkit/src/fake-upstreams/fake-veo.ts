@@ -67,7 +67,7 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
         method: 'GET',
         pattern: /^\/blob\/([a-z0-9]+)\.mp4$/,
         handle: (_r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           return t ? sendBytes(res, book.bytes(t)) : sendJson(res, 404, errorBody(404, 'No such object.'));
         },
       },
@@ -129,9 +129,9 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
           const body = readJson(r);
           const instance = (body?.instances as Array<Record<string, unknown>> | undefined)?.[0];
           if (!body || !instance) return sendJson(res, 400, errorBody(400, 'instances[0] is required.'));
-          const refused = veoParameterProblem(m[1], instance, (body.parameters ?? {}) as Record<string, unknown>);
+          const refused = veoParameterProblem(m[1]!, instance, (body.parameters ?? {}) as Record<string, unknown>);
           if (refused) return sendJson(res, 400, errorBody(400, refused));
-          const t = book.create(m[1], typeof instance.prompt === 'string' ? instance.prompt : '', body);
+          const t = book.create(m[1]!, typeof instance.prompt === 'string' ? instance.prompt : '', body);
           sendJson(res, 200, { name: `models/${t.model}/operations/${t.id}` });
         },
       },
@@ -141,7 +141,7 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
         pattern: /^\/v1beta\/models\/([^/]+)\/operations\/([a-z0-9]+)$/,
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[2]);
+          const t = book.get(m[2]!);
           return t ? sendJson(res, 200, operation(t)) : sendJson(res, 404, errorBody(404, 'Operation not found.'));
         },
       },
@@ -151,7 +151,7 @@ export async function startFakeVeo(opts: FakeVeoOptions = {}): Promise<FakeVeo> 
         pattern: /^\/v1beta\/files\/([a-z0-9]+):download$/,
         handle: (r, res, m) => {
           if (!authed(r)) return denied(res);
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t || book.state(t).state !== 'succeeded') return sendJson(res, 404, errorBody(404, 'File not found.'));
           if (!opts.redirectDownloads) return sendBytes(res, book.bytes(t));
           res.writeHead(302, { location: `${storage.origin}/blob/${t.id}.mp4` });

@@ -22,7 +22,7 @@ export async function startFakeVideoStorage(book: FakeTaskBook): Promise<FakeVid
         method: 'GET',
         pattern: /^\/media\/([A-Za-z0-9_-]+)\.mp4$/,
         handle: (_r, res, m) => {
-          const t = book.get(m[1]);
+          const t = book.get(m[1]!);
           if (!t || book.state(t).state !== 'succeeded') return sendJson(res, 404, { message: 'NoSuchKey' });
           sendBytes(res, book.bytes(t));
         },

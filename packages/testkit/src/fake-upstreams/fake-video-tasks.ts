@@ -214,7 +214,7 @@ export async function startFakeHttp(
       counts[route.kind]++;
       const i = failures.findIndex((f) => f.kind === route.kind);
       if (i >= 0) {
-        const { failure } = failures.splice(i, 1)[0];
+        const { failure } = failures.splice(i, 1)[0]!;
         const headers: Record<string, string> =
           failure.retryAfterSeconds !== undefined ? { 'retry-after': String(failure.retryAfterSeconds) } : {};
         return sendJson(res, failure.status, failure.body ?? errorBody(failure.status, `Injected failure ${failure.status}.`), headers);

@@ -65,7 +65,7 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
         expect(r.finishReason).toBe('stop');
         expect(r.usage).toMatchObject({ inputTokens: 11, outputTokens: 7, totalTokens: 18 });
         expect(r.upstreamRequestId).toMatch(/^req_fake_/);
-        expect(JSON.stringify({ p: fake.requests[0].path, b: fake.requests[0].body })).toContain('upstream-model-1');
+        expect(JSON.stringify({ p: fake.requests[0]!.path, b: fake.requests[0]!.body })).toContain('upstream-model-1');
       });
 
       it('streams text whose deltas add up to the answer, then one finish part', async () => {
@@ -90,7 +90,7 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
         expect(JSON.parse((call as { arguments: string }).arguments)).toEqual({ city: 'Paris' });
         expect((call as { id: string }).id).toBeTruthy();
         expect(r.finishReason).toBe('tool-calls');
-        expect(JSON.stringify(fake.requests[0].body)).toContain('get_weather');
+        expect(JSON.stringify(fake.requests[0]!.body)).toContain('get_weather');
       });
 
       it('sends a tool result back with its call', async () => {
@@ -104,7 +104,7 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
           ],
         };
         await model.generate(req, ctx());
-        const sent = JSON.stringify(fake.requests[0].body);
+        const sent = JSON.stringify(fake.requests[0]!.body);
         expect(sent).toContain('sunny, 21 C');
         expect(sent).toContain('Paris');
       });
@@ -123,7 +123,7 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
           ],
         };
         await model.generate(req, ctx());
-        expect(JSON.stringify(fake.requests[0].body)).toContain('iVBORw0KGgoAAAANSUhEUg==');
+        expect(JSON.stringify(fake.requests[0]!.body)).toContain('iVBORw0KGgoAAAANSUhEUg==');
       });
 
       it.each([false, true])('maps reasoning and usage with cached and reasoning tokens (stream: %s)', async (stream) => {

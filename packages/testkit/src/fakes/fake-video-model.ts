@@ -92,7 +92,7 @@ export class FakeVideoModel implements VideoModelPort {
     this.statusCalls.push({ ref, taskId: ctx.taskId });
     const op = this.operations.get(ref);
     if (!op) throw new Error(`unknown operation ${ref}`);
-    const step = op.steps[Math.min(op.polls++, op.steps.length - 1)];
+    const step = op.steps[Math.min(op.polls++, op.steps.length - 1)]!;
     if (step.state === 'throw') throw step.error;
     return step;
   }

@@ -14,7 +14,7 @@ export function ChatPanel(props: { apiKey: string; models: string[] }) {
     setError(null);
     setReply('');
     try {
-      await streamChat(props.apiKey, model || props.models[0], message, (d) => setReply((r) => r + d));
+      await streamChat(props.apiKey, model || props.models[0] || '', message, (d) => setReply((r) => r + d));
     } catch (err) {
       setError((err as Error).message);
     } finally {

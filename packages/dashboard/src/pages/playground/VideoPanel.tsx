@@ -15,7 +15,7 @@ export function VideoPanel(props: { apiKey: string; models: string[] }) {
     e.preventDefault();
     setError(null);
     try {
-      setVideo(await createVideo(props.apiKey, { model: model || props.models[0], prompt, seconds }));
+      setVideo(await createVideo(props.apiKey, { model: model || props.models[0] || '', prompt, seconds }));
     } catch (err) {
       setError((err as Error).message);
     }

@@ -89,9 +89,9 @@ export async function startControlledUpstream(dialect: FakeDialectName, mode: Up
         rec.blocked = false;
       }
     };
-    for (const f of [...opening, delta]) await write(f);
+    for (const f of [...opening, delta]) await write(f!);
     if (state.mode === 'endless') {
-      while (!res.destroyed) await write(delta);
+      while (!res.destroyed) await write(delta!);
       return;
     }
     await new Promise<void>((r) => {

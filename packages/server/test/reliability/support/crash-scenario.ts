@@ -78,7 +78,7 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
   const started = Date.now();
   const setup = await processSetup({ postgres: o.postgres });
   const plan: PlannedTask[] = Array.from({ length: o.tasks }, (_, i) => ({
-    format: VIDEO_FORMATS[i % 3],
+    format: VIDEO_FORMATS[i % 3]!,
     prompt: `crash task ${i}${i % 5 === 4 ? ' [sim:fail]' : ''}`,
     idempotencyKey: `crash-${i}`,
   }));

@@ -51,7 +51,7 @@ export async function runTwoInstances(o: { tasks: number; crashes: number; log?:
   try {
     [a, b] = await Promise.all([startGatewayProcess(setup.env), startGatewayProcess(setup.env)]);
     const plan: Array<PlannedTask & { via: 'a' | 'b' }> = Array.from({ length: o.tasks }, (_, i) => ({
-      format: VIDEO_FORMATS[i % 3],
+      format: VIDEO_FORMATS[i % 3]!,
       prompt: `shared task ${i}${i % 7 === 6 ? ' [sim:fail]' : ''}`,
       idempotencyKey: `shared-${i}`,
       via: i % 2 ? 'b' : 'a',

@@ -22,5 +22,5 @@ export function watchNames(dir: string, key: (name: string) => [group: string, i
 /** `<task>-<suffix>.mp4…`: the simulator's render of one operation, or one delivery copy in the content store. */
 export const mp4OfTask = (name: string): [string, string] | null => {
   const m = /^(task[a-z0-9]+)-([a-z0-9]+)\.mp4/.exec(name);
-  return m ? [m[1], m[2]] : null;
+  return m ? [m[1]!, m[2]!] : null;
 };
