@@ -102,9 +102,9 @@ function contextOf<Deps>(deps: Deps, res: Response): KeyedContext<Deps> & AdminC
 export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, gates: RouteGates): Router {
   const router = Router();
   for (const r of routes) {
-    const shapes = [r.errors ?? 'openai'].flat();
-    for (const name of shapes) gates.errorShape(name); // an unknown shape fails at start-up, not on the first error
-    const renderFor = (req: Request) => gates.errorShape(r.errorShapeFor?.(req) ?? shapes[0]).render;
+    const [main = 'openai', ...others] = [r.errors ?? 'openai'].flat();
+    for (const name of [main, ...others]) gates.errorShape(name); // an unknown shape fails at start-up, not on the first error
+    const renderFor = (req: Request) => gates.errorShape(r.errorShapeFor?.(req) ?? main).render;
     const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, renderFor(req));
     const handle: RequestHandler = async (req, res) => {
       await r.handle(contextOf(deps, res), req, res);
