@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSy
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
 import { buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
@@ -121,15 +122,12 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
   };
 }
 
-async function startBareProxy(upstreamPort: number): Promise<{ proc: Proc; url: string }> {
+/** The yardstick, as plain JavaScript under plain node (tsx's loader and its esbuild child would count in its RSS). */
+async function startBareProxy(upstreamPort: number, dir: string): Promise<{ proc: Proc; url: string }> {
+  const script = path.join(dir, 'bare-proxy.cjs');
+  buildSync({ entryPoints: [path.join(ROOT, 'bench/bare-proxy.ts')], outfile: script, platform: 'node', format: 'cjs', bundle: true });
   const port = await freePort();
-  const proc = await startProcess(
-    'bare',
-    process.execPath,
-    [...tsxNode('bench/bare-proxy.ts'), String(port), String(upstreamPort)],
-    {},
-    /bare proxy on/,
-  );
+  const proc = await startProcess('bare', process.execPath, [script, String(port), String(upstreamPort)], {}, /bare proxy on/);
   return { proc, url: `http://127.0.0.1:${port}` };
 }
 
@@ -177,7 +175,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     procs.push(gw.proc);
     dirs.push(gw.dir);
     // the yardstick forwards to the instant mock only: every ratio is taken there
-    const bare = await startBareProxy(ports.instant);
+    const bare = await startBareProxy(ports.instant, gw.dir);
     procs.push(bare.proc);
     let portkeyUrl: string | undefined;
     if (opts.portkey) {
