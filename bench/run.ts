@@ -1,19 +1,25 @@
 /**
- * `npm run bench`: the mock upstream directly, this gateway and Portkey's open-source gateway, side by side in
- * one run on this machine; writes docs/benchmarks.md and docs/bench-sweep.svg. BENCH_QUICK=1 for a smoke run.
+ * `npm run bench`: the mock upstream directly, a bare node proxy (the yardstick), this gateway and Portkey's
+ * open-source gateway, side by side in one run on this machine; writes docs/benchmarks.md and docs/bench-sweep.svg.
+ * The default run takes a few minutes; BENCH_FULL=1 for the longer run of a quiet machine, BENCH_QUICK=1 to try things.
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
 import { buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
 import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
 
-/** How long each scenario runs: `full` for docs/benchmarks.md, `quick` to try things, `smoke` for the test suite. */
+/**
+ * How long each scenario runs: `default` fits in a few minutes on a shared 2-core machine, `full` for a quiet machine,
+ * `quick` to try things, `smoke` for the test suite.
+ */
 export const PROFILES = {
+  default: { rounds: 5, perRound: 100, seconds: 2, trials: 3, streamRounds: 3, streamPerRound: 50, openStreams: 2000, tasksForReads: 300 },
   full: { rounds: 10, perRound: 200, seconds: 4, trials: 3, streamRounds: 5, streamPerRound: 100, openStreams: 2000, tasksForReads: 1000 },
   quick: { rounds: 2, perRound: 20, seconds: 1, trials: 1, streamRounds: 2, streamPerRound: 10, openStreams: 200, tasksForReads: 50 },
   smoke: { rounds: 1, perRound: 5, seconds: 1, trials: 1, streamRounds: 1, streamPerRound: 3, openStreams: 20, tasksForReads: 10 },
@@ -26,6 +32,7 @@ export interface BenchOptions {
   databaseUrl?: string;
   /** with databaseUrl: the WORKERS=1 vs 2 scenario (limits in Redis) */
   redisUrl?: string;
+  /** requests of the flat-RSS run; 0 leaves it out */
   leakRequests: number;
   writeDocs: boolean;
   log: (line: string) => void;
@@ -38,7 +45,14 @@ export interface BenchResults {
   streaming: { ttfb: Record<string, { median: number; p99: number }>; chunksPerSecond: Record<string, number>; chunks: number };
   translation: { sameFormatChunksPerSecond: number; anthropicInChunksPerSecond: number } | null;
   tasks: { creationsPerSecond: number; readsPerSecond: number; readP99: number; activeTasks: number; rssOpenStreamsMb: number } | null;
-  memory: { rssIdleMb: number; rssOpenStreamsMb: number; openStreams: number; rssAfter: Array<{ requests: number; rssMb: number }> };
+  memory: {
+    rssIdleMb: number;
+    /** the bare proxy's idle RSS, for scale */
+    bareIdleMb: number;
+    rssOpenStreamsMb: number;
+    openStreams: number;
+    rssAfter: Array<{ requests: number; rssMb: number }>;
+  };
   /** user + system CPU of the whole process tree per completed request, c=16, by target */
   cpuPerRequestUs: Record<string, number>;
   /** WORKERS=1 and WORKERS=2 at c=128 on PostgreSQL + Redis */
@@ -108,6 +122,15 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
   };
 }
 
+/** The yardstick, as plain JavaScript under plain node (tsx's loader and its esbuild child would count in its RSS). */
+async function startBareProxy(upstreamPort: number, dir: string): Promise<{ proc: Proc; url: string }> {
+  const script = path.join(dir, 'bare-proxy.cjs');
+  buildSync({ entryPoints: [path.join(ROOT, 'bench/bare-proxy.ts')], outfile: script, platform: 'node', format: 'cjs', bundle: true });
+  const port = await freePort();
+  const proc = await startProcess('bare', process.execPath, [script, String(port), String(upstreamPort)], {}, /bare proxy on/);
+  return { proc, url: `http://127.0.0.1:${port}` };
+}
+
 async function startGateway(
   name: string,
   config: object,
@@ -151,6 +174,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const gw = await startGateway('gateway', gatewayConfig(ports));
     procs.push(gw.proc);
     dirs.push(gw.dir);
+    // the yardstick forwards to the instant mock only: every ratio is taken there
+    const bare = await startBareProxy(ports.instant, gw.dir);
+    procs.push(bare.proc);
     let portkeyUrl: string | undefined;
     if (opts.portkey) {
       const entry = ensurePortkey(log);
@@ -170,6 +196,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const mk = (upstream: keyof typeof ports, stream: boolean): Target[] => {
       const ts: Target[] = [
         { name: 'direct', url: `http://127.0.0.1:${ports[upstream]}/v1/chat/completions`, headers: {}, body: chatBody('mock', stream) },
+        ...(upstream === 'instant'
+          ? [{ name: 'bare', url: `${bare.url}/v1/chat/completions`, headers: {}, body: chatBody('mock', stream) }]
+          : []),
         {
           name: 'gateway',
           url: `${gw.url}/v1/chat/completions`,
@@ -193,11 +222,12 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     };
     const plain = mk('instant', false);
     // the sweep also measures the gateway over the axios transport (not the default: node's http client)
-    const gatewayAxios: Target = { ...plain[1]!, name: 'gateway-axios', body: chatBody('bench-instant-axios', false) };
-    const sweepTargets = [plain[0], plain[1], gatewayAxios, ...plain.slice(2)];
+    const gatewayPlain = plain.find((t) => t.name === 'gateway')!;
+    const gatewayAxios: Target = { ...gatewayPlain, name: 'gateway-axios', body: chatBody('bench-instant-axios', false) };
+    const sweepTargets = [...plain.slice(0, 3), gatewayAxios, ...plain.slice(3)];
     for (const t of plain) await timedRequest(t); // each target answers before load
     // A target that cannot stream (Portkey 1.15 on Node 20 answers 500 "TypeError: immutable") leaves the streaming scenarios.
-    const notes: string[] = [];
+    const notes: string[] = process.env.BENCH_NOTE ? [process.env.BENCH_NOTE] : [];
     const streamTargets: Target[] = [];
     for (const t of mk('instant', true)) {
       const ok = await timedRequest(t).then(
@@ -208,6 +238,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     }
     await new Promise((r) => setTimeout(r, 3000)); // idle: 3 s after the warm-up requests
     const rssIdleMb = treeRssMb(gw.proc.child.pid!);
+    const bareIdleMb = treeRssMb(bare.proc.child.pid!);
 
     log('1/6 sequential added latency');
     const sequential = await interleavedSequential(plain, P.rounds, P.perRound);
@@ -216,24 +247,25 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const sweep: BenchResults['sweep'] = {};
     for (const c of [1, 16, 128]) {
       for (const t of sweepTargets) {
-        sweep[t!.name] ??= {};
-        sweep[t!.name]![c] = await loadTrials(t!, c, P.seconds, P.trials);
-        log(`  ${t!.name} c=${c}: ${sweep[t!.name]![c]!.rps.toFixed(0)} req/s`);
+        sweep[t.name] ??= {};
+        sweep[t.name]![c] = await loadTrials(t!, c, P.seconds, P.trials);
+        log(`  ${t.name} c=${c}: ${sweep[t.name]![c]!.rps.toFixed(0)} req/s`);
       }
     }
     log('  CPU time per request (process tree, c=16)');
     const cpuPerRequestUs: Record<string, number> = {};
     const pids: Record<string, number | undefined> = {
+      bare: bare.proc.child.pid,
       gateway: gw.proc.child.pid,
       portkey: procs.find((p) => p.name === 'portkey')?.child.pid,
     };
     for (const t of sweepTargets) {
-      const pid = pids[t!.name];
+      const pid = pids[t.name];
       if (!pid) continue;
       const before = treeCpuSeconds(pid);
       const run = await load(t!, 16, P.seconds);
-      cpuPerRequestUs[t!.name] = ((treeCpuSeconds(pid) - before) / Math.max(1, run.requests)) * 1e6;
-      log(`  ${t!.name}: ${cpuPerRequestUs[t!.name]!.toFixed(0)} µs`);
+      cpuPerRequestUs[t.name] = ((treeCpuSeconds(pid) - before) / Math.max(1, run.requests)) * 1e6;
+      log(`  ${t.name}: ${cpuPerRequestUs[t.name]!.toFixed(0)} µs`);
     }
     const slowUpstream: BenchResults['slowUpstream'] = {};
     for (const t of mk('slow', false)) slowUpstream[t.name] = await load(t, 128, P.seconds);
@@ -274,12 +306,13 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
 
     log('6/6 memory');
     const openStreams = P.openStreams;
-    const rssOpenStreamsMb = await openManyStreams(mk('trickle', true)[1]!, openStreams, gw.proc.child.pid!);
+    const trickle = mk('trickle', true).find((t) => t.name === 'gateway')!;
+    const rssOpenStreamsMb = await openManyStreams(trickle, openStreams, gw.proc.child.pid!);
     const rssAfter: BenchResults['memory']['rssAfter'] = [{ requests: 0, rssMb: treeRssMb(gw.proc.child.pid!) }];
-    const slices = 4;
+    const slices = opts.leakRequests > 0 ? 4 : 0;
     for (let i = 1; i <= slices; i++) {
       const amount = Math.ceil(opts.leakRequests / slices);
-      await load(plain[1]!, Math.min(64, amount), 0, { amount });
+      await load(gatewayPlain, Math.min(64, amount), 0, { amount });
       rssAfter.push({ requests: Math.ceil(opts.leakRequests / slices) * i, rssMb: treeRssMb(gw.proc.child.pid!) });
       log(`  after ${rssAfter[rssAfter.length - 1]!.requests} requests: ${rssAfter[rssAfter.length - 1]!.rssMb.toFixed(0)} MB`);
     }
@@ -291,7 +324,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       streaming: { ttfb, chunksPerSecond, chunks: CHUNKS },
       translation,
       tasks,
-      memory: { rssIdleMb, rssOpenStreamsMb, openStreams, rssAfter },
+      memory: { rssIdleMb, bareIdleMb, rssOpenStreamsMb, openStreams, rssAfter },
       slowUpstream,
       cpuPerRequestUs,
       workers,
@@ -310,7 +343,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         runs,
         [
           '',
-          `## ${new Date().toISOString().slice(0, 16)}Z (${results.machine.nproc} cores, Node ${results.machine.node}; the machine's speed: the mock alone ${Math.round(results.sweep.direct?.[16]?.rps ?? 0)} req/s at c=16)`,
+          `## ${new Date().toISOString().slice(0, 16)}Z (${results.machine.nproc} cores, Node ${results.machine.node}; the machine's speed: the mock alone ${Math.round(results.sweep.direct?.[16]?.rps ?? 0)} req/s at c=16, the bare proxy ${Math.round(results.sweep.bare?.[16]?.rps ?? 0)}; ${results.machine.profile} profile)`,
           '',
           ...targetsTable(results),
           '',
@@ -318,6 +351,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       );
       log('wrote docs/benchmarks.md and docs/bench-sweep.svg');
     }
+    log('');
+    for (const l of targetsTable(results)) log(l);
     return results;
   } finally {
     closeAgent();
@@ -488,7 +523,7 @@ async function taskScenario(
 }
 
 if (require.main === module) {
-  const profile = process.env.BENCH_QUICK === '1' ? 'quick' : 'full';
+  const profile = process.env.BENCH_QUICK === '1' ? 'quick' : process.env.BENCH_FULL === '1' ? 'full' : 'default';
   runBenchmark({
     profile,
     portkey: process.env.BENCH_PORTKEY !== '0',
@@ -497,7 +532,8 @@ if (require.main === module) {
       process.env.TEST_DATABASE_URL ??
       (tryLocalPostgres() ? 'postgres://postgres@127.0.0.1:5432/postgres' : undefined),
     redisUrl: process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? (tryLocalRedis() ? 'redis://127.0.0.1:6379' : undefined),
-    leakRequests: Number(process.env.BENCH_LEAK_REQUESTS ?? (profile === 'quick' ? 4000 : 1_000_000)),
+    // the flat-RSS run is long (1,000,000 requests: ~10 minutes on a fast machine): only the full run does it unasked
+    leakRequests: Number(process.env.BENCH_LEAK_REQUESTS ?? (profile === 'quick' ? 4000 : profile === 'full' ? 1_000_000 : 0)),
     writeDocs: true,
     log: (l) => console.log(l),
   }).then(
