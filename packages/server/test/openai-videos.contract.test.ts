@@ -10,7 +10,9 @@ let app: Express;
 let idle: TestGateway;
 let working: TestGateway;
 beforeAll(async () => {
-  [idle, working] = await Promise.all([startVideoGateway(), startVideoGateway({ worker: true })]);
+  // one after another: PGlite databases booting at once on a loaded 2-core machine outwait the pool's 60 s
+  idle = await startVideoGateway();
+  working = await startVideoGateway({ worker: true });
   app = idle.app;
 });
 afterAll(async () => {

@@ -10,12 +10,11 @@ let app: Express;
 let idle: TestGateway;
 let working: TestGateway;
 let capped: TestGateway;
+// One after another: three PGlite databases booting at once on a loaded 2-core machine outwait the pool's 60 s.
 beforeAll(async () => {
-  [idle, working, capped] = await Promise.all([
-    startVideoGateway(),
-    startVideoGateway({ worker: true }),
-    startVideoGateway({ maxActiveTasks: 2 }),
-  ]);
+  idle = await startVideoGateway();
+  working = await startVideoGateway({ worker: true });
+  capped = await startVideoGateway({ maxActiveTasks: 2 });
   app = idle.app;
 });
 afterAll(async () => {
