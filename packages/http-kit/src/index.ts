@@ -2,9 +2,19 @@
 export { sendError, errorMiddleware, normalizeError } from './error-middleware';
 export { tableRenderer, type ErrorRenderer, type ErrorShape, type RenderedError } from './error-shape';
 export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects';
-export { errorShapesOf, rendererForPath, type PathClaim, type WireFormat } from './wire-format';
+export { errorShapesOf, formatRouter, rendererForPath, type PathClaim, type WireFormat } from './wire-format';
 export { requestId } from './request-id';
 export { requestSignal } from './request-abort';
+export {
+  expressPath,
+  mountRoutes,
+  routeOf,
+  type AdminContext,
+  type KeyedContext,
+  type Route,
+  type RouteContext,
+  type RouteGates,
+} from './route';
 export {
   actorOf,
   extractKey,
@@ -35,7 +45,7 @@ export {
   type RouteRole,
   type SchemaDoc,
 } from './route-doc';
-export { atGeminiVersions, GEMINI_API_VERSIONS, geminiPaths, geminiRoute } from './gemini-api-versions';
+export { atGeminiVersions, GEMINI_API_VERSIONS } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers, type RefusalWording, type UnknownFieldRefusal } from './schema-refusals';

@@ -1,1 +1,2 @@
-export { modelsFormat, type ModelsFormatDeps } from './models.format';
+export { modelsFormat } from './models.format';
+export { modelsRoutes, type ModelsRouterDeps } from './models.router';

@@ -1,5 +1,5 @@
-export { openAiResponsesFormat, type ResponsesFormatDeps } from './responses.format';
-export { openAiResponsesRouter, type ResponsesRouterDeps } from './responses.router';
+export { openAiResponsesFormat } from './responses.format';
+export { responsesRoutes, type ResponsesRouterDeps } from './responses.router';
 export {
   responsesSocket,
   RESPONSES_SOCKET_PATH,
