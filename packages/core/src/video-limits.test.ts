@@ -1,7 +1,15 @@
-import type { ModelSpec } from './catalogue';
-import { resolutionsFor, resolveRatio, validateVideoRequest, videoDimensions, type VideoImage } from './video-limits';
+import type { ModelSpec, VideoFamily, VideoTier } from './catalogue';
+import {
+  RESOLUTIONS,
+  resolutionsFor,
+  resolveRatio,
+  validateVideoRequest,
+  VIDEO_FAMILY_LIMITS,
+  videoDimensions,
+  type VideoImage,
+} from './video-limits';
 
-const model = (family: '2.5' | '2.0', tier: 'standard' | 'fast' | 'mini'): ModelSpec => ({
+const model = (family: VideoFamily, tier: VideoTier): ModelSpec => ({
   id: `m-${family}-${tier}`,
   kind: 'video',
   family,
@@ -17,6 +25,16 @@ const code = (fn: () => unknown) => {
   }
   return 'accepted';
 };
+const messageOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('accepted');
+};
+/** every (family, tier) a model may declare: the wire formats test one field each, this file every combination */
+const MODELS = (['2.5', '2.0'] as const).flatMap((f) => (['standard', 'fast', 'mini'] as const).map((t) => [f, t] as const));
 
 describe('video limits table', () => {
   it('applies the defaults: 5 s, 720p, adaptive, audio on, 24 fps', () => {
@@ -39,6 +57,48 @@ describe('video limits table', () => {
     ['2.0', 4.5, 'invalid_duration'],
   ] as const)('family %s, %s s → %s', (family, d, expected) => {
     expect(code(() => validateVideoRequest(model(family, 'standard'), { prompt: 'p', durationSeconds: d }))).toBe(expected);
+  });
+
+  it.each(MODELS)('family %s, tier %s: every duration edge, resolution and reference count of the table', (family, tier) => {
+    const m = model(family, tier);
+    const { minSeconds: min, maxSeconds: max, maxReferenceImages: refs } = VIDEO_FAMILY_LIMITS[family];
+    for (const d of [min, max]) expect(code(() => validateVideoRequest(m, { prompt: 'p', durationSeconds: d }))).toBe('accepted');
+    for (const d of [min - 1, max + 1, min + 0.5]) {
+      expect(code(() => validateVideoRequest(m, { prompt: 'p', durationSeconds: d }))).toBe('invalid_duration');
+    }
+    const tooLong = messageOf(() => validateVideoRequest(m, { prompt: 'p', durationSeconds: max + 1 }));
+    expect(tooLong).toContain(`${min} to ${max}`);
+    expect(tooLong).toContain(m.id);
+
+    const allowed = resolutionsFor(family, tier);
+    for (const r of RESOLUTIONS) {
+      expect(code(() => validateVideoRequest(m, { prompt: 'p', resolution: r }))).toBe(
+        allowed.includes(r) ? 'accepted' : 'invalid_resolution',
+      );
+    }
+    expect(messageOf(() => validateVideoRequest(m, { prompt: 'p', resolution: '8k' }))).toContain(`allowed: ${allowed.join(', ')}`);
+
+    expect(code(() => validateVideoRequest(m, { referenceImages: Array(refs).fill(img) }))).toBe('accepted');
+    for (const n of [0, refs + 1]) {
+      expect(code(() => validateVideoRequest(m, { referenceImages: Array(n).fill(img) }))).toBe('invalid_reference_images');
+    }
+    expect(messageOf(() => validateVideoRequest(m, { referenceImages: Array(refs + 1).fill(img) }))).toContain(`1 to ${refs}`);
+  });
+
+  it('a family without a last frame or audio refuses them; audio then defaults to off', () => {
+    const limited = { ...VIDEO_FAMILY_LIMITS['2.0'], lastFrame: false, audio: false };
+    let validate!: typeof validateVideoRequest;
+    jest.isolateModules(() => {
+      jest.doMock('./video-limits-table', () => ({ VIDEO_FAMILY_LIMITS: Object.freeze({ ...VIDEO_FAMILY_LIMITS, '2.0': limited }) }));
+      // isolateModules is synchronous, so the module loaded against the swapped table comes through require
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      validate = (require('./video-limits') as typeof import('./video-limits')).validateVideoRequest;
+    });
+    const m = model('2.0', 'standard');
+    expect(code(() => validate(m, { firstFrame: img, lastFrame: img }))).toBe('last_frame_not_supported');
+    expect(code(() => validate(m, { prompt: 'p', generateAudio: true }))).toBe('audio_not_supported');
+    expect(validate(m, { prompt: 'p' }).generateAudio).toBe(false);
+    expect(code(() => validateVideoRequest(m, { firstFrame: img, lastFrame: img }))).toBe('accepted'); // the real table
   });
 
   it('resolutions per family and tier', () => {

@@ -32,6 +32,8 @@ describe('parseByteRange (size 1000)', () => {
       'bytes=0-' + '\t'.repeat(100_000) + '1,',
     ];
     // The best of a few runs: a loaded machine may pause one run, while a backtracking parse is slow on every run.
+    // The bound is far above a linear parse of 100 kB (well under 1 ms) and far below a quadratic one (seconds), so
+    // load on the machine cannot decide it.
     const bestMs = (header: string) =>
       Math.min(
         ...Array.from({ length: 5 }, () => {
@@ -42,7 +44,7 @@ describe('parseByteRange (size 1000)', () => {
       );
     for (const header of hostile) {
       expect(header.length).toBeGreaterThanOrEqual(100_000);
-      expect(bestMs(header)).toBeLessThan(10);
+      expect(bestMs(header)).toBeLessThan(500);
     }
     expect(parseByteRange('bytes=' + ' '.repeat(100_000) + '0-9', 1000)).toEqual({ kind: 'partial', start: 0, end: 9 });
   });

@@ -10,7 +10,9 @@ let app: Express;
 let idle: TestGateway;
 let working: TestGateway;
 beforeAll(async () => {
-  [idle, working] = await Promise.all([startVideoGateway(), startVideoGateway({ worker: true })]);
+  // one after another: PGlite databases booting at once on a loaded 2-core machine outwait the pool's 60 s
+  idle = await startVideoGateway();
+  working = await startVideoGateway({ worker: true });
   app = idle.app;
 });
 afterAll(async () => {
@@ -76,16 +78,13 @@ describe('POST /v1/videos', () => {
     await refused(await json({ model: 'sim-video-2.5', prompt: 'p' }, ALPHA_KEY), 'model_not_in_group', 503);
   });
 
-  it.each([
-    ['sim-video-2.5', '30', '31'],
-    ['sim-video-2.0', '15', '16'],
-    ['sim-video-2.0-fast', '4', '3'],
-    ['sim-video-2.0-mini', '15', '16'],
-  ])('seconds on %s: %s accepted, %s refused naming "seconds"', async (model, ok, bad) => {
-    expect((await multipart({ model, prompt: 'p', seconds: ok })).status).toBe(200);
-    const e = await refused(await multipart({ model, prompt: 'p', seconds: bad }), 'invalid_duration');
+  // The limit rules themselves (every family, tier and edge) are core's video-limits.test.ts; here, that `seconds`
+  // reaches its rule and the refusal names it, in OpenAI's shape.
+  it('seconds: the last second accepted, one more refused naming "seconds" and the model', async () => {
+    expect((await multipart({ model: 'sim-video-2.0', prompt: 'p', seconds: '15' })).status).toBe(200);
+    const e = await refused(await multipart({ model: 'sim-video-2.0', prompt: 'p', seconds: '16' }), 'invalid_duration');
     expect(e.param).toBe('seconds');
-    expect(e.message).toContain(model);
+    expect(e.message).toContain('sim-video-2.0');
   });
 
   it('seconds must be whole seconds', async () => {

@@ -4,10 +4,14 @@ import { describeWithService, eventually } from '@gateway/testkit';
 import { startTcpProxy } from './support/tcp-proxy';
 import { BETA_KEY, startTestGateway } from './support/test-gateway';
 
+// "Fast" here is: answered from the gateway's own budget (readiness.test.ts holds /readyz to DATABASE_CHECK_MS on a
+// fake clock), not after the pool's 60 s wait for a connection. A bound far from both holds on a loaded machine.
+const FAST_MS = 10_000;
+
 jest.setTimeout(150000);
 
 describeWithService('TEST_DATABASE_URL', 'PostgreSQL unreachable (a cut TCP proxy in front of TEST_DATABASE_URL)', (pgUrl) => {
-  it("/readyz 503 within a second, requests a fast 503 in the caller's format, the worker resumes by itself", async () => {
+  it("/readyz 503 without waiting for the pool, requests a fast 503 in the caller's format, the worker resumes by itself", async () => {
     const target = new URL(pgUrl);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(pgUrl);
@@ -26,7 +30,7 @@ describeWithService('TEST_DATABASE_URL', 'PostgreSQL unreachable (a cut TCP prox
       await proxy.cut();
       const started = Date.now();
       const ready = await request(gw.app).get('/readyz');
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(Date.now() - started).toBeLessThan(FAST_MS);
       expect(ready.status).toBe(503);
       expect(ready.body).toMatchObject({ status: 'not_ready', checks: { database: 'unreachable' } });
 
@@ -44,7 +48,7 @@ describeWithService('TEST_DATABASE_URL', 'PostgreSQL unreachable (a cut TCP prox
         .post('/v1/messages')
         .set(auth)
         .send({ model: 'sim-chat', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
-      expect(Date.now() - before).toBeLessThan(1000);
+      expect(Date.now() - before).toBeLessThan(FAST_MS);
       expect(messages.status).toBe(503);
       expect(messages.body).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
 

@@ -69,8 +69,14 @@ describe('video worker on the real store', () => {
         },
       },
     });
-    const a = new VideoWorker({ ...deps, tasks: dying }, { owner: 'worker-a', leaseMs: 1000 });
-    const b = new VideoWorker({ ...deps, tasks: repo }, { owner: 'worker-b', pollMinMs: 100, pollMaxMs: 200 });
+    // B's clock is moved past A's lease once the test has seen the lease hold: no real-time window to miss.
+    const LEASE_MS = 60_000;
+    let skewMs = 0;
+    const a = new VideoWorker({ ...deps, tasks: dying }, { owner: 'worker-a', leaseMs: LEASE_MS });
+    const b = new VideoWorker(
+      { ...deps, tasks: repo, now: () => Date.now() + skewMs },
+      { owner: 'worker-b', pollMinMs: 100, pollMaxMs: 200 },
+    );
 
     const { task } = await engine.service.create({
       principal: alpha,
@@ -83,6 +89,7 @@ describe('video worker on the real store', () => {
     const submitted = await engine.service.get(alpha, task.id);
     expect(submitted.upstream?.operation).toMatch(/^sim1\./);
     expect(await runWorkerOnce(b)).toBe(0); // A's lease still holds
+    skewMs = 2 * LEASE_MS; // ... until it runs out
     const done = await until(
       async () => (await runWorkerOnce(b), engine.service.get(alpha, task.id)),
       (t) => isTerminal(t.status),

@@ -76,10 +76,15 @@ describeOnTestDatabases((target) => {
       expect(files).toHaveLength(1);
       expect(fs.statSync(path.join(dir, files[0]!)).mode & 0o777).toBe(0o600);
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+      // wait for several retries to fail (watched on the connection, not guessed from elapsed time)
+      let failedWrites = 0;
+      const seen = (_e: unknown, q: { sql?: string }) => void (q.sql?.includes('usage_log') && failedWrites++);
+      db.knex.on('query-error', seen);
       log.record(row('outage-3'));
       await log.flush();
-      // several retries have failed by now: each batch was reported once, with its count and request ids
-      await new Promise((r) => setTimeout(r, 200));
+      await eventually(() => expect(failedWrites).toBeGreaterThanOrEqual(3));
+      db.knex.removeListener('query-error', seen);
+      // each batch was reported once, with its count and request ids, however often it was retried
       expect(failures).toEqual([
         { rows: 2, ids: ['outage-1', 'outage-2'] },
         { rows: 1, ids: ['outage-3'] },

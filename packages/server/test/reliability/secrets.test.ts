@@ -13,8 +13,6 @@ import { errorCode, send, TEXT_FORMATS, textCall, type Answer } from './support/
  * message quotes the key, an in-stream error quoting it). Neither a client key, the admin key nor an upstream
  * credential appears in any log line, and no upstream credential appears in any answer a client gets.
  */
-jest.setTimeout(90_000);
-
 const CLIENT_KEYS = { alpha: 'sk-alpha-secret-key-0001', beta: 'sk-beta-secret-key-0002' };
 const BOGUS_KEY = 'sk-bogus-client-secret-9f8e7d6c';
 const ADMIN_KEY = 'admin-secret-4b3a2918';

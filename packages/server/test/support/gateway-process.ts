@@ -16,10 +16,12 @@ export interface GatewayProcess {
 /**
  * main.ts in a node process of its own, resolved once it prints its listening line. `node --import tsx`, not the
  * tsx CLI: the CLI is a parent process, so a SIGKILL would hit it and leave the gateway running.
+ * `timeoutMs` is a safety net, not a bound on start-up time: just under the process lane's 240 s, so a gateway that
+ * never gets up is killed and reported with its output before jest gives up on the test.
  */
 export async function startGatewayProcess(
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  timeoutMs = 220_000,
   entry: 'source' | 'built' = 'source',
 ): Promise<GatewayProcess> {
   const args = entry === 'built' ? npmStartArgs() : ['--import', 'tsx', 'packages/server/src/main.ts'];

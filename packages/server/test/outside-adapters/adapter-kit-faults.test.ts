@@ -1,9 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAdapterCommand } from './adapter-commands';
+import { runAdapterCommand } from '../../src/adapter-kit/adapter-commands';
 
-/** The kit fails what is wrong, by suite, and says why: a scaffolded adapter with two deliberate faults. */
+/**
+ * The kit fails what is wrong, by suite, and says why: a scaffolded adapter with two deliberate faults. Process lane:
+ * the kit starts the package's fake upstream as a process of its own and gives a faulty adapter its full patience.
+ */
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'adapter-kit-faults-'));
