@@ -1,2 +1,2 @@
 export { anthropicMessagesFormat } from './messages.format';
-export { anthropicMessagesRouter, type MessagesRouterDeps } from './messages.router';
+export { anthropicMessagesRouter } from './messages.router';

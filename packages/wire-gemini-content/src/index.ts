@@ -1,3 +1,3 @@
 export { geminiContentFormat } from './generate-content.format';
 export { googleErrorParts } from './generate-content.error';
-export { geminiGenerateContentRouter, type GenerateContentRouterDeps } from './generate-content.router';
+export { geminiGenerateContentRouter } from './generate-content.router';

@@ -1,1 +1,1 @@
-export { modelsFormat, type ModelsFormatDeps } from './models.format';
+export { modelsFormat } from './models.format';

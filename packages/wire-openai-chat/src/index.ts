@@ -1,2 +1,2 @@
 export { openAiChatFormat } from './chat.format';
-export { openAiChatRouter, type ChatRouterDeps } from './chat.router';
+export { openAiChatRouter } from './chat.router';

@@ -1,2 +1,1 @@
-export { openAiImagesFormat, type ImagesFormatDeps } from './images.format';
-export { openAiImagesRouter, type ImagesRouterDeps } from './images.router';
+export { openAiImagesFormat } from './images.format';

@@ -1,9 +1,3 @@
-export { openAiResponsesFormat, type ResponsesFormatDeps } from './responses.format';
-export { openAiResponsesRouter, type ResponsesRouterDeps } from './responses.router';
-export {
-  responsesSocket,
-  RESPONSES_SOCKET_PATH,
-  type ResponsesSocket,
-  type SocketAcceptance,
-  type TextSocket,
-} from './responses.websocket';
+export { openAiResponsesFormat } from './responses.format';
+export { openAiResponsesRouter } from './responses.router';
+export { responsesSocket, type SocketAcceptance, type TextSocket } from './responses.websocket';
