@@ -164,6 +164,7 @@ export {
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchLimits } from './webhooks/task-watch';
 export {
+  type AuditActor,
   type AuditChange,
   type AuditContext,
   type AuditFilter,

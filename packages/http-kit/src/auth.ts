@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { AuditContext, Principal } from '@gateway/core';
+import { forbiddenRole, roleOf, type AuditContext, type Principal } from '@gateway/core';
+import type { RouteRole } from './route-doc';
 
 export type Authenticator = (rawKey: string | undefined) => Promise<Principal>;
 
@@ -38,18 +39,27 @@ export function sessionIdentityOf(res: Response): SessionIdentity | undefined {
   return res.locals.sessionIdentity as SessionIdentity | undefined;
 }
 
-/** Sets res.locals.principal; failures go to the router's error middleware. */
-export function requireKey(authenticate: Authenticator, alternativeHeaders: readonly string[] = []): RequestHandler {
+/**
+ * Sets res.locals.principal (handlers read it from their context); failures go to the route's error handler. A member
+ * key on a route that needs an account admin gets 403 `forbidden_role`, in the route's own shape.
+ */
+export function requireKey(
+  authenticate: Authenticator,
+  alternativeHeaders: readonly string[] = [],
+  role: RouteRole = 'member',
+): RequestHandler {
   return (req, res, next) => {
     const raw = extractKey(req, alternativeHeaders);
     const session = sessionIdentityOf(res);
     if (raw === undefined && session) {
       res.locals.principal = session.principal;
+      if (role === 'admin' && roleOf(session.principal) !== 'admin') return next(forbiddenRole(`${req.method} ${req.path.slice(0, 200)}`));
       return next();
     }
     authenticate(raw).then(
       (p) => {
         res.locals.principal = p;
+        if (role === 'admin' && roleOf(p) !== 'admin') return next(forbiddenRole(`${req.method} ${req.path.slice(0, 200)}`));
         next();
       },
       (e: unknown) => {

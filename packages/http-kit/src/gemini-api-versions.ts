@@ -7,17 +7,7 @@ import type { RouteDoc } from './route-doc';
  */
 export const GEMINI_API_VERSIONS = ['v1beta', 'v1'] as const;
 
-/** An express path under every version: `/models/:model/operations/:id` → `/v1beta/models/…` and `/v1/models/…`. */
-export function geminiPaths(rest: string): string[] {
-  return GEMINI_API_VERSIONS.map((v) => `/${v}${rest}`);
-}
-
-/** A regex route under every version; `rest` is the pattern after the version, its capture groups keep their numbers. */
-export function geminiRoute(rest: string): RegExp {
-  return new RegExp(`^/(?:${GEMINI_API_VERSIONS.join('|')})${rest}$`);
-}
-
-/** Route docs written for `/v1beta/…`, once per version, for the OpenAPI document. */
-export function atGeminiVersions(docs: readonly RouteDoc[]): RouteDoc[] {
-  return docs.flatMap((d) => GEMINI_API_VERSIONS.map((v) => ({ ...d, path: d.path.replace(/^\/v1beta\//, `/${v}/`) })));
+/** Routes declared for `/v1beta/…`, once per version: each copy is mounted and documented. */
+export function atGeminiVersions<R extends RouteDoc>(routes: readonly R[]): R[] {
+  return routes.flatMap((r) => GEMINI_API_VERSIONS.map((v) => ({ ...r, path: r.path.replace(/^\/v1beta\//, `/${v}/`) })));
 }

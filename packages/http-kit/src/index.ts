@@ -1,20 +1,11 @@
 // The public surface of http-kit: what wire packages and the composition root use, by name.
-export { sendError, errorMiddleware, normalizeError } from './error-middleware';
+export { sendError } from './error-middleware';
 export { tableRenderer, type ErrorRenderer, type ErrorShape } from './error-shape';
 export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects';
-export { errorShapesOf, rendererForPath, type WireFormat } from './wire-format';
+export { errorShapesOf, formatRouter, rendererForPath, type WireFormat } from './wire-format';
 export { requestId } from './request-id';
-export { requestSignal } from './request-abort';
-export {
-  actorOf,
-  extractKey,
-  principalOf,
-  REFUSED_PRINCIPAL,
-  requireKey,
-  sessionIdentityOf,
-  type Authenticator,
-  type SessionIdentity,
-} from './auth';
+export { mountRoutes, routeOf, type AdminContext, type KeyedContext, type Route } from './route';
+export { extractKey, REFUSED_PRINCIPAL, type Authenticator, type SessionIdentity } from './auth';
 export { requestOrigin } from './request-origin';
 export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
 export { streamTaskEvents, type TaskEventsSource } from './task-events';
@@ -33,7 +24,7 @@ export {
   type RouteDoc,
   type SchemaDoc,
 } from './route-doc';
-export { atGeminiVersions, geminiPaths, geminiRoute } from './gemini-api-versions';
+export { atGeminiVersions } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';

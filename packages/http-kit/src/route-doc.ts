@@ -1,6 +1,7 @@
 /**
- * What each inbound adapter says about its routes, so the server can publish one OpenAPI document. Request
- * schemas are the very objects handed to compileValidator: the document cannot drift from the validators.
+ * The documented half of a route declaration (route.ts): the server publishes one OpenAPI document from the same
+ * objects mountRoutes mounts. Request schemas are the very objects handed to compileValidator: the document cannot
+ * drift from the validators.
  */
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -9,8 +10,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type SchemaDoc = object;
 
 /**
- * The role an API key needs on a route: `member` (any key of the account) or `admin` (an account admin's key). The
- * server enforces it from here (server/src/role-guard.ts), so each route states it once, next to its description.
+ * The role an API key needs on a route: `member` (any key of the account) or `admin` (an account admin's key).
+ * requireKey enforces it from the declaration, so each route states it once.
  */
 export type RouteRole = 'member' | 'admin';
 

@@ -1,6 +1,7 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, Router } from 'express';
+import type { Authenticator } from './auth';
 import type { ErrorRenderer, ErrorShape } from './error-shape';
-import type { RouteDoc } from './route-doc';
+import { mountRoutes, type Route } from './route';
 
 /**
  * Paths whose failures no router answered (an unknown route, a malformed URL, a refused stream) still answer in
@@ -17,14 +18,14 @@ export interface PathClaim {
 
 /**
  * What one wire package tells the server about itself, in one export. The server derives from the list of these:
- * the routers it mounts, the OpenAPI document, the error shape of unrouted paths, and the fuzz suite's endpoints.
- * `Deps` names the services the routers need; the composition root must provide all of them (a compile error
- * otherwise).
+ * the routes it mounts and the OpenAPI document (both from `routes`), the error shape of unrouted paths, and the fuzz
+ * suite's endpoints. `Deps` names the services the handlers need; the composition root must provide all of them (a
+ * compile error otherwise).
  */
 export interface WireFormat<Deps = never> {
   name: string;
-  routers(deps: Deps): RequestHandler[];
-  routeDocs: readonly RouteDoc[];
+  /** mounted in this order (it matters only where paths overlap) */
+  routes: readonly Route<Deps>[];
   /** the shapes this format answers in and can hand over (shared dialects included); others name them */
   errorShapes: readonly ErrorShape[];
   pathClaims?: readonly PathClaim[];
@@ -57,4 +58,17 @@ export function rendererForPath(
     }
     return best ? shapes.get(best.shape)!.render : fallback.render;
   };
+}
+
+/** One format's routes on a router of their own, its own shapes answering (a test's app, a single-format app). */
+export function formatRouter<Deps>(format: WireFormat<Deps>, deps: Deps, authenticate: Authenticator): Router {
+  const shapes = errorShapesOf([format]);
+  return mountRoutes(format.routes, deps, {
+    authenticate,
+    errorShape: (name) => {
+      const shape = shapes.get(name);
+      if (!shape) throw new Error(`The format ${format.name} declares no error shape ${name}`);
+      return shape;
+    },
+  });
 }

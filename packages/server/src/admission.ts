@@ -29,7 +29,6 @@ export function admissionPolicies(config: GatewayConfig, infra: Infrastructure, 
     auth,
     streamSlots,
     tokenRate,
-    roleCheck: (raw: string | undefined) => authenticate(keys, raw, clock),
     async close() {
       await limiter.close();
       await streamSlots.close();

@@ -1,8 +1,9 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
-import { requestId, sendError } from '@gateway/http-kit';
+import { mountRoutes, requestId, sendError } from '@gateway/http-kit';
 import type { Readiness } from './readiness';
-import { rendererForUnroutedPath } from './wire-formats';
+import { errorShapeNamed, rendererForUnroutedPath } from './wire-formats';
+import { probeRoutes } from './wiring/operations.router';
 
 export interface HttpAppOptions {
   /** wire routers, mounted in order at the root (gateway.ts puts the request observer first: counts and log lines) */
@@ -38,14 +39,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.set('query parser', 'extended');
   app.use(requestId);
   app.use(rejectHostileUrl);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const r = await opts.ready().catch(() => ({ ready: false, checks: {} }) as Readiness);
-    const degraded = Object.values(r.checks).some((c) => c !== 'ok');
-    res.status(r.ready ? 200 : 503).json({ status: r.ready ? (degraded ? 'degraded' : 'ready') : 'not_ready', checks: r.checks });
-  });
+  // the probes come before every router: neither counted nor logged
+  app.use(mountRoutes(probeRoutes, { ready: opts.ready }, { errorShape: errorShapeNamed }));
   for (const r of opts.routers) app.use(r);
   // Anything no router claimed: a 404 in the shape of the path's format.
   app.use((req, res) => {

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { Billing } from '@gateway/core';
-import { StreamShutdown } from '@gateway/http-kit';
+import { mountRoutes, StreamShutdown } from '@gateway/http-kit';
 import { type Database, type KnexUsageLog } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
@@ -10,9 +10,9 @@ import { budgetHeaders } from './budget-headers';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { AdminService } from './admin/admin-service';
-import { adminRouter } from './admin/admin.router';
-import { roleGuard } from './role-guard';
-import { selfServiceRouter } from './self-service/self-service.router';
+import { adminRoutes } from './admin/admin.router';
+import { adminKeyGate } from './admin/admin-route';
+import { selfServiceRoutes } from './self-service/self-service.router';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
 import { envReferencePolicy } from './admin/env-reference-policy';
@@ -30,7 +30,6 @@ import { wireWebhooks } from './wiring/webhooks';
 import { wireRetention } from './wiring/retention';
 import { compactionSecret } from './wiring/compaction-secret';
 import { warnOfSealedSecrets } from './sealed-secrets-check';
-import { adminWebhooksRouter } from './admin/admin-webhooks.router';
 import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { databaseGate } from './database-health';
 import { readinessCheck } from './readiness';
@@ -43,7 +42,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { admissionPolicies, type Admission } from './admission';
 import { gatewayLifecycle } from './gateway-lifecycle';
 import type { GatewayEnv } from './gateway-env';
-import { ssoRouter } from './sso/sso.router';
+import { ssoDeps, ssoRoutes } from './sso/sso.router';
 import { ssoSessionAuth } from './sso/sso-session';
 import { publicBaseUrlFor } from './public-links';
 
@@ -168,37 +167,40 @@ function gatewayAreas(
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db });
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
-    authenticate: ctx.authenticate,
     catalogue: config.catalogue,
     usage: ctx.usage,
-    errorShape: errorShapeNamed,
     ...text.services,
     ...images.services,
     ...video.services,
     ...operations.services,
     ...webhooks.services,
   };
+  const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {
     routers: [
-      selfServiceRouter({
-        authenticate: ctx.authenticate,
-        admin: deps.admin,
-        clock,
-        catalogue: config.catalogue,
-        quotas: stores.quotas,
-        gatewayLimits: config.limits,
-      }),
-      adminWebhooksRouter(webhooks.webhooks, env.adminKey, deps.localAdminToken),
-      adminRouter(deps.admin, stores.usageQuery, env.adminKey, deps.localAdminToken),
+      mountRoutes(
+        selfServiceRoutes,
+        { admin: deps.admin, clock, catalogue: config.catalogue, quotas: stores.quotas, gatewayLimits: config.limits },
+        gates,
+      ),
+      mountRoutes(
+        adminRoutes,
+        { admin: deps.admin, usage: stores.usageQuery, webhooks: webhooks.webhooks },
+        { admin: adminKeyGate(env.adminKey, deps.localAdminToken), errorShape: errorShapeNamed },
+      ),
       dashboardRouter(),
-      ssoRouter({
-        oidc: env.oidc,
-        sessions: stores.ssoSessions,
-        roles: () => config.file.sso?.roles,
-        baseUrl: publicBaseUrlFor(env),
-        trustProxy: env.trustProxy === true,
-        logger: ctx.logger,
-      }),
+      mountRoutes(
+        ssoRoutes,
+        ssoDeps({
+          oidc: env.oidc,
+          sessions: stores.ssoSessions,
+          roles: () => config.file.sso?.roles,
+          baseUrl: publicBaseUrlFor(env),
+          trustProxy: env.trustProxy === true,
+          logger: ctx.logger,
+        }),
+        gates,
+      ),
     ],
     start: () => deps.runtime.start(env.configPollMs ?? 2000),
     stop: async () => deps.runtime.stop(),
@@ -229,12 +231,11 @@ function requestPipeline(
     ...(infra.dbHealth ? [databaseGate(infra.dbHealth, rendererForUnroutedPath)] : []),
     // a dashboard session stands in for a key on the routes it may call (before the role rule, which reads it)
     ssoSessionAuth(ctx.stores.ssoSessions, ctx.env.trustProxy === true),
-    roleGuard(GATEWAY_ROUTE_DOCS, admission.roleCheck, rendererForUnroutedPath),
     // the concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there)
     streamAdmission(admission.streamSlots, rendererForUnroutedPath),
     budgetHeaders,
     streamShutdown.middleware(),
-    ...wireRouters(areas.services),
+    ...wireRouters(areas.services, ctx.authenticate),
     ...areas.all.flatMap((a) => a.routers ?? []),
   ];
 }

@@ -1,5 +1,14 @@
 import type { RequestHandler } from 'express';
-import { errorShapesOf, openAiErrorShape, rendererForPath, type ErrorShape, type WireFormat } from '@gateway/http-kit';
+import {
+  errorShapesOf,
+  mountRoutes,
+  openAiErrorShape,
+  rendererForPath,
+  type Authenticator,
+  type ErrorShape,
+  type RouteDoc,
+  type WireFormat,
+} from '@gateway/http-kit';
 import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
 import { geminiContentFormat } from '@gateway/wire-gemini-content';
 import { geminiVideoFormat } from '@gateway/wire-gemini-video';
@@ -52,6 +61,10 @@ export function errorShapeNamed(name: string): ErrorShape {
 /** The error renderer for a failure no router answered, from the formats' path claims. */
 export const rendererForUnroutedPath = rendererForPath(WIRE_FORMATS, SERVER_ERROR_SHAPE);
 
-export function wireRouters(services: WireServices): RequestHandler[] {
-  return WIRE_FORMATS.flatMap((f) => f.routers(services));
+/** Every route the formats declare, in mounting order. */
+export const WIRE_ROUTES: readonly RouteDoc[] = WIRE_FORMATS.flatMap((f): readonly RouteDoc[] => f.routes);
+
+/** The formats' routes, mounted from their declarations; each answers in its own error shape. */
+export function wireRouters(services: WireServices, authenticate: Authenticator): RequestHandler[] {
+  return WIRE_FORMATS.map((f: WireFormat<WireServices>) => mountRoutes(f.routes, services, { authenticate, errorShape: errorShapeNamed }));
 }

@@ -105,13 +105,13 @@ describe('registry rule', () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const exports = require(`@gateway/${pkg}`) as Record<string, unknown>;
       const descriptors = Object.values(exports).filter(
-        (v): v is { routeDocs: Array<{ path: string }> } => typeof v === 'object' && v !== null && 'routeDocs' in v && 'routers' in v,
+        (v): v is { routes: Array<{ path: string }> } => typeof v === 'object' && v !== null && 'routes' in v && 'errorShapes' in v,
       );
       const text = sourceFiles(path.join(PACKAGES, pkg, 'src'))
         .map((f) => readFileSync(f, 'utf8'))
         .join('\n');
       const shapes = [...text.matchAll(/export const (\w+ErrorShape|render\w*Error)\b/g)].map((m) => m[1]!);
-      return [pkg, { paths: new Set(descriptors.flatMap((d) => d.routeDocs.map((r) => normalize(r.path)))), shapes }] as const;
+      return [pkg, { paths: new Set(descriptors.flatMap((d) => d.routes.map((r) => normalize(r.path)))), shapes }] as const;
     }),
   );
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { openAiChatRouter } from '@gateway/wire-openai-chat';
+import { openAiChatFormat } from '@gateway/wire-openai-chat';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -273,7 +273,7 @@ describe('POST /v1/chat/completions: streaming', () => {
 
   it('an upstream failure mid-stream ends the stream with an error data message', async () => {
     const { port } = scriptedTextPort([{ type: 'text-delta', delta: 'partial ' }], 'fail');
-    const app = scriptedTextApp(openAiChatRouter, port);
+    const app = scriptedTextApp(openAiChatFormat, port);
     const res = await request(app)
       .post('/v1/chat/completions')
       .set('Authorization', 'Bearer any')

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import { probeImage, type TextStreamPart } from '@gateway/core';
-import { geminiGenerateContentRouter, googleErrorParts } from '@gateway/wire-gemini-content';
+import { geminiContentFormat, googleErrorParts } from '@gateway/wire-gemini-content';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -404,7 +404,7 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
 
   it('an upstream error after the first token becomes a data event carrying {error}', async () => {
     const { port } = scriptedTextPort([hello], 'fail');
-    const res = await request(scriptedTextApp(geminiGenerateContentRouter, port))
+    const res = await request(scriptedTextApp(geminiContentFormat, port))
       .post('/v1beta/models/scripted:streamGenerateContent?alt=sse')
       .set(headers)
       .send(base)
@@ -425,7 +425,7 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
 
   it('a client that goes away stops the upstream generation', async () => {
     const { port, seen } = scriptedTextPort([hello], 'hang');
-    const app = scriptedTextApp(geminiGenerateContentRouter, port);
+    const app = scriptedTextApp(geminiContentFormat, port);
     const first = await streamThenDisconnect(app, '/v1beta/models/scripted:streamGenerateContent?alt=sse', headers, base);
     expect(first).toMatch(/^data: /);
     await eventually(() => seen.finished);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { anthropicMessagesRouter } from '@gateway/wire-anthropic-messages';
+import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
 import { startProviderGateway, UPSTREAMS, type ProviderGateway } from './support/provider-gateway';
 import { scriptedTextApp, scriptedTextPort } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY } from './support/test-gateway';
@@ -137,7 +137,7 @@ describe('where no thread can be kept', () => {
   it('answers thread_unsupported_request, the error the SDK falls back on, and never answers without the history', async () => {
     const { port, seen } = scriptedTextPort([{ type: 'text-delta', delta: 'hi' }], 'fail');
     // the router as composed without a response store
-    const res = await request(scriptedTextApp(anthropicMessagesRouter, port))
+    const res = await request(scriptedTextApp(anthropicMessagesFormat, port))
       .post('/v1/messages')
       .set(headers())
       .send({ ...first, model: 'scripted' });

@@ -1,7 +1,7 @@
 import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import type { TextStreamPart } from '@gateway/core';
-import { anthropicMessagesRouter } from '@gateway/wire-anthropic-messages';
+import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -348,7 +348,7 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
 
   it('an upstream error after the first token becomes `event: error` and ends the stream', async () => {
     const { port } = scriptedTextPort([hello], 'fail');
-    const res = await request(scriptedTextApp(anthropicMessagesRouter, port)).post('/v1/messages').set(headers).send(body).buffer(true);
+    const res = await request(scriptedTextApp(anthropicMessagesFormat, port)).post('/v1/messages').set(headers).send(body).buffer(true);
     expect(res.status).toBe(200);
     const evs = events(res.text);
     expect(evs.map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'error']);
@@ -360,7 +360,7 @@ describe('mid-stream failure and disconnect (scripted upstream)', () => {
 
   it('a client that goes away stops the upstream generation', async () => {
     const { port, seen } = scriptedTextPort([hello], 'hang');
-    const first = await streamThenDisconnect(scriptedTextApp(anthropicMessagesRouter, port), '/v1/messages', headers, body);
+    const first = await streamThenDisconnect(scriptedTextApp(anthropicMessagesFormat, port), '/v1/messages', headers, body);
     expect(first).toContain('event: message_start');
     await eventually(() => seen.finished);
     expect(seen.aborted).toBe(true);

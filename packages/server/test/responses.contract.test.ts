@@ -1,7 +1,7 @@
 import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import { ResponsesConversation, type ResponseStore, type StoredResponse } from '@gateway/core';
-import { openAiResponsesRouter } from '@gateway/wire-openai-responses';
+import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -390,17 +390,13 @@ describe('POST /v1/responses: streaming', () => {
       },
     };
     const { port, seen } = scriptedTextPort([{ type: 'text-delta', delta: 'partial ' }], 'hang');
-    const app = scriptedTextApp(
-      (d) =>
-        openAiResponsesRouter({
-          ...d,
-          store,
-          conversations: new ResponsesConversation({ text: d.text, store }),
-          usage: { record() {}, flush: async () => {} },
-          compactionSecret: 'contract-test-secret-1',
-        }),
-      port,
-    );
+    const app = scriptedTextApp(openAiResponsesFormat, port, (d) => ({
+      ...d,
+      responseStore: store,
+      responsesConversation: new ResponsesConversation({ text: d.text, store }),
+      usage: { record() {}, flush: async () => {} },
+      compactionSecret: 'contract-test-secret-1',
+    }));
     const first = await streamThenDisconnect(
       app,
       '/v1/responses',

@@ -4,9 +4,10 @@ import { GATEWAY_ROUTE_DOCS } from '../src/openapi';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 /**
- * The role rule, table-driven over every declared route (the same list /openapi.json and the role guard read): a
- * keyed route states the role it needs, a member key gets 403 `forbidden_role` in the route's own shape wherever an
- * account admin's key is needed, and nowhere else. A route added without a role fails here (and in tsc).
+ * The role rule, table-driven over every route declaration (the objects mountRoutes mounts, requireKey enforces and
+ * /openapi.json documents): a keyed route states the role it needs, a member key gets 403 `forbidden_role` in the
+ * route's own shape wherever an account admin's key is needed, and nowhere else. A route added without a role fails
+ * here (and in tsc).
  */
 const ADMIN = 'sk-admin-roles-0001';
 const keyed = GATEWAY_ROUTE_DOCS.filter((d): d is RouteDoc & { auth: { kind: 'api-key' } } => d.auth.kind === 'api-key');

@@ -1,2 +1,1 @@
 export { anthropicMessagesFormat } from './messages.format';
-export { anthropicMessagesRouter } from './messages.router';

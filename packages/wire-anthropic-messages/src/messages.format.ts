@@ -1,13 +1,11 @@
 import type { WireFormat } from '@gateway/http-kit';
 import { anthropicErrorShape } from './messages.error';
-import { messagesRoutes } from './messages.openapi';
-import { anthropicMessagesRouter, type MessagesRouterDeps } from './messages.router';
+import { messagesRoutes, type MessagesRouterDeps } from './messages.router';
 
-/** Anthropic messages: the routes, their docs, and Anthropic's error shape for everything under `/v1/messages`. */
+/** Anthropic messages: the routes, and Anthropic's error shape for everything under `/v1/messages`. */
 export const anthropicMessagesFormat: WireFormat<MessagesRouterDeps> = {
   name: 'anthropic-messages',
-  routers: (deps) => [anthropicMessagesRouter(deps)],
-  routeDocs: messagesRoutes,
+  routes: messagesRoutes,
   errorShapes: [anthropicErrorShape],
   pathClaims: [{ path: '/v1/messages', shape: anthropicErrorShape.name }],
 };

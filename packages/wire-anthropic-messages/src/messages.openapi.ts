@@ -1,7 +1,4 @@
-import type { RouteDoc } from '@gateway/http-kit';
-import { countTokensRequestSchema, messagesRequestSchema } from './messages.request.schema';
-
-const message = {
+export const message = {
   type: 'object',
   required: ['id', 'type', 'role', 'content', 'model'],
   properties: {
@@ -15,7 +12,8 @@ const message = {
   },
 };
 
-const headers = [
+/** The headers and query every Messages route documents. */
+export const messagesParams = [
   {
     name: 'anthropic-version',
     in: 'header',
@@ -31,41 +29,3 @@ const headers = [
     schema: { type: 'string' },
   },
 ] as const;
-// 1.x SDKs send a bearer token; 0.x SDKs and curl users send x-api-key.
-const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key'] } as const;
-
-export const messagesRoutes: RouteDoc[] = [
-  {
-    method: 'post',
-    path: '/v1/messages',
-    summary: 'Create a message',
-    description: 'With `"stream": true` the answer is named server-sent events (`message_start` … `message_stop`).',
-    format: 'anthropic-messages',
-    auth,
-    params: [...headers],
-    body: { content: { 'application/json': messagesRequestSchema } },
-    response: {
-      description: 'A `message`, or its events as server-sent events when streaming.',
-      content: { 'application/json': message, 'text/event-stream': { type: 'string' } },
-    },
-    errors: 'anthropic',
-  },
-  {
-    method: 'post',
-    path: '/v1/messages/count_tokens',
-    summary: 'Count the input tokens of a message',
-    description:
-      "Counted by the model's upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
-    format: 'anthropic-messages',
-    auth,
-    params: [...headers],
-    body: { content: { 'application/json': countTokensRequestSchema } },
-    response: {
-      description: 'The count.',
-      content: {
-        'application/json': { type: 'object', required: ['input_tokens'], properties: { input_tokens: { type: 'integer', minimum: 0 } } },
-      },
-    },
-    errors: 'anthropic',
-  },
-];

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   collectStream,
   estimateInputTokens,
@@ -9,20 +9,10 @@ import {
   type TextStreamPart,
   type Warning,
 } from '@gateway/core';
-import {
-  compileValidator,
-  countInputTokens,
-  errorMiddleware,
-  jsonBody,
-  principalOf,
-  pumpStream,
-  requireKey,
-  sendWarnings,
-  requestSignal,
-  type Authenticator,
-} from '@gateway/http-kit';
+import { compileValidator, countInputTokens, jsonBody, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { anthropicErrorShape } from './messages.error';
+import { message, messagesParams } from './messages.openapi';
 import { decodeMessagesRequest } from './messages.request.codec';
 import {
   countTokensRequestSchema,
@@ -38,7 +28,6 @@ const validate = compileValidator<MessagesRequestBody>(messagesRequestSchema);
 const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
 
 export interface MessagesRouterDeps {
-  authenticate: Authenticator;
   text: TextGeneration;
   /** where server-held threads are kept; without it a `thread` request gets `thread_unsupported_request` */
   responseStore?: ResponseStore;
@@ -86,64 +75,92 @@ async function* replay(parts: TextStreamPart[]): AsyncGenerator<TextStreamPart> 
  * `POST /v1/messages` and `/v1/messages/count_tokens`. `?beta=true` changes nothing; `anthropic-beta` is forwarded
  * to an Anthropic upstream with the client's body (same-dialect passthrough) and ignored by every other upstream.
  */
-export function anthropicMessagesRouter(deps: MessagesRouterDeps): Router {
-  const router = Router();
-  // The 1.x SDK sends `authorization: Bearer`, 0.x and curl users `x-api-key`: both are accepted.
-  router.post('/v1/messages', echoRequestId, requireKey(deps.authenticate, ['x-api-key']), requireVersion, jsonBody(), async (req, res) => {
-    const principal = principalOf(res);
-    const thread = await openThread(deps.responseStore, principal, req.body);
-    const body = validate(thread ? thread.body : req.body);
-    const model = deps.text.resolve(principal, body.model);
-    const { request, thinking } = decodeMessagesRequest(body, model, nativeHeaders(req));
-    const id = newId('msg_', 12);
-    const meta = {
-      format: 'anthropic-messages',
-      requestId: res.locals.requestId as string,
-      signal: requestSignal(res),
-      model,
-      // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
-      onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
-    };
+const route = routeOf<MessagesRouterDeps>();
+// 1.x SDKs send a bearer token; 0.x SDKs and curl users send x-api-key.
+const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key'] } as const;
 
-    const keep = async (result: TextResult, message: ReturnType<typeof encodeMessage>) => {
-      if (thread && deps.responseStore)
-        await keepThreadTurn(deps.responseStore, principal, thread, { message, request, result, model: model.id });
-    };
+export const messagesRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/messages',
+    summary: 'Create a message',
+    description: 'With `"stream": true` the answer is named server-sent events (`message_start` … `message_stop`).',
+    format: 'anthropic-messages',
+    auth,
+    params: messagesParams,
+    body: { content: { 'application/json': messagesRequestSchema } },
+    response: {
+      description: 'A `message`, or its events as server-sent events when streaming.',
+      content: { 'application/json': message, 'text/event-stream': { type: 'string' } },
+    },
+    errors: 'anthropic',
+    first: [echoRequestId],
+    parse: [requireVersion, jsonBody()],
+    async handle({ deps, principal, requestId, signal }, req, res) {
+      const thread = await openThread(deps.responseStore, principal, req.body);
+      const body = validate(thread ? thread.body : req.body);
+      const model = deps.text.resolve(principal, body.model);
+      const { request, thinking } = decodeMessagesRequest(body, model, nativeHeaders(req));
+      const id = newId('msg_', 12);
+      const meta = {
+        format: 'anthropic-messages',
+        requestId,
+        signal,
+        model,
+        // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
+        onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
+      };
 
-    if (!body.stream) {
-      const result = await deps.text.generate(principal, request, meta);
-      const message = encodeMessage(id, model.id, result, thinking);
-      await keep(result, message);
-      sendWarnings(res, result.warnings);
-      res.json(message);
-      return;
-    }
-    // The estimate is known before the call; a second upstream request per stream to count would cost more.
-    const encoder = new MessagesEventEncoder(id, model.id, thinking, estimateInputTokens(request));
-    await pumpStream(res, {
-      parts: () => {
-        const parts = deps.text.stream(principal, request, meta);
-        return thread ? keptOnFinish(parts, (result) => keep(result, encodeMessage(id, model.id, result, thinking)), model.id) : parts;
+      const keep = async (result: TextResult, message: ReturnType<typeof encodeMessage>) => {
+        if (thread && deps.responseStore)
+          await keepThreadTurn(deps.responseStore, principal, thread, { message, request, result, model: model.id });
+      };
+
+      if (!body.stream) {
+        const result = await deps.text.generate(principal, request, meta);
+        const message = encodeMessage(id, model.id, result, thinking);
+        await keep(result, message);
+        sendWarnings(res, result.warnings);
+        res.json(message);
+        return;
+      }
+      // The estimate is known before the call; a second upstream request per stream to count would cost more.
+      const encoder = new MessagesEventEncoder(id, model.id, thinking, estimateInputTokens(request));
+      await pumpStream(res, {
+        parts: () => {
+          const parts = deps.text.stream(principal, request, meta);
+          return thread ? keptOnFinish(parts, (result) => keep(result, encodeMessage(id, model.id, result, thinking)), model.id) : parts;
+        },
+        encode: (part) => encoder.encode(part),
+        renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
+      });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/messages/count_tokens',
+    summary: 'Count the input tokens of a message',
+    description:
+      "Counted by the model's upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
+    format: 'anthropic-messages',
+    auth,
+    params: messagesParams,
+    body: { content: { 'application/json': countTokensRequestSchema } },
+    response: {
+      description: 'The count.',
+      content: {
+        'application/json': { type: 'object', required: ['input_tokens'], properties: { input_tokens: { type: 'integer', minimum: 0 } } },
       },
-      encode: (part) => encoder.encode(part),
-      renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
-    });
-  });
-  router.post(
-    '/v1/messages/count_tokens',
-    echoRequestId,
-    requireKey(deps.authenticate, ['x-api-key']),
-    requireVersion,
-    jsonBody(),
-    async (req, res) => {
-      const principal = principalOf(res);
+    },
+    errors: 'anthropic',
+    first: [echoRequestId],
+    parse: [requireVersion, jsonBody()],
+    async handle({ deps, principal }, req, res) {
       // a thread turn counts with the history it continues
       const thread = await openThread(deps.responseStore, principal, req.body);
       const body = validateCount(thread ? thread.body : req.body);
       const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model), nativeHeaders(req));
       res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
     },
-  );
-  router.use(errorMiddleware(anthropicErrorShape.render));
-  return router;
-}
+  }),
+];

@@ -1,7 +1,6 @@
-import { atGeminiVersions, type WireFormat } from '@gateway/http-kit';
+import type { WireFormat } from '@gateway/http-kit';
 import { googleErrorShape } from './generate-content.error';
-import { generateContentRoutes } from './generate-content.openapi';
-import { geminiGenerateContentRouter, type GenerateContentRouterDeps } from './generate-content.router';
+import { generateContentRoutes, type GenerateContentRouterDeps } from './generate-content.router';
 
 /**
  * Gemini generateContent, under `/v1beta` and `/v1` alike: Google's error shape is the default for the whole `/v1beta/`
@@ -9,8 +8,7 @@ import { geminiGenerateContentRouter, type GenerateContentRouterDeps } from './g
  */
 export const geminiContentFormat: WireFormat<GenerateContentRouterDeps> = {
   name: 'gemini-content',
-  routers: (deps) => [geminiGenerateContentRouter(deps)],
-  routeDocs: atGeminiVersions(generateContentRoutes),
+  routes: generateContentRoutes,
   errorShapes: [googleErrorShape],
   pathClaims: [
     { path: '/v1beta/', shape: googleErrorShape.name },

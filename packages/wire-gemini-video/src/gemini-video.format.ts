@@ -1,6 +1,5 @@
-import { atGeminiVersions, codeMessageErrorShape, type WireFormat } from '@gateway/http-kit';
-import { geminiVideoRoutes } from './gemini-video.openapi';
-import { GEMINI_VIDEO_FORMAT, geminiVideoRouter, type GeminiVideoRouterDeps } from './gemini-video.router';
+import { codeMessageErrorShape, type WireFormat } from '@gateway/http-kit';
+import { GEMINI_VIDEO_FORMAT, geminiVideoRoutes, type GeminiVideoRouterDeps } from './gemini-video.router';
 
 /**
  * Veo's long-running operations: `{code, message}` errors on the operation and file paths, which sit inside the
@@ -8,8 +7,7 @@ import { GEMINI_VIDEO_FORMAT, geminiVideoRouter, type GeminiVideoRouterDeps } fr
  */
 export const geminiVideoFormat: WireFormat<GeminiVideoRouterDeps> = {
   name: GEMINI_VIDEO_FORMAT,
-  routers: (deps) => [geminiVideoRouter(deps)],
-  routeDocs: atGeminiVersions(geminiVideoRoutes),
+  routes: geminiVideoRoutes,
   errorShapes: [codeMessageErrorShape],
   pathClaims: [
     { path: '/v1beta/files/', shape: codeMessageErrorShape.name },

@@ -1,23 +1,21 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import { invalid, type VideoTask, type VideoTaskService } from '@gateway/core';
 import {
-  errorMiddleware,
-  geminiPaths,
-  geminiRoute,
-  jsonBody,
-  principalOf,
+  atGeminiVersions,
   codeMessageErrorShape,
-  requireKey,
+  IDEMPOTENCY_KEY_PARAM,
+  jsonBody,
+  routeOf,
   sendContent,
   streamTaskEvents,
-  type Authenticator,
   type TaskEventsSource,
 } from '@gateway/http-kit';
+import { modelParam, operation, operationParams } from './gemini-video.openapi';
 import { encodeOperation } from './operation.codec';
 import { decodePredictRequest } from './predict.request.codec';
+import { predictRequestSchema } from './predict.request.schema';
 
 export interface GeminiVideoRouterDeps {
-  authenticate: Authenticator;
   videos: VideoTaskService;
   /** live status (GET /v1beta/models/{model}/operations/{id}/events) */
   taskEvents: TaskEventsSource<VideoTask>;
@@ -27,56 +25,100 @@ export interface GeminiVideoRouterDeps {
 
 export const GEMINI_VIDEO_FORMAT = 'gemini-video';
 
-// Regex routes: the model and file id are followed by a `:verb` inside the same path segment.
-// Only this verb is claimed; :generateContent and friends fall through to their own routers.
-const PREDICT = geminiRoute('/models/([^/]+):predictLongRunning');
-const DOWNLOAD = geminiRoute('/files/([^/]+):download');
+const route = routeOf<GeminiVideoRouterDeps>();
+// The SDK sends x-goog-api-key; curl users often send a bearer token.
+const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'] } as const;
+const format = GEMINI_VIDEO_FORMAT;
 
-const param0 = (req: Request) => String((req.params as Record<string, string>)[0]);
-
-export function geminiVideoRouter(deps: GeminiVideoRouterDeps): Router {
-  const router = Router();
-  // The SDK sends x-goog-api-key; curl users often send a bearer token.
-  const auth = requireKey(deps.authenticate, ['x-goog-api-key']);
-
-  router.post(PREDICT, auth, jsonBody(), async (req, res) => {
-    const draft = decodePredictRequest(req.body);
-    const { task, replayed } = await deps.videos.create({
-      principal: principalOf(res),
-      modelId: param0(req),
-      draft,
-      format: GEMINI_VIDEO_FORMAT,
-      requestId: res.locals.requestId as string,
-      idempotencyKey: req.header('idempotency-key') || undefined,
-    });
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.json(encodeOperation(task, deps.publicBaseUrl(req)));
-  });
-
+/** Veo's routes under `/v1beta` and `/v1`; `:predictLongRunning` and `:download` are literal verbs inside a segment. */
+export const geminiVideoRoutes = atGeminiVersions([
+  route({
+    method: 'post',
+    path: '/v1beta/models/{model}:predictLongRunning',
+    summary: 'Start a video generation',
+    description: '200 means the task was accepted, not that the video is ready: poll the operation `name`.',
+    format,
+    auth,
+    params: [modelParam, IDEMPOTENCY_KEY_PARAM],
+    body: { content: { 'application/json': predictRequestSchema } },
+    response: { description: 'The operation, `done: false`.', content: { 'application/json': operation } },
+    errors: 'code-message',
+    parse: [jsonBody()],
+    async handle({ deps, principal, requestId }, req, res) {
+      const draft = decodePredictRequest(req.body);
+      const { task, replayed } = await deps.videos.create({
+        principal,
+        modelId: String(req.params.model),
+        draft,
+        format,
+        requestId,
+        idempotencyKey: req.header('idempotency-key') || undefined,
+      });
+      if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.json(encodeOperation(task, deps.publicBaseUrl(req)));
+    },
+  }),
   // The model segment is not checked: the task id alone names the operation, so a task created in
   // another format can be polled here under any model name (documented in docs/formats/gemini-video.md).
-  router.get(geminiPaths('/models/:model/operations/:id'), auth, async (req, res) => {
-    const task = await deps.videos.get(principalOf(res), String(req.params.id));
-    res.json(encodeOperation(task, deps.publicBaseUrl(req)));
-  });
-
+  route({
+    method: 'get',
+    path: '/v1beta/models/{model}/operations/{id}',
+    summary: 'Poll a video operation',
+    description: 'The task id alone names the operation; the model segment is not checked.',
+    format,
+    auth,
+    params: operationParams,
+    response: { description: 'The operation; when done, `response` or `error`.', content: { 'application/json': operation } },
+    errors: 'code-message',
+    async handle({ deps, principal }, req, res) {
+      const task = await deps.videos.get(principal, String(req.params.id));
+      res.json(encodeOperation(task, deps.publicBaseUrl(req)));
+    },
+  }),
   // Live status: the operation at once and at every change, until done (docs/webhooks.md).
-  router.get(geminiPaths('/models/:model/operations/:id/events'), auth, async (req, res) => {
-    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl(req)));
-  });
-
-  router.get(DOWNLOAD, auth, async (req, res) => {
-    const alt = req.query.alt;
-    if (alt !== undefined && alt !== 'media')
-      throw invalid('unsupported_alt', 'Only alt=media is supported: this route returns the file bytes.', 'alt');
-    const content = await deps.videos.content(principalOf(res), param0(req), 'video');
-    await sendContent(req, res, content, {
-      filename: `${param0(req)}.mp4`,
-      disposition: 'attachment',
-      renderError: codeMessageErrorShape.render,
-    });
-  });
-
-  router.use(errorMiddleware(codeMessageErrorShape.render));
-  return router;
-}
+  route({
+    method: 'get',
+    path: '/v1beta/models/{model}/operations/{id}/events',
+    summary: 'Follow a video operation live (server-sent events)',
+    description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
+    format,
+    auth,
+    params: operationParams,
+    response: {
+      description: 'An event stream of operations.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <operation>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
+    errors: 'code-message',
+    async handle({ deps }, req, res) {
+      await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl(req)));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1beta/files/{id}:download',
+    summary: 'Download a generated video',
+    description: 'The `video.uri` of a finished operation. HEAD answers the headers only.',
+    format,
+    auth,
+    params: [
+      { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } },
+      { name: 'alt', in: 'query', description: 'Only `media`.', schema: { const: 'media' } },
+    ],
+    response: { description: 'The video bytes.', content: { 'video/mp4': { type: 'string', contentMediaType: 'video/mp4' } } },
+    errors: 'code-message',
+    async handle({ deps, principal }, req, res) {
+      const alt = req.query.alt;
+      if (alt !== undefined && alt !== 'media')
+        throw invalid('unsupported_alt', 'Only alt=media is supported: this route returns the file bytes.', 'alt');
+      const id = String(req.params.id);
+      const content = await deps.videos.content(principal, id, 'video');
+      await sendContent(req, res, content, { filename: `${id}.mp4`, disposition: 'attachment', renderError: codeMessageErrorShape.render });
+    },
+  }),
+]);

@@ -1,8 +1,5 @@
-import type { RouteDoc } from '@gateway/http-kit';
-import { chatRequestSchema } from './chat.request.schema';
-
 /** Loose: enough to read the documented shape, not a contract on every field. */
-const chatCompletion = {
+export const chatCompletion = {
   type: 'object',
   required: ['id', 'object', 'created', 'model', 'choices'],
   properties: {
@@ -20,20 +17,3 @@ const chatCompletion = {
     usage: { type: 'object' },
   },
 };
-
-export const chatRoutes: RouteDoc[] = [
-  {
-    method: 'post',
-    path: '/v1/chat/completions',
-    summary: 'Create a chat completion',
-    description: 'With `"stream": true` the answer is server-sent `chat.completion.chunk` events ending with `data: [DONE]`.',
-    format: 'openai-chat',
-    auth: { kind: 'api-key', role: 'member' },
-    body: { content: { 'application/json': chatRequestSchema } },
-    response: {
-      description: 'A `chat.completion`, or its chunks as server-sent events when streaming.',
-      content: { 'application/json': chatCompletion, 'text/event-stream': { type: 'string' } },
-    },
-    errors: 'openai',
-  },
-];

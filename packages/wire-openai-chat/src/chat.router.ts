@@ -1,18 +1,6 @@
-import { Router } from 'express';
 import { invalid, newId, type TextGeneration } from '@gateway/core';
-import {
-  compileValidator,
-  dataMessages,
-  errorMiddleware,
-  jsonBody,
-  openAiErrorShape,
-  principalOf,
-  pumpStream,
-  requireKey,
-  sendWarnings,
-  requestSignal,
-  type Authenticator,
-} from '@gateway/http-kit';
+import { compileValidator, dataMessages, jsonBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
+import { chatCompletion } from './chat.openapi';
 import { decodeChatRequest } from './chat.request.codec';
 import { chatRequestSchema, type ChatRequestBody } from './chat.request.schema';
 import { encodeChatCompletion } from './chat.response.codec';
@@ -21,37 +9,49 @@ import { ChatChunkEncoder } from './chat.stream.codec';
 const validate = compileValidator<ChatRequestBody>(chatRequestSchema);
 
 export interface ChatRouterDeps {
-  authenticate: Authenticator;
   text: TextGeneration;
 }
 
-export function openAiChatRouter(deps: ChatRouterDeps): Router {
-  const router = Router();
-  router.post('/v1/chat/completions', requireKey(deps.authenticate), jsonBody(), async (req, res) => {
-    const principal = principalOf(res);
-    const body = validate(req.body);
-    const model = deps.text.resolve(principal, body.model);
-    const request = decodeChatRequest(body, model);
-    const id = `chatcmpl-${newId('', 12)}`;
-    const created = Math.floor(Date.now() / 1000);
-    const meta = { format: 'openai-chat', requestId: res.locals.requestId as string, signal: requestSignal(res), model };
+const route = routeOf<ChatRouterDeps>();
 
-    if (!body.stream) {
-      const n = request.n ?? 1;
-      const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
-      sendWarnings(res, results[0]!.warnings); // n >= 1 (the schema's minimum)
-      res.json(encodeChatCompletion(id, model.id, created, results));
-      return;
-    }
-    if ((request.n ?? 1) > 1) throw invalid('unsupported_n', 'Streaming supports "n": 1 only.', 'n');
-    const encoder = new ChatChunkEncoder(id, model.id, created, Boolean(body.stream_options?.include_usage));
-    await pumpStream(res, {
-      parts: () => deps.text.stream(principal, request, meta),
-      encode: (part) => dataMessages(encoder.encode(part)),
-      finish: () => [{ data: '[DONE]' }],
-      renderError: (err) => [{ data: openAiErrorShape.render(err).body }],
-    });
-  });
-  router.use(errorMiddleware(openAiErrorShape.render));
-  return router;
-}
+export const chatRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/chat/completions',
+    summary: 'Create a chat completion',
+    description: 'With `"stream": true` the answer is server-sent `chat.completion.chunk` events ending with `data: [DONE]`.',
+    format: 'openai-chat',
+    auth: { kind: 'api-key', role: 'member' },
+    body: { content: { 'application/json': chatRequestSchema } },
+    response: {
+      description: 'A `chat.completion`, or its chunks as server-sent events when streaming.',
+      content: { 'application/json': chatCompletion, 'text/event-stream': { type: 'string' } },
+    },
+    errors: 'openai',
+    parse: [jsonBody()],
+    async handle({ deps, principal, requestId, signal }, req, res) {
+      const body = validate(req.body);
+      const model = deps.text.resolve(principal, body.model);
+      const request = decodeChatRequest(body, model);
+      const id = `chatcmpl-${newId('', 12)}`;
+      const created = Math.floor(Date.now() / 1000);
+      const meta = { format: 'openai-chat', requestId, signal, model };
+
+      if (!body.stream) {
+        const n = request.n ?? 1;
+        const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
+        sendWarnings(res, results[0]!.warnings); // n >= 1 (the schema's minimum)
+        res.json(encodeChatCompletion(id, model.id, created, results));
+        return;
+      }
+      if ((request.n ?? 1) > 1) throw invalid('unsupported_n', 'Streaming supports "n": 1 only.', 'n');
+      const encoder = new ChatChunkEncoder(id, model.id, created, Boolean(body.stream_options?.include_usage));
+      await pumpStream(res, {
+        parts: () => deps.text.stream(principal, request, meta),
+        encode: (part) => dataMessages(encoder.encode(part)),
+        finish: () => [{ data: '[DONE]' }],
+        renderError: (err) => [{ data: openAiErrorShape.render(err).body }],
+      });
+    },
+  }),
+];

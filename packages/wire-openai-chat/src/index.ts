@@ -1,2 +1,1 @@
 export { openAiChatFormat } from './chat.format';
-export { openAiChatRouter } from './chat.router';

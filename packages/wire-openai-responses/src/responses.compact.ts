@@ -1,6 +1,6 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { estimateInputTokens, invalid, newId, type ResponsesConversation, type TextGeneration, type UsageLog } from '@gateway/core';
-import { compileValidator, principalOf } from '@gateway/http-kit';
+import { compileValidator, type KeyedContext } from '@gateway/http-kit';
 import type { CompactionSealer } from './compaction.seal';
 import { compactConversation, expandCompaction, isCompactedConversation } from './compaction.summary';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
@@ -36,45 +36,42 @@ export interface CompactDeps {
  * compaction item. The gateway compacts by rule, without a model call, so the result is the same for
  * every upstream; token counts are estimates. The result itself is not stored.
  */
-export function compactHandler(deps: CompactDeps): RequestHandler {
-  return async (req, res) => {
-    const started = Date.now();
-    const principal = principalOf(res);
-    const body = validate(req.body);
-    const model = deps.text.resolve(principal, body.model);
-    const previous = await deps.conversations.previous(principal, body.previous_response_id ?? null);
-    const open = compactionOpener(deps.sealer, principal.accountId);
-    const input = decodeInput(body.input, open, previous?.conversation.messages);
-    const system = [previous?.conversation.system, ...input.system].filter((s): s is string => !!s).join('\n\n');
-    const messages = [...(previous?.conversation.messages ?? []), ...input.messages];
-    if (!messages.length) throw invalid('missing_input', 'Give "input" or a "previous_response_id" to compact.', 'input');
+export async function compact({ deps, principal, requestId }: KeyedContext<CompactDeps>, req: Request, res: Response): Promise<void> {
+  const started = Date.now();
+  const body = validate(req.body);
+  const model = deps.text.resolve(principal, body.model);
+  const previous = await deps.conversations.previous(principal, body.previous_response_id ?? null);
+  const open = compactionOpener(deps.sealer, principal.accountId);
+  const input = decodeInput(body.input, open, previous?.conversation.messages);
+  const system = [previous?.conversation.system, ...input.system].filter((s): s is string => !!s).join('\n\n');
+  const messages = [...(previous?.conversation.messages ?? []), ...input.messages];
+  if (!messages.length) throw invalid('missing_input', 'Give "input" or a "previous_response_id" to compact.', 'input');
 
-    const compacted = compactConversation({ ...(system ? { system } : {}), messages });
-    const expanded = expandCompaction(compacted);
-    // Compaction calls no model: both counts are the core's estimate (docs/formats/anthropic-messages.md).
-    const inputTokens = estimateInputTokens({ system: [body.instructions, system].filter(Boolean).join('\n\n'), messages });
-    const outputTokens = estimateInputTokens(expanded);
-    deps.usage.record({
-      requestId: res.locals.requestId as string,
-      accountId: principal.accountId,
-      keyId: principal.keyId,
-      model: model.id,
-      format: 'openai-responses-compact',
-      status: 'ok',
-      httpStatus: 200,
-      inputTokens,
-      outputTokens,
-      latencyMs: Date.now() - started,
-      provider: null,
-      attempts: 0,
-    });
-    res.json({
-      id: `resp_${newId('', 12)}`,
-      object: 'response.compaction',
-      created_at: Math.floor(started / 1000),
-      output: [{ type: 'compaction', id: `cmp_${newId('', 12)}`, encrypted_content: deps.sealer.seal(compacted, principal.accountId) }],
-      usage: encodeResponsesUsage({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }),
-      error: null,
-    });
-  };
+  const compacted = compactConversation({ ...(system ? { system } : {}), messages });
+  const expanded = expandCompaction(compacted);
+  // Compaction calls no model: both counts are the core's estimate (docs/formats/anthropic-messages.md).
+  const inputTokens = estimateInputTokens({ system: [body.instructions, system].filter(Boolean).join('\n\n'), messages });
+  const outputTokens = estimateInputTokens(expanded);
+  deps.usage.record({
+    requestId,
+    accountId: principal.accountId,
+    keyId: principal.keyId,
+    model: model.id,
+    format: 'openai-responses-compact',
+    status: 'ok',
+    httpStatus: 200,
+    inputTokens,
+    outputTokens,
+    latencyMs: Date.now() - started,
+    provider: null,
+    attempts: 0,
+  });
+  res.json({
+    id: `resp_${newId('', 12)}`,
+    object: 'response.compaction',
+    created_at: Math.floor(started / 1000),
+    output: [{ type: 'compaction', id: `cmp_${newId('', 12)}`, encrypted_content: deps.sealer.seal(compacted, principal.accountId) }],
+    usage: encodeResponsesUsage({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }),
+    error: null,
+  });
 }

@@ -11,7 +11,8 @@ import {
   type TextStreamPart,
   type UsageRow,
 } from '@gateway/core';
-import { openAiResponsesRouter } from './responses.router';
+import { formatRouter } from '@gateway/http-kit';
+import { openAiResponsesFormat } from './responses.format';
 
 /** A port that streams two text parts and then fails: the mid-stream failure the simulator cannot make. */
 const failingPort: TextModelPort = {
@@ -54,14 +55,17 @@ function setup() {
     next();
   });
   app.use(
-    openAiResponsesRouter({
-      authenticate: async () => ({ accountId: 'acct', keyId: 'k', group: 'g' }),
-      text,
-      store,
-      conversations: new ResponsesConversation({ text, store }),
-      usage: { record: (r) => rows.push(r), flush: async () => {} },
-      compactionSecret: 'unit-test-secret-0001',
-    }),
+    formatRouter(
+      openAiResponsesFormat,
+      {
+        text,
+        responseStore: store,
+        responsesConversation: new ResponsesConversation({ text, store }),
+        usage: { record: (r) => rows.push(r), flush: async () => {} },
+        compactionSecret: 'unit-test-secret-0001',
+      },
+      async () => ({ accountId: 'acct', keyId: 'k', group: 'g' }),
+    ),
   );
   return { app, saved, rows };
 }

@@ -1,24 +1,21 @@
-import { Router, type ErrorRequestHandler } from 'express';
 import { invalid, type VideoTask, type VideoTaskService } from '@gateway/core';
 import {
-  errorMiddleware,
+  IDEMPOTENCY_KEY_PARAM,
   jsonOrMultipart,
   loadUrlBytes,
-  normalizeError,
-  principalOf,
   openAiErrorShape,
-  requireKey,
+  routeOf,
   sendContent,
   streamTaskEvents,
-  type Authenticator,
   type TaskEventsSource,
 } from '@gateway/http-kit';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
+import { createVideoForm, idParam, listParams, listResponse, video } from './videos.openapi';
 import { decodeVariant, decodeVideoListQuery } from './videos.query.codec';
 import { decodeCreateVideo, decodeRemixVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
+import { createVideoRequestSchema } from './videos.request.schema';
 
 export interface OpenAiVideosRouterDeps {
-  authenticate: Authenticator;
   videos: VideoTaskService;
   /** live status (GET /v1/videos/{id}/events) */
   taskEvents: TaskEventsSource<VideoTask>;
@@ -28,86 +25,201 @@ export interface OpenAiVideosRouterDeps {
 
 export const OPENAI_VIDEOS_FORMAT = 'openai-videos';
 
-/**
- * The openai SDK retries 409 by default; a refused cancel of a running task would then be retried
- * and, once the task finished, turn into a delete the caller never asked for.
- */
-const noRetryOnConflict: ErrorRequestHandler = (e, _req, res, next) => {
-  if (normalizeError(e).reason === 'conflict') res.setHeader('x-should-retry', 'false');
-  next(e);
-};
+const route = routeOf<OpenAiVideosRouterDeps>();
+const auth = { kind: 'api-key', role: 'member' } as const;
+const format = OPENAI_VIDEOS_FORMAT;
+// A refused cancel of a running task is a 409, which the openai SDK retries by default: sendError marks every
+// conflict `x-should-retry: false`, so a retry cannot turn into a delete the caller never asked for.
 
-export function openAiVideosRouter(deps: OpenAiVideosRouterDeps): Router {
-  const router = Router();
-  const auth = requireKey(deps.authenticate);
-  const loadUrl = deps.loadUrl ?? loadUrlBytes;
-
-  router.post('/v1/videos', auth, jsonOrMultipart(), async (req, res) => {
-    const files = (Array.isArray(req.files) ? req.files : []) as UploadedPart[];
-    const { modelId, draft } = await decodeCreateVideo((req.body ?? {}) as Record<string, unknown>, files, loadUrl);
-    const { task, replayed } = await deps.videos.create({
-      principal: principalOf(res),
-      modelId,
-      draft,
-      format: OPENAI_VIDEOS_FORMAT,
-      requestId: res.locals.requestId as string,
-      idempotencyKey: req.header('idempotency-key') || undefined,
-    });
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.json(encodeVideo(task));
+/** Edits, extensions and characters take source videos or uploads the upstreams here cannot all honour. */
+const refused = (path: string) =>
+  route({
+    method: 'post',
+    path,
+    summary: 'Not supported',
+    description: 'Needs a source video this gateway does not keep: always 400 `unsupported_video_operation`. Create a new video instead.',
+    format,
+    auth,
+    response: { status: 400, description: 'Always refused.', content: { 'application/json': openAiErrorShape.schema } },
+    errors: 'openai',
+    handle() {
+      throw invalid(
+        'unsupported_video_operation',
+        'Edits, extensions and characters are not supported; create a new video with POST /v1/videos, or remix one.',
+      );
+    },
   });
 
-  router.get('/v1/videos', auth, async (req, res) => {
-    const query = decodeVideoListQuery(req.query as Record<string, unknown>);
-    const { items, hasMore } = await deps.videos.list(principalOf(res), query);
-    res.json(encodeVideoList(items, hasMore));
-  });
-
-  // Edits, extensions and characters take source videos or uploads the upstreams here cannot all honour.
-  router.post(['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters'], auth, () => {
-    throw invalid(
-      'unsupported_video_operation',
-      'Edits, extensions and characters are not supported; create a new video with POST /v1/videos, or remix one.',
-    );
-  });
-
-  /** A new take of a completed video with a new prompt: same model, seconds and size (the upstream must remix). */
-  router.post('/v1/videos/:id/remix', auth, jsonOrMultipart(), async (req, res) => {
-    const { task, replayed } = await deps.videos.remix({
-      principal: principalOf(res),
-      sourceId: String(req.params.id),
-      prompt: decodeRemixVideo((req.body ?? {}) as Record<string, unknown>),
-      format: OPENAI_VIDEOS_FORMAT,
-      requestId: res.locals.requestId as string,
-      idempotencyKey: req.header('idempotency-key') || undefined,
-    });
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.json(encodeVideo(task));
-  });
-
-  router.get('/v1/videos/:id', auth, async (req, res) => {
-    res.json(encodeVideo(await deps.videos.get(principalOf(res), String(req.params.id))));
-  });
-
+export const openAiVideosRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/videos',
+    summary: 'Create a video',
+    description: '200 means the task was accepted: poll `GET /v1/videos/{id}` until `completed` or `failed`.',
+    format,
+    auth,
+    params: [IDEMPOTENCY_KEY_PARAM],
+    body: { content: { 'application/json': createVideoRequestSchema, 'multipart/form-data': createVideoForm } },
+    response: { description: 'The video object, `queued` with progress 0.', content: { 'application/json': video } },
+    errors: 'openai',
+    parse: [jsonOrMultipart()],
+    async handle({ deps, principal, requestId }, req, res) {
+      const files = (Array.isArray(req.files) ? req.files : []) as UploadedPart[];
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { modelId, draft } = await decodeCreateVideo(body, files, deps.loadUrl ?? loadUrlBytes);
+      const { task, replayed } = await deps.videos.create({
+        principal,
+        modelId,
+        draft,
+        format,
+        requestId,
+        idempotencyKey: req.header('idempotency-key') || undefined,
+      });
+      if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.json(encodeVideo(task));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/videos',
+    summary: 'List videos',
+    description: "Videos of the key's account, cursor-paged.",
+    format,
+    auth,
+    params: listParams,
+    response: listResponse,
+    errors: 'openai',
+    async handle({ deps, principal }, req, res) {
+      const query = decodeVideoListQuery(req.query as Record<string, unknown>);
+      const { items, hasMore } = await deps.videos.list(principal, query);
+      res.json(encodeVideoList(items, hasMore));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/videos/{id}',
+    summary: 'Read a video',
+    format,
+    auth,
+    params: [idParam],
+    response: { description: 'The video object.', content: { 'application/json': video } },
+    errors: 'openai',
+    async handle({ deps, principal }, req, res) {
+      res.json(encodeVideo(await deps.videos.get(principal, String(req.params.id))));
+    },
+  }),
   // Live status: the video object at once and at every change, until it is terminal (docs/webhooks.md).
-  router.get('/v1/videos/:id/events', auth, async (req, res) => {
-    await streamTaskEvents(res, deps.taskEvents, String(req.params.id), encodeVideo);
-  });
-
-  router.delete('/v1/videos/:id', auth, async (req, res) => {
-    const { task } = await deps.videos.cancelOrDelete(principalOf(res), String(req.params.id));
-    res.json({ id: task.id, object: 'video.deleted', deleted: true });
-  });
-
+  route({
+    method: 'get',
+    path: '/v1/videos/{id}/events',
+    summary: 'Follow a video live (server-sent events)',
+    description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
+    format,
+    auth,
+    params: [idParam],
+    response: {
+      description: 'An event stream of video objects.',
+      content: {
+        'text/event-stream': {
+          type: 'string',
+          description:
+            'Messages `data: <video object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
+        },
+      },
+    },
+    errors: 'openai',
+    async handle({ deps }, req, res) {
+      await streamTaskEvents(res, deps.taskEvents, String(req.params.id), encodeVideo);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/videos/{id}',
+    summary: 'Cancel or delete a video',
+    description: 'A queued task is cancelled, a finished one deleted; a running one answers 409.',
+    format,
+    auth,
+    params: [idParam],
+    response: {
+      description: 'The deletion receipt.',
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['id', 'deleted'],
+          properties: { id: { type: 'string' }, object: { const: 'video.deleted' }, deleted: { const: true } },
+        },
+      },
+    },
+    errors: 'openai',
+    async handle({ deps, principal }, req, res) {
+      const { task } = await deps.videos.cancelOrDelete(principal, String(req.params.id));
+      res.json({ id: task.id, object: 'video.deleted', deleted: true });
+    },
+  }),
   // GET also answers HEAD (express routes HEAD to GET handlers).
-  router.get('/v1/videos/:id/content', auth, async (req, res) => {
-    const variant = decodeVariant(req.query.variant);
-    const id = String(req.params.id);
-    const content = await deps.videos.content(principalOf(res), id, variant);
-    const ext = variant === 'video' ? 'mp4' : content.mediaType === 'image/png' ? 'png' : 'jpg';
-    await sendContent(req, res, content, { filename: `${id}.${ext}`, disposition: 'inline', renderError: openAiErrorShape.render });
-  });
-
-  router.use(noRetryOnConflict, errorMiddleware(openAiErrorShape.render));
-  return router;
-}
+  route({
+    method: 'get',
+    path: '/v1/videos/{id}/content',
+    summary: 'Download a video or its thumbnail',
+    description: 'Supports one byte range (206) and HEAD.',
+    format,
+    auth,
+    params: [
+      idParam,
+      { name: 'variant', in: 'query', description: '`video` (default) or `thumbnail`.', schema: { enum: ['video', 'thumbnail'] } },
+      { name: 'range', in: 'header', description: 'One byte range, e.g. `bytes=0-1023`.', schema: { type: 'string' } },
+    ],
+    response: {
+      description: 'The bytes (206 for a range).',
+      content: {
+        'video/mp4': { type: 'string', contentMediaType: 'video/mp4' },
+        'image/*': { type: 'string', contentMediaType: 'image/*' },
+      },
+    },
+    errors: 'openai',
+    async handle({ deps, principal }, req, res) {
+      const variant = decodeVariant(req.query.variant);
+      const id = String(req.params.id);
+      const content = await deps.videos.content(principal, id, variant);
+      const ext = variant === 'video' ? 'mp4' : content.mediaType === 'image/png' ? 'png' : 'jpg';
+      await sendContent(req, res, content, { filename: `${id}.${ext}`, disposition: 'inline', renderError: openAiErrorShape.render });
+    },
+  }),
+  /** A new take of a completed video with a new prompt: same model, seconds and size (the upstream must remix). */
+  route({
+    method: 'post',
+    path: '/v1/videos/{id}/remix',
+    summary: 'Remix a completed video',
+    description:
+      "A new video task with a new prompt and the source's model, seconds and size; its `remixed_from_video_id` names the source. The source must be completed and rendered by an upstream that remixes (the simulator, Sora); otherwise 409 `remix_source_not_completed` or 400 `unsupported_video_operation`. Honours `Idempotency-Key`.",
+    format,
+    auth,
+    params: [idParam],
+    body: {
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['prompt'],
+          additionalProperties: false,
+          properties: { prompt: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+    response: { description: 'The new video object (queued).', content: { 'application/json': video } },
+    errors: 'openai',
+    parse: [jsonOrMultipart()],
+    async handle({ deps, principal, requestId }, req, res) {
+      const { task, replayed } = await deps.videos.remix({
+        principal,
+        sourceId: String(req.params.id),
+        prompt: decodeRemixVideo((req.body ?? {}) as Record<string, unknown>),
+        format,
+        requestId,
+        idempotencyKey: req.header('idempotency-key') || undefined,
+      });
+      if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.json(encodeVideo(task));
+    },
+  }),
+  ...['/v1/videos/edits', '/v1/videos/extensions', '/v1/videos/characters'].map(refused),
+];

@@ -1,5 +1,5 @@
 export { usageFormat } from './usage.format';
-export { adminUsageHandler } from './usage.summary';
-export { adminUsageRequestsHandler } from './usage.requests';
-export { adminUsageLatencyHandler } from './usage.latency';
+export { sendUsageSummary } from './usage.summary';
+export { sendUsageRequests } from './usage.requests';
+export { sendUsageLatency } from './usage.latency';
 export { csvTable } from './usage.csv';

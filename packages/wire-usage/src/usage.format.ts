@@ -1,12 +1,9 @@
-import type { UsageQuery } from '@gateway/core';
-import { openAiErrorShape, type Authenticator, type WireFormat } from '@gateway/http-kit';
-import { usageRoutes } from './usage.openapi';
-import { usageRouter } from './usage.router';
+import { openAiErrorShape, type WireFormat } from '@gateway/http-kit';
+import { usageRoutes, type UsageRouterDeps } from './usage.router';
 
 /** A caller's own usage rows, in the OpenAI family's error shape. */
-export const usageFormat: WireFormat<{ authenticate: Authenticator; usageQuery: UsageQuery }> = {
+export const usageFormat: WireFormat<UsageRouterDeps> = {
   name: 'usage',
-  routers: (deps) => [usageRouter({ authenticate: deps.authenticate, usage: deps.usageQuery })],
-  routeDocs: usageRoutes,
+  routes: usageRoutes,
   errorShapes: [openAiErrorShape],
 };

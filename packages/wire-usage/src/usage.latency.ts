@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { invalid, LATENCY_GROUPINGS, type LatencyGrouping, type UsageLatencyGroup, type UsageQuery } from '@gateway/core';
 import { limitParam, onlyParams, textParam, timeParam } from './usage.params';
 
@@ -17,8 +17,8 @@ export const encodeLatencyGroup = (g: UsageLatencyGroup) => ({
  * GET /admin/usage/latency: requests, errors, error rate and p50/p95 latency per model or provider over the time range
  * (every row of it, not a page), filtered like GET /admin/usage; an unknown parameter or value is a 400.
  */
-export function adminUsageLatencyHandler(usage: Pick<UsageQuery, 'latency'>): RequestHandler {
-  return async (req, res) => {
+export async function sendUsageLatency(usage: Pick<UsageQuery, 'latency'>, req: Request, res: Response): Promise<void> {
+  {
     onlyParams(req, PARAMS);
     const groupBy = textParam(req, 'group_by') ?? 'model';
     if (!(LATENCY_GROUPINGS as readonly string[]).includes(groupBy))
@@ -35,5 +35,5 @@ export function adminUsageLatencyHandler(usage: Pick<UsageQuery, 'latency'>): Re
       limit: limitParam(req, 100, 10_000),
     });
     res.json({ object: 'list', group_by: groupBy, data: groups.map(encodeLatencyGroup), has_more: hasMore });
-  };
+  }
 }

@@ -1,4 +1,4 @@
-import type { ParamDoc, RouteDoc } from '@gateway/http-kit';
+import type { ParamDoc } from '@gateway/http-kit';
 
 const text = (name: string, description: string): ParamDoc => ({
   name,
@@ -42,87 +42,76 @@ const usageRow = {
   },
 };
 
-export const usageRoutes: RouteDoc[] = [
+/** The filters and paging of `GET /v1/usage`. */
+export const usageParams: ParamDoc[] = [
   {
-    method: 'get',
-    path: '/v1/usage',
-    summary: "Read the usage log of the key's account",
+    name: 'limit',
+    in: 'query',
+    description: 'Rows per page, 1–1000 (default 100).',
+    schema: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
+  {
+    name: 'after',
+    in: 'query',
+    description: 'The `last_id` of the previous page.',
+    schema: { type: 'string', pattern: '^\\d{1,18}$' },
+  },
+  time('start_time', 'Rows at or after this time'),
+  time('end_time', 'Rows before this time'),
+  text('model', 'Only this model.'),
+  text('format', 'Only this wire format (e.g. `openai-chat`).'),
+  text('key_id', 'Only rows of this key.'),
+  text('provider', 'Only rows answered by this provider.'),
+  {
+    name: 'status',
+    in: 'query',
     description:
-      'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
-    format: 'usage',
-    auth: { kind: 'api-key', role: 'member' },
-    params: [
-      {
-        name: 'limit',
-        in: 'query',
-        description: 'Rows per page, 1–1000 (default 100).',
-        schema: { type: 'integer', minimum: 1, maximum: 1000 },
-      },
-      {
-        name: 'after',
-        in: 'query',
-        description: 'The `last_id` of the previous page.',
-        schema: { type: 'string', pattern: '^\\d{1,18}$' },
-      },
-      time('start_time', 'Rows at or after this time'),
-      time('end_time', 'Rows before this time'),
-      text('model', 'Only this model.'),
-      text('format', 'Only this wire format (e.g. `openai-chat`).'),
-      text('key_id', 'Only rows of this key.'),
-      text('provider', 'Only rows answered by this provider.'),
-      {
-        name: 'status',
-        in: 'query',
-        description:
-          'Only this outcome: `ok`, `error`, `cancelled` (the client left), `shutdown` (our shutdown cut the stream), `interrupted` (settled by crash recovery), `refunded`, or a task status.',
-        schema: {
-          type: 'string',
-          enum: ['ok', 'error', 'cancelled', 'shutdown', 'interrupted', 'refunded', 'queued', 'running', 'succeeded', 'failed', 'expired'],
-        },
-      },
-      text('task_id', 'Only rows of this task.'),
-      text('request_id', 'Only the row of this request id.'),
-      text('idempotency_key', 'Only rows created with this Idempotency-Key.'),
-      {
-        name: 'group_by',
-        in: 'query',
-        description: 'Also totals per group (`groups`); grouped by key, each group names the key and its account.',
-        schema: { type: 'string', enum: ['day', 'model', 'key', 'account'] },
-      },
-      {
-        name: 'export',
-        in: 'query',
-        description:
-          '`csv`: the page of rows (or the groups, with `group_by`) as CSV with a header row, the same parameter as /admin/usage.',
-        schema: { type: 'string', enum: ['json', 'csv'] },
-      },
-    ],
-    response: {
-      description: 'One page of rows and the daily totals.',
-      content: {
-        'application/json': {
-          type: 'object',
-          required: ['object', 'data', 'has_more', 'daily_totals'],
-          properties: {
-            object: { const: 'list' },
-            data: { type: 'array', items: usageRow },
-            has_more: { type: 'boolean' },
-            first_id: { type: ['string', 'null'] },
-            last_id: { type: ['string', 'null'] },
-            group_by: { type: 'string' },
-            groups: { type: 'array', items: { type: 'object' } },
-            daily_totals: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: { date: { type: 'string' }, model: { type: ['string', 'null'] }, requests: { type: 'integer' } },
-              },
-            },
-          },
-        },
-        'text/csv': { type: 'string' },
-      },
+      'Only this outcome: `ok`, `error`, `cancelled` (the client left), `shutdown` (our shutdown cut the stream), `interrupted` (settled by crash recovery), `refunded`, or a task status.',
+    schema: {
+      type: 'string',
+      enum: ['ok', 'error', 'cancelled', 'shutdown', 'interrupted', 'refunded', 'queued', 'running', 'succeeded', 'failed', 'expired'],
     },
-    errors: 'openai',
+  },
+  text('task_id', 'Only rows of this task.'),
+  text('request_id', 'Only the row of this request id.'),
+  text('idempotency_key', 'Only rows created with this Idempotency-Key.'),
+  {
+    name: 'group_by',
+    in: 'query',
+    description: 'Also totals per group (`groups`); grouped by key, each group names the key and its account.',
+    schema: { type: 'string', enum: ['day', 'model', 'key', 'account'] },
+  },
+  {
+    name: 'export',
+    in: 'query',
+    description: '`csv`: the page of rows (or the groups, with `group_by`) as CSV with a header row, the same parameter as /admin/usage.',
+    schema: { type: 'string', enum: ['json', 'csv'] },
   },
 ];
+
+export const usageResponse = {
+  description: 'One page of rows and the daily totals.',
+  content: {
+    'application/json': {
+      type: 'object',
+      required: ['object', 'data', 'has_more', 'daily_totals'],
+      properties: {
+        object: { const: 'list' },
+        data: { type: 'array', items: usageRow },
+        has_more: { type: 'boolean' },
+        first_id: { type: ['string', 'null'] },
+        last_id: { type: ['string', 'null'] },
+        group_by: { type: 'string' },
+        groups: { type: 'array', items: { type: 'object' } },
+        daily_totals: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { date: { type: 'string' }, model: { type: ['string', 'null'] }, requests: { type: 'integer' } },
+          },
+        },
+      },
+    },
+    'text/csv': { type: 'string' },
+  },
+};

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { invalid, type AllAccountsUsageFilter, type UsageQuery } from '@gateway/core';
 import { csvTable } from './usage.csv';
 import { exportParam, limitParam, statusParam, textParam, timeParam } from './usage.params';
@@ -31,36 +31,33 @@ export const CSV_COLUMNS = [
  * key, model, provider, status, time) and paged with `after` (the last row's id). JSON rows as /v1/usage shows them
  * plus `account`, or CSV (`format=csv` or `Accept: text/csv`; `x-has-more` and `x-last-id` carry the paging).
  */
-export function adminUsageRequestsHandler(usage: Pick<UsageQuery, 'list'>): RequestHandler {
-  return async (req, res) => {
-    const format = exportParam(req, 'format');
-    const after = textParam(req, 'after');
-    if (after !== undefined && !/^\d{1,18}$/.test(after))
-      throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
-    const filter: AllAccountsUsageFilter = {
-      accountId: textParam(req, 'account'),
-      keyId: textParam(req, 'key'),
-      model: textParam(req, 'model'),
-      provider: textParam(req, 'provider'),
-      status: statusParam(req),
-      format: textParam(req, 'wire_format'),
-      taskId: textParam(req, 'task_id'),
-      requestId: textParam(req, 'request_id'),
-      from: timeParam(req, 'from'),
-      to: timeParam(req, 'to'),
-      limit: limitParam(req, 100, 1000),
-      after,
-    };
-    const page = await usage.list(filter);
-    const data = page.rows.map((r) => ({ ...encodeUsageRow(r), account: r.accountId }));
-    const lastId = data[data.length - 1]?.id ?? null;
-    if (format === 'csv' || (format === undefined && prefersCsv(req))) {
-      res.type('text/csv; charset=utf-8');
-      res.setHeader('x-has-more', String(page.hasMore));
-      if (lastId) res.setHeader('x-last-id', lastId);
-      res.send(csvTable(CSV_COLUMNS, data));
-      return;
-    }
-    res.json({ object: 'list', data, has_more: page.hasMore, first_id: data[0]?.id ?? null, last_id: lastId });
+export async function sendUsageRequests(usage: Pick<UsageQuery, 'list'>, req: Request, res: Response): Promise<void> {
+  const format = exportParam(req, 'format');
+  const after = textParam(req, 'after');
+  if (after !== undefined && !/^\d{1,18}$/.test(after)) throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
+  const filter: AllAccountsUsageFilter = {
+    accountId: textParam(req, 'account'),
+    keyId: textParam(req, 'key'),
+    model: textParam(req, 'model'),
+    provider: textParam(req, 'provider'),
+    status: statusParam(req),
+    format: textParam(req, 'wire_format'),
+    taskId: textParam(req, 'task_id'),
+    requestId: textParam(req, 'request_id'),
+    from: timeParam(req, 'from'),
+    to: timeParam(req, 'to'),
+    limit: limitParam(req, 100, 1000),
+    after,
   };
+  const page = await usage.list(filter);
+  const data = page.rows.map((r) => ({ ...encodeUsageRow(r), account: r.accountId }));
+  const lastId = data[data.length - 1]?.id ?? null;
+  if (format === 'csv' || (format === undefined && prefersCsv(req))) {
+    res.type('text/csv; charset=utf-8');
+    res.setHeader('x-has-more', String(page.hasMore));
+    if (lastId) res.setHeader('x-last-id', lastId);
+    res.send(csvTable(CSV_COLUMNS, data));
+    return;
+  }
+  res.json({ object: 'list', data, has_more: page.hasMore, first_id: data[0]?.id ?? null, last_id: lastId });
 }

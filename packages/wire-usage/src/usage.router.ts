@@ -1,10 +1,10 @@
-import { Router } from 'express';
 import { forbiddenRole, invalid, roleOf, type Principal, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
 import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam as text, timeParam as time } from './usage.params';
 import { encodeUsageGroup, usageCsv } from './usage.summary';
 import { csvTable } from './usage.csv';
 import { CSV_COLUMNS } from './usage.requests';
-import { errorMiddleware, principalOf, openAiErrorShape, requireKey, type Authenticator } from '@gateway/http-kit';
+import { routeOf } from '@gateway/http-kit';
+import { usageParams, usageResponse } from './usage.openapi';
 
 /** What GET /v1/usage takes: anything else is a 400, never a silently ignored filter. */
 const V1_USAGE_PARAMS = [
@@ -62,69 +62,82 @@ function memberKeyFilter(p: Principal, asked: string | undefined): string | unde
   return p.keyId;
 }
 
-export function usageRouter(deps: { authenticate: Authenticator; usage: UsageQuery }): Router {
-  const router = Router();
-  router.get('/v1/usage', requireKey(deps.authenticate), async (req, res) => {
-    const principal = principalOf(res);
-    onlyParams(req, V1_USAGE_PARAMS);
-    const wanted = exportParam(req);
-    const keyId = memberKeyFilter(principal, text(req, 'key_id'));
-    const limit = limitParam(req, 100, 1000);
-    const groupBy = groupByParam(req);
-    const after = text(req, 'after');
-    if (after !== undefined && !/^\d{1,18}$/.test(after))
-      throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
-    const filter: Omit<UsageFilter, 'limit' | 'after'> = {
-      accountId: principal.accountId,
-      from: time(req, 'start_time'),
-      to: time(req, 'end_time'),
-      keyId,
-      provider: text(req, 'provider'),
-      model: text(req, 'model'),
-      format: text(req, 'format'),
-      status: statusParam(req),
-      taskId: text(req, 'task_id'),
-      requestId: text(req, 'request_id'),
-      idempotencyKey: text(req, 'idempotency_key'),
-    };
-    const [page, totals, grouped] = await Promise.all([
-      deps.usage.list({ ...filter, limit, after }),
-      deps.usage.dailyTotals(filter),
-      // the admin's grouping, within the caller's own account (limit bounds the groups as it bounds the rows)
-      groupBy && deps.usage.summary({ ...filter, groupBy, limit }),
-    ]);
-    const data = page.rows.map(encodeUsageRow);
-    if (wanted === 'csv') {
-      // the groups when grouped, else the page of rows (paging in the headers, as the admin's request log)
-      res.type('text/csv; charset=utf-8');
-      res.setHeader('x-has-more', String(grouped ? grouped.hasMore : page.hasMore));
-      if (!grouped && data.length) res.setHeader('x-last-id', data[data.length - 1]!.id);
-      res.send(
-        grouped
-          ? usageCsv(groupBy!, grouped.groups)
-          : csvTable(
-              CSV_COLUMNS.filter((c) => c !== 'account'),
-              data,
-            ),
-      );
-      return;
-    }
-    res.json({
-      object: 'list',
-      data,
-      has_more: page.hasMore,
-      first_id: data[0]?.id ?? null,
-      last_id: data[data.length - 1]?.id ?? null,
-      daily_totals: totals.map((t) => ({
-        date: t.day,
-        model: t.model,
-        requests: t.requests,
-        input_tokens: t.inputTokens,
-        output_tokens: t.outputTokens,
-      })),
-      ...(grouped && { group_by: groupBy, groups: grouped.groups.map(encodeUsageGroup) }),
-    });
-  });
-  router.use('/v1/usage', errorMiddleware(openAiErrorShape.render));
-  return router;
+export interface UsageRouterDeps {
+  usageQuery: UsageQuery;
 }
+
+export const usageRoutes = [
+  routeOf<UsageRouterDeps>()({
+    method: 'get',
+    path: '/v1/usage',
+    summary: "Read the usage log of the key's account",
+    description:
+      'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
+    format: 'usage',
+    auth: { kind: 'api-key', role: 'member' },
+    params: usageParams,
+    response: usageResponse,
+    errors: 'openai',
+    async handle({ deps, principal }, req, res) {
+      const usage = deps.usageQuery;
+      onlyParams(req, V1_USAGE_PARAMS);
+      const wanted = exportParam(req);
+      const keyId = memberKeyFilter(principal, text(req, 'key_id'));
+      const limit = limitParam(req, 100, 1000);
+      const groupBy = groupByParam(req);
+      const after = text(req, 'after');
+      if (after !== undefined && !/^\d{1,18}$/.test(after))
+        throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
+      const filter: Omit<UsageFilter, 'limit' | 'after'> = {
+        accountId: principal.accountId,
+        from: time(req, 'start_time'),
+        to: time(req, 'end_time'),
+        keyId,
+        provider: text(req, 'provider'),
+        model: text(req, 'model'),
+        format: text(req, 'format'),
+        status: statusParam(req),
+        taskId: text(req, 'task_id'),
+        requestId: text(req, 'request_id'),
+        idempotencyKey: text(req, 'idempotency_key'),
+      };
+      const [page, totals, grouped] = await Promise.all([
+        usage.list({ ...filter, limit, after }),
+        usage.dailyTotals(filter),
+        // the admin's grouping, within the caller's own account (limit bounds the groups as it bounds the rows)
+        groupBy && usage.summary({ ...filter, groupBy, limit }),
+      ]);
+      const data = page.rows.map(encodeUsageRow);
+      if (wanted === 'csv') {
+        // the groups when grouped, else the page of rows (paging in the headers, as the admin's request log)
+        res.type('text/csv; charset=utf-8');
+        res.setHeader('x-has-more', String(grouped ? grouped.hasMore : page.hasMore));
+        if (!grouped && data.length) res.setHeader('x-last-id', data[data.length - 1]!.id);
+        res.send(
+          grouped
+            ? usageCsv(groupBy!, grouped.groups)
+            : csvTable(
+                CSV_COLUMNS.filter((c) => c !== 'account'),
+                data,
+              ),
+        );
+        return;
+      }
+      res.json({
+        object: 'list',
+        data,
+        has_more: page.hasMore,
+        first_id: data[0]?.id ?? null,
+        last_id: data[data.length - 1]?.id ?? null,
+        daily_totals: totals.map((t) => ({
+          date: t.day,
+          model: t.model,
+          requests: t.requests,
+          input_tokens: t.inputTokens,
+          output_tokens: t.outputTokens,
+        })),
+        ...(grouped && { group_by: groupBy, groups: grouped.groups.map(encodeUsageGroup) }),
+      });
+    },
+  }),
+];

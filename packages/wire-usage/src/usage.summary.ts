@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import type { UsageGroup, UsageQuery, UsageSummaryFilter } from '@gateway/core';
 import { csvField } from './usage.csv';
 import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam, timeParam } from './usage.params';
@@ -45,31 +45,29 @@ export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
  * (`export=csv`, the older `format=csv`, or `Accept: text/csv`); a parameter or value it does not know is a 400. Bounded: at most `limit` groups (default 100, up to 10,000), `has_more` says
  * when there were more.
  */
-export function adminUsageHandler(usage: UsageQuery): RequestHandler {
-  return async (req, res) => {
-    onlyParams(req, ADMIN_USAGE_PARAMS);
-    const format = exportParam(req, 'format');
-    const filter: UsageSummaryFilter = {
-      accountId: textParam(req, 'account'),
-      keyId: textParam(req, 'key'),
-      model: textParam(req, 'model'),
-      provider: textParam(req, 'provider'),
-      status: statusParam(req),
-      format: textParam(req, 'wire_format'),
-      from: timeParam(req, 'from'),
-      to: timeParam(req, 'to'),
-      groupBy: groupByParam(req) ?? 'day',
-      limit: limitParam(req, 100, 10_000),
-    };
-    const { groups, hasMore } = await usage.summary(filter);
-    if (format === 'csv' || (format === undefined && prefersCsv(req))) {
-      res.type('text/csv; charset=utf-8');
-      res.setHeader('x-has-more', String(hasMore));
-      res.send(usageCsv(filter.groupBy, groups));
-      return;
-    }
-    res.json({ object: 'list', group_by: filter.groupBy, data: groups.map(encodeUsageGroup), has_more: hasMore });
+export async function sendUsageSummary(usage: UsageQuery, req: Request, res: Response): Promise<void> {
+  onlyParams(req, ADMIN_USAGE_PARAMS);
+  const format = exportParam(req, 'format');
+  const filter: UsageSummaryFilter = {
+    accountId: textParam(req, 'account'),
+    keyId: textParam(req, 'key'),
+    model: textParam(req, 'model'),
+    provider: textParam(req, 'provider'),
+    status: statusParam(req),
+    format: textParam(req, 'wire_format'),
+    from: timeParam(req, 'from'),
+    to: timeParam(req, 'to'),
+    groupBy: groupByParam(req) ?? 'day',
+    limit: limitParam(req, 100, 10_000),
   };
+  const { groups, hasMore } = await usage.summary(filter);
+  if (format === 'csv' || (format === undefined && prefersCsv(req))) {
+    res.type('text/csv; charset=utf-8');
+    res.setHeader('x-has-more', String(hasMore));
+    res.send(usageCsv(filter.groupBy, groups));
+    return;
+  }
+  res.json({ object: 'list', group_by: filter.groupBy, data: groups.map(encodeUsageGroup), has_more: hasMore });
 }
 
 const ADMIN_USAGE_PARAMS = [

@@ -1,20 +1,11 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request } from 'express';
 import type { AuditContext, WebhookEndpoints } from '@gateway/core';
-import {
-  actorOf,
-  compileValidator,
-  errorMiddleware,
-  jsonBody,
-  openAiErrorShape,
-  principalOf,
-  requireKey,
-  type Authenticator,
-} from '@gateway/http-kit';
+import { compileValidator, jsonBody, routeOf, type KeyedContext } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
+import { delivery, endpoint } from './webhooks.openapi';
 import { createEndpointSchema, updateEndpointSchema, type CreateEndpointBody, type UpdateEndpointBody } from './webhooks.request.schema';
 
 export interface WebhooksRouterDeps {
-  authenticate: Authenticator;
   webhooks: WebhookEndpoints;
 }
 
@@ -24,49 +15,111 @@ export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
 const validateCreate = compileValidator<CreateEndpointBody>(createEndpointSchema, 'invalid_request');
 const validateUpdate = compileValidator<UpdateEndpointBody>(updateEndpointSchema, 'invalid_request');
 
-/** Who changes an endpoint (an account admin's key, or a signed-on person) and from where: its audit record's author. */
-const changedBy = (req: Request, res: Response): AuditContext => ({
-  actor: actorOf(res),
-  requestId: (res.locals.requestId as string | undefined) ?? null,
+/** Who changes an endpoint (an account admin's key) and from where: its audit record's author. */
+const changedBy = (ctx: KeyedContext<WebhooksRouterDeps>, req: Request): AuditContext => ({
+  actor: ctx.actor,
+  requestId: ctx.requestId ?? null,
   address: req.socket.remoteAddress ?? null,
 });
 
-/** The account's own endpoints, managed with its API key; each change is audited (docs/admin.md, "Audit"). */
-export function webhooksRouter(deps: WebhooksRouterDeps): Router {
-  const router = Router();
-  const auth = requireKey(deps.authenticate);
+const route = routeOf<WebhooksRouterDeps>();
+const json = (schema: object) => ({ 'application/json': schema });
+const common = { format: WEBHOOKS_FORMAT, auth: { kind: 'api-key' as const, role: 'admin' as const }, errors: 'openai' };
 
-  router.post(WEBHOOKS_BASE, auth, jsonBody(), async (req, res) => {
-    const body = validateCreate(req.body);
-    const { endpoint, secret } = await deps.webhooks.create(principalOf(res).accountId, body, changedBy(req, res));
-    // the only answer that shows the secret
-    res.json({ ...encodeEndpoint(endpoint), secret });
-  });
-
-  router.get(WEBHOOKS_BASE, auth, async (_req, res) => {
-    const { endpoints, callbackSecret } = await deps.webhooks.list(principalOf(res).accountId);
-    res.json({ object: 'list', data: endpoints.map(encodeEndpoint), callback_secret: callbackSecret });
-  });
-
-  router.get(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {
-    res.json(encodeEndpoint(await deps.webhooks.get(principalOf(res).accountId, String(req.params.id))));
-  });
-
-  router.patch(`${WEBHOOKS_BASE}/:id`, auth, jsonBody(), async (req, res) => {
-    const body = validateUpdate(req.body);
-    res.json(encodeEndpoint(await deps.webhooks.update(principalOf(res).accountId, String(req.params.id), body, changedBy(req, res))));
-  });
-
-  router.delete(`${WEBHOOKS_BASE}/:id`, auth, async (req, res) => {
-    await deps.webhooks.remove(principalOf(res).accountId, String(req.params.id), changedBy(req, res));
-    res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
-  });
-
-  router.get(`${WEBHOOKS_BASE}/:id/deliveries`, auth, async (req, res) => {
-    const list = await deps.webhooks.deliveries(principalOf(res).accountId, String(req.params.id));
-    res.json({ object: 'list', data: list.map(encodeDelivery) });
-  });
-
-  router.use(errorMiddleware(openAiErrorShape.render));
-  return router;
-}
+/** The account's own endpoints, managed with an account admin's key; each change is audited (docs/admin.md, "Audit"). */
+export const webhooksRoutes = [
+  route({
+    ...common,
+    method: 'post',
+    path: WEBHOOKS_BASE,
+    summary: 'Create a webhook endpoint',
+    description: 'Returns the endpoint with its signing secret (`whsec_…`), shown this once. docs/webhooks.md.',
+    body: { required: true, content: json(createEndpointSchema) },
+    response: {
+      description: 'The endpoint and its secret.',
+      content: json({ ...endpoint, properties: { ...endpoint.properties, secret: { type: 'string' } } }),
+    },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      const body = validateCreate(req.body);
+      const { endpoint, secret } = await ctx.deps.webhooks.create(ctx.principal.accountId, body, changedBy(ctx, req));
+      // the only answer that shows the secret
+      res.json({ ...encodeEndpoint(endpoint), secret });
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: WEBHOOKS_BASE,
+    summary: "List the account's webhook endpoints",
+    description: 'Without their secrets; `callback_secret` is the account secret callback_url deliveries are signed with.',
+    response: {
+      description: 'The endpoints.',
+      content: json({
+        type: 'object',
+        properties: { object: { const: 'list' }, data: { type: 'array', items: endpoint }, callback_secret: { type: 'string' } },
+      }),
+    },
+    async handle({ deps, principal }, _req, res) {
+      const { endpoints, callbackSecret } = await deps.webhooks.list(principal.accountId);
+      res.json({ object: 'list', data: endpoints.map(encodeEndpoint), callback_secret: callbackSecret });
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: `${WEBHOOKS_BASE}/{id}`,
+    summary: 'Read a webhook endpoint',
+    response: { description: 'The endpoint.', content: json(endpoint) },
+    async handle({ deps, principal }, req, res) {
+      res.json(encodeEndpoint(await deps.webhooks.get(principal.accountId, String(req.params.id))));
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: `${WEBHOOKS_BASE}/{id}`,
+    summary: 'Change a webhook endpoint',
+    description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret. Audited (`webhook_endpoint.update`).',
+    body: { required: true, content: json(updateEndpointSchema) },
+    response: { description: 'The endpoint.', content: json(endpoint) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      const body = validateUpdate(req.body);
+      res.json(encodeEndpoint(await ctx.deps.webhooks.update(ctx.principal.accountId, String(req.params.id), body, changedBy(ctx, req))));
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: `${WEBHOOKS_BASE}/{id}`,
+    summary: 'Delete a webhook endpoint',
+    description: 'Its pending deliveries go with it.',
+    response: {
+      description: 'Deleted.',
+      content: json({
+        type: 'object',
+        properties: { object: { const: 'webhook_endpoint.deleted' }, id: { type: 'string' }, deleted: { const: true } },
+      }),
+    },
+    async handle(ctx, req, res) {
+      await ctx.deps.webhooks.remove(ctx.principal.accountId, String(req.params.id), changedBy(ctx, req));
+      res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: `${WEBHOOKS_BASE}/{id}/deliveries`,
+    summary: "An endpoint's latest deliveries",
+    description: 'Newest first (up to 100), each with its attempts and what the endpoint answered.',
+    response: {
+      description: 'The deliveries.',
+      content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: delivery } } }),
+    },
+    async handle({ deps, principal }, req, res) {
+      const list = await deps.webhooks.deliveries(principal.accountId, String(req.params.id));
+      res.json({ object: 'list', data: list.map(encodeDelivery) });
+    },
+  }),
+];

@@ -1,63 +1,129 @@
-import { Router } from 'express';
-import type { WebhookEndpoints } from '@gateway/core';
-import { errorMiddleware, jsonBody, openAiErrorShape } from '@gateway/http-kit';
+import { compileValidator, jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { createEndpointSchema, encodeDelivery, encodeEndpoint, updateEndpointSchema } from '@gateway/wire-webhooks';
-import { compileValidator } from '@gateway/http-kit';
-import { adminContext, requireAdmin } from './admin.router';
+import { adminRoute, changedBy } from './admin-route';
 
 const validateCreate = compileValidator<{ url: string; events?: string[] }>(createEndpointSchema, 'invalid_request');
 const validateUpdate = compileValidator<{ url?: string; events?: string[] }>(updateEndpointSchema, 'invalid_request');
+const withAccount = (e: Parameters<typeof encodeEndpoint>[0]) => ({ ...encodeEndpoint(e), account: e.accountId });
+
+// the objects are the account API's, plus `account`
+const json = (schema: SchemaDoc) => ({ 'application/json': schema });
+const id: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The endpoint id.', schema: { type: 'string' } };
+const endpoint = { type: 'object', description: 'As GET /v1/webhook_endpoints/{id} answers it, with `account`.' };
 
 /**
  * Webhook endpoints of any account, behind the admin key: the same rules as the account API (one use case), with
  * the account named in the path when creating. Endpoint objects carry `account`; secrets are shown only at creation.
  */
-export function adminWebhooksRouter(webhooks: WebhookEndpoints, adminKey: string | undefined, localToken?: string): Router {
-  const router = Router();
-  const guard = requireAdmin(adminKey, localToken);
-  const withAccount = (e: Parameters<typeof encodeEndpoint>[0]) => ({ ...encodeEndpoint(e), account: e.accountId });
-
-  router.get('/admin/webhook_endpoints', guard, async (req, res) => {
-    const account = typeof req.query.account === 'string' ? req.query.account : undefined;
-    const list = account ? (await webhooks.list(account)).endpoints : await webhooks.listAll();
-    res.json({ object: 'list', data: list.map(withAccount) });
-  });
-
-  router.post('/admin/accounts/:account/webhook_endpoints', guard, jsonBody(), async (req, res) => {
-    const { endpoint, secret } = await webhooks.create(String(req.params.account), validateCreate(req.body), adminContext(req, res));
-    res.json({ ...withAccount(endpoint), secret });
-  });
-
-  router.get('/admin/webhook_endpoints/:id', guard, async (req, res) => {
-    res.json(withAccount(await webhooks.get(undefined, String(req.params.id))));
-  });
-
-  router.patch('/admin/webhook_endpoints/:id', guard, jsonBody(), async (req, res) => {
-    const body = validateUpdate(req.body);
-    res.json(withAccount(await webhooks.update(undefined, String(req.params.id), body, adminContext(req, res))));
-  });
-
-  router.delete('/admin/webhook_endpoints/:id', guard, async (req, res) => {
-    await webhooks.remove(undefined, String(req.params.id), adminContext(req, res));
-    res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
-  });
-
-  router.get('/admin/webhook_endpoints/:id/deliveries', guard, async (req, res) => {
-    res.json({ object: 'list', data: (await webhooks.deliveries(undefined, String(req.params.id))).map(encodeDelivery) });
-  });
-
-  // Re-issue a signing secret (one that leaked, or one no secret opens after a GATEWAY_SECRET rotation): admin only.
-  router.post('/admin/accounts/:account/webhook_secret', guard, async (req, res) => {
-    const account = String(req.params.account);
-    res.json({ object: 'webhook_secret', account, callback_secret: await webhooks.reissueAccountSecret(account, adminContext(req, res)) });
-  });
-
-  router.post('/admin/webhook_endpoints/:id/secret', guard, async (req, res) => {
-    const id = String(req.params.id);
-    res.json({ object: 'webhook_secret', id, secret: await webhooks.reissueEndpointSecret(id, adminContext(req, res)) });
-  });
-
-  router.use('/admin/webhook_endpoints', errorMiddleware(openAiErrorShape.render));
-  router.use('/admin/accounts', errorMiddleware(openAiErrorShape.render));
-  return router;
-}
+export const adminWebhookRoutes = [
+  adminRoute({
+    method: 'get',
+    path: '/admin/webhook_endpoints',
+    summary: "Every account's webhook endpoints",
+    params: [{ name: 'account', in: 'query', description: 'Only this account’s.', schema: { type: 'string' } }],
+    response: {
+      description: 'The endpoints, without secrets.',
+      content: json({ type: 'object', properties: { data: { type: 'array', items: endpoint } } }),
+    },
+    async handle({ deps }, req, res) {
+      const account = typeof req.query.account === 'string' ? req.query.account : undefined;
+      const list = account ? (await deps.webhooks.list(account)).endpoints : await deps.webhooks.listAll();
+      res.json({ object: 'list', data: list.map(withAccount) });
+    },
+  }),
+  adminRoute({
+    method: 'post',
+    path: '/admin/accounts/{account}/webhook_endpoints',
+    summary: 'Create a webhook endpoint for an account',
+    params: [{ name: 'account', in: 'path', required: true, description: 'The account id.', schema: { type: 'string' } }],
+    body: { required: true, content: json(createEndpointSchema) },
+    response: { description: 'The endpoint and its secret (shown this once).', content: json(endpoint) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      const { endpoint, secret } = await ctx.deps.webhooks.create(
+        String(req.params.account),
+        validateCreate(req.body),
+        changedBy(ctx, req),
+      );
+      res.json({ ...withAccount(endpoint), secret });
+    },
+  }),
+  adminRoute({
+    method: 'get',
+    path: '/admin/webhook_endpoints/{id}',
+    summary: 'Read a webhook endpoint',
+    params: [id],
+    response: { description: 'The endpoint.', content: json(endpoint) },
+    async handle({ deps }, req, res) {
+      res.json(withAccount(await deps.webhooks.get(undefined, String(req.params.id))));
+    },
+  }),
+  adminRoute({
+    method: 'patch',
+    path: '/admin/webhook_endpoints/{id}',
+    summary: 'Change a webhook endpoint',
+    description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret.',
+    params: [id],
+    body: { required: true, content: json(updateEndpointSchema) },
+    response: { description: 'The endpoint.', content: json(endpoint) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      const body = validateUpdate(req.body);
+      res.json(withAccount(await ctx.deps.webhooks.update(undefined, String(req.params.id), body, changedBy(ctx, req))));
+    },
+  }),
+  adminRoute({
+    method: 'delete',
+    path: '/admin/webhook_endpoints/{id}',
+    summary: 'Delete a webhook endpoint',
+    params: [id],
+    response: { description: 'Deleted.', content: json({ type: 'object', properties: { deleted: { const: true } } }) },
+    async handle(ctx, req, res) {
+      await ctx.deps.webhooks.remove(undefined, String(req.params.id), changedBy(ctx, req));
+      res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
+    },
+  }),
+  adminRoute({
+    method: 'get',
+    path: '/admin/webhook_endpoints/{id}/deliveries',
+    summary: "A webhook endpoint's latest deliveries and their attempts",
+    params: [id],
+    response: { description: 'As the account API lists them.', content: json({ type: 'object', properties: { data: { type: 'array' } } }) },
+    async handle({ deps }, req, res) {
+      res.json({ object: 'list', data: (await deps.webhooks.deliveries(undefined, String(req.params.id))).map(encodeDelivery) });
+    },
+  }),
+  adminRoute({
+    method: 'post',
+    path: '/admin/accounts/{account}/webhook_secret',
+    summary: "Re-issue an account's callback_url signing secret",
+    params: [{ name: 'account', in: 'path', required: true, description: 'The account id.', schema: { type: 'string' } }],
+    response: {
+      description: 'The new secret (shown this once); the old one stops verifying at once.',
+      content: json({ type: 'object', properties: { account: { type: 'string' }, callback_secret: { type: 'string' } } }),
+    },
+    // Re-issue a signing secret (one that leaked, or one no secret opens after a GATEWAY_SECRET rotation): admin only.
+    async handle(ctx, req, res) {
+      const account = String(req.params.account);
+      res.json({
+        object: 'webhook_secret',
+        account,
+        callback_secret: await ctx.deps.webhooks.reissueAccountSecret(account, changedBy(ctx, req)),
+      });
+    },
+  }),
+  adminRoute({
+    method: 'post',
+    path: '/admin/webhook_endpoints/{id}/secret',
+    summary: "Re-issue a webhook endpoint's signing secret",
+    params: [id],
+    response: {
+      description: 'The new secret (shown this once); the old one stops verifying at once.',
+      content: json({ type: 'object', properties: { id: { type: 'string' }, secret: { type: 'string' } } }),
+    },
+    async handle(ctx, req, res) {
+      const id = String(req.params.id);
+      res.json({ object: 'webhook_secret', id, secret: await ctx.deps.webhooks.reissueEndpointSecret(id, changedBy(ctx, req)) });
+    },
+  }),
+];

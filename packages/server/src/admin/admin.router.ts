@@ -1,47 +1,47 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { digestsEqual, GatewayError, hashApiKey, type AccountQuota, type AuditContext, type UsageQuery } from '@gateway/core';
-import { adminUsageHandler, adminUsageLatencyHandler, adminUsageRequestsHandler } from '@gateway/wire-usage';
-import { errorMiddleware, extractKey, jsonBody, openAiErrorShape } from '@gateway/http-kit';
-import type { ConfigKind } from '@gateway/store-postgres';
-import type { AdminService } from './admin-service';
+import type { AccountQuota } from '@gateway/core';
+import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { configSchema } from '../config.schema';
+import { auditList, auditParams } from '../self-service/self-service.openapi';
+import { adminKeyRoutes } from './admin-keys.router';
+import { adminAs, adminRoute } from './admin-route';
+import { adminWebhookRoutes } from './admin-webhooks.router';
 import { auditFilter, sendAudit } from './audit-view';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+// AdminService checks accounts and keys by hand; what it accepts is described here.
+const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
+const list = (items: SchemaDoc = { type: 'object' }) => ({
+  type: 'object',
+  required: ['object', 'data'],
+  properties: { object: { const: 'list' }, data: { type: 'array', items } },
+});
+const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 
-/**
- * Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. The local
- * token (the CLI's, from DATA_DIR's credential file) is accepted too, from loopback callers only, and so is a
- * platform admin's single sign-on session (sso/sso-session.ts sets res.locals.ssoPlatformAdmin to its subject).
- */
-export function requireAdmin(adminKey: string | undefined, localToken?: string): RequestHandler {
-  const expected = adminKey ? hashApiKey(adminKey) : null;
-  const local = localToken ? hashApiKey(localToken) : null;
-  return (req, res, next) => {
-    const presented = extractKey(req);
-    const ssoSubject = res.locals.ssoPlatformAdmin as string | undefined;
-    if (!presented && ssoSubject) {
-      res.locals.auditActor = { type: 'sso', id: ssoSubject };
-      return next();
-    }
-    if (local && presented && LOOPBACK.has(req.socket.remoteAddress ?? '') && digestsEqual(hashApiKey(presented), local)) {
-      res.locals.auditActor = { type: 'cli', id: 'cli' };
-      return next();
-    }
-    if (!expected)
-      return next(new GatewayError('permission_denied', 'The admin API is disabled: set GATEWAY_ADMIN_KEY.', { code: 'admin_disabled' }));
-    if (!presented || !digestsEqual(hashApiKey(presented), expected))
-      return next(new GatewayError('unauthenticated', 'The admin API needs the admin key.', { code: 'invalid_admin_key' }));
-    res.locals.auditActor = { type: 'admin_key', id: 'admin' };
-    next();
-  };
+/** A config entry as a PUT body: the id/name comes from the path. */
+function entryBody(items: { required: readonly string[] }): SchemaDoc {
+  return { ...items, required: items.required.filter((f) => f !== 'id' && f !== 'name') };
 }
 
-/** Who made an admin change, for its audit record: the admin key, the CLI through its local token, or a signed-on person. */
-export const adminContext = (req: Request, res: Response): AuditContext => ({
-  actor: (res.locals.auditActor as AuditContext['actor'] | undefined) ?? { type: 'admin_key', id: 'admin' },
-  requestId: (res.locals.requestId as string | undefined) ?? null,
-  address: req.socket.remoteAddress ?? null,
-});
+const CATALOGUE = [
+  ['providers', 'provider', entryBody(configSchema.properties.providers.items)],
+  ['models', 'model', entryBody(configSchema.properties.models.items)],
+  ['groups', 'group', entryBody(configSchema.properties.groups.items)],
+] as const;
+
+const account = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string' } },
+};
+const quota = {
+  type: 'object',
+  required: ['account', 'credit_limit', 'credits_used'],
+  properties: {
+    account: { type: 'string' },
+    credit_limit: { type: ['number', 'null'] },
+    credits_used: { type: 'number', description: 'In the current period.' },
+    period: { enum: ['daily', 'monthly', null] },
+  },
+};
 
 const quotaBody = (q: AccountQuota) => ({
   account: q.accountId,
@@ -50,70 +50,128 @@ const quotaBody = (q: AccountQuota) => ({
   period: q.period,
 });
 
-const KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
-
-export function adminRouter(service: AdminService, usage: UsageQuery, adminKey: string | undefined, localToken?: string): Router {
-  const router = Router();
-  const checkAdmin = requireAdmin(adminKey, localToken);
-  // the service each route uses records the caller as the author of its changes
-  const guard: RequestHandler = (req, res, next) =>
-    checkAdmin(req, res, (e?: unknown) => {
-      if (e) return next(e);
-      res.locals.admin = service.as(adminContext(req, res));
-      next();
-    });
-  const json = jsonBody();
-  const adminOf = (res: Response) => res.locals.admin as AdminService;
-  router.get('/admin/accounts', guard, async (_req, res) => {
-    res.json({ object: 'list', data: await adminOf(res).listAccounts() });
-  });
-  router.post('/admin/accounts', guard, json, async (req, res) => {
-    res.status(201).json(await adminOf(res).createAccount(req.body.id, req.body.name));
-  });
-  router.get('/admin/accounts/:id', guard, async (req, res) => {
-    res.json(await adminOf(res).getAccount(String(req.params.id)));
-  });
-  router.get('/admin/accounts/:id/quota', guard, async (req, res) => {
-    res.json(quotaBody(await adminOf(res).getQuota(String(req.params.id))));
-  });
-  router.put('/admin/accounts/:id/quota', guard, json, async (req, res) => {
-    res.json(quotaBody(await adminOf(res).setQuota(String(req.params.id), req.body.credit_limit, req.body.period)));
-  });
-  router.get('/admin/audit', guard, async (req, res) => {
-    sendAudit(req, res, await adminOf(res).auditLog(auditFilter(req)));
-  });
-  router.get('/admin/usage', guard, adminUsageHandler(usage));
-  router.get('/admin/usage/requests', guard, adminUsageRequestsHandler(usage));
-  router.get('/admin/usage/latency', guard, adminUsageLatencyHandler(usage));
-  router.get('/admin/keys', guard, async (req, res) => {
-    const account = typeof req.query.account === 'string' ? req.query.account : undefined;
-    res.json({ object: 'list', data: await adminOf(res).listKeys(account) });
-  });
-  router.post('/admin/keys', guard, json, async (req, res) => {
-    res.status(201).json(await adminOf(res).createKey(req.body));
-  });
-  router.get('/admin/keys/:id', guard, async (req, res) => {
-    res.json(await adminOf(res).getKey(String(req.params.id)));
-  });
-  router.patch('/admin/keys/:id', guard, json, async (req, res) => {
-    res.json(await adminOf(res).updateKey(String(req.params.id), req.body));
-  });
-  router.delete('/admin/keys/:id', guard, async (req, res) => {
-    await adminOf(res).revokeKey(String(req.params.id));
-    res.json({ id: req.params.id, revoked: true });
-  });
-  for (const [path, kind] of Object.entries(KINDS)) {
-    router.get(`/admin/${path}`, guard, async (_req, res) => {
-      res.json({ object: 'list', data: await adminOf(res).listEntries(kind) });
-    });
-    router.put(`/admin/${path}/:id`, guard, json, async (req, res) => {
-      res.json(await adminOf(res).putEntry(kind, String(req.params.id), req.body));
-    });
-    router.delete(`/admin/${path}/:id`, guard, async (req, res) => {
-      await adminOf(res).deleteEntry(kind, String(req.params.id));
-      res.json({ id: req.params.id, deleted: true });
-    });
-  }
-  router.use('/admin', errorMiddleware(openAiErrorShape.render));
-  return router;
-}
+/** The platform admin's API; the catalogue routes take the config file's own entry schemas (the path carries the id). */
+export const adminRoutes = [
+  adminRoute({
+    method: 'get',
+    path: '/admin/accounts',
+    summary: 'List accounts',
+    response: { description: 'The accounts.', content: json(list(account)) },
+    async handle({ deps }, _req, res) {
+      res.json({ object: 'list', data: await deps.admin.listAccounts() });
+    },
+  }),
+  adminRoute({
+    method: 'post',
+    path: '/admin/accounts',
+    summary: 'Create an account',
+    body: {
+      content: json({
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }, name: { type: 'string', maxLength: 200 } },
+      }),
+    },
+    response: { status: 201, description: 'The account.', content: json(account) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      res.status(201).json(await adminAs(ctx, req).createAccount(req.body.id, req.body.name));
+    },
+  }),
+  adminRoute({
+    method: 'get',
+    path: '/admin/accounts/{id}',
+    summary: 'Read an account',
+    params: [id('The account id.')],
+    response: { description: 'The account.', content: json(account) },
+    async handle({ deps }, req, res) {
+      res.json(await deps.admin.getAccount(String(req.params.id)));
+    },
+  }),
+  adminRoute({
+    method: 'get',
+    path: '/admin/accounts/{id}/quota',
+    summary: "Read an account's credit quota",
+    params: [id('The account id.')],
+    response: { description: 'Limit and use.', content: json(quota) },
+    async handle({ deps }, req, res) {
+      res.json(quotaBody(await deps.admin.getQuota(String(req.params.id))));
+    },
+  }),
+  adminRoute({
+    method: 'put',
+    path: '/admin/accounts/{id}/quota',
+    summary: "Set an account's credit limit",
+    params: [id('The account id.')],
+    body: {
+      content: json({
+        type: 'object',
+        required: ['credit_limit'],
+        properties: {
+          credit_limit: { type: ['number', 'null'], minimum: 0, description: 'null: unlimited.' },
+          period: {
+            enum: ['daily', 'monthly', null],
+            description: 'When used credits start again from zero (UTC); null: never; absent: kept.',
+          },
+        },
+      }),
+    },
+    response: { description: 'Limit and use.', content: json(quota) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      res.json(quotaBody(await adminAs(ctx, req).setQuota(String(req.params.id), req.body.credit_limit, req.body.period)));
+    },
+  }),
+  ...adminKeyRoutes,
+  ...adminWebhookRoutes,
+  ...CATALOGUE.flatMap(([path, kind, body]) => [
+    adminRoute({
+      method: 'get',
+      path: `/admin/${path}`,
+      summary: `List ${path}`,
+      response: { description: `The ${path}, file and admin entries.`, content: json(list()) },
+      async handle({ deps }, _req, res) {
+        res.json({ object: 'list', data: await deps.admin.listEntries(kind) });
+      },
+    }),
+    adminRoute({
+      method: 'put',
+      path: `/admin/${path}/{id}`,
+      summary: `Create or replace a ${kind}`,
+      description: 'Checked against the whole resulting config; applies at once here and within CONFIG_POLL_MS elsewhere.',
+      params: [id(`The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
+      body: { content: json(body) },
+      response: { description: `The stored ${kind} (secrets redacted).`, content: json({ type: 'object' }) },
+      parse: [jsonBody()],
+      async handle(ctx, req, res) {
+        res.json(await adminAs(ctx, req).putEntry(kind, String(req.params.id), req.body));
+      },
+    }),
+    adminRoute({
+      method: 'delete',
+      path: `/admin/${path}/{id}`,
+      summary: `Delete a ${kind}`,
+      params: [id(`The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
+      response: {
+        description: 'Deleted.',
+        content: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }),
+      },
+      async handle(ctx, req, res) {
+        await adminAs(ctx, req).deleteEntry(kind, String(req.params.id));
+        res.json({ id: req.params.id, deleted: true });
+      },
+    }),
+  ]),
+  adminRoute({
+    method: 'get',
+    path: '/admin/audit',
+    summary: 'The audit log',
+    description:
+      'Every change to keys, accounts, quotas, budgets, providers, models and groups, newest first, with who made it (admin key, key, CLI), before and after (secrets masked), when and from where. Read-only. `export=csv` for CSV.',
+    params: auditParams,
+    response: { description: 'The records.', content: { ...auditList, 'text/csv': { type: 'string' } } },
+    async handle({ deps }, req, res) {
+      sendAudit(req, res, await deps.admin.auditLog(auditFilter(req)));
+    },
+  }),
+];

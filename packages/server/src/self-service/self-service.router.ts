@@ -1,12 +1,13 @@
-import { Router, type Request, type Response } from 'express';
-import { GatewayError, invalid, roleOf, type AuditContext, type Principal } from '@gateway/core';
-import { actorOf, errorMiddleware, jsonBody, openAiErrorShape, principalOf, requireKey, type Authenticator } from '@gateway/http-kit';
+import type { Request } from 'express';
+import { GatewayError, invalid, roleOf, type AuditContext } from '@gateway/core';
+import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
 import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
 import { accountBounds, type AccountBoundsDeps } from './account-bounds';
+import { auditList, auditParams, bounds, json, keyId, withSecret } from './self-service.openapi';
+import { key, settings } from '../admin/admin-keys.openapi';
 
 export interface SelfServiceDeps extends AccountBoundsDeps {
-  authenticate: Authenticator;
   admin: AdminService;
   clock: () => Date;
 }
@@ -16,92 +17,181 @@ const MAX_GRACE_SECONDS = 30 * 24 * 3600;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const contextOf = (req: Request, res: Response): AuditContext => ({
-  actor: actorOf(res),
-  requestId: (res.locals.requestId as string | undefined) ?? null,
-  address: req.socket.remoteAddress ?? null,
-});
+type Ctx = KeyedContext<SelfServiceDeps>;
+
+/** The admin service acting for the caller's key: its changes are audited under that key. */
+const adminAs = ({ deps, actor, requestId }: Ctx, req: Request) => {
+  const by: AuditContext = { actor, requestId, address: req.socket.remoteAddress ?? null };
+  return deps.admin.as(by);
+};
+
+/** The key, when it belongs to the caller's account; otherwise the same 404 as a key that does not exist. */
+async function ownKey({ deps, principal }: Ctx, id: string) {
+  const k = await deps.admin.keyRecord(id).catch(() => null);
+  if (!k || k.accountId !== principal.accountId)
+    throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+  return k;
+}
+
+type AdminKeyed = { kind: 'api-key'; role: 'admin' };
+const declare = routeOf<SelfServiceDeps>();
+/** Every self-service route: an account admin's key, OpenAI's error shape. */
+const route = (r: Omit<Route<SelfServiceDeps, AdminKeyed>, 'format' | 'auth' | 'errors'>) =>
+  declare<AdminKeyed>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin' }, errors: 'openai' });
 
 /**
- * The account's own keys and audit slice, for its account admins (the role rule is on the route docs,
- * self-service.openapi.ts, and enforced by role-guard.ts). Everything goes through AdminService, within the bounds
- * the platform admin granted the account (account-bounds.ts); a key of another account is a 404.
+ * The account's own keys and audit slice, for its account admins (`role: 'admin'` on each declaration: requireKey
+ * refuses a member key with 403 `forbidden_role`). Everything goes through AdminService, within the bounds the
+ * platform admin granted the account (account-bounds.ts); a key of another account is a 404.
  */
-export function selfServiceRouter(deps: SelfServiceDeps): Router {
-  const router = Router();
-  const auth = requireKey(deps.authenticate);
-  const json = jsonBody();
-  const admin = (req: Request, res: Response) => deps.admin.as(contextOf(req, res));
-
-  /** The key, when it belongs to the caller's account; otherwise the same 404 as a key that does not exist. */
-  const ownKey = async (res: Response, id: string) => {
-    const k = await deps.admin.keyRecord(id).catch(() => null);
-    if (!k || k.accountId !== principalOf(res).accountId)
-      throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
-    return k;
-  };
-
+export const selfServiceRoutes = [
   // any key: who the caller is, so a client (the dashboard) shows only what the key may do
-  router.get('/v1/me', auth, (_req, res) => {
-    const p = principalOf(res);
-    res.json({
-      object: 'api_key.self',
-      key_id: p.keyId,
-      account: p.accountId,
-      group: p.group,
-      role: roleOf(p),
-      models: p.models ? [...p.models] : null,
-      tasks: p.tasks ?? 'account',
-    });
-  });
-
-  router.get('/v1/keys', auth, async (_req, res) => {
-    res.json({ object: 'list', data: await deps.admin.listKeys(principalOf(res).accountId) });
-  });
-
-  router.post('/v1/keys', auth, json, async (req, res) => {
-    const p = principalOf(res);
-    if (!isObject(req.body)) throw invalid('invalid_body', 'The key must be a JSON object.');
-    if ('account' in req.body)
-      throw invalid('unknown_field', 'Unknown field "account": a key made here belongs to the caller\'s own account.', 'account');
-    const body = {
-      ...req.body,
-      account: p.accountId,
-      group: req.body.group ?? p.group,
-      // an account admin whose key is narrowed to some models hands out no wider key
-      ...(req.body.models === undefined && p.models ? { models: [...p.models] } : {}),
-    };
-    res.status(201).json(await admin(req, res).createKey(body, accountBounds(deps, p)));
-  });
-
-  router.patch('/v1/keys/:id', auth, json, async (req, res) => {
-    await ownKey(res, String(req.params.id));
-    res.json(await admin(req, res).updateKey(String(req.params.id), req.body, accountBounds(deps, principalOf(res))));
-  });
-
-  router.post('/v1/keys/:id/rotate', auth, json, async (req, res) => {
-    await ownKey(res, String(req.params.id));
-    const grace = isObject(req.body) ? req.body.grace_seconds : undefined;
-    if (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)
-      throw invalid(
-        'invalid_grace_seconds',
-        `"grace_seconds" must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS}: how long the old secret keeps working.`,
-        'grace_seconds',
-      );
-    const graceUntil = new Date(deps.clock().getTime() + grace * 1000);
-    res.json(await admin(req, res).rotateKey(String(req.params.id), graceUntil));
-  });
-
-  router.delete('/v1/keys/:id', auth, async (req, res) => {
-    await ownKey(res, String(req.params.id));
-    await admin(req, res).revokeKey(String(req.params.id));
-    res.json({ object: 'api_key.revoked', id: String(req.params.id), revoked: true });
-  });
-
-  router.get('/v1/audit', auth, async (req, res) => {
-    sendAudit(req, res, await deps.admin.auditLog({ ...auditFilter(req), accountId: principalOf(res).accountId }));
-  });
-
-  router.use(['/v1/me', '/v1/keys', '/v1/audit'], errorMiddleware(openAiErrorShape.render));
-  return router;
-}
+  declare<{ kind: 'api-key'; role: 'member' }>({
+    method: 'get',
+    path: '/v1/me',
+    summary: 'The calling key: its account, group, role and allowlist',
+    description: 'Any key of the account may ask (a client such as the dashboard shows only what the key may do).',
+    format: 'self-service',
+    auth: { kind: 'api-key', role: 'member' },
+    errors: 'openai',
+    response: {
+      description: 'The key (never its secret).',
+      content: json({
+        type: 'object',
+        properties: {
+          object: { const: 'api_key.self' },
+          key_id: { type: 'string' },
+          account: { type: 'string' },
+          group: { type: 'string' },
+          role: { enum: ['admin', 'member'] },
+          models: { type: ['array', 'null'], items: { type: 'string' } },
+          tasks: { enum: ['account', 'own'] },
+        },
+      }),
+    },
+    handle({ principal: p }, _req, res) {
+      res.json({
+        object: 'api_key.self',
+        key_id: p.keyId,
+        account: p.accountId,
+        group: p.group,
+        role: roleOf(p),
+        models: p.models ? [...p.models] : null,
+        tasks: p.tasks ?? 'account',
+      });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/keys',
+    summary: "List the account's keys",
+    response: {
+      description: 'The keys (never their secrets).',
+      content: json({ type: 'object', properties: { data: { type: 'array', items: key } } }),
+    },
+    async handle({ deps, principal }, _req, res) {
+      res.json({ object: 'list', data: await deps.admin.listKeys(principal.accountId) });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/keys',
+    summary: "Create a key in the caller's account",
+    description: `As POST /admin/keys without \`account\` (the caller's own). Without \`group\`: the caller's group; without \`models\`: the caller's allowlist. ${bounds}`,
+    body: {
+      required: true,
+      content: json({ type: 'object', additionalProperties: false, properties: { group: { type: 'string' }, ...settings } }),
+    },
+    response: { status: 201, description: 'The key with `key`, shown once.', content: withSecret },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      const p = ctx.principal;
+      if (!isObject(req.body)) throw invalid('invalid_body', 'The key must be a JSON object.');
+      if ('account' in req.body)
+        throw invalid('unknown_field', 'Unknown field "account": a key made here belongs to the caller\'s own account.', 'account');
+      const body = {
+        ...req.body,
+        account: p.accountId,
+        group: req.body.group ?? p.group,
+        // an account admin whose key is narrowed to some models hands out no wider key
+        ...(req.body.models === undefined && p.models ? { models: [...p.models] } : {}),
+      };
+      res.status(201).json(await adminAs(ctx, req).createKey(body, accountBounds(ctx.deps, p)));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/keys/{id}',
+    summary: "Change a key's role, name, expiry, allowlist, limits or budget",
+    description: `Fields left out are kept. ${bounds} A key of another account: 404.`,
+    params: [keyId],
+    body: { content: json({ type: 'object', additionalProperties: false, properties: settings }) },
+    response: { description: 'The key.', content: json(key) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      await ownKey(ctx, String(req.params.id));
+      res.json(await adminAs(ctx, req).updateKey(String(req.params.id), req.body, accountBounds(ctx.deps, ctx.principal)));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/keys/{id}/rotate',
+    summary: 'Give a key a new secret',
+    description: 'Answers the new secret once; the old secret keeps working for `grace_seconds`, then stops (401).',
+    params: [keyId],
+    body: {
+      required: true,
+      content: json({
+        type: 'object',
+        required: ['grace_seconds'],
+        properties: { grace_seconds: { type: 'integer', minimum: 0, maximum: 2592000 } },
+      }),
+    },
+    response: {
+      description: 'The key with its new `key` and `previous_secret_until`.',
+      content: json({ ...key, properties: { ...key.properties, key: { type: 'string' }, previous_secret_until: { type: 'string' } } }),
+    },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      await ownKey(ctx, String(req.params.id));
+      const grace = isObject(req.body) ? req.body.grace_seconds : undefined;
+      if (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)
+        throw invalid(
+          'invalid_grace_seconds',
+          `"grace_seconds" must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS}: how long the old secret keeps working.`,
+          'grace_seconds',
+        );
+      const graceUntil = new Date(ctx.deps.clock().getTime() + grace * 1000);
+      res.json(await adminAs(ctx, req).rotateKey(String(req.params.id), graceUntil));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/keys/{id}',
+    summary: 'Revoke a key',
+    params: [keyId],
+    response: {
+      description: 'Revoked.',
+      content: json({
+        type: 'object',
+        properties: { object: { const: 'api_key.revoked' }, id: { type: 'string' }, revoked: { const: true } },
+      }),
+    },
+    async handle(ctx, req, res) {
+      await ownKey(ctx, String(req.params.id));
+      await adminAs(ctx, req).revokeKey(String(req.params.id));
+      res.json({ object: 'api_key.revoked', id: String(req.params.id), revoked: true });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/audit',
+    summary: "The account's audit records",
+    description: 'Changes to this account (its keys, quota, budgets), newest first. Read-only: no route edits or deletes a record.',
+    params: auditParams,
+    response: { description: 'The records.', content: auditList },
+    async handle({ deps, principal }, req, res) {
+      sendAudit(req, res, await deps.admin.auditLog({ ...auditFilter(req), accountId: principal.accountId }));
+    },
+  }),
+];

@@ -1,8 +1,8 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayError, ImageGeneration, ModelCatalogue, TextGeneration, type TextModelPort, type TextStreamPart } from '@gateway/core';
-import { requestId, type Authenticator } from '@gateway/http-kit';
+import { formatRouter, requestId, type WireFormat } from '@gateway/http-kit';
 
 /**
  * A text upstream that streams the given parts and then either fails or hangs until the caller goes away:
@@ -33,14 +33,16 @@ export function scriptedTextPort(parts: TextStreamPart[], then: 'fail' | 'hang')
 }
 
 export interface ScriptedDeps {
-  authenticate: Authenticator;
   text: TextGeneration;
   catalogue: ModelCatalogue;
   images: ImageGeneration;
 }
 
-/** An app with one wire router over the scripted port; every key is accepted and the model is `scripted`. */
-export function scriptedTextApp(router: (deps: ScriptedDeps) => RequestHandler, port: TextModelPort): Express {
+/**
+ * An app with one wire format's routes over the scripted port; every key is accepted and the model is `scripted`.
+ * `more` adds the services a format needs beyond the text ones.
+ */
+export function scriptedTextApp<D>(format: WireFormat<D>, port: TextModelPort, more: (deps: ScriptedDeps) => D = (d) => d as D): Express {
   const catalogue = new ModelCatalogue(
     [{ id: 'scripted', kind: 'text', deployments: [{ provider: 'scripted', upstreamModel: 'scripted', priority: 0, weight: 1 }] }],
     [{ name: 'all', models: ['*'] }],
@@ -49,7 +51,7 @@ export function scriptedTextApp(router: (deps: ScriptedDeps) => RequestHandler, 
   const app = express();
   app.use(requestId);
   const images = new ImageGeneration({ catalogue, providers: { image: () => undefined }, usage: { record() {}, flush: async () => {} } });
-  app.use(router({ authenticate: async () => ({ accountId: 'a', keyId: 'k', group: 'all' }), text, catalogue, images }));
+  app.use(formatRouter(format, more({ text, catalogue, images }), async () => ({ accountId: 'a', keyId: 'k', group: 'all' })));
   return app;
 }
 

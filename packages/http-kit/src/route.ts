@@ -1,0 +1,120 @@
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { AuditActor, Principal } from '@gateway/core';
+import { actorOf, requireKey, type Authenticator } from './auth';
+import { sendError } from './error-middleware';
+import type { ErrorShape } from './error-shape';
+import { requestSignal } from './request-abort';
+import type { RouteAuth, RouteDoc } from './route-doc';
+
+/** What every handler is told about its request, instead of reading `res.locals`. */
+export interface RouteContext<Deps> {
+  deps: Deps;
+  requestId: string;
+  /** fires when the caller leaves before the answer is complete: every upstream call of the request takes it */
+  signal: AbortSignal;
+}
+
+/** An API-key route's handler also knows who called (its role already checked) and whom a change is recorded under. */
+export interface KeyedContext<Deps> extends RouteContext<Deps> {
+  principal: Principal;
+  /** the key, or the person of a dashboard sign-on session acting without one */
+  actor: AuditActor;
+}
+
+/** An admin-key route's handler knows who made the change (the admin key, or the CLI), for its audit record. */
+export interface AdminContext<Deps> extends RouteContext<Deps> {
+  actor: AuditActor;
+}
+
+type ContextFor<A extends RouteAuth, Deps> = A extends { kind: 'api-key' }
+  ? KeyedContext<Deps>
+  : A extends { kind: 'admin-key'; optional?: false }
+    ? AdminContext<Deps>
+    : RouteContext<Deps>;
+
+/**
+ * One route, declared once: its OpenAPI description (method, path, auth and role, body, response, error shape) and
+ * its handler. mountRoutes mounts it from these very fields; the OpenAPI document is built from the same object.
+ */
+export interface Route<Deps = never, A extends RouteAuth = RouteAuth> extends RouteDoc {
+  auth: A;
+  /** run before the key check: headers every answer carries, or `next('route')` for a request another route owns */
+  first?: readonly RequestHandler[];
+  /** run after the key check (a refused caller's body is never read): header checks, body parsers */
+  parse?: readonly RequestHandler[];
+  /** when `errors` names several shapes: the one this request is answered in */
+  errorShapeFor?(req: Request): string;
+  handle(ctx: ContextFor<A, Deps>, req: Request, res: Response): unknown;
+}
+
+/** A package's route declarations share their services: `const route = routeOf<ChatDeps>()`, then `route({...})`. */
+export function routeOf<Deps>() {
+  return <A extends RouteAuth>(r: Route<Deps, A>): Route<Deps> => r as unknown as Route<Deps>;
+}
+
+/** What mounting needs besides the routes' own services. */
+export interface RouteGates {
+  /** resolves an API key (api-key routes) */
+  authenticate?: Authenticator;
+  /** checks the admin key (admin-key routes); throws the refusal */
+  admin?: (req: Request, res: Response) => AuditActor;
+  /** an error shape by the name a route's `errors` gives */
+  errorShape(name: string): ErrorShape;
+}
+
+const SPECIAL = /[:()[\]?+!*{}\\]/g;
+
+/** OpenAPI's `/v1/videos/{id}` and `/models/{model}:generateContent` in express's syntax (a literal `:` escaped). */
+export function expressPath(openApiPath: string): string {
+  return openApiPath
+    .split(/(\{[^}]+\})/)
+    .map((part, i) => (i % 2 === 1 ? `:${part.slice(1, -1)}` : part.replace(SPECIAL, '\\$&')))
+    .join('');
+}
+
+function gate(auth: RouteAuth, gates: RouteGates): RequestHandler[] {
+  if (auth.kind === 'api-key') {
+    if (!gates.authenticate) throw new Error('An API-key route needs an authenticator to be mounted');
+    return [requireKey(gates.authenticate, auth.alternativeHeaders, auth.role)];
+  }
+  if (auth.kind === 'admin-key' && !auth.optional) {
+    const check = gates.admin;
+    if (!check) throw new Error('An admin-key route needs the admin gate to be mounted');
+    return [
+      (req, res, next) => {
+        res.locals.auditActor = check(req, res);
+        next();
+      },
+    ];
+  }
+  return [];
+}
+
+function contextOf<Deps>(deps: Deps, res: Response): KeyedContext<Deps> & AdminContext<Deps> {
+  // an admin route's author comes from the admin gate; an API-key route's from its key or sign-on session
+  const actor = (res.locals.auditActor as AuditActor | undefined) ?? (res.locals.principal ? actorOf(res) : undefined);
+  const context = {
+    deps,
+    requestId: res.locals.requestId as string,
+    signal: requestSignal(res),
+    principal: res.locals.principal as Principal,
+    ...(actor ? { actor } : {}),
+  };
+  return context as KeyedContext<Deps> & AdminContext<Deps>;
+}
+
+/** Mounts each declared route on one router: `first`, the key check (role included), `parse`, the handler, errors in the route's shape. */
+export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, gates: RouteGates): Router {
+  const router = Router();
+  for (const r of routes) {
+    const [main = 'openai', ...others] = [r.errors ?? 'openai'].flat();
+    for (const name of [main, ...others]) gates.errorShape(name); // an unknown shape fails at start-up, not on the first error
+    const renderFor = (req: Request) => gates.errorShape(r.errorShapeFor?.(req) ?? main).render;
+    const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, renderFor(req));
+    const handle: RequestHandler = async (req, res) => {
+      await r.handle(contextOf(deps, res), req, res);
+    };
+    router[r.method](expressPath(r.path), ...(r.first ?? []), ...gate(r.auth, gates), ...(r.parse ?? []), handle, errors);
+  }
+  return router;
+}

@@ -1,0 +1,60 @@
+import type { Request, Response } from 'express';
+import {
+  digestsEqual,
+  GatewayError,
+  hashApiKey,
+  type AuditActor,
+  type AuditContext,
+  type UsageQuery,
+  type WebhookEndpoints,
+} from '@gateway/core';
+import { extractKey, routeOf, type AdminContext, type Route } from '@gateway/http-kit';
+import type { AdminService } from './admin-service';
+
+/** What the /admin routes work with. */
+export interface AdminDeps {
+  admin: AdminService;
+  usage: UsageQuery;
+  webhooks: WebhookEndpoints;
+}
+
+type AdminKey = { kind: 'admin-key' };
+const declare = routeOf<AdminDeps>();
+
+/** Every /admin route: the admin key (or the CLI's local token), OpenAI's error shape. */
+export const adminRoute = (r: Omit<Route<AdminDeps, AdminKey>, 'format' | 'auth' | 'errors'>) =>
+  declare<AdminKey>({ ...r, format: 'admin', auth: { kind: 'admin-key' }, errors: 'openai' });
+
+/** Who made an admin change, for its audit record: the admin key, the CLI through its local token, or a signed-on person. */
+export const changedBy = ({ actor, requestId }: AdminContext<AdminDeps>, req: Request): AuditContext => ({
+  actor,
+  requestId,
+  address: req.socket.remoteAddress ?? null,
+});
+
+/** The admin service recording the caller as the author of its changes. */
+export const adminAs = (ctx: AdminContext<AdminDeps>, req: Request) => ctx.deps.admin.as(changedBy(ctx, req));
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * Every /admin route needs GATEWAY_ADMIN_KEY as a bearer token; without one configured the API is off. The local
+ * token (the CLI's, from DATA_DIR's credential file) is accepted too, from loopback callers only, and so is a
+ * platform admin's single sign-on session (sso/sso-session.ts sets res.locals.ssoPlatformAdmin to its subject).
+ */
+export function adminKeyGate(adminKey: string | undefined, localToken?: string): (req: Request, res: Response) => AuditActor {
+  const expected = adminKey ? hashApiKey(adminKey) : null;
+  const local = localToken ? hashApiKey(localToken) : null;
+  return (req, res) => {
+    const presented = extractKey(req);
+    const ssoSubject: unknown = res.locals.ssoPlatformAdmin;
+    if (!presented && typeof ssoSubject === 'string') return { type: 'sso', id: ssoSubject };
+    if (local && presented && LOOPBACK.has(req.socket.remoteAddress ?? '') && digestsEqual(hashApiKey(presented), local))
+      return { type: 'cli', id: 'cli' };
+    if (!expected)
+      throw new GatewayError('permission_denied', 'The admin API is disabled: set GATEWAY_ADMIN_KEY.', { code: 'admin_disabled' });
+    if (!presented || !digestsEqual(hashApiKey(presented), expected))
+      throw new GatewayError('unauthenticated', 'The admin API needs the admin key.', { code: 'invalid_admin_key' });
+    return { type: 'admin_key', id: 'admin' };
+  };
+}
