@@ -1,22 +1,11 @@
-export {
-  ERROR_REASONS,
-  type ErrorReason,
-  GatewayError,
-  type GatewayErrorOptions,
-  invalid,
-  isGatewayError,
-  type ReasonInfo,
-  toGatewayError,
-} from './errors';
+export { ERROR_REASONS, type ErrorReason, GatewayError, type GatewayErrorOptions, invalid, isGatewayError, toGatewayError } from './errors';
 export {
   type AssistantContent,
   collectStream,
-  emptyUsage,
   type FinishReason,
   type ImagePart,
   type Message,
   type ReasoningEffort,
-  type ReasoningPart,
   resultText,
   type TextPart,
   type TextRequest,
@@ -30,71 +19,34 @@ export {
   type UserContent,
 } from './text';
 export { estimateInputTokens } from './token-estimate';
-export { type NativeAnswer, type NativeEventPart, type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
-export {
-  ACCOUNT_RESOURCE_FIELDS,
-  ACCOUNT_RESOURCES_POLICIES,
-  accountResourcesFor,
-  type AccountResourcesPolicy,
-  DEFAULT_ACCOUNT_RESOURCES_POLICY,
-} from './account-resources';
-export {
-  DEFAULT_HOSTED_TOOLS_POLICY,
-  type HostedTool,
-  HOSTED_TOOLS_POLICIES,
-  type HostedToolsPolicy,
-  hostedToolsFor,
-} from './hosted-tools';
-export {
-  type GeneratedImage,
-  type ImageFormat,
-  type ImageInput,
-  type ImageRequest,
-  type ImageResult,
-  type ImageStreamPart,
-  type ImageUsage,
-} from './image';
-export {
-  DEFAULT_IMAGE_CAPABILITIES,
-  type Deployment,
-  type Group,
-  type ImageCapabilities,
-  type KeyScope,
-  imageCapabilitiesOf,
-  ModelCatalogue,
-  type ModelKind,
-  type ModelSpec,
-  type VideoFamily,
-  type VideoTier,
-} from './catalogue';
+export { type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
+export { ACCOUNT_RESOURCES_POLICIES, type AccountResourcesPolicy } from './account-resources';
+export { type HostedTool, HOSTED_TOOLS_POLICIES, type HostedToolsPolicy } from './hosted-tools';
+export { type GeneratedImage, type ImageInput, type ImageRequest, type ImageResult, type ImageStreamPart, type ImageUsage } from './image';
+export { type Deployment, type Group, ModelCatalogue, type ModelKind, type ModelSpec } from './catalogue';
 export {
   ASPECT_RATIOS,
   type AspectRatio,
-  type FamilyLimits,
   type Resolution,
   RESOLUTIONS,
-  resolutionsFor,
   resolveRatio,
   validateVideoRequest,
   VIDEO_DEFAULTS,
   VIDEO_FAMILY_LIMITS,
   videoDimensions,
-  videoLimitsOf,
   type VideoImage,
   type VideoRequest,
   type VideoRequestDraft,
 } from './video-limits';
-export { videoCapabilitiesOf, type VideoCapabilities, type VideoInputMode } from './video-capabilities';
+export { videoCapabilitiesOf } from './video-capabilities';
 export {
   canTransition,
   isTerminal,
   TASK_STATUSES,
   taskRequestOf,
-  type TaskDeployment,
   type TaskError,
   type TaskRequest,
   type TaskStatus,
-  type VideoDelivery,
   type VideoImageInfo,
   type VideoTask,
 } from './video-task';
@@ -112,7 +64,6 @@ export {
   type KeyLimits,
   type KeySettings,
   type NewKey,
-  NO_KEY_LIMITS,
   type CallContext,
   type ClaimedTask,
   checkContentKey,
@@ -122,7 +73,6 @@ export {
   type StoredImage,
   type CreditRefs,
   type DailyUsageTotal,
-  extensionOf,
   type ImageModelPort,
   type KeyRepository,
   mediaTypeOfKey,
@@ -132,9 +82,6 @@ export {
   type TaskSettlementWrite,
   type UnsettledTask,
   type ReleaseOptions,
-  type AttemptAnswer,
-  type AttemptCall,
-  type BreakerTransition,
   type RoutingObserver,
   type UpstreamAttempt,
   type ResponseStore,
@@ -160,16 +107,12 @@ export {
   type UsageQuery,
   type UsageRecord,
   type UsageRow,
-  type UsageVideo,
-  type VideoShape,
   type VideoArtifact,
   type ProbedVideo,
   type VideoProbe,
   type VideoModelPort,
   type VideoStatus,
   type ClaimedDelivery,
-  type DeliveryOutcome,
-  type DeliveryState,
   type NewWebhookEndpoint,
   type RecordedAttempt,
   type TaskChangeFeed,
@@ -182,108 +125,44 @@ export {
   type WebhookSender,
 } from './ports';
 export { authenticate } from './use-cases/authenticate';
-export { resolveModel } from './use-cases/resolve-model';
-export { type ProviderLookup, type TextCallMeta, TextGeneration, type TextGenerationDeps } from './use-cases/text-generation';
-export {
-  CircuitBreaker,
-  type CircuitBreakerOptions,
-  type CircuitPermit,
-  type CircuitState,
-  DEFAULT_BREAKER_OPTIONS,
-} from './use-cases/circuit-breaker';
-export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, type ProbedImage, probeClientImage, probeImage } from './image-probe';
-export {
-  type CreateVideoTaskInput,
-  type ListVideoTasksQuery,
-  type RemixVideoTaskInput,
-  type VideoContent,
-  type VideoTaskService,
-} from './use-cases/video-tasks.contract';
-export { type ImageCallMeta, ImageGeneration, type ImageProviderLookup } from './use-cases/image-generation';
-export {
-  IMAGE_LIMITS,
-  prepareImageCall,
-  toImageInput,
-  type ImageCommand,
-  type ImageFile,
-  type ImageParam,
-  type PreparedImageCall,
-} from './use-cases/image-request-check';
+export { TextGeneration } from './use-cases/text-generation';
+export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases/circuit-breaker';
+export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
+export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';
+export { ImageGeneration } from './use-cases/image-generation';
+export { IMAGE_LIMITS, type ImageCommand, type ImageFile, type PreparedImageCall } from './use-cases/image-request-check';
 export { type VideoProviderLookup } from './use-cases/video-target';
-export {
-  deleteContent,
-  IDEMPOTENCY_WINDOW_SECONDS,
-  newTaskId,
-  taskNotFound,
-  VideoTasks,
-  type VideoTasksDeps,
-} from './use-cases/video-tasks';
-export { type WorkerLog } from './use-cases/video-task-driver';
-export { VideoWorker, type VideoWorkerDeps, type VideoWorkerOptions } from './use-cases/video-worker';
+export { VideoTasks } from './use-cases/video-tasks';
+export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
-export {
-  imageCost,
-  missingPrice,
-  type ModelPricing,
-  pricingOf,
-  settleDeliveredVideo,
-  textCost,
-  videoCost,
-  type VideoSettlement,
-} from './billing';
-export { Billing, type BudgetStatus, quotaExhaustedError } from './use-cases/billing';
-export { BUDGET_PERIODS, type BudgetPeriod, periodEnd, periodStart, usedInPeriod } from './budget-period';
-export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart, type DataUrl } from './data-url';
+export { missingPrice, type ModelPricing } from './billing';
+export { Billing, type BudgetStatus } from './use-cases/billing';
+export { BUDGET_PERIODS, type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';
+export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart } from './data-url';
 export { taskErrorOf } from './task-errors';
-export { checkReasoningEffort, mayReason, UNSUPPORTED_REASONING, type ReasoningAsk } from './reasoning';
+export { checkReasoningEffort, mayReason } from './reasoning';
 export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
-export {
-  DeploymentSelector,
-  type RoutedCallDeps,
-  isUpstreamFault,
-  orderDeployments,
-  type DeploymentAttempt,
-  type SelectionOptions,
-} from './use-cases/deployment-selection';
-export {
-  conversationAfter,
-  type ConversationTurn,
-  type ResponseDocument,
-  ResponsesConversation,
-  type ResponsesConversationDeps,
-} from './use-cases/responses-conversation';
-export { auditTaskBooks, type TaskBooksAuditResult } from './use-cases/task-books-audit';
-export { embeddedIpv4, isForbiddenAddress } from './network-address';
-export {
-  eventTypeOf,
-  isWebhookEventType,
-  newEventId,
-  WEBHOOK_EVENT_TYPES,
-  type WebhookEventBody,
-  type WebhookEventType,
-  webhookEventBody,
-} from './webhooks/webhook-events';
-export { newWebhookSecret, signWebhook, WEBHOOK_SECRET_PREFIX, type WebhookHeaders } from './webhooks/webhook-signing';
-export { DEFAULT_WEBHOOK_RETRY, nextAttemptAt, type WebhookRetryPolicy } from './webhooks/webhook-retry';
+export { DeploymentSelector, type RoutedCallDeps } from './use-cases/deployment-selection';
+export { ResponsesConversation } from './use-cases/responses-conversation';
+export { auditTaskBooks } from './use-cases/task-books-audit';
+export { isForbiddenAddress } from './network-address';
+export { newEventId, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks/webhook-events';
+export { newWebhookSecret } from './webhooks/webhook-signing';
+export { DEFAULT_WEBHOOK_RETRY, type WebhookRetryPolicy } from './webhooks/webhook-retry';
 export { checkWebhookUrl, hostOf, isAllowedHost, parseAllowedHosts, type WebhookUrlRule } from './webhooks/webhook-url';
-export { type CreateEndpointInput, endpointNotFound, MAX_ENDPOINTS_PER_ACCOUNT, WebhookEndpoints } from './webhooks/webhook-endpoints';
+export { WebhookEndpoints } from './webhooks/webhook-endpoints';
 export {
   type AccountAlert,
-  type AccountAlertOptions,
   type AccountAlertStore,
-  type AccountAlertType,
-  budgetAlert,
   DEFAULT_BUDGET_ALERT_THRESHOLDS,
   DEFAULT_KEY_EXPIRY_ALERT_HOURS,
   type ExpiringKey,
-  expiryAlert,
   type KeyBudgetState,
   parseBudgetAlertThresholds,
-  reachedThresholds,
   sweepAccountAlerts,
 } from './webhooks/account-alerts';
-export { WebhookDispatcher, type WebhookDispatcherDeps, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
-export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchDeps, type TaskWatchLimits, type TaskWatcher } from './webhooks/task-watch';
+export { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchLimits } from './webhooks/task-watch';
 export {
   type AuditActor,
   type AuditChange,
@@ -299,4 +178,3 @@ export {
 } from './ports';
 export { maskSecrets } from './audit-mask';
 export { forbiddenRole, roleOf } from './key-roles';
-export { seesTask, taskOwnerFilter } from './task-scope';

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import { GatewayError, toGatewayError } from '@gateway/core';
 import type { ErrorRenderer } from './error-shape';
 import { clientLeft } from './request-abort';
@@ -69,9 +69,4 @@ export function sendError(res: Response, e: unknown, render: ErrorRenderer): voi
   if (!err.retryable) res.setHeader('x-should-retry', 'false');
   if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(0, Math.ceil(err.retryAfterSeconds))));
   res.status(status).json(body);
-}
-
-/** The one error middleware: renders any failure in the router's own format. */
-export function errorMiddleware(render: ErrorRenderer): ErrorRequestHandler {
-  return (e, _req, res, _next) => sendError(res, e, render);
 }

@@ -1,7 +1,1 @@
-export {
-  anthropicProvider,
-  createAnthropicProvider,
-  anthropicOptionsSchema,
-  type AnthropicProvider,
-  type AnthropicProviderConfig,
-} from './anthropic-provider';
+export { anthropicProvider } from './anthropic-provider';

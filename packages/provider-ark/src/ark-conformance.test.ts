@@ -1,10 +1,10 @@
 import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeArk } from '@gateway/testkit';
-import { createArkProvider } from './ark-provider';
+import { arkProvider } from './ark-provider';
 
 describeVideoModelConformance('ark (batched polling)', async () => {
   const { fake, base } = await fakeVideoConformanceBase(
     (clock) => startFakeArk({ queuedMs: 60, runningMs: 100, now: clock.now }),
-    (f, apiKey = f.apiKey) => createArkProvider({ baseUrl: f.url, apiKey }),
+    (f, apiKey = f.apiKey) => arkProvider.create({ baseUrl: f.url, apiKey }),
     'wrong-ark-key',
   );
   return {

@@ -1,22 +1,10 @@
-import {
-  bearerAuth,
-  createVideoProvider,
-  readOption,
-  type ProviderDescriptor,
-  type VideoProvider,
-  type VideoProviderConfig,
-} from '@gateway/provider-kit';
+import { bearerAuth, readOption, videoProvider } from '@gateway/provider-kit';
 import { ARK_DEFAULT_BASE_URL, ARK_REQUEST_ID_HEADERS } from './ark-api';
 import { describeArkFailure } from './ark-error';
 import { ArkVideoModel } from './ark-video-model';
 
-/** The base URL ends in `/api/v3`, as the Ark SDKs take it; `options`: `batchPolling`, `maxBatch`, `maxSockets`. */
-export type ArkProviderConfig = VideoProviderConfig;
-
-export type ArkProvider = VideoProvider;
-
-/** `options` of an ark provider entry. */
-export const arkOptionsSchema = {
+/** `options` of an ark provider entry (its base URL ends in `/api/v3`, as the Ark SDKs take it). */
+const arkOptionsSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -29,24 +17,16 @@ export const arkOptionsSchema = {
   },
 } as const;
 
-export function createArkProvider(config: ArkProviderConfig): ArkProvider {
-  return createVideoProvider(config, {
-    defaultBaseUrl: ARK_DEFAULT_BASE_URL,
-    defaultMaxSockets: 64,
-    optionsSchema: arkOptionsSchema,
-    authHeaders: bearerAuth,
-    requestIdHeaders: ARK_REQUEST_ID_HEADERS,
-    describeFailure: describeArkFailure,
-    model: (http, _apiKey, o) =>
-      new ArkVideoModel(http, {
-        batchPolling: readOption.boolean(o, 'batchPolling', true),
-        maxBatch: Math.min(500, readOption.positiveInt(o, 'maxBatch', 100)),
-      }),
-  });
-}
-
-export const arkProvider: ProviderDescriptor<'ark'> = {
-  type: 'ark',
+export const arkProvider = videoProvider('ark', {
+  defaultBaseUrl: ARK_DEFAULT_BASE_URL,
+  defaultMaxSockets: 64,
   optionsSchema: arkOptionsSchema,
-  create: (entry) => createArkProvider(entry),
-};
+  authHeaders: bearerAuth,
+  requestIdHeaders: ARK_REQUEST_ID_HEADERS,
+  describeFailure: describeArkFailure,
+  model: (http, _apiKey, o) =>
+    new ArkVideoModel(http, {
+      batchPolling: readOption.boolean(o, 'batchPolling', true),
+      maxBatch: Math.min(500, readOption.positiveInt(o, 'maxBatch', 100)),
+    }),
+});

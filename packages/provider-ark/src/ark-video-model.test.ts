@@ -9,12 +9,12 @@ import {
   useFakeVideoUpstream,
   videoRequest,
 } from '@gateway/testkit';
-import { createArkProvider } from './ark-provider';
+import { arkProvider } from './ark-provider';
 import { convertToArkTask } from './convert-to-ark-task';
 
 const up = useFakeVideoUpstream(
   (clock) => startFakeArk({ queuedMs: 60, runningMs: 80, now: clock.now }),
-  (fake) => createArkProvider({ baseUrl: fake.url, apiKey: fake.apiKey }),
+  (fake) => arkProvider.create({ baseUrl: fake.url, apiKey: fake.apiKey }),
 );
 
 describe('convertToArkTask', () => {
@@ -135,7 +135,7 @@ describe('ArkVideoModel against the fake Ark', () => {
     expect(err).toMatchObject({ reason: 'invalid_request', upstreamCode: 'InvalidParameter', message: 'ratio is bad' });
 
     const shortLived = await startFakeArk({ queuedMs: 0, runningMs: 0, urlTtlMs: 30, now: up.clock.now });
-    const p = createArkProvider({ baseUrl: shortLived.url, apiKey: shortLived.apiKey, options: { batchPolling: false } });
+    const p = arkProvider.create({ baseUrl: shortLived.url, apiKey: shortLived.apiKey, options: { batchPolling: false } });
     try {
       const st = await p.video.status(await p.video.start(videoRequest(), { taskId: 'x' }), { taskId: 'x' });
       if (st.state !== 'succeeded') throw new Error(st.state);

@@ -1,1 +1,1 @@
-export { arkProvider, createArkProvider, arkOptionsSchema, type ArkProvider, type ArkProviderConfig } from './ark-provider';
+export { arkProvider } from './ark-provider';

@@ -11,7 +11,7 @@ import {
   videoRequest,
 } from '@gateway/testkit';
 import { convertToDashScopeVideo } from './convert-to-dashscope-video';
-import { createDashScopeProvider } from './dashscope-provider';
+import { dashscopeProvider } from './dashscope-provider';
 
 const req = (over: Parameters<typeof videoRequest>[0] = {}) =>
   videoRequest({ durationSeconds: 5, upstreamModel: 'wan2.5-t2v-preview', ...over });
@@ -36,7 +36,7 @@ describe('convertToDashScopeVideo', () => {
 describe('DashScopeVideoModel against the fake DashScope', () => {
   const up = useFakeVideoUpstream(
     (clock) => startFakeDashScope({ queuedMs: 60, runningMs: 80, now: clock.now }),
-    (fake) => createDashScopeProvider({ baseUrl: fake.url, apiKey: fake.apiKey }),
+    (fake) => dashscopeProvider.create({ baseUrl: fake.url, apiKey: fake.apiKey }),
   );
 
   it('check() refuses what Wan cannot render', () => {
@@ -108,7 +108,7 @@ describe('DashScopeVideoModel against the fake DashScope', () => {
 describeVideoModelConformance('dashscope', async () => {
   const { fake, base } = await fakeVideoConformanceBase(
     (clock) => startFakeDashScope({ queuedMs: 60, runningMs: 100, now: clock.now }),
-    (f, apiKey = f.apiKey) => createDashScopeProvider({ baseUrl: f.url, apiKey }),
+    (f, apiKey = f.apiKey) => dashscopeProvider.create({ baseUrl: f.url, apiKey }),
     'sk-wrong-dashscope',
   );
   return {

@@ -1,7 +1,1 @@
-export {
-  createDashScopeProvider,
-  dashscopeOptionsSchema,
-  dashscopeProvider,
-  type DashScopeProvider,
-  type DashScopeProviderConfig,
-} from './dashscope-provider';
+export { dashscopeProvider } from './dashscope-provider';

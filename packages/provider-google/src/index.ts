@@ -1,7 +1,1 @@
-export {
-  googleProvider,
-  createGoogleProvider,
-  googleOptionsSchema,
-  type GoogleProvider,
-  type GoogleProviderConfig,
-} from './google-provider';
+export { googleProvider } from './google-provider';

@@ -1,14 +1,7 @@
 // What provider packages and the server use; everything else stays inside the kit.
 // The core's names of the contract: provider packages import them from here, never from @gateway/core.
 export * from './contract-core';
-export {
-  type ProviderDescriptor,
-  type ProviderEntry,
-  type ProviderEnvironment,
-  type ProviderPorts,
-  type JsonSchemaObject,
-  NOTHING_TO_RELEASE,
-} from './provider-descriptor';
+export { type ProviderDescriptor, type ProviderEntry, type ProviderEnvironment, type ProviderPorts } from './provider-descriptor';
 export { ProviderConfigError, readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
 export type { UpstreamTimeouts } from './upstream-timeouts';
 export { UpstreamClient, type UpstreamCall } from './upstream-client';
@@ -16,10 +9,10 @@ export type { UpstreamResponse } from './upstream-response';
 export {
   bearerAuth,
   createVideoProvider,
+  videoProvider,
   SOCKETS_ONLY_OPTIONS_SCHEMA,
   type VideoProvider,
   type VideoProviderConfig,
-  type VideoUpstream,
 } from './video-provider';
 export {
   type UpstreamFailure,
@@ -34,7 +27,6 @@ export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, unreadFields } from './conversion-helpers';
 export {
-  type ChatCompletion,
   chatCompletionSchema,
   type ChatDialect,
   OPENAI_CHAT_DIALECT,
@@ -46,8 +38,8 @@ export {
   mapChatCompletion,
   readChatStream,
 } from './chat-dialect';
-export { createRedactor, redactDeep, REDACTED, MIN_FRAGMENT, type Redact } from './secret-redactor';
-export { redactingPorts, redactError } from './redacting-ports';
+export { createRedactor, type Redact } from './secret-redactor';
+export { redactingPorts } from './redacting-ports';
 export {
   ADAPTER_CONTRACT_VERSION,
   ADAPTER_KIT,
@@ -56,4 +48,4 @@ export {
   type AdapterEnvironment,
   type AdapterKit,
 } from './adapter-contract';
-export { adapterFailure, guardAdapterPorts } from './adapter-guard';
+export { guardAdapterPorts } from './adapter-guard';

@@ -50,6 +50,3 @@ export interface ProviderDescriptor<T extends string = string> {
   readonly optionsSchema: JsonSchemaObject;
   create(entry: ProviderEntry, env: ProviderEnvironment): ProviderPorts;
 }
-
-/** Ports that hold no sockets (the simulator): nothing to close or drain. */
-export const NOTHING_TO_RELEASE = Object.freeze({ close: () => undefined, drain: () => undefined });

@@ -2,6 +2,7 @@ import type { VideoModelPort } from '@gateway/core';
 import { readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
 import { UpstreamClient, type UpstreamClientConfig } from './upstream-client';
 import type { UpstreamTimeouts } from './upstream-timeouts';
+import type { JsonSchemaObject, ProviderDescriptor } from './provider-descriptor';
 
 /** `options` of a video-only provider whose only setting is its socket count (default 32). */
 export const SOCKETS_ONLY_OPTIONS_SCHEMA = {
@@ -59,3 +60,17 @@ export function createVideoProvider(config: VideoProviderConfig, upstream: Video
 
 /** Bearer auth with the key itself, the common case. */
 export const bearerAuth = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
+
+/** A video provider package's descriptor; `create` also takes a bare config (the package's tests build one directly). */
+export interface VideoProviderDescriptor<T extends string> extends ProviderDescriptor<T> {
+  create(config: VideoProviderConfig): VideoProvider;
+}
+
+/** The descriptor of a video-only upstream: its `options` are the socket count unless it names a schema of its own. */
+export function videoProvider<T extends string>(
+  type: T,
+  upstream: Omit<VideoUpstream, 'optionsSchema'> & { optionsSchema?: JsonSchemaObject & VideoUpstream['optionsSchema'] },
+): VideoProviderDescriptor<T> {
+  const full = { ...upstream, optionsSchema: upstream.optionsSchema ?? SOCKETS_ONLY_OPTIONS_SCHEMA };
+  return { type, optionsSchema: full.optionsSchema, create: (config) => createVideoProvider(config, full) };
+}

@@ -1,1 +1,1 @@
-export { createKlingProvider, klingOptionsSchema, klingProvider, type KlingProvider, type KlingProviderConfig } from './kling-provider';
+export { klingProvider } from './kling-provider';

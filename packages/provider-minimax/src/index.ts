@@ -1,7 +1,1 @@
-export {
-  createMiniMaxProvider,
-  minimaxOptionsSchema,
-  minimaxProvider,
-  type MiniMaxProvider,
-  type MiniMaxProviderConfig,
-} from './minimax-provider';
+export { minimaxProvider } from './minimax-provider';

@@ -11,7 +11,7 @@ import {
   videoRequest,
 } from '@gateway/testkit';
 import { convertToMiniMaxVideo } from './convert-to-minimax-video';
-import { createMiniMaxProvider } from './minimax-provider';
+import { minimaxProvider } from './minimax-provider';
 
 const req = (over: Parameters<typeof videoRequest>[0] = {}) =>
   videoRequest({ durationSeconds: 6, upstreamModel: 'MiniMax-Hailuo-02', ...over });
@@ -31,7 +31,7 @@ describe('convertToMiniMaxVideo', () => {
 describe('MiniMaxVideoModel against the fake MiniMax', () => {
   const up = useFakeVideoUpstream(
     (clock) => startFakeMiniMax({ queuedMs: 60, runningMs: 80, now: clock.now }),
-    (fake) => createMiniMaxProvider({ baseUrl: fake.url, apiKey: fake.apiKey }),
+    (fake) => minimaxProvider.create({ baseUrl: fake.url, apiKey: fake.apiKey }),
   );
 
   it('check() refuses what Hailuo cannot render', () => {
@@ -92,7 +92,7 @@ describe('MiniMaxVideoModel against the fake MiniMax', () => {
 describeVideoModelConformance('minimax', async () => {
   const { fake, base } = await fakeVideoConformanceBase(
     (clock) => startFakeMiniMax({ queuedMs: 60, runningMs: 100, now: clock.now }),
-    (f, apiKey = f.apiKey) => createMiniMaxProvider({ baseUrl: f.url, apiKey }),
+    (f, apiKey = f.apiKey) => minimaxProvider.create({ baseUrl: f.url, apiKey }),
     'wrong-minimax-key',
   );
   return {

@@ -1,7 +1,1 @@
-export {
-  openAiCompatibleProvider,
-  createOpenAiCompatibleProvider,
-  type OpenAiCompatibleProvider,
-  type OpenAiCompatibleProviderConfig,
-} from './openai-compatible-provider';
-export { openAiCompatibleOptionsSchema } from './openai-compatible-options';
+export { openAiCompatibleProvider } from './openai-compatible-provider';

@@ -1,7 +1,1 @@
-export {
-  openAiProvider,
-  createOpenAiProvider,
-  openAiOptionsSchema,
-  type OpenAiProvider,
-  type OpenAiProviderConfig,
-} from './openai-provider';
+export { openAiProvider } from './openai-provider';

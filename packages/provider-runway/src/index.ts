@@ -1,7 +1,1 @@
-export {
-  createRunwayProvider,
-  runwayOptionsSchema,
-  runwayProvider,
-  type RunwayProvider,
-  type RunwayProviderConfig,
-} from './runway-provider';
+export { runwayProvider } from './runway-provider';

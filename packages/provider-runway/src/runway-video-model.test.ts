@@ -12,7 +12,7 @@ import {
   videoRequest,
 } from '@gateway/testkit';
 import { convertToRunwayTask } from './convert-to-runway-task';
-import { createRunwayProvider } from './runway-provider';
+import { runwayProvider } from './runway-provider';
 
 const req = (over: Parameters<typeof videoRequest>[0] = {}) => videoRequest({ durationSeconds: 5, upstreamModel: 'gen4_turbo', ...over });
 
@@ -42,7 +42,7 @@ describe('convertToRunwayTask', () => {
 describe('RunwayVideoModel against the fake Runway', () => {
   const up = useFakeVideoUpstream(
     (clock) => startFakeRunway({ queuedMs: 60, runningMs: 80, now: clock.now }),
-    (fake) => createRunwayProvider({ baseUrl: fake.url, apiKey: fake.apiKey }),
+    (fake) => runwayProvider.create({ baseUrl: fake.url, apiKey: fake.apiKey }),
   );
 
   it('check() refuses what Runway cannot render', () => {
@@ -108,7 +108,7 @@ describe('RunwayVideoModel against the fake Runway', () => {
 describeVideoModelConformance('runway', async () => {
   const { fake, base } = await fakeVideoConformanceBase(
     (clock) => startFakeRunway({ queuedMs: 60, runningMs: 100, now: clock.now }),
-    (f, apiKey = f.apiKey) => createRunwayProvider({ baseUrl: f.url, apiKey }),
+    (f, apiKey = f.apiKey) => runwayProvider.create({ baseUrl: f.url, apiKey }),
     'key_wrong_runway',
   );
   return {

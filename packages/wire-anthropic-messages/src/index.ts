@@ -1,2 +1,1 @@
 export { anthropicMessagesFormat } from './messages.format';
-export { messagesRoutes, type MessagesRouterDeps } from './messages.router';

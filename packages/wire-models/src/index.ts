@@ -1,2 +1,1 @@
 export { modelsFormat } from './models.format';
-export { modelsRoutes, type ModelsRouterDeps } from './models.router';

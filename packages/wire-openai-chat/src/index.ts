@@ -1,2 +1,1 @@
 export { openAiChatFormat } from './chat.format';
-export { chatRoutes, type ChatRouterDeps } from './chat.router';

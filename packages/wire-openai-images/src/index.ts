@@ -1,2 +1,1 @@
 export { openAiImagesFormat } from './images.format';
-export { imagesRoutes, type ImagesRouterDeps } from './images.router';

@@ -1,9 +1,2 @@
 export { openAiResponsesFormat } from './responses.format';
-export { responsesRoutes, type ResponsesRouterDeps } from './responses.router';
-export {
-  responsesSocket,
-  RESPONSES_SOCKET_PATH,
-  type ResponsesSocket,
-  type SocketAcceptance,
-  type TextSocket,
-} from './responses.websocket';
+export { responsesSocket, type SocketAcceptance, type TextSocket } from './responses.websocket';

@@ -210,5 +210,3 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
-
-export type ResponsesSocket = ReturnType<typeof responsesSocket>;

@@ -1,5 +1,4 @@
 export { videoTasksFormat } from './tasks.format';
 export { createTaskRequestSchema } from './tasks.request.schema';
 export { decodeCreateTask } from './tasks.request.codec';
-export { videoTasksRoutes, type VideoTasksRouterDeps } from './tasks.router';
 export { encodeTask } from './task.object.codec';

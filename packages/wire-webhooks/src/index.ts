@@ -1,4 +1,3 @@
 export { webhooksFormat } from './webhooks.format';
 export { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
 export { createEndpointSchema, updateEndpointSchema } from './webhooks.request.schema';
-export { webhooksRoutes, type WebhooksRouterDeps } from './webhooks.router';

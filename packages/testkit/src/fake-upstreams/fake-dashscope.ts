@@ -5,29 +5,20 @@
  * errors as `{code, message, request_id}` (InvalidApiKey, Throttling.RateQuota, DataInspectionFailed).
  */
 import { randomUUID } from 'node:crypto';
-import { startFakeVideoStorage, type FakeVideoStorage } from './fake-video-storage';
+import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
   type FakeHttpRequest,
-  type FakeHttpServer,
-  type FakeRouteKind,
   type FakeTask,
   type FakeVideoOptions,
 } from './fake-video-tasks';
 
-export interface FakeDashScope {
-  /** baseUrl as the DashScope SDKs take it: ends in /api/v1 */
-  url: string;
+/** baseUrl as the DashScope SDKs take it: ends in /api/v1 */
+export interface FakeDashScope extends FakeStoredVideoUpstream {
   apiKey: string;
-  book: FakeTaskBook;
-  api: FakeHttpServer;
-  storage: FakeVideoStorage;
-  /** the next request of a kind answers 429 Throttling.RateQuota (with Retry-After when given) */
-  rateLimitNext(kind: FakeRouteKind, retryAfterSeconds?: number): void;
-  close(): Promise<void>;
 }
 
 type Res = Parameters<typeof sendJson>[0];
@@ -150,19 +141,11 @@ export async function startFakeDashScope(opts: FakeVideoOptions = {}): Promise<F
   );
 
   return {
-    url: `${api.origin}/api/v1`,
     apiKey,
-    book,
-    api,
-    storage,
-    rateLimitNext: (kind, retryAfterSeconds) =>
-      api.failNext(kind, 1, {
-        status: 429,
-        retryAfterSeconds,
-        body: errorBody(429, 'Requests rate limit exceeded, please try again later.'),
-      }),
-    close: async () => {
-      await Promise.all([api.close(), storage.close()]);
-    },
+    ...storedVideoUpstream({ api, storage, book, url: `${api.origin}/api/v1` }, (retryAfterSeconds) => ({
+      status: 429,
+      retryAfterSeconds,
+      body: errorBody(429, 'Requests rate limit exceeded, please try again later.'),
+    })),
   };
 }

@@ -5,30 +5,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { verifyHs256 } from './fake-jwt';
-import { startFakeVideoStorage, type FakeVideoStorage } from './fake-video-storage';
+import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
   type FakeHttpRequest,
-  type FakeHttpServer,
-  type FakeRouteKind,
   type FakeTask,
   type FakeVideoOptions,
 } from './fake-video-tasks';
 
-export interface FakeKling {
-  /** baseUrl as Kling's docs give it (no /v1) */
-  url: string;
+/** baseUrl as Kling's docs give it (no /v1); its rate limit answers 429 code 1302 */
+export interface FakeKling extends FakeStoredVideoUpstream {
   accessKey: string;
   secretKey: string;
-  book: FakeTaskBook;
-  api: FakeHttpServer;
-  storage: FakeVideoStorage;
-  /** the next `times` requests of a kind answer 429 code 1302 (with Retry-After when given) */
-  rateLimitNext(kind: FakeRouteKind, retryAfterSeconds?: number): void;
-  close(): Promise<void>;
 }
 
 type Res = Parameters<typeof sendJson>[0];
@@ -141,16 +132,12 @@ export async function startFakeKling(opts: FakeKlingOptions = {}): Promise<FakeK
   );
 
   return {
-    url: api.origin,
     accessKey,
     secretKey,
-    book,
-    api,
-    storage,
-    rateLimitNext: (kind, retryAfterSeconds) =>
-      api.failNext(kind, 1, { status: 429, retryAfterSeconds, body: errorBody(429, 'API request too fast, please slow down', 1302) }),
-    close: async () => {
-      await Promise.all([api.close(), storage.close()]);
-    },
+    ...storedVideoUpstream({ api, storage, book }, (retryAfterSeconds) => ({
+      status: 429,
+      retryAfterSeconds,
+      body: errorBody(429, 'API request too fast, please slow down', 1302),
+    })),
   };
 }

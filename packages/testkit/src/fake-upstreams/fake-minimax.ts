@@ -3,29 +3,20 @@
  * most failures with HTTP 200 and `base_resp.status_code` (1002 rate limit, 1004 auth, 1026/1027
  * sensitive content, 2013 invalid params); result files are fetched through `download_url` on a storage host.
  */
-import { startFakeVideoStorage, type FakeVideoStorage } from './fake-video-storage';
+import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
   type FakeHttpRequest,
-  type FakeHttpServer,
-  type FakeRouteKind,
   type FakeTask,
   type FakeVideoOptions,
 } from './fake-video-tasks';
 
-export interface FakeMiniMax {
-  /** baseUrl as MiniMax's docs give it (no /v1) */
-  url: string;
+/** baseUrl as MiniMax's docs give it (no /v1); its rate limit answers HTTP 200 with base_resp 1002, no Retry-After */
+export interface FakeMiniMax extends FakeStoredVideoUpstream {
   apiKey: string;
-  book: FakeTaskBook;
-  api: FakeHttpServer;
-  storage: FakeVideoStorage;
-  /** the next request of a kind answers HTTP 200 with base_resp 1002 (MiniMax's rate limit) */
-  rateLimitNext(kind: FakeRouteKind): void;
-  close(): Promise<void>;
 }
 
 type Res = Parameters<typeof sendJson>[0];
@@ -129,14 +120,7 @@ export async function startFakeMiniMax(opts: FakeVideoOptions = {}): Promise<Fak
   );
 
   return {
-    url: api.origin,
     apiKey,
-    book,
-    api,
-    storage,
-    rateLimitNext: (kind) => api.failNext(kind, 1, { status: 200, body: baseResp(1002, 'rate limit exceeded') }),
-    close: async () => {
-      await Promise.all([api.close(), storage.close()]);
-    },
+    ...storedVideoUpstream({ api, storage, book }, () => ({ status: 200, body: baseResp(1002, 'rate limit exceeded') })),
   };
 }

@@ -4,31 +4,22 @@
  * DELETE, which cancels a task that is not done and deletes one that is (both 204; then 404).
  * Errors are `{"error": "..."}`.
  */
-import { startFakeVideoStorage, type FakeVideoStorage } from './fake-video-storage';
+import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
   type FakeHttpRequest,
-  type FakeHttpServer,
-  type FakeRouteKind,
   type FakeTask,
   type FakeVideoOptions,
 } from './fake-video-tasks';
 
 export const RUNWAY_API_VERSION = '2024-11-06';
 
-export interface FakeRunway {
-  /** baseUrl as the Runway SDK takes it (no /v1) */
-  url: string;
+/** baseUrl as the Runway SDK takes it (no /v1) */
+export interface FakeRunway extends FakeStoredVideoUpstream {
   apiKey: string;
-  book: FakeTaskBook;
-  api: FakeHttpServer;
-  storage: FakeVideoStorage;
-  /** the next request of a kind answers 429 (with Retry-After when given) */
-  rateLimitNext(kind: FakeRouteKind, retryAfterSeconds?: number): void;
-  close(): Promise<void>;
 }
 
 type Res = Parameters<typeof sendJson>[0];
@@ -128,15 +119,11 @@ export async function startFakeRunway(opts: FakeVideoOptions = {}): Promise<Fake
   );
 
   return {
-    url: api.origin,
     apiKey,
-    book,
-    api,
-    storage,
-    rateLimitNext: (kind, retryAfterSeconds) =>
-      api.failNext(kind, 1, { status: 429, retryAfterSeconds, body: errorBody(429, 'You have exceeded the rate limit.') }),
-    close: async () => {
-      await Promise.all([api.close(), storage.close()]);
-    },
+    ...storedVideoUpstream({ api, storage, book }, (retryAfterSeconds) => ({
+      status: 429,
+      retryAfterSeconds,
+      body: errorBody(429, 'You have exceeded the rate limit.'),
+    })),
   };
 }
