@@ -60,7 +60,9 @@ function importedNames(file: string, text?: string): Map<string, Set<string>> {
   // bench/ and scripts/ reach a package's index by path ('../packages/core/src')
   const pkgOf = (specifier: string) =>
     /^@gateway\/([a-z0-9-]+)$/.exec(specifier)?.[1] ??
-    (specifier.startsWith('.') ? /^packages\/([a-z0-9-]+)\/src(\/index)?$/.exec(path.relative(ROOT, path.resolve(path.dirname(file), specifier)))?.[1] : undefined);
+    (specifier.startsWith('.')
+      ? /^packages\/([a-z0-9-]+)\/src(\/index)?$/.exec(path.relative(ROOT, path.resolve(path.dirname(file), specifier)))?.[1]
+      : undefined);
   const add = (specifier: string, name: string) => {
     const pkg = pkgOf(specifier);
     if (pkg) used.set(pkg, (used.get(pkg) ?? new Set()).add(name));
@@ -73,7 +75,8 @@ function importedNames(file: string, text?: string): Map<string, Set<string>> {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const bindings = node.importClause?.namedBindings;
       if (node.importClause?.name) add(node.moduleSpecifier.text, 'default');
-      if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) add(node.moduleSpecifier.text, (e.propertyName ?? e.name).text);
+      if (bindings && ts.isNamedImports(bindings))
+        for (const e of bindings.elements) add(node.moduleSpecifier.text, (e.propertyName ?? e.name).text);
       if (bindings && ts.isNamespaceImport(bindings)) addNamespace(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       if (node.exportClause && ts.isNamedExports(node.exportClause)) {
