@@ -1,3 +1,4 @@
+import { importEsm } from './esm-import';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { basename, isAbsolute, join, resolve } from 'node:path';
@@ -20,10 +21,6 @@ import { ConfigError, type GatewayConfigFile, type ProviderConfig } from './conf
  * AdapterDescriptor (provider-kit adapter-contract.ts). Loading is asynchronous (`import()`), so the registry loads
  * every named module before it builds (start-up, config reload, admin validation); building stays synchronous.
  */
-
-// A real dynamic import in every runtime we run under: the esbuild CommonJS bundle, tsx, and ts-jest (which would
-// otherwise turn `import()` into `require()`, and require cannot load an .mjs file on Node 20).
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 
 interface Loaded {
   descriptor: AdapterDescriptor;
@@ -64,7 +61,7 @@ export class AdapterModules {
         continue;
       }
       try {
-        const mod = await importModule(this.target(p.module));
+        const mod = await importEsm(this.target(p.module));
         const d = (mod.default ?? mod) as Partial<AdapterDescriptor> | undefined;
         if (!d || typeof d !== 'object' || typeof d.create !== 'function') {
           this.problems.set(

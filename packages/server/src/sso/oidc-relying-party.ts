@@ -1,9 +1,7 @@
 import type * as OpenIdClient from 'openid-client';
 import type { OidcEnv } from './oidc-env';
-
-// openid-client is ESM-only; a real dynamic import works under the CommonJS bundle, tsx and ts-jest alike (as
-// adapter-modules.ts explains), and loads it only on a gateway that has single sign-on.
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+// openid-client is ESM-only: loaded with a real import(), and only on a gateway that has single sign-on
+import { importEsm } from '../esm-import';
 
 /** Why a sign-in could not finish, as the refusal page says it (never a 500: the person gets a page that explains). */
 export class SignInRefused extends Error {
@@ -38,7 +36,7 @@ export class OidcRelyingParty {
 
   private discover() {
     this.config ??= (async () => {
-      const lib = (await importModule('openid-client')) as typeof OpenIdClient;
+      const lib = (await importEsm('openid-client')) as unknown as typeof OpenIdClient;
       const insecure = LOOPBACK_ISSUER.test(this.env.issuer) ? { execute: [lib.allowInsecureRequests] } : undefined;
       const config = await lib.discovery(new URL(this.env.issuer), this.env.clientId, this.env.clientSecret, undefined, insecure);
       return { lib, config };

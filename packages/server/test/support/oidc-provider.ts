@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// oidc-provider is ESM-only: a real dynamic import (ts-jest would turn import() into require()).
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+// oidc-provider is ESM-only: a real dynamic import (ts-jest would turn import() into require())
+import { importEsm } from '../../src/esm-import';
 
 export const OIDC_CLIENT_ID = 'gateway-dashboard';
 export const OIDC_CLIENT_SECRET = 'test-client-secret-0123456789abcdef';
@@ -61,7 +61,7 @@ export async function startOidcProvider(users: Readonly<Record<string, readonly 
   return {
     issuer,
     async register(redirectUri) {
-      const { default: Provider } = (await importModule('oidc-provider')) as {
+      const { default: Provider } = (await importEsm('oidc-provider')) as unknown as {
         default: new (issuer: string, config: object) => OidcProvider;
       };
       const provider = new Provider(issuer, {
