@@ -4,6 +4,7 @@ import { configSchema } from '../config.schema';
 import { auditList, auditParams } from '../self-service/self-service.openapi';
 import { adminKeyRoutes } from './admin-keys.router';
 import { adminAs, adminRoute } from './admin-route';
+import { adminTaskRoutes } from './admin-tasks.router';
 import { adminWebhookRoutes } from './admin-webhooks.router';
 import { auditFilter, sendAudit } from './audit-view';
 
@@ -124,6 +125,7 @@ export const adminRoutes = [
   }),
   ...adminKeyRoutes,
   ...adminWebhookRoutes,
+  ...adminTaskRoutes,
   ...CATALOGUE.flatMap(([path, kind, body]) => [
     adminRoute({
       method: 'get',
