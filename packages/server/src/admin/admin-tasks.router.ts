@@ -1,5 +1,12 @@
 import type { Request } from 'express';
-import { ALL_ACCOUNT_TASKS_MAX_LIMIT, invalid, TASK_STATUSES, type AllAccountTasksQuery, type TaskStatus, type VideoTask } from '@gateway/core';
+import {
+  ALL_ACCOUNT_TASKS_MAX_LIMIT,
+  invalid,
+  TASK_STATUSES,
+  type AllAccountTasksQuery,
+  type TaskStatus,
+  type VideoTask,
+} from '@gateway/core';
 import type { ParamDoc, SchemaDoc } from '@gateway/http-kit';
 import { encodeTask, videoTaskSchema } from '@gateway/wire-video-tasks';
 import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
@@ -27,7 +34,8 @@ function adminTaskView(task: VideoTask, base: string) {
 function one(req: Request, name: string): string | undefined {
   const v = req.query[name];
   if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > 256) throw invalid('invalid_filter', `"${name}" must be one string of at most 256 characters.`, name);
+  if (typeof v !== 'string' || v.length > 256)
+    throw invalid('invalid_filter', `"${name}" must be one string of at most 256 characters.`, name);
   return v;
 }
 
@@ -39,7 +47,8 @@ function taskListQuery(req: Request): AllAccountTasksQuery {
   if (status !== undefined && !(TASK_STATUSES as readonly string[]).includes(status))
     throw invalid('invalid_status', `"status" must be one of ${TASK_STATUSES.join(', ')}.`, 'status');
   const limit = one(req, 'limit') ?? String(DEFAULT_LIMIT);
-  if (!/^\d{1,4}$/.test(limit)) throw invalid('invalid_limit', `"limit" must be a whole number from 1 to ${ALL_ACCOUNT_TASKS_MAX_LIMIT}.`, 'limit');
+  if (!/^\d{1,4}$/.test(limit))
+    throw invalid('invalid_limit', `"limit" must be a whole number from 1 to ${ALL_ACCOUNT_TASKS_MAX_LIMIT}.`, 'limit');
   return {
     limit: Number(limit),
     after: one(req, 'after'),
@@ -61,7 +70,12 @@ export const adminTaskRoutes = [
       query('status', 'Only this status.', { enum: [...TASK_STATUSES] }),
       query('model', 'Only this model.'),
       query('after', 'The `last_id` of the previous page.'),
-      query('limit', 'At most this many tasks.', { type: 'integer', minimum: 1, maximum: ALL_ACCOUNT_TASKS_MAX_LIMIT, default: DEFAULT_LIMIT }),
+      query('limit', 'At most this many tasks.', {
+        type: 'integer',
+        minimum: 1,
+        maximum: ALL_ACCOUNT_TASKS_MAX_LIMIT,
+        default: DEFAULT_LIMIT,
+      }),
     ],
     response: {
       description: 'One page of tasks.',
@@ -100,7 +114,7 @@ export const adminTaskRoutes = [
     method: 'get',
     path: '/admin/tasks/{id}/content',
     summary: "Download any task's video or thumbnail",
-    description: 'As `GET /v1/videos/{id}/content` answers the task\'s own account: one byte range (206) and HEAD.',
+    description: "As `GET /v1/videos/{id}/content` answers the task's own account: one byte range (206) and HEAD.",
     params: [id, ...videoContentParams],
     response: videoContentResponse,
     handle: ({ deps }, req, res) => sendVideoContent(req, res, (taskId, variant) => deps.tasks.content(taskId, variant)),
