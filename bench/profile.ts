@@ -130,6 +130,7 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => path.join(dir, f))
     .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+  if (process.env.BENCH_PROFILE_KEEP) writeFileSync(process.env.BENCH_PROFILE_KEEP, readFileSync(file!));
   const s = summarize(file!, windowUs);
   const md = [
     "# Where the gateway's time goes",
