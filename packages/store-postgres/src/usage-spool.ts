@@ -72,7 +72,8 @@ export class UsageSpool {
    * replayed later, and its rows' ids make the replay write nothing twice.
    */
   async remove(file: string | null): Promise<void> {
-    if (file) await fs.promises.rm(file, { force: true }).catch(() => undefined);
+    // unlink, not rm: rm's force option costs an lstat and a walk per file
+    if (file) await fs.promises.unlink(file).catch(() => undefined);
   }
 
   /**
