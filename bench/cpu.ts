@@ -56,6 +56,8 @@ async function main(): Promise<void> {
         ...(stream ? { cpuPerChunkUs: +(us / CHUNKS).toFixed(2), chunksPerSecond: Math.round(r.rps * CHUNKS) } : {}),
         cpuPerRequestUs: Math.round(us),
         rps: Math.round(r.rps),
+        p50Ms: r.p50,
+        p99Ms: r.p99,
         requests: r.requests,
         errors: r.errors + r.non2xx,
         idleRssMb: Math.round(idle),
