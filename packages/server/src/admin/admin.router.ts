@@ -90,6 +90,25 @@ export const adminRoutes = [
     },
   }),
   adminRoute({
+    method: 'patch',
+    path: '/admin/accounts/{id}',
+    summary: 'Rename an account',
+    description: 'A `name` of null gives the account back its id as name; a change that changes nothing is not audited.',
+    params: [id('The account id.')],
+    body: {
+      content: json({
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: { type: ['string', 'null'], maxLength: 200 } },
+      }),
+    },
+    response: { description: 'The account.', content: json(account) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      res.json(await adminAs(ctx, req).updateAccount(String(req.params.id), req.body));
+    },
+  }),
+  adminRoute({
     method: 'get',
     path: '/admin/accounts/{id}/quota',
     summary: "Read an account's credit quota",

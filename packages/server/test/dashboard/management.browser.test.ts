@@ -12,7 +12,7 @@ import {
 
 /**
  * The dashboard that manages (issue 26), in Debian's Chromium against a started gateway: the platform admin creates an
- * account, sets its quota and gives it a key; an account admin creates, rotates and revokes a key and sees each state
+ * account, renames it, sets its quota and gives it a key; an account admin creates, rotates and revokes a key and sees each state
  * (and the change in its audit slice); a member sees no admin navigation; Usage totals a time range by model; the
  * platform admin sees every account's tasks with their posters and videos.
  */
@@ -85,7 +85,7 @@ describeWithBrowser('the dashboard manages', () => {
     await gw?.stop();
   });
 
-  it('platform admin: creates an account, sets its quota, gives it a key, and reads both changes in the audit log', async () => {
+  it('platform admin: creates an account, renames it, sets its quota, gives it a key, and reads the changes in the audit log', async () => {
     await signIn(ADMIN);
     expect(await navLabels()).toEqual(['Overview', 'Accounts', 'Catalogue', 'Keys', 'Usage', 'Tasks', 'Models', 'Audit', 'Playground']);
 
@@ -100,6 +100,11 @@ describeWithBrowser('the dashboard manages', () => {
     await page.getByLabel('Credit limit (empty: unlimited)').fill('500');
     await page.getByRole('button', { name: 'Save quota' }).click();
     await gamma.getByText('/ 500.00').waitFor();
+    await gamma.getByRole('button', { name: 'Edit name' }).click();
+    await gamma.getByLabel('New name (empty: the id)').fill('Gamma platform team');
+    await gamma.getByRole('button', { name: 'Save name' }).click();
+    await gamma.getByRole('cell', { name: 'Gamma platform team', exact: true }).waitFor();
+    expect((await api(ADMIN, 'GET', '/admin/accounts/gamma')).body.name).toBe('Gamma platform team');
     await screenshot(page, 'accounts-manage');
 
     await nav('Keys');
@@ -122,6 +127,7 @@ describeWithBrowser('the dashboard manages', () => {
     const log = page.getByRole('table', { name: 'Audit log' });
     await rowOf(log, 'account.create').filter({ hasText: 'account:gamma' }).waitFor();
     await rowOf(log, 'quota.update').filter({ hasText: 'quota:gamma' }).waitFor();
+    await rowOf(log, 'account.update').filter({ hasText: 'account:gamma' }).waitFor();
     await rowOf(log, 'key.create').filter({ hasText: 'admin_key:admin' }).first().waitFor();
     await page.getByLabel('Action').fill('account.create');
     await page.getByRole('button', { name: 'Apply filters' }).click();
