@@ -437,7 +437,8 @@ async function workersScenario(
         headers: { authorization: `Bearer ${KEY}` },
         body: chatBody('bench-instant', false),
       };
-      await timedRequest(t);
+      // warmed up like the other targets: each worker compiles its own hot path, so one request is not enough
+      await load(t, 128, P.seconds);
       out[n] = await loadTrials(t, 128, P.seconds, P.trials);
       log(`  WORKERS=${n}: ${out[n]!.rps.toFixed(0)} req/s`);
     } finally {
