@@ -4,7 +4,7 @@
  * The default run takes a few minutes; BENCH_FULL=1 for the longer run of a quiet machine, BENCH_QUICK=1 to try things.
  */
 import { execFileSync, execSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -331,6 +331,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       notes,
     };
     if (opts.writeDocs) {
+      // kept (untracked) so `BENCH_RENDER_ONLY=1` can render the report again after benchmarks-levers.md changed
+      mkdirSync(path.join(ROOT, '.bench-tmp'), { recursive: true });
+      writeFileSync(LAST_RESULTS, JSON.stringify(results));
       writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
       writeFileSync(path.join(ROOT, 'docs/bench-sweep.svg'), renderSweepSvg(results));
       const runs = path.join(ROOT, 'docs/benchmarks-runs.md');
@@ -523,7 +526,14 @@ async function taskScenario(
   }
 }
 
-if (require.main === module) {
+const LAST_RESULTS = path.join(ROOT, '.bench-tmp/last-results.json');
+
+if (require.main === module && process.env.BENCH_RENDER_ONLY === '1') {
+  // the last run's figures, rendered with the current benchmarks-levers.md (no measurement, no runs appended)
+  const results = JSON.parse(readFileSync(LAST_RESULTS, 'utf8')) as BenchResults;
+  writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
+  console.log('rendered docs/benchmarks.md from .bench-tmp/last-results.json');
+} else if (require.main === module) {
   const profile = process.env.BENCH_QUICK === '1' ? 'quick' : process.env.BENCH_FULL === '1' ? 'full' : 'default';
   runBenchmark({
     profile,

@@ -273,7 +273,7 @@ export function renderReport(r: BenchResults): string {
     '',
     '## How to rerun',
     '',
-    '`npm run bench` (a few minutes: 2 s trials, no flat-RSS run; installs Portkey into `.bench-tmp/` on first use). On a quiet machine, for the figures that count: `BENCH_FULL=1 npm run bench` (4 s trials, longer sequential rounds, the flat-RSS run over 1,000,000 requests: about 20–30 minutes). `BENCH_QUICK=1` for a smoke run, `BENCH_PORTKEY=0` to skip Portkey, `BENCH_LEAK_REQUESTS=N` for the flat-RSS run in any profile, `BENCH_DATABASE_URL` for the task scenario (defaults to the local PostgreSQL), `BENCH_NOTE="…"` to say under which conditions a run was made.',
+    '`npm run bench` (a few minutes: 2 s trials, no flat-RSS run; installs Portkey into `.bench-tmp/` on first use). On a quiet machine, for the figures that count: `BENCH_FULL=1 npm run bench` (4 s trials, longer sequential rounds, the flat-RSS run over 1,000,000 requests: about 20–30 minutes). `BENCH_QUICK=1` for a smoke run, `BENCH_PORTKEY=0` to skip Portkey, `BENCH_LEAK_REQUESTS=N` for the flat-RSS run in any profile, `BENCH_DATABASE_URL` for the task scenario (defaults to the local PostgreSQL), `BENCH_NOTE="…"` to say under which conditions a run was made, `BENCH_RENDER_ONLY=1` to render this page again from the figures of the last run (after benchmarks-levers.md changed).',
     '',
   );
   return lines.join('\n');
