@@ -175,8 +175,9 @@ export class KnexUsageLog implements UsageLog {
           this.scheduleRetry();
           return;
         }
-        this.waiting.shift();
+        // the segment goes before the batch leaves `waiting`: no row pending means no segment left for it either
         await this.spool?.remove(batch.file);
+        this.waiting.shift();
         if (this.failing) this.recovered += batch.rows.length;
       }
       if (this.failing) {
