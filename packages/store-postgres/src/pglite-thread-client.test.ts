@@ -6,7 +6,17 @@ import { PgliteThread, spawnPgliteThread, type EmbeddedSession } from './pglite-
 
 /** What the thread must return exactly as PGlite on the event loop does: the types every store reads. */
 const TABLE = 'create table t (id int primary key, b bytea, d timestamptz, j jsonb, a text[], n bigint, x numeric, s text, z text)';
-const ROW = [1, Buffer.from([0, 1, 254, 255]), new Date('2026-01-02T03:04:05.678Z'), JSON.stringify({ k: [1, 'v'] }), ['p', 'q'], '9007199254740993', '1.5', 'é', null];
+const ROW = [
+  1,
+  Buffer.from([0, 1, 254, 255]),
+  new Date('2026-01-02T03:04:05.678Z'),
+  JSON.stringify({ k: [1, 'v'] }),
+  ['p', 'q'],
+  '9007199254740993',
+  '1.5',
+  'é',
+  null,
+];
 
 async function roundTrip(s: EmbeddedSession) {
   await s.waitReady;
@@ -31,7 +41,12 @@ describe('PgliteThread: PGlite in a worker thread, seen as PGlite', () => {
       const [a, b] = [await roundTrip(here), await roundTrip(thread)];
       expect(b.selected).toEqual(a.selected);
       expect(typesOf(b.selected.rows[0]!)).toEqual(typesOf(a.selected.rows[0]!));
-      expect(typesOf(b.selected.rows[0]!)).toMatchObject({ b: 'object:Uint8Array', d: 'object:Date', n: 'bigint:BigInt', a: 'object:Array' });
+      expect(typesOf(b.selected.rows[0]!)).toMatchObject({
+        b: 'object:Uint8Array',
+        d: 'object:Date',
+        n: 'bigint:BigInt',
+        a: 'object:Array',
+      });
       expect(b.selected.rows[0]!.b).toEqual(new Uint8Array([0, 1, 254, 255]));
       const fields = ['name', 'message', 'code', 'detail', 'constraint', 'table', 'schema', 'severity', 'routine'] as const;
       const pick = (e: unknown) => Object.fromEntries(fields.map((f) => [f, (e as Record<string, unknown>)[f]]));

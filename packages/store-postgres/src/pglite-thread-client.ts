@@ -116,12 +116,17 @@ export class PgliteThread implements EmbeddedSession {
   }
 }
 
-/** The thread's source beside this file: TypeScript under tsx and jest (registered in the thread), else the bundle's JS. */
+/**
+ * The thread's source beside this file: TypeScript under tsx and jest (registered in the thread), else the bundle's JS.
+ * A small young generation: the thread's garbage is one message per query, and V8's default semi-spaces left the
+ * idle gateway ~20 MB larger (docs/adr/0004).
+ */
 export function spawnPgliteThread(dir: string | undefined): Worker {
   const file = path.join(__dirname, `pglite-thread${path.extname(__filename)}`);
-  if (!file.endsWith('.ts')) return new Worker(file, { workerData: { dir } });
+  const options = { workerData: { dir }, resourceLimits: { maxYoungGenerationSizeMb: 4 } };
+  if (!file.endsWith('.ts')) return new Worker(file, options);
   const tsx = require.resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)});`, { eval: true, workerData: { dir } });
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)});`, { ...options, eval: true });
 }
 
 /** The database's error as the caller would have had it in this thread: same name, message and fields. */
