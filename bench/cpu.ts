@@ -1,9 +1,9 @@
 /**
  * `npm run bench:cpu`: CPU time per proxied request, the figure that depends least on what else the machine runs.
  * Starts the mock upstream and the gateway as `npm start` runs it (embedded store, info logs, usage log on), warms
- * up, loads c=16 (BENCH_CONNECTIONS) non-streaming for BENCH_SECONDS (default 10), and prints the user + system CPU of the gateway's whole
- * process tree divided by the completed requests, with the latency percentiles and the idle RSS of the tree before the load. Extra gateway
- * settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
+ * up, loads c=16 (BENCH_CONNECTIONS) non-streaming for BENCH_SECONDS (default 10), and prints the user + system CPU
+ * of the gateway's whole process tree divided by the completed requests, with the latency percentiles and the idle RSS
+ * of the tree before the load. Extra gateway settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
  * `-- --stream`: streamed completions instead (the mock sends 200 chunks each); prints CPU per chunk and chunks/s.
  * `-- --anthropic`: the same streams asked through /v1/messages (Anthropic in, OpenAI-compatible upstream).
  */

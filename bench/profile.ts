@@ -53,8 +53,28 @@ function summarize(file: string, windowUs: number) {
     const key = `${n.callFrame.functionName || '(anonymous)'} (${url || 'native'}:${n.callFrame.lineNumber + 1})`;
     byFn.set(key, (byFn.get(key) ?? 0) + t);
   }
+  // inclusive time of our own functions: node's internals, writev and the GC that our code causes show up as node's
+  // in self time; counted here under every function of ours on the sampled stack (once per stack)
+  const parent = new Map<number, ProfileNode>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n);
+  const inclusive = new Map<string, number>();
+  for (const n of p.nodes) {
+    const t = dt.get(n.id) ?? 0;
+    if (!t || n.callFrame.functionName === '(idle)') continue;
+    const seen = new Set<string>();
+    for (let at: ProfileNode | undefined = n; at; at = parent.get(at.id)) {
+      const url = at.callFrame.url.replace(/.*\/packages\//, 'packages/');
+      if (!url.startsWith('packages/') || url.includes('node_modules')) continue;
+      seen.add(`${at.callFrame.functionName || '(anonymous)'} (${url}:${at.callFrame.lineNumber + 1})`);
+    }
+    for (const k of seen) inclusive.set(k, (inclusive.get(k) ?? 0) + t);
+  }
   const pct = (v: number) => `${((100 * v) / busy).toFixed(1)} %`;
   return {
+    inclusive: [...inclusive]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 40)
+      .map(([k, v]) => `| \`${k}\` | ${pct(v)} |`),
     packages: [...byPkg]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 15)
@@ -110,6 +130,7 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => path.join(dir, f))
     .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+  if (process.env.BENCH_PROFILE_KEEP) writeFileSync(process.env.BENCH_PROFILE_KEEP, readFileSync(file!));
   const s = summarize(file!, windowUs);
   const md = [
     "# Where the gateway's time goes",
@@ -127,6 +148,14 @@ async function main(): Promise<void> {
     '| function | self time |',
     '|---|---|',
     ...s.functions,
+    '',
+    '## Our functions, inclusive time',
+    '',
+    'Time with the function on the stack (its callees included: node internals, writes and allocations it causes).',
+    '',
+    '| function | inclusive time |',
+    '|---|---|',
+    ...s.inclusive,
     '',
   ].join('\n');
   const out = anthropic

@@ -87,6 +87,7 @@ export {
   type ResponseStore,
   type StoredConversation,
   type StoredResponse,
+  type AllAccountsTaskFilter,
   type TaskListFilter,
   type TaskPatch,
   type TaskQueue,
@@ -133,6 +134,7 @@ export { ImageGeneration } from './use-cases/image-generation';
 export { IMAGE_LIMITS, type ImageCommand, type ImageFile, type PreparedImageCall } from './use-cases/image-request-check';
 export { type VideoProviderLookup } from './use-cases/video-target';
 export { VideoTasks } from './use-cases/video-tasks';
+export { AllAccountTasks, ALL_ACCOUNT_TASKS_MAX_LIMIT, type AllAccountTasksQuery } from './use-cases/all-account-tasks';
 export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
 export { missingPrice, type ModelPricing } from './billing';

@@ -14,6 +14,7 @@ import { Webhooks } from './pages/Webhooks';
 import { Usage } from './pages/Usage';
 import { Tasks } from './pages/Tasks';
 import { TaskPage } from './pages/TaskPage';
+import { PlatformTaskPage, PlatformTasks } from './pages/PlatformTasks';
 import { Models } from './pages/Models';
 import { Audit } from './pages/Audit';
 import { Playground } from './pages/Playground';
@@ -69,6 +70,13 @@ export function App() {
   );
 }
 
+/** The platform admin reads every account's tasks (read only); an account's callers theirs, through the public API. */
+function tasksPage(route: string, s: Session, who: Caller) {
+  const id = route.includes('/') ? decodeURIComponent(route.split('/')[1] ?? '') : null;
+  if (who === 'platform') return id === null ? <PlatformTasks session={s} /> : <PlatformTaskPage session={s} id={id} />;
+  return id === null ? <Tasks session={s} /> : <TaskPage session={s} id={id} />;
+}
+
 function page(section: string, route: string, s: Session, who: Caller, useCallKey: (k: string) => void) {
   switch (section) {
     case '':
@@ -84,7 +92,7 @@ function page(section: string, route: string, s: Session, who: Caller, useCallKe
     case 'usage':
       return <Usage session={s} caller={who} />;
     case 'tasks':
-      return route.includes('/') ? <TaskPage session={s} id={decodeURIComponent(route.split('/')[1] ?? '')} /> : <Tasks session={s} />;
+      return tasksPage(route, s, who);
     case 'models':
       return <Models session={s} />;
     case 'audit':

@@ -50,3 +50,22 @@ export const cancelOrDelete = (key: string, id: string) => sendJson(key, 'DELETE
 
 export const contentPath = (id: string, variant: 'video' | 'thumbnail' = 'video') =>
   `/v1/videos/${encodeURIComponent(id)}/content${variant === 'thumbnail' ? '?variant=thumbnail' : ''}`;
+
+/** A task as the platform admin reads it (GET /admin/tasks): the task-read fields plus its account and key. */
+export interface AdminTaskItem extends TaskItem {
+  account: string;
+  key_id: string;
+}
+
+export interface AdminTaskPage {
+  data: AdminTaskItem[];
+  has_more: boolean;
+  last_id: string | null;
+}
+
+/** Every account's tasks, newest first: the admin key or a platform admin's sign-on session (`adminKey`). */
+export const listAllTasks = (adminKey: string, f: { status?: string; account?: string; after?: string }) =>
+  getJson<AdminTaskPage>(adminKey, `/admin/tasks${query({ status: f.status, account: f.account, after: f.after, limit: 50 })}`);
+export const readAnyTask = (adminKey: string, id: string) => getJson<AdminTaskItem>(adminKey, `/admin/tasks/${encodeURIComponent(id)}`);
+export const adminContentPath = (id: string, variant: 'video' | 'thumbnail' = 'video') =>
+  `/admin/tasks/${encodeURIComponent(id)}/content${variant === 'thumbnail' ? '?variant=thumbnail' : ''}`;

@@ -45,18 +45,33 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
   const parts = stream.parts();
   const first = await parts.next();
   const sse = new SseWriter(res);
-  const send = async (messages: Iterable<SseMessage>) => {
-    for (const m of messages) {
-      const waiting = sse.send(m.data, m.event);
-      if (waiting) await waiting;
+  /** The rest of a part's events once the socket drained (or the stream opened). */
+  const sendRest = async (events: Iterator<SseMessage>, waiting: Promise<void>) => {
+    await waiting;
+    for (let e = events.next(); !e.done; e = events.next()) {
+      const next = sse.send(e.value.data, e.value.event);
+      if (next) await next;
     }
   };
+  /** A part's events; a promise only when one of them must wait: the usual part costs no promise at all. */
+  const send = (messages: Iterable<SseMessage>): Promise<void> | undefined => {
+    const events = messages[Symbol.iterator]();
+    for (let e = events.next(); !e.done; e = events.next()) {
+      const waiting = sse.send(e.value.data, e.value.event);
+      if (waiting) return sendRest(events, waiting);
+    }
+    return undefined;
+  };
+  const sent = (messages: Iterable<SseMessage>) => send(messages) ?? Promise.resolve();
   const { guard: guarded, release } = shutdownGuard(shutdown);
   let interrupted = false;
   try {
-    await guarded(send(stream.start?.() ?? []));
-    for (let step = first; !step.done && !sse.closed; step = await guarded(parts.next())) await guarded(send(stream.encode(step.value)));
-    if (!sse.closed && stream.finish) await guarded(Promise.resolve(stream.finish()).then(send));
+    await guarded(sent(stream.start?.() ?? []));
+    for (let step = first; !step.done && !sse.closed; step = await guarded(parts.next())) {
+      const waiting = send(stream.encode(step.value));
+      if (waiting) await guarded(waiting);
+    }
+    if (!sse.closed && stream.finish) await guarded(Promise.resolve(stream.finish()).then(sent));
   } catch (e) {
     const err = toGatewayError(e);
     interrupted = shutdown?.aborted === true;
@@ -65,7 +80,7 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
       // the use case records the stream as cut by our shutdown, not as left by its client
       abortRequest(res, shuttingDownError());
     }
-    await send(stream.renderError(err));
+    await sent(stream.renderError(err));
   } finally {
     release();
     // Interrupted by shutdown, the stream ends first: the upstream may still be waiting on its next part.

@@ -61,11 +61,16 @@ export function shuttingDownError(): GatewayError {
 export function shutdownGuard(signal: AbortSignal | undefined): { guard<T>(work: Promise<T>): Promise<T>; release(): void } {
   if (!signal) return { guard: (work) => work, release: () => undefined };
   let interrupt: ((e: unknown) => void) | undefined;
-  const stop = () => interrupt?.(shuttingDownError());
+  // a flag of our own: the signal's `aborted` getter checks its receiver on every read, twice a part
+  let stopped = signal.aborted;
+  const stop = () => {
+    stopped = true;
+    interrupt?.(shuttingDownError());
+  };
   signal.addEventListener('abort', stop, { once: true });
   return {
     guard<T>(work: Promise<T>): Promise<T> {
-      if (signal.aborted) return Promise.reject(shuttingDownError());
+      if (stopped) return Promise.reject(shuttingDownError());
       return new Promise<T>((resolve, reject) => {
         interrupt = reject;
         work.then(resolve, reject);

@@ -12,6 +12,8 @@ export interface CliIo {
 export interface AdminOps {
   listAccounts(): Promise<Account[]>;
   createAccount(id: unknown, name: unknown): Promise<Account>;
+  /** body as PATCH /admin/accounts/{id} takes it */
+  updateAccount(id: string, body: unknown): Promise<Account>;
   listKeys(account?: string): Promise<KeyView[]>;
   /** body as POST /admin/keys takes it */
   createKey(body: unknown): Promise<KeyView & { key: string }>;
@@ -26,7 +28,7 @@ export interface AdminOps {
 }
 
 export const USAGE = `usage: gateway <command>
-  accounts:create <id> [--name N]      accounts:list
+  accounts:create <id> [--name N]      accounts:update <id> --name N      accounts:list
   keys:create --account <id> [--group <g>] [--role admin|member] [key options]   keys:update <key-id> [key options]
   keys:list [--account <id>]           keys:revoke <key-id>
     key options: --name N  --expires-at <ISO date-time|never>  --models a,b|all
@@ -43,9 +45,17 @@ export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provide
 export const isCatalogueCommand = (command: string) => (command.split(':')[0] ?? '') in CATALOGUE_KINDS;
 
 export const knownCommand = (command: string) =>
-  ['accounts:create', 'accounts:list', 'keys:create', 'keys:update', 'keys:list', 'keys:revoke', 'quota:get', 'quota:set'].includes(
-    command,
-  ) ||
+  [
+    'accounts:create',
+    'accounts:update',
+    'accounts:list',
+    'keys:create',
+    'keys:update',
+    'keys:list',
+    'keys:revoke',
+    'quota:get',
+    'quota:set',
+  ].includes(command) ||
   (isCatalogueCommand(command) && ['list', 'set', 'delete'].includes(command.split(':')[1] ?? ''));
 
 function flag(args: string[], name: string): string | undefined {
@@ -113,6 +123,13 @@ export async function runCommand(admin: AdminOps, command: string, args: string[
   switch (command) {
     case 'accounts:create': {
       const a = await admin.createAccount(args[0], flag(args, 'name'));
+      io.out(`account ${a.id} (${a.name})`);
+      return 0;
+    }
+    case 'accounts:update': {
+      const name = flag(args, 'name');
+      if (!args[0] || args[0].startsWith('--') || name === undefined) return fail(io, 'usage: accounts:update <id> --name N');
+      const a = await admin.updateAccount(args[0], { name });
       io.out(`account ${a.id} (${a.name})`);
       return 0;
     }

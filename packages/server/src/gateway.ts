@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import { Billing } from '@gateway/core';
+import { AllAccountTasks, Billing } from '@gateway/core';
 import { mountRoutes, StreamShutdown } from '@gateway/http-kit';
 import { type Database, type KnexUsageLog } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -185,7 +185,13 @@ function gatewayAreas(
       ),
       mountRoutes(
         adminRoutes,
-        { admin: deps.admin, usage: stores.usageQuery, webhooks: webhooks.webhooks },
+        {
+          admin: deps.admin,
+          usage: stores.usageQuery,
+          webhooks: webhooks.webhooks,
+          tasks: new AllAccountTasks({ tasks: stores.tasks, content: video.content }),
+          publicBaseUrl: publicBaseUrlFor(env),
+        },
         { admin: adminKeyGate(env.adminKey, deps.localAdminToken), errorShape: errorShapeNamed },
       ),
       dashboardRouter(),

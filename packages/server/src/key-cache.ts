@@ -34,6 +34,7 @@ export class CachedKeyRepository implements KeyRepository {
 
   createAccount: KeyRepository['createAccount'] = (...a) => this.inner.createAccount(...a);
   getAccount: KeyRepository['getAccount'] = (...a) => this.inner.getAccount(...a);
+  renameAccount: KeyRepository['renameAccount'] = (...a) => this.inner.renameAccount(...a);
   listAccounts: KeyRepository['listAccounts'] = () => this.inner.listAccounts();
   listKeys: KeyRepository['listKeys'] = (...a) => this.inner.listKeys(...a);
   getKey: KeyRepository['getKey'] = (...a) => this.inner.getKey(...a);

@@ -112,6 +112,54 @@ function auditSuite(start: () => Promise<{ gw: TestGateway; cliEnv?: Record<stri
     expect(await count()).toBe(afterSetup);
   });
 
+  it('renames an account through PATCH /admin/accounts/{id}: one account.update record; none for a refused or no-op change', async () => {
+    expect((await admin('post', '/admin/accounts').send({ id: 'renamed', name: 'Old name' })).status).toBe(201);
+    const renamed = await admin('patch', '/admin/accounts/renamed').send({ name: 'New name' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: 'renamed', name: 'New name' });
+    expect((await admin('get', '/admin/accounts/renamed')).body.name).toBe('New name');
+    const cleared = await admin('patch', '/admin/accounts/renamed').send({ name: null });
+    expect(cleared.body).toMatchObject({ id: 'renamed', name: 'renamed' });
+
+    const rows = (await audit('?target=account:renamed&action=account.update')).reverse();
+    expect(rows.map((r) => [r.actor, r.account, r.request_id, r.before?.name, r.after?.name])).toEqual([
+      [{ type: 'admin_key', id: 'admin' }, 'renamed', renamed.headers['x-request-id'], 'Old name', 'New name'],
+      [{ type: 'admin_key', id: 'admin' }, 'renamed', cleared.headers['x-request-id'], 'New name', 'renamed'],
+    ]);
+
+    const before = await count();
+    const member = (await admin('post', '/admin/keys').send({ account: 'alpha' })).body.key as string;
+    const afterSetup = await count();
+    const byKey = (key: string) => request(gw.app).patch('/admin/accounts/renamed').set('Authorization', `Bearer ${key}`);
+    const refused = [
+      await admin('patch', '/admin/accounts/nope').send({ name: 'x' }),
+      await admin('patch', '/admin/accounts/renamed').send({ name: 'x', id: 'other' }),
+      await admin('patch', '/admin/accounts/renamed').send({ name: 'x'.repeat(201) }),
+      await admin('patch', '/admin/accounts/renamed').send({ name: 42 }),
+      await admin('patch', '/admin/accounts/renamed').send([]),
+      await byKey(ALPHA_KEY).send({ name: 'x' }),
+      await byKey(member).send({ name: 'x' }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.error?.code])).toEqual([
+      [404, 'account_not_found'],
+      [400, 'unknown_field'],
+      [400, 'invalid_name'],
+      [400, 'invalid_name'],
+      [400, 'invalid_json'],
+      [401, expect.any(String)],
+      [401, expect.any(String)],
+    ]);
+    const unchanged = [
+      await admin('patch', '/admin/accounts/renamed').send({ name: 'renamed' }),
+      await admin('patch', '/admin/accounts/renamed').send({ name: null }),
+      await admin('patch', '/admin/accounts/renamed').send({}),
+    ];
+    for (const r of unchanged) expect([r.status, r.body.name]).toEqual([200, 'renamed']);
+    expect(Number(afterSetup)).toBe(Number(before) + 1);
+    expect(await count()).toBe(afterSetup);
+    expect((await admin('get', '/admin/accounts/renamed')).body.name).toBe('renamed');
+  });
+
   it("records self-service changes with the account admin's key as author; /v1/audit shows the account's own slice", async () => {
     const alphaId = (await admin('get', '/admin/keys?account=alpha')).body.data.find(
       (k: { role: string; name: string | null }) => k.role === 'admin',
@@ -292,7 +340,7 @@ describe('audit log: the CLI on the embedded store', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-audit-cli-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('records accounts:create, keys:create --role, quota:set and keys:revoke with the CLI as author; a refused command writes none', async () => {
+  it('records accounts:create, keys:create --role, quota:set, keys:revoke and accounts:update with the CLI as author; a refused command writes none', async () => {
     const run = cli({ DATA_DIR: dataDir });
     expect((await run('accounts:create', 'acme')).code).toBe(0);
     const created = await run('keys:create', '--account', 'acme', '--group', 'default');
@@ -303,6 +351,13 @@ describe('audit log: the CLI on the embedded store', () => {
     expect((await run('keys:revoke', id!)).code).toBe(0);
     expect((await run('keys:revoke', id!)).code).toBe(1); // refused: already revoked
     expect((await run('quota:set', 'acme', 'lots')).code).toBe(1);
+    expect(await run('accounts:update', 'acme', '--name', 'Acme Inc')).toMatchObject({ code: 0, out: 'account acme (Acme Inc)' });
+    expect((await run('accounts:update', 'acme', '--name', 'Acme Inc')).code).toBe(0); // no change: no record
+    expect(await run('accounts:update', 'ghost', '--name', 'x')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('No account "ghost"'),
+    });
+    expect((await run('accounts:update', 'acme')).code).toBe(1);
 
     const db = await openDatabase({ dataDir });
     try {
@@ -312,7 +367,9 @@ describe('audit log: the CLI on the embedded store', () => {
         ['key.create', id, { type: 'cli', id: 'cli' }],
         ['quota.update', 'acme', { type: 'cli', id: 'cli' }],
         ['key.revoke', id, { type: 'cli', id: 'cli' }],
+        ['account.update', 'acme', { type: 'cli', id: 'cli' }],
       ]);
+      expect(rows[4]).toMatchObject({ before: { name: 'acme' }, after: { name: 'Acme Inc' } });
       expect(JSON.stringify(rows)).not.toContain(/sk-[A-Za-z0-9]+/.exec(created.out)![0]);
     } finally {
       await db.close();

@@ -86,6 +86,8 @@ describe('dashboard single sign-on', () => {
     const session = await (await browser.fetch(`${gw.url}/sso/session`)).json();
     expect(session).toMatchObject({ subject: 'ada', platform_admin: true, account: null });
     expect((await browser.fetch(`${gw.url}/admin/accounts`)).status).toBe(200);
+    // /metrics asks the admin API's gate: the platform admin's session reads them, an account admin's does not
+    expect((await browser.fetch(`${gw.url}/metrics`)).status).toBe(200);
 
     const create = (headers: Record<string, string>, id: string) =>
       browser.fetch(`${gw.url}/admin/accounts`, 'POST', JSON.stringify({ id }), { 'content-type': 'application/json', ...headers });
@@ -134,6 +136,7 @@ describe('dashboard single sign-on', () => {
       expect.objectContaining({ action: 'key.create', actor: { type: 'sso', id: 'alice' } }),
     ]);
     expect((await admin.browser.fetch(`${gw.url}/admin/accounts`)).status).toBe(401);
+    expect((await admin.browser.fetch(`${gw.url}/metrics`)).status).toBe(401);
 
     const member = await signIn('mel');
     expect(await (await member.browser.fetch(`${gw.url}/sso/session`)).json()).toMatchObject({ account: 'alpha', role: 'member' });

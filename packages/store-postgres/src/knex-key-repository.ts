@@ -102,6 +102,13 @@ export class KnexKeyRepository implements KeyRepository {
     return (await this.getAccount(id))!;
   }
 
+  async renameAccount(id: string, name: string | null): Promise<Account | null> {
+    await this.db('accounts')
+      .where({ id })
+      .update({ name: name ?? id });
+    return this.getAccount(id);
+  }
+
   async getAccount(id: string): Promise<Account | null> {
     const r = await this.db('accounts').where({ id }).first();
     return r ? toAccount(r) : null;

@@ -7,6 +7,7 @@ import {
   transitionTask,
   type Admission,
   type AdmissionRules,
+  type AllAccountsTaskFilter,
   type ClaimedTask,
   type NewVideoTask,
   type ReleaseOptions,
@@ -185,6 +186,22 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       .offset(f.offset ?? 0)
       .limit(f.limit + 1);
     return { items: rows.slice(0, f.limit).map(rowToTask), hasMore: rows.length > f.limit, total: Number(n) };
+  }
+
+  /** Newest first over every account: served by video_tasks_created (migration 003) or, with an account, (account_id, created_at). */
+  async listAcrossAccounts(f: AllAccountsTaskFilter): Promise<{ items: VideoTask[]; hasMore: boolean }> {
+    const q = this.db('video_tasks');
+    if (f.accountId) q.where({ account_id: f.accountId });
+    if (f.status) q.where({ status: f.status });
+    if (f.model) q.where({ model: f.model });
+    if (f.before) q.whereRaw('(created_at, id) < (?, ?)', [f.before.createdAt, f.before.id]);
+    const rows = await q
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(f.limit + 1);
+    return { items: rows.slice(0, f.limit).map(rowToTask), hasMore: rows.length > f.limit };
   }
 
   async deleteFinished(accountId: string, id: string): Promise<VideoTask | null> {

@@ -126,31 +126,27 @@ export class KnexUsageLog implements UsageLog {
    * (settled from the pending row: the input and the credits it estimated). Claimed segments become one segment of
    * this process before they are deleted, so a crash here loses nothing either.
    */
-  recover(): Promise<void> {
-    if (!this.spool) return Promise.resolve();
+  async recover(): Promise<void> {
+    if (!this.spool) return;
     for (const files of this.spool.claimOrphans()) {
       const rows = new Map<string, UsageRow>();
       const pendings = new Map<string, UsageRow>();
       for (const file of files) for (const e of this.spool.read(file)) collect(e, rows, pendings);
       for (const [id, p] of pendings) if (!rows.has(id)) rows.set(id, interruptedRow(p));
       for (const r of rows.values()) this.spool.append({ row: r });
+      // on disk for good before the claimed segments go
+      this.spool.sync();
       const file = this.spool.rotate();
-      for (const f of files) this.spool.remove(f);
+      for (const f of files) await this.spool.remove(f);
       if (rows.size) this.waiting.unshift({ file, rows: [...rows.values()], reported: false });
-      else this.spool.remove(file);
+      else await this.spool.remove(file);
     }
     return this.drain();
   }
 
   /** Replays orphaned segments now and every `everyMs` (a sibling worker killed and restarted leaves some). */
   startRecovery(everyMs = 30000, onError?: (e: unknown) => void): void {
-    const run = () => {
-      try {
-        void this.recover();
-      } catch (e) {
-        onError?.(e);
-      }
-    };
+    const run = () => void this.recover().catch((e: unknown) => onError?.(e));
     run();
     this.recoveryTimer = setInterval(run, everyMs);
     this.recoveryTimer.unref();
@@ -180,7 +176,7 @@ export class KnexUsageLog implements UsageLog {
           return;
         }
         this.waiting.shift();
-        this.spool?.remove(batch.file);
+        await this.spool?.remove(batch.file);
         if (this.failing) this.recovered += batch.rows.length;
       }
       if (this.failing) {

@@ -23,7 +23,7 @@ function alive(pid: number): boolean {
 /**
  * The usage log's write-ahead spool under DATA_DIR/usage-spool: every usage row is appended to this process's current
  * segment (one write, so a SIGKILL loses nothing the kernel was given) before it is buffered for the database; a
- * segment is synced and closed at each flush and deleted once all its rows are in the database. Directory 0700,
+ * segment is closed at each flush (synced in the background) and deleted once all its rows are in the database. Directory 0700,
  * files 0600. Segments of a process that is gone (killed, or stopped past its grace period) are claimed by rename,
  * so two live processes never replay the same one.
  */
@@ -52,19 +52,28 @@ export class UsageSpool {
     if (this.fd !== null) fs.fsyncSync(this.fd);
   }
 
-  /** Syncs and closes the current segment: its path, or null when nothing was appended since the last rotation. */
+  /**
+   * Closes the current segment for appends: its path, or null when nothing was appended since the last rotation. Its
+   * rows reached the kernel as they were appended (a SIGKILL loses none); the fsync that makes them survive a power
+   * cut, and the close, run on libuv's thread pool, so a flush never blocks the event loop on the disk.
+   */
   rotate(): string | null {
     if (this.fd === null) return null;
-    fs.fsyncSync(this.fd);
-    fs.closeSync(this.fd);
+    const fd = this.fd;
+    fs.fsync(fd, () => fs.close(fd, () => undefined));
     const done = this.current;
     this.fd = null;
     this.current = null;
     return done;
   }
 
-  remove(file: string | null): void {
-    if (file) fs.rmSync(file, { force: true });
+  /**
+   * Deletes a segment whose rows are all in the database, off the event loop. Never fails: a segment left behind is
+   * replayed later, and its rows' ids make the replay write nothing twice.
+   */
+  async remove(file: string | null): Promise<void> {
+    // unlink, not rm: rm's force option costs an lstat and a walk per file
+    if (file) await fs.promises.unlink(file).catch(() => undefined);
   }
 
   /**

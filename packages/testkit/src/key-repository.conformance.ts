@@ -18,6 +18,14 @@ export function describeKeyRepositoryConformance(name: string, make: () => Promi
       expect((await repo.listAccounts()).map((x) => x.id)).toContain('acme');
     });
 
+    it('renames an account; null gives it back its id as name; an unknown one is null', async () => {
+      await repo.createAccount('renamed', 'Before');
+      expect(await repo.renameAccount('renamed', 'After')).toMatchObject({ id: 'renamed', name: 'After' });
+      expect((await repo.getAccount('renamed'))!.name).toBe('After');
+      expect((await repo.renameAccount('renamed', null))!.name).toBe('renamed');
+      expect(await repo.renameAccount('no-such-account', 'x')).toBeNull();
+    });
+
     it('stores only the hash and finds a key by it', async () => {
       const key = 'sk-conformance-0001';
       const rec = await repo.createKey({ accountId: 'acme', group: 'default', hash: hashApiKey(key), prefix: key.slice(0, 7) });

@@ -5,13 +5,13 @@ import {
   loadUrlBytes,
   openAiErrorShape,
   routeOf,
-  sendContent,
   streamTaskEvents,
   type TaskEventsSource,
 } from '@gateway/http-kit';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
 import { createVideoForm, idParam, listParams, listResponse, video } from './videos.openapi';
-import { decodeVariant, decodeVideoListQuery } from './videos.query.codec';
+import { sendVideoContent, videoContentParams, videoContentResponse } from './video-content.download';
+import { decodeVideoListQuery } from './videos.query.codec';
 import { decodeCreateVideo, decodeRemixVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
 import { createVideoRequestSchema } from './videos.request.schema';
 
@@ -164,26 +164,10 @@ export const openAiVideosRoutes = [
     description: 'Supports one byte range (206) and HEAD.',
     format,
     auth,
-    params: [
-      idParam,
-      { name: 'variant', in: 'query', description: '`video` (default) or `thumbnail`.', schema: { enum: ['video', 'thumbnail'] } },
-      { name: 'range', in: 'header', description: 'One byte range, e.g. `bytes=0-1023`.', schema: { type: 'string' } },
-    ],
-    response: {
-      description: 'The bytes (206 for a range).',
-      content: {
-        'video/mp4': { type: 'string', contentMediaType: 'video/mp4' },
-        'image/*': { type: 'string', contentMediaType: 'image/*' },
-      },
-    },
+    params: [idParam, ...videoContentParams],
+    response: videoContentResponse,
     errors: 'openai',
-    async handle({ deps, principal }, req, res) {
-      const variant = decodeVariant(req.query.variant);
-      const id = String(req.params.id);
-      const content = await deps.videos.content(principal, id, variant);
-      const ext = variant === 'video' ? 'mp4' : content.mediaType === 'image/png' ? 'png' : 'jpg';
-      await sendContent(req, res, content, { filename: `${id}.${ext}`, disposition: 'inline', renderError: openAiErrorShape.render });
-    },
+    handle: ({ deps, principal }, req, res) => sendVideoContent(req, res, (id, variant) => deps.videos.content(principal, id, variant)),
   }),
   /** A new take of a completed video with a new prompt: same model, seconds and size (the upstream must remix). */
   route({

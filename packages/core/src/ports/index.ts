@@ -18,6 +18,7 @@ export { type UsageLog, type UsageRow, type UsageVideo, type VideoShape } from '
 export { type ProbedVideo, type VideoProbe } from './video-probe.port';
 export {
   type Admission,
+  type AllAccountsTaskFilter,
   type AdmissionRules,
   type NewVideoTask,
   type TaskListFilter,

@@ -64,6 +64,8 @@ export interface KeyRepository {
   findKeyByHash(hash: string): Promise<(ApiKeyRecord & { hash: string; graceUntil?: Date | null }) | null>;
   createAccount(id: string, name?: string): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
+  /** Renames an account; null gives it the name it has when created without one (its id). null when there is none. */
+  renameAccount(id: string, name: string | null): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   /** Stores the hash of a key; the clear key is never persisted. Idempotent on the hash. */
   createKey(input: NewKey): Promise<ApiKeyRecord>;

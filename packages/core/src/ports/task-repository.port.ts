@@ -48,6 +48,16 @@ export interface TaskListFilter {
   keyId?: string;
 }
 
+/** A page of every account's tasks (the platform admin's read), newest first by (createdAt, id). */
+export interface AllAccountsTaskFilter {
+  limit: number;
+  /** keyset cursor: only tasks older than this one */
+  before?: { createdAt: Date; id: string };
+  accountId?: string;
+  status?: TaskStatus;
+  model?: string;
+}
+
 export interface TaskRepository {
   /** Inserts a queued task. */
   create(task: NewVideoTask): Promise<VideoTask>;
@@ -66,6 +76,8 @@ export interface TaskRepository {
   admit(task: NewVideoTask, rules: AdmissionRules): Promise<Admission>;
   /** One account's tasks, ordered by (createdAt, id); total counts the filter without paging. */
   list(accountId: string, filter: TaskListFilter): Promise<{ items: VideoTask[]; hasMore: boolean; total: number }>;
+  /** Every account's tasks, newest first; no total (it would count the whole table on every page). */
+  listAcrossAccounts(filter: AllAccountsTaskFilter): Promise<{ items: VideoTask[]; hasMore: boolean }>;
   /** Deletes a task that is in a terminal state; null when none matched (unknown, other account, or not terminal). */
   deleteFinished(accountId: string, id: string): Promise<VideoTask | null>;
 }

@@ -270,23 +270,27 @@ export class VideoTasks implements VideoTaskService {
   }
 
   async content(p: Principal, id: string, variant: 'video' | 'thumbnail'): Promise<VideoContent> {
-    const task = await this.get(p, id);
-    if (task.status !== 'succeeded' || !task.delivery) {
-      const ready = isTerminal(task.status) ? 'has no video' : 'has no video yet';
-      throw new GatewayError('conflict', `Task ${id} is ${task.status} and ${ready}; content is available once it has succeeded.`, {
-        code: isTerminal(task.status) ? 'video_not_available' : 'video_not_ready',
-      });
-    }
-    const key = variant === 'video' ? task.delivery.contentKey : task.delivery.thumbnailKey;
-    const stat = key ? await this.deps.content.stat(key) : null;
-    if (!key || !stat) {
-      throw new GatewayError('not_found', `Task ${id} has no ${variant} content (it may have been deleted).`, {
-        code: 'content_not_found',
-      });
-    }
-    const content = this.deps.content;
-    return { mediaType: mediaTypeOfKey(key), size: stat.size, open: (range) => content.open(key, range) };
+    return taskContent(this.deps.content, await this.get(p, id), variant);
   }
+}
+
+/** The stored MP4 (or thumbnail) of a succeeded task: a conflict while it has none, not_found when it is gone. */
+export async function taskContent(content: ContentStore, task: VideoTask, variant: 'video' | 'thumbnail'): Promise<VideoContent> {
+  const id = task.id;
+  if (task.status !== 'succeeded' || !task.delivery) {
+    const ready = isTerminal(task.status) ? 'has no video' : 'has no video yet';
+    throw new GatewayError('conflict', `Task ${id} is ${task.status} and ${ready}; content is available once it has succeeded.`, {
+      code: isTerminal(task.status) ? 'video_not_available' : 'video_not_ready',
+    });
+  }
+  const key = variant === 'video' ? task.delivery.contentKey : task.delivery.thumbnailKey;
+  const stat = key ? await content.stat(key) : null;
+  if (!key || !stat) {
+    throw new GatewayError('not_found', `Task ${id} has no ${variant} content (it may have been deleted).`, {
+      code: 'content_not_found',
+    });
+  }
+  return { mediaType: mediaTypeOfKey(key), size: stat.size, open: (range) => content.open(key, range) };
 }
 
 /** Deletes a task's video and thumbnail; missing objects are fine. */

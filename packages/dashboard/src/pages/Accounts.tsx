@@ -73,6 +73,29 @@ function CreateAccount({ adminKey, onDone }: { adminKey: string; onDone: () => v
   );
 }
 
+/** PATCH /admin/accounts/{id}, in the account's row: an empty name gives the account back its id as name. */
+function RenameAccount({ adminKey, account, name, onDone }: { adminKey: string; account: string; name: string; onDone: () => void }) {
+  const [value, setValue] = useState(name);
+  const { error, submit } = useSubmit(
+    () => sendJson(adminKey, 'PATCH', `/admin/accounts/${encodeURIComponent(account)}`, { name: value.trim() || null }),
+    onDone,
+  );
+  return (
+    <form className="form" onSubmit={(e) => void submit(e)} aria-label={`Name of ${account}`}>
+      <Field label="New name (empty: the id)">
+        <input value={value} onChange={(e) => setValue(e.target.value)} maxLength={200} />
+      </Field>
+      <div className="actions">
+        <button type="submit">Save name</button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <ErrorNote error={error} />
+    </form>
+  );
+}
+
 /** PUT /admin/accounts/{id}/quota: an empty limit is unlimited. */
 function EditQuota({ adminKey, account, quota, onDone }: { adminKey: string; account: string; quota: Quota | null; onDone: () => void }) {
   const [limit, setLimit] = useState(quota?.credit_limit === null || !quota ? '' : String(quota.credit_limit));
@@ -109,14 +132,15 @@ function EditQuota({ adminKey, account, quota, onDone }: { adminKey: string; acc
 }
 
 /**
- * The platform admin's accounts: create one, set its credit quota (the bound its account admins' key budgets stay
- * within); each with its usage totals. Rate-limit ceilings are the account admin keys' own limits (Keys).
+ * The platform admin's accounts: create one, rename it, set its credit quota (the bound its account admins' key
+ * budgets stay within); each with its usage totals. Rate-limit ceilings are the account admin keys' own limits (Keys).
  */
 export function Accounts({ session }: { session: Session }) {
   const admin = session.role === 'admin';
   const rows = useLoad(() => (admin ? loadAccounts(session.key) : Promise.resolve([])), [session.key, admin]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
   if (!admin) return <AdminOnly what="Accounts" />;
   const editedRow = rows.data?.find((a) => a.id === editing);
   return (
@@ -165,7 +189,21 @@ export function Accounts({ session }: { session: Session }) {
           {(rows.data ?? []).map((a) => (
             <tr key={a.id}>
               <td>{a.id}</td>
-              <td>{a.name ?? '—'}</td>
+              <td>
+                {renaming === a.id ? (
+                  <RenameAccount
+                    adminKey={session.key}
+                    account={a.id}
+                    name={a.name ?? ''}
+                    onDone={() => {
+                      setRenaming(null);
+                      rows.reload();
+                    }}
+                  />
+                ) : (
+                  (a.name ?? '—')
+                )}
+              </td>
               <td>
                 {num(a.quota?.credits_used, 2)} / {a.quota?.credit_limit === null || !a.quota ? 'unlimited' : num(a.quota.credit_limit, 2)}
               </td>
@@ -177,6 +215,9 @@ export function Accounts({ session }: { session: Session }) {
               <td>{num(a.usage?.credits ?? 0, 4)}</td>
               <td>{num(a.usage?.refunds ?? 0, 4)}</td>
               <td>
+                <button type="button" onClick={() => setRenaming(a.id)} disabled={renaming === a.id}>
+                  Edit name
+                </button>
                 <button type="button" onClick={() => setEditing(a.id)}>
                   Edit quota
                 </button>

@@ -5,6 +5,7 @@ import { AuthedVideo, useObjectUrl } from '../components/authed-media';
 import { useInterval, useLoad } from '../components/use-load';
 import { cancelOrDelete, contentPath, FINISHED, readTask, readVideo } from '../tasks-api';
 import { usageRows } from '../usage-rows';
+import { TaskEvents } from '../components/task-events';
 import { navigate } from '../router';
 
 /** One task: the video (once completed), its poster, parameters, cost and usage events; cancel or delete. */
@@ -76,31 +77,7 @@ export function TaskPage({ session, id }: { session: Session; id: string }) {
           <button type="button" className="danger" onClick={() => void act()}>
             {done ? 'Delete' : 'Cancel'}
           </button>
-          <h2>Events</h2>
-          <table aria-label="Events">
-            <thead>
-              <tr>
-                <th>Time</th>
-                <th>Status</th>
-                <th>Credits</th>
-                <th>Request id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(events ?? []).map((r) => (
-                <tr key={r.id}>
-                  <td>{time(r.created_at)}</td>
-                  <td>
-                    {r.status} {r.http_status}
-                  </td>
-                  <td>{num(r.credits, 4)}</td>
-                  <td>
-                    <code>{r.request_id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TaskEvents events={events ?? []} />
         </>
       )}
     </section>

@@ -39,6 +39,9 @@ export class AdminApiClient implements AdminOps {
   async createAccount(id: unknown, name: unknown) {
     return account(await this.call('POST', '/admin/accounts', { id, name }));
   }
+  async updateAccount(id: string, body: unknown) {
+    return account(await this.call('PATCH', `/admin/accounts/${encodeURIComponent(id)}`, body));
+  }
   async listKeys(accountId?: string) {
     const q = accountId === undefined ? '' : `?account=${encodeURIComponent(accountId)}`;
     return (await this.call('GET', `/admin/keys${q}`)).data as KeyView[];

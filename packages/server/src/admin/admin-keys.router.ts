@@ -7,6 +7,18 @@ const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 
 /** The platform admin's key and usage routes (AdminService and key-settings.ts check the bodies). */
+/** The usage routes' shared filters, described once. */
+const USAGE_FILTER = {
+  account: query('account', 'Only this account.'),
+  key: query('key', 'Only this key id.'),
+  model: query('model', 'Only this model.'),
+  provider: query('provider', 'Only this provider.'),
+  status: query('status', 'Only rows of this status (ok, error, refunded, a task status).'),
+  from: query('from', 'From this time on (Unix seconds or ISO 8601).'),
+  to: query('to', 'Before this time (Unix seconds or ISO 8601).'),
+  wire_format: query('wire_format', 'Only rows of this wire format.'),
+};
+
 export const adminKeyRoutes = [
   adminRoute({
     method: 'get',
@@ -90,16 +102,16 @@ export const adminKeyRoutes = [
     description:
       'Totals per group of the usage log, newest day first (or by name); grouped by key, each group has `key_name` and `account`. Video settlement and refund rows are not counted as requests. `export=csv` (or the older `format=csv`, or `Accept: text/csv`): CSV with a header row. An unknown parameter or value is a 400.',
     params: [
-      query('account', 'Only this account.'),
-      query('key', 'Only this key id.'),
-      query('model', 'Only this model.'),
-      query('provider', 'Only this provider.'),
-      query('status', 'Only rows of this status (ok, error, refunded, a task status).'),
-      query('from', 'From this time on (Unix seconds or ISO 8601).'),
-      query('to', 'Before this time (Unix seconds or ISO 8601).'),
+      USAGE_FILTER.account,
+      USAGE_FILTER.key,
+      USAGE_FILTER.model,
+      USAGE_FILTER.provider,
+      USAGE_FILTER.status,
+      USAGE_FILTER.from,
+      USAGE_FILTER.to,
       query('group_by', 'The grouping.', { enum: ['day', 'model', 'key', 'account'], default: 'day' }),
       query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
-      query('wire_format', 'Only rows of this wire format.'),
+      USAGE_FILTER.wire_format,
       query('export', 'json or csv (the same parameter as the account usage route).', { enum: ['json', 'csv'] }),
       query('format', 'json or csv (older name of `export`).', { enum: ['json', 'csv'] }),
     ],
@@ -127,15 +139,15 @@ export const adminKeyRoutes = [
     description:
       'Usage-log rows newest first, as an account reads its own (the usage format) plus `account`. `format=csv` or `Accept: text/csv`: CSV with a header row (`x-has-more`, `x-last-id`).',
     params: [
-      query('account', 'Only this account.'),
-      query('key', 'Only this key id.'),
-      query('model', 'Only this model.'),
-      query('provider', 'Only this provider.'),
-      query('status', 'Only rows of this status (ok, error, refunded, a task status).'),
+      USAGE_FILTER.account,
+      USAGE_FILTER.key,
+      USAGE_FILTER.model,
+      USAGE_FILTER.provider,
+      USAGE_FILTER.status,
       query('task_id', 'Only rows of this task.'),
       query('request_id', 'Only the row of this request id.'),
-      query('from', 'From this time on (Unix seconds or ISO 8601).'),
-      query('to', 'Before this time (Unix seconds or ISO 8601).'),
+      USAGE_FILTER.from,
+      USAGE_FILTER.to,
       query('after', 'The `last_id` of the previous page.'),
       query('limit', 'At most this many rows.', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }),
       query('format', 'json or csv.', { enum: ['json', 'csv'] }),
@@ -165,13 +177,13 @@ export const adminKeyRoutes = [
     description:
       'Over every request in the time range (video settlement and refund rows are not requests): requests, errors (status error or failed, or HTTP 400 and up), `error_rate`, and p50/p95 latency in ms (null when no request has one). An unknown parameter or value is a 400.',
     params: [
-      query('account', 'Only this account.'),
-      query('key', 'Only this key id.'),
-      query('model', 'Only this model.'),
-      query('provider', 'Only this provider.'),
-      query('wire_format', 'Only rows of this wire format.'),
-      query('from', 'From this time on (Unix seconds or ISO 8601).'),
-      query('to', 'Before this time (Unix seconds or ISO 8601).'),
+      USAGE_FILTER.account,
+      USAGE_FILTER.key,
+      USAGE_FILTER.model,
+      USAGE_FILTER.provider,
+      USAGE_FILTER.wire_format,
+      USAGE_FILTER.from,
+      USAGE_FILTER.to,
       query('group_by', 'The grouping.', { enum: ['model', 'provider'], default: 'model' }),
       query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
     ],

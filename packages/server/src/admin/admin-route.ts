@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import {
   digestsEqual,
+  type AllAccountTasks,
   GatewayError,
   hashApiKey,
   type AuditActor,
@@ -16,6 +17,10 @@ export interface AdminDeps {
   admin: AdminService;
   usage: UsageQuery;
   webhooks: WebhookEndpoints;
+  /** every account's video tasks, read only */
+  tasks: AllAccountTasks;
+  /** PUBLIC_BASE_URL (or the request's origin), for a task's download link */
+  publicBaseUrl: (req: Request) => string;
 }
 
 type AdminKey = { kind: 'admin-key' };

@@ -70,6 +70,13 @@ export interface AdminAudit {
 /** The CLI's own actor when it writes to the database itself (through a running gateway it is the local token's). */
 export const CLI_AUDIT_CONTEXT: AuditContext = { actor: { type: 'cli', id: 'cli' }, requestId: null, address: null };
 
+function checkAccountName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name.length > 200)
+    throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
+}
+
+const accountNotFound = (id: string) => new GatewayError('not_found', `No account "${id.slice(0, 64)}".`, { code: 'account_not_found' });
+
 const keyTarget = (k: { id: string; accountId: string }) => ({ target: { type: 'key', id: k.id }, accountId: k.accountId });
 
 /** What the admin API and the CLI do, once. */
@@ -135,8 +142,7 @@ export class AdminService {
   async createAccount(id: unknown, name: unknown) {
     if (typeof id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(id))
       throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
-    if (name !== undefined && (typeof name !== 'string' || name.length > 200))
-      throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
+    if (name !== undefined) checkAccountName(name);
     return this.change(async ({ keys }) => {
       const before = await keys.getAccount(id);
       const after = await keys.createAccount(id, name as string | undefined);
@@ -146,9 +152,25 @@ export class AdminService {
     });
   }
 
+  /** Renames an account (`name`: null gives it back its id as name); a change that changes nothing writes no record. */
+  async updateAccount(id: string, body: unknown) {
+    if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
+    refuseUnknownFields(body, ['name']);
+    if (body.name !== null && body.name !== undefined) checkAccountName(body.name);
+    const name = body.name as string | null | undefined;
+    return this.change(async ({ keys }) => {
+      const before = await keys.getAccount(id);
+      if (!before) throw accountNotFound(id);
+      const after = name === undefined ? before : (await keys.renameAccount(id, name))!;
+      const audit =
+        after.name === before.name ? null : { action: 'account.update', target: { type: 'account', id }, accountId: id, before, after };
+      return { result: after, audit };
+    });
+  }
+
   async getAccount(id: string) {
     const a = await this.keys.getAccount(id);
-    if (!a) throw new GatewayError('not_found', `No account "${id.slice(0, 64)}".`, { code: 'account_not_found' });
+    if (!a) throw accountNotFound(id);
     return a;
   }
 

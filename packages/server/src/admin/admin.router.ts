@@ -4,6 +4,7 @@ import { configSchema } from '../config.schema';
 import { auditList, auditParams } from '../self-service/self-service.openapi';
 import { adminKeyRoutes } from './admin-keys.router';
 import { adminAs, adminRoute } from './admin-route';
+import { adminTaskRoutes } from './admin-tasks.router';
 import { adminWebhookRoutes } from './admin-webhooks.router';
 import { auditFilter, sendAudit } from './audit-view';
 
@@ -89,6 +90,25 @@ export const adminRoutes = [
     },
   }),
   adminRoute({
+    method: 'patch',
+    path: '/admin/accounts/{id}',
+    summary: 'Rename an account',
+    description: 'A `name` of null gives the account back its id as name; a change that changes nothing is not audited.',
+    params: [id('The account id.')],
+    body: {
+      content: json({
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: { type: ['string', 'null'], maxLength: 200 } },
+      }),
+    },
+    response: { description: 'The account.', content: json(account) },
+    parse: [jsonBody()],
+    async handle(ctx, req, res) {
+      res.json(await adminAs(ctx, req).updateAccount(String(req.params.id), req.body));
+    },
+  }),
+  adminRoute({
     method: 'get',
     path: '/admin/accounts/{id}/quota',
     summary: "Read an account's credit quota",
@@ -124,6 +144,7 @@ export const adminRoutes = [
   }),
   ...adminKeyRoutes,
   ...adminWebhookRoutes,
+  ...adminTaskRoutes,
   ...CATALOGUE.flatMap(([path, kind, body]) => [
     adminRoute({
       method: 'get',

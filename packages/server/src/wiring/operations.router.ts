@@ -1,6 +1,6 @@
-import type { Request } from 'express';
-import { digestsEqual, GatewayError, hashApiKey } from '@gateway/core';
-import { extractKey, routeOf } from '@gateway/http-kit';
+import type { Request, Response } from 'express';
+import { GatewayError } from '@gateway/core';
+import { routeOf } from '@gateway/http-kit';
 import type { GatewayMetrics } from '../metrics';
 import type { Readiness } from '../readiness';
 
@@ -10,9 +10,11 @@ export interface ProbeDeps {
 
 export interface OperationsDeps {
   metrics: Pick<GatewayMetrics, 'scrape' | 'registry'>;
-  /** GATEWAY_ADMIN_KEY: /metrics needs it, unless `metricsPublic` */
-  adminKey?: string;
-  metricsPublic?: boolean;
+  /**
+   * The admin API's own gate (admin-route.ts adminKeyGate: the admin key, the CLI's token, a platform admin's
+   * session); absent when /metrics is open (METRICS_PUBLIC=true, or no GATEWAY_ADMIN_KEY)
+   */
+  metricsGate?: (req: Request, res: Response) => unknown;
   /** the OpenAPI document's text for this request's base URL (openapi.ts builds it from these declarations) */
   openApiText(req: Request): string;
 }
@@ -76,14 +78,8 @@ export const operationsRoutes = [
     response: { description: 'The Prometheus text exposition.', content: { 'text/plain': { type: 'string' } } },
     errors: 'openai',
     async handle({ deps }, req, res) {
-      // optional admin key: the handler decides, since METRICS_PUBLIC or no admin key opens the route
-      if (deps.adminKey && !deps.metricsPublic) {
-        const given = extractKey(req);
-        // a platform admin's dashboard session (sso/sso-session.ts) reads them as the admin key would
-        const signedOn = !given && typeof res.locals.ssoPlatformAdmin === 'string';
-        if (!signedOn && (!given || !digestsEqual(hashApiKey(given), hashApiKey(deps.adminKey))))
-          throw new GatewayError('unauthenticated', 'The metrics need the admin key.', { code: 'invalid_admin_key' });
-      }
+      // optional admin key: METRICS_PUBLIC or no admin key opens the route; otherwise the admin API's gate decides
+      deps.metricsGate?.(req, res);
       let text: string;
       try {
         text = await deps.metrics.scrape();

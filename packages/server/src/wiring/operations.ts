@@ -1,4 +1,5 @@
 import { mountRoutes } from '@gateway/http-kit';
+import { adminKeyGate } from '../admin/admin-route';
 import { openApiText } from '../openapi';
 import { publicBaseUrlFor } from '../public-links';
 import { errorShapeNamed } from '../wire-formats';
@@ -9,8 +10,7 @@ import { operationsRoutes } from './operations.router';
 export function wireOperations(ctx: WiringContext) {
   const deps = {
     metrics: ctx.metrics,
-    adminKey: ctx.env.adminKey,
-    metricsPublic: ctx.env.metricsPublic,
+    metricsGate: ctx.env.adminKey && !ctx.env.metricsPublic ? adminKeyGate(ctx.env.adminKey) : undefined,
     openApiText: openApiText(publicBaseUrlFor(ctx.env)),
   };
   const routers = [mountRoutes(operationsRoutes, deps, { errorShape: errorShapeNamed })];

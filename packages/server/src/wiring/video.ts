@@ -7,7 +7,8 @@ export function wireVideo(ctx: WiringContext) {
   return {
     services: { videos: engine.service },
     videos: engine.service,
+    content: engine.content,
     start: () => engine.start(),
     stop: () => engine.stop(),
-  } satisfies AreaWiring & { videos: unknown };
+  } satisfies AreaWiring & { videos: unknown; content: unknown };
 }

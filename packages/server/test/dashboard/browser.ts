@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium, which .ci/run installs with apt when it is missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -54,4 +54,29 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.DASHBOARD_SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The part of HTMLVideoElement the tests read (the server's tsconfig has no DOM types). */
+interface VideoElement {
+  readyState: number;
+  duration: number;
+  error: { code: number } | null;
+  addEventListener(event: string, listener: () => void): void;
+}
+
+/** A `<video>`'s duration once its metadata has loaded: the bytes reached the page and Chromium decoded them. */
+export function videoDuration(video: Locator): Promise<number> {
+  return video.evaluate(
+    (v: VideoElement) =>
+      new Promise<number>((resolve, reject) => {
+        if (v.readyState >= 1) return resolve(v.duration);
+        v.addEventListener('loadedmetadata', () => resolve(v.duration));
+        v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)));
+      }),
+  );
+}
+
+/** An `<img>` that has loaded and decoded (a broken image has no natural width). */
+export async function imageDecoded(img: Locator): Promise<boolean> {
+  return img.evaluate((i: { complete: boolean; naturalWidth: number }) => i.complete && i.naturalWidth > 0);
 }

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
-import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot } from './browser';
+import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot, videoDuration } from './browser';
 
 /**
  * The dashboard in Debian's Chromium against a started gateway, driven by the accessible names of issue 19: an admin
@@ -14,14 +14,6 @@ async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   for await (const chunk of stream) text += chunk.toString();
   return text;
-}
-
-/** The part of HTMLVideoElement the test reads (the server's tsconfig has no DOM types). */
-interface VideoElement {
-  readyState: number;
-  duration: number;
-  error: { code: number } | null;
-  addEventListener(event: string, listener: () => void): void;
 }
 
 describeWithBrowser('the dashboard in a browser', () => {
@@ -142,14 +134,7 @@ describeWithBrowser('the dashboard in a browser', () => {
 
     const video = page.locator('video');
     await video.waitFor(WAIT);
-    const duration = await video.evaluate(
-      (v: VideoElement) =>
-        new Promise<number>((resolve, reject) => {
-          if (v.readyState >= 1) return resolve(v.duration);
-          v.addEventListener('loadedmetadata', () => resolve(v.duration));
-          v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)));
-        }),
-    );
+    const duration = await videoDuration(video);
     const task = (await (await api(playgroundKey, `/v1/videos/${taskId}`)).json()) as { status: string; seconds: string };
     expect(task.status).toBe('completed');
     expect(await page.getByTestId('task-seconds').textContent()).toBe(task.seconds);

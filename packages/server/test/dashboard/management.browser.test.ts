@@ -1,11 +1,20 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { startTestGateway, testConfigFile, withPricing, type TestGateway } from '../support/test-gateway';
-import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot } from './browser';
+import { BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from '../support/test-gateway';
+import {
+  collectPageErrors,
+  describeWithBrowser,
+  ensureDashboardBuilt,
+  imageDecoded,
+  launchBrowser,
+  screenshot,
+  videoDuration,
+} from './browser';
 
 /**
  * The dashboard that manages (issue 26), in Debian's Chromium against a started gateway: the platform admin creates an
- * account, sets its quota and gives it a key; an account admin creates, rotates and revokes a key and sees each state
- * (and the change in its audit slice); a member sees no admin navigation; Usage totals a time range by model.
+ * account, renames it, sets its quota and gives it a key; an account admin creates, rotates and revokes a key and sees each state
+ * (and the change in its audit slice); a member sees no admin navigation; Usage totals a time range by model; the
+ * platform admin sees every account's tasks with their posters and videos.
  */
 const ADMIN = 'sk-admin-dashboard-mgmt-01';
 const WAIT = { timeout: 90_000 };
@@ -60,6 +69,7 @@ describeWithBrowser('the dashboard manages', () => {
   beforeAll(async () => {
     ensureDashboardBuilt();
     gw = await startTestGateway({ config: priced(), env: { adminKey: ADMIN, keyCacheTtlMs: 0 } });
+    await gw.startBackground(); // the task worker: videos render
     browser = await launchBrowser();
   });
   beforeEach(async () => {
@@ -75,7 +85,7 @@ describeWithBrowser('the dashboard manages', () => {
     await gw?.stop();
   });
 
-  it('platform admin: creates an account, sets its quota, gives it a key, and reads both changes in the audit log', async () => {
+  it('platform admin: creates an account, renames it, sets its quota, gives it a key, and reads the changes in the audit log', async () => {
     await signIn(ADMIN);
     expect(await navLabels()).toEqual(['Overview', 'Accounts', 'Catalogue', 'Keys', 'Usage', 'Tasks', 'Models', 'Audit', 'Playground']);
 
@@ -90,6 +100,11 @@ describeWithBrowser('the dashboard manages', () => {
     await page.getByLabel('Credit limit (empty: unlimited)').fill('500');
     await page.getByRole('button', { name: 'Save quota' }).click();
     await gamma.getByText('/ 500.00').waitFor();
+    await gamma.getByRole('button', { name: 'Edit name' }).click();
+    await gamma.getByLabel('New name (empty: the id)').fill('Gamma platform team');
+    await gamma.getByRole('button', { name: 'Save name' }).click();
+    await gamma.getByRole('cell', { name: 'Gamma platform team', exact: true }).waitFor();
+    expect((await api(ADMIN, 'GET', '/admin/accounts/gamma')).body.name).toBe('Gamma platform team');
     await screenshot(page, 'accounts-manage');
 
     await nav('Keys');
@@ -112,6 +127,7 @@ describeWithBrowser('the dashboard manages', () => {
     const log = page.getByRole('table', { name: 'Audit log' });
     await rowOf(log, 'account.create').filter({ hasText: 'account:gamma' }).waitFor();
     await rowOf(log, 'quota.update').filter({ hasText: 'quota:gamma' }).waitFor();
+    await rowOf(log, 'account.update').filter({ hasText: 'account:gamma' }).waitFor();
     await rowOf(log, 'key.create').filter({ hasText: 'admin_key:admin' }).first().waitFor();
     await page.getByLabel('Action').fill('account.create');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -131,6 +147,42 @@ describeWithBrowser('the dashboard manages', () => {
     await page.getByText('720p: 0.05 credits / second').waitFor();
     expect(await page.getByText('[object Object]').count()).toBe(0);
     await screenshot(page, 'models-prices');
+    expect(errors).toEqual([]);
+  });
+
+  it("platform admin: sees another account's finished task with its poster, and plays its video", async () => {
+    const created = await api(BETA_KEY, 'POST', '/v1/videos', { model: 'sim-video-2.0', prompt: 'a paper boat', seconds: '4' });
+    expect(created.status).toBe(200);
+    const id = String(created.body.id);
+    await signIn(ADMIN);
+    await nav('Tasks');
+    const row = rowOf(page.getByRole('table', { name: 'Video tasks' }), id);
+    // the list follows the task while it renders, then shows its poster
+    await row.getByRole('cell', { name: 'succeeded', exact: true }).waitFor(WAIT);
+    expect(await row.getByRole('cell', { name: 'beta', exact: true }).count()).toBe(1);
+    const poster = row.getByRole('img', { name: `Poster of ${id}` });
+    await poster.waitFor(WAIT);
+    await page.waitForFunction(() =>
+      Array.from((globalThis as any).document.images as Array<{ complete: boolean; naturalWidth: number; alt: string }>).some(
+        (i) => i.alt.startsWith('Poster of') && i.complete && i.naturalWidth > 0,
+      ),
+    );
+    expect(await imageDecoded(poster)).toBe(true);
+    // the account filter: alpha's tasks do not include beta's
+    await page.getByLabel('Account', { exact: true }).selectOption('alpha');
+    await page.getByText('0 task(s) on this page').waitFor(WAIT);
+    await page.getByLabel('Account', { exact: true }).selectOption('beta');
+    await row.waitFor(WAIT);
+    await screenshot(page, 'platform-tasks');
+
+    await row.getByRole('link', { name: id }).click();
+    await page.getByTestId('task-account').filter({ hasText: 'beta' }).waitFor(WAIT);
+    const video = page.locator('video');
+    await video.waitFor(WAIT);
+    const duration = await videoDuration(video);
+    expect(Math.abs(duration - 4)).toBeLessThan(0.1);
+    // read only: no Cancel or Delete for the platform admin
+    expect(await page.getByRole('button', { name: /Cancel|Delete/ }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

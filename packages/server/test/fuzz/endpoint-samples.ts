@@ -218,6 +218,7 @@ export const SAMPLES: Sample[] = [
     creates: 'config',
   },
   { name: 'admin:account', route: 'get /admin/accounts/{id}' },
+  { name: 'admin:account:update', route: 'patch /admin/accounts/{id}', valid: { name: 'fuzz' }, creates: 'config' },
   {
     name: 'admin:quota',
     route: 'get /admin/accounts/{id}/quota',

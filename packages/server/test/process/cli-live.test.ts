@@ -62,6 +62,12 @@ describe('CLI against a running gateway on the embedded store', () => {
     const newKey = /sk-[A-Za-z0-9]+/.exec(created.out)![0];
     expect((await chat(gw.url, newKey)).status).toBe(200);
 
+    // a rename goes through the gateway's PATCH /admin/accounts/{id}
+    expect(await runCliProcess(['accounts:update', 'house', '--name', 'House team'], { DATA_DIR: dir })).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('account house (House team)'),
+    });
+
     const listed = await runCliProcess(['keys:list', '--account', 'house'], { DATA_DIR: dir });
     const id = keyIdOf(listed.out, HOUSE_KEY.slice(0, 7));
     expect(id).toMatch(/^key_[a-z0-9]{24}$/);

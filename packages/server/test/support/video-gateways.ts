@@ -6,12 +6,15 @@
 import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../../src/default-config';
+import type { GatewayEnv } from '../../src/gateway-env';
 import { startTestGateway, testConfigFile, type TestGateway } from './test-gateway';
 
 export const SLOW_MODEL = 'sim-video-queued';
 export const RUNNING_MODEL = 'sim-video-running';
 
-export async function startVideoGateway(opts: { worker?: boolean; maxActiveTasks?: number } = {}): Promise<TestGateway> {
+export async function startVideoGateway(
+  opts: { worker?: boolean; maxActiveTasks?: number; env?: Partial<GatewayEnv> } = {},
+): Promise<TestGateway> {
   const config = testConfigFile({
     providers: [
       { id: 'sim', type: 'simulator', options: { queuedMs: 150, videoLatencyMs: 300 } },
@@ -25,7 +28,7 @@ export async function startVideoGateway(opts: { worker?: boolean; maxActiveTasks
     ],
     limits: { maxActiveTasksPerAccount: opts.maxActiveTasks ?? 1000 },
   });
-  const gw = await startTestGateway({ listen: false, config });
+  const gw = await startTestGateway({ listen: false, config, env: opts.env });
   if (opts.worker) await gw.startBackground();
   return gw;
 }

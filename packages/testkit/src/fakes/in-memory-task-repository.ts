@@ -4,6 +4,7 @@ import {
   transitionTask,
   type Admission,
   type AdmissionRules,
+  type AllAccountsTaskFilter,
   type ClaimedTask,
   type NewVideoTask,
   type ReleaseOptions,
@@ -175,6 +176,22 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
       .sort((a, b) => cmp(a, b));
     const page = matching.filter((t) => !f.after || cmp(t, f.after) > 0).slice(f.offset ?? 0);
     return { items: page.slice(0, f.limit).map(copy), hasMore: page.length > f.limit, total: matching.length };
+  }
+
+  async listAcrossAccounts(f: AllAccountsTaskFilter): Promise<{ items: VideoTask[]; hasMore: boolean }> {
+    const newer = (a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }) =>
+      b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    const page = [...this.rows.values()]
+      .map((r) => r.task)
+      .filter(
+        (t) =>
+          (!f.accountId || t.accountId === f.accountId) &&
+          (!f.status || t.status === f.status) &&
+          (!f.model || t.model === f.model) &&
+          (!f.before || newer(t, f.before) > 0),
+      )
+      .sort(newer);
+    return { items: page.slice(0, f.limit).map(copy), hasMore: page.length > f.limit };
   }
 
   async deleteFinished(accountId: string, id: string): Promise<VideoTask | null> {

@@ -67,6 +67,28 @@ export function admissionRules(h: TaskConformance): void {
     expect((await h.repo.list('acct-c', { limit: 10, order: 'asc' })).items).toEqual([]);
   });
 
+  it("lists every account's tasks newest first, with filters and a cursor (the platform admin's read)", async () => {
+    const a0 = await taskIn('queued', { createdAt: at(0) });
+    const b1 = await taskIn('succeeded', { accountId: 'acct-b', createdAt: at(1000), model: 'sim-video-2.5' });
+    const a2 = await taskIn('failed', { createdAt: at(2000) });
+    // two tasks created in the same millisecond are still ordered, by id
+    const b3 = await taskIn('queued', { accountId: 'acct-b', createdAt: at(3000) });
+    const a3 = await taskIn('queued', { createdAt: at(3000) });
+    const tied = [a3, b3].sort((x, y) => (x.id < y.id ? 1 : -1)).map((t) => t.id);
+    const p1 = await h.repo.listAcrossAccounts({ limit: 3 });
+    expect(p1.items.map((t) => t.id)).toEqual([...tied, a2.id]);
+    expect(p1.hasMore).toBe(true);
+    const last = p1.items[2]!;
+    const p2 = await h.repo.listAcrossAccounts({ limit: 3, before: { createdAt: last.createdAt, id: last.id } });
+    expect(p2).toEqual({ items: [expect.objectContaining({ id: b1.id }), expect.objectContaining({ id: a0.id })], hasMore: false });
+    const ids = async (f: Partial<Parameters<typeof h.repo.listAcrossAccounts>[0]>) =>
+      (await h.repo.listAcrossAccounts({ limit: 10, ...f })).items.map((t) => t.id);
+    expect(await ids({ accountId: 'acct-b' })).toEqual([b3.id, b1.id]);
+    expect(await ids({ status: 'queued' })).toEqual([...tied, a0.id]);
+    expect(await ids({ model: 'sim-video-2.5' })).toEqual([b1.id]);
+    expect(await ids({ accountId: 'acct-b', status: 'failed' })).toEqual([]);
+  });
+
   it('lists only the tasks one key created, when asked (a key narrowed to its own tasks)', async () => {
     const mine = await taskIn('queued', { keyId: 'key-own' });
     await taskIn('queued', { keyId: 'key-other' });
