@@ -1,9 +1,9 @@
 /**
  * `npm run bench:cpu`: CPU time per proxied request, the figure that depends least on what else the machine runs.
  * Starts the mock upstream and the gateway as `npm start` runs it (embedded store, info logs, usage log on), warms
- * up, loads c=16 non-streaming for BENCH_SECONDS (default 10), and prints the user + system CPU of the gateway's whole
- * process tree divided by the completed requests, with the idle RSS of the tree before the load. Extra gateway
- * settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
+ * up, loads c=16 (BENCH_CONNECTIONS) non-streaming for BENCH_SECONDS (default 10), and prints the user + system CPU
+ * of the gateway's whole process tree divided by the completed requests, with the latency percentiles and the idle RSS
+ * of the tree before the load. Extra gateway settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
  * `-- --stream`: streamed completions instead (the mock sends 200 chunks each); prints CPU per chunk and chunks/s.
  * `-- --anthropic`: the same streams asked through /v1/messages (Anthropic in, OpenAI-compatible upstream).
  */
@@ -15,6 +15,7 @@ import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb, wr
 
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
   const anthropic = process.argv.includes('--anthropic');
   const stream = anthropic || process.argv.includes('--stream');
   const CHUNKS = 200; // what bench/mock-upstream.ts streams per completion
@@ -49,13 +50,14 @@ async function main(): Promise<void> {
     const pid = gw.child.pid!;
     const idle = treeRssMb(pid);
     const before = treeCpuSeconds(pid);
-    const r = await load(target, 16, seconds);
+    const r = await load(target, connections, seconds);
     const us = ((treeCpuSeconds(pid) - before) / r.requests) * 1e6;
     console.log(
       JSON.stringify({
         ...(stream ? { cpuPerChunkUs: +(us / CHUNKS).toFixed(2), chunksPerSecond: Math.round(r.rps * CHUNKS) } : {}),
         cpuPerRequestUs: Math.round(us),
         rps: Math.round(r.rps),
+        connections,
         p50Ms: r.p50,
         p99Ms: r.p99,
         requests: r.requests,

@@ -33,9 +33,11 @@ const options = {
   entryPoints: {
     main: './packages/server/src/main.ts',
     cli: './packages/server/src/cli.ts',
-    // started by their path next to the running file: image-pool.ts's worker threads, db.ts's first-start child
+    // started by their path next to the running file: image-pool.ts's worker threads, db.ts's first-start child and
+    // the embedded database's thread (pglite-thread-client.ts)
     'image-worker': './packages/provider-simulator/src/image-worker.ts',
     'pglite-prepare': './packages/store-postgres/src/pglite-prepare.ts',
+    'pglite-thread': './packages/store-postgres/src/pglite-thread.ts',
   },
   outdir: 'packages/server/dist',
   bundle: true,

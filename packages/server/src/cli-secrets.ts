@@ -11,7 +11,12 @@ export async function resealCommand(env: GatewayEnv, io: CliIo): Promise<number>
   if (!env.secret) return fail(io, 'GATEWAY_SECRET (at least 16 characters) must be set: values are re-sealed under it.');
   let db;
   try {
-    db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir, schema: env.databaseSchema });
+    db = await openDatabase({
+      databaseUrl: env.databaseUrl,
+      dataDir: env.dataDir,
+      schema: env.databaseSchema,
+      pgliteOnEventLoop: env.pgliteOnEventLoop,
+    });
   } catch (e) {
     if (e instanceof DataDirLockedError)
       return fail(io, `${e.message} The embedded store has one writer: stop the gateway, run secrets:reseal, start it again.`);

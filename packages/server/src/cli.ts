@@ -50,7 +50,12 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
   }
   // No gateway on this embedded store (the lock now keeps one from starting meanwhile), or PostgreSQL, where every
   // instance reads keys through a cache of KEY_CACHE_TTL_MS and config through a poll of CONFIG_POLL_MS.
-  const db = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir, schema: env.databaseSchema });
+  const db = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    schema: env.databaseSchema,
+    pgliteOnEventLoop: env.pgliteOnEventLoop,
+  });
   try {
     // no key cache: the CLI's process reads each key once
     const stores = openRepositories(db.knex, { ...env, keyCacheTtlMs: 0 }, { clock: () => new Date() });

@@ -29,6 +29,23 @@ describe('CachedKeyRepository', () => {
     expect(calls).toBe(3);
   });
 
+  it('lookups that miss together (an entry expired under load) share one store read', async () => {
+    const answers: Array<() => void> = [];
+    const inner = {
+      findKeyByHash: (hash: string) =>
+        new Promise((resolve) =>
+          answers.push(() =>
+            resolve({ id: 'k1', accountId: 'a', group: 'g', prefix: 'sk-', createdAt: new Date(0), revokedAt: null, hash }),
+          ),
+        ),
+    } as unknown as KeyRepository;
+    const repo = new CachedKeyRepository(inner, 2000, () => 0);
+    const lookups = Promise.all(Array.from({ length: 8 }, () => repo.findKeyByHash(hashApiKey('sk-x'))));
+    answers.forEach((answer) => answer());
+    expect((await lookups).map((k) => k!.id)).toEqual(Array(8).fill('k1'));
+    expect(answers).toHaveLength(1);
+  });
+
   it('carries every setting of a key, and a settings change through it applies at once', async () => {
     let expiresAt: Date | null = null;
     const record = () => ({

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, KeyRepository } from '@gateway/core';
+import { SharedReads, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
 
 type Found = (ApiKeyRecord & { hash: string }) | null;
 
@@ -10,6 +10,8 @@ type Found = (ApiKeyRecord & { hash: string }) | null;
  */
 export class CachedKeyRepository implements KeyRepository {
   private readonly cache = new Map<string, { at: number; value: Found }>();
+  /** requests that miss the cache together (an entry expired under load) share one store read */
+  private readonly reads = new SharedReads<Found>();
 
   constructor(
     private readonly inner: KeyRepository,
@@ -20,10 +22,14 @@ export class CachedKeyRepository implements KeyRepository {
   async findKeyByHash(hash: string): Promise<Found> {
     const hit = this.cache.get(hash);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
-    const value = await this.inner.findKeyByHash(hash);
-    if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(hash, { at: this.now(), value });
-    return value;
+    return this.reads.read(
+      hash,
+      () => this.inner.findKeyByHash(hash),
+      (value) => {
+        if (this.cache.size > 50_000) this.cache.clear();
+        this.cache.set(hash, { at: this.now(), value });
+      },
+    );
   }
 
   createAccount: KeyRepository['createAccount'] = (...a) => this.inner.createAccount(...a);
@@ -35,29 +41,31 @@ export class CachedKeyRepository implements KeyRepository {
 
   async updateKey(...a: Parameters<KeyRepository['updateKey']>): Promise<ApiKeyRecord | null> {
     const updated = await this.inner.updateKey(...a);
-    this.cache.clear(); // entries are keyed by hash, which the id does not give
+    this.clear(); // entries are keyed by hash, which the id does not give
     return updated;
   }
 
   async createKey(input: Parameters<KeyRepository['createKey']>[0]): Promise<ApiKeyRecord> {
     this.cache.delete(input.hash);
+    this.reads.forget(input.hash);
     return this.inner.createKey(input);
   }
 
   async rotateKey(...a: Parameters<KeyRepository['rotateKey']>): Promise<ApiKeyRecord | null> {
     const rotated = await this.inner.rotateKey(...a);
-    this.cache.clear();
+    this.clear();
     return rotated;
   }
 
   /** After a change written past this repository (an audited change's own transaction). */
   clear(): void {
     this.cache.clear();
+    this.reads.forget();
   }
 
   async revokeKey(id: string): Promise<boolean> {
     const ok = await this.inner.revokeKey(id);
-    this.cache.clear();
+    this.clear();
     return ok;
   }
 }

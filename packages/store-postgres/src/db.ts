@@ -8,6 +8,8 @@ import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { migrationSource } from './migrations';
+import { PGLITE_CONF } from './pglite-conf';
+import { PgliteThread, type EmbeddedSession } from './pglite-thread-client';
 import { keepTreePrivate } from './private-tree';
 
 export interface DatabaseOptions {
@@ -18,6 +20,8 @@ export interface DatabaseOptions {
   /** a Postgres schema to use (and create); tests use one each so runs never collide */
   schema?: string;
   poolMax?: number;
+  /** the embedded PGlite on the event loop instead of in a worker thread of its own (docs/adr/0004) */
+  pgliteOnEventLoop?: boolean;
 }
 
 export interface Database {
@@ -26,7 +30,7 @@ export interface Database {
   schema?: string;
   /**
    * LISTEN on a channel: PostgreSQL on a connection of its own (held until the returned stop), PGlite through its own
-   * listen. `onNotify` gets each payload, after the notifying transaction committed.
+   * listen (in its thread). `onNotify` gets each payload, after the notifying transaction committed.
    */
   listen(channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -37,7 +41,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let db: Knex;
   let kind: Database['kind'];
   let lock: DataDirLock | undefined;
-  let pglite: PGlite | undefined;
+  let pglite: EmbeddedSession | undefined;
+  const onEventLoop = opts.pgliteOnEventLoop ?? false;
   if (opts.databaseUrl) {
     kind = 'postgres';
     db = knex({
@@ -65,7 +70,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         }
       }
     }
-    [db, pglite] = openPglite(dir, opts.schema);
+    [db, pglite] = openPglite(dir, opts.schema, onEventLoop);
   }
   let migrated = 0;
   const migrate = async () => {
@@ -82,13 +87,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   };
   try {
     await (kind === 'postgres' ? withMigrationLock(db, opts.schema, migrate) : migrate());
-    // WASM memory only grows: initdb and the migrations leave PGlite's heap several hundred MB larger than a
-    // running gateway needs. A fresh instance on the same directory starts small (docs/benchmarks.md, memory).
+    // WASM memory only grows: the migrations leave PGlite's heap larger than a running gateway needs. A fresh
+    // instance on the same directory starts small (docs/benchmarks.md, memory): a fresh thread, whose end returned
+    // the old heap, or on the event loop a collection that frees the old instance.
     if (kind === 'pglite' && opts.dataDir && migrated > 0) {
       await db.destroy();
-      [db, pglite] = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema);
+      [db, pglite] = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema, onEventLoop);
       await db.raw('select 1');
-      collectGarbage();
+      if (onEventLoop) collectGarbage();
     }
     // PGlite sets its own files' modes (0666): owner-only at open, every minute, and at close
     if (kind === 'pglite' && opts.dataDir) stopSweep = keepTreePrivate(path.resolve(opts.dataDir, 'pglite'));
@@ -97,7 +103,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     throw e;
   }
   const listen = (channel: string, onNotify: (payload: string) => void, onLost?: (e: Error) => void) =>
-    pglite ? pglite.listen(channel, onNotify).then((stop) => stop) : listenOnPostgres(db, channel, onNotify, onLost);
+    pglite ? pglite.listen(channel, onNotify) : listenOnPostgres(db, channel, onNotify, onLost);
   return { knex: db, kind, schema: opts.schema, listen, close };
 }
 
@@ -109,7 +115,7 @@ async function applyMigrations(db: Knex, schema: string | undefined): Promise<nu
 
 /** What the child process of prepareInChild runs (pglite-prepare.ts): initdb and the migrations, then close. */
 export async function prepareEmbeddedStore(dir: string, schema: string | undefined): Promise<void> {
-  const [db] = openPglite(dir, schema);
+  const [db] = openPglite(dir, schema, true); // this child process does nothing else
   try {
     await applyMigrations(db, schema);
   } finally {
@@ -183,11 +189,12 @@ function collectGarbage(): void {
   gc?.();
 }
 
-function openPglite(dir: string | undefined, schema: string | undefined): [Knex, PGlite] {
-  // PGlite runs inside the gateway's process, so its buffer cache is the gateway's RSS, and WASM memory once grown is
-  // never returned. 8 MB instead of Postgres's 128 MB default: the idle process ~25 MB smaller and ~60 MB smaller after
-  // load than at 32 MB, no CPU cost measured (docs/benchmarks-levers.md); the files stay in the OS page cache.
-  const pglite = new PGlite(dir, { postgresqlconf: ['shared_buffers=8MB'] });
+/**
+ * knex on PGlite: by default PGlite runs in a worker thread (pglite-thread-client.ts), so queries, the usage log's
+ * batch inserts included, never hold up requests (docs/adr/0004); knex-pglite takes the thread's proxy as its PGlite.
+ */
+function openPglite(dir: string | undefined, schema: string | undefined, onEventLoop: boolean): [Knex, EmbeddedSession] {
+  const pglite: EmbeddedSession = onEventLoop ? new PGlite(dir, { postgresqlconf: PGLITE_CONF }) : new PgliteThread(dir);
   const k = knex({
     client: ClientPgLite as unknown as typeof knex.Client,
     connection: { pglite } as never,

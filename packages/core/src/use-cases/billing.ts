@@ -1,6 +1,7 @@
 import type { Principal } from '../auth';
 import { periodEnd } from '../budget-period';
 import { GatewayError } from '../errors';
+import { SharedReads } from '../shared-reads';
 import type { ModelCatalogue } from '../catalogue';
 import type { CreditQuota, CreditRefs, QuotaRepository } from '../ports';
 import { settleDeliveredTasks, type SettledTask } from './video-delivery-billing';
@@ -22,6 +23,8 @@ type Scope = 'account' | 'key';
  */
 export class Billing {
   private readonly cache = new Map<string, { at: number; quota: CreditQuota }>();
+  /** requests that miss the cache together share one store read */
+  private readonly reads = new SharedReads<CreditQuota>();
 
   /**
    * cacheMs: how long a quota read is reused by prechecks (charges made here drop it at once; charges made by other
@@ -38,12 +41,17 @@ export class Billing {
 
   private async quota(scope: Scope, id: string): Promise<CreditQuota> {
     const now = this.now();
-    const hit = this.cache.get(`${scope}:${id}`);
+    const key = `${scope}:${id}`;
+    const hit = this.cache.get(key);
     if (hit && now - hit.at < (this.opts.cacheMs ?? 1000)) return hit.quota;
-    const quota = scope === 'account' ? await this.quotas.get(id) : await this.quotas.getKey(id);
-    if (this.cache.size > 100_000) this.cache.clear();
-    this.cache.set(`${scope}:${id}`, { at: now, quota });
-    return quota;
+    return this.reads.read(
+      key,
+      () => (scope === 'account' ? this.quotas.get(id) : this.quotas.getKey(id)),
+      (quota) => {
+        if (this.cache.size > 100_000) this.cache.clear();
+        this.cache.set(key, { at: now, quota });
+      },
+    );
   }
 
   private quotasOf(p: Principal): Promise<Array<[Scope, CreditQuota]>> {
@@ -54,8 +62,10 @@ export class Billing {
   }
 
   private forgetPayer(p: { accountId: string; keyId?: string }): void {
-    this.cache.delete(`account:${p.accountId}`);
-    if (p.keyId) this.cache.delete(`key:${p.keyId}`);
+    for (const key of [`account:${p.accountId}`, ...(p.keyId ? [`key:${p.keyId}`] : [])]) {
+      this.cache.delete(key);
+      this.reads.forget(key);
+    }
   }
 
   /** Refuses work the caller cannot pay for: used + estimate must stay within the account's and the key's limits. */

@@ -1,0 +1,66 @@
+import { SharedReads } from './shared-reads';
+import { Billing } from './use-cases/billing';
+import type { CreditQuota, QuotaRepository } from './ports';
+
+/** A store read that answers when the test says so. */
+function gate<T>() {
+  const loads: Array<(v: T) => void> = [];
+  const load = () => new Promise<T>((resolve) => loads.push(resolve));
+  return { loads, load };
+}
+
+describe('SharedReads', () => {
+  it('callers that miss together share one read; the value is stored once', async () => {
+    const reads = new SharedReads<string>();
+    const { loads, load } = gate<string>();
+    const stored: string[] = [];
+    const all = Promise.all([1, 2, 3].map(() => reads.read('k', load, (v) => stored.push(v))));
+    loads[0]!('v1');
+    expect(await all).toEqual(['v1', 'v1', 'v1']);
+    expect({ reads: loads.length, stored }).toEqual({ reads: 1, stored: ['v1'] });
+    // ended: the next miss reads again
+    const next = reads.read('k', load, (v) => stored.push(v));
+    loads[1]!('v2');
+    expect(await next).toBe('v2');
+  });
+
+  it('after forget() the next caller starts a fresh read, and the forgotten read is not stored', async () => {
+    const reads = new SharedReads<string>();
+    const { loads, load } = gate<string>();
+    const stored: string[] = [];
+    const stale = reads.read('k', load, (v) => stored.push(v));
+    reads.forget('k');
+    const fresh = reads.read('k', load, (v) => stored.push(v));
+    loads[0]!('before the write');
+    loads[1]!('after the write');
+    expect([await stale, await fresh, stored]).toEqual(['before the write', 'after the write', ['after the write']]);
+  });
+
+  it('a failed read fails its callers and is not shared with later ones', async () => {
+    const reads = new SharedReads<string>();
+    let n = 0;
+    const load = () => (++n === 1 ? Promise.reject(new Error('store down')) : Promise.resolve('ok'));
+    await expect(Promise.all([reads.read('k', load, () => undefined), reads.read('k', load, () => undefined)])).rejects.toThrow(
+      'store down',
+    );
+    expect(await reads.read('k', load, () => undefined)).toBe('ok');
+    expect(n).toBe(2);
+  });
+});
+
+describe('Billing prechecks that miss the quota cache together', () => {
+  it('read each quota once', async () => {
+    const account = gate<CreditQuota>();
+    const key = gate<CreditQuota>();
+    const quotas = { get: account.load, getKey: key.load } as unknown as QuotaRepository;
+    const billing = new Billing(quotas, { cacheMs: 1000, now: () => 0 });
+    const principal = { accountId: 'a', keyId: 'k' } as Parameters<Billing['precheck']>[0];
+    const checks = Promise.all(Array.from({ length: 5 }, () => billing.precheck(principal)));
+    await Promise.resolve();
+    const open = { limit: null, used: 0 } as unknown as CreditQuota;
+    account.loads.forEach((answer) => answer(open));
+    key.loads.forEach((answer) => answer(open));
+    await checks;
+    expect({ account: account.loads.length, key: key.loads.length }).toEqual({ account: 1, key: 1 });
+  });
+});

@@ -1,0 +1,20 @@
+/** The messages between the gateway's event loop (pglite-thread-client.ts) and PGlite's thread (pglite-thread.ts). */
+
+export type ToThread =
+  | { id: number; type: 'query'; sql: string; params?: unknown[]; options?: unknown }
+  | { id: number; type: 'listen'; channel: string }
+  | { id: number; type: 'unlisten'; subscription: number }
+  | { id: number; type: 'close' };
+
+/** A database error as it crosses: name, message and stack, plus its own fields (code, detail, constraint, table, ...). */
+export interface ThreadError {
+  name: string;
+  message: string;
+  stack?: string;
+  fields: Record<string, unknown>;
+}
+
+export type FromThread =
+  | { type: 'ready'; error?: ThreadError }
+  | { type: 'notify'; subscription: number; payload: string }
+  | { type: 'answer'; id: number; result?: unknown; error?: ThreadError };
