@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Interleaved A/B of one lever: `bash bench/ab.sh <other checkout> <rounds> [bench:cpu args]`, e.g.
-#   git worktree add /tmp/before <commit-before> && (cd /tmp/before && npm ci)
-#   BENCH_SECONDS=8 bash bench/ab.sh /tmp/before 3 --stream
-# Runs `npm run bench:cpu` alternately in the other checkout (A, before) and in this one (B, after), so both see the
-# same machine load, and prints each run's JSON line prefixed by A or B. docs/benchmarks-levers.md records the results.
+# Interleaved A/B of one lever with `npm run bench:cpu`, so both sides see the same machine load. The sides differ by
+# checkout, by environment, or both; which side goes first alternates per round. One JSON line per run, prefixed.
+#   bash bench/ab.sh <rounds> [bench:cpu args]
+#   AB_A_DIR  the "before" checkout (default: this one), e.g. `git worktree add /tmp/before <commit>` + `npm ci` there
+#   AB_A_ENV / AB_B_ENV  settings of each side, e.g. AB_A_ENV="GATEWAY_PGLITE_THREAD=0" (docs/adr/0004)
+# e.g. AB_A_DIR=/tmp/before BENCH_SECONDS=8 bash bench/ab.sh 3 --stream; BENCH_CONNECTIONS=128 passes through.
+# docs/benchmarks-levers.md records the results.
 set -uo pipefail
-other=$(cd "$1" && pwd); rounds=${2:-3}; shift 2 || shift $#
 here=$(cd "$(dirname "$0")/.." && pwd)
+a_dir=$(cd "${AB_A_DIR:-$here}" && pwd)
+rounds=${1:-3}
+shift || true
+run() { # side dir env...
+  local side=$1 dir=$2
+  line=$(cd "$dir" && env ${3:-} npm run -s bench:cpu -- "${@:4}" 2>/dev/null | tail -n 1)
+  echo "$side $line"
+}
 for i in $(seq "$rounds"); do
-  for side in A B; do
-    dir=$here; [ "$side" = A ] && dir=$other
-    line=$(cd "$dir" && npm run -s bench:cpu -- "$@" 2>/dev/null | tail -n 1)
-    echo "$side $i $line"
-  done
+  if ((i % 2)); then
+    run "A $i" "$a_dir" "${AB_A_ENV:-}" "$@"
+    run "B $i" "$here" "${AB_B_ENV:-}" "$@"
+  else
+    run "B $i" "$here" "${AB_B_ENV:-}" "$@"
+    run "A $i" "$a_dir" "${AB_A_ENV:-}" "$@"
+  fi
 done
