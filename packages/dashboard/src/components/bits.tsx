@@ -36,6 +36,18 @@ export function Field(props: { label: string; children: ReactElement<{ id?: stri
   );
 }
 
+/** An edit form's buttons: submit under its own label, or cancel. */
+export function SaveOrCancel({ save, onCancel }: { save: string; onCancel: () => void }) {
+  return (
+    <div className="actions">
+      <button type="submit">{save}</button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 export const time = (unix: number | null | undefined) => (unix ? new Date(unix * 1000).toLocaleString() : '—');
 export const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 

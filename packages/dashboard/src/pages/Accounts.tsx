@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { getJson, sendJson } from '../api';
 import type { Session } from '../session';
-import { AdminOnly, ErrorNote, Field, num } from '../components/bits';
+import { AdminOnly, ErrorNote, Field, num, SaveOrCancel } from '../components/bits';
 import { useLoad } from '../components/use-load';
 
 interface Account {
@@ -85,12 +85,7 @@ function RenameAccount({ adminKey, account, name, onDone }: { adminKey: string; 
       <Field label="New name (empty: the id)">
         <input value={value} onChange={(e) => setValue(e.target.value)} maxLength={200} />
       </Field>
-      <div className="actions">
-        <button type="submit">Save name</button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel save={'Save name'} onCancel={onDone} />
       <ErrorNote error={error} />
     </form>
   );
@@ -120,12 +115,7 @@ function EditQuota({ adminKey, account, quota, onDone }: { adminKey: string; acc
           <option value="none">none</option>
         </select>
       </Field>
-      <div className="actions">
-        <button type="submit">Save quota</button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel save={'Save quota'} onCancel={onDone} />
       <ErrorNote error={error} />
     </form>
   );

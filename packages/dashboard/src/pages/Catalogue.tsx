@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { getJson, sendJson } from '../api';
 import type { Session } from '../session';
-import { AdminOnly, ErrorNote, Field } from '../components/bits';
+import { AdminOnly, ErrorNote, Field, SaveOrCancel } from '../components/bits';
 import { useLoad } from '../components/use-load';
 
 type Kind = 'providers' | 'models' | 'groups';
@@ -150,12 +150,7 @@ function EntryEditor(props: { adminKey: string; kind: Kind; id: string; entry: E
       <Field label="Settings (JSON)">
         <textarea rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
       </Field>
-      <div className="actions">
-        <button type="submit">Save</button>
-        <button type="button" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel save={'Save'} onCancel={props.onDone} />
       <ErrorNote error={error} />
     </form>
   );

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { getJson } from '../api';
-import { ErrorNote, Field } from '../components/bits';
+import { ErrorNote, Field, SaveOrCancel } from '../components/bits';
 import { useLoad } from '../components/use-load';
 import type { KeyForm as Form } from '../key-settings';
 
@@ -97,12 +97,7 @@ export function KeyForm(props: {
       <Field label="Concurrent streams">
         <input type="number" min="1" step="1" value={f.streams} onChange={set('streams')} placeholder="default" />
       </Field>
-      <div className="actions">
-        <button type="submit">{props.submit}</button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel save={props.submit} onCancel={props.onCancel} />
       <ErrorNote error={error} />
     </form>
   );

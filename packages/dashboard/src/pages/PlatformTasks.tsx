@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { getJson } from '../api';
 import type { Session } from '../session';
-import { Link } from '../router';
 import { ErrorNote, Field, num, time } from '../components/bits';
-import { AuthedImage, AuthedVideo, useObjectUrl } from '../components/authed-media';
+import { AuthedVideo, useObjectUrl } from '../components/authed-media';
 import { useInterval, useLoad } from '../components/use-load';
 import { adminContentPath, FINISHED, listAllTasks, readAnyTask, TASK_STATUSES } from '../tasks-api';
 import { usageRows } from '../usage-rows';
 import { TaskEvents } from '../components/task-events';
+import { TaskRow } from '../components/task-row';
 
 /**
  * The platform admin's view of every account's video tasks (GET /admin/tasks), read only: the admin key, or a platform
@@ -68,24 +68,7 @@ export function PlatformTasks({ session }: { session: Session }) {
         </thead>
         <tbody>
           {items.map((t) => (
-            <tr key={t.id}>
-              <td>
-                {t.status === 'succeeded' ? (
-                  <AuthedImage apiKey={session.key} path={adminContentPath(t.id, 'thumbnail')} alt={`Poster of ${t.id}`} />
-                ) : null}
-              </td>
-              <td>
-                <Link to={`tasks/${encodeURIComponent(t.id)}`}>{t.id}</Link>
-              </td>
-              <td>{t.account}</td>
-              <td>{t.model}</td>
-              <td>{t.status}</td>
-              <td>{t.duration}</td>
-              <td>
-                {t.resolution} {t.ratio}
-              </td>
-              <td>{time(t.created_at)}</td>
-            </tr>
+            <TaskRow key={t.id} task={t} apiKey={session.key} posterPath={adminContentPath(t.id, 'thumbnail')} account={t.account} />
           ))}
         </tbody>
       </table>

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { Session } from '../session';
-import { Link } from '../router';
-import { ErrorNote, Field, NeedsCallKey, time } from '../components/bits';
-import { AuthedImage } from '../components/authed-media';
+import { ErrorNote, Field, NeedsCallKey } from '../components/bits';
 import { useInterval, useLoad } from '../components/use-load';
+import { TaskRow } from '../components/task-row';
 import { contentPath, listTasks, TASK_STATUSES } from '../tasks-api';
 
 /** The video tasks of the key's account, newest first, with a status filter; each row links to its task page. */
@@ -41,23 +40,7 @@ export function Tasks({ session }: { session: Session }) {
         </thead>
         <tbody>
           {(tasks.data?.items ?? []).map((t) => (
-            <tr key={t.id}>
-              <td>
-                {t.status === 'succeeded' ? (
-                  <AuthedImage apiKey={key} path={contentPath(t.id, 'thumbnail')} alt={`Poster of ${t.id}`} />
-                ) : null}
-              </td>
-              <td>
-                <Link to={`tasks/${encodeURIComponent(t.id)}`}>{t.id}</Link>
-              </td>
-              <td>{t.model}</td>
-              <td>{t.status}</td>
-              <td>{t.duration}</td>
-              <td>
-                {t.resolution} {t.ratio}
-              </td>
-              <td>{time(t.created_at)}</td>
-            </tr>
+            <TaskRow key={t.id} task={t} apiKey={key} posterPath={contentPath(t.id, 'thumbnail')} />
           ))}
         </tbody>
       </table>
