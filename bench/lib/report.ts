@@ -83,8 +83,9 @@ export function targetChecks(r: BenchResults): Check[] {
     },
     {
       target: 'polling 10,000 active tasks within 15 s (PostgreSQL)',
-      measured: `not measured here (\`npm run bench:polling\`; last run: ${lastPollingResult('PostgreSQL') ?? 'none'})`,
-      ok: null,
+      // a run of its own (minutes): its last recorded result stands for it here
+      measured: `from \`npm run bench:polling\` (a run of its own), last run: ${lastPollingResult('PostgreSQL') ?? 'none'}`,
+      ok: pollingMet('PostgreSQL'),
     },
     {
       target: 'kept from issue 17: translation (Anthropic in, OpenAI upstream) within 10 % of same-format',
@@ -120,11 +121,20 @@ function pollingRuns(): Array<{ section: string; run: string; result: string }> 
   return runs;
 }
 
-function lastPollingResult(store: string): string | undefined {
-  const last = pollingRuns()
+const lastPollingRun = (store: string) =>
+  pollingRuns()
     ?.filter((x) => x.section.includes(store))
     .pop();
+
+function lastPollingResult(store: string): string | undefined {
+  const last = lastPollingRun(store);
   return last && `${last.run}, ${last.result.replace(/\.$/, '').toLowerCase()}`;
+}
+
+/** Whether the last recorded polling run on `store` met its target; null when there is none. */
+function pollingMet(store: string): boolean | null {
+  const last = lastPollingRun(store);
+  return last ? last.result.startsWith('Target met') : null;
 }
 
 /** One line per section of docs/benchmarks-polling.md: upstream and store, and whether the 15 s target was met. */
