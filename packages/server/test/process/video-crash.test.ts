@@ -20,7 +20,12 @@ it('SIGKILLs mid-flight lose no task and submit none twice', async () => {
     succeededUnsubmitted: r.succeededUnsubmitted,
   }).toEqual({ seed, lost: [], notTerminal: [], submittedTwice: [], contentMismatch: [], succeededUnsubmitted: [] });
   expect(Object.values(r.byStatus).reduce((a, b) => a + b, 0)).toBe(30);
-  expect(r.byStatus.succeeded).toBeGreaterThan(0);
+  // after the kills the gateway still completes new work (how many crash-time tasks succeed depends on the kills)
+  expect({ seed, afterRestarts: r.afterRestarts, byErrorCode: r.byErrorCode }).toEqual({
+    seed,
+    afterRestarts: 'succeeded',
+    byErrorCode: r.byErrorCode,
+  });
   // Upstream calls never exceed the tasks: a lost submission fails as submission_unknown instead of repeating.
   expect(r.submissionsUpstream).toBeLessThanOrEqual(30);
 });

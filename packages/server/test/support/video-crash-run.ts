@@ -41,6 +41,12 @@ export interface CrashRunReport {
   /** succeeded tasks the upstream never received (impossible unless the store lies) */
   succeededUnsubmitted: string[];
   submissionsUpstream: number;
+  /**
+   * The status of one more task created in the final run, after the kills: the gateway still completes new work.
+   * (How many of the crash-time tasks succeed depends on where the kills land: under load every submission may be in
+   * flight at a kill and fail as submission_unknown, which is the rule, not a fault.)
+   */
+  afterRestarts: string | undefined;
   store: 'pglite' | 'postgres';
   elapsedMs: number;
 }
@@ -206,12 +212,22 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
     gw = await startGatewayProcess(env);
     log(`final run: up at ${gw.url}`);
     await createPending(gw);
+    const fresh = {
+      prompt: 'crash task after the restarts',
+      up: UPSTREAMS[1],
+      format: INBOUND_FORMATS[0],
+      key: 'crash-after',
+      id: undefined as string | undefined,
+    };
+    plan.push(fresh);
+    await createPending(gw);
+    plan.pop();
     const deadline = Date.now() + (o.settleMs ?? 60_000);
     const states = new Map<string, { status: string; error?: { code: string } | null }>();
     for (;;) {
-      const open = plan.filter((t) => t.id && !isDone(states.get(t.id)?.status));
+      const open = [...plan, fresh].filter((t) => t.id && !isDone(states.get(t.id)?.status));
       await Promise.all(open.map(async (t) => states.set(t.id!, await inbound('tasks', gw!.url).read(t.id!))));
-      if (!plan.some((t) => t.id && !isDone(states.get(t.id)?.status)) || Date.now() > deadline) break;
+      if (![...plan, fresh].some((t) => t.id && !isDone(states.get(t.id)?.status)) || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 250));
     }
 
@@ -225,7 +241,8 @@ export async function runVideoCrashScenario(o: CrashRunOptions): Promise<CrashRu
       submittedTwice: [],
       contentMismatch: [],
       succeededUnsubmitted: [],
-      submissionsUpstream: veo.book.submissions.length + sora.book.submissions.length + ark.book.submissions.length,
+      submissionsUpstream: veo.book.submissions.length + sora.book.submissions.length + ark.book.submissions.length - (fresh.id ? 1 : 0),
+      afterRestarts: fresh.id ? states.get(fresh.id)?.status : undefined,
       store: pg ? 'postgres' : 'pglite',
       elapsedMs: 0,
     };
