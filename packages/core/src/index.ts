@@ -139,7 +139,7 @@ export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
 export { missingPrice, type ModelPricing } from './billing';
 export { Billing, type BudgetStatus } from './use-cases/billing';
-export { SharedReads } from './shared-reads';
+export { ReadThroughCache } from './read-through-cache';
 export { BUDGET_PERIODS, type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart } from './data-url';
 export { taskErrorOf } from './task-errors';

@@ -1,4 +1,4 @@
-import { SharedReads, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
+import { ReadThroughCache, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
 
 type Found = (ApiKeyRecord & { hash: string }) | null;
 
@@ -9,27 +9,18 @@ type Found = (ApiKeyRecord & { hash: string }) | null;
  * once. The cached value is the whole record, so every setting of a key travels with it.
  */
 export class CachedKeyRepository implements KeyRepository {
-  private readonly cache = new Map<string, { at: number; value: Found }>();
-  /** requests that miss the cache together (an entry expired under load) share one store read */
-  private readonly reads = new SharedReads<Found>();
+  private readonly cache: ReadThroughCache<Found>;
 
   constructor(
     private readonly inner: KeyRepository,
-    private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    ttlMs: number,
+    now: () => number = Date.now,
+  ) {
+    this.cache = new ReadThroughCache({ ttlMs, maxEntries: 50_000, now });
+  }
 
-  async findKeyByHash(hash: string): Promise<Found> {
-    const hit = this.cache.get(hash);
-    if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
-    return this.reads.read(
-      hash,
-      () => this.inner.findKeyByHash(hash),
-      (value) => {
-        if (this.cache.size > 50_000) this.cache.clear();
-        this.cache.set(hash, { at: this.now(), value });
-      },
-    );
+  findKeyByHash(hash: string): Promise<Found> {
+    return this.cache.get(hash, () => this.inner.findKeyByHash(hash));
   }
 
   createAccount: KeyRepository['createAccount'] = (...a) => this.inner.createAccount(...a);
@@ -46,8 +37,7 @@ export class CachedKeyRepository implements KeyRepository {
   }
 
   async createKey(input: Parameters<KeyRepository['createKey']>[0]): Promise<ApiKeyRecord> {
-    this.cache.delete(input.hash);
-    this.reads.forget(input.hash);
+    this.cache.forget(input.hash);
     return this.inner.createKey(input);
   }
 
@@ -59,8 +49,7 @@ export class CachedKeyRepository implements KeyRepository {
 
   /** After a change written past this repository (an audited change's own transaction). */
   clear(): void {
-    this.cache.clear();
-    this.reads.forget();
+    this.cache.forget();
   }
 
   async revokeKey(id: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth';
 import { periodEnd } from '../budget-period';
 import { GatewayError } from '../errors';
-import { SharedReads } from '../shared-reads';
+import { ReadThroughCache } from '../read-through-cache';
 import type { ModelCatalogue } from '../catalogue';
 import type { CreditQuota, CreditRefs, QuotaRepository } from '../ports';
 import { settleDeliveredTasks, type SettledTask } from './video-delivery-billing';
@@ -22,9 +22,7 @@ type Scope = 'account' | 'key';
  * (each with its own period) must allow the work.
  */
 export class Billing {
-  private readonly cache = new Map<string, { at: number; quota: CreditQuota }>();
-  /** requests that miss the cache together share one store read */
-  private readonly reads = new SharedReads<CreditQuota>();
+  private readonly cache: ReadThroughCache<CreditQuota>;
 
   /**
    * cacheMs: how long a quota read is reused by prechecks (charges made here drop it at once; charges made by other
@@ -33,25 +31,16 @@ export class Billing {
   constructor(
     private readonly quotas: QuotaRepository,
     private readonly opts: { cacheMs?: number; now?: () => number } = {},
-  ) {}
+  ) {
+    this.cache = new ReadThroughCache({ ttlMs: opts.cacheMs ?? 1000, maxEntries: 100_000, now: opts.now });
+  }
 
   private now(): number {
     return (this.opts.now ?? Date.now)();
   }
 
-  private async quota(scope: Scope, id: string): Promise<CreditQuota> {
-    const now = this.now();
-    const key = `${scope}:${id}`;
-    const hit = this.cache.get(key);
-    if (hit && now - hit.at < (this.opts.cacheMs ?? 1000)) return hit.quota;
-    return this.reads.read(
-      key,
-      () => (scope === 'account' ? this.quotas.get(id) : this.quotas.getKey(id)),
-      (quota) => {
-        if (this.cache.size > 100_000) this.cache.clear();
-        this.cache.set(key, { at: now, quota });
-      },
-    );
+  private quota(scope: Scope, id: string): Promise<CreditQuota> {
+    return this.cache.get(`${scope}:${id}`, () => (scope === 'account' ? this.quotas.get(id) : this.quotas.getKey(id)));
   }
 
   private quotasOf(p: Principal): Promise<Array<[Scope, CreditQuota]>> {
@@ -62,10 +51,8 @@ export class Billing {
   }
 
   private forgetPayer(p: { accountId: string; keyId?: string }): void {
-    for (const key of [`account:${p.accountId}`, ...(p.keyId ? [`key:${p.keyId}`] : [])]) {
-      this.cache.delete(key);
-      this.reads.forget(key);
-    }
+    this.cache.forget(`account:${p.accountId}`);
+    if (p.keyId) this.cache.forget(`key:${p.keyId}`);
   }
 
   /** Refuses work the caller cannot pay for: used + estimate must stay within the account's and the key's limits. */

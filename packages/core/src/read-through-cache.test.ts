@@ -1,4 +1,4 @@
-import { SharedReads } from './shared-reads';
+import { ReadThroughCache } from './read-through-cache';
 import { Billing } from './use-cases/billing';
 import type { CreditQuota, QuotaRepository } from './ports';
 
@@ -9,41 +9,43 @@ function gate<T>() {
   return { loads, load };
 }
 
-describe('SharedReads', () => {
-  it('callers that miss together share one read; the value is stored once', async () => {
-    const reads = new SharedReads<string>();
+describe('ReadThroughCache', () => {
+  const cache = () => new ReadThroughCache<string>({ ttlMs: 1000, maxEntries: 10, now: () => 0 });
+
+  it('callers that miss together share one read; the value is stored once and reused within the TTL', async () => {
+    let now = 0;
+    const c = new ReadThroughCache<string>({ ttlMs: 1000, maxEntries: 10, now: () => now });
     const { loads, load } = gate<string>();
-    const stored: string[] = [];
-    const all = Promise.all([1, 2, 3].map(() => reads.read('k', load, (v) => stored.push(v))));
+    const all = Promise.all([1, 2, 3].map(() => c.get('k', load)));
     loads[0]!('v1');
     expect(await all).toEqual(['v1', 'v1', 'v1']);
-    expect({ reads: loads.length, stored }).toEqual({ reads: 1, stored: ['v1'] });
-    // ended: the next miss reads again
-    const next = reads.read('k', load, (v) => stored.push(v));
+    expect(await c.get('k', load)).toBe('v1');
+    expect(loads).toHaveLength(1);
+    // expired: the next miss reads again
+    now = 1000;
+    const next = c.get('k', load);
     loads[1]!('v2');
     expect(await next).toBe('v2');
   });
 
   it('after forget() the next caller starts a fresh read, and the forgotten read is not stored', async () => {
-    const reads = new SharedReads<string>();
+    const c = cache();
     const { loads, load } = gate<string>();
-    const stored: string[] = [];
-    const stale = reads.read('k', load, (v) => stored.push(v));
-    reads.forget('k');
-    const fresh = reads.read('k', load, (v) => stored.push(v));
+    const stale = c.get('k', load);
+    c.forget('k');
+    const fresh = c.get('k', load);
     loads[0]!('before the write');
     loads[1]!('after the write');
-    expect([await stale, await fresh, stored]).toEqual(['before the write', 'after the write', ['after the write']]);
+    expect([await stale, await fresh, await c.get('k', load)]).toEqual(['before the write', 'after the write', 'after the write']);
+    expect(loads).toHaveLength(2);
   });
 
   it('a failed read fails its callers and is not shared with later ones', async () => {
-    const reads = new SharedReads<string>();
+    const c = cache();
     let n = 0;
     const load = () => (++n === 1 ? Promise.reject(new Error('store down')) : Promise.resolve('ok'));
-    await expect(Promise.all([reads.read('k', load, () => undefined), reads.read('k', load, () => undefined)])).rejects.toThrow(
-      'store down',
-    );
-    expect(await reads.read('k', load, () => undefined)).toBe('ok');
+    await expect(Promise.all([c.get('k', load), c.get('k', load)])).rejects.toThrow('store down');
+    expect(await c.get('k', load)).toBe('ok');
     expect(n).toBe(2);
   });
 });
