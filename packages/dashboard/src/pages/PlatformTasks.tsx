@@ -7,7 +7,7 @@ import { useInterval, useLoad } from '../components/use-load';
 import { adminContentPath, FINISHED, listAllTasks, readAnyTask, TASK_STATUSES } from '../tasks-api';
 import { usageRows } from '../usage-rows';
 import { TaskEvents } from '../components/task-events';
-import { TaskRow } from '../components/task-row';
+import { TaskErrorFact, TaskTable } from '../components/task-table';
 
 /**
  * The platform admin's view of every account's video tasks (GET /admin/tasks), read only: the admin key, or a platform
@@ -53,25 +53,12 @@ export function PlatformTasks({ session }: { session: Session }) {
       </Field>
       <ErrorNote error={tasks.error ?? accounts.error} />
       <p className="note">{tasks.data ? `${items.length} task(s) on this page` : 'Loading…'}</p>
-      <table aria-label="Video tasks">
-        <thead>
-          <tr>
-            <th>Poster</th>
-            <th>Task</th>
-            <th>Account</th>
-            <th>Model</th>
-            <th>Status</th>
-            <th>Seconds</th>
-            <th>Resolution</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((t) => (
-            <TaskRow key={t.id} task={t} apiKey={session.key} posterPath={adminContentPath(t.id, 'thumbnail')} account={t.account} />
-          ))}
-        </tbody>
-      </table>
+      <TaskTable
+        tasks={items}
+        apiKey={session.key}
+        posterPath={(taskId) => adminContentPath(taskId, 'thumbnail')}
+        accountOf={(t) => t.account}
+      />
       {cursors.length > 0 && (
         <button type="button" onClick={() => setCursors([])}>
           Newest
@@ -124,14 +111,7 @@ export function PlatformTaskPage({ session, id }: { session: Session; id: string
             <dd>{time(item.updated_at)}</dd>
             <dt>Cost (credits)</dt>
             <dd>{num(cost, 4)}</dd>
-            {item.error && (
-              <>
-                <dt>Error</dt>
-                <dd>
-                  {item.error.code}: {item.error.message}
-                </dd>
-              </>
-            )}
+            <TaskErrorFact error={item.error} />
           </dl>
           <TaskEvents events={events ?? []} />
         </>

@@ -6,6 +6,7 @@ import { useInterval, useLoad } from '../components/use-load';
 import { cancelOrDelete, contentPath, FINISHED, readTask, readVideo } from '../tasks-api';
 import { usageRows } from '../usage-rows';
 import { TaskEvents } from '../components/task-events';
+import { TaskErrorFact } from '../components/task-table';
 import { navigate } from '../router';
 
 /** One task: the video (once completed), its poster, parameters, cost and usage events; cancel or delete. */
@@ -65,14 +66,7 @@ export function TaskPage({ session, id }: { session: Session; id: string }) {
             <dd>{time(video.completed_at)}</dd>
             <dt>Cost (credits)</dt>
             <dd>{num(cost, 4)}</dd>
-            {item.error && (
-              <>
-                <dt>Error</dt>
-                <dd>
-                  {item.error.code}: {item.error.message}
-                </dd>
-              </>
-            )}
+            <TaskErrorFact error={item.error} />
           </dl>
           <button type="button" className="danger" onClick={() => void act()}>
             {done ? 'Delete' : 'Cancel'}

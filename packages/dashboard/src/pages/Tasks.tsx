@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Session } from '../session';
 import { ErrorNote, Field, NeedsCallKey } from '../components/bits';
 import { useInterval, useLoad } from '../components/use-load';
-import { TaskRow } from '../components/task-row';
+import { TaskTable } from '../components/task-table';
 import { contentPath, listTasks, TASK_STATUSES } from '../tasks-api';
 
 /** The video tasks of the key's account, newest first, with a status filter; each row links to its task page. */
@@ -26,24 +26,7 @@ export function Tasks({ session }: { session: Session }) {
       </Field>
       <ErrorNote error={tasks.error} />
       <p className="note">{tasks.data ? `${tasks.data.total} task(s)` : 'Loading…'}</p>
-      <table aria-label="Video tasks">
-        <thead>
-          <tr>
-            <th>Poster</th>
-            <th>Task</th>
-            <th>Model</th>
-            <th>Status</th>
-            <th>Seconds</th>
-            <th>Resolution</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(tasks.data?.items ?? []).map((t) => (
-            <TaskRow key={t.id} task={t} apiKey={key} posterPath={contentPath(t.id, 'thumbnail')} />
-          ))}
-        </tbody>
-      </table>
+      <TaskTable tasks={tasks.data?.items ?? []} apiKey={key} posterPath={(id) => contentPath(id, 'thumbnail')} />
     </section>
   );
 }
