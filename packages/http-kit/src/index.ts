@@ -17,6 +17,7 @@ export { jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';
 export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } from './safe-fetch';
 export {
   BINARY_FILE,
+  cursorPage,
   IDEMPOTENCY_KEY_PARAM,
   withFileFields,
   type ParamDoc,

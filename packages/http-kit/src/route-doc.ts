@@ -52,6 +52,19 @@ export interface RouteDoc {
   errors?: string | readonly string[];
 }
 
+/** A page of an OpenAI-style cursor list (`GET /v1/videos`, `GET /admin/tasks`): pass `last_id` as `after` while `has_more`. */
+export const cursorPage = (items: SchemaDoc): SchemaDoc => ({
+  type: 'object',
+  required: ['object', 'data', 'has_more'],
+  properties: {
+    object: { const: 'list' },
+    data: { type: 'array', items },
+    has_more: { type: 'boolean' },
+    first_id: { type: ['string', 'null'] },
+    last_id: { type: ['string', 'null'] },
+  },
+});
+
 /** A file part of a multipart form. */
 export const BINARY_FILE: SchemaDoc = { type: 'string', contentMediaType: 'application/octet-stream' };
 

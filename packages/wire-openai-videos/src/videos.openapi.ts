@@ -1,4 +1,4 @@
-import { BINARY_FILE, withFileFields, type ParamDoc } from '@gateway/http-kit';
+import { BINARY_FILE, cursorPage, withFileFields, type ParamDoc } from '@gateway/http-kit';
 import { LIST_LIMITS } from './videos.query.codec';
 import { createVideoRequestSchema } from './videos.request.schema';
 
@@ -40,17 +40,5 @@ export const listParams: ParamDoc[] = [
 /** The answer of `GET /v1/videos`. */
 export const listResponse = {
   description: 'One page.',
-  content: {
-    'application/json': {
-      type: 'object',
-      required: ['object', 'data', 'has_more'],
-      properties: {
-        object: { const: 'list' },
-        data: { type: 'array', items: video },
-        has_more: { type: 'boolean' },
-        first_id: { type: ['string', 'null'] },
-        last_id: { type: ['string', 'null'] },
-      },
-    },
-  },
+  content: { 'application/json': cursorPage(video) },
 };

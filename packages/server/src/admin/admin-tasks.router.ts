@@ -7,7 +7,7 @@ import {
   type TaskStatus,
   type VideoTask,
 } from '@gateway/core';
-import type { ParamDoc, SchemaDoc } from '@gateway/http-kit';
+import { cursorPage, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { encodeTask, videoTaskSchema } from '@gateway/wire-video-tasks';
 import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
 import { query } from './admin-keys.openapi';
@@ -79,19 +79,7 @@ export const adminTaskRoutes = [
     ],
     response: {
       description: 'One page of tasks.',
-      content: {
-        'application/json': {
-          type: 'object',
-          required: ['object', 'data', 'has_more'],
-          properties: {
-            object: { const: 'list' },
-            data: { type: 'array', items: adminTask },
-            has_more: { type: 'boolean' },
-            first_id: { type: ['string', 'null'] },
-            last_id: { type: ['string', 'null'] },
-          },
-        },
-      },
+      content: { 'application/json': cursorPage(adminTask) },
     },
     async handle({ deps }, req, res) {
       const page = await deps.tasks.list(taskListQuery(req));
