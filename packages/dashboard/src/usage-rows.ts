@@ -70,9 +70,11 @@ const CSV_COLUMNS: Array<keyof UsageRow> = [
   'task_id',
 ];
 
-const csvField = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : /^[=+\-@]/.test(s) ? `'${s}` : s;
+/** The gateway's CSV rule (wire-usage usage.csv.ts): a formula-like text (`=+-@`, tab, CR first) is defused, then quoted. */
+export const csvField = (v: unknown) => {
+  let s = v === null || v === undefined ? '' : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
 /** The CSV export: the admin's comes from the gateway (GET /admin/usage/requests?format=csv); /v1/usage has no CSV, so an account's is written here from the same rows. */

@@ -1,7 +1,13 @@
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; a leading =+-@ is defused for spreadsheets. */
+/**
+ * A text cell a spreadsheet would run as a formula: `=`, `+`, `-`, `@`, and a tab or carriage return (which some
+ * spreadsheets skip before reading the `=` that follows). Such a cell gets a leading `'`, which shows it as text.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; a formula-like text is defused first. */
 export function csvField(v: unknown): string {
   let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@]/.test(s) && typeof v === 'string') s = `'${s}`;
+  if (typeof v === 'string' && FORMULA_START.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
