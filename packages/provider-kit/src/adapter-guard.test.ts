@@ -1,4 +1,5 @@
-import { GatewayError, type TextModelPort, type VideoModelPort } from '@gateway/core';
+import { GatewayError } from '@gateway/core';
+import type { AdapterTextPort, AdapterVideoPort } from './adapter-contract';
 import { guardAdapterPorts } from './adapter-guard';
 
 /** An outside adapter's failures become failures of the closed table, never crashes or hangs. */
@@ -33,7 +34,7 @@ async function drain(parts: AsyncIterable<unknown>): Promise<unknown[]> {
 
 it('a stream that goes quiet after its first part ends as upstream_timeout, and the adapter is told to stop', async () => {
   let stopped = false;
-  const text: TextModelPort = {
+  const text: AdapterTextPort = {
     generate: never,
     async *stream(_req, c) {
       c.signal.addEventListener('abort', () => (stopped = true));
@@ -52,14 +53,14 @@ it('a stream that goes quiet after its first part ends as upstream_timeout, and 
 });
 
 it('a stream without its finish part, or with a part after it, is a failing upstream', async () => {
-  const ends = (parts: unknown[]): TextModelPort => ({
+  const ends = (parts: unknown[]): AdapterTextPort => ({
     generate: never,
     async *stream() {
       for (const p of parts) yield p as never;
     },
   });
   const finish = { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } };
-  const guard = (t: TextModelPort) => guardAdapterPorts({ text: t, ...release }, undefined).text!;
+  const guard = (t: AdapterTextPort) => guardAdapterPorts({ text: t, ...release }, undefined).text!;
   expect(await reasonOf(drain(guard(ends([{ type: 'text-delta', delta: 'a' }])).stream(ask, ctx())))).toBe('upstream_unavailable');
   expect(await reasonOf(drain(guard(ends([finish, { type: 'text-delta', delta: 'late' }])).stream(ask, ctx())))).toBe(
     'upstream_malformed_response',
@@ -68,7 +69,7 @@ it('a stream without its finish part, or with a part after it, is a failing upst
 });
 
 it('a plain object with a closed-table reason keeps its reason; anything else thrown is upstream_unavailable', async () => {
-  const throwing = (e: unknown): TextModelPort => ({
+  const throwing = (e: unknown): AdapterTextPort => ({
     generate: () => {
       throw e;
     },
@@ -83,8 +84,8 @@ it('a plain object with a closed-table reason keeps its reason; anything else th
 });
 
 it('video: a start that hangs, an empty reference and an unreadable status are failing upstreams', async () => {
-  const port = (v: Partial<VideoModelPort>) =>
-    guardAdapterPorts({ video: { start: never, status: never, ...v } as VideoModelPort, ...release }, { firstByteMs: 50 }).video!;
+  const port = (v: Partial<AdapterVideoPort>) =>
+    guardAdapterPorts({ video: { start: never, status: never, ...v } as AdapterVideoPort, ...release }, { firstByteMs: 50 }).video!;
   expect(await reasonOf(port({}).start(video, { taskId: 't' }))).toBe('upstream_timeout');
   expect(await reasonOf(port({ start: async () => '' }).start(video, { taskId: 't' }))).toBe('upstream_malformed_response');
   expect(await reasonOf(port({ status: async () => ({ state: 'done' }) as never }).status('r', { taskId: 't' }))).toBe(

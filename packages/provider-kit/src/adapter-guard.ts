@@ -9,6 +9,7 @@ import {
   type VideoModelPort,
   type VideoStatus,
 } from '@gateway/core';
+import type { AdapterPorts, AdapterTextPort, AdapterVideoPort } from './adapter-contract';
 import type { ProviderPorts } from './provider-descriptor';
 import { malformedUpstream, truncatedStream } from './upstream-errors';
 import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
@@ -19,7 +20,7 @@ import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
  * every answer that is not the canonical shape become failures of the upstream, so the gateway's retries, breaker
  * and failover treat it like any failing upstream. The gateway also puts these ports behind the redactor.
  */
-export function guardAdapterPorts(ports: ProviderPorts, timeouts: UpstreamTimeouts | undefined): ProviderPorts {
+export function guardAdapterPorts(ports: AdapterPorts, timeouts: UpstreamTimeouts | undefined): ProviderPorts {
   const t = resolveTimeouts(timeouts);
   return {
     close: () => swallow(() => ports.close()),
@@ -142,7 +143,7 @@ function checkPart(p: unknown): TextStreamPart {
 
 type Timeouts = Required<UpstreamTimeouts>;
 
-function guardText(port: TextModelPort, t: Timeouts): TextModelPort {
+function guardText(port: AdapterTextPort, t: Timeouts): TextModelPort {
   const countTokens = port.countTokens?.bind(port);
   return {
     generate: async (req, ctx) => {
@@ -175,17 +176,17 @@ function guardText(port: TextModelPort, t: Timeouts): TextModelPort {
 }
 
 async function* guardStream(
-  port: TextModelPort,
+  port: AdapterTextPort,
   req: Parameters<TextModelPort['stream']>[0],
   ctx: CallContext,
   t: Timeouts,
 ): AsyncGenerator<TextStreamPart> {
   const c = linked(ctx.signal);
   const started = performance.now();
-  let it: AsyncIterator<TextStreamPart> | undefined;
+  let it: AsyncIterator<unknown> | undefined;
   let finished = false;
   try {
-    const iterator: AsyncIterator<TextStreamPart> = await bounded(
+    const iterator: AsyncIterator<unknown> = await bounded(
       Promise.resolve().then(() => port.stream(req, { ...ctx, signal: c.signal })[Symbol.asyncIterator]()),
       t.firstByteMs,
       'first byte',
@@ -234,7 +235,7 @@ function checkStatus(s: unknown): VideoStatus {
   throw malformedUpstream('a video status that is not canonical');
 }
 
-function guardVideo(port: VideoModelPort, t: Timeouts): VideoModelPort {
+function guardVideo(port: AdapterVideoPort, t: Timeouts): VideoModelPort {
   const cancel = port.cancel?.bind(port);
   const check = port.check?.bind(port);
   return {

@@ -39,13 +39,14 @@ export {
   readChatStream,
 } from './chat-dialect';
 export { createRedactor, type Redact } from './secret-redactor';
-export { redactingPorts } from './redacting-ports';
+export { providerSecrets, redactingPorts } from './redacting-ports';
 export {
   ADAPTER_CONTRACT_VERSION,
-  ADAPTER_KIT,
   contractVersionProblem,
   type AdapterDescriptor,
   type AdapterEnvironment,
   type AdapterKit,
+  type AdapterPorts,
 } from './adapter-contract';
+export { ADAPTER_KIT } from './adapter-kit';
 export { guardAdapterPorts } from './adapter-guard';

@@ -9,6 +9,7 @@ import {
   guardAdapterPorts,
   redactingPorts,
   type AdapterDescriptor,
+  type AdapterPorts,
   type ProviderEnvironment,
   type ProviderPorts,
   type Redact,
@@ -108,7 +109,7 @@ export class AdapterModules {
       const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` : '';
       throw new ConfigError(source, `${at}.options${path ? `.${path}` : ''}`, `${e.message ?? 'invalid'}${extra}`);
     }
-    let ports: ProviderPorts;
+    let ports: AdapterPorts;
     try {
       ports = loaded.descriptor.create({ ...p, options }, { ...env, kit: ADAPTER_KIT });
     } catch (e) {
