@@ -1,4 +1,5 @@
 import { call, getJson, query } from './api';
+import { csvField } from './csv';
 import type { Session } from './session';
 import type { UsageRow } from './usage-row';
 
@@ -69,13 +70,6 @@ const CSV_COLUMNS: Array<keyof UsageRow> = [
   'credits',
   'task_id',
 ];
-
-/** The gateway's CSV rule (wire-usage usage.csv.ts): a formula-like text (`=+-@`, tab, CR first) is defused, then quoted. */
-export const csvField = (v: unknown) => {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /** The CSV export: the admin's comes from the gateway (GET /admin/usage/requests?format=csv); /v1/usage has no CSV, so an account's is written here from the same rows. */
 export async function usageCsv(session: Session, f: UsageFilters, limit = 1000): Promise<Response> {

@@ -1,4 +1,4 @@
-import { csvField } from '../src/usage-rows';
+import { csvField } from '../src/csv';
 
 /** The dashboard writes an account's usage CSV itself: it defuses formula-like cells as the gateway's exports do. */
 describe('dashboard usage CSV', () => {
