@@ -62,15 +62,18 @@ it('resolves an env: key for a module entry like for a built-in', async () => {
 it.each([
   [
     { module: './future.mjs', options: { baseUrl: 'http://x' } },
-    /^Invalid gateway config gateway\.json: providers\.1\.module: "\.\/future\.mjs": written for adapter contract 2\.0\.0; this gateway speaks 1\.0\.0/,
+    /^Invalid gateway config gateway\.json: providers\.1\.module: module "\.\/future\.mjs" of provider "acme": written for adapter contract 2\.0\.0; this gateway speaks 1\.0\.0/,
   ],
   [{ module: './newer-minor.mjs', options: { baseUrl: 'http://x' } }, /providers\.1\.module: .*adapter contract 1\.9\.0/],
   [{ module: './not-a-descriptor.mjs' }, /providers\.1\.module: .*default export is not an adapter descriptor/],
-  [{ module: './missing.mjs' }, /providers\.1\.module: "\.\/missing\.mjs": cannot load the module \(/],
-  [{ module: './good.mjs', options: {} }, /providers\.1\.options: must have required property 'baseUrl'$/],
+  [{ module: './missing.mjs' }, /providers\.1\.module: module "\.\/missing\.mjs" of provider "acme": cannot load the module \(/],
+  [
+    { module: './good.mjs', options: {} },
+    /providers\.1\.options: module "\.\/good\.mjs" of provider "acme": must have required property 'baseUrl'$/,
+  ],
   [
     { module: './good.mjs', options: { baseUrl: 'http://x', baseUlr: 'typo' } },
-    /providers\.1\.options: must NOT have additional properties "baseUlr"$/,
+    /providers\.1\.options: module "\.\/good\.mjs" of provider "acme": must NOT have additional properties "baseUlr"$/,
   ],
 ])('refuses %j in one line', async (entry, message) => {
   const e = await load(entry).then(
@@ -93,7 +96,9 @@ it('a reload that breaks a module entry fails as a whole and keeps serving the p
   const before = registry.text('acme');
   const next = buildConfig('database catalogue', file({ module: './good.mjs', options: { baseUrl: 42 } }), {});
   await registry.prepare(next);
-  expect(() => registry.apply(next)).toThrow('Invalid gateway config database catalogue: providers.1.options.baseUrl: must be string');
+  expect(() => registry.apply(next)).toThrow(
+    'Invalid gateway config database catalogue: providers.1.options.baseUrl: module "./good.mjs" of provider "acme": must be string',
+  );
   expect(registry.text('acme')).toBe(before);
   registry.close();
 });
@@ -102,7 +107,7 @@ it('a catalogue change may name only the modules of the config file: the admin A
   const registry = await load({ module: './good.mjs', options: { baseUrl: 'http://x' } });
   const next = buildConfig('admin change', file({ module: './newer-minor.mjs', options: { baseUrl: 'http://x' } }), {});
   await expect(registry.check(next)).rejects.toThrow(
-    `providers.1.module: "./newer-minor.mjs": not named in this instance's config file (GATEWAY_CONFIG); add it there and restart`,
+    `providers.1.module: module "./newer-minor.mjs" of provider "acme": not named in this instance's config file (GATEWAY_CONFIG); add it there and restart`,
   );
   expect(registry.text('acme')).toBeDefined();
   registry.close();

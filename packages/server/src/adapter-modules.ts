@@ -98,25 +98,28 @@ export class AdapterModules {
   /** Checks the entry against its module and builds its ports, guarded and redacted like a built-in's. */
   build(source: string, p: ProviderConfig, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
     const at = `providers.${i}`;
+    // every refusal names the module and its entry, so the one line of a failed start says which adapter it was
+    const refuse = (field: string, problem: string) =>
+      new ConfigError(source, field, `module ${JSON.stringify(p.module)} of provider ${JSON.stringify(p.id)}: ${problem}`);
     const problem = this.problems.get(p.module!);
-    if (problem) throw new ConfigError(source, `${at}.module`, `${JSON.stringify(p.module)}: ${problem}`);
+    if (problem) throw refuse(`${at}.module`, problem);
     const loaded = this.loaded.get(p.module!);
-    if (!loaded) throw new ConfigError(source, `${at}.module`, `${JSON.stringify(p.module)} was not loaded`);
+    if (!loaded) throw refuse(`${at}.module`, 'not loaded');
     const options = p.options ?? {};
     if (!loaded.validateOptions(options)) {
       const e = loaded.validateOptions.errors![0]!;
       const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
       const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` : '';
-      throw new ConfigError(source, `${at}.options${path ? `.${path}` : ''}`, `${e.message ?? 'invalid'}${extra}`);
+      throw refuse(`${at}.options${path ? `.${path}` : ''}`, `${e.message ?? 'invalid'}${extra}`);
     }
     let ports: AdapterPorts;
     try {
       ports = loaded.descriptor.create({ ...p, options }, { ...env, kit: ADAPTER_KIT });
     } catch (e) {
-      throw new ConfigError(source, at, `the adapter refused its entry: ${redact(String((e as Error)?.message ?? e).split('\n')[0]!)}`);
+      throw refuse(at, `the adapter refused its entry: ${redact(String((e as Error)?.message ?? e).split('\n')[0]!)}`);
     }
     if (!ports || typeof ports !== 'object' || typeof ports.close !== 'function' || typeof ports.drain !== 'function')
-      throw new ConfigError(source, at, "the adapter's create() must return its ports with close() and drain()");
+      throw refuse(at, "the adapter's create() must return its ports with close() and drain()");
     return redactingPorts(guardAdapterPorts(ports, p.timeouts), redact);
   }
 }

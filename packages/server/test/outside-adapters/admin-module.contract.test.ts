@@ -59,7 +59,9 @@ it("changes a module entry's options, checked against the module's schema", asyn
   const bad = await admin('put', '/admin/providers/acme').send({ module: path.join(dir, 'adapter.mjs'), options: { greting: 'typo' } });
   expect(bad.status).toBe(400);
   expect(bad.body.error.code).toBe('invalid_config_change');
-  expect(bad.body.error.message).toMatch(/providers\.\d+\.options: must NOT have additional properties "greting"/);
+  expect(bad.body.error.message).toMatch(
+    /providers\.\d+\.options: module ".*" of provider ".*": must NOT have additional properties "greting"/,
+  );
   expect((await ask()).body.choices[0].message.content).toBe('hello');
   const ok = await admin('put', '/admin/providers/acme').send({ module: path.join(dir, 'adapter.mjs'), options: { greeting: 'bonjour' } });
   expect(ok.status).toBe(200);

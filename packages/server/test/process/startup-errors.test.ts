@@ -101,6 +101,41 @@ describe('start-up failures: exit code 1 and one JSON line naming the cause', ()
     expect(failure(output)).toMatchObject({ cause: 'demo_in_production' });
   });
 
+  it.each([
+    [
+      'a wrong contract version',
+      "'2.0.0'",
+      {},
+      /providers\.0\.module: module "\.\/acme\.mjs" of provider "acme": written for adapter contract 2\.0\.0/,
+    ],
+    [
+      'options that fail its own schema',
+      "'1.0.0'",
+      { baseUlr: 'x' },
+      /providers\.0\.options: module "\.\/acme\.mjs" of provider "acme": must have required/,
+    ],
+  ])('an adapter module refused for %s is named in the one line', async (_why, version, options, why) => {
+    const home = mkdtempSync(path.join(dir, 'module-'));
+    writeFileSync(
+      path.join(home, 'acme.mjs'),
+      `export default { contractVersion: ${version}, optionsSchema: { type: 'object', required: ['baseUrl'] }, create: () => ({ close() {}, drain() {} }) };`,
+    );
+    const config = {
+      providers: [{ id: 'acme', module: './acme.mjs', options }],
+      models: [{ id: 'acme-chat', kind: 'text', provider: 'acme' }],
+      groups: [{ name: 'default', models: ['*'] }],
+    };
+    writeFileSync(path.join(home, 'gateway.json'), JSON.stringify(config));
+    const { code, output } = await runGatewayExpectingExit({
+      DATA_DIR: path.join(home, 'data'),
+      GATEWAY_CONFIG: path.join(home, 'gateway.json'),
+    });
+    expect(code).toBe(1);
+    const line = failure(output);
+    expect(line).toMatchObject({ cause: 'config_invalid' });
+    expect(line!.message).toMatch(why);
+  });
+
   it('an unknown RATE_LIMIT_ON_REDIS_ERROR', async () => {
     const { code, output } = await runGatewayExpectingExit({ DATA_DIR: dir, RATE_LIMIT_ON_REDIS_ERROR: 'maybe' });
     expect(code).toBe(1);
