@@ -5,13 +5,14 @@ export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects
 export { errorShapesOf, formatRouter, rendererForPath, type WireFormat } from './wire-format';
 export { requestId } from './request-id';
 export { mountRoutes, routeOf, type AdminContext, type KeyedContext, type Route } from './route';
-export { extractKey, REFUSED_PRINCIPAL, type Authenticator, type SessionIdentity } from './auth';
+export { extractKey, REFUSED_PRINCIPAL, type Authenticator, type SessionIdentity, type SessionLookup } from './auth';
 export { requestOrigin } from './request-origin';
 export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
 export { streamTaskEvents, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
 export { compileValidator } from './validate';
+export { checkBody, jsonRequestBody, type BodyCheckContext, type BodyDoc, type RequestBody, type RequestBodyOptions } from './request-body';
 export { sendContent } from './content-download';
 export { jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';
 export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } from './safe-fetch';

@@ -4,6 +4,8 @@
  * drift from the validators.
  */
 
+import type { BodyDoc } from './request-body';
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** A JSON Schema (2020-12 compatible) as plain data; `as const` schema objects fit. */
@@ -15,9 +17,13 @@ export type SchemaDoc = object;
  */
 export type RouteRole = 'member' | 'admin';
 
-/** Who may call a route. The bearer header always works for `api-key`; some SDKs send another header instead. */
+/**
+ * Who may call a route. The bearer header always works for `api-key`; some SDKs send another header instead.
+ * `session: true`: a dashboard sign-on session of the account may stand in for the key. Only management routes and
+ * reads declare it, never a route that calls a model: a session has no key's budget or rate limit.
+ */
 export type RouteAuth =
-  | { kind: 'api-key'; role: RouteRole; alternativeHeaders?: readonly string[] }
+  | { kind: 'api-key'; role: RouteRole; alternativeHeaders?: readonly string[]; session?: boolean }
   | { kind: 'admin-key'; optional?: boolean }
   | { kind: 'none'; why: string };
 
@@ -40,8 +46,8 @@ export interface RouteDoc {
   auth: RouteAuth;
   /** query and header parameters; path parameters are read from `path` unless described here */
   params?: readonly ParamDoc[];
-  /** content type → schema; JSON bodies use the validator's own schema object */
-  body?: { required?: boolean; content: Readonly<Record<string, SchemaDoc>> };
+  /** content type → schema; an enforced body (jsonRequestBody) documents the very schema it compiles */
+  body?: BodyDoc;
   response: {
     status?: number;
     description: string;

@@ -4,6 +4,7 @@ import { actorOf, requireKey, type Authenticator } from './auth';
 import { sendError } from './error-middleware';
 import type { ErrorShape } from './error-shape';
 import { requestSignal } from './request-abort';
+import type { BodyDoc, RequestBody } from './request-body';
 import type { RouteAuth, RouteDoc } from './route-doc';
 
 /** What every handler is told about its request, instead of reading `res.locals`. */
@@ -34,23 +35,27 @@ type ContextFor<A extends RouteAuth, Deps> = A extends { kind: 'api-key' }
 
 /**
  * One route, declared once: its OpenAPI description (method, path, auth and role, body, response, error shape) and
- * its handler. mountRoutes mounts it from these very fields; the OpenAPI document is built from the same object.
+ * its handler. mountRoutes mounts it from these very fields; the OpenAPI document is built from the same object, and
+ * a declared body is checked before the handler, which receives it typed as `ctx.body`.
  */
-export interface Route<Deps = never, A extends RouteAuth = RouteAuth> extends RouteDoc {
+export interface Route<Deps = never, A extends RouteAuth = RouteAuth, B = unknown> extends RouteDoc {
   auth: A;
+  body?: RequestBody<B> | BodyDoc;
   /** run before the key check: headers every answer carries, or `next('route')` for a request another route owns */
   first?: readonly RequestHandler[];
   /** run after the key check (a refused caller's body is never read): header checks, body parsers */
   parse?: readonly RequestHandler[];
   /** when `errors` names several shapes: the one this request is answered in */
   errorShapeFor?(req: Request): string;
-  handle(ctx: ContextFor<A, Deps>, req: Request, res: Response): unknown;
+  handle(ctx: ContextFor<A, Deps> & { body: B }, req: Request, res: Response): unknown;
 }
 
 /** A package's route declarations share their services: `const route = routeOf<ChatDeps>()`, then `route({...})`. */
 export function routeOf<Deps>() {
-  return <A extends RouteAuth>(r: Route<Deps, A>): Route<Deps> => r as unknown as Route<Deps>;
+  return <A extends RouteAuth, B = unknown>(r: Route<Deps, A, B>): Route<Deps> => r as unknown as Route<Deps>;
 }
+
+const checkOf = (body: Route<unknown>['body']) => (body && 'check' in body ? body.check : undefined);
 
 /** What mounting needs besides the routes' own services. */
 export interface RouteGates {
@@ -75,7 +80,7 @@ export function expressPath(openApiPath: string): string {
 function gate(auth: RouteAuth, gates: RouteGates): RequestHandler[] {
   if (auth.kind === 'api-key') {
     if (!gates.authenticate) throw new Error('An API-key route needs an authenticator to be mounted');
-    return [requireKey(gates.authenticate, auth.alternativeHeaders, auth.role)];
+    return [requireKey(gates.authenticate, auth.alternativeHeaders, auth.role, auth.session === true)];
   }
   if (auth.kind === 'admin-key' && !auth.optional) {
     const check = gates.admin;
@@ -90,7 +95,7 @@ function gate(auth: RouteAuth, gates: RouteGates): RequestHandler[] {
   return [];
 }
 
-function contextOf<Deps>(deps: Deps, res: Response): KeyedContext<Deps> & AdminContext<Deps> {
+function contextOf<Deps>(deps: Deps, res: Response, body: unknown): KeyedContext<Deps> & AdminContext<Deps> & { body: unknown } {
   // an admin route's author comes from the admin gate; an API-key route's from its key or sign-on session
   const actor = (res.locals.auditActor as AuditActor | undefined) ?? (res.locals.principal ? actorOf(res) : undefined);
   const context = {
@@ -98,12 +103,16 @@ function contextOf<Deps>(deps: Deps, res: Response): KeyedContext<Deps> & AdminC
     requestId: res.locals.requestId as string,
     signal: requestSignal(res),
     principal: res.locals.principal as Principal,
+    body,
     ...(actor ? { actor } : {}),
   };
-  return context as KeyedContext<Deps> & AdminContext<Deps>;
+  return context as KeyedContext<Deps> & AdminContext<Deps> & { body: unknown };
 }
 
-/** Mounts each declared route on one router: `first`, the key check (role included), `parse`, the handler, errors in the route's shape. */
+/**
+ * Mounts each declared route on one router: `first`, the key check (role included), `parse`, the declared body's
+ * check, the handler, errors in the route's shape.
+ */
 export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, gates: RouteGates): Router {
   const router = Router();
   for (const r of routes) {
@@ -111,8 +120,12 @@ export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, ga
     for (const name of [main, ...others]) gates.errorShape(name); // an unknown shape fails at start-up, not on the first error
     const renderFor = (req: Request) => gates.errorShape(r.errorShapeFor?.(req) ?? main).render;
     const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, renderFor(req));
+    const check = checkOf(r.body);
     const handle: RequestHandler = async (req, res) => {
-      await r.handle(contextOf(deps, res), req, res);
+      const body: unknown = check
+        ? await check(req.body, req, { deps, principal: res.locals.principal as Principal | undefined })
+        : undefined;
+      await r.handle(contextOf(deps, res, body), req, res);
     };
     router[r.method](expressPath(r.path), ...(r.first ?? []), ...gate(r.auth, gates), ...(r.parse ?? []), handle, errors);
   }

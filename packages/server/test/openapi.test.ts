@@ -7,9 +7,10 @@ import { promisify } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
 import { GatewayError } from '@gateway/core';
-import { decodePredictRequest, predictRequestSchema } from '@gateway/wire-gemini-video';
-import { createVideoRequestSchema, decodeCreateVideo } from '@gateway/wire-openai-videos';
-import { createTaskRequestSchema, decodeCreateTask } from '@gateway/wire-video-tasks';
+import { checkBody } from '@gateway/http-kit';
+import { decodePredictRequest, predictBody, predictRequestSchema } from '@gateway/wire-gemini-video';
+import { createVideoBody, createVideoRequestSchema, decodeCreateVideo } from '@gateway/wire-openai-videos';
+import { createTaskBody, createTaskRequestSchema, decodeCreateTask } from '@gateway/wire-video-tasks';
 // The validators' own schema objects, straight from their modules (the packages do not export them).
 import { messagesRequestSchema } from '../../wire-anthropic-messages/src/messages.request.schema';
 import { generateContentRequestSchema } from '../../wire-gemini-content/src/generate-content.request.schema';
@@ -220,43 +221,58 @@ describe('hand-described video bodies agree with their decoders', () => {
   };
 
   const cases: Array<[string, string[], Decode, (field: string) => Record<string, unknown>]> = [
-    ['predict: body', propsAt(predictRequestSchema), async (b) => decodePredictRequest(b), (f) => ({ instances: [{}], [f]: 'x' })],
+    [
+      'predict: body',
+      propsAt(predictRequestSchema),
+      async (b) => decodePredictRequest(await checkBody(predictBody, b)),
+      (f) => ({ instances: [{}], [f]: 'x' }),
+    ],
     [
       'predict: instance',
       propsAt(predictRequestSchema, 'instances', '[]'),
-      async (b) => decodePredictRequest(b),
+      async (b) => decodePredictRequest(await checkBody(predictBody, b)),
       (f) => ({ instances: [{ [f]: 'x' }] }),
     ],
     [
       'predict: parameters',
       propsAt(predictRequestSchema, 'parameters'),
-      async (b) => decodePredictRequest(b),
+      async (b) => decodePredictRequest(await checkBody(predictBody, b)),
       (f) => ({ instances: [{}], parameters: { [f]: 'x' } }),
     ],
     [
       'predict: image',
       propsAt(predictRequestSchema, 'instances', '[]', 'image'),
-      async (b) => decodePredictRequest(b),
+      async (b) => decodePredictRequest(await checkBody(predictBody, b)),
       (f) => ({ instances: [{ image: { [f]: 'x' } }] }),
     ],
     [
       'predict: reference',
       propsAt(predictRequestSchema, 'instances', '[]', 'referenceImages', '[]'),
-      async (b) => decodePredictRequest(b),
+      async (b) => decodePredictRequest(await checkBody(predictBody, b)),
       (f) => ({ instances: [{ referenceImages: [{ image: {}, [f]: 'x' }] }] }),
     ],
-    ['videos: body', propsAt(createVideoRequestSchema), (b) => decodeCreateVideo(b, [], noFetch), (f) => ({ model: 'm', [f]: 'x' })],
-    ['tasks: body', propsAt(createTaskRequestSchema), (b) => decodeCreateTask(b, noFetch), (f) => ({ model: 'm', content: [], [f]: 'x' })],
+    [
+      'videos: body',
+      propsAt(createVideoRequestSchema),
+      async (b) => decodeCreateVideo(await checkBody(createVideoBody, b), [], noFetch),
+      (f) => ({ model: 'm', [f]: 'x' }),
+    ],
+    [
+      'tasks: body',
+      propsAt(createTaskRequestSchema),
+      async (b) => decodeCreateTask(await checkBody(createTaskBody, b), noFetch),
+      (f) => ({ model: 'm', content: [], [f]: 'x' }),
+    ],
     [
       'tasks: text item',
       propsAt(createTaskRequestSchema, 'content', '[]', 'oneOf0'),
-      (b) => decodeCreateTask(b, noFetch),
+      async (b) => decodeCreateTask(await checkBody(createTaskBody, b), noFetch),
       (f) => ({ model: 'm', content: [{ type: 'text', text: 'a', [f]: 'x' }] }),
     ],
     [
       'tasks: image item',
       propsAt(createTaskRequestSchema, 'content', '[]', 'oneOf1'),
-      (b) => decodeCreateTask(b, noFetch),
+      async (b) => decodeCreateTask(await checkBody(createTaskBody, b), noFetch),
       (f) => ({ model: 'm', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' }, [f]: 'x' }] }),
     ],
   ];

@@ -9,7 +9,16 @@ import {
   type TextStreamPart,
   type Warning,
 } from '@gateway/core';
-import { compileValidator, countInputTokens, jsonBody, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
+import {
+  countInputTokens,
+  jsonBody,
+  jsonRequestBody,
+  pumpStream,
+  routeOf,
+  sendWarnings,
+  type BodyCheckContext,
+  type RequestBody,
+} from '@gateway/http-kit';
 import { checkAnthropicVersion } from './anthropic-version';
 import { anthropicErrorShape } from './messages.error';
 import { message, messagesParams } from './messages.openapi';
@@ -22,10 +31,21 @@ import {
 } from './messages.request.schema';
 import { encodeMessage } from './messages.response.codec';
 import { MessagesEventEncoder } from './messages.stream.codec';
-import { keepThreadTurn, openThread, withoutThreadsBeta } from './messages.thread';
+import { keepThreadTurn, openThread, withoutThreadsBeta, type ThreadTurn } from './messages.thread';
 
-const validate = compileValidator<MessagesRequestBody>(messagesRequestSchema);
-const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
+/**
+ * A `thread` turn is checked as the body it stands for: the stored conversation with this turn appended. The
+ * handler gets both, to keep the turn afterwards.
+ */
+function withThread<B>(plain: RequestBody<B>): RequestBody<{ body: B; thread: ThreadTurn | null }> {
+  return {
+    ...plain,
+    async check(raw, req, ctx: BodyCheckContext) {
+      const thread = await openThread((ctx.deps as MessagesRouterDeps).responseStore, ctx.principal!, raw);
+      return { thread, body: await plain.check(thread ? thread.body : raw, req, ctx) };
+    },
+  };
+}
 
 export interface MessagesRouterDeps {
   text: TextGeneration;
@@ -88,7 +108,7 @@ export const messagesRoutes = [
     format: 'anthropic-messages',
     auth,
     params: messagesParams,
-    body: { content: { 'application/json': messagesRequestSchema } },
+    body: withThread(jsonRequestBody<MessagesRequestBody>(messagesRequestSchema)),
     response: {
       description: 'A `message`, or its events as server-sent events when streaming.',
       content: { 'application/json': message, 'text/event-stream': { type: 'string' } },
@@ -96,9 +116,7 @@ export const messagesRoutes = [
     errors: 'anthropic',
     first: [echoRequestId],
     parse: [requireVersion, jsonBody()],
-    async handle({ deps, principal, requestId, signal }, req, res) {
-      const thread = await openThread(deps.responseStore, principal, req.body);
-      const body = validate(thread ? thread.body : req.body);
+    async handle({ deps, principal, requestId, signal, body: { body, thread } }, req, res) {
       const model = deps.text.resolve(principal, body.model);
       const { request, thinking } = decodeMessagesRequest(body, model, nativeHeaders(req));
       const id = newId('msg_', 12);
@@ -145,7 +163,7 @@ export const messagesRoutes = [
     format: 'anthropic-messages',
     auth,
     params: messagesParams,
-    body: { content: { 'application/json': countTokensRequestSchema } },
+    body: withThread(jsonRequestBody<CountTokensRequestBody>(countTokensRequestSchema)),
     response: {
       description: 'The count.',
       content: {
@@ -155,10 +173,8 @@ export const messagesRoutes = [
     errors: 'anthropic',
     first: [echoRequestId],
     parse: [requireVersion, jsonBody()],
-    async handle({ deps, principal }, req, res) {
-      // a thread turn counts with the history it continues
-      const thread = await openThread(deps.responseStore, principal, req.body);
-      const body = validateCount(thread ? thread.body : req.body);
+    // a thread turn counts with the history it continues
+    async handle({ deps, principal, body: { body } }, req, res) {
       const { request } = decodeMessagesRequest(body, deps.text.resolve(principal, body.model), nativeHeaders(req));
       res.json({ input_tokens: await countInputTokens(res, deps.text, principal, request, 'anthropic-messages') });
     },

@@ -10,10 +10,10 @@ import {
 } from '@gateway/core';
 import {
   atGeminiVersions,
-  compileValidator,
   countInputTokens,
   dataMessages,
   jsonBody,
+  jsonRequestBody,
   pumpStream,
   routeOf,
   sendWarnings,
@@ -32,8 +32,7 @@ import {
 import { encodeGenerateContent } from './generate-content.response.codec';
 import { GenerateContentChunkEncoder } from './generate-content.stream.codec';
 
-const validate = compileValidator<GenerateContentRequestBody>(generateContentRequestSchema);
-const validateCount = compileValidator<CountTokensRequestBody>(countTokensRequestSchema);
+const generateBody = jsonRequestBody<GenerateContentRequestBody>(generateContentRequestSchema);
 
 /** Bare `data:` events only: the SDK drops any event that starts with an `event:` line, and there is no [DONE]. */
 const googleEvents = {
@@ -54,7 +53,7 @@ export interface GenerateContentRouterDeps {
 /** `generateContent` and `streamGenerateContent`: one request body, answered whole or as chunks. */
 async function generate(
   verb: 'generateContent' | 'streamGenerateContent',
-  { deps, principal, requestId, signal }: KeyedContext<GenerateContentRouterDeps>,
+  { deps, principal, requestId, signal, body }: KeyedContext<GenerateContentRouterDeps> & { body: GenerateContentRequestBody },
   req: Request,
   res: Response,
 ) {
@@ -66,7 +65,6 @@ async function generate(
     // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
     onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
   };
-  const body = validate(req.body);
   const spec = deps.catalogue.get(modelId);
   if (spec?.kind === 'image' && deps.catalogue.keyAllows(principal, modelId)) {
     // Image models answer with inlineData parts; a stream carries the whole answer in one chunk.
@@ -114,7 +112,7 @@ export const generateContentRoutes = atGeminiVersions([
     format: 'gemini-content',
     auth,
     params: [modelParam],
-    body: { content: { 'application/json': generateContentRequestSchema } },
+    body: generateBody,
     response: { description: 'One `GenerateContentResponse`.', content: { 'application/json': generateContentResponse } },
     errors: 'google',
     parse: [jsonBody()],
@@ -129,7 +127,7 @@ export const generateContentRoutes = atGeminiVersions([
     format: 'gemini-content',
     auth,
     params: [modelParam, { name: 'alt', in: 'query', description: '`sse` for server-sent events.', schema: { enum: ['sse'] } }],
-    body: { content: { 'application/json': generateContentRequestSchema } },
+    body: generateBody,
     response: {
       description: 'Chunks as server-sent events (`alt=sse`) or as one JSON array.',
       content: { 'text/event-stream': { type: 'string' }, 'application/json': { type: 'array', items: generateContentResponse } },
@@ -147,7 +145,7 @@ export const generateContentRoutes = atGeminiVersions([
     format: 'gemini-content',
     auth,
     params: [modelParam],
-    body: { content: { 'application/json': countTokensRequestSchema } },
+    body: jsonRequestBody<CountTokensRequestBody>(countTokensRequestSchema),
     response: {
       description: 'The count.',
       content: {
@@ -156,9 +154,8 @@ export const generateContentRoutes = atGeminiVersions([
     },
     errors: 'google',
     parse: [jsonBody()],
-    async handle({ deps, principal }, req, res) {
+    async handle({ deps, principal, body }, req, res) {
       const modelId = String(req.params.model);
-      const body = validateCount(req.body);
       if ((body.contents === undefined) === (body.generateContentRequest === undefined)) {
         throw invalid('invalid_count_request', 'Send either "contents" or "generateContentRequest" (one of the two).', 'contents');
       }

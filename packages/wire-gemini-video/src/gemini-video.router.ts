@@ -12,8 +12,7 @@ import {
 } from '@gateway/http-kit';
 import { modelParam, operation, operationParams } from './gemini-video.openapi';
 import { encodeOperation } from './operation.codec';
-import { decodePredictRequest } from './predict.request.codec';
-import { predictRequestSchema } from './predict.request.schema';
+import { decodePredictRequest, predictBody } from './predict.request.codec';
 
 export interface GeminiVideoRouterDeps {
   videos: VideoTaskService;
@@ -40,12 +39,12 @@ export const geminiVideoRoutes = atGeminiVersions([
     format,
     auth,
     params: [modelParam, IDEMPOTENCY_KEY_PARAM],
-    body: { content: { 'application/json': predictRequestSchema } },
+    body: predictBody,
     response: { description: 'The operation, `done: false`.', content: { 'application/json': operation } },
     errors: 'code-message',
     parse: [jsonBody()],
-    async handle({ deps, principal, requestId }, req, res) {
-      const draft = decodePredictRequest(req.body);
+    async handle({ deps, principal, requestId, body }, req, res) {
+      const draft = decodePredictRequest(body);
       const { task, replayed } = await deps.videos.create({
         principal,
         modelId: String(req.params.model),

@@ -1,3 +1,3 @@
 export { geminiVideoFormat } from './gemini-video.format';
-export { decodePredictRequest } from './predict.request.codec';
+export { decodePredictRequest, predictBody } from './predict.request.codec';
 export { predictRequestSchema } from './predict.request.schema';

@@ -1,8 +1,14 @@
-import { decodePredictRequest, PREDICT_FIELD_NAMES } from './predict.request.codec';
+import type { Request } from 'express';
+import { decodePredictRequest as decodeChecked, predictBody, PREDICT_FIELD_NAMES } from './predict.request.codec';
+import type { PredictRequestBody } from './predict.request.schema';
 import { jpegHeader, pngHeader } from '@gateway/testkit';
 
 const png = { bytesBase64Encoded: pngHeader(1280, 720).toString('base64'), mimeType: 'image/png' };
 const jpeg = { bytesBase64Encoded: jpegHeader(640, 480).toString('base64'), mimeType: 'image/jpeg' };
+
+// the route's check (synchronous for this body), then the decoder
+const decodePredictRequest = (raw: unknown) =>
+  decodeChecked(predictBody.check(raw, {} as Request, { deps: undefined }) as PredictRequestBody);
 
 const codeOf = (body: unknown) => {
   try {

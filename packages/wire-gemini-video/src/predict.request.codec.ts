@@ -1,5 +1,5 @@
 import type { VideoImage, VideoRequestDraft } from '@gateway/core';
-import { compileValidator, withoutAbsentMembers } from '@gateway/http-kit';
+import { jsonRequestBody, withoutAbsentMembers } from '@gateway/http-kit';
 import { decodeInlineImage } from './inline-image.codec';
 import { predictRefusal } from './predict.refusals';
 import { predictRequestSchema, type PredictRequestBody } from './predict.request.schema';
@@ -15,15 +15,19 @@ export const PREDICT_FIELD_NAMES: NonNullable<VideoRequestDraft['fieldNames']> =
   resolution: 'parameters.resolution',
 };
 
-const validate = compileValidator<PredictRequestBody>(predictRequestSchema, 'invalid_request', predictRefusal);
+/** A predictLongRunning body; nulls count as absent. */
+export const predictBody = jsonRequestBody<PredictRequestBody>(predictRequestSchema, {
+  code: 'invalid_request',
+  refuse: predictRefusal,
+  prepare: (raw) => withoutAbsentMembers(raw),
+});
 
 /**
  * A predictLongRunning body → the core's draft. The schema holds the format's rules (one instance, one sample,
  * refused controls, image shapes); the bytes of each image are probed here; the limits table (durations,
  * resolutions, ratios, input modes) is applied by the use case with PREDICT_FIELD_NAMES.
  */
-export function decodePredictRequest(raw: unknown): VideoRequestDraft {
-  const body = validate(withoutAbsentMembers(raw));
+export function decodePredictRequest(body: PredictRequestBody): VideoRequestDraft {
   const inst = body.instances[0]!; // the schema takes exactly one instance
   const params: NonNullable<PredictRequestBody['parameters']> = body.parameters ?? {};
   const references: VideoImage[] | undefined = inst.referenceImages?.map((r, i) =>

@@ -1,12 +1,10 @@
 import { invalid, newId, type TextGeneration } from '@gateway/core';
-import { compileValidator, dataMessages, jsonBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
+import { dataMessages, jsonBody, jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
 import { chatCompletion } from './chat.openapi';
 import { decodeChatRequest } from './chat.request.codec';
 import { chatRequestSchema, type ChatRequestBody } from './chat.request.schema';
 import { encodeChatCompletion } from './chat.response.codec';
 import { ChatChunkEncoder } from './chat.stream.codec';
-
-const validate = compileValidator<ChatRequestBody>(chatRequestSchema);
 
 export interface ChatRouterDeps {
   text: TextGeneration;
@@ -22,15 +20,14 @@ export const chatRoutes = [
     description: 'With `"stream": true` the answer is server-sent `chat.completion.chunk` events ending with `data: [DONE]`.',
     format: 'openai-chat',
     auth: { kind: 'api-key', role: 'member' },
-    body: { content: { 'application/json': chatRequestSchema } },
+    body: jsonRequestBody<ChatRequestBody>(chatRequestSchema),
     response: {
       description: 'A `chat.completion`, or its chunks as server-sent events when streaming.',
       content: { 'application/json': chatCompletion, 'text/event-stream': { type: 'string' } },
     },
     errors: 'openai',
     parse: [jsonBody()],
-    async handle({ deps, principal, requestId, signal }, req, res) {
-      const body = validate(req.body);
+    async handle({ deps, principal, requestId, signal, body }, _req, res) {
       const model = deps.text.resolve(principal, body.model);
       const request = decodeChatRequest(body, model);
       const id = `chatcmpl-${newId('', 12)}`;

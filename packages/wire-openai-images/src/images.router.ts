@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { GatewayError, type GeneratedImageStore, type ImageCommand, type ImageGeneration } from '@gateway/core';
 import {
-  compileValidator,
   jsonBody,
+  jsonRequestBody,
   jsonOrMultipart,
   openAiErrorShape,
   pumpStream,
@@ -18,8 +18,12 @@ import { editRequestSchema, generationRequestSchema, type EditRequestBody, type 
 import { encodeImagesResponse, type ResponseFormat } from './images.response.codec';
 import { ImageEventEncoder } from './images.stream.codec';
 
-const validateGeneration = compileValidator<GenerationRequestBody>(generationRequestSchema);
-const validateEdit = compileValidator<EditRequestBody>(editRequestSchema);
+/** A multipart edit's fields arrive as strings: numbers and booleans are read before the JSON schema checks them. */
+const editBody = jsonRequestBody<EditRequestBody>(editRequestSchema, {
+  alternatives: { 'multipart/form-data': editForm },
+  prepare: (raw, req) =>
+    req.is('multipart/form-data') ? coerceMultipartFields((raw ?? {}) as Parameters<typeof coerceMultipartFields>[0]) : raw,
+});
 
 export interface ImagesRouterDeps {
   images: ImageGeneration;
@@ -64,12 +68,12 @@ export const imagesRoutes = [
     summary: 'Generate images',
     format: 'openai-images',
     auth: { kind: 'api-key', role: 'member' },
-    body: { content: { 'application/json': generationRequestSchema } },
+    body: jsonRequestBody<GenerationRequestBody>(generationRequestSchema),
     response: imagesResult,
     errors: 'openai',
     parse: [jsonBody()],
-    async handle(ctx, req, res) {
-      const body = validateGeneration(req.body);
+    async handle(ctx, _req, res) {
+      const { body } = ctx;
       ctx.deps.images.resolve(ctx.principal, body.model);
       await run(ctx, res, decodeGenerationRequest(body), defaultResponseFormat(body.model, body.response_format));
     },
@@ -81,13 +85,13 @@ export const imagesRoutes = [
     description: 'JSON (images as https URLs, data URLs or base64) or multipart/form-data (images as file parts).',
     format: 'openai-images',
     auth: { kind: 'api-key', role: 'member' },
-    body: { content: { 'application/json': editRequestSchema, 'multipart/form-data': editForm } },
+    body: editBody,
     response: imagesResult,
     errors: 'openai',
     parse: [jsonOrMultipart()],
     async handle(ctx, req, res) {
+      const { body } = ctx;
       const multipart = Boolean(req.is('multipart/form-data'));
-      const body = validateEdit(multipart ? coerceMultipartFields(req.body ?? {}) : req.body);
       // The model first: no URL is fetched for a request that cannot run.
       ctx.deps.images.resolve(ctx.principal, body.model);
       const files = (multipart ? (req.files as UploadedFile[] | undefined) : undefined) ?? [];

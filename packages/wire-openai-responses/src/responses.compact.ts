@@ -1,13 +1,11 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { estimateInputTokens, invalid, newId, type ResponsesConversation, type TextGeneration, type UsageLog } from '@gateway/core';
-import { compileValidator, type KeyedContext } from '@gateway/http-kit';
+import type { KeyedContext } from '@gateway/http-kit';
 import type { CompactionSealer } from './compaction.seal';
 import { compactConversation, expandCompaction, isCompactedConversation } from './compaction.summary';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 import { encodeResponsesUsage } from './responses.output.codec';
-import { compactRequestSchema, type CompactRequestBody } from './responses.request.schema';
-
-const validate = compileValidator<CompactRequestBody>(compactRequestSchema);
+import type { CompactRequestBody } from './responses.request.schema';
 
 /** Opens compaction items for one account; anything that does not open is the caller's error. */
 export function compactionOpener(sealer: CompactionSealer, accountId: string): CompactionOpener {
@@ -36,9 +34,11 @@ export interface CompactDeps {
  * compaction item. The gateway compacts by rule, without a model call, so the result is the same for
  * every upstream; token counts are estimates. The result itself is not stored.
  */
-export async function compact({ deps, principal, requestId }: KeyedContext<CompactDeps>, req: Request, res: Response): Promise<void> {
+export async function compact(
+  { deps, principal, requestId, body }: KeyedContext<CompactDeps> & { body: CompactRequestBody },
+  res: Response,
+): Promise<void> {
   const started = Date.now();
-  const body = validate(req.body);
   const model = deps.text.resolve(principal, body.model);
   const previous = await deps.conversations.previous(principal, body.previous_response_id ?? null);
   const open = compactionOpener(deps.sealer, principal.accountId);

@@ -8,7 +8,7 @@ import {
   type TextGeneration,
   type UsageLog,
 } from '@gateway/core';
-import { compileValidator, countInputTokens, jsonBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
+import { countInputTokens, jsonBody, jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compact, compactionOpener } from './responses.compact';
 import { compaction, idParam, inputItems, inputItemsParams, response } from './responses.openapi';
@@ -21,16 +21,16 @@ import {
   compactRequestSchema,
   inputTokensRequestSchema,
   responsesRequestSchema,
+  type CompactRequestBody,
   type ResponsesRequestBody,
 } from './responses.request.schema';
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
 import { NativeEventRelay, nativeDocument, nativeRequestOf } from './responses.native';
 
-const validateBody = compileValidator<ResponsesRequestBody>(responsesRequestSchema);
-/** A create body, its option-only input items (configuration_update) applied first. */
-const validate = (raw: unknown) => validateBody(applyOptionItems(raw));
-const validateCountBody = compileValidator<ResponsesRequestBody>(inputTokensRequestSchema);
+/** A create body (or one counted), its option-only input items (configuration_update) applied first. */
+const createBody = jsonRequestBody<ResponsesRequestBody>(responsesRequestSchema, { prepare: applyOptionItems });
+const countBody = jsonRequestBody<ResponsesRequestBody>(inputTokensRequestSchema, { prepare: applyOptionItems });
 
 export interface ResponsesRouterDeps {
   text: TextGeneration;
@@ -89,16 +89,15 @@ export const responsesRoutes = [
       'With `"stream": true` the answer is named server-sent events (`response.created` … `response.completed`). Stored unless `"store": false`.',
     format,
     auth,
-    body: { content: { 'application/json': responsesRequestSchema } },
+    body: createBody,
     response: {
       description: 'A `response`, or its events when streaming.',
       content: { 'application/json': response, 'text/event-stream': { type: 'string' } },
     },
     errors: 'openai',
     parse: [jsonBody()],
-    async handle({ deps, principal, requestId, signal }, req, res) {
+    async handle({ deps, principal, requestId, signal, body }, req, res) {
       const conversations = deps.responsesConversation;
-      const body = validate(req.body);
       const { model, previousId, request, conversation, naming } = await decode(deps, principal, body);
       const header: ResponseHeader = { id: `resp_${newId('', 12)}`, createdAt: Math.floor(Date.now() / 1000), model: model.id, body };
       const turn = {
@@ -160,12 +159,12 @@ export const responsesRoutes = [
     description: 'The history (previous response plus input) becomes one sealed compaction item to pass as input later.',
     format,
     auth,
-    body: { content: { 'application/json': compactRequestSchema } },
+    body: jsonRequestBody<CompactRequestBody>(compactRequestSchema),
     response: { description: 'A `response.compaction`.', content: { 'application/json': compaction } },
     errors: 'openai',
     parse: [jsonBody()],
-    handle: (ctx, req, res) =>
-      compact({ ...ctx, deps: { ...ctx.deps, conversations: ctx.deps.responsesConversation, sealer: sealerOf(ctx.deps) } }, req, res),
+    handle: (ctx, _req, res) =>
+      compact({ ...ctx, deps: { ...ctx.deps, conversations: ctx.deps.responsesConversation, sealer: sealerOf(ctx.deps) } }, res),
   }),
   /** OpenAI's input-token count: a create body (nothing runs, nothing is stored), counted as count_tokens counts. */
   route({
@@ -176,7 +175,7 @@ export const responsesRoutes = [
       "A create body (with `previous_response_id`, its history counts too); nothing runs and nothing is stored. Counted by the model's upstream when it can count (Anthropic, Google, the simulator); otherwise estimated, and the `x-gateway-token-count: estimated` header says so.",
     format,
     auth,
-    body: { content: { 'application/json': inputTokensRequestSchema } },
+    body: countBody,
     response: {
       description: 'The count.',
       content: {
@@ -189,8 +188,8 @@ export const responsesRoutes = [
     },
     errors: 'openai',
     parse: [jsonBody()],
-    async handle({ deps, principal }, req, res) {
-      const { request } = await decode(deps, principal, validateCountBody(applyOptionItems(req.body)));
+    async handle({ deps, principal, body }, _req, res) {
+      const { request } = await decode(deps, principal, body);
       res.json({
         object: 'response.input_tokens',
         input_tokens: await countInputTokens(res, deps.text, principal, request, 'openai-responses'),

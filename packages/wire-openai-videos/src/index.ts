@@ -1,4 +1,4 @@
 export { openAiVideosFormat } from './videos.format';
-export { decodeCreateVideo } from './videos.request.codec';
+export { createVideoBody, decodeCreateVideo } from './videos.request.codec';
 export { createVideoRequestSchema } from './videos.request.schema';
 export { sendVideoContent, videoContentParams, videoContentResponse } from './video-content.download';

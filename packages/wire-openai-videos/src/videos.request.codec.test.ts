@@ -1,6 +1,10 @@
-import { decodeCreateVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
+import { checkBody } from '@gateway/http-kit';
+import { createVideoBody, decodeCreateVideo as decodeChecked, type UploadedPart, type UrlLoader } from './videos.request.codec';
 import { pngHeader } from '@gateway/testkit';
 
+// the route's check, then the decoder
+const decodeCreateVideo = async (raw: unknown, files: UploadedPart[], load: UrlLoader) =>
+  decodeChecked(await checkBody(createVideoBody, raw), files, load);
 const dataUrl = (b: Buffer, type = 'image/png') => `data:${type};base64,${b.toString('base64')}`;
 const part = (b: Buffer, fieldname = 'input_reference'): UploadedPart => ({ fieldname, mimetype: 'image/png', buffer: b });
 // Tests never leave the machine: URLs other than data: are answered by this stub.

@@ -1,6 +1,13 @@
 import { invalid, probeClientImage, type VideoImage, type VideoRequestDraft } from '@gateway/core';
-import { compileValidator, refusalsFromSchema, withoutAbsentMembers, type FetchedBytes, type SafeFetchOptions } from '@gateway/http-kit';
-import { createVideoRequestSchema, DEFAULT_VIDEO_SIZE, VIDEO_SIZES, type CreateVideoRequestBody } from './videos.request.schema';
+import { jsonRequestBody, refusalsFromSchema, withoutAbsentMembers, type FetchedBytes, type SafeFetchOptions } from '@gateway/http-kit';
+import { createVideoForm } from './videos.openapi';
+import {
+  createVideoRequestSchema,
+  DEFAULT_VIDEO_SIZE,
+  VIDEO_SIZES,
+  remixVideoRequestSchema,
+  type CreateVideoRequestBody,
+} from './videos.request.schema';
 
 type Json = Record<string, unknown>;
 
@@ -13,19 +20,35 @@ export interface UploadedPart {
   buffer: Buffer;
 }
 
-const validate = compileValidator<CreateVideoRequestBody>(
-  createVideoRequestSchema,
-  'invalid_request',
-  refusalsFromSchema(
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+const unknownField = (key: string, at: string, allowed: string[]) =>
+  invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${allowed.join(', ')}.`, at);
+
+/** A create body, JSON or the text fields of a form; empty and null members count as absent. */
+export const createVideoBody = jsonRequestBody<CreateVideoRequestBody>(createVideoRequestSchema, {
+  code: 'invalid_request',
+  refuse: refusalsFromSchema(
     {
       missing_model: () => 'The "model" field is required.',
       invalid_prompt: () => '"prompt" must be a string.',
       invalid_size: (_at, value) =>
         `"size" ${JSON.stringify(value)} is not supported: this format renders 720p only; use ${VIDEO_SIZES.join(' or ')}.`,
     },
-    (key, at, allowed) => invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${allowed.join(', ')}.`, at),
+    unknownField,
   ),
-);
+  alternatives: { 'multipart/form-data': createVideoForm },
+  prepare: (raw) => withoutAbsentMembers(raw ?? {}, (v) => !present(v)),
+});
+
+/** `POST /v1/videos/{id}/remix` takes only a new prompt (JSON, as the SDK sends it, or a form field). */
+export const remixVideoBody = jsonRequestBody<{ prompt: string }>(remixVideoRequestSchema, {
+  code: 'invalid_request',
+  refuse: refusalsFromSchema({ missing_prompt: () => 'A remix needs a non-empty "prompt".' }, (key, at) =>
+    invalid('unsupported_field', `Unknown or unsupported field "${key}"; a remix takes only "prompt".`, at),
+  ),
+  prepare: (raw) => raw ?? {},
+});
 
 export const VIDEOS_FIELD_NAMES: NonNullable<VideoRequestDraft['fieldNames']> = {
   prompt: 'prompt',
@@ -39,8 +62,6 @@ export interface CreateVideoCommand {
   modelId: string;
   draft: VideoRequestDraft;
 }
-
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** Where the first frame comes from: an uploaded part, or a URL in one of the accepted spellings. */
 function referenceSource(body: CreateVideoRequestBody, files: UploadedPart[]): { part?: UploadedPart; url?: string } | undefined {
@@ -99,8 +120,11 @@ function seconds(value: unknown): number | undefined {
  * A create body (JSON, or multipart text fields plus file parts) → the model id and the core's draft.
  * Format rules here: 720p sizes, one first frame matching `size`; durations via the limits table.
  */
-export async function decodeCreateVideo(raw: Json, files: UploadedPart[], loadUrl: UrlLoader): Promise<CreateVideoCommand> {
-  const body = validate(withoutAbsentMembers(raw, (v) => !present(v)));
+export async function decodeCreateVideo(
+  body: CreateVideoRequestBody,
+  files: UploadedPart[],
+  loadUrl: UrlLoader,
+): Promise<CreateVideoCommand> {
   const source = referenceSource(body, files);
   const image = source ? await firstFrame(source, loadUrl) : undefined;
   const imageSize = image && `${image.width}x${image.height}`;
@@ -125,14 +149,4 @@ export async function decodeCreateVideo(raw: Json, files: UploadedPart[], loadUr
       fieldNames: VIDEOS_FIELD_NAMES,
     },
   };
-}
-
-/** `POST /v1/videos/{id}/remix` takes only a new prompt (JSON, as the SDK sends it, or a form field). */
-export function decodeRemixVideo(body: Json): string {
-  for (const key of Object.keys(body)) {
-    if (key !== 'prompt') throw invalid('unsupported_field', `Unknown or unsupported field "${key}"; a remix takes only "prompt".`, key);
-  }
-  if (typeof body.prompt !== 'string' || !body.prompt.trim())
-    throw invalid('missing_prompt', 'A remix needs a non-empty "prompt".', 'prompt');
-  return body.prompt;
 }

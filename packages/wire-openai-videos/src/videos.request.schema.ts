@@ -37,3 +37,12 @@ export const createVideoRequestSchema = {
 } as const;
 
 export type CreateVideoRequestBody = FromSchema<typeof createVideoRequestSchema, { keepDefaultedPropertiesOptional: true }>;
+
+/** A remix body: only a new, non-blank prompt. */
+export const remixVideoRequestSchema = {
+  type: 'object',
+  'x-refusal': { required: 'missing_prompt' },
+  required: ['prompt'],
+  additionalProperties: false,
+  properties: { prompt: { type: 'string', pattern: '\\S', 'x-refusal': 'missing_prompt' } },
+} as const;

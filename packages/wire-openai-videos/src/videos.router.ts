@@ -9,11 +9,10 @@ import {
   type TaskEventsSource,
 } from '@gateway/http-kit';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
-import { createVideoForm, idParam, listParams, listResponse, video } from './videos.openapi';
+import { idParam, listParams, listResponse, video } from './videos.openapi';
 import { sendVideoContent, videoContentParams, videoContentResponse } from './video-content.download';
 import { decodeVideoListQuery } from './videos.query.codec';
-import { decodeCreateVideo, decodeRemixVideo, type UploadedPart, type UrlLoader } from './videos.request.codec';
-import { createVideoRequestSchema } from './videos.request.schema';
+import { createVideoBody, decodeCreateVideo, remixVideoBody, type UploadedPart, type UrlLoader } from './videos.request.codec';
 
 export interface OpenAiVideosRouterDeps {
   videos: VideoTaskService;
@@ -27,6 +26,8 @@ export const OPENAI_VIDEOS_FORMAT = 'openai-videos';
 
 const route = routeOf<OpenAiVideosRouterDeps>();
 const auth = { kind: 'api-key', role: 'member' } as const;
+/** the reads: a dashboard session may list and watch its account's videos (it never creates one) */
+const read = { ...auth, session: true } as const;
 const format = OPENAI_VIDEOS_FORMAT;
 // A refused cancel of a running task is a 409, which the openai SDK retries by default: sendError marks every
 // conflict `x-should-retry: false`, so a retry cannot turn into a delete the caller never asked for.
@@ -59,13 +60,12 @@ export const openAiVideosRoutes = [
     format,
     auth,
     params: [IDEMPOTENCY_KEY_PARAM],
-    body: { content: { 'application/json': createVideoRequestSchema, 'multipart/form-data': createVideoForm } },
+    body: createVideoBody,
     response: { description: 'The video object, `queued` with progress 0.', content: { 'application/json': video } },
     errors: 'openai',
     parse: [jsonOrMultipart()],
-    async handle({ deps, principal, requestId }, req, res) {
+    async handle({ deps, principal, requestId, body }, req, res) {
       const files = (Array.isArray(req.files) ? req.files : []) as UploadedPart[];
-      const body = (req.body ?? {}) as Record<string, unknown>;
       const { modelId, draft } = await decodeCreateVideo(body, files, deps.loadUrl ?? loadUrlBytes);
       const { task, replayed } = await deps.videos.create({
         principal,
@@ -85,7 +85,7 @@ export const openAiVideosRoutes = [
     summary: 'List videos',
     description: "Videos of the key's account, cursor-paged.",
     format,
-    auth,
+    auth: read,
     params: listParams,
     response: listResponse,
     errors: 'openai',
@@ -100,7 +100,7 @@ export const openAiVideosRoutes = [
     path: '/v1/videos/{id}',
     summary: 'Read a video',
     format,
-    auth,
+    auth: read,
     params: [idParam],
     response: { description: 'The video object.', content: { 'application/json': video } },
     errors: 'openai',
@@ -115,7 +115,7 @@ export const openAiVideosRoutes = [
     summary: 'Follow a video live (server-sent events)',
     description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
     format,
-    auth,
+    auth: read,
     params: [idParam],
     response: {
       description: 'An event stream of video objects.',
@@ -163,7 +163,7 @@ export const openAiVideosRoutes = [
     summary: 'Download a video or its thumbnail',
     description: 'Supports one byte range (206) and HEAD.',
     format,
-    auth,
+    auth: read,
     params: [idParam, ...videoContentParams],
     response: videoContentResponse,
     errors: 'openai',
@@ -179,24 +179,15 @@ export const openAiVideosRoutes = [
     format,
     auth,
     params: [idParam],
-    body: {
-      content: {
-        'application/json': {
-          type: 'object',
-          required: ['prompt'],
-          additionalProperties: false,
-          properties: { prompt: { type: 'string', minLength: 1 } },
-        },
-      },
-    },
+    body: remixVideoBody,
     response: { description: 'The new video object (queued).', content: { 'application/json': video } },
     errors: 'openai',
     parse: [jsonOrMultipart()],
-    async handle({ deps, principal, requestId }, req, res) {
+    async handle({ deps, principal, requestId, body }, req, res) {
       const { task, replayed } = await deps.videos.remix({
         principal,
         sourceId: String(req.params.id),
-        prompt: decodeRemixVideo((req.body ?? {}) as Record<string, unknown>),
+        prompt: body.prompt,
         format,
         requestId,
         idempotencyKey: req.header('idempotency-key') || undefined,

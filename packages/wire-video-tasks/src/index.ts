@@ -1,5 +1,5 @@
 export { videoTasksFormat } from './tasks.format';
 export { createTaskRequestSchema } from './tasks.request.schema';
-export { decodeCreateTask } from './tasks.request.codec';
+export { createTaskBody, decodeCreateTask } from './tasks.request.codec';
 export { encodeTask } from './task.object.codec';
 export { task as videoTaskSchema } from './tasks.openapi';

@@ -1,5 +1,6 @@
 import type { UrlLoader } from './content-items.codec';
-import { decodeCreateTask } from './tasks.request.codec';
+import { checkBody } from '@gateway/http-kit';
+import { createTaskBody, decodeCreateTask as decodeChecked } from './tasks.request.codec';
 import { pngHeader } from '@gateway/testkit';
 
 const png = `data:image/png;base64,${pngHeader(1280, 720).toString('base64')}`;
@@ -8,6 +9,8 @@ const loadUrl: UrlLoader = async (url) => {
   const m = /^data:([^;]+);base64,(.*)$/.exec(url);
   return m ? { data: Buffer.from(m[2]!, 'base64'), contentType: m[1] } : { data: pngHeader(640, 480) };
 };
+// the route's check, then the decoder
+const decodeCreateTask = async (raw: unknown, load: UrlLoader) => decodeChecked(await checkBody(createTaskBody, raw), load);
 const text = { type: 'text', text: 'a cat' };
 const image = (role?: string, url = png) => ({ type: 'image_url', image_url: { url }, ...(role ? { role } : {}) });
 const codeOf = (body: Record<string, unknown>) =>

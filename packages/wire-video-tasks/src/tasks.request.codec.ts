@@ -1,12 +1,25 @@
 import { invalid, type VideoRequestDraft } from '@gateway/core';
-import { compileValidator, refusalsFromSchema, withoutAbsentMembers } from '@gateway/http-kit';
+import { jsonRequestBody, refusalsFromSchema, withoutAbsentMembers } from '@gateway/http-kit';
 import { decodeContent, type UrlLoader } from './content-items.codec';
-import { createTaskValidationSchema, EXPIRES_AFTER_RANGE, SERVICE_TIERS, type CreateTaskRequestBody } from './tasks.request.schema';
-
-const validate = compileValidator<CreateTaskRequestBody>(
+import {
+  createTaskRequestSchema,
   createTaskValidationSchema,
-  'invalid_request',
-  refusalsFromSchema(
+  EXPIRES_AFTER_RANGE,
+  SERVICE_TIERS,
+  type CreateTaskRequestBody,
+} from './tasks.request.schema';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A create body; top-level nulls are absent, as encoders write optional fields, while content items keep theirs for the codec. */
+export const createTaskBody = jsonRequestBody<CreateTaskRequestBody>(createTaskValidationSchema, {
+  code: 'invalid_request',
+  documented: createTaskRequestSchema,
+  prepare: (raw) =>
+    isRecord(raw)
+      ? { ...(withoutAbsentMembers({ ...raw, content: undefined }) as object), ...('content' in raw ? { content: raw.content } : {}) }
+      : raw,
+  refuse: refusalsFromSchema(
     {
       missing_model: () => 'The "model" field is required.',
       invalid_generate_audio: () => '"generate_audio" must be true or false.',
@@ -18,7 +31,7 @@ const validate = compileValidator<CreateTaskRequestBody>(
     },
     (key, at, allowed) => invalid('unsupported_field', `Unknown or unsupported field "${key}"; accepted: ${allowed.join(', ')}.`, at),
   ),
-);
+});
 
 export const TASK_FIELD_NAMES: NonNullable<VideoRequestDraft['fieldNames']> = {
   prompt: 'content[type=text].text',
@@ -40,10 +53,8 @@ export interface CreateTaskCommand {
 }
 
 /** A create body → model, draft and the scheduling fields; ratio/resolution/duration are checked by the limits table. */
-export async function decodeCreateTask(raw: unknown, loadUrl: UrlLoader): Promise<CreateTaskCommand> {
-  // top-level nulls are absent, as encoders write optional fields; content items keep theirs for the codec
-  const body = validate(raw && typeof raw === 'object' && !Array.isArray(raw) ? withoutAbsentMembers({ ...raw, content: undefined }) : raw);
-  const content = await decodeContent((raw as { content?: unknown }).content, loadUrl);
+export async function decodeCreateTask(body: CreateTaskRequestBody, loadUrl: UrlLoader): Promise<CreateTaskCommand> {
+  const content = await decodeContent(body.content, loadUrl);
   const expires = body.execution_expires_after;
   return {
     modelId: body.model,

@@ -5,8 +5,7 @@ import type { UrlLoader } from './content-items.codec';
 import { encodeTask } from './task.object.codec';
 import { filter, idParam, task } from './tasks.openapi';
 import { decodeTaskListQuery, PAGE_LIMITS } from './tasks.query.codec';
-import { decodeCreateTask } from './tasks.request.codec';
-import { createTaskRequestSchema } from './tasks.request.schema';
+import { createTaskBody, decodeCreateTask } from './tasks.request.codec';
 
 export interface VideoTasksRouterDeps {
   videos: VideoTaskService;
@@ -22,6 +21,8 @@ export const VIDEO_TASKS_FORMAT = 'video-tasks';
 const BASE = '/v1/contents/generations/tasks';
 const route = routeOf<VideoTasksRouterDeps>();
 const auth = { kind: 'api-key', role: 'member' } as const;
+/** the reads: a dashboard session may list and watch its account's tasks (it never creates one) */
+const read = { ...auth, session: true } as const;
 
 export const videoTasksRoutes = [
   route({
@@ -32,15 +33,15 @@ export const videoTasksRoutes = [
     format: 'video-tasks',
     auth,
     params: [IDEMPOTENCY_KEY_PARAM],
-    body: { content: { 'application/json': createTaskRequestSchema } },
+    body: createTaskBody,
     response: {
       description: 'The task id.',
       content: { 'application/json': { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
     },
     errors: 'code-message',
     parse: [jsonBody()],
-    async handle({ deps, principal, requestId }, req, res) {
-      const cmd = await decodeCreateTask(req.body, deps.loadUrl ?? loadUrlBytes);
+    async handle({ deps, principal, requestId, body }, req, res) {
+      const cmd = await decodeCreateTask(body, deps.loadUrl ?? loadUrlBytes);
       const { task, replayed } = await deps.videos.create({
         principal,
         modelId: cmd.modelId,
@@ -63,7 +64,7 @@ export const videoTasksRoutes = [
     summary: 'List video tasks',
     description: "Tasks of the key's account, newest first.",
     format: 'video-tasks',
-    auth,
+    auth: read,
     params: [
       {
         name: 'page_num',
@@ -103,7 +104,7 @@ export const videoTasksRoutes = [
     summary: 'Read a video task',
     description: "Another account's task reads as missing. Stop polling on failed, cancelled or expired.",
     format: 'video-tasks',
-    auth,
+    auth: read,
     params: [idParam],
     response: { description: 'The task.', content: { 'application/json': task } },
     errors: 'code-message',
@@ -117,7 +118,7 @@ export const videoTasksRoutes = [
     summary: 'Follow a video task live (server-sent events)',
     description: 'Any task id (one id space for the three video formats). docs/webhooks.md, "Live status".',
     format: 'video-tasks',
-    auth,
+    auth: read,
     params: [idParam],
     response: {
       description: 'An event stream of task objects.',

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AuditContext, WebhookEndpoints } from '@gateway/core';
-import { compileValidator, jsonBody, routeOf, type KeyedContext } from '@gateway/http-kit';
+import { jsonBody, jsonRequestBody, routeOf, type KeyedContext } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
 import { delivery, endpoint } from './webhooks.openapi';
 import { createEndpointSchema, updateEndpointSchema, type CreateEndpointBody, type UpdateEndpointBody } from './webhooks.request.schema';
@@ -12,19 +12,16 @@ export interface WebhooksRouterDeps {
 export const WEBHOOKS_FORMAT = 'webhooks';
 export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
 
-const validateCreate = compileValidator<CreateEndpointBody>(createEndpointSchema, 'invalid_request');
-const validateUpdate = compileValidator<UpdateEndpointBody>(updateEndpointSchema, 'invalid_request');
-
 /** Who changes an endpoint (an account admin's key) and from where: its audit record's author. */
 const changedBy = (ctx: KeyedContext<WebhooksRouterDeps>, req: Request): AuditContext => ({
   actor: ctx.actor,
   requestId: ctx.requestId ?? null,
-  address: req.socket.remoteAddress ?? null,
+  address: req.ip ?? null,
 });
 
 const route = routeOf<WebhooksRouterDeps>();
 const json = (schema: object) => ({ 'application/json': schema });
-const common = { format: WEBHOOKS_FORMAT, auth: { kind: 'api-key' as const, role: 'admin' as const }, errors: 'openai' };
+const common = { format: WEBHOOKS_FORMAT, auth: { kind: 'api-key' as const, role: 'admin' as const, session: true }, errors: 'openai' };
 
 /** The account's own endpoints, managed with an account admin's key; each change is audited (docs/admin.md, "Audit"). */
 export const webhooksRoutes = [
@@ -34,15 +31,14 @@ export const webhooksRoutes = [
     path: WEBHOOKS_BASE,
     summary: 'Create a webhook endpoint',
     description: 'Returns the endpoint with its signing secret (`whsec_…`), shown this once. docs/webhooks.md.',
-    body: { required: true, content: json(createEndpointSchema) },
+    body: jsonRequestBody<CreateEndpointBody>(createEndpointSchema, { code: 'invalid_request', required: true }),
     response: {
       description: 'The endpoint and its secret.',
       content: json({ ...endpoint, properties: { ...endpoint.properties, secret: { type: 'string' } } }),
     },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const body = validateCreate(req.body);
-      const { endpoint, secret } = await ctx.deps.webhooks.create(ctx.principal.accountId, body, changedBy(ctx, req));
+      const { endpoint, secret } = await ctx.deps.webhooks.create(ctx.principal.accountId, ctx.body, changedBy(ctx, req));
       // the only answer that shows the secret
       res.json({ ...encodeEndpoint(endpoint), secret });
     },
@@ -81,12 +77,13 @@ export const webhooksRoutes = [
     path: `${WEBHOOKS_BASE}/{id}`,
     summary: 'Change a webhook endpoint',
     description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret. Audited (`webhook_endpoint.update`).',
-    body: { required: true, content: json(updateEndpointSchema) },
+    body: jsonRequestBody<UpdateEndpointBody>(updateEndpointSchema, { code: 'invalid_request', required: true }),
     response: { description: 'The endpoint.', content: json(endpoint) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const body = validateUpdate(req.body);
-      res.json(encodeEndpoint(await ctx.deps.webhooks.update(ctx.principal.accountId, String(req.params.id), body, changedBy(ctx, req))));
+      res.json(
+        encodeEndpoint(await ctx.deps.webhooks.update(ctx.principal.accountId, String(req.params.id), ctx.body, changedBy(ctx, req))),
+      );
     },
   }),
   route({
