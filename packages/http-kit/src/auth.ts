@@ -27,36 +27,49 @@ export function extractKey(req: Request, alternativeHeaders: readonly string[] =
 export const REFUSED_PRINCIPAL = Symbol('refused principal');
 
 /**
- * Who a request acts as when it presents no key: set by a middleware before the routes (the server's single sign-on
- * session, server/src/sso), with the author its changes are recorded under. A key, when one is presented, wins.
+ * Who a request acts as when it presents no key: a dashboard sign-on session (server/src/sso), on the routes whose
+ * declaration accepts one (`auth.session`), with the author its changes are recorded under. A key, when one is
+ * presented, wins.
  */
 export interface SessionIdentity {
   principal: Principal;
   actor: AuditContext['actor'];
 }
 
+/**
+ * The request's sign-on session, read from the store only when a route that accepts sessions asks: set on
+ * res.locals.sessionLookup by a middleware before the routes. Rejects with the refusal of a state-changing call that
+ * fails the session's CSRF check.
+ */
+export type SessionLookup = () => Promise<SessionIdentity | undefined>;
+
 export function sessionIdentityOf(res: Response): SessionIdentity | undefined {
   return res.locals.sessionIdentity as SessionIdentity | undefined;
 }
 
+/** The session a keyless request on a route that accepts sessions acts as (res.locals.sessionIdentity once found). */
+async function sessionFor(res: Response): Promise<Principal | undefined> {
+  const lookup = res.locals.sessionLookup as SessionLookup | undefined;
+  const session = lookup && (await lookup());
+  if (session) res.locals.sessionIdentity = session;
+  return session?.principal;
+}
+
 /**
  * Sets res.locals.principal (handlers read it from their context); failures go to the route's error handler. A member
- * key on a route that needs an account admin gets 403 `forbidden_role`, in the route's own shape.
+ * key on a route that needs an account admin gets 403 `forbidden_role`, in the route's own shape. A dashboard session
+ * stands in for a key only where `acceptsSession` (the route's declaration) says so: never on a route calling a model.
  */
 export function requireKey(
   authenticate: Authenticator,
   alternativeHeaders: readonly string[] = [],
   role: RouteRole = 'member',
+  acceptsSession = false,
 ): RequestHandler {
   return (req, res, next) => {
     const raw = extractKey(req, alternativeHeaders);
-    const session = sessionIdentityOf(res);
-    if (raw === undefined && session) {
-      res.locals.principal = session.principal;
-      if (role === 'admin' && roleOf(session.principal) !== 'admin') return next(forbiddenRole(`${req.method} ${req.path.slice(0, 200)}`));
-      return next();
-    }
-    authenticate(raw).then(
+    const principal = async () => (raw === undefined && acceptsSession && (await sessionFor(res))) || authenticate(raw);
+    principal().then(
       (p) => {
         res.locals.principal = p;
         if (role === 'admin' && roleOf(p) !== 'admin') return next(forbiddenRole(`${req.method} ${req.path.slice(0, 200)}`));

@@ -44,6 +44,8 @@ import { gatewayLifecycle } from './gateway-lifecycle';
 import type { GatewayEnv } from './gateway-env';
 import { ssoDeps, ssoRoutes } from './sso/sso.router';
 import { ssoSessionAuth } from './sso/sso-session';
+import { signInRate } from './sso/sign-in-rate';
+import type { RedisLink } from './redis-link';
 import { publicBaseUrlFor } from './public-links';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
@@ -122,7 +124,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   await warnOfSealedSecrets(db.knex, { current: webhookSeal.sealKey, previous: env.previousSecret }, logger);
   const localAdminToken = newLocalAdminToken();
   const admin = adminServiceFor(stores, runtime, config, billing, env);
-  const areas = gatewayAreas(ctx, { db, admin, runtime, localAdminToken });
+  const areas = gatewayAreas(ctx, { db, admin, runtime, localAdminToken, redis: infra.redis });
   const streamShutdown = new StreamShutdown();
   const app = createHttpApp({
     ready: readinessCheck({
@@ -161,7 +163,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
 /** Each area of the product with its services, routers and background work. */
 function gatewayAreas(
   ctx: WiringContext,
-  deps: { db: Database; admin: AdminService; runtime: ConfigRuntime; localAdminToken: string },
+  deps: { db: Database; admin: AdminService; runtime: ConfigRuntime; localAdminToken: string; redis?: RedisLink },
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db });
@@ -204,8 +206,11 @@ function gatewayAreas(
           baseUrl: publicBaseUrlFor(env),
           trustProxy: env.trustProxy === true,
           logger: ctx.logger,
+          audit: stores.audit,
+          signInRate: signInRate(deps.redis),
         }),
-        gates,
+        // DELETE /admin/sso/sessions: the admin API's gate
+        { ...gates, admin: adminKeyGate(env.adminKey, deps.localAdminToken) },
       ),
     ],
     start: () => deps.runtime.start(env.configPollMs ?? 2000),
@@ -235,8 +240,8 @@ function requestPipeline(
     ),
     ...(infra.tracing ? [infra.tracing.middleware] : []),
     ...(infra.dbHealth ? [databaseGate(infra.dbHealth, rendererForUnroutedPath)] : []),
-    // a dashboard session stands in for a key on the routes it may call (before the role rule, which reads it)
-    ssoSessionAuth(ctx.stores.ssoSessions, ctx.env.trustProxy === true),
+    // a dashboard session stands in for a key on the routes whose declaration accepts one (sso/sso-session.ts)
+    ssoSessionAuth({ sessions: ctx.stores.ssoSessions, roles: () => ctx.config.file.sso?.roles }, ctx.env.trustProxy === true),
     // the concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there)
     streamAdmission(admission.streamSlots, rendererForUnroutedPath),
     budgetHeaders,

@@ -39,17 +39,25 @@ const ERROR_RANGES = [
 
 const bearerScheme = 'bearerKey';
 const adminScheme = 'adminKey';
+const sessionScheme = 'dashboardSession';
 
 function security(auth: RouteAuth): Array<Record<string, string[]>> {
   if (auth.kind === 'none') return [];
   if (auth.kind === 'admin-key') return auth.optional ? [{ [adminScheme]: [] }, {}] : [{ [adminScheme]: [] }];
-  return [{ [bearerScheme]: [] }, ...(auth.alternativeHeaders ?? []).map((h) => ({ [h]: [] }))];
+  const session = auth.session ? [{ [sessionScheme]: [] }] : [];
+  return [{ [bearerScheme]: [] }, ...(auth.alternativeHeaders ?? []).map((h) => ({ [h]: [] })), ...session];
 }
 
 function securitySchemes(routes: readonly RouteDoc[]) {
   const schemes: Record<string, object> = {
     [bearerScheme]: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer sk-…`: accepted on every keyed route.' },
     [adminScheme]: { type: 'http', scheme: 'bearer', description: 'GATEWAY_ADMIN_KEY as a bearer token.' },
+    [sessionScheme]: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'gw_session',
+      description: 'A dashboard single sign-on session (docs/admin.md); a state-changing call also sends its `X-CSRF-Token`.',
+    },
   };
   for (const r of routes) {
     for (const h of r.auth.kind === 'api-key' ? (r.auth.alternativeHeaders ?? []) : []) {

@@ -14,15 +14,12 @@ describeOnTestDatabases((target) => {
 
     it('finds a session by its token until it expires or is deleted, and stores only the token digest', async () => {
       now = new Date('2030-01-01T00:00:00Z');
-      await sessions.createSession(
-        'tok-a',
-        'alice',
-        { platformAdmin: false, accountId: 'alpha', role: 'member', group: 'default' },
-        60_000,
-      );
-      await sessions.createSession('tok-b', 'bob', { platformAdmin: true }, 60_000);
+      const grant = { platformAdmin: false, accountId: 'alpha', role: 'member', group: 'default' } as const;
+      await sessions.createSession('tok-a', { subject: 'alice', claim: ['alpha-members', 'staff'], grant }, 60_000);
+      await sessions.createSession('tok-b', { subject: 'bob', claim: ['ops'], grant: { platformAdmin: true } }, 60_000);
       expect(await sessions.findSession('tok-a')).toMatchObject({
         subject: 'alice',
+        claim: ['alpha-members', 'staff'],
         grant: { platformAdmin: false, accountId: 'alpha', role: 'member', group: 'default' },
       });
       expect((await sessions.findSession('tok-b'))?.grant).toEqual({ platformAdmin: true });
@@ -33,6 +30,22 @@ describeOnTestDatabases((target) => {
       expect(await sessions.findSession('tok-a')).toBeNull();
       now = new Date('2030-01-01T00:01:00Z');
       expect(await sessions.findSession('tok-b')).toBeNull();
+    });
+
+    it('ends every session of a person, and never answers a row without the claim it signed in with', async () => {
+      now = new Date('2030-01-03T00:00:00Z');
+      const grant = { platformAdmin: true } as const;
+      await sessions.createSession('tok-d1', { subject: 'dora', claim: ['ops'], grant }, 60_000);
+      await sessions.createSession('tok-d2', { subject: 'dora', claim: ['ops'], grant }, 60_000);
+      await sessions.createSession('tok-e', { subject: 'eve', claim: ['ops'], grant }, 60_000);
+      expect(await sessions.endSessionsOf('dora')).toBe(2);
+      expect(await sessions.findSession('tok-d1')).toBeNull();
+      expect(await sessions.findSession('tok-d2')).toBeNull();
+      expect(await sessions.findSession('tok-e')).not.toBeNull();
+
+      // what an instance from before migration 030 writes during a rolling upgrade
+      await db.knex('sso_sessions').update({ claim_values: null }).where({ subject: 'eve' });
+      expect(await sessions.findSession('tok-e')).toBeNull();
     });
 
     it('answers a sign-in state once, and not after it expires', async () => {

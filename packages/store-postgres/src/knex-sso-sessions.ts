@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 
-/** What a single sign-on session may do, decided at sign-in from the identity provider's claim. */
+/** What a single sign-on session may do: the identity provider's claim mapped through the config file's roles. */
 export type SsoGrant = { platformAdmin: true } | { platformAdmin: false; accountId: string; role: 'admin' | 'member'; group: string };
 
 export interface SsoSession {
   subject: string;
+  /** the role claim's values at sign-in: each use maps them again (the mapping may have changed since) */
+  claim: string[];
+  /** what the claim mapped to at sign-in */
   grant: SsoGrant;
   expiresAt: Date;
 }
@@ -25,10 +28,20 @@ interface SessionRow {
   account_id: string | null;
   role: string | null;
   group_name: string | null;
+  claim_values: unknown;
   expires_at: Date | string;
 }
 
-/** Dashboard sessions and sign-ins under way (migrations 024, 025); expired rows are never answered and are swept on write. */
+/** jsonb arrives parsed from pg and as text from some drivers; anything but a list of strings is no claim. */
+function claimOf(value: unknown): string[] | null {
+  const v: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
+}
+
+/**
+ * Dashboard sessions and sign-ins under way (migrations 024, 025, 030); expired rows, and rows without a claim, are
+ * never answered; expired ones are swept on write.
+ */
 export class KnexSsoSessions {
   constructor(
     private readonly knex: Knex,
@@ -60,7 +73,8 @@ export class KnexSsoSessions {
     return { codeVerifier: row.code_verifier, nonce: row.nonce };
   }
 
-  async createSession(token: string, subject: string, grant: SsoGrant, ttlMs: number): Promise<SsoSession> {
+  async createSession(token: string, person: Omit<SsoSession, 'expiresAt'>, ttlMs: number): Promise<SsoSession> {
+    const { subject, claim, grant } = person;
     const now = this.now();
     await this.knex('sso_sessions').where('expires_at', '<=', now).delete();
     const expiresAt = new Date(now.getTime() + ttlMs);
@@ -71,10 +85,11 @@ export class KnexSsoSessions {
       account_id: grant.platformAdmin ? null : grant.accountId,
       role: grant.platformAdmin ? null : grant.role,
       group_name: grant.platformAdmin ? null : grant.group,
+      claim_values: JSON.stringify(claim),
       created_at: now,
       expires_at: expiresAt,
     });
-    return { subject, grant, expiresAt };
+    return { subject, claim, grant, expiresAt };
   }
 
   async findSession(token: string): Promise<SsoSession | null> {
@@ -82,16 +97,24 @@ export class KnexSsoSessions {
       .where({ token_hash: digest(token) })
       .andWhere('expires_at', '>', this.now())
       .first()) as SessionRow | undefined;
-    if (!row) return null;
+    const claim = row && claimOf(row.claim_values);
+    if (!row || !claim) return null;
     const grant: SsoGrant = row.platform_admin
       ? { platformAdmin: true }
       : { platformAdmin: false, accountId: row.account_id!, role: row.role === 'admin' ? 'admin' : 'member', group: row.group_name! };
-    return { subject: row.subject, grant, expiresAt: new Date(row.expires_at) };
+    return { subject: row.subject, claim, grant, expiresAt: new Date(row.expires_at) };
   }
 
   async deleteSession(token: string): Promise<void> {
     await this.knex('sso_sessions')
       .where({ token_hash: digest(token) })
       .delete();
+  }
+
+  /** Ends every session of a person (expired ones included); `db`: a transaction the change is audited in. */
+  async endSessionsOf(subject: string, db: Knex = this.knex): Promise<number> {
+    // counted from the rows returned: drivers disagree on what a bare delete answers inside a transaction
+    const ended = (await db('sso_sessions').where({ subject }).delete().returning('subject')) as unknown[];
+    return ended.length;
   }
 }

@@ -39,9 +39,10 @@ function geminiModel_(deps: ModelsRouterDeps, principal: Principal, id: string) 
 }
 
 const route = routeOf<ModelsRouterDeps>();
-const google = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'] } as const;
+// Lists only (the model calls under these paths are other formats' routes): a dashboard session may read them too.
+const google = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-goog-api-key'], session: true } as const;
 // Bearer for both SDKs; x-api-key for the Anthropic 0.x SDK; x-goog-api-key for @google/genai 3.x, which calls /v1.
-const v1 = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key', 'x-goog-api-key'] } as const;
+const v1 = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key', 'x-goog-api-key'], session: true } as const;
 
 /**
  * `GET /v1beta/models[/{model}]` in Google's shape; `GET /v1/models[/{id}]` in the caller's own dialect, read from how

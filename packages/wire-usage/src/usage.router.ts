@@ -74,7 +74,7 @@ export const usageRoutes = [
     description:
       'Rows newest first with daily totals per model for the same filters. After a create that timed out, look here for the task it made before resubmitting.',
     format: 'usage',
-    auth: { kind: 'api-key', role: 'member' },
+    auth: { kind: 'api-key', role: 'member', session: true },
     params: usageParams,
     response: usageResponse,
     errors: 'openai',

@@ -33,11 +33,11 @@ async function ownKey({ deps, principal }: Ctx, id: string) {
   return k;
 }
 
-type AdminKeyed = { kind: 'api-key'; role: 'admin' };
+type AdminKeyed = { kind: 'api-key'; role: 'admin'; session: true };
 const declare = routeOf<SelfServiceDeps>();
-/** Every self-service route: an account admin's key, OpenAI's error shape. */
+/** Every self-service route: an account admin's key (or dashboard session), OpenAI's error shape. */
 const route = (r: Omit<Route<SelfServiceDeps, AdminKeyed>, 'format' | 'auth' | 'errors'>) =>
-  declare<AdminKeyed>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin' }, errors: 'openai' });
+  declare<AdminKeyed>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin', session: true }, errors: 'openai' });
 
 /**
  * The account's own keys and audit slice, for its account admins (`role: 'admin'` on each declaration: requireKey

@@ -1,9 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { GatewayError, type Principal } from '@gateway/core';
-import { extractKey, openAiErrorShape, sendError, type SessionIdentity } from '@gateway/http-kit';
+import { extractKey, openAiErrorShape, sendError, type SessionIdentity, type SessionLookup } from '@gateway/http-kit';
 import type { KnexSsoSessions, SsoSession } from '@gateway/store-postgres';
 import { requestOrigin } from '@gateway/http-kit';
+import type { SsoRoleMapping } from '../config';
+import { grantFor } from './sso-grants';
 
 export const SESSION_COOKIE = 'gw_session';
 /** Ties a sign-in under way to the browser that started it (login CSRF): the state, readable only at the callback. */
@@ -13,16 +15,11 @@ export const SESSION_TTL_MS = 8 * 3600_000;
 export const LOGIN_TTL_MS = 10 * 60_000;
 
 /**
- * What a session may call: platform admins the admin API and /metrics; account sessions their account's management
- * routes, and read its tasks and the catalogue. Calling models stays with keys.
+ * A platform admin's session is read on these paths only: they hold the admin-key routes (the admin API, /metrics),
+ * none of which calls a model. An account session is read where a route's declaration accepts one (`auth.session`).
  */
 const ADMIN_PATHS = /^\/(admin(\/|$)|metrics$)/;
-const ACCOUNT_PATHS = /^\/v1\/(keys|audit|webhook_endpoints|usage|models)(\/|$)/;
-const ACCOUNT_READ_PATHS = /^\/(v1\/contents\/generations\/tasks|v1\/videos|v1beta\/models)(\/|$)/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-const accountMayCall = (req: Request) =>
-  ACCOUNT_PATHS.test(req.path) || (SAFE_METHODS.has(req.method) && ACCOUNT_READ_PATHS.test(req.path));
 
 export const newSessionToken = () => randomBytes(32).toString('base64url');
 
@@ -35,9 +32,18 @@ export const csrfTokenFor = (sessionToken: string) => createHash('sha256').updat
 export function cookieOf(req: Request, name: string): string | undefined {
   for (const part of (req.header('cookie') ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim()) || undefined;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decoded(part.slice(eq + 1).trim());
   }
   return undefined;
+}
+
+/** A value that is not valid percent-encoding is no value: a mangled cookie means no session, not a 500. */
+function decoded(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** HttpOnly and SameSite=Lax always (Lax: the provider's redirect back is a cross-site navigation), Secure over https. */
@@ -77,28 +83,56 @@ export function sessionPrincipal(s: SsoSession): Principal | null {
   return { accountId: s.grant.accountId, keyId: `sso:${s.subject}`, group: s.grant.group, role: s.grant.role };
 }
 
+/** Where sessions live and the config file's `sso.roles`, read at each use (the file may have changed since sign-in). */
+export interface SessionSource {
+  sessions: KnexSsoSessions;
+  roles: () => Readonly<Record<string, SsoRoleMapping>> | undefined;
+}
+
 /**
- * Requests that carry the session cookie and no key act as the session (a key, when presented, wins): a platform
- * admin on /admin/* as the admin key would, an account session on its account's management routes with its role.
- * Other routes (model calls) ignore the cookie: they take a key. State-changing calls are refused with 403
- * `csrf_refused` unless they pass the CSRF check.
+ * The session of a token with what it may do now: its claim mapped through the current `sso.roles`, so removing a
+ * person's mapping (or changing its role) applies at their next request, not at the end of the session. A session
+ * whose claim no longer maps to any role is ended.
  */
-export function ssoSessionAuth(sessions: KnexSsoSessions, trustProxy: boolean): RequestHandler {
+export async function liveSession(source: SessionSource, token: string): Promise<SsoSession | null> {
+  const s = await source.sessions.findSession(token);
+  if (!s) return null;
+  const grant = grantFor(s.claim, source.roles());
+  if (grant) return { ...s, grant };
+  await source.sessions.deleteSession(token);
+  return null;
+}
+
+const csrfRefused = (problem: string) => new GatewayError('permission_denied', problem, { code: 'csrf_refused' });
+
+/**
+ * Requests that carry the session cookie and no key may act as the session (a key, when presented, wins): a platform
+ * admin on /admin/* as the admin key would; an account session, with its role, on the routes whose declaration
+ * accepts a session (requireKey asks res.locals.sessionLookup; the store is read only then). Model calls never do:
+ * they take a key. State-changing calls are refused with 403 `csrf_refused` unless they pass the CSRF check.
+ */
+export function ssoSessionAuth(source: SessionSource, trustProxy: boolean): RequestHandler {
   return (req, res, next) => {
     const token = cookieOf(req, SESSION_COOKIE);
-    const admin = ADMIN_PATHS.test(req.path);
-    if (!token || (!admin && !accountMayCall(req)) || extractKey(req, ['x-api-key', 'x-goog-api-key']) !== undefined) return next();
-    sessions.findSession(token).then((s) => {
-      const principal = s && sessionPrincipal(s);
-      if (!s || (admin ? !s.grant.platformAdmin : !principal)) return next();
-      if (!SAFE_METHODS.has(req.method)) {
-        const problem = csrfProblem(req, token, trustProxy);
-        if (problem)
-          return sendError(res, new GatewayError('permission_denied', problem, { code: 'csrf_refused' }), openAiErrorShape.render);
-      }
-      const actor = { type: 'sso' as const, id: s.subject };
-      if (admin) res.locals.ssoPlatformAdmin = s.subject;
-      else res.locals.sessionIdentity = { principal: principal!, actor } satisfies SessionIdentity;
+    if (!token || extractKey(req, ['x-api-key', 'x-goog-api-key']) !== undefined) return next();
+    const problem = () => (SAFE_METHODS.has(req.method) ? null : csrfProblem(req, token, trustProxy));
+    if (!ADMIN_PATHS.test(req.path)) {
+      const lookup: SessionLookup = async () => {
+        const s = await liveSession(source, token);
+        const principal = s && sessionPrincipal(s);
+        if (!s || !principal) return undefined;
+        const refusal = problem();
+        if (refusal) throw csrfRefused(refusal);
+        return { principal, actor: { type: 'sso', id: s.subject } } satisfies SessionIdentity;
+      };
+      res.locals.sessionLookup = lookup;
+      return next();
+    }
+    liveSession(source, token).then((s) => {
+      if (!s?.grant.platformAdmin) return next();
+      const refusal = problem();
+      if (refusal) return sendError(res, csrfRefused(refusal), openAiErrorShape.render);
+      res.locals.ssoPlatformAdmin = s.subject;
       next();
     }, next);
   };

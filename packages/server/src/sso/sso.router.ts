@@ -1,16 +1,17 @@
 import type { Request, Response } from 'express';
 import { GatewayError } from '@gateway/core';
 import { routeOf, type Route } from '@gateway/http-kit';
-import type { KnexSsoSessions } from '@gateway/store-postgres';
+import type { KnexAuditedChanges, KnexSsoSessions } from '@gateway/store-postgres';
 import type { SsoRoleMapping } from '../config';
 import type { Logger } from '../logger';
 import { OidcRelyingParty, SignInRefused } from './oidc-relying-party';
-import { grantFor } from './sso-grants';
+import { claimValues, grantFor } from './sso-grants';
 import { sendSignInRefused } from './sign-in-refused-page';
 import {
   cookieOf,
   csrfTokenFor,
   csrfProblem,
+  liveSession,
   LOGIN_COOKIE,
   LOGIN_TTL_MS,
   newSessionToken,
@@ -19,6 +20,7 @@ import {
   setCookie,
 } from './sso-session';
 import type { OidcEnv } from './oidc-env';
+import { endSessionsRoute } from './end-sessions.route';
 
 export interface SsoRouterDeps {
   oidc: OidcEnv | undefined;
@@ -29,6 +31,9 @@ export interface SsoRouterDeps {
   baseUrl: (req: Request) => string;
   trustProxy: boolean;
   logger: Logger;
+  audit: KnexAuditedChanges;
+  /** refuses a client address that starts too many sign-ins (sign-in-rate.ts) */
+  signInRate: (req: Request) => Promise<void>;
 }
 
 const CALLBACK_PATH = '/sso/callback';
@@ -72,7 +77,8 @@ async function refusable(deps: SsoDeps, res: Response, run: () => Promise<void>)
 /**
  * Dashboard single sign-on (docs/admin.md, "Single sign-on"): /sso/config tells the sign-in page whether to offer it,
  * /sso/login sends the browser to the provider, /sso/callback makes the server-side session, /sso/session tells the
- * dashboard who it is (and its CSRF token), /sso/logout ends the session.
+ * dashboard who it is (and its CSRF token), /sso/logout ends the session; a platform admin ends another person's
+ * sessions with DELETE /admin/sso/sessions (end-sessions.route.ts).
  */
 export const ssoRoutes = [
   route({
@@ -93,11 +99,13 @@ export const ssoRoutes = [
     method: 'get',
     path: '/sso/login',
     summary: 'Start a sign-in',
-    description: 'Redirects to the identity provider (authorization code flow with PKCE). 404 `sso_not_configured` without OIDC settings.',
+    description:
+      'Redirects to the identity provider (authorization code flow with PKCE). 404 `sso_not_configured` without OIDC settings; 429 `sign_in_rate_exceeded` after 20 sign-ins in a minute from one client address.',
     response: { status: 302, description: 'To the identity provider.', content: {} },
     async handle({ deps }, req, res) {
       const rp = deps.rp;
       if (!rp) throw notConfigured();
+      await deps.signInRate(req);
       await refusable(deps, res, async () => {
         const start = await rp.start(deps.baseUrl(req) + CALLBACK_PATH);
         await deps.sessions.startLogin(start.state, { codeVerifier: start.codeVerifier, nonce: start.nonce }, LOGIN_TTL_MS);
@@ -133,7 +141,8 @@ export const ssoRoutes = [
           );
         const url = new URL(deps.baseUrl(req) + req.originalUrl);
         const { subject, claim } = await rp.finish(url, { state, codeVerifier: login.codeVerifier, nonce: login.nonce });
-        const grant = grantFor(claim, deps.roles());
+        const values = claimValues(claim);
+        const grant = grantFor(values, deps.roles());
         if (!grant)
           throw new SignInRefused(
             403,
@@ -141,7 +150,7 @@ export const ssoRoutes = [
             `You signed in as "${subject}", but no role on this gateway is mapped to you. Ask a platform admin to map one of your groups.`,
           );
         const token = newSessionToken();
-        await deps.sessions.createSession(token, subject, grant, SESSION_TTL_MS);
+        await deps.sessions.createSession(token, { subject, claim: values, grant }, SESSION_TTL_MS);
         deps.cookie(req, res, LOGIN_COOKIE, '', 0, CALLBACK_PATH);
         deps.cookie(req, res, SESSION_COOKIE, token, SESSION_TTL_MS);
         deps.logger.info('sso sign-in', {
@@ -177,7 +186,7 @@ export const ssoRoutes = [
     async handle({ deps }, req, res) {
       res.setHeader('Cache-Control', 'no-store');
       const token = cookieOf(req, SESSION_COOKIE);
-      const s = token ? await deps.sessions.findSession(token) : null;
+      const s = token ? await liveSession(deps, token) : null;
       if (!token || !s) throw new GatewayError('unauthenticated', 'No dashboard session: sign in.', { code: 'no_session' });
       res.json({
         subject: s.subject,
@@ -206,4 +215,5 @@ export const ssoRoutes = [
       res.json({ signed_out: true });
     },
   }),
+  endSessionsRoute as Route<SsoDeps>,
 ];
