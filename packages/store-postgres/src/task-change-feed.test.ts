@@ -17,7 +17,7 @@ describe('taskChangeFeed', () => {
           return async () => undefined;
         },
       },
-      { retryMs: 10, onError: (e) => errors.push(e.message) },
+      { retryMs: 10, onDown: (e) => errors.push(e.message) },
     );
     await feed.start();
     await eventually(() => listens === 2);
@@ -33,6 +33,38 @@ describe('taskChangeFeed', () => {
     lose!(new Error('connection terminated'));
     await eventually(() => listens === 3);
     expect(errors).toEqual(['no connection', 'connection terminated']);
+    await feed.close();
+  });
+
+  it('reports an outage once however many retries fail in it, and one line when LISTEN works again', async () => {
+    let listens = 0;
+    let failing = true;
+    let lose: ((e: Error) => void) | undefined;
+    const log: string[] = [];
+    const feed = taskChangeFeed(
+      {
+        listen: async (_channel, _onNotify, onLost) => {
+          listens++;
+          if (failing) throw new Error(`connection refused ${listens}`);
+          lose = onLost;
+          return async () => undefined;
+        },
+      },
+      { retryMs: 5, onDown: (e) => log.push(`down: ${e.message}`), onUp: () => log.push('up') },
+    );
+    await feed.start();
+    await eventually(() => listens >= 20); // twenty failed attempts, one outage
+    failing = false;
+    await eventually(() => log.includes('up'));
+    expect(log).toEqual(['down: connection refused 1', 'up']);
+    // a second outage, begun by a lost session and lasting several retries, is reported once more
+    failing = true;
+    const before = listens;
+    lose!(new Error('connection terminated'));
+    await eventually(() => listens >= before + 10);
+    failing = false;
+    await eventually(() => log.length === 4);
+    expect(log).toEqual(['down: connection refused 1', 'up', 'down: connection terminated', 'up']);
     await feed.close();
   });
 });

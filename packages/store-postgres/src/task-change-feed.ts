@@ -13,17 +13,21 @@ export interface ClosableTaskChangeFeed extends TaskChangeFeed {
 /**
  * One LISTEN per process, fanned out to the live-status streams by task id. Notifications come from every instance
  * on the database (the trigger fires in whichever one changed the task); other schemas' ids only cause a re-read.
+ * An outage is reported twice, whatever its length: `onDown` at its first failure (retries that fail too stay quiet,
+ * so a log shows one warning per outage), `onUp` when a LISTEN works again.
  */
 export function taskChangeFeed(
   db: Pick<Database, 'listen'>,
-  opts: { retryMs?: number; onError?: (e: Error) => void } = {},
+  opts: { retryMs?: number; onDown?: (e: Error) => void; onUp?: () => void } = {},
 ): ClosableTaskChangeFeed {
   const watchers = new Map<string, Set<() => void>>();
   let stop: (() => Promise<void>) | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
+  let down = false;
   const again = (e: Error) => {
-    opts.onError?.(e);
+    if (!down) opts.onDown?.(e);
+    down = true;
     stop = undefined;
     if (closed) return;
     retry = setTimeout(() => void listen(), opts.retryMs ?? 5000);
@@ -34,7 +38,10 @@ export function taskChangeFeed(
       stop = await db.listen(TASK_CHANGES_CHANNEL, (id) => watchers.get(id)?.forEach((w) => w()), again);
     } catch (e) {
       again(e as Error);
+      return;
     }
+    if (down) opts.onUp?.();
+    down = false;
   };
   return {
     start: listen,

@@ -68,7 +68,8 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     'budget and expiry alert sweeps',
   );
   const feed = taskChangeFeed(deps.database, {
-    onError: (e) => ctx.logger.warn('task change feed: LISTEN failed, live status polls until it works', { error: e.message }),
+    onDown: (e) => ctx.logger.warn('task change feed: LISTEN failed, live status polls until it works', { error: e.message }),
+    onUp: () => ctx.logger.info('task change feed: LISTEN works again, live status follows notifications'),
   });
   // PGlite's listen works in-process, the one process that owns it; a missed notice on Postgres (a reconnect) costs
   // one poll interval.

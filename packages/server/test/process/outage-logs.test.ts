@@ -39,6 +39,8 @@ function expectQuietOutage(during: Line[], afterRestore: Line[]) {
     expect(count(all, new RegExp(`^${what}: failing`))).toBeLessThanOrEqual(1);
     expect(count(during, new RegExp(`^${what}: succeeding again`))).toBe(0);
   }
+  // the live-status feed's LISTEN retries every 5 s: an outage is one warning, however many retries fail
+  expect(count(all, /^task change feed: LISTEN failed/)).toBeLessThanOrEqual(1);
   // config reload failures are not errors, and not one per poll
   expect(all.filter((l) => /config reload/.test(l.message) && l.level === 'error')).toEqual([]);
 }
@@ -80,11 +82,14 @@ describeWithService(
           await pgProxy.restore();
           await eventually(() => gw.output().slice(restoredAt).includes('database reachable again'), 30_000);
           await eventually(async () => (await chat(gw.url)) === 200, 30_000);
+          // the feed's next LISTEN retry (every 5 s) says it works again
+          await eventually(() => gw.output().slice(restoredAt).includes('task change feed: LISTEN works again'), 30_000);
           await sleep(2000);
           const after = lines(gw.output().slice(restoredAt));
           expect(count([...during, ...after], /^database unreachable/)).toBe(1);
           expect(count([...during, ...after], /^database reachable again/)).toBe(1);
           expect(count(during, /^config reload: failing/)).toBe(1);
+          expect(count([...during, ...after], /^task change feed: LISTEN works again/)).toBe(1);
           expectQuietOutage(during, after);
 
           // Redis gone: limits degrade (open policy), said once, and said once when it is back
