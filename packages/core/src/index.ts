@@ -180,4 +180,5 @@ export {
   TASK_SCOPES,
 } from './ports';
 export { maskSecrets } from './audit-mask';
+export { credentialHeaders, mapCredentialHeaders } from './provider-credentials';
 export { forbiddenRole, roleOf } from './key-roles';

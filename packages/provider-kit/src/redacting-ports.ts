@@ -1,4 +1,5 @@
 import {
+  credentialHeaders,
   GatewayError,
   isGatewayError,
   type CallContext,
@@ -12,7 +13,7 @@ import {
   type VideoModelPort,
   type VideoStatus,
 } from '@gateway/core';
-import { redactDeep, redactNative, type Redact } from './secret-redactor';
+import { MIN_FRAGMENT, redactDeep, redactNative, type Redact } from './secret-redactor';
 
 /**
  * The one place upstream errors are redacted, and the choke point every upstream-derived value passes on its way
@@ -24,6 +25,16 @@ import { redactDeep, redactNative, type Redact } from './secret-redactor';
  * its generated fields (secret-redactor.ts, redactNative); a failed response or an error event becomes a
  * GatewayError in the adapter, redacted here.
  */
+
+/**
+ * What the redactor of a provider entry cuts out: its apiKey and its header values (core provider-credentials.ts),
+ * which an upstream may echo in an error as it may a key. A header value shorter than MIN_FRAGMENT is a setting
+ * (`v2`, `true`), not a credential: matched whole, it would cut ordinary words out of every answer.
+ */
+export function providerSecrets(entry: { apiKey?: string; options?: Record<string, unknown> }): string[] {
+  const headers = Object.values(credentialHeaders(entry)).filter((v) => v.length >= MIN_FRAGMENT);
+  return entry.apiKey ? [entry.apiKey, ...headers] : headers;
+}
 
 /** An error that left an adapter, rebuilt with its upstream-derived text redacted (its cause, which may hold request headers, dropped). */
 export function redactError(e: unknown, redact: Redact): unknown {

@@ -9,6 +9,8 @@ export interface HttpAppOptions {
   /** wire routers, mounted in order at the root (gateway.ts puts the request observer first: counts and log lines) */
   routers: RequestHandler[];
   ready: () => Promise<Readiness>;
+  /** TRUST_PROXY: the one proxy in front appends the client's address to X-Forwarded-For, and `req.ip` reads it there */
+  trustProxy?: boolean;
 }
 
 /** NUL and malformed escapes in the URL are refused before any router (PostgreSQL text cannot hold NUL). */
@@ -37,6 +39,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'extended');
+  // one hop: the last X-Forwarded-For entry is what our proxy saw; entries before it are the client's own say
+  app.set('trust proxy', opts.trustProxy ? 1 : false);
   app.use(requestId);
   app.use(rejectHostileUrl);
   // the probes come before every router: neither counted nor logged

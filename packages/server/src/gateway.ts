@@ -135,6 +135,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
       content: infra.sharing && (() => infra.sharing!.status),
     }),
     routers: requestPipeline(ctx, infra, admission, streamShutdown, areas),
+    trustProxy: env.trustProxy === true,
   });
   const lifecycle = gatewayLifecycle(app, env, logger, admission.auth, streamShutdown, async () => {
     for (const a of areas.all) await a.stop?.();

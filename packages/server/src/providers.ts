@@ -2,6 +2,7 @@ import type { AccountResourcesPolicy, HostedToolsPolicy } from '@gateway/core';
 import {
   createRedactor,
   ProviderConfigError,
+  providerSecrets,
   redactingPorts,
   type ProviderDescriptor,
   type ProviderEnvironment,
@@ -64,8 +65,8 @@ export class ProviderRegistry {
    * the old sockets. All or nothing: if one entry fails to build, nothing changes.
    */
   apply(config: GatewayConfig): void {
-    // Every upstream's answers pass the redactor of all configured keys: one adapter may echo any of them.
-    const redactor = createRedactor(config.file.providers.map((p) => p.apiKey));
+    // Every upstream's answers pass the redactor of all configured credentials: one adapter may echo any of them.
+    const redactor = createRedactor(config.file.providers.flatMap(providerSecrets));
     const next = new Map<string, LiveProvider>();
     const built: ProviderPorts[] = [];
     try {

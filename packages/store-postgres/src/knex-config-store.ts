@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { credentialHeaders, mapCredentialHeaders } from '@gateway/core';
 import { canonicalJson, catalogueDiff, sha256Hex, type CatalogueRow } from './config-import-diff';
 import { isSealed, seal, unseal } from './secret-box';
 import { writeAuditRecord } from './knex-audited-changes';
@@ -16,8 +17,13 @@ export interface ConfigEntry {
 /** Stands in the database for a literal key of the config file: the file holds the key, the database never does. */
 export const FILE_KEY_MARKER = '(config file)';
 
-/** A literal key sent through the admin API while no GATEWAY_SECRET is set: it cannot be stored safely. */
-export class SecretRequiredError extends Error {}
+/** A literal key or header sent through the admin API while no GATEWAY_SECRET is set: it cannot be stored safely. */
+export class SecretRequiredError extends Error {
+  /** `apiKey` or `options.headers.<name>` */
+  constructor(readonly field: string) {
+    super(`a literal ${field} needs GATEWAY_SECRET to be stored encrypted`);
+  }
+}
 
 const json = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 
@@ -48,8 +54,10 @@ export interface FileImport {
 export class KnexConfigStore {
   /** this instance's config-file keys, by provider id (every instance reads the same file) */
   private readonly fileKeys = new Map<string, string>();
+  /** this instance's config-file header values (credentials like keys), by provider id */
+  private readonly fileHeaders = new Map<string, Record<string, string>>();
 
-  /** providers whose sealed apiKey neither secret opens: served without it, named in a start-up warning */
+  /** providers whose sealed apiKey or header neither secret opens: served without it, named in a start-up warning */
   readonly unreadableKeys = new Set<string>();
 
   /** secret: GATEWAY_SECRET; previousSecret: GATEWAY_SECRET_PREVIOUS, which still opens what it sealed (rotation) */
@@ -58,41 +66,59 @@ export class KnexConfigStore {
     private readonly opts: { secret?: string; previousSecret?: string } = {},
   ) {}
 
-  /**
-   * A provider's apiKey as it may rest: `env:NAME` stays the reference, a file key becomes the marker,
-   * an admin key is sealed (refused without a secret).
-   */
-  private atRest(kind: ConfigKind, id: string, body: Record<string, unknown>, source: ConfigEntry['source']): Record<string, unknown> {
-    const key = body.apiKey;
-    if (kind !== 'provider' || typeof key !== 'string' || key.startsWith('env:') || isSealed(key)) return body;
-    if (source === 'file') {
-      this.fileKeys.set(id, key);
-      return { ...body, apiKey: FILE_KEY_MARKER };
-    }
-    if (!this.opts.secret) throw new SecretRequiredError('a literal apiKey needs GATEWAY_SECRET to be stored encrypted');
-    return { ...body, apiKey: seal(key, this.opts.secret) };
+  /** A literal credential sent through the admin API, sealed (refused without a secret). */
+  private sealed(value: string, field: string): string {
+    if (isSealed(value)) return value;
+    if (!this.opts.secret) throw new SecretRequiredError(field);
+    return seal(value, this.opts.secret);
   }
 
-  /** The reverse of atRest, in memory only. Legacy clear keys (stored before sealing existed) are read as they are. */
-  private inMemory(kind: ConfigKind, id: string, body: Record<string, unknown> | null): Record<string, unknown> | null {
-    const key = body?.apiKey;
-    if (!body || kind !== 'provider' || typeof key !== 'string') return body;
-    if (key === FILE_KEY_MARKER) {
-      const { apiKey: _marker, ...rest } = body;
-      const fileKey = this.fileKeys.get(id);
-      return fileKey === undefined ? rest : { ...rest, apiKey: fileKey };
+  /**
+   * A provider's credentials as they may rest: an apiKey `env:NAME` stays the reference; a file's literal key and
+   * header values (provider-credentials.ts) become the marker, kept in this instance's memory; an admin's are sealed.
+   */
+  private atRest(kind: ConfigKind, id: string, body: Record<string, unknown>, source: ConfigEntry['source']): Record<string, unknown> {
+    if (kind !== 'provider') return body;
+    const key = body.apiKey;
+    let out = body;
+    if (typeof key === 'string' && !key.startsWith('env:') && !isSealed(key)) {
+      if (source === 'file') this.fileKeys.set(id, key);
+      out = { ...out, apiKey: source === 'file' ? FILE_KEY_MARKER : this.sealed(key, 'apiKey') };
     }
-    if (!isSealed(key)) return body;
+    if (source === 'file') {
+      this.fileHeaders.set(id, credentialHeaders(out));
+      return mapCredentialHeaders(out, () => FILE_KEY_MARKER);
+    }
+    return mapCredentialHeaders(out, (value, name) => this.sealed(value, `options.headers.${name}`));
+  }
+
+  /** One credential opened: the file's (by marker), a sealed one, or a legacy clear one (stored before sealing) as it is. */
+  private opened(value: string, fromFile: string | undefined, unreadable: () => void): string | undefined {
+    if (value === FILE_KEY_MARKER) return fromFile;
+    if (!isSealed(value)) return value;
     try {
-      const clear = { ...body, apiKey: unseal(key, [this.opts.secret, this.opts.previousSecret]) };
-      this.unreadableKeys.delete(id);
-      return clear;
+      return unseal(value, [this.opts.secret, this.opts.previousSecret]);
     } catch {
-      // the provider is served without its key (its calls fail upstream), and the start-up check names it
-      this.unreadableKeys.add(id);
-      const { apiKey: _sealed, ...rest } = body;
-      return rest;
+      // served without it (its calls fail upstream), and the start-up check names the provider
+      unreadable();
+      return undefined;
     }
+  }
+
+  /** The reverse of atRest, in memory only. */
+  private inMemory(kind: ConfigKind, id: string, body: Record<string, unknown> | null): Record<string, unknown> | null {
+    if (!body || kind !== 'provider') return body;
+    let unreadable = false;
+    const onUnreadable = () => void (unreadable = true);
+    const { apiKey, ...rest } = body;
+    const key = typeof apiKey === 'string' ? this.opened(apiKey, this.fileKeys.get(id), onUnreadable) : apiKey;
+    const fileHeaders = this.fileHeaders.get(id) ?? {};
+    const clear = mapCredentialHeaders(key === undefined ? rest : { ...body, apiKey: key }, (value, name) =>
+      this.opened(value, fileHeaders[name], onUnreadable),
+    );
+    if (unreadable) this.unreadableKeys.add(id);
+    else this.unreadableKeys.delete(id);
+    return clear;
   }
 
   /** The version (moves on every change) and the settings of the last import (null before the first). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { credentialHeaders } from '@gateway/core';
 import { isSealed, openWith, PROVIDER_KEYS, seal, WEBHOOK_SECRETS, type SealPurpose } from './secret-box';
 
 /** What the sealed values of the database are under the secrets given: each value named for the operator. */
@@ -21,21 +22,33 @@ interface SealedValue {
 
 const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
 
-/** Every sealed value: admin-written provider keys, webhook endpoint secrets, accounts' callback secrets. */
+/** Every sealed value: admin-written provider keys and header values, webhook endpoint secrets, accounts' callback secrets. */
 async function sealedValues(db: Knex | Knex.Transaction): Promise<SealedValue[]> {
   const out: SealedValue[] = [];
   for (const r of await db('config_entries').where({ kind: 'provider' }).select('seq', 'id', 'body')) {
     const body = json(r.body);
-    if (typeof body?.apiKey !== 'string' || !isSealed(body.apiKey)) continue;
-    out.push({
-      what: `provider ${r.id}'s apiKey`,
-      sealed: body.apiKey,
-      purpose: PROVIDER_KEYS,
-      write: async (trx, v) =>
-        void (await trx('config_entries')
-          .where({ seq: r.seq })
-          .update({ body: JSON.stringify({ ...body, apiKey: v }) })),
-    });
+    if (!body) continue;
+    // one object per row, updated in place by each value's write: every write stores the values re-sealed before it
+    const save = async (trx: Knex.Transaction) =>
+      void (await trx('config_entries')
+        .where({ seq: r.seq })
+        .update({ body: JSON.stringify(body) }));
+    if (typeof body.apiKey === 'string' && isSealed(body.apiKey))
+      out.push({
+        what: `provider ${r.id}'s apiKey`,
+        sealed: body.apiKey,
+        purpose: PROVIDER_KEYS,
+        write: (trx, v) => ((body.apiKey = v), save(trx)),
+      });
+    for (const [name, value] of Object.entries(credentialHeaders(body))) {
+      if (!isSealed(value)) continue;
+      out.push({
+        what: `provider ${r.id}'s header ${name}`,
+        sealed: value,
+        purpose: PROVIDER_KEYS,
+        write: (trx, v) => (((body.options as { headers: Record<string, string> }).headers[name] = v), save(trx)),
+      });
+    }
   }
   for (const r of await db('webhook_endpoints').select('id', 'account_id', 'secret')) {
     if (!isSealed(r.secret)) continue;

@@ -34,7 +34,7 @@ export const adminRoute = (r: Omit<Route<AdminDeps, AdminKey>, 'format' | 'auth'
 export const changedBy = ({ actor, requestId }: AdminContext<AdminDeps>, req: Request): AuditContext => ({
   actor,
   requestId,
-  address: req.socket.remoteAddress ?? null,
+  address: req.ip ?? null,
 });
 
 /** The admin service recording the caller as the author of its changes. */

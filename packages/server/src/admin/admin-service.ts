@@ -1,6 +1,8 @@
 import {
+  credentialHeaders,
   GatewayError,
   generateApiKey,
+  mapCredentialHeaders,
   hashApiKey,
   invalid,
   type Billing,
@@ -51,11 +53,13 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$/;
 /** What an admin reads back instead of a key: keys are write-only. */
 const SET = '(set)';
 
-/** Secrets never leave through the admin API: a provider's apiKey shows as set or not. */
+/** Secrets never leave through the admin API: a provider's apiKey and header values show as set or not. */
 function redact(kind: ConfigKind, body: Record<string, unknown>): Record<string, unknown> {
-  if (kind !== 'provider' || body.apiKey === undefined) return body;
+  if (kind !== 'provider') return body;
+  const headersSet = mapCredentialHeaders(body, () => SET);
+  if (body.apiKey === undefined) return headersSet;
   const key = String(body.apiKey);
-  return { ...body, apiKey: key.startsWith('env:') ? key : SET };
+  return { ...headersSet, apiKey: key.startsWith('env:') ? key : SET };
 }
 
 /** How catalogue changes are checked and applied; the CLI's account and key commands pass one that refuses. */
@@ -312,8 +316,10 @@ export class AdminService {
       if (e instanceof SecretRequiredError)
         throw invalid(
           'secret_required',
-          'A literal "apiKey" is stored encrypted, and this gateway has no GATEWAY_SECRET to encrypt it with: set GATEWAY_SECRET, or give "env:NAME".',
-          'apiKey',
+          e.field === 'apiKey'
+            ? 'A literal "apiKey" is stored encrypted, and this gateway has no GATEWAY_SECRET to encrypt it with: set GATEWAY_SECRET, or give "env:NAME".'
+            : `"${e.field}" may hold a credential and is stored encrypted, and this gateway has no GATEWAY_SECRET to encrypt it with: set GATEWAY_SECRET.`,
+          e.field,
         );
       throw e;
     }
@@ -341,6 +347,7 @@ export class AdminService {
 
   /** `(set)` (a body read back and sent again) keeps the stored key; `env:NAME` must be a variable admins may name. */
   private async checkApiKey(id: string, body: Record<string, unknown>) {
+    await this.keepStoredHeaders(id, body);
     if (body.apiKey === SET) {
       const current = (await this.store.entries()).find((e) => e.kind === 'provider' && e.id === id)?.body?.apiKey;
       if (current === undefined) throw invalid('invalid_api_key', `Provider "${id}" has no key to keep; give "apiKey".`, 'apiKey');
@@ -351,6 +358,23 @@ export class AdminService {
       throw invalid('invalid_api_key', '"apiKey" must be a string.', 'apiKey');
     const ref = /^env:(.*)$/.exec((body.apiKey as string | undefined) ?? '');
     if (ref) this.envPolicy?.check(ref[1]!);
+  }
+
+  /** A header value `(set)` (read back and sent again) keeps the stored value, as the apiKey does. */
+  private async keepStoredHeaders(id: string, body: Record<string, unknown>) {
+    if (!Object.values(credentialHeaders(body)).includes(SET)) return;
+    const stored = credentialHeaders((await this.store.entries()).find((e) => e.kind === 'provider' && e.id === id)?.body);
+    const missing = Object.entries(credentialHeaders(body)).find(([name, v]) => v === SET && stored[name] === undefined);
+    if (missing)
+      throw invalid(
+        'invalid_header',
+        `Provider "${id}" has no header "${missing[0]}" to keep; give its value.`,
+        `options.headers.${missing[0]}`,
+      );
+    Object.assign(
+      body,
+      mapCredentialHeaders(body, (v, name) => (v === SET ? stored[name] : v)),
+    );
   }
 
   private async checked(fn: () => Promise<void>) {

@@ -16,6 +16,21 @@ export const auditView = (r: AuditRecord) => ({
   address: r.address,
 });
 
+/** Actors whose ids name nobody (the admin key, the CLI): an account's admins may read them. */
+const NAMELESS_ACTORS = new Set(['admin_key', 'cli']);
+const HIDDEN = '(hidden)';
+
+/**
+ * A record as an account's admins read it (GET /v1/audit): the account's own keys are shown whole; anyone else
+ * (the platform admin, a person signed in, the config file's path) by type alone and without an address, so a tenant
+ * never learns the platform admin's address or identity provider subject.
+ */
+export function accountAuditView(r: AuditRecord) {
+  const view = auditView(r);
+  if (r.actor.type === 'key') return view;
+  return { ...view, actor: { type: r.actor.type, id: NAMELESS_ACTORS.has(r.actor.type) ? r.actor.id : HIDDEN }, address: null };
+}
+
 const text = (req: Request, name: string) => {
   const v = req.query[name];
   if (v === undefined || v === '') return undefined;
@@ -31,13 +46,24 @@ const time = (req: Request, name: string) => {
   return at;
 };
 
-/** The query's filters: actor, action and target (each `id` or `type:id`), from/to (ISO 8601 or Unix seconds), limit. */
-export function auditFilter(req: Request): AuditFilter {
+/**
+ * The query's filters: actor, action and target (each `id` or `type:id`), from/to (ISO 8601 or Unix seconds), limit.
+ * An account's view filters by the actors it may see: a bare id is a key's, and hidden ids cannot be probed.
+ */
+export function auditFilter(req: Request, view: 'platform' | 'account' = 'platform'): AuditFilter {
+  let actor = text(req, 'actor');
+  if (view === 'account' && actor !== undefined) {
+    const i = actor.indexOf(':');
+    const type = i > 0 ? actor.slice(0, i) : 'key';
+    if (type !== 'key' && !NAMELESS_ACTORS.has(type))
+      throw invalid('invalid_parameter', '"actor" names a key (`key:<id>` or its id), `admin_key` or `cli` here.', 'actor');
+    actor = `${type}:${i > 0 ? actor.slice(i + 1) : actor}`;
+  }
   const limit = text(req, 'limit');
   if (limit !== undefined && !/^\d{1,5}$/.test(limit))
     throw invalid('invalid_limit', '"limit" must be a whole number up to 10000.', 'limit');
   return {
-    actor: text(req, 'actor'),
+    actor,
     action: text(req, 'action'),
     target: text(req, 'target'),
     from: time(req, 'from'),
@@ -61,9 +87,9 @@ const CSV_COLUMNS = [
   'after',
 ] as const;
 
-/** JSON `{data}`, or CSV with `export=csv` (before/after as JSON text). */
-export function sendAudit(req: Request, res: Response, records: AuditRecord[]): void {
-  const data = records.map(auditView);
+/** JSON `{data}`, or CSV with `export=csv` (before/after as JSON text); `account`: as an account's admins read it. */
+export function sendAudit(req: Request, res: Response, records: AuditRecord[], view: 'platform' | 'account' = 'platform'): void {
+  const data = records.map(view === 'account' ? accountAuditView : auditView);
   const format = text(req, 'export');
   if (format !== undefined && format !== 'csv' && format !== 'json')
     throw invalid('invalid_export', '"export" must be "csv" or "json".', 'export');

@@ -21,7 +21,7 @@ type Ctx = KeyedContext<SelfServiceDeps>;
 
 /** The admin service acting for the caller's key: its changes are audited under that key. */
 const adminAs = ({ deps, actor, requestId }: Ctx, req: Request) => {
-  const by: AuditContext = { actor, requestId, address: req.socket.remoteAddress ?? null };
+  const by: AuditContext = { actor, requestId, address: req.ip ?? null };
   return deps.admin.as(by);
 };
 
@@ -191,7 +191,7 @@ export const selfServiceRoutes = [
     params: auditParams,
     response: { description: 'The records.', content: auditList },
     async handle({ deps, principal }, req, res) {
-      sendAudit(req, res, await deps.admin.auditLog({ ...auditFilter(req), accountId: principal.accountId }));
+      sendAudit(req, res, await deps.admin.auditLog({ ...auditFilter(req, 'account'), accountId: principal.accountId }), 'account');
     },
   }),
 ];
