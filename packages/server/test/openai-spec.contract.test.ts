@@ -133,4 +133,25 @@ describe("answers validate against OpenAI's OpenAPI document", () => {
     expect(edit.status).toBe(200);
     expectValid('ImagesResponse', edit.body);
   });
+
+  it('an image edit of a 1x1 input: the answer and its stream events name only sizes the schema lists', async () => {
+    const onePixel = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const edit = (fields: Record<string, string>) => {
+      const r = request(gw.app).post('/v1/images/edits').set(auth).field('model', 'sim-image').field('prompt', 'paint it blue');
+      for (const [k, v] of Object.entries(fields)) r.field(k, v);
+      return r.attach('image', onePixel, { filename: 'dot.png', contentType: 'image/png' });
+    };
+    const plain = await edit({ response_format: 'b64_json' });
+    expect(plain.status).toBe(200);
+    expectValid('ImagesResponse', plain.body);
+    const streamed = await edit({ stream: 'true', partial_images: '1' });
+    expect(streamed.status).toBe(200);
+    const events = sseData(streamed.text);
+    expect(events.map((e) => e.type)).toEqual(['image_edit.partial_image', 'image_edit.completed']);
+    expectValid('ImageEditPartialImageEvent', events[0]);
+    expectValid('ImageEditCompletedEvent', events[1]);
+  });
 });

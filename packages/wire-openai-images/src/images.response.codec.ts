@@ -16,7 +16,7 @@ export function encodeUsage(u: ImageUsage) {
   };
 }
 
-/** `{created, data:[{url | b64_json, revised_prompt}], background, output_format, quality?, size, usage?}`, as used (images.used-settings.ts). */
+/** `{created, data:[{url | b64_json, revised_prompt}], background?, output_format, quality?, size?, usage?}`, as used (images.used-settings.ts). */
 export async function encodeImagesResponse(
   created: number,
   call: PreparedImageCall,
@@ -40,7 +40,7 @@ export async function encodeImagesResponse(
     ...(used.concrete.background ? { background: used.concrete.background } : {}),
     output_format: call.settings.outputFormat,
     ...(used.concrete.quality ? { quality: used.concrete.quality } : {}),
-    size: used.size,
+    ...(used.concrete.size ? { size: used.concrete.size } : {}),
     ...(result.usage ? { usage: encodeUsage(result.usage) } : {}),
   };
 }

@@ -59,8 +59,20 @@ describe('image answers report the settings actually used', () => {
 
   it('stream events report the real size and background too (their schema allows quality auto)', () => {
     const enc = new ImageEventEncoder(call({}), 1);
-    enc.encode({ type: 'image', image: { mediaType: 'image/png', data: pngHeader(512, 512, 6) } });
+    enc.encode({ type: 'image', image: { mediaType: 'image/png', data: pngHeader(1536, 1024, 6) } });
     const [done] = enc.encode({ type: 'finish', warnings: [] });
-    expect(done).toMatchObject({ type: 'image_edit.completed', size: '512x512', background: 'auto', quality: 'auto' });
+    expect(done).toMatchObject({ type: 'image_edit.completed', size: '1536x1024', background: 'auto', quality: 'auto' });
+  });
+
+  it('a size the schema does not list (a 1x1 edit, 512x512) is left out of the answer and auto in a stream event', async () => {
+    for (const [w, h] of [
+      [1, 1],
+      [512, 512],
+    ] as const) {
+      expect(await answer(call({}), pngHeader(w, h, 2))).not.toHaveProperty('size');
+      const enc = new ImageEventEncoder(call({}), 1);
+      enc.encode({ type: 'image', image: { mediaType: 'image/png', data: pngHeader(w, h, 2) } });
+      expect(enc.encode({ type: 'finish', warnings: [] })[0]).toMatchObject({ size: 'auto' });
+    }
   });
 });
