@@ -1,9 +1,10 @@
 import { StartupError } from './startup-checks';
-import { listenTimeoutsFromEnv, type ListenTimeouts } from './listen-timeouts';
-import { wholeNumberFromEnv } from './env-number';
-import { parseRedisErrorPolicy, type RedisErrorPolicy } from './redis-link';
+import { listenTimeoutsOf, type ListenTimeouts } from './listen-timeouts';
+import { isOn, readEnv, type EnvValues } from './env.schema';
+import type { RedisErrorPolicy } from './redis-link';
+import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from './rate-limits';
 import { tracingFromEnv, type TracingEnv } from './tracing-env';
-import { webhookEnvFromProcess, type WebhookEnv } from './wiring/webhooks-env';
+import { webhookEnvOf, type WebhookEnv } from './wiring/webhooks-env';
 import type { VideoEngineOptions } from './wiring/video-engine';
 import os from 'node:os';
 
@@ -34,6 +35,10 @@ export interface GatewayEnv {
   redisUrl?: string;
   /** RATE_LIMIT_ON_REDIS_ERROR: while Redis cannot answer, limits fail open (counted per instance) or closed (503) */
   rateLimitOnRedisError?: RedisErrorPolicy;
+  /** MAX_KEYS_PER_ACCOUNT (500): live keys of one account; creating one more is refused (400 `exceeds_key_count`) */
+  maxKeysPerAccount?: number;
+  /** REQUESTS_PER_MINUTE_PER_ACCOUNT, TOKENS_PER_MINUTE_PER_ACCOUNT, CONCURRENT_STREAMS_PER_ACCOUNT: all keys of one account together */
+  accountLimits?: AccountLimits;
   /** KEY_CACHE_TTL_MS: how long a key lookup is cached (bounds how long a revoked key keeps working elsewhere) */
   keyCacheTtlMs?: number;
   /** QUOTA_CACHE_MS: how long a quota read is reused by prechecks (other instances' charges show within it) */
@@ -56,6 +61,8 @@ export interface GatewayEnv {
   allowedEnv?: string;
   /** HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (listen-timeouts.ts) */
   listenTimeouts?: ListenTimeouts;
+  /** RESPONSES_WS_MAX_PER_KEY: Responses WebSocket connections one key may hold open on an instance */
+  responsesSocketsPerKey?: number;
   /** RESPONSES_RETENTION_DAYS: stored responses older than this are deleted (0 = kept forever) */
   responsesRetentionDays?: number;
   /** USAGE_RETENTION_DAYS (0: kept), WEBHOOK_DELIVERY_RETENTION_DAYS (30): the retention job (wiring/retention.ts) */
@@ -106,16 +113,15 @@ export function loggingFromEnv(e: NodeJS.ProcessEnv): { level: string; format: '
 }
 
 /** Worker knobs (docs/video-engine.md); unset ones keep the worker's defaults. */
-function videoEngineOptionsFromEnv(e: NodeJS.ProcessEnv): VideoEngineOptions {
-  const num = (name: string) => wholeNumberFromEnv(e, name, 1);
+function videoEngineOptionsOf(v: EnvValues): VideoEngineOptions {
   const opts: VideoEngineOptions = {
-    intervalMs: num('VIDEO_WORKER_INTERVAL_MS'),
-    concurrency: num('VIDEO_WORKER_CONCURRENCY'),
-    leaseMs: num('VIDEO_WORKER_LEASE_MS'),
-    pollMinMs: num('VIDEO_POLL_MIN_MS'),
-    pollMaxMs: num('VIDEO_POLL_MAX_MS'),
+    intervalMs: v.VIDEO_WORKER_INTERVAL_MS,
+    concurrency: v.VIDEO_WORKER_CONCURRENCY,
+    leaseMs: v.VIDEO_WORKER_LEASE_MS,
+    pollMinMs: v.VIDEO_POLL_MIN_MS,
+    pollMaxMs: v.VIDEO_POLL_MAX_MS,
   };
-  return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(Object.entries(opts).filter(([, x]) => x !== undefined));
 }
 
 export function s3EnvFrom(e: NodeJS.ProcessEnv): S3Env {
@@ -129,7 +135,8 @@ export function s3EnvFrom(e: NodeJS.ProcessEnv): S3Env {
 }
 
 export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
-  const port = Number(e.PORT ?? 8080);
+  const v = readEnv(e);
+  const port = v.PORT!;
   if (e.GATEWAY_SECRET && e.GATEWAY_SECRET.length < 16)
     throw new StartupError(
       `GATEWAY_SECRET is too short (${e.GATEWAY_SECRET.length} characters; at least 16): set a long random value, the same on every instance, or unset it.`,
@@ -140,37 +147,41 @@ export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
     host: e.HOST ?? '0.0.0.0',
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: e.DATA_DIR ?? './.gateway-data',
-    pgliteOnEventLoop: e.GATEWAY_PGLITE_THREAD === '0' || e.GATEWAY_PGLITE_THREAD === 'false',
+    pgliteOnEventLoop: v.GATEWAY_PGLITE_THREAD === '0' || v.GATEWAY_PGLITE_THREAD === 'false',
     publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     publicBaseUrlDerived: !e.PUBLIC_BASE_URL,
-    trustProxy: e.TRUST_PROXY === 'true' || e.TRUST_PROXY === '1',
+    trustProxy: isOn(v.TRUST_PROXY),
     configPath: e.GATEWAY_CONFIG || undefined,
     demoKey: e.GATEWAY_DEMO_KEY || undefined,
     adminKey: e.GATEWAY_ADMIN_KEY || undefined,
     secret: e.GATEWAY_SECRET || undefined,
     previousSecret: e.GATEWAY_SECRET_PREVIOUS && e.GATEWAY_SECRET_PREVIOUS.length >= 16 ? e.GATEWAY_SECRET_PREVIOUS : undefined,
     allowedEnv: e.GATEWAY_ALLOWED_ENV || undefined,
-    metricsPublic: e.METRICS_PUBLIC === 'true',
+    metricsPublic: isOn(v.METRICS_PUBLIC),
     redisUrl: e.REDIS_URL || undefined,
-    rateLimitOnRedisError: parseRedisErrorPolicy(e.RATE_LIMIT_ON_REDIS_ERROR),
-    keyCacheTtlMs: e.KEY_CACHE_TTL_MS === undefined ? 2000 : Number(e.KEY_CACHE_TTL_MS),
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS === undefined ? 10000 : Number(e.SHUTDOWN_GRACE_MS),
-    configPollMs: e.CONFIG_POLL_MS === undefined ? 2000 : Number(e.CONFIG_POLL_MS),
-    quotaCacheMs: e.QUOTA_CACHE_MS === undefined ? 1000 : Number(e.QUOTA_CACHE_MS),
-    databaseSchema: e.DATABASE_SCHEMA || undefined,
-    responsesRetentionDays: wholeNumberFromEnv(e, 'RESPONSES_RETENTION_DAYS', 0) ?? 30,
-    retention: {
-      usageDays: wholeNumberFromEnv(e, 'USAGE_RETENTION_DAYS', 0) ?? 0,
-      webhookDeliveryDays: wholeNumberFromEnv(e, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 0) ?? 30,
+    rateLimitOnRedisError: v.RATE_LIMIT_ON_REDIS_ERROR === 'closed' ? 'closed' : 'open',
+    maxKeysPerAccount: v.MAX_KEYS_PER_ACCOUNT,
+    accountLimits: {
+      requestsPerMinute: v.REQUESTS_PER_MINUTE_PER_ACCOUNT ?? DEFAULT_ACCOUNT_LIMITS.requestsPerMinute,
+      tokensPerMinute: v.TOKENS_PER_MINUTE_PER_ACCOUNT ?? DEFAULT_ACCOUNT_LIMITS.tokensPerMinute,
+      concurrentStreams: v.CONCURRENT_STREAMS_PER_ACCOUNT ?? DEFAULT_ACCOUNT_LIMITS.concurrentStreams,
     },
-    listenTimeouts: listenTimeoutsFromEnv(e),
+    keyCacheTtlMs: v.KEY_CACHE_TTL_MS,
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    configPollMs: v.CONFIG_POLL_MS,
+    quotaCacheMs: v.QUOTA_CACHE_MS,
+    databaseSchema: e.DATABASE_SCHEMA || undefined,
+    responsesRetentionDays: v.RESPONSES_RETENTION_DAYS,
+    responsesSocketsPerKey: v.RESPONSES_WS_MAX_PER_KEY,
+    retention: { usageDays: v.USAGE_RETENTION_DAYS!, webhookDeliveryDays: v.WEBHOOK_DELIVERY_RETENTION_DAYS! },
+    listenTimeouts: listenTimeoutsOf(v),
     tracing: tracingFromEnv(e),
     contentStore: e.CONTENT_STORE || undefined,
-    contentProbeIntervalMs: wholeNumberFromEnv(e, 'CONTENT_PROBE_INTERVAL_MS', 1),
-    webhooks: webhookEnvFromProcess(e),
-    modelNotInGroupStatus: parseModelNotInGroupStatus(e.MODEL_NOT_IN_GROUP_STATUS),
+    contentProbeIntervalMs: v.CONTENT_PROBE_INTERVAL_MS,
+    webhooks: webhookEnvOf(v, e),
+    modelNotInGroupStatus: v.MODEL_NOT_IN_GROUP_STATUS === 403 ? 403 : 503,
     s3: s3EnvFrom(e),
-    videoWorker: videoEngineOptionsFromEnv(e),
+    videoWorker: videoEngineOptionsOf(v),
     workers: workerCount(e.WORKERS),
     clusterFollower: e[CLUSTER_FOLLOWER_ENV] === '1',
     refuseDemo: e.NODE_ENV === 'production' && e.ALLOW_DEMO_IN_PRODUCTION !== 'true',
@@ -188,10 +199,4 @@ function workerCount(raw: string | undefined): number {
     throw new StartupError(`WORKERS must be a whole number from 1 to 256, or "auto", not "${raw}".`, 'workers_invalid');
   }
   return n;
-}
-
-function parseModelNotInGroupStatus(raw: string | undefined): 403 | 503 {
-  if (raw === undefined || raw === '' || raw === '503') return 503;
-  if (raw === '403') return 403;
-  throw new StartupError(`MODEL_NOT_IN_GROUP_STATUS must be 403 or 503, not "${raw.slice(0, 40)}".`, 'model_not_in_group_status_invalid');
 }

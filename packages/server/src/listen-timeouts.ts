@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
-import { wholeNumberFromEnv } from './env-number';
+import type { EnvValues } from './env.schema';
 
 /**
  * How long a client may take to send its request. A client that trickles its headers or body holds a
@@ -18,11 +18,11 @@ export interface ListenTimeouts {
 
 export const DEFAULT_LISTEN_TIMEOUTS: ListenTimeouts = Object.freeze({ headersMs: 20_000, requestMs: 120_000, keepAliveMs: 5_000 });
 
-export function listenTimeoutsFromEnv(e: NodeJS.ProcessEnv): ListenTimeouts {
+export function listenTimeoutsOf(v: EnvValues): ListenTimeouts {
   const t: ListenTimeouts = {
-    headersMs: wholeNumberFromEnv(e, 'HTTP_HEADERS_TIMEOUT_MS', 1) ?? DEFAULT_LISTEN_TIMEOUTS.headersMs,
-    requestMs: wholeNumberFromEnv(e, 'HTTP_REQUEST_TIMEOUT_MS', 1) ?? DEFAULT_LISTEN_TIMEOUTS.requestMs,
-    keepAliveMs: wholeNumberFromEnv(e, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 1) ?? DEFAULT_LISTEN_TIMEOUTS.keepAliveMs,
+    headersMs: v.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULT_LISTEN_TIMEOUTS.headersMs,
+    requestMs: v.HTTP_REQUEST_TIMEOUT_MS ?? DEFAULT_LISTEN_TIMEOUTS.requestMs,
+    keepAliveMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULT_LISTEN_TIMEOUTS.keepAliveMs,
   };
   // node refuses a headers timeout longer than the request timeout
   if (t.headersMs > t.requestMs) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');

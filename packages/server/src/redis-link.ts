@@ -1,7 +1,6 @@
 import type Redis from 'ioredis';
 import { GatewayError } from '@gateway/core';
 import type { Logger } from './logger';
-import { StartupError } from './startup-checks';
 
 /** RATE_LIMIT_ON_REDIS_ERROR: what a limit check does while Redis cannot answer. */
 export type RedisErrorPolicy = 'open' | 'closed';
@@ -23,12 +22,6 @@ export interface RedisLink {
    */
   run<T>(op: (redis: Redis) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }>;
   close(): void;
-}
-
-export function parseRedisErrorPolicy(raw: string | undefined): RedisErrorPolicy {
-  if (raw === undefined || raw === '' || raw === 'open') return 'open';
-  if (raw === 'closed') return 'closed';
-  throw new StartupError(`RATE_LIMIT_ON_REDIS_ERROR must be "open" or "closed", not "${raw}".`, 'rate_limit_policy_invalid');
 }
 
 /** The refusal when the policy is closed and Redis cannot count. */

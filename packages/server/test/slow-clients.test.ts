@@ -3,7 +3,10 @@
  * headers timeout has passed, while a well-behaved request on the same server is answered.
  */
 import net from 'node:net';
-import { DEFAULT_LISTEN_TIMEOUTS, listenTimeoutsFromEnv } from '../src/listen-timeouts';
+import { readEnv } from '../src/env.schema';
+import { DEFAULT_LISTEN_TIMEOUTS, listenTimeoutsOf } from '../src/listen-timeouts';
+
+const listenTimeoutsFromEnv = (e: NodeJS.ProcessEnv) => listenTimeoutsOf(readEnv(e));
 import { startTestGateway, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;

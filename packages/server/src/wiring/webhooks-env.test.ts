@@ -1,4 +1,7 @@
-import { webhookEnvFromProcess } from './webhooks-env';
+import { readEnv } from '../env.schema';
+import { webhookEnvOf } from './webhooks-env';
+
+const webhookEnvFromProcess = (e: NodeJS.ProcessEnv) => webhookEnvOf(readEnv(e), e);
 
 describe('alert settings from the environment', () => {
   it('defaults to 80 and 100 %, 72 hours and a sweep a minute', () => {

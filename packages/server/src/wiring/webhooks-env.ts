@@ -7,7 +7,7 @@ import {
   type TaskWatchLimits,
   type WebhookRetryPolicy,
 } from '@gateway/core';
-import { wholeNumberFromEnv } from '../env-number';
+import type { EnvValues } from '../env.schema';
 
 /** The webhook and live-status knobs (docs/webhooks.md, docs/configuration.md). */
 export interface WebhookEnv {
@@ -22,7 +22,7 @@ export interface WebhookEnv {
   perAccount?: number;
   /** TASK_EVENTS_POLL_MS: how often a live-status stream re-reads its task when no change notice came */
   livePollMs?: number;
-  /** TASK_EVENTS_MAX_PER_KEY (100), TASK_EVENTS_MAX_PER_INSTANCE (10 000): open live-status streams, refused beyond with 429 */
+  /** TASK_EVENTS_MAX_PER_KEY (100), _PER_ACCOUNT (1000), _PER_INSTANCE (10 000): open live-status streams, refused beyond with 429 */
   liveLimits?: TaskWatchLimits;
   /** budget and expiry alerts (docs/webhooks.md); absent: 80 and 100 %, 72 hours */
   alerts?: {
@@ -35,28 +35,29 @@ export interface WebhookEnv {
   };
 }
 
-export function webhookEnvFromProcess(e: NodeJS.ProcessEnv): WebhookEnv {
-  const num = (name: string, min: number) => wholeNumberFromEnv(e, name, min);
+/** `v`: the checked numbers (env.schema.ts); `e`: the lists, read as text. */
+export function webhookEnvOf(v: EnvValues, e: NodeJS.ProcessEnv): WebhookEnv {
   return {
     allowedHosts: parseAllowedHosts(e.WEBHOOK_ALLOWED_HOSTS),
     retry: {
       ...DEFAULT_WEBHOOK_RETRY,
-      firstDelayMs: num('WEBHOOK_RETRY_FIRST_MS', 1) ?? DEFAULT_WEBHOOK_RETRY.firstDelayMs,
-      maxDelayMs: num('WEBHOOK_RETRY_MAX_DELAY_MS', 1) ?? DEFAULT_WEBHOOK_RETRY.maxDelayMs,
-      windowMs: num('WEBHOOK_RETRY_WINDOW_MS', 1) ?? DEFAULT_WEBHOOK_RETRY.windowMs,
+      firstDelayMs: v.WEBHOOK_RETRY_FIRST_MS ?? DEFAULT_WEBHOOK_RETRY.firstDelayMs,
+      maxDelayMs: v.WEBHOOK_RETRY_MAX_DELAY_MS ?? DEFAULT_WEBHOOK_RETRY.maxDelayMs,
+      windowMs: v.WEBHOOK_RETRY_WINDOW_MS ?? DEFAULT_WEBHOOK_RETRY.windowMs,
     },
-    timeoutMs: num('WEBHOOK_TIMEOUT_MS', 1) ?? 10_000,
-    intervalMs: num('WEBHOOK_WORKER_INTERVAL_MS', 1) ?? 250,
-    perAccount: num('WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT', 1) ?? 4,
-    livePollMs: num('TASK_EVENTS_POLL_MS', 1),
+    timeoutMs: v.WEBHOOK_TIMEOUT_MS ?? 10_000,
+    intervalMs: v.WEBHOOK_WORKER_INTERVAL_MS ?? 250,
+    perAccount: v.WEBHOOK_MAX_IN_FLIGHT_PER_ACCOUNT ?? 4,
+    livePollMs: v.TASK_EVENTS_POLL_MS,
     alerts: {
       budgetThresholds: e.BUDGET_ALERT_THRESHOLDS?.trim() === 'none' ? [] : parseBudgetAlertThresholds(e.BUDGET_ALERT_THRESHOLDS),
-      expiryLeadMs: (wholeNumberFromEnv(e, 'KEY_EXPIRY_ALERT_HOURS', 0) ?? DEFAULT_KEY_EXPIRY_ALERT_HOURS) * 3_600_000,
-      intervalMs: num('ALERT_SWEEP_INTERVAL_MS', 1) ?? 60_000,
+      expiryLeadMs: (v.KEY_EXPIRY_ALERT_HOURS ?? DEFAULT_KEY_EXPIRY_ALERT_HOURS) * 3_600_000,
+      intervalMs: v.ALERT_SWEEP_INTERVAL_MS ?? 60_000,
     },
     liveLimits: {
-      perKey: num('TASK_EVENTS_MAX_PER_KEY', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perKey,
-      perInstance: num('TASK_EVENTS_MAX_PER_INSTANCE', 1) ?? DEFAULT_TASK_WATCH_LIMITS.perInstance,
+      perKey: v.TASK_EVENTS_MAX_PER_KEY ?? DEFAULT_TASK_WATCH_LIMITS.perKey,
+      perAccount: v.TASK_EVENTS_MAX_PER_ACCOUNT ?? DEFAULT_TASK_WATCH_LIMITS.perAccount,
+      perInstance: v.TASK_EVENTS_MAX_PER_INSTANCE ?? DEFAULT_TASK_WATCH_LIMITS.perInstance,
     },
   };
 }

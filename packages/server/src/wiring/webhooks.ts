@@ -15,7 +15,8 @@ import { encodeTask } from '@gateway/wire-video-tasks';
 import type { AreaWiring, WiringContext } from './context';
 import { httpWebhookSender } from './webhook-sender';
 import { workerLoop } from './worker-loop';
-import { webhookEnvFromProcess } from './webhooks-env';
+import { readEnv } from '../env.schema';
+import { webhookEnvOf } from './webhooks-env';
 
 export interface WebhookWiringDeps {
   /** the video use case: live status reads tasks through it (ownership included) */
@@ -29,7 +30,7 @@ export interface WebhookWiringDeps {
  * `GET …/{id}/events`.
  */
 export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
-  const w = ctx.env.webhooks ?? webhookEnvFromProcess({});
+  const w = ctx.env.webhooks ?? webhookEnvOf(readEnv({}), {});
   const store = ctx.stores.webhooks;
   const rule = { allowedHosts: w.allowedHosts };
   // endpoint changes and secret re-issues are audited in their own transaction (docs/admin.md, "Audit")
