@@ -36,9 +36,9 @@ async function main(): Promise<void> {
   }
   const gw = await createGateway(env, { logger });
   // in a cluster the first worker bootstraps; the others start once it listens and find what it made
-  if (!env.clusterFollower) await bootstrapConfigKeys(gw.stores.keys, gw.config);
+  if (!env.clusterFollower) await bootstrapConfigKeys(gw.stores, gw.config);
   if (!env.configPath && !env.clusterFollower) {
-    const key = await bootstrapDemoKey(gw.stores.keys, env.demoKey);
+    const key = await bootstrapDemoKey(gw.stores, gw.config, env.demoKey);
     if (key) announce.info(`Demo API key (shown once; only its hash is stored): ${key}`);
     else announce.info('Demo account exists; its key was printed on the first start (set GATEWAY_DEMO_KEY to fix one).');
   }

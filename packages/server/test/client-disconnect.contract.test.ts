@@ -55,7 +55,7 @@ beforeAll(async () => {
     { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
     { config: buildConfig('t', config), logger },
   );
-  await bootstrapConfigKeys(gw.stores.keys, gw.config);
+  await bootstrapConfigKeys(gw.stores, gw.config);
   const server = await gw.listen(0, '127.0.0.1');
   gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

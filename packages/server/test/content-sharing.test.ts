@@ -47,7 +47,7 @@ describeWithService('TEST_DATABASE_URL', 'content shared across instances (two g
       { port: 0, host: '127.0.0.1', dataDir, publicBaseUrl: 'https://gateway.test', databaseUrl: pgUrl, databaseSchema: schema, ...env },
       { config, logger: createLogger('info', { stream, format: 'json' }) },
     );
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
     running.push(gw);
     return { gw, lines };
   }

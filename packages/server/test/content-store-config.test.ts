@@ -90,7 +90,7 @@ describe('CONTENT_STORE=s3://... end to end (fake S3 on 127.0.0.1)', () => {
       },
       { config, logger: createLogger('debug', { stream, format: 'json' }) },
     );
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
     await gw.startBackground();
   });
   afterAll(async () => {

@@ -25,7 +25,7 @@ beforeAll(async () => {
     { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
     { config: buildConfig('t', testConfigFile()), logger },
   );
-  await bootstrapConfigKeys(gw.stores.keys, gw.config);
+  await bootstrapConfigKeys(gw.stores, gw.config);
 });
 afterAll(() => gw.close());
 

@@ -24,7 +24,7 @@ describe('logging', () => {
       { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
       { config: buildConfig('t', testConfigFile()), logger },
     );
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
     try {
       const res = await request(gw.app)
         .post('/v1/chat/completions')

@@ -37,7 +37,7 @@ describe('metrics and request lines tell the truth', () => {
       { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true, adminKey: ADMIN },
       { config: buildConfig('t', config), logger },
     );
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
   });
   afterAll(async () => {
     await gw.close();

@@ -39,7 +39,7 @@ describe('log lines about a request', () => {
       { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
       { config: buildConfig('t', file), logger },
     );
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
   });
   afterAll(async () => {
     await gw.close();

@@ -86,7 +86,8 @@ export class KnexKeyRepository implements KeyRepository {
     const run = async (trx: Knex) => {
       const current = await trx<KeyRow>('api_keys').where({ id }).whereNull('revoked_at').forUpdate().first();
       if (!current) return null;
-      // the replaced secret keeps working until graceUntil; authenticate refuses it from then on
+      // the replaced secret keeps working until graceUntil; authenticate refuses it from then on. The row stays after
+      // that: it is how createKeyIfUnknown knows the old secret (a config-file key rotated away must not come back).
       await trx('key_previous_secrets').insert({ key_hash: current.key_hash, key_id: id, grace_until: graceUntil });
       await trx('api_keys').where({ id }).update({ key_hash: next.hash, key_prefix: next.prefix });
       return toKey((await trx<KeyRow>('api_keys').where({ id }).first())!);
@@ -119,7 +120,13 @@ export class KnexKeyRepository implements KeyRepository {
   }
 
   async createKey(input: NewKey): Promise<ApiKeyRecord> {
-    await this.db('api_keys')
+    await this.insertKey(input);
+    return toKey((await this.db<KeyRow>('api_keys').where({ key_hash: input.hash }).first())!);
+  }
+
+  /** The id of the row inserted; none when a key already has this hash. */
+  private async insertKey(input: NewKey): Promise<Array<{ id: string }>> {
+    return this.db('api_keys')
       .insert({
         id: newKeyId(),
         account_id: input.accountId,
@@ -129,8 +136,32 @@ export class KnexKeyRepository implements KeyRepository {
         ...settingsColumns(input),
       })
       .onConflict('key_hash')
-      .ignore();
-    return toKey((await this.db<KeyRow>('api_keys').where({ key_hash: input.hash }).first())!);
+      .ignore()
+      .returning('id');
+  }
+
+  /**
+   * Creates the account unless it exists; null when it did. One insert decides, so of several instances bootstrapping
+   * the same file exactly one is told it created the account (and writes its audit record).
+   */
+  async createAccountIfMissing(id: string, name?: string): Promise<Account | null> {
+    const made = await this.db('accounts')
+      .insert({ id, name: name ?? id })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
+    return made.length ? this.getAccount(id) : null;
+  }
+
+  /**
+   * Creates the key unless its hash is known: the current secret of a key (revoked ones too) or one it had before a
+   * rotation (`key_previous_secrets` keeps them after their grace ends, so an old secret never becomes a new key).
+   * null when known; as with createAccountIfMissing, one insert decides between concurrent callers.
+   */
+  async createKeyIfUnknown(input: NewKey): Promise<ApiKeyRecord | null> {
+    if (await this.db('key_previous_secrets').where({ key_hash: input.hash }).first()) return null;
+    const [made] = await this.insertKey(input);
+    return made ? this.getKey(made.id) : null;
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | null> {

@@ -3,11 +3,11 @@ import type { QuotaRepository } from './quota-repository.port';
 import type { WebhookEndpointRepository } from './webhook-store.port';
 
 /**
- * Who made a change: the platform admin key, an account admin's key (its id), the CLI, an SSO subject, or the config
- * file a gateway imported at start-up (its path).
+ * Who made a change: the platform admin key, an account admin's key (its id), the CLI, an SSO subject, the config
+ * file a gateway imported at start-up (its path), or a migration that changed keys (its name).
  */
 export interface AuditActor {
-  type: 'admin_key' | 'key' | 'cli' | 'sso' | 'config_file';
+  type: 'admin_key' | 'key' | 'cli' | 'sso' | 'config_file' | 'migration';
   id: string;
 }
 

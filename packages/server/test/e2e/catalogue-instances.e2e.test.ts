@@ -69,7 +69,7 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
       keyCacheTtlMs: 0,
     };
     const gw = await createGateway(env, { logger: createLogger('info', { stream, format: 'json' }) });
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
     const server = await gw.listen(0, '127.0.0.1');
     await gw.startBackground();
     const instance = { gw, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines };

@@ -14,7 +14,7 @@ describe('key ids', () => {
       expect(key!.id).toMatch(/^key_[a-z0-9]{24}$/);
       expect(hashApiKey(ALPHA_KEY)).not.toContain(key!.id.slice(4, 12));
       // another instance bootstrapping the same file finds the key by its hash and names it alike
-      await bootstrapConfigKeys(gw.stores.keys, gw.config);
+      await bootstrapConfigKeys(gw.stores, gw.config);
       expect((await gw.stores.keys.listKeys('alpha')).map((k) => k.id)).toEqual([key!.id]);
     } finally {
       await gw.stop();

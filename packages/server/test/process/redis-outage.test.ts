@@ -125,7 +125,7 @@ describe('Redis unreachable: limit checks are bounded, the policy decides, the o
       },
       { config: buildConfig('t', testConfigFile({ limits: { requestsPerMinutePerKey: 100 } })), logger },
     );
-    await bootstrapConfigKeys(gw.stores.keys, gw.config);
+    await bootstrapConfigKeys(gw.stores, gw.config);
     const chat = () => request(gw.app).post('/v1/chat/completions').set('Authorization', `Bearer ${ALPHA_KEY}`).type('json').send(chatBody);
     const warned = (text: string) => lines.filter((l) => l.level === 'warn' && l.message.includes(text)).length;
     try {

@@ -78,7 +78,7 @@ export async function startTestGateway(
     spanExporter: opts.spanExporter,
     clock: opts.clock,
   });
-  await bootstrapConfigKeys(gw.stores.keys, gw.config);
+  await bootstrapConfigKeys(gw.stores, gw.config);
   let url = '';
   if (opts.listen !== false) {
     const server = await gw.listen(0, '127.0.0.1');

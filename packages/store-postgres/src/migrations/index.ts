@@ -24,6 +24,7 @@ import * as m024 from './024-sso-sessions';
 import * as m025 from './025-sso-logins';
 import * as m027 from './027-key-task-scope';
 import * as m028 from './028-account-alerts';
+import * as m029 from './029-narrowed-keys-members';
 import * as m030 from './030-sso-session-claims';
 import * as m031 from './031-audit-integrity';
 
@@ -59,6 +60,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['025-sso-logins', m025],
   ['027-key-task-scope', m027],
   ['028-account-alerts', m028],
+  ['029-narrowed-keys-members', m029],
   ['030-sso-session-claims', m030],
   ['031-audit-integrity', m031],
 ];

@@ -32,7 +32,7 @@ export async function startCapturingGateway(file: GatewayConfigFile, env: Partia
     { port: 0, host: '127.0.0.1', dataDir, publicBaseUrl: 'https://gateway.test', inMemoryDatabase: true, ...env },
     { config: buildConfig('(test)', file), logger },
   );
-  await bootstrapConfigKeys(gw.stores.keys, gw.config);
+  await bootstrapConfigKeys(gw.stores, gw.config);
   const server = await gw.listen(0, '127.0.0.1');
   return Object.assign(gw, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
