@@ -3,16 +3,23 @@ import { REFUSED_PRINCIPAL } from '@gateway/http-kit';
 import type { BudgetedPrincipal } from './budget-headers';
 import type { GatewayConfig } from './config';
 import type { Infrastructure } from './infrastructure';
-import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter } from './rate-limits';
+import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, type AccountLimits } from './rate-limits';
 
 export type Admission = ReturnType<typeof admissionPolicies>;
 
 /** Who may call, how often and how much: the key, its rate limits (Redis when shared) and its budget. */
-export function admissionPolicies(config: GatewayConfig, infra: Infrastructure, keys: KeyRepository, billing: Billing, clock: () => Date) {
+export function admissionPolicies(
+  config: GatewayConfig,
+  infra: Infrastructure,
+  keys: KeyRepository,
+  billing: Billing,
+  clock: () => Date,
+  account?: AccountLimits,
+) {
   // the live limits object: a catalogue reload changes it in place, on every instance alike
-  const limiter = createKeyRateLimiter(config.limits, infra.redis);
-  const streamSlots = createStreamSlots(config.limits, infra.redis);
-  const tokenRate = createTokenRateLimiter(infra.redis);
+  const limiter = createKeyRateLimiter(config.limits, infra.redis, account);
+  const streamSlots = createStreamSlots(config.limits, infra.redis, undefined, account);
+  const tokenRate = createTokenRateLimiter(infra.redis, account);
   const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
     const principal = await authenticate(keys, raw, clock);
     try {

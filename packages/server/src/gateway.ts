@@ -105,7 +105,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const usage = openUsageLog(db.knex, db.kind === 'pglite' && env.inMemoryDatabase ? null : env.dataDir, logger);
   const metrics = new GatewayMetrics(db.knex, [usagePendingGauge(usage)]);
   const billing = new Billing(stores.quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
-  const admission = admissionPolicies(config, infra, stores.keys, billing, clock);
+  const admission = admissionPolicies(config, infra, stores.keys, billing, clock, env.accountLimits);
   const ctx: WiringContext = {
     env,
     config,
@@ -270,5 +270,6 @@ function adminServiceFor(
     { changes: stores.audit, ctx: author },
     billing,
     envReferencePolicy(config.written, env.allowedEnv),
+    env.maxKeysPerAccount,
   );
 }

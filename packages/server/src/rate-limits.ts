@@ -16,6 +16,22 @@ export interface RateLimits {
   requestsPerMinutePerKey: number;
 }
 
+/**
+ * Ceilings on all the keys of one account together (0 = none), so that keys an account admin mints for itself
+ * (each within its own limits) do not add up to more than one tenant may take.
+ */
+export interface AccountLimits {
+  /** REQUESTS_PER_MINUTE_PER_ACCOUNT */
+  requestsPerMinute: number;
+  /** TOKENS_PER_MINUTE_PER_ACCOUNT */
+  tokensPerMinute: number;
+  /** CONCURRENT_STREAMS_PER_ACCOUNT */
+  concurrentStreams: number;
+}
+
+/** Streams hold a connection and memory on an instance, so they are bounded by default; request and token rates are not. */
+export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = Object.freeze({ requestsPerMinute: 0, tokensPerMinute: 0, concurrentStreams: 1000 });
+
 export interface KeyRateLimiter {
   consume(principal: Principal): Promise<void>;
   close(): Promise<void>;
@@ -57,19 +73,35 @@ export function minuteCounter(keyPrefix: string, redis?: RedisLink) {
 
 const retryAfter = (c: MinuteCount) => Math.max(1, Math.ceil(c.msBeforeNext / 1000));
 
-/** Per-key request rate: the key's own limit, else the gateway-wide one (read at every call: a catalogue reload changes `limits` in place). */
-export function createKeyRateLimiter(limits: RateLimits, redis?: RedisLink): KeyRateLimiter {
+/**
+ * Per-key request rate: the key's own limit, else the gateway-wide one (read at every call: a catalogue reload changes
+ * `limits` in place); and the account's, over all its keys.
+ */
+export function createKeyRateLimiter(
+  limits: RateLimits,
+  redis?: RedisLink,
+  account: Pick<AccountLimits, 'requestsPerMinute'> = DEFAULT_ACCOUNT_LIMITS,
+): KeyRateLimiter {
   const counter = minuteCounter('gw-rpm', redis);
+  const accounts = minuteCounter('gw-rpm-account', redis);
   return {
     async consume(p: Principal) {
       const limit = p.limits?.requestsPerMinute ?? limits.requestsPerMinutePerKey;
-      if (!limit) return;
-      const count = await counter.add(p.keyId);
-      if (count.consumed > limit)
+      const [mine, all] = await Promise.all([
+        limit ? counter.add(p.keyId) : undefined,
+        account.requestsPerMinute ? accounts.add(p.accountId) : undefined,
+      ]);
+      if (mine && mine.consumed > limit)
         throw new GatewayError('rate_limited', `Rate limit of ${limit} requests per minute for this key exceeded.`, {
           code: 'rate_limit_exceeded',
-          retryAfterSeconds: retryAfter(count),
+          retryAfterSeconds: retryAfter(mine),
         });
+      if (all && all.consumed > account.requestsPerMinute)
+        throw new GatewayError(
+          'rate_limited',
+          `Rate limit of ${account.requestsPerMinute} requests per minute for this account (all its keys) exceeded.`,
+          { code: 'rate_limit_exceeded', retryAfterSeconds: retryAfter(all) },
+        );
     },
     async close() {
       return undefined;
@@ -78,16 +110,27 @@ export function createKeyRateLimiter(limits: RateLimits, redis?: RedisLink): Key
 }
 
 /**
- * Tokens per minute for keys with a `tokens_per_minute` limit. A call's tokens are known only after it, so a key is
- * refused once the tokens of the current minute reached its limit (the call that crosses it completes, as credits'
- * post-paid text does); `record` adds what each finished call used (from its usage row).
+ * Tokens per minute for keys with a `tokens_per_minute` limit, and for accounts under TOKENS_PER_MINUTE_PER_ACCOUNT. A
+ * call's tokens are known only after it, so a key (an account) is refused once the tokens of the current minute
+ * reached its limit (the call that crosses it completes, as credits' post-paid text does); `record` adds what each
+ * finished call used (from its usage row).
  */
-export function createTokenRateLimiter(redis?: RedisLink) {
+export function createTokenRateLimiter(redis?: RedisLink, account: Pick<AccountLimits, 'tokensPerMinute'> = DEFAULT_ACCOUNT_LIMITS) {
   const counter = minuteCounter('gw-tpm', redis);
+  const accounts = minuteCounter('gw-tpm-account', redis);
   /** keys authenticated here with a limit: only their usage is counted */
   const limited = new Map<string, number>();
+  const refuse = (limit: number, whose: string, count: MinuteCount) =>
+    new GatewayError('rate_limited', `Token rate limit of ${limit} tokens per minute for this ${whose} reached.`, {
+      code: 'token_rate_limit_exceeded',
+      retryAfterSeconds: retryAfter(count),
+    });
   return {
     async check(p: Principal): Promise<void> {
+      if (account.tokensPerMinute) {
+        const all = await accounts.peek(p.accountId);
+        if (all.consumed >= account.tokensPerMinute) throw refuse(account.tokensPerMinute, 'account (all its keys)', all);
+      }
       const limit = p.limits?.tokensPerMinute;
       if (!limit) {
         limited.delete(p.keyId);
@@ -96,18 +139,16 @@ export function createTokenRateLimiter(redis?: RedisLink) {
       if (limited.size > 100_000) limited.clear();
       limited.set(p.keyId, limit);
       const count = await counter.peek(p.keyId);
-      if (count.consumed >= limit)
-        throw new GatewayError('rate_limited', `Token rate limit of ${limit} tokens per minute for this key reached.`, {
-          code: 'token_rate_limit_exceeded',
-          retryAfterSeconds: retryAfter(count),
-        });
+      if (count.consumed >= limit) throw refuse(limit, 'key', count);
     },
-    /** The usage log, counting each row's tokens against its key's limit. */
+    /** The usage log, counting each row's tokens against its key's limit and its account's. */
     wrap(log: UsageLog): UsageLog {
       const count = (row: UsageRow) => {
         const tokens = (row.inputTokens ?? 0) + (row.outputTokens ?? 0);
+        if (tokens <= 0) return;
         // ignored: the request is answered already; a count lost to a Redis outage only under-counts this minute
-        if (row.keyId && tokens > 0 && limited.has(row.keyId)) void counter.add(row.keyId, tokens).catch(() => undefined);
+        if (row.keyId && limited.has(row.keyId)) void counter.add(row.keyId, tokens).catch(() => undefined);
+        if (row.accountId && account.tokensPerMinute) void accounts.add(row.accountId, tokens).catch(() => undefined);
       };
       return {
         record(row) {
@@ -131,42 +172,35 @@ export interface StreamSlots {
 
 const STREAM_RETRY_AFTER_SECONDS = 2;
 
-function tooManyStreams(limit: number): GatewayError {
+function tooManyStreams(limit: number, whose: 'key' | 'account'): GatewayError {
+  const holder = whose === 'key' ? 'This key' : 'This account (all its keys together)';
   return new GatewayError(
     'rate_limited',
-    `This key already has ${limit} streams open, its limit of concurrent streams. Retry when one has ended.`,
-    {
-      code: 'too_many_concurrent_streams',
-      retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS,
-    },
+    `${holder} already has ${limit} streams open, its limit of concurrent streams. Retry when one has ended.`,
+    { code: 'too_many_concurrent_streams', retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS },
   );
 }
 
-/** The key's own limit of concurrent streams, else the gateway-wide one (0 = unlimited). */
-const streamLimitOf = (p: Principal, fallback: () => number) => p.limits?.concurrentStreams ?? fallback();
+/** Takes one of `limit` slots of a holder (a key, an account): its release, or null when all are taken. */
+type TakeSlot = (holder: string, limit: number) => Promise<(() => void) | null>;
 
 /** Counts in this process's memory. */
-function memorySlots(defaultLimit: () => number): StreamSlots['acquire'] {
+function memorySlots(): TakeSlot {
   const open = new Map<string, number>();
-  return async (p) => {
-    const limit = streamLimitOf(p, defaultLimit);
-    if (!limit) return () => undefined;
-    const n = open.get(p.keyId) ?? 0;
-    if (n >= limit) throw tooManyStreams(limit);
-    open.set(p.keyId, n + 1);
-    let freed = false;
+  return async (holder, limit) => {
+    const n = open.get(holder) ?? 0;
+    if (n >= limit) return null;
+    open.set(holder, n + 1);
     return () => {
-      if (freed) return;
-      freed = true;
-      const left = (open.get(p.keyId) ?? 1) - 1;
-      if (left > 0) open.set(p.keyId, left);
-      else open.delete(p.keyId);
+      const left = (open.get(holder) ?? 1) - 1;
+      if (left > 0) open.set(holder, left);
+      else open.delete(holder);
     };
   };
 }
 
 /**
- * One sorted set per key in Redis: a member per open stream, scored by when its lease ends. A holder renews
+ * One sorted set per holder in Redis: a member per open stream, scored by when its lease ends. A holder renews
  * its lease while the stream runs, so the slots of a crashed instance come back within one lease.
  */
 const ACQUIRE_SCRIPT = `
@@ -184,33 +218,23 @@ redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1`;
 
-function redisSlots(
-  defaultLimit: () => number,
-  link: RedisLink,
-  leaseMs: number,
-  fallback: StreamSlots['acquire'],
-): StreamSlots['acquire'] {
+function redisSlots(link: RedisLink, leaseMs: number, fallback: TakeSlot): TakeSlot {
   const redis = link.client;
   let counter = 0;
   const instance = randomUUID();
-  return async (p) => {
-    const limit = streamLimitOf(p, defaultLimit);
-    if (!limit) return () => undefined;
-    const key = `gw-streams:${p.keyId}`;
+  return async (holder, limit) => {
+    const key = `gw-streams:${holder}`;
     const member = `${instance}:${++counter}`;
     const r = await link.run((c) => c.eval(ACQUIRE_SCRIPT, 1, key, limit, leaseMs, member));
     if (!r.ok) {
       if (link.policy === 'closed') throw limiterUnavailable();
-      return fallback(p); // Redis unreachable, policy open: this instance's own count still bounds the key
+      return fallback(holder, limit); // Redis unreachable, policy open: this instance's own count still bounds it
     }
-    if (r.value !== 1) throw tooManyStreams(limit);
+    if (r.value !== 1) return null;
     // ignored: a missed renewal is retried a third of a lease later; the lease only lapses after three misses in a row
     const renew = setInterval(() => void redis.eval(RENEW_SCRIPT, 1, key, leaseMs, member).catch(() => undefined), leaseMs / 3);
     renew.unref();
-    let freed = false;
     return () => {
-      if (freed) return;
-      freed = true;
       clearInterval(renew);
       // ignored: the lease (leaseMs) frees the slot if Redis misses this
       void redis.zrem(key, member).catch(() => undefined);
@@ -220,13 +244,40 @@ function redisSlots(
 
 /**
  * Concurrent streams per key (`limits.concurrentStreamsPerKey`, 0 = unlimited; a key's own `concurrent_streams`
- * replaces it for that key). With Redis the count is shared by every instance; otherwise it is this process's.
+ * replaces it for that key) and per account (CONCURRENT_STREAMS_PER_ACCOUNT, every key of it together). With Redis
+ * the counts are shared by every instance; otherwise they are this process's.
  */
-export function createStreamSlots(limits: { concurrentStreamsPerKey: number }, redis?: RedisLink, leaseMs = 60_000): StreamSlots {
-  const limit = () => limits.concurrentStreamsPerKey;
-  const memory = memorySlots(limit);
-  if (!redis) return { acquire: memory, close: async () => undefined };
-  return { acquire: redisSlots(limit, redis, leaseMs, memory), close: async () => undefined };
+export function createStreamSlots(
+  limits: { concurrentStreamsPerKey: number },
+  redis?: RedisLink,
+  leaseMs = 60_000,
+  account: Pick<AccountLimits, 'concurrentStreams'> = DEFAULT_ACCOUNT_LIMITS,
+): StreamSlots {
+  const memory = memorySlots();
+  const take = redis ? redisSlots(redis, leaseMs, memory) : memory;
+  return {
+    async acquire(p) {
+      const held: Array<() => void> = [];
+      const release = () => held.splice(0).forEach((r) => r());
+      const keyLimit = p.limits?.concurrentStreams ?? limits.concurrentStreamsPerKey;
+      try {
+        for (const [holder, limit, whose] of [
+          [`account:${p.accountId}`, account.concurrentStreams, 'account'],
+          [p.keyId, keyLimit, 'key'],
+        ] as const) {
+          if (!limit) continue;
+          const slot = await take(holder, limit);
+          if (!slot) throw tooManyStreams(limit, whose);
+          held.push(slot);
+        }
+      } catch (e) {
+        release();
+        throw e;
+      }
+      return release;
+    },
+    close: async () => undefined,
+  };
 }
 
 /**

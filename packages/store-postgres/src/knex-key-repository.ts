@@ -181,6 +181,21 @@ export class KnexKeyRepository implements KeyRepository {
     return (await q).map(toKey);
   }
 
+  /**
+   * Keys of the account neither revoked nor expired. Inside a transaction it first locks the account's row, so two
+   * creations in one account count one after the other and a cap on the count holds.
+   */
+  async countLiveKeys(accountId: string): Promise<number> {
+    if (this.db.isTransaction) await this.db('accounts').where({ id: accountId }).forUpdate().first('id');
+    const row = await this.db('api_keys')
+      .where({ account_id: accountId })
+      .whereNull('revoked_at')
+      .whereRaw('(expires_at is null or expires_at > now())')
+      .count<{ n: string | number }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   async revokeKey(id: string): Promise<boolean> {
     const n = await this.db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: this.db.fn.now() });
     return n > 0;

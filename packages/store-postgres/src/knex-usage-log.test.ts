@@ -40,6 +40,7 @@ describeOnTestDatabases((target) => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-spool-'));
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const segments = () => fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
 
     const countOf = async (requestId: string) =>
       Number((await db.knex('usage_log').where({ request_id: requestId }).count({ n: '*' }))[0]!.n);
@@ -63,8 +64,10 @@ describeOnTestDatabases((target) => {
       await eventually(() => expect(log.pendingRows()).toBe(0));
       expect(recovered).toBe(3);
       for (const id of ['outage-1', 'outage-2', 'outage-3']) expect(await countOf(id)).toBe(1);
-      expect(fs.readdirSync(dir)).toEqual([]);
+      // nothing left, not even the lease once the log is stopped
+      expect(segments()).toEqual([]);
       log.stop();
+      expect(fs.readdirSync(dir)).toEqual([]);
     });
 
     async function outage(log: KnexUsageLog, failures: Array<{ rows: number; ids: string[] }>) {
@@ -72,7 +75,7 @@ describeOnTestDatabases((target) => {
       log.record(row('outage-2'));
       await log.flush();
       expect(log.pendingRows()).toBe(2);
-      const files = fs.readdirSync(dir);
+      const files = segments();
       expect(files).toHaveLength(1);
       expect(fs.statSync(path.join(dir, files[0]!)).mode & 0o777).toBe(0o600);
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
@@ -114,7 +117,7 @@ describeOnTestDatabases((target) => {
       });
       expect(await db.knex('usage_log').where({ request_id: 'crash-closed' }).first()).toMatchObject({ status: 'cancelled' });
       expect((await quotas.get('acme')).used).toBeCloseTo(before + 1 + 2);
-      expect(fs.readdirSync(dir)).toEqual([]);
+      expect(segments()).toEqual([]);
 
       // the same segment again (a replay that died before deleting it): nothing written or charged twice
       fs.writeFileSync(segment('00000001'), text);
@@ -141,12 +144,63 @@ describeOnTestDatabases((target) => {
       try {
         mine.record(row('live-1'));
         await mine.flush();
+        const before = segments();
+        expect(before).toHaveLength(1);
         await new KnexUsageLog(db.knex, { spoolDir: dir }).recover();
-        expect(fs.readdirSync(dir)).toHaveLength(1);
+        expect(segments()).toEqual(before);
       } finally {
         await db.knex.schema.renameTable('usage_log_away', 'usage_log');
         mine.stop();
       }
+    });
+
+    /** A priced stream left open by `owner`: its pending row is its spool segment's only entry. */
+    const openStream = (owner: KnexUsageLog, requestId: string) => {
+      owner.pending(row(requestId, { rowId: `row-${requestId}`, status: 'pending', inputTokens: 12, credits: 12, charge: 12 }));
+      const [lease] = fs.readdirSync(dir).filter((n) => n.endsWith('.lease'));
+      return path.join(dir, lease!);
+    };
+    const statusOf = async (requestId: string) => (await db.knex('usage_log').where({ request_id: requestId }).first())?.status;
+
+    it('an owner in another PID namespace or host (the same pid, 1 in every container) keeps its segment while its lease is renewed', async () => {
+      // renewed rarely here: the test ages the lease itself
+      const owner = new KnexUsageLog(db.knex, { spoolDir: dir, spoolLeaseMs: 600_000 });
+      const lease = openStream(owner, 'other-ns');
+      // the owner's lease as a process of another namespace wrote it: its pid tells this process nothing
+      const identity = JSON.parse(fs.readFileSync(lease, 'utf8'));
+      fs.writeFileSync(lease, JSON.stringify({ ...identity, scope: 'another-boot pid:[4026531836]' }));
+      const before = segments();
+      const sweeper = new KnexUsageLog(db.knex, { spoolDir: dir, spoolLeaseMs: 60_000 });
+      await sweeper.recover();
+      expect(segments()).toEqual(before);
+      expect(await statusOf('other-ns')).toBeUndefined();
+
+      // no renewal for longer than the lease: the owner is gone, its stream settled as interrupted, its lease removed
+      const stale = new Date(Date.now() - 120_000);
+      fs.utimesSync(lease, stale, stale);
+      await sweeper.recover();
+      expect(await statusOf('other-ns')).toBe('interrupted');
+      expect(fs.existsSync(lease)).toBe(false);
+      owner.stop();
+      sweeper.stop();
+    });
+
+    it('in this namespace, an owner whose pid now names another process (start time differs) is gone at once', async () => {
+      const owner = new KnexUsageLog(db.knex, { spoolDir: dir });
+      const lease = openStream(owner, 'pid-reused');
+      const identity = JSON.parse(fs.readFileSync(lease, 'utf8'));
+      fs.writeFileSync(lease, JSON.stringify({ ...identity, start: '1' }));
+      await new KnexUsageLog(db.knex, { spoolDir: dir }).recover();
+      expect(await statusOf('pid-reused')).toBe('interrupted');
+      owner.stop();
+    });
+
+    it('a stopped owner releases its lease: what it left is replayed by the next sweep at once', async () => {
+      const owner = new KnexUsageLog(db.knex, { spoolDir: dir });
+      openStream(owner, 'stopped-owner');
+      owner.stop();
+      await new KnexUsageLog(db.knex, { spoolDir: dir }).recover();
+      expect(await statusOf('stopped-owner')).toBe('interrupted');
     });
   });
 });

@@ -9,6 +9,8 @@ export interface UsageLogOptions {
   maxBatch?: number;
   /** DATA_DIR/usage-spool: rows wait there durably until written (without it they wait in memory only) */
   spoolDir?: string;
+  /** how long after its owner's last renewal a lease from another PID namespace or host counts as gone (SpoolLease) */
+  spoolLeaseMs?: number;
   /** a batch could not be written: called once per batch (not per retry) with its rows */
   onError?: (e: unknown, rows: UsageRow[]) => void;
   /** every waiting row is written again after a failure */
@@ -36,7 +38,7 @@ export function interruptedRow(pending: UsageRow): UsageRow {
  * (DATA_DIR/usage-spool); a batch the database refused waits (spool segment kept, rows in memory) and is retried in
  * order until written. Each row has a stable rowId and the insert ignores a row already there, so a replay writes it
  * once; credits a row still owes (`charge`) are charged in the row's transaction, once per rowId (credit-quota-sql).
- * Segments left by a process that is gone are replayed by recover() (at start and periodically).
+ * Segments left by a process that is provably gone are replayed by recover() (at start and periodically).
  */
 export class KnexUsageLog implements UsageLog {
   private buffer: UsageRow[] = [];
@@ -58,7 +60,7 @@ export class KnexUsageLog implements UsageLog {
     private readonly db: Knex,
     private readonly opts: UsageLogOptions = {},
   ) {
-    this.spool = opts.spoolDir ? new UsageSpool(opts.spoolDir) : undefined;
+    this.spool = opts.spoolDir ? new UsageSpool(opts.spoolDir, opts.spoolLeaseMs) : undefined;
     this.retryMs = opts.retryMs ?? 1000;
   }
 
@@ -152,8 +154,9 @@ export class KnexUsageLog implements UsageLog {
     this.recoveryTimer.unref();
   }
 
-  /** Stops the timers; what is still waiting stays in the spool for the next start. */
+  /** Stops the timers; what is still waiting stays in the spool, released to whichever process starts or sweeps next. */
   stop(): void {
+    this.spool?.release();
     if (this.recoveryTimer) clearInterval(this.recoveryTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;

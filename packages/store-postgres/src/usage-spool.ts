@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { UsageRow } from '@gateway/core';
+import { LEASE, SpoolLease } from './spool-lease';
 
 /** One line of a spool segment: a usage row to write, or a priced stream's pending row (written if it never ends). */
 export type SpoolEntry = { row: UsageRow } | { pending: UsageRow };
@@ -11,36 +12,37 @@ const NAME = /^(\d{15})-(\d+)-([0-9a-f]+)-([\w.]+)\.jsonl$/;
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** How long a lease outlives its last renewal: longer than any stall of a live process's event loop. */
+export const SPOOL_LEASE_MS = 60_000;
 
 /**
  * The usage log's write-ahead spool under DATA_DIR/usage-spool: every usage row is appended to this process's current
  * segment (one write, so a SIGKILL loses nothing the kernel was given) before it is buffered for the database; a
  * segment is closed at each flush (synced in the background) and deleted once all its rows are in the database. Directory 0700,
- * files 0600. Segments of a process that is gone (killed, or stopped past its grace period) are claimed by rename,
- * so two live processes never replay the same one.
+ * files 0600. Segments of a process that is provably gone (killed, or stopped past its grace period: see SpoolLease)
+ * are claimed by rename, so two live processes never replay the same one, nor one the other's live segment.
  */
 export class UsageSpool {
-  private readonly token = randomBytes(4).toString('hex');
+  /** this process's identity in segment and lease names: random, since a pid repeats across containers and hosts */
+  private readonly token = randomBytes(8).toString('hex');
+  private readonly lease: SpoolLease;
   private seq = 0;
   private fd: number | null = null;
   private current: string | null = null;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    leaseMs = SPOOL_LEASE_MS,
+  ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(dir, 0o700);
+    this.lease = new SpoolLease(dir, this.token, leaseMs);
   }
 
-  /** Appends one entry to the current segment (opened on first use). */
+  /** Appends one entry to the current segment (opened on first use, under this process's lease). */
   append(entry: SpoolEntry): void {
     if (this.fd === null) {
+      this.lease.hold();
       this.current = path.join(this.dir, `${pad(Date.now(), 15)}-${process.pid}-${this.token}-${pad(this.seq++, 8)}.jsonl`);
       this.fd = fs.openSync(this.current, 'a', 0o600);
     }
@@ -76,27 +78,36 @@ export class UsageSpool {
     if (file) await fs.promises.unlink(file).catch(() => undefined);
   }
 
+  /** Gives up this process's lease at a stop: what it leaves in the spool is then replayed by the next one at once. */
+  release(): void {
+    this.lease.release();
+  }
+
   /**
-   * Segments whose process is gone, claimed by this one (renamed to its name), grouped by the process that wrote
-   * them and in the order they were written. A previous incarnation with this process's pid (a container restarted)
-   * is told apart by its token.
+   * Segments whose owner is provably gone (SpoolLease.ownerGone), claimed by this process (renamed to its name),
+   * grouped by the owner that wrote them and in the order they were written; then the leases such owners left.
    */
   claimOrphans(): string[][] {
     const owners = new Map<string, string[]>();
-    for (const name of fs.readdirSync(this.dir).sort()) {
+    const gone = new Map<string, boolean>();
+    const ownerGone = (token: string) => gone.get(token) ?? gone.set(token, this.lease.ownerGone(token)).get(token)!;
+    const names = fs.readdirSync(this.dir).sort();
+    for (const name of names) {
       const m = NAME.exec(name);
       if (!m) continue;
-      const [, at, pidText, token, rest] = m as unknown as [string, string, string, string, string];
-      const pid = Number(pidText);
-      if (token === this.token || (pid !== process.pid && alive(pid))) continue;
+      const [, at, , token, rest] = m as unknown as [string, string, string, string, string];
+      if (token === this.token || !ownerGone(token)) continue;
       const claimed = path.join(this.dir, `${at}-${process.pid}-${this.token}-${rest}.${token}.jsonl`);
       try {
         fs.renameSync(path.join(this.dir, name), claimed);
       } catch {
         continue; // another process claimed it first
       }
-      const owner = `${pid}-${token}`;
-      owners.set(owner, [...(owners.get(owner) ?? []), claimed]);
+      owners.set(token, [...(owners.get(token) ?? []), claimed]);
+    }
+    for (const name of names) {
+      const token = LEASE.exec(name)?.[1];
+      if (token && token !== this.token && ownerGone(token)) this.lease.forget(token);
     }
     return [...owners.values()];
   }

@@ -5,7 +5,8 @@
  * change-feed subscription, the one slow safety-net poll (a hint lost in a reconnect only delays an update) and the
  * one re-read per change; each stream only compares what the channel read with what it last sent.
  *
- * Bounded: at most `limits.perKey` streams of one key and `limits.perInstance` in all are open at once; beyond, the
+ * Bounded: at most `limits.perKey` streams of one key, `limits.perAccount` of one account (its keys together, so an
+ * account minting keys cannot take the whole instance) and `limits.perInstance` in all are open at once; beyond, the
  * stream is refused before it starts (429 `too_many_event_streams`, in the route's error shape). A stream ends when
  * its key is revoked or expires: one sweep every `keyCheckMs` asks `keyAlive` once per key that has open streams.
  */
@@ -18,11 +19,13 @@ import { isTerminal, type VideoTask } from '../video-task';
 export interface TaskWatchLimits {
   /** open streams of one key (TASK_EVENTS_MAX_PER_KEY, default 100) */
   perKey: number;
+  /** open streams of all the keys of one account (TASK_EVENTS_MAX_PER_ACCOUNT, default 1000) */
+  perAccount?: number;
   /** open streams on this instance (TASK_EVENTS_MAX_PER_INSTANCE, default 10 000) */
   perInstance: number;
 }
 
-export const DEFAULT_TASK_WATCH_LIMITS: TaskWatchLimits = Object.freeze({ perKey: 100, perInstance: 10_000 });
+export const DEFAULT_TASK_WATCH_LIMITS: Required<TaskWatchLimits> = Object.freeze({ perKey: 100, perAccount: 1000, perInstance: 10_000 });
 
 export interface TaskWatchDeps {
   videos: Pick<VideoTaskService, 'get'>;
@@ -55,6 +58,7 @@ interface Channel {
 
 interface OpenStream {
   keyId: string;
+  accountId: string;
   end(): void;
 }
 
@@ -62,6 +66,7 @@ export class TaskWatch implements TaskWatcher {
   private readonly channels = new Map<string, Channel>();
   private readonly open = new Set<OpenStream>();
   private readonly perKey = new Map<string, number>();
+  private readonly perAccount = new Map<string, number>();
   private sweep?: ReturnType<typeof setInterval>;
 
   constructor(private readonly deps: TaskWatchDeps) {}
@@ -78,7 +83,7 @@ export class TaskWatch implements TaskWatcher {
 
   async *watch(principal: Principal, id: string, signal: AbortSignal): AsyncGenerator<VideoTask> {
     const ended = new AbortController();
-    const stream: OpenStream = { keyId: principal.keyId, end: () => ended.abort() };
+    const stream: OpenStream = { keyId: principal.keyId, accountId: principal.accountId, end: () => ended.abort() };
     this.admit(stream);
     let latest: Reading | undefined;
     let wake: (() => void) | undefined;
@@ -121,12 +126,20 @@ export class TaskWatch implements TaskWatcher {
         `This API key already has ${mine} live status streams open, the most it may; close one before opening another.`,
         { code: 'too_many_event_streams' },
       );
+    const account = this.perAccount.get(stream.accountId) ?? 0;
+    if (account >= (limits.perAccount ?? DEFAULT_TASK_WATCH_LIMITS.perAccount))
+      throw new GatewayError(
+        'rate_limited',
+        `This account already has ${account} live status streams open (all its keys together), the most it may; close one before opening another.`,
+        { code: 'too_many_event_streams' },
+      );
     if (this.open.size >= limits.perInstance)
       throw new GatewayError('rate_limited', 'This gateway instance has as many live status streams open as it may; retry later.', {
         code: 'too_many_event_streams',
         retryAfterSeconds: 5,
       });
     this.perKey.set(stream.keyId, mine + 1);
+    this.perAccount.set(stream.accountId, account + 1);
     this.open.add(stream);
     if (this.deps.keyAlive && !this.sweep) {
       this.sweep = setInterval(() => void this.checkKeys(), this.deps.keyCheckMs ?? 2000);
@@ -139,6 +152,9 @@ export class TaskWatch implements TaskWatcher {
     const left = (this.perKey.get(stream.keyId) ?? 1) - 1;
     if (left > 0) this.perKey.set(stream.keyId, left);
     else this.perKey.delete(stream.keyId);
+    const accountLeft = (this.perAccount.get(stream.accountId) ?? 1) - 1;
+    if (accountLeft > 0) this.perAccount.set(stream.accountId, accountLeft);
+    else this.perAccount.delete(stream.accountId);
     if (!this.open.size && this.sweep) {
       clearInterval(this.sweep);
       this.sweep = undefined;

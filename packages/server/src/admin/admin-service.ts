@@ -7,8 +7,11 @@ import {
   invalid,
   type Billing,
   type AuditChange,
+  type ApiKeyRecord,
   type AuditContext,
   type BudgetPeriod,
+  type KeyLimits,
+  type TaskScope,
   type KeyRepository,
   type KeyRole,
   KEY_ROLES,
@@ -21,6 +24,7 @@ import {
   type KnexAuditedChanges,
   type KnexChangeStores,
   type KnexConfigStore,
+  KnexKeyRepository,
 } from '@gateway/store-postgres';
 import { ConfigError } from '../config';
 import {
@@ -36,8 +40,39 @@ import {
 import type { ConfigRuntime } from './config-runtime';
 import type { EnvReferencePolicy } from './env-reference-policy';
 
-/** Checks a key's settings against bounds before it is written (self-service: the account's group, quota, ceilings). */
-export type KeyBoundsCheck = (k: { group: string; body: Record<string, unknown> }) => Promise<void>;
+/** A key as it is, or would be after a write: what bounds are checked against. */
+export interface BoundedKey {
+  group: string;
+  models: readonly string[] | null;
+  limits: KeyLimits;
+  expiresAt: Date | null;
+  tasks: TaskScope;
+  /** limit null: no limit */
+  budget: { limit: number | null; period: BudgetPeriod | null };
+}
+
+export const boundedKey = (
+  k: Pick<ApiKeyRecord, 'group' | 'models' | 'limits' | 'expiresAt' | 'tasks'>,
+  budget: { limit: number | null; period: BudgetPeriod | null },
+): BoundedKey => ({
+  group: k.group,
+  models: k.models,
+  limits: k.limits,
+  expiresAt: k.expiresAt,
+  tasks: k.tasks ?? 'account',
+  budget: { limit: budget.limit, period: budget.period },
+});
+
+/** Bounds a key write must stay within (self-service: what the caller's own key and the account were granted). */
+export interface KeyBounds {
+  /** the body as sent, before it is parsed (a bound is named before a parser's `invalid_*`) */
+  asked(group: string, body: Record<string, unknown>): Promise<void>;
+  /** the key as it would be written */
+  key(k: BoundedKey): void;
+}
+
+/** MAX_KEYS_PER_ACCOUNT's default: live keys (neither revoked nor expired) of one account. */
+export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 500;
 
 /** A new key without a role is a member: the least powers by default. */
 function parseRole(v: unknown): KeyRole {
@@ -45,6 +80,8 @@ function parseRole(v: unknown): KeyRole {
   if (!KEY_ROLES.includes(v as KeyRole)) throw invalid('invalid_role', '"role" must be "admin" (account admin) or "member".', 'role');
   return v as KeyRole;
 }
+
+const NO_BUDGET = { limit: null, period: null };
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -94,6 +131,7 @@ export class AdminService {
     private readonly audit: AdminAudit,
     private readonly billing?: Billing,
     private readonly envPolicy?: EnvReferencePolicy,
+    private readonly maxKeysPerAccount = DEFAULT_MAX_KEYS_PER_ACCOUNT,
   ) {}
 
   /** The same service, recording `ctx` as the author of its changes. */
@@ -107,6 +145,7 @@ export class AdminService {
       { ...this.audit, ctx },
       this.billing,
       this.envPolicy,
+      this.maxKeysPerAccount,
     );
   }
 
@@ -187,7 +226,7 @@ export class AdminService {
   }
 
   /** Creates a key; the clear key is in the answer once and never stored. */
-  async createKey(body: unknown, check?: KeyBoundsCheck): Promise<KeyView & { key: string }> {
+  async createKey(body: unknown, bounds?: KeyBounds): Promise<KeyView & { key: string }> {
     if (!isObject(body)) throw invalid('invalid_body', 'The key must be a JSON object.');
     refuseUnknownFields(body, ['account', 'group', 'role', ...KEY_SETTING_FIELDS]);
     const { account, group } = body;
@@ -195,12 +234,16 @@ export class AdminService {
     await this.getAccount(account);
     const g = group ?? 'default';
     if (typeof g !== 'string' || !this.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
-    await check?.({ group: g, body });
+    await bounds?.asked(g, body);
     const role = parseRole(body.role);
     const settings = parseKeySettings(body, { group: g, catalogue: this.catalogue });
     const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    const limits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null };
+    const fresh = { models: null, limits, expiresAt: null, tasks: 'account' as const };
+    bounds?.key(boundedKey({ group: g, ...fresh, ...settings }, budget ?? NO_BUDGET));
     const key = generateApiKey();
     const view = await this.change(async (s) => {
+      await this.checkKeyCount(s, account);
       const record = await s.keys.createKey({
         accountId: account,
         group: g,
@@ -216,15 +259,17 @@ export class AdminService {
     return { ...view, key };
   }
 
-  /** Changes a key's name, expiry, allowlist or limits; fields left out are kept. */
-  async updateKey(id: string, body: unknown, check?: KeyBoundsCheck): Promise<KeyView> {
+  /** Changes a key's name, expiry, allowlist or limits; fields left out are kept. Within `bounds` before and after. */
+  async updateKey(id: string, body: unknown, bounds?: KeyBounds): Promise<KeyView> {
     if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
     refuseUnknownFields(body, ['role', ...KEY_SETTING_FIELDS]);
     const current = await this.keyRecord(id);
-    await check?.({ group: current.group, body });
+    const currentBudget = await this.checkExisting(current, bounds);
+    await bounds?.asked(current.group, body);
     const settings = parseKeySettings(body, { group: current.group, catalogue: this.catalogue, current: current.limits });
     const role = body.role === undefined ? undefined : parseRole(body.role);
     const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    bounds?.key(boundedKey({ ...current, ...settings }, budget ?? currentBudget));
     const view = await this.change(async (s) => {
       const before = keyView(current, await s.quotas.getKey(id));
       const updated = (await s.keys.updateKey(id, { ...settings, ...(role ? { role } : {}) })) ?? current;
@@ -236,8 +281,9 @@ export class AdminService {
   }
 
   /** A new secret for the key, answered once; the old one keeps working until `graceUntil`. */
-  async rotateKey(id: string, graceUntil: Date): Promise<KeyView & { key: string }> {
+  async rotateKey(id: string, graceUntil: Date, bounds?: KeyBounds): Promise<KeyView & { key: string }> {
     const current = await this.keyRecord(id);
+    await this.checkExisting(current, bounds);
     const key = generateApiKey();
     const view = await this.change(async (s) => {
       const before = keyView(current, await s.quotas.getKey(id));
@@ -248,6 +294,27 @@ export class AdminService {
     });
     this.afterKeyChange(current.accountId, id);
     return { ...view, key };
+  }
+
+  /**
+   * Whoever is bound may touch only a key it could have created: otherwise a narrowed key could rotate a wider one
+   * and take its new secret. Answers the key's budget.
+   */
+  private async checkExisting(current: ApiKeyRecord, bounds: KeyBounds | undefined) {
+    const budget = await this.quotas.getKey(current.id);
+    bounds?.key(boundedKey(current, budget));
+    return budget;
+  }
+
+  /** Refuses a key beyond MAX_KEYS_PER_ACCOUNT, counted in the creating transaction (the account row is locked). */
+  private async checkKeyCount(s: KnexChangeStores, accountId: string) {
+    const live = await new KnexKeyRepository(s.trx).countLiveKeys(accountId);
+    if (live >= this.maxKeysPerAccount)
+      throw new GatewayError(
+        'invalid_request',
+        `Account "${accountId}" has ${live} live keys, the most it may have (MAX_KEYS_PER_ACCOUNT=${this.maxKeysPerAccount}); revoke one first.`,
+        { code: 'exceeds_key_count' },
+      );
   }
 
   private async setBudget(
@@ -272,8 +339,9 @@ export class AdminService {
     return k;
   }
 
-  async revokeKey(id: string) {
+  async revokeKey(id: string, bounds?: KeyBounds) {
     const current = await this.keys.getKey(id);
+    if (current) await this.checkExisting(current, bounds);
     await this.change(async (s) => {
       if (!current || !(await s.keys.revokeKey(id)))
         throw new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });

@@ -1,5 +1,13 @@
-import { GatewayError, type KeyLimits, type ModelCatalogue, type Principal, type QuotaRepository } from '@gateway/core';
-import type { KeyBoundsCheck } from '../admin/admin-service';
+import {
+  GatewayError,
+  type ApiKeyRecord,
+  type BudgetPeriod,
+  type KeyLimits,
+  type KeyQuota,
+  type ModelCatalogue,
+  type QuotaRepository,
+} from '@gateway/core';
+import type { BoundedKey, KeyBounds } from '../admin/admin-service';
 
 /** A 400 naming the bound a self-service key would exceed; every such code starts with `exceeds_`. */
 const exceeds = (bound: string, message: string, param: string) =>
@@ -20,49 +28,107 @@ export interface AccountBoundsDeps {
   gatewayLimits: { requestsPerMinutePerKey: number; concurrentStreamsPerKey: number };
 }
 
+/** The calling key as stored (not as cached at authentication), with its budget: what every key it touches stays within. */
+export interface Caller {
+  key: ApiKeyRecord;
+  budget: KeyQuota;
+}
+
 /**
- * What an account admin may give a key: what the platform admin granted the account, never more. The group is the
- * caller's own (its key's group, which bounds the models); models stay inside the caller's own allowlist; a budget
- * stays within the account's credit quota; each rate limit stays within the ceiling that binds the caller (its key's
- * own, else the gateway's per-key limit). It reads the body before it is parsed: a malformed field is left to the
- * parser's own `invalid_*` error.
+ * The rule of self-service: an account admin may create, change, rotate or revoke only a key it could have created
+ * itself, and never more than the platform admin granted the account. Against the caller's own key: the same group,
+ * models inside its allowlist, each limit no laxer than its own (a limit it lacks: the gateway's per-key one), an
+ * expiry no later, a task scope no wider, a budget no larger and resetting no more often. Against the account: a
+ * budget within the credit quota. So a narrowed key can neither hand out nor take over a wider one.
  */
-export function accountBounds(deps: AccountBoundsDeps, caller: Principal): KeyBoundsCheck {
-  return async ({ group, body }) => {
-    if (group !== caller.group)
-      throw exceeds('group', `The key's group must be the account's group "${caller.group}", not "${group.slice(0, 64)}".`, 'group');
-    checkModels(deps.catalogue, caller, body.models);
-    if (isObject(body.budget) && (typeof body.budget.credit_limit === 'number' || body.budget.credit_limit === null)) {
-      const quota = await deps.quotas.get(caller.accountId);
-      const asked = body.budget.credit_limit;
-      if (quota.limit !== null && (asked === null || asked > quota.limit))
-        throw exceeds(
-          'quota',
-          `The key's budget (${asked ?? 'unlimited'} credits) exceeds the account's credit quota of ${quota.limit} credits.`,
-          'budget.credit_limit',
-        );
-    }
-    if (isObject(body.limits))
-      for (const [field, wire] of LIMIT_NAMES) {
-        const asked = body.limits[wire];
-        const ceiling = caller.limits?.[field] ?? gatewayCeiling(deps.gatewayLimits, field);
-        if (typeof asked === 'number' && ceiling !== null && asked > ceiling)
-          throw exceeds('rate_limit', `"limits.${wire}" (${asked}) exceeds the account's ceiling of ${ceiling}.`, `limits.${wire}`);
+export function accountBounds(deps: AccountBoundsDeps, caller: Caller): KeyBounds {
+  return {
+    async asked(group, body) {
+      if (group !== caller.key.group)
+        throw exceeds('group', `The key's group must be the account's group "${caller.key.group}", not "${group.slice(0, 64)}".`, 'group');
+      checkModels(deps.catalogue, caller.key, body.models);
+      if (isObject(body.budget) && (typeof body.budget.credit_limit === 'number' || body.budget.credit_limit === null)) {
+        const quota = await deps.quotas.get(caller.key.accountId);
+        const credits = body.budget.credit_limit;
+        if (quota.limit !== null && (credits === null || credits > quota.limit))
+          throw exceeds(
+            'quota',
+            `The key's budget (${credits ?? 'unlimited'} credits) exceeds the account's credit quota of ${quota.limit} credits.`,
+            'budget.credit_limit',
+          );
       }
+    },
+    key: (key) => withinCaller(deps, caller, key),
   };
 }
 
-function checkModels(catalogue: ModelCatalogue, caller: Principal, models: unknown) {
-  if (models === undefined) return;
-  if (models === null) {
-    if (caller.models)
+/** Refuses a key the caller could not have created (rotation, revocation and changes of an existing key ask this first). */
+export function withinCaller(deps: Pick<AccountBoundsDeps, 'gatewayLimits'>, caller: Caller, key: BoundedKey): void {
+  const c = caller.key;
+  if (key.group !== c.group)
+    throw exceeds('group', `The key's group must be the caller's group "${c.group}", not "${key.group.slice(0, 64)}".`, 'group');
+  if (c.models && (!key.models || key.models.some((m) => !c.models!.includes(m))))
+    throw exceeds(
+      'allowlist',
+      `The key may call ${key.models ? key.models.join(', ') : 'every model of the group'}, beyond the caller's allowlist (${c.models.join(', ')}).`,
+      'models',
+    );
+  for (const [field, wire] of LIMIT_NAMES) {
+    const ceiling = c.limits[field] ?? gatewayLimit(deps.gatewayLimits, field);
+    const limit = key.limits[field] ?? gatewayLimit(deps.gatewayLimits, field);
+    if (ceiling !== null && (limit === null || limit > ceiling))
       throw exceeds(
-        'allowlist',
-        `The key may call only the models this account admin's key may call (${caller.models.join(', ')}), not every model of the group.`,
-        'models',
+        'rate_limit',
+        `"limits.${wire}" (${limit ?? 'unlimited'}) exceeds the caller's ceiling of ${ceiling}.`,
+        `limits.${wire}`,
       );
-    return;
   }
+  if (c.expiresAt && (!key.expiresAt || key.expiresAt > c.expiresAt))
+    throw exceeds(
+      'expiry',
+      `The key expires ${key.expiresAt?.toISOString() ?? 'never'}, after the caller's key (${c.expiresAt.toISOString()}).`,
+      'expires_at',
+    );
+  if (c.tasks === 'own' && key.tasks !== 'own')
+    throw exceeds('tasks', 'The caller sees only its own tasks ("tasks": "own"), so the key must too.', 'tasks');
+  const mine = caller.budget;
+  if (mine.limit !== null) {
+    const b = key.budget;
+    if (b.limit === null || b.limit > mine.limit || resets(b.period) > resets(mine.period))
+      throw exceeds(
+        'budget',
+        `The key's budget (${b.limit ?? 'unlimited'} credits, ${b.period ?? 'never reset'}) exceeds the caller's own (${mine.limit} credits, ${mine.period ?? 'never reset'}).`,
+        'budget.credit_limit',
+      );
+  }
+}
+
+/** How often a budget starts again: the same limit resetting more often allows more. */
+const resets = (p: BudgetPeriod | null) => (p === null ? 0 : p === 'monthly' ? 1 : 2);
+
+/**
+ * Leaving a field out (on creation) or sending null widens nothing: it means the caller's own expiry, limits, task
+ * scope and budget (and, on creation, its allowlist). Fields the caller is not bound in are left as they are.
+ */
+export function inheritFromCaller(body: Record<string, unknown>, caller: Caller, creating: boolean): Record<string, unknown> {
+  const c = caller.key;
+  const unset = (v: unknown) => v === null || (creating && v === undefined);
+  const out = { ...body };
+  if (creating && out.models === undefined && c.models) out.models = [...c.models];
+  if (unset(out.expires_at) && c.expiresAt) out.expires_at = c.expiresAt.toISOString();
+  if (unset(out.tasks) && c.tasks === 'own') out.tasks = 'own';
+  if (unset(out.budget) && caller.budget.limit !== null) out.budget = { credit_limit: caller.budget.limit, period: caller.budget.period };
+  const wholeLimits = unset(out.limits);
+  if (wholeLimits || isObject(out.limits)) {
+    const limits: Record<string, unknown> = wholeLimits ? {} : { ...(out.limits as Record<string, unknown>) };
+    for (const [field, wire] of LIMIT_NAMES)
+      if (limits[wire] === null || ((creating || wholeLimits) && limits[wire] === undefined)) limits[wire] = c.limits[field];
+    out.limits = limits;
+  }
+  return out;
+}
+
+function checkModels(catalogue: ModelCatalogue, caller: ApiKeyRecord, models: unknown) {
   if (!Array.isArray(models)) return;
   for (const m of models) {
     if (typeof m !== 'string') continue;
@@ -73,16 +139,10 @@ function checkModels(catalogue: ModelCatalogue, caller: Principal, models: unkno
         `"models" names ${JSON.stringify(m.slice(0, 200))}, which is outside the account's group "${caller.group}".`,
         'models',
       );
-    if (caller.models && !caller.models.includes(model.id))
-      throw exceeds(
-        'allowlist',
-        `"models" names ${JSON.stringify(m.slice(0, 200))}, outside the models this account admin's key may call (${caller.models.join(', ')}).`,
-        'models',
-      );
   }
 }
 
-function gatewayCeiling(limits: AccountBoundsDeps['gatewayLimits'], field: keyof KeyLimits): number | null {
+function gatewayLimit(limits: AccountBoundsDeps['gatewayLimits'], field: keyof KeyLimits): number | null {
   const v =
     field === 'requestsPerMinute' ? limits.requestsPerMinutePerKey : field === 'concurrentStreams' ? limits.concurrentStreamsPerKey : 0;
   return v > 0 ? v : null;

@@ -3,7 +3,7 @@ import { GatewayError, invalid, roleOf, type AuditContext } from '@gateway/core'
 import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
 import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
-import { accountBounds, type AccountBoundsDeps } from './account-bounds';
+import { accountBounds, inheritFromCaller, type AccountBoundsDeps, type Caller } from './account-bounds';
 import { auditList, auditParams, bounds, json, keyId, withSecret } from './self-service.openapi';
 import { key, settings } from '../admin/admin-keys.openapi';
 
@@ -32,6 +32,14 @@ async function ownKey({ deps, principal }: Ctx, id: string) {
     throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
   return k;
 }
+
+/** The caller's key as stored now (the principal is a cached copy): the bounds of everything it does here. */
+async function callerOf({ deps, principal }: Ctx): Promise<Caller> {
+  return { key: await deps.admin.keyRecord(principal.keyId), budget: await deps.quotas.getKey(principal.keyId) };
+}
+
+/** The bounds of a write by the caller: what the platform admin granted its key and its account. */
+const boundsOf = async (ctx: Ctx) => accountBounds(ctx.deps, await callerOf(ctx));
 
 type AdminKeyed = { kind: 'api-key'; role: 'admin'; session: true };
 const declare = routeOf<SelfServiceDeps>();
@@ -105,18 +113,16 @@ export const selfServiceRoutes = [
     response: { status: 201, description: 'The key with `key`, shown once.', content: withSecret },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const p = ctx.principal;
       if (!isObject(req.body)) throw invalid('invalid_body', 'The key must be a JSON object.');
       if ('account' in req.body)
         throw invalid('unknown_field', 'Unknown field "account": a key made here belongs to the caller\'s own account.', 'account');
+      const caller = await callerOf(ctx);
       const body = {
-        ...req.body,
-        account: p.accountId,
-        group: req.body.group ?? p.group,
-        // an account admin whose key is narrowed to some models hands out no wider key
-        ...(req.body.models === undefined && p.models ? { models: [...p.models] } : {}),
+        ...inheritFromCaller(req.body, caller, true),
+        account: caller.key.accountId,
+        group: req.body.group ?? caller.key.group,
       };
-      res.status(201).json(await adminAs(ctx, req).createKey(body, accountBounds(ctx.deps, p)));
+      res.status(201).json(await adminAs(ctx, req).createKey(body, accountBounds(ctx.deps, caller)));
     },
   }),
   route({
@@ -130,7 +136,10 @@ export const selfServiceRoutes = [
     parse: [jsonBody()],
     async handle(ctx, req, res) {
       await ownKey(ctx, String(req.params.id));
-      res.json(await adminAs(ctx, req).updateKey(String(req.params.id), req.body, accountBounds(ctx.deps, ctx.principal)));
+      if (!isObject(req.body)) throw invalid('invalid_body', 'The change must be a JSON object.');
+      const caller = await callerOf(ctx);
+      const body = inheritFromCaller(req.body, caller, false);
+      res.json(await adminAs(ctx, req).updateKey(String(req.params.id), body, accountBounds(ctx.deps, caller)));
     },
   }),
   route({
@@ -162,7 +171,7 @@ export const selfServiceRoutes = [
           'grace_seconds',
         );
       const graceUntil = new Date(ctx.deps.clock().getTime() + grace * 1000);
-      res.json(await adminAs(ctx, req).rotateKey(String(req.params.id), graceUntil));
+      res.json(await adminAs(ctx, req).rotateKey(String(req.params.id), graceUntil, await boundsOf(ctx)));
     },
   }),
   route({
@@ -179,7 +188,7 @@ export const selfServiceRoutes = [
     },
     async handle(ctx, req, res) {
       await ownKey(ctx, String(req.params.id));
-      await adminAs(ctx, req).revokeKey(String(req.params.id));
+      await adminAs(ctx, req).revokeKey(String(req.params.id), await boundsOf(ctx));
       res.json({ object: 'api_key.revoked', id: String(req.params.id), revoked: true });
     },
   }),

@@ -18,14 +18,17 @@ export interface GatewayProcess {
  * tsx CLI: the CLI is a parent process, so a SIGKILL would hit it and leave the gateway running.
  * `timeoutMs` is a safety net, not a bound on start-up time: just under the process lane's 240 s, so a gateway that
  * never gets up is killed and reported with its output before jest gives up on the test.
+ * `launcher` runs node under another command (e.g. `unshare --pid …`); `proc` is then that command.
  */
 export async function startGatewayProcess(
   env: Record<string, string>,
   timeoutMs = 220_000,
   entry: 'source' | 'built' = 'source',
+  launcher: string[] = [],
 ): Promise<GatewayProcess> {
   const args = entry === 'built' ? npmStartArgs() : ['--import', 'tsx', 'packages/server/src/main.ts'];
-  const proc = spawn(process.execPath, args, {
+  const [command, ...commandArgs] = [...launcher, process.execPath, ...args];
+  const proc = spawn(command!, commandArgs, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
