@@ -1,10 +1,21 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type multer from 'multer';
 import { GatewayError, invalid } from '@gateway/core';
-import { jsonProblem, stringProblem, wellFormed, type TextProblem } from './text-checks';
+import { jsonProblem, jsonValueCount, stringProblem, wellFormed, type TextProblem } from './text-checks';
 
 export const LIMITS = Object.freeze({
+  /** a JSON body as sent: room for inline images and documents (base64) */
   jsonBytes: 32 * 1024 * 1024,
+  /**
+   * a compressed JSON body (Content-Encoding) once inflated, counted while it inflates: a few KB of gzip can
+   * otherwise stand for the whole jsonBytes. Inline media does not compress, so text is what this must hold.
+   */
+  inflatedJsonBytes: 4 * 1024 * 1024,
+  /**
+   * values in one JSON body, counted before parsing as its `{`, `[` and `,` outside strings (each object and array,
+   * and each element or member after the first): what bounds the parse's time and memory
+   */
+  jsonValues: 200_000,
   fileBytes: 25 * 1024 * 1024,
   files: 16,
   fields: 100,
@@ -16,6 +27,25 @@ export const LIMITS = Object.freeze({
 });
 
 const MALFORMED_TEXT = 'gateway.invalid_text';
+const TOO_MANY_VALUES = 'gateway.too_many_json_values';
+
+/** A body sent with a Content-Encoding other than identity: it inflates to more than travelled. */
+const isEncoded = (req: Request) => (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() !== 'identity';
+
+function jsonParser(limit: number): RequestHandler {
+  return express.json({
+    limit,
+    type: ['application/json', 'application/*+json'],
+    // The bytes must be well-formed in the declared charset (utf-8, utf-16, utf-32): the decoder would
+    // otherwise replace bad sequences silently. A plain Error: body-parser assigns `status` to what verify
+    // throws, which a GatewayError (getter) refuses.
+    verify: (_req, _res, buf, encoding) => {
+      if (!wellFormed(buf, encoding)) throw Object.assign(new Error('malformed text'), { type: MALFORMED_TEXT });
+      if (jsonValueCount(buf, encoding, LIMITS.jsonValues) > LIMITS.jsonValues)
+        throw Object.assign(new Error('too many values'), { type: TOO_MANY_VALUES });
+    },
+  });
+}
 
 const PROBLEM_MESSAGE: Record<TextProblem, string> = {
   nul_character: 'The request contains a NUL character (\\u0000), which is not accepted.',
@@ -25,21 +55,21 @@ const PROBLEM_MESSAGE: Record<TextProblem, string> = {
 
 const refusal = (p: TextProblem, param?: string) => invalid(p, PROBLEM_MESSAGE[p], param);
 
-/** JSON bodies up to LIMITS.jsonBytes; a JSON body must be an object. */
+/**
+ * JSON bodies up to `limit` bytes as sent, a compressed one up to LIMITS.inflatedJsonBytes once inflated (body-parser
+ * counts the inflated bytes against the limit as they come and stops inflating past it), at most LIMITS.jsonValues
+ * values either way; a JSON body must be an object.
+ */
 export function jsonBody(limit = LIMITS.jsonBytes): RequestHandler {
-  const parse = express.json({
-    limit,
-    type: ['application/json', 'application/*+json'],
-    // The bytes must be well-formed in the declared charset (utf-8, utf-16, utf-32): the decoder would
-    // otherwise replace bad sequences silently. A plain Error: body-parser assigns `status` to what verify
-    // throws, which a GatewayError (getter) refuses.
-    verify: (_req, _res, buf, encoding) => {
-      if (!wellFormed(buf, encoding)) throw Object.assign(new Error('malformed text'), { type: MALFORMED_TEXT });
-    },
-  });
+  const plain = jsonParser(limit);
+  const inflatedLimit = Math.min(limit, LIMITS.inflatedJsonBytes);
+  const compressed = jsonParser(inflatedLimit);
   return (req, res, next) =>
-    parse(req, res, (err?: unknown) => {
-      if ((err as { type?: string } | undefined)?.type === MALFORMED_TEXT) return next(refusal('invalid_text'));
+    (isEncoded(req) ? compressed : plain)(req, res, (err?: unknown) => {
+      const type = (err as { type?: string } | undefined)?.type;
+      if (type === MALFORMED_TEXT) return next(refusal('invalid_text'));
+      if (type === TOO_MANY_VALUES) return next(tooManyValues());
+      if (type === 'entity.too.large' && isEncoded(req)) return next(inflatedTooLarge(inflatedLimit));
       if (err) return next(err);
       if (req.body === undefined || req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
         if (!req.is('application/json') && !req.is('application/*+json')) {
@@ -68,6 +98,20 @@ function parseMultipart(req: Request, res: Response, next: NextFunction): void {
   multipartParser(req, res, next);
 }
 
+const inflatedTooLarge = (limit: number) =>
+  new GatewayError(
+    'payload_too_large',
+    `A compressed request body may inflate to at most ${limit} bytes; send a larger body uncompressed.`,
+    { code: 'inflated_body_too_large' },
+  );
+
+const tooManyValues = () =>
+  new GatewayError(
+    'payload_too_large',
+    `The request body holds more than ${LIMITS.jsonValues} JSON values (objects, arrays and the elements and members in them).`,
+    { code: 'too_many_json_values' },
+  );
+
 const tooLarge = () =>
   new GatewayError('payload_too_large', `A multipart request may be at most ${LIMITS.multipartBytes} bytes in total.`, {
     code: 'request_too_large',
@@ -79,6 +123,9 @@ const tooLarge = () =>
  * text fields are held to the same text rules as JSON.
  */
 export const multipartBody: RequestHandler = (req, res, next) => {
+  // multer reads the bytes as sent: a compressed form would only be misread, and no client sends one
+  if (isEncoded(req))
+    return next(invalid('unsupported_encoding', 'A multipart body cannot be sent compressed (Content-Encoding); send it as is.'));
   if (Number(req.headers['content-length'] ?? 0) > LIMITS.multipartBytes) return next(tooLarge());
   let settled = false;
   const once = (err?: unknown) => {
