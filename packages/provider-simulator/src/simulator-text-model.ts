@@ -11,6 +11,7 @@ import {
   type Usage,
 } from '@gateway/provider-kit';
 import { hash, sampleFromSchema } from './simulated-arguments';
+import { mentionedTool } from './mentioned-tool';
 
 export const FAIL_MARKER = '[sim:fail]';
 
@@ -67,8 +68,8 @@ export function planAnswer(req: TextRequest): Plan {
   if (last?.role !== 'tool' && tools.length && req.toolChoice !== 'none') {
     const choice = req.toolChoice;
     if (choice && typeof choice === 'object') tool = tools.find((t) => t.name === choice.name);
-    else if (choice === 'required') tool = tools.find((t) => lastText.includes(t.name)) ?? tools[0];
-    else tool = tools.find((t) => lastText.toLowerCase().includes(t.name.toLowerCase()));
+    else if (choice === 'required') tool = mentionedTool(lastText, tools) ?? tools[0];
+    else tool = mentionedTool(lastText, tools);
   }
 
   let reasoning: string | undefined;

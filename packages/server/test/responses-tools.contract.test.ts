@@ -51,6 +51,15 @@ describe('Responses namespace tools', () => {
   });
 });
 
+describe('a namespaced tool the prompt names', () => {
+  it('is called under tool_choice auto, as Codex declares exec_command in a namespace', async () => {
+    const tools = [{ type: 'namespace', name: 'unified_exec', description: 'Shell', tools: [fn('exec_command'), fn('write_stdin')] }];
+    const res = await create({ input: 'please call exec_command', tools, tool_choice: 'auto' });
+    expect(res.status).toBe(200);
+    expect(res.body.output[0]).toMatchObject({ type: 'function_call', name: 'exec_command', namespace: 'unified_exec' });
+  });
+});
+
 describe('Responses custom tools', () => {
   const tools = [
     {
