@@ -60,12 +60,13 @@ describe('POST /v1/images/generations', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       created: expect.any(Number),
-      size: '256x256',
       output_format: 'png',
       // as used (the simulator reports an opaque background); "auto" quality is not a value OpenAI's schema lists here
       background: 'opaque',
     });
+    // neither is 256x256: the schema's sizes are 1024x1024, 1024x1536 and 1536x1024 (the PNG itself is 256x256)
     expect(res.body).not.toHaveProperty('quality');
+    expect(res.body).not.toHaveProperty('size');
     expect(res.body.data).toHaveLength(1);
     expect(typeof res.body.data[0].revised_prompt).toBe('string');
     expect(res.body.data[0].url).toBeUndefined();
@@ -267,7 +268,7 @@ describe('streaming', () => {
         background: 'auto',
         output_format: 'png',
         quality: 'auto',
-        size: '256x256',
+        size: 'auto', // 256x256 is not among the event schema's sizes
         created_at: expect.any(Number),
       });
       expect(probeImage(Buffer.from(e.data.b64_json, 'base64'))).toEqual({ mediaType: 'image/png', width: 256, height: 256 });
