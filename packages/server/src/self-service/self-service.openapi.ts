@@ -6,7 +6,10 @@ export const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 export const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 const query = (name: string, description: string): ParamDoc => ({ name, in: 'query', description, schema: { type: 'string' } });
 export const bounds =
-  "Within the account's bounds: the caller's group (`exceeds_group`), the caller's model allowlist (`exceeds_allowlist`), the account's credit quota (`exceeds_quota`) and rate-limit ceilings (`exceeds_rate_limit`): 400 naming the bound.";
+  "Within the caller's bounds: a key the caller could have created itself (its group `exceeds_group`, its model allowlist `exceeds_allowlist`, limits no laxer than its own or the gateway's per-key ones `exceeds_rate_limit`, an expiry no later `exceeds_expiry`, a task scope no wider `exceeds_tasks`, a budget no larger `exceeds_budget`) and within the account's credit quota (`exceeds_quota`) and key count (`exceeds_key_count`): 400 naming the bound. A field left out (on creation) or null means the caller's own bound.";
+/** Rotation and revocation: only of a key the caller could have created. */
+export const touchBounds =
+  'Only a key the caller could have created itself (docs/admin.md, "Self-service"): otherwise 400 with the `exceeds_*` code of the bound it is beyond.';
 export const withSecret = json({
   ...key,
   properties: { ...key.properties, key: { type: 'string', description: 'The secret, shown this once.' } },

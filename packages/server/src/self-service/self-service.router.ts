@@ -4,7 +4,7 @@ import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-
 import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
 import { accountBounds, inheritFromCaller, type AccountBoundsDeps, type Caller } from './account-bounds';
-import { auditList, auditParams, bounds, json, keyId, withSecret } from './self-service.openapi';
+import { auditList, auditParams, bounds, json, keyId, touchBounds, withSecret } from './self-service.openapi';
 import { key, settings } from '../admin/admin-keys.openapi';
 
 export interface SelfServiceDeps extends AccountBoundsDeps {
@@ -146,7 +146,7 @@ export const selfServiceRoutes = [
     method: 'post',
     path: '/v1/keys/{id}/rotate',
     summary: 'Give a key a new secret',
-    description: 'Answers the new secret once; the old secret keeps working for `grace_seconds`, then stops (401).',
+    description: `Answers the new secret once; the old secret keeps working for \`grace_seconds\`, then stops (401). ${touchBounds}`,
     params: [keyId],
     body: {
       required: true,
@@ -178,6 +178,7 @@ export const selfServiceRoutes = [
     method: 'delete',
     path: '/v1/keys/{id}',
     summary: 'Revoke a key',
+    description: touchBounds,
     params: [keyId],
     response: {
       description: 'Revoked.',
