@@ -30,7 +30,12 @@ export function gatewayLifecycle(
       return new Promise((resolve, reject) => {
         const server = createTimedServer(app, env.listenTimeouts);
         // the Responses API's WebSocket mode (Codex): each response runs through the HTTP route on this listener
-        sockets.push(attachSocketRoutes(server, [responsesSocket({ authenticate: auth, origin: () => loopbackOrigin(server) })], logger));
+        const responses = responsesSocket({
+          authenticate: auth,
+          maxPerKey: env.responsesSocketsPerKey,
+          origin: () => loopbackOrigin(server),
+        });
+        sockets.push(attachSocketRoutes(server, [responses], logger));
         server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, port, host)));
         server.listen(port, host, () => {
           servers.push(server);

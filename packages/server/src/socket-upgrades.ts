@@ -20,7 +20,9 @@ const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
  * `close()` ends the open sockets (1001, going away): node's server.close() does not wait for upgraded sockets.
  */
 export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger: Logger): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: true });
+  // No permessage-deflate: a compressed frame of a few KB would inflate to maxPayload, so a message's bytes in memory
+  // are the bytes that travelled (clients fall back to plain frames when the server does not offer it).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const route = routes.find((r) => r.path === pathOf(req.url));
@@ -76,6 +78,7 @@ function textSocket(ws: WebSocket): TextSocket {
       }),
     onMessage: (listener) => ws.on('message', (data, isBinary) => listener(isBinary ? '' : String(data))),
     onClose: (listener) => ws.on('close', listener),
+    close: (code, reason) => ws.close(code, reason),
     get open() {
       return ws.readyState === ws.OPEN;
     },

@@ -8,6 +8,10 @@ import { ConnectionMemory } from './responses.websocket.memory';
 
 /** Messages a connection may hold at once, the running one included. */
 const MAX_PENDING_MESSAGES = 16;
+/** Their bytes: one message of the largest size the server takes (its maxPayload, the HTTP route's body limit). */
+export const MAX_PENDING_BYTES = 32 * 1024 * 1024;
+/** Connections one key may hold open on an instance unless configured (RESPONSES_WS_MAX_PER_KEY). */
+export const DEFAULT_SOCKETS_PER_KEY = 16;
 
 /** The path both transports of the Responses API share: POST for HTTP, GET with an upgrade for WebSocket. */
 export const RESPONSES_SOCKET_PATH = '/v1/responses';
@@ -18,6 +22,8 @@ export interface TextSocket {
   send(text: string): Promise<void>;
   onMessage(listener: (text: string) => void): void;
   onClose(listener: () => void): void;
+  /** ends the connection with a close code and reason */
+  close(code: number, reason: string): void;
   readonly open: boolean;
 }
 
@@ -37,18 +43,40 @@ export type SocketAcceptance = { ok: true; serve(socket: TextSocket): void } | {
  * across them and across HTTP because they are the same stored responses. A bad message answers with
  * `{"type":"error","status",...,"error":{...}}` (the OpenAI error object) and the connection serves the next one.
  */
-export function responsesSocket(deps: { authenticate: Authenticator } & ResponsesDispatch) {
+export function responsesSocket(deps: { authenticate: Authenticator; maxPerKey?: number } & ResponsesDispatch) {
+  const maxPerKey = deps.maxPerKey ?? DEFAULT_SOCKETS_PER_KEY;
+  /** open connections by key id: a socket holds its queue and an HTTP request of its own, so one key's are capped */
+  const open = new Map<string, number>();
+  const tooMany = () =>
+    new GatewayError('rate_limited', `This key already has ${maxPerKey} WebSocket connections open; close one before opening another.`, {
+      code: 'too_many_connections',
+    });
   return {
     path: RESPONSES_SOCKET_PATH,
     async accept(req: IncomingMessage): Promise<SocketAcceptance> {
-      const key = extractKey(expressLike(req));
+      let keyId: string;
       try {
-        await deps.authenticate(key);
+        keyId = (await deps.authenticate(extractKey(expressLike(req)))).keyId;
+        if ((open.get(keyId) ?? 0) >= maxPerKey) throw tooMany();
       } catch (e) {
         const { status, body } = openAiErrorShape.render(toGatewayError(e));
         return { ok: false, status, body };
       }
-      return { ok: true, serve: (socket) => serveSession(socket, req, deps) };
+      return {
+        ok: true,
+        serve(socket) {
+          // counted once served (a failed handshake never is); two upgrades racing past the check are closed here
+          const count = (open.get(keyId) ?? 0) + 1;
+          open.set(keyId, count);
+          socket.onClose(() => {
+            const left = (open.get(keyId) ?? 1) - 1;
+            if (left > 0) open.set(keyId, left);
+            else open.delete(keyId);
+          });
+          if (count > maxPerKey) return socket.close(1013, tooMany().message);
+          serveSession(socket, req, deps);
+        },
+      };
     },
   };
 }
@@ -72,8 +100,20 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
     return socket.send(JSON.stringify({ type: 'error', status, ...(body as object) }));
   };
   let pending = 0;
+  let pendingBytes = 0;
   socket.onMessage((text) => {
     // responses run one at a time: a client that sends faster than they finish is refused, not buffered without end
+    const bytes = Buffer.byteLength(text);
+    if (pendingBytes + bytes > MAX_PENDING_BYTES) {
+      void sendError(
+        new GatewayError(
+          'rate_limited',
+          `Messages waiting on this connection may hold at most ${MAX_PENDING_BYTES} bytes; wait for a response to finish.`,
+          { code: 'too_many_pending_bytes' },
+        ),
+      );
+      return;
+    }
     if (pending >= MAX_PENDING_MESSAGES) {
       void sendError(
         new GatewayError(
@@ -87,6 +127,7 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
       return;
     }
     pending++;
+    pendingBytes += bytes;
     queue = queue
       .then(async () => {
         if (!socket.open) return;
@@ -103,7 +144,10 @@ function serveSession(socket: TextSocket, upgrade: IncomingMessage, deps: Respon
         await relay(body);
       })
       .catch((e: unknown) => (socket.open ? sendError(toGatewayError(e)) : undefined))
-      .finally(() => pending--);
+      .finally(() => {
+        pending--;
+        pendingBytes -= bytes;
+      });
   });
 
   const rememberCompleted = (body: Record<string, unknown>, frame: string) => {
