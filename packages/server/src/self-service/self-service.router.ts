@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { GatewayError, invalid, roleOf, type AuditContext } from '@gateway/core';
+import { GatewayError, invalid, roleOf, type AuditContext, type Principal } from '@gateway/core';
 import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
 import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
@@ -34,9 +34,27 @@ async function ownKey({ deps, principal }: Ctx, id: string) {
 }
 
 /** The caller's key as stored now (the principal is a cached copy): the bounds of everything it does here. */
-async function callerOf({ deps, principal }: Ctx): Promise<Caller> {
+async function callerOf({ deps, principal, actor }: Ctx): Promise<Caller> {
+  // A person signed in as the account's admin (sso.roles) holds no key: their bounds are the account's own.
+  if (actor.type === 'sso') return { key: accountWide(principal), budget: { keyId: principal.keyId, limit: null, used: 0, period: null } };
   return { key: await deps.admin.keyRecord(principal.keyId), budget: await deps.quotas.getKey(principal.keyId) };
 }
+
+/** What an unrestricted key of the principal's account and group may do. */
+const accountWide = (principal: Principal): Caller['key'] => ({
+  id: principal.keyId,
+  role: 'admin',
+  accountId: principal.accountId,
+  group: principal.group,
+  prefix: '',
+  name: null,
+  createdAt: new Date(0),
+  revokedAt: null,
+  expiresAt: null,
+  models: null,
+  limits: { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null },
+  tasks: 'account',
+});
 
 /** The bounds of a write by the caller: what the platform admin granted its key and its account. */
 const boundsOf = async (ctx: Ctx) => accountBounds(ctx.deps, await callerOf(ctx));
