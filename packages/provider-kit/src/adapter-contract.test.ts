@@ -2,6 +2,7 @@ import type {
   CallContext,
   ErrorReason,
   GatewayError,
+  GatewayErrorOptions,
   ImageModelPort,
   ImageRequest,
   ImageResult,
@@ -21,6 +22,7 @@ import type {
   AdapterEntry,
   AdapterEnvironment,
   AdapterError,
+  AdapterErrorDetails,
   AdapterErrorReason,
   AdapterImagePort,
   AdapterImageRequest,
@@ -58,6 +60,7 @@ it('what the gateway hands an adapter fits the contract', () => {
 
 it('what an adapter answers by the contract is canonical for the gateway', () => {
   expect([
+    fits<AdapterErrorDetails, GatewayErrorOptions>(true),
     fits<AdapterTextRequest, TextRequest>(true),
     fits<AdapterTextResult, TextResult>(true),
     fits<AdapterTextStreamPart, TextStreamPart>(true),
