@@ -92,6 +92,7 @@ async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<Ad
     cliAudit(stores),
     undefined,
     envReferencePolicy(config.written, env.allowedEnv),
+    env.maxKeysPerAccount,
   );
 }
 
@@ -117,7 +118,17 @@ async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<Admi
   // as the admin API checks it against the live catalogue
   const models = entries.filter((e) => e.kind === 'model' && e.body !== null).map((e) => ({ ...e.body, id: e.id }) as unknown as ModelSpec);
   const catalogue = entries.length > 0 ? new ModelCatalogue(models, groups) : unseededCatalogue(env);
-  return new AdminService(stores.keys, store, catalogueUntouched, catalogue, stores.quotas, cliAudit(stores));
+  return new AdminService(
+    stores.keys,
+    store,
+    catalogueUntouched,
+    catalogue,
+    stores.quotas,
+    cliAudit(stores),
+    undefined,
+    undefined,
+    env.maxKeysPerAccount,
+  );
 }
 
 function unseededCatalogue(env: GatewayEnv): ModelCatalogue {
