@@ -12,7 +12,7 @@ export { streamTaskEvents, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
 export { compileValidator } from './validate';
-export { checkBody, jsonRequestBody, type BodyCheckContext, type BodyDoc, type RequestBody, type RequestBodyOptions } from './request-body';
+export { checkBody, jsonRequestBody, type BodyCheckContext, type RequestBody } from './request-body';
 export { sendContent } from './content-download';
 export { jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';
 export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } from './safe-fetch';
