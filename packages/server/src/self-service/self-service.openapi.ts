@@ -20,7 +20,10 @@ export const auditRecord = {
   properties: {
     id: { type: 'string' },
     at: { type: 'string', description: 'ISO 8601.' },
-    actor: { type: 'object', properties: { type: { enum: ['admin_key', 'key', 'cli', 'sso'] }, id: { type: 'string' } } },
+    actor: {
+      type: 'object',
+      properties: { type: { enum: ['admin_key', 'key', 'cli', 'sso', 'config_file', 'migration'] }, id: { type: 'string' } },
+    },
     action: { type: 'string', description: '`<target type>.<verb>`: `key.create`, `key.rotate`, `account.update`, …' },
     target: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'string' } } },
     account: { type: ['string', 'null'] },
