@@ -67,7 +67,7 @@ export interface ModelSpec {
   /** extra client-facing ids and glob patterns (`claude-*`) that route to this model (model-aliases.ts) */
   aliases?: string[];
   /** credits charged for this model (billing.ts) */
-  pricing?: import('./billing').ModelPricing;
+  pricing?: import('./pricing').ModelPricing;
   /** provider-specific options, opaque to the core */
   options?: Record<string, unknown>;
 }

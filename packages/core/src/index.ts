@@ -137,7 +137,7 @@ export { VideoTasks } from './use-cases/video-tasks';
 export { AllAccountTasks, ALL_ACCOUNT_TASKS_MAX_LIMIT, type AllAccountTasksQuery } from './use-cases/all-account-tasks';
 export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
-export { missingPrice, type ModelPricing } from './billing';
+export { missingPrice, type ModelPricing } from './pricing';
 export { Billing, type BudgetStatus } from './use-cases/billing';
 export { ReadThroughCache } from './read-through-cache';
 export { BUDGET_PERIODS, type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';

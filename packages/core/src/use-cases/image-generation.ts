@@ -2,7 +2,7 @@ import type { Principal } from '../auth';
 import type { ModelSpec } from '../catalogue';
 import type { ImageResult, ImageStreamPart, ImageUsage } from '../image';
 import type { AttemptAnswer, ImageModelPort } from '../ports';
-import { imageCost } from '../billing';
+import { imageCost } from '../pricing';
 import type { DeploymentAttempt, RoutedCallDeps } from './deployment-selection';
 import { prepareImageCall, type ImageCommand, type PreparedImageCall } from './image-request-check';
 import { resolveModel } from './resolve-model';

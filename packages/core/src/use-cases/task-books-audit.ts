@@ -4,7 +4,7 @@
  * code (or a store restored from a backup); the audit repairs it and reports what it did.
  */
 import type { ModelCatalogue } from '../catalogue';
-import { videoCost } from '../billing';
+import { videoCost } from '../pricing';
 import type { QuotaRepository, UsageLog } from '../ports';
 import { usageVideoOf } from './video-delivery-billing';
 

@@ -5,7 +5,7 @@ import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens, estimateTextTokens } from '../token-estimate';
 import type { CircuitState } from './circuit-breaker';
 import type { DeploymentAttempt, RoutedCallDeps } from './deployment-selection';
-import { textCost } from '../billing';
+import { textCost } from '../pricing';
 import { resolveModel } from './resolve-model';
 import { RoutedCalls, type CallEnd, type CallPlan } from './routed-call';
 import type { RowTokens, UsageRecord } from './usage-record';

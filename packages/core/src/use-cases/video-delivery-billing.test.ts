@@ -7,7 +7,7 @@ import {
   type InMemoryTaskRepository,
   runWorkerOnce,
 } from '@gateway/testkit';
-import { videoCost } from '../billing';
+import { videoCost } from '../pricing';
 import { ModelCatalogue } from '../catalogue';
 import type { ProbedVideo, QuotaRepository, TaskSettlementWrite } from '../ports';
 import type { VideoTask } from '../video-task';

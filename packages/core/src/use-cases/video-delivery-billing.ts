@@ -5,7 +5,7 @@
  * crash between the two delays a settlement, never loses or doubles it (the store's compare-and-set).
  */
 import type { ModelCatalogue } from '../catalogue';
-import { settleDeliveredVideo, type VideoSettlement } from '../billing';
+import { settleDeliveredVideo, type VideoSettlement } from '../pricing';
 import type { QuotaRepository, UsageRow, UsageVideo } from '../ports';
 import type { VideoTask } from '../video-task';
 

@@ -8,7 +8,7 @@ import { seesTask, taskOwnerFilter } from '../task-scope';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, invalid, toGatewayError } from '../errors';
 import { mediaTypeOfKey, type ContentStore, type NewVideoTask, type TaskRepository, type UsageLog, type UsageRow } from '../ports';
-import { videoCost } from '../billing';
+import { videoCost } from '../pricing';
 import { VIDEO_DEFAULTS, validateVideoRequest } from '../video-limits';
 import { quotaExhaustedError, type Billing } from './billing';
 import { isTerminal, type VideoTask } from '../video-task';

@@ -1,5 +1,5 @@
 import type { ModelSpec } from './catalogue';
-import { missingPrice, settleDeliveredVideo, videoCost } from './billing';
+import { missingPrice, settleDeliveredVideo, videoCost } from './pricing';
 
 const video = (pricing?: ModelSpec['pricing']): ModelSpec => ({
   id: 'v',

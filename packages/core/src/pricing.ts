@@ -1,4 +1,4 @@
-/** Prices and the quota rule: pure, so every format charges alike. */
+/** Prices: what a model's use costs in credits, pure, so every format charges alike (the quota rule is use-cases/billing.ts). */
 import type { ModelSpec } from './catalogue';
 import { GatewayError } from './errors';
 import { resolutionsFor } from './video-limits';
