@@ -94,7 +94,7 @@ class ImageCall implements CallPlan<ImageModelPort, ImageResult, ImageStreamPart
     return a.port.generate(this.upstreamRequest(a), this.record.meta);
   }
 
-  answered(result: ImageResult): AttemptAnswer {
+  keepAnswer(result: ImageResult): AttemptAnswer {
     this.images = result.images.length;
     return this.counted(result.usage, result.warnings);
   }
@@ -103,12 +103,12 @@ class ImageCall implements CallPlan<ImageModelPort, ImageResult, ImageStreamPart
     return this.partsOf(a)[Symbol.asyncIterator]();
   }
 
-  saw(part: ImageStreamPart): void {
+  notePart(part: ImageStreamPart): void {
     if (part.type === 'finish') this.counted(part.usage, part.warnings);
     if (part.type === 'image') this.images++;
   }
 
-  answer(): AttemptAnswer {
+  streamAnswer(): AttemptAnswer {
     return tokensOf(this.usage);
   }
 

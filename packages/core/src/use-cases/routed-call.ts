@@ -22,17 +22,17 @@ export interface CallPlan<P, R, Part> {
   /** one deployment's answer in one piece */
   call(a: DeploymentAttempt<P>): Promise<R>;
   /** the answer is kept: noted on the usage record; returns what it says for the observer */
-  answered(answer: R): AttemptAnswer;
+  keepAnswer(answer: R): AttemptAnswer;
   /** one deployment's parts */
   open(a: DeploymentAttempt<P>): AsyncIterator<Part>;
   /** the first part is in hand: the call stays on this deployment */
   committed?(): void;
   /** each part, before the caller gets it */
-  saw(part: Part): void;
+  notePart(part: Part): void;
   /** cut short after its first part: what was delivered is what the row shows and the payment charges */
-  cut?(): void;
+  cutShort?(): void;
   /** what the stream said, for the observer */
-  answer(): AttemptAnswer;
+  streamAnswer(): AttemptAnswer;
 }
 
 const OK: CallOutcome = { status: 'ok', httpStatus: 200 };
@@ -74,7 +74,7 @@ export class RoutedCalls<P> {
     try {
       await plan.admit();
       const { chosen, first } = await this.firstAnswer(record, plan.operation, (a) => plan.call(a));
-      this.selector.succeeded(chosen, plan.answered(first));
+      this.selector.succeeded(chosen, plan.keepAnswer(first));
       record.outcome = OK;
       record.credits = await plan.settle('ok');
       this.write(record);
@@ -106,11 +106,11 @@ export class RoutedCalls<P> {
       upstream = opened.first.parts;
       plan.committed?.();
       for (let r = opened.first.part; !r.done; r = await upstream.next()) {
-        plan.saw(r.value);
+        plan.notePart(r.value);
         yield r.value;
       }
       end = 'ok';
-      this.selector.succeeded(chosen, plan.answer());
+      this.selector.succeeded(chosen, plan.streamAnswer());
       record.outcome = OK;
     } catch (e) {
       const err = toGatewayError(e);
@@ -129,7 +129,7 @@ export class RoutedCalls<P> {
         // abandoned by the consumer (or cut by the abort): no verdict for the breaker; a failing close changes nothing
         this.selector.abandoned(chosen);
         await upstream?.return?.().catch(() => undefined);
-        plan.cut?.();
+        plan.cutShort?.();
       }
       record.credits = await plan.settle(end);
       this.write(record);

@@ -140,7 +140,7 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
     return { result, warnings: [...upstream.warnings, ...result.warnings] };
   }
 
-  answered({ result, warnings }: TextAnswer): AttemptAnswer {
+  keepAnswer({ result, warnings }: TextAnswer): AttemptAnswer {
     this.counted(result.usage);
     this.record.upstreamRequestId = result.upstreamRequestId;
     this.record.warnings = warnings;
@@ -159,7 +159,7 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
     this.admitPriced();
   }
 
-  saw(part: TextStreamPart): void {
+  notePart(part: TextStreamPart): void {
     this.record.delivered();
     if (part.type === 'finish') {
       this.counted(part.usage);
@@ -175,14 +175,14 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
    * What was delivered is charged: the upstream's usage if it came, else its input count (or the estimate) and the
    * delivered text estimated.
    */
-  cut(): void {
+  cutShort(): void {
     if (this.usage) return;
     const inputTokens = this.announcedInput ?? estimateInputTokens(this.request);
     const outputTokens = estimateTextTokens(this.delivered);
     this.counted({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
   }
 
-  answer(): AttemptAnswer {
+  streamAnswer(): AttemptAnswer {
     return answerOf(this.usage, this.finishReason);
   }
 
