@@ -15,6 +15,19 @@ describe('the environment, checked by one schema', () => {
     expect(() => envFromProcess({ [name]: value })).toThrow(message);
   });
 
+  it('keeps the causes operators alert on', () => {
+    const reasonOf = (e: NodeJS.ProcessEnv) => {
+      try {
+        envFromProcess(e);
+      } catch (err) {
+        return (err as { reason?: string }).reason;
+      }
+    };
+    expect(reasonOf({ RATE_LIMIT_ON_REDIS_ERROR: 'maybe' })).toBe('rate_limit_policy_invalid');
+    expect(reasonOf({ MODEL_NOT_IN_GROUP_STATUS: '404' })).toBe('model_not_in_group_status_invalid');
+    expect(reasonOf({ CONFIG_POLL_MS: 'abc' })).toBe('env_invalid');
+  });
+
   it('coerces numbers and fills defaults; empty counts as unset', () => {
     const env = envFromProcess({ CONFIG_POLL_MS: '500', KEY_CACHE_TTL_MS: '', PORT: '9001' });
     expect(env).toMatchObject({ configPollMs: 500, keyCacheTtlMs: 2000, quotaCacheMs: 1000, shutdownGraceMs: 10000, port: 9001 });

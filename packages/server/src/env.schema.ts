@@ -18,8 +18,19 @@ export const envSchema = {
     TRUST_PROXY: flag('X-Forwarded-* name the client and origin'),
     METRICS_PUBLIC: flag('/metrics without the admin key'),
     GATEWAY_PGLITE_THREAD: flag('0: the embedded database on the event loop'),
-    RATE_LIMIT_ON_REDIS_ERROR: { type: 'string', enum: ['open', 'closed', ''], description: 'limits while Redis is down' },
-    MODEL_NOT_IN_GROUP_STATUS: { type: 'integer', enum: [403, 503], default: 503, description: 'status of a model outside the group' },
+    RATE_LIMIT_ON_REDIS_ERROR: {
+      type: 'string',
+      enum: ['open', 'closed', ''],
+      description: 'limits while Redis is down',
+      'x-cause': 'rate_limit_policy_invalid',
+    },
+    MODEL_NOT_IN_GROUP_STATUS: {
+      type: 'integer',
+      enum: [403, 503],
+      default: 503,
+      description: 'status of a model outside the group',
+      'x-cause': 'model_not_in_group_status_invalid',
+    },
     KEY_CACHE_TTL_MS: { ...whole(0, 'key lookups cached'), default: 2000 },
     QUOTA_CACHE_MS: { ...whole(0, 'quota reads reused'), default: 1000 },
     CONFIG_POLL_MS: { ...whole(100, 'admin config changes polled'), default: 2000 },
@@ -68,13 +79,15 @@ function refusal(name: string, raw: string | undefined): StartupError {
     minimum?: number;
     maximum?: number;
     enum?: readonly unknown[];
+    /** the failure's cause where operators knew a specific one before the schema */
+    'x-cause'?: string;
   };
   const wanted = rule.enum
     ? `one of ${rule.enum.filter((v) => v !== '').join(', ')}`
     : rule.type === 'integer'
       ? `a whole number${rule.maximum !== undefined ? ` from ${rule.minimum} to ${rule.maximum}` : ` of at least ${rule.minimum}`}`
       : 'valid';
-  return new StartupError(`${name} must be ${wanted}; got ${JSON.stringify((raw ?? '').slice(0, 40))}.`, 'env_invalid');
+  return new StartupError(`${name} must be ${wanted}; got ${JSON.stringify((raw ?? '').slice(0, 40))}.`, rule['x-cause'] ?? 'env_invalid');
 }
 
 /** The shaped variables of `e`, coerced and defaulted; the first bad one stops start-up, named. */
