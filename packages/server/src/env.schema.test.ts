@@ -9,8 +9,9 @@ describe('the environment, checked by one schema', () => {
     ['PORT', '70000', /^PORT must be a whole number from 0 to 65535/],
     ['SHUTDOWN_GRACE_MS', 'soon', /SHUTDOWN_GRACE_MS/],
     ['QUOTA_CACHE_MS', '-1', /QUOTA_CACHE_MS/],
-    ['RATE_LIMIT_ON_REDIS_ERROR', 'sometimes', /^RATE_LIMIT_ON_REDIS_ERROR must be one of open, closed/],
+    ['RATE_LIMIT_ON_REDIS_ERROR', 'sometimes', /^RATE_LIMIT_ON_REDIS_ERROR must be open or closed; got "sometimes"\.$/],
     ['TRUST_PROXY', 'yes', /TRUST_PROXY/],
+    ['MODEL_NOT_IN_GROUP_STATUS', '404', /^MODEL_NOT_IN_GROUP_STATUS must be 403 or 503; got "404"\.$/],
   ])('%s=%s stops start-up with one line naming it', (name, value, message) => {
     expect(() => envFromProcess({ [name]: value })).toThrow(message);
   });

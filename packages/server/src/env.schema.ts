@@ -73,6 +73,8 @@ const ajv = new Ajv({ coerceTypes: true, useDefaults: true, strict: false, allEr
 const validate = ajv.compile(envSchema);
 const known = Object.keys(envSchema.properties);
 
+const alternatives = (values: string[]) => `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+
 function refusal(name: string, raw: string | undefined): StartupError {
   const rule = envSchema.properties[name as keyof typeof envSchema.properties] as {
     type: string;
@@ -83,7 +85,7 @@ function refusal(name: string, raw: string | undefined): StartupError {
     'x-cause'?: string;
   };
   const wanted = rule.enum
-    ? `one of ${rule.enum.filter((v) => v !== '').join(', ')}`
+    ? alternatives(rule.enum.filter((v) => v !== '').map(String))
     : rule.type === 'integer'
       ? `a whole number${rule.maximum !== undefined ? ` from ${rule.minimum} to ${rule.maximum}` : ` of at least ${rule.minimum}`}`
       : 'valid';
