@@ -5,7 +5,7 @@
 #   AB_A_DIR  the "before" checkout (default: this one), e.g. `git worktree add /tmp/before <commit>` + `npm ci` there
 #   AB_A_ENV / AB_B_ENV  settings of each side, e.g. AB_A_ENV="GATEWAY_PGLITE_THREAD=0" (docs/adr/0004)
 # e.g. AB_A_DIR=/tmp/before BENCH_SECONDS=8 bash bench/ab.sh 3 --stream; BENCH_CONNECTIONS=128 passes through.
-# docs/benchmarks-levers.md records the results.
+# bench/results/levers.md records the results.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 a_dir=$(cd "${AB_A_DIR:-$here}" && pwd)

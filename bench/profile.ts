@@ -1,9 +1,9 @@
 /**
  * `npm run bench:profile`: where the gateway's time goes. Runs the gateway under `node --cpu-prof` against the mock
  * upstream, loads it (c=16, non-streaming, 5 s), and writes the self time by package and the top functions to
- * docs/benchmarks-profile.md. `-- --stream`: streamed completions (200 chunks each) instead, written to
- * docs/benchmarks-profile-stream.md; `-- --anthropic`: the same streams asked through /v1/messages (translation), to
- * docs/benchmarks-profile-anthropic.md.
+ * bench/results/profile.md. `-- --stream`: streamed completions (200 chunks each) instead, written to
+ * bench/results/profile-stream.md; `-- --anthropic`: the same streams asked through /v1/messages (translation), to
+ * bench/results/profile-anthropic.md.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -158,11 +158,7 @@ async function main(): Promise<void> {
     ...s.inclusive,
     '',
   ].join('\n');
-  const out = anthropic
-    ? 'docs/benchmarks-profile-anthropic.md'
-    : stream
-      ? 'docs/benchmarks-profile-stream.md'
-      : 'docs/benchmarks-profile.md';
+  const out = anthropic ? 'bench/results/profile-anthropic.md' : stream ? 'bench/results/profile-stream.md' : 'bench/results/profile.md';
   writeFileSync(path.join(ROOT, out), md);
   rmSync(dir, { recursive: true, force: true });
   console.log(md);

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the mock upstream directly, a bare node proxy (the yardstick), this gateway and Portkey's
- * open-source gateway, side by side in one run on this machine; writes docs/benchmarks.md and docs/bench-sweep.svg.
+ * open-source gateway, side by side in one run on this machine; writes docs/benchmarks.md and bench/results/sweep.svg.
  * The default run takes a few minutes; BENCH_FULL=1 for the longer run of a quiet machine, BENCH_QUICK=1 to try things.
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -331,12 +331,12 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       notes,
     };
     if (opts.writeDocs) {
-      // kept (untracked) so `BENCH_RENDER_ONLY=1` can render the report again after benchmarks-levers.md changed
+      // kept (untracked) so `BENCH_RENDER_ONLY=1` can render the report again after bench/results/levers.md changed
       mkdirSync(path.join(ROOT, '.bench-tmp'), { recursive: true });
       writeFileSync(LAST_RESULTS, JSON.stringify(results));
       writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
-      writeFileSync(path.join(ROOT, 'docs/bench-sweep.svg'), renderSweepSvg(results));
-      const runs = path.join(ROOT, 'docs/benchmarks-runs.md');
+      writeFileSync(path.join(ROOT, 'bench/results/sweep.svg'), renderSweepSvg(results));
+      const runs = path.join(ROOT, 'bench/results/runs.md');
       if (!existsSync(runs))
         writeFileSync(
           runs,
@@ -352,7 +352,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
           '',
         ].join('\n'),
       );
-      log('wrote docs/benchmarks.md and docs/bench-sweep.svg');
+      log('wrote docs/benchmarks.md and bench/results/sweep.svg');
     }
     log('');
     for (const l of targetsTable(results)) log(l);
@@ -529,7 +529,7 @@ async function taskScenario(
 const LAST_RESULTS = path.join(ROOT, '.bench-tmp/last-results.json');
 
 if (require.main === module && process.env.BENCH_RENDER_ONLY === '1') {
-  // the last run's figures, rendered with the current benchmarks-levers.md (no measurement, no runs appended)
+  // the last run's figures, rendered with the current bench/results/levers.md (no measurement, no runs appended)
   const results = JSON.parse(readFileSync(LAST_RESULTS, 'utf8')) as BenchResults;
   writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), renderReport(results));
   console.log('rendered docs/benchmarks.md from .bench-tmp/last-results.json');

@@ -4,7 +4,7 @@
  * Seeds USAGE_BENCH_ROWS rows (default 1,000,000) with generate_series in a schema of its own on BENCH_DATABASE_URL
  * (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test), with every migration applied (so the
  * indexes are those the gateway runs with), then times each query /admin/usage and /v1/usage make (the median of
- * three runs after a warm-up) and prints a Markdown table. `--write` also writes it into docs/benchmarks-usage.md.
+ * three runs after a warm-up) and prints a Markdown table. `--write` also writes it into bench/results/usage.md.
  * The schema is dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
@@ -118,7 +118,7 @@ async function main() {
       ...lines,
       '',
     ].join('\n');
-    if (process.argv.includes('--write')) writeFileSync(path.join(__dirname, '..', 'docs', 'benchmarks-usage.md'), report + NOTES);
+    if (process.argv.includes('--write')) writeFileSync(path.join(__dirname, '..', 'bench', 'results', 'usage.md'), report + NOTES);
     else console.log(`\n${report}`);
   } finally {
     if (process.env.USAGE_BENCH_KEEP !== '1') await db.knex.raw(`drop schema if exists "${schema}" cascade`).catch(() => undefined);

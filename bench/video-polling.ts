@@ -3,7 +3,7 @@
  * in every 15 s, on this machine? The gateway's own video engine (store, worker, real upstream adapter) runs
  * here; a fake upstream (testkit) runs in a child process and times every poll it receives. Tasks are created
  * through the use case, submitted by the worker, then polled for a few 15 s windows; the fake reports, per
- * window, how many tasks it saw polled and the longest silence of any task. Writes docs/benchmarks-polling.md.
+ * window, how many tasks it saw polled and the longest silence of any task. Writes bench/results/polling.md.
  *
  *   npm run bench:polling -- [--tasks 10000] [--provider sora|ark|veo] [--windows 3] [--concurrency 256] [--no-docs]
  *   BENCH_DATABASE_URL / TEST_DATABASE_URL → Postgres (a fresh schema), else PGlite on disk.
@@ -178,12 +178,12 @@ async function main(): Promise<void> {
   log(ok ? `OK: every task polled in every 15 s window` : `NOT MET: some task went more than 15 s without a poll`);
   if (opts.writeDocs) {
     writeSection(renderSection({ db: db.kind, createdMs, submittedMs, windows, gatewayCpu, rssMb, ok }));
-    log('wrote docs/benchmarks-polling.md');
+    log('wrote bench/results/polling.md');
   }
   process.exit(ok ? 0 : 1);
 }
 
-const DOC = path.join(ROOT, 'docs', 'benchmarks-polling.md');
+const DOC = path.join(ROOT, 'bench', 'results', 'polling.md');
 
 const HEADER = [
   '# Benchmark: polling 10,000 active video tasks',

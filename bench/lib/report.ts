@@ -100,16 +100,16 @@ export function targetChecks(r: BenchResults): Check[] {
   ];
 }
 
-/** The targets table alone: docs/benchmarks.md shows it, docs/benchmarks-runs.md keeps one per run. */
+/** The targets table alone: docs/benchmarks.md shows it, bench/results/runs.md keeps one per run. */
 export function targetsTable(r: BenchResults): string[] {
   const lines = ['| target | measured | met |', '|---|---|---|'];
   for (const c of targetChecks(r)) lines.push(`| ${c.target} | ${c.measured} | ${c.ok === null ? '–' : c.ok ? 'met' : '**not met**'} |`);
   return lines;
 }
 
-/** The runs recorded in docs/benchmarks-polling.md (`npm run bench:polling`, a run of its own: minutes per store). */
+/** The runs recorded in bench/results/polling.md (`npm run bench:polling`, a run of its own: minutes per store). */
 function pollingRuns(): Array<{ section: string; run: string; result: string }> | undefined {
-  const file = path.join(__dirname, '../../docs/benchmarks-polling.md');
+  const file = path.join(__dirname, '../results/polling.md');
   if (!existsSync(file)) return undefined;
   const runs: Array<{ section: string; run: string; result: string }> = [];
   let section = '';
@@ -137,12 +137,12 @@ function pollingMet(store: string): boolean | null {
   return last ? last.result.startsWith('Target met') : null;
 }
 
-/** One line per section of docs/benchmarks-polling.md: upstream and store, and whether the 15 s target was met. */
+/** One line per section of bench/results/polling.md: upstream and store, and whether the 15 s target was met. */
 function pollingSummary(): string[] {
   const runs = pollingRuns();
-  if (!runs) return ['Not run yet: `npm run bench:polling` writes docs/benchmarks-polling.md.'];
+  if (!runs) return ['Not run yet: `npm run bench:polling` writes bench/results/polling.md.'];
   return [
-    `From [benchmarks-polling.md](benchmarks-polling.md) (\`npm run bench:polling\`): 10,000 active tasks against a fake upstream, each polled at least once in every 15 s.`,
+    `From [bench/results/polling.md](../bench/results/polling.md) (\`npm run bench:polling\`): 10,000 active tasks against a fake upstream, each polled at least once in every 15 s.`,
     '',
     '| upstream, store | run | result |',
     '|---|---|---|',
@@ -152,10 +152,10 @@ function pollingSummary(): string[] {
 
 /**
  * By how much each target is missed over the recent runs, and what the profile shows is left: the table kept by hand
- * under "Where the targets stand" in docs/benchmarks-levers.md, read when this renders.
+ * under "Where the targets stand" in bench/results/levers.md, read when this renders.
  */
 function missesTable(): string[] {
-  const file = path.join(__dirname, '../../docs/benchmarks-levers.md');
+  const file = path.join(__dirname, '../results/levers.md');
   if (!existsSync(file)) return [];
   const text = readFileSync(file, 'utf8');
   const at = text.indexOf('## Where the targets stand');
@@ -180,7 +180,10 @@ export function renderReport(r: BenchResults): string {
   );
   for (const n of r.notes) lines.push(`Note: ${n}`, '');
   lines.push('## Targets', '', ...targetsTable(r));
-  lines.push('', 'Every run also appends this table to [benchmarks-runs.md](benchmarks-runs.md), so the spread between runs shows.');
+  lines.push(
+    '',
+    'Every run also appends this table to [bench/results/runs.md](../bench/results/runs.md), so the spread between runs shows.',
+  );
   lines.push(
     '',
     '## 1. Sequential latency (instant upstream, interleaved rounds)',
@@ -197,7 +200,7 @@ export function renderReport(r: BenchResults): string {
     '',
     `## 2. Closed-loop concurrency sweep (non-streaming, instant upstream; median of ${r.machine.profile === 'full' || r.machine.profile === 'default' ? 3 : 1} trials)`,
     '',
-    '![sweep](bench-sweep.svg)',
+    '![sweep](../bench/results/sweep.svg)',
     '',
     '| target | c | req/s | p50 (ms) | p99 (ms) | errors+non-2xx |',
     '|---|---|---|---|---|---|',
@@ -269,12 +272,12 @@ export function renderReport(r: BenchResults): string {
     '## What the misses come from',
     '',
     'The levers tried, each with its measured effect, and what the profile shows is left for each missed target, are in',
-    '[benchmarks-levers.md](benchmarks-levers.md); where the time goes under load is in',
-    '[benchmarks-profile.md](benchmarks-profile.md) (`npm run bench:profile`). Everything here shares 2 cores, so one run',
-    'moves by about ±25 % from the next: read ratios, and compare runs in benchmarks-runs.md before concluding.',
+    '[bench/results/levers.md](../bench/results/levers.md); where the time goes under load is in',
+    '[bench/results/profile.md](../bench/results/profile.md) (`npm run bench:profile`). Everything here shares 2 cores, so one run',
+    'moves by about ±25 % from the next: read ratios, and compare runs in bench/results/runs.md before concluding.',
   );
   const misses = missesTable();
-  if (misses.length) lines.push('', 'By how much, over the recent runs (from benchmarks-levers.md):', '', ...misses, '');
+  if (misses.length) lines.push('', 'By how much, over the recent runs (from bench/results/levers.md):', '', ...misses, '');
   if (r.tasks)
     lines.push(
       `- **Task reads** on PostgreSQL: ${f(r.tasks.readsPerSecond, 0)}/s, p99 ${r.tasks.readP99} ms, while the same process also polls the ${r.tasks.activeTasks} tasks the scenario created with the default worker settings (32 steps, 100 ms).`,
@@ -283,7 +286,7 @@ export function renderReport(r: BenchResults): string {
     '',
     '## How to rerun',
     '',
-    '`npm run bench` (a few minutes: 2 s trials, no flat-RSS run; installs Portkey into `.bench-tmp/` on first use). On a quiet machine, for the figures that count: `BENCH_FULL=1 npm run bench` (4 s trials, longer sequential rounds, the flat-RSS run over 1,000,000 requests: about 20–30 minutes). `BENCH_QUICK=1` for a smoke run, `BENCH_PORTKEY=0` to skip Portkey, `BENCH_LEAK_REQUESTS=N` for the flat-RSS run in any profile, `BENCH_DATABASE_URL` for the task scenario (defaults to the local PostgreSQL), `BENCH_NOTE="…"` to say under which conditions a run was made, `BENCH_RENDER_ONLY=1` to render this page again from the figures of the last run (after benchmarks-levers.md changed).',
+    '`npm run bench` (a few minutes: 2 s trials, no flat-RSS run; installs Portkey into `.bench-tmp/` on first use). On a quiet machine, for the figures that count: `BENCH_FULL=1 npm run bench` (4 s trials, longer sequential rounds, the flat-RSS run over 1,000,000 requests: about 20–30 minutes). `BENCH_QUICK=1` for a smoke run, `BENCH_PORTKEY=0` to skip Portkey, `BENCH_LEAK_REQUESTS=N` for the flat-RSS run in any profile, `BENCH_DATABASE_URL` for the task scenario (defaults to the local PostgreSQL), `BENCH_NOTE="…"` to say under which conditions a run was made, `BENCH_RENDER_ONLY=1` to render this page again from the figures of the last run (after bench/results/levers.md changed).',
     '',
   );
   return lines.join('\n');
