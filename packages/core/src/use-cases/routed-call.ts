@@ -38,9 +38,10 @@ export interface CallPlan<P, R, Part> {
 const OK: CallOutcome = { status: 'ok', httpStatus: 200 };
 
 /**
- * The one routed call of text and image generation: deployments tried in the selection policy's order (a retryable
- * failure moves on to the next until the first part is in hand), the breaker told every outcome, the credits
- * settled or refunded however the call ends, and one usage row written from the call's UsageRecord.
+ * The routed call of text and image generation (and, free of charge, of token counts): deployments tried in the
+ * selection policy's order (a retryable failure moves on to the next until the first part is in hand), the breaker
+ * told every outcome, the credits settled or refunded however the call ends, and one usage row written from the
+ * call's UsageRecord.
  */
 export class RoutedCalls<P> {
   readonly selector: DeploymentSelector;
@@ -136,24 +137,62 @@ export class RoutedCalls<P> {
     }
   }
 
+  /**
+   * A free call (token counts): no payment, no usage row; the same deployments, failover and breakers as every
+   * call. A deployment `call` declines (undefined: its upstream cannot do this) is passed over. Undefined when no
+   * deployment answered, every failure having been retryable.
+   */
+  async free<R>(
+    model: ModelSpec,
+    meta: RoutedCallMeta,
+    operation: string,
+    call: (a: DeploymentAttempt<P>) => Promise<R> | undefined,
+  ): Promise<R | undefined> {
+    const tried = await this.tryInOrder(model, meta, operation, call);
+    if (!('chosen' in tried)) return undefined;
+    this.selector.succeeded(tried.chosen);
+    return tried.first;
+  }
+
   /** Tries deployments in policy order until one answers; a retryable failure moves on to the next. */
   private async firstAnswer<R>(
     record: UsageRecord,
     operation: string,
     call: (a: DeploymentAttempt<P>) => Promise<R>,
   ): Promise<{ chosen: DeploymentAttempt<P>; first: R }> {
+    const tried = await this.tryInOrder(record.model, record.meta, operation, call, record);
+    if ('chosen' in tried) return tried;
+    throw tried.lastError ?? this.selector.exhausted(record.model.id, record.model.deployments, this.portOf);
+  }
+
+  /**
+   * The failover loop of every routed call: deployments in policy order until one answers. A non-retryable failure
+   * is thrown; a declined deployment (undefined) is abandoned without a verdict.
+   */
+  private async tryInOrder<R>(
+    model: ModelSpec,
+    meta: RoutedCallMeta,
+    operation: string,
+    call: (a: DeploymentAttempt<P>) => Promise<R> | undefined,
+    record?: UsageRecord,
+  ): Promise<{ chosen: DeploymentAttempt<P>; first: R } | { lastError?: GatewayError }> {
     let lastError: GatewayError | undefined;
-    for (const a of this.attempts(record.model, record.meta, operation, record)) {
+    for (const a of this.attempts(model, meta, operation, record)) {
       try {
-        return { chosen: a, first: await call(a) };
+        const answer = call(a);
+        if (!answer) {
+          this.selector.abandoned(a);
+          continue;
+        }
+        return { chosen: a, first: await answer };
       } catch (e) {
-        const failure = this.selector.failed(a, e, record.meta.signal);
+        const failure = this.selector.failed(a, e, meta.signal);
         lastError = failure.error;
-        record.upstreamRequestId = lastError.upstreamRequestId;
+        if (record) record.upstreamRequestId = lastError.upstreamRequestId;
         if (!failure.failover) throw lastError;
       }
     }
-    throw lastError ?? this.selector.exhausted(record.model.id, record.model.deployments, this.portOf);
+    return { lastError };
   }
 
   private write(record: UsageRecord): void {

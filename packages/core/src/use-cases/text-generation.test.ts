@@ -341,6 +341,17 @@ describe('countTokens', () => {
     expect(estimated).toEqual({ inputTokens: estimateInputTokens(request), estimated: true });
   });
 
+  it("shares generation's breakers: failed counts open a deployment's breaker, which generation then passes over", async () => {
+    const a = counting('a', ['upstream_unavailable', 'upstream_unavailable']);
+    const b = scriptedPort('b', ['ok']);
+    const { text } = setup([dep('a', 0), dep('b', 1)], { a: a.port, b: b.port });
+    await text.countTokens(principal, request, meta());
+    await text.countTokens(principal, request, meta());
+    expect(text.circuitState('a', 'a-model')).toBe('open');
+    expect((await text.generate(principal, request, meta())).content).toEqual([{ type: 'text', text: 'from b' }]);
+    expect(a.seen).toEqual(['a-model', 'a-model']);
+  });
+
   it("an upstream's refusal is the caller's error; an unknown model is refused before any upstream", async () => {
     const a = counting('a', ['invalid_request']);
     const { text } = setup([dep('a')], { a: a.port });

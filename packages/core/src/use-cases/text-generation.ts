@@ -94,21 +94,10 @@ export class TextGeneration {
    */
   async countTokens(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<{ inputTokens: number; estimated: boolean }> {
     const model = meta.model ?? this.resolve(principal, request.model);
-    const selector = this.calls.selector;
-    for (const a of this.calls.attempts(model, meta, 'count_tokens')) {
-      if (!a.port.countTokens) {
-        selector.abandoned(a);
-        continue;
-      }
-      try {
-        const inputTokens = await a.port.countTokens(upstreamRequest(this.deps.providers, request, a).request, meta);
-        selector.succeeded(a);
-        return { inputTokens, estimated: false };
-      } catch (e) {
-        const failure = selector.failed(a, e, meta.signal);
-        if (!failure.failover) throw failure.error;
-      }
-    }
+    const counted = await this.calls.free(model, meta, 'count_tokens', (a) =>
+      a.port.countTokens?.(upstreamRequest(this.deps.providers, request, a).request, meta),
+    );
+    if (counted !== undefined) return { inputTokens: counted, estimated: false };
     return { inputTokens: estimateInputTokens(request), estimated: true };
   }
 }
