@@ -182,3 +182,22 @@ export {
 export { maskSecrets } from './audit-mask';
 export { credentialHeaders, mapCredentialHeaders } from './provider-credentials';
 export { forbiddenRole, roleOf } from './key-roles';
+export { type MinuteCount, type RateLimitStore, type SlotRelease } from './ports/rate-limit.port';
+export {
+  type AccountLimits,
+  createKeyRateLimiter,
+  createStreamSlots,
+  createTokenRateLimiter,
+  DEFAULT_ACCOUNT_LIMITS,
+  type KeyRateLimiter,
+  type LimitCounts,
+  limitCounts,
+  limiterUnavailable,
+  minuteCounter,
+  type MinuteCounter,
+  type RateLimits,
+  retryAfterSeconds,
+  type SharedStorePolicy,
+  type StreamSlots,
+  type TokenRateLimiter,
+} from './use-cases/rate-limits';

@@ -30,3 +30,4 @@ export { atGeminiVersions } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
+export { streamAdmission } from './stream-admission';

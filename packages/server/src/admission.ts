@@ -1,9 +1,17 @@
-import { authenticate, type Billing, type KeyRepository } from '@gateway/core';
+import {
+  authenticate,
+  createKeyRateLimiter,
+  createStreamSlots,
+  createTokenRateLimiter,
+  type AccountLimits,
+  type Billing,
+  type KeyRepository,
+} from '@gateway/core';
 import { REFUSED_PRINCIPAL } from '@gateway/http-kit';
+import { rateLimitCounts } from '@gateway/rate-limit-redis';
 import type { BudgetedPrincipal } from './budget-headers';
 import type { GatewayConfig } from './config';
 import type { Infrastructure } from './infrastructure';
-import { createKeyRateLimiter, createStreamSlots, createTokenRateLimiter, type AccountLimits } from './rate-limits';
 
 export type Admission = ReturnType<typeof admissionPolicies>;
 
@@ -17,9 +25,10 @@ export function admissionPolicies(
   account?: AccountLimits,
 ) {
   // the live limits object: a catalogue reload changes it in place, on every instance alike
-  const limiter = createKeyRateLimiter(config.limits, infra.redis, account);
-  const streamSlots = createStreamSlots(config.limits, infra.redis, undefined, account);
-  const tokenRate = createTokenRateLimiter(infra.redis, account);
+  const counts = rateLimitCounts(infra.redis);
+  const limiter = createKeyRateLimiter(config.limits, counts, account);
+  const streamSlots = createStreamSlots(config.limits, counts, account);
+  const tokenRate = createTokenRateLimiter(counts, account);
   const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
     const principal = await authenticate(keys, raw, clock);
     try {
@@ -32,13 +41,5 @@ export function admissionPolicies(
     }
     return { ...principal, budget: await billing.status(principal) };
   };
-  return {
-    auth,
-    streamSlots,
-    tokenRate,
-    async close() {
-      await limiter.close();
-      await streamSlots.close();
-    },
-  };
+  return { auth, streamSlots, tokenRate };
 }

@@ -1,8 +1,8 @@
 import { StartupError } from './startup-checks';
 import { listenTimeoutsOf, type ListenTimeouts } from './listen-timeouts';
 import { isOn, readEnv, type EnvValues } from './env.schema';
-import type { RedisErrorPolicy } from './redis-link';
-import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from './rate-limits';
+import type { RedisErrorPolicy } from '@gateway/rate-limit-redis';
+import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '@gateway/core';
 import { tracingFromEnv, type TracingEnv } from './tracing-env';
 import { webhookEnvOf, type WebhookEnv } from './wiring/webhooks-env';
 import type { VideoEngineOptions } from './wiring/video-engine';

@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import { AllAccountTasks, Billing } from '@gateway/core';
-import { mountRoutes, StreamShutdown } from '@gateway/http-kit';
+import { AllAccountTasks, Billing, minuteCounter } from '@gateway/core';
+import { mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
 import { type Database, type KnexUsageLog } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
@@ -19,7 +19,6 @@ import { envReferencePolicy } from './admin/env-reference-policy';
 import { GatewayMetrics } from './metrics';
 import { openUsageLog, usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
-import { streamAdmission } from './rate-limits';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
@@ -45,7 +44,7 @@ import type { GatewayEnv } from './gateway-env';
 import { ssoDeps, ssoRoutes } from './sso/sso.router';
 import { ssoSessionAuth } from './sso/sso-session';
 import { signInRate } from './sso/sign-in-rate';
-import type { RedisLink } from './redis-link';
+import { rateLimitCounts, type RedisLink } from '@gateway/rate-limit-redis';
 import { publicBaseUrlFor } from './public-links';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
@@ -139,7 +138,6 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   });
   const lifecycle = gatewayLifecycle(app, env, logger, admission.auth, streamShutdown, async () => {
     for (const a of areas.all) await a.stop?.();
-    await admission.close();
     await usage.flush();
     usage.stop();
     await infra.close();
@@ -208,7 +206,7 @@ function gatewayAreas(
           trustProxy: env.trustProxy === true,
           logger: ctx.logger,
           audit: stores.audit,
-          signInRate: signInRate(deps.redis),
+          signInRate: signInRate(minuteCounter(rateLimitCounts(deps.redis), 'gw-sso-login')),
         }),
         // DELETE /admin/sso/sessions: the admin API's gate
         { ...gates, admin: adminKeyGate(env.adminKey, deps.localAdminToken) },

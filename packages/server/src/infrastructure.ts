@@ -7,7 +7,7 @@ import type { GatewayEnv } from './gateway-env';
 import type { Logger } from './logger';
 import { instanceId, openStore } from './open-store';
 import type { ProviderRegistry } from './providers';
-import { createRedisLink } from './redis-link';
+import { createRedisLink } from '@gateway/rate-limit-redis';
 import { tracingIfConfigured } from './tracing-env';
 
 export type Infrastructure = Awaited<ReturnType<typeof openInfrastructure>>;

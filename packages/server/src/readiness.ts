@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { migrationsApplied } from '@gateway/store-postgres';
-import type { RedisLink } from './redis-link';
+import type { RedisLink } from '@gateway/rate-limit-redis';
 import { probeWritable } from './startup-checks';
 
 /** What /readyz answers: ready only when requests, media work included, can succeed. */

@@ -12,6 +12,8 @@ function allowedInternal(pkg: string): (dep: string) => boolean {
   if (pkg === 'core') return () => false;
   if (pkg === 'http-kit' || pkg === 'provider-kit' || pkg.startsWith('store-')) return (d) => d === 'core';
   if (pkg === 'testkit') return (d) => d === 'core';
+  // the rate-limit store on Redis: an outbound adapter of the core's RateLimitStore port
+  if (pkg === 'rate-limit-redis') return (d) => d === 'core';
   // the dashboard is a browser app: it reaches the gateway through its HTTP APIs only, never through its code
   if (pkg === 'dashboard') return () => false;
   if (pkg.startsWith('wire-')) return (d) => d === 'core' || d === 'http-kit';

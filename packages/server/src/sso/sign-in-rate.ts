@@ -1,7 +1,5 @@
 import type { Request } from 'express';
-import { GatewayError } from '@gateway/core';
-import { minuteCounter } from '../rate-limits';
-import type { RedisLink } from '../redis-link';
+import { GatewayError, retryAfterSeconds, type MinuteCounter } from '@gateway/core';
 
 /**
  * Sign-ins one client address may start per minute. Each start stores a row (the PKCE verifier under its state) and
@@ -10,15 +8,14 @@ import type { RedisLink } from '../redis-link';
  */
 export const SIGN_INS_PER_MINUTE = 20;
 
-/** Counts sign-in starts by client address (`req.ip`: behind TRUST_PROXY, the address the proxy saw); shared through Redis when it is set. */
-export function signInRate(redis?: RedisLink, perMinute = SIGN_INS_PER_MINUTE): (req: Request) => Promise<void> {
-  const counter = minuteCounter('gw-sso-login', redis);
+/** Counts sign-in starts by client address (`req.ip`: behind TRUST_PROXY, the address the proxy saw) on `counter`. */
+export function signInRate(counter: MinuteCounter, perMinute = SIGN_INS_PER_MINUTE): (req: Request) => Promise<void> {
   return async (req) => {
     const count = await counter.add(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     if (count.consumed > perMinute)
       throw new GatewayError('rate_limited', `More than ${perMinute} sign-ins per minute from this address. Wait a minute and try again.`, {
         code: 'sign_in_rate_exceeded',
-        retryAfterSeconds: Math.max(1, Math.ceil(count.msBeforeNext / 1000)),
+        retryAfterSeconds: retryAfterSeconds(count),
       });
   };
 }

@@ -1,9 +1,13 @@
 import type Redis from 'ioredis';
-import { GatewayError } from '@gateway/core';
-import type { Logger } from './logger';
+import type { SharedStorePolicy } from '@gateway/core';
 
 /** RATE_LIMIT_ON_REDIS_ERROR: what a limit check does while Redis cannot answer. */
-export type RedisErrorPolicy = 'open' | 'closed';
+export type RedisErrorPolicy = SharedStorePolicy;
+
+/** Where the link says Redis went away and came back (the gateway's logger). */
+export interface LinkLogger {
+  warn(message: string, meta: Record<string, unknown>): unknown;
+}
 
 /** The most a limit check may add to a request when Redis is slow or gone. */
 export const REDIS_CHECK_BUDGET_MS = 50;
@@ -24,14 +28,6 @@ export interface RedisLink {
   close(): void;
 }
 
-/** The refusal when the policy is closed and Redis cannot count. */
-export function limiterUnavailable(): GatewayError {
-  return new GatewayError('upstream_unavailable', 'Rate limits cannot be checked right now (Redis is unreachable); retry shortly.', {
-    code: 'rate_limiter_unavailable',
-    retryAfterSeconds: 1,
-  });
-}
-
 function withinBudget<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -41,10 +37,10 @@ function withinBudget<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * One connection to Redis for the limiters. Commands are never queued while it is down (the old ~10 s waits came
- * from ioredis's offline queue): they fail at once, or after the budget when Redis accepts but does not answer.
+ * One connection to Redis for the limiters. Commands are never queued while it is down (ioredis's offline queue would hold
+ * them for ~10 s): they fail at once, or after the budget when Redis accepts but does not answer.
  */
-export function createRedisLink(url: string, policy: RedisErrorPolicy, logger: Logger, budgetMs = REDIS_CHECK_BUDGET_MS): RedisLink {
+export function createRedisLink(url: string, policy: RedisErrorPolicy, logger: LinkLogger, budgetMs = REDIS_CHECK_BUDGET_MS): RedisLink {
   // loaded here, not at import: a gateway without REDIS_URL does not hold the client's ~20 MB
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy
   const RedisClient = (require('ioredis') as { default: typeof Redis }).default;
