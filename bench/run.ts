@@ -107,13 +107,10 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
     baseUrl: `http://127.0.0.1:${port}/v1`,
     apiKey: 'sk-upstream-bench',
   }));
-  // the same upstreams once more through the opt-in axios transport, to measure what axios costs
-  const axiosProviders = providers.map((p) => ({ ...p, id: `${p.id}-axios`, transport: 'axios' }));
   return {
-    providers: [...providers, ...axiosProviders, { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } }],
+    providers: [...providers, { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } }],
     models: [
       ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}`, kind: 'text', provider: id, upstreamModel: 'mock' })),
-      ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}-axios`, kind: 'text', provider: `${id}-axios`, upstreamModel: 'mock' })),
       { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
     ],
     groups: [{ name: 'default', models: ['*'] }],
@@ -221,10 +218,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       return ts;
     };
     const plain = mk('instant', false);
-    // the sweep also measures the gateway over the axios transport (not the default: node's http client)
     const gatewayPlain = plain.find((t) => t.name === 'gateway')!;
-    const gatewayAxios: Target = { ...gatewayPlain, name: 'gateway-axios', body: chatBody('bench-instant-axios', false) };
-    const sweepTargets = [...plain.slice(0, 3), gatewayAxios, ...plain.slice(3)];
     for (const t of plain) await timedRequest(t); // each target answers before load
     // A target that cannot stream (Portkey 1.15 on Node 20 answers 500 "TypeError: immutable") leaves the streaming scenarios.
     const notes: string[] = process.env.BENCH_NOTE ? [process.env.BENCH_NOTE] : [];
@@ -246,7 +240,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     log('2/6 concurrency sweep');
     const sweep: BenchResults['sweep'] = {};
     for (const c of [1, 16, 128]) {
-      for (const t of sweepTargets) {
+      for (const t of plain) {
         sweep[t.name] ??= {};
         sweep[t.name]![c] = await loadTrials(t!, c, P.seconds, P.trials);
         log(`  ${t.name} c=${c}: ${sweep[t.name]![c]!.rps.toFixed(0)} req/s`);
@@ -259,7 +253,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       gateway: gw.proc.child.pid,
       portkey: procs.find((p) => p.name === 'portkey')?.child.pid,
     };
-    for (const t of sweepTargets) {
+    for (const t of plain) {
       const pid = pids[t.name];
       if (!pid) continue;
       const before = treeCpuSeconds(pid);

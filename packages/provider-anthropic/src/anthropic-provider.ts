@@ -19,8 +19,6 @@ export interface AnthropicProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
-  transport?: 'axios' | 'node';
   /** `defaultMaxTokens` (4096), `betas` (comma list sent as anthropic-beta), `clientBetas` (allow or deny list) */
   options?: Record<string, unknown>;
 }
@@ -82,7 +80,6 @@ export function createAnthropicProvider(config: AnthropicProviderConfig): Anthro
     // anthropic-beta is set per call: the operator's betas merged with the client's (anthropic-passthrough.ts)
     headers: { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
     timeouts: config.timeouts,
-    transport: config.transport,
     requestIdHeaders: ANTHROPIC_REQUEST_ID_HEADERS,
     describeFailure: describeAnthropicFailure,
   });

@@ -19,8 +19,6 @@ export interface GoogleProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
-  transport?: 'axios' | 'node';
   /** `apiVersion` (v1beta), `schemaDialect`, `thinkingStyle`, `fallbackThoughtSignature` */
   options?: Record<string, unknown>;
 }
@@ -61,7 +59,6 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
     baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
     headers: { 'x-goog-api-key': apiKey },
     timeouts: config.timeouts,
-    transport: config.transport,
     requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
     describeFailure: describeGoogleFailure,
   });

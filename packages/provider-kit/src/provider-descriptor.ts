@@ -10,8 +10,6 @@ export interface ProviderEntry {
   /** checked against the descriptor's optionsSchema before the factory runs */
   options?: Record<string, unknown>;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
-  transport?: 'axios' | 'node';
   /** hosted tools of another format (or none this upstream runs): dropped with a warning (default) or refused */
   hostedTools?: HostedToolsPolicy;
   /** body fields naming upstream-account resources (container, mcp_servers, cachedContent...): refuse (default), drop, allow */

@@ -88,6 +88,7 @@ describe('UpstreamClient', () => {
       expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
       expect(sent.body).toContain('name="input_reference"; filename="f.png"');
       expect(sent.body).toContain('PNGDATA');
+      expect(sent.headers['content-length']).toBe(String(Buffer.byteLength(sent.body)));
       const err = await client.request({ method: 'DELETE', path: '/bad' }).catch((e: Error) => e);
       expect(err).toMatchObject({ upstreamStatus: 400, message: 'bad prompt' });
     } finally {

@@ -1,7 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { GatewayError, isForbiddenAddress, isGatewayError } from '@gateway/core';
-import { createAxiosSender } from './axios-sender';
+import { GatewayError, isForbiddenAddress } from '@gateway/core';
 import { CallGuard } from './call-guard';
 import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
 import { nodeSend, type HopLookup, type SendRequest, type SentResponse } from './node-http-sender';
@@ -20,8 +19,6 @@ export interface UpstreamClientConfig {
   requestIdHeaders?: string[];
   /** a non-2xx answer → GatewayError: the provider's `<p>-error.ts` */
   describeFailure?: (f: UpstreamFailure) => GatewayError;
-  /** `node` (default): node's http client, measured faster (docs/adr/0002-node-http-transport.md); `axios`: every call through axios */
-  transport?: 'axios' | 'node';
   /** sockets open to the upstream at once (default 256) */
   maxSockets?: number;
 }
@@ -60,13 +57,12 @@ function withQuery(url: string, query: UpstreamCall['query']): string {
  * The one HTTP client of every outbound adapter. Per provider: keep-alive agents (their socket cap bounds
  * the calls in flight to one upstream), four timeouts (call-guard.ts), bodies read as streams through the
  * response's handlers, non-2xx answers mapped by the provider's describeFailure, upstream request ids read.
- * Calls go through node's http client; multipart forms and downloads through axios (docs/adr/0002).
+ * Every call, form and download goes through node's http client (node-http-sender.ts, docs/adr/0002).
  * It redacts nothing: every error and answer leaves the adapter through the redacting ports (redacting-ports.ts).
  */
 export class UpstreamClient {
   private readonly agents: KeepAliveAgents;
   private readonly timeouts: Required<UpstreamTimeouts>;
-  private readonly viaAxios: (r: SendRequest) => Promise<SentResponse>;
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly host: string;
@@ -74,7 +70,6 @@ export class UpstreamClient {
   constructor(private readonly config: UpstreamClientConfig) {
     this.timeouts = resolveTimeouts(config.timeouts);
     this.agents = createKeepAliveAgents(this.timeouts.connectMs, config.maxSockets);
-    this.viaAxios = createAxiosSender(this.agents);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
     this.host = new URL(this.baseUrl).hostname.replace(/^\[|\]$/g, '');
@@ -88,10 +83,10 @@ export class UpstreamClient {
       body = JSON.stringify(call.json);
       headers['content-type'] = 'application/json';
     } else if (call.form) {
-      body = call.form; // axios writes the multipart body and its boundary header
+      body = call.form; // the sender encodes it and sets the content type with its boundary
     }
     const url = withQuery(this.baseUrl + call.path, call.query);
-    const res = await this.send({ method: call.method, url, headers, body }, call.signal, call.form !== undefined);
+    const res = await this.send({ method: call.method, url, headers, body }, call.signal);
     if (res.status >= 200 && res.status < 300) return res;
     throw await res.failure(this.config.describeFailure);
   }
@@ -118,7 +113,6 @@ export class UpstreamClient {
           lookup: this.hopLookup(target),
         },
         opts.signal,
-        true,
       );
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location) {
@@ -173,19 +167,15 @@ export class UpstreamClient {
     };
   }
 
-  /** Sends one request under a fresh CallGuard; resolves when the headers arrived, whatever the status. `axiosPays`: a form or a download. */
-  private async send(r: Omit<SendRequest, 'signal'>, signal: AbortSignal | undefined, axiosPays: boolean): Promise<UpstreamResponse> {
+  /** Sends one request under a fresh CallGuard; resolves when the headers arrived, whatever the status. */
+  private async send(r: Omit<SendRequest, 'signal'>, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
     const guard = new CallGuard(this.timeouts, signal, this.agents.begin());
-    const viaAxios = axiosPays || this.config.transport === 'axios';
     let res: SentResponse;
     try {
-      const req = { ...r, signal: guard.signal };
-      res = await (viaAxios ? this.viaAxios(req) : nodeSend(this.agents, req));
+      res = await nodeSend(this.agents, { ...r, signal: guard.signal });
     } catch (e) {
       guard.finish();
-      // a refused download hop comes back from axios wrapped
-      const cause = (e as { cause?: unknown }).cause;
-      throw guard.translate(isGatewayError(cause) ? cause : e);
+      throw guard.translate(e);
     }
     const requestId = (this.config.requestIdHeaders ?? ['x-request-id']).map((h) => res.headers[h]).find(Boolean);
     guard.headersReceived(() => res.stream.destroy());

@@ -9,8 +9,6 @@ export interface OpenAiCompatibleProviderConfig {
   /** optional: local servers often need none */
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
-  transport?: 'axios' | 'node';
   options?: Record<string, unknown>;
 }
 
@@ -26,7 +24,6 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
     baseUrl: requireBaseUrl(config.baseUrl),
     headers: { ...settings.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
     timeouts: config.timeouts,
-    transport: config.transport,
     requestIdHeaders: settings.requestIdHeaders,
     // Compatible servers send OpenAI's error shape or a looser one; the kit reads both, and 402 as "out of credit".
     describeFailure: describeChatFailure,

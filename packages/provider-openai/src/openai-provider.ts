@@ -21,8 +21,6 @@ export interface OpenAiProviderConfig {
   baseUrl?: string;
   apiKey?: string;
   timeouts?: UpstreamTimeouts;
-  /** upstream HTTP client of API calls: node (default) or axios (multipart forms and downloads always go through axios) */
-  transport?: 'axios' | 'node';
   /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project; `api`: which text API to call (auto, chat, responses) */
   options?: Record<string, unknown>;
 }
@@ -68,7 +66,6 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
       ...(project ? { 'openai-project': project } : {}),
     },
     timeouts: config.timeouts,
-    transport: config.transport,
     requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
     describeFailure: describeOpenAiFailure,
   });

@@ -27,7 +27,6 @@ const providerEntry = {
     baseUrl: { type: 'string', pattern: '^https?://' },
     apiKey: { type: 'string' },
     options: { type: 'object' },
-    transport: { enum: ['axios', 'node'] },
     hostedTools: { enum: HOSTED_TOOLS_POLICIES },
     accountResources: { enum: ACCOUNT_RESOURCES_POLICIES },
     timeouts: {

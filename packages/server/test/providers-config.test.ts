@@ -57,6 +57,8 @@ describe('provider config', () => {
     [{ id: 'sim2', type: 'simulator' as const, options: { queuedMs: 'soon' } }, 'providers.1.options.queuedMs'],
     [{ id: 'ark', type: 'ark' as const, apiKey: 'k', options: { maxBatch: 0 } }, 'providers.1.options.maxBatch'],
     [{ id: 'oa', type: 'openai' as const, apiKey: 'k', options: { organisation: 'x' } }, 'providers.1.options.organisation'],
+    // every call goes through the one sender: an entry still choosing one is refused (docs/upgrading.md)
+    [{ id: 'oa', type: 'openai' as const, apiKey: 'k', transport: 'axios' } as never, 'providers.1.transport'],
   ])('refuses a wrong provider entry naming the field: %j', (provider, field) => {
     // options are checked by the provider's own schema when the config loads; the rest when the provider is built
     expect(configError(() => buildProviders(buildConfig('cfg.json', withProvider(provider)), { dataDir: '/tmp' }))).toContain(field);

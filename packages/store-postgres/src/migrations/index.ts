@@ -27,6 +27,8 @@ import * as m028 from './028-account-alerts';
 import * as m029 from './029-narrowed-keys-members';
 import * as m030 from './030-sso-session-claims';
 import * as m031 from './031-audit-integrity';
+import * as m032 from './032-current-forms';
+import * as m032 from './032-conversation-kind';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,6 +65,8 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['029-narrowed-keys-members', m029],
   ['030-sso-session-claims', m030],
   ['031-audit-integrity', m031],
+  ['032-current-forms', m032],
+  ['032-conversation-kind', m032],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
