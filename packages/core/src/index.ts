@@ -84,9 +84,10 @@ export {
   type ReleaseOptions,
   type RoutingObserver,
   type UpstreamAttempt,
-  type ResponseStore,
+  type ConversationKind,
+  type ConversationStore,
   type StoredConversation,
-  type StoredResponse,
+  type StoredTurn,
   type AllAccountsTaskFilter,
   type TaskListFilter,
   type TaskPatch,
@@ -147,6 +148,7 @@ export { checkReasoningEffort, mayReason } from './reasoning';
 export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export { DeploymentSelector, type RoutedCallDeps } from './use-cases/deployment-selection';
 export { ResponsesConversation } from './use-cases/responses-conversation';
+export { StoredConversations, type KeptTurn } from './use-cases/stored-conversations';
 export { auditTaskBooks } from './use-cases/task-books-audit';
 export { isForbiddenAddress } from './network-address';
 export { newEventId, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks/webhook-events';

@@ -1,6 +1,6 @@
-import { eventually } from '@gateway/testkit';
+import { eventually, InMemoryConversationStore } from '@gateway/testkit';
 import request from 'supertest';
-import { ResponsesConversation, type ResponseStore, type StoredResponse } from '@gateway/core';
+import { ResponsesConversation, StoredConversations } from '@gateway/core';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
@@ -377,23 +377,12 @@ describe('POST /v1/responses: streaming', () => {
   });
 
   it('a client that disconnects stops the upstream, and nothing is stored', async () => {
-    const saved: StoredResponse[] = [];
-    const store: ResponseStore = {
-      async save(r) {
-        saved.push(r);
-      },
-      async findForAccount() {
-        return null;
-      },
-      async deleteForAccount() {
-        return false;
-      },
-    };
+    const store = new InMemoryConversationStore();
+    const saved = store.turns;
     const { port, seen } = scriptedTextPort([{ type: 'text-delta', delta: 'partial ' }], 'hang');
     const app = scriptedTextApp(openAiResponsesFormat, port, (d) => ({
       ...d,
-      responseStore: store,
-      responsesConversation: new ResponsesConversation({ text: d.text, store }),
+      responsesConversation: new ResponsesConversation({ text: d.text, conversations: new StoredConversations(store) }),
       usage: { record() {}, flush: async () => {} },
       compactionSecret: 'contract-test-secret-1',
     }));

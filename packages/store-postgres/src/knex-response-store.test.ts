@@ -1,12 +1,13 @@
-import type { StoredResponse } from '@gateway/core';
+import type { StoredTurn } from '@gateway/core';
 import { KnexResponseStore } from './knex-response-store';
 import { describeOnTestDatabases, type TestDatabaseTarget } from '../test/test-databases';
 
-const sample = (id: string, accountId = 'alpha'): StoredResponse => ({
+const sample = (id: string, accountId = 'alpha'): StoredTurn => ({
   id,
+  kind: 'response',
   accountId,
   model: 'sim-chat',
-  previousResponseId: null,
+  previousId: null,
   createdAt: new Date('2026-01-02T03:04:05Z'),
   document: { id, object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text: 'hi' }] }] },
   conversation: {
@@ -36,23 +37,32 @@ describeOnTestDatabases((target) =>
     afterAll(async () => db.drop());
 
     it('round-trips the document and the canonical conversation', async () => {
-      const r = { ...sample('resp_a1'), previousResponseId: 'resp_a0' };
+      const r = { ...sample('resp_a1'), previousId: 'resp_a0' };
       await store.save(r);
-      expect(await store.findForAccount('alpha', 'resp_a1')).toEqual(r);
+      expect(await store.find('alpha', 'response', 'resp_a1')).toEqual(r);
     });
 
     it('another account sees nothing and cannot delete', async () => {
       await store.save(sample('resp_a2'));
-      expect(await store.findForAccount('beta', 'resp_a2')).toBeNull();
-      expect(await store.deleteForAccount('beta', 'resp_a2')).toBe(false);
-      expect(await store.findForAccount('alpha', 'resp_a2')).not.toBeNull();
+      expect(await store.find('beta', 'response', 'resp_a2')).toBeNull();
+      expect(await store.delete('beta', 'response', 'resp_a2')).toBe(false);
+      expect(await store.find('alpha', 'response', 'resp_a2')).not.toBeNull();
     });
 
     it('deletes once', async () => {
       await store.save(sample('resp_a3'));
-      expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(true);
-      expect(await store.deleteForAccount('alpha', 'resp_a3')).toBe(false);
-      expect(await store.findForAccount('alpha', 'resp_a3')).toBeNull();
+      expect(await store.delete('alpha', 'response', 'resp_a3')).toBe(true);
+      expect(await store.delete('alpha', 'response', 'resp_a3')).toBe(false);
+      expect(await store.find('alpha', 'response', 'resp_a3')).toBeNull();
+    });
+
+    it('reads and deletes a turn only as its own kind', async () => {
+      const thread = { ...sample('msg_t1'), kind: 'thread' as const, previousId: 'msg_t0' };
+      await store.save(thread);
+      expect(await store.find('alpha', 'response', 'msg_t1')).toBeNull();
+      expect(await store.delete('alpha', 'response', 'msg_t1')).toBe(false);
+      expect(await store.find('alpha', 'thread', 'msg_t1')).toEqual(thread);
+      expect(await store.delete('alpha', 'thread', 'msg_t1')).toBe(true);
     });
 
     it('refuses a duplicate id', async () => {
@@ -65,9 +75,9 @@ describeOnTestDatabases((target) =>
       for (let i = 0; i < 5; i++) await at(`resp_old${i}`, `2025-01-0${i + 1}T00:00:00Z`, i % 2 ? 'beta' : 'alpha');
       await at('resp_new0', '2025-02-01T00:00:00Z');
       expect(await store.purgeCreatedBefore(new Date('2025-01-15T00:00:00Z'), 2)).toBe(5);
-      expect(await store.findForAccount('alpha', 'resp_old0')).toBeNull();
-      expect(await store.findForAccount('beta', 'resp_old1')).toBeNull();
-      expect((await store.findForAccount('alpha', 'resp_new0'))?.id).toBe('resp_new0');
+      expect(await store.find('alpha', 'response', 'resp_old0')).toBeNull();
+      expect(await store.find('beta', 'response', 'resp_old1')).toBeNull();
+      expect((await store.find('alpha', 'response', 'resp_new0'))?.id).toBe('resp_new0');
       expect(await store.purgeCreatedBefore(new Date('2025-01-15T00:00:00Z'))).toBe(0);
     });
   }),

@@ -11,6 +11,7 @@ export {
   fakeVideoCatalogue,
   FakeVideoModel,
   InMemoryContentStore,
+  InMemoryConversationStore,
   InMemoryTaskRepository,
   ManualClock,
   MemoryUsageLog,

@@ -3,7 +3,7 @@ import {
   collectStream,
   estimateInputTokens,
   newId,
-  type ResponseStore,
+  type StoredConversations,
   type TextGeneration,
   type TextResult,
   type TextStreamPart,
@@ -41,7 +41,7 @@ function withThread<B>(plain: RequestBody<B>): RequestBody<{ body: B; thread: Th
   return {
     ...plain,
     async check(raw, req, ctx: BodyCheckContext) {
-      const thread = await openThread((ctx.deps as MessagesRouterDeps).responseStore, ctx.principal!, raw);
+      const thread = await openThread((ctx.deps as MessagesRouterDeps).conversations, ctx.principal!, raw);
       return { thread, body: await plain.check(thread ? thread.body : raw, req, ctx) };
     },
   };
@@ -50,7 +50,7 @@ function withThread<B>(plain: RequestBody<B>): RequestBody<{ body: B; thread: Th
 export interface MessagesRouterDeps {
   text: TextGeneration;
   /** where server-held threads are kept; without it a `thread` request gets `thread_unsupported_request` */
-  responseStore?: ResponseStore;
+  conversations?: StoredConversations;
 }
 
 /** Anthropic SDKs read the request id from `request-id`; the gateway's id is echoed there too. */
@@ -130,8 +130,8 @@ export const messagesRoutes = [
       };
 
       const keep = async (result: TextResult, message: ReturnType<typeof encodeMessage>) => {
-        if (thread && deps.responseStore)
-          await keepThreadTurn(deps.responseStore, principal, thread, { message, request, result, model: model.id });
+        if (thread && deps.conversations)
+          await keepThreadTurn(deps.conversations, principal, thread, { message, request, result, model: model.id });
       };
 
       if (!body.stream) {

@@ -2,8 +2,8 @@ import {
   GatewayError,
   invalid,
   type Principal,
-  type ResponseStore,
-  type StoredResponse,
+  type StoredConversations,
+  type StoredTurn,
   type TextRequest,
   type TextResult,
 } from '@gateway/core';
@@ -11,12 +11,9 @@ import {
 /**
  * Server-held threads (`thread: {type: "create" | "continue", previous_message_id}`, beta `message-threads-*`): the
  * SDK's `beta.messages.thread()` and `toolRunner()` send the whole conversation once, then only each new turn. The
- * gateway keeps every answered turn (in the response store, scoped to the account), so a continued turn reaches any
- * upstream as one ordinary request with its full history, `system` and `tools`.
+ * gateway keeps every answered turn (core's stored conversations, kind `thread`, scoped to the account), so a
+ * continued turn reaches any upstream as one ordinary request with its full history, `system` and `tools`.
  */
-
-/** The `object` of a stored thread turn, so that Responses and threads never read each other's entries. */
-export const THREAD_TURN = 'message_thread_turn';
 
 /** The beta flag of threads: consumed here, never forwarded to an upstream. */
 export const THREADS_BETA = /^message-threads-/;
@@ -37,7 +34,6 @@ export interface ThreadTurn {
 
 /** The native history a turn leaves for the next one: what it sent, then its answer. */
 interface StoredThread {
-  object: typeof THREAD_TURN;
   system?: unknown;
   tools?: unknown;
   messages: unknown[];
@@ -66,7 +62,11 @@ function threadNotFound(id: string): GatewayError {
  * continues; a `create` and an ordinary request stay as they are. `null` when the body asks for no thread. Another
  * account's message id behaves as an unknown one (404 `thread_not_found`, after which the SDK replays the history).
  */
-export async function openThread(store: ResponseStore | undefined, principal: Principal, raw: unknown): Promise<ThreadTurn | null> {
+export async function openThread(
+  conversations: StoredConversations | undefined,
+  principal: Principal,
+  raw: unknown,
+): Promise<ThreadTurn | null> {
   if (!isObject(raw)) return null;
   const thread = threadOf(raw);
   if (!thread) return null;
@@ -74,7 +74,7 @@ export async function openThread(store: ResponseStore | undefined, principal: Pr
   if (thread.type !== 'create' && thread.type !== 'continue') {
     throw invalid('invalid_request_body', '"thread.type" must be "create" or "continue".', 'thread.type');
   }
-  if (!store) {
+  if (!conversations) {
     throw invalid(
       'thread_unsupported_request',
       'This gateway does not keep message threads; send the full conversation without "thread".',
@@ -86,7 +86,7 @@ export async function openThread(store: ResponseStore | undefined, principal: Pr
   if (typeof id !== 'string' || id === '') {
     throw invalid('missing_field', 'Missing required field "thread.previous_message_id".', 'thread.previous_message_id');
   }
-  const previous = storedThread(await store.findForAccount(principal.accountId, id));
+  const previous = storedThread(await conversations.find(principal, 'thread', id));
   if (!previous) throw threadNotFound(id);
   for (const field of CREATE_ONLY) {
     if (body[field] !== undefined && JSON.stringify(body[field]) !== JSON.stringify(previous[field])) {
@@ -109,38 +109,33 @@ export async function openThread(store: ResponseStore | undefined, principal: Pr
   };
 }
 
-function storedThread(found: StoredResponse | null): StoredThread | null {
+function storedThread(found: StoredTurn | null): StoredThread | null {
   const doc = found?.document;
-  return doc?.object === THREAD_TURN && Array.isArray(doc.messages) ? (doc as unknown as StoredThread) : null;
+  return doc && Array.isArray(doc.messages) ? (doc as unknown as StoredThread) : null;
 }
 
 /** Keeps an answered turn under its message id, for the next `continue` to build on. */
 export async function keepThreadTurn(
-  store: ResponseStore,
+  conversations: StoredConversations,
   principal: Principal,
   turn: ThreadTurn,
   answer: { message: { id: string; content: unknown }; request: TextRequest; result: TextResult; model: string },
 ): Promise<void> {
-  const { message } = answer;
+  const { message, request } = answer;
   const document: StoredThread = {
-    object: THREAD_TURN,
     ...(turn.body.system !== undefined ? { system: turn.body.system } : {}),
     ...(turn.body.tools !== undefined ? { tools: turn.body.tools } : {}),
     messages: [...(turn.body.messages as unknown[]), { role: 'assistant', content: message.content }],
     message,
   };
-  const history = answer.request.messages;
-  await store.save({
+  await conversations.keep(principal, {
+    kind: 'thread',
     id: message.id,
-    accountId: principal.accountId,
     model: answer.model,
-    previousResponseId: turn.previousId,
-    createdAt: new Date(),
+    previousId: turn.previousId,
+    sent: { system: request.system, messages: request.messages },
+    result: answer.result,
     document: document as unknown as Record<string, unknown>,
-    conversation: {
-      system: answer.request.system,
-      messages: answer.result.content.length ? [...history, { role: 'assistant', content: answer.result.content }] : history,
-    },
   });
 }
 

@@ -1,4 +1,4 @@
-import { invalid, newId, type Principal, type ResponseStore } from '@gateway/core';
+import { invalid, newId, type Principal, type ResponsesConversation } from '@gateway/core';
 
 type Json = Record<string, any>;
 
@@ -20,7 +20,11 @@ export function newItemIdOf(kind: string, responseId?: string): string {
  * that names no item of this account (unknown, another account's, or of a response stored with `store:
  * false`) is a 400 naming it.
  */
-export async function resolveItemReferences(store: ResponseStore, principal: Principal, input: unknown): Promise<unknown> {
+export async function resolveItemReferences(
+  conversations: Pick<ResponsesConversation, 'find'>,
+  principal: Principal,
+  input: unknown,
+): Promise<unknown> {
   if (!Array.isArray(input) || !input.some((item: Json) => item?.type === 'item_reference')) return input;
   const documents = new Map<string, Json[]>();
   const out: Json[] = [];
@@ -33,7 +37,7 @@ export async function resolveItemReferences(store: ResponseStore, principal: Pri
     const token = ITEM_ID.exec(id)?.[2];
     let output = token ? documents.get(token) : undefined;
     if (token && !output) {
-      const stored = await store.findForAccount(principal.accountId, `resp_${token}`);
+      const stored = await conversations.find(principal, `resp_${token}`);
       output = Array.isArray(stored?.document.output) ? (stored.document.output as Json[]) : [];
       documents.set(token, output);
     }

@@ -1,7 +1,7 @@
-import { GatewayError, type StoredResponse } from '@gateway/core';
+import { GatewayError, type StoredTurn } from '@gateway/core';
 import { decodeInputItemsQuery, encodeInputItems, pageInputItems, type InputItem } from './responses.input-items';
 
-const stored = (over: Partial<StoredResponse> = {}): Pick<StoredResponse, 'id' | 'conversation' | 'document'> => ({
+const stored = (over: Partial<StoredTurn> = {}): Pick<StoredTurn, 'id' | 'conversation' | 'document'> => ({
   id: 'resp_1',
   document: { output: [{ type: 'message' }] },
   conversation: {

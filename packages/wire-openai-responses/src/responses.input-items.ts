@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalid, urlOfImagePart, type Message, type StoredResponse, type ToolResultPart, type UserContent } from '@gateway/core';
+import { invalid, urlOfImagePart, type Message, type StoredTurn, type ToolResultPart, type UserContent } from '@gateway/core';
 import { encodeOutputItems } from './responses.output.codec';
 
 export const INPUT_ITEMS_LIMITS = Object.freeze({ default: 20, max: 100 });
@@ -57,7 +57,7 @@ const toolOutput = (r: ToolResultPart) =>
  * first (as one `developer` message), then every message before this response's own output, including the
  * history inherited through `previous_response_id`. Assistant content goes through the output encoder.
  */
-export function encodeInputItems(stored: Pick<StoredResponse, 'id' | 'conversation' | 'document'>): InputItem[] {
+export function encodeInputItems(stored: Pick<StoredTurn, 'id' | 'conversation' | 'document'>): InputItem[] {
   let index = 0;
   const itemId = (kind: string) => stableId(stored.id, index++, kind);
   const items: object[] = [];
@@ -97,7 +97,7 @@ export function pageInputItems(items: InputItem[], q: InputItemsQuery) {
  * The messages that produced a stored response: its conversation without the trailing assistant message that
  * conversationAfter appended, which is there exactly when the rendered response has output.
  */
-export function inputMessages(stored: Pick<StoredResponse, 'conversation' | 'document'>): Message[] {
+export function inputMessages(stored: Pick<StoredTurn, 'conversation' | 'document'>): Message[] {
   const { messages } = stored.conversation;
   const output = stored.document.output;
   const appended = Array.isArray(output) && output.length > 0 && messages[messages.length - 1]?.role === 'assistant';

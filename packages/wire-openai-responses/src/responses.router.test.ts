@@ -5,8 +5,9 @@ import {
   ModelCatalogue,
   ResponsesConversation,
   TextGeneration,
-  type ResponseStore,
-  type StoredResponse,
+  StoredConversations,
+  type ConversationStore,
+  type StoredTurn,
   type TextModelPort,
   type TextStreamPart,
   type UsageRow,
@@ -27,17 +28,20 @@ const failingPort: TextModelPort = {
 };
 
 function setup() {
-  const saved: StoredResponse[] = [];
+  const saved: StoredTurn[] = [];
   const rows: UsageRow[] = [];
-  const store: ResponseStore = {
+  const store: ConversationStore = {
     async save(r) {
       saved.push(r);
     },
-    async findForAccount(a, id) {
-      return saved.find((r) => r.accountId === a && r.id === id) ?? null;
+    async find(a, kind, id) {
+      return saved.find((r) => r.accountId === a && r.kind === kind && r.id === id) ?? null;
     },
-    async deleteForAccount() {
+    async delete() {
       return false;
+    },
+    async purgeCreatedBefore() {
+      return 0;
     },
   };
   const catalogue = new ModelCatalogue(
@@ -59,8 +63,7 @@ function setup() {
       openAiResponsesFormat,
       {
         text,
-        responseStore: store,
-        responsesConversation: new ResponsesConversation({ text, store }),
+        responsesConversation: new ResponsesConversation({ text, conversations: new StoredConversations(store) }),
         usage: { record: (r) => rows.push(r), flush: async () => {} },
         compactionSecret: 'unit-test-secret-0001',
       },

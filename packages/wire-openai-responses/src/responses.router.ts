@@ -4,7 +4,6 @@ import {
   type Principal,
   type Warning,
   type ResponsesConversation,
-  type ResponseStore,
   type TextGeneration,
   type UsageLog,
 } from '@gateway/core';
@@ -34,7 +33,6 @@ const countBody = jsonRequestBody<ResponsesRequestBody>(inputTokensRequestSchema
 
 export interface ResponsesRouterDeps {
   text: TextGeneration;
-  responseStore: ResponseStore;
   /** the stored-conversation use case, built by the composition root over the same text use case and store */
   responsesConversation: ResponsesConversation;
   /** compaction rows: compaction calls no model, so TextGeneration does not log it */
@@ -60,7 +58,7 @@ async function decode(deps: ResponsesRouterDeps, principal: Principal, body: Res
   const model = deps.text.resolve(principal, body.model);
   const previousId: string | null = body.previous_response_id ?? null;
   const previous = await deps.responsesConversation.previous(principal, previousId);
-  const resolved = await resolveItemReferences(deps.responseStore, principal, body.input);
+  const resolved = await resolveItemReferences(deps.responsesConversation, principal, body.input);
   const lifted = liftAdditionalTools({ ...body, input: resolved } as ResponsesRequestBody);
   const { tools, hosted, naming } = flattenTools(lifted.tools);
   const input = flattenInputItems(lifted.input);

@@ -25,7 +25,7 @@ export {
   type TaskPatch,
   type TaskRepository,
 } from './task-repository.port';
-export { type ResponseStore, type StoredConversation, type StoredResponse } from './response-store.port';
+export { type ConversationKind, type ConversationStore, type StoredConversation, type StoredTurn } from './conversation-store.port';
 export { type ClaimedTask, type ReleaseOptions, type TaskQueue } from './task-queue.port';
 export {
   checkContentKey,

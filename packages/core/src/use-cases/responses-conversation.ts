@@ -1,7 +1,8 @@
 import type { Principal } from '../auth';
 import { GatewayError } from '../errors';
-import type { ResponseStore, StoredConversation, StoredResponse } from '../ports';
+import type { StoredConversation, StoredTurn } from '../ports';
 import { collectStream, type TextRequest, type TextResult, type TextStreamPart } from '../text';
+import type { StoredConversations } from './stored-conversations';
 import type { TextCallMeta, TextGeneration } from './text-generation';
 
 /** One turn of a stored conversation (OpenAI Responses): what it continues, what it sends, whether it is kept. */
@@ -22,13 +23,7 @@ export type ResponseDocument = Record<string, unknown>;
 
 export interface ResponsesConversationDeps {
   text: Pick<TextGeneration, 'generate' | 'stream'>;
-  store: ResponseStore;
-}
-
-/** The history a follow-up continues: what was sent, then this response's output (when there is any). */
-export function conversationAfter(sent: StoredConversation, result: TextResult): StoredConversation {
-  if (!result.content.length) return sent;
-  return { ...sent, messages: [...sent.messages, { role: 'assistant', content: result.content }] };
+  conversations: StoredConversations;
 }
 
 /**
@@ -39,22 +34,25 @@ export class ResponsesConversation {
   constructor(private readonly deps: ResponsesConversationDeps) {}
 
   /** The caller's own stored response; anyone else's id gets the very same 404 as an unknown one. */
-  async load(principal: Principal, id: string, param: string): Promise<StoredResponse> {
-    const found = await this.deps.store.findForAccount(principal.accountId, id);
-    // the store also keeps Anthropic message-thread turns (wire-anthropic-messages), which are no responses
-    if (!found || found.document.object === 'message_thread_turn')
-      throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
+  async load(principal: Principal, id: string, param: string): Promise<StoredTurn> {
+    const found = await this.find(principal, id);
+    if (!found) throw new GatewayError('not_found', `Response with id '${id}' not found.`, { code: 'response_not_found', param });
     return found;
   }
 
+  /** The caller's own stored response, or null. */
+  find(principal: Principal, id: string): Promise<StoredTurn | null> {
+    return this.deps.conversations.find(principal, 'response', id);
+  }
+
   /** The previous turn a request continues, when it names one. */
-  async previous(principal: Principal, previousResponseId: string | null): Promise<StoredResponse | undefined> {
+  async previous(principal: Principal, previousResponseId: string | null): Promise<StoredTurn | undefined> {
     return previousResponseId ? this.load(principal, previousResponseId, 'previous_response_id') : undefined;
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     await this.load(principal, id, 'response_id');
-    await this.deps.store.deleteForAccount(principal.accountId, id);
+    await this.deps.conversations.delete(principal, 'response', id);
   }
 
   /** Generates the turn, renders it in the caller's format and stores that rendering. */
@@ -99,14 +97,15 @@ export class ResponsesConversation {
 
   private async save(principal: Principal, turn: ConversationTurn, document: ResponseDocument, result: TextResult): Promise<void> {
     if (!turn.store) return;
-    await this.deps.store.save({
+    await this.deps.conversations.keep(principal, {
+      kind: 'response',
       id: turn.id,
-      accountId: principal.accountId,
       model: turn.model,
-      previousResponseId: turn.previousResponseId,
+      previousId: turn.previousResponseId,
       createdAt: turn.createdAt,
+      sent: turn.conversation,
+      result,
       document,
-      conversation: conversationAfter(turn.conversation, result),
     });
   }
 }

@@ -1,13 +1,16 @@
-import { ResponsesConversation, TextGeneration } from '@gateway/core';
+import { ResponsesConversation, StoredConversations, TextGeneration } from '@gateway/core';
 import { compactionSecret } from './compaction-secret';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Text: the text use case, the stored responses and the conversation use case the Responses format continues. */
+/**
+ * Text: the text use case, and the stored conversations that Responses (previous_response_id) and Anthropic message
+ * threads continue.
+ */
 export function wireText(ctx: WiringContext) {
-  const responses = ctx.stores.responses;
-  const purge = responsesPurge(ctx, responses);
+  const conversations = new StoredConversations(ctx.stores.responses);
+  const purge = conversationsPurge(ctx, conversations);
   const text = new TextGeneration({
     ...routedDeps(ctx),
     providers: ctx.providers,
@@ -24,8 +27,8 @@ export function wireText(ctx: WiringContext) {
   return {
     services: {
       text,
-      responseStore: responses,
-      responsesConversation: new ResponsesConversation({ text, store: responses }),
+      conversations,
+      responsesConversation: new ResponsesConversation({ text, conversations }),
       compactionSecret: compactionSecret(ctx.env),
       compactionPreviousSecret: ctx.env.previousSecret,
     },
@@ -35,16 +38,17 @@ export function wireText(ctx: WiringContext) {
 }
 
 /**
- * Stored responses are kept RESPONSES_RETENTION_DAYS (30, as OpenAI keeps them), then deleted: at start and hourly.
- * Every instance may purge; deleting is idempotent. A response may stay readable up to an hour past its retention.
+ * Stored turns (responses and thread turns) are kept RESPONSES_RETENTION_DAYS (30, as OpenAI keeps responses), then
+ * deleted: at start and hourly.
+ * Every instance may purge; deleting is idempotent. A turn may stay readable up to an hour past its retention.
  */
-function responsesPurge(ctx: WiringContext, store: WiringContext['stores']['responses']): Required<Pick<AreaWiring, 'start' | 'stop'>> {
+function conversationsPurge(ctx: WiringContext, conversations: StoredConversations): Required<Pick<AreaWiring, 'start' | 'stop'>> {
   const days = ctx.env.responsesRetentionDays ?? 30;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   const run = () => {
-    running ??= store
-      .purgeCreatedBefore(new Date(Date.now() - days * 86_400_000))
+    running ??= conversations
+      .expire(days)
       .then(
         (n) => void (n > 0 && ctx.logger.info('stored responses purged', { count: n, retentionDays: days })),
         (e: Error) => void ctx.logger.error('stored responses purge failed', { error: e.message }),

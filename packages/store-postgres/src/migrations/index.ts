@@ -28,7 +28,7 @@ import * as m029 from './029-narrowed-keys-members';
 import * as m030 from './030-sso-session-claims';
 import * as m031 from './031-audit-integrity';
 import * as m032 from './032-current-forms';
-import * as m032 from './032-conversation-kind';
+import * as m033 from './033-conversation-kind';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -66,7 +66,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['030-sso-session-claims', m030],
   ['031-audit-integrity', m031],
   ['032-current-forms', m032],
-  ['032-conversation-kind', m032],
+  ['033-conversation-kind', m033],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
