@@ -3,7 +3,7 @@
 # checkout, by environment, or both; which side goes first alternates per round. One JSON line per run, prefixed.
 #   bash bench/ab.sh <rounds> [bench:cpu args]
 #   AB_A_DIR  the "before" checkout (default: this one), e.g. `git worktree add /tmp/before <commit>` + `npm ci` there
-#   AB_A_ENV / AB_B_ENV  settings of each side, e.g. AB_A_ENV="GATEWAY_PGLITE_THREAD=0" (docs/adr/0004)
+#   AB_A_ENV / AB_B_ENV  settings of each side, e.g. AB_A_ENV="VIDEO_WORKER_CONCURRENCY=8"
 # e.g. AB_A_DIR=/tmp/before BENCH_SECONDS=8 bash bench/ab.sh 3 --stream; BENCH_CONNECTIONS=128 passes through.
 # bench/results/levers.md records the results.
 set -uo pipefail

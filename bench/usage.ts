@@ -66,10 +66,6 @@ async function main() {
         `/admin/usage?group_by=${groupBy} (every account, edges a second short of whole days: rollup + ~2 days raw)`,
         () => usage.summary({ groupBy, limit: 100, ...worst }),
       ]);
-    cases.push([
-      '/admin/usage?group_by=day (every account, from and to inside a day, all raw rows: the reference)',
-      () => new KnexUsageQuery(db.knex, { rollup: false }).summary({ groupBy: 'day', limit: 100, ...partial }),
-    ]);
     for (const groupBy of ['day', 'model'] as UsageGrouping[])
       cases.push([
         `/admin/usage?account=…&group_by=${groupBy} (from and to inside a day)`,

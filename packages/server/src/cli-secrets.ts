@@ -15,7 +15,6 @@ export async function resealCommand(env: GatewayEnv, io: CliIo): Promise<number>
       databaseUrl: env.databaseUrl,
       dataDir: env.dataDir,
       schema: env.databaseSchema,
-      pgliteOnEventLoop: env.pgliteOnEventLoop,
     });
   } catch (e) {
     if (e instanceof DataDirLockedError)

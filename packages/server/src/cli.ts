@@ -54,7 +54,6 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
     databaseUrl: env.databaseUrl,
     dataDir: env.dataDir,
     schema: env.databaseSchema,
-    pgliteOnEventLoop: env.pgliteOnEventLoop,
   });
   try {
     // no key cache: the CLI's process reads each key once

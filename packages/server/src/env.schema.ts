@@ -17,7 +17,6 @@ export const envSchema = {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080, description: 'where to listen' },
     TRUST_PROXY: flag('X-Forwarded-* name the client and origin'),
     METRICS_PUBLIC: flag('/metrics without the admin key'),
-    GATEWAY_PGLITE_THREAD: flag('0: the embedded database on the event loop'),
     RATE_LIMIT_ON_REDIS_ERROR: {
       type: 'string',
       enum: ['open', 'closed', ''],

@@ -47,8 +47,6 @@ export interface GatewayEnv {
   configPollMs?: number;
   /** SHUTDOWN_GRACE_MS: how long SIGTERM waits for in-flight requests and streams */
   shutdownGraceMs?: number;
-  /** GATEWAY_PGLITE_THREAD=0: the embedded PGlite on the event loop instead of a worker thread of its own (docs/adr/0004) */
-  pgliteOnEventLoop?: boolean;
   /** tests: keep the embedded database in memory instead of under dataDir */
   inMemoryDatabase?: boolean;
   /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
@@ -147,7 +145,6 @@ export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
     host: e.HOST ?? '0.0.0.0',
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: e.DATA_DIR ?? './.gateway-data',
-    pgliteOnEventLoop: v.GATEWAY_PGLITE_THREAD === '0' || v.GATEWAY_PGLITE_THREAD === 'false',
     publicBaseUrl: (e.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     publicBaseUrlDerived: !e.PUBLIC_BASE_URL,
     trustProxy: isOn(v.TRUST_PROXY),

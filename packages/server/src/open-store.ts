@@ -16,13 +16,12 @@ export async function openStore(env: GatewayEnv, logger: Logger): Promise<Databa
     logger.info('first start: creating the embedded store (this takes a while, later starts are quick)', {
       dir: path.resolve(dataDir, 'pglite'),
     });
-  else logger.info('opening the embedded store and applying migrations', { inMemory: !dataDir, onEventLoop: !!env.pgliteOnEventLoop });
+  else logger.info('opening the embedded store and applying migrations', { inMemory: !dataDir });
   try {
     const db = await openDatabase({
       databaseUrl: env.databaseUrl,
       dataDir,
       schema: env.databaseSchema,
-      pgliteOnEventLoop: env.pgliteOnEventLoop,
     });
     logger.info('store ready', { store: db.kind, ms: Date.now() - started });
     return db;

@@ -2,8 +2,6 @@ import knex, { type Knex } from 'knex';
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
@@ -20,8 +18,6 @@ export interface DatabaseOptions {
   /** a Postgres schema to use (and create); tests use one each so runs never collide */
   schema?: string;
   poolMax?: number;
-  /** the embedded PGlite on the event loop instead of in a worker thread of its own (docs/adr/0004) */
-  pgliteOnEventLoop?: boolean;
 }
 
 export interface Database {
@@ -42,7 +38,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let kind: Database['kind'];
   let lock: DataDirLock | undefined;
   let pglite: EmbeddedSession | undefined;
-  const onEventLoop = opts.pgliteOnEventLoop ?? false;
   if (opts.databaseUrl) {
     kind = 'postgres';
     db = knex({
@@ -70,7 +65,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         }
       }
     }
-    [db, pglite] = openPglite(dir, opts.schema, onEventLoop);
+    [db, pglite] = openPglite(dir, opts.schema);
   }
   let migrated = 0;
   const migrate = async () => {
@@ -88,13 +83,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   try {
     await (kind === 'postgres' ? withMigrationLock(db, opts.schema, migrate) : migrate());
     // WASM memory only grows: the migrations leave PGlite's heap larger than a running gateway needs. A fresh
-    // instance on the same directory starts small (docs/benchmarks.md, memory): a fresh thread, whose end returned
-    // the old heap, or on the event loop a collection that frees the old instance.
+    // thread on the same directory starts small (docs/benchmarks.md, memory): the old thread's end returned its heap.
     if (kind === 'pglite' && opts.dataDir && migrated > 0) {
       await db.destroy();
-      [db, pglite] = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema, onEventLoop);
+      [db, pglite] = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema);
       await db.raw('select 1');
-      if (onEventLoop) collectGarbage();
     }
     // PGlite sets its own files' modes (0666): owner-only at open, every minute, and at close
     if (kind === 'pglite' && opts.dataDir) stopSweep = keepTreePrivate(path.resolve(opts.dataDir, 'pglite'));
@@ -115,7 +108,7 @@ async function applyMigrations(db: Knex, schema: string | undefined): Promise<nu
 
 /** What the child process of prepareInChild runs (pglite-prepare.ts): initdb and the migrations, then close. */
 export async function prepareEmbeddedStore(dir: string, schema: string | undefined): Promise<void> {
-  const [db] = openPglite(dir, schema, true); // this child process does nothing else
+  const db = pgliteKnex(new PGlite(dir, { postgresqlconf: PGLITE_CONF }), schema); // this child process does nothing else, so no thread
   try {
     await applyMigrations(db, schema);
   } finally {
@@ -180,27 +173,20 @@ async function listenOnPostgres(
 }
 
 /**
- * The discarded PGlite's WASM memory is returned only when V8 collects it, and an idle process may not collect
- * for a long time; one full collection at start-up returns it now. (`--expose-gc` for this one call.)
+ * knex on PGlite in a worker thread of its own (pglite-thread-client.ts), so queries, the usage log's batch inserts
+ * included, never hold up requests (docs/adr/0004); knex-pglite takes the thread's proxy as its PGlite.
  */
-function collectGarbage(): void {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
-  gc?.();
+function openPglite(dir: string | undefined, schema: string | undefined): [Knex, EmbeddedSession] {
+  const pglite = new PgliteThread(dir);
+  return [pgliteKnex(pglite, schema), pglite];
 }
 
-/**
- * knex on PGlite: by default PGlite runs in a worker thread (pglite-thread-client.ts), so queries, the usage log's
- * batch inserts included, never hold up requests (docs/adr/0004); knex-pglite takes the thread's proxy as its PGlite.
- */
-function openPglite(dir: string | undefined, schema: string | undefined, onEventLoop: boolean): [Knex, EmbeddedSession] {
-  const pglite: EmbeddedSession = onEventLoop ? new PGlite(dir, { postgresqlconf: PGLITE_CONF }) : new PgliteThread(dir);
-  const k = knex({
+function pgliteKnex(pglite: EmbeddedSession, schema: string | undefined): Knex {
+  return knex({
     client: ClientPgLite as unknown as typeof knex.Client,
     connection: { pglite } as never,
     searchPath: schema ? [schema] : undefined,
   });
-  return [k, pglite];
 }
 
 /**

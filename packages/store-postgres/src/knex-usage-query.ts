@@ -56,7 +56,7 @@ function videoOf(r: Record<string, any>): UsageRecord['video'] {
 }
 
 export class KnexUsageQuery implements UsageQuery {
-  /** `rollup: false` reads the raw rows only (the reference answer the tests compare the planned one with). */
+  /** tests only: `rollup: false` reads the raw rows alone, the reference answer the planned one is compared with */
   constructor(
     private readonly db: Knex,
     private readonly options: { rollup?: boolean } = {},

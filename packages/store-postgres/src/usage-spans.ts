@@ -25,7 +25,7 @@ type SpanFilter = Pick<UsageFilter, 'from' | 'to' | 'taskId' | 'requestId' | 'id
 /**
  * The one rule deciding rollup vs raw rows. The rollup keeps account, key, model, provider, status and wire format per
  * UTC day; a task, request id or idempotency key needs the raw rows throughout, and so does a range holding no whole
- * day. `rollup: false` plans the raw rows only (the reference answer the tests compare with).
+ * day. `rollup: false` (tests only) plans the raw rows alone, the reference answer the planned one is compared with.
  */
 export function planUsageSpans(f: SpanFilter, options: { rollup?: boolean } = {}): UsageSpans {
   const all: UsageSpans = { rollup: null, raw: [{ from: f.from, to: f.to }] };
