@@ -15,7 +15,11 @@ const shared = {
   // the dashboard's build output is not code under test
   modulePathIgnorePatterns: ['<rootDir>/packages/dashboard/dist'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] } as Record<string, [string, Record<string, unknown>]>,
-  moduleNameMapper: { '^@gateway/(.*)$': '<rootDir>/packages/$1/src' },
+  moduleNameMapper: {
+    // a package's test-support entry (`@gateway/provider-kling/testing`): its fakes, for tests only
+    '^@gateway/([^/]+)/testing$': '<rootDir>/packages/$1/src/testing',
+    '^@gateway/(.*)$': '<rootDir>/packages/$1/src',
+  },
 };
 
 const config: Config = {

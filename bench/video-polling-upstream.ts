@@ -5,7 +5,10 @@
  * gap between two polls since `sinceMs`.
  */
 import readline from 'node:readline';
-import { startFakeArk, startFakeSora, startFakeVeo, type FakeHttpServer } from '../packages/testkit/src';
+import { startFakeArk } from '../packages/provider-ark/src/testing';
+import { startFakeVeo } from '../packages/provider-google/src/testing';
+import { startFakeSora } from '../packages/provider-openai/src/testing';
+import type { FakeHttpServer } from '../packages/testkit/src';
 
 const kind = (process.argv[2] ?? 'sora') as 'sora' | 'ark' | 'veo';
 

@@ -1,4 +1,5 @@
-import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeArk } from '@gateway/testkit';
+import { describeVideoModelConformance, fakeVideoConformanceBase } from '@gateway/testkit';
+import { startFakeArk } from './testing';
 import { arkProvider } from './ark-provider';
 
 describeVideoModelConformance('ark (batched polling)', async () => {

@@ -1,14 +1,6 @@
 import { GatewayError } from '@gateway/core';
-import {
-  fakeMp4,
-  pollUntilSettled,
-  readStream,
-  startFakeArk,
-  taggedDataUrl,
-  taggedFrame,
-  useFakeVideoUpstream,
-  videoRequest,
-} from '@gateway/testkit';
+import { fakeMp4, pollUntilSettled, readStream, taggedDataUrl, taggedFrame, useFakeVideoUpstream, videoRequest } from '@gateway/testkit';
+import { startFakeArk } from './testing';
 import { arkProvider } from './ark-provider';
 import { convertToArkTask } from './convert-to-ark-task';
 

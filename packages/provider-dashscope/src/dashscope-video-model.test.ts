@@ -4,12 +4,12 @@ import {
   fakeVideoConformanceBase,
   pollUntilSettled,
   readStream,
-  startFakeDashScope,
   taggedDataUrl,
   taggedFrame,
   useFakeVideoUpstream,
   videoRequest,
 } from '@gateway/testkit';
+import { startFakeDashScope } from './testing';
 import { convertToDashScopeVideo } from './convert-to-dashscope-video';
 import { dashscopeProvider } from './dashscope-provider';
 

@@ -1,4 +1,5 @@
-import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeVeo } from '@gateway/testkit';
+import { describeVideoModelConformance, fakeVideoConformanceBase } from '@gateway/testkit';
+import { startFakeVeo } from './testing';
 import { createGoogleProvider } from './google-provider';
 
 describeVideoModelConformance('google (Veo)', async () => {

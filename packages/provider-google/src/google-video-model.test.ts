@@ -1,13 +1,5 @@
-import {
-  fakeMp4,
-  pollUntilSettled,
-  readStream,
-  startFakeVeo,
-  taggedBase64,
-  taggedFrame,
-  useFakeVideoUpstream,
-  videoRequest,
-} from '@gateway/testkit';
+import { fakeMp4, pollUntilSettled, readStream, taggedBase64, taggedFrame, useFakeVideoUpstream, videoRequest } from '@gateway/testkit';
+import { startFakeVeo } from './testing';
 import { convertToGoogleVideo } from './convert-to-google-video';
 import { createGoogleProvider } from './google-provider';
 import { decodeVeoRef } from './google-video-model';

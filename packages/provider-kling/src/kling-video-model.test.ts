@@ -4,13 +4,12 @@ import {
   ManualClock,
   pollUntilSettled,
   readStream,
-  startFakeKling,
   taggedBase64,
   taggedFrame,
   useFakeVideoUpstream,
-  verifyHs256,
   videoRequest,
 } from '@gateway/testkit';
+import { startFakeKling, verifyHs256 } from './testing';
 import { KlingTokens, parseKlingKey, signKlingToken } from './kling-auth';
 import { convertToKlingTask } from './convert-to-kling-task';
 import { createKlingProvider } from './kling-provider';

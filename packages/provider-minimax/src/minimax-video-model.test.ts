@@ -4,12 +4,12 @@ import {
   fakeVideoConformanceBase,
   pollUntilSettled,
   readStream,
-  startFakeMiniMax,
   taggedDataUrl,
   taggedFrame,
   useFakeVideoUpstream,
   videoRequest,
 } from '@gateway/testkit';
+import { startFakeMiniMax } from './testing';
 import { convertToMiniMaxVideo } from './convert-to-minimax-video';
 import { minimaxProvider } from './minimax-provider';
 

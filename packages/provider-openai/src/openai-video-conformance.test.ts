@@ -1,4 +1,5 @@
-import { describeVideoModelConformance, fakeVideoConformanceBase, startFakeSora } from '@gateway/testkit';
+import { describeVideoModelConformance, fakeVideoConformanceBase } from '@gateway/testkit';
+import { startFakeSora } from './testing';
 import { createOpenAiProvider } from './openai-provider';
 
 describeVideoModelConformance('openai (Sora)', async () => {

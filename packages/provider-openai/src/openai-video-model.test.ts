@@ -1,5 +1,6 @@
 import type { VideoImage } from '@gateway/core';
-import { fakeMp4, pollUntilSettled, readStream, startFakeSora, useFakeVideoUpstream, videoRequest } from '@gateway/testkit';
+import { fakeMp4, pollUntilSettled, readStream, useFakeVideoUpstream, videoRequest } from '@gateway/testkit';
+import { startFakeSora } from './testing';
 import { createOpenAiProvider } from './openai-provider';
 
 const png = (w: number, h: number): VideoImage => ({ mediaType: 'image/png', data: Buffer.from('png-bytes'), width: w, height: h });

@@ -4,13 +4,12 @@ import {
   fakeVideoConformanceBase,
   pollUntilSettled,
   readStream,
-  RUNWAY_API_VERSION,
-  startFakeRunway,
   taggedDataUrl,
   taggedFrame,
   useFakeVideoUpstream,
   videoRequest,
 } from '@gateway/testkit';
+import { RUNWAY_API_VERSION, startFakeRunway } from './testing';
 import { convertToRunwayTask } from './convert-to-runway-task';
 import { runwayProvider } from './runway-provider';
 

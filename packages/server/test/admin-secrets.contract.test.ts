@@ -15,32 +15,32 @@ const SECRET = 'gateway-secret-9d8c7b6a5f4e';
 const FILE_KEY = 'sk-file-literal-Hq2Wm8Zp';
 const ENV_KEY = 'sk-from-env-Lr5Tn1Vc';
 const ADMIN_KEY_VALUE = 'sk-admin-written-Bx4Ky7Qs';
-const SAVED = process.env.SECRETS_REF_KEY;
+/** the gateway's environment: the key its config file references, and a variable not meant for keys */
+const VARIABLES = { ...process.env, SECRETS_REF_KEY: ENV_KEY, OTHER_PROCESS_VAR: 'not-for-admins' };
 
 let upstream: FakeUpstream;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  process.env.SECRETS_REF_KEY = ENV_KEY;
-  process.env.OTHER_PROCESS_VAR = 'not-for-admins';
   upstream = await startFakeUpstream('openai', { apiKey: ADMIN_KEY_VALUE });
 });
 afterAll(async () => {
-  if (SAVED === undefined) delete process.env.SECRETS_REF_KEY;
-  else process.env.SECRETS_REF_KEY = SAVED;
-  delete process.env.OTHER_PROCESS_VAR;
   await upstream.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** A gateway on a data dir of its own (so a second one can restart on it), its file naming one env key and one literal key. */
-async function gateway(env: { secret?: string; allowedEnv?: string }, dataDir?: string): Promise<TestGateway> {
+async function gateway(
+  env: { secret?: string; allowedEnv?: string },
+  dataDir?: string,
+  variables: NodeJS.ProcessEnv = VARIABLES,
+): Promise<TestGateway> {
   const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'gw-admin-secrets-'));
   if (!dataDir) dirs.push(dir);
   const base = testConfigFile();
   return startTestGateway({
     listen: false,
-    env: { adminKey: ADMIN, dataDir: dir, inMemoryDatabase: false, ...env },
+    env: { adminKey: ADMIN, dataDir: dir, inMemoryDatabase: false, variables, ...env },
     config: {
       ...base,
       providers: [
@@ -151,8 +151,10 @@ describe('env references through the admin API', () => {
   });
 
   it('the config file’s own references and the operator’s allowed names or prefixes are accepted', async () => {
-    process.env.UPSTREAM_EXTRA_KEY = 'sk-extra';
-    const gw = await gateway({ secret: SECRET, allowedEnv: 'OTHER_PROCESS_VAR, UPSTREAM_*' });
+    const gw = await gateway({ secret: SECRET, allowedEnv: 'OTHER_PROCESS_VAR, UPSTREAM_*' }, undefined, {
+      ...VARIABLES,
+      UPSTREAM_EXTRA_KEY: 'sk-extra',
+    });
     try {
       for (const name of ['SECRETS_REF_KEY', 'OTHER_PROCESS_VAR', 'UPSTREAM_EXTRA_KEY'])
         expect({
@@ -163,7 +165,6 @@ describe('env references through the admin API', () => {
           status: 200,
         });
     } finally {
-      delete process.env.UPSTREAM_EXTRA_KEY;
       await gw.stop();
     }
   });

@@ -23,6 +23,9 @@ function allowedInternal(pkg: string): (dep: string) => boolean {
   return () => false;
 }
 
+/** A package's test-support files (`src/testing/`, its `@gateway/<pkg>/testing` entry): they, and nothing else, may use the testkit. */
+const isTestSupport = (file: string) => file.split(path.sep).includes('testing');
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = path.join(dir, f);
@@ -48,6 +51,7 @@ describe('dependency rule', () => {
     const manifest = JSON.parse(readFileSync(path.join(PACKAGES, pkg, 'package.json'), 'utf8'));
     const allowed = allowedInternal(pkg);
     const declared = Object.keys(manifest.dependencies ?? {});
+    const declaredForTests = Object.keys(manifest.devDependencies ?? {});
     const violations: string[] = [];
     for (const d of declared) {
       if (pkg === 'core' || (d.startsWith('@gateway/') && !allowed(d.slice(9)))) violations.push(`package.json depends on ${d}`);
@@ -59,7 +63,9 @@ describe('dependency rule', () => {
           if (coreRefuses(spec)) violations.push(`${rel} imports ${spec}, not on the core's list`);
         } else if (spec.startsWith('@gateway/')) {
           const target = spec.slice(9).split('/')[0];
-          if (target === 'server' || !allowed(target!)) violations.push(`${rel} imports ${spec}`);
+          if (target === 'testkit' && isTestSupport(file)) {
+            if (!declaredForTests.includes('@gateway/testkit')) violations.push(`${rel} imports ${spec} without declaring it`);
+          } else if (target === 'server' || !allowed(target!)) violations.push(`${rel} imports ${spec}`);
           else if (!declared.includes(`@gateway/${target}`)) violations.push(`${rel} imports ${spec} without declaring it`);
         }
       }

@@ -166,13 +166,9 @@ describe('admin CLI', () => {
         groups: [{ name: 'house', models: ['house-chat'] }],
       };
       writeFileSync(path.join(dataDir, 'gateway.json'), JSON.stringify(file));
-      process.env.CLI_TEST_UPSTREAM_KEY = 'sk-upstream-secret-of-the-gateway';
-      try {
-        const gw = await startTestGateway({ config: file, listen: false, env: { dataDir, inMemoryDatabase: false } });
-        await gw.stop();
-      } finally {
-        delete process.env.CLI_TEST_UPSTREAM_KEY;
-      }
+      const variables = { ...process.env, CLI_TEST_UPSTREAM_KEY: 'sk-upstream-secret-of-the-gateway' };
+      const gw = await startTestGateway({ config: file, listen: false, env: { dataDir, inMemoryDatabase: false, variables } });
+      await gw.stop();
       const catalogue = async () => {
         const db = await openDatabase({ dataDir });
         try {

@@ -199,7 +199,6 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
   const fakes: Record<string, FakeUpstream> = {};
   let gw: TestGateway;
   let agentKey = '';
-  const saved = { ...process.env };
 
   /** A CLI command of the page, on this gateway's database; its output lines. */
   async function cli(command: string, ...args: string[]): Promise<string> {
@@ -211,18 +210,16 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
 
   beforeAll(async () => {
     for (const p of file.providers) fakes[p.id] = await startFakeUpstream(DIALECTS[p.id]!, { apiKey: env[String(p.apiKey).slice(4)] });
-    Object.assign(process.env, env);
-    gw = await startTestGateway({ config: { ...file, providers: file.providers.map((p) => ({ ...p, baseUrl: fakes[p.id]!.url })) } });
+    gw = await startTestGateway({
+      config: { ...file, providers: file.providers.map((p) => ({ ...p, baseUrl: fakes[p.id]!.url })) },
+      env: { variables: { ...process.env, ...env } },
+    });
     await cli('accounts:create', 'me');
     agentKey = /shown once: (sk-\S+)/.exec(await cli('keys:create', '--account', 'me', '--group', 'agents'))![1]!;
   });
   afterAll(async () => {
     await gw?.stop();
     await Promise.all(Object.values(fakes).map((f) => f.close()));
-    for (const k of Object.keys(env)) {
-      if (k in saved) process.env[k] = saved[k];
-      else delete process.env[k];
-    }
   });
 
   it('every request body and error example is sent by this test', () => {

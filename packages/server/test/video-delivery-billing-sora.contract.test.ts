@@ -3,25 +3,22 @@
  * shorter than asked, and the gateway settles on those seconds, giving the difference back; a video object without
  * `seconds` and `size` is measured from the stored file instead of being billed as requested.
  */
-import { eventually, startFakeSora, type FakeSora } from '@gateway/testkit';
+import { eventually } from '@gateway/testkit';
+import { startFakeSora, type FakeSora } from '@gateway/provider-openai/testing';
 import request from 'supertest';
 import type { GatewayConfigFile } from '../src/config';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 import { settle } from './support/upstream-video-gateways';
 
 const ADMIN = 'sk-admin-delivery-sora-0001';
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '60', VIDEO_POLL_MAX_MS: '200' };
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, pollMinMs: 60, pollMaxMs: 200 };
 const PRICES = { '480p': 1, '720p': 2, '1080p': 3, '4k': 4 };
-const saved: Record<string, string | undefined> = {};
 
 let sora: FakeSora;
 let gw: TestGateway;
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   // prompt markers read by the fake: `[delivered:N]` answers `seconds: "N"`, `[unstated]` leaves out seconds and size
   sora = await startFakeSora({ queuedMs: 30, runningMs: 60 });
   const config: GatewayConfigFile = {
@@ -40,16 +37,12 @@ beforeAll(async () => {
     groups: [{ name: 'default', models: ['*'] }],
     keys: [{ key: ALPHA_KEY, account: 'alpha', group: 'default' }],
   };
-  gw = await startTestGateway({ config, env: { adminKey: ADMIN } });
+  gw = await startTestGateway({ config, env: { adminKey: ADMIN, videoWorker: WORKER } });
   await gw.startBackground();
 });
 afterAll(async () => {
   await gw?.stop();
   await sora?.close();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 const user = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ALPHA_KEY}`);

@@ -3,25 +3,22 @@
  * that comes back shorter than asked is settled on the delivered seconds (the difference given back), an answer
  * that states no shape is measured from the stored file, and the usage API shows requested against delivered.
  */
-import { eventually, startFakeArk, type FakeArk } from '@gateway/testkit';
+import { eventually } from '@gateway/testkit';
+import { startFakeArk, type FakeArk } from '@gateway/provider-ark/testing';
 import request from 'supertest';
 import type { GatewayConfigFile } from '../src/config';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 import { settle } from './support/upstream-video-gateways';
 
 const ADMIN = 'sk-admin-delivery-0001';
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '60', VIDEO_POLL_MAX_MS: '200' };
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, pollMinMs: 60, pollMaxMs: 200 };
 const PRICES = { '480p': 1, '720p': 2, '1080p': 3, '4k': 4 };
-const saved: Record<string, string | undefined> = {};
 
 let ark: FakeArk;
 let gw: TestGateway;
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   // `[short]`: the upstream renders 4 s whatever was asked; `[unstated]`: its answer states no shape at all
   ark = await startFakeArk({
     queuedMs: 30,
@@ -44,16 +41,12 @@ beforeAll(async () => {
     groups: [{ name: 'default', models: ['*'] }],
     keys: [{ key: ALPHA_KEY, account: 'alpha', group: 'default' }],
   };
-  gw = await startTestGateway({ config, env: { adminKey: ADMIN } });
+  gw = await startTestGateway({ config, env: { adminKey: ADMIN, videoWorker: WORKER } });
   await gw.startBackground();
 });
 afterAll(async () => {
   await gw.stop();
   await ark.close();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 const user = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ALPHA_KEY}`);

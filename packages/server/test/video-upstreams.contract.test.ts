@@ -5,25 +5,16 @@
  * the upstream saw its own auth scheme, and a request the upstream cannot render is refused before it is sent.
  */
 import request from 'supertest';
-import {
-  fakeMp4,
-  RUNWAY_API_VERSION,
-  startFakeDashScope,
-  startFakeKling,
-  startFakeMiniMax,
-  startFakeRunway,
-  verifyHs256,
-  type FakeDashScope,
-  type FakeKling,
-  type FakeMiniMax,
-  type FakeRunway,
-  type FakeTaskBook,
-} from '@gateway/testkit';
+import { fakeMp4, type FakeTaskBook } from '@gateway/testkit';
+import { startFakeDashScope, type FakeDashScope } from '@gateway/provider-dashscope/testing';
+import { startFakeKling, verifyHs256, type FakeKling } from '@gateway/provider-kling/testing';
+import { startFakeMiniMax, type FakeMiniMax } from '@gateway/provider-minimax/testing';
+import { RUNWAY_API_VERSION, startFakeRunway, type FakeRunway } from '@gateway/provider-runway/testing';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { waitForTask } from './support/video-gateways';
 
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '50', VIDEO_POLL_MAX_MS: '200' };
-const saved: Record<string, string | undefined> = {};
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, pollMinMs: 50, pollMaxMs: 200 };
 
 let kling: FakeKling;
 let minimax: FakeMiniMax;
@@ -32,10 +23,6 @@ let runway: FakeRunway;
 let gw: TestGateway;
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   const timing = { queuedMs: 60, runningMs: 120 };
   [kling, minimax, dashscope, runway] = await Promise.all([
     startFakeKling(timing),
@@ -70,16 +57,12 @@ beforeAll(async () => {
     ],
     limits: { maxActiveTasksPerAccount: 1000 },
   });
-  gw = await startTestGateway({ listen: false, config });
+  gw = await startTestGateway({ listen: false, config, env: { videoWorker: WORKER } });
   await gw.startBackground();
 });
 afterAll(async () => {
   await gw?.stop();
   await Promise.all([kling?.close(), minimax?.close(), dashscope?.close(), runway?.close()]);
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 const auth = { Authorization: `Bearer ${BETA_KEY}` };

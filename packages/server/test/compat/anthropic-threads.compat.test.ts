@@ -11,9 +11,6 @@ import { BETA_KEY } from '../support/test-gateway';
 let pg: ProviderGateway;
 let client: Anthropic;
 beforeAll(async () => {
-  // traffic stays on 127.0.0.1: any proxy the environment names is a closed port
-  process.env.HTTPS_PROXY = process.env.HTTP_PROXY = 'http://127.0.0.1:9';
-  process.env.NO_PROXY = '127.0.0.1,localhost';
   pg = await startProviderGateway(UPSTREAMS.filter((u) => u.name === 'openai'));
   client = new Anthropic({ apiKey: BETA_KEY, baseURL: pg.gw.url, maxRetries: 0 });
 });

@@ -3,17 +3,10 @@
  * through a started gateway with its worker running: every terminal state, byte-for-byte content,
  * capability refusals before anything is sent, 429 handling, expiring result URLs, no key leaks.
  */
-import {
-  eventually,
-  fakeMp4,
-  startFakeArk,
-  startFakeSora,
-  startFakeVeo,
-  type FakeArk,
-  type FakeSora,
-  type FakeTaskBook,
-  type FakeVeo,
-} from '@gateway/testkit';
+import { eventually, fakeMp4, type FakeTaskBook } from '@gateway/testkit';
+import { startFakeArk, type FakeArk } from '@gateway/provider-ark/testing';
+import { startFakeVeo, type FakeVeo } from '@gateway/provider-google/testing';
+import { startFakeSora, type FakeSora } from '@gateway/provider-openai/testing';
 import { startTestGateway, type TestGateway } from '../support/test-gateway';
 import {
   INBOUND_FORMATS,
@@ -24,8 +17,8 @@ import {
   type UpstreamName,
 } from '../support/upstream-video-gateways';
 
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_WORKER_CONCURRENCY: '32', VIDEO_POLL_MIN_MS: '80', VIDEO_POLL_MAX_MS: '250' };
-const saved: Record<string, string | undefined> = {};
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, concurrency: 32, pollMinMs: 80, pollMaxMs: 250 };
 
 let veo: FakeVeo;
 let sora: FakeSora;
@@ -37,10 +30,6 @@ const books = () => ({ veo: veo.book, sora: sora.book, ark: ark.book }) as Recor
 const UPSTREAMS: UpstreamName[] = ['veo', 'sora', 'ark'];
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   [veo, sora, ark] = await Promise.all([
     startFakeVeo({ queuedMs: 80, runningMs: 150, redirectDownloads: true }),
     startFakeSora({ queuedMs: 80, runningMs: 150 }),
@@ -57,16 +46,12 @@ beforeAll(async () => {
     provider: 'ark-short',
     upstreamModel: 'seedance',
   });
-  gw = await startTestGateway({ config });
+  gw = await startTestGateway({ config, env: { videoWorker: WORKER } });
   await gw.startBackground();
 });
 afterAll(async () => {
   await gw.stop();
   await Promise.all([veo.close(), sora.close(), ark.close(), arkShort.close()]);
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 describe('3 inbound formats × 3 upstreams', () => {

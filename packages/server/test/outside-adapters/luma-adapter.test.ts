@@ -14,8 +14,8 @@ import { startTestGateway, testConfigFile, type TestGateway } from '../support/t
  * exactly one upstream generation per task.
  */
 const KEY = 'luma-upstream-key-0123456789abcdef';
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '50', VIDEO_POLL_MAX_MS: '150' };
-const saved: Record<string, string | undefined> = {};
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, pollMinMs: 50, pollMaxMs: 150 };
 // Luma renders 5 s or 9 s: each format's own duration field
 const FIVE_SECONDS: Record<InboundFormat, Record<string, unknown>> = {
   gemini: { durationSeconds: 5 },
@@ -36,10 +36,6 @@ let fake: FakeProcess;
 let gw: TestGateway;
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'outside-luma-'));
   pkg = path.join(dir, 'luma');
   mkdirSync(pkg);
@@ -48,6 +44,7 @@ beforeAll(async () => {
   fake = await startFakeProcess(pkg, ['--key', KEY]);
   const base = testConfigFile();
   gw = await startTestGateway({
+    env: { videoWorker: WORKER },
     config: {
       ...base,
       providers: [...base.providers, { id: 'luma', module: path.join(pkg, 'adapter.mjs'), apiKey: KEY, options: { baseUrl: fake.url } }],
@@ -63,10 +60,6 @@ afterAll(async () => {
   await gw?.stop();
   await fake?.stop();
   rmSync(dir, { recursive: true, force: true });
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 it('passes the conformance kit: one line per suite, exit 0', async () => {

@@ -12,8 +12,8 @@ import { startTestGateway, testConfigFile, type TestGateway } from '../support/t
  * through it by a config entry naming the module.
  */
 const UPSTREAM_KEY = 'acme-video-upstream-key-0123456789';
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '50', VIDEO_POLL_MAX_MS: '150' };
-const saved: Record<string, string | undefined> = {};
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, pollMinMs: 50, pollMaxMs: 150 };
 
 let dir: string;
 let pkg: string;
@@ -21,16 +21,13 @@ let fake: FakeProcess;
 let gw: TestGateway;
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'outside-video-adapter-'));
   pkg = path.join(dir, 'acme-video');
   expect(await runGatewayBin(['adapter:new', pkg, '--kind', 'video'])).toMatchObject({ code: 0 });
   fake = await startFakeProcess(pkg, ['--key', UPSTREAM_KEY]);
   const base = testConfigFile();
   gw = await startTestGateway({
+    env: { videoWorker: WORKER },
     config: {
       ...base,
       providers: [
@@ -49,10 +46,6 @@ afterAll(async () => {
   await gw?.stop();
   await fake?.stop();
   rmSync(dir, { recursive: true, force: true });
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 it('the scaffolded video package passes the conformance kit: one line per suite, exit 0', async () => {

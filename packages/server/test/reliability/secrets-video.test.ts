@@ -2,7 +2,9 @@
  * Video upstreams (Veo, Sora, Ark) that quote their credential in task failures (code and message) and in a
  * refused creation: the key reaches no video format's answer, no stored row and no log line.
  */
-import { startFakeArk, startFakeSora, startFakeVeo, type FakeArk, type FakeSora, type FakeVeo } from '@gateway/testkit';
+import { startFakeArk, type FakeArk } from '@gateway/provider-ark/testing';
+import { startFakeVeo, type FakeVeo } from '@gateway/provider-google/testing';
+import { startFakeSora, type FakeSora } from '@gateway/provider-openai/testing';
 import {
   INBOUND_FORMATS,
   inbound,
@@ -29,16 +31,12 @@ const refusal: Record<UpstreamName, (k: string) => unknown> = {
   ark: (k) => ({ error: { code: `InvalidParameter.${k}`, message: `bad request from ${spellingsOf(k)}`, type: 'BadRequest' } }),
 };
 
-const ENV = { VIDEO_WORKER_INTERVAL_MS: '25', VIDEO_POLL_MIN_MS: '60', VIDEO_POLL_MAX_MS: '200' };
-const saved: Record<string, string | undefined> = {};
+/** a worker that claims and polls quickly, so a task settles within the test */
+const WORKER = { intervalMs: 25, pollMinMs: 60, pollMaxMs: 200 };
 let fakes: { veo: FakeVeo; sora: FakeSora; ark: FakeArk };
 let gw: CapturingGateway;
 
 beforeAll(async () => {
-  for (const [k, v] of Object.entries(ENV)) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
   // every render fails, its code and message quoting the key the upstream was given
   const failing = (k: string) => ({
     queuedMs: 30,
@@ -51,17 +49,13 @@ beforeAll(async () => {
     sora: await startFakeSora(failing(KEYS.sora)),
     ark: await startFakeArk(failing(KEYS.ark)),
   };
-  gw = await startCapturingGateway(upstreamVideoConfig(fakes));
+  gw = await startCapturingGateway(upstreamVideoConfig(fakes), { videoWorker: WORKER });
   await gw.startBackground();
 });
 
 afterAll(async () => {
   await gw?.stop();
   await Promise.all(Object.values(fakes ?? {}).map((f) => f.close()));
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 describe('video upstreams that quote their key', () => {

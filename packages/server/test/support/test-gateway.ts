@@ -71,7 +71,7 @@ export async function startTestGateway(
     inMemoryDatabase: true,
     ...opts.env,
   };
-  const config = buildConfig('(test)', opts.config ?? testConfigFile(), variables);
+  const config = buildConfig('(test)', opts.config ?? testConfigFile(), env.variables);
   const gw = await createGateway(env, {
     config,
     logger: opts.logger ?? createLogger('error'),

@@ -4,7 +4,9 @@
  */
 import type { GatewayConfigFile } from '../../src/config';
 import { eventually } from '@gateway/testkit';
-import type { FakeArk, FakeSora, FakeVeo } from '@gateway/testkit';
+import type { FakeArk } from '@gateway/provider-ark/testing';
+import type { FakeVeo } from '@gateway/provider-google/testing';
+import type { FakeSora } from '@gateway/provider-openai/testing';
 
 // The test gateway's keys (test-gateway.ts), repeated here so a spawned-process test need not load the app in jest.
 const ALPHA_KEY = 'sk-alpha-test-key-0001';

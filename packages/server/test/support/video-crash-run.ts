@@ -9,7 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
-import { fakeMp4, startFakeArk, startFakeSora, startFakeVeo, type FakeTaskBook } from '@gateway/testkit';
+import { fakeMp4, type FakeTaskBook } from '@gateway/testkit';
+import { startFakeArk } from '@gateway/provider-ark/testing';
+import { startFakeVeo } from '@gateway/provider-google/testing';
+import { startFakeSora } from '@gateway/provider-openai/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BETA_KEY, INBOUND_FORMATS, inbound, UPSTREAM_MODELS, upstreamVideoConfig, type UpstreamName } from './upstream-video-gateways';
 

@@ -26,15 +26,7 @@ export {
   sendJson,
   startFakeHttp,
 } from './fake-video-tasks';
-export { type FakeVeo, type FakeVeoOptions, startFakeVeo } from './fake-veo';
-export { type FakeSora, startFakeSora } from './fake-sora';
-export { type FakeArk, type FakeArkOptions, startFakeArk } from './fake-ark';
-export { type FakeKling, type FakeKlingOptions, startFakeKling } from './fake-kling';
-export { type FakeMiniMax, startFakeMiniMax } from './fake-minimax';
-export { type FakeDashScope, startFakeDashScope } from './fake-dashscope';
-export { type FakeRunway, RUNWAY_API_VERSION, startFakeRunway } from './fake-runway';
-export { type FakeVideoStorage, startFakeVideoStorage } from './fake-video-storage';
-export { verifyHs256, type JwtVerdict } from './fake-jwt';
+export { type FakeStoredVideoUpstream, type FakeVideoStorage, startFakeVideoStorage, storedVideoUpstream } from './fake-video-storage';
 export { describeVideoModelConformance, type VideoConformanceTarget } from './video-model.conformance';
 export {
   fakeVideoConformanceBase,

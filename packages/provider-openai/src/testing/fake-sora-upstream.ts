@@ -10,7 +10,7 @@ import {
   type FakeHttpServer,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 export interface FakeSora {
   /** baseUrl as the openai SDK takes it: ends in /v1 */

@@ -5,16 +5,18 @@
  * errors as `{code, message, request_id}` (InvalidApiKey, Throttling.RateQuota, DataInspectionFailed).
  */
 import { randomUUID } from 'node:crypto';
-import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
+  startFakeVideoStorage,
+  storedVideoUpstream,
   type FakeHttpRequest,
+  type FakeStoredVideoUpstream,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 /** baseUrl as the DashScope SDKs take it: ends in /api/v1 */
 export interface FakeDashScope extends FakeStoredVideoUpstream {

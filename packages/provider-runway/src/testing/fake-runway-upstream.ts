@@ -4,16 +4,18 @@
  * DELETE, which cancels a task that is not done and deletes one that is (both 204; then 404).
  * Errors are `{"error": "..."}`.
  */
-import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
+  startFakeVideoStorage,
+  storedVideoUpstream,
   type FakeHttpRequest,
+  type FakeStoredVideoUpstream,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 export const RUNWAY_API_VERSION = '2024-11-06';
 

@@ -12,7 +12,7 @@ import {
   type FakeHttpServer,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 export interface FakeArkOptions extends FakeVideoOptions {
   /** how long a result URL works (default 24 h) */

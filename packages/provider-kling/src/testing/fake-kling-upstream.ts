@@ -5,16 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { verifyHs256 } from './fake-jwt';
-import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
+  startFakeVideoStorage,
+  storedVideoUpstream,
   type FakeHttpRequest,
+  type FakeStoredVideoUpstream,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 /** baseUrl as Kling's docs give it (no /v1); its rate limit answers 429 code 1302 */
 export interface FakeKling extends FakeStoredVideoUpstream {

@@ -12,7 +12,7 @@ import {
   type FakeHttpServer,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 export interface FakeVeoOptions extends FakeVideoOptions {
   /** the download answers 302 to the storage host (as the real API does) */

@@ -3,16 +3,18 @@
  * most failures with HTTP 200 and `base_resp.status_code` (1002 rate limit, 1004 auth, 1026/1027
  * sensitive content, 2013 invalid params); result files are fetched through `download_url` on a storage host.
  */
-import { startFakeVideoStorage, storedVideoUpstream, type FakeStoredVideoUpstream } from './fake-video-storage';
 import {
   FakeTaskBook,
   readJson,
   sendJson,
   startFakeHttp,
+  startFakeVideoStorage,
+  storedVideoUpstream,
   type FakeHttpRequest,
+  type FakeStoredVideoUpstream,
   type FakeTask,
   type FakeVideoOptions,
-} from './fake-video-tasks';
+} from '@gateway/testkit';
 
 /** baseUrl as MiniMax's docs give it (no /v1); its rate limit answers HTTP 200 with base_resp 1002, no Retry-After */
 export interface FakeMiniMax extends FakeStoredVideoUpstream {
