@@ -191,15 +191,12 @@ export {
   createStreamSlots,
   createTokenRateLimiter,
   DEFAULT_ACCOUNT_LIMITS,
-  type KeyRateLimiter,
   type LimitCounts,
   limitCounts,
-  limiterUnavailable,
   minuteCounter,
   type MinuteCounter,
-  type RateLimits,
   retryAfterSeconds,
   type SharedStorePolicy,
   type StreamSlots,
-  type TokenRateLimiter,
 } from './use-cases/rate-limits';
+export { type SsoGrant, type SsoLogin, type SsoSession, type SsoSessionStore } from './ports/sso-session.port';

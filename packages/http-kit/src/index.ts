@@ -7,7 +7,7 @@ export { requestId } from './request-id';
 export { mountRoutes, routeOf, type AdminContext, type KeyedContext, type Route } from './route';
 export { extractKey, REFUSED_PRINCIPAL, type Authenticator, type SessionIdentity, type SessionLookup } from './auth';
 export { requestOrigin } from './request-origin';
-export { openStreamCount, STREAM_ADMISSION, type StreamAdmission } from './sse';
+export { openStreamCount } from './sse';
 export { streamTaskEvents, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';

@@ -4,8 +4,7 @@ import { memoryRateLimitStore } from './memory-rate-limit-store';
 import { redisRateLimitStore } from './redis-rate-limit-store';
 import type { RedisLink } from './redis-link';
 
-export { createRedisLink, REDIS_CHECK_BUDGET_MS, type LinkLogger, type RedisErrorPolicy, type RedisLink } from './redis-link';
-export { memoryRateLimitStore, redisRateLimitStore };
+export { createRedisLink, type RedisErrorPolicy, type RedisLink } from './redis-link';
 
 /** The counts every limit reads: shared through Redis when a link is given (its policy for outages), else this process's. */
 export function rateLimitCounts(redis?: RedisLink, leaseMs?: number): LimitCounts {

@@ -139,7 +139,7 @@ export const configSchema = {
       required: ['roles'],
       additionalProperties: false,
       properties: {
-        // a value of the OIDC_ROLE_CLAIM claim -> what people carrying it may do (sso/sso-grants.ts)
+        // a value of the OIDC_ROLE_CLAIM claim -> what people carrying it may do (@gateway/sso, sso-grants.ts)
         roles: {
           type: 'object',
           additionalProperties: {

@@ -11,6 +11,7 @@ import {
   type ModelSpec,
 } from '@gateway/core';
 import type { ProviderEntry } from '@gateway/provider-kit';
+import type { SsoRoleMapping } from '@gateway/sso';
 import { configSchema } from './config.schema';
 import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
@@ -54,11 +55,10 @@ export interface GatewayConfigFile {
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
   /** per-deployment circuit breaker thresholds (docs/routing.md); unset fields keep the defaults */
   circuitBreaker?: Partial<CircuitBreakerOptions>;
-  /** dashboard single sign-on: a value of the OIDC role claim -> platform admin, or an account and role (sso/sso-grants.ts) */
+  /** dashboard single sign-on: a value of the OIDC role claim -> platform admin, or an account and role (@gateway/sso's sso-grants.ts) */
   sso?: { roles: Record<string, SsoRoleMapping> };
 }
 
-export type SsoRoleMapping = { platformAdmin: true } | { account: string; role: 'admin' | 'member'; group?: string };
 
 export interface GatewayConfig {
   source: string;

@@ -12,7 +12,8 @@ import os from 'node:os';
  * The one place the gateway reads its environment: entry points (main.ts, cli.ts) pass `process.env` here and
  * hand the result on; no other module reads a variable (an architecture test keeps it so).
  */
-import { oidcFromEnv, type OidcEnv } from './sso/oidc-env';
+import { oidcFromEnv } from './oidc-env';
+import type { OidcEnv } from '@gateway/sso';
 
 /** The operator contract: environment variables and their defaults. */
 export interface GatewayEnv {
@@ -90,7 +91,7 @@ export interface GatewayEnv {
   refuseDemo?: boolean;
   /** the variables a config file's `apiKey: "env:NAME"` may name (config.ts resolves them; GATEWAY_ALLOWED_ENV bounds admin writes) */
   variables?: Readonly<Record<string, string | undefined>>;
-  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ROLE_CLAIM, OIDC_SCOPES: dashboard single sign-on (sso/oidc-env.ts) */
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ROLE_CLAIM, OIDC_SCOPES: dashboard single sign-on (oidc-env.ts) */
   oidc?: OidcEnv;
 }
 

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import { AllAccountTasks, Billing, minuteCounter } from '@gateway/core';
+import { AllAccountTasks, Billing } from '@gateway/core';
 import { mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
 import { type Database, type KnexUsageLog } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -41,10 +41,8 @@ import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { admissionPolicies, type Admission } from './admission';
 import { gatewayLifecycle } from './gateway-lifecycle';
 import type { GatewayEnv } from './gateway-env';
-import { ssoDeps, ssoRoutes } from './sso/sso.router';
-import { ssoSessionAuth } from './sso/sso-session';
-import { signInRate } from './sso/sign-in-rate';
-import { rateLimitCounts, type RedisLink } from '@gateway/rate-limit-redis';
+import { ssoRouter, ssoSessions } from './wiring/sso';
+import type { RedisLink } from '@gateway/rate-limit-redis';
 import { publicBaseUrlFor } from './public-links';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
@@ -196,21 +194,7 @@ function gatewayAreas(
         { admin: adminKeyGate(env.adminKey, deps.localAdminToken), errorShape: errorShapeNamed },
       ),
       dashboardRouter(),
-      mountRoutes(
-        ssoRoutes,
-        ssoDeps({
-          oidc: env.oidc,
-          sessions: stores.ssoSessions,
-          roles: () => config.file.sso?.roles,
-          baseUrl: publicBaseUrlFor(env),
-          trustProxy: env.trustProxy === true,
-          logger: ctx.logger,
-          audit: stores.audit,
-          signInRate: signInRate(minuteCounter(rateLimitCounts(deps.redis), 'gw-sso-login')),
-        }),
-        // DELETE /admin/sso/sessions: the admin API's gate
-        { ...gates, admin: adminKeyGate(env.adminKey, deps.localAdminToken) },
-      ),
+      ssoRouter(ctx, { adminGate: adminKeyGate(env.adminKey, deps.localAdminToken), redis: deps.redis }),
     ],
     start: () => deps.runtime.start(env.configPollMs ?? 2000),
     stop: async () => deps.runtime.stop(),
@@ -239,8 +223,8 @@ function requestPipeline(
     ),
     ...(infra.tracing ? [infra.tracing.middleware] : []),
     ...(infra.dbHealth ? [databaseGate(infra.dbHealth, rendererForUnroutedPath)] : []),
-    // a dashboard session stands in for a key on the routes whose declaration accepts one (sso/sso-session.ts)
-    ssoSessionAuth({ sessions: ctx.stores.ssoSessions, roles: () => ctx.config.file.sso?.roles }, ctx.env.trustProxy === true),
+    // a dashboard session stands in for a key on the routes whose declaration accepts one (@gateway/sso)
+    ssoSessions(ctx),
     // the concurrent-streams limit rides on SseWriter's admission hook (docs/reliability.md says why there)
     streamAdmission(admission.streamSlots, rendererForUnroutedPath),
     budgetHeaders,

@@ -4,7 +4,7 @@ import type { ParamDoc, RouteAuth, RouteDoc } from '@gateway/http-kit';
 import { version } from '../package.json';
 import { adminRoutes } from './admin/admin.router';
 import { selfServiceRoutes } from './self-service/self-service.router';
-import { ssoRoutes } from './sso/sso.router';
+import { ssoRoutes } from '@gateway/sso';
 import { operationsRoutes, probeRoutes } from './wiring/operations.router';
 import { ERROR_SHAPES, WIRE_ROUTES } from './wire-formats';
 

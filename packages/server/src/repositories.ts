@@ -26,7 +26,7 @@ export interface Repositories {
   webhooks: KnexWebhookStore;
   responses: KnexResponseStore;
   alerts: KnexAccountAlerts;
-  /** dashboard single sign-on sessions (sso/) */
+  /** dashboard single sign-on sessions (@gateway/sso) */
   ssoSessions: KnexSsoSessions;
 }
 

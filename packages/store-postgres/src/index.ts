@@ -15,4 +15,4 @@ export { resealSecrets, sealedInventory } from './secret-reseal';
 export { taskChangeFeed } from './task-change-feed';
 export { KnexAuditedChanges, type KnexChangeStores } from './knex-audited-changes';
 export { enforceRetention } from './retention-sql';
-export { KnexSsoSessions, type SsoGrant, type SsoSession } from './knex-sso-sessions';
+export { KnexSsoSessions } from './knex-sso-sessions';

@@ -1,23 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-
-/** What a single sign-on session may do: the identity provider's claim mapped through the config file's roles. */
-export type SsoGrant = { platformAdmin: true } | { platformAdmin: false; accountId: string; role: 'admin' | 'member'; group: string };
-
-export interface SsoSession {
-  subject: string;
-  /** the role claim's values at sign-in: each use maps them again (the mapping may have changed since) */
-  claim: string[];
-  /** what the claim mapped to at sign-in */
-  grant: SsoGrant;
-  expiresAt: Date;
-}
-
-/** A sign-in under way: what the callback needs to finish it (PKCE verifier, nonce). */
-export interface SsoLogin {
-  codeVerifier: string;
-  nonce: string;
-}
+import type { SsoGrant, SsoLogin, SsoSession, SsoSessionStore } from '@gateway/core';
 
 /** Tokens and states are stored by their SHA-256 only: a copy of the table opens no session. */
 const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -42,7 +25,7 @@ function claimOf(value: unknown): string[] | null {
  * Dashboard sessions and sign-ins under way (migrations 024, 025, 030); expired rows, and rows without a claim, are
  * never answered; expired ones are swept on write.
  */
-export class KnexSsoSessions {
+export class KnexSsoSessions implements SsoSessionStore {
   constructor(
     private readonly knex: Knex,
     private readonly now: () => Date = () => new Date(),

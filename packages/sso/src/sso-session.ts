@@ -1,11 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { GatewayError, type Principal } from '@gateway/core';
-import { extractKey, openAiErrorShape, sendError, type SessionIdentity, type SessionLookup } from '@gateway/http-kit';
-import type { KnexSsoSessions, SsoSession } from '@gateway/store-postgres';
-import { requestOrigin } from '@gateway/http-kit';
-import type { SsoRoleMapping } from '../config';
-import { grantFor } from './sso-grants';
+import { GatewayError, type Principal, type SsoSession, type SsoSessionStore } from '@gateway/core';
+import { extractKey, openAiErrorShape, requestOrigin, sendError, type SessionIdentity, type SessionLookup } from '@gateway/http-kit';
+import { grantFor, type SsoRoleMapping } from './sso-grants';
 
 export const SESSION_COOKIE = 'gw_session';
 /** Ties a sign-in under way to the browser that started it (login CSRF): the state, readable only at the callback. */
@@ -85,7 +82,7 @@ export function sessionPrincipal(s: SsoSession): Principal | null {
 
 /** Where sessions live and the config file's `sso.roles`, read at each use (the file may have changed since sign-in). */
 export interface SessionSource {
-  sessions: KnexSsoSessions;
+  sessions: SsoSessionStore;
   roles: () => Readonly<Record<string, SsoRoleMapping>> | undefined;
 }
 

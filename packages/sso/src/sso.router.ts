@@ -1,11 +1,8 @@
 import type { Request, Response } from 'express';
-import { GatewayError } from '@gateway/core';
+import { GatewayError, type SsoSessionStore } from '@gateway/core';
 import { routeOf, type Route } from '@gateway/http-kit';
-import type { KnexAuditedChanges, KnexSsoSessions } from '@gateway/store-postgres';
-import type { SsoRoleMapping } from '../config';
-import type { Logger } from '../logger';
-import { OidcRelyingParty, SignInRefused } from './oidc-relying-party';
-import { claimValues, grantFor } from './sso-grants';
+import { OidcRelyingParty, SignInRefused, type ModuleLoader, type OidcEnv } from './oidc-relying-party';
+import { claimValues, grantFor, type SsoRoleMapping } from './sso-grants';
 import { sendSignInRefused } from './sign-in-refused-page';
 import {
   cookieOf,
@@ -19,19 +16,26 @@ import {
   SESSION_TTL_MS,
   setCookie,
 } from './sso-session';
-import type { OidcEnv } from './oidc-env';
-import { endSessionsRoute } from './end-sessions.route';
+import { endSessionsRoute, type AuditedSessionChanges } from './end-sessions.route';
+
+/** Where sign-ins and refusals are logged (the gateway's logger). */
+export interface SsoLogger {
+  info(message: string, meta: Record<string, unknown>): unknown;
+  warn(message: string, meta: Record<string, unknown>): unknown;
+}
 
 export interface SsoRouterDeps {
   oidc: OidcEnv | undefined;
-  sessions: KnexSsoSessions;
+  sessions: SsoSessionStore;
   /** the config file's `sso.roles`, read per sign-in (a config reload applies to the next one) */
   roles: () => Readonly<Record<string, SsoRoleMapping>> | undefined;
-  /** the base of this gateway's own URLs (public-links.ts): the callback URL registered with the provider */
+  /** the base of this gateway's own URLs (the server's public-links.ts): the callback URL registered with the provider */
   baseUrl: (req: Request) => string;
   trustProxy: boolean;
-  logger: Logger;
-  audit: KnexAuditedChanges;
+  logger: SsoLogger;
+  audit: AuditedSessionChanges;
+  /** loads openid-client (ESM-only) */
+  importModule: ModuleLoader;
   /** refuses a client address that starts too many sign-ins (sign-in-rate.ts) */
   signInRate: (req: Request) => Promise<void>;
 }
@@ -50,7 +54,7 @@ export interface SsoDeps extends SsoRouterDeps {
 export function ssoDeps(deps: SsoRouterDeps): SsoDeps {
   return {
     ...deps,
-    rp: deps.oidc && new OidcRelyingParty(deps.oidc),
+    rp: deps.oidc && new OidcRelyingParty(deps.oidc, deps.importModule),
     cookie: (req, res, name, value, maxAgeMs, path = '/') => setCookie(res, req, deps.trustProxy, name, value, { maxAgeMs, path }),
   };
 }

@@ -1,11 +1,20 @@
-import { GatewayError } from '@gateway/core';
+import { GatewayError, type AuditChange, type AuditContext, type SsoSessionStore } from '@gateway/core';
 import { routeOf, type Route } from '@gateway/http-kit';
-import type { KnexAuditedChanges, KnexSsoSessions } from '@gateway/store-postgres';
+
+/**
+ * The audit log over the session store: `run` ends sessions and writes the change's record in one transaction, as
+ * core's AuditedChanges does for keys and webhooks.
+ */
+export interface AuditedSessionChanges {
+  run<T>(
+    ctx: AuditContext,
+    change: (sessions: Pick<SsoSessionStore, 'endSessionsOf'>) => Promise<{ result: T; audit: AuditChange | null }>,
+  ): Promise<T>;
+}
 
 export interface EndSessionsDeps {
-  sessions: KnexSsoSessions;
-  /** the audit log: ending a person's sessions is recorded with the platform admin who did it */
-  audit: KnexAuditedChanges;
+  /** ending a person's sessions is recorded with the platform admin who did it */
+  audit: AuditedSessionChanges;
 }
 
 type AdminKey = { kind: 'admin-key' };
@@ -42,8 +51,8 @@ export const endSessionsRoute = declare<AdminKey>({
         code: 'invalid_subject',
         param: 'subject',
       });
-    const ended = await deps.audit.run({ actor, requestId, address: req.ip ?? null }, async ({ trx }) => {
-      const n = await deps.sessions.endSessionsOf(subject, trx);
+    const ended = await deps.audit.run({ actor, requestId, address: req.ip ?? null }, async (sessions) => {
+      const n = await sessions.endSessionsOf(subject);
       const target = { type: 'sso_subject', id: subject };
       return {
         result: n,

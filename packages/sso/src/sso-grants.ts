@@ -1,5 +1,7 @@
-import type { SsoGrant } from '@gateway/store-postgres';
-import type { SsoRoleMapping } from '../config';
+import type { SsoGrant } from '@gateway/core';
+
+/** The config file's `sso.roles` entry: a value of the role claim -> platform admin, or an account and a role there. */
+export type SsoRoleMapping = { platformAdmin: true } | { account: string; role: 'admin' | 'member'; group?: string };
 
 /** The claim's values as a list: providers send groups as an array, some a single string or a space-separated one. */
 export function claimValues(claim: unknown): string[] {

@@ -1,18 +1,7 @@
-import { StartupError } from '../startup-checks';
+import type { OidcEnv } from '@gateway/sso';
+import { StartupError } from './startup-checks';
 
-/** Single sign-on for the dashboard (docs/admin.md, "Single sign-on"): on when OIDC_ISSUER is set. */
-export interface OidcEnv {
-  /** OIDC_ISSUER: the provider's issuer URL (its discovery document is read from it) */
-  issuer: string;
-  /** OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: this gateway as a confidential client of the provider */
-  clientId: string;
-  clientSecret: string;
-  /** OIDC_ROLE_CLAIM (default `groups`): the claim whose values the config file's `sso.roles` maps to roles */
-  roleClaim: string;
-  /** OIDC_SCOPES (default `openid profile email`): some providers release the role claim only for a scope of its own */
-  scopes: string;
-}
-
+/** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (all or none), OIDC_ROLE_CLAIM, OIDC_SCOPES: single sign-on, when set. */
 export function oidcFromEnv(e: NodeJS.ProcessEnv): OidcEnv | undefined {
   const issuer = e.OIDC_ISSUER?.trim();
   const clientId = e.OIDC_CLIENT_ID?.trim();

@@ -1,7 +1,23 @@
 import type * as OpenIdClient from 'openid-client';
-import type { OidcEnv } from './oidc-env';
-// openid-client is ESM-only: loaded with a real import(), and only on a gateway that has single sign-on
-import { importEsm } from '../esm-import';
+
+/** Single sign-on for the dashboard (docs/admin.md, "Single sign-on"): on when OIDC_ISSUER is set. */
+export interface OidcEnv {
+  /** OIDC_ISSUER: the provider's issuer URL (its discovery document is read from it) */
+  issuer: string;
+  /** OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: this gateway as a confidential client of the provider */
+  clientId: string;
+  clientSecret: string;
+  /** OIDC_ROLE_CLAIM (default `groups`): the claim whose values the config file's `sso.roles` maps to roles */
+  roleClaim: string;
+  /** OIDC_SCOPES (default `openid profile email`): some providers release the role claim only for a scope of its own */
+  scopes: string;
+}
+
+/**
+ * openid-client is ESM-only: the server hands in its loader (a real import() that survives its CommonJS bundle and
+ * jest), called only on a gateway that has single sign-on.
+ */
+export type ModuleLoader = (specifier: string) => Promise<Record<string, unknown>>;
 
 /** Why a sign-in could not finish, as the refusal page says it (never a 500: the person gets a page that explains). */
 export class SignInRefused extends Error {
@@ -32,11 +48,14 @@ const LOOPBACK_ISSUER = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)
 export class OidcRelyingParty {
   private config?: Promise<{ lib: typeof OpenIdClient; config: OpenIdClient.Configuration }>;
 
-  constructor(private readonly env: OidcEnv) {}
+  constructor(
+    private readonly env: OidcEnv,
+    private readonly load: ModuleLoader,
+  ) {}
 
   private discover() {
     this.config ??= (async () => {
-      const lib = (await importEsm('openid-client')) as unknown as typeof OpenIdClient;
+      const lib = (await this.load('openid-client')) as unknown as typeof OpenIdClient;
       const insecure = LOOPBACK_ISSUER.test(this.env.issuer) ? { execute: [lib.allowInsecureRequests] } : undefined;
       const config = await lib.discovery(new URL(this.env.issuer), this.env.clientId, this.env.clientSecret, undefined, insecure);
       return { lib, config };
