@@ -74,6 +74,7 @@ export {
   type CreditRefs,
   type DailyUsageTotal,
   type ImageModelPort,
+  type KeyChangeRepository,
   type KeyRepository,
   mediaTypeOfKey,
   type NewVideoTask,
@@ -140,6 +141,21 @@ export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
 export { missingPrice, type ModelPricing } from './pricing';
 export { Billing, type BudgetStatus } from './use-cases/billing';
+export {
+  CLI_AUDIT_CONTEXT,
+  DEFAULT_MAX_KEYS_PER_ACCOUNT,
+  KeyAdministration,
+  type KeyAdministrationDeps,
+} from './use-cases/key-administration';
+export { keyView, type KeyView } from './use-cases/key-settings';
+export {
+  accountBounds,
+  type AccountBoundsDeps,
+  type BoundedKey,
+  type Caller,
+  inheritFromCaller,
+  type KeyBounds,
+} from './use-cases/account-bounds';
 export { ReadThroughCache } from './read-through-cache';
 export { BUDGET_PERIODS, type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart } from './data-url';

@@ -1,6 +1,5 @@
-import { generateApiKey, hashApiKey, type AuditContext, type NewKey } from '@gateway/core';
+import { generateApiKey, hashApiKey, keyView, type AuditContext, type NewKey } from '@gateway/core';
 import { KnexKeyRepository } from '@gateway/store-postgres';
-import { keyView } from './admin/key-settings';
 import type { GatewayConfig } from './config';
 import { DEMO_ACCOUNT, DEMO_GROUP } from './default-config';
 import type { Repositories } from './repositories';

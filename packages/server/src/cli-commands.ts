@@ -1,6 +1,5 @@
-import type { Account, AccountQuota } from '@gateway/core';
+import type { Account, AccountQuota, KeyView } from '@gateway/core';
 import type { ConfigKind } from '@gateway/store-postgres';
-import type { KeyView } from './admin/key-settings';
 import { ADAPTER_USAGE } from './adapter-kit/adapter-usage';
 
 export interface CliIo {
@@ -8,7 +7,7 @@ export interface CliIo {
   err(line: string): void;
 }
 
-/** What the CLI needs of the admin side: AdminService in-process, or the running gateway's admin API. */
+/** What the CLI needs of the admin side: key administration and catalogue entries in-process, or the running gateway's admin API. */
 export interface AdminOps {
   listAccounts(): Promise<Account[]>;
   createAccount(id: unknown, name: unknown): Promise<Account>;
@@ -25,6 +24,27 @@ export interface AdminOps {
   listEntries(kind: ConfigKind): Promise<Array<Record<string, unknown>>>;
   putEntry(kind: ConfigKind, id: string, body: unknown): Promise<Record<string, unknown>>;
   deleteEntry(kind: ConfigKind, id: string): Promise<void>;
+}
+
+/** The admin side in this process: accounts, keys and quotas from the core, the catalogue's entries from the config store. */
+export function inProcessAdmin(
+  keys: Omit<AdminOps, 'listEntries' | 'putEntry' | 'deleteEntry'>,
+  catalogue: Pick<AdminOps, 'listEntries' | 'putEntry' | 'deleteEntry'>,
+): AdminOps {
+  return {
+    listAccounts: () => keys.listAccounts(),
+    createAccount: (id, name) => keys.createAccount(id, name),
+    updateAccount: (id, body) => keys.updateAccount(id, body),
+    listKeys: (account) => keys.listKeys(account),
+    createKey: (body) => keys.createKey(body),
+    updateKey: (id, body) => keys.updateKey(id, body),
+    revokeKey: (id) => keys.revokeKey(id),
+    getQuota: (account) => keys.getQuota(account),
+    setQuota: (account, limit, period) => keys.setQuota(account, limit, period),
+    listEntries: (kind) => catalogue.listEntries(kind),
+    putEntry: (kind, id, body) => catalogue.putEntry(kind, id, body),
+    deleteEntry: (kind, id) => catalogue.deleteEntry(kind, id),
+  };
 }
 
 export const USAGE = `usage: gateway <command>

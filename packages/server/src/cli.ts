@@ -1,24 +1,24 @@
 /**
- * Admin CLI: `npx gateway <command>` (or `npm run gateway -- <command>`). It runs the same AdminService as the
- * /admin API. On the embedded store a running gateway is the only writer, so the CLI goes through its admin API on
+ * Admin CLI: `npx gateway <command>` (or `npm run gateway -- <command>`). It runs the same key administration and
+ * catalogue entries as the /admin API. On the embedded store a running gateway is the only writer, so the CLI goes through its admin API on
  * loopback (credential file in DATA_DIR); otherwise it opens the store itself (docs/admin.md).
  */
 import { dirname } from 'node:path';
-import { isGatewayError, ModelCatalogue, type Group, type ModelSpec } from '@gateway/core';
+import { CLI_AUDIT_CONTEXT, isGatewayError, KeyAdministration, ModelCatalogue, type Group, type ModelSpec } from '@gateway/core';
 import { dataDirHolder, DataDirLockedError, openDatabase } from '@gateway/store-postgres';
 import { openRepositories, type Repositories } from './repositories';
 import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
 import { AdminApiClient } from './admin/admin-client';
-import { AdminService, CLI_AUDIT_CONTEXT, type AdminAudit, type CatalogueChanges } from './admin/admin-service';
+import { CatalogueEntries, type CatalogueChanges } from './admin/catalogue-entries';
 import { ConfigRuntime } from './admin/config-runtime';
 import { readLocalAdminCredential } from './admin/local-credential';
-import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
+import { fail, inProcessAdmin, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
 import { resealCommand } from './cli-secrets';
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
 import { loadProviders } from './providers';
-import { envReferencePolicy } from './admin/env-reference-policy';
+import { envReferencePolicy, type EnvReferencePolicy } from './admin/env-reference-policy';
 
 export type { CliIo } from './cli-commands';
 
@@ -68,7 +68,7 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
  * Catalogue commands validate against the whole config, providers included, like the admin API. They change the
  * database's catalogue and never import the config file: only a gateway's start-up does (docs/operations.md).
  */
-async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminService> {
+async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminOps> {
   const config = loadConfig(env.configPath, env.variables);
   const store = stores.config;
   if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
@@ -82,21 +82,23 @@ async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<Ad
     createLogger('error'),
   );
   await runtime.reload({ strict: true });
-  return new AdminService(
-    stores.keys,
-    store,
-    runtime,
-    config.catalogue,
-    stores.quotas,
-    cliAudit(stores),
-    undefined,
-    envReferencePolicy(config.written, env.allowedEnv),
-    env.maxKeysPerAccount,
-  );
+  return cliAdmin(stores, env, config.catalogue, runtime, envReferencePolicy(config.written, env.allowedEnv));
 }
 
 /** The CLI's changes are audited like the admin API's, with the CLI as their author. */
-const cliAudit = (stores: Repositories): AdminAudit => ({ changes: stores.audit, ctx: CLI_AUDIT_CONTEXT });
+function cliAdmin(
+  stores: Repositories,
+  env: GatewayEnv,
+  catalogue: ModelCatalogue,
+  runtime: CatalogueChanges,
+  envPolicy?: EnvReferencePolicy,
+): AdminOps {
+  const audited = { audit: stores.audit, author: CLI_AUDIT_CONTEXT };
+  return inProcessAdmin(
+    new KeyAdministration({ ...audited, keys: stores.keys, quotas: stores.quotas, catalogue, maxKeysPerAccount: env.maxKeysPerAccount }),
+    new CatalogueEntries({ ...audited, store: stores.config, runtime, envPolicy }),
+  );
+}
 
 const catalogueUntouched: CatalogueChanges = {
   validate: () => Promise.reject(new Error('account and key commands do not change the catalogue')),
@@ -107,7 +109,7 @@ const catalogueUntouched: CatalogueChanges = {
  * Accounts, keys and quotas: no config file, no upstream secrets, no catalogue write. A key's group is checked
  * against the groups in the store (or, before any gateway seeded it, those of the config it will seed).
  */
-async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminService> {
+async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminOps> {
   const store = stores.config;
   const entries = await store.entries();
   const groups: Group[] = entries
@@ -117,17 +119,7 @@ async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<Admi
   // as the admin API checks it against the live catalogue
   const models = entries.filter((e) => e.kind === 'model' && e.body !== null).map((e) => ({ ...e.body, id: e.id }) as unknown as ModelSpec);
   const catalogue = entries.length > 0 ? new ModelCatalogue(models, groups) : unseededCatalogue(env);
-  return new AdminService(
-    stores.keys,
-    store,
-    catalogueUntouched,
-    catalogue,
-    stores.quotas,
-    cliAudit(stores),
-    undefined,
-    undefined,
-    env.maxKeysPerAccount,
-  );
+  return cliAdmin(stores, env, catalogue, catalogueUntouched);
 }
 
 function unseededCatalogue(env: GatewayEnv): ModelCatalogue {

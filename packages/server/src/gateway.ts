@@ -9,7 +9,9 @@ import { createHttpApp } from './app';
 import { budgetHeaders } from './budget-headers';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
-import { AdminService } from './admin/admin-service';
+import { KeyAdministration } from '@gateway/core';
+import { CatalogueEntries } from './admin/catalogue-entries';
+import { inProcessAdmin, type AdminOps } from './cli-commands';
 import { adminRoutes } from './admin/admin.router';
 import { adminKeyGate } from './admin/admin-route';
 import { selfServiceRoutes } from './self-service/self-service.router';
@@ -54,7 +56,8 @@ export interface Gateway {
   db: Database;
   /** every repository over the store (repositories.ts) */
   stores: Repositories;
-  admin: AdminService;
+  /** the admin side as the CLI drives it (docs examples run its commands against a gateway) */
+  admin: AdminOps;
   usage: KnexUsageLog;
   logger: Logger;
   /** opens the admin API to the local CLI (loopback callers only); main.ts hands it over in DATA_DIR's credential file */
@@ -120,7 +123,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   };
   await warnOfSealedSecrets(db.knex, { current: webhookSeal.sealKey, previous: env.previousSecret }, logger);
   const localAdminToken = newLocalAdminToken();
-  const admin = adminServiceFor(stores, runtime, config, billing, env);
+  const admin = administrationFor(stores, runtime, config, billing, env);
   const areas = gatewayAreas(ctx, { db, admin, runtime, localAdminToken, redis: infra.redis });
   const streamShutdown = new StreamShutdown();
   const app = createHttpApp({
@@ -150,7 +153,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     stores,
     usage,
     logger,
-    admin,
+    admin: inProcessAdmin(admin.admin, admin.catalogue),
     async startBackground() {
       for (const a of areas.all) await a.start?.();
     },
@@ -160,7 +163,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
 /** Each area of the product with its services, routers and background work. */
 function gatewayAreas(
   ctx: WiringContext,
-  deps: { db: Database; admin: AdminService; runtime: ConfigRuntime; localAdminToken: string; redis?: RedisLink },
+  deps: { db: Database; admin: Administration; runtime: ConfigRuntime; localAdminToken: string; redis?: RedisLink },
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db });
@@ -179,13 +182,13 @@ function gatewayAreas(
     routers: [
       mountRoutes(
         selfServiceRoutes,
-        { admin: deps.admin, clock, catalogue: config.catalogue, quotas: stores.quotas, gatewayLimits: config.limits },
+        { admin: deps.admin.admin, clock, catalogue: config.catalogue, quotas: stores.quotas, gatewayLimits: config.limits },
         gates,
       ),
       mountRoutes(
         adminRoutes,
         {
-          admin: deps.admin,
+          ...deps.admin,
           usage: stores.usageQuery,
           webhooks: webhooks.webhooks,
           tasks: new AllAccountTasks({ tasks: stores.tasks, content: video.content }),
@@ -234,24 +237,34 @@ function requestPipeline(
   ];
 }
 
-/** The admin API's service; its changes are audited with the admin key as author unless a route says who. */
-function adminServiceFor(
+interface Administration {
+  admin: KeyAdministration;
+  catalogue: CatalogueEntries;
+}
+
+/** The admin API's services; their changes are audited with the admin key as author unless a route says who. */
+function administrationFor(
   stores: Repositories,
   runtime: ConfigRuntime,
   config: GatewayConfig,
   billing: Billing,
   env: GatewayEnv,
-): AdminService {
-  const author = { actor: { type: 'admin_key' as const, id: 'admin' }, requestId: null, address: null };
-  return new AdminService(
-    stores.keys,
-    stores.config,
-    runtime,
-    config.catalogue,
-    stores.quotas,
-    { changes: stores.audit, ctx: author },
-    billing,
-    envReferencePolicy(config.written, env.allowedEnv),
-    env.maxKeysPerAccount,
-  );
+): Administration {
+  const audited = { audit: stores.audit, author: { actor: { type: 'admin_key' as const, id: 'admin' }, requestId: null, address: null } };
+  return {
+    admin: new KeyAdministration({
+      ...audited,
+      keys: stores.keys,
+      quotas: stores.quotas,
+      catalogue: config.catalogue,
+      billing,
+      maxKeysPerAccount: env.maxKeysPerAccount,
+    }),
+    catalogue: new CatalogueEntries({
+      ...audited,
+      store: stores.config,
+      runtime,
+      envPolicy: envReferencePolicy(config.written, env.allowedEnv),
+    }),
+  };
 }

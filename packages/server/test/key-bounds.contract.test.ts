@@ -1,6 +1,6 @@
 import request from 'supertest';
+import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from '@gateway/core';
 import { DEFAULT_CONFIG } from '../src/default-config';
-import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from '../src/admin/admin-service';
 import { envFromProcess } from '../src/gateway-env';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 

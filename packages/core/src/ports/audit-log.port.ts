@@ -1,4 +1,4 @@
-import type { KeyRepository } from './key-repository.port';
+import type { KeyChangeRepository } from './key-repository.port';
 import type { QuotaRepository } from './quota-repository.port';
 import type { WebhookEndpointRepository } from './webhook-store.port';
 
@@ -47,7 +47,7 @@ export interface AuditFilter {
 
 /** The stores a change may write, bound to the transaction its audit record is written in. */
 export interface ChangeStores {
-  keys: KeyRepository;
+  keys: KeyChangeRepository;
   quotas: QuotaRepository;
   webhooks: WebhookEndpointRepository;
 }

@@ -4,6 +4,7 @@ export { type OperationRef, type VideoArtifact, type VideoModelPort, type VideoS
 export {
   type Account,
   type ApiKeyRecord,
+  type KeyChangeRepository,
   type KeyLimits,
   type KeyRepository,
   type KeyRole,

@@ -77,3 +77,9 @@ export interface KeyRepository {
   /** Gives the key a new secret; the current one keeps working until graceUntil. null when there is no active key. */
   rotateKey(id: string, next: { hash: string; prefix: string }, graceUntil: Date): Promise<ApiKeyRecord | null>;
 }
+
+/** Keys as an audited change writes them: it also counts an account's live keys, with the account locked for the change. */
+export interface KeyChangeRepository extends KeyRepository {
+  /** Keys neither revoked nor expired; inside a change the account is locked, so two creations cannot both pass a cap. */
+  countLiveKeys(accountId: string): Promise<number>;
+}

@@ -1,7 +1,6 @@
-import { GatewayError, type Account, type AccountQuota, type ErrorReason } from '@gateway/core';
+import { GatewayError, type Account, type AccountQuota, type ErrorReason, type KeyView } from '@gateway/core';
 import type { ConfigKind } from '@gateway/store-postgres';
 import type { AdminOps } from '../cli-commands';
-import type { KeyView } from './key-settings';
 import type { LocalAdminCredential } from './local-credential';
 
 const PATHS: Record<ConfigKind, string> = { provider: 'providers', model: 'models', group: 'groups' };

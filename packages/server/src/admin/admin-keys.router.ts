@@ -6,7 +6,7 @@ import { key, query, settings, usageGroup } from './admin-keys.openapi';
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 
-/** The platform admin's key and usage routes (AdminService and key-settings.ts check the bodies). */
+/** The platform admin's key and usage routes (KeyAdministration checks the bodies). */
 /** The usage routes' shared filters, described once. */
 const USAGE_FILTER = {
   account: query('account', 'Only this account.'),

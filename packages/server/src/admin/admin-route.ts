@@ -6,15 +6,17 @@ import {
   hashApiKey,
   type AuditActor,
   type AuditContext,
+  type KeyAdministration,
   type UsageQuery,
   type WebhookEndpoints,
 } from '@gateway/core';
 import { extractKey, routeOf, type AdminContext, type Route } from '@gateway/http-kit';
-import type { AdminService } from './admin-service';
+import type { CatalogueEntries } from './catalogue-entries';
 
 /** What the /admin routes work with. */
 export interface AdminDeps {
-  admin: AdminService;
+  admin: KeyAdministration;
+  catalogue: CatalogueEntries;
   usage: UsageQuery;
   webhooks: WebhookEndpoints;
   /** every account's video tasks, read only */
@@ -37,8 +39,11 @@ export const changedBy = ({ actor, requestId }: AdminContext<AdminDeps>, req: Re
   address: req.ip ?? null,
 });
 
-/** The admin service recording the caller as the author of its changes. */
+/** Key administration recording the caller as the author of its changes. */
 export const adminAs = (ctx: AdminContext<AdminDeps>, req: Request) => ctx.deps.admin.as(changedBy(ctx, req));
+
+/** The catalogue's entries, changed with the caller as author. */
+export const catalogueAs = (ctx: AdminContext<AdminDeps>, req: Request) => ctx.deps.catalogue.as(changedBy(ctx, req));
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 

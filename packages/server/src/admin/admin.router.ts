@@ -3,12 +3,12 @@ import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { configSchema } from '../config.schema';
 import { auditList, auditParams } from '../self-service/self-service.openapi';
 import { adminKeyRoutes } from './admin-keys.router';
-import { adminAs, adminRoute } from './admin-route';
+import { adminAs, adminRoute, catalogueAs } from './admin-route';
 import { adminTaskRoutes } from './admin-tasks.router';
 import { adminWebhookRoutes } from './admin-webhooks.router';
 import { auditFilter, sendAudit } from './audit-view';
 
-// AdminService checks accounts and keys by hand; what it accepts is described here.
+// KeyAdministration checks accounts and keys by hand; what it accepts is described here.
 const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
 const list = (items: SchemaDoc = { type: 'object' }) => ({
   type: 'object',
@@ -152,7 +152,7 @@ export const adminRoutes = [
       summary: `List ${path}`,
       response: { description: `The ${path}, file and admin entries.`, content: json(list()) },
       async handle({ deps }, _req, res) {
-        res.json({ object: 'list', data: await deps.admin.listEntries(kind) });
+        res.json({ object: 'list', data: await deps.catalogue.listEntries(kind) });
       },
     }),
     adminRoute({
@@ -165,7 +165,7 @@ export const adminRoutes = [
       response: { description: `The stored ${kind} (secrets redacted).`, content: json({ type: 'object' }) },
       parse: [jsonBody()],
       async handle(ctx, req, res) {
-        res.json(await adminAs(ctx, req).putEntry(kind, String(req.params.id), req.body));
+        res.json(await catalogueAs(ctx, req).putEntry(kind, String(req.params.id), req.body));
       },
     }),
     adminRoute({
@@ -178,7 +178,7 @@ export const adminRoutes = [
         content: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }),
       },
       async handle(ctx, req, res) {
-        await adminAs(ctx, req).deleteEntry(kind, String(req.params.id));
+        await catalogueAs(ctx, req).deleteEntry(kind, String(req.params.id));
         res.json({ id: req.params.id, deleted: true });
       },
     }),

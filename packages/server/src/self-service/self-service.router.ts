@@ -1,14 +1,23 @@
 import type { Request } from 'express';
-import { GatewayError, invalid, roleOf, type AuditContext, type Principal } from '@gateway/core';
+import {
+  accountBounds,
+  GatewayError,
+  inheritFromCaller,
+  invalid,
+  roleOf,
+  type AccountBoundsDeps,
+  type AuditContext,
+  type Caller,
+  type KeyAdministration,
+  type Principal,
+} from '@gateway/core';
 import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
-import type { AdminService } from '../admin/admin-service';
 import { auditFilter, sendAudit } from '../admin/audit-view';
-import { accountBounds, inheritFromCaller, type AccountBoundsDeps, type Caller } from './account-bounds';
 import { auditList, auditParams, bounds, json, keyId, touchBounds, withSecret } from './self-service.openapi';
 import { key, settings } from '../admin/admin-keys.openapi';
 
 export interface SelfServiceDeps extends AccountBoundsDeps {
-  admin: AdminService;
+  admin: KeyAdministration;
   clock: () => Date;
 }
 
@@ -19,7 +28,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 type Ctx = KeyedContext<SelfServiceDeps>;
 
-/** The admin service acting for the caller's key: its changes are audited under that key. */
+/** Key administration acting for the caller's key: its changes are audited under that key. */
 const adminAs = ({ deps, actor, requestId }: Ctx, req: Request) => {
   const by: AuditContext = { actor, requestId, address: req.ip ?? null };
   return deps.admin.as(by);
@@ -67,7 +76,7 @@ const route = (r: Omit<Route<SelfServiceDeps, AdminKeyed>, 'format' | 'auth' | '
 
 /**
  * The account's own keys and audit slice, for its account admins (`role: 'admin'` on each declaration: requireKey
- * refuses a member key with 403 `forbidden_role`). Everything goes through AdminService, within the bounds the
+ * refuses a member key with 403 `forbidden_role`). Everything goes through KeyAdministration, within the bounds the
  * platform admin granted the account (account-bounds.ts); a key of another account is a 404.
  */
 export const selfServiceRoutes = [

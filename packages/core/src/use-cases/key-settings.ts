@@ -1,15 +1,8 @@
-import {
-  BUDGET_PERIODS,
-  invalid,
-  type ApiKeyRecord,
-  type BudgetPeriod,
-  type KeyLimits,
-  type KeyQuota,
-  type KeySettings,
-  type ModelCatalogue,
-  TASK_SCOPES,
-  type TaskScope,
-} from '@gateway/core';
+import { BUDGET_PERIODS, type BudgetPeriod } from '../budget-period';
+import type { ModelCatalogue } from '../catalogue';
+import { invalid } from '../errors';
+import { TASK_SCOPES, type ApiKeyRecord, type KeyLimits, type KeySettings, type TaskScope } from '../ports/key-repository.port';
+import type { KeyQuota } from '../ports/quota-repository.port';
 
 /** The settings fields of a key in the admin API (snake_case, as every admin body). */
 export const KEY_SETTING_FIELDS = ['name', 'expires_at', 'models', 'limits', 'budget', 'tasks'] as const;
@@ -51,7 +44,8 @@ export function parseBudget(v: unknown): { limit: number | null; period: BudgetP
   return { limit: parseCreditLimit(v.credit_limit, 'budget.credit_limit'), period: parsePeriod(v.period ?? null, 'budget.period') };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Refuses a field the route does not know, so a typo (`expiresAt`) is not silently dropped. */
 export function refuseUnknownFields(body: Record<string, unknown>, known: readonly string[]): void {

@@ -1,13 +1,40 @@
-import {
-  GatewayError,
-  type ApiKeyRecord,
-  type BudgetPeriod,
-  type KeyLimits,
-  type KeyQuota,
-  type ModelCatalogue,
-  type QuotaRepository,
-} from '@gateway/core';
-import type { BoundedKey, KeyBounds } from '../admin/admin-service';
+import type { BudgetPeriod } from '../budget-period';
+import type { ModelCatalogue } from '../catalogue';
+import { GatewayError } from '../errors';
+import type { ApiKeyRecord, KeyLimits, TaskScope } from '../ports/key-repository.port';
+import type { KeyQuota, QuotaRepository } from '../ports/quota-repository.port';
+import { isObject } from './key-settings';
+
+/** A key as it is, or would be after a write: what bounds are checked against. */
+export interface BoundedKey {
+  group: string;
+  models: readonly string[] | null;
+  limits: KeyLimits;
+  expiresAt: Date | null;
+  tasks: TaskScope;
+  /** limit null: no limit */
+  budget: { limit: number | null; period: BudgetPeriod | null };
+}
+
+export const boundedKey = (
+  k: Pick<ApiKeyRecord, 'group' | 'models' | 'limits' | 'expiresAt' | 'tasks'>,
+  budget: { limit: number | null; period: BudgetPeriod | null },
+): BoundedKey => ({
+  group: k.group,
+  models: k.models,
+  limits: k.limits,
+  expiresAt: k.expiresAt,
+  tasks: k.tasks ?? 'account',
+  budget: { limit: budget.limit, period: budget.period },
+});
+
+/** Bounds a key write must stay within (self-service: what the caller's own key and the account were granted). */
+export interface KeyBounds {
+  /** the body as sent, before it is parsed (a bound is named before a parser's `invalid_*`) */
+  asked(group: string, body: Record<string, unknown>): Promise<void>;
+  /** the key as it would be written */
+  key(k: BoundedKey): void;
+}
 
 /** A 400 naming the bound a self-service key would exceed; every such code starts with `exceeds_`. */
 const exceeds = (bound: string, message: string, param: string) =>
@@ -18,8 +45,6 @@ const LIMIT_NAMES: Array<[keyof KeyLimits, string]> = [
   ['tokensPerMinute', 'tokens_per_minute'],
   ['concurrentStreams', 'concurrent_streams'],
 ];
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface AccountBoundsDeps {
   catalogue: ModelCatalogue;

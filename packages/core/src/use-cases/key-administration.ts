@@ -1,0 +1,262 @@
+/** Accounts, keys, credit quotas and key budgets: the rules behind the admin API, self-service and the CLI alike. */
+import { generateApiKey, hashApiKey } from '../auth';
+import type { BudgetPeriod } from '../budget-period';
+import type { ModelCatalogue } from '../catalogue';
+import { GatewayError, invalid } from '../errors';
+import type { AuditChange, AuditContext, AuditedChanges, AuditFilter, ChangeStores } from '../ports/audit-log.port';
+import { KEY_ROLES, type ApiKeyRecord, type KeyRepository, type KeyRole } from '../ports/key-repository.port';
+import type { QuotaRepository } from '../ports/quota-repository.port';
+import { boundedKey, type KeyBounds } from './account-bounds';
+import type { Billing } from './billing';
+import {
+  isObject,
+  keyView,
+  KEY_SETTING_FIELDS,
+  parseBudget,
+  parseCreditLimit,
+  parseKeySettings,
+  parsePeriod,
+  refuseUnknownFields,
+  type KeyView,
+} from './key-settings';
+
+/** MAX_KEYS_PER_ACCOUNT's default: live keys (neither revoked nor expired) of one account. */
+export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 500;
+
+/** The CLI's own actor when it writes to the database itself (through a running gateway it is the local token's). */
+export const CLI_AUDIT_CONTEXT: AuditContext = { actor: { type: 'cli', id: 'cli' }, requestId: null, address: null };
+
+export interface KeyAdministrationDeps {
+  /** reads; every write goes through `audit`, in the change's transaction */
+  keys: KeyRepository;
+  quotas: QuotaRepository;
+  /** each change and its audit record in one transaction (docs/admin.md, "Audit") */
+  audit: AuditedChanges;
+  /** who the changes are recorded under until `as` says otherwise */
+  author: AuditContext;
+  /** a key's group and allowlist are checked against it */
+  catalogue: ModelCatalogue;
+  /** cached balances it forgets after a quota or budget change (absent in the CLI, which caches none) */
+  billing?: Pick<Billing, 'forget'>;
+  maxKeysPerAccount?: number;
+}
+
+type Budget = { limit: number | null; period: BudgetPeriod | null };
+
+/** A new key without a role is a member: the least powers by default. */
+function parseRole(v: unknown): KeyRole {
+  if (v === undefined || v === null) return 'member';
+  if (!KEY_ROLES.includes(v as KeyRole)) throw invalid('invalid_role', '"role" must be "admin" (account admin) or "member".', 'role');
+  return v as KeyRole;
+}
+
+const NO_BUDGET: Budget = { limit: null, period: null };
+
+function checkAccountName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name.length > 200)
+    throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
+}
+
+const accountNotFound = (id: string) => new GatewayError('not_found', `No account "${id.slice(0, 64)}".`, { code: 'account_not_found' });
+const noActiveKey = (id: string) => new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+const keyTarget = (k: { id: string; accountId: string }) => ({ target: { type: 'key', id: k.id }, accountId: k.accountId });
+const secretOf = (key: string) => ({ hash: hashApiKey(key), prefix: key.slice(0, 7) });
+
+export class KeyAdministration {
+  private readonly maxKeysPerAccount: number;
+
+  constructor(private readonly deps: KeyAdministrationDeps) {
+    this.maxKeysPerAccount = deps.maxKeysPerAccount ?? DEFAULT_MAX_KEYS_PER_ACCOUNT;
+  }
+
+  /** The same administration, recording `author` as the author of its changes. */
+  as(author: AuditContext): KeyAdministration {
+    return new KeyAdministration({ ...this.deps, author });
+  }
+
+  /** Runs a change and writes its audit record in the same transaction (none when `audit` is null). */
+  private change<T>(fn: (stores: ChangeStores) => Promise<{ result: T; audit: AuditChange | null }>): Promise<T> {
+    return this.deps.audit.run(this.deps.author, fn);
+  }
+
+  /** The audit log, newest first. */
+  auditLog(filter: AuditFilter) {
+    return this.deps.audit.list(filter);
+  }
+
+  async getQuota(accountId: string) {
+    await this.getAccount(accountId);
+    return this.deps.quotas.get(accountId);
+  }
+
+  /** limit: credits, or null for unlimited; period: daily, monthly, null (never resets), undefined (kept). */
+  async setQuota(accountId: string, limit: unknown, period?: unknown) {
+    await this.getAccount(accountId);
+    const credits = parseCreditLimit(limit, 'credit_limit');
+    const p = period === undefined ? undefined : parsePeriod(period, 'period');
+    const q = await this.change(async ({ quotas }) => {
+      const before = await quotas.get(accountId);
+      const after = await quotas.setLimit(accountId, credits, p);
+      return { result: after, audit: { action: 'quota.update', target: { type: 'quota', id: accountId }, accountId, before, after } };
+    });
+    this.deps.billing?.forget(accountId);
+    return q;
+  }
+
+  listAccounts() {
+    return this.deps.keys.listAccounts();
+  }
+
+  async createAccount(id: unknown, name: unknown) {
+    if (typeof id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(id))
+      throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
+    if (name !== undefined) checkAccountName(name);
+    return this.change(async ({ keys }) => {
+      const before = await keys.getAccount(id);
+      const after = await keys.createAccount(id, name as string | undefined);
+      // creating an account that exists changes nothing, so it writes no record
+      const audit = before ? null : { action: 'account.create', target: { type: 'account', id }, accountId: id, before: null, after };
+      return { result: after, audit };
+    });
+  }
+
+  /** Renames an account (`name`: null gives it back its id as name); a change that changes nothing writes no record. */
+  async updateAccount(id: string, body: unknown) {
+    if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
+    refuseUnknownFields(body, ['name']);
+    if (body.name !== null && body.name !== undefined) checkAccountName(body.name);
+    const name = body.name as string | null | undefined;
+    return this.change(async ({ keys }) => {
+      const before = await keys.getAccount(id);
+      if (!before) throw accountNotFound(id);
+      const after = name === undefined ? before : (await keys.renameAccount(id, name))!;
+      const audit =
+        after.name === before.name ? null : { action: 'account.update', target: { type: 'account', id }, accountId: id, before, after };
+      return { result: after, audit };
+    });
+  }
+
+  async getAccount(id: string) {
+    const a = await this.deps.keys.getAccount(id);
+    if (!a) throw accountNotFound(id);
+    return a;
+  }
+
+  async listKeys(account?: string): Promise<KeyView[]> {
+    return Promise.all((await this.deps.keys.listKeys(account)).map(async (k) => keyView(k, await this.deps.quotas.getKey(k.id))));
+  }
+
+  async getKey(id: string): Promise<KeyView> {
+    return keyView(await this.keyRecord(id), await this.deps.quotas.getKey(id));
+  }
+
+  /** Creates a key; the clear key is in the answer once and never stored. */
+  async createKey(body: unknown, bounds?: KeyBounds): Promise<KeyView & { key: string }> {
+    if (!isObject(body)) throw invalid('invalid_body', 'The key must be a JSON object.');
+    refuseUnknownFields(body, ['account', 'group', 'role', ...KEY_SETTING_FIELDS]);
+    const { account, group } = body;
+    if (typeof account !== 'string') throw invalid('missing_account', '"account" is required.', 'account');
+    await this.getAccount(account);
+    const g = group ?? 'default';
+    if (typeof g !== 'string' || !this.deps.catalogue.hasGroup(g))
+      throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
+    await bounds?.asked(g, body);
+    const role = parseRole(body.role);
+    const settings = parseKeySettings(body, { group: g, catalogue: this.deps.catalogue });
+    const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    const limits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null };
+    const fresh = { models: null, limits, expiresAt: null, tasks: 'account' as const };
+    bounds?.key(boundedKey({ group: g, ...fresh, ...settings }, budget ?? NO_BUDGET));
+    const key = generateApiKey();
+    const view = await this.change(async (s) => {
+      await this.checkKeyCount(s, account);
+      const record = await s.keys.createKey({ accountId: account, group: g, role, ...secretOf(key), ...settings });
+      const after = keyView(record, await setBudget(s, record, budget));
+      return { result: after, audit: { action: 'key.create', ...keyTarget(record), before: null, after } };
+    });
+    return { ...view, key };
+  }
+
+  /** Changes a key's name, expiry, allowlist or limits; fields left out are kept. Within `bounds` before and after. */
+  async updateKey(id: string, body: unknown, bounds?: KeyBounds): Promise<KeyView> {
+    if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
+    refuseUnknownFields(body, ['role', ...KEY_SETTING_FIELDS]);
+    const current = await this.keyRecord(id);
+    const currentBudget = await this.checkExisting(current, bounds);
+    await bounds?.asked(current.group, body);
+    const settings = parseKeySettings(body, { group: current.group, catalogue: this.deps.catalogue, current: current.limits });
+    const role = body.role === undefined ? undefined : parseRole(body.role);
+    const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    bounds?.key(boundedKey({ ...current, ...settings }, budget ?? currentBudget));
+    const view = await this.change(async (s) => {
+      const before = keyView(current, await s.quotas.getKey(id));
+      const updated = (await s.keys.updateKey(id, { ...settings, ...(role ? { role } : {}) })) ?? current;
+      const after = keyView(updated, await setBudget(s, updated, budget));
+      return { result: after, audit: { action: 'key.update', ...keyTarget(current), before, after } };
+    });
+    this.deps.billing?.forget(current.accountId, id);
+    return view;
+  }
+
+  /** A new secret for the key, answered once; the old one keeps working until `graceUntil`. */
+  async rotateKey(id: string, graceUntil: Date, bounds?: KeyBounds): Promise<KeyView & { key: string }> {
+    const current = await this.keyRecord(id);
+    await this.checkExisting(current, bounds);
+    const key = generateApiKey();
+    const view = await this.change(async (s) => {
+      const before = keyView(current, await s.quotas.getKey(id));
+      const rotated = await s.keys.rotateKey(id, secretOf(key), graceUntil);
+      if (!rotated) throw noActiveKey(id);
+      const after = { ...keyView(rotated, await s.quotas.getKey(id)), previous_secret_until: graceUntil.toISOString() };
+      return { result: after, audit: { action: 'key.rotate', ...keyTarget(current), before, after } };
+    });
+    this.deps.billing?.forget(current.accountId, id);
+    return { ...view, key };
+  }
+
+  async revokeKey(id: string, bounds?: KeyBounds) {
+    const current = await this.deps.keys.getKey(id);
+    if (current) await this.checkExisting(current, bounds);
+    await this.change(async (s) => {
+      if (!current || !(await s.keys.revokeKey(id))) throw noActiveKey(id);
+      const before = keyView(current);
+      const after = keyView((await s.keys.getKey(id))!);
+      return { result: undefined, audit: { action: 'key.revoke', ...keyTarget(current), before, after } };
+    });
+    this.deps.billing?.forget(current!.accountId, id);
+  }
+
+  /** A key record (revoked ones too). */
+  async keyRecord(id: string) {
+    const k = await this.deps.keys.getKey(id);
+    if (!k) throw new GatewayError('not_found', `No key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
+    return k;
+  }
+
+  /**
+   * Whoever is bound may touch only a key it could have created: otherwise a narrowed key could rotate a wider one
+   * and take its new secret. Answers the key's budget.
+   */
+  private async checkExisting(current: ApiKeyRecord, bounds: KeyBounds | undefined) {
+    const budget = await this.deps.quotas.getKey(current.id);
+    bounds?.key(boundedKey(current, budget));
+    return budget;
+  }
+
+  /** Refuses a key beyond MAX_KEYS_PER_ACCOUNT, counted in the creating transaction (the account row is locked). */
+  private async checkKeyCount(s: ChangeStores, accountId: string) {
+    const live = await s.keys.countLiveKeys(accountId);
+    if (live >= this.maxKeysPerAccount)
+      throw new GatewayError(
+        'invalid_request',
+        `Account "${accountId}" has ${live} live keys, the most it may have (MAX_KEYS_PER_ACCOUNT=${this.maxKeysPerAccount}); revoke one first.`,
+        { code: 'exceeds_key_count' },
+      );
+  }
+}
+
+/** The key's budget after the change: `budget` written when given, the stored one otherwise. */
+function setBudget(s: ChangeStores, k: { id: string }, budget: Budget | undefined) {
+  if (budget === undefined) return s.quotas.getKey(k.id);
+  return s.quotas.setKeyLimit(k.id, budget.limit, budget.period);
+}
