@@ -1,3 +1,4 @@
+import { moveTask } from '@gateway/testkit';
 import { KnexKeyRepository } from './knex-key-repository';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexTaskRepository } from './knex-task-repository';
@@ -57,7 +58,7 @@ describeOnTestDatabases((target) => {
       expect((await quotas.get('acme')).used).toBe(before + 50);
       // still queued: nothing to refund
       expect(await quotas.refundUnsuccessfulTasks(10)).toEqual([]);
-      await tasks.transition('taskquota1', 'queued', 'failed', { error: { code: 'x', message: 'failed' } });
+      await moveTask(tasks, 'taskquota1', 'queued', 'failed', { error: { code: 'x', message: 'failed' } });
       const sweeps = await Promise.all(Array.from({ length: 6 }, () => quotas.refundUnsuccessfulTasks(10)));
       expect(sweeps.flat()).toEqual([{ taskId: 'taskquota1', accountId: 'acme', amount: 50 }]);
       expect((await quotas.get('acme')).used).toBe(before);
@@ -68,8 +69,8 @@ describeOnTestDatabases((target) => {
     it('never refunds a task that succeeded', async () => {
       await newTask('taskquota2');
       await quotas.chargeTask('taskquota2', 'acme', 20);
-      await tasks.transition('taskquota2', 'queued', 'running');
-      await tasks.transition('taskquota2', 'running', 'succeeded');
+      await moveTask(tasks, 'taskquota2', 'queued', 'running');
+      await moveTask(tasks, 'taskquota2', 'running', 'succeeded');
       expect(await quotas.refundUnsuccessfulTasks(10)).toEqual([]);
     });
   });
@@ -105,7 +106,7 @@ describeOnTestDatabases((target) => {
         deployment: { provider: 'sim', upstreamModel: 'm' },
       });
       if (reserved > 0) await quotas.chargeTask(id, 'acme', reserved);
-      await tasks.transition(id, 'queued', 'running');
+      await moveTask(tasks, id, 'queued', 'running');
       const delivery = {
         resolution: '720p',
         ratio: '16:9',
@@ -116,7 +117,7 @@ describeOnTestDatabases((target) => {
         contentKey: 'c',
         bytes: 1,
       } as const;
-      await tasks.transition(id, 'running', 'succeeded', { delivery });
+      await moveTask(tasks, id, 'running', 'succeeded', { delivery });
     };
     const usage = (id: string, credits: number) => ({
       requestId: `settle_${id}`,

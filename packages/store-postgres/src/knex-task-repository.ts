@@ -4,16 +4,13 @@ import {
   statusEvents,
   TASK_STATUSES,
   taskRequestOf,
-  transitionTask,
   type Admission,
   type AdmissionRules,
   type AllAccountsTaskFilter,
   type ClaimedTask,
   type NewVideoTask,
   type ReleaseOptions,
-  type TaskError,
   type TaskListFilter,
-  type TaskPatch,
   type TaskRequest,
   type TaskQueue,
   type TaskRepository,
@@ -35,7 +32,7 @@ const ACTIVE: TaskStatus[] = ['queued', 'running'];
 const TERMINAL = TASK_STATUSES.filter((s) => isTerminal(s));
 
 /**
- * Video tasks in Postgres (or PGlite). Every status change is the core's transitionTask written as a
+ * Video tasks in Postgres (or PGlite). Every status change is the one the core decided (transitionTask), written as a
  * compare-and-set (`WHERE status = <expected>`) with its events (webhook outbox rows) in one transaction;
  * claims use `FOR UPDATE SKIP LOCKED`; lease bookkeeping is conditional on the lease owner, so a worker whose
  * lease ran out writes nothing. The input images' bytes live in video_task_inputs (migration 022), which only
@@ -102,10 +99,9 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
   }
 
   /** Compare-and-set on status: of two concurrent callers, exactly one wins; its webhook rows commit with it. */
-  async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
-    const change = transitionTask({ status: from }, { to, patch }, this.clock());
+  async applyTransition(id: string, decided: TaskTransition): Promise<VideoTask | null> {
     return this.db.transaction(async (trx) => {
-      const row = await this.apply(trx, id, change);
+      const row = await this.apply(trx, id, decided);
       return row && rowToTask(row);
     });
   }
@@ -278,7 +274,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     return new Set((rows as Array<{ id: string }>).map((r) => r.id));
   }
 
-  async expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]> {
+  async expireOverdue(now: Date, limit: number, expire: (task: { status: TaskStatus }) => TaskTransition): Promise<VideoTask[]> {
     return this.db.transaction(async (trx) => {
       const due: Array<{ id: string; status: TaskStatus }> = await trx('video_tasks')
         .select('id', 'status')
@@ -290,7 +286,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
         .skipLocked();
       const expired: VideoTask[] = [];
       for (const d of due) {
-        const row = await this.apply(trx, d.id, transitionTask(d, { to: 'expired', patch: { error } }, now));
+        const row = await this.apply(trx, d.id, expire(d));
         if (row) expired.push(rowToTask(row));
       }
       return expired;

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@gateway/core';
-import { eventually } from '@gateway/testkit';
+import { eventually, moveTask } from '@gateway/testkit';
 import { KnexTaskRepository } from './knex-task-repository';
 import { KnexWebhookStore } from './knex-webhook-store';
 import { taskChangeFeed } from './task-change-feed';
@@ -61,9 +61,9 @@ describeOnTestDatabases((target) => {
           secret: 'whsec_z',
         });
         await tasks.create(task('t1', 'a', 'https://a.example/cb'));
-        await tasks.transition('t1', 'queued', 'running');
-        expect(await tasks.transition('t1', 'queued', 'running')).toBeNull(); // a lost compare-and-set writes nothing
-        await tasks.transition('t1', 'running', 'succeeded');
+        await moveTask(tasks, 't1', 'queued', 'running');
+        expect(await moveTask(tasks, 't1', 'queued', 'running')).toBeNull(); // a lost compare-and-set writes nothing
+        await moveTask(tasks, 't1', 'running', 'succeeded');
         const rows = await db.knex('webhook_deliveries').orderBy('seq');
         expect(rows.map((r) => `${r.type} ${r.endpoint_id ?? r.callback_url}`)).toEqual([
           'video.queued we_all',
@@ -92,7 +92,7 @@ describeOnTestDatabases((target) => {
         const store = new KnexWebhookStore(db.knex, { sealKey: SEAL });
         const tasks = new KnexTaskRepository(db.knex);
         await tasks.create(task('t1', 'a', 'https://a.example/cb'));
-        await tasks.transition('t1', 'queued', 'running');
+        await moveTask(tasks, 't1', 'queued', 'running');
         const now = future();
         const [first, second] = await Promise.all([
           store.claimDue({ owner: 'w1', now, leaseMs: 30_000, limit: 10 }),
@@ -203,13 +203,13 @@ describeOnTestDatabases((target) => {
         await tasks.create(task('t1'));
         let hints = 0;
         const off = feed.subscribe('t1', () => hints++);
-        await tasks.transition('t1', 'queued', 'running');
+        await moveTask(tasks, 't1', 'queued', 'running');
         await eventually(() => hints === 1);
         const [claim] = await tasks.claimDue({ owner: 'w', now: future(), leaseMs: 1000, limit: 1 });
         await tasks.release(claim!.task.id, 'w', { nextPollAt: new Date(), progress: 50 });
         await eventually(() => hints === 2);
         off();
-        await tasks.transition('t1', 'running', 'failed');
+        await moveTask(tasks, 't1', 'running', 'failed');
         await eventually(async () => (await tasks.findById('t1'))?.status === 'failed');
         expect(hints).toBe(2);
       } finally {

@@ -1,7 +1,7 @@
 export { describeContentStoreConformance } from './content-store.conformance';
 export { startFakeS3, type FakeS3 } from './fake-s3';
 export { describeKeyRepositoryConformance } from './key-repository.conformance';
-export { describeTaskRepositoryConformance } from './task-repository.conformance';
+export { describeTaskRepositoryConformance, moveTask } from './task-repository.conformance';
 export {
   ALPHA,
   BETA,

@@ -1,10 +1,10 @@
 import { canTransition, type NewVideoTask, type TaskStatus } from '@gateway/core';
 import { admissionRules } from './task-conformance/task-admission.rules';
-import { conformanceTask, type TaskConformance, type TaskStore } from './task-conformance/task-conformance-fixtures';
+import { conformanceTask, moveTask, type TaskConformance, type TaskStore } from './task-conformance/task-conformance-fixtures';
 import { queueRules } from './task-conformance/task-queue.rules';
 import { statusRules } from './task-conformance/task-status.rules';
 
-export { conformanceTask, type TaskStore } from './task-conformance/task-conformance-fixtures';
+export { conformanceTask, moveTask, type TaskStore } from './task-conformance/task-conformance-fixtures';
 
 export interface TaskRepositoryHarness {
   repo: TaskStore;
@@ -30,7 +30,7 @@ export function describeTaskRepositoryConformance(name: string, make: () => Prom
       other: undefined as unknown as TaskStore,
       async taskIn(status: TaskStatus, over: Partial<NewVideoTask> = {}) {
         let t = await c.repo.create(conformanceTask(over));
-        for (const s of pathTo(status)) t = (await c.repo.transition(t.id, t.status, s))!;
+        for (const s of pathTo(status)) t = (await moveTask(c.repo, t.id, t.status, s))!;
         return t;
       },
     };

@@ -1,5 +1,6 @@
+import type { TaskTransition } from '../task-transitions';
 import type { VideoRequest } from '../video-limits';
-import type { TaskError, VideoTask } from '../video-task';
+import type { TaskStatus, VideoTask } from '../video-task';
 
 /** A task leased to one worker until `leaseUntil`. */
 export interface ClaimedTask {
@@ -50,8 +51,11 @@ export interface TaskQueue {
   findById(id: string): Promise<VideoTask | null>;
   /** The task's request with its input images' bytes, for its submission; null when the task is gone. */
   loadRequest(id: string): Promise<VideoRequest | null>;
-  /** queued/running tasks older than their executionExpiresAfter → expired (compare-and-set), with `error`. */
-  expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]>;
+  /**
+   * queued/running tasks older than their executionExpiresAfter at `now`, each moved as the core decides (`expire`:
+   * the change from its status) with a compare-and-set, its events written with it.
+   */
+  expireOverdue(now: Date, limit: number, expire: (task: { status: TaskStatus }) => TaskTransition): Promise<VideoTask[]>;
   /** Deletes tasks created before `cutoff`, whatever their state, and returns them (to delete their content). */
   purgeCreatedBefore(cutoff: Date, limit: number): Promise<VideoTask[]>;
 }

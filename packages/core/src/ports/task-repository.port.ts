@@ -1,3 +1,4 @@
+import type { TaskTransition } from '../task-transitions';
 import type { VideoRequest } from '../video-limits';
 import type { TaskDeployment, TaskStatus, VideoTask } from '../video-task';
 import type { UsageRow } from './usage-log.port';
@@ -64,10 +65,10 @@ export interface TaskRepository {
   /** The task, or null when it does not exist or belongs to another account. */
   findForAccount(accountId: string, id: string): Promise<VideoTask | null>;
   /**
-   * Compare-and-set: moves `id` from `from` to `to` only if it is still in `from` (the rule is the core's
-   * transitionTask: what a terminal state sets, the events it emits, persisted with it). Null when it lost.
+   * Writes a status change the core decided (transitionTask): its patch as a compare-and-set on `decided.from`, and
+   * its events, in one atomic step. The store only persists. Null when the task is gone or no longer in `from`.
    */
-  transition(id: string, from: TaskStatus, to: TaskStatus, patch?: TaskPatch): Promise<VideoTask | null>;
+  applyTransition(id: string, decided: TaskTransition): Promise<VideoTask | null>;
   /**
    * Idempotency replay, active-task cap, credit reservation, insert and usage row as one atomic step per
    * account: two concurrent creations with one key make one task, and concurrent creations (on any number

@@ -10,11 +10,13 @@ import {
   type ClaimedTask,
   type ContentStore,
   type ReleaseOptions,
+  type TaskPatch,
   type TaskQueue,
   type TaskRepository,
   type VideoArtifact,
   type VideoProbe,
 } from '../ports';
+import { transitionTask } from '../task-transitions';
 import { resolveRatio } from '../video-limits';
 import type { TaskError, TaskStatus, VideoDelivery, VideoTask } from '../video-task';
 import type { Billing } from './billing';
@@ -150,7 +152,7 @@ export class VideoTaskDriver {
     if (st.state === 'failed') return this.finish(t, 'failed', { error: { code: st.code, message: st.message } });
     let current = t;
     if (t.status === 'queued' && (st.state === 'succeeded' || st.running !== false)) {
-      const moved = await this.d.tasks.transition(t.id, 'queued', 'running', {
+      const moved = await this.move(t.id, 'queued', 'running', {
         progress: st.state === 'pending' ? progressOf(st.progress) : 0,
       });
       if (!moved) return; // cancelled or expired meanwhile
@@ -197,7 +199,7 @@ export class VideoTaskDriver {
       await this.release(c);
       return;
     }
-    const done = await this.d.tasks.transition(t.id, 'running', 'succeeded', { delivery, progress: 100 });
+    const done = await this.move(t.id, 'running', 'succeeded', { delivery, progress: 100 });
     if (!done) {
       await deleteContent(this.d.content, draft).catch(() => undefined); // the content store's retention removes leftovers
       return;
@@ -211,7 +213,7 @@ export class VideoTaskDriver {
   }
 
   async expire(t: VideoTask): Promise<void> {
-    const expired = await this.d.tasks.transition(t.id, t.status, 'expired', { error: EXPIRED_ERROR });
+    const expired = await this.move(t.id, t.status, 'expired', { error: EXPIRED_ERROR });
     if (expired) this.cancelUpstream(expired);
   }
 
@@ -248,8 +250,13 @@ export class VideoTaskDriver {
   }
 
   private async finish(t: VideoTask, to: TaskStatus, patch: { error: TaskError }): Promise<void> {
-    const done = await this.d.tasks.transition(t.id, t.status, to, patch);
+    const done = await this.move(t.id, t.status, to, patch);
     if (done) this.d.log('info', `video task ${to}`, { taskId: t.id, code: patch.error.code });
+  }
+
+  /** The change the core decides (transitionTask), which the store writes as a compare-and-set: null when it lost. */
+  private move(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch): Promise<VideoTask | null> {
+    return this.d.tasks.applyTransition(id, transitionTask({ status: from }, { to, patch }, new Date(this.d.now())));
   }
 }
 

@@ -1,4 +1,4 @@
-import { ALPHA, FakeVideoModel, InMemoryContentStore, InMemoryTaskRepository, MemoryUsageLog } from '@gateway/testkit';
+import { ALPHA, FakeVideoModel, InMemoryContentStore, InMemoryTaskRepository, MemoryUsageLog, moveTask } from '@gateway/testkit';
 import { ModelCatalogue } from '../catalogue';
 import type { QuotaRepository } from '../ports';
 import { Billing } from './billing';
@@ -64,7 +64,7 @@ describe("the refund sweep is worker housekeeping, not part of a user's DELETE",
   it('deleting a finished task refunds that task alone before the record goes', async () => {
     const s = setup();
     const { task } = await s.create();
-    await s.tasks.transition(task.id, 'queued', 'failed', { error: { code: 'x', message: 'x' } });
+    await moveTask(s.tasks, task.id, 'queued', 'failed', { error: { code: 'x', message: 'x' } });
     expect((await s.service.cancelOrDelete(ALPHA, task.id)).outcome).toBe('deleted');
     expect(s.calls).toEqual([`refundTask:${task.id}`]);
   });

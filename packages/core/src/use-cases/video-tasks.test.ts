@@ -1,4 +1,4 @@
-import { ALPHA, BETA, createFakeVideoEngine, FakeVideoModel, runWorkerOnce } from '@gateway/testkit';
+import { ALPHA, BETA, createFakeVideoEngine, FakeVideoModel, moveTask, runWorkerOnce } from '@gateway/testkit';
 import type { CreateVideoTaskInput } from './video-tasks.contract';
 import { GatewayError } from '../errors';
 
@@ -188,7 +188,7 @@ describe('VideoTasks.cancelOrDelete and content', () => {
     e.content.objects.clear();
     expect(await failure(e.service.content(ALPHA, task.id, 'video'))).toMatchObject({ reason: 'not_found', code: 'content_not_found' });
     const failed = await e.service.create(input());
-    await e.tasks.transition(failed.task.id, 'queued', 'failed', { error: { code: 'x', message: 'y' } });
+    await moveTask(e.tasks, failed.task.id, 'queued', 'failed', { error: { code: 'x', message: 'y' } });
     expect(await failure(e.service.content(ALPHA, failed.task.id, 'video'))).toMatchObject({ code: 'video_not_available' });
   });
 });

@@ -5,6 +5,7 @@
  */
 import { newId, type Principal } from '../auth';
 import { seesTask, taskOwnerFilter } from '../task-scope';
+import { transitionTask } from '../task-transitions';
 import type { ModelCatalogue, ModelSpec } from '../catalogue';
 import { GatewayError, invalid, toGatewayError } from '../errors';
 import { mediaTypeOfKey, type ContentStore, type NewVideoTask, type TaskRepository, type UsageLog, type UsageRow } from '../ports';
@@ -250,9 +251,11 @@ export class VideoTasks implements VideoTaskService {
   async cancelOrDelete(p: Principal, id: string): Promise<{ outcome: 'cancelled' | 'deleted'; task: VideoTask }> {
     let task = await this.get(p, id);
     if (task.status === 'queued') {
-      const cancelled = await this.deps.tasks.transition(id, 'queued', 'cancelled', {
-        error: { code: 'cancelled', message: 'The task was cancelled before it started running.' },
-      });
+      const error = { code: 'cancelled', message: 'The task was cancelled before it started running.' };
+      const cancelled = await this.deps.tasks.applyTransition(
+        id,
+        transitionTask(task, { to: 'cancelled', patch: { error } }, new Date(this.now())),
+      );
       if (cancelled) {
         // The refund follows from the worker's housekeeping sweep, not from this request.
         cancelUpstream(this.deps.providers, cancelled);

@@ -6,7 +6,9 @@
 import type { Billing } from './billing';
 import type { ModelCatalogue } from '../catalogue';
 import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository, VideoProbe } from '../ports';
+import { transitionTask } from '../task-transitions';
 import { VIDEO_DEFAULTS } from '../video-limits';
+import type { TaskStatus } from '../video-task';
 import { OutageLog } from './outage-log';
 import { ReleaseBatcher } from './release-batcher';
 import { EXPIRED_ERROR, VideoTaskDriver, type WorkerLog } from './video-task-driver';
@@ -138,7 +140,9 @@ export class VideoWorker {
   async expireOverdue(): Promise<number> {
     let total = 0;
     for (;;) {
-      const expired = await this.deps.tasks.expireOverdue(new Date(this.now()), BATCH, EXPIRED_ERROR);
+      const now = new Date(this.now());
+      const expiry = (t: { status: TaskStatus }) => transitionTask(t, { to: 'expired', patch: { error: EXPIRED_ERROR } }, now);
+      const expired = await this.deps.tasks.expireOverdue(now, BATCH, expiry);
       for (const t of expired) this.driver.cancelUpstream(t);
       total += expired.length;
       if (expired.length < BATCH) return total;

@@ -1,19 +1,19 @@
 import {
   isTerminal,
+  statusEvents,
   taskRequestOf,
-  transitionTask,
   type Admission,
   type AdmissionRules,
   type AllAccountsTaskFilter,
   type ClaimedTask,
   type NewVideoTask,
   type ReleaseOptions,
-  type TaskError,
   type TaskListFilter,
-  type TaskPatch,
   type TaskQueue,
   type TaskRepository,
   type TaskStatus,
+  type TaskStatusEvent,
+  type TaskTransition,
   type UsageLog,
   type VideoRequest,
   type VideoTask,
@@ -30,6 +30,9 @@ interface Row {
   submitStartedAt: Date | null;
 }
 
+/** A recorded status event and its task (the Postgres store writes one webhook outbox row per subscriber instead). */
+export type RecordedTaskEvent = TaskStatusEvent & { taskId: string };
+
 const ACTIVE: TaskStatus[] = ['queued', 'running'];
 const copy = <T>(v: T): T => structuredClone(v);
 
@@ -42,6 +45,7 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
   private readonly now: () => number;
   /** credits per account, taken by admission (the Postgres store keeps them in account_quotas) */
   private readonly credits = new Map<string, { limit: number | null; used: number }>();
+  private readonly recorded: RecordedTaskEvent[] = [];
 
   /** usage: where admission writes the creation's usage row (the Postgres store writes it in its transaction) */
   constructor(private readonly opts: { now?: () => number; usage?: UsageLog } = {}) {
@@ -55,6 +59,11 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
   /** Test helper: every stored task, whatever its owner. */
   all(): VideoTask[] {
     return [...this.rows.values()].map((r) => copy(r.task));
+  }
+
+  /** Test helper: the status events recorded so far (creations and transitions), oldest first; one task's when given. */
+  events(taskId?: string): RecordedTaskEvent[] {
+    return copy(this.recorded.filter((e) => !taskId || e.taskId === taskId));
   }
 
   /** Test helper: the worker bookkeeping of one task. */
@@ -104,7 +113,12 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
       pollAttempts: 0,
       submitStartedAt: null,
     });
+    this.record(t.id, statusEvents('queued', at));
     return copy(task);
+  }
+
+  private record(taskId: string, events: TaskStatusEvent[]): void {
+    for (const e of events) this.recorded.push({ ...copy(e), taskId });
   }
 
   async findForAccount(accountId: string, id: string): Promise<VideoTask | null> {
@@ -122,17 +136,16 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     return r ? copy(r.request) : null;
   }
 
-  /** No webhook outbox here: the change's events have no store to go to. */
-  async transition(id: string, from: TaskStatus, to: TaskStatus, patch: TaskPatch = {}): Promise<VideoTask | null> {
-    const { patch: change } = transitionTask({ status: from }, { to, patch }, new Date(this.now()));
+  async applyTransition(id: string, decided: TaskTransition): Promise<VideoTask | null> {
     const r = this.rows.get(id);
-    if (!r || r.task.status !== from) return null;
-    const { endsLease, ...fields } = change;
+    if (!r || r.task.status !== decided.from) return null;
+    const { endsLease, ...fields } = decided.patch;
     Object.assign(r.task, copy(fields));
     if (endsLease) {
       r.leaseOwner = null;
       r.leaseUntil = null;
     }
+    this.record(id, decided.events);
     return copy(r.task);
   }
 
@@ -259,13 +272,13 @@ export class InMemoryTaskRepository implements TaskRepository, TaskQueue {
     return true;
   }
 
-  async expireOverdue(now: Date, limit: number, error: TaskError): Promise<VideoTask[]> {
+  async expireOverdue(now: Date, limit: number, expire: (task: { status: TaskStatus }) => TaskTransition): Promise<VideoTask[]> {
     const overdue = [...this.rows.values()]
       .filter((r) => ACTIVE.includes(r.task.status) && r.task.createdAt.getTime() + r.task.executionExpiresAfter * 1000 <= now.getTime())
       .slice(0, limit);
     const out: VideoTask[] = [];
     for (const r of overdue) {
-      const t = await this.transition(r.task.id, r.task.status, 'expired', { error });
+      const t = await this.applyTransition(r.task.id, expire(r.task));
       if (t) out.push(t);
     }
     return out;

@@ -1,6 +1,6 @@
 /** Admission (idempotency, the active-task cap), listing and deletion. */
 import type { VideoTask } from '@gateway/core';
-import { at, conformanceTask, type TaskConformance } from './task-conformance-fixtures';
+import { at, conformanceTask, moveTask, type TaskConformance } from './task-conformance-fixtures';
 
 export function admissionRules(h: TaskConformance): void {
   const { taskIn } = h;
@@ -39,7 +39,7 @@ export function admissionRules(h: TaskConformance): void {
     expect(results.find((r) => r.outcome === 'capped')).toEqual({ outcome: 'capped', active: 3 });
     expect((await h.repo.admit(conformanceTask({ accountId: 'acct-b' }), rules)).outcome).toBe('created');
     const first = results.find((r) => r.outcome === 'created') as { task: VideoTask };
-    await h.repo.transition(first.task.id, 'queued', 'cancelled');
+    await moveTask(h.repo, first.task.id, 'queued', 'cancelled');
     expect((await h.repo.admit(conformanceTask(), rules)).outcome).toBe('created');
   });
 

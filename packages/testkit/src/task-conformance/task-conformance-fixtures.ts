@@ -1,4 +1,13 @@
-import { newId, type NewVideoTask, type TaskQueue, type TaskRepository, type TaskStatus, type VideoTask } from '@gateway/core';
+import {
+  newId,
+  transitionTask,
+  type NewVideoTask,
+  type TaskPatch,
+  type TaskQueue,
+  type TaskRepository,
+  type TaskStatus,
+  type VideoTask,
+} from '@gateway/core';
 
 export type TaskStore = TaskRepository & TaskQueue;
 
@@ -13,6 +22,22 @@ export interface TaskConformance {
 const T0 = new Date('2026-03-01T00:00:00Z');
 export const at = (ms: number) => new Date(T0.getTime() + ms);
 export const ERR = { code: 'expired', message: 'expired in conformance' };
+/** A status change as the core decides it (transitionTask, which throws on an illegal one), handed to the store. */
+export async function moveTask(
+  store: Pick<TaskRepository, 'applyTransition'>,
+  id: string,
+  from: TaskStatus,
+  to: TaskStatus,
+  patch?: TaskPatch,
+  now = new Date(),
+): Promise<VideoTask | null> {
+  return store.applyTransition(id, transitionTask({ status: from }, { to, patch }, now));
+}
+
+/** The core's expiry decision at `now`, as the worker hands it to expireOverdue. */
+export const expiryAt = (now: Date) => (task: { status: TaskStatus }) =>
+  transitionTask(task, { to: 'expired', patch: { error: ERR } }, now);
+
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
 
 export function conformanceTask(over: Partial<NewVideoTask> = {}): NewVideoTask {

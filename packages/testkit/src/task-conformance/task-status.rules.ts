@@ -1,6 +1,6 @@
 /** Status changes: the core's transition rule as each store persists it, compare-and-set, the lease a terminal state ends, expiry. */
 import { canTransition, TASK_STATUSES } from '@gateway/core';
-import { at, conformanceTask, ERR, PNG, type TaskConformance } from './task-conformance-fixtures';
+import { at, conformanceTask, ERR, expiryAt, moveTask, PNG, type TaskConformance } from './task-conformance-fixtures';
 
 export function statusRules(h: TaskConformance): void {
   const { taskIn } = h;
@@ -27,11 +27,11 @@ export function statusRules(h: TaskConformance): void {
   it.each(pairs)('transition %s → %s (legal: %s)', async (from, to, legal) => {
     const t = await taskIn(from);
     if (legal) {
-      const moved = await h.repo.transition(t.id, from, to, { progress: 7 });
+      const moved = await moveTask(h.repo, t.id, from, to, { progress: 7 });
       expect(moved).toMatchObject({ id: t.id, status: to, progress: 7 });
       expect(moved!.completedAt !== null).toBe(to !== 'running');
     } else {
-      await expect(h.repo.transition(t.id, from, to)).rejects.toThrow(/cannot move/);
+      await expect(moveTask(h.repo, t.id, from, to)).rejects.toThrow(/cannot move/);
     }
     expect((await h.repo.findById(t.id))!.status).toBe(legal ? to : from);
   });
@@ -43,15 +43,15 @@ export function statusRules(h: TaskConformance): void {
 
   it('a transition from a status the task is not in changes nothing', async () => {
     const t = await taskIn('running');
-    expect(await h.repo.transition(t.id, 'queued', 'cancelled')).toBeNull();
+    expect(await moveTask(h.repo, t.id, 'queued', 'cancelled')).toBeNull();
     expect((await h.repo.findById(t.id))!.status).toBe('running');
-    expect(await h.repo.transition('task-none', 'queued', 'running')).toBeNull();
+    expect(await moveTask(h.repo, 'task-none', 'queued', 'running')).toBeNull();
   });
 
   it('of two concurrent updaters exactly one wins', async () => {
     for (let i = 0; i < 8; i++) {
       const t = await taskIn('queued');
-      const [a, b] = await Promise.all([h.repo.transition(t.id, 'queued', 'running'), h.other.transition(t.id, 'queued', 'cancelled')]);
+      const [a, b] = await Promise.all([moveTask(h.repo, t.id, 'queued', 'running'), moveTask(h.other, t.id, 'queued', 'cancelled')]);
       expect([a, b].filter(Boolean)).toHaveLength(1);
       expect((await h.repo.findById(t.id))!.status).toBe((a ?? b)!.status);
     }
@@ -59,16 +59,16 @@ export function statusRules(h: TaskConformance): void {
 
   it('a change sets what the core decides: a terminal state its completion time, a non-terminal one none', async () => {
     const t = await taskIn('queued');
-    const running = await h.repo.transition(t.id, 'queued', 'running', { progress: 3 });
+    const running = await moveTask(h.repo, t.id, 'queued', 'running', { progress: 3 });
     expect(running).toMatchObject({ status: 'running', progress: 3, completedAt: null });
-    const done = await h.repo.transition(t.id, 'running', 'failed', { error: ERR, completedAt: at(42) });
+    const done = await moveTask(h.repo, t.id, 'running', 'failed', { error: ERR, completedAt: at(42) });
     expect(done).toMatchObject({ status: 'failed', error: ERR, completedAt: at(42) });
   });
 
   it('a terminal transition ends the lease', async () => {
     const t = await taskIn('running');
     await h.repo.claimDue({ owner: 'w-a', now: at(1000), leaseMs: 10_000, limit: 1 });
-    await h.repo.transition(t.id, 'running', 'succeeded');
+    await moveTask(h.repo, t.id, 'running', 'succeeded');
     expect(await h.repo.extendLease(t.id, 'w-a', at(50_000))).toBe(false);
   });
 
@@ -77,8 +77,8 @@ export function statusRules(h: TaskConformance): void {
     const r = await taskIn('running', { executionExpiresAfter: 10 });
     const ok = await taskIn('queued', { executionExpiresAfter: 60 });
     const fin = await taskIn('succeeded', { executionExpiresAfter: 10 });
-    expect(await h.repo.expireOverdue(at(9_999), 100, ERR)).toEqual([]);
-    const expired = await h.repo.expireOverdue(at(10_000), 100, ERR);
+    expect(await h.repo.expireOverdue(at(9_999), 100, expiryAt(at(9_999)))).toEqual([]);
+    const expired = await h.repo.expireOverdue(at(10_000), 100, expiryAt(at(10_000)));
     expect(expired.map((t) => t.id).sort()).toEqual([q.id, r.id].sort());
     expect(expired[0]).toMatchObject({ status: 'expired', error: ERR });
     expect((await h.repo.findById(ok.id))!.status).toBe('queued');
