@@ -7,8 +7,8 @@ import type { Config } from 'jest';
  *   process (supertest, SDKs against an in-process server).
  * - process: real gateway processes, browsers, coding agents, fault injection (test/process and the other
  *   scenario folders under server/test).
- * Each lane's default timeout fits its slowest real test (a timeout is not an assertion); a test that needs more
- * says so itself. setup/<lane>.ts sets it.
+ * Each lane's default timeout fits its usual test (a timeout is not an assertion); a test that needs more says so
+ * itself. setup/<lane>.ts sets it.
  */
 const shared = {
   testEnvironment: 'node',

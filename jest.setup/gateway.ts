@@ -1,2 +1,3 @@
-// gateway lane: the real app in this process; starting one boots PGlite: 10–70 s seen on a loaded 2-core machine.
-jest.setTimeout(120_000);
+// gateway lane: the real app in this process; one start boots PGlite in memory (6–9 s seen on a 2-core machine at a
+// load of 12). A test that starts several gateways, or opens PGlite on disk, says so with its own timeout.
+jest.setTimeout(30_000);

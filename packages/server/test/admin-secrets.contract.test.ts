@@ -18,6 +18,9 @@ const ADMIN_KEY_VALUE = 'sk-admin-written-Bx4Ky7Qs';
 /** the gateway's environment: the key its config file references, and a variable not meant for keys */
 const VARIABLES = { ...process.env, SECRETS_REF_KEY: ENV_KEY, OTHER_PROCESS_VAR: 'not-for-admins' };
 
+// each test opens PGlite on disk, some twice (a restart on the same directory): seconds each on a loaded machine
+jest.setTimeout(120_000);
+
 let upstream: FakeUpstream;
 const dirs: string[] = [];
 
