@@ -83,12 +83,46 @@ export function videoLimitsOf(model: ModelSpec): { family: VideoFamily; tier: Vi
   return { family, tier, limits: VIDEO_FAMILY_LIMITS[family], resolutions: resolutionsFor(family, tier) };
 }
 
+/** What each rule of validateVideoRequest reads: the model's table entry, and the request's own field names. */
+interface HeldTo {
+  model: ModelSpec;
+  family: VideoFamily;
+  tier: VideoTier;
+  limits: FamilyLimits;
+  resolutions: Resolution[];
+  name(k: keyof NonNullable<VideoRequestDraft['fieldNames']>): string;
+}
+
 /** Applies defaults and every rule of the limits table; throws invalid_request with a stable code. */
 export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft): VideoRequest {
-  const { family, tier, limits, resolutions: allowedRes } = videoLimitsOf(model);
-  const name = (k: keyof NonNullable<VideoRequestDraft['fieldNames']>) => draft.fieldNames?.[k] ?? k;
-  const refs = draft.referenceImages;
+  const held: HeldTo = { model, ...videoLimitsOf(model), name: (k) => draft.fieldNames?.[k] ?? k };
+  checkInputMode(held, draft);
+  const durationSeconds = checkDuration(held, draft);
+  const resolution = checkResolution(held, draft);
+  const aspectRatio = checkAspectRatio(held, draft);
+  if (draft.generateAudio === true && !held.limits.audio) {
+    throw invalid(
+      'audio_not_supported',
+      `${model.id} (family ${held.family}) cannot generate audio; send generate_audio false or leave it out.`,
+    );
+  }
+  return {
+    model: model.id,
+    prompt: draft.prompt,
+    firstFrame: draft.firstFrame,
+    lastFrame: draft.lastFrame,
+    referenceImages: draft.referenceImages,
+    durationSeconds,
+    resolution,
+    aspectRatio,
+    generateAudio: draft.generateAudio ?? (VIDEO_DEFAULTS.generateAudio && held.limits.audio),
+    fps: draft.fps ?? VIDEO_DEFAULTS.fps,
+  };
+}
 
+/** One input mode (text, first(+last) frame, or reference images) within what the family takes; text needs a prompt. */
+function checkInputMode({ model, family, limits, name }: HeldTo, draft: VideoRequestDraft): void {
+  const refs = draft.referenceImages;
   if (draft.lastFrame && !draft.firstFrame) {
     throw invalid(
       'last_frame_requires_first_frame',
@@ -123,7 +157,9 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
   if (!hasImage && !draft.prompt?.trim()) {
     throw invalid('missing_prompt', `A non-empty ${name('prompt')} is required for text-only generation.`, name('prompt'));
   }
+}
 
+function checkDuration({ model, family, limits, name }: HeldTo, draft: VideoRequestDraft): number {
   const duration = draft.durationSeconds ?? VIDEO_DEFAULTS.durationSeconds;
   if (!Number.isInteger(duration) || duration < limits.minSeconds || duration > limits.maxSeconds) {
     throw invalid(
@@ -132,16 +168,23 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
       name('durationSeconds'),
     );
   }
+  return duration;
+}
 
+function checkResolution({ model, family, tier, resolutions, name }: HeldTo, draft: VideoRequestDraft): Resolution {
   const resolution = (draft.resolution ?? VIDEO_DEFAULTS.resolution) as Resolution;
-  if (!allowedRes.includes(resolution)) {
+  if (!resolutions.includes(resolution)) {
     throw invalid(
       'invalid_resolution',
-      `${name('resolution')} ${JSON.stringify(draft.resolution)} is not available on ${model.id} (family ${family}, tier ${tier}); allowed: ${allowedRes.join(', ')}.`,
+      `${name('resolution')} ${JSON.stringify(draft.resolution)} is not available on ${model.id} (family ${family}, tier ${tier}); allowed: ${resolutions.join(', ')}.`,
       name('resolution'),
     );
   }
+  return resolution;
+}
 
+/** A ratio from the closed list; families that need it take first/last frames only with "adaptive". */
+function checkAspectRatio({ model, family, limits, name }: HeldTo, draft: VideoRequestDraft): AspectRatio {
   const ratio = (draft.aspectRatio ?? VIDEO_DEFAULTS.aspectRatio) as AspectRatio;
   if (!ASPECT_RATIOS.includes(ratio)) {
     throw invalid(
@@ -157,26 +200,7 @@ export function validateVideoRequest(model: ModelSpec, draft: VideoRequestDraft)
       name('aspectRatio'),
     );
   }
-
-  if (draft.generateAudio === true && !limits.audio) {
-    throw invalid(
-      'audio_not_supported',
-      `${model.id} (family ${family}) cannot generate audio; send generate_audio false or leave it out.`,
-    );
-  }
-
-  return {
-    model: model.id,
-    prompt: draft.prompt,
-    firstFrame: draft.firstFrame,
-    lastFrame: draft.lastFrame,
-    referenceImages: refs,
-    durationSeconds: duration,
-    resolution,
-    aspectRatio: ratio,
-    generateAudio: draft.generateAudio ?? (VIDEO_DEFAULTS.generateAudio && limits.audio),
-    fps: draft.fps ?? VIDEO_DEFAULTS.fps,
-  };
+  return ratio;
 }
 
 /** Pixel size of a resolution at a concrete ratio; adaptive falls back to 16:9 or the first frame's shape. */
