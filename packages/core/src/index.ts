@@ -216,3 +216,4 @@ export {
   type StreamSlots,
 } from './use-cases/rate-limits';
 export { type SsoGrant, type SsoLogin, type SsoSession, type SsoSessionStore } from './ports/sso-session.port';
+export { type TaskStatistics, type TaskStatusCount } from './ports/task-statistics.port';

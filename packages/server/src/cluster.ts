@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { ClusterMetrics } from './cluster-metrics';
+import { ClusterMetrics } from '@gateway/observability';
 import type { GatewayEnv } from './gateway';
 import type { Logger } from './logger';
 import { StartupError } from './startup-checks';

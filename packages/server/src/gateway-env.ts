@@ -3,7 +3,7 @@ import { listenTimeoutsOf, type ListenTimeouts } from './listen-timeouts';
 import { isOn, readEnv, type EnvValues } from './env.schema';
 import type { RedisErrorPolicy } from '@gateway/rate-limit-redis';
 import { DEFAULT_ACCOUNT_LIMITS, type AccountLimits } from '@gateway/core';
-import { tracingFromEnv, type TracingEnv } from './tracing-env';
+import { tracingFromEnv, type TracingEnv } from '@gateway/observability';
 import { webhookEnvOf, type WebhookEnv } from './wiring/webhooks-env';
 import type { VideoEngineOptions } from './wiring/video-engine';
 import os from 'node:os';

@@ -8,7 +8,7 @@ import type { Logger } from './logger';
 import { instanceId, openStore } from './open-store';
 import type { ProviderRegistry } from './providers';
 import { createRedisLink } from '@gateway/rate-limit-redis';
-import { tracingIfConfigured } from './tracing-env';
+import { tracingIfConfigured } from './tracing-start';
 
 export type Infrastructure = Awaited<ReturnType<typeof openInfrastructure>>;
 

@@ -16,6 +16,8 @@ function allowedInternal(pkg: string): (dep: string) => boolean {
   if (pkg === 'rate-limit-redis') return (d) => d === 'core';
   // dashboard single sign-on: routes over http-kit, sessions behind the core's SsoSessionStore port
   if (pkg === 'sso') return (d) => d === 'core' || d === 'http-kit';
+  // metrics, the request observer and traces: the stream count from http-kit, task figures through a core port
+  if (pkg === 'observability') return (d) => d === 'core' || d === 'http-kit';
   // the dashboard is a browser app: it reaches the gateway through its HTTP APIs only, never through its code
   if (pkg === 'dashboard') return () => false;
   if (pkg.startsWith('wire-')) return (d) => d === 'core' || d === 'http-kit';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ALPHA_KEY, startTestGateway } from './support/test-gateway';
-import { tracingFromEnv } from '../src/tracing-env';
+import { tracingFromEnv } from '@gateway/observability';
 
 /** A stand-in OpenTelemetry collector on loopback: records what is posted to it. */
 async function startCollector() {

@@ -16,3 +16,4 @@ export { taskChangeFeed } from './task-change-feed';
 export { KnexAuditedChanges, type KnexChangeStores } from './knex-audited-changes';
 export { enforceRetention } from './retention-sql';
 export { KnexSsoSessions } from './knex-sso-sessions';
+export { KnexTaskStatistics } from './knex-task-statistics';

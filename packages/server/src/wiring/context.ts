@@ -5,7 +5,7 @@ import type { Billing, ContentStore, RoutedCallDeps, RoutingObserver, UsageLog }
 import type { GatewayConfig } from '../config';
 import type { GatewayEnv } from '../gateway';
 import type { Logger } from '../logger';
-import type { GatewayMetrics } from '../metrics';
+import type { GatewayMetrics } from '@gateway/observability';
 import type { ProviderRegistry } from '../providers';
 import type { Repositories } from '../repositories';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { GatewayError } from '@gateway/core';
 import { routeOf } from '@gateway/http-kit';
-import type { GatewayMetrics } from '../metrics';
+import type { GatewayMetrics } from '@gateway/observability';
 import type { Readiness } from '../readiness';
 
 export interface ProbeDeps {

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorReason, UsageRow } from '@gateway/core';
-import type { Logger } from './logger';
+import type { ObservabilityLogger } from './observability-logger';
 
 /** What a request's usage row says about it, once the router recorded one. */
 export type UsageFacts = Pick<UsageRow, 'format' | 'model' | 'provider' | 'attempts'>;
@@ -78,7 +78,7 @@ function finalStatus(res: Response): number {
  */
 export function observeRequests(
   open: OpenRequests,
-  logger: Logger,
+  logger: ObservabilityLogger,
   finished: (req: Request, res: Response, r: FinishedRequest) => void,
   formatOf: (method: string, path: string) => string,
 ): RequestHandler {

@@ -1,9 +1,8 @@
-import type { Knex } from 'knex';
 import cluster from 'node:cluster';
 import client from 'prom-client';
-import { ERROR_REASONS, type RoutingObserver, type UsageLog, type UsageRow } from '@gateway/core';
-import type { Logger } from './logger';
+import { ERROR_REASONS, type RoutingObserver, type TaskStatistics, type UsageLog, type UsageRow } from '@gateway/core';
 import { openStreamCount } from '@gateway/http-kit';
+import type { ObservabilityLogger } from './observability-logger';
 import { scrapeThroughPrimary, serveSnapshotsToPrimary } from './cluster-metrics';
 import { OpenRequests, type FinishedRequest } from './request-observer';
 
@@ -77,7 +76,7 @@ export class GatewayMetrics {
   private taskCache: { at: number; rows: Array<{ status: string; n: number; oldest: number | null }> } = { at: 0, rows: [] };
 
   constructor(
-    private readonly knex: Knex,
+    private readonly tasks: TaskStatistics,
     extra: Array<(registry: client.Registry) => void> = [],
     /** a worker of WORKERS > 1: its /metrics answers for the whole instance */
     private readonly inCluster = cluster.isWorker,
@@ -118,13 +117,8 @@ export class GatewayMetrics {
       help: 'How far the most overdue active task is past its next poll time',
       registers: [this.registry],
       async collect() {
-        const [row] = await self
-          .knex('video_tasks')
-          .whereIn('status', ['queued', 'running'])
-          .min({ due: 'next_poll_at' })
-          .catch(() => [null]);
-        const due = row?.due ? new Date(row.due).getTime() : null;
-        this.set(due ? Math.max(0, (Date.now() - due) / 1000) : 0);
+        const due = await self.tasks.earliestDuePoll().catch(() => null);
+        this.set(due ? Math.max(0, (Date.now() - due.getTime()) / 1000) : 0);
       },
     });
     for (const add of extra) add(this.registry);
@@ -155,7 +149,7 @@ export class GatewayMetrics {
   }
 
   /** Counts each upstream attempt and breaker transition; failures and transitions are also logged at warn. */
-  routingObserver(logger: Logger): RoutingObserver {
+  routingObserver(logger: ObservabilityLogger): RoutingObserver {
     return {
       attempt: (a) => {
         this.attempts.inc({ provider: a.provider, model: a.upstreamModel, outcome: a.outcome });
@@ -183,20 +177,11 @@ export class GatewayMetrics {
   private async taskCounts() {
     if (Date.now() - this.taskCache.at < 1000) return this.taskCache.rows;
     // the database down: the last counts, so a scrape still shows what matters then (e.g. usage rows waiting)
-    const rows = await this.knex('video_tasks')
-      .select('status')
-      .count({ n: '*' })
-      .min({ oldest: 'created_at' })
-      .groupBy('status')
-      .catch(() => null);
+    const rows = await this.tasks.countsByStatus().catch(() => null);
     if (!rows) return this.taskCache.rows;
     this.taskCache = {
       at: Date.now(),
-      rows: rows.map((r: Record<string, any>) => ({
-        status: r.status,
-        n: Number(r.n),
-        oldest: r.oldest ? new Date(r.oldest).getTime() : null,
-      })),
+      rows: rows.map((r) => ({ status: r.status, n: r.count, oldest: r.oldestCreatedAt?.getTime() ?? null })),
     };
     return this.taskCache.rows;
   }

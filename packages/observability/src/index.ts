@@ -1,0 +1,13 @@
+// The public surface of observability: what the composition root wires.
+import type { startTracing } from './tracing';
+
+export { ClusterMetrics } from './cluster-metrics';
+export { GatewayMetrics } from './metrics';
+export { observeRequests } from './request-observer';
+export { tracingFromEnv, type TracingEnv } from './tracing-env';
+export type { Tracing } from './tracing';
+
+/** The tracer, loaded on first use: the OpenTelemetry SDK stays out of a gateway that does not trace. */
+export async function loadTracing(): Promise<typeof startTracing> {
+  return (await import('./tracing')).startTracing;
+}
