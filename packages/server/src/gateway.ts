@@ -165,7 +165,7 @@ function gatewayAreas(
   deps: { db: Database; admin: Administration; runtime: ConfigRuntime; localAdminToken: string; redis?: RedisLink },
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
-  const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db });
+  const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,

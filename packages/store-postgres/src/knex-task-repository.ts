@@ -19,7 +19,7 @@ import {
   type VideoRequest,
   type VideoTask,
 } from '@gateway/core';
-import { encodeImages, joinRequest, json, rowToClaim, rowToTask, statusPatchToRow } from './task-row.codec';
+import { CLAIM_COLUMNS, encodeImages, joinRequest, json, rowToClaim, rowToTask, statusPatchToRow } from './task-row.codec';
 import { reserveCredits } from './credit-quota-sql';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { usageRowToRecord } from './knex-usage-log';
@@ -214,7 +214,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
                 limit ?
                 for update skip locked) due
         where t.id = due.id
-        returning t.*`,
+        returning ${CLAIM_COLUMNS.map((c) => `t.${c}`).join(', ')}`,
       [o.owner, new Date(o.now.getTime() + o.leaseMs), o.now, o.now, o.limit],
     );
     return (rows as Record<string, unknown>[]).map(rowToClaim);

@@ -194,24 +194,25 @@ describeOnTestDatabases((target) => {
       }
     });
 
-    it('notifies listeners of status and progress changes after commit', async () => {
+    it('notifies listeners of a new task and of status and progress changes after commit', async () => {
       const db = await target.open();
       const feed = taskChangeFeed(db);
       try {
         await feed.start();
         const tasks = new KnexTaskRepository(db.knex);
-        await tasks.create(task('t1'));
         let hints = 0;
         const off = feed.subscribe('t1', () => hints++);
-        await moveTask(tasks, 't1', 'queued', 'running');
+        await tasks.create(task('t1'));
         await eventually(() => hints === 1);
+        await moveTask(tasks, 't1', 'queued', 'running');
+        await eventually(() => hints === 2);
         const [claim] = await tasks.claimDue({ owner: 'w', now: future(), leaseMs: 1000, limit: 1 });
         await tasks.release(claim!.task.id, 'w', { nextPollAt: new Date(), progress: 50 });
-        await eventually(() => hints === 2);
+        await eventually(() => hints === 3);
         off();
         await moveTask(tasks, 't1', 'running', 'failed');
         await eventually(async () => (await tasks.findById('t1'))?.status === 'failed');
-        expect(hints).toBe(2);
+        expect(hints).toBe(3);
       } finally {
         await feed.close();
         await db.drop();

@@ -2,6 +2,27 @@ import { eventually } from '@gateway/testkit';
 import { taskChangeFeed } from './task-change-feed';
 
 describe('taskChangeFeed', () => {
+  it('tells onAny of every notice, watched or not', async () => {
+    let notify: ((id: string) => void) | undefined;
+    let any = 0;
+    const feed = taskChangeFeed(
+      {
+        listen: async (_channel, onNotify) => {
+          notify = onNotify;
+          return async () => undefined;
+        },
+      },
+      { onAny: () => void any++ },
+    );
+    await feed.start();
+    const seen: string[] = [];
+    feed.subscribe('t1', () => seen.push('t1'));
+    notify!('t1');
+    notify!('t-new');
+    expect({ any, seen }).toEqual({ any: 2, seen: ['t1'] });
+    await feed.close();
+  });
+
   it('fans notices out by task id, and listens again after a failure or a lost connection', async () => {
     let listens = 0;
     let notify: ((id: string) => void) | undefined;

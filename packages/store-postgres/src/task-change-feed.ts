@@ -1,7 +1,7 @@
 import type { TaskChangeFeed } from '@gateway/core';
 import type { Database } from './db';
 
-/** The channel the video_tasks trigger (migration 015) notifies with the task id. */
+/** The channel the video_tasks triggers notify with the task id: a new task (migration 034), a status or progress change (015). */
 export const TASK_CHANGES_CHANNEL = 'gateway_task_changes';
 
 export interface ClosableTaskChangeFeed extends TaskChangeFeed {
@@ -18,7 +18,13 @@ export interface ClosableTaskChangeFeed extends TaskChangeFeed {
  */
 export function taskChangeFeed(
   db: Pick<Database, 'listen'>,
-  opts: { retryMs?: number; onDown?: (e: Error) => void; onUp?: () => void } = {},
+  opts: {
+    retryMs?: number;
+    onDown?: (e: Error) => void;
+    onUp?: () => void;
+    /** told of every notification, whatever the task (the video worker's wake-up) */
+    onAny?: () => void;
+  } = {},
 ): ClosableTaskChangeFeed {
   const watchers = new Map<string, Set<() => void>>();
   let stop: (() => Promise<void>) | undefined;
@@ -35,7 +41,14 @@ export function taskChangeFeed(
   };
   const listen = async () => {
     try {
-      stop = await db.listen(TASK_CHANGES_CHANNEL, (id) => watchers.get(id)?.forEach((w) => w()), again);
+      stop = await db.listen(
+        TASK_CHANGES_CHANNEL,
+        (id) => {
+          opts.onAny?.();
+          watchers.get(id)?.forEach((w) => w());
+        },
+        again,
+      );
     } catch (e) {
       again(e as Error);
       return;

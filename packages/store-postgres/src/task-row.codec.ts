@@ -57,6 +57,34 @@ export function rowToTask(r: Record<string, any>): VideoTask {
   };
 }
 
+/** The columns rowToClaim reads: a claim returns these, not the billing or scheduling columns the worker never reads. */
+export const CLAIM_COLUMNS = [
+  'id',
+  'account_id',
+  'key_id',
+  'model',
+  'format',
+  'status',
+  'progress',
+  'request',
+  'priority',
+  'service_tier',
+  'execution_expires_after',
+  'error',
+  'delivery',
+  'deployment',
+  'upstream',
+  'idempotency_key',
+  'callback_url',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'lease_owner',
+  'lease_until',
+  'poll_attempts',
+  'submit_started_at',
+] as const;
+
 export function rowToClaim(r: Record<string, any>): ClaimedTask {
   return {
     task: rowToTask(r),

@@ -16,9 +16,17 @@ import { workerLoop } from './worker-loop';
 import { ffmpegVideoProbe } from './ffmpeg-video-probe';
 
 export interface VideoEngineOptions extends Partial<Omit<VideoWorkerOptions, 'owner'>> {
-  /** pause between claim rounds */
+  /** pause between claim rounds when no task change woke the worker (a task comes due without a notice) */
   intervalMs?: number;
 }
+
+/**
+ * The fallback poll: a task's next upstream poll comes due without a notice, so it waits at most this beyond its time;
+ * the shortest poll delay (VIDEO_POLL_MIN_MS' default) keeps that small beside the delay itself.
+ */
+const FALLBACK_INTERVAL_MS = 500;
+/** the most often task change notices start rounds: a burst of them (every instance's progress writes) is one round */
+const WAKE_GAP_MS = 100;
 
 export interface VideoEngine {
   /** what the video wire formats call */
@@ -27,6 +35,8 @@ export interface VideoEngine {
   content: ContentStore;
   /** starts the claim loop (once per engine) */
   start(): void;
+  /** a task changed (a new one, most usefully): claim now rather than at the next poll */
+  wake(): void;
   /** stops claiming, aborts steps in flight and hands their tasks back */
   stop(): Promise<void>;
 }
@@ -42,7 +52,7 @@ export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' |
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
 export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOptions = ctx.env.videoWorker ?? {}): VideoEngine {
-  const { intervalMs = 100, ...workerOptions } = options;
+  const { intervalMs = FALLBACK_INTERVAL_MS, ...workerOptions } = options;
   const tasks = ctx.stores.tasks;
   const content = ctx.content ?? new FileContentStore(path.join(ctx.env.dataDir, 'content'));
   const { catalogue, limits } = ctx.config;
@@ -72,7 +82,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     { owner: `${os.hostname()}:${process.pid}:${newId('', 4)}`, ...workerOptions },
   );
 
-  const loop = workerLoop(() => worker.pump(), intervalMs, ctx.logger);
+  const loop = workerLoop(() => worker.pump(), intervalMs, ctx.logger, { wakeGapMs: Math.min(WAKE_GAP_MS, intervalMs) });
 
   // The recovery audit: every task charged once and with its usage row, whatever instant a crash hit.
   const audit = () =>
@@ -87,6 +97,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     worker,
     content,
     start: () => loop.start(audit),
+    wake: () => loop.wake(),
     async stop() {
       await loop.stop();
       await worker.stop();

@@ -8,7 +8,9 @@ export function wireVideo(ctx: WiringContext) {
     services: { videos: engine.service },
     videos: engine.service,
     content: engine.content,
+    /** a task changed somewhere (a new one, most usefully): the worker claims now instead of at its next poll */
+    wake: () => engine.wake(),
     start: () => engine.start(),
     stop: () => engine.stop(),
-  } satisfies AreaWiring & { videos: unknown; content: unknown };
+  } satisfies AreaWiring & { videos: unknown; content: unknown; wake: () => void };
 }

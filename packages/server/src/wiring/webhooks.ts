@@ -22,6 +22,8 @@ export interface WebhookWiringDeps {
   /** the video use case: live status reads tasks through it (ownership included) */
   videos: VideoTaskService;
   database: Pick<Database, 'listen' | 'kind'>;
+  /** told of every task change notice (the video worker wakes on it) */
+  onTaskChange?: () => void;
 }
 
 /**
@@ -54,7 +56,7 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
       leaseMs: w.timeoutMs * 2 + 5000,
     },
   );
-  const loop = workerLoop(() => dispatcher.pump(), w.intervalMs, ctx.logger, 'webhook delivery rounds');
+  const loop = workerLoop(() => dispatcher.pump(), w.intervalMs, ctx.logger, { what: 'webhook delivery rounds' });
   // budget and expiry alerts: every instance sweeps; the store sends each alert once (docs/webhooks.md)
   const alertOpts = w.alerts ?? {
     budgetThresholds: [...DEFAULT_BUDGET_ALERT_THRESHOLDS],
@@ -62,13 +64,11 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     intervalMs: 60_000,
   };
   const alertStore = ctx.stores.alerts;
-  const alerts = workerLoop(
-    () => sweepAccountAlerts(alertStore, alertOpts, ctx.clock()),
-    alertOpts.intervalMs,
-    ctx.logger,
-    'budget and expiry alert sweeps',
-  );
+  const alerts = workerLoop(() => sweepAccountAlerts(alertStore, alertOpts, ctx.clock()), alertOpts.intervalMs, ctx.logger, {
+    what: 'budget and expiry alert sweeps',
+  });
   const feed = taskChangeFeed(deps.database, {
+    onAny: deps.onTaskChange,
     onDown: (e) => ctx.logger.warn('task change feed: LISTEN failed, live status polls until it works', { error: e.message }),
     onUp: () => ctx.logger.info('task change feed: LISTEN works again, live status follows notifications'),
   });

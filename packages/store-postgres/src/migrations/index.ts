@@ -28,6 +28,7 @@ import * as m029 from './029-narrowed-keys-members';
 import * as m030 from './030-sso-session-claims';
 import * as m031 from './031-audit-integrity';
 import * as m032 from './032-current-forms';
+import * as m034 from './034-task-insert-notify';
 import * as m033 from './033-conversation-kind';
 
 interface Migration {
@@ -66,6 +67,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['030-sso-session-claims', m030],
   ['031-audit-integrity', m031],
   ['032-current-forms', m032],
+  ['034-task-insert-notify', m034],
   ['033-conversation-kind', m033],
 ];
 
