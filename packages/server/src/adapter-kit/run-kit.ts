@@ -4,15 +4,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRedactor } from '@gateway/provider-kit';
+import { runConformanceCases, TEXT_CASES, VIDEO_CASES } from '@gateway/provider-kit/testing';
 import { AdapterModules } from '../adapter-modules';
 import type { ProviderConfig } from '../config';
 import { startFakeProcess } from './fake-process';
-import { TEXT_SUITES, type Suite } from './text-suites';
-import { VIDEO_SUITES } from './video-suites';
 
 /**
  * `npx gateway adapter:test <dir>`: loads the package's adapter exactly as the gateway does (contract version,
- * options schema, guard, redactor), starts its fake, runs every suite of its kind and prints one line per suite.
+ * options schema, guard, redactor), starts its fake, runs every conformance case of its kind (provider-kit's
+ * testing entry) and prints one line per case.
  */
 export async function runAdapterKit(dir: string, out: (line: string) => void): Promise<number> {
   const root = resolve(dir);
@@ -42,25 +42,11 @@ export async function runAdapterKit(dir: string, out: (line: string) => void): P
     const ports = build(key);
     if (kind !== 'text' && kind !== 'video') throw new Error(`package.json's gatewayAdapter.kind must be text or video (got "${kind}")`);
     if (!ports[kind]) throw new Error(`the adapter's create() returned no ${kind} port`);
-    const target = {
-      fake,
-      key,
-      port: ports.text!,
-      portWithKey: (k: string) => build(k).text!,
-      video: ports.video!,
-      videoWithKey: (k: string) => build(k).video!,
-    };
-    const suites = (kind === 'video' ? VIDEO_SUITES : TEXT_SUITES) as Array<Suite<typeof target>>;
-    for (const suite of suites) {
-      await fake.control('/__fake/reset');
-      try {
-        await suite.run(target);
-        out(`PASS ${suite.name}`);
-      } catch (e) {
-        failed++;
-        out(`FAIL ${suite.name}: ${(e as Error).message}`);
-      }
-    }
+    const run = { beforeEach: () => fake.control('/__fake/reset'), out };
+    failed +=
+      kind === 'video'
+        ? await runConformanceCases(VIDEO_CASES, { fake, key, video: ports.video!, videoWithKey: (k) => build(k).video! }, run)
+        : await runConformanceCases(TEXT_CASES, { fake, key, port: ports.text!, portWithKey: (k) => build(k).text! }, run);
   } catch (e) {
     failed++;
     out(`FAIL loading the adapter: ${(e as Error).message}`);

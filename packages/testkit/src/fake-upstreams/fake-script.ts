@@ -34,6 +34,10 @@ export interface FakeBehaviour {
   chunkDelayMs?: number;
   /** accept the request and never answer */
   hang?: boolean;
+  /** stream up to the frame carrying the first piece of the answer's text, then hold the connection open */
+  stallAfterFirstText?: boolean;
+  /** answer 200 with a wrongly typed body of the dialect (MALFORMED_ANSWERS: its first answer, or its stream chunk) */
+  malformed?: boolean;
   /** destroy the socket before any header, or after this many stream frames */
   reset?: 'before-headers' | number;
   /** end the stream cleanly after this many frames, without the dialect's end marker */

@@ -5,7 +5,8 @@ import type { FakeDialect } from './fake-dialect';
 import { geminiContentDialect } from './fake-gemini-content';
 import { openAiChatDialect } from './fake-openai-chat';
 import { openAiResponsesDialect } from './fake-openai-responses';
-import type { FakeBehaviour, FakeReply, RecordedRequest } from './fake-script';
+import { chunksOf, type FakeBehaviour, type FakeReply, type RecordedRequest } from './fake-script';
+import { MALFORMED_ANSWERS } from './malformed-answers';
 
 export const FAKE_DIALECTS = {
   openai: openAiChatDialect,
@@ -24,6 +25,8 @@ export interface FakeUpstream {
   readonly requests: RecordedRequest[];
   /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests) */
   readonly connections: number;
+  /** answers the client left before their end (an aborted call must close its connection) */
+  readonly closedEarly: number;
   /** behaviours for the next requests, in order; then the default */
   enqueue(...behaviours: FakeBehaviour[]): void;
   /** the behaviour once the queue is empty (initially: a normal answer) */
@@ -44,6 +47,7 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
   let fallback: FakeBehaviour = {};
   const sockets = new Set<Socket>();
   let counter = 0;
+  let closedEarly = 0;
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -65,6 +69,9 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
       rawBody,
     };
     requests.push(recorded);
+    res.on('close', () => {
+      if (!res.writableEnded) closedEarly++;
+    });
     const b = queue.shift() ?? fallback;
     const requestId = `req_fake_${++counter}`;
     const sendError = (status: number, message: string, reason?: string, headers: Record<string, string> = {}) => {
@@ -90,6 +97,11 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     if (body === undefined) return sendError(400, 'The request body is not valid JSON.');
     if (b.status && b.status >= 400)
       return sendError(b.status, b.errorMessage ?? `Fake ${dialect} failure ${b.status}.`, undefined, b.headers);
+    if (b.malformed) {
+      res.writeHead(200, { 'content-type': route.stream ? 'text/event-stream' : 'application/json' });
+      res.end(route.stream ? MALFORMED_ANSWERS[dialect].chunk : MALFORMED_ANSWERS[dialect].answers[0]);
+      return;
+    }
 
     if (route.count && d.countTokens) {
       res.writeHead(200, { 'content-type': 'application/json', [d.requestIdHeader]: requestId, ...b.headers });
@@ -104,6 +116,7 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', [d.requestIdHeader]: requestId, ...b.headers });
     const frames = d.frames(reply, route, recorded);
+    const firstText = b.stallAfterFirstText ? JSON.stringify(chunksOf(reply.text ?? '')[0] ?? '').slice(1, -1) : undefined;
     for (let i = 0; i < frames.length; i++) {
       if (b.reset === i) {
         req.socket.destroy();
@@ -117,6 +130,7 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
       if (b.chunkDelayMs) await sleep(b.chunkDelayMs);
       if (res.destroyed) return;
       res.write(frames[i]);
+      if (firstText && frames[i]!.includes(firstText)) return; // held open: the client's abort or idle timeout ends it
     }
     res.end();
   };
@@ -139,6 +153,9 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
     get connections() {
       return connections;
     },
+    get closedEarly() {
+      return closedEarly;
+    },
     enqueue: (...bs) => {
       queue.push(...bs);
     },
@@ -149,6 +166,7 @@ export async function startFakeUpstream(dialect: FakeDialectName, opts: { apiKey
       queue = [];
       fallback = {};
       requests.length = 0;
+      closedEarly = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

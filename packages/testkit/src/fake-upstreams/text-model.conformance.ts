@@ -1,5 +1,8 @@
 import { eventually } from '../eventually';
 import { collectStream, GatewayError, type CallContext, type TextModelPort, type TextRequest, type TextStreamPart } from '@gateway/core';
+import { createRedactor, redactingPorts } from '@gateway/provider-kit';
+import { describeConformanceCases, TEXT_CASES } from '@gateway/provider-kit/testing';
+import { controlOf } from './kit-control';
 import { refusedUrl, startFakeUpstream, type FakeDialectName, type FakeUpstream } from './fake-upstream-server';
 import { MALFORMED_ANSWERS } from './malformed-answers';
 
@@ -17,6 +20,8 @@ export interface TextModelConformanceOptions {
   reportsReasoningTokens?: boolean;
 }
 
+/** short enough that the kit's never-answering upstream fails quickly, long enough for a loaded machine */
+const KIT_TIMEOUTS = { firstByteMs: 2000, idleMs: 2000, totalMs: 20_000 };
 const ctx = (signal = new AbortController().signal): CallContext => ({ signal, requestId: 'conformance' });
 const ask = (text: string, extra: Partial<TextRequest> = {}): TextRequest => ({
   model: 'upstream-model-1',
@@ -58,6 +63,16 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
     afterAll(async () => fake.close());
     beforeEach(() => fake.reset());
 
+    // the kit's cases, as `npx gateway adapter:test` runs them against an outside package: the adapter behind the
+    // redactor of its key, as the gateway hands it out
+    const asServed = (apiKey: string) => redactingPorts({ text: make({ apiKey, timeouts: KIT_TIMEOUTS }) }, createRedactor([apiKey])).text;
+    describeConformanceCases('the adapter kit', TEXT_CASES, () => ({
+      fake: controlOf(fake),
+      port: asServed(fake.apiKey),
+      portWithKey: asServed,
+      key: fake.apiKey,
+    }));
+
     describe('answers', () => {
       it('generates text, sends the upstream model name and records the upstream request id', async () => {
         const r = await model.generate(ask('hello there'), ctx());
@@ -66,31 +81,6 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
         expect(r.usage).toMatchObject({ inputTokens: 11, outputTokens: 7, totalTokens: 18 });
         expect(r.upstreamRequestId).toMatch(/^req_fake_/);
         expect(JSON.stringify({ p: fake.requests[0]!.path, b: fake.requests[0]!.body })).toContain('upstream-model-1');
-      });
-
-      it('streams text whose deltas add up to the answer, then one finish part', async () => {
-        const parts = await drain(model.stream(ask('stream please'), ctx()));
-        const text = parts.flatMap((p) => (p.type === 'text-delta' ? [p.delta] : [])).join('');
-        expect(text).toBe(`fake-${opts.dialect} says: stream please`);
-        expect(parts.filter((p) => p.type === 'text-delta').length).toBeGreaterThan(1);
-        expect(parts[parts.length - 1]).toMatchObject({
-          type: 'finish',
-          finishReason: 'stop',
-          usage: { inputTokens: 11, outputTokens: 7 },
-        });
-        expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
-      });
-
-      it.each([false, true])('returns tool calls (stream: %s)', async (stream) => {
-        fake.enqueue({ reply: { toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }] } });
-        const req = ask('weather in Paris?', { tools: [WEATHER_TOOL], toolChoice: 'auto' });
-        const r = stream ? await collectStream(req.model, model.stream(req, ctx())) : await model.generate(req, ctx());
-        const call = r.content.find((c) => c.type === 'tool-call');
-        expect(call).toMatchObject({ type: 'tool-call', name: 'get_weather' });
-        expect(JSON.parse((call as { arguments: string }).arguments)).toEqual({ city: 'Paris' });
-        expect((call as { id: string }).id).toBeTruthy();
-        expect(r.finishReason).toBe('tool-calls');
-        expect(JSON.stringify(fake.requests[0]!.body)).toContain('get_weather');
       });
 
       it('sends a tool result back with its call', async () => {
@@ -155,13 +145,6 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
     });
 
     describe('upstream failures', () => {
-      it('429 → rate_limited with Retry-After, retryable', async () => {
-        fake.enqueue({ status: 429, headers: { 'retry-after': '7' } });
-        const e = await failure(model.generate(ask('x'), ctx()));
-        expect(e).toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 7, upstreamStatus: 429 });
-        expect(e.retryable).toBe(true);
-      });
-
       it.each([500, 502, 503, 504, 529])('%i → upstream_unavailable, retryable', async (status) => {
         fake.enqueue({ status });
         const e = await failure(model.generate(ask('x'), ctx()));
@@ -184,12 +167,9 @@ export function describeTextModelConformance(name: string, opts: TextModelConfor
         });
       });
 
-      it('a rejected upstream key → upstream_error that never repeats the key', async () => {
-        const wrongKey = 'sk-wrong-upstream-key-123456';
-        const e = await failure(make({ apiKey: wrongKey }).generate(ask('x'), ctx()));
+      it('a rejected upstream key → upstream_auth_failed', async () => {
+        const e = await failure(make({ apiKey: 'sk-wrong-upstream-key-123456' }).generate(ask('x'), ctx()));
         expect(e).toMatchObject({ reason: 'upstream_error', code: 'upstream_auth_failed' });
-        expect(e.message).not.toContain(wrongKey);
-        expect(e.message).not.toContain(wrongKey.slice(3, 8));
       });
 
       it('a redirect is not followed', async () => {

@@ -1,14 +1,13 @@
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/core';
-import type { FakeProcess } from './fake-process';
-import { check, type Suite } from './text-suites';
+import type { OperationRef, VideoModelPort, VideoRequest, VideoStatus } from '@gateway/core';
+import { check, type ConformanceCase, expectReason, failure, type FakeControl } from './conformance-case';
 
 /**
- * The video suites of the conformance kit, as plain checks: what the worker relies on from any VideoModelPort (the
- * properties of testkit video-model.conformance.ts), against the package's own fake driven by its control routes.
+ * What the worker relies on from any VideoModelPort, as data, driven through a fake's control routes: run by
+ * `npx gateway adapter:test` against an outside package's own fake process.
  */
 export interface VideoKitTarget {
-  fake: FakeProcess;
-  /** the adapter as the gateway runs it (guarded and redacted), built with the fake's key */
+  fake: FakeControl;
+  /** the adapter as the gateway runs it, built with the key the fake accepts */
   video: VideoModelPort;
   videoWithKey(key: string): VideoModelPort;
   key: string;
@@ -39,26 +38,13 @@ async function settle(
   throw new Error(`operation ${ref} still pending after 50 polls`);
 }
 
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw new Error(`expected a failure from the closed error table, got ${String(e)}`);
-  }
-  throw new Error('expected a failure, got an answer');
-}
-
 async function bytesOf(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of s) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
   return Buffer.concat(chunks);
 }
 
-const expectReason = (e: GatewayError, reason: string, what: string) =>
-  check(e.reason === reason, `${what}: expected ${reason}, got ${e.reason} (${e.message})`);
-
-export const VIDEO_SUITES: Array<Suite<VideoKitTarget>> = [
+export const VIDEO_CASES: ReadonlyArray<ConformanceCase<VideoKitTarget>> = [
   {
     name: 'submit, poll and download',
     async run({ video }) {
