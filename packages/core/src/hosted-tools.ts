@@ -1,6 +1,6 @@
 /**
  * Hosted tools: tools the provider runs itself (OpenAI web_search, Anthropic web_search_*, Gemini googleSearch...).
- * A wire adapter keeps each one as declared, tagged with its format; this is the one rule deciding what an
+ * A wire adapter keeps each one as declared, tagged with its format; this rule decides what an
  * upstream gets: an upstream that runs that format's hosted tools receives them unchanged; for any other, the
  * provider's policy drops them (named in x-gateway-warnings) or refuses the request naming the tool.
  */

@@ -58,7 +58,7 @@ export interface NativeEventPart {
   data: Record<string, unknown>;
 }
 
-/** The client's own request when it was written in `dialect` and may go as written, else undefined: the one test every adapter uses. */
+/** The client's own request when it was written in `dialect` and may go as written, else undefined: the test every adapter uses. */
 export function nativeRequestFor(req: Pick<TextRequest, 'native'>, dialect: string): NativeRequest | undefined {
   return req.native?.dialect === dialect && !req.native.translate ? req.native : undefined;
 }

@@ -2,7 +2,7 @@
  * The upstream credentials of a provider entry beside its `apiKey`: every value of `options.headers`. An upstream
  * may authenticate with any header (Azure's `api-key`, an `Authorization`, a gateway's own token), so each value is
  * kept like the apiKey: sealed at rest, shown as set through the admin API, masked in audit records and known to the
- * redactor. This is the one place that says where they sit in an entry.
+ * redactor. Only this file says where they sit in an entry.
  */
 type Entry = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { invalid } from './errors';
 import type { ModelSpec } from './catalogue';
 import type { ReasoningEffort } from './text';
 
-/** The one code every format answers when a model cannot honour the reasoning a caller asked for. */
+/** The code every format answers when a model cannot honour the reasoning a caller asked for. */
 export const UNSUPPORTED_REASONING = 'unsupported_reasoning_effort';
 
 export interface ReasoningAsk {

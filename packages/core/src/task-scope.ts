@@ -1,7 +1,7 @@
 import type { Principal } from './auth';
 
 /**
- * The one rule of a key narrowed to its own tasks (`tasks: "own"`): it sees, lists and cancels only the tasks it
+ * The rule of a key narrowed to its own tasks (`tasks: "own"`): it sees, lists and cancels only the tasks it
  * created; any other task of its account is as missing as an unknown one. A key without the setting sees the account's.
  */
 export const seesTask = (p: Pick<Principal, 'keyId' | 'tasks'>, task: { keyId: string }): boolean =>

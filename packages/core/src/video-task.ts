@@ -95,7 +95,7 @@ export interface VideoTask {
   error: TaskError | null;
   delivery: VideoDelivery | null;
   /**
-   * The deployment chosen once at admission (the one selection policy): the request check, the price and the
+   * The deployment chosen once at admission (the deployment-selection policy): the request check, the price and the
    * upstream call all use it. Null only on tasks that ended before reaching an upstream under a release without
    * it (migration 023 failed the active ones): a task without one is never submitted.
    */

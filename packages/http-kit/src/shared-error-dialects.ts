@@ -10,7 +10,7 @@ import { tableRenderer, type ErrorShape } from './error-shape';
 
 const str = { type: 'string' } as const;
 
-/** OpenAI's `error.type` for each reason: the one table for every OpenAI-shaped endpoint. */
+/** OpenAI's `error.type` for each reason, for every OpenAI-shaped endpoint. */
 const OPENAI_TYPES: Record<ErrorReason, string> = {
   invalid_request: 'invalid_request_error',
   unauthenticated: 'authentication_error',

@@ -4,7 +4,7 @@ import { warningsHeader, type Warning } from '@gateway/core';
 /** Where a non-streaming answer carries the canonical warnings (what the upstream could not do). */
 export const WARNINGS_HEADER = 'x-gateway-warnings';
 
-/** The one place warnings become header text, for every format (sanitised and bounded by core's warningsHeader). */
+/** Where warnings become header text, for every format (sanitised and bounded by core's warningsHeader). */
 export function sendWarnings(res: Response, warnings: readonly Warning[]): void {
   const text = warningsHeader(warnings);
   if (text) res.setHeader(WARNINGS_HEADER, text);

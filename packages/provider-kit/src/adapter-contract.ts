@@ -12,7 +12,7 @@ export const ADAPTER_CONTRACT_VERSION = '1.0.0';
 /**
  * What an outside module's default export is: the built-ins' descriptor (`optionsSchema`, `create`) without the
  * built-in `type` name (the config entry's `id` names it), plus the contract version it was written against. Its key
- * is the entry's `apiKey`, as for a built-in: the one field the store seals, the admin API never shows and every
+ * is the entry's `apiKey`, as for a built-in: the field the store seals, the admin API never shows and every
  * answer is redacted of; options hold no secrets.
  */
 export interface AdapterDescriptor {

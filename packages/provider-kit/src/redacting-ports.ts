@@ -16,7 +16,7 @@ import {
 import { MIN_FRAGMENT, redactDeep, redactNative, type Redact } from './secret-redactor';
 
 /**
- * The one place upstream errors are redacted, and the choke point every upstream-derived value passes on its way
+ * Where upstream errors are redacted: the choke point every upstream-derived value passes on its way
  * into the gateway: the model ports an adapter hands to the provider registry (built-in or outside module alike;
  * the upstream client redacts nothing). Errors (messages, upstream codes, request ids, result downloads), the metadata
  * the gateway copies (ids, model names, request ids, warnings) and video failures are redacted here;

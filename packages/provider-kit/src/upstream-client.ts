@@ -54,7 +54,7 @@ function withQuery(url: string, query: UpstreamCall['query']): string {
 }
 
 /**
- * The one HTTP client of every outbound adapter. Per provider: keep-alive agents (their socket cap bounds
+ * The HTTP client every outbound adapter uses. Per provider: keep-alive agents (their socket cap bounds
  * the calls in flight to one upstream), four timeouts (call-guard.ts), bodies read as streams through the
  * response's handlers, non-2xx answers mapped by the provider's describeFailure, upstream request ids read.
  * Every call, form and download goes through node's http client (node-http-sender.ts, docs/adr/0002).

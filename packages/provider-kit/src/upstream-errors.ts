@@ -34,7 +34,7 @@ export function parseRetryAfter(headers: Record<string, string | undefined>, now
 }
 
 /**
- * The one status table. 401/403 never repeat the upstream's message: it can quote part of the
+ * Upstream status to reason, for every provider. 401/403 never repeat the upstream's message: it can quote part of the
  * gateway's own key. 400 keeps it: it tells the caller what to fix.
  */
 export function mapUpstreamStatus(f: UpstreamFailure, d: UpstreamErrorDetails): GatewayError {

@@ -3,7 +3,7 @@ import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamFailure } from 
 import type { MiniMaxBaseResp } from './minimax-api';
 
 /**
- * MiniMax's status codes as the HTTP status they mean, so the one status table maps them: 1002 rate
+ * MiniMax's status codes as the HTTP status they mean, so the shared status table maps them: 1002 rate
  * limit, 1004 authentication, 2013 invalid parameters, 1000/1024 its own failures, 1001 timeout.
  */
 const AS_HTTP: Record<number, number> = { 1000: 500, 1001: 408, 1002: 429, 1004: 401, 1024: 500, 1039: 429, 2013: 400, 2049: 401 };

@@ -98,7 +98,7 @@ export class AdapterModules {
   /** Checks the entry against its module and builds its ports, guarded and redacted like a built-in's. */
   build(source: string, p: ProviderConfig, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
     const at = `providers.${i}`;
-    // every refusal names the module and its entry, so the one line of a failed start says which adapter it was
+    // every refusal names the module and its entry, so the line a failed start writes says which adapter it was
     const refuse = (field: string, problem: string) =>
       new ConfigError(source, field, `module ${JSON.stringify(p.module)} of provider ${JSON.stringify(p.id)}: ${problem}`);
     const problem = this.problems.get(p.module!);

@@ -9,7 +9,7 @@ export interface HttpAppOptions {
   /** wire routers, mounted in order at the root (gateway.ts puts the request observer first: counts and log lines) */
   routers: RequestHandler[];
   ready: () => Promise<Readiness>;
-  /** TRUST_PROXY: the one proxy in front appends the client's address to X-Forwarded-For, and `req.ip` reads it there */
+  /** TRUST_PROXY: the proxy in front appends the client's address to X-Forwarded-For, and `req.ip` reads it there */
   trustProxy?: boolean;
 }
 

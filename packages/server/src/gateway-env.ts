@@ -9,7 +9,7 @@ import type { VideoEngineOptions } from './wiring/video-engine';
 import os from 'node:os';
 
 /**
- * The one place the gateway reads its environment: entry points (main.ts, cli.ts) pass `process.env` here and
+ * Where the gateway reads its environment: entry points (main.ts, cli.ts) pass `process.env` here and
  * hand the result on; no other module reads a variable (an architecture test keeps it so).
  */
 import { oidcFromEnv } from './oidc-env';

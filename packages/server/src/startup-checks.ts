@@ -80,7 +80,7 @@ export function checkProductionDemo(env: { configPath?: string; refuseDemo?: boo
   );
 }
 
-/** The one line a failed start writes: the cause and its message, never a stack. */
+/** The line a failed start writes: the cause and its message, never a stack. */
 export function startupFailure(e: unknown): { message: string; cause: string } {
   if (e instanceof StartupError) return { message: e.message, cause: e.reason };
   if (e instanceof ConfigError) return { message: e.message, cause: 'config_invalid' };

@@ -32,7 +32,7 @@ const ACTIVE: TaskStatus[] = ['queued', 'running'];
 const TERMINAL = TASK_STATUSES.filter((s) => isTerminal(s));
 
 /**
- * Video tasks in Postgres (or PGlite). Every status change is the one the core decided (transitionTask), written as a
+ * Video tasks in Postgres (or PGlite). Every status change is what the core decided (transitionTask), written as a
  * compare-and-set (`WHERE status = <expected>`) with its events (webhook outbox rows) in one transaction;
  * claims use `FOR UPDATE SKIP LOCKED`; lease bookkeeping is conditional on the lease owner, so a worker whose
  * lease ran out writes nothing. The input images' bytes live in video_task_inputs (migration 022), which only

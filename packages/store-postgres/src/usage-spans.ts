@@ -23,7 +23,7 @@ const ceilDay = (d: Date) => new Date(Math.ceil(d.getTime() / DAY) * DAY);
 type SpanFilter = Pick<UsageFilter, 'from' | 'to' | 'taskId' | 'requestId' | 'idempotencyKey'>;
 
 /**
- * The one rule deciding rollup vs raw rows. The rollup keeps account, key, model, provider, status and wire format per
+ * Decides rollup vs raw rows. The rollup keeps account, key, model, provider, status and wire format per
  * UTC day; a task, request id or idempotency key needs the raw rows throughout, and so does a range holding no whole
  * day. `rollup: false` (tests only) plans the raw rows alone, the reference answer the planned one is compared with.
  */

@@ -1,5 +1,5 @@
 /**
- * The one way tests wait: retry `check` until it passes (returns anything but `false` without throwing) or `ms` runs
+ * How tests wait: retry `check` until it passes (returns anything but `false` without throwing) or `ms` runs
  * out, then fail with its last error. Waiting for what should happen, never sleeping and then asserting, keeps a test
  * true on a loaded machine. Resolves to `true`, so `expect(await eventually(...)).toBe(true)` reads as it should.
  */

@@ -1,7 +1,7 @@
 import type { AssistantContent, FinishReason, TextResult, Usage } from '@gateway/core';
 import type { ThinkingDisplay } from './messages.request.codec';
 
-/** The one table: canonical finish reason → Anthropic `stop_reason`. */
+/** Canonical finish reason → Anthropic `stop_reason`. */
 const STOP_REASONS: Record<FinishReason, string> = {
   stop: 'end_turn',
   length: 'max_tokens',

@@ -1,6 +1,6 @@
 import type { AssistantContent, FinishReason, TextResult, Usage } from '@gateway/core';
 
-/** The one table: canonical finish reason → Gemini `finishReason` (a function call ends with STOP, as Gemini does). */
+/** Canonical finish reason → Gemini `finishReason` (a function call ends with STOP, as Gemini does). */
 export const FINISH_REASONS: Record<FinishReason, string> = {
   stop: 'STOP',
   length: 'MAX_TOKENS',

@@ -1,7 +1,7 @@
 /**
  * The video capabilities extension of the model entries: `video_capabilities` (snake_case, field names after
  * OpenRouter's video model list) in OpenAI's shape and `videoCapabilities` (camelCase) in Gemini's. Both encode
- * the one core VideoCapabilities, so every format lists what the limits table enforces.
+ * core's VideoCapabilities, so every format lists what the limits table enforces.
  */
 import { videoCapabilitiesOf, type ModelSpec } from '@gateway/core';
 

@@ -1,5 +1,5 @@
 /**
- * The one response a WebSocket connection keeps in memory, as OpenAI's WebSocket mode does: a warm-up
+ * The response a WebSocket connection keeps in memory, as OpenAI's WebSocket mode does: a warm-up
  * (`generate: false`) or a response created with `store: false` is stored nowhere, yet the client (Codex) continues
  * it with `previous_response_id` and only the new items. Such a continuation runs as a fresh create with the
  * remembered history (its input, then its output items) put back in front. Stored responses need none of this: the

@@ -132,7 +132,7 @@ export class Billing {
 }
 
 /**
- * The one refusal for a caller without credits left (the quota check, the reservation, task admission): the
+ * The refusal for a caller without credits left (the quota check, the reservation, task admission): the
  * account's quota (`quota_exhausted`) or the key's budget (`key_budget_exhausted`), both 429 quota_exhausted.
  */
 export function quotaExhaustedError(

@@ -1,5 +1,5 @@
 /**
- * The one deployment-selection policy for text, images and video: ascending priority, weighted random
+ * The deployment-selection policy for text, images and video: ascending priority, weighted random
  * order within a priority, a circuit breaker per deployment, failover on retryable errors.
  */
 import type { Deployment, ModelCatalogue } from '../catalogue';

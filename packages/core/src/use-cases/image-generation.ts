@@ -24,7 +24,7 @@ type Attempt = DeploymentAttempt<ImageModelPort>;
 
 /**
  * Image generation and editing: check the command against the model, then make the routed call (routed-call.ts:
- * deployments in the one selection policy, failing over on retryable errors until the first part is in hand).
+ * deployments in the deployment-selection policy, failing over on retryable errors until the first part is in hand).
  */
 export class ImageGeneration {
   private readonly calls: RoutedCalls<ImageModelPort>;

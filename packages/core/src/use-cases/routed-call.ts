@@ -58,7 +58,7 @@ export class RoutedCalls<P> {
     return new UsageRecord(principal, model, meta, this.deps.now ?? Date.now);
   }
 
-  /** The deployments that may be tried now (the one policy), counting attempts on the record when there is one. */
+  /** The deployments that may be tried now (the deployment-selection policy), counting attempts on the record when there is one. */
   *attempts(model: ModelSpec, meta: RoutedCallMeta, operation: string, record?: UsageRecord): Generator<DeploymentAttempt<P>> {
     const call = { requestId: meta.requestId, operation, model: model.id };
     for (const a of this.selector.attempts(model.deployments, this.portOf, call)) {

@@ -22,7 +22,7 @@ export interface CallOutcome {
 }
 
 /**
- * The one usage-row object of a routed call (text or images): filled in as the call goes, written once when it
+ * The usage-row object of a routed call (text or images): filled in as the call goes, written once when it
  * ends. Until an outcome is set the call counts as abandoned by its caller (499).
  */
 export class UsageRecord {

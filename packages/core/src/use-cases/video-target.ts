@@ -14,7 +14,7 @@ export interface VideoTarget {
   upstreamModel: string;
 }
 
-/** The deployment a new video task is bound to, by the one selection policy (priority, weight, open circuits skipped). */
+/** The deployment a new video task is bound to, by the deployment-selection policy (priority, weight, open circuits skipped). */
 export function videoTarget(model: ModelSpec, providers: VideoProviderLookup, selector: DeploymentSelector): VideoTarget {
   const chosen = selector.choose(model.deployments, (p) => providers.video(p));
   if (chosen) return { port: chosen.port, provider: chosen.deployment.provider, upstreamModel: chosen.deployment.upstreamModel };

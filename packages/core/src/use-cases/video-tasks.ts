@@ -42,7 +42,7 @@ export interface VideoTasksDeps {
   capRetryAfterSeconds?: number;
   /** credit quotas: reserved in the admission step, refunded (by the worker) if the task does not succeed */
   billing?: Billing;
-  /** the one deployment-selection policy (shared with the worker, so both see the same circuits) */
+  /** the deployment-selection policy (shared with the worker, so both see the same circuits) */
   selector?: DeploymentSelector;
   /** where a callback_url may point (WEBHOOK_ALLOWED_HOSTS); public https only when absent */
   webhookUrlRule?: WebhookUrlRule;

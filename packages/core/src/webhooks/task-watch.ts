@@ -2,7 +2,7 @@
  * Live status: the task at once, then again at every change of status or progress, until it is terminal.
  *
  * Cheap per open stream: all the watchers of one task (of one account) share one channel, which holds the one
- * change-feed subscription, the one slow safety-net poll (a hint lost in a reconnect only delays an update) and the
+ * change-feed subscription, a slow safety-net poll (a hint lost in a reconnect only delays an update) and the
  * one re-read per change; each stream only compares what the channel read with what it last sent.
  *
  * Bounded: at most `limits.perKey` streams of one key, `limits.perAccount` of one account (its keys together, so an

@@ -72,7 +72,7 @@ export function wireWebhooks(ctx: WiringContext, deps: WebhookWiringDeps) {
     onDown: (e) => ctx.logger.warn('task change feed: LISTEN failed, live status polls until it works', { error: e.message }),
     onUp: () => ctx.logger.info('task change feed: LISTEN works again, live status follows notifications'),
   });
-  // PGlite's listen works in-process, the one process that owns it; a missed notice on Postgres (a reconnect) costs
+  // PGlite's listen works in-process, in the process that owns it; a missed notice on Postgres (a reconnect) costs
   // one poll interval.
   const taskEvents = new TaskWatch({
     videos: deps.videos,

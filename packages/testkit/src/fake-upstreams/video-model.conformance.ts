@@ -1,5 +1,5 @@
 /**
- * The one suite every video adapter runs (the simulator, Ark, Veo, Sora, Kling, MiniMax, DashScope,
+ * The suite every video adapter runs (the simulator, Ark, Veo, Sora, Kling, MiniMax, DashScope,
  * Runway), each against its fake upstream: what the worker relies on from any VideoModelPort.
  */
 import { GatewayError, type OperationRef, type VideoArtifact, type VideoModelPort, type VideoRequest } from '@gateway/core';
