@@ -30,4 +30,5 @@ export { atGeminiVersions } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
+export { csvField, csvTable } from './csv-table';
 export { streamAdmission } from './stream-admission';

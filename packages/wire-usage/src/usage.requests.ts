@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { invalid, type AllAccountsUsageFilter, type UsageQuery } from '@gateway/core';
-import { csvTable } from './usage.csv';
+import { csvTable } from '@gateway/http-kit';
 import { exportParam, limitParam, statusParam, textParam, timeParam } from './usage.params';
 import { encodeUsageRow } from './usage.router';
 import { prefersCsv } from './usage.summary';

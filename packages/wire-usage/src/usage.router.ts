@@ -1,9 +1,8 @@
 import { forbiddenRole, invalid, roleOf, type Principal, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
 import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam as text, timeParam as time } from './usage.params';
 import { encodeUsageGroup, usageCsv } from './usage.summary';
-import { csvTable } from './usage.csv';
 import { CSV_COLUMNS } from './usage.requests';
-import { routeOf } from '@gateway/http-kit';
+import { csvTable, routeOf } from '@gateway/http-kit';
 import { usageParams, usageResponse } from './usage.openapi';
 
 /** What GET /v1/usage takes: anything else is a 400, never a silently ignored filter. */

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { UsageGroup, UsageQuery, UsageSummaryFilter } from '@gateway/core';
-import { csvField } from './usage.csv';
+import { csvField } from '@gateway/http-kit';
 import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam, timeParam } from './usage.params';
 
 const COLUMNS = [

@@ -1,9 +1,8 @@
 import { GatewayError, type Account, type AccountQuota, type ErrorReason, type KeyView } from '@gateway/core';
-import type { ConfigKind } from '@gateway/store-postgres';
+import { adminPaths, type CatalogueKind } from '@gateway/wire-admin';
 import type { AdminOps } from '../cli-commands';
 import type { LocalAdminCredential } from './local-credential';
 
-const PATHS: Record<ConfigKind, string> = { provider: 'providers', model: 'models', group: 'groups' };
 const REASONS: Record<number, ErrorReason> = { 400: 'invalid_request', 401: 'unauthenticated', 403: 'permission_denied', 404: 'not_found' };
 
 type Json = Record<string, any>;
@@ -33,42 +32,41 @@ export class AdminApiClient implements AdminOps {
   }
 
   async listAccounts() {
-    return ((await this.call('GET', '/admin/accounts')).data as Json[]).map(account);
+    return ((await this.call('GET', adminPaths.accounts)).data as Json[]).map(account);
   }
   async createAccount(id: unknown, name: unknown) {
-    return account(await this.call('POST', '/admin/accounts', { id, name }));
+    return account(await this.call('POST', adminPaths.accounts, { id, name }));
   }
   async updateAccount(id: string, body: unknown) {
-    return account(await this.call('PATCH', `/admin/accounts/${encodeURIComponent(id)}`, body));
+    return account(await this.call('PATCH', adminPaths.account(id), body));
   }
   async listKeys(accountId?: string) {
-    const q = accountId === undefined ? '' : `?account=${encodeURIComponent(accountId)}`;
-    return (await this.call('GET', `/admin/keys${q}`)).data as KeyView[];
+    return (await this.call('GET', adminPaths.keys(accountId))).data as KeyView[];
   }
   async createKey(body: unknown) {
-    return (await this.call('POST', '/admin/keys', body)) as KeyView & { key: string };
+    return (await this.call('POST', adminPaths.keys(), body)) as KeyView & { key: string };
   }
   async updateKey(id: string, body: unknown) {
-    return (await this.call('PATCH', `/admin/keys/${encodeURIComponent(id)}`, body)) as KeyView;
+    return (await this.call('PATCH', adminPaths.key(id), body)) as KeyView;
   }
   async revokeKey(id: string) {
-    await this.call('DELETE', `/admin/keys/${encodeURIComponent(id)}`);
+    await this.call('DELETE', adminPaths.key(id));
   }
   async getQuota(accountId: string) {
-    return quota(await this.call('GET', `/admin/accounts/${encodeURIComponent(accountId)}/quota`));
+    return quota(await this.call('GET', adminPaths.quota(accountId)));
   }
   async setQuota(accountId: string, limit: unknown, period?: unknown) {
     // NaN (an unparsable CLI argument) has no JSON form: send a string so the gateway refuses it with its own message
     const credit_limit = typeof limit === 'number' && Number.isNaN(limit) ? 'NaN' : limit;
-    return quota(await this.call('PUT', `/admin/accounts/${encodeURIComponent(accountId)}/quota`, { credit_limit, period }));
+    return quota(await this.call('PUT', adminPaths.quota(accountId), { credit_limit, period }));
   }
-  async listEntries(kind: ConfigKind) {
-    return (await this.call('GET', `/admin/${PATHS[kind]}`)).data as Json[];
+  async listEntries(kind: CatalogueKind) {
+    return (await this.call('GET', adminPaths.catalogue(kind))).data as Json[];
   }
-  async putEntry(kind: ConfigKind, id: string, body: unknown) {
-    return this.call('PUT', `/admin/${PATHS[kind]}/${encodeURIComponent(id)}`, body);
+  async putEntry(kind: CatalogueKind, id: string, body: unknown) {
+    return this.call('PUT', adminPaths.entry(kind, id), body);
   }
-  async deleteEntry(kind: ConfigKind, id: string) {
-    await this.call('DELETE', `/admin/${PATHS[kind]}/${encodeURIComponent(id)}`);
+  async deleteEntry(kind: CatalogueKind, id: string) {
+    await this.call('DELETE', adminPaths.entry(kind, id));
   }
 }

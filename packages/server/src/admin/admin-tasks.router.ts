@@ -10,8 +10,7 @@ import {
 import { cursorPage, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { encodeTask, videoTaskSchema } from '@gateway/wire-video-tasks';
 import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
-import { query } from './admin-keys.openapi';
-import { adminRoute } from './admin-route';
+import { adminRoute, query } from '@gateway/wire-admin';
 
 const DEFAULT_LIMIT = 50;
 const FILTERS = ['account', 'status', 'model', 'after', 'limit'] as const;

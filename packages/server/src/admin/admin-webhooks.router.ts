@@ -1,6 +1,6 @@
 import { compileValidator, jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { createEndpointSchema, encodeDelivery, encodeEndpoint, updateEndpointSchema } from '@gateway/wire-webhooks';
-import { adminRoute, changedBy } from './admin-route';
+import { adminRoute, changedBy } from '@gateway/wire-admin';
 
 const validateCreate = compileValidator<{ url: string; events?: string[] }>(createEndpointSchema, 'invalid_request');
 const validateUpdate = compileValidator<{ url?: string; events?: string[] }>(updateEndpointSchema, 'invalid_request');

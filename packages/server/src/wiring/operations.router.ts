@@ -11,7 +11,7 @@ export interface ProbeDeps {
 export interface OperationsDeps {
   metrics: Pick<GatewayMetrics, 'scrape' | 'registry'>;
   /**
-   * The admin API's own gate (admin-route.ts adminKeyGate: the admin key, the CLI's token, a platform admin's
+   * The admin API's own gate (wire-admin's adminKeyGate: the admin key, the CLI's token, a platform admin's
    * session); absent when /metrics is open (METRICS_PUBLIC=true, or no GATEWAY_ADMIN_KEY)
    */
   metricsGate?: (req: Request, res: Response) => unknown;

@@ -1,5 +1,5 @@
 import { mountRoutes } from '@gateway/http-kit';
-import { adminKeyGate } from '../admin/admin-route';
+import { adminKeyGate } from '@gateway/wire-admin';
 import { openApiText } from '../openapi';
 import { publicBaseUrlFor } from '../public-links';
 import { errorShapeNamed } from '../wire-formats';

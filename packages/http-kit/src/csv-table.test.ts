@@ -1,4 +1,4 @@
-import { csvField, csvTable } from './usage.csv';
+import { csvField, csvTable } from './csv-table';
 
 /** CSV exports (usage, request log, audit) defuse every cell a spreadsheet would run as a formula. */
 describe('csvField', () => {

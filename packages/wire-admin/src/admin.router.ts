@@ -1,12 +1,8 @@
 import type { AccountQuota } from '@gateway/core';
 import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
-import { configSchema } from '../config.schema';
-import { auditList, auditParams } from '../self-service/self-service.openapi';
-import { adminKeyRoutes } from './admin-keys.router';
-import { adminAs, adminRoute, catalogueAs } from './admin-route';
-import { adminTaskRoutes } from './admin-tasks.router';
-import { adminWebhookRoutes } from './admin-webhooks.router';
+import { adminAs, adminRoute, catalogueAs, type CatalogueKind } from './admin-route';
 import { auditFilter, sendAudit } from './audit-view';
+import { auditList, auditParams } from './self-service.openapi';
 
 // KeyAdministration checks accounts and keys by hand; what it accepts is described here.
 const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
@@ -22,11 +18,18 @@ function entryBody(items: { required: readonly string[] }): SchemaDoc {
   return { ...items, required: items.required.filter((f) => f !== 'id' && f !== 'name') };
 }
 
-const CATALOGUE = [
-  ['providers', 'provider', entryBody(configSchema.properties.providers.items)],
-  ['models', 'model', entryBody(configSchema.properties.models.items)],
-  ['groups', 'group', entryBody(configSchema.properties.groups.items)],
-] as const;
+/** The config file's own entry schemas, which the catalogue routes take (the composition root owns the config schema). */
+export interface CatalogueSchemas {
+  providers: { required: readonly string[] };
+  models: { required: readonly string[] };
+  groups: { required: readonly string[] };
+}
+
+const CATALOGUE_PATHS: ReadonlyArray<readonly ['providers' | 'models' | 'groups', CatalogueKind]> = [
+  ['providers', 'provider'],
+  ['models', 'model'],
+  ['groups', 'group'],
+];
 
 const account = {
   type: 'object',
@@ -51,8 +54,8 @@ const quotaBody = (q: AccountQuota) => ({
   period: q.period,
 });
 
-/** The platform admin's API; the catalogue routes take the config file's own entry schemas (the path carries the id). */
-export const adminRoutes = [
+/** The platform admin's accounts and their credit quotas. */
+export const accountRoutes = [
   adminRoute({
     method: 'get',
     path: '/admin/accounts',
@@ -142,10 +145,11 @@ export const adminRoutes = [
       res.json(quotaBody(await adminAs(ctx, req).setQuota(String(req.params.id), req.body.credit_limit, req.body.period)));
     },
   }),
-  ...adminKeyRoutes,
-  ...adminWebhookRoutes,
-  ...adminTaskRoutes,
-  ...CATALOGUE.flatMap(([path, kind, body]) => [
+];
+
+/** The catalogue's providers, models and groups; each PUT body is the config file's entry schema (the path carries the id). */
+export const catalogueRoutes = (schemas: CatalogueSchemas) =>
+  CATALOGUE_PATHS.flatMap(([path, kind]) => [
     adminRoute({
       method: 'get',
       path: `/admin/${path}`,
@@ -161,7 +165,7 @@ export const adminRoutes = [
       summary: `Create or replace a ${kind}`,
       description: 'Checked against the whole resulting config; applies at once here and within CONFIG_POLL_MS elsewhere.',
       params: [id(`The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
-      body: { content: json(body) },
+      body: { content: json(entryBody(schemas[path])) },
       response: { description: `The stored ${kind} (secrets redacted).`, content: json({ type: 'object' }) },
       parse: [jsonBody()],
       async handle(ctx, req, res) {
@@ -182,17 +186,18 @@ export const adminRoutes = [
         res.json({ id: req.params.id, deleted: true });
       },
     }),
-  ]),
-  adminRoute({
-    method: 'get',
-    path: '/admin/audit',
-    summary: 'The audit log',
-    description:
-      'Every change to keys, accounts, quotas, budgets, providers, models and groups, newest first, with who made it (admin key, key, CLI), before and after (secrets masked), when and from where. Read-only. `export=csv` for CSV.',
-    params: auditParams,
-    response: { description: 'The records.', content: { ...auditList, 'text/csv': { type: 'string' } } },
-    async handle({ deps }, req, res) {
-      sendAudit(req, res, await deps.admin.auditLog(auditFilter(req)));
-    },
-  }),
-];
+  ]);
+
+/** The platform's audit log. */
+export const adminAuditRoute = adminRoute({
+  method: 'get',
+  path: '/admin/audit',
+  summary: 'The audit log',
+  description:
+    'Every change to keys, accounts, quotas, budgets, providers, models and groups, newest first, with who made it (admin key, key, CLI), before and after (secrets masked), when and from where. Read-only. `export=csv` for CSV.',
+  params: auditParams,
+  response: { description: 'The records.', content: { ...auditList, 'text/csv': { type: 'string' } } },
+  async handle({ deps }, req, res) {
+    sendAudit(req, res, await deps.admin.auditLog(auditFilter(req)));
+  },
+});

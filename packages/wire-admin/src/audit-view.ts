@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { invalid, type AuditFilter, type AuditRecord } from '@gateway/core';
-import { csvTable } from '@gateway/wire-usage';
+import { csvTable } from '@gateway/http-kit';
 
 /** An audit record as GET /admin/audit and GET /v1/audit answer it. */
 export const auditView = (r: AuditRecord) => ({

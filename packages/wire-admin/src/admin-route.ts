@@ -11,12 +11,23 @@ import {
   type WebhookEndpoints,
 } from '@gateway/core';
 import { extractKey, routeOf, type AdminContext, type Route } from '@gateway/http-kit';
-import type { CatalogueEntries } from './catalogue-entries';
+
+/** The catalogue's kinds of entry, each with its admin path (`/admin/providers`, …). */
+export type CatalogueKind = 'provider' | 'model' | 'group';
+
+/** The catalogue's entries as the admin routes change them; the composition root checks a change against the whole config. */
+export interface CatalogueAdmin {
+  /** the same entries, recording `author` as the author of their changes */
+  as(author: AuditContext): CatalogueAdmin;
+  listEntries(kind: CatalogueKind): Promise<Array<Record<string, unknown>>>;
+  putEntry(kind: CatalogueKind, id: string, body: unknown): Promise<Record<string, unknown>>;
+  deleteEntry(kind: CatalogueKind, id: string): Promise<void>;
+}
 
 /** What the /admin routes work with. */
 export interface AdminDeps {
   admin: KeyAdministration;
-  catalogue: CatalogueEntries;
+  catalogue: CatalogueAdmin;
   usage: UsageQuery;
   webhooks: WebhookEndpoints;
   /** every account's video tasks, read only */

@@ -1,12 +1,6 @@
-import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { adminRoute, query, usageGroup } from '@gateway/wire-admin';
 import { sendUsageLatency, sendUsageRequests, sendUsageSummary } from '@gateway/wire-usage';
-import { adminAs, adminRoute } from './admin-route';
-import { key, query, settings, usageGroup } from './admin-keys.openapi';
 
-const json = (schema: SchemaDoc) => ({ 'application/json': schema });
-const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
-
-/** The platform admin's key and usage routes (KeyAdministration checks the bodies). */
 /** The usage routes' shared filters, described once. */
 const USAGE_FILTER = {
   account: query('account', 'Only this account.'),
@@ -19,82 +13,8 @@ const USAGE_FILTER = {
   wire_format: query('wire_format', 'Only rows of this wire format.'),
 };
 
-export const adminKeyRoutes = [
-  adminRoute({
-    method: 'get',
-    path: '/admin/keys',
-    summary: 'List keys',
-    params: [query('account', "Only this account's keys.")],
-    response: {
-      description: 'The keys, without secrets.',
-      content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: key } } }),
-    },
-    async handle({ deps }, req, res) {
-      const account = typeof req.query.account === 'string' ? req.query.account : undefined;
-      res.json({ object: 'list', data: await deps.admin.listKeys(account) });
-    },
-  }),
-  adminRoute({
-    method: 'post',
-    path: '/admin/keys',
-    summary: 'Create a key',
-    description: 'The clear key is in this answer once and never stored. Unknown fields are refused (400 `unknown_field`).',
-    body: {
-      content: json({
-        type: 'object',
-        required: ['account'],
-        additionalProperties: false,
-        properties: { account: { type: 'string' }, group: { type: 'string', default: 'default' }, ...settings },
-      }),
-    },
-    response: {
-      status: 201,
-      description: 'The key with `key`.',
-      content: json({ ...key, properties: { ...key.properties, key: { type: 'string' } } }),
-    },
-    parse: [jsonBody()],
-    async handle(ctx, req, res) {
-      res.status(201).json(await adminAs(ctx, req).createKey(req.body));
-    },
-  }),
-  adminRoute({
-    method: 'get',
-    path: '/admin/keys/{id}',
-    summary: 'Read a key',
-    params: [keyId],
-    response: { description: 'The key.', content: json(key) },
-    async handle({ deps }, req, res) {
-      res.json(await deps.admin.getKey(String(req.params.id)));
-    },
-  }),
-  adminRoute({
-    method: 'patch',
-    path: '/admin/keys/{id}',
-    summary: "Change a key's name, expiry, allowlist, limits or budget",
-    description:
-      'Fields left out are kept; within `limits`, so are the limits left out. Applies at once on this instance, within KEY_CACHE_TTL_MS elsewhere.',
-    params: [keyId],
-    body: { content: json({ type: 'object', additionalProperties: false, properties: settings }) },
-    response: { description: 'The key.', content: json(key) },
-    parse: [jsonBody()],
-    async handle(ctx, req, res) {
-      res.json(await adminAs(ctx, req).updateKey(String(req.params.id), req.body));
-    },
-  }),
-  adminRoute({
-    method: 'delete',
-    path: '/admin/keys/{id}',
-    summary: 'Revoke a key',
-    params: [keyId],
-    response: {
-      description: 'Revoked.',
-      content: json({ type: 'object', properties: { id: { type: 'string' }, revoked: { const: true } } }),
-    },
-    async handle(ctx, req, res) {
-      await adminAs(ctx, req).revokeKey(String(req.params.id));
-      res.json({ id: req.params.id, revoked: true });
-    },
-  }),
+/** Every account's usage behind the admin key: the usage format's handlers over all accounts. */
+export const adminUsageRoutes = [
   adminRoute({
     method: 'get',
     path: '/admin/usage',

@@ -12,9 +12,9 @@ import {
   type Principal,
 } from '@gateway/core';
 import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
-import { auditFilter, sendAudit } from '../admin/audit-view';
+import { auditFilter, sendAudit } from './audit-view';
 import { auditList, auditParams, bounds, json, keyId, touchBounds, withSecret } from './self-service.openapi';
-import { key, settings } from '../admin/admin-keys.openapi';
+import { key, settings } from './admin-keys.openapi';
 
 export interface SelfServiceDeps extends AccountBoundsDeps {
   admin: KeyAdministration;

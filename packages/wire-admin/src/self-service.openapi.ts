@@ -1,5 +1,5 @@
 import type { ParamDoc, SchemaDoc } from '@gateway/http-kit';
-import { key } from '../admin/admin-keys.openapi';
+import { key } from './admin-keys.openapi';
 
 /** What /openapi.json shows of the account admins' own routes (self-service.router.ts declares them). */
 export const json = (schema: SchemaDoc) => ({ 'application/json': schema });
