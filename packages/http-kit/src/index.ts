@@ -32,3 +32,4 @@ export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
 export { csvField, csvTable } from './csv-table';
 export { streamAdmission } from './stream-admission';
+export { budgetHeaders, type BudgetedPrincipal } from './budget-headers';

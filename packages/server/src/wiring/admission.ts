@@ -7,11 +7,10 @@ import {
   type Billing,
   type KeyRepository,
 } from '@gateway/core';
-import { REFUSED_PRINCIPAL } from '@gateway/http-kit';
+import { REFUSED_PRINCIPAL, type BudgetedPrincipal } from '@gateway/http-kit';
 import { rateLimitCounts } from '@gateway/rate-limit-redis';
-import type { BudgetedPrincipal } from './budget-headers';
-import type { GatewayConfig } from './config';
-import type { Infrastructure } from './infrastructure';
+import type { GatewayConfig } from '../config';
+import type { Infrastructure } from '../infrastructure';
 
 export type Admission = ReturnType<typeof admissionPolicies>;
 

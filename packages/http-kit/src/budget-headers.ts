@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { BudgetStatus, Principal } from '@gateway/core';
 
-export const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
-export const BUDGET_RESET_HEADER = 'x-gateway-budget-reset';
+const BUDGET_REMAINING_HEADER = 'x-gateway-budget-remaining';
+const BUDGET_RESET_HEADER = 'x-gateway-budget-reset';
 
 /** The status authentication read for the caller: kept beside the principal until the answer's head is written. */
 export type BudgetedPrincipal = Principal & { budget?: BudgetStatus };
