@@ -44,12 +44,12 @@ export interface SessionIdentity {
 export type SessionLookup = () => Promise<SessionIdentity | undefined>;
 
 export function sessionIdentityOf(res: Response): SessionIdentity | undefined {
-  return res.locals.sessionIdentity as SessionIdentity | undefined;
+  return res.locals.sessionIdentity;
 }
 
 /** The session a keyless request on a route that accepts sessions acts as (res.locals.sessionIdentity once found). */
 async function sessionFor(res: Response): Promise<Principal | undefined> {
-  const lookup = res.locals.sessionLookup as SessionLookup | undefined;
+  const lookup = res.locals.sessionLookup;
   const session = lookup && (await lookup());
   if (session) res.locals.sessionIdentity = session;
   return session?.principal;
@@ -89,7 +89,7 @@ export function requireKey(
 }
 
 export function principalOf(res: Response): Principal {
-  return res.locals.principal as Principal;
+  return res.locals.principal!;
 }
 
 /** The author of a change made by the request's principal: its key, or the person of a sign-on session. */

@@ -33,3 +33,4 @@ export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
 export { csvField, csvTable } from './csv-table';
 export { streamAdmission } from './stream-admission';
 export { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
+export type { RequestState } from './request-state';

@@ -1,9 +1,7 @@
 import type { Response } from 'express';
 
-const ABORT = 'requestAbort';
-
 function controllerOf(res: Response): AbortController {
-  let abort = res.locals[ABORT] as AbortController | undefined;
+  let abort = res.locals.requestAbort;
   if (!abort) {
     const created = new AbortController();
     // A response that closes before it finished was left by its client: the upstream work stops with it.
@@ -12,7 +10,7 @@ function controllerOf(res: Response): AbortController {
     });
     // Asked for the first time after the client already left (e.g. during a slow body decode).
     if (res.closed && !res.writableFinished) created.abort();
-    res.locals[ABORT] = created;
+    res.locals.requestAbort = created;
     abort = created;
   }
   return abort;

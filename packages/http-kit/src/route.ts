@@ -97,12 +97,12 @@ function gate(auth: RouteAuth, gates: RouteGates): RequestHandler[] {
 
 function contextOf<Deps>(deps: Deps, res: Response, body: unknown): KeyedContext<Deps> & AdminContext<Deps> & { body: unknown } {
   // an admin route's author comes from the admin gate; an API-key route's from its key or sign-on session
-  const actor = (res.locals.auditActor as AuditActor | undefined) ?? (res.locals.principal ? actorOf(res) : undefined);
+  const actor = res.locals.auditActor ?? (res.locals.principal ? actorOf(res) : undefined);
   const context = {
     deps,
-    requestId: res.locals.requestId as string,
+    requestId: res.locals.requestId,
     signal: requestSignal(res),
-    principal: res.locals.principal as Principal,
+    principal: res.locals.principal!,
     body,
     ...(actor ? { actor } : {}),
   };
@@ -122,9 +122,7 @@ export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, ga
     const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, renderFor(req));
     const check = checkOf(r.body);
     const handle: RequestHandler = async (req, res) => {
-      const body: unknown = check
-        ? await check(req.body, req, { deps, principal: res.locals.principal as Principal | undefined })
-        : undefined;
+      const body: unknown = check ? await check(req.body, req, { deps, principal: res.locals.principal }) : undefined;
       await r.handle(contextOf(deps, res, body), req, res);
     };
     router[r.method](expressPath(r.path), ...(r.first ?? []), ...gate(r.auth, gates), ...(r.parse ?? []), handle, errors);

@@ -13,14 +13,12 @@ export function openStreamCount(): number {
 }
 
 /**
- * Put on `res.locals[STREAM_ADMISSION]` by the composition root (e.g. a concurrent-streams limit). It runs once:
+ * Put on `res.locals.streamAdmission` by the composition root (e.g. a concurrent-streams limit). It runs once:
  * before the upstream is called (admitStream), or at the latest before the stream's first byte. True admits the
  * stream; false means it has answered the request itself (an error in the caller's format), and the writer then
  * reports itself closed.
  */
 export type StreamAdmission = () => Promise<boolean>;
-export const STREAM_ADMISSION = 'streamAdmission';
-const ADMITTED = 'streamAdmitted';
 
 /**
  * Runs the request's stream admission once and remembers the answer. Routers call it before they call the upstream,
@@ -28,10 +26,10 @@ const ADMITTED = 'streamAdmitted';
  * False: the refusal has been answered in the caller's format, and the caller stops.
  */
 export function admitStream(res: Response): Promise<boolean> {
-  const admit = res.locals[STREAM_ADMISSION] as StreamAdmission | undefined;
+  const admit = res.locals.streamAdmission;
   if (!admit) return Promise.resolve(true);
-  res.locals[ADMITTED] ??= admit();
-  return res.locals[ADMITTED] as Promise<boolean>;
+  res.locals.streamAdmitted ??= admit();
+  return res.locals.streamAdmitted;
 }
 
 export class SseWriter {

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import type { Principal, StreamSlots } from '@gateway/core';
+import type { StreamSlots } from '@gateway/core';
 import { sendError } from './error-middleware';
 import type { ErrorRenderer } from './error-shape';
-import { STREAM_ADMISSION, type StreamAdmission } from './sse';
+import type { StreamAdmission } from './sse';
 
 /**
  * The hook for streaming requests: every request gets a StreamAdmission on res.locals, which SseWriter calls just
@@ -12,7 +12,7 @@ import { STREAM_ADMISSION, type StreamAdmission } from './sse';
 export function streamAdmission(slots: StreamSlots, render: (path: string) => ErrorRenderer): RequestHandler {
   return (req, res, next) => {
     const admit: StreamAdmission = async () => {
-      const principal = res.locals.principal as Principal | undefined;
+      const principal = res.locals.principal;
       if (!principal) return true;
       try {
         const release = await slots.acquire(principal);
@@ -24,7 +24,7 @@ export function streamAdmission(slots: StreamSlots, render: (path: string) => Er
         return false;
       }
     };
-    res.locals[STREAM_ADMISSION] = admit;
+    res.locals.streamAdmission = admit;
     next();
   };
 }

@@ -1,8 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { GatewayError } from '@gateway/core';
 
-const SHUTDOWN = 'streamShutdown';
-
 /**
  * One server's "shutting down" signal for its open streams. The composition root installs it (middleware()) and
  * fires it when the grace period ran out, before it cuts the connections: each open pump then ends its stream with
@@ -18,7 +16,7 @@ export class StreamShutdown {
 
   middleware(): RequestHandler {
     return (_req, res, next) => {
-      res.locals[SHUTDOWN] = this;
+      res.locals.streamShutdown = this;
       next();
     };
   }
@@ -44,7 +42,7 @@ export class StreamShutdown {
 }
 
 export function streamShutdownOf(res: Response): StreamShutdown | undefined {
-  return res.locals[SHUTDOWN] as StreamShutdown | undefined;
+  return res.locals.streamShutdown;
 }
 
 export function shuttingDownError(): GatewayError {

@@ -18,7 +18,7 @@ export async function countInputTokens(
 ): Promise<number> {
   const counted = await text.countTokens(principal, request, {
     format,
-    requestId: res.locals.requestId as string,
+    requestId: res.locals.requestId,
     signal: requestSignal(res),
   });
   res.setHeader(TOKEN_COUNT_HEADER, counted.estimated ? 'estimated' : 'upstream');

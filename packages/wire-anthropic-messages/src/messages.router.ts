@@ -55,7 +55,7 @@ export interface MessagesRouterDeps {
 
 /** Anthropic SDKs read the request id from `request-id`; the gateway's id is echoed there too. */
 const echoRequestId: RequestHandler = (_req, res, next) => {
-  res.setHeader('request-id', res.locals.requestId as string);
+  res.setHeader('request-id', res.locals.requestId);
   next();
 };
 
