@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { describeWithService } from '@gateway/testkit';
 import { createRedisLink, type RedisLink } from './redis-link';
 import { redisRateLimitStore } from './redis-rate-limit-store';
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
 const quiet = { warn: () => undefined };
 /** a budget a busy test machine always meets: these tests are about what is counted, not about the 50 ms bound */
 const PATIENT_MS = 2000;
 
-(REDIS_URL ? describe : describe.skip)('redisRateLimitStore (needs TEST_REDIS_URL)', () => {
+describeWithService('TEST_REDIS_URL', 'redisRateLimitStore', (redisUrl) => {
   const links: RedisLink[] = [];
-  const link = async (url = REDIS_URL!) => {
+  const link = async (url = redisUrl) => {
     const l = createRedisLink(url, 'open', quiet, PATIENT_MS);
     links.push(l);
     await l.settled();
