@@ -68,10 +68,13 @@ describe('DashScopeVideoModel against the fake DashScope', () => {
     expect(up.fake.storage.credentialsSeen()).toBe(0);
   });
 
-  it('usage reporting fewer seconds is carried; usage without duration or size states no shape; older refs still read', async () => {
+  it('usage reporting fewer seconds is carried; usage without duration or size states no shape; a ref with a shape after the id is refused', async () => {
     const settle = async (prompt: string, over: Parameters<typeof req>[0] = {}) => {
       const ref = await up.provider.video.start(req({ prompt, durationSeconds: 10, ...over }), { taskId: 't' });
-      const done = await pollUntilSettled(up.provider.video, `${ref}|1280x720|10`, { clock: up.clock });
+      await expect(up.provider.video.status(`${ref}|1280x720|10`, { taskId: 't' })).rejects.toMatchObject({
+        code: 'upstream_task_not_found',
+      });
+      const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
       if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
       const { width, height, durationSeconds, fps } = done.artifact;
       return { width, height, durationSeconds, fps };

@@ -6,8 +6,8 @@ import { checkDashScopeRequest, convertToDashScopeVideo } from './convert-to-das
 import { mapDashScopeTask } from './map-dashscope-task';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** The ref is the task id; `|1280x720|5` after it is the requested shape refs of an older release carried (read past). */
-const REF = /^([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
+/** The ref is the task id. */
+const REF = /^([A-Za-z0-9_-]{1,128})$/;
 
 function decodeRef(ref: string): string {
   const m = REF.exec(ref);

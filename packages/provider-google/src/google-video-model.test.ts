@@ -101,7 +101,7 @@ describe('GoogleVideoModel against the fake Veo', () => {
     up.fake.api.failNext('poll', 1, { status: 429, retryAfterSeconds: 3 });
     await expect(up.provider.video.status(ref, { taskId: 't' })).rejects.toMatchObject({ reason: 'rate_limited', retryAfterSeconds: 3 });
     expect(await up.provider.video.status(ref, { taskId: 't' })).toMatchObject({ state: 'pending' });
-    await expect(up.provider.video.status('models/veo/operations/nope|1280x720|8', { taskId: 't' })).rejects.toMatchObject({
+    await expect(up.provider.video.status('models/veo/operations/nope', { taskId: 't' })).rejects.toMatchObject({
       code: 'upstream_task_not_found',
       retryable: false,
     });
@@ -111,15 +111,10 @@ describe('GoogleVideoModel against the fake Veo', () => {
     });
   });
 
-  it("a ref of an older release (name|WxH|s) still reads the operation, and the request's shape in it is not stated", async () => {
-    const ref = await up.provider.video.start(videoRequest({ prompt: 'legacy ref', upstreamModel: 'veo-3.1-generate-preview' }), {
-      taskId: 't',
-    });
-    expect(decodeVeoRef(`${ref}|1280x720|4`)).toBe(ref);
-    const done = await pollUntilSettled(up.provider.video, `${ref}|1280x720|4`, { clock: up.clock });
-    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
-    const { width, height, durationSeconds, fps } = done.artifact;
-    expect({ width, height, durationSeconds, fps }).toEqual({});
+  it('the ref is the operation name alone: a requested shape after it (name|WxH|s, rewritten in stored tasks by migration 032) is refused', async () => {
+    const ref = await up.provider.video.start(videoRequest({ prompt: 'ref', upstreamModel: 'veo-3.1-generate-preview' }), { taskId: 't' });
+    expect(decodeVeoRef(ref)).toBe(ref);
+    expect(() => decodeVeoRef(`${ref}|1280x720|4`)).toThrow(expect.objectContaining({ code: 'operation_not_found' }));
   });
 });
 

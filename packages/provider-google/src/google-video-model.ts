@@ -7,20 +7,13 @@ import { checkVeoRequest, convertToGoogleVideo } from './convert-to-google-video
 import { mapGoogleOperation } from './map-google-operation';
 
 const OPERATION_NAME = /^[A-Za-z0-9._\-/]{1,300}$/;
-/** What refs written before the adapter stopped echoing the request carried after the name: `|1280x720|8` (ignored). */
-const LEGACY_SHAPE = /^\|\d{1,5}x\d{1,5}\|\d{1,3}$/;
 
-/**
- * The ref is the operation name, `models/m/operations/x`. A ref of an older release also carries the requested
- * shape after it; that part is read past, never used as the delivered shape.
- */
+/** The ref is the operation name, `models/m/operations/x`. */
 export function decodeVeoRef(ref: string): string {
-  const bar = ref.indexOf('|');
-  const name = bar < 0 ? ref : ref.slice(0, bar);
-  if (!name || !OPERATION_NAME.test(name) || name.includes('..') || (bar >= 0 && !LEGACY_SHAPE.test(ref.slice(bar)))) {
+  if (!OPERATION_NAME.test(ref) || ref.includes('..')) {
     throw new GatewayError('upstream_error', 'The stored Veo operation reference is not readable.', { code: 'operation_not_found' });
   }
-  return name;
+  return ref;
 }
 
 /**

@@ -7,8 +7,7 @@ import { checkKlingRequest, convertToKlingTask, klingTaskKind } from './convert-
 import { mapKlingTask } from './map-kling-task';
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** `|1280x720|5` after the id: the requested shape refs of an older release carried (read past, never used). */
-const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
+const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})$/;
 
 /** The ref is the task's route and id, `text2video/{id}`: the two things a read needs. */
 function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string } {

@@ -60,9 +60,10 @@ describe('MiniMaxVideoModel against the fake MiniMax', () => {
     expect(up.fake.storage.credentialsSeen()).toBe(0);
   });
 
-  it('a query without video_width/video_height states no shape; a ref of an older release (id|WxH|s) still reads', async () => {
+  it('a query without video_width/video_height states no shape; a ref with a requested shape after the id (id|WxH|s) is refused', async () => {
     const ref = await up.provider.video.start(req({ prompt: 'bare [unstated]' }), { taskId: 't' });
-    const done = await pollUntilSettled(up.provider.video, `${ref}|1366x768|6`, { clock: up.clock });
+    await expect(up.provider.video.status(`${ref}|1366x768|6`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
+    const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
     if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
     const { width, height, durationSeconds, fps } = done.artifact;
     expect({ width, height, durationSeconds, fps }).toEqual({});

@@ -6,8 +6,8 @@ import { minimaxBaseRespError } from './minimax-error';
 import { checkMiniMaxRequest, convertToMiniMaxVideo } from './convert-to-minimax-video';
 import { mapMiniMaxQuery } from './map-minimax-query';
 
-/** The ref is the task id; `|1366x768|6` after it is the requested shape refs of an older release carried (read past). */
-const REF = /^([A-Za-z0-9_-]{1,128})(?:\|\d{1,5}x\d{1,5}\|\d{1,3})?$/;
+/** The ref is the task id. */
+const REF = /^([A-Za-z0-9_-]{1,128})$/;
 /** 2013 "invalid params" on a query that has only the task id: the id is not one of this account's tasks. */
 const UNKNOWN_TASK = 2013;
 

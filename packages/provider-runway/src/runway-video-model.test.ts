@@ -77,13 +77,11 @@ describe('RunwayVideoModel against the fake Runway', () => {
     expect(up.fake.storage.credentialsSeen()).toBe(0);
   });
 
-  it('a ref of an older release (id|WxH|s) still reads the task, without stating the shape it carried', async () => {
-    const ref = await up.provider.video.start(req({ prompt: 'legacy' }), { taskId: 't' });
-    const done = await pollUntilSettled(up.provider.video, `${ref}|1280x720|5`, { clock: up.clock });
-    if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
-    const { width, height, durationSeconds, fps } = done.artifact;
-    expect({ width, height, durationSeconds, fps }).toEqual({});
-    await expect(up.provider.video.status(`${ref}|1280x720`, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
+  it('the ref is the task id alone: a requested shape after it (id|WxH|s, rewritten by migration 032) is refused', async () => {
+    const ref = await up.provider.video.start(req({ prompt: 'plain' }), { taskId: 't' });
+    expect(await up.provider.video.status(ref, { taskId: 't' })).toMatchObject({ state: expect.any(String) });
+    for (const bad of [`${ref}|1280x720|5`, `${ref}|1280x720`])
+      await expect(up.provider.video.status(bad, { taskId: 't' })).rejects.toMatchObject({ code: 'upstream_task_not_found' });
   });
 
   it('keeps failureCode; DELETE cancels a THROTTLED task; a credits refusal is quota', async () => {

@@ -74,9 +74,11 @@ describeOnTestDatabases((target) => {
           'video.completed we_done',
           'video.completed https://a.example/cb',
         ]);
-        // one event id per status change, shared by its targets; the snapshot holds no image bytes
+        // one event id per status change, shared by its targets; the snapshot describes the image, without its bytes
         expect(new Set(rows.map((r) => r.event_id)).size).toBe(3);
-        expect(JSON.stringify(rows[0].task)).not.toContain('firstFrame');
+        const snapshot = typeof rows[0].task === 'string' ? JSON.parse(rows[0].task) : rows[0].task;
+        expect(snapshot.request.firstFrame).toEqual({ mediaType: 'image/png', width: 10, height: 10 });
+        expect(snapshot).not.toHaveProperty('lease_owner');
         // the secret is sealed at rest and never in the endpoint object
         const stored = await db.knex('webhook_endpoints').where({ id: 'we_all' }).first();
         expect(stored.secret).toMatch(/^enc:v1:/);

@@ -113,12 +113,10 @@ function patchToRow(patch: TaskPatch): Record<string, unknown> {
 }
 
 /**
- * A task row as the outbox keeps it (the task at its status change): JSON, without the request's images, which
- * no event or task object shows and which would make every outbox row as large as the upload.
+ * A task row as the outbox keeps it (the task at its status change), without its lease. The request holds its
+ * images' descriptions only: their bytes live in video_task_inputs (migration 022).
  */
 export function rowSnapshot(r: Record<string, any>): Record<string, unknown> {
-  const req = (typeof r.request === 'string' ? JSON.parse(r.request) : r.request) as Record<string, unknown>;
-  const { firstFrame: _f, lastFrame: _l, referenceImages: _r, ...request } = req ?? {};
   const { lease_owner: _o, lease_until: _u, ...rest } = r;
-  return { ...rest, request };
+  return { ...rest, request: json(r.request) };
 }

@@ -1,7 +1,7 @@
 import { describeOnTestDatabases } from '../../test/test-databases';
 import { up } from './032-current-forms';
 
-const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
+const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, any> | null;
 
 describeOnTestDatabases((target) => {
   describe(`migration 032: stored rows in their current form on ${target.name}`, () => {
@@ -38,6 +38,76 @@ describeOnTestDatabases((target) => {
         ['provider', 'gone', null],
         ['model', 'm', { id: 'm', kind: 'text', provider: 'oa', transport: 'kept: not a provider field' }],
       ]);
+    });
+
+    const taskRow = (id: string, request: Record<string, unknown>, upstream: Record<string, unknown> | null) => ({
+      id,
+      account_id: 'acme',
+      key_id: 'k',
+      model: 'm',
+      format: 'openai-videos',
+      status: 'running',
+      request: JSON.stringify({ model: 'm', prompt: 'p', ...request }),
+      execution_expires_after: 3600,
+      deployment: JSON.stringify({ provider: 'kling', upstreamModel: 'm' }),
+      upstream: upstream === null ? null : JSON.stringify(upstream),
+    });
+
+    it("strips the requested shape an earlier release wrote after a task's operation ref, and nothing else", async () => {
+      await db
+        .knex('video_tasks')
+        .insert([
+          taskRow('t_kling', {}, { provider: 'kling', operation: 'text2video/abc-123|1280x720|5' }),
+          taskRow('t_veo', {}, { provider: 'veo', operation: 'models/veo/operations/op1|1920x1080|8' }),
+          taskRow('t_bare', {}, { provider: 'runway', operation: 'task_9' }),
+          taskRow('t_other', {}, { provider: 'outside', operation: 'a|b|c' }),
+          taskRow('t_queued', {}, null),
+        ]);
+
+      await up(db.knex);
+
+      const rows = await db.knex('video_tasks').orderBy('id').select('id', 'upstream');
+      expect(Object.fromEntries(rows.map((r) => [r.id, parse(r.upstream)?.operation ?? null]))).toEqual({
+        t_bare: 'task_9',
+        t_kling: 'text2video/abc-123',
+        t_other: 'a|b|c',
+        t_queued: null,
+        t_veo: 'models/veo/operations/op1',
+      });
+    });
+
+    it("gives pending webhook snapshots their request's image descriptions, as snapshots now carry them", async () => {
+      const frame = { mediaType: 'image/png', width: 10, height: 20 };
+      await db
+        .knex('video_tasks')
+        .insert([taskRow('t_img', { firstFrame: frame, referenceImages: [frame, frame] }, null), taskRow('t_text', {}, null)]);
+      const delivery = (id: string, taskId: string, request: Record<string, unknown>) => ({
+        id,
+        event_id: `evt_${id}`,
+        type: 'video.running',
+        task_id: taskId,
+        account_id: 'acme',
+        callback_url: 'https://example.com/cb',
+        task: JSON.stringify({ id: taskId, status: 'running', request: { model: 'm', prompt: 'p', ...request } }),
+        event_at: new Date(),
+        next_attempt_at: new Date(),
+      });
+      await db
+        .knex('webhook_deliveries')
+        .insert([
+          delivery('whd_img', 't_img', {}),
+          delivery('whd_text', 't_text', {}),
+          delivery('whd_current', 't_img', { firstFrame: { ...frame, width: 99 } }),
+        ]);
+
+      await up(db.knex);
+
+      const rows = await db.knex('webhook_deliveries').orderBy('id').select('id', 'task');
+      expect(Object.fromEntries(rows.map((r) => [r.id, parse(r.task)!.request]))).toEqual({
+        whd_current: { model: 'm', prompt: 'p', firstFrame: { ...frame, width: 99 } },
+        whd_img: { model: 'm', prompt: 'p', firstFrame: frame, referenceImages: [frame, frame] },
+        whd_text: { model: 'm', prompt: 'p' },
+      });
     });
   });
 });
