@@ -124,5 +124,5 @@ describe('shutdown past the grace period', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000); // PGlite on disk, opened twice: seconds each on a loaded machine
 });

@@ -59,7 +59,7 @@ describe('stored responses retention', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000); // PGlite on disk, opened twice: seconds each on a loaded machine
 
   it('RESPONSES_RETENTION_DAYS defaults to 30 and refuses what is not a whole number of days', () => {
     expect(envFromProcess({}).responsesRetentionDays).toBe(30);
