@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorReason, UsageRow } from '@gateway/core';
 import type { ObservabilityLogger } from './observability-logger';
+import type { RequestState } from '@gateway/http-kit';
 
 /** What a request's usage row says about it, once the router recorded one. */
 export type UsageFacts = Pick<UsageRow, 'format' | 'model' | 'provider' | 'attempts'>;
@@ -13,19 +14,16 @@ export const CLIENT_CLOSED = 499;
  * model and provider served it. Rows of requests not open here (a task finishing later) are not kept.
  */
 export class OpenRequests {
-  private readonly open = new Map<
-    string,
-    { facts: UsageFacts | null; waiting?: (f: UsageFacts) => void; locals?: Record<string, unknown> }
-  >();
+  private readonly open = new Map<string, { facts: UsageFacts | null; waiting?: (f: UsageFacts) => void; locals?: RequestState }>();
 
   /** `locals`: the response's, where auth leaves the caller's principal (for log lines written during the request) */
-  begin(id: string, locals?: Record<string, unknown>): void {
+  begin(id: string, locals?: RequestState): void {
     this.open.set(id, { facts: null, locals });
   }
 
   /** The account and key of an open request, once auth has run: what its log lines name. */
   caller(id: string): { account?: string; key?: string } {
-    const p = this.open.get(id)?.locals?.principal as { accountId?: string; keyId?: string } | undefined;
+    const p = this.open.get(id)?.locals?.principal;
     return p ? { account: p.accountId, key: p.keyId } : {};
   }
 
@@ -93,10 +91,10 @@ export function observeRequests(
         const facts = await open.end(id, status === CLIENT_CLOSED);
         const path = req.originalUrl.split('?')[0] ?? '';
         const format = facts?.format ?? formatOf(req.method, path);
-        const reason = res.locals.errorReason as ErrorReason | undefined;
+        const reason = res.locals.errorReason;
         const r = { status, format, facts, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, reason };
         finished(req, res, r);
-        const principal = (res.locals.principal ?? res.locals.refusedPrincipal) as { accountId?: string; keyId?: string } | undefined;
+        const principal = res.locals.principal ?? res.locals.refusedPrincipal;
         const fields = {
           requestId: id,
           method: req.method,
@@ -104,7 +102,7 @@ export function observeRequests(
           status: r.status,
           format,
           // a refusal before routing (a rate limit, a model outside the group) names the model asked for
-          model: facts?.model ?? requestedModel(req, path) ?? (res.locals.requestedModel as string | undefined),
+          model: facts?.model ?? requestedModel(req, path) ?? res.locals.requestedModel,
           provider: facts?.provider ?? undefined,
           attempts: facts?.attempts ?? undefined,
           latencyMs: Math.round(r.latencyMs * 10) / 10,
