@@ -15,6 +15,7 @@ export async function resealCommand(env: GatewayEnv, io: CliIo): Promise<number>
       databaseUrl: env.databaseUrl,
       dataDir: env.dataDir,
       schema: env.databaseSchema,
+      sealSecret: env.secret,
     });
   } catch (e) {
     if (e instanceof DataDirLockedError)

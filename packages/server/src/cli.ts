@@ -54,6 +54,7 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
     databaseUrl: env.databaseUrl,
     dataDir: env.dataDir,
     schema: env.databaseSchema,
+    sealSecret: env.secret,
   });
   try {
     // no key cache: the CLI's process reads each key once

@@ -22,6 +22,7 @@ export async function openStore(env: GatewayEnv, logger: Logger): Promise<Databa
       databaseUrl: env.databaseUrl,
       dataDir,
       schema: env.databaseSchema,
+      sealSecret: env.secret,
     });
     logger.info('store ready', { store: db.kind, ms: Date.now() - started });
     return db;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
-import { migrationSource } from './migrations';
+import { migrationSource, migrationSourceWith, type MigrationContext } from './migrations';
 import { PGLITE_CONF } from './pglite-conf';
 import { PgliteThread, type EmbeddedSession } from './pglite-thread-client';
 import { keepTreePrivate } from './private-tree';
@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   /** a Postgres schema to use (and create); tests use one each so runs never collide */
   schema?: string;
   poolMax?: number;
+  /** GATEWAY_SECRET: a migration seals provider credentials stored unencrypted with it (032) */
+  sealSecret?: string;
 }
 
 export interface Database {
@@ -69,7 +71,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   let migrated = 0;
   const migrate = async () => {
-    migrated = await applyMigrations(db, opts.schema);
+    migrated = await applyMigrations(db, opts.schema, { sealSecret: opts.sealSecret });
   };
   let stopSweep: (() => void) | undefined;
   const close = async () => {
@@ -100,9 +102,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return { knex: db, kind, schema: opts.schema, listen, close };
 }
 
-async function applyMigrations(db: Knex, schema: string | undefined): Promise<number> {
+async function applyMigrations(db: Knex, schema: string | undefined, ctx: MigrationContext = {}): Promise<number> {
   if (schema) await db.raw(`create schema if not exists "${schema}"`);
-  const [, applied] = (await db.migrate.latest({ migrationSource, schemaName: schema })) as [number, string[]];
+  const [, applied] = (await db.migrate.latest({ migrationSource: migrationSourceWith(ctx), schemaName: schema })) as [number, string[]];
   return applied.length;
 }
 

@@ -92,10 +92,10 @@ export class KnexConfigStore {
     return mapCredentialHeaders(out, (value, name) => this.sealed(value, `options.headers.${name}`));
   }
 
-  /** One credential opened: the file's (by marker), a sealed one, or a legacy clear one (stored before sealing) as it is. */
+  /** One credential opened: the file's (by marker), an `env:NAME` reference as it is, or a sealed one. */
   private opened(value: string, fromFile: string | undefined, unreadable: () => void): string | undefined {
     if (value === FILE_KEY_MARKER) return fromFile;
-    if (!isSealed(value)) return value;
+    if (value.startsWith('env:')) return value;
     try {
       return unseal(value, [this.opts.secret, this.opts.previousSecret]);
     } catch {

@@ -1,4 +1,6 @@
 import { describeOnTestDatabases } from '../../test/test-databases';
+import { FILE_KEY_MARKER, KnexConfigStore } from '../knex-config-store';
+import { isSealed, seal, unseal } from '../secret-box';
 import { up } from './032-current-forms';
 
 const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, any> | null;
@@ -108,6 +110,65 @@ describeOnTestDatabases((target) => {
         whd_img: { model: 'm', prompt: 'p', firstFrame: frame, referenceImages: [frame, frame] },
         whd_text: { model: 'm', prompt: 'p' },
       });
+    });
+
+    const SECRET = 'a-gateway-secret-of-32-characters';
+    const provider = (id: string, body: Record<string, unknown>) => ({
+      kind: 'provider',
+      id,
+      body: JSON.stringify({ id, type: 'openai-compatible', baseUrl: 'http://x/v1', ...body }),
+      source: 'admin',
+    });
+
+    it('seals provider keys and header values an earlier release stored unencrypted, and leaves references, markers and sealed values', async () => {
+      const sealedBefore = seal('sk-sealed-0000000001', SECRET);
+      await db
+        .knex('config_entries')
+        .insert([
+          provider('clear', { apiKey: 'sk-clear-0000000001', options: { headers: { 'api-key': 'hdr-clear-0000000001' } } }),
+          provider('env', { apiKey: 'env:OA_KEY' }),
+          provider('file', { apiKey: FILE_KEY_MARKER, options: { headers: { 'x-key': FILE_KEY_MARKER } } }),
+          provider('sealed', { apiKey: sealedBefore }),
+        ]);
+
+      await up(db.knex, { sealSecret: SECRET });
+
+      const rows = await db.knex('config_entries').orderBy('seq').select('id', 'body');
+      const bodies = Object.fromEntries(rows.map((r) => [r.id, parse(r.body)!]));
+      expect(isSealed(bodies.clear.apiKey)).toBe(true);
+      expect(unseal(bodies.clear.apiKey, SECRET)).toBe('sk-clear-0000000001');
+      expect(unseal(bodies.clear.options.headers['api-key'], SECRET)).toBe('hdr-clear-0000000001');
+      expect([bodies.env.apiKey, bodies.file.apiKey, bodies.file.options.headers['x-key'], bodies.sealed.apiKey]).toEqual([
+        'env:OA_KEY',
+        FILE_KEY_MARKER,
+        FILE_KEY_MARKER,
+        sealedBefore,
+      ]);
+      // the store opens them as it opens any admin-written credential
+      const entries = await new KnexConfigStore(db.knex, { secret: SECRET }).entries();
+      expect(entries.find((e) => e.id === 'clear')!.body).toMatchObject({
+        apiKey: 'sk-clear-0000000001',
+        options: { headers: { 'api-key': 'hdr-clear-0000000001' } },
+      });
+    });
+
+    it('without GATEWAY_SECRET stops at an unencrypted credential, naming the provider, and changes nothing', async () => {
+      await db
+        .knex('config_entries')
+        .insert([provider('clear', { apiKey: 'sk-clear-0000000001', transport: 'axios' }), provider('fine', { apiKey: 'env:OA_KEY' })]);
+      const before = await db.knex('config_entries').orderBy('seq').select('id', 'body');
+
+      await expect(up(db.knex)).rejects.toThrow(/provider "clear" has its apiKey stored unencrypted.*set GATEWAY_SECRET/);
+
+      expect(await db.knex('config_entries').orderBy('seq').select('id', 'body')).toEqual(before);
+    });
+
+    it('after it, a value that is neither a reference, the marker nor sealed is unreadable, never served as it is', async () => {
+      await db.knex('config_entries').insert(provider('stray', { apiKey: 'sk-stray-0000000001' }));
+      const store = new KnexConfigStore(db.knex, { secret: SECRET });
+      const [entry] = await store.entries();
+      expect(entry!.body).not.toHaveProperty('apiKey');
+      expect([...store.unreadableKeys]).toEqual(['stray']);
     });
   });
 });

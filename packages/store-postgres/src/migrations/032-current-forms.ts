@@ -1,4 +1,8 @@
 import type { Knex } from 'knex';
+import { credentialHeaders, mapCredentialHeaders } from '@gateway/core';
+import { FILE_KEY_MARKER } from '../knex-config-store';
+import { isSealed, seal } from '../secret-box';
+import type { MigrationContext } from './index';
 
 /** `|1280x720|5` after an operation ref: the requested shape that refs of an earlier release carried. */
 const SHAPE_SUFFIX = String.raw`\|\d{1,5}x\d{1,5}\|\d{1,3}$`;
@@ -11,9 +15,12 @@ const IMAGE_FIELDS = `array['firstFrame', 'lastFrame', 'referenceImages']`;
  * - a video task's operation ref loses the requested shape an earlier release wrote after it (`id|1280x720|5`):
  *   the Kling, MiniMax, Runway, DashScope and Veo adapters read the bare ref only;
  * - a pending webhook delivery's task snapshot gets its request's image descriptions (type and size, never bytes,
- *   which live in video_task_inputs since migration 022): snapshots are the task row as it is.
+ *   which live in video_task_inputs since migration 022): snapshots are the task row as it is;
+ * - a provider key or header value an earlier release stored unencrypted is sealed with GATEWAY_SECRET, as every
+ *   admin-written credential is; without the secret the migration stops, naming the provider, and nothing changes.
  */
-export async function up(knex: Knex): Promise<void> {
+export async function up(knex: Knex, ctx: MigrationContext = {}): Promise<void> {
+  await sealClearCredentials(knex, ctx.sealSecret);
   await knex('config_entries')
     .where({ kind: 'provider' })
     .whereRaw("body->>'transport' is not null")
@@ -36,5 +43,33 @@ export async function up(knex: Knex): Promise<void> {
   );
 }
 
-/** Nothing: each rewrite drops what no reader uses, or adds what the task row already holds. */
+/** A credential at rest that is neither an `env:NAME` reference (keys only), the config file's marker, nor sealed. */
+const isClear = (value: string, field: 'apiKey' | 'header') =>
+  value !== FILE_KEY_MARKER && !isSealed(value) && !(field === 'apiKey' && value.startsWith('env:'));
+
+async function sealClearCredentials(knex: Knex, secret: string | undefined): Promise<void> {
+  const rows: Array<{ seq: number; id: string; body: unknown }> = await knex('config_entries')
+    .where({ kind: 'provider' })
+    .whereNotNull('body')
+    .select('seq', 'id', 'body');
+  for (const r of rows) {
+    const body = (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as Record<string, unknown>;
+    const key = typeof body.apiKey === 'string' && isClear(body.apiKey, 'apiKey') ? body.apiKey : undefined;
+    const headers = Object.keys(credentialHeaders(body)).filter((name) => isClear(credentialHeaders(body)[name]!, 'header'));
+    if (key === undefined && headers.length === 0) continue;
+    if (!secret) {
+      const what = [...(key === undefined ? [] : ['apiKey']), ...headers.map((h) => `header ${h}`)].join(', ');
+      throw new Error(
+        `provider "${r.id}" has its ${what} stored unencrypted (written before credentials were sealed): set GATEWAY_SECRET (at least 16 characters) and start again, and migration 032 seals it (docs/upgrading.md)`,
+      );
+    }
+    const sealedKey = key === undefined ? body : { ...body, apiKey: seal(key, secret) };
+    const next = mapCredentialHeaders(sealedKey, (value) => (isClear(value, 'header') ? seal(value, secret) : value));
+    await knex('config_entries')
+      .where({ seq: r.seq })
+      .update({ body: JSON.stringify(next) });
+  }
+}
+
+/** Nothing: each rewrite drops what no reader uses, adds what the task row already holds, or seals what was clear. */
 export async function down(): Promise<void> {}

@@ -28,11 +28,17 @@ import * as m029 from './029-narrowed-keys-members';
 import * as m030 from './030-sso-session-claims';
 import * as m031 from './031-audit-integrity';
 import * as m032 from './032-current-forms';
-import * as m034 from './034-task-insert-notify';
 import * as m033 from './033-conversation-kind';
+import * as m034 from './034-task-insert-notify';
+
+/** What a migration may need besides the database. */
+export interface MigrationContext {
+  /** GATEWAY_SECRET: seals provider credentials an earlier release stored unencrypted (032) */
+  sealSecret?: string;
+}
 
 interface Migration {
-  up(knex: Knex): Promise<void>;
+  up(knex: Knex, ctx: MigrationContext): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
@@ -67,12 +73,20 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['030-sso-session-claims', m030],
   ['031-audit-integrity', m031],
   ['032-current-forms', m032],
-  ['034-task-insert-notify', m034],
   ['033-conversation-kind', m033],
+  ['034-task-insert-notify', m034],
 ];
 
-export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => MIGRATIONS.map(([name]) => name),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => MIGRATIONS.find(([n]) => n === name)![1],
-};
+export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {
+  return {
+    getMigrations: async () => MIGRATIONS.map(([name]) => name),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => {
+      const m = MIGRATIONS.find(([n]) => n === name)![1];
+      return { up: (knex: Knex) => m.up(knex, ctx), down: (knex: Knex) => m.down(knex) };
+    },
+  };
+}
+
+/** The list without a context: which migrations ran, and tests of migrations that need none. */
+export const migrationSource = migrationSourceWith({});
