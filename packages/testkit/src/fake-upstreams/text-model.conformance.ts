@@ -21,7 +21,7 @@ export interface TextModelConformanceOptions {
 }
 
 /** short enough that the kit's never-answering upstream fails quickly, long enough for a loaded machine */
-const KIT_TIMEOUTS = { firstByteMs: 2000, idleMs: 2000, totalMs: 20_000 };
+const KIT_TIMEOUTS = { firstByteMs: 1000, idleMs: 1000, totalMs: 20_000 };
 const ctx = (signal = new AbortController().signal): CallContext => ({ signal, requestId: 'conformance' });
 const ask = (text: string, extra: Partial<TextRequest> = {}): TextRequest => ({
   model: 'upstream-model-1',
