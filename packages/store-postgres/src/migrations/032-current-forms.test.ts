@@ -129,6 +129,10 @@ describeOnTestDatabases((target) => {
           provider('env', { apiKey: 'env:OA_KEY' }),
           provider('file', { apiKey: FILE_KEY_MARKER, options: { headers: { 'x-key': FILE_KEY_MARKER } } }),
           provider('sealed', { apiKey: sealedBefore }),
+          {
+            ...provider('old-file', { apiKey: 'sk-file-0000000001', options: { headers: { 'x-key': 'hdr-file-0000000001' } } }),
+            source: 'file',
+          },
         ]);
 
       await up(db.knex, { sealSecret: SECRET });
@@ -138,6 +142,8 @@ describeOnTestDatabases((target) => {
       expect(isSealed(bodies.clear.apiKey)).toBe(true);
       expect(unseal(bodies.clear.apiKey, SECRET)).toBe('sk-clear-0000000001');
       expect(unseal(bodies.clear.options.headers['api-key'], SECRET)).toBe('hdr-clear-0000000001');
+      // a file row's literal is the file's to hold: the marker, as an import writes it
+      expect([bodies['old-file'].apiKey, bodies['old-file'].options.headers['x-key']]).toEqual([FILE_KEY_MARKER, FILE_KEY_MARKER]);
       expect([bodies.env.apiKey, bodies.file.apiKey, bodies.file.options.headers['x-key'], bodies.sealed.apiKey]).toEqual([
         'env:OA_KEY',
         FILE_KEY_MARKER,
@@ -152,10 +158,14 @@ describeOnTestDatabases((target) => {
       });
     });
 
-    it('without GATEWAY_SECRET stops at an unencrypted credential, naming the provider, and changes nothing', async () => {
+    it('without GATEWAY_SECRET stops at an unencrypted admin credential, naming the provider, and changes nothing', async () => {
       await db
         .knex('config_entries')
-        .insert([provider('clear', { apiKey: 'sk-clear-0000000001', transport: 'axios' }), provider('fine', { apiKey: 'env:OA_KEY' })]);
+        .insert([
+          { ...provider('old-file', { apiKey: 'sk-file-0000000001' }), source: 'file' },
+          provider('clear', { apiKey: 'sk-clear-0000000001', transport: 'axios' }),
+          provider('fine', { apiKey: 'env:OA_KEY' }),
+        ]);
       const before = await db.knex('config_entries').orderBy('seq').select('id', 'body');
 
       await expect(up(db.knex)).rejects.toThrow(/provider "clear" has its apiKey stored unencrypted.*set GATEWAY_SECRET/);

@@ -16,8 +16,9 @@ const IMAGE_FIELDS = `array['firstFrame', 'lastFrame', 'referenceImages']`;
  *   the Kling, MiniMax, Runway, DashScope and Veo adapters read the bare ref only;
  * - a pending webhook delivery's task snapshot gets its request's image descriptions (type and size, never bytes,
  *   which live in video_task_inputs since migration 022): snapshots are the task row as it is;
- * - a provider key or header value an earlier release stored unencrypted is sealed with GATEWAY_SECRET, as every
- *   admin-written credential is; without the secret the migration stops, naming the provider, and nothing changes.
+ * - a provider key or header value an earlier release stored unencrypted takes its current form: the config file's
+ *   marker in a file row (the file holds the value, read again at every start), sealed with GATEWAY_SECRET in an admin
+ *   row; without the secret the migration stops at such an admin row, naming the provider, and nothing changes.
  */
 export async function up(knex: Knex, ctx: MigrationContext = {}): Promise<void> {
   await sealClearCredentials(knex, ctx.sealSecret);
@@ -48,27 +49,32 @@ const isClear = (value: string, field: 'apiKey' | 'header') =>
   value !== FILE_KEY_MARKER && !isSealed(value) && !(field === 'apiKey' && value.startsWith('env:'));
 
 async function sealClearCredentials(knex: Knex, secret: string | undefined): Promise<void> {
-  const rows: Array<{ seq: number; id: string; body: unknown }> = await knex('config_entries')
+  const rows: Array<{ seq: number; id: string; body: unknown; source: string }> = await knex('config_entries')
     .where({ kind: 'provider' })
     .whereNotNull('body')
-    .select('seq', 'id', 'body');
+    .select('seq', 'id', 'body', 'source');
+  const updates: Array<{ seq: number; body: Record<string, unknown> }> = [];
   for (const r of rows) {
     const body = (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as Record<string, unknown>;
     const key = typeof body.apiKey === 'string' && isClear(body.apiKey, 'apiKey') ? body.apiKey : undefined;
-    const headers = Object.keys(credentialHeaders(body)).filter((name) => isClear(credentialHeaders(body)[name]!, 'header'));
+    const headers = Object.entries(credentialHeaders(body)).filter(([, value]) => isClear(value, 'header'));
     if (key === undefined && headers.length === 0) continue;
-    if (!secret) {
-      const what = [...(key === undefined ? [] : ['apiKey']), ...headers.map((h) => `header ${h}`)].join(', ');
+    const fromFile = r.source === 'file';
+    // checked for every row before any is written, so a refusal leaves the table as it was
+    if (!secret && !fromFile) {
+      const what = [...(key === undefined ? [] : ['apiKey']), ...headers.map(([name]) => `header ${name}`)].join(', ');
       throw new Error(
         `provider "${r.id}" has its ${what} stored unencrypted (written before credentials were sealed): set GATEWAY_SECRET (at least 16 characters) and start again, and migration 032 seals it (docs/upgrading.md)`,
       );
     }
-    const sealedKey = key === undefined ? body : { ...body, apiKey: seal(key, secret) };
-    const next = mapCredentialHeaders(sealedKey, (value) => (isClear(value, 'header') ? seal(value, secret) : value));
-    await knex('config_entries')
-      .where({ seq: r.seq })
-      .update({ body: JSON.stringify(next) });
+    const atRest = (value: string) => (fromFile ? FILE_KEY_MARKER : seal(value, secret!));
+    const withKey = key === undefined ? body : { ...body, apiKey: atRest(key) };
+    updates.push({ seq: r.seq, body: mapCredentialHeaders(withKey, (value) => (isClear(value, 'header') ? atRest(value) : value)) });
   }
+  for (const u of updates)
+    await knex('config_entries')
+      .where({ seq: u.seq })
+      .update({ body: JSON.stringify(u.body) });
 }
 
 /** Nothing: each rewrite drops what no reader uses, adds what the task row already holds, or seals what was clear. */
