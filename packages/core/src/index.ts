@@ -147,7 +147,7 @@ export {
   KeyAdministration,
   type KeyAdministrationDeps,
 } from './use-cases/key-administration';
-export { keyView, type KeyView } from './use-cases/key-settings';
+export { keyView, type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';
 export {
   accountBounds,
   type AccountBoundsDeps,
@@ -155,6 +155,7 @@ export {
   type Caller,
   inheritFromCaller,
   type KeyBounds,
+  type SelfServiceKeyFields,
 } from './use-cases/account-bounds';
 export { ReadThroughCache } from './read-through-cache';
 export { BUDGET_PERIODS, type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';

@@ -11,7 +11,7 @@ export { openStreamCount } from './sse';
 export { streamTaskEvents, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
-export { compileValidator } from './validate';
+export { compileValidator, type SchemaFailure, type SchemaRefusal } from './validate';
 export { checkBody, jsonRequestBody, type BodyCheckContext, type RequestBody } from './request-body';
 export { sendContent } from './content-download';
 export { jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';

@@ -1,4 +1,6 @@
-import type { Account, AccountQuota, KeyView } from '@gateway/core';
+import type { Account, AccountQuota, KeyAdministration, KeyView } from '@gateway/core';
+import { checkBody } from '@gateway/http-kit';
+import { adminBodies } from '@gateway/wire-admin';
 import type { ConfigKind } from '@gateway/store-postgres';
 import { ADAPTER_USAGE } from './adapter-kit/adapter-usage';
 
@@ -26,21 +28,28 @@ export interface AdminOps {
   deleteEntry(kind: ConfigKind, id: string): Promise<void>;
 }
 
-/** The admin side in this process: accounts, keys and quotas from the core, the catalogue's entries from the config store. */
-export function inProcessAdmin(
-  keys: Omit<AdminOps, 'listEntries' | 'putEntry' | 'deleteEntry'>,
-  catalogue: Pick<AdminOps, 'listEntries' | 'putEntry' | 'deleteEntry'>,
-): AdminOps {
+/**
+ * The admin side in this process: accounts, keys and quotas from the core, the catalogue's entries from the config
+ * store. Each body is checked against its route's schema first, so the CLI refuses what the admin API refuses.
+ */
+export function inProcessAdmin(keys: KeyAdministration, catalogue: Pick<AdminOps, 'listEntries' | 'putEntry' | 'deleteEntry'>): AdminOps {
+  const { createAccount, updateAccount, setQuota, createKey, updateKey } = adminBodies;
   return {
     listAccounts: () => keys.listAccounts(),
-    createAccount: (id, name) => keys.createAccount(id, name),
-    updateAccount: (id, body) => keys.updateAccount(id, body),
+    createAccount: async (id, name) => {
+      const body = await checkBody(createAccount, { id, name });
+      return keys.createAccount(body.id, body.name);
+    },
+    updateAccount: async (id, body) => keys.updateAccount(id, await checkBody(updateAccount, body)),
     listKeys: (account) => keys.listKeys(account),
-    createKey: (body) => keys.createKey(body),
-    updateKey: (id, body) => keys.updateKey(id, body),
+    createKey: async (body) => keys.createKey(await checkBody(createKey, body)),
+    updateKey: async (id, body) => keys.updateKey(id, await checkBody(updateKey, body)),
     revokeKey: (id) => keys.revokeKey(id),
     getQuota: (account) => keys.getQuota(account),
-    setQuota: (account, limit, period) => keys.setQuota(account, limit, period),
+    setQuota: async (account, limit, period) => {
+      const body = await checkBody(setQuota, { credit_limit: limit, period });
+      return keys.setQuota(account, body.credit_limit, body.period);
+    },
     listEntries: (kind) => catalogue.listEntries(kind),
     putEntry: (kind, id, body) => catalogue.putEntry(kind, id, body),
     deleteEntry: (kind, id) => catalogue.deleteEntry(kind, id),

@@ -4,33 +4,42 @@ import type { ParamDoc, SchemaDoc } from '@gateway/http-kit';
 const nullable = (type: string, more: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...more });
 const period = { enum: ['daily', 'monthly', null], description: 'When used credits start again from zero (UTC); null: never.' };
 
+/** The counters are integers in the store; a limit past this is no limit. */
+const limit = (more: Record<string, unknown> = {}) => nullable('integer', { minimum: 1, maximum: 1_000_000_000, ...more });
 const limits = {
   type: 'object',
   description: "The key's own limits; null: the gateway-wide default (config file `limits`).",
   additionalProperties: false,
   properties: {
-    requests_per_minute: nullable('integer', { minimum: 1 }),
-    tokens_per_minute: nullable('integer', { minimum: 1, description: 'Checked before a call; a call is counted when it ends.' }),
-    concurrent_streams: nullable('integer', { minimum: 1 }),
+    requests_per_minute: limit(),
+    tokens_per_minute: limit({ description: 'Checked before a call; a call is counted when it ends.' }),
+    concurrent_streams: limit(),
   },
 };
 
-/** What POST and PATCH take besides account and group. */
+/** Credits fit decimal(20, 6) (store-postgres migration 004): anything from 1e14 up would overflow the column. */
+export const creditLimit = nullable('number', { minimum: 0, exclusiveMaximum: 1e14 });
+
+/**
+ * What POST and PATCH take besides account and group, as the routes check it (the order is the order a reader
+ * checks the fields in). Whether the models belong to the group, and the date to the calendar, the core decides.
+ */
 export const settings = {
   role: {
-    enum: ['admin', 'member'],
+    enum: ['admin', 'member', null],
     default: 'member',
     description:
       'admin: account admin (keys, webhooks, the whole account\'s usage and audit); member: calls models, tasks, its own usage. docs/admin.md, "Roles".',
   },
   name: nullable('string', { maxLength: 200 }),
-  expires_at: nullable('string', { description: 'ISO 8601; after it: 401 `key_expired`. null: never.' }),
+  expires_at: nullable('string', { pattern: '^\\d{4}-\\d{2}-\\d{2}T', description: 'ISO 8601; after it: 401 `key_expired`. null: never.' }),
   models: nullable('array', {
     items: { type: 'string' },
     minItems: 1,
+    maxItems: 1000,
     description: "Model ids the key may call, a subset of its group's; null: the whole group.",
   }),
-  limits,
+  limits: { ...limits, type: ['object', 'null'] },
   tasks: {
     enum: ['account', 'own'],
     default: 'account',
@@ -40,7 +49,7 @@ export const settings = {
   budget: nullable('object', {
     required: ['credit_limit'],
     additionalProperties: false,
-    properties: { credit_limit: nullable('number', { minimum: 0 }), period },
+    properties: { credit_limit: creditLimit, period },
     description: "The key's credit budget; null: none.",
   }),
 };

@@ -1,6 +1,7 @@
 import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { adminAs, adminRoute } from './admin-route';
-import { key, query, settings } from './admin-keys.openapi';
+import { key, query } from './admin-keys.openapi';
+import { createKeyBody, updateKeyBody } from './admin.request.schema';
 
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
@@ -26,14 +27,7 @@ export const adminKeyRoutes = [
     path: '/admin/keys',
     summary: 'Create a key',
     description: 'The clear key is in this answer once and never stored. Unknown fields are refused (400 `unknown_field`).',
-    body: {
-      content: json({
-        type: 'object',
-        required: ['account'],
-        additionalProperties: false,
-        properties: { account: { type: 'string' }, group: { type: 'string', default: 'default' }, ...settings },
-      }),
-    },
+    body: createKeyBody,
     response: {
       status: 201,
       description: 'The key with `key`.',
@@ -41,7 +35,7 @@ export const adminKeyRoutes = [
     },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.status(201).json(await adminAs(ctx, req).createKey(req.body));
+      res.status(201).json(await adminAs(ctx, req).createKey(ctx.body));
     },
   }),
   adminRoute({
@@ -61,11 +55,11 @@ export const adminKeyRoutes = [
     description:
       'Fields left out are kept; within `limits`, so are the limits left out. Applies at once on this instance, within KEY_CACHE_TTL_MS elsewhere.',
     params: [keyId],
-    body: { content: json({ type: 'object', additionalProperties: false, properties: settings }) },
+    body: updateKeyBody,
     response: { description: 'The key.', content: json(key) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.json(await adminAs(ctx, req).updateKey(String(req.params.id), req.body));
+      res.json(await adminAs(ctx, req).updateKey(String(req.params.id), ctx.body));
     },
   }),
   adminRoute({

@@ -1,10 +1,10 @@
 import type { AccountQuota } from '@gateway/core';
 import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { adminAs, adminRoute, catalogueAs, type CatalogueKind } from './admin-route';
+import { createAccountBody, setQuotaBody, updateAccountBody } from './admin.request.schema';
 import { auditFilter, sendAudit } from './audit-view';
 import { auditList, auditParams } from './self-service.openapi';
 
-// KeyAdministration checks accounts and keys by hand; what it accepts is described here.
 const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
 const list = (items: SchemaDoc = { type: 'object' }) => ({
   type: 'object',
@@ -69,17 +69,11 @@ export const accountRoutes = [
     method: 'post',
     path: '/admin/accounts',
     summary: 'Create an account',
-    body: {
-      content: json({
-        type: 'object',
-        required: ['id'],
-        properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' }, name: { type: 'string', maxLength: 200 } },
-      }),
-    },
+    body: createAccountBody,
     response: { status: 201, description: 'The account.', content: json(account) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.status(201).json(await adminAs(ctx, req).createAccount(req.body.id, req.body.name));
+      res.status(201).json(await adminAs(ctx, req).createAccount(ctx.body.id, ctx.body.name));
     },
   }),
   adminRoute({
@@ -98,17 +92,11 @@ export const accountRoutes = [
     summary: 'Rename an account',
     description: 'A `name` of null gives the account back its id as name; a change that changes nothing is not audited.',
     params: [id('The account id.')],
-    body: {
-      content: json({
-        type: 'object',
-        additionalProperties: false,
-        properties: { name: { type: ['string', 'null'], maxLength: 200 } },
-      }),
-    },
+    body: updateAccountBody,
     response: { description: 'The account.', content: json(account) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.json(await adminAs(ctx, req).updateAccount(String(req.params.id), req.body));
+      res.json(await adminAs(ctx, req).updateAccount(String(req.params.id), ctx.body));
     },
   }),
   adminRoute({
@@ -126,23 +114,11 @@ export const accountRoutes = [
     path: '/admin/accounts/{id}/quota',
     summary: "Set an account's credit limit",
     params: [id('The account id.')],
-    body: {
-      content: json({
-        type: 'object',
-        required: ['credit_limit'],
-        properties: {
-          credit_limit: { type: ['number', 'null'], minimum: 0, description: 'null: unlimited.' },
-          period: {
-            enum: ['daily', 'monthly', null],
-            description: 'When used credits start again from zero (UTC); null: never; absent: kept.',
-          },
-        },
-      }),
-    },
+    body: setQuotaBody,
     response: { description: 'Limit and use.', content: json(quota) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.json(quotaBody(await adminAs(ctx, req).setQuota(String(req.params.id), req.body.credit_limit, req.body.period)));
+      res.json(quotaBody(await adminAs(ctx, req).setQuota(String(req.params.id), ctx.body.credit_limit, ctx.body.period)));
     },
   }),
 ];

@@ -3,7 +3,6 @@ import {
   accountBounds,
   GatewayError,
   inheritFromCaller,
-  invalid,
   roleOf,
   type AccountBoundsDeps,
   type AuditContext,
@@ -14,17 +13,13 @@ import {
 import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
 import { auditFilter, sendAudit } from './audit-view';
 import { auditList, auditParams, bounds, json, keyId, touchBounds, withSecret } from './self-service.openapi';
-import { key, settings } from './admin-keys.openapi';
+import { key } from './admin-keys.openapi';
+import { rotateBody, selfServiceCreateBody, selfServiceUpdateBody } from './admin.request.schema';
 
 export interface SelfServiceDeps extends AccountBoundsDeps {
   admin: KeyAdministration;
   clock: () => Date;
 }
-
-/** A rotated key's old secret works at most this long. */
-const MAX_GRACE_SECONDS = 30 * 24 * 3600;
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type Ctx = KeyedContext<SelfServiceDeps>;
 
@@ -71,8 +66,8 @@ const boundsOf = async (ctx: Ctx) => accountBounds(ctx.deps, await callerOf(ctx)
 type AdminKeyed = { kind: 'api-key'; role: 'admin'; session: true };
 const declare = routeOf<SelfServiceDeps>();
 /** Every self-service route: an account admin's key (or dashboard session), OpenAI's error shape. */
-const route = (r: Omit<Route<SelfServiceDeps, AdminKeyed>, 'format' | 'auth' | 'errors'>) =>
-  declare<AdminKeyed>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin', session: true }, errors: 'openai' });
+const route = <B = unknown>(r: Omit<Route<SelfServiceDeps, AdminKeyed, B>, 'format' | 'auth' | 'errors'>) =>
+  declare<AdminKeyed, B>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin', session: true }, errors: 'openai' });
 
 /**
  * The account's own keys and audit slice, for its account admins (`role: 'admin'` on each declaration: requireKey
@@ -133,21 +128,15 @@ export const selfServiceRoutes = [
     path: '/v1/keys',
     summary: "Create a key in the caller's account",
     description: `As POST /admin/keys without \`account\` (the caller's own). Without \`group\`: the caller's group; without \`models\`: the caller's allowlist. ${bounds}`,
-    body: {
-      required: true,
-      content: json({ type: 'object', additionalProperties: false, properties: { group: { type: 'string' }, ...settings } }),
-    },
+    body: selfServiceCreateBody,
     response: { status: 201, description: 'The key with `key`, shown once.', content: withSecret },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      if (!isObject(req.body)) throw invalid('invalid_body', 'The key must be a JSON object.');
-      if ('account' in req.body)
-        throw invalid('unknown_field', 'Unknown field "account": a key made here belongs to the caller\'s own account.', 'account');
       const caller = await callerOf(ctx);
       const body = {
-        ...inheritFromCaller(req.body, caller, true),
+        ...inheritFromCaller(ctx.body, caller, true),
         account: caller.key.accountId,
-        group: req.body.group ?? caller.key.group,
+        group: ctx.body.group ?? caller.key.group,
       };
       res.status(201).json(await adminAs(ctx, req).createKey(body, accountBounds(ctx.deps, caller)));
     },
@@ -158,14 +147,13 @@ export const selfServiceRoutes = [
     summary: "Change a key's role, name, expiry, allowlist, limits or budget",
     description: `Fields left out are kept. ${bounds} A key of another account: 404.`,
     params: [keyId],
-    body: { content: json({ type: 'object', additionalProperties: false, properties: settings }) },
+    body: selfServiceUpdateBody,
     response: { description: 'The key.', content: json(key) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
       await ownKey(ctx, String(req.params.id));
-      if (!isObject(req.body)) throw invalid('invalid_body', 'The change must be a JSON object.');
       const caller = await callerOf(ctx);
-      const body = inheritFromCaller(req.body, caller, false);
+      const body = inheritFromCaller(ctx.body, caller, false);
       res.json(await adminAs(ctx, req).updateKey(String(req.params.id), body, accountBounds(ctx.deps, caller)));
     },
   }),
@@ -175,14 +163,7 @@ export const selfServiceRoutes = [
     summary: 'Give a key a new secret',
     description: `Answers the new secret once; the old secret keeps working for \`grace_seconds\`, then stops (401). ${touchBounds}`,
     params: [keyId],
-    body: {
-      required: true,
-      content: json({
-        type: 'object',
-        required: ['grace_seconds'],
-        properties: { grace_seconds: { type: 'integer', minimum: 0, maximum: 2592000 } },
-      }),
-    },
+    body: rotateBody,
     response: {
       description: 'The key with its new `key` and `previous_secret_until`.',
       content: json({ ...key, properties: { ...key.properties, key: { type: 'string' }, previous_secret_until: { type: 'string' } } }),
@@ -190,14 +171,7 @@ export const selfServiceRoutes = [
     parse: [jsonBody()],
     async handle(ctx, req, res) {
       await ownKey(ctx, String(req.params.id));
-      const grace = isObject(req.body) ? req.body.grace_seconds : undefined;
-      if (typeof grace !== 'number' || !Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)
-        throw invalid(
-          'invalid_grace_seconds',
-          `"grace_seconds" must be a whole number of seconds from 0 to ${MAX_GRACE_SECONDS}: how long the old secret keeps working.`,
-          'grace_seconds',
-        );
-      const graceUntil = new Date(ctx.deps.clock().getTime() + grace * 1000);
+      const graceUntil = new Date(ctx.deps.clock().getTime() + ctx.body.grace_seconds * 1000);
       res.json(await adminAs(ctx, req).rotateKey(String(req.params.id), graceUntil, await boundsOf(ctx)));
     },
   }),

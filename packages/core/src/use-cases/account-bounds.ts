@@ -3,7 +3,7 @@ import type { ModelCatalogue } from '../catalogue';
 import { GatewayError } from '../errors';
 import type { ApiKeyRecord, KeyLimits, TaskScope } from '../ports/key-repository.port';
 import type { KeyQuota, QuotaRepository } from '../ports/quota-repository.port';
-import { isObject } from './key-settings';
+import type { KeyChangeFields, KeyLimitFields } from './key-settings';
 
 /** A key as it is, or would be after a write: what bounds are checked against. */
 export interface BoundedKey {
@@ -30,8 +30,8 @@ export const boundedKey = (
 
 /** Bounds a key write must stay within (self-service: what the caller's own key and the account were granted). */
 export interface KeyBounds {
-  /** the body as sent, before it is parsed (a bound is named before a parser's `invalid_*`) */
-  asked(group: string, body: Record<string, unknown>): Promise<void>;
+  /** the fields as sent, before the rules that need the catalogue (a bound is named before their `invalid_*`) */
+  asked(group: string, fields: KeyChangeFields): Promise<void>;
   /** the key as it would be written */
   key(k: BoundedKey): void;
 }
@@ -40,7 +40,7 @@ export interface KeyBounds {
 const exceeds = (bound: string, message: string, param: string) =>
   new GatewayError('invalid_request', message, { code: `exceeds_${bound}`, param });
 
-const LIMIT_NAMES: Array<[keyof KeyLimits, string]> = [
+const LIMIT_NAMES: Array<[keyof KeyLimits, keyof KeyLimitFields]> = [
   ['requestsPerMinute', 'requests_per_minute'],
   ['tokensPerMinute', 'tokens_per_minute'],
   ['concurrentStreams', 'concurrent_streams'],
@@ -71,8 +71,8 @@ export function accountBounds(deps: AccountBoundsDeps, caller: Caller): KeyBound
     async asked(group, body) {
       if (group !== caller.key.group)
         throw exceeds('group', `The key's group must be the account's group "${caller.key.group}", not "${group.slice(0, 64)}".`, 'group');
-      checkModels(deps.catalogue, caller.key, body.models);
-      if (isObject(body.budget) && (typeof body.budget.credit_limit === 'number' || body.budget.credit_limit === null)) {
+      checkModels(deps.catalogue, caller.key, body.models ?? null);
+      if (body.budget) {
         const quota = await deps.quotas.get(caller.key.accountId);
         const credits = body.budget.credit_limit;
         if (quota.limit !== null && (credits === null || credits > quota.limit))
@@ -131,32 +131,40 @@ export function withinCaller(deps: Pick<AccountBoundsDeps, 'gatewayLimits'>, cal
 /** How often a budget starts again: the same limit resetting more often allows more. */
 const resets = (p: BudgetPeriod | null) => (p === null ? 0 : p === 'monthly' ? 1 : 2);
 
+/** A key's settings as an account admin sends them: `tasks` may be null too, meaning the caller's scope. */
+export type SelfServiceKeyFields = Omit<KeyChangeFields, 'tasks'> & { tasks?: TaskScope | null };
+
 /**
  * Leaving a field out (on creation) or sending null widens nothing: it means the caller's own expiry, limits, task
  * scope and budget (and, on creation, its allowlist). Fields the caller is not bound in are left as they are.
  */
-export function inheritFromCaller(body: Record<string, unknown>, caller: Caller, creating: boolean): Record<string, unknown> {
+export function inheritFromCaller<T extends SelfServiceKeyFields>(
+  fields: T,
+  caller: Caller,
+  creating: boolean,
+): Omit<T, 'tasks'> & KeyChangeFields {
   const c = caller.key;
   const unset = (v: unknown) => v === null || (creating && v === undefined);
-  const out = { ...body };
-  if (creating && out.models === undefined && c.models) out.models = [...c.models];
-  if (unset(out.expires_at) && c.expiresAt) out.expires_at = c.expiresAt.toISOString();
-  if (unset(out.tasks) && c.tasks === 'own') out.tasks = 'own';
-  if (unset(out.budget) && caller.budget.limit !== null) out.budget = { credit_limit: caller.budget.limit, period: caller.budget.period };
+  const { tasks, ...out }: SelfServiceKeyFields = { ...fields };
+  const result: KeyChangeFields = { ...out, tasks: unset(tasks) ? (c.tasks === 'own' ? 'own' : undefined) : (tasks ?? undefined) };
+  if (result.tasks === undefined) delete result.tasks;
+  if (creating && out.models === undefined && c.models) result.models = [...c.models];
+  if (unset(out.expires_at) && c.expiresAt) result.expires_at = c.expiresAt.toISOString();
+  if (unset(out.budget) && caller.budget.limit !== null)
+    result.budget = { credit_limit: caller.budget.limit, period: caller.budget.period };
   const wholeLimits = unset(out.limits);
-  if (wholeLimits || isObject(out.limits)) {
-    const limits: Record<string, unknown> = wholeLimits ? {} : { ...(out.limits as Record<string, unknown>) };
+  if (wholeLimits || out.limits) {
+    const limits: KeyLimitFields = wholeLimits ? {} : { ...out.limits };
     for (const [field, wire] of LIMIT_NAMES)
       if (limits[wire] === null || ((creating || wholeLimits) && limits[wire] === undefined)) limits[wire] = c.limits[field];
-    out.limits = limits;
+    result.limits = limits;
   }
-  return out;
+  return result as Omit<T, 'tasks'> & KeyChangeFields;
 }
 
-function checkModels(catalogue: ModelCatalogue, caller: ApiKeyRecord, models: unknown) {
-  if (!Array.isArray(models)) return;
+function checkModels(catalogue: ModelCatalogue, caller: ApiKeyRecord, models: string[] | null) {
+  if (!models) return;
   for (const m of models) {
-    if (typeof m !== 'string') continue;
     const model = catalogue.get(m);
     if (!model || !catalogue.groupAllows(caller.group, model.id))
       throw exceeds(

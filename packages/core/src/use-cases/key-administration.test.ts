@@ -37,6 +37,10 @@ function memoryKeys() {
       return record;
     },
     getKey: async (id: string) => keys.get(id) ?? null,
+    updateKey: async (id: string, patch: Partial<ApiKeyRecord>) => {
+      const k = keys.get(id);
+      return k ? Object.assign(k, patch) : null;
+    },
     listKeys: async (accountId?: string) => [...keys.values()].filter((k) => !accountId || k.accountId === accountId),
     countLiveKeys: async (accountId: string) => [...keys.values()].filter((k) => k.accountId === accountId && !k.revokedAt).length,
   } as unknown as KeyChangeRepository;
@@ -83,7 +87,7 @@ const refusal = async (p: Promise<unknown>) => {
 describe('KeyAdministration', () => {
   it('answers a new key once, stores its hash, and records the creation without the secret', async () => {
     const { admin, keys, records } = administration();
-    await admin.createAccount('acme', undefined);
+    await admin.createAccount('acme');
     const created = await admin.createKey({ account: 'acme', name: 'ci' });
     expect(created).toMatchObject({ object: 'api_key', account: 'acme', group: 'default', role: 'member', name: 'ci' });
     const stored = keys.get(created.id)!;
@@ -102,7 +106,7 @@ describe('KeyAdministration', () => {
 
   it('refuses a key beyond the live-key cap with exceeds_key_count, and records nothing', async () => {
     const { admin, records } = administration(1);
-    await admin.createAccount('acme', undefined);
+    await admin.createAccount('acme');
     await admin.createKey({ account: 'acme' });
     const e = await refusal(admin.createKey({ account: 'acme' }));
     expect(e.code).toBe('exceeds_key_count');
@@ -110,12 +114,22 @@ describe('KeyAdministration', () => {
     expect(records.filter((r) => r.action === 'key.create')).toHaveLength(1);
   });
 
-  it('names an unknown field, a missing account and an unknown group', async () => {
-    const { admin } = administration();
-    await admin.createAccount('acme', undefined);
-    expect((await refusal(admin.createKey({ account: 'acme', expiresAt: 'x' }))).code).toBe('unknown_field');
-    expect((await refusal(admin.createKey({ group: 'default' }))).code).toBe('missing_account');
+  it('refuses what the schema cannot say: an unknown group, a model outside the group, a date that names no instant', async () => {
+    const { admin, records } = administration();
+    await admin.createAccount('acme');
     expect((await refusal(admin.createKey({ account: 'acme', group: 'vip' }))).code).toBe('unknown_group');
+    expect((await refusal(admin.createKey({ account: 'acme', models: ['sim-chat'] }))).code).toBe('invalid_models');
+    const month13 = await refusal(admin.createKey({ account: 'acme', expires_at: '2030-13-01T00:00:00Z' }));
+    expect([month13.code, month13.param]).toEqual(['invalid_expires_at', 'expires_at']);
+    expect(records.map((r) => r.action)).toEqual(['account.create']);
+  });
+
+  it('a role of null is a member, and a change keeps what it leaves out', async () => {
+    const { admin } = administration();
+    await admin.createAccount('acme');
+    const created = await admin.createKey({ account: 'acme', role: 'admin', name: 'ci', limits: { requests_per_minute: 5 } });
+    const changed = await admin.updateKey(created.id, { role: null, limits: { tokens_per_minute: 9 } });
+    expect(changed).toMatchObject({ role: 'member', name: 'ci', limits: { requests_per_minute: 5, tokens_per_minute: 9 } });
   });
 });
 

@@ -4,21 +4,11 @@ import type { BudgetPeriod } from '../budget-period';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, invalid } from '../errors';
 import type { AuditChange, AuditContext, AuditedChanges, AuditFilter, ChangeStores } from '../ports/audit-log.port';
-import { KEY_ROLES, type ApiKeyRecord, type KeyRepository, type KeyRole } from '../ports/key-repository.port';
+import type { ApiKeyRecord, KeyRepository } from '../ports/key-repository.port';
 import type { QuotaRepository } from '../ports/quota-repository.port';
 import { boundedKey, type KeyBounds } from './account-bounds';
 import type { Billing } from './billing';
-import {
-  isObject,
-  keyView,
-  KEY_SETTING_FIELDS,
-  parseBudget,
-  parseCreditLimit,
-  parseKeySettings,
-  parsePeriod,
-  refuseUnknownFields,
-  type KeyView,
-} from './key-settings';
+import { budgetOf, keySettingsOf, keyView, type Budget, type KeyChangeFields, type KeyCreateFields, type KeyView } from './key-settings';
 
 /** MAX_KEYS_PER_ACCOUNT's default: live keys (neither revoked nor expired) of one account. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 500;
@@ -41,21 +31,7 @@ export interface KeyAdministrationDeps {
   maxKeysPerAccount?: number;
 }
 
-type Budget = { limit: number | null; period: BudgetPeriod | null };
-
-/** A new key without a role is a member: the least powers by default. */
-function parseRole(v: unknown): KeyRole {
-  if (v === undefined || v === null) return 'member';
-  if (!KEY_ROLES.includes(v as KeyRole)) throw invalid('invalid_role', '"role" must be "admin" (account admin) or "member".', 'role');
-  return v as KeyRole;
-}
-
 const NO_BUDGET: Budget = { limit: null, period: null };
-
-function checkAccountName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || name.length > 200)
-    throw invalid('invalid_name', '"name" must be a string of at most 200 characters.', 'name');
-}
 
 const accountNotFound = (id: string) => new GatewayError('not_found', `No account "${id.slice(0, 64)}".`, { code: 'account_not_found' });
 const noActiveKey = (id: string) => new GatewayError('not_found', `No active key "${id.slice(0, 64)}".`, { code: 'key_not_found' });
@@ -90,13 +66,11 @@ export class KeyAdministration {
   }
 
   /** limit: credits, or null for unlimited; period: daily, monthly, null (never resets), undefined (kept). */
-  async setQuota(accountId: string, limit: unknown, period?: unknown) {
+  async setQuota(accountId: string, limit: number | null, period?: BudgetPeriod | null) {
     await this.getAccount(accountId);
-    const credits = parseCreditLimit(limit, 'credit_limit');
-    const p = period === undefined ? undefined : parsePeriod(period, 'period');
     const q = await this.change(async ({ quotas }) => {
       const before = await quotas.get(accountId);
-      const after = await quotas.setLimit(accountId, credits, p);
+      const after = await quotas.setLimit(accountId, limit, period);
       return { result: after, audit: { action: 'quota.update', target: { type: 'quota', id: accountId }, accountId, before, after } };
     });
     this.deps.billing?.forget(accountId);
@@ -107,13 +81,11 @@ export class KeyAdministration {
     return this.deps.keys.listAccounts();
   }
 
-  async createAccount(id: unknown, name: unknown) {
-    if (typeof id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(id))
-      throw invalid('invalid_account_id', '"id" must be 1-64 letters, digits, _ . -', 'id');
-    if (name !== undefined) checkAccountName(name);
+  /** `id` and `name` as the route's schema checked them. */
+  async createAccount(id: string, name?: string) {
     return this.change(async ({ keys }) => {
       const before = await keys.getAccount(id);
-      const after = await keys.createAccount(id, name as string | undefined);
+      const after = await keys.createAccount(id, name);
       // creating an account that exists changes nothing, so it writes no record
       const audit = before ? null : { action: 'account.create', target: { type: 'account', id }, accountId: id, before: null, after };
       return { result: after, audit };
@@ -121,11 +93,7 @@ export class KeyAdministration {
   }
 
   /** Renames an account (`name`: null gives it back its id as name); a change that changes nothing writes no record. */
-  async updateAccount(id: string, body: unknown) {
-    if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
-    refuseUnknownFields(body, ['name']);
-    if (body.name !== null && body.name !== undefined) checkAccountName(body.name);
-    const name = body.name as string | null | undefined;
+  async updateAccount(id: string, { name }: { name?: string | null }) {
     return this.change(async ({ keys }) => {
       const before = await keys.getAccount(id);
       if (!before) throw accountNotFound(id);
@@ -151,19 +119,15 @@ export class KeyAdministration {
   }
 
   /** Creates a key; the clear key is in the answer once and never stored. */
-  async createKey(body: unknown, bounds?: KeyBounds): Promise<KeyView & { key: string }> {
-    if (!isObject(body)) throw invalid('invalid_body', 'The key must be a JSON object.');
-    refuseUnknownFields(body, ['account', 'group', 'role', ...KEY_SETTING_FIELDS]);
-    const { account, group } = body;
-    if (typeof account !== 'string') throw invalid('missing_account', '"account" is required.', 'account');
+  async createKey(fields: KeyCreateFields, bounds?: KeyBounds): Promise<KeyView & { key: string }> {
+    const { account } = fields;
+    const g = fields.group ?? 'default';
     await this.getAccount(account);
-    const g = group ?? 'default';
-    if (typeof g !== 'string' || !this.deps.catalogue.hasGroup(g))
-      throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
-    await bounds?.asked(g, body);
-    const role = parseRole(body.role);
-    const settings = parseKeySettings(body, { group: g, catalogue: this.deps.catalogue });
-    const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    if (!this.deps.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
+    await bounds?.asked(g, fields);
+    const role = fields.role ?? 'member';
+    const settings = keySettingsOf(fields, { group: g, catalogue: this.deps.catalogue });
+    const budget = fields.budget === undefined ? undefined : budgetOf(fields.budget);
     const limits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null };
     const fresh = { models: null, limits, expiresAt: null, tasks: 'account' as const };
     bounds?.key(boundedKey({ group: g, ...fresh, ...settings }, budget ?? NO_BUDGET));
@@ -178,15 +142,14 @@ export class KeyAdministration {
   }
 
   /** Changes a key's name, expiry, allowlist or limits; fields left out are kept. Within `bounds` before and after. */
-  async updateKey(id: string, body: unknown, bounds?: KeyBounds): Promise<KeyView> {
-    if (!isObject(body)) throw invalid('invalid_body', 'The change must be a JSON object.');
-    refuseUnknownFields(body, ['role', ...KEY_SETTING_FIELDS]);
+  async updateKey(id: string, fields: KeyChangeFields, bounds?: KeyBounds): Promise<KeyView> {
     const current = await this.keyRecord(id);
     const currentBudget = await this.checkExisting(current, bounds);
-    await bounds?.asked(current.group, body);
-    const settings = parseKeySettings(body, { group: current.group, catalogue: this.deps.catalogue, current: current.limits });
-    const role = body.role === undefined ? undefined : parseRole(body.role);
-    const budget = body.budget === undefined ? undefined : parseBudget(body.budget);
+    await bounds?.asked(current.group, fields);
+    const settings = keySettingsOf(fields, { group: current.group, catalogue: this.deps.catalogue, current: current.limits });
+    // a role of null is a member's, as on creation
+    const role = fields.role === undefined ? undefined : (fields.role ?? 'member');
+    const budget = fields.budget === undefined ? undefined : budgetOf(fields.budget);
     bounds?.key(boundedKey({ ...current, ...settings }, budget ?? currentBudget));
     const view = await this.change(async (s) => {
       const before = keyView(current, await s.quotas.getKey(id));

@@ -1,86 +1,74 @@
-import { BUDGET_PERIODS, type BudgetPeriod } from '../budget-period';
+import type { BudgetPeriod } from '../budget-period';
 import type { ModelCatalogue } from '../catalogue';
 import { invalid } from '../errors';
-import { TASK_SCOPES, type ApiKeyRecord, type KeyLimits, type KeySettings, type TaskScope } from '../ports/key-repository.port';
+import type { ApiKeyRecord, KeyLimits, KeyRole, KeySettings, TaskScope } from '../ports/key-repository.port';
 import type { KeyQuota } from '../ports/quota-repository.port';
 
-/** The settings fields of a key in the admin API (snake_case, as every admin body). */
-export const KEY_SETTING_FIELDS = ['name', 'expires_at', 'models', 'limits', 'budget', 'tasks'] as const;
-const LIMIT_FIELDS: Array<[string, keyof KeyLimits]> = [
+const LIMIT_FIELDS: Array<[keyof KeyLimitFields, keyof KeyLimits]> = [
   ['requests_per_minute', 'requestsPerMinute'],
   ['tokens_per_minute', 'tokensPerMinute'],
   ['concurrent_streams', 'concurrentStreams'],
 ];
-/** The counters are integers in the store; a limit past this is no limit. */
-const MAX_LIMIT = 1_000_000_000;
 
-/** Credits fit decimal(20, 6) (store-postgres migration 004): anything from 1e14 up would overflow the column. */
-const MAX_CREDITS = 1e14;
-
-/** A credit limit: credits, or null for unlimited. */
-export function parseCreditLimit(v: unknown, param: string): number | null {
-  if (v !== null && (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v >= MAX_CREDITS))
-    throw invalid(
-      'invalid_credit_limit',
-      `"${param}" must be a number of credits from 0 to below ${MAX_CREDITS}, or null for unlimited.`,
-      param,
-    );
-  return v as number | null;
+/** A key's limits as the admin API writes them; null: the gateway-wide default. */
+export interface KeyLimitFields {
+  requests_per_minute?: number | null;
+  tokens_per_minute?: number | null;
+  concurrent_streams?: number | null;
 }
 
-/** A quota's period: daily, monthly, or null (never resets). */
-export function parsePeriod(v: unknown, param: string): BudgetPeriod | null {
-  if (v !== null && !BUDGET_PERIODS.includes(v as BudgetPeriod))
-    throw invalid('invalid_period', `"${param}" must be "daily", "monthly" or null (never resets).`, param);
-  return v as BudgetPeriod | null;
+/** A key's budget as the admin API writes it. */
+export interface KeyBudgetFields {
+  credit_limit: number | null;
+  /** absent or null: never resets */
+  period?: BudgetPeriod | null;
 }
+
+/**
+ * A key's settings as the admin API writes them, already checked against the route's schema (types, ranges, enums,
+ * unknown fields); what is left here are the rules a schema cannot say. Absent fields are kept on a change.
+ */
+export interface KeyChangeFields {
+  /** null: member */
+  role?: KeyRole | null;
+  name?: string | null;
+  /** ISO 8601; null: never */
+  expires_at?: string | null;
+  /** null: every model of the group */
+  models?: string[] | null;
+  /** null: every limit back to the gateway default */
+  limits?: KeyLimitFields | null;
+  /** null: none */
+  budget?: KeyBudgetFields | null;
+  tasks?: TaskScope;
+}
+
+/** A new key: its account and group (default `default`) besides the settings. */
+export interface KeyCreateFields extends KeyChangeFields {
+  account: string;
+  /** absent or null: `default` */
+  group?: string | null;
+}
+
+export type Budget = { limit: number | null; period: BudgetPeriod | null };
 
 /** A key's budget: `{credit_limit, period}`, or null for none. */
-export function parseBudget(v: unknown): { limit: number | null; period: BudgetPeriod | null } {
-  if (v === null) return { limit: null, period: null };
-  if (!isObject(v)) throw invalid('invalid_budget', '"budget" must be an object {credit_limit, period}, or null for none.', 'budget');
-  refuseUnknownFields(v, ['credit_limit', 'period']);
-  if (v.credit_limit === undefined) throw invalid('invalid_credit_limit', '"budget.credit_limit" is required.', 'budget.credit_limit');
-  return { limit: parseCreditLimit(v.credit_limit, 'budget.credit_limit'), period: parsePeriod(v.period ?? null, 'budget.period') };
-}
+export const budgetOf = (b: KeyBudgetFields | null): Budget => ({ limit: b?.credit_limit ?? null, period: b?.period ?? null });
 
-/** A JSON object (not null, not an array). */
-export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Refuses a field the route does not know, so a typo (`expiresAt`) is not silently dropped. */
-export function refuseUnknownFields(body: Record<string, unknown>, known: readonly string[]): void {
-  const unknown = Object.keys(body).find((k) => !known.includes(k));
-  if (unknown !== undefined)
-    throw invalid('unknown_field', `Unknown field ${JSON.stringify(unknown.slice(0, 64))}; known: ${known.join(', ')}.`, unknown);
-}
-
-function parseLimits(v: unknown, current: KeyLimits | undefined): KeyLimits {
-  if (!isObject(v)) throw invalid('invalid_limits', '"limits" must be an object.', 'limits');
-  refuseUnknownFields(
-    v,
-    LIMIT_FIELDS.map(([wire]) => wire),
-  );
-  const out: KeyLimits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null, ...current };
+function limitsOf(v: KeyLimitFields | null, current: KeyLimits | undefined): KeyLimits {
+  const out: KeyLimits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null, ...(v === null ? {} : current) };
+  if (v === null) return out;
   for (const [wire, field] of LIMIT_FIELDS) {
     const n = v[wire];
-    if (n === undefined) continue;
-    if (n !== null && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_LIMIT))
-      throw invalid(
-        'invalid_limits',
-        `"limits.${wire}" must be a whole number from 1 to ${MAX_LIMIT}, or null for the gateway default.`,
-        `limits.${wire}`,
-      );
-    out[field] = n;
+    if (n !== undefined) out[field] = n;
   }
   return out;
 }
 
 /** The model allowlist: known models of the key's group, stored by their own ids (an alias names its model). */
-function parseModels(v: unknown, group: string, catalogue: ModelCatalogue): string[] | null {
+function modelsOf(v: string[] | null, group: string, catalogue: ModelCatalogue): string[] | null {
   if (v === null) return null;
-  if (!Array.isArray(v) || v.length === 0 || v.length > 1000 || v.some((m) => typeof m !== 'string'))
-    throw invalid('invalid_models', '"models" must be a non-empty array of model ids, or null for every model of the group.', 'models');
-  const ids = (v as string[]).map((m) => {
+  const ids = v.map((m) => {
     const model = catalogue.get(m);
     if (!model || !catalogue.groupAllows(group, model.id))
       throw invalid(
@@ -93,10 +81,11 @@ function parseModels(v: unknown, group: string, catalogue: ModelCatalogue): stri
   return [...new Set(ids)];
 }
 
-function parseExpiry(v: unknown): Date | null {
+/** The schema checks the form of a date-time; a form that names no instant (month 13) is refused here. */
+function expiryOf(v: string | null): Date | null {
   if (v === null) return null;
-  const at = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v) : null;
-  if (!at || Number.isNaN(at.getTime()))
+  const at = new Date(v);
+  if (Number.isNaN(at.getTime()))
     throw invalid(
       'invalid_expires_at',
       '"expires_at" must be an ISO 8601 date-time (e.g. 2030-01-31T00:00:00Z), or null for never.',
@@ -105,33 +94,17 @@ function parseExpiry(v: unknown): Date | null {
   return at;
 }
 
-/** The settings a body gives (absent fields stay absent, so an update keeps them); `current` fills partial limits. */
-export function parseKeySettings(
-  body: Record<string, unknown>,
+/** The settings the fields give (absent fields stay absent, so an update keeps them); `current` fills partial limits. */
+export function keySettingsOf(
+  fields: KeyChangeFields,
   ctx: { group: string; catalogue: ModelCatalogue; current?: KeyLimits },
 ): Partial<KeySettings> {
   const out: Partial<KeySettings> = {};
-  if (body.name !== undefined) {
-    if (body.name !== null && (typeof body.name !== 'string' || body.name.length > 200))
-      throw invalid('invalid_name', '"name" must be a string of at most 200 characters, or null.', 'name');
-    out.name = body.name as string | null;
-  }
-  if (body.expires_at !== undefined) out.expiresAt = parseExpiry(body.expires_at);
-  if (body.models !== undefined) out.models = parseModels(body.models, ctx.group, ctx.catalogue);
-  if (body.tasks !== undefined) {
-    if (!TASK_SCOPES.includes(body.tasks as TaskScope))
-      throw invalid(
-        'invalid_tasks',
-        '"tasks" must be "account" (every task of the account) or "own" (only the tasks the key created).',
-        'tasks',
-      );
-    out.tasks = body.tasks as TaskScope;
-  }
-  if (body.limits !== undefined)
-    out.limits =
-      body.limits === null
-        ? { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null }
-        : parseLimits(body.limits, ctx.current);
+  if (fields.name !== undefined) out.name = fields.name;
+  if (fields.expires_at !== undefined) out.expiresAt = expiryOf(fields.expires_at);
+  if (fields.models !== undefined) out.models = modelsOf(fields.models, ctx.group, ctx.catalogue);
+  if (fields.tasks !== undefined) out.tasks = fields.tasks;
+  if (fields.limits !== undefined) out.limits = limitsOf(fields.limits, ctx.current);
   return out;
 }
 
