@@ -1,9 +1,9 @@
-import { compileValidator, jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { jsonBody, jsonRequestBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { createEndpointSchema, encodeDelivery, encodeEndpoint, updateEndpointSchema } from '@gateway/wire-webhooks';
 import { adminRoute, changedBy } from '@gateway/wire-admin';
 
-const validateCreate = compileValidator<{ url: string; events?: string[] }>(createEndpointSchema, 'invalid_request');
-const validateUpdate = compileValidator<{ url?: string; events?: string[] }>(updateEndpointSchema, 'invalid_request');
+const createBody = jsonRequestBody<{ url: string; events?: string[] }>(createEndpointSchema, { code: 'invalid_request', required: true });
+const updateBody = jsonRequestBody<{ url?: string; events?: string[] }>(updateEndpointSchema, { code: 'invalid_request', required: true });
 const withAccount = (e: Parameters<typeof encodeEndpoint>[0]) => ({ ...encodeEndpoint(e), account: e.accountId });
 
 // the objects are the account API's, plus `account`
@@ -36,15 +36,11 @@ export const adminWebhookRoutes = [
     path: '/admin/accounts/{account}/webhook_endpoints',
     summary: 'Create a webhook endpoint for an account',
     params: [{ name: 'account', in: 'path', required: true, description: 'The account id.', schema: { type: 'string' } }],
-    body: { required: true, content: json(createEndpointSchema) },
+    body: createBody,
     response: { description: 'The endpoint and its secret (shown this once).', content: json(endpoint) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const { endpoint, secret } = await ctx.deps.webhooks.create(
-        String(req.params.account),
-        validateCreate(req.body),
-        changedBy(ctx, req),
-      );
+      const { endpoint, secret } = await ctx.deps.webhooks.create(String(req.params.account), ctx.body, changedBy(ctx, req));
       res.json({ ...withAccount(endpoint), secret });
     },
   }),
@@ -64,12 +60,11 @@ export const adminWebhookRoutes = [
     summary: 'Change a webhook endpoint',
     description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret.',
     params: [id],
-    body: { required: true, content: json(updateEndpointSchema) },
+    body: updateBody,
     response: { description: 'The endpoint.', content: json(endpoint) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const body = validateUpdate(req.body);
-      res.json(withAccount(await ctx.deps.webhooks.update(undefined, String(req.params.id), body, changedBy(ctx, req))));
+      res.json(withAccount(await ctx.deps.webhooks.update(undefined, String(req.params.id), ctx.body, changedBy(ctx, req))));
     },
   }),
   adminRoute({
