@@ -19,6 +19,7 @@ export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } fro
 export {
   BINARY_FILE,
   cursorPage,
+  deletionReceipt,
   IDEMPOTENCY_KEY_PARAM,
   withFileFields,
   type ParamDoc,

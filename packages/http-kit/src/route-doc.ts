@@ -88,3 +88,17 @@ export const IDEMPOTENCY_KEY_PARAM: ParamDoc = {
     'Replays the task first created with this key (the response then carries `Idempotent-Replayed: true`) instead of creating another.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
 };
+
+/** The answer of a DELETE in OpenAI's style, `{id, object, deleted: true}`, `object` naming what went. */
+export function deletionReceipt(object: string): RouteDoc['response'] {
+  return {
+    description: 'The deletion receipt.',
+    content: {
+      'application/json': {
+        type: 'object',
+        required: ['id', 'deleted'],
+        properties: { id: { type: 'string' }, object: { const: object }, deleted: { const: true } },
+      },
+    },
+  };
+}

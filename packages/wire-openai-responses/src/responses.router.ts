@@ -7,7 +7,16 @@ import {
   type TextGeneration,
   type UsageLog,
 } from '@gateway/core';
-import { countInputTokens, jsonBody, jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
+import {
+  countInputTokens,
+  deletionReceipt,
+  jsonBody,
+  jsonRequestBody,
+  openAiErrorShape,
+  pumpStream,
+  routeOf,
+  sendWarnings,
+} from '@gateway/http-kit';
 import { CompactionSealer } from './compaction.seal';
 import { compact, compactionOpener } from './responses.compact';
 import { compaction, idParam, inputItems, inputItemsParams, response } from './responses.openapi';
@@ -217,16 +226,7 @@ export const responsesRoutes = [
     format,
     auth,
     params: [idParam],
-    response: {
-      description: 'The deletion receipt.',
-      content: {
-        'application/json': {
-          type: 'object',
-          required: ['id', 'deleted'],
-          properties: { id: { type: 'string' }, object: { const: 'response' }, deleted: { const: true } },
-        },
-      },
-    },
+    response: deletionReceipt('response'),
     errors: 'openai',
     async handle({ deps, principal }, req, res) {
       const id = String(req.params.id);

@@ -1,5 +1,6 @@
 import { invalid, type VideoTask, type VideoTaskService } from '@gateway/core';
 import {
+  deletionReceipt,
   IDEMPOTENCY_KEY_PARAM,
   jsonOrMultipart,
   loadUrlBytes,
@@ -140,16 +141,7 @@ export const openAiVideosRoutes = [
     format,
     auth,
     params: [idParam],
-    response: {
-      description: 'The deletion receipt.',
-      content: {
-        'application/json': {
-          type: 'object',
-          required: ['id', 'deleted'],
-          properties: { id: { type: 'string' }, object: { const: 'video.deleted' }, deleted: { const: true } },
-        },
-      },
-    },
+    response: deletionReceipt('video.deleted'),
     errors: 'openai',
     async handle({ deps, principal }, req, res) {
       const { task } = await deps.videos.cancelOrDelete(principal, String(req.params.id));

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AuditContext, WebhookEndpoints } from '@gateway/core';
-import { jsonBody, jsonRequestBody, routeOf, type KeyedContext } from '@gateway/http-kit';
+import { deletionReceipt, jsonBody, jsonRequestBody, routeOf, type KeyedContext } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
 import { delivery, endpoint } from './webhooks.openapi';
 import { createEndpointSchema, updateEndpointSchema, type CreateEndpointBody, type UpdateEndpointBody } from './webhooks.request.schema';
@@ -92,13 +92,7 @@ export const webhooksRoutes = [
     path: `${WEBHOOKS_BASE}/{id}`,
     summary: 'Delete a webhook endpoint',
     description: 'Its pending deliveries go with it.',
-    response: {
-      description: 'Deleted.',
-      content: json({
-        type: 'object',
-        properties: { object: { const: 'webhook_endpoint.deleted' }, id: { type: 'string' }, deleted: { const: true } },
-      }),
-    },
+    response: deletionReceipt('webhook_endpoint.deleted'),
     async handle(ctx, req, res) {
       await ctx.deps.webhooks.remove(ctx.principal.accountId, String(req.params.id), changedBy(ctx, req));
       res.json({ object: 'webhook_endpoint.deleted', id: String(req.params.id), deleted: true });
