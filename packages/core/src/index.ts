@@ -147,21 +147,6 @@ export {
   KeyAdministration,
   type KeyAdministrationDeps,
 } from './use-cases/key-administration';
-export { keyView, type KeyView } from './use-cases/key-settings';
-export {
-  accountBounds,
-  type AccountBoundsDeps,
-  type BoundedKey,
-  type Caller,
-  inheritFromCaller,
-  type KeyBounds,
-} from './use-cases/account-bounds';
-export {
-  CLI_AUDIT_CONTEXT,
-  DEFAULT_MAX_KEYS_PER_ACCOUNT,
-  KeyAdministration,
-  type KeyAdministrationDeps,
-} from './use-cases/key-administration';
 export { keyView, type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';
 export {
   accountBounds,
