@@ -4,7 +4,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
-  UpstreamClient,
+  textAndMediaClients,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -55,21 +55,8 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
   const o = config.options;
   rejectUnknownOptions(o, Object.keys(googleOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
-  const transport = new UpstreamClient({
-    baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
-    headers: { 'x-goog-api-key': apiKey },
-    timeouts: config.timeouts,
-    requestIdHeaders: GOOGLE_REQUEST_ID_HEADERS,
-    describeFailure: describeGoogleFailure,
-  });
-  const model = new GoogleChatModel(transport, {
-    apiVersion: readOption.string(o, 'apiVersion') ?? 'v1beta',
-    schemaDialect: readOption.oneOf(o, 'schemaDialect', ['json-schema', 'openapi'] as const, 'json-schema'),
-    thinkingStyle: readOption.oneOf(o, 'thinkingStyle', ['budget', 'level'] as const, 'budget'),
-    fallbackThoughtSignature: readOption.string(o, 'fallbackThoughtSignature'),
-  });
-  // Video calls (polls, downloads) get their own sockets, so a burst of polling never queues chat requests.
-  const videoHttp = new UpstreamClient({
+  // Video calls (polls, downloads) go through the media client, so a burst of polling never queues chat requests.
+  const http = textAndMediaClients({
     baseUrl: requireBaseUrl(config.baseUrl, GOOGLE_DEFAULT_BASE_URL),
     headers: { 'x-goog-api-key': apiKey },
     timeouts: config.timeouts,
@@ -77,23 +64,23 @@ export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvid
     describeFailure: describeGoogleFailure,
   });
   const apiVersion = readOption.string(o, 'apiVersion') ?? 'v1beta';
+  const model = new GoogleChatModel(http.text, {
+    apiVersion,
+    schemaDialect: readOption.oneOf(o, 'schemaDialect', ['json-schema', 'openapi'] as const, 'json-schema'),
+    thinkingStyle: readOption.oneOf(o, 'thinkingStyle', ['budget', 'level'] as const, 'budget'),
+    fallbackThoughtSignature: readOption.string(o, 'fallbackThoughtSignature'),
+  });
   return {
     text: model,
-    image: new GoogleImageModel(transport, apiVersion),
-    video: new GoogleVideoModel(videoHttp, apiVersion, {
+    image: new GoogleImageModel(http.text, apiVersion),
+    video: new GoogleVideoModel(http.media, apiVersion, {
       personGeneration:
         o?.veoPersonGeneration === undefined
           ? undefined
           : readOption.oneOf(o, 'veoPersonGeneration', ['allow_all', 'allow_adult', 'dont_allow'] as const, 'allow_adult'),
     }),
-    close: () => {
-      transport.destroy();
-      videoHttp.destroy();
-    },
-    drain: () => {
-      transport.drain();
-      videoHttp.drain();
-    },
+    close: http.close,
+    drain: http.drain,
   };
 }
 

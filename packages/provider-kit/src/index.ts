@@ -5,6 +5,7 @@ export { type ProviderDescriptor, type ProviderEntry, type ProviderEnvironment, 
 export { ProviderConfigError, readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
 export type { UpstreamTimeouts } from './upstream-timeouts';
 export { UpstreamClient, type UpstreamCall } from './upstream-client';
+export { textAndMediaClients } from './media-upstream';
 export type { UpstreamResponse } from './upstream-response';
 export {
   bearerAuth,

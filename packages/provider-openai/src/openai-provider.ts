@@ -4,7 +4,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
-  UpstreamClient,
+  textAndMediaClients,
   type ProviderDescriptor,
   type UpstreamTimeouts,
 } from '@gateway/provider-kit';
@@ -58,19 +58,8 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
   const organization = readOption.string(config.options, 'organization');
   const project = readOption.string(config.options, 'project');
   const api = readOption.oneOf(config.options, 'api', ['auto', 'chat', 'responses'] as const, 'auto');
-  const transport = new UpstreamClient({
-    baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(organization ? { 'openai-organization': organization } : {}),
-      ...(project ? { 'openai-project': project } : {}),
-    },
-    timeouts: config.timeouts,
-    requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
-    describeFailure: describeOpenAiFailure,
-  });
-  // Images and videos (multipart, polls, downloads) get their own sockets, apart from chat traffic.
-  const media = new UpstreamClient({
+  // Images and videos (multipart, polls, downloads) go through the media client, apart from chat traffic.
+  const http = textAndMediaClients({
     baseUrl: requireBaseUrl(config.baseUrl, OPENAI_DEFAULT_BASE_URL),
     headers: {
       authorization: `Bearer ${apiKey}`,
@@ -84,20 +73,14 @@ export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvid
   return {
     text:
       api === 'responses'
-        ? new OpenAiResponsesModel(transport)
+        ? new OpenAiResponsesModel(http.text)
         : api === 'chat'
-          ? new OpenAiChatModel(transport)
-          : new OpenAiAutoTextModel(new OpenAiChatModel(transport), new OpenAiResponsesModel(transport)),
-    image: new OpenAiImageModel(media),
-    video: new OpenAiVideoModel(media),
-    close: () => {
-      transport.destroy();
-      media.destroy();
-    },
-    drain: () => {
-      transport.drain();
-      media.drain();
-    },
+          ? new OpenAiChatModel(http.text)
+          : new OpenAiAutoTextModel(new OpenAiChatModel(http.text), new OpenAiResponsesModel(http.text)),
+    image: new OpenAiImageModel(http.media),
+    video: new OpenAiVideoModel(http.media),
+    close: http.close,
+    drain: http.drain,
   };
 }
 
