@@ -53,80 +53,90 @@ export {
 export { statusEvents, transitionTask, type TaskStatusEvent, type TaskStatusPatch, type TaskTransition } from './task-transitions';
 export { digestsEqual, generateApiKey, hashApiKey, newId, newKeyId, type Principal } from './auth';
 export {
-  type Account,
-  type AccountQuota,
-  type CreditQuota,
-  type KeyQuota,
-  type Payer,
-  type Admission,
-  type AdmissionRules,
-  type ApiKeyRecord,
-  type KeyLimits,
-  type KeySettings,
-  type NewKey,
-  type CallContext,
-  type ClaimedTask,
+  type AuditActor,
+  type AuditChange,
+  type AuditContext,
+  type AuditedChanges,
+  type AuditFilter,
+  type AuditRecord,
+  type ChangeStores,
+} from './ports/audit-log.port';
+export {
   checkContentKey,
   contentPieces,
   type ContentStore,
   type GeneratedImageStore,
-  type StoredImage,
-  type CreditRefs,
-  type DailyUsageTotal,
-  type ImageModelPort,
-  type KeyChangeRepository,
-  type KeyRepository,
   mediaTypeOfKey,
-  type NewVideoTask,
-  type OperationRef,
+  type StoredImage,
+} from './ports/content-store.port';
+export { type ConversationKind, type ConversationStore, type StoredConversation, type StoredTurn } from './ports/conversation-store.port';
+export { type ImageModelPort } from './ports/image-model.port';
+export {
+  type Account,
+  type ApiKeyRecord,
+  KEY_ROLES,
+  type KeyChangeRepository,
+  type KeyLimits,
+  type KeyRepository,
+  type KeyRole,
+  type KeySettings,
+  type NewKey,
+  TASK_SCOPES,
+  type TaskScope,
+} from './ports/key-repository.port';
+export {
+  type AccountQuota,
+  type CreditQuota,
+  type CreditRefs,
+  type KeyQuota,
+  type Payer,
   type QuotaRepository,
   type TaskSettlementWrite,
   type UnsettledTask,
-  type ReleaseOptions,
-  type RoutingObserver,
-  type UpstreamAttempt,
-  type ConversationKind,
-  type ConversationStore,
-  type StoredConversation,
-  type StoredTurn,
+} from './ports/quota-repository.port';
+export { type RoutingObserver, type UpstreamAttempt } from './ports/routing-observer.port';
+export { type TaskChangeFeed } from './ports/task-change-feed.port';
+export { type ClaimedTask, type ReleaseOptions, type TaskQueue } from './ports/task-queue.port';
+export {
+  type Admission,
+  type AdmissionRules,
   type AllAccountsTaskFilter,
+  type NewVideoTask,
   type TaskListFilter,
   type TaskPatch,
-  type TaskQueue,
   type TaskRepository,
-  type TextModelPort,
-  type UsageFilter,
+} from './ports/task-repository.port';
+export { type CallContext, type TextModelPort } from './ports/text-model.port';
+export { type UsageLog, type UsageRow } from './ports/usage-log.port';
+export {
   type AllAccountsUsageFilter,
-  type UsageGroup,
-  type UsageGrouping,
-  USAGE_GROUPINGS,
-  USAGE_STATUSES,
+  type DailyUsageTotal,
   LATENCY_GROUPINGS,
   type LatencyGrouping,
+  USAGE_GROUPINGS,
+  USAGE_STATUSES,
+  type UsageFilter,
+  type UsageGroup,
+  type UsageGrouping,
   type UsageLatencyFilter,
   type UsageLatencyGroup,
-  type UsageSummaryFilter,
-  type UsageLog,
   type UsageQuery,
   type UsageRecord,
-  type UsageRow,
-  type VideoArtifact,
-  type ProbedVideo,
-  type VideoProbe,
-  type VideoModelPort,
-  type VideoStatus,
+  type UsageSummaryFilter,
+} from './ports/usage-query.port';
+export { type OperationRef, type VideoArtifact, type VideoModelPort, type VideoStatus } from './ports/video-model.port';
+export { type ProbedVideo, type VideoProbe } from './ports/video-probe.port';
+export { type WebhookAnswer, type WebhookSender } from './ports/webhook-sender.port';
+export {
   type ClaimedDelivery,
   type NewWebhookEndpoint,
   type RecordedAttempt,
-  type TaskChangeFeed,
-  type WebhookAnswer,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEndpointRepository,
   type WebhookOutbox,
-  type WebhookSender,
-} from './ports';
+} from './ports/webhook-store.port';
 export { authenticate } from './use-cases/authenticate';
 export { TextGeneration } from './use-cases/text-generation';
 export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases/circuit-breaker';
@@ -185,19 +195,6 @@ export {
 } from './webhooks/account-alerts';
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 export { DEFAULT_TASK_WATCH_LIMITS, TaskWatch, type TaskWatchLimits } from './webhooks/task-watch';
-export {
-  type AuditActor,
-  type AuditChange,
-  type AuditContext,
-  type AuditFilter,
-  type AuditRecord,
-  type AuditedChanges,
-  type ChangeStores,
-  type KeyRole,
-  KEY_ROLES,
-  type TaskScope,
-  TASK_SCOPES,
-} from './ports';
 export { maskSecrets } from './audit-mask';
 export { credentialHeaders, mapCredentialHeaders } from './provider-credentials';
 export { forbiddenRole, roleOf } from './key-roles';

@@ -1,6 +1,6 @@
 import { ReadThroughCache } from './read-through-cache';
 import { Billing } from './use-cases/billing';
-import type { CreditQuota, QuotaRepository } from './ports';
+import type { CreditQuota, QuotaRepository } from './ports/quota-repository.port';
 
 /** A store read that answers when the test says so. */
 function gate<T>() {

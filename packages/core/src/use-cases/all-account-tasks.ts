@@ -3,7 +3,9 @@
  * only: cancelling and deleting stay with the account (VideoTasks).
  */
 import { GatewayError, invalid } from '../errors';
-import type { ContentStore, TaskQueue, TaskRepository } from '../ports';
+import type { ContentStore } from '../ports/content-store.port';
+import type { TaskQueue } from '../ports/task-queue.port';
+import type { TaskRepository } from '../ports/task-repository.port';
 import type { TaskStatus, VideoTask } from '../video-task';
 import type { VideoContent } from './video-tasks.contract';
 import { taskContent } from './video-tasks';

@@ -1,6 +1,6 @@
 import { digestsEqual, hashApiKey, type Principal } from '../auth';
 import { GatewayError } from '../errors';
-import type { KeyRepository } from '../ports';
+import type { KeyRepository } from '../ports/key-repository.port';
 
 /**
  * Resolves a raw API key to its principal. An unknown, malformed or revoked key is the same 401 so keys cannot be

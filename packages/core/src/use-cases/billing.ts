@@ -3,7 +3,7 @@ import { periodEnd } from '../budget-period';
 import { GatewayError } from '../errors';
 import { ReadThroughCache } from '../read-through-cache';
 import type { ModelCatalogue } from '../catalogue';
-import type { CreditQuota, CreditRefs, QuotaRepository } from '../ports';
+import type { CreditQuota, CreditRefs, QuotaRepository } from '../ports/quota-repository.port';
 import { settleDeliveredTasks, type SettledTask } from './video-delivery-billing';
 
 /** What a caller has left: the tighter of its account's quota and its key's budget. */

@@ -2,7 +2,8 @@
  * What a succeeded task delivered, the numbers its charge settles on: the upstream's own statement first, then a
  * probe of the stored file for what the statement left out, then (nothing else known) what was requested.
  */
-import type { ProbedVideo, VideoArtifact } from '../ports';
+import type { VideoArtifact } from '../ports/video-model.port';
+import type { ProbedVideo } from '../ports/video-probe.port';
 import { RESOLUTIONS, resolveRatio, videoDimensions, type Resolution } from '../video-limits';
 import type { TaskRequest } from '../video-task';
 

@@ -1,6 +1,7 @@
 import { ModelCatalogue, type Deployment, type ModelSpec } from '../catalogue';
 import { GatewayError } from '../errors';
-import type { ImageModelPort, UsageRow } from '../ports';
+import type { ImageModelPort } from '../ports/image-model.port';
+import type { UsageRow } from '../ports/usage-log.port';
 import { DeploymentSelector, isUpstreamFault } from './deployment-selection';
 import { ImageGeneration } from './image-generation';
 

@@ -3,7 +3,7 @@
  * order within a priority, a circuit breaker per deployment, failover on retryable errors.
  */
 import type { Deployment, ModelCatalogue } from '../catalogue';
-import type { UsageLog } from '../ports';
+import type { UsageLog } from '../ports/usage-log.port';
 import type { Billing } from './billing';
 import { GatewayError, toGatewayError } from '../errors';
 import type { AttemptAnswer, AttemptCall, RoutingObserver } from '../ports/routing-observer.port';

@@ -1,7 +1,8 @@
 import { DEFAULT_IMAGE_CAPABILITIES, imageCapabilitiesOf, ModelCatalogue, type ModelSpec } from '../catalogue';
 import { GatewayError } from '../errors';
 import type { ImageRequest } from '../image';
-import type { ImageModelPort, UsageRow } from '../ports';
+import type { ImageModelPort } from '../ports/image-model.port';
+import type { UsageRow } from '../ports/usage-log.port';
 import type { Billing } from './billing';
 import { ImageGeneration } from './image-generation';
 import type { ImageCommand } from './image-request-check';

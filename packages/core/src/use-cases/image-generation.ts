@@ -1,7 +1,8 @@
 import type { Principal } from '../auth';
 import type { ModelSpec } from '../catalogue';
 import type { ImageResult, ImageStreamPart, ImageUsage } from '../image';
-import type { AttemptAnswer, ImageModelPort } from '../ports';
+import type { ImageModelPort } from '../ports/image-model.port';
+import type { AttemptAnswer } from '../ports/routing-observer.port';
 import { imageCost } from '../pricing';
 import type { DeploymentAttempt, RoutedCallDeps } from './deployment-selection';
 import { prepareImageCall, type ImageCommand, type PreparedImageCall } from './image-request-check';

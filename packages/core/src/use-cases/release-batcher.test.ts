@@ -1,5 +1,5 @@
 import { InMemoryTaskRepository } from '@gateway/testkit';
-import type { ReleaseOptions } from '../ports';
+import type { ReleaseOptions } from '../ports/task-queue.port';
 import { ReleaseBatcher } from './release-batcher';
 
 /** A store whose releaseMany records each write and answers "held" for the ids in `held`. */

@@ -1,4 +1,4 @@
-import type { ReleaseOptions, TaskQueue } from '../ports';
+import type { ReleaseOptions, TaskQueue } from '../ports/task-queue.port';
 
 /**
  * Gathers the lease releases of concurrent worker steps into one releaseMany() write (when the store has

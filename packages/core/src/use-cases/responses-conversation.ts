@@ -1,6 +1,6 @@
 import type { Principal } from '../auth';
 import { GatewayError } from '../errors';
-import type { StoredConversation, StoredTurn } from '../ports';
+import type { StoredConversation, StoredTurn } from '../ports/conversation-store.port';
 import { collectStream, type TextRequest, type TextResult, type TextStreamPart } from '../text';
 import type { StoredConversations } from './stored-conversations';
 import type { TextCallMeta, TextGeneration } from './text-generation';

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth';
 import type { ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
-import type { AttemptAnswer } from '../ports';
+import type { AttemptAnswer } from '../ports/routing-observer.port';
 import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from './deployment-selection';
 import { UsageRecord, type CallOutcome, type RoutedCallMeta } from './usage-record';
 

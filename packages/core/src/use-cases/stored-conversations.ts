@@ -1,5 +1,5 @@
 import type { Principal } from '../auth';
-import type { ConversationKind, ConversationStore, StoredConversation, StoredTurn } from '../ports';
+import type { ConversationKind, ConversationStore, StoredConversation, StoredTurn } from '../ports/conversation-store.port';
 import type { TextResult } from '../text';
 
 /** A finished turn to keep: what it sent, what it answered, and its wire format's rendering. */

@@ -5,7 +5,8 @@
  */
 import type { ModelCatalogue } from '../catalogue';
 import { videoCost } from '../pricing';
-import type { QuotaRepository, UsageLog } from '../ports';
+import type { QuotaRepository } from '../ports/quota-repository.port';
+import type { UsageLog } from '../ports/usage-log.port';
 import { usageVideoOf } from './video-delivery-billing';
 
 export interface TaskBooksAuditResult {

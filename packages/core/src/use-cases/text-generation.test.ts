@@ -1,7 +1,9 @@
 import type { Principal } from '../auth';
 import { ModelCatalogue, type Deployment } from '../catalogue';
 import { GatewayError, type ErrorReason } from '../errors';
-import type { BreakerTransition, RoutingObserver, TextModelPort, UpstreamAttempt, UsageRow } from '../ports';
+import type { BreakerTransition, RoutingObserver, UpstreamAttempt } from '../ports/routing-observer.port';
+import type { TextModelPort } from '../ports/text-model.port';
+import type { UsageRow } from '../ports/usage-log.port';
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
 import { estimateInputTokens } from '../token-estimate';
 import { orderDeployments } from './deployment-selection';

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth';
 import type { Deployment, ModelSpec } from '../catalogue';
-import type { AttemptAnswer, TextModelPort } from '../ports';
+import type { AttemptAnswer } from '../ports/routing-observer.port';
+import type { TextModelPort } from '../ports/text-model.port';
 import type { TextRequest, TextResult, TextStreamPart, Usage } from '../text';
 import { estimateInputTokens, estimateTextTokens } from '../token-estimate';
 import type { CircuitState } from './circuit-breaker';

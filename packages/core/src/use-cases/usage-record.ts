@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth';
 import type { ModelSpec } from '../catalogue';
-import type { UsageRow } from '../ports';
+import type { UsageRow } from '../ports/usage-log.port';
 import { warningText, type Warning } from '../warnings';
 
 /** What a routed call's caller passes along: where it came from and when it went away. */

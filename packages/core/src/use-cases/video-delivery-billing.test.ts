@@ -9,7 +9,8 @@ import {
 } from '@gateway/testkit';
 import { videoCost } from '../pricing';
 import { ModelCatalogue } from '../catalogue';
-import type { ProbedVideo, QuotaRepository, TaskSettlementWrite } from '../ports';
+import type { QuotaRepository, TaskSettlementWrite } from '../ports/quota-repository.port';
+import type { ProbedVideo } from '../ports/video-probe.port';
 import type { VideoTask } from '../video-task';
 import { Billing } from './billing';
 

@@ -6,7 +6,8 @@
  */
 import type { ModelCatalogue } from '../catalogue';
 import { settleDeliveredVideo, type VideoSettlement } from '../pricing';
-import type { QuotaRepository, UsageRow, UsageVideo } from '../ports';
+import type { QuotaRepository } from '../ports/quota-repository.port';
+import type { UsageRow, UsageVideo } from '../ports/usage-log.port';
 import type { VideoTask } from '../video-task';
 
 export interface SettledTask extends VideoSettlement {

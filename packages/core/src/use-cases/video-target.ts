@@ -1,6 +1,6 @@
 import type { ModelSpec } from '../catalogue';
 import { GatewayError } from '../errors';
-import type { VideoModelPort } from '../ports';
+import type { VideoModelPort } from '../ports/video-model.port';
 import type { VideoTask } from '../video-task';
 import type { DeploymentSelector } from './deployment-selection';
 

@@ -5,17 +5,11 @@
 import { newId } from '../auth';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, toGatewayError, type ErrorReason } from '../errors';
-import {
-  extensionOf,
-  type ClaimedTask,
-  type ContentStore,
-  type ReleaseOptions,
-  type TaskPatch,
-  type TaskQueue,
-  type TaskRepository,
-  type VideoArtifact,
-  type VideoProbe,
-} from '../ports';
+import { extensionOf, type ContentStore } from '../ports/content-store.port';
+import type { ClaimedTask, ReleaseOptions, TaskQueue } from '../ports/task-queue.port';
+import type { TaskPatch, TaskRepository } from '../ports/task-repository.port';
+import type { VideoArtifact } from '../ports/video-model.port';
+import type { VideoProbe } from '../ports/video-probe.port';
 import { transitionTask } from '../task-transitions';
 import { resolveRatio } from '../video-limits';
 import type { TaskError, TaskStatus, VideoDelivery, VideoTask } from '../video-task';

@@ -1,6 +1,6 @@
 import { ALPHA, FakeVideoModel, InMemoryContentStore, InMemoryTaskRepository, MemoryUsageLog, moveTask } from '@gateway/testkit';
 import { ModelCatalogue } from '../catalogue';
-import type { QuotaRepository } from '../ports';
+import type { QuotaRepository } from '../ports/quota-repository.port';
 import { Billing } from './billing';
 import { VideoTasks } from './video-tasks';
 

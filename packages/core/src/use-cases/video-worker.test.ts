@@ -1,6 +1,6 @@
 import { ALPHA, createFakeVideoEngine, fakeArtifact, FakeVideoModel, type FakeStep, runWorkerOnce } from '@gateway/testkit';
 import { GatewayError } from '../errors';
-import type { TaskQueue } from '../ports';
+import type { TaskQueue } from '../ports/task-queue.port';
 import { VideoWorker } from './video-worker';
 
 type Engine = ReturnType<typeof createFakeVideoEngine>;

@@ -5,7 +5,10 @@
  */
 import type { Billing } from './billing';
 import type { ModelCatalogue } from '../catalogue';
-import type { ClaimedTask, ContentStore, TaskQueue, TaskRepository, VideoProbe } from '../ports';
+import type { ContentStore } from '../ports/content-store.port';
+import type { ClaimedTask, TaskQueue } from '../ports/task-queue.port';
+import type { TaskRepository } from '../ports/task-repository.port';
+import type { VideoProbe } from '../ports/video-probe.port';
 import { transitionTask } from '../task-transitions';
 import { VIDEO_DEFAULTS } from '../video-limits';
 import type { TaskStatus } from '../video-task';
