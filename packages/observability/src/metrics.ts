@@ -6,6 +6,9 @@ import type { ObservabilityLogger } from './observability-logger';
 import { scrapeThroughPrimary, serveSnapshotsToPrimary } from './cluster-metrics';
 import { OpenRequests, type FinishedRequest } from './request-observer';
 
+/** Latency buckets in seconds, the same for an answer and for its upstream call so the two compare. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
 /**
  * Prometheus metrics. Every answer is counted once when its response closes (refusals and 499s included), labelled
  * from its usage row when the router recorded one; latency and upstream figures come from the usage rows; task
@@ -15,64 +18,45 @@ export class GatewayMetrics {
   readonly registry = new client.Registry();
   /** the usage rows of requests still open, for their one count and log line */
   readonly openRequests = new OpenRequests();
-  private readonly requests = new client.Counter({
-    name: 'gateway_requests_total',
-    help: 'Answers by format, model and status (499: the caller went away; format "none" when no route claimed the path, model "none" when no model was resolved); client_fault="true" on 5xx refusals the caller caused (model_not_in_group)',
-    labelNames: ['format', 'model', 'status', 'client_fault'],
-    registers: [this.registry],
-  });
-  private readonly latency = new client.Histogram({
-    name: 'gateway_request_duration_seconds',
-    help: 'Request latency by format',
-    labelNames: ['format'],
-    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [this.registry],
-  });
-  private readonly ttft = new client.Histogram({
-    name: 'gateway_time_to_first_token_seconds',
-    help: 'Time to first token of streams',
-    labelNames: ['format'],
-    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
-  private readonly streamDuration = new client.Histogram({
-    name: 'gateway_stream_duration_seconds',
-    help: 'Duration of streamed answers, first request byte to last event',
-    labelNames: ['format'],
-    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
-    registers: [this.registry],
-  });
-  private readonly upstream = new client.Counter({
-    name: 'gateway_upstream_requests_total',
-    help: 'Upstream calls by provider and outcome',
-    labelNames: ['provider', 'outcome'],
-    registers: [this.registry],
-  });
-  private readonly attempts = new client.Counter({
-    name: 'gateway_upstream_attempts_total',
-    help: 'Every call to an upstream deployment, failed attempts before a failover included, by outcome',
-    labelNames: ['provider', 'model', 'outcome'],
-    registers: [this.registry],
-  });
-  private readonly breakerTransitions = new client.Counter({
-    name: 'gateway_circuit_transitions_total',
-    help: 'Circuit breaker state changes per deployment',
-    labelNames: ['provider', 'upstream_model', 'to'],
-    registers: [this.registry],
-  });
-  private readonly upstreamLatency = new client.Histogram({
-    name: 'gateway_upstream_duration_seconds',
-    help: 'Latency of requests answered by an upstream, by provider',
-    labelNames: ['provider'],
-    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-    registers: [this.registry],
-  });
-  private readonly tokens = new client.Counter({
-    name: 'gateway_tokens_total',
-    help: 'Tokens by model and direction',
-    labelNames: ['model', 'direction'],
-    registers: [this.registry],
-  });
+  private readonly requests = this.counter(
+    'gateway_requests_total',
+    'Answers by format, model and status (499: the caller went away; format "none" when no route claimed the path, model "none" when no model was resolved); client_fault="true" on 5xx refusals the caller caused (model_not_in_group)',
+    ['format', 'model', 'status', 'client_fault'],
+  );
+  private readonly latency = this.histogram('gateway_request_duration_seconds', 'Request latency by format', ['format'], LATENCY_BUCKETS);
+  private readonly ttft = this.histogram(
+    'gateway_time_to_first_token_seconds',
+    'Time to first token of streams',
+    ['format'],
+    [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  private readonly streamDuration = this.histogram(
+    'gateway_stream_duration_seconds',
+    'Duration of streamed answers, first request byte to last event',
+    ['format'],
+    [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+  );
+  private readonly upstream = this.counter('gateway_upstream_requests_total', 'Upstream calls by provider and outcome', [
+    'provider',
+    'outcome',
+  ]);
+  private readonly attempts = this.counter(
+    'gateway_upstream_attempts_total',
+    'Every call to an upstream deployment, failed attempts before a failover included, by outcome',
+    ['provider', 'model', 'outcome'],
+  );
+  private readonly breakerTransitions = this.counter('gateway_circuit_transitions_total', 'Circuit breaker state changes per deployment', [
+    'provider',
+    'upstream_model',
+    'to',
+  ]);
+  private readonly upstreamLatency = this.histogram(
+    'gateway_upstream_duration_seconds',
+    'Latency of requests answered by an upstream, by provider',
+    ['provider'],
+    LATENCY_BUCKETS,
+  );
+  private readonly tokens = this.counter('gateway_tokens_total', 'Tokens by model and direction', ['model', 'direction']);
   private taskCache: { at: number; rows: Array<{ status: string; n: number; oldest: number | null }> } = { at: 0, rows: [] };
 
   constructor(
@@ -220,5 +204,13 @@ export class GatewayMetrics {
       written: (row) => this.observe(row),
       pending: log.pending && ((row) => log.pending!(row)),
     };
+  }
+
+  private counter<T extends string>(name: string, help: string, labelNames: readonly T[]): client.Counter<T> {
+    return new client.Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private histogram<T extends string>(name: string, help: string, labelNames: readonly T[], buckets: number[]): client.Histogram<T> {
+    return new client.Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
   }
 }
