@@ -2,6 +2,14 @@ import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES } from '@gateway/core
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
+
+/** A section whose names are all known: a misspelt setting is refused, never silently ignored. */
+const closed = <P extends object>(properties: P) => ({ type: 'object', additionalProperties: false, properties }) as const;
+/** provider, group and account names */
+const NAME = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' } as const;
+const POSITIVE_INT = { type: 'integer', minimum: 1 } as const;
+const PRICE = { type: 'number', minimum: 0 } as const;
+
 const deployment = {
   type: 'object',
   required: ['provider'],
@@ -20,7 +28,7 @@ const providerEntry = {
   required: ['id'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+    id: NAME,
     type: { enum: PROVIDER_DESCRIPTORS.map((d) => d.type) },
     /** an adapter outside the repository instead of a built-in type (its options are checked against its own schema) */
     module: { type: 'string', minLength: 1 },
@@ -29,16 +37,7 @@ const providerEntry = {
     options: { type: 'object' },
     hostedTools: { enum: HOSTED_TOOLS_POLICIES },
     accountResources: { enum: ACCOUNT_RESOURCES_POLICIES },
-    timeouts: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        connectMs: { type: 'integer', minimum: 1 },
-        firstByteMs: { type: 'integer', minimum: 1 },
-        idleMs: { type: 'integer', minimum: 1 },
-        totalMs: { type: 'integer', minimum: 1 },
-      },
-    },
+    timeouts: closed({ connectMs: POSITIVE_INT, firstByteMs: POSITIVE_INT, idleMs: POSITIVE_INT, totalMs: POSITIVE_INT }),
   },
   allOf: PROVIDER_DESCRIPTORS.map((d) => ({
     if: { required: ['type'], properties: { type: { const: d.type } } },
@@ -69,31 +68,18 @@ export const configSchema = {
           tier: { enum: ['standard', 'fast', 'mini'] },
           displayName: { type: 'string' },
           description: { type: 'string' },
-          inputTokenLimit: { type: 'integer', minimum: 1 },
-          outputTokenLimit: { type: 'integer', minimum: 1 },
+          inputTokenLimit: POSITIVE_INT,
+          outputTokenLimit: POSITIVE_INT,
           reasoningEfforts: { type: 'array', items: { type: 'string' } },
           // extra client-facing ids; `*` and `?` make a glob pattern (docs/coding-agents.md)
           aliases: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9*?][A-Za-z0-9_.:@*?/-]{0,127}$' } },
           image: { type: 'object' },
-          pricing: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              inputPerMillionTokens: { type: 'number', minimum: 0 },
-              outputPerMillionTokens: { type: 'number', minimum: 0 },
-              perImage: { type: 'number', minimum: 0 },
-              perVideoSecond: {
-                type: 'object',
-                additionalProperties: false,
-                properties: {
-                  '480p': { type: 'number', minimum: 0 },
-                  '720p': { type: 'number', minimum: 0 },
-                  '1080p': { type: 'number', minimum: 0 },
-                  '4k': { type: 'number', minimum: 0 },
-                },
-              },
-            },
-          },
+          pricing: closed({
+            inputPerMillionTokens: PRICE,
+            outputPerMillionTokens: PRICE,
+            perImage: PRICE,
+            perVideoSecond: closed({ '480p': PRICE, '720p': PRICE, '1080p': PRICE, '4k': PRICE }),
+          }),
           options: { type: 'object' },
         },
       },
@@ -105,7 +91,7 @@ export const configSchema = {
         required: ['name', 'models'],
         additionalProperties: false,
         properties: {
-          name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+          name: NAME,
           models: { type: 'array', items: { type: 'string' } },
         },
       },
@@ -118,22 +104,18 @@ export const configSchema = {
         additionalProperties: false,
         properties: {
           key: { type: 'string', pattern: '^sk-[\\x21-\\x7e]{4,200}$' },
-          account: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+          account: NAME,
           group: { type: 'string' },
           // absent: account admin, what a config-file key could always do (docs/admin.md, "Roles")
           role: { enum: ['admin', 'member'] },
         },
       },
     },
-    limits: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        maxActiveTasksPerAccount: { type: 'integer', minimum: 1 },
-        requestsPerMinutePerKey: { type: 'integer', minimum: 0 },
-        concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
-      },
-    },
+    limits: closed({
+      maxActiveTasksPerAccount: POSITIVE_INT,
+      requestsPerMinutePerKey: { type: 'integer', minimum: 0 },
+      concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
+    }),
     sso: {
       type: 'object',
       required: ['roles'],
@@ -150,9 +132,9 @@ export const configSchema = {
                 required: ['account', 'role'],
                 additionalProperties: false,
                 properties: {
-                  account: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+                  account: NAME,
                   role: { enum: ['admin', 'member'] },
-                  group: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+                  group: NAME,
                 },
               },
             ],
@@ -160,16 +142,12 @@ export const configSchema = {
         },
       },
     },
-    circuitBreaker: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        consecutiveFailures: { type: 'integer', minimum: 1 },
-        failureRatio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-        windowSize: { type: 'integer', minimum: 1, maximum: 1000 },
-        minimumCalls: { type: 'integer', minimum: 1 },
-        coolDownMs: { type: 'integer', minimum: 1 },
-      },
-    },
+    circuitBreaker: closed({
+      consecutiveFailures: POSITIVE_INT,
+      failureRatio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      windowSize: { type: 'integer', minimum: 1, maximum: 1000 },
+      minimumCalls: POSITIVE_INT,
+      coolDownMs: POSITIVE_INT,
+    }),
   },
 } as const;
