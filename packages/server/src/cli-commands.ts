@@ -1,7 +1,5 @@
-import type { Account, AccountQuota, KeyAdministration, KeyView } from '@gateway/core';
-import { checkBody } from '@gateway/http-kit';
-import { adminBodies } from '@gateway/wire-admin';
-import type { ConfigKind } from '@gateway/store-postgres';
+import type { KeyView } from '@gateway/core';
+import { adminPaths, type CatalogueKind } from '@gateway/wire-admin';
 import { ADAPTER_USAGE } from './adapter-kit/adapter-usage';
 
 export interface CliIo {
@@ -9,52 +7,17 @@ export interface CliIo {
   err(line: string): void;
 }
 
-/** What the CLI needs of the admin side: key administration and catalogue entries in-process, or the running gateway's admin API. */
-export interface AdminOps {
-  listAccounts(): Promise<Account[]>;
-  createAccount(id: unknown, name: unknown): Promise<Account>;
-  /** body as PATCH /admin/accounts/{id} takes it */
-  updateAccount(id: string, body: unknown): Promise<Account>;
-  listKeys(account?: string): Promise<KeyView[]>;
-  /** body as POST /admin/keys takes it */
-  createKey(body: unknown): Promise<KeyView & { key: string }>;
-  /** body as PATCH /admin/keys/{id} takes it */
-  updateKey(id: string, body: unknown): Promise<KeyView>;
-  revokeKey(id: string): Promise<void>;
-  getQuota(account: string): Promise<AccountQuota>;
-  setQuota(account: string, limit: unknown, period?: unknown): Promise<AccountQuota>;
-  listEntries(kind: ConfigKind): Promise<Array<Record<string, unknown>>>;
-  putEntry(kind: ConfigKind, id: string, body: unknown): Promise<Record<string, unknown>>;
-  deleteEntry(kind: ConfigKind, id: string): Promise<void>;
+/** One call of the admin API: what every CLI command turns into. */
+export interface AdminCall {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  body?: unknown;
 }
 
-/**
- * The admin side in this process: accounts, keys and quotas from the core, the catalogue's entries from the config
- * store. Each body is checked against its route's schema first, so the CLI refuses what the admin API refuses.
- */
-export function inProcessAdmin(keys: KeyAdministration, catalogue: Pick<AdminOps, 'listEntries' | 'putEntry' | 'deleteEntry'>): AdminOps {
-  const { createAccount, updateAccount, setQuota, createKey, updateKey } = adminBodies;
-  return {
-    listAccounts: () => keys.listAccounts(),
-    createAccount: async (id, name) => {
-      const body = await checkBody(createAccount, { id, name });
-      return keys.createAccount(body.id, body.name);
-    },
-    updateAccount: async (id, body) => keys.updateAccount(id, await checkBody(updateAccount, body)),
-    listKeys: (account) => keys.listKeys(account),
-    createKey: async (body) => keys.createKey(await checkBody(createKey, body)),
-    updateKey: async (id, body) => keys.updateKey(id, await checkBody(updateKey, body)),
-    revokeKey: (id) => keys.revokeKey(id),
-    getQuota: (account) => keys.getQuota(account),
-    setQuota: async (account, limit, period) => {
-      const body = await checkBody(setQuota, { credit_limit: limit, period });
-      return keys.setQuota(account, body.credit_limit, body.period);
-    },
-    listEntries: (kind) => catalogue.listEntries(kind),
-    putEntry: (kind, id, body) => catalogue.putEntry(kind, id, body),
-    deleteEntry: (kind, id) => catalogue.deleteEntry(kind, id),
-  };
-}
+/** The admin API the CLI speaks: a running gateway's, or one it serves itself on loopback. Answers the JSON body. */
+export type AdminApi = (call: AdminCall) => Promise<Json>;
+
+type Json = Record<string, any>;
 
 export const USAGE = `usage: gateway <command>
   accounts:create <id> [--name N]      accounts:update <id> --name N      accounts:list
@@ -68,7 +31,7 @@ export const USAGE = `usage: gateway <command>
   secrets:reseal                       re-seal stored secrets under GATEWAY_SECRET (the old one in GATEWAY_SECRET_PREVIOUS)
 ${ADAPTER_USAGE}`;
 
-export const CATALOGUE_KINDS: Record<string, ConfigKind> = { providers: 'provider', models: 'model', groups: 'group' };
+export const CATALOGUE_KINDS: Record<string, CatalogueKind> = { providers: 'provider', models: 'model', groups: 'group' };
 
 /** Accounts, keys and quotas: they need neither the config file nor upstream secrets, and leave the catalogue alone. */
 export const isCatalogueCommand = (command: string) => (command.split(':')[0] ?? '') in CATALOGUE_KINDS;
@@ -145,73 +108,92 @@ const keyLine = (k: KeyView) =>
     k.role,
   ].join('\t');
 
-const quotaLine = (q: AccountQuota) => `${q.accountId}\tlimit ${q.limit ?? 'unlimited'}\tused ${q.used}\t${q.period ?? 'total'}`;
+const quotaLine = (q: Json) => `${q.account}\tlimit ${q.credit_limit ?? 'unlimited'}\tused ${q.credits_used}\t${q.period ?? 'total'}`;
 
-/** Runs one known command; returns the exit code. Errors (GatewayError, ConfigError) propagate to the caller. */
-export async function runCommand(admin: AdminOps, command: string, args: string[], io: CliIo): Promise<number> {
+/** The admin API call of an account, key or quota command, or the usage line a malformed one prints. */
+function accountCall(command: string, args: string[]): AdminCall | string | undefined {
   switch (command) {
-    case 'accounts:create': {
-      const a = await admin.createAccount(args[0], flag(args, 'name'));
-      io.out(`account ${a.id} (${a.name})`);
-      return 0;
-    }
+    case 'accounts:create':
+      return { method: 'POST', path: adminPaths.accounts, body: { id: args[0], name: flag(args, 'name') } };
     case 'accounts:update': {
       const name = flag(args, 'name');
-      if (!args[0] || args[0].startsWith('--') || name === undefined) return fail(io, 'usage: accounts:update <id> --name N');
-      const a = await admin.updateAccount(args[0], { name });
-      io.out(`account ${a.id} (${a.name})`);
-      return 0;
+      if (!args[0] || args[0].startsWith('--') || name === undefined) return 'usage: accounts:update <id> --name N';
+      return { method: 'PATCH', path: adminPaths.account(args[0]), body: { name } };
     }
     case 'accounts:list':
-      for (const a of await admin.listAccounts()) io.out(`${a.id}\t${a.name}\t${a.createdAt.toISOString()}`);
-      return 0;
-    case 'keys:create': {
-      const k = await admin.createKey({ account: flag(args, 'account'), group: flag(args, 'group'), ...keyOptions(args) });
-      io.out(`key ${k.id} for ${k.account} (group ${k.group}, role ${k.role}); shown once: ${k.key}`);
-      return 0;
-    }
+      return { method: 'GET', path: adminPaths.accounts };
+    case 'keys:create':
+      return {
+        method: 'POST',
+        path: adminPaths.keys(),
+        body: { account: flag(args, 'account'), group: flag(args, 'group'), ...keyOptions(args) },
+      };
     case 'keys:update':
-      if (!args[0] || args[0].startsWith('--')) return fail(io, 'keys:update needs a key id (see keys:list)');
-      io.out(keyLine(await admin.updateKey(args[0], keyOptions(args.slice(1)))));
-      return 0;
+      if (!args[0] || args[0].startsWith('--')) return 'keys:update needs a key id (see keys:list)';
+      return { method: 'PATCH', path: adminPaths.key(args[0]), body: keyOptions(args.slice(1)) };
     case 'keys:list':
-      for (const k of await admin.listKeys(flag(args, 'account'))) io.out(keyLine(k));
-      return 0;
+      return { method: 'GET', path: adminPaths.keys(flag(args, 'account')) };
+    case 'keys:revoke':
+      if (!args[0]) return 'keys:revoke needs a key id (see keys:list)';
+      return { method: 'DELETE', path: adminPaths.key(args[0]) };
     case 'quota:get':
-      io.out(quotaLine(await admin.getQuota(args[0] ?? '')));
-      return 0;
+      return { method: 'GET', path: adminPaths.quota(args[0] ?? '') };
     case 'quota:set': {
       const raw = args[1];
-      const limit = raw === 'unlimited' ? null : raw !== undefined && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+      // anything but a number of credits is sent as text, for the gateway to refuse with its own message
+      const limit = raw === 'unlimited' ? null : raw !== undefined && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : String(raw);
       const p = flag(args, 'period');
-      io.out(quotaLine(await admin.setQuota(args[0] ?? '', limit, p === undefined ? undefined : period(p))));
-      return 0;
+      return {
+        method: 'PUT',
+        path: adminPaths.quota(args[0] ?? ''),
+        body: { credit_limit: limit, period: p === undefined ? undefined : period(p) },
+      };
     }
-    case 'keys:revoke':
-      if (!args[0]) return fail(io, 'keys:revoke needs a key id (see keys:list)');
-      await admin.revokeKey(args[0]);
-      io.out(`revoked ${args[0]}`);
-      return 0;
   }
+  return undefined;
+}
+
+/** What a command prints from the admin API's answer. */
+const PRINT: Record<string, (answer: Json, args: string[]) => string[]> = {
+  'accounts:create': (a) => [`account ${a.id} (${a.name})`],
+  'accounts:update': (a) => [`account ${a.id} (${a.name})`],
+  'accounts:list': (list) => list.data.map((a: Json) => `${a.id}\t${a.name}\t${a.createdAt}`),
+  'keys:create': (k) => [`key ${k.id} for ${k.account} (group ${k.group}, role ${k.role}); shown once: ${k.key}`],
+  'keys:update': (k) => [keyLine(k as KeyView)],
+  'keys:list': (list) => list.data.map((k: KeyView) => keyLine(k)),
+  'keys:revoke': (_answer, args) => [`revoked ${args[0]}`],
+  'quota:get': (q) => [quotaLine(q)],
+  'quota:set': (q) => [quotaLine(q)],
+};
+
+/** The admin API call of a catalogue command, or the usage line a malformed one prints. */
+function catalogueCall(command: string, args: string[]): AdminCall | string {
   const [area = '', verb] = command.split(':');
-  const kind = CATALOGUE_KINDS[area];
-  if (!kind) return fail(io, `unknown command "${command}"`);
-  if (verb === 'list') {
-    for (const e of await admin.listEntries(kind)) io.out(JSON.stringify(e));
-    return 0;
+  const kind = CATALOGUE_KINDS[area]!;
+  if (verb === 'list') return { method: 'GET', path: adminPaths.catalogue(kind) };
+  if (verb === 'delete') return { method: 'DELETE', path: adminPaths.entry(kind, args[0] ?? '') };
+  try {
+    return { method: 'PUT', path: adminPaths.entry(kind, args[0] ?? ''), body: JSON.parse(args[1] ?? '') };
+  } catch {
+    return `${command} needs an id and a JSON object`;
   }
-  if (verb === 'set') {
-    let body: unknown;
-    try {
-      body = JSON.parse(args[1] ?? '');
-    } catch {
-      return fail(io, `${command} needs an id and a JSON object`);
-    }
-    io.out(JSON.stringify(await admin.putEntry(kind, args[0] ?? '', body)));
-    return 0;
-  }
-  await admin.deleteEntry(kind, args[0] ?? '');
-  io.out(`deleted ${kind} ${args[0]}`);
+}
+
+function printCatalogue(command: string, answer: Json, args: string[]): string[] {
+  const [area = '', verb] = command.split(':');
+  if (verb === 'list') return (answer.data as Json[]).map((e) => JSON.stringify(e));
+  if (verb === 'delete') return [`deleted ${CATALOGUE_KINDS[area]} ${args[0]}`];
+  return [JSON.stringify(answer)];
+}
+
+/** Runs one known command through the admin API; returns the exit code. A refusal (GatewayError) propagates. */
+export async function runCommand(api: AdminApi, command: string, args: string[], io: CliIo): Promise<number> {
+  const catalogue = isCatalogueCommand(command);
+  const call = catalogue ? catalogueCall(command, args) : accountCall(command, args);
+  if (call === undefined) return fail(io, `unknown command "${command}"`);
+  if (typeof call === 'string') return fail(io, call);
+  const answer = await api(call);
+  for (const line of catalogue ? printCatalogue(command, answer, args) : PRINT[command]!(answer, args)) io.out(line);
   return 0;
 }
 

@@ -1,18 +1,18 @@
 /**
- * Admin CLI: `npx gateway <command>` (or `npm run gateway -- <command>`). It runs the same key administration and
- * catalogue entries as the /admin API. On the embedded store a running gateway is the only writer, so the CLI goes through its admin API on
- * loopback (credential file in DATA_DIR); otherwise it opens the store itself (docs/admin.md).
+ * Admin CLI: `npx gateway <command>` (or `npm run gateway -- <command>`). Every command is a call of the /admin API.
+ * On the embedded store a running gateway is the only writer, so the CLI calls its API on loopback (credential file
+ * in DATA_DIR); otherwise it opens the store and serves the same routes itself on loopback (docs/admin.md).
  */
 import { dirname } from 'node:path';
 import { CLI_AUDIT_CONTEXT, isGatewayError, KeyAdministration, ModelCatalogue, type Group, type ModelSpec } from '@gateway/core';
 import { dataDirHolder, DataDirLockedError, openDatabase } from '@gateway/store-postgres';
 import { openRepositories, type Repositories } from './repositories';
 import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
-import { AdminApiClient } from './admin/admin-client';
+import { adminApiAt, serveAdminLocally } from './admin/admin-api';
 import { CatalogueEntries, type CatalogueChanges } from './admin/catalogue-entries';
 import { ConfigRuntime } from './admin/config-runtime';
 import { readLocalAdminCredential } from './admin/local-credential';
-import { fail, inProcessAdmin, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminOps, type CliIo } from './cli-commands';
+import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminApi, type CliIo } from './cli-commands';
 import { resealCommand } from './cli-secrets';
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
@@ -42,11 +42,11 @@ export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFro
   }
 }
 
-async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps) => Promise<number>): Promise<number> {
+async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminApi) => Promise<number>): Promise<number> {
   if (!env.databaseUrl) {
     const credential = readLocalAdminCredential(env.dataDir);
     // the file outlives a crashed gateway: trust it only while its writer still holds the directory
-    if (credential && dataDirHolder(env.dataDir) === credential.pid) return fn(new AdminApiClient(credential));
+    if (credential && dataDirHolder(env.dataDir) === credential.pid) return fn(adminApiAt(credential));
   }
   // No gateway on this embedded store (the lock now keeps one from starting meanwhile), or PostgreSQL, where every
   // instance reads keys through a cache of KEY_CACHE_TTL_MS and config through a poll of CONFIG_POLL_MS.
@@ -59,7 +59,14 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
   try {
     // no key cache: the CLI's process reads each key once
     const stores = openRepositories(db.knex, { ...env, keyCacheTtlMs: 0 }, { clock: () => new Date() });
-    return await fn(isCatalogueCommand(command) ? await catalogueAdmin(stores, env) : await accountAdmin(stores, env));
+    const local = await serveAdminLocally(
+      isCatalogueCommand(command) ? await catalogueAdmin(stores, env) : await accountAdmin(stores, env),
+    );
+    try {
+      return await fn(local.api);
+    } finally {
+      await local.close();
+    }
   } finally {
     await db.close();
   }
@@ -69,7 +76,7 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminOps)
  * Catalogue commands validate against the whole config, providers included, like the admin API. They change the
  * database's catalogue and never import the config file: only a gateway's start-up does (docs/operations.md).
  */
-async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminOps> {
+async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<LocalAdmin> {
   const config = loadConfig(env.configPath, env.variables);
   const store = stores.config;
   if ((await store.state()).fileHash === null && (await store.entries()).length === 0) {
@@ -86,19 +93,27 @@ async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<Ad
   return cliAdmin(stores, env, config.catalogue, runtime, envReferencePolicy(config.written, env.allowedEnv));
 }
 
-/** The CLI's changes are audited like the admin API's, with the CLI as their author. */
+type LocalAdmin = Parameters<typeof serveAdminLocally>[0];
+
+/** The CLI's changes are audited like the admin API's, with the CLI as their author (each route names it again). */
 function cliAdmin(
   stores: Repositories,
   env: GatewayEnv,
   catalogue: ModelCatalogue,
   runtime: CatalogueChanges,
   envPolicy?: EnvReferencePolicy,
-): AdminOps {
+): LocalAdmin {
   const audited = { audit: stores.audit, author: CLI_AUDIT_CONTEXT };
-  return inProcessAdmin(
-    new KeyAdministration({ ...audited, keys: stores.keys, quotas: stores.quotas, catalogue, maxKeysPerAccount: env.maxKeysPerAccount }),
-    new CatalogueEntries({ ...audited, store: stores.config, runtime, envPolicy }),
-  );
+  return {
+    admin: new KeyAdministration({
+      ...audited,
+      keys: stores.keys,
+      quotas: stores.quotas,
+      catalogue,
+      maxKeysPerAccount: env.maxKeysPerAccount,
+    }),
+    catalogue: new CatalogueEntries({ ...audited, store: stores.config, runtime, envPolicy }),
+  };
 }
 
 const catalogueUntouched: CatalogueChanges = {
@@ -110,7 +125,7 @@ const catalogueUntouched: CatalogueChanges = {
  * Accounts, keys and quotas: no config file, no upstream secrets, no catalogue write. A key's group is checked
  * against the groups in the store (or, before any gateway seeded it, those of the config it will seed).
  */
-async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<AdminOps> {
+async function accountAdmin(stores: Repositories, env: GatewayEnv): Promise<LocalAdmin> {
   const store = stores.config;
   const entries = await store.entries();
   const groups: Group[] = entries

@@ -10,7 +10,6 @@ import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { KeyAdministration } from '@gateway/core';
 import { CatalogueEntries } from './admin/catalogue-entries';
-import { inProcessAdmin, type AdminOps } from './cli-commands';
 import { adminKeyGate, selfServiceRoutes } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
@@ -53,8 +52,6 @@ export interface Gateway {
   db: Database;
   /** every repository over the store (repositories.ts) */
   stores: Repositories;
-  /** the admin side as the CLI drives it (docs examples run its commands against a gateway) */
-  admin: AdminOps;
   usage: KnexUsageLog;
   logger: Logger;
   /** opens the admin API to the local CLI (loopback callers only); main.ts hands it over in DATA_DIR's credential file */
@@ -150,7 +147,6 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     stores,
     usage,
     logger,
-    admin: inProcessAdmin(admin.admin, admin.catalogue),
     async startBackground() {
       for (const a of areas.all) await a.start?.();
     },

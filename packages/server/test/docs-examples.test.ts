@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeUpstream, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
 import request from 'supertest';
+import { adminApiAt } from '../src/admin/admin-api';
 import { runCommand } from '../src/cli-commands';
 import { buildConfig, type GatewayConfigFile } from '../src/config';
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
@@ -200,11 +201,11 @@ describe("docs/coding-agents.md: the config starts and serves each agent's defau
   let gw: TestGateway;
   let agentKey = '';
 
-  /** A CLI command of the page, on this gateway's database; its output lines. */
+  /** A CLI command of the page, through this gateway's admin API as the CLI calls it; its output lines. */
   async function cli(command: string, ...args: string[]): Promise<string> {
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
-    expect(await runCommand(gw.admin, command, args, io)).toBe(0);
+    expect(await runCommand(adminApiAt({ url: gw.url, token: gw.localAdminToken }), command, args, io)).toBe(0);
     return out.join('\n');
   }
 
