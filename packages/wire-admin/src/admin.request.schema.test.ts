@@ -1,6 +1,15 @@
 import { GatewayError } from '@gateway/core';
 import { checkBody, type RequestBody } from '@gateway/http-kit';
-import { adminBodies, rotateBody, selfServiceCreateBody, selfServiceUpdateBody } from './admin.request.schema';
+import {
+  createAccountBody as createAccount,
+  createKeyBody as createKey,
+  rotateBody,
+  selfServiceCreateBody,
+  selfServiceUpdateBody,
+  setQuotaBody as setQuota,
+  updateAccountBody as updateAccount,
+  updateKeyBody as updateKey,
+} from './admin.request.schema';
 
 async function refusal(body: RequestBody<unknown>, raw: unknown) {
   const e = await checkBody(body, raw).then(
@@ -11,8 +20,6 @@ async function refusal(body: RequestBody<unknown>, raw: unknown) {
   const { code, param, message } = e as GatewayError;
   return { code, param, message };
 }
-
-const { createKey, updateKey, createAccount, updateAccount, setQuota } = adminBodies;
 
 describe('admin bodies: declared, enforced, each field refused with its own code', () => {
   it.each<[string, RequestBody<unknown>, unknown, string, string | undefined]>([

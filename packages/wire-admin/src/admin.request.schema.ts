@@ -79,12 +79,3 @@ export const rotateBody = jsonRequestBody<{ grace_seconds: number }>(
   object({ grace_seconds: { type: 'integer', minimum: 0, maximum: MAX_GRACE_SECONDS } }, ['grace_seconds']),
   { refuse: refuse(ROTATE_REFUSALS, ['grace_seconds']), required: true },
 );
-
-/** The platform admin's bodies, for a caller that reaches the use case without HTTP (the CLI on its own store). */
-export const adminBodies = {
-  createAccount: createAccountBody,
-  updateAccount: updateAccountBody,
-  setQuota: setQuotaBody,
-  createKey: createKeyBody,
-  updateKey: updateKeyBody,
-};

@@ -5,4 +5,3 @@ export { query, usageGroup } from './admin-keys.openapi';
 export { adminKeyGate, adminRoute, changedBy, type AdminDeps, type CatalogueAdmin, type CatalogueKind } from './admin-route';
 export { adminPaths } from './admin-paths';
 export { selfServiceRoutes, type SelfServiceDeps } from './self-service.router';
-export { adminBodies } from './admin.request.schema';
