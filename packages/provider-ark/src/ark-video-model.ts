@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
+import { malformedUpstream, upstreamTaskNotFound, type UpstreamClient } from '@gateway/provider-kit';
 import { ARK_TASKS_PATH, arkCreatedSchema, arkTaskListSchema, arkTaskSchema, type ArkTask } from './ark-api';
 import { BatchedTaskReads } from './batched-task-reads';
 import { checkArkRequest, convertToArkTask } from './convert-to-ark-task';
 import { mapArkTask } from './map-ark-task';
+
+const notFound = (id: string) => upstreamTaskNotFound('Ark', 'no longer knows task', id);
 
 export interface ArkVideoOptions {
   /** read statuses through the list endpoint, up to maxBatch ids a call (default on) */
@@ -82,11 +84,4 @@ export class ArkVideoModel implements VideoModelPort {
     const wanted = new Set(ids);
     return new Map((list.items ?? []).filter((t) => t.id && wanted.has(t.id)).map((t) => [t.id!, t]));
   }
-}
-
-function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (Ark) no longer knows task ${JSON.stringify(id.slice(0, 100))}.`, {
-    code: 'upstream_task_not_found',
-    upstreamStatus: 404,
-  });
 }

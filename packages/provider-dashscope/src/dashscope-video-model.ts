@@ -1,18 +1,18 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
+import { malformedUpstream, upstreamTaskNotFound, type UpstreamClient } from '@gateway/provider-kit';
 import { DASHSCOPE_SYNTHESIS_PATH, dashscopeTaskSchema, type DashScopeTask } from './dashscope-api';
 import { checkDashScopeRequest, convertToDashScopeVideo } from './convert-to-dashscope-video';
 import { mapDashScopeTask } from './map-dashscope-task';
 
+const notFound = (id: string) => upstreamTaskNotFound('DashScope', 'does not know task', id);
+
+/** A task id as the upstream issues it; the operation ref is the task id itself. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** The ref is the task id. */
-const REF = /^([A-Za-z0-9_-]{1,128})$/;
 
 function decodeRef(ref: string): string {
-  const m = REF.exec(ref);
-  if (!m) throw notFound(ref);
-  return m[1]!;
+  if (!TASK_ID.test(ref)) throw notFound(ref);
+  return ref;
 }
 
 /**
@@ -61,15 +61,7 @@ export class DashScopeVideoModel implements VideoModelPort {
 
   /** Only a PENDING task can be cancelled; DashScope refuses the rest (the gateway then stops polling). */
   async cancel(ref: OperationRef): Promise<void> {
-    const m = REF.exec(ref);
-    if (!m) return;
-    (await this.http.request({ method: 'POST', path: `/tasks/${m[1]}/cancel` })).close();
+    if (!TASK_ID.test(ref)) return;
+    (await this.http.request({ method: 'POST', path: `/tasks/${ref}/cancel` })).close();
   }
-}
-
-function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (DashScope) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
-    code: 'upstream_task_not_found',
-    upstreamStatus: 404,
-  });
 }

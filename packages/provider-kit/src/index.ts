@@ -22,6 +22,7 @@ export {
   upstreamQuotaExhausted,
   truncatedStream,
   malformedUpstream,
+  upstreamTaskNotFound,
   tokenCount,
 } from './upstream-errors';
 export { jsonEvents, parseSse, type SseEvent } from './sse-parser';

@@ -1,5 +1,5 @@
 import { CONNECT_TIMEOUT_CODE } from './keep-alive-agents';
-import { mapTransportFailure, mapUpstreamStatus, parseRetryAfter, type UpstreamFailure } from './upstream-errors';
+import { mapTransportFailure, mapUpstreamStatus, parseRetryAfter, upstreamTaskNotFound, type UpstreamFailure } from './upstream-errors';
 
 const failure = (status: number, headers: Record<string, string> = {}): UpstreamFailure => ({ status, headers, bodyText: '' });
 
@@ -68,5 +68,13 @@ describe('mapTransportFailure', () => {
 
   it('names the timer that fired', () => {
     expect(mapTransportFailure(new Error('aborted'), 'idle')).toMatchObject({ reason: 'upstream_timeout', upstreamCode: 'idle' });
+  });
+});
+
+describe('upstreamTaskNotFound', () => {
+  it('is a 404 upstream_task_not_found naming the upstream and the id, quoted and cut to 100 characters', () => {
+    const err = upstreamTaskNotFound('Ark', 'no longer knows task', `cgt-${'x'.repeat(200)}`);
+    expect(err).toMatchObject({ reason: 'upstream_error', code: 'upstream_task_not_found', upstreamStatus: 404 });
+    expect(err.message).toBe(`The upstream (Ark) no longer knows task "cgt-${'x'.repeat(96)}".`);
   });
 });

@@ -153,6 +153,17 @@ export function truncatedStream(what: string): GatewayError {
   return new GatewayError('upstream_unavailable', `The upstream stream ended before ${what}.`, { code: 'upstream_stream_truncated' });
 }
 
+/**
+ * The upstream does not know a task the gateway holds a ref to (never made, expired, deleted): the worker settles
+ * the task as failed. `knows` says how, e.g. "no longer knows task"; the id is quoted and cut to 100 characters.
+ */
+export function upstreamTaskNotFound(upstream: string, knows: string, id: string): GatewayError {
+  return new GatewayError('upstream_error', `The upstream (${upstream}) ${knows} ${JSON.stringify(id.slice(0, 100))}.`, {
+    code: 'upstream_task_not_found',
+    upstreamStatus: 404,
+  });
+}
+
 /** The upstream answered 2xx with something the adapter cannot read. */
 export function malformedUpstream(what: string): GatewayError {
   return new GatewayError('upstream_malformed_response', `The upstream provider sent ${what}.`, { code: 'upstream_malformed_response' });

@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
+import { malformedUpstream, upstreamTaskNotFound, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { klingEnvelopeSchema, type KlingTask, type KlingTaskKind } from './kling-api';
 import type { KlingTokens } from './kling-auth';
 import { checkKlingRequest, convertToKlingTask, klingTaskKind } from './convert-to-kling-task';
 import { mapKlingTask } from './map-kling-task';
+
+const notFound = (id: string) => upstreamTaskNotFound('Kling', 'does not know task', id);
 
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})$/;
@@ -59,11 +61,4 @@ export class KlingVideoModel implements VideoModelPort {
     if (!env.data) throw malformedUpstream(`${what} without data`);
     return env.data;
   }
-}
-
-function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (Kling) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
-    code: 'upstream_task_not_found',
-    upstreamStatus: 404,
-  });
 }

@@ -1,20 +1,27 @@
 import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamCall, type UpstreamClient, type UpstreamSchema } from '@gateway/provider-kit';
+import { type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
+import {
+  malformedUpstream,
+  upstreamTaskNotFound,
+  type UpstreamCall,
+  type UpstreamClient,
+  type UpstreamSchema,
+} from '@gateway/provider-kit';
 import { minimaxCreatedSchema, minimaxFileSchema, minimaxQuerySchema, type MiniMaxBaseResp } from './minimax-api';
 import { minimaxBaseRespError } from './minimax-error';
 import { checkMiniMaxRequest, convertToMiniMaxVideo } from './convert-to-minimax-video';
 import { mapMiniMaxQuery } from './map-minimax-query';
 
-/** The ref is the task id. */
-const REF = /^([A-Za-z0-9_-]{1,128})$/;
+const notFound = (id: string) => upstreamTaskNotFound('MiniMax', 'does not know task', id);
+
+/** A task id as MiniMax issues it; the operation ref is the task id itself. */
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** 2013 "invalid params" on a query that has only the task id: the id is not one of this account's tasks. */
 const UNKNOWN_TASK = 2013;
 
 function decodeRef(ref: string): string {
-  const m = REF.exec(ref);
-  if (!m) throw notFound(ref);
-  return m[1]!;
+  if (!TASK_ID.test(ref)) throw notFound(ref);
+  return ref;
 }
 
 /**
@@ -36,7 +43,7 @@ export class MiniMaxVideoModel implements VideoModelPort {
       'a created task',
     );
     const id = created.task_id;
-    if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) throw malformedUpstream('a created task without a usable task_id');
+    if (typeof id !== 'string' || !TASK_ID.test(id)) throw malformedUpstream('a created task without a usable task_id');
     return id;
   }
 
@@ -70,11 +77,4 @@ export class MiniMaxVideoModel implements VideoModelPort {
       throw minimaxBaseRespError(body.base_resp, { status: res.status, headers: res.headers, requestId: res.requestId });
     return body;
   }
-}
-
-function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (MiniMax) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
-    code: 'upstream_task_not_found',
-    upstreamStatus: 404,
-  });
 }

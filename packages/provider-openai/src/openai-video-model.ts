@@ -7,9 +7,11 @@ import {
   type VideoRequest,
   type VideoStatus,
 } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
+import { malformedUpstream, upstreamTaskNotFound, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
+
+const notFound = (id: string) => upstreamTaskNotFound('Sora', 'no longer knows video', id);
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -91,11 +93,4 @@ export class OpenAiVideoModel implements VideoModelPort {
     if (!VIDEO_ID.test(ref)) return;
     (await this.http.request({ method: 'DELETE', path: `/videos/${ref}` })).close();
   }
-}
-
-function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (Sora) no longer knows video ${JSON.stringify(id.slice(0, 100))}.`, {
-    code: 'upstream_task_not_found',
-    upstreamStatus: 404,
-  });
 }

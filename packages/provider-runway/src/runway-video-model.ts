@@ -1,18 +1,18 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
+import { malformedUpstream, upstreamTaskNotFound, type UpstreamClient } from '@gateway/provider-kit';
 import { runwayCreatedSchema, runwayTaskSchema, type RunwayTask } from './runway-api';
 import { checkRunwayRequest, convertToRunwayTask } from './convert-to-runway-task';
 import { mapRunwayTask } from './map-runway-task';
 
+const notFound = (id: string) => upstreamTaskNotFound('Runway', 'does not know task', id);
+
+/** A task id as the upstream issues it; the operation ref is the task id itself. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** The ref is the task id. */
-const REF = /^([A-Za-z0-9_-]{1,128})$/;
 
 function decodeRef(ref: string): string {
-  const m = REF.exec(ref);
-  if (!m) throw notFound(ref);
-  return m[1]!;
+  if (!TASK_ID.test(ref)) throw notFound(ref);
+  return ref;
 }
 
 /**
@@ -48,15 +48,7 @@ export class RunwayVideoModel implements VideoModelPort {
 
   /** DELETE cancels a task that is not done (and deletes one that is). */
   async cancel(ref: OperationRef): Promise<void> {
-    const m = REF.exec(ref);
-    if (!m) return;
-    (await this.http.request({ method: 'DELETE', path: `/v1/tasks/${m[1]}` })).close();
+    if (!TASK_ID.test(ref)) return;
+    (await this.http.request({ method: 'DELETE', path: `/v1/tasks/${ref}` })).close();
   }
-}
-
-function notFound(id: string): GatewayError {
-  return new GatewayError('upstream_error', `The upstream (Runway) does not know task ${JSON.stringify(id.slice(0, 100))}.`, {
-    code: 'upstream_task_not_found',
-    upstreamStatus: 404,
-  });
 }
