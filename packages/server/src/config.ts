@@ -59,7 +59,6 @@ export interface GatewayConfigFile {
   sso?: { roles: Record<string, SsoRoleMapping> };
 }
 
-
 export interface GatewayConfig {
   source: string;
   file: GatewayConfigFile;

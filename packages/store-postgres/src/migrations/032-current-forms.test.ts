@@ -122,18 +122,16 @@ describeOnTestDatabases((target) => {
 
     it('seals provider keys and header values an earlier release stored unencrypted, and leaves references, markers and sealed values', async () => {
       const sealedBefore = seal('sk-sealed-0000000001', SECRET);
-      await db
-        .knex('config_entries')
-        .insert([
-          provider('clear', { apiKey: 'sk-clear-0000000001', options: { headers: { 'api-key': 'hdr-clear-0000000001' } } }),
-          provider('env', { apiKey: 'env:OA_KEY' }),
-          provider('file', { apiKey: FILE_KEY_MARKER, options: { headers: { 'x-key': FILE_KEY_MARKER } } }),
-          provider('sealed', { apiKey: sealedBefore }),
-          {
-            ...provider('old-file', { apiKey: 'sk-file-0000000001', options: { headers: { 'x-key': 'hdr-file-0000000001' } } }),
-            source: 'file',
-          },
-        ]);
+      await db.knex('config_entries').insert([
+        provider('clear', { apiKey: 'sk-clear-0000000001', options: { headers: { 'api-key': 'hdr-clear-0000000001' } } }),
+        provider('env', { apiKey: 'env:OA_KEY' }),
+        provider('file', { apiKey: FILE_KEY_MARKER, options: { headers: { 'x-key': FILE_KEY_MARKER } } }),
+        provider('sealed', { apiKey: sealedBefore }),
+        {
+          ...provider('old-file', { apiKey: 'sk-file-0000000001', options: { headers: { 'x-key': 'hdr-file-0000000001' } } }),
+          source: 'file',
+        },
+      ]);
 
       await up(db.knex, { sealSecret: SECRET });
 
