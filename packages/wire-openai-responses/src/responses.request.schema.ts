@@ -160,15 +160,17 @@ export const responsesRequestSchema = {
 
 const COMPACT_IGNORED = 'Accepted and ignored: the gateway compacts the history itself.';
 
-/** `POST /v1/responses/compact`. */
+const { model, input, instructions, previous_response_id } = responsesRequestSchema.properties;
+
+/** `POST /v1/responses/compact`: the conversation fields of a create. */
 export const compactRequestSchema = {
   type: 'object',
   required: ['model'],
   properties: {
-    model: { type: 'string', minLength: 1 },
-    input: inputSchema,
-    instructions: { type: ['string', 'null'] },
-    previous_response_id: { type: ['string', 'null'], minLength: 1 },
+    model,
+    input,
+    instructions,
+    previous_response_id,
     // OpenAI's cache and tier options: accepted and ignored, the gateway compacts the history itself
     prompt_cache_key: { type: ['string', 'null'], description: COMPACT_IGNORED },
     prompt_cache_options: { type: ['object', 'null'], description: COMPACT_IGNORED },
