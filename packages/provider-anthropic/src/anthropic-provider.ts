@@ -1,4 +1,3 @@
-import type { TextModelPort } from '@gateway/provider-kit';
 import {
   ProviderConfigError,
   readOption,
@@ -7,27 +6,13 @@ import {
   requireBaseUrl,
   UpstreamClient,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type ProviderEntry,
+  type ProviderPorts,
 } from '@gateway/provider-kit';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_REQUEST_ID_HEADERS, ANTHROPIC_VERSION } from './anthropic-api';
 import { AnthropicChatModel } from './anthropic-chat-model';
 import type { ClientBetaPolicy } from './anthropic-passthrough';
 import { describeAnthropicFailure } from './anthropic-error';
-
-export interface AnthropicProviderConfig {
-  /** without `/v1`, as the Anthropic SDK takes it */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `defaultMaxTokens` (4096), `betas` (comma list sent as anthropic-beta), `clientBetas` (allow or deny list) */
-  options?: Record<string, unknown>;
-}
-
-export interface AnthropicProvider {
-  text: TextModelPort;
-  close(): void;
-  drain(): void;
-}
 
 const BETA_NAMES = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 
@@ -71,7 +56,8 @@ function clientBetaPolicy(options: Record<string, unknown> | undefined): ClientB
   return key === 'allow' ? { allow: list as string[] } : { deny: list as string[] };
 }
 
-export function createAnthropicProvider(config: AnthropicProviderConfig): AnthropicProvider {
+/** Claude text through the Messages API. The base URL is without `/v1`, as the Anthropic SDK takes it. */
+export function createAnthropicProvider(config: ProviderEntry): Required<Pick<ProviderPorts, 'text' | 'close' | 'drain'>> {
   rejectUnknownOptions(config.options, Object.keys(anthropicOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const betas = readOption.string(config.options, 'betas');

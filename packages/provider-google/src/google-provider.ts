@@ -1,4 +1,3 @@
-import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import {
   readOption,
   rejectUnknownOptions,
@@ -6,32 +5,14 @@ import {
   requireBaseUrl,
   textAndMediaClients,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type ProviderEntry,
+  type ProviderPorts,
 } from '@gateway/provider-kit';
 import { GOOGLE_DEFAULT_BASE_URL, GOOGLE_REQUEST_ID_HEADERS } from './google-api';
 import { GoogleChatModel } from './google-chat-model';
 import { describeGoogleFailure } from './google-error';
 import { GoogleImageModel } from './google-image-model';
 import { GoogleVideoModel } from './google-video-model';
-
-export interface GoogleProviderConfig {
-  /** without `/v1beta`, as the @google/genai SDK takes it */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `apiVersion` (v1beta), `schemaDialect`, `thinkingStyle`, `fallbackThoughtSignature` */
-  options?: Record<string, unknown>;
-}
-
-export interface GoogleProvider {
-  text: TextModelPort;
-  /** Gemini image output (generateContent → inlineData) */
-  image: ImageModelPort;
-  /** Veo (predictLongRunning) */
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
 
 /** `options` of a google provider entry. */
 export const googleOptionsSchema = {
@@ -51,7 +32,11 @@ export const googleOptionsSchema = {
   },
 } as const;
 
-export function createGoogleProvider(config: GoogleProviderConfig): GoogleProvider {
+/**
+ * Gemini text, Gemini image output (generateContent → inlineData) and Veo (predictLongRunning). The base URL is
+ * without `/v1beta`, as the @google/genai SDK takes it.
+ */
+export function createGoogleProvider(config: ProviderEntry): Required<ProviderPorts> {
   const o = config.options;
   rejectUnknownOptions(o, Object.keys(googleOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);

@@ -1,4 +1,3 @@
-import type { ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import {
   readOption,
   rejectUnknownOptions,
@@ -6,7 +5,8 @@ import {
   requireBaseUrl,
   textAndMediaClients,
   type ProviderDescriptor,
-  type UpstreamTimeouts,
+  type ProviderEntry,
+  type ProviderPorts,
 } from '@gateway/provider-kit';
 import { OpenAiAutoTextModel } from './openai-auto-text-model';
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api';
@@ -15,25 +15,6 @@ import { describeOpenAiFailure } from './openai-error';
 import { OpenAiImageModel } from './openai-image-model';
 import { OpenAiResponsesModel } from './openai-responses-model';
 import { OpenAiVideoModel } from './openai-video-model';
-
-export interface OpenAiProviderConfig {
-  /** includes `/v1`, as the openai SDK takes it */
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  /** `organization`, `project`: sent as OpenAI-Organization / OpenAI-Project; `api`: which text API to call (auto, chat, responses) */
-  options?: Record<string, unknown>;
-}
-
-export interface OpenAiProvider {
-  text: TextModelPort;
-  /** images generations and edits */
-  image: ImageModelPort;
-  /** Sora (videos API) */
-  video: VideoModelPort;
-  close(): void;
-  drain(): void;
-}
 
 /** `options` of an openai provider entry. */
 export const openAiOptionsSchema = {
@@ -52,7 +33,8 @@ export const openAiOptionsSchema = {
   },
 } as const;
 
-export function createOpenAiProvider(config: OpenAiProviderConfig): OpenAiProvider {
+/** Chat or Responses text, image generations and edits, and Sora (videos API). The base URL includes `/v1`, as the openai SDK takes it. */
+export function createOpenAiProvider(config: ProviderEntry): Required<ProviderPorts> {
   rejectUnknownOptions(config.options, Object.keys(openAiOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const organization = readOption.string(config.options, 'organization');
