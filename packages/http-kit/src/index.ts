@@ -13,6 +13,7 @@ export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
 export { compileValidator, type SchemaFailure, type SchemaRefusal } from './validate';
 export { checkBody, jsonRequestBody, type BodyCheckContext, type RequestBody } from './request-body';
+export { queryParams, type RequestQuery } from './request-query';
 export { sendContent } from './content-download';
 export { jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';
 export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } from './safe-fetch';

@@ -5,6 +5,7 @@ import { sendError } from './error-middleware';
 import type { ErrorShape } from './error-shape';
 import { requestSignal } from './request-abort';
 import type { BodyDoc, RequestBody } from './request-body';
+import type { RequestQuery } from './request-query';
 import type { RouteAuth, RouteDoc } from './route-doc';
 
 /** What every handler is told about its request, instead of reading `res.locals`. */
@@ -36,23 +37,25 @@ type ContextFor<A extends RouteAuth, Deps> = A extends { kind: 'api-key' }
 /**
  * One route, declared once: its OpenAPI description (method, path, auth and role, body, response, error shape) and
  * its handler. mountRoutes mounts it from these very fields; the OpenAPI document is built from the same object, and
- * a declared body is checked before the handler, which receives it typed as `ctx.body`.
+ * a declared query and body are checked before the handler, which receives them typed as `ctx.query` and `ctx.body`.
  */
-export interface Route<Deps = never, A extends RouteAuth = RouteAuth, B = unknown> extends RouteDoc {
+export interface Route<Deps = never, A extends RouteAuth = RouteAuth, B = unknown, Q = unknown> extends RouteDoc {
   auth: A;
   body?: RequestBody<B> | BodyDoc;
+  /** the query parameters checked (list the same ones in `params` for the description) */
+  query?: RequestQuery<Q>;
   /** run before the key check: headers every answer carries, or `next('route')` for a request another route owns */
   first?: readonly RequestHandler[];
   /** run after the key check (a refused caller's body is never read): header checks, body parsers */
   parse?: readonly RequestHandler[];
   /** when `errors` names several shapes: the one this request is answered in */
   errorShapeFor?(req: Request): string;
-  handle(ctx: ContextFor<A, Deps> & { body: B }, req: Request, res: Response): unknown;
+  handle(ctx: ContextFor<A, Deps> & { body: B; query: Q }, req: Request, res: Response): unknown;
 }
 
 /** A package's route declarations share their services: `const route = routeOf<ChatDeps>()`, then `route({...})`. */
 export function routeOf<Deps>() {
-  return <A extends RouteAuth, B = unknown>(r: Route<Deps, A, B>): Route<Deps> => r as unknown as Route<Deps>;
+  return <A extends RouteAuth, B = unknown, Q = unknown>(r: Route<Deps, A, B, Q>): Route<Deps> => r as unknown as Route<Deps>;
 }
 
 const checkOf = (body: Route<unknown>['body']) => (body && 'check' in body ? body.check : undefined);
@@ -95,7 +98,9 @@ function gate(auth: RouteAuth, gates: RouteGates): RequestHandler[] {
   return [];
 }
 
-function contextOf<Deps>(deps: Deps, res: Response, body: unknown): KeyedContext<Deps> & AdminContext<Deps> & { body: unknown } {
+type Checked = { body: unknown; query: unknown };
+
+function contextOf<Deps>(deps: Deps, res: Response, checked: Checked): KeyedContext<Deps> & AdminContext<Deps> & Checked {
   // an admin route's author comes from the admin gate; an API-key route's from its key or sign-on session
   const actor = res.locals.auditActor ?? (res.locals.principal ? actorOf(res) : undefined);
   const context = {
@@ -103,15 +108,15 @@ function contextOf<Deps>(deps: Deps, res: Response, body: unknown): KeyedContext
     requestId: res.locals.requestId,
     signal: requestSignal(res),
     principal: res.locals.principal!,
-    body,
+    ...checked,
     ...(actor ? { actor } : {}),
   };
-  return context as KeyedContext<Deps> & AdminContext<Deps> & { body: unknown };
+  return context as KeyedContext<Deps> & AdminContext<Deps> & Checked;
 }
 
 /**
- * Mounts each declared route on one router: `first`, the key check (role included), `parse`, the declared body's
- * check, the handler, errors in the route's shape.
+ * Mounts each declared route on one router: `first`, the key check (role included), `parse`, the declared query's and
+ * body's checks, the handler, errors in the route's shape.
  */
 export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, gates: RouteGates): Router {
   const router = Router();
@@ -122,8 +127,9 @@ export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, ga
     const errors: ErrorRequestHandler = (e, req, res, _next) => sendError(res, e, renderFor(req));
     const check = checkOf(r.body);
     const handle: RequestHandler = async (req, res) => {
+      const query: unknown = r.query ? r.query.check(req.query) : undefined;
       const body: unknown = check ? await check(req.body, req, { deps, principal: res.locals.principal }) : undefined;
-      await r.handle(contextOf(deps, res, body), req, res);
+      await r.handle(contextOf(deps, res, { body, query }), req, res);
     };
     router[r.method](expressPath(r.path), ...(r.first ?? []), ...gate(r.auth, gates), ...(r.parse ?? []), handle, errors);
   }

@@ -1,9 +1,11 @@
-import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { jsonBody, queryParams, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { adminAs, adminRoute } from './admin-route';
 import { key, query } from './admin-keys.openapi';
 import { createKeyBody, updateKeyBody } from './admin.request.schema';
 
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
+/** `?account=`: one account id (a repeated one is refused, not ignored). */
+const KEYS_QUERY = queryParams<{ account?: string }>([query('account', "Only this account's keys.")]);
 const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 
 /** The platform admin's key routes (KeyAdministration checks the bodies). */
@@ -12,14 +14,14 @@ export const adminKeyRoutes = [
     method: 'get',
     path: '/admin/keys',
     summary: 'List keys',
-    params: [query('account', "Only this account's keys.")],
+    params: KEYS_QUERY.params,
+    query: KEYS_QUERY,
     response: {
       description: 'The keys, without secrets.',
       content: json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: key } } }),
     },
-    async handle({ deps }, req, res) {
-      const account = typeof req.query.account === 'string' ? req.query.account : undefined;
-      res.json({ object: 'list', data: await deps.admin.listKeys(account) });
+    async handle({ deps, query }, _req, res) {
+      res.json({ object: 'list', data: await deps.admin.listKeys(query.account) });
     },
   }),
   adminRoute({

@@ -40,8 +40,8 @@ type AdminKey = { kind: 'admin-key' };
 const declare = routeOf<AdminDeps>();
 
 /** Every /admin route: the admin key (or the CLI's local token), OpenAI's error shape. */
-export const adminRoute = <B = unknown>(r: Omit<Route<AdminDeps, AdminKey, B>, 'format' | 'auth' | 'errors'>) =>
-  declare<AdminKey, B>({ ...r, format: 'admin', auth: { kind: 'admin-key' }, errors: 'openai' });
+export const adminRoute = <B = unknown, Q = unknown>(r: Omit<Route<AdminDeps, AdminKey, B, Q>, 'format' | 'auth' | 'errors'>) =>
+  declare<AdminKey, B, Q>({ ...r, format: 'admin', auth: { kind: 'admin-key' }, errors: 'openai' });
 
 /** Who made an admin change, for its audit record: the admin key, the CLI through its local token, or a signed-on person. */
 export const changedBy = ({ actor, requestId }: AdminContext<AdminDeps>, req: Request): AuditContext => ({

@@ -10,6 +10,7 @@ import {
   updateAccountBody as updateAccount,
   updateKeyBody as updateKey,
 } from './admin.request.schema';
+import { auditFilter, auditQuery } from './audit-view';
 
 async function refusal(body: RequestBody<unknown>, raw: unknown) {
   const e = await checkBody(body, raw).then(
@@ -104,5 +105,24 @@ describe('self-service bodies', () => {
   it("takes null for the task scope (the caller's own), which the admin API refuses", async () => {
     await expect(checkBody(selfServiceUpdateBody, { tasks: null })).resolves.toEqual({ tasks: null });
     expect((await refusal(updateKey, { tasks: null })).code).toBe('invalid_tasks');
+  });
+});
+
+describe('audit query', () => {
+  it.each([
+    [{ limit: 'ten' }, 'invalid_limit', 'limit'],
+    [{ limit: '123456' }, 'invalid_limit', 'limit'],
+    [{ from: 'yesterday' }, 'invalid_time', 'from'],
+    [{ export: 'xml' }, 'invalid_export', 'export'],
+    [{ actor: ['a', 'b'] }, 'invalid_parameter', 'actor'],
+    [{ action: 'x'.repeat(201) }, 'invalid_parameter', 'action'],
+  ])('%j: 400 %s', (query, code, param) => {
+    expect(() => auditQuery.check(query)).toThrow(expect.objectContaining({ code, param }));
+  });
+
+  it('reads empty values as absent and a month 13 as no time', () => {
+    expect(auditFilter(auditQuery.check({ limit: '', export: '', from: '' }))).toMatchObject({ limit: undefined, from: undefined });
+    expect(() => auditFilter({ to: '2030-13-01' })).toThrow(expect.objectContaining({ code: 'invalid_time', param: 'to' }));
+    expect(auditFilter({ actor: 'key_1' }, 'account').actor).toBe('key:key_1');
   });
 });

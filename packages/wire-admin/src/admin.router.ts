@@ -2,7 +2,7 @@ import type { AccountQuota } from '@gateway/core';
 import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { adminAs, adminRoute, catalogueAs, type CatalogueKind } from './admin-route';
 import { createAccountBody, setQuotaBody, updateAccountBody } from './admin.request.schema';
-import { auditFilter, sendAudit } from './audit-view';
+import { auditFilter, auditQuery, sendAudit } from './audit-view';
 import { auditList, auditParams } from './self-service.openapi';
 
 const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
@@ -172,8 +172,9 @@ export const adminAuditRoute = adminRoute({
   description:
     'Every change to keys, accounts, quotas, budgets, providers, models and groups, newest first, with who made it (admin key, key, CLI), before and after (secrets masked), when and from where. Read-only. `export=csv` for CSV.',
   params: auditParams,
+  query: auditQuery,
   response: { description: 'The records.', content: { ...auditList, 'text/csv': { type: 'string' } } },
-  async handle({ deps }, req, res) {
-    sendAudit(req, res, await deps.admin.auditLog(auditFilter(req)));
+  async handle({ deps, query }, _req, res) {
+    sendAudit(query, res, await deps.admin.auditLog(auditFilter(query)));
   },
 });

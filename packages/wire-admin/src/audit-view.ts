@@ -1,6 +1,7 @@
-import type { Request, Response } from 'express';
-import { invalid, type AuditFilter, type AuditRecord } from '@gateway/core';
-import { csvTable } from '@gateway/http-kit';
+import type { Response } from 'express';
+import { invalid, type AuditFilter, type AuditRecord, type GatewayError } from '@gateway/core';
+import { csvTable, queryParams, type SchemaRefusal } from '@gateway/http-kit';
+import { auditParams } from './self-service.openapi';
 
 /** An audit record as GET /admin/audit and GET /v1/audit answer it. */
 export const auditView = (r: AuditRecord) => ({
@@ -31,27 +32,54 @@ export function accountAuditView(r: AuditRecord) {
   return { ...view, actor: { type: r.actor.type, id: NAMELESS_ACTORS.has(r.actor.type) ? r.actor.id : HIDDEN }, address: null };
 }
 
-const text = (req: Request, name: string) => {
-  const v = req.query[name];
-  if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > 200) throw invalid('invalid_parameter', `"${name}" must be one string.`, name);
-  return v;
-};
+/** The audit routes' query as declared and checked (an empty value counts as absent). */
+export interface AuditQuery {
+  actor?: string;
+  action?: string;
+  target?: string;
+  from?: string;
+  to?: string;
+  limit?: string;
+  export?: string;
+}
 
-const time = (req: Request, name: string) => {
-  const v = text(req, name);
+const text = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+/** The form of a time is checked by the schema; a form that names no instant (month 13) is refused here. */
+const time = (q: AuditQuery, name: 'from' | 'to') => {
+  const v = text(q[name]);
   if (v === undefined) return undefined;
-  const at = /^\d{1,12}$/.test(v) ? new Date(Number(v) * 1000) : /^\d{4}-\d{2}-\d{2}/.test(v) ? new Date(v) : null;
-  if (!at || Number.isNaN(at.getTime())) throw invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name);
+  const at = /^\d{1,12}$/.test(v) ? new Date(Number(v) * 1000) : new Date(v);
+  if (Number.isNaN(at.getTime())) throw invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name);
   return at;
 };
+
+/** Each parameter's own refusal when it is one string of a wrong form; a repeated or over-long one is `invalid_parameter`. */
+const FORM: Record<string, (name: string) => GatewayError> = {
+  from: (name) => invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name),
+  to: (name) => invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name),
+  limit: () => invalid('invalid_limit', '"limit" must be a whole number up to 10000.', 'limit'),
+  export: () => invalid('invalid_export', '"export" must be "csv" or "json".', 'export'),
+};
+const ORDER = ['actor', 'limit', 'action', 'target', 'from', 'to', 'export'];
+
+const refuseAuditQuery: SchemaRefusal = (failures) => {
+  const first = [...failures].sort((a, b) => ORDER.indexOf(a.at) - ORDER.indexOf(b.at))[0];
+  if (!first) return undefined;
+  if (first.keyword === 'type' || first.keyword === 'maxLength')
+    return invalid('invalid_parameter', `"${first.at}" must be one string.`, first.at);
+  return FORM[first.at]?.(first.at);
+};
+
+/** GET /admin/audit's and GET /v1/audit's query, checked before the handler. */
+export const auditQuery = queryParams<AuditQuery>(auditParams, { refuse: refuseAuditQuery });
 
 /**
  * The query's filters: actor, action and target (each `id` or `type:id`), from/to (ISO 8601 or Unix seconds), limit.
  * An account's view filters by the actors it may see: a bare id is a key's, and hidden ids cannot be probed.
  */
-export function auditFilter(req: Request, view: 'platform' | 'account' = 'platform'): AuditFilter {
-  let actor = text(req, 'actor');
+export function auditFilter(q: AuditQuery, view: 'platform' | 'account' = 'platform'): AuditFilter {
+  let actor = text(q.actor);
   if (view === 'account' && actor !== undefined) {
     const i = actor.indexOf(':');
     const type = i > 0 ? actor.slice(0, i) : 'key';
@@ -59,15 +87,13 @@ export function auditFilter(req: Request, view: 'platform' | 'account' = 'platfo
       throw invalid('invalid_parameter', '"actor" names a key (`key:<id>` or its id), `admin_key` or `cli` here.', 'actor');
     actor = `${type}:${i > 0 ? actor.slice(i + 1) : actor}`;
   }
-  const limit = text(req, 'limit');
-  if (limit !== undefined && !/^\d{1,5}$/.test(limit))
-    throw invalid('invalid_limit', '"limit" must be a whole number up to 10000.', 'limit');
+  const limit = text(q.limit);
   return {
     actor,
-    action: text(req, 'action'),
-    target: text(req, 'target'),
-    from: time(req, 'from'),
-    to: time(req, 'to'),
+    action: text(q.action),
+    target: text(q.target),
+    from: time(q, 'from'),
+    to: time(q, 'to'),
     limit: limit === undefined ? undefined : Math.max(1, Math.min(Number(limit), 10_000)),
   };
 }
@@ -88,12 +114,9 @@ const CSV_COLUMNS = [
 ] as const;
 
 /** JSON `{data}`, or CSV with `export=csv` (before/after as JSON text); `account`: as an account's admins read it. */
-export function sendAudit(req: Request, res: Response, records: AuditRecord[], view: 'platform' | 'account' = 'platform'): void {
+export function sendAudit(q: AuditQuery, res: Response, records: AuditRecord[], view: 'platform' | 'account' = 'platform'): void {
   const data = records.map(view === 'account' ? accountAuditView : auditView);
-  const format = text(req, 'export');
-  if (format !== undefined && format !== 'csv' && format !== 'json')
-    throw invalid('invalid_export', '"export" must be "csv" or "json".', 'export');
-  if (format === 'csv') {
+  if (q.export === 'csv') {
     const rows = data.map((r) => ({
       ...r,
       actor_type: r.actor.type,

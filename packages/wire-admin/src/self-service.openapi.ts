@@ -4,7 +4,14 @@ import { key } from './admin-keys.openapi';
 /** What /openapi.json shows of the account admins' own routes (self-service.router.ts declares them). */
 export const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 export const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
-const query = (name: string, description: string): ParamDoc => ({ name, in: 'query', description, schema: { type: 'string' } });
+const query = (name: string, description: string, form: Record<string, unknown> = {}): ParamDoc => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string', maxLength: 200, ...form },
+});
+/** Unix seconds, or an ISO 8601 date (a time after it); empty: absent. */
+const TIME = { pattern: '^(\\d{1,12}|\\d{4}-\\d{2}-\\d{2}.*)?$' };
 export const bounds =
   "Within the caller's bounds: a key the caller could have created itself (its group `exceeds_group`, its model allowlist `exceeds_allowlist`, limits no laxer than its own or the gateway's per-key ones `exceeds_rate_limit`, an expiry no later `exceeds_expiry`, a task scope no wider `exceeds_tasks`, a budget no larger `exceeds_budget`) and within the account's credit quota (`exceeds_quota`) and key count (`exceeds_key_count`): 400 naming the bound. A field left out (on creation) or null means the caller's own bound.";
 /** Rotation and revocation: only of a key the caller could have created. */
@@ -38,10 +45,10 @@ export const auditParams: ParamDoc[] = [
   query('actor', 'An actor id, or `type:id` (`key:key_…`, `admin_key:admin`, `cli:cli`).'),
   query('action', 'An action, e.g. `key.create`.'),
   query('target', 'A target id, or `type:id`.'),
-  query('from', 'From this instant (ISO 8601 or Unix seconds), inclusive.'),
-  query('to', 'Before this instant.'),
-  query('limit', 'At most this many records, newest first (default 1000, up to 10000).'),
-  query('export', '`csv` for CSV (before/after as JSON text).'),
+  query('from', 'From this instant (ISO 8601 or Unix seconds), inclusive.', TIME),
+  query('to', 'Before this instant.', TIME),
+  query('limit', 'At most this many records, newest first (default 1000, up to 10000).', { pattern: '^(\\d{1,5})?$' }),
+  query('export', '`csv` for CSV (before/after as JSON text).', { enum: ['csv', 'json', ''] }),
 ];
 
 export const auditList = json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: auditRecord } } });

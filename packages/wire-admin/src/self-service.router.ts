@@ -11,7 +11,7 @@ import {
   type Principal,
 } from '@gateway/core';
 import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
-import { auditFilter, sendAudit } from './audit-view';
+import { auditFilter, auditQuery, sendAudit } from './audit-view';
 import { auditList, auditParams, bounds, json, keyId, touchBounds, withSecret } from './self-service.openapi';
 import { key } from './admin-keys.openapi';
 import { rotateBody, selfServiceCreateBody, selfServiceUpdateBody } from './admin.request.schema';
@@ -66,8 +66,8 @@ const boundsOf = async (ctx: Ctx) => accountBounds(ctx.deps, await callerOf(ctx)
 type AdminKeyed = { kind: 'api-key'; role: 'admin'; session: true };
 const declare = routeOf<SelfServiceDeps>();
 /** Every self-service route: an account admin's key (or dashboard session), OpenAI's error shape. */
-const route = <B = unknown>(r: Omit<Route<SelfServiceDeps, AdminKeyed, B>, 'format' | 'auth' | 'errors'>) =>
-  declare<AdminKeyed, B>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin', session: true }, errors: 'openai' });
+const route = <B = unknown, Q = unknown>(r: Omit<Route<SelfServiceDeps, AdminKeyed, B, Q>, 'format' | 'auth' | 'errors'>) =>
+  declare<AdminKeyed, B, Q>({ ...r, format: 'self-service', auth: { kind: 'api-key', role: 'admin', session: true }, errors: 'openai' });
 
 /**
  * The account's own keys and audit slice, for its account admins (`role: 'admin'` on each declaration: requireKey
@@ -200,9 +200,10 @@ export const selfServiceRoutes = [
     summary: "The account's audit records",
     description: 'Changes to this account (its keys, quota, budgets), newest first. Read-only: no route edits or deletes a record.',
     params: auditParams,
+    query: auditQuery,
     response: { description: 'The records.', content: auditList },
-    async handle({ deps, principal }, req, res) {
-      sendAudit(req, res, await deps.admin.auditLog({ ...auditFilter(req, 'account'), accountId: principal.accountId }), 'account');
+    async handle({ deps, principal, query }, _req, res) {
+      sendAudit(query, res, await deps.admin.auditLog({ ...auditFilter(query, 'account'), accountId: principal.accountId }), 'account');
     },
   }),
 ];
