@@ -24,7 +24,6 @@ export {
   IDEMPOTENCY_KEY_PARAM,
   withFileFields,
   type ParamDoc,
-  type RouteAuth,
   type RouteDoc,
   type SchemaDoc,
 } from './route-doc';
@@ -33,6 +32,7 @@ export { countInputTokens } from './token-count';
 export { sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
 export { csvField, csvTable } from './csv-table';
+export { openApiDocument } from './openapi-document';
 export { streamAdmission } from './stream-admission';
 export { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
 export type { RequestState } from './request-state';
