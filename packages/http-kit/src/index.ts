@@ -8,7 +8,7 @@ export { mountRoutes, routeOf, type AdminContext, type KeyedContext, type Route 
 export { extractKey, REFUSED_PRINCIPAL, type Authenticator, type SessionIdentity, type SessionLookup } from './auth';
 export { requestOrigin } from './request-origin';
 export { openStreamCount } from './sse';
-export { streamTaskEvents, type TaskEventsSource } from './task-events';
+export { streamTaskEvents, taskEventsResponse, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
 export { compileValidator, type SchemaFailure, type SchemaRefusal } from './validate';

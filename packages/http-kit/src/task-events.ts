@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { principalOf } from './auth';
 import { requestSignal } from './request-abort';
+import type { RouteDoc } from './route-doc';
 import { SseWriter } from './sse';
 import { streamShutdownOf } from './stream-shutdown';
 
@@ -39,4 +40,17 @@ export async function streamTaskEvents<T>(
     sse.end();
     finished?.();
   }
+}
+
+/** The documented answer of a live-status route; `object` names what each message holds, e.g. "video object". */
+export function taskEventsResponse(object: string): RouteDoc['response'] {
+  return {
+    description: `An event stream of ${object}s.`,
+    content: {
+      'text/event-stream': {
+        type: 'string',
+        description: `Messages \`data: <${object}>\`, one at once and one per change of status or progress; the stream ends after the terminal state.`,
+      },
+    },
+  };
 }

@@ -8,6 +8,7 @@ import {
   routeOf,
   sendContent,
   streamTaskEvents,
+  taskEventsResponse,
   type TaskEventsSource,
 } from '@gateway/http-kit';
 import { modelParam, operation, operationParams } from './gemini-video.openapi';
@@ -83,16 +84,7 @@ export const geminiVideoRoutes = atGeminiVersions([
     format,
     auth,
     params: operationParams,
-    response: {
-      description: 'An event stream of operations.',
-      content: {
-        'text/event-stream': {
-          type: 'string',
-          description:
-            'Messages `data: <operation>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
-        },
-      },
-    },
+    response: taskEventsResponse('operation'),
     errors: 'code-message',
     async handle({ deps }, req, res) {
       await streamTaskEvents(res, deps.taskEvents, String(req.params.id), (t) => encodeOperation(t, deps.publicBaseUrl(req)));

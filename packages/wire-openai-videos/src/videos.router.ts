@@ -7,6 +7,7 @@ import {
   openAiErrorShape,
   routeOf,
   streamTaskEvents,
+  taskEventsResponse,
   type TaskEventsSource,
 } from '@gateway/http-kit';
 import { encodeVideo, encodeVideoList } from './video.object.codec';
@@ -118,16 +119,7 @@ export const openAiVideosRoutes = [
     format,
     auth: read,
     params: [idParam],
-    response: {
-      description: 'An event stream of video objects.',
-      content: {
-        'text/event-stream': {
-          type: 'string',
-          description:
-            'Messages `data: <video object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
-        },
-      },
-    },
+    response: taskEventsResponse('video object'),
     errors: 'openai',
     async handle({ deps }, req, res) {
       await streamTaskEvents(res, deps.taskEvents, String(req.params.id), encodeVideo);

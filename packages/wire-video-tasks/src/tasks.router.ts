@@ -1,6 +1,14 @@
 import type { Request } from 'express';
 import { TASK_STATUSES, type VideoTask, type VideoTaskService } from '@gateway/core';
-import { IDEMPOTENCY_KEY_PARAM, jsonBody, loadUrlBytes, routeOf, streamTaskEvents, type TaskEventsSource } from '@gateway/http-kit';
+import {
+  IDEMPOTENCY_KEY_PARAM,
+  jsonBody,
+  loadUrlBytes,
+  routeOf,
+  streamTaskEvents,
+  taskEventsResponse,
+  type TaskEventsSource,
+} from '@gateway/http-kit';
 import type { UrlLoader } from './content-items.codec';
 import { encodeTask } from './task.object.codec';
 import { filter, idParam, task } from './tasks.openapi';
@@ -120,16 +128,7 @@ export const videoTasksRoutes = [
     format: 'video-tasks',
     auth: read,
     params: [idParam],
-    response: {
-      description: 'An event stream of task objects.',
-      content: {
-        'text/event-stream': {
-          type: 'string',
-          description:
-            'Messages `data: <task object>`, one at once and one per change of status or progress; the stream ends after the terminal state.',
-        },
-      },
-    },
+    response: taskEventsResponse('task object'),
     errors: 'code-message',
     // Live status: the task object at once and at every change, until it is terminal (docs/webhooks.md).
     async handle({ deps }, req, res) {
