@@ -3,7 +3,7 @@ import {
   newKeyId,
   type Account,
   type ApiKeyRecord,
-  type KeyRepository,
+  type KeyChangeRepository,
   type KeyRole,
   type KeySettings,
   type NewKey,
@@ -69,7 +69,7 @@ const toAccount = (r: { id: string; name: string; created_at: Date }): Account =
   createdAt: new Date(r.created_at),
 });
 
-export class KnexKeyRepository implements KeyRepository {
+export class KnexKeyRepository implements KeyChangeRepository {
   constructor(private readonly db: Knex) {}
 
   async findKeyByHash(hash: string) {
