@@ -149,6 +149,7 @@ export { VideoTasks } from './use-cases/video-tasks';
 export { AllAccountTasks, ALL_ACCOUNT_TASKS_MAX_LIMIT, type AllAccountTasksQuery } from './use-cases/all-account-tasks';
 export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
+export { workerLoop } from './use-cases/worker-loop';
 export { missingPrice, type ModelPricing } from './pricing';
 export { Billing, type BudgetStatus } from './use-cases/billing';
 export {

@@ -6,13 +6,13 @@ import {
   newId,
   VideoTasks,
   VideoWorker,
+  workerLoop,
   type ContentStore,
   type VideoProviderLookup,
   type VideoWorkerOptions,
 } from '@gateway/core';
 import { FileContentStore } from '@gateway/store-files';
 import type { WiringContext } from './context';
-import { workerLoop } from './worker-loop';
 import { ffmpegVideoProbe } from './ffmpeg-video-probe';
 
 export interface VideoEngineOptions extends Partial<Omit<VideoWorkerOptions, 'owner'>> {

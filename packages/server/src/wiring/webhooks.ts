@@ -7,6 +7,7 @@ import {
   TaskWatch,
   WebhookDispatcher,
   WebhookEndpoints,
+  workerLoop,
   type VideoTask,
   type VideoTaskService,
 } from '@gateway/core';
@@ -14,7 +15,6 @@ import { taskChangeFeed, type Database } from '@gateway/store-postgres';
 import { encodeTask } from '@gateway/wire-video-tasks';
 import type { AreaWiring, WiringContext } from './context';
 import { httpWebhookSender } from './webhook-sender';
-import { workerLoop } from './worker-loop';
 import { readEnv } from '../env.schema';
 import { webhookEnvOf } from './webhooks-env';
 

@@ -1,8 +1,5 @@
-import { Writable } from 'node:stream';
 import { eventually } from '@gateway/testkit';
-import { taskChangeFeed } from '@gateway/store-postgres';
-import { createLogger } from '../logger';
-import { workerLoop } from './worker-loop';
+import { workerLoop, type LoopLogger } from './worker-loop';
 
 /** A round that fails while the "store" is down, as the worker's claim query does in a database outage. */
 function storeRound() {
@@ -16,13 +13,8 @@ function storeRound() {
 
 function capturedLogger() {
   const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { lines, logger: createLogger('debug', { stream, format: 'json' }) };
+  const logger: LoopLogger = { log: (level, message, fields) => void lines.push({ level, message, ...fields }) };
+  return { lines, logger };
 }
 
 describe('the video worker loop in a store outage', () => {
@@ -138,18 +130,13 @@ describe('the video worker loop wakes on task changes', () => {
     const held = heldRound();
     const { logger } = capturedLogger();
     const loop = workerLoop(held.round(t.timers.now), POLL, logger, { timers: t.timers, wakeGapMs: 100 });
-    // the notices come through the task change feed, as the gateway wires it (webhooks.ts: onAny → wake)
-    let notify!: (id: string) => void;
-    const feed = taskChangeFeed(
-      { listen: async (_c, onNotify) => ((notify = onNotify), async () => undefined) },
-      { onAny: () => loop.wake() },
-    );
-    await feed.start();
+    // a task change notice wakes the loop, as the gateway wires the change feed (webhooks.ts: onAny → wake)
+    const notify = () => loop.wake();
     loop.start();
     await t.flush();
     expect({ rounds: held.state.rounds, nextAt: t.nextAt() }).toEqual({ rounds: 0, nextAt: POLL });
 
-    notify('task-new');
+    notify();
     expect(held.state.rounds).toBe(1); // started by the notice itself: the clock has not moved
     expect(held.state.startedAt).toEqual([0]);
     held.finish();
@@ -160,7 +147,6 @@ describe('the video worker loop wakes on task changes', () => {
     expect(held.state.startedAt).toEqual([0, POLL]); // no notice: the poll runs the round
     held.finish();
     await loop.stop();
-    await feed.close();
   });
 
   it('notices during a round make one more round after it, no sooner than the wake gap after the last start', async () => {
