@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { call, download, getJson, query } from '../api';
+import { call, getJson, query } from '../api';
 import type { Session } from '../session';
 import type { Caller } from '../roles';
 import { AdminOnly, ErrorNote, Field } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { FilterActions, useCsvExport } from '../components/csv-export';
 
 interface AuditRecord {
   id: string;
@@ -47,8 +48,8 @@ const brief = (v: unknown) => (v === null || v === undefined ? '—' : JSON.stri
 export function Audit({ session, caller }: { session: Session; caller: Caller }) {
   const [draft, setDraft] = useState(EMPTY);
   const [applied, setApplied] = useState(EMPTY);
-  const [exportError, setExportError] = useState<string | null>(null);
   const allowed = caller !== 'member';
+  const { exportError, exportCsv } = useCsvExport(() => call(session.key, auditPath(caller, applied, true)), 'audit.csv');
   const records = useLoad(
     () => (allowed ? getJson<{ data: AuditRecord[] }>(session.key, auditPath(caller, applied)).then((r) => r.data) : Promise.resolve([])),
     [session.key, caller, applied],
@@ -58,14 +59,6 @@ export function Audit({ session, caller }: { session: Session; caller: Caller })
   const apply = (e: FormEvent) => {
     e.preventDefault();
     setApplied(draft);
-  };
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
-      await download(await call(session.key, auditPath(caller, applied, true)), 'audit.csv');
-    } catch (e) {
-      setExportError((e as Error).message);
-    }
   };
   return (
     <section>
@@ -86,12 +79,7 @@ export function Audit({ session, caller }: { session: Session; caller: Caller })
         <Field label="To">
           <input type="datetime-local" value={draft.to} onChange={set('to')} />
         </Field>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="button" onClick={() => void exportCsv()}>
-            Export CSV
-          </button>
-        </div>
+        <FilterActions onExport={exportCsv} />
       </form>
       <ErrorNote error={records.error ?? exportError} />
       <table aria-label="Audit log">

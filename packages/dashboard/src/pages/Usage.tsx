@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { download } from '../api';
 import type { Session } from '../session';
 import { ErrorNote, Field, num, time } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { FilterActions, useCsvExport } from '../components/csv-export';
 import { usageCsv, usageRows, type UsageFilters } from '../usage-rows';
 import { RANGES, rangeOf, type Scope } from '../usage-analytics';
 import type { Caller } from '../roles';
@@ -33,7 +33,7 @@ export function Usage({ session, caller }: { session: Session; caller: Caller })
   const [draft, setDraft] = useState<UsageFilters>(EMPTY);
   const [applied, setApplied] = useState<UsageFilters>(() => appliedOf(EMPTY, '7d'));
   const [scope, setScope] = useState<Scope>(() => scopeOf(applied));
-  const [exportError, setExportError] = useState<string | null>(null);
+  const { exportError, exportCsv } = useCsvExport(() => usageCsv(session, applied), 'usage.csv');
   const rows = useLoad(() => usageRows(session, applied), [session.key, applied]);
   const set = (k: keyof UsageFilters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   const apply = (e: FormEvent) => {
@@ -41,15 +41,6 @@ export function Usage({ session, caller }: { session: Session; caller: Caller })
     const next = appliedOf(draft, preset);
     setApplied(next);
     setScope(scopeOf(next));
-  };
-  // never rejects: a failure is shown on the page, so its event handler drops the promise (void)
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
-      await download(await usageCsv(session, applied), 'usage.csv');
-    } catch (e) {
-      setExportError((e as Error).message);
-    }
   };
   const admin = session.role === 'admin';
   return (
@@ -98,12 +89,7 @@ export function Usage({ session, caller }: { session: Session; caller: Caller })
             ))}
           </select>
         </Field>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="button" onClick={() => void exportCsv()}>
-            Export CSV
-          </button>
-        </div>
+        <FilterActions onExport={exportCsv} />
       </form>
       <UsageAnalytics session={session} caller={caller} scope={scope} />
       <h2>Requests</h2>
