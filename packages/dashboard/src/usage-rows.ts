@@ -1,16 +1,12 @@
 import { call, getJson, query } from './api';
 import type { Session } from './session';
+import type { Scope } from './usage-analytics';
 import type { UsageRow } from './usage-row';
 
 export type { UsageRow };
 
-export interface UsageFilters {
-  from?: string;
-  to?: string;
-  account?: string;
-  key?: string;
-  model?: string;
-  provider?: string;
+/** The analytics scope, narrowed further to one status or task for the request log. */
+export interface UsageFilters extends Scope {
   status?: string;
   task?: string;
 }
