@@ -1,11 +1,11 @@
 import type { Express } from 'express';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { StreamShutdown } from '@gateway/http-kit';
-import { responsesSocket } from '@gateway/wire-openai-responses';
+import { attachSocketRoutes, responsesSocket } from '@gateway/wire-openai-responses';
 import type { GatewayEnv } from './gateway-env';
 import { createTimedServer } from './listen-timeouts';
 import type { Logger } from './logger';
-import { attachSocketRoutes, loopbackOrigin } from './socket-upgrades';
 import { StartupError } from './startup-checks';
 import type { WiringContext } from './wiring/context';
 
@@ -77,4 +77,12 @@ function listenError(e: NodeJS.ErrnoException, port: number, host: string): Erro
   if (e.code === 'EACCES')
     return new StartupError(`Port ${port} on ${host} needs privileges this process lacks: use a port above 1023.`, 'port_denied');
   return e;
+}
+
+/** The origin of a listening server as seen from itself: a wildcard address is reached on loopback. */
+function loopbackOrigin(server: Server): string {
+  const { address, family, port } = server.address() as AddressInfo;
+  const ipv6 = family === 'IPv6' || String(family) === '6';
+  const host = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address;
+  return ipv6 || host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }

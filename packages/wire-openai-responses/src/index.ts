@@ -1,2 +1,3 @@
 export { openAiResponsesFormat } from './responses.format';
-export { responsesSocket, type SocketAcceptance, type TextSocket } from './responses.websocket';
+export { responsesSocket } from './responses.websocket';
+export { attachSocketRoutes } from './responses.websocket.transport';

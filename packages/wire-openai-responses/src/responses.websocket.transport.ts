@@ -1,9 +1,12 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { TextSocket, SocketAcceptance } from '@gateway/wire-openai-responses';
-import type { Logger } from './logger';
+import type { SocketAcceptance, TextSocket } from './responses.websocket';
+
+/** Where a failed upgrade is reported: the server's logger fits. */
+export interface UpgradeLogger {
+  error(message: string, fields: Record<string, unknown>): void;
+}
 
 /** A path served over WebSocket: the wire format decides whether to accept the upgrade and serves the socket. */
 export interface SocketRoute {
@@ -19,7 +22,7 @@ const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
  * a refused upgrade (a bad key) is answered with its HTTP status and JSON body before the upgrade, never a 101.
  * `close()` ends the open sockets (1001, going away): node's server.close() does not wait for upgraded sockets.
  */
-export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger: Logger): { close(): void } {
+export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger: UpgradeLogger): { close(): void } {
   // No permessage-deflate: a compressed frame of a few KB would inflate to maxPayload, so a message's bytes in memory
   // are the bytes that travelled (clients fall back to plain frames when the server does not offer it).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
@@ -47,14 +50,6 @@ export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger
       wss.close();
     },
   };
-}
-
-/** The origin of a listening server as seen from itself: a wildcard address is reached on loopback. */
-export function loopbackOrigin(server: Server): string {
-  const { address, family, port } = server.address() as AddressInfo;
-  const ipv6 = family === 'IPv6' || String(family) === '6';
-  const host = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address;
-  return ipv6 || host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
 
 function pathOf(url: string | undefined): string {
