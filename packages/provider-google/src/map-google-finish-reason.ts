@@ -1,4 +1,4 @@
-import type { FinishReason, Usage } from '@gateway/provider-kit';
+import { usageOf, type FinishReason, type Usage } from '@gateway/provider-kit';
 import type { GoogleUsage } from './google-api';
 
 const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']);
@@ -16,14 +16,12 @@ export function mapGoogleFinishReason(reason: string | undefined, hasToolCalls: 
  * completion_tokens does), so thoughts are added. promptTokenCount already counts cached content.
  */
 export function mapGoogleUsage(u: GoogleUsage | undefined): Usage {
-  const input = (u?.promptTokenCount ?? 0) + (u?.toolUsePromptTokenCount ?? 0);
   const thoughts = u?.thoughtsTokenCount;
-  const output = (u?.candidatesTokenCount ?? 0) + (thoughts ?? 0);
-  return {
-    inputTokens: input,
-    outputTokens: output,
-    totalTokens: u?.totalTokenCount ?? input + output,
-    ...(u?.cachedContentTokenCount !== undefined ? { cachedInputTokens: u.cachedContentTokenCount } : {}),
-    ...(thoughts !== undefined ? { reasoningTokens: thoughts } : {}),
-  };
+  return usageOf({
+    input: (u?.promptTokenCount ?? 0) + (u?.toolUsePromptTokenCount ?? 0),
+    output: (u?.candidatesTokenCount ?? 0) + (thoughts ?? 0),
+    total: u?.totalTokenCount,
+    cached: u?.cachedContentTokenCount,
+    reasoning: thoughts,
+  });
 }

@@ -1,5 +1,5 @@
 import type { TextRequest } from '@gateway/core';
-import { unreadFields } from './conversion-helpers';
+import { unreadFields, usageOf } from './conversion-helpers';
 
 const req = (native: TextRequest['native']): TextRequest => ({ model: 'm', messages: [{ role: 'user', content: [] }], native });
 const body = { model: 'client', messages: [], logit_bias: { '11': 1 }, next_month: true };
@@ -21,5 +21,22 @@ describe('unreadFields (the native body fields the canonical request has no plac
     const dropped = req({ dialect: 'openai-responses', body: { model: 'c' }, unread: ['conversation'] });
     expect(unreadFields(dropped, 'openai-chat')).toEqual({ fields: {}, warnings: [] });
     expect(unreadFields(req(undefined), 'openai-chat')).toEqual({ fields: {}, warnings: [] });
+  });
+});
+
+describe('usageOf', () => {
+  it("takes the upstream's total when it sends one, else input + output", () => {
+    expect(usageOf({ input: 3, output: 4, total: 9 }).totalTokens).toBe(9);
+    expect(usageOf({ input: 3, output: 4 })).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+  });
+
+  it('carries cached and reasoning counts only when given, zero included', () => {
+    expect(usageOf({ input: 3, output: 4, cached: 0, reasoning: 2 })).toEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+      totalTokens: 7,
+      cachedInputTokens: 0,
+      reasoningTokens: 2,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { unsupportedSetting, type ImagePart, type TextRequest, type Warning } from '@gateway/core';
+import { unsupportedSetting, type ImagePart, type TextRequest, type Usage, type Warning } from '@gateway/core';
 
 /** Tool-call arguments are JSON text in the canonical model; upstreams that want an object get one. */
 export function parseToolArguments(args: string): { value: Record<string, unknown>; ok: boolean } {
@@ -45,4 +45,19 @@ export function toolResultText(content: Array<{ type: string; text?: string }>):
     })
     .join('');
   return { text, droppedImages };
+}
+
+/**
+ * The canonical usage from an upstream's counts, already in the canonical meaning (input includes cached tokens,
+ * output includes reasoning ones): the total is the upstream's when it sends one, else input + output; the cached and
+ * reasoning counts appear only when the upstream gave them.
+ */
+export function usageOf(c: { input: number; output: number; total?: number; cached?: number; reasoning?: number }): Usage {
+  return {
+    inputTokens: c.input,
+    outputTokens: c.output,
+    totalTokens: c.total ?? c.input + c.output,
+    ...(c.cached !== undefined ? { cachedInputTokens: c.cached } : {}),
+    ...(c.reasoning !== undefined ? { reasoningTokens: c.reasoning } : {}),
+  };
 }

@@ -27,7 +27,7 @@ export {
 } from './upstream-errors';
 export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
-export { imageUrl, parseToolArguments, unreadFields } from './conversion-helpers';
+export { imageUrl, parseToolArguments, unreadFields, usageOf } from './conversion-helpers';
 export {
   chatCompletionSchema,
   type ChatDialect,

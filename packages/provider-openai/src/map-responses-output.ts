@@ -1,19 +1,15 @@
-import { GatewayError, type AssistantContent, type FinishReason, type Usage } from '@gateway/provider-kit';
+import { GatewayError, usageOf, type AssistantContent, type FinishReason, type Usage } from '@gateway/provider-kit';
 import type { ResponseObject, ResponsesOutputItem, ResponsesUsage } from './openai-responses-api';
 
 /** input_tokens already counts cached tokens and output_tokens reasoning ones: the canonical meaning. */
 export function mapResponsesUsage(u: ResponsesUsage | undefined): Usage {
-  const input = u?.input_tokens ?? 0;
-  const output = u?.output_tokens ?? 0;
-  const cached = u?.input_tokens_details?.cached_tokens;
-  const reasoning = u?.output_tokens_details?.reasoning_tokens;
-  return {
-    inputTokens: input,
-    outputTokens: output,
-    totalTokens: u?.total_tokens ?? input + output,
-    ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
-    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
-  };
+  return usageOf({
+    input: u?.input_tokens ?? 0,
+    output: u?.output_tokens ?? 0,
+    total: u?.total_tokens,
+    cached: u?.input_tokens_details?.cached_tokens,
+    reasoning: u?.output_tokens_details?.reasoning_tokens,
+  });
 }
 
 /** One output item as canonical content; items with no canonical meaning (hosted tool calls) give none. */

@@ -1,4 +1,5 @@
 import type { FinishReason, Usage } from '@gateway/core';
+import { usageOf } from '../conversion-helpers';
 import type { ChatUsage } from './chat-api';
 
 export function mapChatFinishReason(reason: string | null | undefined): FinishReason {
@@ -20,15 +21,11 @@ export function mapChatFinishReason(reason: string | null | undefined): FinishRe
 
 /** prompt_tokens already counts cached tokens and completion_tokens reasoning ones: the canonical meaning. */
 export function mapChatUsage(u: ChatUsage | null | undefined): Usage {
-  const input = u?.prompt_tokens ?? 0;
-  const output = u?.completion_tokens ?? 0;
-  const cached = u?.prompt_tokens_details?.cached_tokens ?? u?.prompt_cache_hit_tokens;
-  const reasoning = u?.completion_tokens_details?.reasoning_tokens;
-  return {
-    inputTokens: input,
-    outputTokens: output,
-    totalTokens: u?.total_tokens ?? input + output,
-    ...(cached !== undefined ? { cachedInputTokens: cached } : {}),
-    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
-  };
+  return usageOf({
+    input: u?.prompt_tokens ?? 0,
+    output: u?.completion_tokens ?? 0,
+    total: u?.total_tokens,
+    cached: u?.prompt_tokens_details?.cached_tokens ?? u?.prompt_cache_hit_tokens,
+    reasoning: u?.completion_tokens_details?.reasoning_tokens,
+  });
 }
