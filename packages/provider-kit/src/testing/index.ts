@@ -11,5 +11,6 @@ export {
   type FakeControl,
   runConformanceCases,
 } from './conformance-case';
+export { startFakeProcess, type FakeProcess } from './fake-process';
 export { TEXT_CASES, type TextKitTarget } from './text-cases';
 export { VIDEO_CASES, type VideoKitTarget } from './video-cases';

@@ -4,10 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRedactor } from '@gateway/provider-kit';
-import { runConformanceCases, TEXT_CASES, VIDEO_CASES } from '@gateway/provider-kit/testing';
+import { runConformanceCases, startFakeProcess, TEXT_CASES, VIDEO_CASES } from '@gateway/provider-kit/testing';
 import { AdapterModules } from '../adapter-modules';
 import type { ProviderConfig } from '../config';
-import { startFakeProcess } from './fake-process';
 
 /**
  * `npx gateway adapter:test <dir>`: loads the package's adapter exactly as the gateway does (contract version,

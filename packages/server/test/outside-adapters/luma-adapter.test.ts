@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runAdapterCommand } from '../../src/adapter-kit/adapter-commands';
 import { eventually } from '@gateway/testkit';
-import { startFakeProcess, type FakeProcess } from '../../src/adapter-kit/fake-process';
+import { startFakeProcess, type FakeProcess } from '@gateway/provider-kit/testing';
 import { INBOUND_FORMATS, inbound, settle, type InboundFormat } from '../support/upstream-video-gateways';
 import { startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { GatewayConfigFile } from '../../src/config';
-import { startFakeProcess, type FakeProcess } from '../../src/adapter-kit/fake-process';
+import { startFakeProcess, type FakeProcess } from '@gateway/provider-kit/testing';
 import { anthropicMessagesDriver, geminiContentDriver, openAiChatDriver, openAiResponsesDriver } from '../support/inbound-drivers';
 import { buildServer, runGatewayBin, startGatewayProcess } from '../support/gateway-process';
 import { usageRow } from '../support/provider-gateway';

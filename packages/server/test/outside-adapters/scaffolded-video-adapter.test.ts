@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFakeProcess, type FakeProcess } from '../../src/adapter-kit/fake-process';
+import { startFakeProcess, type FakeProcess } from '@gateway/provider-kit/testing';
 import { INBOUND_FORMATS, inbound, settle } from '../support/upstream-video-gateways';
 import { runGatewayBin } from '../support/gateway-process';
 import { startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
