@@ -69,6 +69,7 @@ export {
   mediaTypeOfKey,
   type StoredImage,
 } from './ports/content-store.port';
+export { type ContentProbe, type ContentProbes } from './ports/content-probes.port';
 export { type ConversationKind, type ConversationStore, type StoredConversation, type StoredTurn } from './ports/conversation-store.port';
 export { type ImageModelPort } from './ports/image-model.port';
 export {
@@ -149,6 +150,7 @@ export { VideoTasks } from './use-cases/video-tasks';
 export { AllAccountTasks, ALL_ACCOUNT_TASKS_MAX_LIMIT, type AllAccountTasksQuery } from './use-cases/all-account-tasks';
 export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { OutageLog } from './use-cases/outage-log';
+export { ContentSharingCheck } from './use-cases/content-sharing-check';
 export { workerLoop } from './use-cases/worker-loop';
 export { missingPrice, type ModelPricing } from './pricing';
 export { Billing, type BudgetStatus } from './use-cases/billing';

@@ -1,7 +1,7 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ContentSharingCheck } from '@gateway/core';
 import { KnexContentProbes } from '@gateway/store-postgres';
 import { openContentStore, parseContentStore } from './content-store-config';
-import { ContentSharingCheck } from './content-sharing';
 import { watchDatabase } from './database-health';
 import type { GatewayEnv } from './gateway-env';
 import type { Logger } from './logger';

@@ -23,7 +23,7 @@ export function readinessCheck(deps: {
   schema?: string;
   dataDir: string;
   redis?: RedisLink;
-  /** on a shared database: whether this instance reads the other instances' content (content-sharing.ts) */
+  /** on a shared database: whether this instance reads the other instances' content (core's ContentSharingCheck) */
   content?: () => string;
 }): () => Promise<Readiness> {
   return async () => {

@@ -1,20 +1,12 @@
 import type { Knex } from 'knex';
-
-/** One running instance's probe: a small object it wrote to its content store, and what the object holds. */
-export interface ContentProbe {
-  instanceId: string;
-  /** where that instance keeps content, as it describes it (never with credentials) */
-  store: string;
-  probeKey: string;
-  token: string;
-}
+import type { ContentProbe, ContentProbes } from '@gateway/core';
 
 /**
  * The content_probes table (migration 013): every instance on a shared database announces its probe and refreshes
  * it while it runs, so each can check that it reads the others' content. Freshness uses the database's clock, the one
  * clock all instances share.
  */
-export class KnexContentProbes {
+export class KnexContentProbes implements ContentProbes {
   constructor(private readonly knex: Knex) {}
 
   /** Writes or refreshes this instance's probe (seen now). */

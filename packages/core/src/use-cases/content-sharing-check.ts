@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { ContentStore } from '@gateway/core';
-import type { KnexContentProbes } from '@gateway/store-postgres';
-import type { Logger } from './logger';
+import type { ContentProbes } from '../ports/content-probes.port';
+import type { ContentStore } from '../ports/content-store.port';
 
 /** How often an instance refreshes its probe and re-checks the others'; a probe unrefreshed for 3 rounds is stale. */
-export const CONTENT_PROBE_INTERVAL_MS = 30_000;
+const CONTENT_PROBE_INTERVAL_MS = 30_000;
+
+/** Where the check reports a change of verdict: the server's logger fits. */
+export interface SharingLogger {
+  info(message: string, fields: Record<string, unknown>): void;
+  error(message: string, fields: Record<string, unknown>): void;
+}
 
 const readAll = async (s: NodeJS.ReadableStream): Promise<string> => {
   const chunks: Buffer[] = [];
@@ -22,12 +27,12 @@ export class ContentSharingCheck {
   private readonly probeKey: string;
   private readonly token = randomBytes(16).toString('hex');
   private state = 'unchecked';
-  private timer?: NodeJS.Timeout;
+  private timer?: ReturnType<typeof setTimeout>;
   private running?: Promise<string>;
   private started = false;
 
   constructor(
-    private readonly deps: { probes: KnexContentProbes; content: ContentStore; location: string; instanceId: string; logger: Logger },
+    private readonly deps: { probes: ContentProbes; content: ContentStore; location: string; instanceId: string; logger: SharingLogger },
     private readonly intervalMs = CONTENT_PROBE_INTERVAL_MS,
   ) {
     this.probeKey = `probes/${deps.instanceId.replace(/[^a-z0-9._-]/gi, '-')}.txt`;
@@ -83,7 +88,8 @@ export class ContentSharingCheck {
     const next = () => {
       const delay = this.state.startsWith('unavailable') ? Math.min(1000, this.intervalMs) : this.intervalMs;
       this.timer = setTimeout(() => void this.run().finally(() => this.started && next()), delay);
-      this.timer.unref();
+      // the check never keeps the process alive
+      (this.timer as { unref?: () => void }).unref?.();
     };
     next();
   }
