@@ -13,6 +13,7 @@ import type { AdapterPorts, AdapterTextPort, AdapterVideoPort } from './adapter-
 import type { ProviderPorts } from './provider-descriptor';
 import { malformedUpstream, truncatedStream } from './upstream-errors';
 import { resolveTimeouts, type UpstreamTimeouts } from './upstream-timeouts';
+import { videoPortExtras } from './video-port-extras';
 
 /**
  * The ports of an adapter loaded from outside the repository, held to the built-ins' behaviour: the entry's
@@ -237,7 +238,6 @@ function checkStatus(s: unknown): VideoStatus {
 
 function guardVideo(port: AdapterVideoPort, t: Timeouts): VideoModelPort {
   const cancel = port.cancel?.bind(port);
-  const check = port.check?.bind(port);
   return {
     start: async (req, ctx) => {
       const c = linked(ctx.signal);
@@ -272,18 +272,6 @@ function guardVideo(port: AdapterVideoPort, t: Timeouts): VideoModelPort {
             ),
         }
       : {}),
-    ...(check
-      ? {
-          check: (req) => {
-            try {
-              check(req);
-            } catch (e) {
-              throw adapterFailure(e);
-            }
-          },
-        }
-      : {}),
-    ...(port.idempotentStart === undefined ? {} : { idempotentStart: port.idempotentStart }),
-    ...(port.remix === undefined ? {} : { remix: port.remix }),
+    ...videoPortExtras(port, adapterFailure),
   };
 }

@@ -14,6 +14,7 @@ import {
   type VideoStatus,
 } from '@gateway/core';
 import { MIN_FRAGMENT, redactDeep, redactNative, type Redact } from './secret-redactor';
+import { videoPortExtras } from './video-port-extras';
 
 /**
  * Where upstream errors are redacted: the choke point every upstream-derived value passes on its way
@@ -145,25 +146,12 @@ function videoStatus(s: VideoStatus, redact: Redact): VideoStatus {
 
 /** The operation reference stays as the upstream made it: it is never shown, and polling needs it verbatim. */
 export function redactingVideoPort(port: VideoModelPort, redact: Redact): VideoModelPort {
-  const check = port.check?.bind(port);
   const cancel = port.cancel?.bind(port);
   return {
     start: (req, ctx) => guarded(() => port.start(req, ctx), redact),
     status: (ref, ctx) => guarded(async () => videoStatus(await port.status(ref, ctx), redact), redact),
     ...(cancel ? { cancel: (ref) => guarded(() => cancel(ref), redact) } : {}),
-    ...(check
-      ? {
-          check: (req) => {
-            try {
-              check(req);
-            } catch (e) {
-              throw redactError(e, redact);
-            }
-          },
-        }
-      : {}),
-    ...(port.idempotentStart === undefined ? {} : { idempotentStart: port.idempotentStart }),
-    ...(port.remix === undefined ? {} : { remix: port.remix }),
+    ...videoPortExtras(port, (e) => redactError(e, redact)),
   };
 }
 
