@@ -1,5 +1,3 @@
-import type { ParamDoc, SchemaDoc } from '@gateway/http-kit';
-
 /** The key objects and settings as /openapi.json shows them (the admin and self-service key routes share them). */
 const nullable = (type: string, more: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...more });
 const period = { enum: ['daily', 'monthly', null], description: 'When used credits start again from zero (UTC); null: never.' };
@@ -76,25 +74,3 @@ export const key = {
     }),
   },
 };
-
-export const usageGroup = {
-  type: 'object',
-  properties: {
-    group: nullable('string', { description: 'The day (YYYY-MM-DD, UTC), model, key id or account id.' }),
-    key_name: nullable('string', { description: "Grouped by key: the key's name." }),
-    account: nullable('string', { description: "Grouped by key: the key's account." }),
-    requests: { type: 'integer', description: 'Requests (video settlement and refund rows are not counted).' },
-    input_tokens: { type: 'integer' },
-    output_tokens: { type: 'integer' },
-    credits: { type: 'number', description: 'Credits charged.' },
-    refunds: { type: 'number', description: 'Credits given back.' },
-    video_seconds_requested: { type: 'number', description: 'Video seconds asked for, over the succeeded tasks settled.' },
-    video_seconds_delivered: { type: 'number', description: 'Video seconds delivered (what those charges settled on).' },
-  },
-};
-export const query = (name: string, description: string, schema: SchemaDoc = { type: 'string' }): ParamDoc => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-});

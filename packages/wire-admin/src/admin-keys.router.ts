@@ -1,11 +1,11 @@
-import { jsonBody, queryParams, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { jsonBody, queryParam, queryParams, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
 import { adminAs, adminRoute } from './admin-route';
-import { key, query } from './admin-keys.openapi';
+import { key } from './admin-keys.openapi';
 import { createKeyBody, updateKeyBody } from './admin.request.schema';
 
 const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 /** `?account=`: one account id (a repeated one is refused, not ignored). */
-const KEYS_QUERY = queryParams<{ account?: string }>([query('account', "Only this account's keys.")]);
+const KEYS_QUERY = queryParams<{ account?: string }>([queryParam('account', "Only this account's keys.")]);
 const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 
 /** The platform admin's key routes (KeyAdministration checks the bodies). */

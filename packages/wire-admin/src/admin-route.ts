@@ -1,16 +1,6 @@
 import type { Request, Response } from 'express';
-import {
-  digestsEqual,
-  type AllAccountTasks,
-  GatewayError,
-  hashApiKey,
-  type AuditActor,
-  type AuditContext,
-  type KeyAdministration,
-  type UsageQuery,
-  type WebhookEndpoints,
-} from '@gateway/core';
-import { extractKey, routeOf, type AdminContext, type Route } from '@gateway/http-kit';
+import { digestsEqual, GatewayError, hashApiKey, type AuditActor, type AuditContext, type KeyAdministration } from '@gateway/core';
+import { adminRouteOf, changedBy, extractKey, type AdminContext } from '@gateway/http-kit';
 
 /** The catalogue's kinds of entry, each with its admin path (`/admin/providers`, …). */
 export type CatalogueKind = 'provider' | 'model' | 'group';
@@ -24,31 +14,14 @@ export interface CatalogueAdmin {
   deleteEntry(kind: CatalogueKind, id: string): Promise<void>;
 }
 
-/** What the /admin routes work with. */
+/** What the account, key and catalogue routes of /admin work with. */
 export interface AdminDeps {
   admin: KeyAdministration;
   catalogue: CatalogueAdmin;
-  usage: UsageQuery;
-  webhooks: WebhookEndpoints;
-  /** every account's video tasks, read only */
-  tasks: AllAccountTasks;
-  /** PUBLIC_BASE_URL (or the request's origin), for a task's download link */
-  publicBaseUrl: (req: Request) => string;
 }
 
-type AdminKey = { kind: 'admin-key' };
-const declare = routeOf<AdminDeps>();
-
-/** Every /admin route: the admin key (or the CLI's local token), OpenAI's error shape. */
-export const adminRoute = <B = unknown, Q = unknown>(r: Omit<Route<AdminDeps, AdminKey, B, Q>, 'format' | 'auth' | 'errors'>) =>
-  declare<AdminKey, B, Q>({ ...r, format: 'admin', auth: { kind: 'admin-key' }, errors: 'openai' });
-
-/** Who made an admin change, for its audit record: the admin key, the CLI through its local token, or a signed-on person. */
-export const changedBy = ({ actor, requestId }: AdminContext<AdminDeps>, req: Request): AuditContext => ({
-  actor,
-  requestId,
-  address: req.ip ?? null,
-});
+/** Every /admin route here: the admin key (or the CLI's local token), OpenAI's error shape. */
+export const adminRoute = adminRouteOf<AdminDeps>();
 
 /** Key administration recording the caller as the author of its changes. */
 export const adminAs = (ctx: AdminContext<AdminDeps>, req: Request) => ctx.deps.admin.as(changedBy(ctx, req));

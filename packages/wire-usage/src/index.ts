@@ -1,4 +1,2 @@
 export { usageFormat } from './usage.format';
-export { sendUsageSummary } from './usage.summary';
-export { sendUsageRequests } from './usage.requests';
-export { sendUsageLatency } from './usage.latency';
+export { adminUsageRoutes, type AdminUsageDeps } from './admin-usage.router';

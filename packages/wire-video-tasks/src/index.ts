@@ -2,4 +2,4 @@ export { videoTasksFormat } from './tasks.format';
 export { createTaskRequestSchema } from './tasks.request.schema';
 export { createTaskBody, decodeCreateTask } from './tasks.request.codec';
 export { encodeTask } from './task.object.codec';
-export { task as videoTaskSchema } from './tasks.openapi';
+export { adminTaskRoutes, type AdminTaskDeps } from './admin-tasks.router';

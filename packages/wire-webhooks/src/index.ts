@@ -1,3 +1,2 @@
 export { webhooksFormat } from './webhooks.format';
-export { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
-export { createEndpointSchema, updateEndpointSchema } from './webhooks.request.schema';
+export { adminWebhookRoutes, type AdminWebhookDeps } from './admin-webhooks.router';

@@ -35,9 +35,9 @@ export function adminApiAt(target: { url: string; token: string; pid?: number })
  * gateway holds the store: the CLI then speaks one API whoever serves it, and its changes are checked and audited
  * as the gateway's are (the author is the CLI, as the local token says).
  */
-export async function serveAdminLocally(deps: Pick<AdminDeps, 'admin' | 'catalogue'>): Promise<{ api: AdminApi; close(): Promise<void> }> {
+export async function serveAdminLocally(deps: AdminDeps): Promise<{ api: AdminApi; close(): Promise<void> }> {
   const token = newLocalAdminToken();
-  const routes = mountRoutes(cliAdminRoutes, deps as AdminDeps, { admin: adminKeyGate(undefined, token), errorShape: errorShapeNamed });
+  const routes = mountRoutes(cliAdminRoutes, deps, { admin: adminKeyGate(undefined, token), errorShape: errorShapeNamed });
   const app = createHttpApp({ routers: [routes], ready: async () => ({ ready: true, checks: {} }) });
   const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

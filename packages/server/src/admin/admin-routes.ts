@@ -1,8 +1,13 @@
-import { accountRoutes, adminAuditRoute, adminKeyRoutes, catalogueRoutes } from '@gateway/wire-admin';
+import type { Route } from '@gateway/http-kit';
+import { accountRoutes, adminAuditRoute, adminKeyRoutes, catalogueRoutes, type AdminDeps } from '@gateway/wire-admin';
+import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
+import { adminTaskRoutes, type AdminTaskDeps } from '@gateway/wire-video-tasks';
+import { adminUsageRoutes, type AdminUsageDeps } from '@gateway/wire-usage';
+import { adminWebhookRoutes, type AdminWebhookDeps } from '@gateway/wire-webhooks';
 import { configSchema } from '../config.schema';
-import { adminTaskRoutes } from './admin-tasks.router';
-import { adminUsageRoutes } from './admin-usage.router';
-import { adminWebhookRoutes } from './admin-webhooks.router';
+
+/** What every /admin route works with: each wire package's admin services. */
+export type AllAdminDeps = AdminDeps & AdminUsageDeps & AdminWebhookDeps & AdminTaskDeps;
 
 /** The catalogue's routes; their PUT bodies are the config file's own entry schemas. */
 const catalogue = catalogueRoutes({
@@ -11,13 +16,13 @@ const catalogue = catalogueRoutes({
   groups: configSchema.properties.groups.items,
 });
 
-/** Every /admin route behind the admin key. */
-export const adminRoutes = [
+/** Every /admin route behind the admin key; a task's admin download answers as the account's video download does. */
+export const adminRoutes: Array<Route<AllAdminDeps>> = [
   ...accountRoutes,
   ...adminKeyRoutes,
   ...adminUsageRoutes,
   ...adminWebhookRoutes,
-  ...adminTaskRoutes,
+  ...adminTaskRoutes({ params: videoContentParams, response: videoContentResponse, send: sendVideoContent }),
   ...catalogue,
   adminAuditRoute,
 ];

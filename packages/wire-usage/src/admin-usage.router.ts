@@ -1,5 +1,33 @@
-import { adminRoute, query, usageGroup } from '@gateway/wire-admin';
-import { sendUsageLatency, sendUsageRequests, sendUsageSummary } from '@gateway/wire-usage';
+import type { UsageQuery } from '@gateway/core';
+import { adminRouteOf, queryParam as query } from '@gateway/http-kit';
+import { sendUsageLatency } from './usage.latency';
+import { sendUsageRequests } from './usage.requests';
+import { sendUsageSummary } from './usage.summary';
+
+/** What the admin usage routes read: every account's usage. */
+export interface AdminUsageDeps {
+  usage: UsageQuery;
+}
+
+const adminRoute = adminRouteOf<AdminUsageDeps>();
+const nullable = (type: string, more: Record<string, unknown> = {}) => ({ type: [type, 'null'], ...more });
+
+/** One group of GET /admin/usage as /openapi.json shows it. */
+const usageGroup = {
+  type: 'object',
+  properties: {
+    group: nullable('string', { description: 'The day (YYYY-MM-DD, UTC), model, key id or account id.' }),
+    key_name: nullable('string', { description: "Grouped by key: the key's name." }),
+    account: nullable('string', { description: "Grouped by key: the key's account." }),
+    requests: { type: 'integer', description: 'Requests (video settlement and refund rows are not counted).' },
+    input_tokens: { type: 'integer' },
+    output_tokens: { type: 'integer' },
+    credits: { type: 'number', description: 'Credits charged.' },
+    refunds: { type: 'number', description: 'Credits given back.' },
+    video_seconds_requested: { type: 'number', description: 'Video seconds asked for, over the succeeded tasks settled.' },
+    video_seconds_delivered: { type: 'number', description: 'Video seconds delivered (what those charges settled on).' },
+  },
+};
 
 /** The usage routes' shared filters, described once. */
 const USAGE_FILTER = {

@@ -1,16 +1,33 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import {
   ALL_ACCOUNT_TASKS_MAX_LIMIT,
   invalid,
   TASK_STATUSES,
+  type AllAccountTasks,
   type AllAccountTasksQuery,
   type TaskStatus,
+  type VideoContent,
   type VideoTask,
 } from '@gateway/core';
-import { cursorPage, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
-import { encodeTask, videoTaskSchema } from '@gateway/wire-video-tasks';
-import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
-import { adminRoute, query } from '@gateway/wire-admin';
+import { adminRouteOf, cursorPage, queryParam as query, type ParamDoc, type RouteDoc, type SchemaDoc } from '@gateway/http-kit';
+import { encodeTask } from './task.object.codec';
+import { task as videoTaskSchema } from './tasks.openapi';
+
+/** What the admin task routes read: every account's video tasks, never changing one. */
+export interface AdminTaskDeps {
+  tasks: AllAccountTasks;
+  /** PUBLIC_BASE_URL (or the request's origin), for a task's download link */
+  publicBaseUrl: (req: Request) => string;
+}
+
+/** The video download the account's API answers with (its format owns it), which the admin download answers alike. */
+export interface VideoDownload {
+  params: ParamDoc[];
+  response: RouteDoc['response'];
+  send(req: Request, res: Response, load: (id: string, variant: 'video' | 'thumbnail') => Promise<VideoContent>): Promise<void>;
+}
+
+const adminRoute = adminRouteOf<AdminTaskDeps>();
 
 const DEFAULT_LIMIT = 50;
 const FILTERS = ['account', 'status', 'model', 'after', 'limit'] as const;
@@ -58,7 +75,7 @@ function taskListQuery(req: Request): AllAccountTasksQuery {
 }
 
 /** The platform admin's reads over every account's video tasks (AllAccountTasks): no route here changes a task. */
-export const adminTaskRoutes = [
+export const adminTaskRoutes = (download: VideoDownload) => [
   adminRoute({
     method: 'get',
     path: '/admin/tasks',
@@ -102,8 +119,8 @@ export const adminTaskRoutes = [
     path: '/admin/tasks/{id}/content',
     summary: "Download any task's video or thumbnail",
     description: "As `GET /v1/videos/{id}/content` answers the task's own account: one byte range (206) and HEAD.",
-    params: [id, ...videoContentParams],
-    response: videoContentResponse,
-    handle: ({ deps }, req, res) => sendVideoContent(req, res, (taskId, variant) => deps.tasks.content(taskId, variant)),
+    params: [id, ...download.params],
+    response: download.response,
+    handle: ({ deps }, req, res) => download.send(req, res, (taskId, variant) => deps.tasks.content(taskId, variant)),
   }),
 ];

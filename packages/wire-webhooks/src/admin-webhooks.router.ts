@@ -1,6 +1,14 @@
-import { jsonBody, jsonRequestBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
-import { createEndpointSchema, encodeDelivery, encodeEndpoint, updateEndpointSchema } from '@gateway/wire-webhooks';
-import { adminRoute, changedBy } from '@gateway/wire-admin';
+import type { WebhookEndpoints } from '@gateway/core';
+import { adminRouteOf, changedBy, jsonBody, jsonRequestBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
+import { createEndpointSchema, updateEndpointSchema } from './webhooks.request.schema';
+
+/** What the admin webhook routes change: every account's endpoints. */
+export interface AdminWebhookDeps {
+  webhooks: WebhookEndpoints;
+}
+
+const adminRoute = adminRouteOf<AdminWebhookDeps>();
 
 const createBody = jsonRequestBody<{ url: string; events?: string[] }>(createEndpointSchema, { code: 'invalid_request', required: true });
 const updateBody = jsonRequestBody<{ url?: string; events?: string[] }>(updateEndpointSchema, { code: 'invalid_request', required: true });
