@@ -42,13 +42,6 @@ export {
 } from './chat-dialect';
 export { createRedactor, type Redact } from './secret-redactor';
 export { providerSecrets, redactingPorts } from './redacting-ports';
-export {
-  ADAPTER_CONTRACT_VERSION,
-  contractVersionProblem,
-  type AdapterDescriptor,
-  type AdapterEnvironment,
-  type AdapterKit,
-  type AdapterPorts,
-} from './adapter-contract';
-export { ADAPTER_KIT } from './adapter-kit';
-export { guardAdapterPorts } from './adapter-guard';
+export { ADAPTER_CONTRACT_VERSION, type AdapterDescriptor, type AdapterEnvironment, type AdapterKit } from './adapter-contract';
+export { AdapterModules } from './adapter-modules';
+export { importEsm } from './esm-import';

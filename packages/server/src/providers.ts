@@ -1,5 +1,6 @@
 import type { AccountResourcesPolicy, HostedToolsPolicy } from '@gateway/core';
 import {
+  AdapterModules,
   createRedactor,
   ProviderConfigError,
   providerSecrets,
@@ -9,7 +10,6 @@ import {
   type ProviderPorts,
   type Redact,
 } from '@gateway/provider-kit';
-import { AdapterModules } from './adapter-modules';
 import { ConfigError, type GatewayConfig, type ProviderConfig } from './config';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
@@ -77,7 +77,7 @@ export class ProviderRegistry {
         const ports =
           p.module === undefined
             ? build(config, p, i, this.env, this.redact)
-            : this.modules.build(config.source, p, i, this.env, this.redact);
+            : this.modules.build((field, problem) => new ConfigError(config.source, field, problem), p, i, this.env, this.redact);
         built.push(ports);
         const type = p.type ?? this.modules.nameOf(p);
         next.set(p.id, { fingerprint: print, type, ports, hostedTools: p.hostedTools, accountResources: p.accountResources });

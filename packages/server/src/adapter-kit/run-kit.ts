@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRedactor } from '@gateway/provider-kit';
+import { AdapterModules, createRedactor } from '@gateway/provider-kit';
 import { runConformanceCases, startFakeProcess, TEXT_CASES, VIDEO_CASES } from '@gateway/provider-kit/testing';
-import { AdapterModules } from '../adapter-modules';
-import type { ProviderConfig } from '../config';
+import { ConfigError, type ProviderConfig } from '../config';
 
 /**
  * `npx gateway adapter:test <dir>`: loads the package's adapter exactly as the gateway does (contract version,
@@ -31,7 +30,13 @@ export async function runAdapterKit(dir: string, out: (line: string) => void): P
   });
   const built: Array<{ close(): void }> = [];
   const build = (apiKey: string) => {
-    const ports = modules.build('adapter:test', entry(apiKey), 0, { dataDir }, createRedactor([apiKey]));
+    const ports = modules.build(
+      (field, problem) => new ConfigError('adapter:test', field, problem),
+      entry(apiKey),
+      0,
+      { dataDir },
+      createRedactor([apiKey]),
+    );
     built.push(ports);
     return ports;
   };

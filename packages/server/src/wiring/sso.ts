@@ -4,7 +4,7 @@ import { mountRoutes } from '@gateway/http-kit';
 import { rateLimitCounts, type RedisLink } from '@gateway/rate-limit-redis';
 import { signInRate, ssoDeps, ssoRoutes, ssoSessionAuth, type AuditedSessionChanges } from '@gateway/sso';
 import { errorShapeNamed } from '../wire-formats';
-import { importEsm } from '../esm-import';
+import { importEsm } from '@gateway/provider-kit';
 import { publicBaseUrlFor } from '../public-links';
 import type { WiringContext } from './context';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // oidc-provider is ESM-only: a real dynamic import (ts-jest would turn import() into require())
-import { importEsm } from '../../src/esm-import';
+import { importEsm } from '@gateway/provider-kit';
 
 export const OIDC_CLIENT_ID = 'gateway-dashboard';
 export const OIDC_CLIENT_SECRET = 'test-client-secret-0123456789abcdef';

@@ -3,23 +3,26 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  ADAPTER_KIT,
-  contractVersionProblem,
-  guardAdapterPorts,
-  redactingPorts,
-  type AdapterDescriptor,
-  type AdapterPorts,
-  type ProviderEnvironment,
-  type ProviderPorts,
-  type Redact,
-} from '@gateway/provider-kit';
-import { ConfigError, type GatewayConfigFile, type ProviderConfig } from './config';
+import { contractVersionProblem, type AdapterDescriptor, type AdapterPorts } from './adapter-contract';
+import { guardAdapterPorts } from './adapter-guard';
+import { ADAPTER_KIT } from './adapter-kit';
+import type { ProviderEntry, ProviderEnvironment, ProviderPorts } from './provider-descriptor';
+import { redactingPorts } from './redacting-ports';
+import type { Redact } from './secret-redactor';
+
+/** A config entry naming an outside module (the server's ProviderConfig fits). */
+export interface ModuleEntry extends ProviderEntry {
+  id: string;
+  module?: string;
+}
+
+/** How a refusal reaches the operator: the server makes it a config error naming the file, the field and the problem. */
+export type ModuleRefusal = (field: string, problem: string) => Error;
 
 /**
  * Adapters loaded from outside the repository: a `providers[]` entry with `module` (a path, absolute or relative to
  * the config file's directory, or an npm package name) instead of `type`. The module's default export is an
- * AdapterDescriptor (provider-kit adapter-contract.ts). Loading is asynchronous (`import()`), so the registry loads
+ * AdapterDescriptor (adapter-contract.ts). Loading is asynchronous (`import()`), so the registry loads
  * every named module before it builds (start-up, config reload, admin validation); building stays synchronous.
  */
 
@@ -54,7 +57,7 @@ export class AdapterModules {
   }
 
   /** Imports every module the file names (each once per process); a failure is remembered and reported by build. */
-  async load(file: Pick<GatewayConfigFile, 'providers'>): Promise<void> {
+  async load(file: { providers: readonly ModuleEntry[] }): Promise<void> {
     for (const p of file.providers) {
       if (p.module === undefined || this.loaded.has(p.module)) continue;
       if (this.allowed && !this.allowed.has(p.module)) {
@@ -91,16 +94,16 @@ export class AdapterModules {
   }
 
   /** The name traces and logs give the upstream. */
-  nameOf(p: ProviderConfig): string {
+  nameOf(p: ModuleEntry): string {
     return this.loaded.get(p.module!)?.descriptor.name ?? basename(p.module!).replace(/\.[cm]?js$/, '');
   }
 
   /** Checks the entry against its module and builds its ports, guarded and redacted like a built-in's. */
-  build(source: string, p: ProviderConfig, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
+  build(refusal: ModuleRefusal, p: ModuleEntry, i: number, env: ProviderEnvironment, redact: Redact): ProviderPorts {
     const at = `providers.${i}`;
     // every refusal names the module and its entry, so the line a failed start writes says which adapter it was
     const refuse = (field: string, problem: string) =>
-      new ConfigError(source, field, `module ${JSON.stringify(p.module)} of provider ${JSON.stringify(p.id)}: ${problem}`);
+      refusal(field, `module ${JSON.stringify(p.module)} of provider ${JSON.stringify(p.id)}: ${problem}`);
     const problem = this.problems.get(p.module!);
     if (problem) throw refuse(`${at}.module`, problem);
     const loaded = this.loaded.get(p.module!);
