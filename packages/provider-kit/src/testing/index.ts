@@ -12,5 +12,6 @@ export {
   runConformanceCases,
 } from './conformance-case';
 export { startFakeProcess, type FakeProcess } from './fake-process';
+export { runAdapterKit } from './run-kit';
 export { TEXT_CASES, type TextKitTarget } from './text-cases';
 export { VIDEO_CASES, type VideoKitTarget } from './video-cases';

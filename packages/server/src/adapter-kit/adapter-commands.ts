@@ -1,7 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ADAPTER_USAGE } from './adapter-usage';
-import { runAdapterKit } from './run-kit';
+import { runAdapterKit } from '@gateway/provider-kit/testing';
+import { ConfigError } from '../config';
 
 /** The package templates: next to src/ under tsx, next to dist/ in the bundle. */
 const TEMPLATES = join(__dirname, '..', '..', 'adapter-templates');
@@ -17,7 +18,12 @@ export async function runAdapterCommand(
 ): Promise<number> {
   const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--kind');
   if (!dir) return (io.err(`usage:\n${ADAPTER_USAGE}`), 2);
-  if (command === 'adapter:test') return runAdapterKit(dir, (line) => io.out(line));
+  if (command === 'adapter:test')
+    return runAdapterKit(
+      dir,
+      (line) => io.out(line),
+      (field, problem) => new ConfigError('adapter:test', field, problem),
+    );
   const kind = args[args.indexOf('--kind') + 1];
   if (!args.includes('--kind') || (kind !== 'text' && kind !== 'video')) return (io.err('adapter:new needs --kind text|video'), 2);
   const templates = join(existsSync(TEMPLATES) ? TEMPLATES : TEMPLATES_FROM_SRC, kind);

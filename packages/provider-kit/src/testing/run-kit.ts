@@ -3,16 +3,19 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AdapterModules, createRedactor } from '@gateway/provider-kit';
-import { runConformanceCases, startFakeProcess, TEXT_CASES, VIDEO_CASES } from '@gateway/provider-kit/testing';
-import { ConfigError, type ProviderConfig } from '../config';
+import { AdapterModules, type ModuleEntry, type ModuleRefusal } from '../adapter-modules';
+import { createRedactor } from '../secret-redactor';
+import { runConformanceCases } from './conformance-case';
+import { startFakeProcess } from './fake-process';
+import { TEXT_CASES } from './text-cases';
+import { VIDEO_CASES } from './video-cases';
 
 /**
  * `npx gateway adapter:test <dir>`: loads the package's adapter exactly as the gateway does (contract version,
  * options schema, guard, redactor), starts its fake, runs every conformance case of its kind (provider-kit's
  * testing entry) and prints one line per case.
  */
-export async function runAdapterKit(dir: string, out: (line: string) => void): Promise<number> {
+export async function runAdapterKit(dir: string, out: (line: string) => void, refusal: ModuleRefusal): Promise<number> {
   const root = resolve(dir);
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string; gatewayAdapter?: { kind?: string } };
   const kind = pkg.gatewayAdapter?.kind ?? 'text';
@@ -20,7 +23,7 @@ export async function runAdapterKit(dir: string, out: (line: string) => void): P
   const fake = await startFakeProcess(root, ['--key', key]);
   const dataDir = await mkdtemp(join(tmpdir(), 'adapter-kit-'));
   const modules = new AdapterModules(root);
-  const entry = (apiKey: string): ProviderConfig => ({
+  const entry = (apiKey: string): ModuleEntry => ({
     id: 'adapter-under-test',
     module: `./${pkg.main ?? 'adapter.mjs'}`,
     apiKey,
@@ -30,13 +33,7 @@ export async function runAdapterKit(dir: string, out: (line: string) => void): P
   });
   const built: Array<{ close(): void }> = [];
   const build = (apiKey: string) => {
-    const ports = modules.build(
-      (field, problem) => new ConfigError('adapter:test', field, problem),
-      entry(apiKey),
-      0,
-      { dataDir },
-      createRedactor([apiKey]),
-    );
+    const ports = modules.build(refusal, entry(apiKey), 0, { dataDir }, createRedactor([apiKey]));
     built.push(ports);
     return ports;
   };
