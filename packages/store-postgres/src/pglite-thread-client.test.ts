@@ -57,7 +57,8 @@ describe('PgliteThread: PGlite in a worker thread, seen as PGlite', () => {
       await here.close();
       await thread.close();
     }
-  });
+    // two embedded databases open side by side: each boots for seconds on a loaded machine
+  }, 90_000);
 
   describe('behind knex (openDatabase on the embedded store)', () => {
     let db: Database;
