@@ -62,6 +62,13 @@ export {
   type ChangeStores,
 } from './ports/audit-log.port';
 export {
+  SecretRequiredError,
+  type CatalogueChanges,
+  type CatalogueEntry,
+  type CatalogueEntryKind,
+  type CatalogueRepository,
+} from './ports/catalogue-repository.port';
+export {
   checkContentKey,
   contentPieces,
   type ContentStore,
@@ -160,6 +167,8 @@ export {
   KeyAdministration,
   type KeyAdministrationDeps,
 } from './use-cases/key-administration';
+export { CatalogueAdministration } from './use-cases/catalogue-administration';
+export { envReferencePolicy, type EnvReferencePolicy } from './use-cases/env-reference-policy';
 export { keyView, type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';
 export {
   accountBounds,

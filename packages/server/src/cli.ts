@@ -4,12 +4,22 @@
  * in DATA_DIR); otherwise it opens the store and serves the same routes itself on loopback (docs/admin.md).
  */
 import { dirname } from 'node:path';
-import { CLI_AUDIT_CONTEXT, isGatewayError, KeyAdministration, ModelCatalogue, type Group, type ModelSpec } from '@gateway/core';
+import {
+  CatalogueAdministration,
+  CLI_AUDIT_CONTEXT,
+  envReferencePolicy,
+  isGatewayError,
+  KeyAdministration,
+  ModelCatalogue,
+  type CatalogueChanges,
+  type EnvReferencePolicy,
+  type Group,
+  type ModelSpec,
+} from '@gateway/core';
 import { dataDirHolder, DataDirLockedError, openDatabase } from '@gateway/store-postgres';
 import { openRepositories, type Repositories } from './repositories';
 import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
 import { adminApiAt, serveAdminLocally } from './admin/admin-api';
-import { CatalogueEntries, type CatalogueChanges } from './admin/catalogue-entries';
 import { ConfigRuntime } from './admin/config-runtime';
 import { readLocalAdminCredential } from './admin/local-credential';
 import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminApi, type CliIo } from './cli-commands';
@@ -18,7 +28,6 @@ import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from './logger';
 import { loadProviders } from './providers';
-import { envReferencePolicy, type EnvReferencePolicy } from './admin/env-reference-policy';
 
 export type { CliIo } from './cli-commands';
 
@@ -90,7 +99,11 @@ async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<Lo
     createLogger('error'),
   );
   await runtime.reload({ strict: true });
-  return cliAdmin(stores, env, config.catalogue, runtime, envReferencePolicy(config.written, env.allowedEnv));
+  const envPolicy = envReferencePolicy(
+    config.written.providers.map((p) => p.apiKey),
+    env.allowedEnv,
+  );
+  return cliAdmin(stores, env, config.catalogue, runtime, envPolicy);
 }
 
 type LocalAdmin = Parameters<typeof serveAdminLocally>[0];
@@ -112,7 +125,7 @@ function cliAdmin(
       catalogue,
       maxKeysPerAccount: env.maxKeysPerAccount,
     }),
-    catalogue: new CatalogueEntries({ ...audited, store: stores.config, runtime, envPolicy }),
+    catalogue: new CatalogueAdministration({ author: CLI_AUDIT_CONTEXT, store: stores.catalogue, changes: runtime, envPolicy }),
   };
 }
 

@@ -8,13 +8,11 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
-import { KeyAdministration } from '@gateway/core';
-import { CatalogueEntries } from './admin/catalogue-entries';
+import { CatalogueAdministration, envReferencePolicy, KeyAdministration } from '@gateway/core';
 import { adminKeyGate, selfServiceRoutes } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
-import { envReferencePolicy } from './admin/env-reference-policy';
 import { GatewayMetrics, observeRequests } from '@gateway/observability';
 import { openUsageLog, usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
@@ -232,7 +230,7 @@ function requestPipeline(
 
 interface Administration {
   admin: KeyAdministration;
-  catalogue: CatalogueEntries;
+  catalogue: CatalogueAdministration;
 }
 
 /** The admin API's services; their changes are audited with the admin key as author unless a route says who. */
@@ -253,11 +251,14 @@ function administrationFor(
       billing,
       maxKeysPerAccount: env.maxKeysPerAccount,
     }),
-    catalogue: new CatalogueEntries({
-      ...audited,
-      store: stores.config,
-      runtime,
-      envPolicy: envReferencePolicy(config.written, env.allowedEnv),
+    catalogue: new CatalogueAdministration({
+      author: audited.author,
+      store: stores.catalogue,
+      changes: runtime,
+      envPolicy: envReferencePolicy(
+        config.written.providers.map((p) => p.apiKey),
+        env.allowedEnv,
+      ),
     }),
   };
 }

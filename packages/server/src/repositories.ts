@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import {
   KnexAccountAlerts,
   KnexAuditedChanges,
+  KnexCatalogueRepository,
   KnexConfigStore,
   KnexKeyRepository,
   KnexQuotaRepository,
@@ -19,6 +20,8 @@ export interface Repositories {
   /** cached for KEY_CACHE_TTL_MS when set; an audited change clears the cache */
   keys: KnexKeyRepository | CachedKeyRepository;
   config: KnexConfigStore;
+  /** the catalogue's admin writes, each with its audit record */
+  catalogue: KnexCatalogueRepository;
   tasks: KnexTaskRepository;
   quotas: KnexQuotaRepository;
   usageQuery: KnexUsageQuery;
@@ -44,14 +47,17 @@ export function openRepositories(
 ): Repositories {
   const stored = new KnexKeyRepository(knex);
   const keys = env.keyCacheTtlMs ? new CachedKeyRepository(stored, env.keyCacheTtlMs) : stored;
+  const config = new KnexConfigStore(knex, { secret: env.secret, previousSecret: env.previousSecret });
+  // a change to a key must not be served stale from this instance's cache (other instances: within the TTL)
+  const audit = new KnexAuditedChanges(knex, { now: clock, webhookSeal, afterCommit: () => 'clear' in keys && keys.clear() });
   return {
     keys,
-    config: new KnexConfigStore(knex, { secret: env.secret, previousSecret: env.previousSecret }),
+    config,
+    catalogue: new KnexCatalogueRepository(config, audit),
     tasks: new KnexTaskRepository(knex, { now: clock }),
     quotas: new KnexQuotaRepository(knex, { now: clock }),
     usageQuery: new KnexUsageQuery(knex),
-    // a change to a key must not be served stale from this instance's cache (other instances: within the TTL)
-    audit: new KnexAuditedChanges(knex, { now: clock, webhookSeal, afterCommit: () => 'clear' in keys && keys.clear() }),
+    audit,
     webhooks: new KnexWebhookStore(knex, webhookSeal),
     responses: new KnexResponseStore(knex),
     alerts: new KnexAccountAlerts(knex),

@@ -1,29 +1,14 @@
 import type { Knex } from 'knex';
-import { credentialHeaders, mapCredentialHeaders } from '@gateway/core';
+import { credentialHeaders, mapCredentialHeaders, SecretRequiredError, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
 import { canonicalJson, catalogueDiff, sha256Hex, type CatalogueRow } from './config-import-diff';
 import { isSealed, seal, unseal } from './secret-box';
 import { writeAuditRecord } from './knex-audited-changes';
 
-export type ConfigKind = 'provider' | 'model' | 'group';
-
-export interface ConfigEntry {
-  kind: ConfigKind;
-  id: string;
-  /** null: deleted through the admin API */
-  body: Record<string, unknown> | null;
-  source: 'file' | 'admin';
-}
+export type ConfigKind = CatalogueEntryKind;
+export type ConfigEntry = CatalogueEntry;
 
 /** Stands in the database for a literal key of the config file: the file holds the key, the database never does. */
 export const FILE_KEY_MARKER = '(config file)';
-
-/** A literal key or header sent through the admin API while no GATEWAY_SECRET is set: it cannot be stored safely. */
-export class SecretRequiredError extends Error {
-  /** `apiKey` or `options.headers.<name>` */
-  constructor(readonly field: string) {
-    super(`a literal ${field} needs GATEWAY_SECRET to be stored encrypted`);
-  }
-}
 
 const json = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 

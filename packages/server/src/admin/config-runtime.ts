@@ -1,15 +1,16 @@
-import { OutageLog } from '@gateway/core';
-import type { CatalogueSettings, ConfigEntry, ConfigKind, KnexConfigStore } from '@gateway/store-postgres';
-import { buildConfig, type GatewayConfig, type GatewayConfigFile, type Variables } from '../config';
+import { invalid, OutageLog, type CatalogueChanges, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
+import type { CatalogueSettings } from '@gateway/store-postgres';
+import { buildConfig, ConfigError, type GatewayConfig, type GatewayConfigFile, type Variables } from '../config';
 import type { Logger } from '../logger';
 import type { ProviderRegistry } from '../providers';
+import type { Repositories } from '../repositories';
 
-const SECTION: Record<ConfigKind, 'providers' | 'models' | 'groups'> = { provider: 'providers', model: 'models', group: 'groups' };
-const KEY: Record<ConfigKind, 'id' | 'name'> = { provider: 'id', model: 'id', group: 'name' };
+const SECTION: Record<CatalogueEntryKind, 'providers' | 'models' | 'groups'> = { provider: 'providers', model: 'models', group: 'groups' };
+const KEY: Record<CatalogueEntryKind, 'id' | 'name'> = { provider: 'id', model: 'id', group: 'name' };
 
 /** The config file's providers, models and groups as store entries. */
-export function fileEntries(file: GatewayConfigFile): Array<Omit<ConfigEntry, 'source'>> {
-  return (Object.keys(SECTION) as ConfigKind[]).flatMap((kind) =>
+export function fileEntries(file: GatewayConfigFile): Array<Omit<CatalogueEntry, 'source'>> {
+  return (Object.keys(SECTION) as CatalogueEntryKind[]).flatMap((kind) =>
     (file[SECTION[kind]] as unknown as Array<Record<string, unknown>>).map((item) => {
       const { [KEY[kind]]: id, ...body } = item;
       return { kind, id: String(id), body };
@@ -26,7 +27,7 @@ export const fileSettings = (file: GatewayConfigFile): CatalogueSettings => ({ l
  * file was imported.
  */
 export function documentOf(
-  entries: Array<Omit<ConfigEntry, 'source'>>,
+  entries: Array<Omit<CatalogueEntry, 'source'>>,
   file: GatewayConfigFile,
   settings: CatalogueSettings | null,
 ): GatewayConfigFile {
@@ -45,12 +46,12 @@ export function documentOf(
  * limits, the breaker options and the provider registry objects, which are updated in place, so a change applies
  * without a restart.
  */
-export class ConfigRuntime {
+export class ConfigRuntime implements CatalogueChanges {
   private version = -1;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: KnexConfigStore,
+    private readonly store: Repositories['config'],
     private readonly live: GatewayConfig,
     private readonly providers: ProviderRegistry,
     private readonly env: { dataDir: string; variables?: Variables },
@@ -70,13 +71,18 @@ export class ConfigRuntime {
     await this.reload({ strict: true });
   }
 
-  /** Checks a change against everything else; throws ConfigError naming the field. Returns the entries it would give. */
-  async validate(kind: ConfigKind, id: string, body: Record<string, unknown> | null): Promise<void> {
+  /** Checks a change against everything else; throws invalid_config_change naming the field. */
+  async validate(kind: CatalogueEntryKind, id: string, body: Record<string, unknown> | null): Promise<void> {
     const entries = (await this.store.entries()).filter((e) => !(e.kind === kind && e.id === id));
     entries.push({ kind, id, body, source: 'admin' });
     const { settings } = await this.store.state();
-    const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings), this.env.variables);
-    await this.providers.check(candidate);
+    try {
+      const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings), this.env.variables);
+      await this.providers.check(candidate);
+    } catch (e) {
+      if (e instanceof ConfigError) throw invalid('invalid_config_change', e.message.replace(/^Invalid gateway config admin change: /, ''));
+      throw e;
+    }
   }
 
   /** Loads the store's config when its version moved. strict: a broken config throws (start-up) instead of being logged. */

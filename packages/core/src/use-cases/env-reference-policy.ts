@@ -1,5 +1,4 @@
-import { invalid } from '@gateway/core';
-import type { GatewayConfigFile } from '../config';
+import { invalid } from '../errors';
 
 /**
  * Which environment variables an admin may name as a provider key (`apiKey: "env:NAME"`). An admin
@@ -14,10 +13,9 @@ export interface EnvReferencePolicy {
   check(name: string): void;
 }
 
-export function envReferencePolicy(written: GatewayConfigFile, allowedEnv: string | undefined): EnvReferencePolicy {
-  const referenced = new Set(
-    written.providers.map((p) => /^env:(.+)$/.exec(p.apiKey ?? '')?.[1]).filter((n): n is string => n !== undefined),
-  );
+/** `fileKeys`: the config file's providers' `apiKey` values as written; `allowedEnv`: GATEWAY_ALLOWED_ENV. */
+export function envReferencePolicy(fileKeys: ReadonlyArray<string | undefined>, allowedEnv: string | undefined): EnvReferencePolicy {
+  const referenced = new Set(fileKeys.map((k) => /^env:(.+)$/.exec(k ?? '')?.[1]).filter((n): n is string => n !== undefined));
   const allowed = (allowedEnv ?? '')
     .split(',')
     .map((s) => s.trim())
