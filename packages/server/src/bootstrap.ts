@@ -1,5 +1,4 @@
 import { generateApiKey, hashApiKey, keyView, type AuditContext, type NewKey } from '@gateway/core';
-import { KnexKeyRepository } from '@gateway/store-postgres';
 import type { GatewayConfig } from './config';
 import { DEMO_ACCOUNT, DEMO_GROUP } from './default-config';
 import type { Repositories } from './repositories';
@@ -11,8 +10,8 @@ const startUp = (source: string): AuditContext => ({ actor: { type: 'config_file
 
 /** Creates the account unless it exists, with an `account.create` record when it did not. */
 async function ensureAccount(stores: BootstrapStores, ctx: AuditContext, id: string, name?: string): Promise<void> {
-  await stores.audit.run(ctx, async ({ trx }) => {
-    const made = await new KnexKeyRepository(trx).createAccountIfMissing(id, name);
+  await stores.audit.run(ctx, async ({ keys }) => {
+    const made = await keys.createAccountIfMissing(id, name);
     const audit = made && { action: 'account.create', target: { type: 'account', id }, accountId: id, before: null, after: made };
     return { result: undefined, audit };
   });
@@ -23,8 +22,8 @@ async function ensureAccount(stores: BootstrapStores, ctx: AuditContext, id: str
  * file still lists after it was rotated or revoked stays what it became, instead of coming back as a new key.
  */
 async function ensureKey(stores: BootstrapStores, ctx: AuditContext, key: NewKey): Promise<void> {
-  await stores.audit.run(ctx, async ({ trx }) => {
-    const made = await new KnexKeyRepository(trx).createKeyIfUnknown(key);
+  await stores.audit.run(ctx, async ({ keys }) => {
+    const made = await keys.createKeyIfUnknown(key);
     const audit = made && {
       action: 'key.create',
       target: { type: 'key', id: made.id },

@@ -1,5 +1,5 @@
+import type { Database } from '@gateway/store-postgres';
 import type { RequestHandler, Request } from 'express';
-import type { Knex } from 'knex';
 import { GatewayError } from '@gateway/core';
 import { sendError, type ErrorRenderer } from '@gateway/http-kit';
 import type { Logger } from './logger';
@@ -17,7 +17,7 @@ export interface DatabaseHealth {
  * Watches PostgreSQL so requests fail fast while it is gone instead of each waiting for a pool timeout. Each outage
  * and recovery is logged once at warn.
  */
-export function watchDatabase(knex: Knex, logger: Logger): DatabaseHealth {
+export function watchDatabase(knex: Database['knex'], logger: Logger): DatabaseHealth {
   let up = true;
   let probing = false;
   const probe = async () => {

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { AllAccountTasks, Billing } from '@gateway/core';
 import { budgetHeaders, mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
-import { KnexTaskStatistics, type Database, type KnexUsageLog } from '@gateway/store-postgres';
+import type { Database } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
@@ -14,7 +14,7 @@ import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
 import { GatewayMetrics, observeRequests } from '@gateway/observability';
-import { openUsageLog, usagePendingGauge } from './usage-log-wiring';
+import { usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
@@ -32,7 +32,7 @@ import { readinessCheck } from './readiness';
 import { routeFormats } from './route-formats';
 import { GATEWAY_ROUTE_DOCS } from './openapi';
 import { checkStartupEnv } from './startup-checks';
-import { openRepositories, type Repositories } from './repositories';
+import { openRepositories, openUsageLog, type Repositories, type UsageLogStore } from './repositories';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { admissionPolicies, type Admission } from './wiring/admission';
 import { gatewayLifecycle } from './gateway-lifecycle';
@@ -50,7 +50,7 @@ export interface Gateway {
   db: Database;
   /** every repository over the store (repositories.ts) */
   stores: Repositories;
-  usage: KnexUsageLog;
+  usage: UsageLogStore;
   logger: Logger;
   /** opens the admin API to the local CLI (loopback callers only); main.ts hands it over in DATA_DIR's credential file */
   localAdminToken: string;
@@ -95,7 +95,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     throw e;
   });
   const usage = openUsageLog(db.knex, db.kind === 'pglite' && env.inMemoryDatabase ? null : env.dataDir, logger);
-  const metrics = new GatewayMetrics(new KnexTaskStatistics(db.knex), [usagePendingGauge(usage)]);
+  const metrics = new GatewayMetrics(stores.taskStatistics, [usagePendingGauge(usage)]);
   const billing = new Billing(stores.quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
   const admission = admissionPolicies(config, infra, stores.keys, billing, clock, env.accountLimits);
   const ctx: WiringContext = {

@@ -1,11 +1,11 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ContentSharingCheck } from '@gateway/core';
-import { KnexContentProbes } from '@gateway/store-postgres';
 import { openContentStore, parseContentStore } from './content-store-config';
 import { watchDatabase } from './database-health';
 import type { GatewayEnv } from './gateway-env';
 import type { Logger } from './logger';
 import { instanceId, openStore } from './open-store';
+import { openContentProbes } from './repositories';
 import type { ProviderRegistry } from './providers';
 import { createRedisLink } from '@gateway/rate-limit-redis';
 import { tracingIfConfigured } from './tracing-start';
@@ -23,7 +23,7 @@ export async function openInfrastructure(env: GatewayEnv, logger: Logger, provid
   const sharing =
     db.kind === 'postgres'
       ? new ContentSharingCheck(
-          { probes: new KnexContentProbes(db.knex), content: content.store, location: content.location, instanceId: instanceId(), logger },
+          { probes: openContentProbes(db.knex), content: content.store, location: content.location, instanceId: instanceId(), logger },
           env.contentProbeIntervalMs,
         )
       : undefined;

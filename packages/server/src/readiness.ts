@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { migrationsApplied } from '@gateway/store-postgres';
+import { migrationsApplied, type Database } from '@gateway/store-postgres';
 import type { RedisLink } from '@gateway/rate-limit-redis';
 import { probeWritable } from './startup-checks';
 
@@ -19,7 +18,7 @@ function within<T>(p: Promise<T>, ms: number, late: T): Promise<T> {
 }
 
 export function readinessCheck(deps: {
-  knex: Knex;
+  knex: Database['knex'];
   schema?: string;
   dataDir: string;
   redis?: RedisLink;

@@ -1,19 +1,25 @@
+import path from 'node:path';
 import type { Knex } from 'knex';
 import {
   KnexAccountAlerts,
   KnexAuditedChanges,
   KnexCatalogueRepository,
   KnexConfigStore,
+  KnexContentProbes,
   KnexKeyRepository,
   KnexQuotaRepository,
   KnexResponseStore,
   KnexSsoSessions,
+  KnexTaskStatistics,
   KnexTaskRepository,
+  KnexUsageLog,
   KnexUsageQuery,
   KnexWebhookStore,
 } from '@gateway/store-postgres';
+import type { ContentProbes } from '@gateway/core';
 import type { GatewayEnv } from './gateway-env';
 import { CachedKeyRepository } from './key-cache';
+import type { Logger } from './logger';
 
 /** Every repository over the store, built once per process (the gateway's or the CLI's) and passed where needed. */
 export interface Repositories {
@@ -31,6 +37,8 @@ export interface Repositories {
   alerts: KnexAccountAlerts;
   /** dashboard single sign-on sessions (@gateway/sso) */
   ssoSessions: KnexSsoSessions;
+  /** the task figures /metrics reads */
+  taskStatistics: KnexTaskStatistics;
 }
 
 export interface RepositoryOptions {
@@ -62,5 +70,37 @@ export function openRepositories(
     responses: new KnexResponseStore(knex),
     alerts: new KnexAccountAlerts(knex),
     ssoSessions: new KnexSsoSessions(knex, clock),
+    taskStatistics: new KnexTaskStatistics(knex),
   };
+}
+
+/** What instances sharing the database read of each other's content: the content sharing check's probes. */
+export const openContentProbes = (knex: Knex): ContentProbes => new KnexContentProbes(knex);
+
+/** The usage log over the store: what a gateway writes each answered request's row to. */
+export type UsageLogStore = KnexUsageLog;
+
+/** How many request ids a failed write's log line names (the count is always complete). */
+const IDS_IN_LOG = 20;
+
+/**
+ * The usage log, spooled under DATA_DIR/usage-spool (docs/reliability.md, "Spend is never lost"); not spooled for a
+ * database kept in memory (tests), which nothing could be replayed into. A batch the
+ * database refused is logged once at error with its row count and request ids (retries are silent), its recovery
+ * once at warn; segments whose owner is provably gone (another replica's live ones never) are replayed now and every 30 s.
+ */
+export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger): UsageLogStore {
+  const usage = new KnexUsageLog(knex, {
+    spoolDir: dataDir ? path.join(dataDir, 'usage-spool') : undefined,
+    onError: (e, rows) =>
+      logger.error('usage rows not written: kept in the spool, retried until the database takes them', {
+        error: (e as Error).message,
+        rows: rows.length,
+        requestIds: rows.slice(0, IDS_IN_LOG).map((r) => r.requestId),
+      }),
+    onRecovered: (rows) => logger.warn('usage rows written again after a failure', { rows }),
+    onSpoolError: (e) => logger.error('usage spool not writable: rows wait in memory only until it is', { error: (e as Error).message }),
+  });
+  usage.startRecovery(30000, (e) => logger.warn('usage spool replay failed', { error: (e as Error).message }));
+  return usage;
 }

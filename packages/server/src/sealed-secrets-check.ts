@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { sealedInventory } from '@gateway/store-postgres';
+import { sealedInventory, type Database } from '@gateway/store-postgres';
 import type { Logger } from './logger';
 
 /**
@@ -7,7 +6,11 @@ import type { Logger } from './logger';
  * (the gateway still starts: a provider without its key, a webhook secret to re-issue), and values still sealed under
  * the previous secret are counted, with the command that re-seals them. Names only, never a value.
  */
-export async function warnOfSealedSecrets(db: Knex, secrets: { current?: string; previous?: string }, logger: Logger): Promise<void> {
+export async function warnOfSealedSecrets(
+  db: Database['knex'],
+  secrets: { current?: string; previous?: string },
+  logger: Logger,
+): Promise<void> {
   const found = await sealedInventory(db, secrets);
   if (found.unreadable.length)
     logger.warn('sealed secrets cannot be opened with GATEWAY_SECRET or GATEWAY_SECRET_PREVIOUS', {

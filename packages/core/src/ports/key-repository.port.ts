@@ -82,4 +82,8 @@ export interface KeyRepository {
 export interface KeyChangeRepository extends KeyRepository {
   /** Keys neither revoked nor expired; inside a change the account is locked, so two creations cannot both pass a cap. */
   countLiveKeys(accountId: string): Promise<number>;
+  /** Start-up's idempotent writes of the config file's accounts: null when the account existed (one insert decides). */
+  createAccountIfMissing(id: string, name?: string): Promise<Account | null>;
+  /** Start-up's idempotent write of a config-file key: null when its hash is known (a current secret or one rotated away). */
+  createKeyIfUnknown(key: NewKey): Promise<ApiKeyRecord | null>;
 }

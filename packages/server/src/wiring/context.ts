@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Database } from '@gateway/store-postgres';
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '@gateway/http-kit';
 import type { Billing, ContentStore, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
@@ -13,7 +13,7 @@ import type { Repositories } from '../repositories';
 export interface WiringContext {
   env: GatewayEnv;
   config: GatewayConfig;
-  knex: Knex;
+  knex: Database['knex'];
   /** every repository over the store, built once (repositories.ts) */
   stores: Repositories;
   usage: UsageLog;
