@@ -51,7 +51,7 @@ export {
   type VideoTask,
 } from './video-task';
 export { statusEvents, transitionTask, type TaskStatusEvent, type TaskStatusPatch, type TaskTransition } from './task-transitions';
-export { digestsEqual, generateApiKey, hashApiKey, newId, newKeyId, type Principal } from './auth';
+export { digestsEqual, hashApiKey, newId, newKeyId, type Principal } from './auth';
 export {
   type AuditActor,
   type AuditChange,
@@ -168,8 +168,9 @@ export {
   type KeyAdministrationDeps,
 } from './use-cases/key-administration';
 export { CatalogueAdministration } from './use-cases/catalogue-administration';
+export { bootstrapDemoKey, bootstrapFileKeys } from './use-cases/key-bootstrap';
 export { envReferencePolicy, type EnvReferencePolicy } from './use-cases/env-reference-policy';
-export { keyView, type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';
+export { type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';
 export {
   accountBounds,
   type AccountBoundsDeps,
