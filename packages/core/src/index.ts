@@ -156,7 +156,6 @@ export { type VideoProviderLookup } from './use-cases/video-target';
 export { VideoTasks } from './use-cases/video-tasks';
 export { AllAccountTasks, ALL_ACCOUNT_TASKS_MAX_LIMIT, type AllAccountTasksQuery } from './use-cases/all-account-tasks';
 export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
-export { OutageLog } from './use-cases/outage-log';
 export { ContentSharingCheck } from './use-cases/content-sharing-check';
 export { workerLoop } from './use-cases/worker-loop';
 export { missingPrice, type ModelPricing } from './pricing';
@@ -168,6 +167,7 @@ export {
   type KeyAdministrationDeps,
 } from './use-cases/key-administration';
 export { CatalogueAdministration } from './use-cases/catalogue-administration';
+export { CatalogueSync } from './use-cases/catalogue-sync';
 export { bootstrapDemoKey, bootstrapFileKeys } from './use-cases/key-bootstrap';
 export { envReferencePolicy, type EnvReferencePolicy } from './use-cases/env-reference-policy';
 export { type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';

@@ -1,4 +1,4 @@
-import { invalid, OutageLog, type CatalogueChanges, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
+import { CatalogueSync, invalid, type CatalogueChanges, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
 import type { CatalogueSettings } from '@gateway/store-postgres';
 import { buildConfig, ConfigError, type GatewayConfig, type GatewayConfigFile, type Variables } from '../config';
 import type { Logger } from '../logger';
@@ -42,21 +42,36 @@ export function documentOf(
 
 /**
  * The live configuration: the database's catalogue (seeded from the file when its content changed, changed through
- * the admin API), reloaded by every instance when the store's version moves. Use cases hold the catalogue, the
- * limits, the breaker options and the provider registry objects, which are updated in place, so a change applies
- * without a restart.
+ * the admin API), reloaded by every instance when the store's version moves (CatalogueSync). Use cases hold the
+ * catalogue, the limits, the breaker options and the provider registry objects, which are updated in place, so a
+ * change applies without a restart.
  */
-export class ConfigRuntime implements CatalogueChanges {
-  private version = -1;
-  private timer: NodeJS.Timeout | null = null;
-
+export class ConfigRuntime extends CatalogueSync<CatalogueSettings, GatewayConfig> implements CatalogueChanges {
   constructor(
     private readonly store: Repositories['config'],
     private readonly live: GatewayConfig,
-    private readonly providers: ProviderRegistry,
-    private readonly env: { dataDir: string; variables?: Variables },
-    private readonly logger: Logger,
-  ) {}
+    providers: ProviderRegistry,
+    env: { dataDir: string; variables?: Variables },
+    logger: Logger,
+  ) {
+    super(
+      store,
+      {
+        build: (label, entries, settings) => buildConfig(label, documentOf(entries, live.file, settings), env.variables),
+        check: (candidate) => providers.check(candidate),
+        async apply(next) {
+          // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
+          await providers.prepare(next);
+          providers.apply(next);
+          live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
+          Object.assign(live.limits, next.limits);
+          Object.assign(live.circuitBreaker, next.circuitBreaker);
+          live.file = next.file;
+        },
+      },
+      (level, message, fields) => logger.log(level, message, fields),
+    );
+  }
 
   /** Start-up: imports the file if its content changed since the last import (one line when it does), then loads. */
   async bootstrap(): Promise<void> {
@@ -66,62 +81,18 @@ export class ConfigRuntime implements CatalogueChanges {
     const fields = { source: this.live.source, hash: r.hash, previousHash: r.previousHash ?? undefined };
     if (r.imported) {
       const { added, changed, removed, adminEditsReplaced } = r;
-      this.logger.info('config file imported', { ...fields, added, changed, removed, adminEditsReplaced });
-    } else this.logger.info('config file unchanged since its last import; serving the database catalogue', fields);
+      this.log('info', 'config file imported', { ...fields, added, changed, removed, adminEditsReplaced });
+    } else this.log('info', 'config file unchanged since its last import; serving the database catalogue', fields);
     await this.reload({ strict: true });
   }
 
   /** Checks a change against everything else; throws invalid_config_change naming the field. */
-  async validate(kind: CatalogueEntryKind, id: string, body: Record<string, unknown> | null): Promise<void> {
-    const entries = (await this.store.entries()).filter((e) => !(e.kind === kind && e.id === id));
-    entries.push({ kind, id, body, source: 'admin' });
-    const { settings } = await this.store.state();
+  override async validate(kind: CatalogueEntryKind, id: string, body: Record<string, unknown> | null): Promise<void> {
     try {
-      const candidate = buildConfig('admin change', documentOf(entries, this.live.file, settings), this.env.variables);
-      await this.providers.check(candidate);
+      await super.validate(kind, id, body);
     } catch (e) {
       if (e instanceof ConfigError) throw invalid('invalid_config_change', e.message.replace(/^Invalid gateway config admin change: /, ''));
       throw e;
     }
-  }
-
-  /** Loads the store's config when its version moved. strict: a broken config throws (start-up) instead of being logged. */
-  async reload(opts: { strict?: boolean } = {}): Promise<boolean> {
-    const { version, settings } = await this.store.state();
-    if (version === this.version) return false;
-    const entries = await this.store.entries();
-    try {
-      const next = buildConfig('database catalogue', documentOf(entries, this.live.file, settings), this.env.variables);
-      // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
-      await this.providers.prepare(next);
-      this.providers.apply(next);
-      this.live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
-      Object.assign(this.live.limits, next.limits);
-      Object.assign(this.live.circuitBreaker, next.circuitBreaker);
-      this.live.file = next.file;
-      this.version = version;
-      return true;
-    } catch (e) {
-      if (opts.strict) throw e;
-      this.logger.error('config reload failed; keeping the previous config', { error: (e as Error).message, version });
-      this.version = version;
-      return false;
-    }
-  }
-
-  start(pollMs: number): void {
-    // the store unreachable fails every poll: logged once at warn when it starts and once when a poll succeeds again
-    const outage = new OutageLog((level, message, fields) => this.logger.log(level, message, fields), 'config reload');
-    this.timer = setInterval(() => {
-      this.reload().then(
-        () => outage.succeeded(),
-        (e) => outage.failed(e, { pollMs }),
-      );
-    }, pollMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
   }
 }
