@@ -44,7 +44,6 @@ export {
   isTerminal,
   TASK_STATUSES,
   taskRequestOf,
-  type TaskError,
   type TaskRequest,
   type TaskStatus,
   type VideoImageInfo,
@@ -82,14 +81,11 @@ export { type ImageModelPort } from './ports/image-model.port';
 export {
   type Account,
   type ApiKeyRecord,
-  KEY_ROLES,
   type KeyChangeRepository,
-  type KeyLimits,
   type KeyRepository,
   type KeyRole,
   type KeySettings,
   type NewKey,
-  TASK_SCOPES,
   type TaskScope,
 } from './ports/key-repository.port';
 export {
@@ -160,12 +156,7 @@ export { ContentSharingCheck } from './use-cases/content-sharing-check';
 export { workerLoop } from './use-cases/worker-loop';
 export { missingPrice, type ModelPricing } from './pricing';
 export { Billing, type BudgetStatus } from './use-cases/billing';
-export {
-  CLI_AUDIT_CONTEXT,
-  DEFAULT_MAX_KEYS_PER_ACCOUNT,
-  KeyAdministration,
-  type KeyAdministrationDeps,
-} from './use-cases/key-administration';
+export { CLI_AUDIT_CONTEXT, DEFAULT_MAX_KEYS_PER_ACCOUNT, KeyAdministration } from './use-cases/key-administration';
 export { CatalogueAdministration } from './use-cases/catalogue-administration';
 export { CatalogueSync } from './use-cases/catalogue-sync';
 export { bootstrapDemoKey, bootstrapFileKeys } from './use-cases/key-bootstrap';
@@ -174,21 +165,19 @@ export { type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-
 export {
   accountBounds,
   type AccountBoundsDeps,
-  type BoundedKey,
   type Caller,
   inheritFromCaller,
-  type KeyBounds,
   type SelfServiceKeyFields,
 } from './use-cases/account-bounds';
-export { ReadThroughCache } from './read-through-cache';
-export { BUDGET_PERIODS, type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';
+export { CachedKeyRepository } from './use-cases/cached-key-repository';
+export { type BudgetPeriod, periodStart, usedInPeriod } from './budget-period';
 export { decodeDataUrl, imagePartFromUrl, parseDataUrl, urlOfImagePart } from './data-url';
 export { taskErrorOf } from './task-errors';
 export { checkReasoningEffort, mayReason } from './reasoning';
 export { type Warning, unsupportedSetting, droppedContent, distinctWarnings, warningText, warningsHeader } from './warnings';
 export { DeploymentSelector, type RoutedCallDeps } from './use-cases/deployment-selection';
 export { ResponsesConversation } from './use-cases/responses-conversation';
-export { StoredConversations, type KeptTurn } from './use-cases/stored-conversations';
+export { StoredConversations } from './use-cases/stored-conversations';
 export { auditTaskBooks } from './use-cases/task-books-audit';
 export { isForbiddenAddress } from './network-address';
 export { newEventId, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhooks/webhook-events';

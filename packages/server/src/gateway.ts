@@ -9,7 +9,7 @@ import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { CatalogueAdministration, envReferencePolicy, KeyAdministration } from '@gateway/core';
-import { adminKeyGate, selfServiceRoutes } from '@gateway/wire-admin';
+import { adminKeyGate, selfServiceFormat } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
@@ -172,7 +172,7 @@ function gatewayAreas(
   const accountAdmin: AreaWiring = {
     routers: [
       mountRoutes(
-        selfServiceRoutes,
+        selfServiceFormat.routes,
         { admin: deps.admin.admin, clock, catalogue: config.catalogue, quotas: stores.quotas, gatewayLimits: config.limits },
         gates,
       ),

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { openApiDocument, type RouteDoc } from '@gateway/http-kit';
 import { version } from '../package.json';
-import { selfServiceRoutes } from '@gateway/wire-admin';
+import { selfServiceFormat } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';
 import { ssoRoutes } from '@gateway/sso';
 import { operationsRoutes, probeRoutes } from './wiring/operations.router';
@@ -15,7 +15,7 @@ export const GATEWAY_ROUTE_DOCS: readonly RouteDoc[] = [
   ...probeRoutes,
   ...operationsRoutes,
   ...adminRoutes,
-  ...selfServiceRoutes,
+  ...selfServiceFormat.routes,
   ...ssoRoutes,
 ];
 

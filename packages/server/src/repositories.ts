@@ -16,9 +16,8 @@ import {
   KnexUsageQuery,
   KnexWebhookStore,
 } from '@gateway/store-postgres';
-import type { ContentProbes } from '@gateway/core';
+import { CachedKeyRepository, type ContentProbes } from '@gateway/core';
 import type { GatewayEnv } from './gateway-env';
-import { CachedKeyRepository } from './key-cache';
 import type { Logger } from './logger';
 
 /** Every repository over the store, built once per process (the gateway's or the CLI's) and passed where needed. */

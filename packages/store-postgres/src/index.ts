@@ -13,7 +13,7 @@ export { KnexWebhookStore } from './knex-webhook-store';
 export { KnexAccountAlerts } from './knex-account-alerts';
 export { resealSecrets, sealedInventory } from './secret-reseal';
 export { taskChangeFeed } from './task-change-feed';
-export { KnexAuditedChanges, type KnexChangeStores } from './knex-audited-changes';
+export { KnexAuditedChanges } from './knex-audited-changes';
 export { KnexCatalogueRepository } from './knex-catalogue-repository';
 export { enforceRetention } from './retention-sql';
 export { KnexSsoSessions } from './knex-sso-sessions';

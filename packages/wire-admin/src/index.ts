@@ -1,6 +1,5 @@
 export { adminFormat, selfServiceFormat } from './admin.format';
-export { accountRoutes, adminAuditRoute, catalogueRoutes, type CatalogueSchemas } from './admin.router';
+export { accountRoutes, catalogueRoutes } from './admin.router';
 export { adminKeyRoutes } from './admin-keys.router';
-export { adminKeyGate, type AdminDeps, type CatalogueAdmin, type CatalogueKind } from './admin-route';
+export { adminKeyGate, type AdminDeps, type CatalogueKind } from './admin-route';
 export { adminPaths } from './admin-paths';
-export { selfServiceRoutes, type SelfServiceDeps } from './self-service.router';

@@ -1,5 +1,5 @@
 import type { Route } from '@gateway/http-kit';
-import { accountRoutes, adminAuditRoute, adminKeyRoutes, catalogueRoutes, type AdminDeps } from '@gateway/wire-admin';
+import { accountRoutes, adminFormat, adminKeyRoutes, catalogueRoutes, type AdminDeps } from '@gateway/wire-admin';
 import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
 import { adminTaskRoutes, type AdminTaskDeps } from '@gateway/wire-video-tasks';
 import { adminUsageRoutes, type AdminUsageDeps } from '@gateway/wire-usage';
@@ -18,13 +18,11 @@ const catalogue = catalogueRoutes({
 
 /** Every /admin route behind the admin key; a task's admin download answers as the account's video download does. */
 export const adminRoutes: Array<Route<AllAdminDeps>> = [
-  ...accountRoutes,
-  ...adminKeyRoutes,
+  ...adminFormat.routes,
   ...adminUsageRoutes,
   ...adminWebhookRoutes,
   ...adminTaskRoutes({ params: videoContentParams, response: videoContentResponse, send: sendVideoContent }),
   ...catalogue,
-  adminAuditRoute,
 ];
 
 /** What the CLI's commands call: accounts, quotas, keys and the catalogue. */

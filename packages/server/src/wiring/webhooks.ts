@@ -13,8 +13,8 @@ import {
 } from '@gateway/core';
 import { taskChangeFeed, type Database } from '@gateway/store-postgres';
 import { encodeTask } from '@gateway/wire-video-tasks';
+import { httpWebhookSender } from '@gateway/wire-webhooks';
 import type { AreaWiring, WiringContext } from './context';
-import { httpWebhookSender } from './webhook-sender';
 import { readEnv } from '../env.schema';
 import { webhookEnvOf } from './webhooks-env';
 

@@ -1,4 +1,5 @@
-import { ReadThroughCache, type ApiKeyRecord, type KeyRepository } from '@gateway/core';
+import type { ApiKeyRecord, KeyRepository } from '../ports/key-repository.port';
+import { ReadThroughCache } from '../read-through-cache';
 
 type Found = (ApiKeyRecord & { hash: string }) | null;
 

@@ -1,5 +1,6 @@
-import { hashApiKey, type KeyRepository } from '@gateway/core';
-import { CachedKeyRepository } from './key-cache';
+import { hashApiKey } from '../auth';
+import type { KeyRepository } from '../ports/key-repository.port';
+import { CachedKeyRepository } from './cached-key-repository';
 
 describe('CachedKeyRepository', () => {
   it('serves lookups from cache within the TTL and asks the store again after it', async () => {
