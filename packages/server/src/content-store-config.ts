@@ -1,8 +1,6 @@
 import path from 'node:path';
-import type { Knex } from 'knex';
 import type { ContentStore } from '@gateway/core';
 import { FileContentStore, S3ContentStore } from '@gateway/store-files';
-import { KnexContentStore } from '@gateway/store-postgres';
 import { StartupError } from './startup-checks';
 import type { S3Env } from './gateway-env';
 
@@ -76,14 +74,18 @@ export interface OpenedContentStore {
   close(): void;
 }
 
-export function openContentStore(choice: ContentStoreChoice, deps: { knex: Knex; dataDir: string }): OpenedContentStore {
+/** `inDatabase`: the store in the gateway's own database (repositories.ts builds it: the one file naming the store's classes) */
+export function openContentStore(
+  choice: ContentStoreChoice,
+  deps: { inDatabase: () => ContentStore; dataDir: string },
+): OpenedContentStore {
   switch (choice.kind) {
     case 'file': {
       const root = path.resolve(deps.dataDir, 'content');
       return { store: new FileContentStore(root), location: `file:${root}`, close: () => undefined };
     }
     case 'postgres':
-      return { store: new KnexContentStore(deps.knex), location: 'postgres', close: () => undefined };
+      return { store: deps.inDatabase(), location: 'postgres', close: () => undefined };
     case 's3': {
       const { bucket, prefix, endpoint, region, forcePathStyle, credentials } = choice;
       const store = new S3ContentStore({ bucket, prefix, client: { endpoint, region, forcePathStyle, credentials } });

@@ -1,6 +1,7 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ContentSharingCheck } from '@gateway/core';
 import { openContentStore, parseContentStore } from './content-store-config';
+import { contentStoreInDatabase } from './repositories';
 import { watchDatabase } from './database-health';
 import type { GatewayEnv } from './gateway-env';
 import type { Logger } from './logger';
@@ -17,7 +18,7 @@ export async function openInfrastructure(env: GatewayEnv, logger: Logger, provid
   const tracing = await tracingIfConfigured(env.tracing, spanExporter, providers, logger);
   const contentChoice = parseContentStore(env.contentStore, env.s3);
   const db = await openStore(env, logger);
-  const content = openContentStore(contentChoice, { knex: db.knex, dataDir: env.dataDir });
+  const content = openContentStore(contentChoice, { inDatabase: () => contentStoreInDatabase(db.knex), dataDir: env.dataDir });
   logger.info('content store', { store: content.location });
   // Only a shared database can have peers: check now, so the first /readyz already knows.
   const sharing =

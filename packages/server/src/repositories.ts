@@ -6,6 +6,7 @@ import {
   KnexCatalogueRepository,
   KnexConfigStore,
   KnexContentProbes,
+  KnexContentStore,
   KnexKeyRepository,
   KnexQuotaRepository,
   KnexResponseStore,
@@ -16,7 +17,7 @@ import {
   KnexUsageQuery,
   KnexWebhookStore,
 } from '@gateway/store-postgres';
-import { CachedKeyRepository, type ContentProbes } from '@gateway/core';
+import { CachedKeyRepository, type ContentProbes, type ContentStore } from '@gateway/core';
 import type { GatewayEnv } from './gateway-env';
 import type { Logger } from './logger';
 
@@ -103,3 +104,6 @@ export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger)
   usage.startRecovery(30000, (e) => logger.warn('usage spool replay failed', { error: (e as Error).message }));
   return usage;
 }
+
+/** CONTENT_STORE=postgres: videos and thumbnails in the gateway's own database. */
+export const contentStoreInDatabase = (knex: Knex): ContentStore => new KnexContentStore(knex);
