@@ -70,8 +70,9 @@ describe('image decoding never stalls the gateway', () => {
 
   // The simulator's pixel work (decode, resize, edit, encode) runs in worker threads (provider-simulator/image-pool.ts).
   // The bound is the purpose (the loop is never held for the seconds a decode on it takes), not a latency target: those live
-  // in the benchmarks. 1 s leaves room for a loaded 2-core machine.
-  it('/healthz keeps answering, each within a second, while the largest accepted edit is processed', async () => {
+  // in the benchmarks. A decode on the loop would hold most probes for seconds; a single probe can lose the CPU to the
+  // machine's other work, hence the percentile and a loose ceiling.
+  it('/healthz keeps answering (90th percentile within 300 ms, none over 3 s) while the largest accepted edit is processed', async () => {
     const side = IMAGE_LIMITS.maxInputSide;
     const big = png(side, side);
     const pending = edit(Array.from({ length: IMAGE_LIMITS.maxEditImages }, () => big));
@@ -88,6 +89,8 @@ describe('image decoding never stalls the gateway', () => {
     expect(res.status).toBe(200);
     // observed while the request was in flight, not before it started or after it ended
     expect(latencies.length).toBeGreaterThan(3);
-    expect(Math.max(...latencies)).toBeLessThan(1000);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length * 0.9)]).toBeLessThan(300);
+    expect(sorted[sorted.length - 1]).toBeLessThan(3000);
   });
 });
