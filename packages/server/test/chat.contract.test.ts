@@ -1,18 +1,13 @@
 import request from 'supertest';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
-import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort } from './support/scripted-text-app';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTextContractGateway, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  // sim-chat-plain: a text model that cannot think, visible to the vip group (beta) only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
-  gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
+  gw = await startTextContractGateway();
 });
-afterAll(async () => {
-  await gw.stop();
-});
+afterAll(() => gw.stop());
 
 const base = { model: 'sim-chat', messages: [{ role: 'user', content: 'Tell me about the harbor at dawn' }] };
 const weather = {

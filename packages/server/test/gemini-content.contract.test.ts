@@ -4,19 +4,14 @@ import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import { probeImage, type TextStreamPart } from '@gateway/core';
 import { geminiContentFormat, googleErrorParts } from '@gateway/wire-gemini-content';
-import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTextContractGateway, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  // sim-chat-plain: a text model that cannot think, visible to the vip group only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
-  gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
+  gw = await startTextContractGateway();
 });
-afterAll(async () => {
-  await gw.stop();
-});
+afterAll(() => gw.stop());
 
 const base = { contents: [{ role: 'user', parts: [{ text: 'Tell me about rivers' }] }] };
 const weather = {

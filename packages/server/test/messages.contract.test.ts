@@ -2,19 +2,14 @@ import { eventually } from '@gateway/testkit';
 import request from 'supertest';
 import type { TextStreamPart } from '@gateway/core';
 import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
-import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTextContractGateway, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  // sim-chat-plain: a text model that cannot think, visible to the vip group only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
-  gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
+  gw = await startTextContractGateway();
 });
-afterAll(async () => {
-  await gw.stop();
-});
+afterAll(() => gw.stop());
 
 const base = { model: 'sim-chat', max_tokens: 256, messages: [{ role: 'user', content: 'Tell me about rivers' }] };
 const weatherTool = {

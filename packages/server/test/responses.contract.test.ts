@@ -2,19 +2,14 @@ import { eventually, InMemoryConversationStore } from '@gateway/testkit';
 import request from 'supertest';
 import { ResponsesConversation, StoredConversations } from '@gateway/core';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
-import { DEFAULT_CONFIG } from '../src/default-config';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTextContractGateway, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  // sim-chat-plain: a text model that cannot think, visible to the vip group (beta) only.
-  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
-  gw = await startTestGateway({ listen: false, config: testConfigFile({ models }) });
+  gw = await startTextContractGateway();
 });
-afterAll(async () => {
-  await gw.stop();
-});
+afterAll(() => gw.stop());
 
 const weather = {
   type: 'function',

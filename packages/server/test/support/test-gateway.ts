@@ -97,3 +97,12 @@ export async function startTestGateway(
     },
   });
 }
+
+/**
+ * The text formats' contract gateway, not listening: the test config plus sim-chat-plain, a text model that cannot
+ * think, visible to the vip group (beta) only.
+ */
+export function startTextContractGateway(): Promise<TestGateway> {
+  const models = [...DEFAULT_CONFIG.models, { id: 'sim-chat-plain', kind: 'text' as const, provider: 'sim', reasoningEfforts: [] }];
+  return startTestGateway({ listen: false, config: testConfigFile({ models }) });
+}

@@ -1,5 +1,5 @@
 import { chunksOf, DEFAULT_USAGE, type FakeReply, type RecordedRequest } from './fake-script';
-import { finishOf, sse, type FakeDialect, type FakeRoute } from './fake-dialect';
+import { finishOf, lastUserText, sse, type FakeDialect, type FakeRoute } from './fake-dialect';
 
 const STOP = { stop: 'end_turn', length: 'max_tokens', 'tool-calls': 'tool_use', 'content-filter': 'refusal' } as const;
 
@@ -32,19 +32,6 @@ function blocks(reply: FakeReply): Block[] {
     ...(reply.text !== undefined ? [{ type: 'text', text: reply.text }] : []),
     ...(reply.toolCalls ?? []).map((c, i) => ({ type: 'tool_use', id: c.id ?? `toolu_fake${i}`, name: c.name, input: c.arguments })),
   ];
-}
-
-function lastUserText(body: any): string {
-  const users = (body?.messages ?? []).filter((m: any) => m?.role === 'user');
-  const c = users[users.length - 1]?.content;
-  return typeof c === 'string'
-    ? c
-    : Array.isArray(c)
-      ? c
-          .filter((p: any) => p?.type === 'text')
-          .map((p: any) => p.text)
-          .join('')
-      : '';
 }
 
 /** The Messages API as api.anthropic.com speaks it: `event:` lines, a ping, cumulative usage in message_delta. */
@@ -86,7 +73,7 @@ export const anthropicMessagesDialect: FakeDialect = {
   },
 
   defaultReply(req: RecordedRequest): FakeReply {
-    return { text: `fake-anthropic says: ${lastUserText(req.body)}` };
+    return { text: `fake-anthropic says: ${lastUserText(req.body?.messages)}` };
   },
 
   json(reply, route) {

@@ -34,6 +34,19 @@ export function finishOf(reply: FakeReply): NonNullable<FakeReply['finish']> {
   return reply.finish ?? (reply.toolCalls?.length ? 'tool-calls' : 'stop');
 }
 
+/** The text of the last user message: its string content, or its parts of `partType` joined. */
+export function lastUserText(messages: unknown, partType = 'text'): string {
+  const users = (Array.isArray(messages) ? messages : []).filter((m: any) => m?.role === 'user');
+  const c = users[users.length - 1]?.content;
+  if (typeof c === 'string') return c;
+  return Array.isArray(c)
+    ? c
+        .filter((p: any) => p?.type === partType)
+        .map((p: any) => p.text)
+        .join('')
+    : '';
+}
+
 /** `data: <json>\n\n`, optionally with an `event:` line. */
 export function sse(data: unknown, event?: string): string {
   const payload = typeof data === 'string' ? data : JSON.stringify(data);

@@ -1,5 +1,5 @@
 import { chunksOf, DEFAULT_USAGE, type FakeReply, type RecordedRequest } from './fake-script';
-import { finishOf, sse, type FakeDialect, type FakeRoute } from './fake-dialect';
+import { finishOf, lastUserText, sse, type FakeDialect, type FakeRoute } from './fake-dialect';
 
 const FINISH = { stop: 'stop', length: 'length', 'tool-calls': 'tool_calls', 'content-filter': 'content_filter' } as const;
 
@@ -30,19 +30,6 @@ function usage(reply: FakeReply) {
   };
 }
 
-function lastUserText(body: any): string {
-  const users = (body?.messages ?? []).filter((m: any) => m?.role === 'user');
-  const c = users[users.length - 1]?.content;
-  return typeof c === 'string'
-    ? c
-    : Array.isArray(c)
-      ? c
-          .filter((p: any) => p?.type === 'text')
-          .map((p: any) => p.text)
-          .join('')
-      : '';
-}
-
 /** Chat completions as api.openai.com speaks it (reasoning_content as DeepSeek-style servers add it). */
 export const openAiChatDialect: FakeDialect = {
   name: 'openai',
@@ -68,7 +55,7 @@ export const openAiChatDialect: FakeDialect = {
   },
 
   defaultReply(req: RecordedRequest): FakeReply {
-    return { text: `fake-openai says: ${lastUserText(req.body)}` };
+    return { text: `fake-openai says: ${lastUserText(req.body?.messages)}` };
   },
 
   json(reply, route) {

@@ -1,5 +1,5 @@
 import { chunksOf, DEFAULT_USAGE, type FakeReply, type RecordedRequest } from './fake-script';
-import { finishOf, type FakeDialect, type FakeRoute } from './fake-dialect';
+import { finishOf, lastUserText, type FakeDialect, type FakeRoute } from './fake-dialect';
 import { openAiChatDialect } from './fake-openai-chat';
 
 type Json = Record<string, any>;
@@ -15,20 +15,6 @@ function usage(reply: FakeReply) {
     output_tokens_details: { reasoning_tokens: u.reasoning ?? 0 },
     total_tokens: u.input + u.output,
   };
-}
-
-function lastUserText(body: Json): string {
-  const input = body?.input;
-  if (typeof input === 'string') return input;
-  const users = (Array.isArray(input) ? input : []).filter((i: Json) => i?.role === 'user');
-  const c = users[users.length - 1]?.content;
-  if (typeof c === 'string') return c;
-  return Array.isArray(c)
-    ? c
-        .filter((p: Json) => p?.type === 'input_text')
-        .map((p: Json) => p.text)
-        .join('')
-    : '';
 }
 
 /** The output items of a reply; reasoning carries `encrypted_content` only when `include` asked for it, as OpenAI does. */
@@ -150,7 +136,8 @@ export const openAiResponsesDialect: FakeDialect = {
   errorBody: openAiChatDialect.errorBody,
 
   defaultReply(req: RecordedRequest): FakeReply {
-    return { text: `fake-openai-responses says: ${lastUserText(req.body)}` };
+    const input = req.body?.input;
+    return { text: `fake-openai-responses says: ${typeof input === 'string' ? input : lastUserText(input, 'input_text')}` };
   },
 
   json(reply, route, req) {
