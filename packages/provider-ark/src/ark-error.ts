@@ -1,5 +1,11 @@
-import { GatewayError } from '@gateway/provider-kit';
-import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamErrorDetails, type UpstreamFailure } from '@gateway/provider-kit';
+import type { GatewayError } from '@gateway/provider-kit';
+import {
+  mapUpstreamStatus,
+  upstreamContentPolicy,
+  upstreamQuotaExhausted,
+  type UpstreamErrorDetails,
+  type UpstreamFailure,
+} from '@gateway/provider-kit';
 import type { ArkErrorBody } from './ark-api';
 
 /** Codes that mean the account, not the moment: waiting for a rate limit to pass does not help. */
@@ -13,11 +19,7 @@ export function describeArkFailure(f: UpstreamFailure): GatewayError {
   const e = (f.json as ArkErrorBody | undefined)?.error;
   const d: UpstreamErrorDetails = { message: e?.message, code: e?.code, type: e?.type };
   if (e?.code && /SensitiveContent/i.test(e.code)) {
-    return new GatewayError('content_policy', e.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation',
-      upstreamStatus: f.status,
-      upstreamCode: e.code,
-    });
+    return upstreamContentPolicy(e.message, e.code, f.status);
   }
   if (e?.code && QUOTA_CODES.has(e.code)) return upstreamQuotaExhausted(f, d);
   return mapUpstreamStatus(f, d);

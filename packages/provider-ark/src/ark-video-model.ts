@@ -1,20 +1,17 @@
-import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, upstreamTaskNotFound, type UpstreamClient } from '@gateway/provider-kit';
+import { type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
+import { openDownload, upstreamTaskIds, type UpstreamClient } from '@gateway/provider-kit';
 import { ARK_TASKS_PATH, arkCreatedSchema, arkTaskListSchema, arkTaskSchema, type ArkTask } from './ark-api';
 import { BatchedTaskReads } from './batched-task-reads';
 import { checkArkRequest, convertToArkTask } from './convert-to-ark-task';
 import { mapArkTask } from './map-ark-task';
 
-const notFound = (id: string) => upstreamTaskNotFound('Ark', 'no longer knows task', id);
+const tasks = upstreamTaskIds('Ark', 'no longer knows task', /^[A-Za-z0-9_.-]{1,128}$/);
 
 export interface ArkVideoOptions {
   /** read statuses through the list endpoint, up to maxBatch ids a call (default on) */
   batchPolling?: boolean;
   maxBatch?: number;
 }
-
-const TASK_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
  * Seedance through Ark's task API. Exactly-once: Ark has no idempotency key and its task objects do not
@@ -46,29 +43,23 @@ export class ArkVideoModel implements VideoModelPort {
       arkCreatedSchema,
       'a created task',
     );
-    if (typeof created?.id !== 'string' || !TASK_ID.test(created.id)) throw malformedUpstream('a created task without a usable id');
-    return created.id;
+    return tasks.created(created?.id, 'a created task without a usable id');
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    if (!TASK_ID.test(ref)) throw notFound(ref);
+    tasks.decode(ref);
     const task = this.batch ? await this.batch.read(ref, ctx.signal) : await this.readOne(ref, ctx.signal);
-    return mapArkTask(task, async (url) => Readable.from((await this.http.download(url)).body()));
+    return mapArkTask(task, openDownload(this.http));
   }
 
   /** Queued tasks become cancelled upstream; Ark refuses running ones (then the gateway stops polling; billing is Ark's). */
   async cancel(ref: OperationRef): Promise<void> {
-    if (!TASK_ID.test(ref)) return;
+    if (!tasks.valid(ref)) return;
     (await this.http.request({ method: 'DELETE', path: `${ARK_TASKS_PATH}/${ref}` })).close();
   }
 
-  private async readOne(id: string, signal?: AbortSignal): Promise<ArkTask> {
-    try {
-      return await this.http.json({ method: 'GET', path: `${ARK_TASKS_PATH}/${id}`, signal }, arkTaskSchema, 'a task');
-    } catch (e) {
-      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
-      throw e;
-    }
+  private readOne(id: string, signal?: AbortSignal): Promise<ArkTask> {
+    return tasks.read(id, this.http.json({ method: 'GET', path: `${ARK_TASKS_PATH}/${id}`, signal }, arkTaskSchema, 'a task'));
   }
 
   private async readMany(ids: string[]): Promise<Map<string, ArkTask>> {

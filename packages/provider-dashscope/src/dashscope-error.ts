@@ -1,5 +1,5 @@
-import { GatewayError } from '@gateway/provider-kit';
-import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
+import type { GatewayError } from '@gateway/provider-kit';
+import { mapUpstreamStatus, upstreamContentPolicy, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
 import type { DashScopeErrorBody } from './dashscope-api';
 
 /** Account problems (arrears, an allocation used up): waiting for a rate limit to pass does not help. */
@@ -11,11 +11,7 @@ export function describeDashScopeFailure(f: UpstreamFailure): GatewayError {
   const d = { message: e?.message, code: e?.code };
   const failure = { ...f, requestId: f.requestId ?? e?.request_id };
   if (e?.code && /DataInspection/.test(e.code)) {
-    return new GatewayError('content_policy', e.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation',
-      upstreamStatus: f.status,
-      upstreamCode: e.code,
-    });
+    return upstreamContentPolicy(e.message, e.code, f.status);
   }
   if (e?.code && QUOTA_CODES.has(e.code)) return upstreamQuotaExhausted(failure, d);
   return mapUpstreamStatus(failure, d);

@@ -9,7 +9,7 @@ import {
   type ImageUsage,
   unsupportedSetting,
 } from '@gateway/provider-kit';
-import { type UpstreamClient } from '@gateway/provider-kit';
+import { upstreamContentPolicy, type UpstreamClient } from '@gateway/provider-kit';
 import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { modelPath } from './google-chat-model';
 import { convertToGoogleImage } from './convert-to-google-image';
@@ -63,11 +63,7 @@ export class GoogleImageModel implements ImageModelPort {
       usage.outputTokens += a.usageMetadata?.candidatesTokenCount ?? 0;
       const { image, refusal, text } = readImage(a);
       if (!image) {
-        if (refusal)
-          throw new GatewayError('content_policy', `The upstream (Gemini) refused to draw this (${refusal}).`, {
-            code: 'content_policy_violation',
-            upstreamCode: refusal,
-          });
+        if (refusal) throw upstreamContentPolicy(`The upstream (Gemini) refused to draw this (${refusal}).`, refusal);
         throw new GatewayError(
           'upstream_error',
           `The upstream (Gemini) answered without an image${text ? `: ${text.slice(0, 300)}` : '.'}`,

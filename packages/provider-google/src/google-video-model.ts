@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, type UpstreamClient } from '@gateway/provider-kit';
+import { malformedUpstream, openDownload, type UpstreamClient } from '@gateway/provider-kit';
 import { modelPath } from './google-chat-model';
 import { veoOperationSchema, type VeoOperation, type VeoPersonGeneration } from './google-video-api';
 import { checkVeoRequest, convertToGoogleVideo } from './convert-to-google-video';
@@ -68,7 +68,7 @@ export class GoogleVideoModel implements VideoModelPort {
       throw e;
     }
     return mapGoogleOperation(op, async (sample) => {
-      if (sample.uri) return Readable.from((await this.http.download(sample.uri)).body());
+      if (sample.uri) return openDownload(this.http)(sample.uri);
       return Readable.from([Buffer.from(sample.encodedVideo ?? '', 'base64')]);
     });
   }

@@ -1,4 +1,5 @@
-import { GatewayError, type AssistantContent, type TextResult, droppedContent, type Warning } from '@gateway/provider-kit';
+import { type AssistantContent, type GatewayError, type TextResult, droppedContent, type Warning } from '@gateway/provider-kit';
+import { upstreamContentPolicy } from '@gateway/provider-kit';
 
 import type { GoogleResponse } from './google-api';
 import { mapGoogleFinishReason, mapGoogleUsage } from './map-google-finish-reason';
@@ -8,10 +9,7 @@ import { randomCallId, readGooglePart, type CallIdFactory } from './map-google-p
 export function blockedPrompt(json: GoogleResponse): GatewayError | undefined {
   const reason = json.promptFeedback?.blockReason;
   if (!json.candidates?.length && reason) {
-    return new GatewayError('content_policy', `The upstream provider blocked the prompt (${reason}).`, {
-      code: 'content_policy_violation',
-      upstreamCode: reason,
-    });
+    return upstreamContentPolicy(`The upstream provider blocked the prompt (${reason}).`, reason);
   }
   return undefined;
 }

@@ -22,9 +22,10 @@ export {
   upstreamQuotaExhausted,
   truncatedStream,
   malformedUpstream,
-  upstreamTaskNotFound,
+  upstreamContentPolicy,
   tokenCount,
 } from './upstream-errors';
+export { openDownload, upstreamTaskIds } from './upstream-tasks';
 export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, unreadFields, usageOf } from './conversion-helpers';

@@ -164,6 +164,15 @@ export function upstreamTaskNotFound(upstream: string, knows: string, id: string
   });
 }
 
+/** The upstream's content filter refused the input or the output: the caller's content, not a malformed request. */
+export function upstreamContentPolicy(message: string | undefined, upstreamCode: string, upstreamStatus?: number): GatewayError {
+  return new GatewayError('content_policy', message || 'The upstream provider refused the content.', {
+    code: 'content_policy_violation',
+    upstreamStatus,
+    upstreamCode,
+  });
+}
+
 /** The upstream answered 2xx with something the adapter cannot read. */
 export function malformedUpstream(what: string): GatewayError {
   return new GatewayError('upstream_malformed_response', `The upstream provider sent ${what}.`, { code: 'upstream_malformed_response' });

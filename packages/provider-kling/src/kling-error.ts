@@ -1,5 +1,11 @@
-import { GatewayError } from '@gateway/provider-kit';
-import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamErrorDetails, type UpstreamFailure } from '@gateway/provider-kit';
+import type { GatewayError } from '@gateway/provider-kit';
+import {
+  mapUpstreamStatus,
+  upstreamContentPolicy,
+  upstreamQuotaExhausted,
+  type UpstreamErrorDetails,
+  type UpstreamFailure,
+} from '@gateway/provider-kit';
 import type { KlingErrorBody } from './kling-api';
 
 /** 1100–1103: the account (arrears, exhausted resource packs) — waiting does not help; 1302/1303/1304 do pass. */
@@ -15,11 +21,7 @@ export function describeKlingFailure(f: UpstreamFailure): GatewayError {
   const failure = { ...f, requestId: f.requestId ?? e?.request_id };
   if (code !== undefined && QUOTA_CODES.has(code)) return upstreamQuotaExhausted(failure, d);
   if (code !== undefined && POLICY_CODES.has(code)) {
-    return new GatewayError('content_policy', e?.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation',
-      upstreamStatus: f.status,
-      upstreamCode: String(code),
-    });
+    return upstreamContentPolicy(e?.message, String(code), f.status);
   }
   return mapUpstreamStatus(failure, d);
 }

@@ -1,20 +1,17 @@
-import { Readable } from 'node:stream';
-import { GatewayError, type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { malformedUpstream, upstreamTaskNotFound, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
+import { type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
+import { malformedUpstream, openDownload, upstreamTaskIds, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { klingEnvelopeSchema, type KlingTask, type KlingTaskKind } from './kling-api';
 import type { KlingTokens } from './kling-auth';
 import { checkKlingRequest, convertToKlingTask, klingTaskKind } from './convert-to-kling-task';
 import { mapKlingTask } from './map-kling-task';
 
-const notFound = (id: string) => upstreamTaskNotFound('Kling', 'does not know task', id);
-
-const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const tasks = upstreamTaskIds('Kling', 'does not know task');
 const REF = /^(text2video|image2video)\/([A-Za-z0-9_-]{1,128})$/;
 
 /** The ref is the task's route and id, `text2video/{id}`: the two things a read needs. */
 function decodeKlingRef(ref: string): { kind: KlingTaskKind; id: string } {
   const m = REF.exec(ref);
-  if (!m) throw notFound(ref);
+  if (!m) throw tasks.notFound(ref);
   return { kind: m[1] as KlingTaskKind, id: m[2]! };
 }
 
@@ -40,20 +37,13 @@ export class KlingVideoModel implements VideoModelPort {
       { method: 'POST', path: `/v1/videos/${kind}`, json: convertToKlingTask(req), signal: ctx.signal },
       'a created task',
     );
-    if (typeof task.task_id !== 'string' || !TASK_ID.test(task.task_id)) throw malformedUpstream('a created task without a usable task_id');
-    return `${kind}/${task.task_id}`;
+    return `${kind}/${tasks.created(task.task_id, 'a created task without a usable task_id')}`;
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
     const { kind, id } = decodeKlingRef(ref);
-    let task: KlingTask;
-    try {
-      task = await this.call({ method: 'GET', path: `/v1/videos/${kind}/${id}`, signal: ctx.signal }, 'a task');
-    } catch (e) {
-      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
-      throw e;
-    }
-    return mapKlingTask(task, async (url) => Readable.from((await this.http.download(url)).body()));
+    const task = await tasks.read(id, this.call({ method: 'GET', path: `/v1/videos/${kind}/${id}`, signal: ctx.signal }, 'a task'));
+    return mapKlingTask(task, openDownload(this.http));
   }
 
   private async call(call: UpstreamCall, what: string): Promise<KlingTask> {

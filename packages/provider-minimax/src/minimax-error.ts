@@ -1,5 +1,5 @@
-import { GatewayError } from '@gateway/provider-kit';
-import { mapUpstreamStatus, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
+import type { GatewayError } from '@gateway/provider-kit';
+import { mapUpstreamStatus, upstreamContentPolicy, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
 import type { MiniMaxBaseResp } from './minimax-api';
 
 /**
@@ -18,11 +18,7 @@ export function minimaxBaseRespError(b: MiniMaxBaseResp, f: Pick<UpstreamFailure
   const d = { message: b.status_msg, code: String(code) };
   if (QUOTA_CODES.has(code)) return upstreamQuotaExhausted({ ...f, bodyText: '' }, d);
   if (POLICY_CODES.has(code)) {
-    return new GatewayError('content_policy', b.status_msg || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation',
-      upstreamStatus: f.status,
-      upstreamCode: String(code),
-    });
+    return upstreamContentPolicy(b.status_msg, String(code), f.status);
   }
   const status = f.status >= 200 && f.status < 300 ? (AS_HTTP[code] ?? 502) : f.status;
   return mapUpstreamStatus({ ...f, status, bodyText: '' }, d);

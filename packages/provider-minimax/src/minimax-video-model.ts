@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
 import { type OperationRef, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
 import {
   malformedUpstream,
-  upstreamTaskNotFound,
+  openDownload,
+  upstreamTaskIds,
   type UpstreamCall,
   type UpstreamClient,
   type UpstreamSchema,
@@ -12,17 +12,9 @@ import { minimaxBaseRespError } from './minimax-error';
 import { checkMiniMaxRequest, convertToMiniMaxVideo } from './convert-to-minimax-video';
 import { mapMiniMaxQuery } from './map-minimax-query';
 
-const notFound = (id: string) => upstreamTaskNotFound('MiniMax', 'does not know task', id);
-
-/** A task id as MiniMax issues it; the operation ref is the task id itself. */
-const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const tasks = upstreamTaskIds('MiniMax', 'does not know task');
 /** 2013 "invalid params" on a query that has only the task id: the id is not one of this account's tasks. */
 const UNKNOWN_TASK = 2013;
-
-function decodeRef(ref: string): string {
-  if (!TASK_ID.test(ref)) throw notFound(ref);
-  return ref;
-}
 
 /**
  * Hailuo through MiniMax's video API: create, query, then the file's download URL (fetched when the
@@ -42,13 +34,11 @@ export class MiniMaxVideoModel implements VideoModelPort {
       minimaxCreatedSchema,
       'a created task',
     );
-    const id = created.task_id;
-    if (typeof id !== 'string' || !TASK_ID.test(id)) throw malformedUpstream('a created task without a usable task_id');
-    return id;
+    return tasks.created(created.task_id, 'a created task without a usable task_id');
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    const id = decodeRef(ref);
+    const id = tasks.decode(ref);
     const q = await this.http.json(
       { method: 'GET', path: '/v1/query/video_generation', query: { task_id: id }, signal: ctx.signal },
       minimaxQuerySchema,
@@ -56,7 +46,7 @@ export class MiniMaxVideoModel implements VideoModelPort {
     );
     // A failed task reports why in base_resp; only a query that itself failed throws.
     if (q.status !== 'Fail' && q.base_resp?.status_code) {
-      if (q.base_resp.status_code === UNKNOWN_TASK) throw notFound(id);
+      if (q.base_resp.status_code === UNKNOWN_TASK) throw tasks.notFound(id);
       throw minimaxBaseRespError(q.base_resp, { status: 200, headers: {} });
     }
     return mapMiniMaxQuery(q, (fileId) => this.open(fileId));
@@ -66,7 +56,7 @@ export class MiniMaxVideoModel implements VideoModelPort {
     const r = await this.call({ method: 'GET', path: '/v1/files/retrieve', query: { file_id: fileId } }, minimaxFileSchema, 'a file');
     const url = r.file?.download_url;
     if (!url) throw malformedUpstream('a file without a download_url');
-    return Readable.from((await this.http.download(url)).body());
+    return openDownload(this.http)(url);
   }
 
   /** A JSON call whose `base_resp` must say 0 (MiniMax answers most failures with HTTP 200). */

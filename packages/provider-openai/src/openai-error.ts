@@ -1,5 +1,11 @@
-import { GatewayError } from '@gateway/provider-kit';
-import { chatErrorDetails, describeChatFailure, upstreamQuotaExhausted, type UpstreamFailure } from '@gateway/provider-kit';
+import type { GatewayError } from '@gateway/provider-kit';
+import {
+  chatErrorDetails,
+  describeChatFailure,
+  upstreamContentPolicy,
+  upstreamQuotaExhausted,
+  type UpstreamFailure,
+} from '@gateway/provider-kit';
 import { OPENAI_POLICY_CODES, OPENAI_QUOTA_CODES } from './openai-api';
 
 /**
@@ -10,11 +16,7 @@ export function describeOpenAiFailure(f: UpstreamFailure): GatewayError {
   const d = chatErrorDetails(f.json);
   if (f.status === 429 && d.code && OPENAI_QUOTA_CODES.has(d.code)) return upstreamQuotaExhausted(f, d);
   if (f.status === 400 && d.code && OPENAI_POLICY_CODES.has(d.code)) {
-    return new GatewayError('content_policy', d.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation',
-      upstreamStatus: f.status,
-      upstreamCode: d.code,
-    });
+    return upstreamContentPolicy(d.message, d.code, f.status);
   }
   return describeChatFailure(f);
 }

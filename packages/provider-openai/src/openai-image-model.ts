@@ -10,7 +10,7 @@ import {
   type ImageUsage,
   type Warning,
 } from '@gateway/provider-kit';
-import { jsonEvents, malformedUpstream, type UpstreamClient, type UpstreamResponse } from '@gateway/provider-kit';
+import { jsonEvents, malformedUpstream, upstreamContentPolicy, type UpstreamClient, type UpstreamResponse } from '@gateway/provider-kit';
 import {
   openAiImagesResponseSchema,
   openAiImageStreamEventSchema,
@@ -26,10 +26,7 @@ const MAX_LINKED_IMAGE_BYTES = 64 * 1024 * 1024;
 /** An `error` object inside the stream: a refusal keeps its meaning, anything else is the upstream's failure. */
 function streamError(e: { message?: string; code?: string }): GatewayError {
   if (e.code && OPENAI_POLICY_CODES.has(e.code)) {
-    return new GatewayError('content_policy', e.message || 'The upstream provider refused the content.', {
-      code: 'content_policy_violation',
-      upstreamCode: e.code,
-    });
+    return upstreamContentPolicy(e.message, e.code);
   }
   return new GatewayError('upstream_error', e.message || 'The upstream image stream failed.', {
     code: 'upstream_stream_error',

@@ -1,19 +1,9 @@
-import { Readable } from 'node:stream';
-import {
-  GatewayError,
-  type OperationRef,
-  type VideoArtifact,
-  type VideoModelPort,
-  type VideoRequest,
-  type VideoStatus,
-} from '@gateway/provider-kit';
-import { malformedUpstream, upstreamTaskNotFound, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
+import { type OperationRef, type VideoArtifact, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
+import { openDownload, upstreamTaskIds, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
 
-const notFound = (id: string) => upstreamTaskNotFound('Sora', 'no longer knows video', id);
-
-const VIDEO_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const videos = upstreamTaskIds('Sora', 'no longer knows video');
 
 /**
  * The delivered shape as the video object states it: `size` ("1280x720") and `seconds` ("8"). The object names no
@@ -64,33 +54,28 @@ export class OpenAiVideoModel implements VideoModelPort {
 
   async start(req: VideoRequest & { upstreamModel: string }, ctx: { signal?: AbortSignal }): Promise<OperationRef> {
     const v = await this.http.json(this.createCall(req, ctx.signal), openAiVideoSchema, 'a created video');
-    if (typeof v?.id !== 'string' || !VIDEO_ID.test(v.id)) throw malformedUpstream('a created video without a usable id');
-    return v.id;
+    return videos.created(v?.id, 'a created video without a usable id');
   }
 
   /** A remix is a create on the source video (never a fresh video in its place: a bad source id is not found). */
   private createCall(req: VideoRequest & { upstreamModel: string }, signal?: AbortSignal): UpstreamCall {
     if (!req.remixOf) return { method: 'POST', path: '/videos', form: convertToOpenAiVideo(req), signal };
-    if (!VIDEO_ID.test(req.remixOf.operation)) throw notFound(req.remixOf.operation);
-    return { method: 'POST', path: `/videos/${req.remixOf.operation}/remix`, json: { prompt: req.prompt ?? '' }, signal };
+    return { method: 'POST', path: `/videos/${videos.decode(req.remixOf.operation)}/remix`, json: { prompt: req.prompt ?? '' }, signal };
   }
 
   async status(ref: OperationRef, ctx: { signal?: AbortSignal }): Promise<VideoStatus> {
-    if (!VIDEO_ID.test(ref)) throw notFound(ref);
-    let v: OpenAiVideo;
-    try {
-      v = await this.http.json({ method: 'GET', path: `/videos/${ref}`, signal: ctx.signal }, openAiVideoSchema, 'a video');
-    } catch (e) {
-      if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(ref);
-      throw e;
-    }
+    const id = videos.decode(ref);
+    const v = await videos.read(
+      id,
+      this.http.json({ method: 'GET', path: `/videos/${id}`, signal: ctx.signal }, openAiVideoSchema, 'a video'),
+    );
     // The content route may redirect to storage: download() follows it without the key on another host.
-    return mapOpenAiVideo(v, async () => Readable.from((await this.http.download(`${this.http.baseUrl}/videos/${ref}/content`)).body()));
+    return mapOpenAiVideo(v, () => openDownload(this.http)(`${this.http.baseUrl}/videos/${id}/content`));
   }
 
   /** Best effort: DELETE removes the video upstream (a queued one never renders). */
   async cancel(ref: OperationRef): Promise<void> {
-    if (!VIDEO_ID.test(ref)) return;
+    if (!videos.valid(ref)) return;
     (await this.http.request({ method: 'DELETE', path: `/videos/${ref}` })).close();
   }
 }

@@ -1,0 +1,42 @@
+import { Readable } from 'node:stream';
+import { GatewayError } from '@gateway/core';
+import type { UpstreamClient } from './upstream-client';
+import { malformedUpstream, upstreamTaskNotFound } from './upstream-errors';
+
+/** A task id as most upstreams issue it; an adapter uses it as the operation ref itself. */
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The ids of one upstream's tasks: checked before one goes into a path, and a task the upstream does not know (a ref
+ * no task of it can have, a 404 on its read) fails as upstreamTaskNotFound, so the worker settles the task as failed.
+ * `knows` words it, e.g. "does not know task".
+ */
+export function upstreamTaskIds(upstream: string, knows: string, pattern = TASK_ID) {
+  const notFound = (id: string) => upstreamTaskNotFound(upstream, knows, id);
+  return {
+    notFound,
+    valid: (id: string) => pattern.test(id),
+    /** the ref as an id for a path */
+    decode(ref: string): string {
+      if (!pattern.test(ref)) throw notFound(ref);
+      return ref;
+    },
+    /** the id a create answered; `what` names the answer when the id is missing or unusable */
+    created(id: unknown, what: string): string {
+      if (typeof id !== 'string' || !pattern.test(id)) throw malformedUpstream(what);
+      return id;
+    },
+    /** a read of task `id`: its 404 means the upstream does not know the task */
+    async read<T>(id: string, read: Promise<T>): Promise<T> {
+      try {
+        return await read;
+      } catch (e) {
+        if (e instanceof GatewayError && e.upstreamStatus === 404) throw notFound(id);
+        throw e;
+      }
+    },
+  };
+}
+
+/** A result file the upstream links to, as the artifact's stream (download() keeps the key on the upstream's origin). */
+export const openDownload = (http: UpstreamClient) => async (url: string) => Readable.from((await http.download(url)).body());
