@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway, chatAs } from './support/test-gateway';
 
 /** GET /admin/usage/requests: every account's request log, filtered and paged, JSON or CSV; admin only. */
 const ADMIN = 'sk-admin-usage-rows-0001';
@@ -7,11 +7,7 @@ const ADMIN = 'sk-admin-usage-rows-0001';
 describe('GET /admin/usage/requests', () => {
   let gw: TestGateway;
   const admin = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ADMIN}`);
-  const chat = (key: string) =>
-    request(gw.app)
-      .post('/v1/chat/completions')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'one two' }] });
+  const chat = (key: string) => chatAs(gw.app, key, 'one two');
 
   beforeAll(async () => {
     gw = await startTestGateway({ listen: false, env: { adminKey: ADMIN } });

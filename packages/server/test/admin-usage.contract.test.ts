@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway, chatAs } from './support/test-gateway';
 
 /** GET /admin/usage across accounts: filters, grouping, credits and refunds per group, CSV; /v1/usage's own view. */
 const ADMIN = 'sk-admin-usage-0001';
@@ -15,11 +15,7 @@ describe('GET /admin/usage', () => {
   let alphaKeyId: string;
   const today = new Date().toISOString().slice(0, 10);
   const admin = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ADMIN}`);
-  const chat = (key: string) =>
-    request(gw.app)
-      .post('/v1/chat/completions')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'one two' }] });
+  const chat = (key: string) => chatAs(gw.app, key, 'one two');
 
   beforeAll(async () => {
     gw = await startTestGateway({ listen: false, config: priced(), env: { adminKey: ADMIN } });

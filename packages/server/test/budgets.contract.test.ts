@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ALPHA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway, chatAs } from './support/test-gateway';
 
 /**
  * Credit budgets per key and per account with a period, on the real app and an injected clock: refused in the
@@ -31,11 +31,7 @@ describe('credit budgets with periods', () => {
 
   const admin = (method: 'get' | 'post' | 'put' | 'patch', path: string) =>
     request(gw.app)[method](path).set('Authorization', `Bearer ${ADMIN}`);
-  const chat = (key: string) =>
-    request(gw.app)
-      .post('/v1/chat/completions')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'one two three' }] });
+  const chat = (key: string) => chatAs(gw.app, key, 'one two three');
   const message = (key: string) =>
     request(gw.app)
       .post('/v1/messages')

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DEFAULT_MAX_KEYS_PER_ACCOUNT } from '@gateway/core';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { envFromProcess } from '../src/gateway-env';
-import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway, chatAs } from './support/test-gateway';
 
 jest.setTimeout(120_000);
 
@@ -71,11 +71,7 @@ describe('keys stay within what the platform admin granted', () => {
   afterAll(async () => gw?.stop());
 
   const c = clients(() => gw.app);
-  const chat = (key: string) =>
-    request(gw.app)
-      .post('/v1/chat/completions')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] });
+  const chat = (key: string) => chatAs(gw.app, key);
   const view = async (by: Key, id: string) =>
     ((await c.as(by.key).get('/v1/keys')).body.data as Array<Record<string, unknown>>).find((k) => k.id === id)!;
 

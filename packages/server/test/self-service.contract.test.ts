@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway, chatAs } from './support/test-gateway';
 
 /**
  * An account admin manages the account's own keys through /v1/keys, never beyond what the platform admin granted the
@@ -33,11 +33,7 @@ describe('self-service keys (/v1/keys)', () => {
     delete: (path: string) => request(gw.app).delete(path).set('Authorization', `Bearer ${key}`),
   });
   const alpha = as(ALPHA_KEY);
-  const chat = (key: string) =>
-    request(gw.app)
-      .post('/v1/chat/completions')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] });
+  const chat = (key: string) => chatAs(gw.app, key);
   const create = async (body: object = {}, by = alpha) => {
     const res = await by.post('/v1/keys', body);
     expect(res.status).toBe(201);

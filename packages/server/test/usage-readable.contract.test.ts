@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ALPHA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
+import { ALPHA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway, chatAs } from './support/test-gateway';
 
 /**
  * Usage rows a person can read: grouped by key, the key's name and account; a video task's settlement row is not an
@@ -13,11 +13,7 @@ describe('usage a person can read', () => {
   let named: { id: string; key: string };
   const admin = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ADMIN}`);
   const v1 = (path: string, key = ALPHA_KEY) => request(gw.app).get(path).set('Authorization', `Bearer ${key}`);
-  const chat = (key: string) =>
-    request(gw.app)
-      .post('/v1/chat/completions')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'one two' }] });
+  const chat = (key: string) => chatAs(gw.app, key, 'one two');
 
   beforeAll(async () => {
     const config = withPricing(testConfigFile(), { 'sim-chat': { inputPerMillionTokens: 1_000_000, outputPerMillionTokens: 1_000_000 } });

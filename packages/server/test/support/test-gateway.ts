@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import request from 'supertest';
 import { bootstrapConfigKeys } from '../../src/bootstrap';
 import { buildConfig, type GatewayConfigFile } from '../../src/config';
 import { DEFAULT_CONFIG } from '../../src/default-config';
@@ -28,6 +29,14 @@ export function testConfigFile(overrides: Partial<GatewayConfigFile> = {}): Gate
     ],
     ...overrides,
   };
+}
+
+/** One sim-chat completion as this key: a request for the usage, budget and key rules to count. */
+export function chatAs(app: Gateway['app'], key: string, content = 'hi') {
+  return request(app)
+    .post('/v1/chat/completions')
+    .set('Authorization', `Bearer ${key}`)
+    .send({ model: 'sim-chat', messages: [{ role: 'user', content }] });
 }
 
 type ModelPricing = NonNullable<GatewayConfigFile['models'][number]['pricing']>;
