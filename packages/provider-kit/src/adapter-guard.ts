@@ -81,6 +81,17 @@ async function bounded<T>(work: Promise<T>, ms: number, phase: string, c: AbortC
   }
 }
 
+/** One call of the adapter, bounded by `ms` to its first byte, under a signal linked to the caller's. */
+function boundedCall<T>(ms: number, signal: AbortSignal | undefined, run: (signal: AbortSignal) => T | Promise<T>): Promise<T> {
+  const c = linked(signal);
+  return bounded(
+    Promise.resolve().then(() => run(c.signal)),
+    ms,
+    'first byte',
+    c,
+  );
+}
+
 const FINISH = new Set(['stop', 'length', 'tool-calls', 'content-filter', 'error', 'other']);
 const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
@@ -147,27 +158,16 @@ type Timeouts = Required<UpstreamTimeouts>;
 function guardText(port: AdapterTextPort, t: Timeouts): TextModelPort {
   const countTokens = port.countTokens?.bind(port);
   return {
-    generate: async (req, ctx) => {
-      const c = linked(ctx.signal);
-      const r = await bounded(
-        Promise.resolve().then(() => port.generate(req, { ...ctx, signal: c.signal })),
-        Math.min(t.totalMs, t.firstByteMs),
-        'first byte',
-        c,
-      );
-      return checkResult(r, req.model);
-    },
+    generate: async (req, ctx) =>
+      checkResult(
+        await boundedCall(Math.min(t.totalMs, t.firstByteMs), ctx.signal, (signal) => port.generate(req, { ...ctx, signal })),
+        req.model,
+      ),
     stream: (req, ctx) => guardStream(port, req, ctx, t),
     ...(countTokens
       ? {
           countTokens: async (req, ctx) => {
-            const c = linked(ctx.signal);
-            const n = await bounded(
-              Promise.resolve().then(() => countTokens(req, { ...ctx, signal: c.signal })),
-              t.firstByteMs,
-              'first byte',
-              c,
-            );
+            const n = await boundedCall(t.firstByteMs, ctx.signal, (signal) => countTokens(req, { ...ctx, signal }));
             if (!isCount(n)) throw malformedUpstream('a token count that is not a whole number');
             return n;
           },
@@ -240,38 +240,12 @@ function guardVideo(port: AdapterVideoPort, t: Timeouts): VideoModelPort {
   const cancel = port.cancel?.bind(port);
   return {
     start: async (req, ctx) => {
-      const c = linked(ctx.signal);
-      const ref = await bounded(
-        Promise.resolve().then(() => port.start(req, { ...ctx, signal: c.signal })),
-        t.firstByteMs,
-        'first byte',
-        c,
-      );
+      const ref = await boundedCall(t.firstByteMs, ctx.signal, (signal) => port.start(req, { ...ctx, signal }));
       if (typeof ref !== 'string' || ref === '') throw malformedUpstream('a video operation without a reference');
       return ref;
     },
-    status: async (ref, ctx) => {
-      const c = linked(ctx.signal);
-      return checkStatus(
-        await bounded(
-          Promise.resolve().then(() => port.status(ref, { ...ctx, signal: c.signal })),
-          t.firstByteMs,
-          'first byte',
-          c,
-        ),
-      );
-    },
-    ...(cancel
-      ? {
-          cancel: (ref) =>
-            bounded(
-              Promise.resolve().then(() => cancel(ref)),
-              t.firstByteMs,
-              'first byte',
-              new AbortController(),
-            ),
-        }
-      : {}),
+    status: async (ref, ctx) => checkStatus(await boundedCall(t.firstByteMs, ctx.signal, (signal) => port.status(ref, { ...ctx, signal }))),
+    ...(cancel ? { cancel: (ref) => boundedCall(t.firstByteMs, undefined, () => cancel(ref)) } : {}),
     ...videoPortExtras(port, adapterFailure),
   };
 }
