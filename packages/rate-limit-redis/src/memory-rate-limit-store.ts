@@ -1,17 +1,12 @@
 import type { MinuteCount, RateLimitStore, SlotRelease } from '@gateway/core';
-import { countOf, limiterOptions, type LimiterClasses } from './minute-limiters';
+import { countOf, limitersByPrefix, type LimiterClasses } from './minute-limiters';
 // the limiter by its own file: the package's index loads every store it supports (Mongo, MySQL, etcd...)
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory') as LimiterClasses['RateLimiterMemory'];
 
 /** Counts in this process's memory: the store of a single instance, and the fallback of a shared one. */
 export function memoryRateLimitStore(): RateLimitStore {
-  const counters = new Map<string, InstanceType<LimiterClasses['RateLimiterMemory']>>();
-  const counter = (prefix: string) => {
-    let c = counters.get(prefix);
-    if (!c) counters.set(prefix, (c = new RateLimiterMemory(limiterOptions(prefix))));
-    return c;
-  };
+  const counter = limitersByPrefix((opts) => new RateLimiterMemory(opts));
   const open = new Map<string, number>();
   return {
     addPoints: async (prefix, key, points): Promise<MinuteCount> => countOf(await counter(prefix).consume(key, points)),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RateLimitStore, SlotRelease } from '@gateway/core';
-import { countOf, limiterOptions, type LimiterClasses } from './minute-limiters';
+import { countOf, limitersByPrefix, type LimiterClasses } from './minute-limiters';
 import type { RedisLink } from './redis-link';
 // the limiter by its own file: the package's index loads every store it supports (Mongo, MySQL, etcd...)
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -30,16 +30,7 @@ return 1`;
  * is `undefined`, and core's rule applies RATE_LIMIT_ON_REDIS_ERROR.
  */
 export function redisRateLimitStore(link: RedisLink, leaseMs = 60_000): RateLimitStore {
-  const counters = new Map<string, InstanceType<LimiterClasses['RateLimiterRedis']>>();
-  const counter = (prefix: string) => {
-    let c = counters.get(prefix);
-    if (!c)
-      counters.set(
-        prefix,
-        (c = new RateLimiterRedis({ ...limiterOptions(prefix), storeClient: link.client, rejectIfRedisNotReady: true })),
-      );
-    return c;
-  };
+  const counter = limitersByPrefix((opts) => new RateLimiterRedis({ ...opts, storeClient: link.client, rejectIfRedisNotReady: true }));
   let streams = 0;
   const instance = randomUUID();
   return {
