@@ -1,10 +1,12 @@
 /**
- * Billing on what was delivered, through a started gateway with its worker, over the fake Ark upstream: a task
- * that comes back shorter than asked is settled on the delivered seconds (the difference given back), an answer
- * that states no shape is measured from the stored file, and the usage API shows requested against delivered.
+ * Billing on what was delivered, through a started gateway with its worker, over the fake Ark and Sora upstreams: a
+ * task that comes back shorter than asked is settled on the delivered seconds (the difference given back), an answer
+ * that states no shape (no `seconds` and `size` from Sora) is measured from the stored file instead of being billed as
+ * requested, and the usage API shows requested against delivered.
  */
 import { eventually } from '@gateway/testkit';
 import { startFakeArk, type FakeArk } from '@gateway/provider-ark/testing';
+import { startFakeSora, type FakeSora } from '@gateway/provider-openai/testing';
 import request from 'supertest';
 import type { GatewayConfigFile } from '../src/config';
 import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
@@ -16,6 +18,7 @@ const WORKER = { intervalMs: 25, pollMinMs: 60, pollMaxMs: 200 };
 const PRICES = { '480p': 1, '720p': 2, '1080p': 3, '4k': 4 };
 
 let ark: FakeArk;
+let sora: FakeSora;
 let gw: TestGateway;
 
 beforeAll(async () => {
@@ -25,18 +28,17 @@ beforeAll(async () => {
     runningMs: 60,
     script: (prompt) => ({ deliveredSeconds: prompt.includes('[short]') ? 4 : undefined, unstatedShape: prompt.includes('[unstated]') }),
   });
+  // prompt markers read by the fake Sora: `[delivered:N]` answers `seconds: "N"`, `[unstated]` leaves out seconds and size
+  sora = await startFakeSora({ queuedMs: 30, runningMs: 60 });
+  const video = { kind: 'video', family: '2.0', tier: 'standard', pricing: { perVideoSecond: PRICES } } as const;
   const config: GatewayConfigFile = {
-    providers: [{ id: 'ark', type: 'ark', baseUrl: ark.url, apiKey: ark.apiKey }],
+    providers: [
+      { id: 'ark', type: 'ark', baseUrl: ark.url, apiKey: ark.apiKey },
+      { id: 'sora', type: 'openai', baseUrl: sora.url, apiKey: sora.apiKey },
+    ],
     models: [
-      {
-        id: 'ark-video',
-        kind: 'video',
-        family: '2.0',
-        tier: 'standard',
-        provider: 'ark',
-        upstreamModel: 'seedance',
-        pricing: { perVideoSecond: PRICES },
-      },
+      { id: 'ark-video', provider: 'ark', upstreamModel: 'seedance', ...video },
+      { id: 'sora-video', provider: 'sora', upstreamModel: 'sora-2', ...video },
     ],
     groups: [{ name: 'default', models: ['*'] }],
     keys: [{ key: ALPHA_KEY, account: 'alpha', group: 'default' }],
@@ -45,8 +47,9 @@ beforeAll(async () => {
   await gw.startBackground();
 });
 afterAll(async () => {
-  await gw.stop();
-  await ark.close();
+  await gw?.stop();
+  await ark?.close();
+  await sora?.close();
 });
 
 const user = (path: string) => request(gw.app).get(path).set('Authorization', `Bearer ${ALPHA_KEY}`);
@@ -58,6 +61,15 @@ async function createTask(prompt: string, duration: number, resolution = '720p')
     .post('/v1/contents/generations/tasks')
     .set('Authorization', `Bearer ${ALPHA_KEY}`)
     .send({ model: 'ark-video', content: [{ type: 'text', text: prompt }], duration, resolution, ratio: '16:9' });
+  expect(res.status).toBe(200);
+  return res.body.id as string;
+}
+
+async function createVideo(prompt: string, seconds: string): Promise<string> {
+  const res = await request(gw.app)
+    .post('/v1/videos')
+    .set('Authorization', `Bearer ${ALPHA_KEY}`)
+    .send({ model: 'sora-video', prompt, seconds, size: '1280x720' });
   expect(res.status).toBe(200);
   return res.body.id as string;
 }
@@ -131,5 +143,39 @@ describe('billing on what was delivered', () => {
     // three tasks are three requests: their settlement rows are bookkeeping, not requests of their own
     expect(g.requests).toBe(3);
     expect(csv.find((l) => l.startsWith('ark-video,'))).toBe('ark-video,3,0,0,48,29,21,10');
+  });
+});
+
+describe('billing on what Sora delivered', () => {
+  it('a video object reporting 4 of the 8 seconds asked: charged for 4, the other 4 given back', async () => {
+    const before = await used();
+    const id = await createVideo('a lighthouse [delivered:4]', '8');
+    expect(await used()).toBe(before + 16); // 8 s × 2 reserved at admission
+    expect((await settle(gw.url, id, 15_000, ALPHA_KEY)).status).toBe('succeeded');
+    const rows = await settledRows(id);
+    expect(rows.map((r) => ({ status: r.status, credits: r.credits, video: r.video }))).toEqual([
+      { status: 'queued', credits: 16, video: { requested: { seconds: 8, resolution: '720p' }, delivered: null } },
+      {
+        status: 'succeeded',
+        credits: -8,
+        video: { requested: { seconds: 8, resolution: '720p' }, delivered: { seconds: 4, resolution: '720p' } },
+      },
+    ]);
+    expect(await used()).toBe(before + 8);
+    // the video object the caller reads reports the delivered length too
+    expect((await user(`/v1/videos/${id}`)).body).toMatchObject({ status: 'completed', seconds: '4' });
+  });
+
+  it('a video object without seconds and size: the stored file is measured (the fake clip: 1 s, below 480p)', async () => {
+    const before = await used();
+    const id = await createVideo('a harbour [unstated]', '8');
+    await settle(gw.url, id, 15_000, ALPHA_KEY);
+    const rows = await settledRows(id);
+    // reserved 8 s × 2 = 16; delivered 1 s at 480p = 1
+    expect(rows[1]).toMatchObject({
+      credits: -15,
+      video: { requested: { seconds: 8, resolution: '720p' }, delivered: { seconds: 1, resolution: '480p' } },
+    });
+    expect(await used()).toBe(before + 1);
   });
 });
