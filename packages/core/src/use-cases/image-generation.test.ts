@@ -6,43 +6,7 @@ import type { UsageRow } from '../ports/usage-log.port';
 import type { Billing } from './billing';
 import { ImageGeneration } from './image-generation';
 import type { ImageCommand } from './image-request-check';
-
-/** Just enough of a PNG for probeImage: signature + IHDR with the given size. */
-function pngHeader(width: number, height: number): Uint8Array {
-  const b = Buffer.alloc(33);
-  b.writeUInt32BE(0x89504e47, 0);
-  b.writeUInt32BE(0x0d0a1a0a, 4);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'ascii');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  b[24] = 8;
-  b[25] = 6;
-  return b;
-}
-const jpegHeader = (width: number, height: number) =>
-  Uint8Array.from([
-    0xff,
-    0xd8,
-    0xff,
-    0xc0,
-    0x00,
-    0x11,
-    0x08,
-    height >> 8,
-    height & 255,
-    width >> 8,
-    width & 255,
-    3,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-  ]);
+import { jpegHeader, pngHeader } from '@gateway/testkit';
 
 const caps = {
   sizes: ['auto', '1024x1024', '256x256'],

@@ -1,6 +1,9 @@
 import { ALPHA, createFakeVideoEngine, fakeArtifact, FakeVideoModel, runWorkerOnce } from '@gateway/testkit';
 import { GatewayError, invalid } from '../errors';
-import type { VideoRequest } from '../video-limits';
+import type { VideoRequest, VideoRequestDraft } from '../video-limits';
+
+const create = (e: ReturnType<typeof createFakeVideoEngine>, draft: VideoRequestDraft) =>
+  e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft });
 
 /** What the real adapters add to the engine: capability refusals at creation, Retry-After, upstream codes. */
 describe('video engine and upstream limits', () => {
@@ -24,13 +27,7 @@ describe('video engine and upstream limits', () => {
     expect(err).toMatchObject({ status: 400, code: 'last_frame_not_supported', message: 'up-sim-video-2.0 takes no last frame.' });
     expect((await e.service.list(ALPHA, { limit: 10, order: 'asc' })).total).toBe(0);
     expect(e.usage.rows.at(-1)).toMatchObject({ status: 'error', errorCode: 'last_frame_not_supported' });
-    await e.service.create({
-      principal: ALPHA,
-      modelId: 'sim-video-2.0',
-      format: 'test',
-      requestId: 'r',
-      draft: { prompt: 'x', firstFrame: frame },
-    });
+    await create(e, { prompt: 'x', firstFrame: frame });
     expect((await e.service.list(ALPHA, { limit: 10, order: 'asc' })).total).toBe(1);
   });
 
@@ -50,11 +47,7 @@ describe('video engine and upstream limits', () => {
     const e = createFakeVideoEngine({ upstream });
     const w = e.worker('w', { concurrency: 1, pollJitter: 0 });
     const ids = [];
-    for (const p of ['a', 'b', 'c'])
-      ids.push(
-        (await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: p } })).task
-          .id,
-      );
+    for (const p of ['a', 'b', 'c']) ids.push((await create(e, { prompt: p })).task.id);
     for (let i = 0; i < 3; i++) await runWorkerOnce(w); // three submissions
     e.clock.advance(600);
     await runWorkerOnce(w); // first poll: 429, Retry-After 30 s
@@ -82,13 +75,7 @@ describe('video engine and upstream limits', () => {
       },
     });
     const e = createFakeVideoEngine({ upstream });
-    const { task } = await e.service.create({
-      principal: ALPHA,
-      modelId: 'sim-video-2.0',
-      format: 'test',
-      requestId: 'r',
-      draft: { prompt: 'x' },
-    });
+    const { task } = await create(e, { prompt: 'x' });
     await runWorkerOnce(e.worker());
     expect((await e.tasks.findById(task.id))!).toMatchObject({
       status: 'failed',
@@ -99,13 +86,7 @@ describe('video engine and upstream limits', () => {
   it('poll delays are jittered downwards only, so a task is never looked at later than its backoff', async () => {
     const e = createFakeVideoEngine();
     const w = e.worker('w', { pollJitter: 0.5, pollMinMs: 1000 });
-    const { task } = await e.service.create({
-      principal: ALPHA,
-      modelId: 'sim-video-2.0',
-      format: 'test',
-      requestId: 'r',
-      draft: { prompt: 'x' },
-    });
+    const { task } = await create(e, { prompt: 'x' });
     await runWorkerOnce(w);
     e.clock.advance(499);
     expect(await runWorkerOnce(w)).toBe(0); // at least half the delay
@@ -128,12 +109,8 @@ describe('video engine and upstream limits', () => {
     const upstream = new FakeVideoModel({ plan: (r) => [{ state: 'succeeded', artifact: artifact(r.prompt === 'gone' ? gone : flaky) }] });
     const e = createFakeVideoEngine({ upstream });
     const w = e.worker();
-    const a = (
-      await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'gone' } })
-    ).task.id;
-    const b = (
-      await e.service.create({ principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'r', draft: { prompt: 'flaky' } })
-    ).task.id;
+    const a = (await create(e, { prompt: 'gone' })).task.id;
+    const b = (await create(e, { prompt: 'flaky' })).task.id;
     for (let i = 0; i < 4; i++) {
       await runWorkerOnce(w);
       e.clock.advance(3000);
