@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
+import { expectOpenAiError } from './support/openai-error';
 import { scriptedTextApp, scriptedTextPort } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTextContractGateway, type TestGateway } from './support/test-gateway';
 
@@ -37,15 +38,6 @@ function chunks(text: string): any[] {
       const d = m.slice(6);
       return d === '[DONE]' ? d : JSON.parse(d);
     });
-}
-
-function expectOpenAiError(res: request.Response, status: number, code?: string, param?: string): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({
-    error: { message: expect.any(String), type: expect.any(String), param: expect.any(String), code: expect.any(String) },
-  });
-  if (code) expect(res.body.error.code).toBe(code);
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
 
 describe('POST /v1/chat/completions: range rules (one accepted, one refused each)', () => {

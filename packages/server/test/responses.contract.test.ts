@@ -2,6 +2,7 @@ import { eventually, InMemoryConversationStore } from '@gateway/testkit';
 import request from 'supertest';
 import { ResponsesConversation, StoredConversations } from '@gateway/core';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
+import { expectOpenAiError } from './support/openai-error';
 import { scriptedTextApp, scriptedTextPort, streamThenDisconnect } from './support/scripted-text-app';
 import { ALPHA_KEY, BETA_KEY, startTextContractGateway, type TestGateway } from './support/test-gateway';
 
@@ -45,15 +46,6 @@ function events(text: string): Array<{ event: string; data: any }> {
       expect(event).toBe(data.type);
       return { event: event!, data };
     });
-}
-
-function expectOpenAiError(res: request.Response, status: number, code?: string, param?: string): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({
-    error: { message: expect.any(String), type: expect.any(String), param: expect.any(String), code: expect.any(String) },
-  });
-  if (code) expect(res.body.error.code).toBe(code);
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
 }
 
 describe('POST /v1/responses: range rules (one accepted, one refused each)', () => {
