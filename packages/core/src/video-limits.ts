@@ -4,6 +4,7 @@
  */
 import { invalid } from './errors';
 import type { ModelSpec, VideoFamily, VideoTier } from './catalogue';
+import type { ImageInput } from './image';
 import { VIDEO_FAMILY_LIMITS, type FamilyLimits } from './video-limits-table';
 
 export { VIDEO_FAMILY_LIMITS, type FamilyLimits } from './video-limits-table';
@@ -33,12 +34,7 @@ export function resolutionsFor(family: VideoFamily, tier: VideoTier): Resolution
   });
 }
 
-export interface VideoImage {
-  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+export type VideoImage = ImageInput;
 
 /** What a wire format decoded, before defaults and limits. */
 export interface VideoRequestDraft {

@@ -306,12 +306,7 @@ export interface AdapterImagePort {
 
 // ---- video
 
-export interface AdapterVideoImage {
-  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
+export type AdapterVideoImage = AdapterImageInput;
 
 export interface AdapterVideoRequest {
   model: string;
