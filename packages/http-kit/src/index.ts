@@ -23,6 +23,8 @@ export {
   cursorPage,
   deletionReceipt,
   IDEMPOTENCY_KEY_PARAM,
+  jsonContent,
+  pathParam,
   withFileFields,
   type ParamDoc,
   type RouteDoc,

@@ -58,6 +58,18 @@ export interface RouteDoc {
   errors?: string | readonly string[];
 }
 
+/** A required path parameter as /openapi.json describes it. */
+export const pathParam = (name: string, description: string): ParamDoc => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** A JSON answer's content, by its schema. */
+export const jsonContent = (schema: SchemaDoc) => ({ 'application/json': schema });
+
 /** A page of an OpenAI-style cursor list (`GET /v1/videos`, `GET /admin/tasks`): pass `last_id` as `after` while `has_more`. */
 export const cursorPage = (items: SchemaDoc): SchemaDoc => ({
   type: 'object',

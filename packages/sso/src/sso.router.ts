@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { GatewayError, type SsoSessionStore } from '@gateway/core';
-import { routeOf, type Route } from '@gateway/http-kit';
+import { jsonContent as json, routeOf, type Route } from '@gateway/http-kit';
 import { OidcRelyingParty, SignInRefused, type ModuleLoader, type OidcEnv } from './oidc-relying-party';
 import { claimValues, grantFor, type SsoRoleMapping } from './sso-grants';
 import { sendSignInRefused } from './sign-in-refused-page';
@@ -60,7 +60,6 @@ export function ssoDeps(deps: SsoRouterDeps): SsoDeps {
 }
 
 const why = 'Single sign-on for the dashboard: the browser session (an HttpOnly cookie) is the credential, not a key.';
-const json = (schema: object) => ({ 'application/json': schema });
 const html = { 'text/html': { type: 'string' } };
 type Public = { kind: 'none'; why: string };
 const declare = routeOf<SsoDeps>();

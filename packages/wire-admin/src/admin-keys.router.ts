@@ -1,12 +1,11 @@
-import { jsonBody, queryParam, queryParams, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { jsonBody, jsonContent as json, queryParam, queryParams } from '@gateway/http-kit';
 import { adminAs, adminRoute } from './admin-route';
 import { key } from './admin-keys.openapi';
+import { keyId } from './self-service.openapi';
 import { createKeyBody, updateKeyBody } from './admin.request.schema';
 
-const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 /** `?account=`: one account id (a repeated one is refused, not ignored). */
 const KEYS_QUERY = queryParams<{ account?: string }>([queryParam('account', "Only this account's keys.")]);
-const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
 
 /** The platform admin's key routes (KeyAdministration checks the bodies). */
 export const adminKeyRoutes = [

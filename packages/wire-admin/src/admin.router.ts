@@ -1,17 +1,15 @@
 import type { AccountQuota } from '@gateway/core';
-import { jsonBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { jsonBody, jsonContent as json, pathParam, type SchemaDoc } from '@gateway/http-kit';
 import { adminAs, adminRoute, catalogueAs, type CatalogueKind } from './admin-route';
 import { createAccountBody, setQuotaBody, updateAccountBody } from './admin.request.schema';
 import { auditFilter, auditQuery, sendAudit } from './audit-view';
 import { auditList, auditParams } from './self-service.openapi';
 
-const id = (what: string): ParamDoc => ({ name: 'id', in: 'path', required: true, description: what, schema: { type: 'string' } });
 const list = (items: SchemaDoc = { type: 'object' }) => ({
   type: 'object',
   required: ['object', 'data'],
   properties: { object: { const: 'list' }, data: { type: 'array', items } },
 });
-const json = (schema: SchemaDoc) => ({ 'application/json': schema });
 
 /** A config entry as a PUT body: the id/name comes from the path. */
 function entryBody(items: { required: readonly string[] }): SchemaDoc {
@@ -80,7 +78,7 @@ export const accountRoutes = [
     method: 'get',
     path: '/admin/accounts/{id}',
     summary: 'Read an account',
-    params: [id('The account id.')],
+    params: [pathParam('id', 'The account id.')],
     response: { description: 'The account.', content: json(account) },
     async handle({ deps }, req, res) {
       res.json(await deps.admin.getAccount(String(req.params.id)));
@@ -91,7 +89,7 @@ export const accountRoutes = [
     path: '/admin/accounts/{id}',
     summary: 'Rename an account',
     description: 'A `name` of null gives the account back its id as name; a change that changes nothing is not audited.',
-    params: [id('The account id.')],
+    params: [pathParam('id', 'The account id.')],
     body: updateAccountBody,
     response: { description: 'The account.', content: json(account) },
     parse: [jsonBody()],
@@ -103,7 +101,7 @@ export const accountRoutes = [
     method: 'get',
     path: '/admin/accounts/{id}/quota',
     summary: "Read an account's credit quota",
-    params: [id('The account id.')],
+    params: [pathParam('id', 'The account id.')],
     response: { description: 'Limit and use.', content: json(quota) },
     async handle({ deps }, req, res) {
       res.json(quotaBody(await deps.admin.getQuota(String(req.params.id))));
@@ -113,7 +111,7 @@ export const accountRoutes = [
     method: 'put',
     path: '/admin/accounts/{id}/quota',
     summary: "Set an account's credit limit",
-    params: [id('The account id.')],
+    params: [pathParam('id', 'The account id.')],
     body: setQuotaBody,
     response: { description: 'Limit and use.', content: json(quota) },
     parse: [jsonBody()],
@@ -140,7 +138,7 @@ export const catalogueRoutes = (schemas: CatalogueSchemas) =>
       path: `/admin/${path}/{id}`,
       summary: `Create or replace a ${kind}`,
       description: 'Checked against the whole resulting config; applies at once here and within CONFIG_POLL_MS elsewhere.',
-      params: [id(`The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
+      params: [pathParam('id', `The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
       body: { content: json(entryBody(schemas[path])) },
       response: { description: `The stored ${kind} (secrets redacted).`, content: json({ type: 'object' }) },
       parse: [jsonBody()],
@@ -152,7 +150,7 @@ export const catalogueRoutes = (schemas: CatalogueSchemas) =>
       method: 'delete',
       path: `/admin/${path}/{id}`,
       summary: `Delete a ${kind}`,
-      params: [id(`The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
+      params: [pathParam('id', `The ${kind} ${kind === 'group' ? 'name' : 'id'}.`)],
       response: {
         description: 'Deleted.',
         content: json({ type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }),

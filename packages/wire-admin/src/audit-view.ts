@@ -45,19 +45,21 @@ export interface AuditQuery {
 
 const text = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
+const badTime = (name: string) => invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name);
+
 /** The form of a time is checked by the schema; a form that names no instant (month 13) is refused here. */
 const time = (q: AuditQuery, name: 'from' | 'to') => {
   const v = text(q[name]);
   if (v === undefined) return undefined;
   const at = /^\d{1,12}$/.test(v) ? new Date(Number(v) * 1000) : new Date(v);
-  if (Number.isNaN(at.getTime())) throw invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name);
+  if (Number.isNaN(at.getTime())) throw badTime(name);
   return at;
 };
 
 /** Each parameter's own refusal when it is one string of a wrong form; a repeated or over-long one is `invalid_parameter`. */
 const FORM: Record<string, (name: string) => GatewayError> = {
-  from: (name) => invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name),
-  to: (name) => invalid('invalid_time', `"${name}" must be an ISO 8601 date-time or Unix seconds.`, name),
+  from: badTime,
+  to: badTime,
   limit: () => invalid('invalid_limit', '"limit" must be a whole number up to 10000.', 'limit'),
   export: () => invalid('invalid_export', '"export" must be "csv" or "json".', 'export'),
 };

@@ -1,9 +1,8 @@
-import type { ParamDoc, SchemaDoc } from '@gateway/http-kit';
+import { jsonContent as json, pathParam, type ParamDoc } from '@gateway/http-kit';
 import { key } from './admin-keys.openapi';
 
 /** What /openapi.json shows of the account admins' own routes (self-service.router.ts declares them). */
-export const json = (schema: SchemaDoc) => ({ 'application/json': schema });
-export const keyId: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The key id.', schema: { type: 'string' } };
+export const keyId = pathParam('id', 'The key id.');
 const query = (name: string, description: string, form: Record<string, unknown> = {}): ParamDoc => ({
   name,
   in: 'query',

@@ -5,14 +5,13 @@ import {
   inheritFromCaller,
   roleOf,
   type AccountBoundsDeps,
-  type AuditContext,
   type Caller,
   type KeyAdministration,
   type Principal,
 } from '@gateway/core';
-import { jsonBody, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
+import { changedBy, jsonBody, jsonContent as json, routeOf, type KeyedContext, type Route } from '@gateway/http-kit';
 import { auditFilter, auditQuery, sendAudit } from './audit-view';
-import { auditList, auditParams, bounds, json, keyId, touchBounds, withSecret } from './self-service.openapi';
+import { auditList, auditParams, bounds, keyId, touchBounds, withSecret } from './self-service.openapi';
 import { key } from './admin-keys.openapi';
 import { rotateBody, selfServiceCreateBody, selfServiceUpdateBody } from './admin.request.schema';
 
@@ -24,10 +23,7 @@ export interface SelfServiceDeps extends AccountBoundsDeps {
 type Ctx = KeyedContext<SelfServiceDeps>;
 
 /** Key administration acting for the caller's key: its changes are audited under that key. */
-const adminAs = ({ deps, actor, requestId }: Ctx, req: Request) => {
-  const by: AuditContext = { actor, requestId, address: req.ip ?? null };
-  return deps.admin.as(by);
-};
+const adminAs = (ctx: Ctx, req: Request) => ctx.deps.admin.as(changedBy(ctx, req));
 
 /** The key, when it belongs to the caller's account; otherwise the same 404 as a key that does not exist. */
 async function ownKey({ deps, principal }: Ctx, id: string) {

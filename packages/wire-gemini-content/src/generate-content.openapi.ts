@@ -1,3 +1,5 @@
+import { pathParam } from '@gateway/http-kit';
+
 export const generateContentResponse = {
   type: 'object',
   properties: {
@@ -11,10 +13,4 @@ export const generateContentResponse = {
   },
 };
 
-export const modelParam = {
-  name: 'model',
-  in: 'path',
-  required: true,
-  description: "A text model id in the key's group, without the `models/` prefix.",
-  schema: { type: 'string' },
-} as const;
+export const modelParam = pathParam('model', "A text model id in the key's group, without the `models/` prefix.");

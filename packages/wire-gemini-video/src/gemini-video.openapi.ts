@@ -1,3 +1,5 @@
+import { pathParam } from '@gateway/http-kit';
+
 export const operation = {
   type: 'object',
   required: ['name', 'done'],
@@ -30,16 +32,10 @@ export const operation = {
   },
 };
 
-export const modelParam = {
-  name: 'model',
-  in: 'path',
-  required: true,
-  description: "A video model id of the key's group.",
-  schema: { type: 'string' },
-} as const;
+export const modelParam = pathParam('model', "A video model id of the key's group.");
 
 /** The operation paths: any model name, and the task id. */
 export const operationParams = [
   { ...modelParam, description: 'Any model name (the one in the operation name).' },
-  { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } },
+  pathParam('id', 'The task id.'),
 ] as const;

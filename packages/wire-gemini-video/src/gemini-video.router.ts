@@ -5,6 +5,7 @@ import {
   codeMessageErrorShape,
   IDEMPOTENCY_KEY_PARAM,
   jsonBody,
+  pathParam,
   routeOf,
   sendContent,
   streamTaskEvents,
@@ -97,10 +98,7 @@ export const geminiVideoRoutes = atGeminiVersions([
     description: 'The `video.uri` of a finished operation. HEAD answers the headers only.',
     format,
     auth,
-    params: [
-      { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } },
-      { name: 'alt', in: 'query', description: 'Only `media`.', schema: { const: 'media' } },
-    ],
+    params: [pathParam('id', 'The task id.'), { name: 'alt', in: 'query', description: 'Only `media`.', schema: { const: 'media' } }],
     response: { description: 'The video bytes.', content: { 'video/mp4': { type: 'string', contentMediaType: 'video/mp4' } } },
     errors: 'code-message',
     async handle({ deps, principal }, req, res) {

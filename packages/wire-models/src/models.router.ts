@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { GatewayError, type ModelCatalogue, type Principal } from '@gateway/core';
-import { routeOf } from '@gateway/http-kit';
+import { pathParam, routeOf } from '@gateway/http-kit';
 import { ANTHROPIC_PAGE_LIMIT, encodeAnthropicModel, pageAnthropicModels } from './anthropic-models.codec';
 import { encodeGeminiModel, pageGeminiModels } from './gemini-models.codec';
 import { modelListDialect, type ModelListDialect } from './model-list-dialect';
@@ -73,15 +73,7 @@ export const modelsRoutes = [
     summary: 'Read one model (Gemini shape)',
     format: 'model-lists',
     auth: google,
-    params: [
-      {
-        name: 'model',
-        in: 'path',
-        required: true,
-        description: "A model id without `models/`; outside the key's group reads as absent.",
-        schema: { type: 'string' },
-      },
-    ],
+    params: [pathParam('model', "A model id without `models/`; outside the key's group reads as absent.")],
     response: { description: 'The model.', content: { 'application/json': geminiModel } },
     errors: 'google',
     first: [plainModelId],
@@ -128,10 +120,7 @@ export const modelsRoutes = [
     description: 'The shape is chosen as on `GET /v1/models`.',
     format: 'model-lists',
     auth: v1,
-    params: [
-      { name: 'id', in: 'path', required: true, description: "A model id of the key's group.", schema: { type: 'string' } },
-      anthropicVersion,
-    ],
+    params: [pathParam('id', "A model id of the key's group."), anthropicVersion],
     response: { description: 'The model.', content: { 'application/json': { anyOf: [openAiModel, anthropicModel, geminiModel] } } },
     errors: ['openai', 'anthropic', 'google'],
     errorShapeFor: (req) => SHAPE_OF[modelListDialect(req)],

@@ -5,6 +5,7 @@ import {
   jsonRequestBody,
   jsonOrMultipart,
   openAiErrorShape,
+  pathParam,
   pumpStream,
   routeOf,
   sendWarnings,
@@ -106,7 +107,7 @@ export const imagesRoutes = [
     description: 'The URL returned in `data[].url`; it expires.',
     format: 'openai-images',
     auth: { kind: 'none', why: 'The unguessable name is the credential, so the URL works in an <img> tag.' },
-    params: [{ name: 'name', in: 'path', required: true, description: 'The file name from `data[].url`.', schema: { type: 'string' } }],
+    params: [pathParam('name', 'The file name from `data[].url`.')],
     response: { description: 'The image bytes.', content: { 'image/*': { type: 'string', contentMediaType: 'image/*' } } },
     errors: 'openai',
     async handle({ deps }, req, res) {

@@ -1,4 +1,4 @@
-import type { ParamDoc } from '@gateway/http-kit';
+import { pathParam, type ParamDoc } from '@gateway/http-kit';
 import { INPUT_ITEMS_LIMITS } from './responses.input-items';
 
 export const response = {
@@ -53,13 +53,7 @@ export const inputItems = {
   },
 };
 
-export const idParam = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: "A stored response id (`resp_…`) of the key's account.",
-  schema: { type: 'string' },
-} as const;
+export const idParam = pathParam('id', "A stored response id (`resp_…`) of the key's account.");
 
 /** The paging of `GET /v1/responses/{id}/input_items`. */
 export const inputItemsParams: ParamDoc[] = [

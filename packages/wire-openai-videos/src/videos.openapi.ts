@@ -1,4 +1,4 @@
-import { BINARY_FILE, cursorPage, withFileFields, type ParamDoc } from '@gateway/http-kit';
+import { BINARY_FILE, cursorPage, pathParam, withFileFields, type ParamDoc } from '@gateway/http-kit';
 import { LIST_LIMITS } from './videos.query.codec';
 import { createVideoRequestSchema } from './videos.request.schema';
 
@@ -23,7 +23,7 @@ export const video = {
   },
 };
 
-export const idParam = { name: 'id', in: 'path', required: true, description: 'The video (task) id.', schema: { type: 'string' } } as const;
+export const idParam = pathParam('id', 'The video (task) id.');
 
 /** The paging of `GET /v1/videos`. */
 export const listParams: ParamDoc[] = [

@@ -9,7 +9,7 @@ import {
   type VideoContent,
   type VideoTask,
 } from '@gateway/core';
-import { adminRouteOf, cursorPage, queryParam as query, type ParamDoc, type RouteDoc, type SchemaDoc } from '@gateway/http-kit';
+import { adminRouteOf, cursorPage, pathParam, queryParam as query, type ParamDoc, type RouteDoc, type SchemaDoc } from '@gateway/http-kit';
 import { encodeTask } from './task.object.codec';
 import { task as videoTaskSchema } from './tasks.openapi';
 
@@ -32,7 +32,7 @@ const adminRoute = adminRouteOf<AdminTaskDeps>();
 const DEFAULT_LIMIT = 50;
 const FILTERS = ['account', 'status', 'model', 'after', 'limit'] as const;
 
-const id: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The task id.', schema: { type: 'string' } };
+const id = pathParam('id', 'The task id.');
 
 /** The task-read object plus its account; `content.video_url` is this API's own download. */
 const adminTask: SchemaDoc = {

@@ -1,5 +1,5 @@
 import { TASK_STATUSES } from '@gateway/core';
-import type { ParamDoc } from '@gateway/http-kit';
+import { pathParam, type ParamDoc } from '@gateway/http-kit';
 
 export const task = {
   type: 'object',
@@ -33,13 +33,7 @@ export const task = {
   },
 };
 
-export const idParam = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The task id returned at creation.',
-  schema: { type: 'string' },
-} as const;
+export const idParam = pathParam('id', 'The task id returned at creation.');
 export const filter = (name: string, description: string, schema: object): ParamDoc => ({
   name: `filter.${name}`,
   in: 'query',

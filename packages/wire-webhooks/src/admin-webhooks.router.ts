@@ -1,7 +1,7 @@
 import type { WebhookEndpoints } from '@gateway/core';
-import { adminRouteOf, changedBy, jsonBody, jsonRequestBody, type ParamDoc, type SchemaDoc } from '@gateway/http-kit';
+import { adminRouteOf, changedBy, jsonBody, jsonContent as json, pathParam } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
-import { createEndpointSchema, updateEndpointSchema } from './webhooks.request.schema';
+import { createEndpointBody, updateEndpointBody } from './webhooks.request.schema';
 
 /** What the admin webhook routes change: every account's endpoints. */
 export interface AdminWebhookDeps {
@@ -10,13 +10,11 @@ export interface AdminWebhookDeps {
 
 const adminRoute = adminRouteOf<AdminWebhookDeps>();
 
-const createBody = jsonRequestBody<{ url: string; events?: string[] }>(createEndpointSchema, { code: 'invalid_request', required: true });
-const updateBody = jsonRequestBody<{ url?: string; events?: string[] }>(updateEndpointSchema, { code: 'invalid_request', required: true });
 const withAccount = (e: Parameters<typeof encodeEndpoint>[0]) => ({ ...encodeEndpoint(e), account: e.accountId });
 
 // the objects are the account API's, plus `account`
-const json = (schema: SchemaDoc) => ({ 'application/json': schema });
-const id: ParamDoc = { name: 'id', in: 'path', required: true, description: 'The endpoint id.', schema: { type: 'string' } };
+const id = pathParam('id', 'The endpoint id.');
+const account = pathParam('account', 'The account id.');
 const endpoint = { type: 'object', description: 'As GET /v1/webhook_endpoints/{id} answers it, with `account`.' };
 
 /**
@@ -43,8 +41,8 @@ export const adminWebhookRoutes = [
     method: 'post',
     path: '/admin/accounts/{account}/webhook_endpoints',
     summary: 'Create a webhook endpoint for an account',
-    params: [{ name: 'account', in: 'path', required: true, description: 'The account id.', schema: { type: 'string' } }],
-    body: createBody,
+    params: [account],
+    body: createEndpointBody,
     response: { description: 'The endpoint and its secret (shown this once).', content: json(endpoint) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
@@ -68,7 +66,7 @@ export const adminWebhookRoutes = [
     summary: 'Change a webhook endpoint',
     description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret.',
     params: [id],
-    body: updateBody,
+    body: updateEndpointBody,
     response: { description: 'The endpoint.', content: json(endpoint) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
@@ -100,7 +98,7 @@ export const adminWebhookRoutes = [
     method: 'post',
     path: '/admin/accounts/{account}/webhook_secret',
     summary: "Re-issue an account's callback_url signing secret",
-    params: [{ name: 'account', in: 'path', required: true, description: 'The account id.', schema: { type: 'string' } }],
+    params: [account],
     response: {
       description: 'The new secret (shown this once); the old one stops verifying at once.',
       content: json({ type: 'object', properties: { account: { type: 'string' }, callback_secret: { type: 'string' } } }),

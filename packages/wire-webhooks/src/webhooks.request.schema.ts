@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_TYPES } from '@gateway/core';
+import { jsonRequestBody } from '@gateway/http-kit';
 
 /** The create body; the URL and event rules themselves (and their refusals) are core's, so ajv checks only the shape. */
 export const createEndpointSchema = {
@@ -24,12 +25,12 @@ export const updateEndpointSchema = {
   properties: createEndpointSchema.properties,
 } as const;
 
-export interface UpdateEndpointBody {
-  url?: string;
-  events?: string[];
-}
-
-export interface CreateEndpointBody {
-  url: string;
-  events?: string[];
-}
+/** The bodies as the account's and the admin's routes check them. */
+export const createEndpointBody = jsonRequestBody<{ url: string; events?: string[] }>(createEndpointSchema, {
+  code: 'invalid_request',
+  required: true,
+});
+export const updateEndpointBody = jsonRequestBody<{ url?: string; events?: string[] }>(updateEndpointSchema, {
+  code: 'invalid_request',
+  required: true,
+});

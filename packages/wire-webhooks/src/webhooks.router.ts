@@ -1,9 +1,8 @@
-import type { Request } from 'express';
-import type { AuditContext, WebhookEndpoints } from '@gateway/core';
-import { deletionReceipt, jsonBody, jsonRequestBody, routeOf, type KeyedContext } from '@gateway/http-kit';
+import type { WebhookEndpoints } from '@gateway/core';
+import { changedBy, deletionReceipt, jsonBody, jsonContent as json, routeOf } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
 import { delivery, endpoint } from './webhooks.openapi';
-import { createEndpointSchema, updateEndpointSchema, type CreateEndpointBody, type UpdateEndpointBody } from './webhooks.request.schema';
+import { createEndpointBody, updateEndpointBody } from './webhooks.request.schema';
 
 export interface WebhooksRouterDeps {
   webhooks: WebhookEndpoints;
@@ -12,15 +11,7 @@ export interface WebhooksRouterDeps {
 export const WEBHOOKS_FORMAT = 'webhooks';
 export const WEBHOOKS_BASE = '/v1/webhook_endpoints';
 
-/** Who changes an endpoint (an account admin's key) and from where: its audit record's author. */
-const changedBy = (ctx: KeyedContext<WebhooksRouterDeps>, req: Request): AuditContext => ({
-  actor: ctx.actor,
-  requestId: ctx.requestId ?? null,
-  address: req.ip ?? null,
-});
-
 const route = routeOf<WebhooksRouterDeps>();
-const json = (schema: object) => ({ 'application/json': schema });
 const common = { format: WEBHOOKS_FORMAT, auth: { kind: 'api-key' as const, role: 'admin' as const, session: true }, errors: 'openai' };
 
 /** The account's own endpoints, managed with an account admin's key; each change is audited (docs/admin.md, "Audit"). */
@@ -31,7 +22,7 @@ export const webhooksRoutes = [
     path: WEBHOOKS_BASE,
     summary: 'Create a webhook endpoint',
     description: 'Returns the endpoint with its signing secret (`whsec_…`), shown this once. docs/webhooks.md.',
-    body: jsonRequestBody<CreateEndpointBody>(createEndpointSchema, { code: 'invalid_request', required: true }),
+    body: createEndpointBody,
     response: {
       description: 'The endpoint and its secret.',
       content: json({ ...endpoint, properties: { ...endpoint.properties, secret: { type: 'string' } } }),
@@ -77,7 +68,7 @@ export const webhooksRoutes = [
     path: `${WEBHOOKS_BASE}/{id}`,
     summary: 'Change a webhook endpoint',
     description: 'A new `url` and/or `events`; fields left out are kept, and so is the secret. Audited (`webhook_endpoint.update`).',
-    body: jsonRequestBody<UpdateEndpointBody>(updateEndpointSchema, { code: 'invalid_request', required: true }),
+    body: updateEndpointBody,
     response: { description: 'The endpoint.', content: json(endpoint) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
