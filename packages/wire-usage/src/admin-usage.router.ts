@@ -40,6 +40,8 @@ const USAGE_FILTER = {
   to: query('to', 'Before this time (Unix seconds or ISO 8601).'),
   wire_format: query('wire_format', 'Only rows of this wire format.'),
 };
+const filters = (...names: Array<keyof typeof USAGE_FILTER>) => names.map((n) => USAGE_FILTER[n]);
+const groupLimit = query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 });
 
 /** Every account's usage behind the admin key: the usage format's handlers over all accounts. */
 export const adminUsageRoutes = [
@@ -50,15 +52,9 @@ export const adminUsageRoutes = [
     description:
       'Totals per group of the usage log, newest day first (or by name); grouped by key, each group has `key_name` and `account`. Video settlement and refund rows are not counted as requests. `export=csv` (or the older `format=csv`, or `Accept: text/csv`): CSV with a header row. An unknown parameter or value is a 400.',
     params: [
-      USAGE_FILTER.account,
-      USAGE_FILTER.key,
-      USAGE_FILTER.model,
-      USAGE_FILTER.provider,
-      USAGE_FILTER.status,
-      USAGE_FILTER.from,
-      USAGE_FILTER.to,
+      ...filters('account', 'key', 'model', 'provider', 'status', 'from', 'to'),
       query('group_by', 'The grouping.', { enum: ['day', 'model', 'key', 'account'], default: 'day' }),
-      query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+      groupLimit,
       USAGE_FILTER.wire_format,
       query('export', 'json or csv (the same parameter as the account usage route).', { enum: ['json', 'csv'] }),
       query('format', 'json or csv (older name of `export`).', { enum: ['json', 'csv'] }),
@@ -87,15 +83,10 @@ export const adminUsageRoutes = [
     description:
       'Usage-log rows newest first, as an account reads its own (the usage format) plus `account`. `format=csv` or `Accept: text/csv`: CSV with a header row (`x-has-more`, `x-last-id`).',
     params: [
-      USAGE_FILTER.account,
-      USAGE_FILTER.key,
-      USAGE_FILTER.model,
-      USAGE_FILTER.provider,
-      USAGE_FILTER.status,
+      ...filters('account', 'key', 'model', 'provider', 'status'),
       query('task_id', 'Only rows of this task.'),
       query('request_id', 'Only the row of this request id.'),
-      USAGE_FILTER.from,
-      USAGE_FILTER.to,
+      ...filters('from', 'to'),
       query('after', 'The `last_id` of the previous page.'),
       query('limit', 'At most this many rows.', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }),
       query('format', 'json or csv.', { enum: ['json', 'csv'] }),
@@ -125,15 +116,9 @@ export const adminUsageRoutes = [
     description:
       'Over every request in the time range (video settlement and refund rows are not requests): requests, errors (status error or failed, or HTTP 400 and up), `error_rate`, and p50/p95 latency in ms (null when no request has one). An unknown parameter or value is a 400.',
     params: [
-      USAGE_FILTER.account,
-      USAGE_FILTER.key,
-      USAGE_FILTER.model,
-      USAGE_FILTER.provider,
-      USAGE_FILTER.wire_format,
-      USAGE_FILTER.from,
-      USAGE_FILTER.to,
+      ...filters('account', 'key', 'model', 'provider', 'wire_format', 'from', 'to'),
       query('group_by', 'The grouping.', { enum: ['model', 'provider'], default: 'model' }),
-      query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 }),
+      groupLimit,
     ],
     response: {
       description: 'The groups by name; `has_more` when `limit` cut them.',

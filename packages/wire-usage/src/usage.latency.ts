@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { invalid, LATENCY_GROUPINGS, type LatencyGrouping, type UsageLatencyGroup, type UsageQuery } from '@gateway/core';
-import { limitParam, onlyParams, textParam, timeParam } from './usage.params';
+import { allAccountsFilter, limitParam, onlyParams, textParam } from './usage.params';
 
 const PARAMS = ['account', 'key', 'model', 'provider', 'wire_format', 'from', 'to', 'group_by', 'limit'];
 
@@ -18,22 +18,11 @@ export const encodeLatencyGroup = (g: UsageLatencyGroup) => ({
  * (every row of it, not a page), filtered like GET /admin/usage; an unknown parameter or value is a 400.
  */
 export async function sendUsageLatency(usage: Pick<UsageQuery, 'latency'>, req: Request, res: Response): Promise<void> {
-  {
-    onlyParams(req, PARAMS);
-    const groupBy = textParam(req, 'group_by') ?? 'model';
-    if (!(LATENCY_GROUPINGS as readonly string[]).includes(groupBy))
-      throw invalid('invalid_group_by', `"group_by" must be one of ${LATENCY_GROUPINGS.join(', ')}.`, 'group_by');
-    const { groups, hasMore } = await usage.latency({
-      accountId: textParam(req, 'account'),
-      keyId: textParam(req, 'key'),
-      model: textParam(req, 'model'),
-      provider: textParam(req, 'provider'),
-      format: textParam(req, 'wire_format'),
-      from: timeParam(req, 'from'),
-      to: timeParam(req, 'to'),
-      groupBy: groupBy as LatencyGrouping,
-      limit: limitParam(req, 100, 10_000),
-    });
-    res.json({ object: 'list', group_by: groupBy, data: groups.map(encodeLatencyGroup), has_more: hasMore });
-  }
+  onlyParams(req, PARAMS);
+  const groupBy = textParam(req, 'group_by') ?? 'model';
+  if (!(LATENCY_GROUPINGS as readonly string[]).includes(groupBy))
+    throw invalid('invalid_group_by', `"group_by" must be one of ${LATENCY_GROUPINGS.join(', ')}.`, 'group_by');
+  const filter = { ...allAccountsFilter(req, false), groupBy: groupBy as LatencyGrouping, limit: limitParam(req, 100, 10_000) };
+  const { groups, hasMore } = await usage.latency(filter);
+  res.json({ object: 'list', group_by: groupBy, data: groups.map(encodeLatencyGroup), has_more: hasMore });
 }

@@ -1,5 +1,5 @@
-import type { Request } from 'express';
-import { invalid, USAGE_GROUPINGS, USAGE_STATUSES, type UsageGrouping } from '@gateway/core';
+import type { Request, Response } from 'express';
+import { invalid, USAGE_GROUPINGS, USAGE_STATUSES, type UsageGrouping, type UsageSummaryFilter } from '@gateway/core';
 
 /** A time bound: Unix seconds or an ISO 8601 date. */
 export function timeParam(req: Request, name: string): Date | undefined {
@@ -66,4 +66,30 @@ export function groupByParam(req: Request): UsageGrouping | undefined {
   if (v !== undefined && !(USAGE_GROUPINGS as readonly string[]).includes(v))
     throw invalid('invalid_group_by', `"group_by" must be one of ${USAGE_GROUPINGS.join(', ')}.`, 'group_by');
   return v as UsageGrouping | undefined;
+}
+
+/** The admin routes' shared filters, checked in this order; the latency route has no `status`. */
+export const allAccountsFilter = (req: Request, status = true): Omit<UsageSummaryFilter, 'groupBy' | 'limit'> => ({
+  accountId: textParam(req, 'account'),
+  keyId: textParam(req, 'key'),
+  model: textParam(req, 'model'),
+  provider: textParam(req, 'provider'),
+  ...(status && { status: statusParam(req) }),
+  format: textParam(req, 'wire_format'),
+  from: timeParam(req, 'from'),
+  to: timeParam(req, 'to'),
+});
+
+/** The admin routes' CSV choice: `export=csv`, the older `format=csv`, or else `Accept: text/csv` (not JSON first). */
+export function adminWantsCsv(req: Request): boolean {
+  const format = exportParam(req, 'format');
+  return format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
+}
+
+/** A CSV answer with its paging in headers: `x-has-more`, and `x-last-id` for a page of rows. */
+export function sendCsv(res: Response, csv: string, hasMore: boolean, lastId?: string | null): void {
+  res.type('text/csv; charset=utf-8');
+  res.setHeader('x-has-more', String(hasMore));
+  if (lastId) res.setHeader('x-last-id', lastId);
+  res.send(csv);
 }

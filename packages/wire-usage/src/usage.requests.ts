@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import { invalid, type AllAccountsUsageFilter, type UsageQuery } from '@gateway/core';
 import { csvTable } from '@gateway/http-kit';
-import { exportParam, limitParam, statusParam, textParam, timeParam } from './usage.params';
+import { adminWantsCsv, allAccountsFilter, limitParam, sendCsv, textParam } from './usage.params';
 import { encodeUsageRow } from './usage.router';
-import { prefersCsv } from './usage.summary';
 
 /** The CSV columns of the request log: the row's scalar fields, the account first. */
 export const CSV_COLUMNS = [
@@ -32,32 +31,19 @@ export const CSV_COLUMNS = [
  * plus `account`, or CSV (`format=csv` or `Accept: text/csv`; `x-has-more` and `x-last-id` carry the paging).
  */
 export async function sendUsageRequests(usage: Pick<UsageQuery, 'list'>, req: Request, res: Response): Promise<void> {
-  const format = exportParam(req, 'format');
+  const csv = adminWantsCsv(req);
   const after = textParam(req, 'after');
   if (after !== undefined && !/^\d{1,18}$/.test(after)) throw invalid('invalid_cursor', '"after" must be the id of a usage row.', 'after');
   const filter: AllAccountsUsageFilter = {
-    accountId: textParam(req, 'account'),
-    keyId: textParam(req, 'key'),
-    model: textParam(req, 'model'),
-    provider: textParam(req, 'provider'),
-    status: statusParam(req),
-    format: textParam(req, 'wire_format'),
+    ...allAccountsFilter(req),
     taskId: textParam(req, 'task_id'),
     requestId: textParam(req, 'request_id'),
-    from: timeParam(req, 'from'),
-    to: timeParam(req, 'to'),
     limit: limitParam(req, 100, 1000),
     after,
   };
   const page = await usage.list(filter);
   const data = page.rows.map((r) => ({ ...encodeUsageRow(r), account: r.accountId }));
   const lastId = data[data.length - 1]?.id ?? null;
-  if (format === 'csv' || (format === undefined && prefersCsv(req))) {
-    res.type('text/csv; charset=utf-8');
-    res.setHeader('x-has-more', String(page.hasMore));
-    if (lastId) res.setHeader('x-last-id', lastId);
-    res.send(csvTable(CSV_COLUMNS, data));
-    return;
-  }
-  res.json({ object: 'list', data, has_more: page.hasMore, first_id: data[0]?.id ?? null, last_id: lastId });
+  if (csv) sendCsv(res, csvTable(CSV_COLUMNS, data), page.hasMore, lastId);
+  else res.json({ object: 'list', data, has_more: page.hasMore, first_id: data[0]?.id ?? null, last_id: lastId });
 }

@@ -1,5 +1,14 @@
 import { forbiddenRole, invalid, roleOf, type Principal, type UsageFilter, type UsageQuery, type UsageRecord } from '@gateway/core';
-import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam as text, timeParam as time } from './usage.params';
+import {
+  exportParam,
+  groupByParam,
+  limitParam,
+  onlyParams,
+  sendCsv,
+  statusParam,
+  textParam as text,
+  timeParam as time,
+} from './usage.params';
 import { encodeUsageGroup, usageCsv } from './usage.summary';
 import { CSV_COLUMNS } from './usage.requests';
 import { csvTable, routeOf } from '@gateway/http-kit';
@@ -22,6 +31,9 @@ const V1_USAGE_PARAMS = [
   'after',
   'export',
 ];
+
+/** The request log's CSV columns but `account`: a caller reads its own account only. */
+const V1_CSV_COLUMNS = CSV_COLUMNS.filter((c) => c !== 'account');
 
 export function encodeUsageRow(r: UsageRecord) {
   return {
@@ -109,17 +121,8 @@ export const usageRoutes = [
       const data = page.rows.map(encodeUsageRow);
       if (wanted === 'csv') {
         // the groups when grouped, else the page of rows (paging in the headers, as the admin's request log)
-        res.type('text/csv; charset=utf-8');
-        res.setHeader('x-has-more', String(grouped ? grouped.hasMore : page.hasMore));
-        if (!grouped && data.length) res.setHeader('x-last-id', data[data.length - 1]!.id);
-        res.send(
-          grouped
-            ? usageCsv(groupBy!, grouped.groups)
-            : csvTable(
-                CSV_COLUMNS.filter((c) => c !== 'account'),
-                data,
-              ),
-        );
+        if (grouped) sendCsv(res, usageCsv(groupBy!, grouped.groups), grouped.hasMore);
+        else sendCsv(res, csvTable(V1_CSV_COLUMNS, data), page.hasMore, data.at(-1)?.id);
         return;
       }
       res.json({

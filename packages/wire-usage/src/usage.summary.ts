@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { UsageGroup, UsageQuery, UsageSummaryFilter } from '@gateway/core';
 import { csvField } from '@gateway/http-kit';
-import { exportParam, groupByParam, limitParam, onlyParams, statusParam, textParam, timeParam } from './usage.params';
+import { adminWantsCsv, allAccountsFilter, groupByParam, limitParam, onlyParams, sendCsv } from './usage.params';
 
 const COLUMNS = [
   'group',
@@ -47,27 +47,15 @@ export function usageCsv(groupBy: string, groups: UsageGroup[]): string {
  */
 export async function sendUsageSummary(usage: UsageQuery, req: Request, res: Response): Promise<void> {
   onlyParams(req, ADMIN_USAGE_PARAMS);
-  const format = exportParam(req, 'format');
+  const csv = adminWantsCsv(req);
   const filter: UsageSummaryFilter = {
-    accountId: textParam(req, 'account'),
-    keyId: textParam(req, 'key'),
-    model: textParam(req, 'model'),
-    provider: textParam(req, 'provider'),
-    status: statusParam(req),
-    format: textParam(req, 'wire_format'),
-    from: timeParam(req, 'from'),
-    to: timeParam(req, 'to'),
+    ...allAccountsFilter(req),
     groupBy: groupByParam(req) ?? 'day',
     limit: limitParam(req, 100, 10_000),
   };
   const { groups, hasMore } = await usage.summary(filter);
-  if (format === 'csv' || (format === undefined && prefersCsv(req))) {
-    res.type('text/csv; charset=utf-8');
-    res.setHeader('x-has-more', String(hasMore));
-    res.send(usageCsv(filter.groupBy, groups));
-    return;
-  }
-  res.json({ object: 'list', group_by: filter.groupBy, data: groups.map(encodeUsageGroup), has_more: hasMore });
+  if (csv) sendCsv(res, usageCsv(filter.groupBy, groups), hasMore);
+  else res.json({ object: 'list', group_by: filter.groupBy, data: groups.map(encodeUsageGroup), has_more: hasMore });
 }
 
 const ADMIN_USAGE_PARAMS = [
@@ -84,6 +72,3 @@ const ADMIN_USAGE_PARAMS = [
   'export',
   'format',
 ];
-
-/** `Accept: text/csv` (and not JSON first). */
-export const prefersCsv = (req: Request) => req.accepts(['application/json', 'text/csv']) === 'text/csv';
