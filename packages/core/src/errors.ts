@@ -1,25 +1,3 @@
-/**
- * The closed set of failure reasons. Outbound adapters map upstream failures into it;
- * inbound adapters render it in their own wire shape. Provider-free by design.
- */
-export type ErrorReason =
-  | 'invalid_request'
-  | 'unauthenticated'
-  | 'permission_denied'
-  | 'model_not_in_group'
-  | 'model_not_found'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'quota_exhausted'
-  | 'content_policy'
-  | 'upstream_error'
-  | 'upstream_malformed_response'
-  | 'upstream_unavailable'
-  | 'upstream_timeout'
-  | 'internal';
-
 export interface ReasonInfo {
   readonly status: number;
   readonly retryable: boolean;
@@ -30,8 +8,11 @@ export interface ReasonInfo {
   readonly clientFault?: boolean;
 }
 
-/** One table: reason -> HTTP status and retry class. */
-export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.freeze({
+/**
+ * The closed set of failure reasons, each with its HTTP status and retry class. Outbound adapters map upstream
+ * failures into it; inbound adapters render it in their own wire shape. Provider-free by design.
+ */
+const REASONS = {
   invalid_request: { status: 400, retryable: false },
   unauthenticated: { status: 401, retryable: false },
   permission_denied: { status: 403, retryable: false },
@@ -49,7 +30,10 @@ export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.f
   upstream_unavailable: { status: 503, retryable: true },
   upstream_timeout: { status: 504, retryable: true },
   internal: { status: 500, retryable: false },
-});
+} satisfies Record<string, ReasonInfo>;
+
+export type ErrorReason = keyof typeof REASONS;
+export const ERROR_REASONS: Readonly<Record<ErrorReason, ReasonInfo>> = Object.freeze(REASONS);
 
 export interface GatewayErrorOptions {
   /** Stable machine-readable code, e.g. `invalid_duration`. Defaults to the reason. */
