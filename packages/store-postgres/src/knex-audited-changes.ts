@@ -12,6 +12,7 @@ import {
 import { KnexKeyRepository } from './knex-key-repository';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexWebhookStore } from './knex-webhook-store';
+import { json } from './row-values';
 
 interface AuditRow {
   id: string;
@@ -28,8 +29,7 @@ interface AuditRow {
   address: string | null;
 }
 
-const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(maskSecrets(v)));
-const parsed = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : (v ?? null));
+const masked = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(maskSecrets(v)));
 
 const toRecord = (r: AuditRow): AuditRecord => ({
   id: r.id,
@@ -38,8 +38,8 @@ const toRecord = (r: AuditRow): AuditRecord => ({
   action: r.action,
   target: { type: r.target_type, id: r.target_id },
   accountId: r.account_id,
-  before: parsed(r.before),
-  after: parsed(r.after),
+  before: json(r.before),
+  after: json(r.after),
   requestId: r.request_id,
   address: r.address,
 });
@@ -62,8 +62,8 @@ export async function writeAuditRecord(trx: Knex.Transaction, ctx: AuditContext,
     target_type: audit.target.type,
     target_id: audit.target.id,
     account_id: audit.accountId,
-    before: json(audit.before),
-    after: json(audit.after),
+    before: masked(audit.before),
+    after: masked(audit.after),
     request_id: ctx.requestId,
     address: ctx.address,
   });

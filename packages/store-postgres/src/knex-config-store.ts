@@ -3,14 +3,13 @@ import { credentialHeaders, mapCredentialHeaders, SecretRequiredError, type Cata
 import { canonicalJson, catalogueDiff, sha256Hex, type CatalogueRow } from './config-import-diff';
 import { isSealed, seal, unseal } from './secret-box';
 import { writeAuditRecord } from './knex-audited-changes';
+import { json } from './row-values';
 
 export type ConfigKind = CatalogueEntryKind;
 export type ConfigEntry = CatalogueEntry;
 
 /** Stands in the database for a literal key of the config file: the file holds the key, the database never does. */
 export const FILE_KEY_MARKER = '(config file)';
-
-const json = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 
 /** The file's settings that are not entries: stored with the catalogue so every instance applies the same. */
 export interface CatalogueSettings {
@@ -109,7 +108,7 @@ export class KnexConfigStore {
   /** The version (moves on every change) and the settings of the last import (null before the first). */
   async state(): Promise<{ version: number; settings: CatalogueSettings | null; fileHash: string | null }> {
     const row = await this.db('config_version').where({ id: 1 }).first();
-    return { version: Number(row?.version ?? 0), settings: json(row?.settings), fileHash: row?.file_hash ?? null };
+    return { version: Number(row?.version ?? 0), settings: json<CatalogueSettings>(row?.settings), fileHash: row?.file_hash ?? null };
   }
 
   async entries(): Promise<ConfigEntry[]> {
@@ -117,7 +116,7 @@ export class KnexConfigStore {
     return rows.map((r: Record<string, any>) => ({
       kind: r.kind,
       id: r.id,
-      body: this.inMemory(r.kind, r.id, json(r.body)),
+      body: this.inMemory(r.kind, r.id, json<Record<string, unknown>>(r.body)),
       source: r.source,
     }));
   }

@@ -3,16 +3,9 @@ import { KnexKeyRepository } from './knex-key-repository';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexTaskRepository } from './knex-task-repository';
 import { describeOnTestDatabases } from '../test/test-databases';
+import { videoTask } from '../test/video-task';
 
-const request = {
-  model: 'm',
-  prompt: 'p',
-  durationSeconds: 5,
-  resolution: '720p',
-  aspectRatio: 'adaptive',
-  generateAudio: true,
-  fps: 24,
-} as const;
+const task = (id: string, over: Parameters<typeof videoTask>[1] = {}) => videoTask(id, { accountId: 'acme', ...over });
 
 describeOnTestDatabases((target) => {
   describe(`KnexQuotaRepository on ${target.name}`, () => {
@@ -27,20 +20,7 @@ describeOnTestDatabases((target) => {
     });
     afterAll(async () => db.drop());
 
-    const newTask = (id: string) =>
-      tasks.create({
-        id,
-        accountId: 'acme',
-        keyId: 'k',
-        model: 'm',
-        format: 'f',
-        request: { ...request },
-        priority: 0,
-        serviceTier: 'default',
-        executionExpiresAfter: 3600,
-        idempotencyKey: null,
-        deployment: { provider: 'sim', upstreamModel: 'm' },
-      });
+    const newTask = (id: string) => tasks.create(task(id));
 
     it('starts unlimited and unused; limits and charges add up', async () => {
       expect(await quotas.get('acme')).toEqual({ accountId: 'acme', limit: null, used: 0, period: null });
@@ -92,19 +72,7 @@ describeOnTestDatabases((target) => {
     afterAll(async () => db.drop());
 
     const delivered = async (id: string, reserved: number, seconds: number) => {
-      await tasks.create({
-        id,
-        accountId: 'acme',
-        keyId,
-        model: 'm',
-        format: 'f',
-        request: { ...request, durationSeconds: 10 },
-        priority: 0,
-        serviceTier: 'default',
-        executionExpiresAfter: 3600,
-        idempotencyKey: null,
-        deployment: { provider: 'sim', upstreamModel: 'm' },
-      });
+      await tasks.create(task(id, { keyId, request: { durationSeconds: 10 } }));
       if (reserved > 0) await quotas.chargeTask(id, 'acme', reserved);
       await moveTask(tasks, id, 'queued', 'running');
       const delivery = {
@@ -164,19 +132,7 @@ describeOnTestDatabases((target) => {
       expect(await quotas.settleTask('settle3', { reserved: 0, charge: 0, usage: usage('settle3', 0) })).toBe(true);
       expect(await db.knex('credit_ledger').where({ task_id: 'settle3' })).toHaveLength(0);
       // not succeeded: never listed, never settled
-      await tasks.create({
-        id: 'settle4',
-        accountId: 'acme',
-        keyId,
-        model: 'm',
-        format: 'f',
-        request: { ...request },
-        priority: 0,
-        serviceTier: 'default',
-        executionExpiresAfter: 3600,
-        idempotencyKey: null,
-        deployment: { provider: 'sim', upstreamModel: 'm' },
-      });
+      await tasks.create(task('settle4', { keyId }));
       expect(await quotas.unsettledTasks(10, 'settle4')).toEqual([]);
       expect(await quotas.settleTask('settle4', { reserved: 0, charge: 0, usage: usage('settle4', 0) })).toBe(false);
     });

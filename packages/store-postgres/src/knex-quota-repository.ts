@@ -14,7 +14,7 @@ import {
 } from '@gateway/core';
 import { addCredits, reserveCredits } from './credit-quota-sql';
 import { rowToTask } from './task-row.codec';
-import { usageRowToRecord } from './knex-usage-log';
+import { usageRowToColumns } from './usage-row.codec';
 
 const toQuota = (r: Record<string, any> | undefined, now: Date): CreditQuota => {
   const period = (r?.period ?? null) as BudgetPeriod | null;
@@ -29,7 +29,8 @@ const toQuota = (r: Record<string, any> | undefined, now: Date): CreditQuota => 
 /** A reservation that did not fit: thrown to roll back what the transaction took so far. */
 class DidNotFit extends Error {}
 
-const limit1 = (taskId: string) => ({ sql: 'and id = ?', params: [taskId], limit: 1 });
+/** Who pays for a task row: its account and key. */
+const payerOf = (r: Record<string, any>): Payer => ({ accountId: r.account_id, keyId: r.key_id ?? undefined });
 
 export class KnexQuotaRepository implements QuotaRepository {
   private readonly now: () => Date;
@@ -114,7 +115,7 @@ export class KnexQuotaRepository implements QuotaRepository {
   }
 
   async refundTask(taskId: string) {
-    return (await this.refund(limit1(taskId)))[0] ?? null;
+    return (await this.refund({ sql: 'and id = ?', params: [taskId], limit: 1 }))[0] ?? null;
   }
 
   async refundUnsuccessfulTasks(limit: number) {
@@ -141,16 +142,8 @@ export class KnexQuotaRepository implements QuotaRepository {
         .returning(['account_id', 'key_id']);
       if (!row) return false;
       const refund = s.reserved - s.charge;
-      if (refund > 0)
-        await addCredits(
-          trx,
-          { accountId: row.account_id, keyId: row.key_id ?? undefined },
-          -refund,
-          'video task delivery refund',
-          { taskId },
-          this.now(),
-        );
-      await trx('usage_log').insert(usageRowToRecord({ createdAt: new Date(), ...s.usage }));
+      if (refund > 0) await addCredits(trx, payerOf(row), -refund, 'video task delivery refund', { taskId }, this.now());
+      await trx('usage_log').insert(usageRowToColumns({ createdAt: new Date(), ...s.usage }));
       return true;
     });
   }
@@ -169,17 +162,10 @@ export class KnexQuotaRepository implements QuotaRepository {
       const out: Array<{ taskId: string; accountId: string; amount: number }> = [];
       for (const r of rows as Array<Record<string, any>>) {
         const amount = Number(r.billed_credits);
-        await addCredits(
-          trx,
-          { accountId: r.account_id, keyId: r.key_id ?? undefined },
-          -amount,
-          'video task refund',
-          { taskId: r.id },
-          this.now(),
-        );
+        await addCredits(trx, payerOf(r), -amount, 'video task refund', { taskId: r.id }, this.now());
         // The refund shows where the charge shows: a usage row of its own, with negative credits, in the same step.
         await trx('usage_log').insert(
-          usageRowToRecord({
+          usageRowToColumns({
             createdAt: new Date(),
             requestId: `refund_${r.id}`,
             accountId: r.account_id,

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { ConversationKind, ConversationStore, StoredConversation, StoredTurn } from '@gateway/core';
-
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+import { json } from './row-values';
 
 function toStored(r: Record<string, any>): StoredTurn {
   return {
@@ -11,8 +10,8 @@ function toStored(r: Record<string, any>): StoredTurn {
     model: r.model,
     previousId: r.previous_response_id ?? null,
     createdAt: new Date(r.created_at),
-    document: json<Record<string, unknown>>(r.document),
-    conversation: json<StoredConversation>(r.conversation),
+    document: json<Record<string, unknown>>(r.document)!,
+    conversation: json<StoredConversation>(r.conversation)!,
   };
 }
 

@@ -1,29 +1,7 @@
 import { KnexTaskRepository } from './knex-task-repository';
 import { CLAIM_COLUMNS } from './task-row.codec';
 import { describeOnTestDatabases } from '../test/test-databases';
-
-const task = (id: string) => ({
-  id,
-  accountId: 'a',
-  keyId: 'k',
-  model: 'm',
-  format: 'f',
-  priority: 0,
-  serviceTier: 'default',
-  executionExpiresAfter: 3600,
-  idempotencyKey: 'idem-1',
-  deployment: { provider: 'sim', upstreamModel: 'm' },
-  callbackUrl: 'https://example.com/hook',
-  request: {
-    model: 'm',
-    prompt: 'p',
-    durationSeconds: 5,
-    resolution: '720p' as const,
-    aspectRatio: '16:9' as const,
-    generateAudio: true,
-    fps: 24,
-  },
-});
+import { videoTask } from '../test/video-task';
 
 describeOnTestDatabases((target) => {
   describe(`KnexTaskRepository.claimDue (${target.name})`, () => {
@@ -32,7 +10,7 @@ describeOnTestDatabases((target) => {
       try {
         const repo = new KnexTaskRepository(db.knex);
         const now = new Date('2026-01-01T00:00:00Z');
-        await repo.create({ ...task('t1'), createdAt: now });
+        await repo.create(videoTask('t1', { idempotencyKey: 'idem-1', callbackUrl: 'https://example.com/hook', createdAt: now }));
         const returned: string[][] = [];
         db.knex.on('query-response', (response: { rows?: Array<Record<string, unknown>> }, query: { sql: string }) => {
           if (/^update video_tasks t set lease_owner/.test(query.sql.trim())) returned.push(Object.keys(response.rows?.[0] ?? {}));

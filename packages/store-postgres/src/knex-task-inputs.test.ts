@@ -2,6 +2,7 @@ import { ModelCatalogue, VideoWorker, type VideoImage } from '@gateway/core';
 import { FakeVideoModel, InMemoryContentStore, ManualClock, runWorkerOnce } from '@gateway/testkit';
 import { KnexTaskRepository } from './knex-task-repository';
 import { describeOnTestDatabases } from '../test/test-databases';
+import { videoTask } from '../test/video-task';
 
 const IMAGE_BYTES = 20_000;
 /** 30 reference images, each filled with its own byte so any copy of one is recognisable in a query's answer. */
@@ -44,29 +45,16 @@ describeOnTestDatabases((target) => {
           },
           { owner: 'w', pollMinMs: 1000, pollMaxMs: 1000, expireEveryMs: 3_600_000, purgeEveryMs: 3_600_000 },
         );
-        await tasks.create({
-          id: 'task30',
-          accountId: 'acme',
-          keyId: 'k',
-          model: 'v',
-          format: 'test',
-          priority: 0,
-          serviceTier: 'default',
-          executionExpiresAfter: 3600,
-          idempotencyKey: null,
-          deployment: { provider: 'sim', upstreamModel: 'up' },
-          createdAt: new Date(clock.now()),
-          request: {
+        await tasks.create(
+          videoTask('task30', {
+            accountId: 'acme',
             model: 'v',
-            prompt: 'a fox',
-            durationSeconds: 5,
-            resolution: '720p',
-            aspectRatio: '16:9',
-            generateAudio: false,
-            fps: 24,
-            referenceImages: images,
-          },
-        });
+            format: 'test',
+            deployment: { provider: 'sim', upstreamModel: 'up' },
+            createdAt: new Date(clock.now()),
+            request: { model: 'v', prompt: 'a fox', generateAudio: false, referenceImages: images },
+          }),
+        );
 
         // Every answer the database gives, measured as the rows the store received (JSON size) and searched for image bytes.
         let answers: Array<{ sql: string; bytes: number; image: boolean }> = [];

@@ -1,27 +1,6 @@
 import { KnexTaskRepository } from './knex-task-repository';
 import { describeOnTestDatabases } from '../test/test-databases';
-
-const task = (id: string) => ({
-  id,
-  accountId: 'a',
-  keyId: 'k',
-  model: 'm',
-  format: 'f',
-  priority: 0,
-  serviceTier: 'default',
-  executionExpiresAfter: 3600,
-  idempotencyKey: null,
-  deployment: { provider: 'sim', upstreamModel: 'm' },
-  request: {
-    model: 'm',
-    prompt: 'p',
-    durationSeconds: 5,
-    resolution: '720p' as const,
-    aspectRatio: '16:9' as const,
-    generateAudio: true,
-    fps: 24,
-  },
-});
+import { videoTask } from '../test/video-task';
 
 describeOnTestDatabases((target) => {
   describe(`KnexTaskRepository.releaseMany (${target.name})`, () => {
@@ -30,7 +9,7 @@ describeOnTestDatabases((target) => {
       try {
         const repo = new KnexTaskRepository(db.knex);
         const now = new Date('2026-01-01T00:00:00Z');
-        for (const id of ['t1', 't2', 't3']) await repo.create({ ...task(id), createdAt: now });
+        for (const id of ['t1', 't2', 't3']) await repo.create(videoTask(id, { createdAt: now }));
         const claimed = await repo.claimDue({ owner: 'w1', now, leaseMs: 30_000, limit: 3 });
         expect(claimed).toHaveLength(3);
         await repo.markSubmitting('t3', 'w1', now);

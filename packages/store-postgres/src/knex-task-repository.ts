@@ -19,10 +19,11 @@ import {
   type VideoRequest,
   type VideoTask,
 } from '@gateway/core';
-import { CLAIM_COLUMNS, encodeImages, joinRequest, json, rowToClaim, rowToTask, statusPatchToRow } from './task-row.codec';
+import { CLAIM_COLUMNS, encodeImages, joinRequest, rowToClaim, rowToTask, statusPatchToRow } from './task-row.codec';
+import { json } from './row-values';
 import { reserveCredits } from './credit-quota-sql';
 import { KnexQuotaRepository } from './knex-quota-repository';
-import { usageRowToRecord } from './knex-usage-log';
+import { usageRowToColumns } from './usage-row.codec';
 import { enqueueTaskEvents } from './webhook-outbox-sql';
 
 /** Thrown inside the admission transaction to roll it back when the credits do not suffice. */
@@ -149,15 +150,14 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
       const price = rules.price ?? 0;
       if (price > 0) {
         const payer = { accountId: task.accountId, keyId: task.keyId };
-        if (!(await reserveCredits(trx, payer, price, 'video task', { taskId: task.id }, (this.opts.now ?? (() => new Date()))())))
-          throw new Unaffordable();
+        if (!(await reserveCredits(trx, payer, price, 'video task', { taskId: task.id }, this.clock()))) throw new Unaffordable();
         const [row] = await trx('video_tasks')
           .where({ id: task.id })
           .update({ billing_state: 'charged', billed_credits: price })
           .returning('*');
         created = rowToTask(row);
       }
-      if (rules.usage) await trx('usage_log').insert(usageRowToRecord({ createdAt: new Date(), ...rules.usage, taskId: task.id }));
+      if (rules.usage) await trx('usage_log').insert(usageRowToColumns({ createdAt: new Date(), ...rules.usage, taskId: task.id }));
       return { outcome: 'created', task: created };
     });
   }
@@ -174,14 +174,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     const [{ n }] = (await filtered().count({ n: '*' })) as [{ n?: string | number }];
     const page = filtered();
     if (f.after) page.whereRaw(`(created_at, id) ${f.order === 'asc' ? '>' : '<'} (?, ?)`, [f.after.createdAt, f.after.id]);
-    const rows = await page
-      .orderBy([
-        { column: 'created_at', order: f.order },
-        { column: 'id', order: f.order },
-      ])
-      .offset(f.offset ?? 0)
-      .limit(f.limit + 1);
-    return { items: rows.slice(0, f.limit).map(rowToTask), hasMore: rows.length > f.limit, total: Number(n) };
+    return { ...(await pageOf(page, f.order, f.limit, f.offset)), total: Number(n) };
   }
 
   /** Newest first over every account: served by video_tasks_created (migration 003) or, with an account, (account_id, created_at). */
@@ -191,13 +184,7 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     if (f.status) q.where({ status: f.status });
     if (f.model) q.where({ model: f.model });
     if (f.before) q.whereRaw('(created_at, id) < (?, ?)', [f.before.createdAt, f.before.id]);
-    const rows = await q
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(f.limit + 1);
-    return { items: rows.slice(0, f.limit).map(rowToTask), hasMore: rows.length > f.limit };
+    return pageOf(q, 'desc', f.limit);
   }
 
   async deleteFinished(accountId: string, id: string): Promise<VideoTask | null> {
@@ -241,12 +228,8 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     return rows.length ? rowToTask(rows[0]) : null;
   }
 
-  async release(id: string, owner: string, o: ReleaseOptions): Promise<boolean> {
-    const row: Record<string, unknown> = { lease_owner: null, lease_until: null, next_poll_at: o.nextPollAt };
-    if (o.pollAttempts !== undefined) row.poll_attempts = o.pollAttempts;
-    if (o.progress !== undefined) row.progress = o.progress;
-    if (o.clearSubmission) row.submit_started_at = null;
-    return (await this.leased(id, owner).update(row)) > 0;
+  async release(id: string, owner: string, opts: ReleaseOptions): Promise<boolean> {
+    return (await this.releaseMany(owner, [{ id, opts }])).has(id);
   }
 
   /** One UPDATE … FROM (VALUES …) for many releases: a claim round's polls cost one write, not one each. */
@@ -302,4 +285,14 @@ export class KnexTaskRepository implements TaskRepository, TaskQueue {
     );
     return (rows as Record<string, unknown>[]).map(rowToTask);
   }
+}
+
+/** One page by (created_at, id), with one row past the limit to tell whether more follow. */
+async function pageOf(q: Knex.QueryBuilder, order: 'asc' | 'desc', limit: number, offset = 0) {
+  const rows = await q
+    .orderBy('created_at', order)
+    .orderBy('id', order)
+    .offset(offset)
+    .limit(limit + 1);
+  return { items: rows.slice(0, limit).map(rowToTask), hasMore: rows.length > limit };
 }

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { UsageLog, UsageRow } from '@gateway/core';
 import { addCredits } from './credit-quota-sql';
 import { UsageSpool, type SpoolEntry } from './usage-spool';
+import { usageRowToColumns } from './usage-row.codec';
 
 export interface UsageLogOptions {
   flushMs?: number;
@@ -70,7 +71,7 @@ export class KnexUsageLog implements UsageLog {
   }
 
   record(row: UsageRow): void {
-    const r = { ...row, rowId: row.rowId ?? randomUUID(), createdAt: row.createdAt ?? new Date() };
+    const r = stamped(row);
     this.open.delete(r.rowId);
     this.toSpool({ row: r });
     this.buffer.push(r);
@@ -82,7 +83,7 @@ export class KnexUsageLog implements UsageLog {
   }
 
   pending(row: UsageRow): void {
-    const r = { ...row, rowId: row.rowId ?? randomUUID(), createdAt: row.createdAt ?? new Date() };
+    const r = stamped(row);
     this.open.set(r.rowId, r);
     this.toSpool({ pending: r }, true);
   }
@@ -204,12 +205,11 @@ export class KnexUsageLog implements UsageLog {
   }
 
   private async write(rows: UsageRow[]): Promise<void> {
-    const plain = rows.filter((r) => !(r.charge && r.charge > 0 && r.accountId));
-    if (plain.length) await this.db('usage_log').insert(plain.map(usageRowToRecord)).onConflict('row_id').ignore();
-    for (const r of rows) {
-      if (!(r.charge && r.charge > 0 && r.accountId)) continue;
+    const plain = rows.filter((r) => !owes(r));
+    if (plain.length) await this.db('usage_log').insert(plain.map(usageRowToColumns)).onConflict('row_id').ignore();
+    for (const r of rows.filter(owes)) {
       await this.db.transaction(async (trx) => {
-        await trx('usage_log').insert(usageRowToRecord(r)).onConflict('row_id').ignore();
+        await trx('usage_log').insert(usageRowToColumns(r)).onConflict('row_id').ignore();
         const refs = { requestId: r.requestId, usageRowId: r.rowId };
         await addCredits(trx, { accountId: r.accountId!, keyId: r.keyId ?? undefined }, r.charge!, 'text', refs, new Date());
       });
@@ -217,41 +217,12 @@ export class KnexUsageLog implements UsageLog {
   }
 }
 
+/** The row with the id and time it is written under (the caller's, else new ones). */
+const stamped = (row: UsageRow) => ({ ...row, rowId: row.rowId ?? randomUUID(), createdAt: row.createdAt ?? new Date() });
+/** Credits the row still owes: charged with it, in its transaction. */
+const owes = (r: UsageRow) => !!(r.charge && r.charge > 0 && r.accountId);
+
 function collect(e: SpoolEntry, rows: Map<string, UsageRow>, pendings: Map<string, UsageRow>): void {
   if ('row' in e && e.row.rowId) rows.set(e.row.rowId, e.row);
   else if ('pending' in e && e.pending.rowId) pendings.set(e.pending.rowId, e.pending);
-}
-
-/** A usage row as the usage_log table stores it (also written by task admission, in its transaction). */
-export function usageRowToRecord(r: UsageRow): Record<string, unknown> {
-  return {
-    row_id: r.rowId ?? null,
-    created_at: r.createdAt,
-    request_id: r.requestId,
-    account_id: r.accountId,
-    key_id: r.keyId,
-    model: r.model,
-    format: r.format,
-    status: r.status,
-    http_status: r.httpStatus,
-    error_code: r.errorCode ?? null,
-    input_tokens: r.inputTokens ?? null,
-    output_tokens: r.outputTokens ?? null,
-    cached_tokens: r.cachedTokens ?? null,
-    cache_write_tokens: r.cacheWriteTokens ?? null,
-    reasoning_tokens: r.reasoningTokens ?? null,
-    latency_ms: r.latencyMs === undefined ? null : Math.round(r.latencyMs),
-    ttft_ms: r.ttftMs === undefined || r.ttftMs === null ? null : Math.round(r.ttftMs),
-    task_id: r.taskId ?? null,
-    idempotency_key: r.idempotencyKey ?? null,
-    provider: r.provider ?? null,
-    upstream_request_id: r.upstreamRequestId ?? null,
-    attempts: r.attempts ?? null,
-    warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
-    credits: r.credits ?? null,
-    video_requested_seconds: r.video?.requested.seconds ?? null,
-    video_requested_resolution: r.video?.requested.resolution ?? null,
-    video_delivered_seconds: r.video?.delivered?.seconds ?? null,
-    video_delivered_resolution: r.video?.delivered?.resolution ?? null,
-  };
 }

@@ -11,49 +11,9 @@ import type {
   UsageRecord,
   UsageSummaryFilter,
 } from '@gateway/core';
+import { snakeCase } from './row-values';
+import { columnsToUsageRecord } from './usage-row.codec';
 import { planUsageSpans, type TimeSpan } from './usage-spans';
-
-const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
-
-function toRecord(r: Record<string, any>): UsageRecord {
-  return {
-    id: String(r.id),
-    createdAt: new Date(r.created_at),
-    requestId: r.request_id,
-    accountId: r.account_id,
-    keyId: r.key_id,
-    model: r.model,
-    format: r.format,
-    status: r.status,
-    httpStatus: Number(r.http_status),
-    errorCode: r.error_code,
-    inputTokens: num(r.input_tokens),
-    outputTokens: num(r.output_tokens),
-    cachedTokens: num(r.cached_tokens),
-    cacheWriteTokens: num(r.cache_write_tokens),
-    reasoningTokens: num(r.reasoning_tokens),
-    latencyMs: num(r.latency_ms),
-    ttftMs: num(r.ttft_ms) ?? null,
-    taskId: r.task_id,
-    idempotencyKey: r.idempotency_key,
-    provider: r.provider,
-    upstreamRequestId: r.upstream_request_id ?? null,
-    attempts: num(r.attempts),
-    credits: num(r.credits),
-    warnings: r.warnings ? (typeof r.warnings === 'string' ? JSON.parse(r.warnings) : r.warnings) : [],
-    video: videoOf(r),
-  };
-}
-
-/** The usage row's video shapes: null on rows that are not about a video task. */
-function videoOf(r: Record<string, any>): UsageRecord['video'] {
-  if (r.video_requested_seconds === null || r.video_requested_seconds === undefined) return null;
-  const delivered =
-    r.video_delivered_seconds === null || r.video_delivered_seconds === undefined
-      ? null
-      : { seconds: Number(r.video_delivered_seconds), resolution: r.video_delivered_resolution };
-  return { requested: { seconds: Number(r.video_requested_seconds), resolution: r.video_requested_resolution }, delivered };
-}
 
 export class KnexUsageQuery implements UsageQuery {
   /** tests only: `rollup: false` reads the raw rows alone, the reference answer the planned one is compared with */
@@ -62,23 +22,11 @@ export class KnexUsageQuery implements UsageQuery {
     private readonly options: { rollup?: boolean } = {},
   ) {}
 
-  private filtered(f: Omit<UsageFilter, 'limit' | 'after' | 'accountId'> & { accountId?: string }): Knex.QueryBuilder {
+  private filtered(f: RollupFilter): Knex.QueryBuilder {
     const q = this.db('usage_log');
-    if (f.accountId !== undefined) q.where({ account_id: f.accountId });
     if (f.from) q.where('created_at', '>=', f.from);
     if (f.to) q.where('created_at', '<', f.to);
-    const eq: Array<[Exclude<keyof UsageFilter, 'limit' | 'after' | 'from' | 'to' | 'accountId'>, string]> = [
-      ['keyId', 'key_id'],
-      ['provider', 'provider'],
-      ['model', 'model'],
-      ['format', 'format'],
-      ['status', 'status'],
-      ['taskId', 'task_id'],
-      ['requestId', 'request_id'],
-      ['idempotencyKey', 'idempotency_key'],
-    ];
-    for (const [k, col] of eq) if (f[k] !== undefined) q.where(col, f[k] as string);
-    return q;
+    return whereEqual(q, f, ['accountId', 'keyId', 'provider', 'model', 'format', 'status', 'taskId', 'requestId', 'idempotencyKey']);
   }
 
   async list(f: UsageFilter | AllAccountsUsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }> {
@@ -87,7 +35,7 @@ export class KnexUsageQuery implements UsageQuery {
       .limit(f.limit + 1);
     if (f.after !== undefined) q.where('id', '<', f.after);
     const rows = await q;
-    return { rows: rows.slice(0, f.limit).map(toRecord), hasMore: rows.length > f.limit };
+    return { rows: rows.slice(0, f.limit).map(columnsToUsageRecord), hasMore: rows.length > f.limit };
   }
 
   async dailyTotals(f: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]> {
@@ -184,16 +132,7 @@ export class KnexUsageQuery implements UsageQuery {
     const q = this.db('usage_daily');
     if (f.from) q.where('day', '>=', utcDay(f.from));
     if (f.to) q.where('day', '<', utcDay(f.to));
-    const eq: Array<[keyof RollupFilter, string]> = [
-      ['accountId', 'account_id'],
-      ['keyId', 'key_id'],
-      ['provider', 'provider'],
-      ['model', 'model'],
-      ['format', 'format'],
-      ['status', 'status'],
-    ];
-    for (const [k, col] of eq) if (f[k] !== undefined) q.where(col, f[k] as string);
-    return q;
+    return whereEqual(q, f, ['accountId', 'keyId', 'provider', 'model', 'format', 'status']);
   }
 
   /** The keys' names and accounts, for groups by key (one lookup by primary key, after the aggregate). */
@@ -208,6 +147,12 @@ type RollupFilter = Omit<UsageFilter, 'limit' | 'after' | 'accountId'> & { accou
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
+/** `column = value` for each of the filter's fields that is given. */
+function whereEqual(q: Knex.QueryBuilder, f: RollupFilter, fields: Array<keyof RollupFilter>): Knex.QueryBuilder {
+  for (const k of fields) if (f[k] !== undefined) q.where(snakeCase(k), f[k] as string);
+  return q;
+}
+
 /** The rollup's expression for each grouping ('' stands for null there). */
 const ROLLUP_GROUP: Record<UsageGrouping, string> = {
   day: 'day',
@@ -216,32 +161,12 @@ const ROLLUP_GROUP: Record<UsageGrouping, string> = {
   account: `nullif(account_id, '')`,
 };
 
-type Measure =
-  | 'requests'
-  | 'input_tokens'
-  | 'output_tokens'
-  | 'credits'
-  | 'refunds'
-  | 'video_seconds_requested'
-  | 'video_seconds_delivered'
-  | 'key_account';
-
-const SUMMARY_MEASURES: Measure[] = [
-  'requests',
-  'input_tokens',
-  'output_tokens',
-  'credits',
-  'refunds',
-  'video_seconds_requested',
-  'video_seconds_delivered',
-];
-
 /** A usage row that is a request: a video task's settlement (succeeded) and refund rows are its bookkeeping. */
 const REQUEST_ROW = `status <> 'refunded' and not (status = 'succeeded' and task_id is not null)`;
 
 /** Each measure over raw rows. Requests: a video task's settlement and refund rows are its bookkeeping, not requests
  * of their own; video seconds: settlement rows carry both shapes, creation rows only the request, so they stay out. */
-const RAW_MEASURE: Record<Measure, string> = {
+const RAW_MEASURE = {
   requests: `count(*) filter (where ${REQUEST_ROW})`,
   input_tokens: 'sum(input_tokens)',
   output_tokens: 'sum(output_tokens)',
@@ -252,6 +177,10 @@ const RAW_MEASURE: Record<Measure, string> = {
   // a key's rows all carry its account: known even for a key the database does not hold (the config file's)
   key_account: `max(nullif(account_id, ''))`,
 };
+
+type Measure = keyof typeof RAW_MEASURE;
+/** What a summary group totals; groups by key add their account (key_account). */
+const SUMMARY_MEASURES = (Object.keys(RAW_MEASURE) as Measure[]).filter((m) => m !== 'key_account');
 
 /** Each measure over rollup rows (migration 020 adds up RAW_MEASURE's rules per day). */
 const ROLLUP_MEASURE: Record<Measure, string> = {

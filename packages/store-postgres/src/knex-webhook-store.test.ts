@@ -4,30 +4,15 @@ import { KnexTaskRepository } from './knex-task-repository';
 import { KnexWebhookStore } from './knex-webhook-store';
 import { taskChangeFeed } from './task-change-feed';
 import { describeOnTestDatabases } from '../test/test-databases';
+import { videoTask } from '../test/video-task';
 
-const task = (id: string, accountId = 'a', callbackUrl: string | null = null) => ({
-  id,
-  accountId,
-  keyId: 'k',
-  model: 'm',
-  format: 'f',
-  priority: 0,
-  serviceTier: 'default',
-  executionExpiresAfter: 3600,
-  idempotencyKey: null,
-  deployment: { provider: 'sim', upstreamModel: 'm' },
-  callbackUrl,
-  request: {
-    model: 'm',
-    prompt: 'p',
-    durationSeconds: 5,
-    resolution: '720p' as const,
-    aspectRatio: '16:9' as const,
-    generateAudio: true,
-    fps: 24,
-    firstFrame: { data: new Uint8Array(1000), mediaType: 'image/png' as const, width: 10, height: 10 },
-  },
-});
+/** With a first frame: its bytes must stay out of the outbox's task snapshots. */
+const task = (id: string, accountId = 'a', callbackUrl: string | null = null) =>
+  videoTask(id, {
+    accountId,
+    callbackUrl,
+    request: { firstFrame: { data: new Uint8Array(1000), mediaType: 'image/png', width: 10, height: 10 } },
+  });
 
 const SEAL = 'a-test-sealing-secret-of-32-chars';
 const future = () => new Date(Date.now() + 3600_000);

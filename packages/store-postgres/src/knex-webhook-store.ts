@@ -14,16 +14,14 @@ import {
 } from '@gateway/core';
 import { seal, unseal, WEBHOOK_SECRETS } from './secret-box';
 import { rowToTask } from './task-row.codec';
-
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
+import { date, json } from './row-values';
 
 function rowToEndpoint(r: Record<string, any>): WebhookEndpoint {
   return {
     id: r.id,
     accountId: r.account_id,
     url: r.url,
-    events: json<WebhookEventType[]>(r.events),
+    events: json<WebhookEventType[]>(r.events)!,
     createdAt: new Date(r.created_at),
     failingSince: date(r.failing_since),
     disabledAt: date(r.disabled_at),
@@ -39,7 +37,7 @@ function rowToDelivery(r: Record<string, any>): WebhookDelivery {
     taskId: r.task_id,
     accountId: r.account_id,
     endpointId: r.endpoint_id ?? null,
-    task: r.task === null || r.task === undefined ? null : rowToTask(json(r.task)),
+    task: r.task && rowToTask(json(r.task)!),
     eventAt: new Date(r.event_at),
     state: r.state,
     attempts: Number(r.attempts),
@@ -156,14 +154,8 @@ export class KnexWebhookStore implements WebhookEndpointRepository, WebhookOutbo
 
   async deliveries(endpointId: string, limit: number): Promise<Array<WebhookDelivery & { attemptLog: WebhookAttempt[] }>> {
     const rows = await this.db('webhook_deliveries').where({ endpoint_id: endpointId }).orderBy('seq', 'desc').limit(limit);
-    const attempts = rows.length
-      ? await this.db('webhook_attempts')
-          .whereIn(
-            'delivery_id',
-            rows.map((r) => r.id),
-          )
-          .orderBy('attempt')
-      : [];
+    const ids = rows.map((r) => r.id);
+    const attempts = ids.length ? await this.db('webhook_attempts').whereIn('delivery_id', ids).orderBy('attempt') : [];
     return rows.map((r) => ({
       ...rowToDelivery(r),
       attemptLog: attempts.filter((a) => a.delivery_id === r.id).map(rowToAttempt),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { credentialHeaders } from '@gateway/core';
+import { json } from './row-values';
 import { isSealed, openWith, PROVIDER_KEYS, seal, WEBHOOK_SECRETS, type SealPurpose } from './secret-box';
 
 /** What the sealed values of the database are under the secrets given: each value named for the operator. */
@@ -20,13 +21,11 @@ interface SealedValue {
   write(trx: Knex.Transaction, resealed: string): Promise<void>;
 }
 
-const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
-
 /** Every sealed value: admin-written provider keys and header values, webhook endpoint secrets, accounts' callback secrets. */
 async function sealedValues(db: Knex | Knex.Transaction): Promise<SealedValue[]> {
   const out: SealedValue[] = [];
   for (const r of await db('config_entries').where({ kind: 'provider' }).select('seq', 'id', 'body')) {
-    const body = json(r.body);
+    const body = json<Record<string, unknown>>(r.body);
     if (!body) continue;
     // one object per row, updated in place by each value's write: every write stores the values re-sealed before it
     const save = async (trx: Knex.Transaction) =>

@@ -1,4 +1,5 @@
 import type { ClaimedTask, TaskPatch, TaskRequest, TaskStatusPatch, VideoImageInfo, VideoRequest, VideoTask } from '@gateway/core';
+import { date, json } from './row-values';
 
 type Images = Pick<VideoRequest, 'firstFrame' | 'lastFrame' | 'referenceImages'>;
 /** The input images' bytes as video_task_inputs keeps them (base64 in jsonb), by the request field they belong to. */
@@ -26,11 +27,6 @@ export function joinRequest(request: TaskRequest, images: StoredImages | null): 
   if (referenceImages) out.referenceImages = referenceImages.map((i, n) => bytes(i, images?.referenceImages?.[n])!);
   return out;
 }
-
-/** A json(b) column as the driver returns it (an object; a string where a driver leaves it as text). */
-export const json = <T>(v: unknown): T | null =>
-  v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T);
-const date = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string));
 
 export function rowToTask(r: Record<string, any>): VideoTask {
   return {

@@ -1,4 +1,5 @@
 import { describeOnTestDatabases } from '../../test/test-databases';
+import { videoTask } from '../../test/video-task';
 import { KnexTaskRepository } from '../knex-task-repository';
 import { migrationSource } from './index';
 import * as m022 from './022-task-inputs';
@@ -7,27 +8,6 @@ import * as m023 from './023-task-deployment-required';
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64');
 const image = (bytes: number[]) => ({ mediaType: 'image/png', width: 4, height: 3, data: b64(bytes) });
 
-/** A task row as the release before 022/023 wrote it: images inline in `request`, maybe no deployment. */
-const oldRow = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  account_id: 'acme',
-  key_id: 'k',
-  model: 'sim-video-2.0',
-  format: 'openai-videos',
-  status: 'queued',
-  request: JSON.stringify({
-    model: 'sim-video-2.0',
-    prompt: 'a fox',
-    durationSeconds: 5,
-    resolution: '720p',
-    aspectRatio: 'adaptive',
-    generateAudio: true,
-    fps: 24,
-  }),
-  execution_expires_after: 3600,
-  deployment: JSON.stringify({ provider: 'sim', upstreamModel: 'up' }),
-  ...over,
-});
 const withImages = (images: Record<string, unknown>) =>
   JSON.stringify({
     model: 'sim-video-2.0',
@@ -39,6 +19,19 @@ const withImages = (images: Record<string, unknown>) =>
     fps: 24,
     ...images,
   });
+/** A task row as the release before 022/023 wrote it: images inline in `request`, maybe no deployment. */
+const oldRow = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  account_id: 'acme',
+  key_id: 'k',
+  model: 'sim-video-2.0',
+  format: 'openai-videos',
+  status: 'queued',
+  request: withImages({}),
+  execution_expires_after: 3600,
+  deployment: JSON.stringify({ provider: 'sim', upstreamModel: 'up' }),
+  ...over,
+});
 
 describeOnTestDatabases((target) => {
   describe(`migrations 022-023 rewrite the rows of the previous release (${target.name})`, () => {
@@ -94,32 +87,12 @@ describeOnTestDatabases((target) => {
       const db = await target.open();
       try {
         const repo = new KnexTaskRepository(db.knex);
-        const request = {
-          model: 'm',
-          durationSeconds: 5,
-          resolution: '720p' as const,
-          aspectRatio: '16:9' as const,
-          generateAudio: false,
-          fps: 24,
-        };
         const png = { mediaType: 'image/png' as const, width: 1, height: 1 };
-        await repo.create({
-          id: 't1',
-          accountId: 'a',
-          keyId: 'k',
-          model: 'm',
-          format: 'f',
-          priority: 0,
-          serviceTier: 'default',
-          executionExpiresAfter: 60,
-          idempotencyKey: null,
-          deployment: { provider: 'sim', upstreamModel: 'm' },
-          request: {
-            ...request,
-            firstFrame: { ...png, data: new Uint8Array([9]) },
-            referenceImages: [{ ...png, data: new Uint8Array([8]) }],
-          },
-        });
+        await repo.create(
+          videoTask('t1', {
+            request: { firstFrame: { ...png, data: new Uint8Array([9]) }, referenceImages: [{ ...png, data: new Uint8Array([8]) }] },
+          }),
+        );
         await m022.down(db.knex);
         const [row] = await db.knex('video_tasks').where({ id: 't1' }).select('request');
         const r = typeof row.request === 'string' ? JSON.parse(row.request) : row.request;

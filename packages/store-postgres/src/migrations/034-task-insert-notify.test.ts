@@ -1,31 +1,9 @@
 import { eventually } from '@gateway/testkit';
 import { describeOnTestDatabases } from '../../test/test-databases';
+import { videoTask } from '../../test/video-task';
 import { KnexTaskRepository } from '../knex-task-repository';
 import { taskChangeFeed } from '../task-change-feed';
 import { down } from './034-task-insert-notify';
-
-const task = (id: string) => ({
-  id,
-  accountId: 'a',
-  keyId: 'k',
-  model: 'm',
-  format: 'f',
-  priority: 0,
-  serviceTier: 'default',
-  executionExpiresAfter: 3600,
-  idempotencyKey: null,
-  deployment: { provider: 'sim', upstreamModel: 'm' },
-  callbackUrl: null,
-  request: {
-    model: 'm',
-    prompt: 'p',
-    durationSeconds: 5,
-    resolution: '720p' as const,
-    aspectRatio: '16:9' as const,
-    generateAudio: true,
-    fps: 24,
-  },
-});
 
 describeOnTestDatabases((target) => {
   describe(`migration 034: a new task is announced on ${target.name}`, () => {
@@ -37,11 +15,11 @@ describeOnTestDatabases((target) => {
         const tasks = new KnexTaskRepository(db.knex);
         const seen: string[] = [];
         for (const id of ['t-new', 't-unannounced', 't-marker']) feed.subscribe(id, () => seen.push(id));
-        await tasks.create(task('t-new'));
+        await tasks.create(videoTask('t-new'));
         await eventually(() => expect(seen).toEqual(['t-new']));
 
         await down(db.knex);
-        await tasks.create(task('t-unannounced'));
+        await tasks.create(videoTask('t-unannounced'));
         // notices arrive in commit order: once the marker's is in, the unannounced task's would have been too
         await db.knex.raw("select pg_notify('gateway_task_changes', 't-marker')");
         await eventually(() => expect(seen).toEqual(['t-new', 't-marker']));

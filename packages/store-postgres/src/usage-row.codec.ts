@@ -1,0 +1,50 @@
+import type { UsageRecord, UsageRow } from '@gateway/core';
+import { json, num, snakeCase } from './row-values';
+
+/** The fields usage_log keeps as they are, each in its snakeCase column. */
+const TEXT = ['requestId', 'accountId', 'keyId', 'model', 'format', 'status', 'errorCode', 'taskId', 'idempotencyKey', 'provider'] as const;
+const COUNTS = ['inputTokens', 'outputTokens', 'cachedTokens', 'cacheWriteTokens', 'reasoningTokens', 'attempts', 'credits'] as const;
+const rounded = (ms: number | null | undefined) => (ms === undefined || ms === null ? null : Math.round(ms));
+
+/** A usage row as the usage_log table stores it (written by the usage log, task admission and settlement). */
+export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { row_id: r.rowId ?? null, created_at: r.createdAt, http_status: r.httpStatus };
+  for (const f of [...TEXT, ...COUNTS, 'upstreamRequestId'] as const) out[snakeCase(f)] = r[f] ?? null;
+  return {
+    ...out,
+    latency_ms: rounded(r.latencyMs),
+    ttft_ms: rounded(r.ttftMs),
+    warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
+    video_requested_seconds: r.video?.requested.seconds ?? null,
+    video_requested_resolution: r.video?.requested.resolution ?? null,
+    video_delivered_seconds: r.video?.delivered?.seconds ?? null,
+    video_delivered_resolution: r.video?.delivered?.resolution ?? null,
+  };
+}
+
+export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
+  const fields: Record<string, unknown> = {};
+  for (const f of TEXT) fields[f] = r[snakeCase(f)];
+  for (const f of COUNTS) fields[f] = num(r[snakeCase(f)]);
+  return {
+    ...(fields as Pick<UsageRecord, (typeof TEXT)[number] | (typeof COUNTS)[number]>),
+    id: String(r.id),
+    createdAt: new Date(r.created_at),
+    httpStatus: Number(r.http_status),
+    upstreamRequestId: r.upstream_request_id ?? null,
+    latencyMs: num(r.latency_ms),
+    ttftMs: num(r.ttft_ms) ?? null,
+    warnings: json<string[]>(r.warnings) ?? [],
+    video: videoOf(r),
+  };
+}
+
+/** The usage row's video shapes: null on rows that are not about a video task. */
+function videoOf(r: Record<string, any>): UsageRecord['video'] {
+  if (r.video_requested_seconds === null || r.video_requested_seconds === undefined) return null;
+  const delivered =
+    r.video_delivered_seconds === null || r.video_delivered_seconds === undefined
+      ? null
+      : { seconds: Number(r.video_delivered_seconds), resolution: r.video_delivered_resolution };
+  return { requested: { seconds: Number(r.video_requested_seconds), resolution: r.video_requested_resolution }, delivered };
+}
