@@ -1,8 +1,6 @@
 /** How often a credit quota starts again from zero; null = never (a lifetime quota). */
 export type BudgetPeriod = 'daily' | 'monthly';
 
-export const BUDGET_PERIODS: readonly BudgetPeriod[] = ['daily', 'monthly'];
-
 /** When the period containing `now` began: midnight UTC of the day, or of the month's first day. */
 export function periodStart(period: BudgetPeriod, now: Date): Date {
   const y = now.getUTCFullYear();

@@ -10,14 +10,12 @@ export interface KeyLimits {
  * `member` (calls models, its tasks, its own usage). Which routes need which role is stated on each route's doc.
  */
 export type KeyRole = 'admin' | 'member';
-export const KEY_ROLES: readonly KeyRole[] = ['admin', 'member'];
 
 /**
  * Which video tasks a key reads, lists and cancels: `account` (every task of its account, the default) or `own` (only
  * the tasks it created itself; another key's task is as missing as an unknown one). task-scope.ts holds the rule.
  */
 export type TaskScope = 'account' | 'own';
-export const TASK_SCOPES: readonly TaskScope[] = ['account', 'own'];
 
 /** What an admin sets on a key besides its account and group. */
 export interface KeySettings {

@@ -3,7 +3,7 @@ import type { ModelCatalogue } from '../catalogue';
 import { GatewayError } from '../errors';
 import type { ApiKeyRecord, KeyLimits, TaskScope } from '../ports/key-repository.port';
 import type { KeyQuota, QuotaRepository } from '../ports/quota-repository.port';
-import type { KeyChangeFields, KeyLimitFields } from './key-settings';
+import type { Budget, KeyChangeFields, KeyLimitFields } from './key-settings';
 
 /** A key as it is, or would be after a write: what bounds are checked against. */
 export interface BoundedKey {
@@ -13,13 +13,10 @@ export interface BoundedKey {
   expiresAt: Date | null;
   tasks: TaskScope;
   /** limit null: no limit */
-  budget: { limit: number | null; period: BudgetPeriod | null };
+  budget: Budget;
 }
 
-export const boundedKey = (
-  k: Pick<ApiKeyRecord, 'group' | 'models' | 'limits' | 'expiresAt' | 'tasks'>,
-  budget: { limit: number | null; period: BudgetPeriod | null },
-): BoundedKey => ({
+export const boundedKey = (k: Pick<ApiKeyRecord, 'group' | 'models' | 'limits' | 'expiresAt' | 'tasks'>, budget: Budget): BoundedKey => ({
   group: k.group,
   models: k.models,
   limits: k.limits,

@@ -4,7 +4,7 @@ import type { BudgetPeriod } from '../budget-period';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, invalid } from '../errors';
 import type { AuditChange, AuditContext, AuditedChanges, AuditFilter, ChangeStores } from '../ports/audit-log.port';
-import type { ApiKeyRecord, KeyRepository } from '../ports/key-repository.port';
+import { NO_KEY_LIMITS, type ApiKeyRecord, type KeyRepository } from '../ports/key-repository.port';
 import type { QuotaRepository } from '../ports/quota-repository.port';
 import { boundedKey, type KeyBounds } from './account-bounds';
 import type { Billing } from './billing';
@@ -128,8 +128,7 @@ export class KeyAdministration {
     const role = fields.role ?? 'member';
     const settings = keySettingsOf(fields, { group: g, catalogue: this.deps.catalogue });
     const budget = fields.budget === undefined ? undefined : budgetOf(fields.budget);
-    const limits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null };
-    const fresh = { models: null, limits, expiresAt: null, tasks: 'account' as const };
+    const fresh = { models: null, limits: NO_KEY_LIMITS, expiresAt: null, tasks: 'account' as const };
     bounds?.key(boundedKey({ group: g, ...fresh, ...settings }, budget ?? NO_BUDGET));
     const key = generateApiKey();
     const view = await this.change(async (s) => {

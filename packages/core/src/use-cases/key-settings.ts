@@ -1,7 +1,14 @@
 import type { BudgetPeriod } from '../budget-period';
 import type { ModelCatalogue } from '../catalogue';
 import { invalid } from '../errors';
-import type { ApiKeyRecord, KeyLimits, KeyRole, KeySettings, TaskScope } from '../ports/key-repository.port';
+import {
+  NO_KEY_LIMITS,
+  type ApiKeyRecord,
+  type KeyLimits,
+  type KeyRole,
+  type KeySettings,
+  type TaskScope,
+} from '../ports/key-repository.port';
 import type { KeyQuota } from '../ports/quota-repository.port';
 
 const LIMIT_FIELDS: Array<[keyof KeyLimitFields, keyof KeyLimits]> = [
@@ -56,7 +63,7 @@ export type Budget = { limit: number | null; period: BudgetPeriod | null };
 export const budgetOf = (b: KeyBudgetFields | null): Budget => ({ limit: b?.credit_limit ?? null, period: b?.period ?? null });
 
 function limitsOf(v: KeyLimitFields | null, current: KeyLimits | undefined): KeyLimits {
-  const out: KeyLimits = { requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null, ...(v === null ? {} : current) };
+  const out: KeyLimits = { ...NO_KEY_LIMITS, ...(v === null ? {} : current) };
   if (v === null) return out;
   for (const [wire, field] of LIMIT_FIELDS) {
     const n = v[wire];
