@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { newId, type AccountAlert, type AccountAlertStore, type BudgetPeriod, type ExpiringKey, type KeyBudgetState } from '@gateway/core';
+import { type AccountAlert, type AccountAlertStore, type BudgetPeriod, type ExpiringKey, type KeyBudgetState } from '@gateway/core';
+import { enqueueDeliveries } from './webhook-outbox-sql';
 
 /**
  * Budget and expiry alerts on PostgreSQL/PGlite: the record of an alert sent (unique per key, type, threshold and
@@ -51,28 +52,17 @@ export class KnexAccountAlerts implements AccountAlertStore {
         .ignore()
         .returning('key_id');
       if (!recorded.length) return false;
-      const endpoints: Array<{ id: string }> = await trx('webhook_endpoints')
-        .where({ account_id: a.accountId })
-        .whereNull('disabled_at')
-        .whereRaw('events @> ?::jsonb', [JSON.stringify([a.type])])
-        .select('id');
-      if (endpoints.length)
-        await trx('webhook_deliveries').insert(
-          endpoints.map((e) => ({
-            id: newId('whd_'),
-            event_id: a.eventId,
-            type: a.type,
-            task_id: a.keyId,
-            account_id: a.accountId,
-            endpoint_id: e.id,
-            callback_url: null,
-            task: null,
-            body: a.body,
-            event_at: a.at,
-            // due at once: the delivery rounds run on the wall clock, whatever clock the sweep was given
-            next_attempt_at: trx.fn.now(),
-          })),
-        );
+      await enqueueDeliveries(trx, {
+        event_id: a.eventId,
+        type: a.type,
+        task_id: a.keyId,
+        account_id: a.accountId,
+        task: null,
+        body: a.body,
+        event_at: a.at,
+        // due at once: the delivery rounds run on the wall clock, whatever clock the sweep was given
+        next_attempt_at: trx.fn.now(),
+      });
       return true;
     });
   }

@@ -12,7 +12,7 @@ import {
 import { KnexKeyRepository } from './knex-key-repository';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexWebhookStore } from './knex-webhook-store';
-import { json } from './row-values';
+import { columnsOf, json } from './row-values';
 
 interface AuditRow {
   id: string;
@@ -32,16 +32,12 @@ interface AuditRow {
 const masked = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(maskSecrets(v)));
 
 const toRecord = (r: AuditRow): AuditRecord => ({
-  id: r.id,
+  ...columnsOf(r, ['id', 'action', 'accountId', 'requestId', 'address']),
   at: new Date(r.at),
   actor: { type: r.actor_type, id: r.actor_id },
-  action: r.action,
   target: { type: r.target_type, id: r.target_id },
-  accountId: r.account_id,
   before: json(r.before),
   after: json(r.after),
-  requestId: r.request_id,
-  address: r.address,
 });
 
 /** `type:id` filters both columns; a bare value filters the id. */

@@ -1,13 +1,10 @@
 import type { Knex } from 'knex';
 import type { ConversationKind, ConversationStore, StoredConversation, StoredTurn } from '@gateway/core';
-import { json } from './row-values';
+import { columnsOf, json } from './row-values';
 
 function toStored(r: Record<string, any>): StoredTurn {
   return {
-    id: r.id,
-    kind: r.kind,
-    accountId: r.account_id,
-    model: r.model,
+    ...columnsOf(r, ['id', 'kind', 'accountId', 'model']),
     previousId: r.previous_response_id ?? null,
     createdAt: new Date(r.created_at),
     document: json<Record<string, unknown>>(r.document)!,

@@ -14,13 +14,11 @@ import {
 } from '@gateway/core';
 import { seal, unseal, WEBHOOK_SECRETS } from './secret-box';
 import { rowToTask } from './task-row.codec';
-import { date, json } from './row-values';
+import { columnsOf, date, json } from './row-values';
 
 function rowToEndpoint(r: Record<string, any>): WebhookEndpoint {
   return {
-    id: r.id,
-    accountId: r.account_id,
-    url: r.url,
+    ...columnsOf(r, ['id', 'accountId', 'url']),
     events: json<WebhookEventType[]>(r.events)!,
     createdAt: new Date(r.created_at),
     failingSince: date(r.failing_since),
@@ -31,15 +29,10 @@ function rowToEndpoint(r: Record<string, any>): WebhookEndpoint {
 
 function rowToDelivery(r: Record<string, any>): WebhookDelivery {
   return {
-    id: r.id,
-    eventId: r.event_id,
-    type: r.type,
-    taskId: r.task_id,
-    accountId: r.account_id,
+    ...columnsOf(r, ['id', 'eventId', 'type', 'taskId', 'accountId', 'state']),
     endpointId: r.endpoint_id ?? null,
     task: r.task && rowToTask(json(r.task)!),
     eventAt: new Date(r.event_at),
-    state: r.state,
     attempts: Number(r.attempts),
     nextAttemptAt: new Date(r.next_attempt_at),
     firstAttemptAt: date(r.first_attempt_at),

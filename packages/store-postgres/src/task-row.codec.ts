@@ -1,5 +1,5 @@
 import type { ClaimedTask, TaskPatch, TaskRequest, TaskStatusPatch, VideoImageInfo, VideoRequest, VideoTask } from '@gateway/core';
-import { date, json } from './row-values';
+import { columnsOf, date, json } from './row-values';
 
 type Images = Pick<VideoRequest, 'firstFrame' | 'lastFrame' | 'referenceImages'>;
 /** The input images' bytes as video_task_inputs keeps them (base64 in jsonb), by the request field they belong to. */
@@ -30,16 +30,10 @@ export function joinRequest(request: TaskRequest, images: StoredImages | null): 
 
 export function rowToTask(r: Record<string, any>): VideoTask {
   return {
-    id: r.id,
-    accountId: r.account_id,
-    keyId: r.key_id,
-    model: r.model,
-    format: r.format,
-    status: r.status,
+    ...columnsOf(r, ['id', 'accountId', 'keyId', 'model', 'format', 'status', 'serviceTier']),
     progress: Number(r.progress),
     request: json<TaskRequest>(r.request)!,
     priority: Number(r.priority),
-    serviceTier: r.service_tier,
     executionExpiresAfter: Number(r.execution_expires_after),
     error: json(r.error),
     delivery: json(r.delivery),

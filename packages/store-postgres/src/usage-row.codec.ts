@@ -1,5 +1,5 @@
 import type { UsageRecord, UsageRow } from '@gateway/core';
-import { json, num, snakeCase } from './row-values';
+import { columnsOf, json, num, snakeCase } from './row-values';
 
 /** The fields usage_log keeps as they are, each in its snakeCase column. */
 const TEXT = ['requestId', 'accountId', 'keyId', 'model', 'format', 'status', 'errorCode', 'taskId', 'idempotencyKey', 'provider'] as const;
@@ -23,11 +23,10 @@ export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
 }
 
 export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
-  const fields: Record<string, unknown> = {};
-  for (const f of TEXT) fields[f] = r[snakeCase(f)];
-  for (const f of COUNTS) fields[f] = num(r[snakeCase(f)]);
+  const counts = Object.fromEntries(COUNTS.map((f) => [f, num(r[snakeCase(f)])])) as Record<(typeof COUNTS)[number], number | undefined>;
   return {
-    ...(fields as Pick<UsageRecord, (typeof TEXT)[number] | (typeof COUNTS)[number]>),
+    ...columnsOf(r, TEXT),
+    ...counts,
     id: String(r.id),
     createdAt: new Date(r.created_at),
     httpStatus: Number(r.http_status),

@@ -8,34 +8,40 @@ import { rowSnapshot } from './task-row.codec';
  * it, and one for the task's callback_url. The change and its deliveries commit together or not at all.
  */
 export async function enqueueTaskEvents(trx: Knex | Knex.Transaction, row: Record<string, any>, events: TaskStatusEvent[]): Promise<void> {
-  for (const e of events) await enqueueEvent(trx, row, e);
+  for (const { type, at } of events) {
+    const task = JSON.stringify(rowSnapshot(row));
+    const event = { event_id: newEventId(), type, task_id: row.id, account_id: row.account_id, task, event_at: at, next_attempt_at: at };
+    await enqueueDeliveries(trx, event, row.callback_url);
+  }
 }
 
-async function enqueueEvent(trx: Knex | Knex.Transaction, row: Record<string, any>, { type, at }: TaskStatusEvent): Promise<void> {
+/** An outbox row's columns but its target; task_id names the key for an account alert. */
+interface OutboxEvent {
+  event_id: string;
+  type: string;
+  task_id: string;
+  account_id: string;
+  task: string | null;
+  body?: string;
+  event_at: Date;
+  next_attempt_at: unknown;
+}
+
+/** One outbox row per target: each enabled endpoint of the account subscribed to the event's type, and a callback_url. */
+export async function enqueueDeliveries(
+  trx: Knex | Knex.Transaction,
+  event: OutboxEvent,
+  callbackUrl: string | null = null,
+): Promise<void> {
   const endpoints: Array<{ id: string }> = await trx('webhook_endpoints')
-    .where({ account_id: row.account_id })
+    .where({ account_id: event.account_id })
     .whereNull('disabled_at')
-    .whereRaw('events @> ?::jsonb', [JSON.stringify([type])])
+    .whereRaw('events @> ?::jsonb', [JSON.stringify([event.type])])
     .select('id');
   const targets: Array<{ endpoint_id: string | null; callback_url: string | null }> = endpoints.map((e) => ({
     endpoint_id: e.id,
     callback_url: null,
   }));
-  if (row.callback_url) targets.push({ endpoint_id: null, callback_url: row.callback_url });
-  if (!targets.length) return;
-  const eventId = newEventId();
-  const task = JSON.stringify(rowSnapshot(row));
-  await trx('webhook_deliveries').insert(
-    targets.map((t) => ({
-      id: newId('whd_'),
-      event_id: eventId,
-      type,
-      task_id: row.id,
-      account_id: row.account_id,
-      ...t,
-      task,
-      event_at: at,
-      next_attempt_at: at,
-    })),
-  );
+  if (callbackUrl) targets.push({ endpoint_id: null, callback_url: callbackUrl });
+  if (targets.length) await trx('webhook_deliveries').insert(targets.map((t) => ({ id: newId('whd_'), ...event, ...t })));
 }
