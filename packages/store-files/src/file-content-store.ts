@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -60,11 +60,7 @@ export class FileContentStore implements ContentStore {
   }
 
   async delete(key: string): Promise<void> {
-    try {
-      await unlink(this.file(key));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
+    await rm(this.file(key), { force: true });
   }
 
   /** Retention safety net: removes files (and leftover partial writes) last modified before `cutoff`. */

@@ -96,11 +96,7 @@ export class KnexKeyRepository implements KeyChangeRepository {
   }
 
   async createAccount(id: string, name?: string): Promise<Account> {
-    await this.db('accounts')
-      .insert({ id, name: name ?? id })
-      .onConflict('id')
-      .ignore();
-    return (await this.getAccount(id))!;
+    return (await this.createAccountIfMissing(id, name)) ?? (await this.getAccount(id))!;
   }
 
   async renameAccount(id: string, name: string | null): Promise<Account | null> {
