@@ -3,7 +3,7 @@ import type { ModelCatalogue } from '../catalogue';
 import { GatewayError } from '../errors';
 import type { ApiKeyRecord, KeyLimits, TaskScope } from '../ports/key-repository.port';
 import type { KeyQuota, QuotaRepository } from '../ports/quota-repository.port';
-import type { Budget, KeyChangeFields, KeyLimitFields } from './key-settings';
+import { LIMIT_FIELDS, type Budget, type KeyChangeFields, type KeyLimitFields } from './key-settings';
 
 /** A key as it is, or would be after a write: what bounds are checked against. */
 export interface BoundedKey {
@@ -36,12 +36,6 @@ export interface KeyBounds {
 /** A 400 naming the bound a self-service key would exceed; every such code starts with `exceeds_`. */
 const exceeds = (bound: string, message: string, param: string) =>
   new GatewayError('invalid_request', message, { code: `exceeds_${bound}`, param });
-
-const LIMIT_NAMES: Array<[keyof KeyLimits, keyof KeyLimitFields]> = [
-  ['requestsPerMinute', 'requests_per_minute'],
-  ['tokensPerMinute', 'tokens_per_minute'],
-  ['concurrentStreams', 'concurrent_streams'],
-];
 
 export interface AccountBoundsDeps {
   catalogue: ModelCatalogue;
@@ -95,7 +89,7 @@ export function withinCaller(deps: Pick<AccountBoundsDeps, 'gatewayLimits'>, cal
       `The key may call ${key.models ? key.models.join(', ') : 'every model of the group'}, beyond the caller's allowlist (${c.models.join(', ')}).`,
       'models',
     );
-  for (const [field, wire] of LIMIT_NAMES) {
+  for (const [wire, field] of LIMIT_FIELDS) {
     const ceiling = c.limits[field] ?? gatewayLimit(deps.gatewayLimits, field);
     const limit = key.limits[field] ?? gatewayLimit(deps.gatewayLimits, field);
     if (ceiling !== null && (limit === null || limit > ceiling))
@@ -152,7 +146,7 @@ export function inheritFromCaller<T extends SelfServiceKeyFields>(
   const wholeLimits = unset(out.limits);
   if (wholeLimits || out.limits) {
     const limits: KeyLimitFields = wholeLimits ? {} : { ...out.limits };
-    for (const [field, wire] of LIMIT_NAMES)
+    for (const [wire, field] of LIMIT_FIELDS)
       if (limits[wire] === null || ((creating || wholeLimits) && limits[wire] === undefined)) limits[wire] = c.limits[field];
     result.limits = limits;
   }

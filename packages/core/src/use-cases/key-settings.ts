@@ -11,7 +11,8 @@ import {
 } from '../ports/key-repository.port';
 import type { KeyQuota } from '../ports/quota-repository.port';
 
-const LIMIT_FIELDS: Array<[keyof KeyLimitFields, keyof KeyLimits]> = [
+/** Each key limit: its admin API name and its record field. */
+export const LIMIT_FIELDS: Array<[keyof KeyLimitFields, keyof KeyLimits]> = [
   ['requests_per_minute', 'requestsPerMinute'],
   ['tokens_per_minute', 'tokensPerMinute'],
   ['concurrent_streams', 'concurrentStreams'],
