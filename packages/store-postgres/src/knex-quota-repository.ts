@@ -15,6 +15,7 @@ import {
 import { addCredits, reserveCredits } from './credit-quota-sql';
 import { rowToTask } from './task-row.codec';
 import { usageRowToColumns } from './usage-row.codec';
+import { columnsOf } from './row-values';
 
 const toQuota = (r: Record<string, any> | undefined, now: Date): CreditQuota => {
   const period = (r?.period ?? null) as BudgetPeriod | null;
@@ -167,11 +168,8 @@ export class KnexQuotaRepository implements QuotaRepository {
         await trx('usage_log').insert(
           usageRowToColumns({
             createdAt: new Date(),
+            ...columnsOf(r, ['accountId', 'keyId', 'model', 'format']),
             requestId: `refund_${r.id}`,
-            accountId: r.account_id,
-            keyId: r.key_id,
-            model: r.model,
-            format: r.format,
             status: 'refunded',
             httpStatus: 200,
             errorCode: r.status,
