@@ -1,5 +1,5 @@
 import type { UsageQuery } from '@gateway/core';
-import { adminRouteOf, queryParam as query } from '@gateway/http-kit';
+import { adminRouteOf, queryParam as query, type SchemaDoc } from '@gateway/http-kit';
 import { sendUsageLatency } from './usage.latency';
 import { sendUsageRequests } from './usage.requests';
 import { sendUsageSummary } from './usage.summary';
@@ -41,6 +41,11 @@ const USAGE_FILTER = {
   wire_format: query('wire_format', 'Only rows of this wire format.'),
 };
 const filters = (...names: Array<keyof typeof USAGE_FILTER>) => names.map((n) => USAGE_FILTER[n]);
+/** A grouped answer: the groups of one grouping, `has_more` when `limit` cut them. */
+const groups = (items: SchemaDoc) => ({
+  type: 'object',
+  properties: { object: { const: 'list' }, group_by: { type: 'string' }, data: { type: 'array', items }, has_more: { type: 'boolean' } },
+});
 const groupLimit = query('limit', 'At most this many groups.', { type: 'integer', minimum: 1, maximum: 10000, default: 100 });
 
 /** Every account's usage behind the admin key: the usage format's handlers over all accounts. */
@@ -62,15 +67,7 @@ export const adminUsageRoutes = [
     response: {
       description: 'The groups; `has_more` when `limit` cut them.',
       content: {
-        'application/json': {
-          type: 'object',
-          properties: {
-            object: { const: 'list' },
-            group_by: { type: 'string' },
-            data: { type: 'array', items: usageGroup },
-            has_more: { type: 'boolean' },
-          },
-        },
+        'application/json': groups(usageGroup),
         'text/csv': { type: 'string' },
       },
     },
@@ -123,28 +120,17 @@ export const adminUsageRoutes = [
     response: {
       description: 'The groups by name; `has_more` when `limit` cut them.',
       content: {
-        'application/json': {
+        'application/json': groups({
           type: 'object',
           properties: {
-            object: { const: 'list' },
-            group_by: { type: 'string' },
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: {
-                  group: { type: ['string', 'null'] },
-                  requests: { type: 'integer' },
-                  errors: { type: 'integer' },
-                  error_rate: { type: 'number' },
-                  latency_p50_ms: { type: ['number', 'null'] },
-                  latency_p95_ms: { type: ['number', 'null'] },
-                },
-              },
-            },
-            has_more: { type: 'boolean' },
+            group: { type: ['string', 'null'] },
+            requests: { type: 'integer' },
+            errors: { type: 'integer' },
+            error_rate: { type: 'number' },
+            latency_p50_ms: { type: ['number', 'null'] },
+            latency_p95_ms: { type: ['number', 'null'] },
           },
-        },
+        }),
       },
     },
     handle: ({ deps }, req, res) => sendUsageLatency(deps.usage, req, res),
