@@ -1,4 +1,5 @@
 import { num, time } from './bits';
+import { DataTable } from './data-table';
 import type { UsageRow } from '../usage-rows';
 
 /** A task's usage events (creation, settlement, refund) with their credits: both task pages show them alike. */
@@ -6,30 +7,24 @@ export function TaskEvents({ events }: { events: UsageRow[] }) {
   return (
     <>
       <h2>Events</h2>
-      <table aria-label="Events">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Status</th>
-            <th>Credits</th>
-            <th>Request id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((r) => (
-            <tr key={r.id}>
-              <td>{time(r.created_at)}</td>
-              <td>
+      <DataTable
+        label="Events"
+        rows={events}
+        rowKey={(r) => r.id}
+        columns={[
+          ['Time', (r) => time(r.created_at)],
+          [
+            'Status',
+            (r) => (
+              <>
                 {r.status} {r.http_status}
-              </td>
-              <td>{num(r.credits, 4)}</td>
-              <td>
-                <code>{r.request_id}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          ],
+          ['Credits', (r) => num(r.credits, 4)],
+          ['Request id', (r) => <code>{r.request_id}</code>],
+        ]}
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Link } from '../router';
 import { time } from './bits';
 import { AuthedImage } from './authed-media';
+import { DataTable } from './data-table';
 import type { TaskItem } from '../tasks-api';
 
 /**
@@ -15,42 +16,32 @@ export function TaskTable<T extends TaskItem>(props: {
 }) {
   const { accountOf } = props;
   return (
-    <table aria-label="Video tasks">
-      <thead>
-        <tr>
-          <th>Poster</th>
-          <th>Task</th>
-          {accountOf && <th>Account</th>}
-          <th>Model</th>
-          <th>Status</th>
-          <th>Seconds</th>
-          <th>Resolution</th>
-          <th>Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.tasks.map((t) => (
-          <tr key={t.id}>
-            <td>
-              {t.status === 'succeeded' ? (
-                <AuthedImage apiKey={props.apiKey} path={props.posterPath(t.id)} alt={`Poster of ${t.id}`} />
-              ) : null}
-            </td>
-            <td>
-              <Link to={`tasks/${encodeURIComponent(t.id)}`}>{t.id}</Link>
-            </td>
-            {accountOf && <td>{accountOf(t)}</td>}
-            <td>{t.model}</td>
-            <td>{t.status}</td>
-            <td>{t.duration}</td>
-            <td>
+    <DataTable
+      label="Video tasks"
+      rows={props.tasks}
+      rowKey={(t) => t.id}
+      columns={[
+        [
+          'Poster',
+          (t) =>
+            t.status === 'succeeded' ? <AuthedImage apiKey={props.apiKey} path={props.posterPath(t.id)} alt={`Poster of ${t.id}`} /> : null,
+        ],
+        ['Task', (t) => <Link to={`tasks/${encodeURIComponent(t.id)}`}>{t.id}</Link>],
+        accountOf && ['Account', accountOf],
+        ['Model', (t) => t.model],
+        ['Status', (t) => t.status],
+        ['Seconds', (t) => t.duration],
+        [
+          'Resolution',
+          (t) => (
+            <>
               {t.resolution} {t.ratio}
-            </td>
-            <td>{time(t.created_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        ],
+        ['Created', (t) => time(t.created_at)],
+      ]}
+    />
   );
 }
 

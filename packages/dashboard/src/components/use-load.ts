@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 
 /** Loads once per change of `deps` (and on `reload()`), keeping the last value while a reload runs. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: string | null; reload: () => void } {
@@ -26,4 +26,20 @@ export function useInterval(fn: () => void, ms: number, active: boolean): void {
     const t = setInterval(fn, ms);
     return () => clearInterval(t);
   }, [fn, ms, active]);
+}
+
+/** A form that sends one change and says what the gateway refused; `onDone` after a success. */
+export function useSubmit(send: () => Promise<unknown>, onDone: () => void = () => {}) {
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await send();
+      onDone();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return { error, submit };
 }

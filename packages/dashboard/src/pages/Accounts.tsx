@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { getJson, sendJson } from '../api';
 import type { Session } from '../session';
 import { AdminOnly, ErrorNote, Field, num, SaveOrCancel } from '../components/bits';
-import { useLoad } from '../components/use-load';
+import { useLoad, useSubmit } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 
 interface Account {
   id: string;
@@ -33,22 +34,6 @@ async function loadAccounts(adminKey: string) {
   );
   const byAccount = new Map(usage.data.map((g) => [g.group, g]));
   return accounts.data.map((a, i) => ({ ...a, quota: quotas[i], usage: byAccount.get(a.id) }));
-}
-
-/** A form that sends one change and says what the gateway refused; `onDone` after a success. */
-function useSubmit(send: () => Promise<unknown>, onDone: () => void) {
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await send();
-      onDone();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
-  return { error, submit };
 }
 
 function CreateAccount({ adminKey, onDone }: { adminKey: string; onDone: () => void }) {
@@ -161,61 +146,53 @@ export function Accounts({ session }: { session: Session }) {
         />
       )}
       <ErrorNote error={rows.error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Account</th>
-            <th>Name</th>
-            <th>Credits used / limit</th>
-            <th>Period</th>
-            <th>Requests</th>
-            <th>Tokens in / out</th>
-            <th>Credits charged</th>
-            <th>Refunds</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          {(rows.data ?? []).map((a) => (
-            <tr key={a.id}>
-              <td>{a.id}</td>
-              <td>
-                {renaming === a.id ? (
-                  <RenameAccount
-                    adminKey={session.key}
-                    account={a.id}
-                    name={a.name ?? ''}
-                    onDone={() => {
-                      setRenaming(null);
-                      rows.reload();
-                    }}
-                  />
-                ) : (
-                  (a.name ?? '—')
-                )}
-              </td>
-              <td>
-                {num(a.quota?.credits_used, 2)} / {a.quota?.credit_limit === null || !a.quota ? 'unlimited' : num(a.quota.credit_limit, 2)}
-              </td>
-              <td>{a.quota?.period ?? '—'}</td>
-              <td>{a.usage?.requests ?? 0}</td>
-              <td>
-                {a.usage?.input_tokens ?? 0} / {a.usage?.output_tokens ?? 0}
-              </td>
-              <td>{num(a.usage?.credits ?? 0, 4)}</td>
-              <td>{num(a.usage?.refunds ?? 0, 4)}</td>
-              <td>
+      <DataTable
+        rows={rows.data}
+        rowKey={(a) => a.id}
+        columns={[
+          ['Account', (a) => a.id],
+          [
+            'Name',
+            (a) =>
+              renaming === a.id ? (
+                <RenameAccount
+                  adminKey={session.key}
+                  account={a.id}
+                  name={a.name ?? ''}
+                  onDone={() => {
+                    setRenaming(null);
+                    rows.reload();
+                  }}
+                />
+              ) : (
+                (a.name ?? '—')
+              ),
+          ],
+          [
+            'Credits used / limit',
+            (a) =>
+              `${num(a.quota?.credits_used, 2)} / ${a.quota?.credit_limit === null || !a.quota ? 'unlimited' : num(a.quota.credit_limit, 2)}`,
+          ],
+          ['Period', (a) => a.quota?.period ?? '—'],
+          ['Requests', (a) => a.usage?.requests ?? 0],
+          ['Tokens in / out', (a) => `${a.usage?.input_tokens ?? 0} / ${a.usage?.output_tokens ?? 0}`],
+          ['Credits charged', (a) => num(a.usage?.credits ?? 0, 4)],
+          ['Refunds', (a) => num(a.usage?.refunds ?? 0, 4)],
+          [
+            '',
+            (a) => (
+              <>
                 <button type="button" onClick={() => setRenaming(a.id)} disabled={renaming === a.id}>
                   Edit name
                 </button>
                 <button type="button" onClick={() => setEditing(a.id)}>
                   Edit quota
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          ],
+        ]}
+      />
     </section>
   );
 }

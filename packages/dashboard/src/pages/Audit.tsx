@@ -4,6 +4,7 @@ import type { Session } from '../session';
 import type { Caller } from '../roles';
 import { AdminOnly, ErrorNote, Field } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 import { FilterActions, useCsvExport } from '../components/csv-export';
 
 interface AuditRecord {
@@ -82,44 +83,21 @@ export function Audit({ session, caller }: { session: Session; caller: Caller })
         <FilterActions onExport={exportCsv} />
       </form>
       <ErrorNote error={records.error ?? exportError} />
-      <table aria-label="Audit log">
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Actor</th>
-            <th>Action</th>
-            <th>Target</th>
-            {caller === 'platform' && <th>Account</th>}
-            <th>Before</th>
-            <th>After</th>
-            <th>Request id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(records.data ?? []).map((r) => (
-            <tr key={r.id}>
-              <td>{new Date(r.at).toLocaleString()}</td>
-              <td>
-                {r.actor.type}:{r.actor.id}
-              </td>
-              <td>{r.action}</td>
-              <td>
-                {r.target.type}:{r.target.id}
-              </td>
-              {caller === 'platform' && <td>{r.account ?? '—'}</td>}
-              <td>
-                <code className="json-inline">{brief(r.before)}</code>
-              </td>
-              <td>
-                <code className="json-inline">{brief(r.after)}</code>
-              </td>
-              <td>
-                <code>{r.request_id ?? '—'}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Audit log"
+        rows={records.data}
+        rowKey={(r) => r.id}
+        columns={[
+          ['When', (r) => new Date(r.at).toLocaleString()],
+          ['Actor', (r) => `${r.actor.type}:${r.actor.id}`],
+          ['Action', (r) => r.action],
+          ['Target', (r) => `${r.target.type}:${r.target.id}`],
+          caller === 'platform' && ['Account', (r) => r.account ?? '—'],
+          ['Before', (r) => <code className="json-inline">{brief(r.before)}</code>],
+          ['After', (r) => <code className="json-inline">{brief(r.after)}</code>],
+          ['Request id', (r) => <code>{r.request_id ?? '—'}</code>],
+        ]}
+      />
       {records.data?.length === 0 && <p className="note">No records match.</p>}
     </section>
   );

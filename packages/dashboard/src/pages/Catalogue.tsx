@@ -3,6 +3,7 @@ import { getJson, sendJson } from '../api';
 import type { Session } from '../session';
 import { AdminOnly, ErrorNote, Field, SaveOrCancel } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 
 type Kind = 'providers' | 'models' | 'groups';
 const KINDS: Array<[Kind, string]> = [
@@ -82,36 +83,28 @@ export function Catalogue({ session }: { session: Session }) {
         />
       )}
       <ErrorNote error={entries.error} />
-      <table aria-label={`Catalogue ${kind}`}>
-        <thead>
-          <tr>
-            <th>Id</th>
-            {kind === 'providers' && <th>API key</th>}
-            <th>Settings</th>
-            <th>Source</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          {(entries.data ?? []).map((e) => (
-            <tr key={idOf(kind, e)}>
-              <td>{idOf(kind, e)}</td>
-              {kind === 'providers' && (
-                <td>{e.apiKey === undefined ? 'none' : e.apiKey === SET ? 'set (write-only)' : String(e.apiKey)}</td>
-              )}
-              <td>
-                <pre className="json">{editable(e)}</pre>
-              </td>
-              <td>{e.source ?? '—'}</td>
-              <td>
-                <button type="button" onClick={() => setEditing({ id: idOf(kind, e), entry: e })}>
-                  Edit {idOf(kind, e)}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label={`Catalogue ${kind}`}
+        rows={entries.data}
+        rowKey={(e) => idOf(kind, e)}
+        columns={[
+          ['Id', (e) => idOf(kind, e)],
+          kind === 'providers' && [
+            'API key',
+            (e) => (e.apiKey === undefined ? 'none' : e.apiKey === SET ? 'set (write-only)' : String(e.apiKey)),
+          ],
+          ['Settings', (e) => <pre className="json">{editable(e)}</pre>],
+          ['Source', (e) => e.source ?? '—'],
+          [
+            '',
+            (e) => (
+              <button type="button" onClick={() => setEditing({ id: idOf(kind, e), entry: e })}>
+                Edit {idOf(kind, e)}
+              </button>
+            ),
+          ],
+        ]}
+      />
     </section>
   );
 }

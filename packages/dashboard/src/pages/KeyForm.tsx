@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { getJson } from '../api';
 import { ErrorNote, Field, SaveOrCancel } from '../components/bits';
-import { useLoad } from '../components/use-load';
+import { useLoad, useSubmit } from '../components/use-load';
 import type { KeyForm as Form } from '../key-settings';
 
 /**
@@ -19,7 +19,6 @@ export function KeyForm(props: {
 }) {
   const [f, setF] = useState(props.initial);
   const [place, setPlace] = useState({ account: '', group: '' });
-  const [error, setError] = useState<string | null>(null);
   const adminKey = props.placeWith;
   const options = useLoad(
     () =>
@@ -32,15 +31,7 @@ export function KeyForm(props: {
     [adminKey],
   );
   const set = (k: keyof Form) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await props.onSubmit(f, place);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const { error, submit } = useSubmit(() => props.onSubmit(f, place));
   return (
     <form className="panel form" onSubmit={(e) => void submit(e)} aria-label={props.label}>
       <Field label="Name">

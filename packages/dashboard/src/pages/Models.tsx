@@ -2,6 +2,7 @@ import { call, getJson } from '../api';
 import type { Session } from '../session';
 import { ErrorNote } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 import { circuitStates, parseMetrics } from '../metrics-text';
 import { deploymentsOf, publicModels, type CatalogueModel } from '../models-api';
 import { priceLines } from '../prices';
@@ -40,74 +41,58 @@ export function Models({ session }: { session: Session }) {
       <h1>Models</h1>
       <ErrorNote error={catalogue.error ?? own.error} />
       {admin ? (
-        <table aria-label="Catalogue">
-          <thead>
-            <tr>
-              <th>Model</th>
-              <th>Kind</th>
-              <th>Deployments (health)</th>
-              <th>Prices</th>
-              <th>Capabilities</th>
-              <th>Aliases</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(catalogue.data ?? []).map((m) => (
-              <tr key={m.id}>
-                <td>{m.id}</td>
-                <td>{m.kind}</td>
-                <td>
-                  {m.deployments.map((d) => (
-                    <div key={`${d.provider}/${d.upstreamModel ?? ''}`}>
-                      {d.provider}
-                      {d.upstreamModel ? ` → ${d.upstreamModel}` : ''} <span className={`state-${d.health}`}>({d.health})</span>
-                    </div>
-                  ))}
-                </td>
-                <td>
-                  {m.pricing
-                    ? priceLines(m.pricing).map((p) => (
-                        <div key={p} className="price">
-                          {p}
-                        </div>
-                      ))
-                    : 'free'}
-                </td>
-                <td>
-                  {capabilities(m).map((c) => (
-                    <div key={c} className="cap">
-                      {c}
-                    </div>
-                  ))}
-                </td>
-                <td>{m.aliases?.join(', ') ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Catalogue"
+          rows={catalogue.data}
+          rowKey={(m) => m.id}
+          columns={[
+            ['Model', (m) => m.id],
+            ['Kind', (m) => m.kind],
+            [
+              'Deployments (health)',
+              (m) =>
+                m.deployments.map((d) => (
+                  <div key={`${d.provider}/${d.upstreamModel ?? ''}`}>
+                    {d.provider}
+                    {d.upstreamModel ? ` → ${d.upstreamModel}` : ''} <span className={`state-${d.health}`}>({d.health})</span>
+                  </div>
+                )),
+            ],
+            [
+              'Prices',
+              (m) =>
+                m.pricing
+                  ? priceLines(m.pricing).map((p) => (
+                      <div key={p} className="price">
+                        {p}
+                      </div>
+                    ))
+                  : 'free',
+            ],
+            [
+              'Capabilities',
+              (m) =>
+                capabilities(m).map((c) => (
+                  <div key={c} className="cap">
+                    {c}
+                  </div>
+                )),
+            ],
+            ['Aliases', (m) => m.aliases?.join(', ') ?? '—'],
+          ]}
+        />
       ) : (
-        <table aria-label="Models of this key">
-          <thead>
-            <tr>
-              <th>Model</th>
-              <th>Kind</th>
-              <th>Name</th>
-              <th>Token limits in / out</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(own.data ?? []).map((m) => (
-              <tr key={m.id}>
-                <td>{m.id}</td>
-                <td>{m.kind}</td>
-                <td>{m.displayName}</td>
-                <td>
-                  {m.inputTokenLimit} / {m.outputTokenLimit}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Models of this key"
+          rows={own.data}
+          rowKey={(m) => m.id}
+          columns={[
+            ['Model', (m) => m.id],
+            ['Kind', (m) => m.kind],
+            ['Name', (m) => m.displayName],
+            ['Token limits in / out', (m) => `${m.inputTokenLimit} / ${m.outputTokenLimit}`],
+          ]}
+        />
       )}
       {!admin && <p className="note">Deployments, prices and upstream health are for the admin.</p>}
     </section>

@@ -3,6 +3,7 @@ import type { Session } from '../session';
 import { ErrorNote } from '../components/bits';
 import { UsageCharts } from '../components/charts';
 import { useLoad } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 import { circuitStates, parseMetrics, taskCounts } from '../metrics-text';
 import { listTasks } from '../tasks-api';
 import { bucketUsage } from '../usage-buckets';
@@ -45,27 +46,16 @@ export function Overview({ session }: { session: Session }) {
       {h.data?.circuits === null ? (
         <p className="note">Circuit-breaker states are for the admin.</p>
       ) : (
-        <table aria-label="Circuit breakers">
-          <thead>
-            <tr>
-              <th>Provider</th>
-              <th>Upstream model</th>
-              <th>Circuit</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(h.data?.circuits ?? []).map((c) => (
-              <tr key={`${c.provider}/${c.upstreamModel}`}>
-                <td>{c.provider}</td>
-                <td>{c.upstreamModel}</td>
-                <td className={`state-${c.state}`}>
-                  {c.state}
-                  {c.detail ? ` (${c.detail})` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Circuit breakers"
+          rows={h.data?.circuits}
+          rowKey={(c) => `${c.provider}/${c.upstreamModel}`}
+          columns={[
+            ['Provider', (c) => c.provider],
+            ['Upstream model', (c) => c.upstreamModel],
+            ['Circuit', (c) => `${c.state}${c.detail ? ` (${c.detail})` : ''}`, (c) => `state-${c.state}`],
+          ]}
+        />
       )}
       {h.data?.circuits?.length === 0 && <p className="note">No deployment has been called yet.</p>}
     </section>

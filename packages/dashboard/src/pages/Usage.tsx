@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Session } from '../session';
 import { ErrorNote, Field, num, time } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 import { FilterActions, useCsvExport } from '../components/csv-export';
 import { usageCsv, usageRows, type UsageFilters } from '../usage-rows';
 import { RANGES, rangeOf, type Scope } from '../usage-analytics';
@@ -94,49 +95,32 @@ export function Usage({ session, caller }: { session: Session; caller: Caller })
       <UsageAnalytics session={session} caller={caller} scope={scope} />
       <h2>Requests</h2>
       <ErrorNote error={rows.error ?? exportError} />
-      <table aria-label="Request log">
-        <thead>
-          <tr>
-            <th>Time</th>
-            {admin && <th>Account</th>}
-            <th>Key</th>
-            <th>Model</th>
-            <th>Provider</th>
-            <th>Format</th>
-            <th>Status</th>
-            <th>Tokens in/out</th>
-            <th>Latency ms</th>
-            <th>Credits</th>
-            <th>Request id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(rows.data ?? []).map((r) => (
-            <tr key={r.id}>
-              <td>{time(r.created_at)}</td>
-              {admin && <td>{r.account}</td>}
-              <td>
-                <code>{r.key_id ?? '—'}</code>
-              </td>
-              <td>{r.model ?? '—'}</td>
-              <td>{r.provider ?? '—'}</td>
-              <td>{r.format}</td>
-              <td>
+      <DataTable
+        label="Request log"
+        rows={rows.data}
+        rowKey={(r) => r.id}
+        columns={[
+          ['Time', (r) => time(r.created_at)],
+          admin && ['Account', (r) => r.account],
+          ['Key', (r) => <code>{r.key_id ?? '—'}</code>],
+          ['Model', (r) => r.model ?? '—'],
+          ['Provider', (r) => r.provider ?? '—'],
+          ['Format', (r) => r.format],
+          [
+            'Status',
+            (r) => (
+              <>
                 {r.status} {r.http_status}
                 {r.error_code ? ` ${r.error_code}` : ''}
-              </td>
-              <td>
-                {num(r.input_tokens)} / {num(r.output_tokens)}
-              </td>
-              <td>{num(r.latency_ms)}</td>
-              <td>{num(r.credits, 4)}</td>
-              <td>
-                <code>{r.request_id}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          ],
+          ['Tokens in/out', (r) => `${num(r.input_tokens)} / ${num(r.output_tokens)}`],
+          ['Latency ms', (r) => num(r.latency_ms)],
+          ['Credits', (r) => num(r.credits, 4)],
+          ['Request id', (r) => <code>{r.request_id}</code>],
+        ]}
+      />
       {rows.data?.length === 0 && <p className="note">No requests match.</p>}
     </section>
   );

@@ -4,6 +4,7 @@ import type { Caller } from '../roles';
 import { ErrorNote, num } from '../components/bits';
 import { Figure } from '../components/charts';
 import { useLoad } from '../components/use-load';
+import { DataTable, type Column } from '../components/data-table';
 import { getJson, query } from '../api';
 import { groupLabel, spendPath, type Grouping, type LatencyGroup, type Scope, type SpendGroup } from '../usage-analytics';
 
@@ -88,56 +89,26 @@ export function UsageAnalytics({ session, caller, scope }: { session: Session; c
   );
 }
 
+/** A table of groups under its title, one row per group. */
+const groupTable = <G extends { group: string | null }>(title: string, groups: G[] | undefined, columns: Array<Column<G>>) => (
+  <DataTable label={title} caption={title} rows={groups} rowKey={(g) => g.group ?? '—'} columns={columns} />
+);
+
 function SpendTable({ title, groups }: { title: string; groups: SpendGroup[] | undefined }) {
-  return (
-    <table aria-label={title}>
-      <caption>{title}</caption>
-      <thead>
-        <tr>
-          <th>{title.replace('Spend by ', '')}</th>
-          <th>Requests</th>
-          <th>Credits</th>
-          <th>Refunds</th>
-        </tr>
-      </thead>
-      <tbody>
-        {(groups ?? []).map((g) => (
-          <tr key={g.group ?? '—'}>
-            <td>{groupLabel(g)}</td>
-            <td>{g.requests}</td>
-            <td>{num(g.credits, 4)}</td>
-            <td>{num(g.refunds, 4)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return groupTable(title, groups, [
+    [title.replace('Spend by ', ''), groupLabel],
+    ['Requests', (g) => g.requests],
+    ['Credits', (g) => num(g.credits, 4)],
+    ['Refunds', (g) => num(g.refunds, 4)],
+  ]);
 }
 
 function LatencyTable({ title, groups }: { title: string; groups: LatencyGroup[] }) {
-  return (
-    <table aria-label={title}>
-      <caption>{title}</caption>
-      <thead>
-        <tr>
-          <th>{title.endsWith('model') ? 'Model' : 'Provider'}</th>
-          <th>Requests</th>
-          <th>p50 ms</th>
-          <th>p95 ms</th>
-          <th>Error rate</th>
-        </tr>
-      </thead>
-      <tbody>
-        {groups.map((g) => (
-          <tr key={g.group ?? '—'}>
-            <td>{g.group ?? '—'}</td>
-            <td>{g.requests}</td>
-            <td>{num(g.latency_p50_ms)}</td>
-            <td>{num(g.latency_p95_ms)}</td>
-            <td>{(g.error_rate * 100).toFixed(1)} %</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return groupTable(title, groups, [
+    [title.endsWith('model') ? 'Model' : 'Provider', (g) => g.group ?? '—'],
+    ['Requests', (g) => g.requests],
+    ['p50 ms', (g) => num(g.latency_p50_ms)],
+    ['p95 ms', (g) => num(g.latency_p95_ms)],
+    ['Error rate', (g) => `${(g.error_rate * 100).toFixed(1)} %`],
+  ]);
 }

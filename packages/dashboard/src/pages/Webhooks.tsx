@@ -4,6 +4,7 @@ import type { Session } from '../session';
 import type { Caller } from '../roles';
 import { ErrorNote, Field, time } from '../components/bits';
 import { useLoad } from '../components/use-load';
+import { DataTable } from '../components/data-table';
 
 interface Endpoint {
   id: string;
@@ -86,36 +87,30 @@ export function Webhooks({ session, caller }: { session: Session; caller: Caller
         </div>
       )}
       <ErrorNote error={error ?? endpoints.error} />
-      <table aria-label="Webhook endpoints">
-        <thead>
-          <tr>
-            <th>URL</th>
-            <th>Events</th>
-            <th>Status</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          {(endpoints.data ?? []).map((ep) => (
-            <tr key={ep.id}>
-              <td>{ep.url}</td>
-              <td>{ep.events?.join(', ') ?? 'all'}</td>
-              <td>
-                {ep.status}
-                {ep.disabled_reason ? ` (${ep.disabled_reason})` : ''}
-              </td>
-              <td className="row-actions">
+      <DataTable
+        label="Webhook endpoints"
+        rows={endpoints.data}
+        rowKey={(ep) => ep.id}
+        columns={[
+          ['URL', (ep) => ep.url],
+          ['Events', (ep) => ep.events?.join(', ') ?? 'all'],
+          ['Status', (ep) => `${ep.status}${ep.disabled_reason ? ` (${ep.disabled_reason})` : ''}`],
+          [
+            '',
+            (ep) => (
+              <>
                 <button type="button" onClick={() => setOpen(open === ep.id ? null : ep.id)}>
                   Deliveries
                 </button>
                 <button type="button" className="danger" onClick={() => void remove(ep.id)}>
                   Delete
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+            'row-actions',
+          ],
+        ]}
+      />
       {open && <Deliveries apiKey={session.key} id={open} />}
     </section>
   );
@@ -131,32 +126,19 @@ function Deliveries({ apiKey, id }: { apiKey: string; id: string }) {
     <>
       <h2>Deliveries</h2>
       <ErrorNote error={list.error} />
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Event</th>
-            <th>Type</th>
-            <th>Task</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>Next attempt</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(list.data ?? []).map((d) => (
-            <tr key={d.event_id}>
-              <td>
-                <code>{d.event_id}</code>
-              </td>
-              <td>{d.type}</td>
-              <td>{d.task_id ?? '—'}</td>
-              <td>{d.status}</td>
-              <td>{(d.attempts ?? []).map((a) => a.response_status ?? a.error ?? '?').join(', ') || '—'}</td>
-              <td>{when(d.next_attempt_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Deliveries"
+        rows={list.data}
+        rowKey={(d) => d.event_id}
+        columns={[
+          ['Event', (d) => <code>{d.event_id}</code>],
+          ['Type', (d) => d.type],
+          ['Task', (d) => d.task_id ?? '—'],
+          ['Status', (d) => d.status],
+          ['Attempts', (d) => (d.attempts ?? []).map((a) => a.response_status ?? a.error ?? '?').join(', ') || '—'],
+          ['Next attempt', (d) => when(d.next_attempt_at)],
+        ]}
+      />
       {list.data?.length === 0 && <p className="note">No deliveries yet.</p>}
     </>
   );
