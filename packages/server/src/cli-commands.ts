@@ -37,18 +37,7 @@ export const CATALOGUE_KINDS: Record<string, CatalogueKind> = { providers: 'prov
 export const isCatalogueCommand = (command: string) => (command.split(':')[0] ?? '') in CATALOGUE_KINDS;
 
 export const knownCommand = (command: string) =>
-  [
-    'accounts:create',
-    'accounts:update',
-    'accounts:list',
-    'keys:create',
-    'keys:update',
-    'keys:list',
-    'keys:revoke',
-    'quota:get',
-    'quota:set',
-  ].includes(command) ||
-  (isCatalogueCommand(command) && ['list', 'set', 'delete'].includes(command.split(':')[1] ?? ''));
+  Object.hasOwn(PRINT, command) || (isCatalogueCommand(command) && ['list', 'set', 'delete'].includes(command.split(':')[1] ?? ''));
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -139,9 +128,7 @@ function accountCall(command: string, args: string[]): AdminCall | string | unde
     case 'quota:get':
       return { method: 'GET', path: adminPaths.quota(args[0] ?? '') };
     case 'quota:set': {
-      const raw = args[1];
-      // anything but a number of credits is sent as text, for the gateway to refuse with its own message
-      const limit = raw === 'unlimited' ? null : raw !== undefined && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : String(raw);
+      const limit = args[1] === 'unlimited' ? null : credits(String(args[1]));
       const p = flag(args, 'period');
       return {
         method: 'PUT',
