@@ -1,14 +1,10 @@
-import { jsonContent as json, pathParam, type ParamDoc } from '@gateway/http-kit';
+import { jsonContent as json, pathParam, queryParam, type ParamDoc } from '@gateway/http-kit';
 import { key } from './admin-keys.openapi';
 
 /** What /openapi.json shows of the account admins' own routes (self-service.router.ts declares them). */
 export const keyId = pathParam('id', 'The key id.');
-const query = (name: string, description: string, form: Record<string, unknown> = {}): ParamDoc => ({
-  name,
-  in: 'query',
-  description,
-  schema: { type: 'string', maxLength: 200, ...form },
-});
+const query = (name: string, description: string, form: Record<string, unknown> = {}) =>
+  queryParam(name, description, { type: 'string', maxLength: 200, ...form });
 /** Unix seconds, or an ISO 8601 date (a time after it); empty: absent. */
 const TIME = { pattern: '^(\\d{1,12}|\\d{4}-\\d{2}-\\d{2}.*)?$' };
 export const bounds =

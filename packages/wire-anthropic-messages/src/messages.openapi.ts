@@ -1,3 +1,5 @@
+import { queryParam } from '@gateway/http-kit';
+
 export const message = {
   type: 'object',
   required: ['id', 'type', 'role', 'content', 'model'],
@@ -22,10 +24,5 @@ export const messagesParams = [
     schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
   },
   { name: 'anthropic-beta', in: 'header', description: 'Accepted and ignored.', schema: { type: 'string' } },
-  {
-    name: 'beta',
-    in: 'query',
-    description: 'Accepted and ignored (`?beta=true` is sent by the SDK for beta calls).',
-    schema: { type: 'string' },
-  },
+  queryParam('beta', 'Accepted and ignored (`?beta=true` is sent by the SDK for beta calls).'),
 ] as const;

@@ -1,3 +1,4 @@
+import { queryParam } from '@gateway/http-kit';
 import { GEMINI_PAGE_SIZE } from './gemini-models.codec';
 import { geminiVideoCapabilitiesSchema, openAiVideoCapabilitiesSchema } from './video-capabilities.codec';
 
@@ -59,12 +60,7 @@ export const geminiPage = {
   required: ['models'],
   properties: { models: { type: 'array', items: geminiModel }, nextPageToken: { type: 'string' } },
 };
-export const q = (name: string, description: string, schema: object = { type: 'string' }) => ({
-  name,
-  in: 'query' as const,
-  description,
-  schema,
-});
+export const q = queryParam;
 
 export const geminiPaging = (only: string) => [
   q('pageSize', `${only}Page size; 0 or absent means ${GEMINI_PAGE_SIZE.default}, capped at ${GEMINI_PAGE_SIZE.max}.`, {

@@ -1,4 +1,4 @@
-import { pathParam, type ParamDoc } from '@gateway/http-kit';
+import { pathParam, queryParam, type ParamDoc } from '@gateway/http-kit';
 import { INPUT_ITEMS_LIMITS } from './responses.input-items';
 
 export const response = {
@@ -58,23 +58,12 @@ export const idParam = pathParam('id', "A stored response id (`resp_…`) of the
 /** The paging of `GET /v1/responses/{id}/input_items`. */
 export const inputItemsParams: ParamDoc[] = [
   idParam,
-  {
-    name: 'limit',
-    in: 'query',
-    description: `Page size 1–${INPUT_ITEMS_LIMITS.max} (default ${INPUT_ITEMS_LIMITS.default}).`,
-    schema: { type: 'integer', minimum: 1, maximum: INPUT_ITEMS_LIMITS.max },
-  },
-  {
-    name: 'order',
-    in: 'query',
-    description: '`asc` (conversation order) or `desc` (default, newest first).',
-    schema: { enum: ['asc', 'desc'] },
-  },
-  {
-    name: 'after',
-    in: 'query',
-    description: 'An item id of this list (the `last_id` of the previous page).',
-    schema: { type: 'string' },
-  },
-  { name: 'include[]', in: 'query', description: 'Accepted and ignored.', schema: { type: 'array', items: { type: 'string' } } },
+  queryParam('limit', `Page size 1–${INPUT_ITEMS_LIMITS.max} (default ${INPUT_ITEMS_LIMITS.default}).`, {
+    type: 'integer',
+    minimum: 1,
+    maximum: INPUT_ITEMS_LIMITS.max,
+  }),
+  queryParam('order', '`asc` (conversation order) or `desc` (default, newest first).', { enum: ['asc', 'desc'] }),
+  queryParam('after', 'An item id of this list (the `last_id` of the previous page).'),
+  queryParam('include[]', 'Accepted and ignored.', { type: 'array', items: { type: 'string' } }),
 ];

@@ -1,4 +1,4 @@
-import { BINARY_FILE, cursorPage, pathParam, withFileFields, type ParamDoc } from '@gateway/http-kit';
+import { BINARY_FILE, cursorPage, pathParam, queryParam, withFileFields, type ParamDoc } from '@gateway/http-kit';
 import { LIST_LIMITS } from './videos.query.codec';
 import { createVideoRequestSchema } from './videos.request.schema';
 
@@ -27,14 +27,13 @@ export const idParam = pathParam('id', 'The video (task) id.');
 
 /** The paging of `GET /v1/videos`. */
 export const listParams: ParamDoc[] = [
-  {
-    name: 'limit',
-    in: 'query',
-    description: `Page size 1–${LIST_LIMITS.max} (default ${LIST_LIMITS.default}).`,
-    schema: { type: 'integer', minimum: 1, maximum: LIST_LIMITS.max },
-  },
-  { name: 'after', in: 'query', description: 'The `last_id` of the previous page.', schema: { type: 'string' } },
-  { name: 'order', in: 'query', description: 'By creation time (default desc).', schema: { enum: ['asc', 'desc'] } },
+  queryParam('limit', `Page size 1–${LIST_LIMITS.max} (default ${LIST_LIMITS.default}).`, {
+    type: 'integer',
+    minimum: 1,
+    maximum: LIST_LIMITS.max,
+  }),
+  queryParam('after', 'The `last_id` of the previous page.'),
+  queryParam('order', 'By creation time (default desc).', { enum: ['asc', 'desc'] }),
 ];
 
 /** The answer of `GET /v1/videos`. */

@@ -1,17 +1,7 @@
-import type { ParamDoc } from '@gateway/http-kit';
+import { queryParam, type ParamDoc } from '@gateway/http-kit';
 
-const text = (name: string, description: string): ParamDoc => ({
-  name,
-  in: 'query',
-  description,
-  schema: { type: 'string', maxLength: 256 },
-});
-const time = (name: string, description: string): ParamDoc => ({
-  name,
-  in: 'query',
-  description: `${description}: Unix seconds or an ISO 8601 date.`,
-  schema: { type: 'string' },
-});
+const text = (name: string, description: string) => queryParam(name, description, { type: 'string', maxLength: 256 });
+const time = (name: string, description: string) => queryParam(name, `${description}: Unix seconds or an ISO 8601 date.`);
 
 const videoShape = {
   type: 'object',
@@ -44,49 +34,34 @@ const usageRow = {
 
 /** The filters and paging of `GET /v1/usage`. */
 export const usageParams: ParamDoc[] = [
-  {
-    name: 'limit',
-    in: 'query',
-    description: 'Rows per page, 1–1000 (default 100).',
-    schema: { type: 'integer', minimum: 1, maximum: 1000 },
-  },
-  {
-    name: 'after',
-    in: 'query',
-    description: 'The `last_id` of the previous page.',
-    schema: { type: 'string', pattern: '^\\d{1,18}$' },
-  },
+  queryParam('limit', 'Rows per page, 1–1000 (default 100).', { type: 'integer', minimum: 1, maximum: 1000 }),
+  queryParam('after', 'The `last_id` of the previous page.', { type: 'string', pattern: '^\\d{1,18}$' }),
   time('start_time', 'Rows at or after this time'),
   time('end_time', 'Rows before this time'),
   text('model', 'Only this model.'),
   text('format', 'Only this wire format (e.g. `openai-chat`).'),
   text('key_id', 'Only rows of this key.'),
   text('provider', 'Only rows answered by this provider.'),
-  {
-    name: 'status',
-    in: 'query',
-    description:
-      'Only this outcome: `ok`, `error`, `cancelled` (the client left), `shutdown` (our shutdown cut the stream), `interrupted` (settled by crash recovery), `refunded`, or a task status.',
-    schema: {
+  queryParam(
+    'status',
+    'Only this outcome: `ok`, `error`, `cancelled` (the client left), `shutdown` (our shutdown cut the stream), `interrupted` (settled by crash recovery), `refunded`, or a task status.',
+    {
       type: 'string',
       enum: ['ok', 'error', 'cancelled', 'shutdown', 'interrupted', 'refunded', 'queued', 'running', 'succeeded', 'failed', 'expired'],
     },
-  },
+  ),
   text('task_id', 'Only rows of this task.'),
   text('request_id', 'Only the row of this request id.'),
   text('idempotency_key', 'Only rows created with this Idempotency-Key.'),
-  {
-    name: 'group_by',
-    in: 'query',
-    description: 'Also totals per group (`groups`); grouped by key, each group names the key and its account.',
-    schema: { type: 'string', enum: ['day', 'model', 'key', 'account'] },
-  },
-  {
-    name: 'export',
-    in: 'query',
-    description: '`csv`: the page of rows (or the groups, with `group_by`) as CSV with a header row, the same parameter as /admin/usage.',
-    schema: { type: 'string', enum: ['json', 'csv'] },
-  },
+  queryParam('group_by', 'Also totals per group (`groups`); grouped by key, each group names the key and its account.', {
+    type: 'string',
+    enum: ['day', 'model', 'key', 'account'],
+  }),
+  queryParam(
+    'export',
+    '`csv`: the page of rows (or the groups, with `group_by`) as CSV with a header row, the same parameter as /admin/usage.',
+    { type: 'string', enum: ['json', 'csv'] },
+  ),
 ];
 
 export const usageResponse = {

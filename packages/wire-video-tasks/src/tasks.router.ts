@@ -4,6 +4,7 @@ import {
   IDEMPOTENCY_KEY_PARAM,
   jsonBody,
   loadUrlBytes,
+  queryParam,
   routeOf,
   streamTaskEvents,
   taskEventsResponse,
@@ -14,6 +15,8 @@ import { encodeTask } from './task.object.codec';
 import { filter, idParam, task } from './tasks.openapi';
 import { decodeTaskListQuery, PAGE_LIMITS } from './tasks.query.codec';
 import { createTaskBody, decodeCreateTask } from './tasks.request.codec';
+
+const pageSchema = { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max };
 
 export interface VideoTasksRouterDeps {
   videos: VideoTaskService;
@@ -74,18 +77,8 @@ export const videoTasksRoutes = [
     format: 'video-tasks',
     auth: read,
     params: [
-      {
-        name: 'page_num',
-        in: 'query',
-        description: 'Page number from 1.',
-        schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max },
-      },
-      {
-        name: 'page_size',
-        in: 'query',
-        description: `Page size 1–${PAGE_LIMITS.max} (default ${PAGE_LIMITS.defaultSize}).`,
-        schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMITS.max },
-      },
+      queryParam('page_num', 'Page number from 1.', pageSchema),
+      queryParam('page_size', `Page size 1–${PAGE_LIMITS.max} (default ${PAGE_LIMITS.defaultSize}).`, pageSchema),
       filter('status', 'Only this status', { enum: [...TASK_STATUSES] }),
       filter('model', 'Only this model', { type: 'string' }),
       filter('task_ids', 'Only these ids; repeat for several', { type: 'array', items: { type: 'string' } }),

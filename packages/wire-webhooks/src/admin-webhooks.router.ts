@@ -1,5 +1,5 @@
 import type { WebhookEndpoints } from '@gateway/core';
-import { adminRouteOf, changedBy, jsonBody, jsonContent as json, pathParam } from '@gateway/http-kit';
+import { adminRouteOf, changedBy, jsonBody, jsonContent as json, pathParam, queryParam } from '@gateway/http-kit';
 import { encodeDelivery, encodeEndpoint } from './webhooks.object.codec';
 import { createEndpointBody, updateEndpointBody } from './webhooks.request.schema';
 
@@ -26,7 +26,7 @@ export const adminWebhookRoutes = [
     method: 'get',
     path: '/admin/webhook_endpoints',
     summary: "Every account's webhook endpoints",
-    params: [{ name: 'account', in: 'query', description: 'Only this account’s.', schema: { type: 'string' } }],
+    params: [queryParam('account', 'Only this account’s.')],
     response: {
       description: 'The endpoints, without secrets.',
       content: json({ type: 'object', properties: { data: { type: 'array', items: endpoint } } }),
