@@ -1,4 +1,6 @@
 import {
+  generationFailed,
+  missingVideo,
   RESOLUTIONS,
   resolveRatio,
   videoDimensions,
@@ -39,15 +41,11 @@ export function mapArkTask(t: ArkTask, open: OpenUrl): VideoStatus {
       return { state: 'pending', running: true };
     case 'succeeded': {
       const url = t.content?.video_url;
-      if (!url) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a video URL.' };
+      if (!url) return missingVideo('a video URL');
       return { state: 'succeeded', artifact: { ...shapeOf(t), open: () => open(url) } };
     }
     case 'failed':
-      return {
-        state: 'failed',
-        code: err?.code || 'generation_failed',
-        message: err?.message || 'The upstream failed to generate the video.',
-      };
+      return generationFailed(err?.code, err?.message);
     case 'cancelled':
       return { state: 'failed', code: err?.code || 'cancelled', message: err?.message || 'The upstream task was cancelled.' };
     case 'expired':

@@ -1,4 +1,4 @@
-import type { VideoArtifact, VideoStatus } from '@gateway/provider-kit';
+import { generationFailed, missingVideo, type VideoArtifact, type VideoStatus } from '@gateway/provider-kit';
 import type { DashScopeTask } from './dashscope-api';
 
 /**
@@ -22,11 +22,11 @@ export function mapDashScopeTask(t: DashScopeTask, open: (url: string) => Promis
       return { state: 'pending', running: false };
     case 'SUCCEEDED': {
       const url = o.video_url;
-      if (!url) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a video URL.' };
+      if (!url) return missingVideo('a video URL');
       return { state: 'succeeded', artifact: { ...wanShape(t), open: () => open(url) } };
     }
     case 'FAILED':
-      return { state: 'failed', code: o.code || 'generation_failed', message: o.message || 'The upstream failed to generate the video.' };
+      return generationFailed(o.code, o.message);
     case 'CANCELED':
       return { state: 'failed', code: 'cancelled', message: 'The upstream task was cancelled.' };
     default:

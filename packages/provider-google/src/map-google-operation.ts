@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/provider-kit';
+import { generationFailed, type VideoStatus } from '@gateway/provider-kit';
 import type { VeoOperation } from './google-video-api';
 
 /** Opens the sample (its URI, or the bytes inlined in the operation) as a stream. */
@@ -11,11 +11,7 @@ export type OpenSample = (sample: { uri?: string; encodedVideo?: string }) => Pr
 export function mapGoogleOperation(op: VeoOperation, open: OpenSample): VideoStatus {
   if (!op.done) return { state: 'pending', running: true };
   if (op.error) {
-    return {
-      state: 'failed',
-      code: op.error.status || (op.error.code !== undefined ? String(op.error.code) : 'generation_failed'),
-      message: op.error.message || 'The upstream failed to generate the video.',
-    };
+    return generationFailed(op.error.status || (op.error.code !== undefined ? String(op.error.code) : undefined), op.error.message);
   }
   const r = op.response?.generateVideoResponse;
   const video = r?.generatedSamples?.find((s) => s.video?.uri || s.video?.encodedVideo)?.video;

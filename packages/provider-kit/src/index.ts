@@ -25,7 +25,7 @@ export {
   upstreamContentPolicy,
   tokenCount,
 } from './upstream-errors';
-export { openDownload, upstreamTaskIds } from './upstream-tasks';
+export { generationFailed, missingVideo, openDownload, upstreamTaskIds } from './upstream-tasks';
 export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, unreadFields, usageOf } from './conversion-helpers';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { GatewayError } from '@gateway/core';
+import { GatewayError, type VideoStatus } from '@gateway/core';
 import type { UpstreamClient } from './upstream-client';
 import { malformedUpstream, upstreamTaskNotFound } from './upstream-errors';
 
@@ -37,6 +37,20 @@ export function upstreamTaskIds(upstream: string, knows: string, pattern = TASK_
     },
   };
 }
+
+/** A task the upstream failed, with its own code and message where it gives them. */
+export const generationFailed = (code?: string, message?: string): VideoStatus => ({
+  state: 'failed',
+  code: code || 'generation_failed',
+  message: message || 'The upstream failed to generate the video.',
+});
+
+/** A task the upstream reports done without naming its result (`what`, e.g. "a video URL"). */
+export const missingVideo = (what: string): VideoStatus => ({
+  state: 'failed',
+  code: 'upstream_missing_video',
+  message: `The upstream reported success without ${what}.`,
+});
 
 /** A result file the upstream links to, as the artifact's stream (download() keeps the key on the upstream's origin). */
 export const openDownload = (http: UpstreamClient) => async (url: string) => Readable.from((await http.download(url)).body());

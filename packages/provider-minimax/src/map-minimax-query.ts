@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/provider-kit';
+import { generationFailed, missingVideo, type VideoStatus } from '@gateway/provider-kit';
 import type { MiniMaxQuery } from './minimax-api';
 
 /** A query answer → the port's status. `open` retrieves the file's download URL at copy time (it expires). */
@@ -9,7 +9,7 @@ export function mapMiniMaxQuery(q: MiniMaxQuery, open: (fileId: string) => Promi
       return { state: 'pending', running: false };
     case 'Success': {
       const fileId = q.file_id;
-      if (!fileId) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without a file id.' };
+      if (!fileId) return missingVideo('a file id');
       // The query states the pixel size (video_width, video_height), never the length or frame rate. What it leaves
       // out stays out: the worker measures the stored file rather than billing the request.
       const w = q.video_width ?? 0;
@@ -18,11 +18,10 @@ export function mapMiniMaxQuery(q: MiniMaxQuery, open: (fileId: string) => Promi
     }
     case 'Fail': {
       const code = q.base_resp?.status_code;
-      return {
-        state: 'failed',
-        code: code === 1026 || code === 1027 ? 'content_filtered' : code ? `minimax_${code}` : 'generation_failed',
-        message: (code && q.base_resp?.status_msg) || q.base_resp?.status_msg || 'The upstream failed to generate the video.',
-      };
+      return generationFailed(
+        code === 1026 || code === 1027 ? 'content_filtered' : code ? `minimax_${code}` : undefined,
+        q.base_resp?.status_msg,
+      );
     }
     default:
       // Processing, or a word this adapter does not know yet: still working (the gateway's expiry bounds it)

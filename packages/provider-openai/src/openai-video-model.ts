@@ -1,5 +1,5 @@
 import { type OperationRef, type VideoArtifact, type VideoModelPort, type VideoRequest, type VideoStatus } from '@gateway/provider-kit';
-import { openDownload, upstreamTaskIds, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
+import { generationFailed, openDownload, upstreamTaskIds, type UpstreamCall, type UpstreamClient } from '@gateway/provider-kit';
 import { openAiVideoSchema, type OpenAiVideo } from './openai-video-api';
 import { checkSoraRequest, convertToOpenAiVideo } from './convert-to-openai-video';
 
@@ -26,11 +26,7 @@ export function mapOpenAiVideo(v: OpenAiVideo, open: () => Promise<NodeJS.Readab
     case 'completed':
       return { state: 'succeeded', artifact: { ...soraShape(v), open } };
     case 'failed':
-      return {
-        state: 'failed',
-        code: v.error?.code || 'generation_failed',
-        message: v.error?.message || 'The upstream failed to generate the video.',
-      };
+      return generationFailed(v.error?.code, v.error?.message);
     default:
       // in_progress, or a word this adapter does not know yet: still working (the gateway's expiry bounds it)
       return { state: 'pending', running: true, progress };

@@ -1,4 +1,4 @@
-import type { VideoStatus } from '@gateway/provider-kit';
+import { generationFailed, missingVideo, type VideoStatus } from '@gateway/provider-kit';
 import type { RunwayTask } from './runway-api';
 
 /** A task → the port's status. THROTTLED is Runway's queue (the account's concurrency is full). */
@@ -9,17 +9,13 @@ export function mapRunwayTask(t: RunwayTask, open: (url: string) => Promise<Node
       return { state: 'pending', running: false };
     case 'SUCCEEDED': {
       const url = t.output?.find(Boolean);
-      if (!url) return { state: 'failed', code: 'upstream_missing_video', message: 'The upstream reported success without an output URL.' };
+      if (!url) return missingVideo('an output URL');
       // The task names its output URLs only (no size, length or frame rate): the artifact states none and the worker
       // measures the stored file, so a shorter or smaller render is never billed as requested.
       return { state: 'succeeded', artifact: { open: () => open(url) } };
     }
     case 'FAILED':
-      return {
-        state: 'failed',
-        code: t.failureCode || 'generation_failed',
-        message: t.failure || 'The upstream failed to generate the video.',
-      };
+      return generationFailed(t.failureCode, t.failure);
     case 'CANCELLED':
       return { state: 'failed', code: 'cancelled', message: 'The upstream task was cancelled.' };
     default: {
