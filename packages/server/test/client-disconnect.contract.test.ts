@@ -1,11 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import winston from 'winston';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
 import { eventually } from '@gateway/testkit';
+import { capturedLog } from './support/captured-log';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
 
 /**
@@ -15,7 +14,7 @@ import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
 let gw: Gateway;
 let gatewayUrl = '';
 let upstream: http.Server;
-const lines: Array<Record<string, unknown>> = [];
+const { logger, lines } = capturedLog();
 /** Upstream requests: each resolves `closed` when the gateway drops its connection. */
 const held: Array<{ closed: Promise<void> }> = [];
 let arrived: () => void = () => undefined;
@@ -39,17 +38,6 @@ beforeAll(async () => {
       { name: 'default', models: ['m-held'] },
       { name: 'vip', models: ['*'] },
     ],
-  });
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(JSON.parse(String(chunk)));
-      cb();
-    },
-  });
-  const logger = winston.createLogger({
-    level: 'info',
-    format: winston.format.json(),
-    transports: [new winston.transports.Stream({ stream: sink })],
   });
   gw = await createGateway(
     { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },

@@ -1,39 +1,20 @@
 import request from 'supertest';
-import { Writable } from 'node:stream';
-import winston from 'winston';
-import { buildConfig } from '../src/config';
-import { createGateway, type Gateway } from '../src/gateway';
-import { bootstrapConfigKeys } from '../src/bootstrap';
-import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
+import { capturedLog } from './support/captured-log';
+import { ALPHA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 import { eventually } from '@gateway/testkit';
 
-const lines: string[] = [];
-let gw: Gateway;
+const log = capturedLog();
+let gw: TestGateway;
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  const logger = winston.createLogger({
-    level: 'info',
-    format: winston.format.json(),
-    transports: [new winston.transports.Stream({ stream: sink })],
-  });
-  gw = await createGateway(
-    { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
-    { config: buildConfig('t', testConfigFile()), logger },
-  );
-  await bootstrapConfigKeys(gw.stores, gw.config);
+  gw = await startTestGateway({ listen: false, logger: log.logger });
 });
-afterAll(() => gw.close());
+afterAll(() => gw.stop());
 
 const logOf = async (res: request.Response) => {
   const id = res.headers['x-request-id'];
   let entry: Record<string, unknown> | undefined;
   await eventually(() => {
-    entry = lines.map((l) => JSON.parse(l)).find((e) => e.requestId === id);
+    entry = log.lines.find((e) => e.requestId === id);
     expect(entry).toBeDefined();
   });
   return entry;
@@ -69,6 +50,6 @@ describe('Gemini ?key= authentication on /v1beta routes', () => {
     const responses = await request(gw.app).post('/v1/responses').set('Authorization', `Bearer ${ALPHA_KEY}`).send({ model: 'nope' });
     expect(responses.status).toBe(404);
     expect(await logOf(responses)).toMatchObject({ path: '/v1/responses', status: 404 });
-    expect(lines.join('\n')).not.toContain(ALPHA_KEY);
+    expect(log.text()).not.toContain(ALPHA_KEY);
   });
 });

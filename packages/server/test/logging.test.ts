@@ -1,28 +1,19 @@
 import request from 'supertest';
-import { Writable } from 'node:stream';
-import winston from 'winston';
+import { capturedLog } from './support/captured-log';
+import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway } from '../src/gateway';
-import { bootstrapConfigKeys } from '../src/bootstrap';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
 
 describe('logging', () => {
   it('writes JSON lines with the request id and never the key or the prompt', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(String(chunk));
-        cb();
-      },
-    });
-    const logger = winston.createLogger({
-      level: 'info',
-      format: winston.format.json(),
-      transports: [new winston.transports.Stream({ stream: sink })],
-    });
+    const log = capturedLog();
     const gw = await createGateway(
       { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
-      { config: buildConfig('t', testConfigFile()), logger },
+      {
+        config: buildConfig('t', testConfigFile()),
+        logger: log.logger,
+      },
     );
     await bootstrapConfigKeys(gw.stores, gw.config);
     try {
@@ -32,10 +23,9 @@ describe('logging', () => {
         .send({ model: 'sim-chat', messages: [{ role: 'user', content: 'SECRET-PROMPT-123' }] });
       expect(res.status).toBe(200);
       await new Promise((r) => setImmediate(r));
-      const entries = lines.map((l) => JSON.parse(l));
-      const entry = entries.find((e) => e.requestId === res.headers['x-request-id']);
+      const entry = log.lines.find((e) => e.requestId === res.headers['x-request-id']);
       expect(entry).toMatchObject({ level: 'info', method: 'POST', path: '/v1/chat/completions', status: 200, account: 'alpha' });
-      const all = lines.join('\n');
+      const all = log.text();
       expect(all).not.toContain(ALPHA_KEY);
       expect(all).not.toContain('SECRET-PROMPT-123');
     } finally {

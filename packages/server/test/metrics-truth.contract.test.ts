@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import http from 'node:http';
 import request from 'supertest';
-import winston from 'winston';
+import { eventually } from '@gateway/testkit';
+import { capturedLog } from './support/captured-log';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
-import { eventually } from '@gateway/testkit';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
 
 const ADMIN = 'sk-admin-metrics';
@@ -13,22 +12,8 @@ const chat = { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('metrics and request lines tell the truth', () => {
   let gw: Gateway;
-  const lines: Array<Record<string, unknown>> = [];
+  const { logger, lines } = capturedLog();
   beforeAll(async () => {
-    const logger = winston.createLogger({
-      level: 'info',
-      format: winston.format.json(),
-      transports: [
-        new winston.transports.Stream({
-          stream: new Writable({
-            write(chunk, _enc, cb) {
-              lines.push(JSON.parse(String(chunk)));
-              cb();
-            },
-          }),
-        }),
-      ],
-    });
     const config = testConfigFile({
       providers: [{ id: 'sim', type: 'simulator', options: { chunkDelayMs: 200 } }],
       limits: { requestsPerMinutePerKey: 4 },
@@ -39,9 +24,7 @@ describe('metrics and request lines tell the truth', () => {
     );
     await bootstrapConfigKeys(gw.stores, gw.config);
   });
-  afterAll(async () => {
-    await gw.close();
-  });
+  afterAll(() => gw.close());
   const scrape = async () => (await request(gw.app).get('/metrics').set('Authorization', `Bearer ${ADMIN}`)).text;
 
   it('counts every answer: 200, 401, 429 and a 499 for a caller that went away; logs each with what served it', async () => {

@@ -1,31 +1,19 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
-import winston from 'winston';
 import { startFakeUpstream, type FakeUpstream } from '@gateway/testkit';
+import { PROVIDER_OF } from './reliability/support/gateway-over';
+import { capturedLog } from './support/captured-log';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
-import { PROVIDER_OF } from './reliability/support/gateway-over';
 import { ALPHA_KEY, BETA_KEY, testConfigFile } from './support/test-gateway';
 
 /** The lines a request's failures leave: each names the request, its account and key; an upstream's words come redacted. */
 describe('log lines about a request', () => {
   let gw: Gateway;
   let upstream: FakeUpstream;
-  const lines: Array<Record<string, unknown>> = [];
+  const { logger, lines } = capturedLog();
   beforeAll(async () => {
     upstream = await startFakeUpstream('openai');
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        cb();
-      },
-    });
-    const logger = winston.createLogger({
-      level: 'info',
-      format: winston.format.json(),
-      transports: [new winston.transports.Stream({ stream: sink })],
-    });
     const base = testConfigFile();
     const file = testConfigFile({
       providers: [

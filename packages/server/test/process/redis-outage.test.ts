@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import request from 'supertest';
-import winston from 'winston';
 import { bootstrapConfigKeys } from '../../src/bootstrap';
 import { buildConfig } from '../../src/config';
 import { createGateway } from '../../src/gateway';
 import { eventually } from '@gateway/testkit';
+import { capturedLog } from '../support/captured-log';
 import { startGatewayProcess } from '../support/gateway-process';
 import { startSilentServer, startTcpProxy } from '../support/tcp-proxy';
 import { ALPHA_KEY, testConfigFile } from '../support/test-gateway';
@@ -99,21 +98,7 @@ describe('Redis unreachable: limit checks are bounded, the policy decides, the o
   (redisUrl ? it : it.skip)('an outage and its recovery are each logged once at warn (TEST_REDIS_URL)', async () => {
     const target = new URL(redisUrl!);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    const lines: Array<{ level: string; message: string }> = [];
-    const logger = winston.createLogger({
-      level: 'warn',
-      format: winston.format.json(),
-      transports: [
-        new winston.transports.Stream({
-          stream: new Writable({
-            write(chunk, _enc, cb) {
-              lines.push(JSON.parse(String(chunk)));
-              cb();
-            },
-          }),
-        }),
-      ],
-    });
+    const { logger, lines } = capturedLog('warn');
     const gw = await createGateway(
       {
         port: 0,
