@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -9,7 +8,7 @@ import { createGateway } from '../../src/gateway';
 import { eventually } from '@gateway/testkit';
 import { capturedLog } from '../support/captured-log';
 import { startGatewayProcess } from '../support/gateway-process';
-import { startSilentServer, startTcpProxy } from '../support/tcp-proxy';
+import { closedPort, startSilentServer, startTcpProxy } from '../support/tcp-proxy';
 import { ALPHA_KEY, testConfigFile } from '../support/test-gateway';
 
 jest.setTimeout(120000);
@@ -26,14 +25,6 @@ async function timedChat(url: string) {
     body: chatBody,
   });
   return { res, ms: Date.now() - started, body: (await res.json()) as Record<string, any> };
-}
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 const warnLines = (output: string, text: string) =>

@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { runGatewayExpectingExit } from '../support/gateway-process';
+import { closedPort } from '../support/tcp-proxy';
 
 jest.setTimeout(120000);
 
@@ -26,15 +27,6 @@ function failure(output: string) {
   const errors = lines.filter((l) => l.level === 'error');
   expect(errors).toHaveLength(1);
   return errors[0];
-}
-
-/** A loopback port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 describe('start-up failures: exit code 1 and one JSON line naming the cause', () => {

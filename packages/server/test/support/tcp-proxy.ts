@@ -63,3 +63,12 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
     },
   };
 }
+
+/** A loopback port nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
