@@ -1,0 +1,2 @@
+export { openAiAudioFormat } from './audio.format';
+export type { AudioRouterDeps } from './audio.services';
