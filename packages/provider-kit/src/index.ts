@@ -40,6 +40,7 @@ export {
   mapChatCompletion,
   readChatStream,
 } from './chat-dialect';
+export { TranscriptionsModel, WHISPER_DIALECT, type TranscriptionDialect } from './audio-dialect';
 export { createRedactor, type Redact } from './secret-redactor';
 export { providerSecrets, redactingPorts } from './redacting-ports';
 export { ADAPTER_CONTRACT_VERSION, type AdapterDescriptor, type AdapterEnvironment, type AdapterKit } from './adapter-contract';
