@@ -1,13 +1,4 @@
-import type {
-  ModelSpec,
-  Principal,
-  SpeechRequest,
-  SpeechResult,
-  SpeechStreamPart,
-  TranscriptionRequest,
-  TranscriptionResult,
-  TranscriptionStreamPart,
-} from '@gateway/core';
+import type { ModelSpec, Principal, SpeechRequest, SpeechResult, SpeechStreamPart, TranscriptionRequest, TranscriptionResult, TranscriptionStreamPart } from '@gateway/core';
 
 /** What the routes tell a call about the request it serves. */
 export interface AudioCallMeta {
@@ -16,14 +7,17 @@ export interface AudioCallMeta {
   signal: AbortSignal;
 }
 
-/** A routed call of one kind (core's MeteredCalls): the model resolved first, then answered or streamed. */
-export interface MeteredService<Req, R, Part> {
+export type SpeechCommand = Omit<SpeechRequest, 'model'>;
+export type TranscriptionCommand = Omit<TranscriptionRequest, 'model'>;
+
+/** A routed call of one kind (core's Speech, Transcription): the model resolved first, then answered or streamed. */
+export interface MeteredService<Cmd, R, Part> {
   resolve(principal: Principal, modelId: unknown): ModelSpec;
-  answer(principal: Principal, model: ModelSpec, request: Req, meta: AudioCallMeta): Promise<R>;
-  stream(principal: Principal, model: ModelSpec, request: Req, meta: AudioCallMeta): AsyncIterable<Part>;
+  answer(principal: Principal, model: ModelSpec, command: Cmd, meta: AudioCallMeta): Promise<R>;
+  stream(principal: Principal, model: ModelSpec, command: Cmd, meta: AudioCallMeta): AsyncIterable<Part>;
 }
 
 export interface AudioRouterDeps {
-  speech: MeteredService<SpeechRequest, SpeechResult, SpeechStreamPart>;
-  transcription: MeteredService<TranscriptionRequest, TranscriptionResult, TranscriptionStreamPart>;
+  speech: MeteredService<SpeechCommand, SpeechResult, SpeechStreamPart>;
+  transcription: MeteredService<TranscriptionCommand, TranscriptionResult, TranscriptionStreamPart>;
 }

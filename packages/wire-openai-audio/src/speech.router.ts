@@ -1,16 +1,15 @@
 import type { Response } from 'express';
-import { estimateTextTokens, type SpeechRequest, type SpeechStreamPart } from '@gateway/core';
+import { estimateTextTokens, type SpeechStreamPart } from '@gateway/core';
 import { jsonBody, jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings, type KeyedContext } from '@gateway/http-kit';
 import { speechResponse } from './audio.openapi';
-import type { AudioRouterDeps } from './audio.services';
+import type { AudioRouterDeps, SpeechCommand } from './audio.services';
 import { pumpAudio } from './audio-pump';
 import { speechRequestSchema, type SpeechRequestBody } from './speech.request.schema';
 
 const FORMAT = 'openai-audio';
 
-export function decodeSpeechRequest(body: SpeechRequestBody): SpeechRequest {
+export function decodeSpeechRequest(body: SpeechRequestBody): SpeechCommand {
   return {
-    model: body.model,
     input: body.input,
     voice: typeof body.voice === 'string' ? body.voice : { id: body.voice.id },
     ...(body.instructions ? { instructions: body.instructions } : {}),
@@ -29,7 +28,7 @@ async function* audioOf(parts: AsyncIterable<SpeechStreamPart>, res: Response): 
 }
 
 /** `speech.audio.delta` events (the audio in the requested format, base64), then `speech.audio.done` with usage. */
-function speechEvents(request: SpeechRequest) {
+function speechEvents(request: SpeechCommand) {
   return (part: SpeechStreamPart) => {
     if (part.type === 'audio') {
       return [{ event: 'speech.audio.delta', data: { type: 'speech.audio.delta', audio: Buffer.from(part.data).toString('base64') } }];

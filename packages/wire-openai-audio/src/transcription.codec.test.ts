@@ -1,4 +1,5 @@
-import type { TranscriptionRequest, TranscriptionResult } from '@gateway/core';
+import type { TranscriptionResult } from '@gateway/core';
+import type { TranscriptionCommand } from './audio.services';
 import { toSrt, toVtt } from './subtitles';
 import { coerceTranscriptionFields, decodeTranscription, uploadedAudio } from './transcription.request.codec';
 import { encodeTranscript } from './transcription.response.codec';
@@ -12,7 +13,7 @@ const file = (over: Partial<{ fieldname: string; originalname: string; mimetype:
 });
 
 const audio = { data: Buffer.from('x'), filename: 'a.wav' };
-const request = (over: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({ model: 'm', task: 'transcribe', audio, ...over });
+const request = (over: Partial<TranscriptionCommand> = {}): TranscriptionCommand => ({ task: 'transcribe', audio, ...over });
 const result: TranscriptionResult = {
   text: 'Hello there. General Kenobi.',
   durationSeconds: 3.2,

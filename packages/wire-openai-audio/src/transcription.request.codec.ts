@@ -1,4 +1,5 @@
 import { invalid, type TranscriptionRequest } from '@gateway/core';
+import type { TranscriptionCommand } from './audio.services';
 import type { TranscriptFormat, TranscriptionFields } from './transcription.request.schema';
 
 type Fields = Record<string, unknown>;
@@ -53,17 +54,16 @@ const TIMED: ReadonlySet<TranscriptFormat> = new Set(['srt', 'vtt', 'verbose_jso
 /** The canonical request of a checked form (translations have no language, granularities or stream). */
 export function decodeTranscription(
   task: TranscriptionRequest['task'],
-  fields: Pick<TranscriptionFields, 'model' | 'prompt' | 'temperature' | 'language' | 'timestamp_granularities'>,
+  fields: Pick<TranscriptionFields, 'prompt' | 'temperature' | 'language' | 'timestamp_granularities'>,
   format: TranscriptFormat,
   audio: TranscriptionRequest['audio'],
-): TranscriptionRequest {
+): TranscriptionCommand {
   const granularities = new Set(TIMED.has(format) ? ['segment' as const] : []);
   if (format === 'verbose_json' && fields.timestamp_granularities?.length) {
     granularities.clear();
     for (const g of fields.timestamp_granularities) granularities.add(g);
   }
   return {
-    model: fields.model,
     task,
     audio,
     ...(fields.language ? { language: fields.language } : {}),

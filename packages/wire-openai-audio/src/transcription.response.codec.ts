@@ -1,4 +1,5 @@
-import type { TranscriptionRequest, TranscriptionResult } from '@gateway/core';
+import type { TranscriptionResult } from '@gateway/core';
+import type { TranscriptionCommand } from './audio.services';
 import { toSrt, toVtt } from './subtitles';
 import type { TranscriptFormat } from './transcription.request.schema';
 
@@ -30,7 +31,7 @@ function segmentsOf(result: TranscriptionResult) {
   return result.text ? [{ start: 0, end: result.durationSeconds ?? 0, text: result.text }] : [];
 }
 
-function verbose(request: TranscriptionRequest, result: TranscriptionResult) {
+function verbose(request: TranscriptionCommand, result: TranscriptionResult) {
   const granularities = request.timestampGranularities ?? ['segment'];
   const usage = transcriptUsage(result);
   return {
@@ -63,7 +64,7 @@ const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The answer in the requested format: JSON for json and verbose_json, plain text for text, srt and vtt (as OpenAI sends them). */
-export function encodeTranscript(request: TranscriptionRequest, format: TranscriptFormat, result: TranscriptionResult): EncodedTranscript {
+export function encodeTranscript(request: TranscriptionCommand, format: TranscriptFormat, result: TranscriptionResult): EncodedTranscript {
   switch (format) {
     case 'text':
       return { contentType: TEXT, body: `${result.text}\n` };
