@@ -93,8 +93,8 @@ function decode(input: string, stdin: Uint8Array | undefined, signal?: AbortSign
   const child = spawn(ffmpegPath(), args, { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], signal });
   let stderr = '';
   let bytes = 0;
-  child.stdout.on('data', (d: Buffer) => void (bytes += d.length));
-  child.stderr.on('data', (d: Buffer) => void (stderr.length < 256_000 && (stderr += d.toString())));
+  child.stdout!.on('data', (d: Buffer) => void (bytes += d.length));
+  child.stderr!.on('data', (d: Buffer) => void (stderr.length < 256_000 && (stderr += d.toString())));
   if (stdin) {
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(stdin);

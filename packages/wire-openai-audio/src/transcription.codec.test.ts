@@ -38,11 +38,11 @@ describe('transcription form fields', () => {
   });
 
   it('asks the upstream for segments when the answer needs timing, and for exactly the granularities verbose_json names', () => {
-    const fields = { model: 'm', timestamp_granularities: ['word' as const] };
+    const fields = { timestamp_granularities: ['word' as const] };
     expect(decodeTranscription('transcribe', fields, 'json', audio).timestampGranularities).toBeUndefined();
     expect(decodeTranscription('transcribe', fields, 'srt', audio).timestampGranularities).toEqual(['segment']);
     expect(decodeTranscription('transcribe', fields, 'verbose_json', audio).timestampGranularities).toEqual(['word']);
-    expect(decodeTranscription('transcribe', { model: 'm' }, 'verbose_json', audio).timestampGranularities).toEqual(['segment']);
+    expect(decodeTranscription('transcribe', {}, 'verbose_json', audio).timestampGranularities).toEqual(['segment']);
   });
 
   it('takes one audio file part by extension or content type, and names `file` in every refusal', () => {

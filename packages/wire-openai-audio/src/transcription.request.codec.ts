@@ -58,7 +58,7 @@ export function decodeTranscription(
   format: TranscriptFormat,
   audio: TranscriptionRequest['audio'],
 ): TranscriptionCommand {
-  const granularities = new Set(TIMED.has(format) ? ['segment' as const] : []);
+  const granularities = new Set<'word' | 'segment'>(TIMED.has(format) ? ['segment'] : []);
   if (format === 'verbose_json' && fields.timestamp_granularities?.length) {
     granularities.clear();
     for (const g of fields.timestamp_granularities) granularities.add(g);

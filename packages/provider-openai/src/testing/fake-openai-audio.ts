@@ -83,7 +83,7 @@ async function formOf(r: FakeHttpRequest): Promise<Record<string, unknown>> {
 
 const SECONDS = 3.5;
 const segments = (text: string) => [
-  { id: 0, seek: 0, start: 0, end: 1.5, text: text.split('. ')[0], tokens: [50364], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01 },
+  { id: 0, seek: 0, start: 0, end: 1.5, text: text.split('. ')[0]!, tokens: [50364], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01 },
   { id: 1, seek: 0, start: 1.5, end: SECONDS, text: text.split('. ').slice(1).join('. '), tokens: [50365], temperature: 0, avg_logprob: -0.3, compression_ratio: 1.1, no_speech_prob: 0.01 },
 ];
 const words = (text: string) => text.split(' ').map((word, i, all) => ({ word, start: (i * SECONDS) / all.length, end: ((i + 1) * SECONDS) / all.length }));
