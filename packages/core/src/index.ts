@@ -23,7 +23,17 @@ export { type NativeRequest, nativeBody, nativeRequestFor } from './native-reque
 export { ACCOUNT_RESOURCES_POLICIES, type AccountResourcesPolicy } from './account-resources';
 export { type HostedTool, HOSTED_TOOLS_POLICIES, type HostedToolsPolicy } from './hosted-tools';
 export { type GeneratedImage, type ImageInput, type ImageRequest, type ImageResult, type ImageStreamPart, type ImageUsage } from './image';
-export { type Deployment, type Group, ModelCatalogue, type ModelKind, type ModelSpec } from './catalogue';
+export { type Deployment, type Group, ModelCatalogue, MODEL_KINDS, type ModelKind, type ModelSpec } from './catalogue';
+export { type EmbeddingInput, type EmbeddingRequest, type EmbeddingResult, normalisedVector, shortenedVector } from './embedding';
+export { type RerankRequest, type RerankResult } from './rerank';
+export { type ModerationInput, type ModerationRequest, type ModerationResult, type ModerationVerdict } from './moderation';
+export { type SpeechFormat, type SpeechRequest, type SpeechResult, type SpeechStreamPart } from './speech';
+export {
+  type TranscriptionRequest,
+  type TranscriptionResult,
+  type TranscriptionSegment,
+  type TranscriptionStreamPart,
+} from './transcription';
 export {
   ASPECT_RATIOS,
   type AspectRatio,
@@ -78,6 +88,11 @@ export {
 export { type ContentProbe, type ContentProbes } from './ports/content-probes.port';
 export { type ConversationKind, type ConversationStore, type StoredConversation, type StoredTurn } from './ports/conversation-store.port';
 export { type ImageModelPort } from './ports/image-model.port';
+export { type EmbeddingModelPort } from './ports/embedding-model.port';
+export { type RerankModelPort } from './ports/rerank-model.port';
+export { type ModerationModelPort } from './ports/moderation-model.port';
+export { type SpeechModelPort } from './ports/speech-model.port';
+export { type TranscriptionModelPort } from './ports/transcription-model.port';
 export {
   type Account,
   type ApiKeyRecord,

@@ -36,7 +36,7 @@ export const googleOptionsSchema = {
  * Gemini text, Gemini image output (generateContent → inlineData) and Veo (predictLongRunning). The base URL is
  * without `/v1beta`, as the @google/genai SDK takes it.
  */
-export function createGoogleProvider(config: ProviderEntry): Required<ProviderPorts> {
+export function createGoogleProvider(config: ProviderEntry): ProviderPorts & Required<Pick<ProviderPorts, 'text' | 'image' | 'video'>> {
   const o = config.options;
   rejectUnknownOptions(o, Object.keys(googleOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);

@@ -34,7 +34,7 @@ export const openAiOptionsSchema = {
 } as const;
 
 /** Chat or Responses text, image generations and edits, and Sora (videos API). The base URL includes `/v1`, as the openai SDK takes it. */
-export function createOpenAiProvider(config: ProviderEntry): Required<ProviderPorts> {
+export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Required<Pick<ProviderPorts, 'text' | 'image' | 'video'>> {
   rejectUnknownOptions(config.options, Object.keys(openAiOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const organization = readOption.string(config.options, 'organization');

@@ -32,6 +32,7 @@ function toRecord(r: Record<string, any>): UsageRecord {
     cachedTokens: num(r.cached_tokens),
     cacheWriteTokens: num(r.cache_write_tokens),
     reasoningTokens: num(r.reasoning_tokens),
+    ...units(r),
     latencyMs: num(r.latency_ms),
     ttftMs: num(r.ttft_ms) ?? null,
     taskId: r.task_id,
@@ -42,6 +43,16 @@ function toRecord(r: Record<string, any>): UsageRecord {
     credits: num(r.credits),
     warnings: r.warnings ? (typeof r.warnings === 'string' ? JSON.parse(r.warnings) : r.warnings) : [],
     video: videoOf(r),
+  };
+}
+
+/** The metered kinds' units, on the rows that have them (text, image and video rows show none). */
+function units(r: Record<string, any>): Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated'> {
+  return {
+    ...(num(r.characters) === undefined ? {} : { characters: num(r.characters) }),
+    ...(num(r.audio_seconds) === undefined ? {} : { audioSeconds: num(r.audio_seconds) }),
+    ...(num(r.search_units) === undefined ? {} : { searchUnits: num(r.search_units) }),
+    ...(r.estimated === null || r.estimated === undefined ? {} : { estimated: Boolean(r.estimated) }),
   };
 }
 

@@ -1,0 +1,24 @@
+/** Speech: text spoken as audio, whatever the upstream. */
+import type { Warning } from './warnings';
+
+export type SpeechFormat = 'mp3' | 'opus' | 'aac' | 'flac' | 'wav' | 'pcm';
+
+export interface SpeechRequest {
+  /** the upstream model name (the use case sets it per deployment) */
+  model: string;
+  input: string;
+  voice: string;
+  instructions?: string;
+  format: SpeechFormat;
+  speed?: number;
+}
+
+export interface SpeechResult {
+  audio: Uint8Array;
+  mediaType: string;
+  warnings: Warning[];
+  upstreamRequestId?: string;
+}
+
+/** A streamed speech call's parts: audio chunks in the requested format, then the end. */
+export type SpeechStreamPart = { type: 'audio'; data: Uint8Array } | { type: 'finish'; warnings: Warning[] };
