@@ -1,5 +1,6 @@
 import type { TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import { type ProviderDescriptor } from '@gateway/provider-kit';
+import { SimulatorEmbeddingModel } from './simulator-embedding-model';
 import { SimulatorImageModel } from './simulator-image-model';
 import { SimulatorTextModel } from './simulator-text-model';
 import { SimulatorVideoModel } from './simulator-video-model';
@@ -19,6 +20,7 @@ export interface SimulatorProvider {
   text: TextModelPort;
   image: SimulatorImageModel;
   video: VideoModelPort;
+  embedding: SimulatorEmbeddingModel;
 }
 
 /** `options` of a simulator provider entry (dataDir comes from the server, not the config). */
@@ -37,6 +39,7 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     text: new SimulatorTextModel({ chunkDelayMs: options.chunkDelayMs }),
     image: new SimulatorImageModel(),
     video: new SimulatorVideoModel({ queuedMs: options.queuedMs, videoLatencyMs: options.videoLatencyMs, dataDir: options.dataDir }),
+    embedding: new SimulatorEmbeddingModel(),
   };
 }
 

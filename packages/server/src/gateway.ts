@@ -18,6 +18,7 @@ import { usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
+import { wireEmbeddings } from './wiring/embeddings';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireText } from './wiring/text';
@@ -158,6 +159,7 @@ function gatewayAreas(
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
+  const embeddings = wireEmbeddings(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -167,6 +169,7 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
+    ...embeddings.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {

@@ -10,10 +10,11 @@ import {
   type WireFormat,
 } from '@gateway/http-kit';
 import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
-import { geminiContentFormat } from '@gateway/wire-gemini-content';
+import { geminiContentFormat, geminiEmbedFormat } from '@gateway/wire-gemini-content';
 import { geminiVideoFormat } from '@gateway/wire-gemini-video';
 import { modelsFormat } from '@gateway/wire-models';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
+import { openAiEmbeddingsFormat } from '@gateway/wire-openai-embeddings';
 import { openAiImagesFormat } from '@gateway/wire-openai-images';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
 import { openAiVideosFormat } from '@gateway/wire-openai-videos';
@@ -30,6 +31,8 @@ export const WIRE_FORMATS = [
   openAiChatFormat,
   anthropicMessagesFormat,
   geminiContentFormat,
+  geminiEmbedFormat,
+  openAiEmbeddingsFormat,
   openAiResponsesFormat,
   openAiImagesFormat,
   modelsFormat,
