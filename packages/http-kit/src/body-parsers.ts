@@ -61,7 +61,7 @@ const refusal = (p: TextProblem, param?: string) => invalid(p, PROBLEM_MESSAGE[p
  * values either way (a route whose vendor admits more, embeddings' token arrays, passes its own `maxValues`); a JSON
  * body must be an object.
  */
-export function jsonBody(limit = LIMITS.jsonBytes, maxValues = LIMITS.jsonValues): RequestHandler {
+export function jsonBody(limit: number = LIMITS.jsonBytes, maxValues: number = LIMITS.jsonValues): RequestHandler {
   const plain = jsonParser(limit, maxValues);
   const inflatedLimit = Math.min(limit, LIMITS.inflatedJsonBytes);
   const compressed = jsonParser(inflatedLimit, maxValues);

@@ -11,6 +11,7 @@ import {
 import { GOOGLE_DEFAULT_BASE_URL, GOOGLE_REQUEST_ID_HEADERS } from './google-api';
 import { GoogleChatModel } from './google-chat-model';
 import { describeGoogleFailure } from './google-error';
+import { GoogleEmbeddingModel } from './google-embedding-model';
 import { GoogleImageModel } from './google-image-model';
 import { GoogleVideoModel } from './google-video-model';
 
@@ -58,6 +59,7 @@ export function createGoogleProvider(config: ProviderEntry): ProviderPorts & Req
   return {
     text: model,
     image: new GoogleImageModel(http.text, apiVersion),
+    embedding: new GoogleEmbeddingModel(http.text, apiVersion),
     video: new GoogleVideoModel(http.media, apiVersion, {
       personGeneration:
         o?.veoPersonGeneration === undefined

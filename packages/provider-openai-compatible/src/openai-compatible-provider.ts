@@ -1,5 +1,5 @@
-import type { TextModelPort } from '@gateway/provider-kit';
-import { describeChatFailure, requireBaseUrl, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
+import type { EmbeddingModelPort, TextModelPort } from '@gateway/provider-kit';
+import { describeChatFailure, OpenAiEmbeddingsModel, requireBaseUrl, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
 
@@ -14,6 +14,8 @@ export interface OpenAiCompatibleProviderConfig {
 
 export interface OpenAiCompatibleProvider {
   text: TextModelPort;
+  /** `<base>/embeddings` (vLLM, Ollama, LM Studio, TEI, Infinity), asked for float vectors */
+  embedding: EmbeddingModelPort;
   close(): void;
   drain(): void;
 }
@@ -30,6 +32,7 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
   });
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),
+    embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),
     close: () => transport.destroy(),
     drain: () => transport.drain(),
   };

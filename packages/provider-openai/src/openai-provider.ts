@@ -3,6 +3,7 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
+  OpenAiEmbeddingsModel,
   textAndMediaClients,
   type ProviderDescriptor,
   type ProviderEntry,
@@ -61,6 +62,7 @@ export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Req
           : new OpenAiAutoTextModel(new OpenAiChatModel(http.text), new OpenAiResponsesModel(http.text)),
     image: new OpenAiImageModel(http.media),
     video: new OpenAiVideoModel(http.media),
+    embedding: new OpenAiEmbeddingsModel(http.text),
     close: http.close,
     drain: http.drain,
   };
