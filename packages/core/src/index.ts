@@ -162,6 +162,8 @@ export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';
 export { ImageGeneration } from './use-cases/image-generation';
+export { Rerank } from './use-cases/rerank';
+export { Moderation } from './use-cases/moderation';
 export { type EmbeddingAnswer, type EmbeddingFieldNames, Embeddings } from './use-cases/embeddings';
 export { IMAGE_LIMITS, type ImageCommand, type ImageFile, type PreparedImageCall } from './use-cases/image-request-check';
 export { type VideoProviderLookup } from './use-cases/video-target';

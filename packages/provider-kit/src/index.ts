@@ -41,6 +41,7 @@ export {
   readChatStream,
 } from './chat-dialect';
 export { TranscriptionsModel, WHISPER_DIALECT, type TranscriptionDialect } from './audio-dialect';
+export { embeddingTexts } from './embedding-texts';
 export { createRedactor, type Redact } from './secret-redactor';
 export { OpenAiEmbeddingsModel } from './embeddings-dialect';
 export { providerSecrets, redactingPorts } from './redacting-ports';

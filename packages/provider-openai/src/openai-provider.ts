@@ -14,6 +14,7 @@ import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api
 import { OpenAiChatModel } from './openai-chat-model';
 import { describeOpenAiFailure } from './openai-error';
 import { OpenAiImageModel } from './openai-image-model';
+import { OpenAiModerationModel } from './openai-moderation-model';
 import { OpenAiResponsesModel } from './openai-responses-model';
 import { OpenAiVideoModel } from './openai-video-model';
 
@@ -62,6 +63,7 @@ export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Req
           : new OpenAiAutoTextModel(new OpenAiChatModel(http.text), new OpenAiResponsesModel(http.text)),
     image: new OpenAiImageModel(http.media),
     video: new OpenAiVideoModel(http.media),
+    moderation: new OpenAiModerationModel(http.text),
     embedding: new OpenAiEmbeddingsModel(http.text),
     close: http.close,
     drain: http.drain,

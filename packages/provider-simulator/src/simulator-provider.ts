@@ -2,6 +2,8 @@ import type { TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import { type ProviderDescriptor } from '@gateway/provider-kit';
 import { SimulatorEmbeddingModel } from './simulator-embedding-model';
 import { SimulatorImageModel } from './simulator-image-model';
+import { SimulatorModerationModel } from './simulator-moderation-model';
+import { SimulatorRerankModel } from './simulator-rerank-model';
 import { SimulatorTextModel } from './simulator-text-model';
 import { SimulatorVideoModel } from './simulator-video-model';
 
@@ -20,6 +22,8 @@ export interface SimulatorProvider {
   text: TextModelPort;
   image: SimulatorImageModel;
   video: VideoModelPort;
+  rerank: SimulatorRerankModel;
+  moderation: SimulatorModerationModel;
   embedding: SimulatorEmbeddingModel;
 }
 
@@ -39,6 +43,8 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     text: new SimulatorTextModel({ chunkDelayMs: options.chunkDelayMs }),
     image: new SimulatorImageModel(),
     video: new SimulatorVideoModel({ queuedMs: options.queuedMs, videoLatencyMs: options.videoLatencyMs, dataDir: options.dataDir }),
+    rerank: new SimulatorRerankModel(),
+    moderation: new SimulatorModerationModel(),
     embedding: new SimulatorEmbeddingModel(),
   };
 }

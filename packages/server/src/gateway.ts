@@ -21,6 +21,7 @@ import { allObservers, type AreaWiring, type WiringContext } from './wiring/cont
 import { wireEmbeddings } from './wiring/embeddings';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
+import { wireRetrieval } from './wiring/retrieval';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
@@ -160,6 +161,7 @@ function gatewayAreas(
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const embeddings = wireEmbeddings(ctx);
+  const retrieval = wireRetrieval(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -169,6 +171,7 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
+    ...retrieval.services,
     ...embeddings.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };

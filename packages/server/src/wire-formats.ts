@@ -16,8 +16,10 @@ import { modelsFormat } from '@gateway/wire-models';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
 import { openAiEmbeddingsFormat } from '@gateway/wire-openai-embeddings';
 import { openAiImagesFormat } from '@gateway/wire-openai-images';
+import { openAiModerationsFormat } from '@gateway/wire-openai-moderations';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
 import { openAiVideosFormat } from '@gateway/wire-openai-videos';
+import { rerankFormat } from '@gateway/wire-rerank';
 import { usageFormat } from '@gateway/wire-usage';
 import { videoTasksFormat } from '@gateway/wire-video-tasks';
 import { webhooksFormat } from '@gateway/wire-webhooks';
@@ -35,6 +37,8 @@ export const WIRE_FORMATS = [
   openAiEmbeddingsFormat,
   openAiResponsesFormat,
   openAiImagesFormat,
+  rerankFormat,
+  openAiModerationsFormat,
   modelsFormat,
   geminiVideoFormat,
   openAiVideosFormat,

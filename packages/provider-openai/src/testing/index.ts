@@ -2,3 +2,4 @@
 export { type FakeSora, startFakeSora } from './fake-sora-upstream';
 export { type FakeOpenAiEmbeddings, fakeOpenAiVector, startFakeOpenAiEmbeddings } from './fake-openai-embeddings';
 export { type FakeOpenAiAudio, fakeSpeechBytes, startFakeOpenAiAudio } from './fake-openai-audio';
+export { type FakeOpenAiModerations, startFakeOpenAiModerations } from './fake-openai-moderations';
