@@ -18,7 +18,7 @@ export {
   type Usage,
   type UserContent,
 } from './text';
-export { estimateInputTokens } from './token-estimate';
+export { estimateInputTokens, estimateTextTokens } from './token-estimate';
 export { type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
 export { ACCOUNT_RESOURCES_POLICIES, type AccountResourcesPolicy } from './account-resources';
 export { type HostedTool, HOSTED_TOOLS_POLICIES, type HostedToolsPolicy } from './hosted-tools';
@@ -162,6 +162,8 @@ export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';
 export { ImageGeneration } from './use-cases/image-generation';
+export { checkSpeechCommand, Speech, SPEECH_LIMITS, type SpeechCommand } from './use-cases/speech';
+export { checkTranscriptionCommand, Transcription, TRANSCRIPTION_LIMITS, type TranscriptionCommand } from './use-cases/transcription';
 export { Rerank } from './use-cases/rerank';
 export { Moderation } from './use-cases/moderation';
 export { type EmbeddingAnswer, type EmbeddingFieldNames, Embeddings } from './use-cases/embeddings';

@@ -7,7 +7,8 @@ export interface SpeechRequest {
   /** the upstream model name (the use case sets it per deployment) */
   model: string;
   input: string;
-  voice: string;
+  /** a built-in voice by name, or a custom voice by id */
+  voice: string | { id: string };
   instructions?: string;
   format: SpeechFormat;
   speed?: number;

@@ -1,5 +1,5 @@
-import type { EmbeddingModelPort, RerankModelPort, TextModelPort } from '@gateway/provider-kit';
-import { describeChatFailure, OpenAiEmbeddingsModel, requireBaseUrl, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
+import type { EmbeddingModelPort, RerankModelPort, TextModelPort, TranscriptionModelPort } from '@gateway/provider-kit';
+import { describeChatFailure, OpenAiEmbeddingsModel, requireBaseUrl, TranscriptionsModel, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
 import { JinaRerankModel } from './jina-rerank-model';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
@@ -15,6 +15,8 @@ export interface OpenAiCompatibleProviderConfig {
 
 export interface OpenAiCompatibleProvider {
   text: TextModelPort;
+  /** `<base>/audio/transcriptions` and `/audio/translations` (vLLM, faster-whisper servers, Groq) */
+  transcription: TranscriptionModelPort;
   /** `<base>/rerank` in Jina's shape (vLLM, Infinity) */
   rerank: RerankModelPort;
   /** `<base>/embeddings` (vLLM, Ollama, LM Studio, TEI, Infinity), asked for float vectors */
@@ -35,6 +37,7 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
   });
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),
+    transcription: new TranscriptionsModel(transport),
     rerank: new JinaRerankModel(transport),
     embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),
     close: () => transport.destroy(),

@@ -5,6 +5,7 @@ import {
   requireBaseUrl,
   OpenAiEmbeddingsModel,
   textAndMediaClients,
+  TranscriptionsModel,
   type ProviderDescriptor,
   type ProviderEntry,
   type ProviderPorts,
@@ -16,6 +17,8 @@ import { describeOpenAiFailure } from './openai-error';
 import { OpenAiImageModel } from './openai-image-model';
 import { OpenAiModerationModel } from './openai-moderation-model';
 import { OpenAiResponsesModel } from './openai-responses-model';
+import { OpenAiSpeechModel } from './openai-speech-model';
+import { OPENAI_TRANSCRIPTION_DIALECT } from './openai-transcription-dialect';
 import { OpenAiVideoModel } from './openai-video-model';
 
 /** `options` of an openai provider entry. */
@@ -63,6 +66,8 @@ export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Req
           : new OpenAiAutoTextModel(new OpenAiChatModel(http.text), new OpenAiResponsesModel(http.text)),
     image: new OpenAiImageModel(http.media),
     video: new OpenAiVideoModel(http.media),
+    speech: new OpenAiSpeechModel(http.media),
+    transcription: new TranscriptionsModel(http.media, OPENAI_TRANSCRIPTION_DIALECT),
     moderation: new OpenAiModerationModel(http.text),
     embedding: new OpenAiEmbeddingsModel(http.text),
     close: http.close,

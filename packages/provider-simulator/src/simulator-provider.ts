@@ -4,7 +4,9 @@ import { SimulatorEmbeddingModel } from './simulator-embedding-model';
 import { SimulatorImageModel } from './simulator-image-model';
 import { SimulatorModerationModel } from './simulator-moderation-model';
 import { SimulatorRerankModel } from './simulator-rerank-model';
+import { SimulatorSpeechModel } from './simulator-speech-model';
 import { SimulatorTextModel } from './simulator-text-model';
+import { SimulatorTranscriptionModel } from './simulator-transcription-model';
 import { SimulatorVideoModel } from './simulator-video-model';
 
 export interface SimulatorOptions {
@@ -22,6 +24,8 @@ export interface SimulatorProvider {
   text: TextModelPort;
   image: SimulatorImageModel;
   video: VideoModelPort;
+  speech: SimulatorSpeechModel;
+  transcription: SimulatorTranscriptionModel;
   rerank: SimulatorRerankModel;
   moderation: SimulatorModerationModel;
   embedding: SimulatorEmbeddingModel;
@@ -43,6 +47,8 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     text: new SimulatorTextModel({ chunkDelayMs: options.chunkDelayMs }),
     image: new SimulatorImageModel(),
     video: new SimulatorVideoModel({ queuedMs: options.queuedMs, videoLatencyMs: options.videoLatencyMs, dataDir: options.dataDir }),
+    speech: new SimulatorSpeechModel(),
+    transcription: new SimulatorTranscriptionModel(),
     rerank: new SimulatorRerankModel(),
     moderation: new SimulatorModerationModel(),
     embedding: new SimulatorEmbeddingModel(),

@@ -19,6 +19,7 @@ import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireEmbeddings } from './wiring/embeddings';
+import { wireAudio } from './wiring/audio';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireRetrieval } from './wiring/retrieval';
@@ -160,6 +161,7 @@ function gatewayAreas(
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
+  const audio = wireAudio(ctx);
   const embeddings = wireEmbeddings(ctx);
   const retrieval = wireRetrieval(ctx);
   const { env, config, stores, clock } = ctx;
@@ -171,6 +173,7 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
+    ...audio.services,
     ...retrieval.services,
     ...embeddings.services,
   };

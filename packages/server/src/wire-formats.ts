@@ -13,6 +13,7 @@ import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
 import { geminiContentFormat, geminiEmbedFormat } from '@gateway/wire-gemini-content';
 import { geminiVideoFormat } from '@gateway/wire-gemini-video';
 import { modelsFormat } from '@gateway/wire-models';
+import { openAiAudioFormat } from '@gateway/wire-openai-audio';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
 import { openAiEmbeddingsFormat } from '@gateway/wire-openai-embeddings';
 import { openAiImagesFormat } from '@gateway/wire-openai-images';
@@ -37,6 +38,7 @@ export const WIRE_FORMATS = [
   openAiEmbeddingsFormat,
   openAiResponsesFormat,
   openAiImagesFormat,
+  openAiAudioFormat,
   rerankFormat,
   openAiModerationsFormat,
   modelsFormat,

@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import type { TranscriptionRequest, TranscriptionStreamPart } from '@gateway/core';
-import { jsonRequestBody, multipartBody, openAiErrorShape, pumpStream, routeOf, sendWarnings, type KeyedContext } from '@gateway/http-kit';
+import { jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings, type KeyedContext } from '@gateway/http-kit';
 import { transcriptionForm, transcriptionResponse, translationForm } from './audio.openapi';
+import { audioUpload } from './audio-upload';
 import type { AudioRouterDeps } from './audio.services';
 import { coerceTranscriptionFields, decodeTranscription, uploadedAudio, type UploadedFile } from './transcription.request.codec';
 import {
@@ -63,7 +64,7 @@ const common = {
   auth: { kind: 'api-key', role: 'member' },
   response: transcriptionResponse,
   errors: 'openai',
-  parse: [multipartBody],
+  parse: [audioUpload],
 } as const;
 
 export const transcriptionRoutes = [
