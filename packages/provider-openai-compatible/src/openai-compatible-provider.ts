@@ -15,6 +15,8 @@ export interface OpenAiCompatibleProviderConfig {
 
 export interface OpenAiCompatibleProvider {
   text: TextModelPort;
+  /** `<base>/embeddings` (vLLM, Ollama, LM Studio, TEI, Infinity), asked for float vectors */
+  embedding: EmbeddingModelPort;
   /** `<base>/audio/transcriptions` and `/audio/translations` (vLLM, faster-whisper servers, Groq) */
   transcription: TranscriptionModelPort;
   /** `<base>/rerank` in Jina's shape (vLLM, Infinity) */
@@ -37,6 +39,7 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
   });
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),
+    embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),
     transcription: new TranscriptionsModel(transport),
     rerank: new JinaRerankModel(transport),
     embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),

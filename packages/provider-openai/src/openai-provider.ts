@@ -66,6 +66,7 @@ export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Req
           : new OpenAiAutoTextModel(new OpenAiChatModel(http.text), new OpenAiResponsesModel(http.text)),
     image: new OpenAiImageModel(http.media),
     video: new OpenAiVideoModel(http.media),
+    embedding: new OpenAiEmbeddingsModel(http.text),
     speech: new OpenAiSpeechModel(http.media),
     transcription: new TranscriptionsModel(http.media, OPENAI_TRANSCRIPTION_DIALECT),
     moderation: new OpenAiModerationModel(http.text),

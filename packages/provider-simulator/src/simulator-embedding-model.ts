@@ -31,15 +31,32 @@ function fnv1a(text: string, seed = 0x811c9dc5): number {
   return h >>> 0;
 }
 
-/** Adds one feature to the vector: its bucket from one hash, its sign from another (so collisions cancel out on average). */
+/**
+ * Prefix lengths every feature lands in (Matryoshka-like): each feature adds to one bucket within the first 128, one
+ * within the first 512 and one anywhere, so a vector cut to any of these lengths still holds every feature.
+ */
+const LEVELS = [128, 512] as const;
+const SEEDS = [0x811c9dc5, 0x2f8a1b3d, 0x6b43a9b5];
+
+/** Adds one feature to the vector: its buckets from one hash per level, its sign from another (collisions cancel on average). */
 function add(vector: Float64Array, feature: string, weight: number): void {
-  const bucket = fnv1a(feature) % vector.length;
-  const sign = fnv1a(feature, 0x9747b28c) & 1 ? 1 : -1;
-  vector[bucket]! += sign * weight;
+  const sign = fnv1a(feature, 0x9747b28c) & 1 ? weight : -weight;
+  const levels = [...LEVELS.filter((l) => l < vector.length), vector.length];
+  levels.forEach((length, i) => {
+    vector[fnv1a(feature, SEEDS[i]) % length]! += sign;
+  });
+}
+
+/** A light stem (plurals, -ing, -ed), so "cats" and "cat", "sleeping" and "sleep" share their word feature. */
+function stem(w: string): string {
+  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
 }
 
 function wordsOf(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w));
+  return (text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w)).map(stem);
 }
 
 /** Hashed word, word-pair and character-trigram features: texts that share words or word stems share features. */

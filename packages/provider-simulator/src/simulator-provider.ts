@@ -24,6 +24,7 @@ export interface SimulatorProvider {
   text: TextModelPort;
   image: SimulatorImageModel;
   video: VideoModelPort;
+  embedding: SimulatorEmbeddingModel;
   speech: SimulatorSpeechModel;
   transcription: SimulatorTranscriptionModel;
   rerank: SimulatorRerankModel;
@@ -47,6 +48,7 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     text: new SimulatorTextModel({ chunkDelayMs: options.chunkDelayMs }),
     image: new SimulatorImageModel(),
     video: new SimulatorVideoModel({ queuedMs: options.queuedMs, videoLatencyMs: options.videoLatencyMs, dataDir: options.dataDir }),
+    embedding: new SimulatorEmbeddingModel(),
     speech: new SimulatorSpeechModel(),
     transcription: new SimulatorTranscriptionModel(),
     rerank: new SimulatorRerankModel(),

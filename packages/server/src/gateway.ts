@@ -161,6 +161,7 @@ function gatewayAreas(
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
+  const embeddings = wireEmbeddings(ctx);
   const audio = wireAudio(ctx);
   const embeddings = wireEmbeddings(ctx);
   const retrieval = wireRetrieval(ctx);
@@ -173,6 +174,7 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
+    ...embeddings.services,
     ...audio.services,
     ...retrieval.services,
     ...embeddings.services,
