@@ -21,8 +21,6 @@ export interface OpenAiCompatibleProvider {
   transcription: TranscriptionModelPort;
   /** `<base>/rerank` in Jina's shape (vLLM, Infinity) */
   rerank: RerankModelPort;
-  /** `<base>/embeddings` (vLLM, Ollama, LM Studio, TEI, Infinity), asked for float vectors */
-  embedding: EmbeddingModelPort;
   close(): void;
   drain(): void;
 }
@@ -42,7 +40,6 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
     embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),
     transcription: new TranscriptionsModel(transport),
     rerank: new JinaRerankModel(transport),
-    embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),
     close: () => transport.destroy(),
     drain: () => transport.drain(),
   };

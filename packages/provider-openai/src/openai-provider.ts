@@ -70,7 +70,6 @@ export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Req
     speech: new OpenAiSpeechModel(http.media),
     transcription: new TranscriptionsModel(http.media, OPENAI_TRANSCRIPTION_DIALECT),
     moderation: new OpenAiModerationModel(http.text),
-    embedding: new OpenAiEmbeddingsModel(http.text),
     close: http.close,
     drain: http.drain,
   };

@@ -29,7 +29,6 @@ export interface SimulatorProvider {
   transcription: SimulatorTranscriptionModel;
   rerank: SimulatorRerankModel;
   moderation: SimulatorModerationModel;
-  embedding: SimulatorEmbeddingModel;
 }
 
 /** `options` of a simulator provider entry (dataDir comes from the server, not the config). */
@@ -53,7 +52,6 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     transcription: new SimulatorTranscriptionModel(),
     rerank: new SimulatorRerankModel(),
     moderation: new SimulatorModerationModel(),
-    embedding: new SimulatorEmbeddingModel(),
   };
 }
 

@@ -163,7 +163,6 @@ function gatewayAreas(
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const embeddings = wireEmbeddings(ctx);
   const audio = wireAudio(ctx);
-  const embeddings = wireEmbeddings(ctx);
   const retrieval = wireRetrieval(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
@@ -177,7 +176,6 @@ function gatewayAreas(
     ...embeddings.services,
     ...audio.services,
     ...retrieval.services,
-    ...embeddings.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {
