@@ -165,7 +165,6 @@ export { ImageGeneration } from './use-cases/image-generation';
 export { type EmbeddingAnswer, type EmbeddingFieldNames, Embeddings } from './use-cases/embeddings';
 export { checkSpeechCommand, Speech, SPEECH_LIMITS, type SpeechCommand } from './use-cases/speech';
 export { checkTranscriptionCommand, Transcription, TRANSCRIPTION_LIMITS, type TranscriptionCommand } from './use-cases/transcription';
-export { type EmbeddingAnswer, type EmbeddingFieldNames, Embeddings } from './use-cases/embeddings';
 export { Rerank } from './use-cases/rerank';
 export { Moderation } from './use-cases/moderation';
 export { IMAGE_LIMITS, type ImageCommand, type ImageFile, type PreparedImageCall } from './use-cases/image-request-check';
