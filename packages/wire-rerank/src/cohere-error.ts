@@ -10,6 +10,7 @@ export const cohereErrorShape: ErrorShape = {
   schema: {
     type: 'object',
     required: ['message'],
+    additionalProperties: false,
     properties: { message: { type: 'string' } },
   },
   render: (err) => ({ status: err.status, body: { message: err.message } }),

@@ -109,6 +109,14 @@ export const SAMPLES: Sample[] = [
     name: 'images:file',
     route: 'get /v1/images/files/{name}',
   },
+  // rerank and moderation
+  { name: 'rerank:cohere', route: 'post /v2/rerank', valid: { model: 'sim-rerank', query: 'blue sky', documents: ['the blue sky', 'green grass'] } },
+  {
+    name: 'rerank',
+    route: 'post /v1/rerank',
+    valid: { model: 'sim-rerank', query: 'blue sky', documents: [{ text: 'the blue sky' }, 'green grass'], return_documents: true },
+  },
+  { name: 'moderations', route: 'post /v1/moderations', valid: { model: 'sim-moderation', input: ['hello', 'kill'] } },
   // model lists
   { name: 'models', path: '/v1/models?after_id={id}&limit={id}', route: 'get /v1/models' },
   {
