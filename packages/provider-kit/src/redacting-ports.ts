@@ -170,7 +170,11 @@ function redactingMeteredPort<P extends object>(port: P, redact: Redact): P {
       if (made && typeof (made as Promise<unknown>).then === 'function')
         return guarded(async () => meteredAnswer(await (made as Promise<unknown>), redact), redact);
       if (made && Symbol.asyncIterator in (made as object))
-        return guardedStream(() => made as AsyncIterable<unknown>, (p) => p, redact);
+        return guardedStream(
+          () => made as AsyncIterable<unknown>,
+          (p) => p,
+          redact,
+        );
       return made;
     };
   }
@@ -181,7 +185,8 @@ function redactingMeteredPort<P extends object>(port: P, redact: Redact): P {
 function methodNames(port: object): string[] {
   const names = new Set<string>();
   for (let o: object | null = port; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null)
-    for (const n of Object.getOwnPropertyNames(o)) if (n !== 'constructor' && typeof (port as Record<string, unknown>)[n] === 'function') names.add(n);
+    for (const n of Object.getOwnPropertyNames(o))
+      if (n !== 'constructor' && typeof (port as Record<string, unknown>)[n] === 'function') names.add(n);
   return [...names];
 }
 
@@ -199,7 +204,9 @@ const METERED_PORTS = ['embedding', 'rerank', 'moderation', 'speech', 'transcrip
 
 /** One upstream's ports, each behind the redactor. */
 export function redactingPorts<
-  P extends { text?: TextModelPort; image?: ImageModelPort; video?: VideoModelPort } & Partial<Record<(typeof METERED_PORTS)[number], object>>,
+  P extends { text?: TextModelPort; image?: ImageModelPort; video?: VideoModelPort } & Partial<
+    Record<(typeof METERED_PORTS)[number], object>
+  >,
 >(ports: P, redact: Redact): P {
   const metered = Object.fromEntries(METERED_PORTS.flatMap((k) => (ports[k] ? [[k, redactingMeteredPort(ports[k]!, redact)]] : [])));
   return {

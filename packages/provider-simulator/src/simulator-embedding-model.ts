@@ -56,7 +56,14 @@ function stem(w: string): string {
 }
 
 function wordsOf(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w)).map(stem);
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
+    .filter((w) => !STOP_WORDS.has(w))
+    .map(stem);
 }
 
 /** Hashed word, word-pair and character-trigram features: texts that share words or word stems share features. */

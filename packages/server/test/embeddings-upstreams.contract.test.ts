@@ -53,9 +53,15 @@ afterAll(async () => {
 });
 
 const openai = (body: Record<string, unknown>) =>
-  request(gw.app).post('/v1/embeddings').set({ Authorization: `Bearer ${BETA_KEY}` }).send(body);
+  request(gw.app)
+    .post('/v1/embeddings')
+    .set({ Authorization: `Bearer ${BETA_KEY}` })
+    .send(body);
 const batch = (model: string, body: unknown) =>
-  request(gw.app).post(`/v1beta/models/${model}:batchEmbedContents`).set({ 'x-goog-api-key': BETA_KEY }).send(body as object);
+  request(gw.app)
+    .post(`/v1beta/models/${model}:batchEmbedContents`)
+    .set({ 'x-goog-api-key': BETA_KEY })
+    .send(body as object);
 const decode = (b64: string) => {
   const bytes = Buffer.from(b64, 'base64');
   return Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
@@ -139,7 +145,11 @@ describe('OpenAI embeddings inbound', () => {
 describe('Gemini batchEmbedContents inbound', () => {
   it('to OpenAI: order kept, outputDimensionality as dimensions', async () => {
     const res = await batch('oa-small', {
-      requests: ['one', 'two', 'three'].map((text) => ({ model: 'models/oa-small', content: { parts: [{ text }] }, outputDimensionality: 32 })),
+      requests: ['one', 'two', 'three'].map((text) => ({
+        model: 'models/oa-small',
+        content: { parts: [{ text }] },
+        outputDimensionality: 32,
+      })),
     });
     expect(res.status).toBe(200);
     expect(oai.bodies().at(-1)).toMatchObject({ input: ['one', 'two', 'three'], dimensions: 32 });

@@ -13,7 +13,10 @@ const auth = { Authorization: `Bearer ${BETA_KEY}` };
 const embed = (body: Record<string, unknown>, headers: Record<string, string> = auth) =>
   request(gw.app).post('/v1/embeddings').set(headers).send(body);
 const gemini = (path: string, body: unknown, version = 'v1beta') =>
-  request(gw.app).post(`/${version}/models/${path}`).set({ 'x-goog-api-key': BETA_KEY }).send(body as object);
+  request(gw.app)
+    .post(`/${version}/models/${path}`)
+    .set({ 'x-goog-api-key': BETA_KEY })
+    .send(body as object);
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 /** base64 of little-endian float32, as the openai SDK decodes it */

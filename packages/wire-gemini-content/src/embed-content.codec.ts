@@ -23,7 +23,11 @@ export function decodeEmbedRequests(requests: readonly EmbedContentRequestBody[]
   requests.forEach((r, i) => {
     for (const k of ['taskType', 'title', 'outputDimensionality'] as const)
       if (k !== 'title' && r[k] !== first?.[k])
-        throw invalid('mixed_embed_options', `${field}[${i}].${k} differs from ${field}[0].${k}: send one batch per setting.`, `${field}[${i}].${k}`);
+        throw invalid(
+          'mixed_embed_options',
+          `${field}[${i}].${k} differs from ${field}[0].${k}: send one batch per setting.`,
+          `${field}[${i}].${k}`,
+        );
   });
   const titles = requests.some((r) => r.title !== undefined);
   return {

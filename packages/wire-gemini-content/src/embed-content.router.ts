@@ -46,7 +46,10 @@ export const embedContentRoutes = atGeminiVersions([
     auth,
     params: [modelParam],
     body: jsonRequestBody<EmbedContentRequestBody>(embedContentRequestSchema),
-    response: { description: 'One embedding.', content: { 'application/json': { type: 'object', required: ['embedding'], properties: { embedding: values } } } },
+    response: {
+      description: 'One embedding.',
+      content: { 'application/json': { type: 'object', required: ['embedding'], properties: { embedding: values } } },
+    },
     errors: 'google',
     parse: [jsonBody()],
     async handle(ctx, req, res) {
@@ -66,7 +69,9 @@ export const embedContentRoutes = atGeminiVersions([
     body: jsonRequestBody<BatchEmbedContentsRequestBody>(batchEmbedContentsRequestSchema),
     response: {
       description: 'The embeddings, in request order.',
-      content: { 'application/json': { type: 'object', required: ['embeddings'], properties: { embeddings: { type: 'array', items: values } } } },
+      content: {
+        'application/json': { type: 'object', required: ['embeddings'], properties: { embeddings: { type: 'array', items: values } } },
+      },
     },
     errors: 'google',
     parse: [jsonBody()],

@@ -16,7 +16,11 @@ const refusal = (f: () => void) => {
 
 describe('the embeddings limits', () => {
   it('refuses no input, too many, an empty one, too long ones and bad dimensions, naming the field as the caller spells it', () => {
-    expect(refusal(() => checkEmbeddingCommand({ inputs: [] }, names))).toMatchObject({ code: 'invalid_input', param: 'input', status: 400 });
+    expect(refusal(() => checkEmbeddingCommand({ inputs: [] }, names))).toMatchObject({
+      code: 'invalid_input',
+      param: 'input',
+      status: 400,
+    });
     const many = Array.from({ length: EMBEDDING_LIMITS.maxInputs + 1 }, () => 'x');
     expect(refusal(() => checkEmbeddingCommand({ inputs: many }, names))).toMatchObject({ code: 'too_many_inputs' });
     expect(refusal(() => checkEmbeddingCommand({ inputs: ['a', ''] }, { input: 'requests', dimensions: 'x' }))).toMatchObject({
@@ -27,7 +31,9 @@ describe('the embeddings limits', () => {
     expect(refusal(() => checkEmbeddingCommand({ inputs: [new Array(8193).fill(1)] }, names)).code).toBe('input_too_long');
     const total = Array.from({ length: 40 }, () => new Array(8000).fill(1));
     expect(refusal(() => checkEmbeddingCommand({ inputs: total }, names)).code).toBe('input_too_long');
-    expect(refusal(() => checkEmbeddingCommand({ inputs: ['x'], dimensions: 0 }, { input: 'content', dimensions: 'outputDimensionality' }))).toMatchObject({
+    expect(
+      refusal(() => checkEmbeddingCommand({ inputs: ['x'], dimensions: 0 }, { input: 'content', dimensions: 'outputDimensionality' })),
+    ).toMatchObject({
       code: 'invalid_dimensions',
       param: 'outputDimensionality',
     });
@@ -67,6 +73,8 @@ describe('Embeddings', () => {
 
   it('refuses an answer with another number of vectors than inputs', async () => {
     const { uc } = setup({ embed: async () => ({ embeddings: [[1]], warnings: [] }) });
-    await expect(uc.embed(principal, { model, inputs: ['a', 'b'] }, meta, names)).rejects.toMatchObject({ reason: 'upstream_malformed_response' });
+    await expect(uc.embed(principal, { model, inputs: ['a', 'b'] }, meta, names)).rejects.toMatchObject({
+      reason: 'upstream_malformed_response',
+    });
   });
 });

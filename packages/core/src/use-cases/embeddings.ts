@@ -58,7 +58,9 @@ const EMBED: MeteredKindSpec<EmbeddingModelPort, EmbeddingRequest, EmbeddingResu
   operation: 'embeddings',
   call: (port, request, ctx) => port.embed(request, ctx),
   measure: (answer) =>
-    answer.usage ? { usage: { inputTokens: answer.usage.inputTokens }, warnings: answer.warnings, upstreamRequestId: answer.upstreamRequestId } : undefined,
+    answer.usage
+      ? { usage: { inputTokens: answer.usage.inputTokens }, warnings: answer.warnings, upstreamRequestId: answer.upstreamRequestId }
+      : undefined,
   estimate: (request) => estimateTokens(request.inputs),
 };
 
@@ -106,14 +108,23 @@ export function checkEmbeddingCommand(command: Pick<EmbeddingCommand, 'inputs' |
     throw invalid('too_many_inputs', `"${names.input}" may hold at most ${L.maxInputs} inputs; it has ${inputs.length}.`, names.input);
   let total = 0;
   inputs.forEach((input, i) => {
-    if (input.length === 0) throw invalid('invalid_input', `"${names.input}" item ${i} is empty: every input needs text or tokens.`, names.input);
+    if (input.length === 0)
+      throw invalid('invalid_input', `"${names.input}" item ${i} is empty: every input needs text or tokens.`, names.input);
     const tokens = tokensOf(input);
     if (tokens > L.maxTokensPerInput)
-      throw invalid('input_too_long', `"${names.input}" item ${i} has about ${tokens} tokens; at most ${L.maxTokensPerInput} are allowed.`, names.input);
+      throw invalid(
+        'input_too_long',
+        `"${names.input}" item ${i} has about ${tokens} tokens; at most ${L.maxTokensPerInput} are allowed.`,
+        names.input,
+      );
     total += tokens;
   });
   if (total > L.maxTotalTokens)
-    throw invalid('input_too_long', `"${names.input}" has about ${total} tokens in all; at most ${L.maxTotalTokens} per request.`, names.input);
+    throw invalid(
+      'input_too_long',
+      `"${names.input}" has about ${total} tokens in all; at most ${L.maxTotalTokens} per request.`,
+      names.input,
+    );
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > L.maxDimensions))
     throw invalid('invalid_dimensions', `"${names.dimensions}" must be an integer from 1 to ${L.maxDimensions}.`, names.dimensions);
 }

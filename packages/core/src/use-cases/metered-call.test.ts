@@ -30,7 +30,11 @@ function setup(ports: Record<string, RerankModelPort>) {
   const charged: number[] = [];
   const billing = { precheck: async () => {}, settle: async (_p: unknown, n: number) => void charged.push(n) } as unknown as Billing;
   const calls = new MeteredCalls(
-    { catalogue: new ModelCatalogue(models, [{ name: 'g', models: ['*'] }]), usage: { record: (r) => rows.push(r), flush: async () => {} }, billing },
+    {
+      catalogue: new ModelCatalogue(models, [{ name: 'g', models: ['*'] }]),
+      usage: { record: (r) => rows.push(r), flush: async () => {} },
+      billing,
+    },
     (id) => ports[id],
     spec,
   );
@@ -65,7 +69,7 @@ describe('MeteredCalls: the routed call of a metered kind', () => {
     expect(charged).toEqual([0.006]);
   });
 
-  it("counts the units itself, marked estimated, when the upstream reports none", async () => {
+  it('counts the units itself, marked estimated, when the upstream reports none', async () => {
     const { calls, rows } = setup({ a: answering({}) });
     await calls.answer(principal, calls.resolve(principal, 'rr'), request, meta());
     expect(rows[0]).toMatchObject({ searchUnits: 1, estimated: true });

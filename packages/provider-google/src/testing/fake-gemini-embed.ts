@@ -33,8 +33,10 @@ function fullVector(text: string): number[] {
 
 function batch(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0], model: string) {
   const requests = readJson(r)?.requests;
-  if (!Array.isArray(requests) || requests.length === 0) return sendJson(res, 400, errorBody(400, '* BatchEmbedContentsRequest.requests: must not be empty'));
-  if (requests.length > 100) return sendJson(res, 400, errorBody(400, '* BatchEmbedContentsRequest.requests: at most 100 requests can be in one batch'));
+  if (!Array.isArray(requests) || requests.length === 0)
+    return sendJson(res, 400, errorBody(400, '* BatchEmbedContentsRequest.requests: must not be empty'));
+  if (requests.length > 100)
+    return sendJson(res, 400, errorBody(400, '* BatchEmbedContentsRequest.requests: at most 100 requests can be in one batch'));
   const out: Array<{ values: number[] }> = [];
   for (const [i, q] of (requests as Array<Record<string, any>>).entries()) {
     if (q.model !== `models/${model}`)
@@ -44,7 +46,8 @@ function batch(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0], model: s
     if (q.title !== undefined && q.taskType !== 'RETRIEVAL_DOCUMENT')
       return sendJson(res, 400, errorBody(400, 'Document title is only supported for RETRIEVAL_DOCUMENT task type.'));
     const dims = q.outputDimensionality ?? FULL;
-    if (!Number.isInteger(dims) || dims < 1 || dims > FULL) return sendJson(res, 400, errorBody(400, 'outputDimensionality must be between 1 and 3072'));
+    if (!Number.isInteger(dims) || dims < 1 || dims > FULL)
+      return sendJson(res, 400, errorBody(400, 'outputDimensionality must be between 1 and 3072'));
     out.push({ values: fullVector(`${q.taskType ?? ''}:${text}`).slice(0, dims) });
   }
   sendJson(res, 200, { embeddings: out }, { 'x-goog-request-id': 'fake-gemini-embed' });
@@ -60,9 +63,15 @@ export async function startFakeGeminiEmbed(opts: { apiKey?: string; models?: str
         method: 'POST',
         pattern: /^\/v1(?:beta)?\/models\/[^/:]+:batchEmbedContents$/,
         handle: (r, res) => {
-          if (r.headers['x-goog-api-key'] !== apiKey) return sendJson(res, 403, errorBody(403, 'Method doesn\'t allow unregistered callers.'));
+          if (r.headers['x-goog-api-key'] !== apiKey)
+            return sendJson(res, 403, errorBody(403, "Method doesn't allow unregistered callers."));
           const model = /models\/([^/:]+):/.exec(r.path)![1]!;
-          if (!models.includes(model)) return sendJson(res, 404, errorBody(404, `models/${model} is not found for API version v1beta, or is not supported for embedContent.`));
+          if (!models.includes(model))
+            return sendJson(
+              res,
+              404,
+              errorBody(404, `models/${model} is not found for API version v1beta, or is not supported for embedContent.`),
+            );
           batch(r, res, model);
         },
       },

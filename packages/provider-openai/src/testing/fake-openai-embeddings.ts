@@ -43,7 +43,8 @@ function inputsOf(input: unknown): Array<string | number[]> | string {
   if (typeof input === 'string') return [input];
   if (!Array.isArray(input) || input.length === 0) return "'input' must be a non-empty string or array";
   if (input.every((x) => typeof x === 'number')) return [input as number[]];
-  if (input.every((x) => typeof x === 'string' || (Array.isArray(x) && x.every((t) => Number.isInteger(t))))) return input as Array<string | number[]>;
+  if (input.every((x) => typeof x === 'string' || (Array.isArray(x) && x.every((t) => Number.isInteger(t)))))
+    return input as Array<string | number[]>;
   return "'input' is invalid";
 }
 
@@ -52,7 +53,10 @@ function embed(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0], opts: Fa
   const model = b.model;
   if (typeof model !== 'string') return sendJson(res, 400, errorBody(400, "'model' is a required property", 'model'));
   const size = SIZES[model];
-  if (!size) return sendJson(res, 404, { error: { message: `The model \`${model}\` does not exist`, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+  if (!size)
+    return sendJson(res, 404, {
+      error: { message: `The model \`${model}\` does not exist`, type: 'invalid_request_error', param: null, code: 'model_not_found' },
+    });
   const inputs = inputsOf(b.input);
   if (typeof inputs === 'string') return sendJson(res, 400, errorBody(400, inputs, 'input'));
   if (inputs.length > 2048) return sendJson(res, 400, errorBody(400, "'input' must have at most 2048 items", 'input'));
@@ -91,7 +95,9 @@ export async function startFakeOpenAiEmbeddings(opts: FakeOpenAiEmbeddingsOption
         method: 'POST',
         pattern: /^\/v1\/embeddings$/,
         handle: (r, res) =>
-          r.headers.authorization === `Bearer ${apiKey}` ? embed(r, res, opts) : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.')),
+          r.headers.authorization === `Bearer ${apiKey}`
+            ? embed(r, res, opts)
+            : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.')),
       },
     ],
     errorBody,

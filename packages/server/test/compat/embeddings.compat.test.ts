@@ -58,7 +58,14 @@ describe('openai SDK embeddings.create', () => {
   });
 
   it('honours dimensions and token arrays', async () => {
-    const res = await openai.embeddings.create({ model: 'text-embedding-3-large', input: [[1, 2, 3], [4, 5]], dimensions: 256 });
+    const res = await openai.embeddings.create({
+      model: 'text-embedding-3-large',
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      dimensions: 256,
+    });
     expect(res.data.map((d) => d.embedding.length)).toEqual([256, 256]);
   });
 
