@@ -117,6 +117,14 @@ export const SAMPLES: Sample[] = [
     valid: { model: 'sim-rerank', query: 'blue sky', documents: [{ text: 'the blue sky' }, 'green grass'], return_documents: true },
   },
   { name: 'moderations', route: 'post /v1/moderations', valid: { model: 'sim-moderation', input: ['hello', 'kill'] } },
+  // embeddings
+  { name: 'embeddings', route: 'post /v1/embeddings', valid: { model: 'sim-embed', input: ['hello', 'world'], encoding_format: 'base64' } },
+  { name: 'embedContent', route: 'post /v1beta/models/{model}:embedContent', valid: { content: { parts: [{ text: 'hi' }] } } },
+  {
+    name: 'batchEmbedContents',
+    route: 'post /v1beta/models/{model}:batchEmbedContents',
+    valid: { requests: [{ content: { parts: [{ text: 'hi' }] }, outputDimensionality: 8 }] },
+  },
   // model lists
   { name: 'models', path: '/v1/models?after_id={id}&limit={id}', route: 'get /v1/models' },
   {
