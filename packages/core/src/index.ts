@@ -162,7 +162,6 @@ export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';
 export { ImageGeneration } from './use-cases/image-generation';
-export { type EmbeddingAnswer, type EmbeddingFieldNames, Embeddings } from './use-cases/embeddings';
 export { type EmbeddingAnswer, Embeddings } from './use-cases/embeddings';
 export { checkSpeechCommand, Speech, SPEECH_LIMITS, type SpeechCommand } from './use-cases/speech';
 export { checkTranscriptionCommand, Transcription, TRANSCRIPTION_LIMITS, type TranscriptionCommand } from './use-cases/transcription';
