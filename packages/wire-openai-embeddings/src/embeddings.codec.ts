@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { EmbeddingAnswer, EmbeddingInput } from '@gateway/core';
 import type { EmbeddingsRequestBody } from './embeddings.request.schema';
 
@@ -8,8 +9,15 @@ export function inputsOf(input: EmbeddingsRequestBody['input']): EmbeddingInput[
   return input as EmbeddingInput[];
 }
 
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
 /** A vector as OpenAI's base64: its float32 values, little-endian, whatever the machine's byte order. */
 export function base64Vector(vector: readonly number[]): string {
+  if (LITTLE_ENDIAN) {
+    // the machine's own float32 layout is the wire's: one copy, no per-value calls
+    const floats = Float32Array.from(vector);
+    return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength).toString('base64');
+  }
   const bytes = Buffer.alloc(vector.length * 4);
   vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
   return bytes.toString('base64');

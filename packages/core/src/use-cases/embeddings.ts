@@ -92,7 +92,8 @@ export class Embeddings {
       );
     const counted = EMBED.measure(result, request) ?? EMBED.estimate(request);
     return {
-      embeddings: result.embeddings.map((v) => shortenedVector(v, command.dimensions)),
+      embeddings:
+        command.dimensions === undefined ? result.embeddings : result.embeddings.map((v) => shortenedVector(v, command.dimensions)),
       usage: { inputTokens: counted.usage.inputTokens ?? 0, estimated: counted.estimated === true },
       warnings: result.warnings,
     };

@@ -6,7 +6,8 @@ import { s } from '../upstream-schema';
 
 /** OpenAI's CreateEmbeddingResponse, as OpenAI and the servers that copy it (vLLM, Ollama, LM Studio, TEI) answer it. */
 export const openAiEmbeddingsResponseSchema = s.object({
-  data: s.array(s.object({ index: s.number(), embedding: s.oneOf(s.string(), s.array(s.number())) })),
+  // the vector is checked by vectorOf: one loop, not a schema call per value
+  data: s.array(s.object({ index: s.number(), embedding: s.unknown() })),
   model: s.string(),
   usage: s.object({ prompt_tokens: s.number(), total_tokens: s.number() }),
 });
@@ -18,6 +19,15 @@ export function decodeBase64Vector(b64: string): number[] {
   const out = new Array<number>(bytes.length / 4);
   for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
   return out;
+}
+
+/** An answer's `embedding`: base64 (little-endian float32) or an array of finite numbers. */
+function vectorOf(embedding: unknown): number[] {
+  if (typeof embedding === 'string') return decodeBase64Vector(embedding);
+  if (!Array.isArray(embedding)) throw malformedUpstream('an embedding that is neither base64 nor an array of numbers');
+  for (const x of embedding as unknown[])
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw malformedUpstream('an embedding with a value that is not a number');
+  return embedding as number[];
 }
 
 export interface OpenAiEmbeddingsOptions {
@@ -57,7 +67,7 @@ export class OpenAiEmbeddingsModel implements EmbeddingModelPort {
       const i = d.index;
       if (i === undefined || !Number.isInteger(i) || i < 0 || i >= embeddings.length || d.embedding === undefined)
         throw malformedUpstream('an embeddings answer with an index outside the inputs');
-      embeddings[i] = typeof d.embedding === 'string' ? decodeBase64Vector(d.embedding) : d.embedding;
+      embeddings[i] = vectorOf(d.embedding);
     }
     if (embeddings.some((e) => e === undefined) || (answer.data ?? []).length !== embeddings.length)
       throw malformedUpstream(`an embeddings answer with ${(answer.data ?? []).length} vectors for ${embeddings.length} inputs`);
