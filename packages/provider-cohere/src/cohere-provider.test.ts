@@ -18,7 +18,13 @@ describe('cohere provider against its fake upstream', () => {
 
   it('reranks through /v2/rerank with top_n and max_tokens_per_doc, reading search units', async () => {
     const result = await ports.rerank!.rerank(
-      { model: 'rerank-v3.5', query: 'capital of France', documents: ['Berlin is big', 'Paris is the capital of France'], topN: 1, maxTokensPerDoc: 512 },
+      {
+        model: 'rerank-v3.5',
+        query: 'capital of France',
+        documents: ['Berlin is big', 'Paris is the capital of France'],
+        topN: 1,
+        maxTokensPerDoc: 512,
+      },
       ctx(),
     );
     expect(result.results).toEqual([{ index: 1, relevanceScore: expect.any(Number) }]);
@@ -35,7 +41,10 @@ describe('cohere provider against its fake upstream', () => {
 
   it('embeds in batches of 96 with input_type from the task type, vectors in input order', async () => {
     const texts = Array.from({ length: 100 }, (_, i) => `text number ${i}`);
-    const result = await ports.embedding!.embed({ model: 'embed-v4.0', inputs: texts, taskType: 'RETRIEVAL_QUERY', dimensions: 256 }, ctx());
+    const result = await ports.embedding!.embed(
+      { model: 'embed-v4.0', inputs: texts, taskType: 'RETRIEVAL_QUERY', dimensions: 256 },
+      ctx(),
+    );
     expect(result.embeddings).toHaveLength(100);
     expect(result.embeddings[0]).toHaveLength(256);
     expect(result.usage).toEqual({ inputTokens: 300 });
@@ -43,7 +52,10 @@ describe('cohere provider against its fake upstream', () => {
     expect(bodies.map((b) => (b.texts as string[]).length)).toEqual([96, 4]);
     expect(bodies[0]).toMatchObject({ input_type: 'search_query', embedding_types: ['float'], output_dimension: 256 });
     // the same text embeds the same way whichever batch it was in
-    const again = await ports.embedding!.embed({ model: 'embed-v4.0', inputs: ['text number 99'], taskType: 'RETRIEVAL_QUERY', dimensions: 256 }, ctx());
+    const again = await ports.embedding!.embed(
+      { model: 'embed-v4.0', inputs: ['text number 99'], taskType: 'RETRIEVAL_QUERY', dimensions: 256 },
+      ctx(),
+    );
     expect(again.embeddings[0]).toEqual(result.embeddings[99]);
   });
 

@@ -40,7 +40,10 @@ export class JinaRerankModel implements RerankModelPort {
         .map((r) => ({ index: r.index ?? 0, relevanceScore: r.relevance_score ?? 0 }))
         .sort((a, b) => b.relevanceScore - a.relevanceScore),
       ...(tokens !== undefined ? { usage: { inputTokens: tokens } } : {}),
-      warnings: request.maxTokensPerDoc !== undefined ? [unsupportedSetting('max_tokens_per_doc', 'this server takes no per-document token cap')] : [],
+      warnings:
+        request.maxTokensPerDoc !== undefined
+          ? [unsupportedSetting('max_tokens_per_doc', 'this server takes no per-document token cap')]
+          : [],
       ...(res.requestId ? { upstreamRequestId: res.requestId } : {}),
     };
   }

@@ -11,7 +11,11 @@ describe('OpenAI moderations against the fake upstream', () => {
   let model: OpenAiModerationModel;
   beforeAll(async () => {
     fake = await startFakeOpenAiModerations();
-    http = new UpstreamClient({ baseUrl: fake.url, headers: { authorization: `Bearer ${fake.apiKey}` }, describeFailure: describeOpenAiFailure });
+    http = new UpstreamClient({
+      baseUrl: fake.url,
+      headers: { authorization: `Bearer ${fake.apiKey}` },
+      describeFailure: describeOpenAiFailure,
+    });
     model = new OpenAiModerationModel(http);
   });
   afterAll(async () => {
@@ -20,7 +24,10 @@ describe('OpenAI moderations against the fake upstream', () => {
   });
 
   it('sends texts in one call, one result each, in order', async () => {
-    const result = await model.moderate({ model: 'omni-moderation-latest', items: [[{ type: 'text', text: 'hello' }], [{ type: 'text', text: 'attack now' }]] }, ctx());
+    const result = await model.moderate(
+      { model: 'omni-moderation-latest', items: [[{ type: 'text', text: 'hello' }], [{ type: 'text', text: 'attack now' }]] },
+      ctx(),
+    );
     expect(fake.bodies().at(-1)).toEqual({ model: 'omni-moderation-latest', input: ['hello', 'attack now'] });
     expect(result.results.map((r) => r.flagged)).toEqual([false, true]);
     expect(result.results[1]!.categories.violence).toBe(true);
@@ -43,7 +50,13 @@ describe('OpenAI moderations against the fake upstream', () => {
       ctx(),
     );
     expect(fake.bodies().slice(-2)).toEqual([
-      { model: 'omni-moderation-latest', input: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+      {
+        model: 'omni-moderation-latest',
+        input: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+        ],
+      },
       { model: 'omni-moderation-latest', input: [{ type: 'text', text: 'attack' }] },
     ]);
     expect(result.results[0]!.appliedInputTypes.violence).toEqual(['text', 'image']);

@@ -42,11 +42,17 @@ export class OpenAiModerationModel implements ModerationModelPort {
     const results: ModerationVerdict[] = [];
     let upstreamRequestId: string | undefined;
     for (const input of openAiInputs(request.items)) {
-      const res = await this.http.request({ method: 'POST', path: '/moderations', json: { model: request.model, input }, signal: ctx.signal });
+      const res = await this.http.request({
+        method: 'POST',
+        path: '/moderations',
+        json: { model: request.model, input },
+        signal: ctx.signal,
+      });
       upstreamRequestId ??= res.requestId;
       const answer = await res.json(openAiModerationResponseSchema, 'a moderations answer');
       const expected = Array.isArray(input) && typeof input[0] === 'string' ? input.length : 1;
-      if (answer.results?.length !== expected) throw malformedUpstream(`a moderations answer with ${answer.results?.length ?? 0} results for ${expected} inputs`);
+      if (answer.results?.length !== expected)
+        throw malformedUpstream(`a moderations answer with ${answer.results?.length ?? 0} results for ${expected} inputs`);
       for (const r of answer.results)
         results.push({
           flagged: r.flagged ?? false,

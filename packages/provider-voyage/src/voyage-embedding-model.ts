@@ -36,12 +36,18 @@ export class VoyageEmbeddingModel implements EmbeddingModelPort {
     let upstreamRequestId: string | undefined;
     for (let i = 0; i < texts.length; i += VOYAGE_MAX_INPUTS_PER_EMBED) {
       const input = texts.slice(i, i + VOYAGE_MAX_INPUTS_PER_EMBED);
-      const body: VoyageEmbedBody = { input, model: request.model, ...(type ? { input_type: type } : {}), ...(upstreamDims ? { output_dimension: dims } : {}) };
+      const body: VoyageEmbedBody = {
+        input,
+        model: request.model,
+        ...(type ? { input_type: type } : {}),
+        ...(upstreamDims ? { output_dimension: dims } : {}),
+      };
       const res = await this.http.request({ method: 'POST', path: '/embeddings', json: body, signal: ctx.signal });
       upstreamRequestId ??= res.requestId;
       const answer = await res.json(voyageEmbedResponseSchema, 'an embeddings answer');
       const ordered = [...(answer.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding ?? []);
-      if (ordered.length !== input.length) throw malformedUpstream(`an embeddings answer with ${ordered.length} vectors for ${input.length} inputs`);
+      if (ordered.length !== input.length)
+        throw malformedUpstream(`an embeddings answer with ${ordered.length} vectors for ${input.length} inputs`);
       embeddings.push(...ordered);
       inputTokens += answer.usage?.total_tokens ?? 0;
     }

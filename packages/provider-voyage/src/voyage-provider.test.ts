@@ -16,10 +16,21 @@ describe('voyage provider against its fake upstream', () => {
   });
 
   it('embeds with input_type and output_dimension, vectors back in input order', async () => {
-    const result = await ports.embedding!.embed({ model: 'voyage-3.5', inputs: ['one', 'two words', 'three'], taskType: 'RETRIEVAL_DOCUMENT', dimensions: 512 }, ctx());
-    expect(fake.bodies('/v1/embeddings').at(-1)).toEqual({ input: ['one', 'two words', 'three'], model: 'voyage-3.5', input_type: 'document', output_dimension: 512 });
+    const result = await ports.embedding!.embed(
+      { model: 'voyage-3.5', inputs: ['one', 'two words', 'three'], taskType: 'RETRIEVAL_DOCUMENT', dimensions: 512 },
+      ctx(),
+    );
+    expect(fake.bodies('/v1/embeddings').at(-1)).toEqual({
+      input: ['one', 'two words', 'three'],
+      model: 'voyage-3.5',
+      input_type: 'document',
+      output_dimension: 512,
+    });
     expect(result.embeddings.map((v) => v.length)).toEqual([512, 512, 512]);
-    const single = await ports.embedding!.embed({ model: 'voyage-3.5', inputs: ['two words'], taskType: 'RETRIEVAL_DOCUMENT', dimensions: 512 }, ctx());
+    const single = await ports.embedding!.embed(
+      { model: 'voyage-3.5', inputs: ['two words'], taskType: 'RETRIEVAL_DOCUMENT', dimensions: 512 },
+      ctx(),
+    );
     expect(single.embeddings[0]).toEqual(result.embeddings[1]);
     expect(result.usage).toEqual({ inputTokens: 4 });
   });
@@ -36,7 +47,12 @@ describe('voyage provider against its fake upstream', () => {
       { model: 'rerank-2.5', query: 'red apple', documents: ['green pear', 'a red apple', 'red car'], topN: 2, maxTokensPerDoc: 100 },
       ctx(),
     );
-    expect(fake.bodies('/v1/rerank').at(-1)).toEqual({ query: 'red apple', documents: ['green pear', 'a red apple', 'red car'], model: 'rerank-2.5', top_k: 2 });
+    expect(fake.bodies('/v1/rerank').at(-1)).toEqual({
+      query: 'red apple',
+      documents: ['green pear', 'a red apple', 'red car'],
+      model: 'rerank-2.5',
+      top_k: 2,
+    });
     expect(result.results.map((r) => r.index)).toEqual([1, 2]);
     expect(result.usage).toEqual({ inputTokens: 13 });
     expect(result.warnings).toEqual([expect.objectContaining({ setting: 'max_tokens_per_doc' })]);

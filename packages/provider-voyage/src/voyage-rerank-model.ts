@@ -30,7 +30,10 @@ export class VoyageRerankModel implements RerankModelPort {
       // Voyage answers best first; sorted again so a reordered answer cannot reach the caller unranked
       results: results.sort((a, b) => b.relevanceScore - a.relevanceScore),
       ...(answer.usage?.total_tokens !== undefined ? { usage: { inputTokens: answer.usage.total_tokens } } : {}),
-      warnings: request.maxTokensPerDoc !== undefined ? [unsupportedSetting('max_tokens_per_doc', 'Voyage truncates documents to its own context')] : [],
+      warnings:
+        request.maxTokensPerDoc !== undefined
+          ? [unsupportedSetting('max_tokens_per_doc', 'Voyage truncates documents to its own context')]
+          : [],
       ...(res.requestId ? { upstreamRequestId: res.requestId } : {}),
     };
   }

@@ -71,7 +71,9 @@ describe('POST /v2/rerank (Cohere v2)', () => {
     expectCohereError(await rerank('/v2/rerank', { top_n: 0 }), 400, 'top_n');
     expectCohereError(await rerank('/v2/rerank', { query: '  ' }), 400, 'query');
     expectCohereError(await rerank('/v2/rerank', { model: 'no-such-model' }), 404);
-    const noKey = await request(gw.app).post('/v2/rerank').send({ model: 'rerank-v3.5', query: 'q', documents: ['d'] });
+    const noKey = await request(gw.app)
+      .post('/v2/rerank')
+      .send({ model: 'rerank-v3.5', query: 'q', documents: ['d'] });
     expectCohereError(noKey, 401);
   });
 
@@ -97,7 +99,10 @@ describe('POST /v1/rerank (Cohere and Jina fields)', () => {
 
   it('leaves document out (never null) by default, and ranks objects by rank_fields', async () => {
     const res = await rerank('/v1/rerank', {
-      documents: [{ title: 'Germany', body: 'Berlin' }, { title: 'Cats', body: 'sleep' }],
+      documents: [
+        { title: 'Germany', body: 'Berlin' },
+        { title: 'Cats', body: 'sleep' },
+      ],
       rank_fields: ['title'],
     });
     expect(res.body.results[0]).toEqual({ index: 0, relevance_score: expect.any(Number) });

@@ -5,7 +5,11 @@ import type { ModerationRequestBody } from './moderations.request.schema';
 export function decodeModerationInput(input: ModerationRequestBody['input']): ModerationInput[][] {
   if (typeof input === 'string') return [[{ type: 'text', text: input }]];
   if (input.every((i): i is string => typeof i === 'string')) return input.map((text) => [{ type: 'text', text }]);
-  return [input.map((p): ModerationInput => (typeof p === 'string' ? { type: 'text', text: p } : p.type === 'text' ? p : { type: 'image', url: p.image_url.url }))];
+  return [
+    input.map((p): ModerationInput =>
+      typeof p === 'string' ? { type: 'text', text: p } : p.type === 'text' ? p : { type: 'image', url: p.image_url.url },
+    ),
+  ];
 }
 
 /** OpenAI's CreateModerationResponse. */

@@ -43,7 +43,8 @@ export const moderationsRoutes = [
     method: 'post',
     path: '/v1/moderations',
     summary: 'Classify text and images against moderation categories',
-    description: '`input`: a string, strings (one result each), or the text and `image_url` parts of one input. `model` defaults to `omni-moderation-latest`.',
+    description:
+      '`input`: a string, strings (one result each), or the text and `image_url` parts of one input. `model` defaults to `omni-moderation-latest`.',
     format: 'openai-moderations',
     auth: { kind: 'api-key', role: 'member' },
     body: jsonRequestBody<ModerationRequestBody>(moderationRequestSchema),

@@ -17,7 +17,14 @@ describe('rerank codecs', () => {
   });
 
   it('answers in both dialects, with document only when asked and never null', () => {
-    const answer = { results: [{ index: 1, relevanceScore: 0.8 }, { index: 0, relevanceScore: 0.2 }], searchUnits: 1, inputTokens: 12 };
+    const answer = {
+      results: [
+        { index: 1, relevanceScore: 0.8 },
+        { index: 0, relevanceScore: 0.2 },
+      ],
+      searchUnits: 1,
+      inputTokens: 12,
+    };
     const plain = encodeRerankResponse('id1', 'sim-rerank', answer);
     expect(plain).toEqual({
       id: 'id1',

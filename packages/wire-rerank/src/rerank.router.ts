@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Rerank } from '@gateway/core';
 import { jsonBody, jsonRequestBody, routeOf, sendWarnings, type KeyedContext } from '@gateway/http-kit';
 import { decodeRerankRequest } from './rerank.request.codec';
-import { cohereRerankRequestSchema, rerankRequestSchema, type CohereRerankRequestBody, type RerankRequestBody } from './rerank.request.schema';
+import {
+  cohereRerankRequestSchema,
+  rerankRequestSchema,
+  type CohereRerankRequestBody,
+  type RerankRequestBody,
+} from './rerank.request.schema';
 import { rerankResult } from './rerank.openapi';
 import { encodeRerankResponse } from './rerank.response.codec';
 
@@ -42,7 +47,8 @@ export const rerankRoutes = [
     method: 'post',
     path: '/v1/rerank',
     summary: 'Rerank documents (Cohere and Jina fields)',
-    description: "Cohere v2's fields plus Jina's `return_documents` (default false) and document objects (`{text}`, or any object read through `rank_fields`).",
+    description:
+      "Cohere v2's fields plus Jina's `return_documents` (default false) and document objects (`{text}`, or any object read through `rank_fields`).",
     format: 'rerank',
     auth: { kind: 'api-key', role: 'member' },
     body: jsonRequestBody<RerankRequestBody>(rerankRequestSchema),

@@ -39,9 +39,13 @@ export class Moderation {
         const result = await port.moderate(request, ctx);
         // an upstream that answers short fails the call (502) rather than pairing verdicts with the wrong inputs
         if (result.results.length !== request.items.length)
-          throw new GatewayError('upstream_malformed_response', `The upstream answered ${result.results.length} results for ${request.items.length} inputs.`, {
-            code: 'upstream_malformed_response',
-          });
+          throw new GatewayError(
+            'upstream_malformed_response',
+            `The upstream answered ${result.results.length} results for ${request.items.length} inputs.`,
+            {
+              code: 'upstream_malformed_response',
+            },
+          );
         return result;
       },
       measure: (answer, request) => metered(request, answer),
@@ -55,7 +59,11 @@ export class Moderation {
 
   async moderate(principal: Principal, model: ModelSpec, command: ModerationCommand, meta: RoutedCallMeta): Promise<ModerationResult> {
     if (command.items.length > MODERATION_LIMITS.maxItems)
-      throw invalid('too_many_inputs', `"input" has ${command.items.length} items; at most ${MODERATION_LIMITS.maxItems} are allowed.`, 'input');
+      throw invalid(
+        'too_many_inputs',
+        `"input" has ${command.items.length} items; at most ${MODERATION_LIMITS.maxItems} are allowed.`,
+        'input',
+      );
     return await this.calls.answer(principal, model, { ...command, model: model.id }, meta);
   }
 }

@@ -22,11 +22,19 @@ export function checkRerankCommand(c: RerankCommand): void {
   if (!c.query.trim()) throw invalid('invalid_query', '"query" must not be empty.', 'query');
   if (c.documents.length === 0) throw invalid('invalid_documents', '"documents" must list at least one document.', 'documents');
   if (c.documents.length > RERANK_LIMITS.maxDocuments)
-    throw invalid('too_many_documents', `"documents" has ${c.documents.length} items; at most ${RERANK_LIMITS.maxDocuments} are allowed.`, 'documents');
+    throw invalid(
+      'too_many_documents',
+      `"documents" has ${c.documents.length} items; at most ${RERANK_LIMITS.maxDocuments} are allowed.`,
+      'documents',
+    );
   if (c.topN !== undefined && c.topN < 1) throw invalid('invalid_top_n', '"top_n" must be at least 1.', 'top_n');
   const cap = c.maxTokensPerDoc;
   if (cap !== undefined && (cap < 1 || cap > RERANK_LIMITS.maxTokensPerDoc))
-    throw invalid('invalid_max_tokens_per_doc', `"max_tokens_per_doc" must be between 1 and ${RERANK_LIMITS.maxTokensPerDoc}.`, 'max_tokens_per_doc');
+    throw invalid(
+      'invalid_max_tokens_per_doc',
+      `"max_tokens_per_doc" must be between 1 and ${RERANK_LIMITS.maxTokensPerDoc}.`,
+      'max_tokens_per_doc',
+    );
 }
 
 /** Cohere's billing rule, used for every upstream: one search unit per query per 100 documents (or fewer). */
@@ -82,6 +90,11 @@ export class Rerank {
     const result = await this.calls.answer(principal, model, request, meta);
     const m = metered(request, result);
     const inRange = result.results.filter((r) => Number.isInteger(r.index) && r.index >= 0 && r.index < command.documents.length);
-    return { ...result, results: inRange.slice(0, command.topN ?? inRange.length), searchUnits: m.usage.searchUnits!, inputTokens: m.usage.inputTokens! };
+    return {
+      ...result,
+      results: inRange.slice(0, command.topN ?? inRange.length),
+      searchUnits: m.usage.searchUnits!,
+      inputTokens: m.usage.inputTokens!,
+    };
   }
 }

@@ -4,7 +4,15 @@
  * `{id, model, results[{index, relevance_score, document?}], usage{prompt_tokens, total_tokens}}`. Errors in
  * OpenAI's shape, as vLLM's are. It takes no key unless given one.
  */
-import { fakeRanking, fakeTokenCount, readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import {
+  fakeRanking,
+  fakeTokenCount,
+  readJson,
+  sendJson,
+  startFakeHttp,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+} from '@gateway/testkit';
 
 export interface FakeJinaRerank {
   /** baseUrl as an OpenAI-compatible entry takes it: ends in /v1 */
@@ -45,7 +53,9 @@ export async function startFakeJinaRerank(opts: { apiKey?: string } = {}): Promi
         method: 'POST',
         pattern: /^\/v1\/rerank$/,
         handle: (r, res) =>
-          opts.apiKey && r.headers.authorization !== `Bearer ${opts.apiKey}` ? sendJson(res, 401, errorBody(401, 'Unauthorized')) : rerank(r, res),
+          opts.apiKey && r.headers.authorization !== `Bearer ${opts.apiKey}`
+            ? sendJson(res, 401, errorBody(401, 'Unauthorized'))
+            : rerank(r, res),
       },
     ],
     errorBody,

@@ -32,14 +32,22 @@ const CATEGORIES = [
 ];
 
 const errorBody = (status: number, message: string) => ({
-  error: { message, type: status === 401 ? 'invalid_request_error' : 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null },
+  error: {
+    message,
+    type: status === 401 ? 'invalid_request_error' : 'invalid_request_error',
+    param: null,
+    code: status === 401 ? 'invalid_api_key' : null,
+  },
 });
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 function result(parts: Part[]) {
   const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
-  const types = (c: string) => [...(parts.some((p) => p.type === 'text') ? ['text'] : []), ...(parts.some((p) => p.type === 'image_url') && c.startsWith('violence') ? ['image'] : [])];
+  const types = (c: string) => [
+    ...(parts.some((p) => p.type === 'text') ? ['text'] : []),
+    ...(parts.some((p) => p.type === 'image_url') && c.startsWith('violence') ? ['image'] : []),
+  ];
   const violent = /\battack\b/i.test(text);
   return {
     flagged: violent,
@@ -52,14 +60,21 @@ function result(parts: Part[]) {
 function moderate(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0]) {
   const b = readJson(r);
   const model = typeof b?.model === 'string' ? b.model : 'omni-moderation-latest';
-  if (model.startsWith('text-moderation')) return sendJson(res, 400, errorBody(400, 'text-moderation models are deprecated; use omni-moderation-latest.'));
+  if (model.startsWith('text-moderation'))
+    return sendJson(res, 400, errorBody(400, 'text-moderation models are deprecated; use omni-moderation-latest.'));
   const input = b?.input;
   let inputs: Part[][];
   if (typeof input === 'string') inputs = [[{ type: 'text', text: input }]];
-  else if (Array.isArray(input) && input.every((i) => typeof i === 'string')) inputs = input.map((text: string) => [{ type: 'text', text }]);
+  else if (Array.isArray(input) && input.every((i) => typeof i === 'string'))
+    inputs = input.map((text: string) => [{ type: 'text', text }]);
   else if (Array.isArray(input) && input.length > 0) inputs = [input as Part[]];
   else return sendJson(res, 400, errorBody(400, "'input' is a required property"));
-  sendJson(res, 200, { id: `modr-fake-${inputs.length}`, model: `${model}-2024-09-26`, results: inputs.map(result) }, { 'x-request-id': 'req_fake_mod' });
+  sendJson(
+    res,
+    200,
+    { id: `modr-fake-${inputs.length}`, model: `${model}-2024-09-26`, results: inputs.map(result) },
+    { 'x-request-id': 'req_fake_mod' },
+  );
 }
 
 export async function startFakeOpenAiModerations(opts: { apiKey?: string } = {}): Promise<FakeOpenAiModerations> {
@@ -71,7 +86,9 @@ export async function startFakeOpenAiModerations(opts: { apiKey?: string } = {})
         method: 'POST',
         pattern: /^\/v1\/moderations$/,
         handle: (r, res) =>
-          r.headers.authorization === `Bearer ${apiKey}` ? moderate(r, res) : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.')),
+          r.headers.authorization === `Bearer ${apiKey}`
+            ? moderate(r, res)
+            : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.')),
       },
     ],
     errorBody,

@@ -35,8 +35,10 @@ function badEmbed(b: Body | undefined): string | undefined {
   const input = typeof b.input === 'string' ? [b.input] : b.input;
   if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) return 'input must be a string or a list of strings';
   if (input.length > 1000) return `The batch size limit is 1000. Your batch size is ${input.length}.`;
-  if (b.input_type != null && !['query', 'document'].includes(String(b.input_type))) return "input_type must be 'query', 'document' or null";
-  if (b.output_dimension != null && !DIMENSIONS.includes(Number(b.output_dimension))) return 'output_dimension must be one of 256, 512, 1024, 2048';
+  if (b.input_type != null && !['query', 'document'].includes(String(b.input_type)))
+    return "input_type must be 'query', 'document' or null";
+  if (b.output_dimension != null && !DIMENSIONS.includes(Number(b.output_dimension)))
+    return 'output_dimension must be one of 256, 512, 1024, 2048';
   return undefined;
 }
 
@@ -51,7 +53,9 @@ function embed(b: Body, res: Res) {
   const input = typeof b.input === 'string' ? [b.input] : (b.input as string[]);
   const dims = (b.output_dimension as number | undefined) ?? 1024;
   // answered in reverse index order: the gateway must put vectors back by `index`
-  const data = input.map((t, index) => ({ object: 'embedding', embedding: fakeVector(`${String(b.input_type)}:${t}`, dims), index })).reverse();
+  const data = input
+    .map((t, index) => ({ object: 'embedding', embedding: fakeVector(`${String(b.input_type)}:${t}`, dims), index }))
+    .reverse();
   sendJson(res, 200, { object: 'list', data, model: b.model, usage: { total_tokens: input.reduce((n, t) => n + fakeTokenCount(t), 0) } });
 }
 

@@ -30,8 +30,17 @@ describe('AI SDK rerank with @ai-sdk/cohere at <gateway>/v2', () => {
   });
 
   it('honours topN and object documents (sent as JSON text)', async () => {
-    const docs = [{ city: 'Madrid', weather: 'sunny' }, { city: 'London', weather: 'rain' }];
-    const result = await ai.rerank({ model: cohere.reranking('rerank-v3.5'), documents: docs, query: 'London rain', topN: 1, maxRetries: 0 });
+    const docs = [
+      { city: 'Madrid', weather: 'sunny' },
+      { city: 'London', weather: 'rain' },
+    ];
+    const result = await ai.rerank({
+      model: cohere.reranking('rerank-v3.5'),
+      documents: docs,
+      query: 'London rain',
+      topN: 1,
+      maxRetries: 0,
+    });
     expect(result.ranking).toHaveLength(1);
     expect(result.rerankedDocuments[0]).toEqual(docs[1]);
   });

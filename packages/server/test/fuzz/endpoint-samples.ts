@@ -110,7 +110,11 @@ export const SAMPLES: Sample[] = [
     route: 'get /v1/images/files/{name}',
   },
   // rerank and moderation
-  { name: 'rerank:cohere', route: 'post /v2/rerank', valid: { model: 'sim-rerank', query: 'blue sky', documents: ['the blue sky', 'green grass'] } },
+  {
+    name: 'rerank:cohere',
+    route: 'post /v2/rerank',
+    valid: { model: 'sim-rerank', query: 'blue sky', documents: ['the blue sky', 'green grass'] },
+  },
   {
     name: 'rerank',
     route: 'post /v1/rerank',

@@ -6,7 +6,10 @@ import { startFakeVoyage, type FakeVoyage } from '@gateway/provider-voyage/testi
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
-/** Rerank and moderation through real provider adapters against fake upstreams: any inbound dialect, any upstream. */
+/**
+ * Rerank, moderation, and Cohere and Voyage embeddings through real provider adapters against fake upstreams: any
+ * inbound dialect, any upstream that can do the work.
+ */
 let gw: TestGateway;
 let jina: FakeJinaRerank;
 let cohere: FakeCohere;
@@ -14,7 +17,12 @@ let voyage: FakeVoyage;
 let moderations: FakeOpenAiModerations;
 
 beforeAll(async () => {
-  [jina, cohere, voyage, moderations] = await Promise.all([startFakeJinaRerank(), startFakeCohere(), startFakeVoyage(), startFakeOpenAiModerations()]);
+  [jina, cohere, voyage, moderations] = await Promise.all([
+    startFakeJinaRerank(),
+    startFakeCohere(),
+    startFakeVoyage(),
+    startFakeOpenAiModerations(),
+  ]);
   gw = await startTestGateway({
     listen: false,
     config: testConfigFile({
@@ -31,6 +39,8 @@ beforeAll(async () => {
         { id: 'cohere-rerank', kind: 'rerank', provider: 'co', upstreamModel: 'rerank-v3.5' },
         { id: 'voyage-rerank', kind: 'rerank', provider: 'vo', upstreamModel: 'rerank-2.5' },
         { id: 'openai-moderation', kind: 'moderation', provider: 'oai', upstreamModel: 'omni-moderation-latest' },
+        { id: 'cohere-embed', kind: 'embedding', provider: 'co', upstreamModel: 'embed-v4.0' },
+        { id: 'voyage-embed', kind: 'embedding', provider: 'vo', upstreamModel: 'voyage-3.5' },
         {
           id: 'failover-rerank',
           kind: 'rerank',
@@ -64,7 +74,12 @@ describe('rerank across upstreams', () => {
   });
 
   it('a Jina-shape /v1/rerank with return_documents is served by Cohere, documents echoed by the gateway', async () => {
-    const res = await post('/v1/rerank', { model: 'cohere-rerank', query: 'blue sky', documents: [{ text: DOCS[0] }, DOCS[1]], return_documents: true });
+    const res = await post('/v1/rerank', {
+      model: 'cohere-rerank',
+      query: 'blue sky',
+      documents: [{ text: DOCS[0] }, DOCS[1]],
+      return_documents: true,
+    });
     expect(res.status).toBe(200);
     expect(cohere.bodies('/v2/rerank').at(-1)).toEqual({ model: 'rerank-v3.5', query: 'blue sky', documents: [DOCS[0], DOCS[1]] });
     expect(res.body.results[0]).toEqual({ index: 1, relevance_score: expect.any(Number), document: { text: DOCS[1] } });
@@ -107,5 +122,61 @@ describe('moderation through OpenAI', () => {
     await gw.usage.flush();
     const row = await gw.db.knex('usage_log').where({ request_id: res.headers['x-request-id'] }).first();
     expect(row).toMatchObject({ provider: 'oai', estimated: true });
+  });
+});
+
+describe('embeddings through Cohere and Voyage', () => {
+  const decode = (b64: string) => {
+    const bytes = Buffer.from(b64, 'base64');
+    return Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
+  };
+  const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+  it("an OpenAI request (the SDK's default base64) served by Cohere: output_dimension, input_type, billed tokens", async () => {
+    const res = await post('/v1/embeddings', {
+      model: 'cohere-embed',
+      input: ['alpha beta', 'gamma'],
+      dimensions: 256,
+      encoding_format: 'base64',
+    });
+    expect(res.status).toBe(200);
+    expect(cohere.bodies('/v2/embed').at(-1)).toEqual({
+      model: 'embed-v4.0',
+      input_type: 'search_document',
+      texts: ['alpha beta', 'gamma'],
+      embedding_types: ['float'],
+      output_dimension: 256,
+    });
+    const v = decode(res.body.data[0].embedding);
+    expect(v).toHaveLength(256);
+    expect(norm(v)).toBeCloseTo(1, 5);
+    expect(res.body.usage.prompt_tokens).toBe(3);
+  });
+
+  it('a Gemini batchEmbedContents served by Voyage: taskType as input_type, an odd size cut and renormalised', async () => {
+    const res = await request(gw.app)
+      .post('/v1beta/models/voyage-embed:batchEmbedContents')
+      .set({ 'x-goog-api-key': BETA_KEY })
+      .send({
+        requests: ['one', 'two'].map((text) => ({
+          model: 'models/voyage-embed',
+          content: { parts: [{ text }] },
+          taskType: 'RETRIEVAL_QUERY',
+          outputDimensionality: 64,
+        })),
+      });
+    expect(res.status).toBe(200);
+    expect(voyage.bodies('/v1/embeddings').at(-1)).toEqual({ input: ['one', 'two'], model: 'voyage-3.5', input_type: 'query' });
+    expect(res.body.embeddings).toHaveLength(2);
+    expect(res.body.embeddings[0].values).toHaveLength(64);
+    expect(norm(res.body.embeddings[0].values)).toBeCloseTo(1, 5);
+  });
+
+  it('token arrays are refused before Cohere is called, naming input', async () => {
+    const before = cohere.api.requests.length;
+    const res = await post('/v1/embeddings', { model: 'cohere-embed', input: [[1, 2, 3]] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe('input');
+    expect(cohere.api.requests.length).toBe(before);
   });
 });
