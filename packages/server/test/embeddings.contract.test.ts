@@ -148,3 +148,35 @@ describe('Gemini embedContent and batchEmbedContents', () => {
     expect(res.body.supportedGenerationMethods).toEqual(['embedContent', 'batchEmbedContents']);
   });
 });
+
+describe('embeddings and credit budgets', () => {
+  const ADMIN = 'sk-admin-embed-quota-01';
+  let priced: TestGateway;
+  beforeAll(async () => {
+    priced = await startTestGateway({
+      listen: false,
+      env: { adminKey: ADMIN },
+      config: withPricing(testConfigFile(), { 'sim-embed': { inputPerMillionTokens: 1_000_000 } }),
+    });
+  });
+  afterAll(() => priced.stop());
+
+  it('charges each call its tokens and refuses once the account quota is spent, in OpenAI and Google shapes', async () => {
+    const admin = request(priced.app).put('/admin/accounts/beta/quota').set('Authorization', `Bearer ${ADMIN}`);
+    expect((await admin.send({ credit_limit: 5 })).status).toBe(200);
+    const call = () => request(priced.app).post('/v1/embeddings').set(auth).send({ model: 'sim-embed', input: 'twelve chars' });
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('quota_exhausted');
+    const gemini = await request(priced.app)
+      .post('/v1beta/models/sim-embed:embedContent')
+      .set({ 'x-goog-api-key': BETA_KEY })
+      .send({ content: { parts: [{ text: 'x' }] } });
+    expect(gemini.status).toBe(429);
+    expect(gemini.body.error.status).toBe('RESOURCE_EXHAUSTED');
+    const quota = await request(priced.app).get('/admin/accounts/beta/quota').set('Authorization', `Bearer ${ADMIN}`);
+    expect(quota.body.credits_used).toBe(6);
+  });
+});
