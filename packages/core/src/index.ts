@@ -163,8 +163,8 @@ export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, 
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';
 export { ImageGeneration } from './use-cases/image-generation';
 export { type EmbeddingAnswer, Embeddings } from './use-cases/embeddings';
-export { checkSpeechCommand, Speech, SPEECH_LIMITS, type SpeechCommand } from './use-cases/speech';
-export { checkTranscriptionCommand, Transcription, TRANSCRIPTION_LIMITS, type TranscriptionCommand } from './use-cases/transcription';
+export { Speech, type SpeechCommand } from './use-cases/speech';
+export { Transcription, type TranscriptionCommand } from './use-cases/transcription';
 export { Rerank } from './use-cases/rerank';
 export { Moderation } from './use-cases/moderation';
 export { IMAGE_LIMITS, type ImageCommand, type ImageFile, type PreparedImageCall } from './use-cases/image-request-check';

@@ -34,7 +34,8 @@ describe('transcription on an OpenAI-compatible whisper server', () => {
 
   it('the stream of a server without one is its answer as one delta', async () => {
     const parts = [];
-    for await (const p of new TranscriptionsModel(http, WHISPER_DIALECT).stream({ model: 'whisper', task: 'transcribe', audio }, ctx)) parts.push(p);
+    for await (const p of new TranscriptionsModel(http, WHISPER_DIALECT).stream({ model: 'whisper', task: 'transcribe', audio }, ctx))
+      parts.push(p);
     expect(parts.map((p) => p.type)).toEqual(['text-delta', 'finish']);
     expect((await fake.forms()).at(-1)).not.toHaveProperty('stream');
   });

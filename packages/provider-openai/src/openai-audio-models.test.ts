@@ -27,7 +27,10 @@ describe('OpenAiSpeechModel', () => {
   const speech = () => new OpenAiSpeechModel(http);
 
   it('sends the request as OpenAI takes it and answers the audio in the requested format', async () => {
-    const r = await speech().speak({ model: 'gpt-4o-mini-tts', input: 'Hi there', voice: 'coral', instructions: 'calm', format: 'wav', speed: 1.5 }, ctx);
+    const r = await speech().speak(
+      { model: 'gpt-4o-mini-tts', input: 'Hi there', voice: 'coral', instructions: 'calm', format: 'wav', speed: 1.5 },
+      ctx,
+    );
     expect(Buffer.from(r.audio).equals(fakeSpeechBytes('wav', 'Hi there'))).toBe(true);
     expect(r).toMatchObject({ mediaType: 'audio/wav', warnings: [], upstreamRequestId: 'req_fake_speech' });
     expect(fake.speechBodies().at(-1)).toEqual({
@@ -42,7 +45,11 @@ describe('OpenAiSpeechModel', () => {
 
   it('streams the audio as it arrives; tts-1 gets no instructions, with a warning', async () => {
     const parts = [];
-    for await (const p of speech().stream!({ model: 'tts-1', input: 'Hello', voice: 'alloy', instructions: 'whisper', format: 'opus' }, ctx)) parts.push(p);
+    for await (const p of speech().stream!(
+      { model: 'tts-1', input: 'Hello', voice: 'alloy', instructions: 'whisper', format: 'opus' },
+      ctx,
+    ))
+      parts.push(p);
     const audio = Buffer.concat(parts.flatMap((p) => (p.type === 'audio' ? [p.data] : [])));
     expect(audio.equals(fakeSpeechBytes('opus', 'Hello'))).toBe(true);
     expect(parts.at(-1)).toMatchObject({ type: 'finish', warnings: [{ type: 'unsupported-setting', setting: 'instructions' }] });
@@ -59,11 +66,20 @@ describe('OpenAiSpeechModel', () => {
 describe('TranscriptionsModel (OpenAI dialect)', () => {
   const model = () => new TranscriptionsModel(http, OPENAI_TRANSCRIPTION_DIALECT);
   const audio = { data: Buffer.from('RIFF....WAVE'), filename: 'clip.wav', mediaType: 'audio/wav' };
-  const req = (over: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({ model: 'whisper-1', task: 'transcribe', audio, ...over });
+  const req = (over: Partial<TranscriptionRequest> = {}): TranscriptionRequest => ({
+    model: 'whisper-1',
+    task: 'transcribe',
+    audio,
+    ...over,
+  });
 
   it('asks for json when no timing is needed and reads text, duration billed and request id', async () => {
     const r = await model().transcribe(req({ language: 'en', prompt: 'names', temperature: 0.2 }), ctx);
-    expect(r).toMatchObject({ text: expect.stringContaining('Heard clip.wav of 12 bytes'), durationSeconds: 4, upstreamRequestId: 'req_fake_transcription' });
+    expect(r).toMatchObject({
+      text: expect.stringContaining('Heard clip.wav of 12 bytes'),
+      durationSeconds: 4,
+      upstreamRequestId: 'req_fake_transcription',
+    });
     expect((await fake.forms()).at(-1)).toMatchObject({
       model: 'whisper-1',
       response_format: 'json',

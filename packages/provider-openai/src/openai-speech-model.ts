@@ -38,7 +38,10 @@ export class OpenAiSpeechModel implements SpeechModelPort {
       ...(instructions ? { instructions } : {}),
       ...(req.speed !== undefined && req.speed !== 1 ? { speed: req.speed } : {}),
     };
-    return { res: this.http.request({ method: 'POST', path: '/audio/speech', json, headers: { accept: 'application/octet-stream' }, signal }), warnings };
+    return {
+      res: this.http.request({ method: 'POST', path: '/audio/speech', json, headers: { accept: 'application/octet-stream' }, signal }),
+      warnings,
+    };
   }
 
   async speak(req: SpeechRequest, ctx: CallContext): Promise<SpeechResult> {

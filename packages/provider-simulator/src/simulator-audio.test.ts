@@ -101,7 +101,10 @@ describe('simulated transcription', () => {
   });
 
   it('refuses bytes that are not audio, naming the file', async () => {
-    await expect(transcribe(Buffer.from('not audio at all'), 'a.mp3')).rejects.toMatchObject({ param: 'file', code: 'invalid_file_format' });
+    await expect(transcribe(Buffer.from('not audio at all'), 'a.mp3')).rejects.toMatchObject({
+      param: 'file',
+      code: 'invalid_file_format',
+    });
   });
 
   it('translation answers in English', async () => {

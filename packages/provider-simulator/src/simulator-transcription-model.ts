@@ -10,7 +10,15 @@ import { decodeAudio } from './audio-codec';
 import { heardText, timeTranscript } from './transcript-timing';
 import { readWav, spokenTextOf } from './wav-file';
 
-const LANGUAGES: Record<string, string> = { en: 'english', de: 'german', fr: 'french', es: 'spanish', it: 'italian', ja: 'japanese', zh: 'chinese' };
+const LANGUAGES: Record<string, string> = {
+  en: 'english',
+  de: 'german',
+  fr: 'french',
+  es: 'spanish',
+  it: 'italian',
+  ja: 'japanese',
+  zh: 'chinese',
+};
 
 /** verbose_json names the language in full, as Whisper does. */
 const languageName = (code: string | undefined) => (code ? (LANGUAGES[code.toLowerCase()] ?? code) : 'english');
@@ -19,7 +27,11 @@ const languageName = (code: string | undefined) => (code ? (LANGUAGES[code.toLow
 async function listen(req: TranscriptionRequest, signal: AbortSignal): Promise<{ durationSeconds: number; spoken?: string }> {
   const decoded = readWav(req.audio.data) ?? (await decodeAudio(req.audio.data, signal));
   if (!decoded) {
-    throw invalid('invalid_file_format', 'The file could not be decoded as audio (flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm).', 'file');
+    throw invalid(
+      'invalid_file_format',
+      'The file could not be decoded as audio (flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm).',
+      'file',
+    );
   }
   return { durationSeconds: decoded.durationSeconds, spoken: spokenTextOf(decoded.comment) };
 }

@@ -48,7 +48,7 @@ export interface WavInfo {
 
 function infoComment(list: Buffer): string | undefined {
   if (list.toString('ascii', 0, 4) !== 'INFO') return undefined;
-  for (let at = 4; at + 8 <= list.length; ) {
+  for (let at = 4; at + 8 <= list.length;) {
     const size = list.readUInt32LE(at + 4);
     if (list.toString('ascii', at, at + 4) === 'ICMT') return list.toString('latin1', at + 8, at + 8 + size).replace(/\0+$/, '');
     at += 8 + size + (size % 2);
@@ -65,12 +65,17 @@ export function readWav(file: Uint8Array): WavInfo | undefined {
   if (b.length < 12 || b.toString('ascii', 0, 4) !== 'RIFF' || b.toString('ascii', 8, 12) !== 'WAVE') return undefined;
   let fmt: { channels: number; sampleRate: number; bitsPerSample: number; format: number } | undefined;
   let comment: string | undefined;
-  for (let at = 12; at + 8 <= b.length; ) {
+  for (let at = 12; at + 8 <= b.length;) {
     const id = b.toString('ascii', at, at + 4);
     const size = b.readUInt32LE(at + 4);
     const body = b.subarray(at + 8, Math.min(b.length, at + 8 + size));
     if (id === 'fmt ' && body.length >= 16) {
-      fmt = { format: body.readUInt16LE(0), channels: body.readUInt16LE(2), sampleRate: body.readUInt32LE(4), bitsPerSample: body.readUInt16LE(14) };
+      fmt = {
+        format: body.readUInt16LE(0),
+        channels: body.readUInt16LE(2),
+        sampleRate: body.readUInt32LE(4),
+        bitsPerSample: body.readUInt16LE(14),
+      };
     } else if (id === 'LIST') {
       comment ??= infoComment(body);
     } else if (id === 'data') {

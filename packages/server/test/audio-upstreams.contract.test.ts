@@ -52,7 +52,12 @@ const binary = (res: request.Response, done: (err: Error | null, body: Buffer) =
   stream.on('end', () => done(null, Buffer.concat(chunks)));
 };
 const speak = (body: Record<string, unknown>) =>
-  request(gw.app).post('/v1/audio/speech').set(beta).send({ voice: 'alloy', input: 'Hello there', ...body }).buffer(true).parse(binary);
+  request(gw.app)
+    .post('/v1/audio/speech')
+    .set(beta)
+    .send({ voice: 'alloy', input: 'Hello there', ...body })
+    .buffer(true)
+    .parse(binary);
 const transcribe = (model: string, fields: Record<string, string> = {}, route = 'transcriptions') => {
   const req = request(gw.app).post(`/v1/audio/${route}`).set(beta).field('model', model);
   for (const [k, v] of Object.entries(fields)) req.field(k, v);
@@ -61,7 +66,13 @@ const transcribe = (model: string, fields: Record<string, string> = {}, route = 
 
 describe('speech on OpenAI', () => {
   it('passes the request through and answers the audio in the requested format', async () => {
-    const res = await speak({ model: 'openai-tts', response_format: 'flac', instructions: 'cheerful', speed: 1.25, voice: { id: 'voice_123' } });
+    const res = await speak({
+      model: 'openai-tts',
+      response_format: 'flac',
+      instructions: 'cheerful',
+      speed: 1.25,
+      voice: { id: 'voice_123' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('audio/flac');
     expect((res.body as Buffer).equals(fakeSpeechBytes('flac', 'Hello there'))).toBe(true);

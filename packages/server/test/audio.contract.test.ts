@@ -100,14 +100,20 @@ describe('POST /v1/audio/speech', () => {
 
   it('sse: speech.audio.delta pieces of the same file, then speech.audio.done with usage', async () => {
     const wav = await speak({ response_format: 'wav' });
-    const res = await request(gw.app).post('/v1/audio/speech').set(beta).send({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: TEXT, response_format: 'wav', stream_format: 'sse' });
+    const res = await request(gw.app)
+      .post('/v1/audio/speech')
+      .set(beta)
+      .send({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: TEXT, response_format: 'wav', stream_format: 'sse' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     const evs = events(res.text);
     const deltas = evs.filter((e) => e.data.type === 'speech.audio.delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(Buffer.concat(deltas.map((e) => Buffer.from(e.data.audio, 'base64'))).equals(wav.body as Buffer)).toBe(true);
-    expect(evs.at(-1)!.data).toMatchObject({ type: 'speech.audio.done', usage: { input_tokens: expect.any(Number), total_tokens: expect.any(Number) } });
+    expect(evs.at(-1)!.data).toMatchObject({
+      type: 'speech.audio.done',
+      usage: { input_tokens: expect.any(Number), total_tokens: expect.any(Number) },
+    });
   });
 
   it('writes one usage row with the characters and their price', async () => {
@@ -128,7 +134,10 @@ describe('POST /v1/audio/speech', () => {
     expectOpenAiError(await speak({ voice: { name: 'x' } }), 400);
     expectOpenAiError(await speak({ model: 'no-such-voice-model' }), 404);
     expect(expectOpenAiError(await speak({ model: 'sim-chat' }), 400).code).toBe('model_kind_mismatch');
-    const alpha = await request(gw.app).post('/v1/audio/speech').set({ Authorization: `Bearer ${ALPHA_KEY}` }).send({ model: 'tts-1', voice: 'alloy', input: 'hi' });
+    const alpha = await request(gw.app)
+      .post('/v1/audio/speech')
+      .set({ Authorization: `Bearer ${ALPHA_KEY}` })
+      .send({ model: 'tts-1', voice: 'alloy', input: 'hi' });
     expect(alpha.status).toBeGreaterThanOrEqual(400);
     expect(alpha.body.error.message).toMatch(/sim-speech|tts-1/);
     expectOpenAiError(await request(gw.app).post('/v1/audio/speech').send({ model: 'tts-1', voice: 'alloy', input: 'hi' }), 401);
@@ -161,7 +170,9 @@ describe('POST /v1/audio/transcriptions and /translations', () => {
     expect(text.text).toBe(`${TEXT}\n`);
     const srt = await transcribe(wav, 'a.wav', { response_format: 'srt' });
     expect(srt.headers['content-type']).toMatch(/^text\/plain/);
-    expect(srt.text).toBe('1\n00:00:00,000 --> 00:00:01,200\nThe quick brown fox.\n\n2\n00:00:01,260 --> 00:00:02,880\nIt jumps over the lazy dog!\n\n');
+    expect(srt.text).toBe(
+      '1\n00:00:00,000 --> 00:00:01,200\nThe quick brown fox.\n\n2\n00:00:01,260 --> 00:00:02,880\nIt jumps over the lazy dog!\n\n',
+    );
     const vtt = await transcribe(wav, 'a.wav', { response_format: 'vtt' });
     expect(vtt.headers['content-type']).toMatch(/^text\/plain/);
     expect(vtt.text.startsWith('WEBVTT\n\n00:00:00.000 --> 00:00:01.200\nThe quick brown fox.\n')).toBe(true);
@@ -172,7 +183,18 @@ describe('POST /v1/audio/transcriptions and /translations', () => {
       const res = await transcribe(wav, 'a.wav', { response_format: 'verbose_json', [key]: ['word', 'segment'] });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ task: 'transcribe', language: 'english', duration: 2.88, text: TEXT });
-      expect(res.body.words.map((w: { word: string }) => w.word)).toEqual(['The', 'quick', 'brown', 'fox', 'It', 'jumps', 'over', 'the', 'lazy', 'dog']);
+      expect(res.body.words.map((w: { word: string }) => w.word)).toEqual([
+        'The',
+        'quick',
+        'brown',
+        'fox',
+        'It',
+        'jumps',
+        'over',
+        'the',
+        'lazy',
+        'dog',
+      ]);
       expect(res.body.segments).toHaveLength(2);
     }
     const words = await transcribe(wav, 'a.wav', { response_format: 'verbose_json', 'timestamp_granularities[]': 'word' });
@@ -234,7 +256,11 @@ describe('POST /v1/audio/transcriptions and /translations', () => {
     expectOpenAiError(await transcribe(wav, 'a.wav', { temperature: '3' }), 400, 'temperature');
     expectOpenAiError(await transcribe(wav, 'a.wav', { 'timestamp_granularities[]': 'sentence' }), 400);
     expectOpenAiError(await transcribe(wav, 'a.wav', { colour: 'blue' }), 400, 'colour');
-    const unknown = request(gw.app).post('/v1/audio/transcriptions').set(beta).field('model', 'no-such-whisper').attach('file', wav, 'a.wav');
+    const unknown = request(gw.app)
+      .post('/v1/audio/transcriptions')
+      .set(beta)
+      .field('model', 'no-such-whisper')
+      .attach('file', wav, 'a.wav');
     expectOpenAiError(await unknown, 404);
     expectOpenAiError(await request(gw.app).post('/v1/audio/transcriptions').set(beta).send({ model: 'whisper-1' }), 400);
   });
@@ -247,7 +273,13 @@ describe('POST /v1/audio/transcriptions and /translations', () => {
       let sent = 0;
       let answered = false;
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...beta, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { ...beta, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        },
         (res) => {
           answered = true;
           let body = '';

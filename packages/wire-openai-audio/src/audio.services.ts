@@ -1,4 +1,13 @@
-import type { ModelSpec, Principal, SpeechRequest, SpeechResult, SpeechStreamPart, TranscriptionRequest, TranscriptionResult, TranscriptionStreamPart } from '@gateway/core';
+import type {
+  ModelSpec,
+  Principal,
+  SpeechCommand,
+  SpeechResult,
+  SpeechStreamPart,
+  TranscriptionCommand,
+  TranscriptionResult,
+  TranscriptionStreamPart,
+} from '@gateway/core';
 
 /** What the routes tell a call about the request it serves. */
 export interface AudioCallMeta {
@@ -7,8 +16,7 @@ export interface AudioCallMeta {
   signal: AbortSignal;
 }
 
-export type SpeechCommand = Omit<SpeechRequest, 'model'>;
-export type TranscriptionCommand = Omit<TranscriptionRequest, 'model'>;
+export type { SpeechCommand, TranscriptionCommand };
 
 /** A routed call of one kind (core's Speech, Transcription): the model resolved first, then answered or streamed. */
 export interface MeteredService<Cmd, R, Part> {

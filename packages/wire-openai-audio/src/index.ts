@@ -1,2 +1,1 @@
 export { openAiAudioFormat } from './audio.format';
-export type { AudioRouterDeps } from './audio.services';

@@ -16,10 +16,17 @@ function clock(seconds: number, separator: ',' | '.'): string {
 }
 
 /** A cue's text may not hold a blank line (it would end the cue), nor, in WebVTT, a `-->`. */
-const cueText = (t: string) => t.trim().replace(/\n\s*\n/g, '\n').replace(/-->/g, '->');
+const cueText = (t: string) =>
+  t
+    .trim()
+    .replace(/\n\s*\n/g, '\n')
+    .replace(/-->/g, '->');
 
 export function toSrt(segments: TimedText[]): string {
-  return segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${cueText(s.text)}\n`).join('\n') + (segments.length ? '\n' : '');
+  return (
+    segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${cueText(s.text)}\n`).join('\n') +
+    (segments.length ? '\n' : '')
+  );
 }
 
 export function toVtt(segments: TimedText[]): string {

@@ -28,7 +28,9 @@ const result: TranscriptionResult = {
 
 describe('transcription form fields', () => {
   it('gives numbers, booleans and lists their JSON types, whichever way the list was sent', () => {
-    expect(coerceTranscriptionFields({ temperature: '0.2', stream: 'true', timestamp_granularities: 'word', include: ['logprobs'] })).toEqual({
+    expect(
+      coerceTranscriptionFields({ temperature: '0.2', stream: 'true', timestamp_granularities: 'word', include: ['logprobs'] }),
+    ).toEqual({
       temperature: 0.2,
       stream: true,
       timestamp_granularities: ['word'],
@@ -62,7 +64,10 @@ describe('transcription form fields', () => {
 
 describe('transcript answers', () => {
   it('json carries text and the billed seconds; a translation only its text', () => {
-    expect(JSON.parse(encodeTranscript(request(), 'json', result).body)).toEqual({ text: result.text, usage: { type: 'duration', seconds: 4 } });
+    expect(JSON.parse(encodeTranscript(request(), 'json', result).body)).toEqual({
+      text: result.text,
+      usage: { type: 'duration', seconds: 4 },
+    });
     expect(JSON.parse(encodeTranscript(request({ task: 'translate' }), 'json', result).body)).toEqual({ text: result.text });
   });
 
@@ -88,7 +93,11 @@ describe('transcript answers', () => {
   it('an upstream without segments still gives one cue over the audio, and token usage where it counted tokens', () => {
     const plain = { text: 'hi', durationSeconds: 2, warnings: [], usage: { inputTokens: 30, outputTokens: 2 } };
     expect(encodeTranscript(request(), 'srt', plain).body).toBe('1\n00:00:00,000 --> 00:00:02,000\nhi\n\n');
-    expect(JSON.parse(encodeTranscript(request(), 'json', plain).body).usage).toMatchObject({ type: 'tokens', input_tokens: 30, total_tokens: 32 });
+    expect(JSON.parse(encodeTranscript(request(), 'json', plain).body).usage).toMatchObject({
+      type: 'tokens',
+      input_tokens: 30,
+      total_tokens: 32,
+    });
   });
 
   it('cue text cannot end a cue early', () => {

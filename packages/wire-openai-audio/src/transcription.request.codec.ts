@@ -35,7 +35,12 @@ const MEDIA_TYPES = /^audio\/(flac|x-flac|mp4|m4a|x-m4a|mpeg|mp3|mpga|ogg|opus|w
 /** The one `file` part, checked as OpenAI checks it before any upstream call: present, not empty, an audio format. */
 export function uploadedAudio(files: UploadedFile[]): TranscriptionRequest['audio'] {
   const other = files.find((f) => f.fieldname !== 'file');
-  if (other) throw invalid('unknown_field', `Unknown file field "${other.fieldname.slice(0, 100)}"; send the audio as "file".`, other.fieldname.slice(0, 100));
+  if (other)
+    throw invalid(
+      'unknown_field',
+      `Unknown file field "${other.fieldname.slice(0, 100)}"; send the audio as "file".`,
+      other.fieldname.slice(0, 100),
+    );
   const audio = files.filter((f) => f.fieldname === 'file');
   if (audio.length === 0) throw invalid('missing_field', 'Missing required field "file": send the audio as a file part.', 'file');
   if (audio.length > 1) throw invalid('too_many_files', 'Send one "file".', 'file');

@@ -1,4 +1,4 @@
-import type { TranscriptionResult } from '@gateway/core';
+import type { TranscriptionResult, TranscriptionSegment } from '@gateway/core';
 import type { TranscriptionCommand } from './audio.services';
 import { toSrt, toVtt } from './subtitles';
 import type { TranscriptFormat } from './transcription.request.schema';
@@ -26,7 +26,7 @@ export function transcriptUsage(result: TranscriptionResult): Record<string, unk
 }
 
 /** The upstream's segments, or the whole text as one segment over the audio when it gave none. */
-function segmentsOf(result: TranscriptionResult) {
+function segmentsOf(result: TranscriptionResult): TranscriptionSegment[] {
   if (result.segments?.length) return result.segments;
   return result.text ? [{ start: 0, end: result.durationSeconds ?? 0, text: result.text }] : [];
 }

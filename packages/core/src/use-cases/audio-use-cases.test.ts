@@ -3,8 +3,14 @@ import { checkTranscriptionCommand, estimatedAudioSeconds, TRANSCRIPTION_LIMITS 
 
 function wavHeader(byteRate: number, dataBytes: number): Uint8Array {
   const b = new Uint8Array(44 + dataBytes);
-  b.set([...'RIFF'].map((c) => c.charCodeAt(0)), 0);
-  b.set([...'WAVE'].map((c) => c.charCodeAt(0)), 8);
+  b.set(
+    [...'RIFF'].map((c) => c.charCodeAt(0)),
+    0,
+  );
+  b.set(
+    [...'WAVE'].map((c) => c.charCodeAt(0)),
+    8,
+  );
   new DataView(b.buffer).setUint32(28, byteRate, true);
   return b;
 }
@@ -33,7 +39,9 @@ describe('transcription limits and the audio length estimate', () => {
     expect(() => checkTranscriptionCommand(audio(new Uint8Array(TRANSCRIPTION_LIMITS.maxFileBytes + 1)))).toThrow(
       expect.objectContaining({ reason: 'payload_too_large', param: 'file' }),
     );
-    expect(() => checkTranscriptionCommand({ ...audio(new Uint8Array(8)), temperature: 1.5 })).toThrow(expect.objectContaining({ param: 'temperature' }));
+    expect(() => checkTranscriptionCommand({ ...audio(new Uint8Array(8)), temperature: 1.5 })).toThrow(
+      expect.objectContaining({ param: 'temperature' }),
+    );
   });
 
   it('reads a WAV from its header and guesses anything else at 128 kbit/s', () => {

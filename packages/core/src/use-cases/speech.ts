@@ -22,7 +22,11 @@ export function checkSpeechCommand(c: SpeechCommand): void {
   if (n > SPEECH_LIMITS.maxInputCharacters)
     throw invalid('input_too_long', `"input" has ${n} characters; at most ${SPEECH_LIMITS.maxInputCharacters} are allowed.`, 'input');
   if (c.instructions && characters(c.instructions) > SPEECH_LIMITS.maxInstructionsCharacters)
-    throw invalid('instructions_too_long', `"instructions" may have at most ${SPEECH_LIMITS.maxInstructionsCharacters} characters.`, 'instructions');
+    throw invalid(
+      'instructions_too_long',
+      `"instructions" may have at most ${SPEECH_LIMITS.maxInstructionsCharacters} characters.`,
+      'instructions',
+    );
   if (c.speed !== undefined && !(c.speed >= SPEECH_LIMITS.minSpeed && c.speed <= SPEECH_LIMITS.maxSpeed))
     throw invalid('invalid_speed', `"speed" must be between ${SPEECH_LIMITS.minSpeed} and ${SPEECH_LIMITS.maxSpeed}.`, 'speed');
 }
@@ -33,7 +37,11 @@ function metered(r: SpeechRequest, answer?: { warnings: Warning[]; upstreamReque
 }
 
 /** A port without a stream: its whole answer as one chunk. */
-async function* whole(port: SpeechModelPort, request: SpeechRequest, ctx: Parameters<SpeechModelPort['speak']>[1]): AsyncGenerator<SpeechStreamPart> {
+async function* whole(
+  port: SpeechModelPort,
+  request: SpeechRequest,
+  ctx: Parameters<SpeechModelPort['speak']>[1],
+): AsyncGenerator<SpeechStreamPart> {
   const r = await port.speak(request, ctx);
   yield { type: 'audio', data: r.audio };
   yield { type: 'finish', warnings: r.warnings };

@@ -57,7 +57,11 @@ function metered(r: TranscriptionRequest, result?: TranscriptionResult): Metered
 }
 
 /** A port without a stream: its whole answer as one delta. */
-async function* whole(port: TranscriptionModelPort, request: TranscriptionRequest, ctx: CallContext): AsyncGenerator<TranscriptionStreamPart> {
+async function* whole(
+  port: TranscriptionModelPort,
+  request: TranscriptionRequest,
+  ctx: CallContext,
+): AsyncGenerator<TranscriptionStreamPart> {
   const result = await port.transcribe(request, ctx);
   yield { type: 'text-delta', delta: result.text };
   yield { type: 'finish', result };
@@ -91,7 +95,12 @@ export class Transcription {
     return this.calls.answer(principal, model, { ...command, model: model.id }, meta);
   }
 
-  stream(principal: Principal, model: ModelSpec, command: TranscriptionCommand, meta: RoutedCallMeta): AsyncGenerator<TranscriptionStreamPart> {
+  stream(
+    principal: Principal,
+    model: ModelSpec,
+    command: TranscriptionCommand,
+    meta: RoutedCallMeta,
+  ): AsyncGenerator<TranscriptionStreamPart> {
     checkTranscriptionCommand(command);
     return this.calls.stream(principal, model, { ...command, model: model.id }, meta);
   }

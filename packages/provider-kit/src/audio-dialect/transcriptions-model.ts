@@ -84,14 +84,20 @@ export class TranscriptionsModel implements TranscriptionModelPort {
     const { form, warnings } = this.form(req, streams);
     const res = await this.http.request({ method: 'POST', path: this.path(req), form, signal: ctx.signal });
     if (!res.headers['content-type']?.includes('text/event-stream')) {
-      const result = { ...resultOf(await res.json(transcriptionResponseSchema, 'a transcription'), warnings), upstreamRequestId: res.requestId };
+      const result = {
+        ...resultOf(await res.json(transcriptionResponseSchema, 'a transcription'), warnings),
+        upstreamRequestId: res.requestId,
+      };
       yield { type: 'text-delta', delta: result.text };
       yield { type: 'finish', result };
       return;
     }
     try {
       for await (const { data: e } of jsonEvents(res.events(), transcriptionEventSchema, 'a transcription event')) {
-        if (e.error) throw new GatewayError('upstream_error', e.error.message || 'The upstream transcription failed.', { code: 'upstream_stream_error' });
+        if (e.error)
+          throw new GatewayError('upstream_error', e.error.message || 'The upstream transcription failed.', {
+            code: 'upstream_stream_error',
+          });
         if (e.type === 'transcript.text.delta' && e.delta) yield { type: 'text-delta', delta: e.delta };
         if (e.type === 'transcript.text.done') {
           yield { type: 'finish', result: { ...resultOf({ text: e.text, usage: e.usage }, warnings), upstreamRequestId: res.requestId } };

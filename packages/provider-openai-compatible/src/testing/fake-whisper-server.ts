@@ -18,7 +18,11 @@ export interface FakeWhisperServer {
 const errorBody = (status: number, message: string) => ({ object: 'error', message, type: 'BadRequestError', param: null, code: status });
 
 async function formOf(r: FakeHttpRequest): Promise<Record<string, unknown>> {
-  const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': String(r.headers['content-type']) }, body: r.raw }).formData();
+  const form = await new Request('http://fake/', {
+    method: 'POST',
+    headers: { 'content-type': String(r.headers['content-type']) },
+    body: r.raw,
+  }).formData();
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
     const value = typeof v === 'string' ? v : { name: v.name, size: v.size };
@@ -35,7 +39,8 @@ async function transcribe(task: string, r: FakeHttpRequest, res: http.ServerResp
   const file = f.file as { name: string; size: number } | undefined;
   if (!file || typeof file !== 'object') return sendJson(res, 400, errorBody(400, 'file is required'));
   const format = String(f.response_format ?? 'json');
-  if (!['json', 'text', 'verbose_json'].includes(format)) return sendJson(res, 400, errorBody(400, `Unsupported response_format: ${format}`));
+  if (!['json', 'text', 'verbose_json'].includes(format))
+    return sendJson(res, 400, errorBody(400, `Unsupported response_format: ${format}`));
   const text = `Whisper heard ${file.size} bytes.`;
   if (format === 'text') {
     res.writeHead(200, { 'content-type': 'text/plain' });
@@ -48,14 +53,18 @@ async function transcribe(task: string, r: FakeHttpRequest, res: http.ServerResp
     language: 'en',
     duration: DURATION,
     text,
-    segments: granularities.includes('segment') ? [{ id: 0, seek: 0, start: 0, end: DURATION, text, tokens: [1, 2], temperature: 0 }] : null,
+    segments: granularities.includes('segment')
+      ? [{ id: 0, seek: 0, start: 0, end: DURATION, text, tokens: [1, 2], temperature: 0 }]
+      : null,
     words: granularities.includes('word') ? text.split(' ').map((word, i) => ({ word, start: i * 0.8, end: (i + 1) * 0.8 })) : null,
   });
 }
 
 export async function startFakeWhisperServer(opts: { apiKey?: string } = {}): Promise<FakeWhisperServer> {
   const guarded = (task: string) => (r: FakeHttpRequest, res: http.ServerResponse) =>
-    opts.apiKey && r.headers.authorization !== `Bearer ${opts.apiKey}` ? sendJson(res, 401, errorBody(401, 'Unauthorized')) : transcribe(task, r, res);
+    opts.apiKey && r.headers.authorization !== `Bearer ${opts.apiKey}`
+      ? sendJson(res, 401, errorBody(401, 'Unauthorized'))
+      : transcribe(task, r, res);
   const api = await startFakeHttp(
     [
       { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/transcriptions$/, handle: guarded('transcribe') },

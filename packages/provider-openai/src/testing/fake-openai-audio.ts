@@ -42,9 +42,12 @@ function refuseSpeech(b: Record<string, unknown> | undefined): [string, string] 
   if (unknown) return [`Unrecognized request argument supplied: ${unknown}`, unknown];
   if (typeof b.input !== 'string' || b.input.length > 4096) return ["'input' must be a string of at most 4096 characters.", 'input'];
   if (b.voice === undefined) return ["Missing required parameter: 'voice'.", 'voice'];
-  if (b.response_format !== undefined && !(String(b.response_format) in AUDIO_TYPES)) return ['Invalid response_format.', 'response_format'];
-  if (b.speed !== undefined && (typeof b.speed !== 'number' || b.speed < 0.25 || b.speed > 4)) return ['speed must be between 0.25 and 4.', 'speed'];
-  if (b.instructions !== undefined && String(b.model).startsWith('tts-1')) return ['Instructions are not supported for tts-1 models.', 'instructions'];
+  if (b.response_format !== undefined && !(String(b.response_format) in AUDIO_TYPES))
+    return ['Invalid response_format.', 'response_format'];
+  if (b.speed !== undefined && (typeof b.speed !== 'number' || b.speed < 0.25 || b.speed > 4))
+    return ['speed must be between 0.25 and 4.', 'speed'];
+  if (b.instructions !== undefined && String(b.model).startsWith('tts-1'))
+    return ['Instructions are not supported for tts-1 models.', 'instructions'];
   return undefined;
 }
 
@@ -71,7 +74,11 @@ function speech(r: FakeHttpRequest, res: http.ServerResponse) {
 
 /** The form's fields, lists (`key[]`) as arrays, the file as {name, type, size}. */
 async function formOf(r: FakeHttpRequest): Promise<Record<string, unknown>> {
-  const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': String(r.headers['content-type']) }, body: r.raw }).formData();
+  const form = await new Request('http://fake/', {
+    method: 'POST',
+    headers: { 'content-type': String(r.headers['content-type']) },
+    body: r.raw,
+  }).formData();
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
     const value = typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size };
@@ -83,10 +90,33 @@ async function formOf(r: FakeHttpRequest): Promise<Record<string, unknown>> {
 
 const SECONDS = 3.5;
 const segments = (text: string) => [
-  { id: 0, seek: 0, start: 0, end: 1.5, text: text.split('. ')[0]!, tokens: [50364], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01 },
-  { id: 1, seek: 0, start: 1.5, end: SECONDS, text: text.split('. ').slice(1).join('. '), tokens: [50365], temperature: 0, avg_logprob: -0.3, compression_ratio: 1.1, no_speech_prob: 0.01 },
+  {
+    id: 0,
+    seek: 0,
+    start: 0,
+    end: 1.5,
+    text: text.split('. ')[0]!,
+    tokens: [50364],
+    temperature: 0,
+    avg_logprob: -0.2,
+    compression_ratio: 1.1,
+    no_speech_prob: 0.01,
+  },
+  {
+    id: 1,
+    seek: 0,
+    start: 1.5,
+    end: SECONDS,
+    text: text.split('. ').slice(1).join('. '),
+    tokens: [50365],
+    temperature: 0,
+    avg_logprob: -0.3,
+    compression_ratio: 1.1,
+    no_speech_prob: 0.01,
+  },
 ];
-const words = (text: string) => text.split(' ').map((word, i, all) => ({ word, start: (i * SECONDS) / all.length, end: ((i + 1) * SECONDS) / all.length }));
+const words = (text: string) =>
+  text.split(' ').map((word, i, all) => ({ word, start: (i * SECONDS) / all.length, end: ((i + 1) * SECONDS) / all.length }));
 const cue = (sep: string) => (s: { start: number; end: number; text: string }) =>
   `00:00:0${s.start.toFixed(3).replace('.', sep)} --> 00:00:0${s.end.toFixed(3).replace('.', sep)}\n${s.text}`;
 
@@ -94,13 +124,25 @@ function transcript(task: 'transcribe' | 'translate', f: Record<string, unknown>
   const file = f.file as { name: string; size: number } | undefined;
   if (!file || typeof file !== 'object') return sendJson(res, 400, errorBody(400, "Missing required parameter: 'file'.", 'file'));
   if (!/\.(flac|m4a|mp3|mp4|mpeg|mpga|oga|ogg|wav|webm)$/i.test(file.name)) {
-    return sendJson(res, 400, errorBody(400, "Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']", 'file'));
+    return sendJson(
+      res,
+      400,
+      errorBody(
+        400,
+        "Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']",
+        'file',
+      ),
+    );
   }
   const model = String(f.model ?? '');
   const gpt4o = model.startsWith('gpt-4o');
   const format = String(f.response_format ?? 'json');
   if (gpt4o && format !== 'json' && format !== 'text') {
-    return sendJson(res, 400, errorBody(400, `response_format '${format}' is not compatible with model '${model}'. Use 'json' or 'text'.`, 'response_format'));
+    return sendJson(
+      res,
+      400,
+      errorBody(400, `response_format '${format}' is not compatible with model '${model}'. Use 'json' or 'text'.`, 'response_format'),
+    );
   }
   const text = `Heard ${file.name} of ${file.size} bytes. ${task === 'translate' ? 'In English' : 'Spoken'} by ${model}`;
   const usage = gpt4o
@@ -117,7 +159,12 @@ function transcript(task: 'transcribe' | 'translate', f: Record<string, unknown>
     res.end(body);
   };
   if (format === 'text') return plain(`${text}\n`);
-  if (format === 'srt') return plain(segments(text).map((s, i) => `${i + 1}\n${cue(',')(s)}\n`).join('\n'));
+  if (format === 'srt')
+    return plain(
+      segments(text)
+        .map((s, i) => `${i + 1}\n${cue(',')(s)}\n`)
+        .join('\n'),
+    );
   if (format === 'vtt') return plain(`WEBVTT\n\n${segments(text).map(cue('.')).join('\n\n')}\n`);
   if (format === 'verbose_json') {
     const granularities = (f.timestamp_granularities as string[] | undefined) ?? ['segment'];
@@ -148,8 +195,18 @@ export async function startFakeOpenAiAudio(opts: { apiKey?: string } = {}): Prom
   const api = await startFakeHttp(
     [
       { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/speech$/, handle: authed(speech) },
-      { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/transcriptions$/, handle: authed(async (r, res) => transcript('transcribe', await formOf(r), res)) },
-      { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/translations$/, handle: authed(async (r, res) => transcript('translate', await formOf(r), res)) },
+      {
+        kind: 'create',
+        method: 'POST',
+        pattern: /^\/v1\/audio\/transcriptions$/,
+        handle: authed(async (r, res) => transcript('transcribe', await formOf(r), res)),
+      },
+      {
+        kind: 'create',
+        method: 'POST',
+        pattern: /^\/v1\/audio\/translations$/,
+        handle: authed(async (r, res) => transcript('translate', await formOf(r), res)),
+      },
     ],
     errorBody,
   );

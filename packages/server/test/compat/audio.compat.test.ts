@@ -35,7 +35,7 @@ describe('openai SDK audio', () => {
     writeFileSync(file, Buffer.from(await res.arrayBuffer()));
     const info = await probeMedia(file);
     expect(info.audio).toBeDefined();
-    if (format !== 'aac') expect(info.durationSeconds).toBeCloseTo(([...TEXT].length * 0.06), 0);
+    if (format !== 'aac') expect(info.durationSeconds).toBeCloseTo([...TEXT].length * 0.06, 0);
   });
 
   it('audio.transcriptions.create reads back what audio.speech.create said, in json, verbose_json and srt', async () => {
@@ -45,7 +45,12 @@ describe('openai SDK audio', () => {
     expect(json.text).toBe(TEXT);
     const verbose = await openai.audio.transcriptions.create({
       model: 'whisper-1',
-      file: await toFile(Buffer.from(await (await openai.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: TEXT, response_format: 'wav' })).arrayBuffer()), 'speech.wav'),
+      file: await toFile(
+        Buffer.from(
+          await (await openai.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: TEXT, response_format: 'wav' })).arrayBuffer(),
+        ),
+        'speech.wav',
+      ),
       response_format: 'verbose_json',
       timestamp_granularities: ['word', 'segment'],
     });
@@ -54,7 +59,9 @@ describe('openai SDK audio', () => {
     expect(verbose.segments?.map((s) => s.text)).toEqual(['Good morning.', 'The gateway speaks and listens.']);
     const srt = await openai.audio.transcriptions.create({ model: 'whisper-1', file, response_format: 'srt' });
     // an mp3 is a little longer than its samples (encoder padding): the cues fall in its own length
-    expect(srt).toMatch(/^1\n00:00:00,000 --> 00:00:00,[78]\d\d\nGood morning\.\n\n2\n00:00:00,\d{3} --> 00:00:02,\d{3}\nThe gateway speaks and listens\.\n\n$/);
+    expect(srt).toMatch(
+      /^1\n00:00:00,000 --> 00:00:00,[78]\d\d\nGood morning\.\n\n2\n00:00:00,\d{3} --> 00:00:02,\d{3}\nThe gateway speaks and listens\.\n\n$/,
+    );
   });
 
   it('audio.transcriptions.create with stream: true yields the deltas and the done event', async () => {
@@ -76,7 +83,10 @@ describe('openai SDK audio', () => {
 
   it('audio.translations.create answers English text', async () => {
     const speech = await openai.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: TEXT, response_format: 'opus' });
-    const res = await openai.audio.translations.create({ model: 'whisper-1', file: await toFile(Buffer.from(await speech.arrayBuffer()), 'speech.ogg') });
+    const res = await openai.audio.translations.create({
+      model: 'whisper-1',
+      file: await toFile(Buffer.from(await speech.arrayBuffer()), 'speech.ogg'),
+    });
     expect(res.text).toBe(TEXT);
   });
 
@@ -100,7 +110,11 @@ describe('AI SDK generateSpeech and transcribe with @ai-sdk/openai', () => {
 
   it('transcribe with gpt-4o-mini-transcribe (json) gets the text', async () => {
     const speech = await ai.generateSpeech({ model: provider.speech('gpt-4o-mini-tts'), text: TEXT, maxRetries: 0 });
-    const heard = await ai.transcribe({ model: provider.transcription('gpt-4o-mini-transcribe'), audio: speech.audio.uint8Array, maxRetries: 0 });
+    const heard = await ai.transcribe({
+      model: provider.transcription('gpt-4o-mini-transcribe'),
+      audio: speech.audio.uint8Array,
+      maxRetries: 0,
+    });
     expect(heard.text).toBe(TEXT);
   });
 });
