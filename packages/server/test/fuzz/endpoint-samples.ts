@@ -121,6 +121,8 @@ export const SAMPLES: Sample[] = [
     valid: { model: 'sim-rerank', query: 'blue sky', documents: [{ text: 'the blue sky' }, 'green grass'], return_documents: true },
   },
   { name: 'moderations', route: 'post /v1/moderations', valid: { model: 'sim-moderation', input: ['hello', 'kill'] } },
+  // audio (transcriptions and translations are multipart: driven with hostile JSON and raw bodies only)
+  { name: 'speech', route: 'post /v1/audio/speech', valid: { model: 'sim-speech', input: 'hi', voice: 'alloy', response_format: 'pcm' } },
   // embeddings
   { name: 'embeddings', route: 'post /v1/embeddings', valid: { model: 'sim-embed', input: ['hello', 'world'], encoding_format: 'base64' } },
   { name: 'embedContent', route: 'post /v1beta/models/{model}:embedContent', valid: { content: { parts: [{ text: 'hi' }] } } },
