@@ -1,6 +1,7 @@
 import http from 'node:http';
 import request from 'supertest';
-import { fakeSpeechBytes, startFakeOpenAiAudio, type FakeOpenAiAudio } from '@gateway/provider-openai/testing';
+import { eventually } from '@gateway/testkit';
+import { fakeSpeechBytes, HOLD_SPEECH, startFakeOpenAiAudio, type FakeOpenAiAudio } from '@gateway/provider-openai/testing';
 import { startFakeWhisperServer, type FakeWhisperServer } from '@gateway/provider-openai-compatible/testing';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
@@ -13,7 +14,6 @@ let whisper: FakeWhisperServer;
 beforeAll(async () => {
   [oai, whisper] = await Promise.all([startFakeOpenAiAudio(), startFakeWhisperServer()]);
   gw = await startTestGateway({
-    listen: false,
     config: testConfigFile({
       providers: [
         { id: 'sim', type: 'simulator' },
@@ -99,6 +99,27 @@ describe('speech on OpenAI', () => {
     expect(Buffer.concat(audio).equals(fakeSpeechBytes('mp3', 'Hello there'))).toBe(true);
     expect(res.text).toContain('speech.audio.done');
     expect(oai.speechBodies().at(-1)).toEqual({ model: 'tts-1', input: 'Hello there', voice: 'alloy', response_format: 'mp3' });
+  });
+});
+
+describe('a caller that leaves', () => {
+  it('mid-audio closes the upstream connection too', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        `${gw.url}/v1/audio/speech`,
+        { method: 'POST', headers: { ...beta, 'content-type': 'application/json' } },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
+      req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
+      req.end(JSON.stringify({ model: 'openai-tts', voice: 'alloy', input: `${HOLD_SPEECH} a long story` }));
+    });
+    await eventually(() => oai.abandoned() === 1);
   });
 });
 

@@ -16,6 +16,8 @@ export interface FakeOpenAiAudio {
   speechBodies(): Record<string, unknown>[];
   /** the fields of transcription and translation forms (lists as arrays; the file as {name, type, size}) */
   forms(): Promise<Array<Record<string, unknown>>>;
+  /** speech answers held open (input starting with HOLD_SPEECH) whose caller closed the connection */
+  abandoned(): number;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,9 @@ const AUDIO_TYPES: Record<string, string> = {
   wav: 'audio/wav',
   pcm: 'audio/pcm',
 };
+
+/** An input that starts with this gets one chunk of audio and then a connection held open until the caller leaves. */
+export const HOLD_SPEECH = '[hold]';
 
 /** The fake's "audio": what was asked, repeated to a few chunks' worth so that it arrives in pieces. */
 export const fakeSpeechBytes = (format: string, input: string) => Buffer.from(`FAKE-${format}:${input}|`.repeat(2000));
@@ -51,12 +56,17 @@ function refuseSpeech(b: Record<string, unknown> | undefined): [string, string] 
   return undefined;
 }
 
-function speech(r: FakeHttpRequest, res: http.ServerResponse) {
+function speech(r: FakeHttpRequest, res: http.ServerResponse, onAbandoned: () => void) {
   const b = readJson(r);
   const refused = refuseSpeech(b);
   if (refused) return sendJson(res, 400, errorBody(400, ...refused));
   const format = String(b!.response_format ?? 'mp3');
   const bytes = fakeSpeechBytes(format, String(b!.input));
+  if (String(b!.input).startsWith(HOLD_SPEECH)) {
+    res.writeHead(200, { 'content-type': AUDIO_TYPES[format]! });
+    res.write(bytes.subarray(0, 8192));
+    return void res.on('close', () => !res.writableEnded && onAbandoned());
+  }
   if (b!.stream_format === 'sse') {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_fake_speech' });
     for (let at = 0; at < bytes.length; at += 8192) {
@@ -188,13 +198,14 @@ function transcript(task: 'transcribe' | 'translate', f: Record<string, unknown>
 
 export async function startFakeOpenAiAudio(opts: { apiKey?: string } = {}): Promise<FakeOpenAiAudio> {
   const apiKey = opts.apiKey ?? 'sk-fake-audio-0001';
+  let abandoned = 0;
   const authed =
     (handle: (r: FakeHttpRequest, res: http.ServerResponse) => void | Promise<void>) =>
     (r: FakeHttpRequest, res: http.ServerResponse): void | Promise<void> =>
       r.headers.authorization === `Bearer ${apiKey}` ? handle(r, res) : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.'));
   const api = await startFakeHttp(
     [
-      { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/speech$/, handle: authed(speech) },
+      { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/speech$/, handle: authed((r, res) => speech(r, res, () => abandoned++)) },
       {
         kind: 'create',
         method: 'POST',
@@ -216,6 +227,7 @@ export async function startFakeOpenAiAudio(opts: { apiKey?: string } = {}): Prom
     api,
     speechBodies: () => api.requests.filter((r) => r.path.endsWith('/speech')).map((r) => readJson(r) ?? {}),
     forms: () => Promise.all(api.requests.filter((r) => !r.path.endsWith('/speech')).map(formOf)),
+    abandoned: () => abandoned,
     close: () => api.close(),
   };
 }
