@@ -6,7 +6,7 @@
  * of the tree before the load. Extra gateway settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
  * `-- --stream`: streamed completions instead (the mock sends 200 chunks each); prints CPU per chunk and chunks/s.
  * `-- --anthropic`: the same streams asked through /v1/messages (Anthropic in, OpenAI-compatible upstream).
- * `-- --embeddings`: /v1/embeddings of one text as the openai SDK asks it (base64), the upstream answering 1,536 floats.
+ * `-- --embeddings`: /v1/embeddings of one text as the openai SDK asks it (base64), from an `openai` upstream (1,536 dimensions in base64).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
