@@ -1,11 +1,28 @@
 import { getJson } from './api';
 import type { Pricing } from './prices';
 
-export type Kind = 'text' | 'image' | 'video';
+export type Kind = 'text' | 'image' | 'video' | 'embedding' | 'speech' | 'transcription' | 'rerank' | 'moderation';
+
+const NO_VERB_KINDS = ['speech', 'transcription', 'rerank', 'moderation'] as const;
+
+/**
+ * A model's kind from its entry in the Gemini-style list. The verbs tell video (a long-running operation), text
+ * (streamed), embedding and image apart. Gemini has no verb for the other kinds, so the list's default description,
+ * "<name> (<kind> model)", names them; a model whose operator wrote its own description is `other`, listed on Models
+ * and offered by no Playground panel.
+ */
+export function kindOf(methods: string[], description: string | undefined): Kind | 'other' {
+  if (methods.includes('predictLongRunning')) return 'video';
+  if (methods.includes('streamGenerateContent')) return 'text';
+  if (methods.includes('embedContent')) return 'embedding';
+  if (methods.includes('generateContent')) return 'image';
+  const named = /\((\w+) model\)$/.exec(description ?? '')?.[1];
+  return NO_VERB_KINDS.find((k) => k === named) ?? 'other';
+}
 
 export interface PublicModel {
   id: string;
-  kind: Kind;
+  kind: Kind | 'other';
   displayName: string;
   inputTokenLimit: number;
   outputTokenLimit: number;
@@ -13,8 +30,7 @@ export interface PublicModel {
 
 /**
  * The models an API key may use, with their kind. The Gemini-style list (GET /v1beta/models) is the public list that
- * says what each model does: its generation methods tell video (a long-running operation) from text (streamed) from
- * image.
+ * says what each model does (kindOf).
  */
 export async function publicModels(key: string): Promise<PublicModel[]> {
   const out: PublicModel[] = [];
@@ -24,6 +40,7 @@ export async function publicModels(key: string): Promise<PublicModel[]> {
       models: Array<{
         name: string;
         displayName: string;
+        description?: string;
         inputTokenLimit: number;
         outputTokenLimit: number;
         supportedGenerationMethods: string[];
@@ -31,11 +48,9 @@ export async function publicModels(key: string): Promise<PublicModel[]> {
       nextPageToken?: string;
     }>(key, `/v1beta/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
     for (const m of page.models) {
-      const methods = m.supportedGenerationMethods;
-      const kind: Kind = methods.includes('predictLongRunning') ? 'video' : methods.includes('streamGenerateContent') ? 'text' : 'image';
       out.push({
         id: m.name.replace(/^models\//, ''),
-        kind,
+        kind: kindOf(m.supportedGenerationMethods, m.description),
         displayName: m.displayName,
         inputTokenLimit: m.inputTokenLimit,
         outputTokenLimit: m.outputTokenLimit,
