@@ -310,3 +310,36 @@ describe('POST /v1/audio/transcriptions and /translations', () => {
     expect(readdirSync(os.tmpdir()).filter((f) => !before.has(f) && /audio|multer|upload/i.test(f))).toEqual([]);
   });
 });
+
+describe('audio and credit budgets', () => {
+  const ADMIN = 'sk-admin-audio-quota-01';
+  let priced: TestGateway;
+  beforeAll(async () => {
+    priced = await startTestGateway({
+      listen: false,
+      env: { adminKey: ADMIN },
+      config: withPricing(testConfigFile({ models: DEFAULT_CONFIG.models }), { 'sim-speech': { perMillionCharacters: 1_000_000 } }),
+    });
+  });
+  afterAll(() => priced.stop());
+
+  it('charges each speech call its characters and refuses every audio route once the account quota is spent', async () => {
+    const admin = request(priced.app).put('/admin/accounts/beta/quota').set('Authorization', `Bearer ${ADMIN}`);
+    expect((await admin.send({ credit_limit: 5 })).status).toBe(200);
+    const call = () =>
+      request(priced.app).post('/v1/audio/speech').set(beta).send({ model: 'tts-1', voice: 'alloy', input: 'abc', response_format: 'pcm' });
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('quota_exhausted');
+    const transcription = await request(priced.app)
+      .post('/v1/audio/transcriptions')
+      .set(beta)
+      .field('model', 'whisper-1')
+      .attach('file', Buffer.from('RIFF0000WAVE'), 'a.wav');
+    expect(transcription.status).toBe(429);
+    const quota = await request(priced.app).get('/admin/accounts/beta/quota').set('Authorization', `Bearer ${ADMIN}`);
+    expect(quota.body.credits_used).toBe(6);
+  });
+});
