@@ -1,6 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { startFakeGeminiEmbed, type FakeGeminiEmbed } from '@gateway/provider-google/testing';
 import { fakeOpenAiVector, startFakeOpenAiEmbeddings, type FakeOpenAiEmbeddings } from '@gateway/provider-openai/testing';
+import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
@@ -9,6 +12,10 @@ let gw: TestGateway;
 let oai: FakeOpenAiEmbeddings;
 let compat: FakeOpenAiEmbeddings;
 let gemini: FakeGeminiEmbed;
+/** An upstream that never answers: each request resolves `closed` when the gateway drops its connection. */
+let held: http.Server;
+const heldCalls: Array<{ closed: Promise<void> }> = [];
+let arrived: () => void = () => undefined;
 
 beforeAll(async () => {
   [oai, compat, gemini] = await Promise.all([
@@ -16,6 +23,12 @@ beforeAll(async () => {
     startFakeOpenAiEmbeddings({ apiKey: 'local-key', noUsage: true }),
     startFakeGeminiEmbed(),
   ]);
+  held = http.createServer((req, res) => {
+    heldCalls.push({ closed: new Promise<void>((resolve) => res.on('close', () => resolve())) });
+    arrived();
+    req.resume();
+  });
+  await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
   gw = await startTestGateway({
     listen: false,
     config: testConfigFile({
@@ -27,6 +40,7 @@ beforeAll(async () => {
         { id: 'down', type: 'openai', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-down' },
         { id: 'local', type: 'openai-compatible', baseUrl: compat.url, apiKey: 'local-key' },
         { id: 'google', type: 'google', baseUrl: gemini.url, apiKey: gemini.apiKey },
+        { id: 'held', type: 'openai', baseUrl: `http://127.0.0.1:${(held.address() as AddressInfo).port}/v1`, apiKey: 'held-key' },
       ],
       models: [
         ...DEFAULT_CONFIG.models,
@@ -35,6 +49,7 @@ beforeAll(async () => {
         { id: 'bad-key', kind: 'embedding', provider: 'bad', upstreamModel: 'text-embedding-3-small' },
         { id: 'local-embed', kind: 'embedding', provider: 'local', upstreamModel: 'text-embedding-3-small' },
         { id: 'gm-embed', kind: 'embedding', provider: 'google', upstreamModel: 'gemini-embedding-001' },
+        { id: 'held-embed', kind: 'embedding', provider: 'held', upstreamModel: 'text-embedding-3-small' },
         {
           id: 'failover-embed',
           kind: 'embedding',
@@ -50,6 +65,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await gw.stop();
   await Promise.all([oai.close(), compat.close(), gemini.close()]);
+  held.closeAllConnections();
+  await new Promise<void>((r) => held.close(() => r()));
 });
 
 const openai = (body: Record<string, unknown>) =>
@@ -173,5 +190,24 @@ describe('Gemini batchEmbedContents inbound', () => {
     expect(res.status).toBe(200);
     expect(res.body.embeddings[0].values).toHaveLength(3072);
     expect(gemini.bodies().at(-1)).toMatchObject({ requests: [{ taskType: 'RETRIEVAL_DOCUMENT', title: 'A title' }] });
+  });
+});
+
+describe('a caller that leaves', () => {
+  it('closes the upstream call and is recorded as 499', async () => {
+    const upstreamReached = new Promise<void>((r) => (arrived = r));
+    const server = await gw.listen(0, '127.0.0.1');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/embeddings`;
+    const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${BETA_KEY}`, 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify({ model: 'held-embed', input: 'x' }));
+    await upstreamReached;
+    req.destroy();
+    await heldCalls[0]!.closed;
+    await eventually(async () => {
+      await gw.usage.flush();
+      const row = await gw.db.knex('usage_log').where({ model: 'held-embed' }).first();
+      expect(row).toMatchObject({ http_status: 499 });
+    });
   });
 });
