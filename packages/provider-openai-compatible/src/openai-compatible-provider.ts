@@ -1,5 +1,13 @@
 import type { EmbeddingModelPort, RerankModelPort, TextModelPort, TranscriptionModelPort } from '@gateway/provider-kit';
-import { describeChatFailure, OpenAiEmbeddingsModel, requireBaseUrl, TranscriptionsModel, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
+import {
+  describeChatFailure,
+  OpenAiEmbeddingsModel,
+  requireBaseUrl,
+  TranscriptionsModel,
+  UpstreamClient,
+  type ProviderDescriptor,
+  type UpstreamTimeouts,
+} from '@gateway/provider-kit';
 import { JinaRerankModel } from './jina-rerank-model';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
