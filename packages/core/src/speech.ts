@@ -21,5 +21,9 @@ export interface SpeechResult {
   upstreamRequestId?: string;
 }
 
-/** A streamed speech call's parts: audio chunks in the requested format, then the end. */
-export type SpeechStreamPart = { type: 'audio'; data: Uint8Array } | { type: 'finish'; warnings: Warning[] };
+/**
+ * A streamed speech call's parts: what the upstream will not do when it is known before the audio (so the answer's
+ * headers can carry it), audio chunks in the requested format, then the end (with every warning).
+ */
+export type SpeechStreamPart =
+  { type: 'warnings'; warnings: Warning[] } | { type: 'audio'; data: Uint8Array } | { type: 'finish'; warnings: Warning[] };

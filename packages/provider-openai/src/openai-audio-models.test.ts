@@ -52,6 +52,7 @@ describe('OpenAiSpeechModel', () => {
       parts.push(p);
     const audio = Buffer.concat(parts.flatMap((p) => (p.type === 'audio' ? [p.data] : [])));
     expect(audio.equals(fakeSpeechBytes('opus', 'Hello'))).toBe(true);
+    expect(parts[0]).toMatchObject({ type: 'warnings', warnings: [{ type: 'unsupported-setting', setting: 'instructions' }] });
     expect(parts.at(-1)).toMatchObject({ type: 'finish', warnings: [{ type: 'unsupported-setting', setting: 'instructions' }] });
     expect(fake.speechBodies().at(-1)).not.toHaveProperty('instructions');
   });

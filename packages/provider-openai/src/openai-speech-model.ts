@@ -53,6 +53,7 @@ export class OpenAiSpeechModel implements SpeechModelPort {
 
   async *stream(req: SpeechRequest, ctx: CallContext): AsyncGenerator<SpeechStreamPart> {
     const { res, warnings } = this.send(req, ctx.signal);
+    if (warnings.length) yield { type: 'warnings', warnings };
     // body() ends the socket when this generator is left early (the client went away)
     for await (const data of (await res).body()) yield { type: 'audio', data };
     yield { type: 'finish', warnings };

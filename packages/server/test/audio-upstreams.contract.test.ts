@@ -98,6 +98,10 @@ describe('speech on OpenAI', () => {
       .map((b) => Buffer.from(JSON.parse(/^data: (.*)$/m.exec(b)![1]!).audio, 'base64'));
     expect(Buffer.concat(audio).equals(fakeSpeechBytes('mp3', 'Hello there'))).toBe(true);
     expect(res.text).toContain('speech.audio.done');
+    expect(res.headers['x-gateway-warnings']).toMatch(/instructions/);
+    const audioAnswer = await speak({ model: 'openai-tts-1', instructions: 'slow' });
+    expect(audioAnswer.headers['content-type']).toBe('audio/mpeg');
+    expect(audioAnswer.headers['x-gateway-warnings']).toMatch(/instructions/);
     expect(oai.speechBodies().at(-1)).toEqual({ model: 'tts-1', input: 'Hello there', voice: 'alloy', response_format: 'mp3' });
   });
 });

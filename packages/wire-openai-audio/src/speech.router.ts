@@ -23,13 +23,19 @@ const MEDIA_TYPES = { mp3: 'audio/mpeg', opus: 'audio/ogg', aac: 'audio/aac', fl
 async function* audioOf(parts: AsyncIterable<SpeechStreamPart>, res: Response): AsyncGenerator<Uint8Array> {
   for await (const p of parts) {
     if (p.type === 'audio') yield p.data;
-    else if (!res.headersSent) sendWarnings(res, p.warnings);
+    // the headers go with the first chunk: warnings known before it are in them
+    else if (p.type === 'warnings' && !res.headersSent) sendWarnings(res, p.warnings);
   }
 }
 
 /** `speech.audio.delta` events (the audio in the requested format, base64), then `speech.audio.done` with usage. */
-function speechEvents(request: SpeechCommand) {
+function speechEvents(request: SpeechCommand, res: Response) {
   return (part: SpeechStreamPart) => {
+    if (part.type === 'warnings') {
+      // encoded before the first event is written: the stream's headers still take them
+      if (!res.headersSent) sendWarnings(res, part.warnings);
+      return [];
+    }
     if (part.type === 'audio') {
       return [{ event: 'speech.audio.delta', data: { type: 'speech.audio.delta', audio: Buffer.from(part.data).toString('base64') } }];
     }
@@ -46,7 +52,7 @@ async function speak(ctx: KeyedContext<AudioRouterDeps> & { body: SpeechRequestB
   const request = decodeSpeechRequest(body);
   const meta = { format: FORMAT, requestId, signal };
   if (body.stream_format === 'sse') {
-    const encode = speechEvents(request);
+    const encode = speechEvents(request, res);
     await pumpStream(res, {
       parts: () => deps.speech.stream(principal, model, request, meta)[Symbol.asyncIterator](),
       encode,
