@@ -1,5 +1,7 @@
 import {
   GatewayError,
+  type CallContext,
+  type TranscriptionRequest,
   type EmbeddingModelPort,
   type EmbeddingRequest,
   type EmbeddingResult,
@@ -15,7 +17,7 @@ const request: EmbeddingRequest = { model: 'm', inputs: ['x'] };
 /** A class port, as the built-ins are: its methods live on the prototype. */
 class LeakyEmbedder implements EmbeddingModelPort {
   constructor(private readonly fail: boolean) {}
-  async embed(): Promise<EmbeddingResult> {
+  async embed(_request: EmbeddingRequest, _ctx: CallContext): Promise<EmbeddingResult> {
     if (this.fail) throw new GatewayError('upstream_error', `bad key ${KEY}`, { upstreamRequestId: KEY });
     return { embeddings: [[1, 0]], warnings: [{ type: 'other', message: `echo ${KEY}` }], upstreamRequestId: `req-${KEY}` };
   }
@@ -36,7 +38,7 @@ describe('the metered kinds pass the one redaction point', () => {
   });
 
   it('redacts the error that ends a stream', async () => {
-    async function* parts(): AsyncGenerator<TranscriptionStreamPart> {
+    async function* parts(_request: TranscriptionRequest, _ctx: CallContext): AsyncGenerator<TranscriptionStreamPart> {
       yield { type: 'text-delta', delta: 'hello' };
       throw new GatewayError('upstream_error', `stream broke for ${KEY}`);
     }
