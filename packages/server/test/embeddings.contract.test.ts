@@ -103,6 +103,8 @@ describe('POST /v1/embeddings', () => {
     const row = await gw.db.knex('usage_log').where({ request_id: res.headers['x-request-id'] }).first();
     expect(row).toMatchObject({ model: 'sim-embed', format: 'openai-embeddings', status: 'ok', input_tokens: 3, provider: 'sim' });
     expect(Number(row.credits)).toBeCloseTo(0.0003, 9);
+    const listed = await request(gw.app).get(`/v1/usage?request_id=${res.headers['x-request-id']}`).set(auth);
+    expect(listed.body.data[0]).toMatchObject({ model: 'sim-embed', input_tokens: 3, estimated: false, characters: null });
   });
 });
 
