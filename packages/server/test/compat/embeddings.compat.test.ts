@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { GoogleGenAI } from '@google/genai';
+import { GoogleGenerativeAIEmbeddings } from '@langchain/google-genai';
 import { OpenAIEmbeddings } from '@langchain/openai';
 import type { TestGateway } from '../support/test-gateway';
 import { COMPAT_KEY, startZeroConfigGateway } from './zero-config-gateway';
@@ -115,6 +116,19 @@ describe('LangChain OpenAIEmbeddings', () => {
     const docs = await embeddings.embedDocuments([CATS, MONEY]);
     expect(query).toHaveLength(1536);
     expect(docs).toHaveLength(2);
+    expect(cosine(query, docs[0]!)).toBeGreaterThan(cosine(query, docs[1]!) + 0.2);
+  });
+});
+
+describe('LangChain GoogleGenerativeAIEmbeddings', () => {
+  // the legacy Gemini SDK under it: embedQuery calls :embedContent, embedDocuments :batchEmbedContents, and a
+  // refused batch silently becomes empty vectors, so every vector's length is checked
+  it('embedQuery and embedDocuments', async () => {
+    const embeddings = new GoogleGenerativeAIEmbeddings({ model: 'gemini-embedding-001', apiKey: COMPAT_KEY, baseUrl: gw.url });
+    const query = await embeddings.embedQuery(CAT);
+    const docs = await embeddings.embedDocuments([CATS, MONEY]);
+    expect(query).toHaveLength(1536);
+    expect(docs.map((d) => d.length)).toEqual([1536, 1536]);
     expect(cosine(query, docs[0]!)).toBeGreaterThan(cosine(query, docs[1]!) + 0.2);
   });
 });
