@@ -24,8 +24,8 @@ function useObjectUrl(blob: Blob | undefined): string | undefined {
 }
 
 /**
- * Speaks a text (POST /v1/audio/speech) into an `<audio>` player, then transcribes that audio, or an uploaded file
- * when one is chosen (POST /v1/audio/transcriptions, multipart): a simulator voice comes back as the words it spoke.
+ * Speaks a text (POST /v1/audio/speech) into an `<audio>` player, then transcribes that audio, or the chosen file
+ * instead (POST /v1/audio/transcriptions, multipart): a simulator voice comes back as the words it spoke.
  */
 export function AudioPanel(props: { apiKey: string; speechModels: string[]; transcriptionModels: string[] }) {
   const [speechModel, setSpeechModel] = useState('');
@@ -108,7 +108,7 @@ export function AudioPanel(props: { apiKey: string; speechModels: string[]; tran
         value={transcriptionModel}
         onChange={setTranscriptionModel}
       />
-      <Field label="Audio file (instead of the spoken audio)">
+      <Field label="Audio file to transcribe">
         <input type="file" accept="audio/*,video/mp4,video/webm" onChange={(e) => setUpload(e.target.files?.[0] ?? null)} />
       </Field>
       <button type="button" disabled={busy || (!upload && !spoken)} onClick={() => void transcribe()}>
