@@ -1,6 +1,6 @@
 import { pcmAsWav, speechBody, spokenAudio, transcriptionForm } from '../src/audio-request';
 import { compareEmbeddings, cosineSimilarity, embeddingsBody } from '../src/embeddings-compare';
-import { kindOf } from '../src/models-api';
+import { kindOf } from '../src/model-kind';
 
 /** The Playground's pure rules: which panel offers a model, the similarity of two vectors, the audio requests. */
 describe('model kinds from the Gemini-style list', () => {
