@@ -6,6 +6,7 @@
  * of the tree before the load. Extra gateway settings pass through the environment (LOG_LEVEL, DATABASE_URL, ...), to measure one lever at a time.
  * `-- --stream`: streamed completions instead (the mock sends 200 chunks each); prints CPU per chunk and chunks/s.
  * `-- --anthropic`: the same streams asked through /v1/messages (Anthropic in, OpenAI-compatible upstream).
+ * `-- --embeddings`: /v1/embeddings of one text as the openai SDK asks it (base64), from an `openai` upstream (1,536 dimensions in base64).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
   const anthropic = process.argv.includes('--anthropic');
   const stream = anthropic || process.argv.includes('--stream');
+  const embeddings = process.argv.includes('--embeddings');
   const CHUNKS = 200; // what bench/mock-upstream.ts streams per completion
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-cpu-'));
   const mockPort = 21000 + Math.floor(Math.random() * 500);
@@ -39,12 +41,19 @@ async function main(): Promise<void> {
     /Gateway listening/,
   );
   try {
-    const target: Target = {
-      name: 'gateway',
-      url: `http://127.0.0.1:${gwPort}/v1/${anthropic ? 'messages' : 'chat/completions'}`,
-      headers: { authorization: 'Bearer sk-bench-client-key-0001', ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
-      body: JSON.stringify({ model: 'bench', stream, max_tokens: 1024, messages: [{ role: 'user', content: 'Say hello.' }] }),
-    };
+    const target: Target = embeddings
+      ? {
+          name: 'gateway',
+          url: `http://127.0.0.1:${gwPort}/v1/embeddings`,
+          headers: { authorization: 'Bearer sk-bench-client-key-0001' },
+          body: JSON.stringify({ model: 'bench-embed', input: 'Say hello.', encoding_format: 'base64' }),
+        }
+      : {
+          name: 'gateway',
+          url: `http://127.0.0.1:${gwPort}/v1/${anthropic ? 'messages' : 'chat/completions'}`,
+          headers: { authorization: 'Bearer sk-bench-client-key-0001', ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
+          body: JSON.stringify({ model: 'bench', stream, max_tokens: 1024, messages: [{ role: 'user', content: 'Say hello.' }] }),
+        };
     await load(target, 16, 3);
     await new Promise((r) => setTimeout(r, 3000));
     const pid = gw.child.pid!;

@@ -20,6 +20,17 @@ const COMPLETION = JSON.stringify({
   choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the mock upstream.' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
 });
+/** One 1,536-dimension vector per request (the bench sends one input), as OpenAI spells it in each encoding. */
+const VECTOR = Array.from({ length: 1536 }, (_, i) => +(Math.sin(i) / 39.2).toFixed(9));
+const embeddingsBody = (embedding: number[] | string) =>
+  JSON.stringify({
+    object: 'list',
+    data: [{ object: 'embedding', index: 0, embedding }],
+    model: 'mock-embed',
+    usage: { prompt_tokens: 3, total_tokens: 3 },
+  });
+const EMBEDDINGS_FLOAT = embeddingsBody(VECTOR);
+const EMBEDDINGS_BASE64 = embeddingsBody(Buffer.from(Float32Array.from(VECTOR).buffer).toString('base64'));
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model: 'mock', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 const FIRST = `data: ${JSON.stringify({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model: 'mock', choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })}\n\n`;
@@ -34,6 +45,12 @@ export function startMockUpstream(opts: MockOptions): Promise<http.Server> {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       const respond = () => {
+        if (req.url?.endsWith('/embeddings')) {
+          const answer = body.includes('"encoding_format":"base64"') ? EMBEDDINGS_BASE64 : EMBEDDINGS_FLOAT;
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+          res.end(answer);
+          return;
+        }
         if (!body.includes('"stream":true')) {
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(COMPLETION) });
           res.end(COMPLETION);

@@ -3,7 +3,8 @@
  * upstream, loads it (c=16, non-streaming, 5 s), and writes the self time by package and the top functions to
  * bench/results/profile.md. `-- --stream`: streamed completions (200 chunks each) instead, written to
  * bench/results/profile-stream.md; `-- --anthropic`: the same streams asked through /v1/messages (translation), to
- * bench/results/profile-anthropic.md.
+ * bench/results/profile-anthropic.md; `-- --embeddings`: /v1/embeddings of one text asked as base64, to
+ * bench/results/profile-embeddings.md.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -89,6 +90,7 @@ function summarize(file: string, windowUs: number) {
 async function main(): Promise<void> {
   const anthropic = process.argv.includes('--anthropic');
   const stream = anthropic || process.argv.includes('--stream');
+  const embeddings = process.argv.includes('--embeddings');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-profile-'));
   const mockPort = 19000 + Math.floor(Math.random() * 500);
   const gwPort = mockPort + 600;
@@ -113,12 +115,19 @@ async function main(): Promise<void> {
     },
     /Gateway listening/,
   );
-  const target: Target = {
-    name: 'gateway',
-    url: `http://127.0.0.1:${gwPort}/v1/${anthropic ? 'messages' : 'chat/completions'}`,
-    headers: { authorization: 'Bearer sk-bench-client-key-0001', ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
-    body: JSON.stringify({ model: 'bench', stream, max_tokens: 1024, messages: [{ role: 'user', content: 'Say hello.' }] }),
-  };
+  const target: Target = embeddings
+    ? {
+        name: 'gateway',
+        url: `http://127.0.0.1:${gwPort}/v1/embeddings`,
+        headers: { authorization: 'Bearer sk-bench-client-key-0001' },
+        body: JSON.stringify({ model: 'bench-embed', input: 'Say hello.', encoding_format: 'base64' }),
+      }
+    : {
+        name: 'gateway',
+        url: `http://127.0.0.1:${gwPort}/v1/${anthropic ? 'messages' : 'chat/completions'}`,
+        headers: { authorization: 'Bearer sk-bench-client-key-0001', ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
+        body: JSON.stringify({ model: 'bench', stream, max_tokens: 1024, messages: [{ role: 'user', content: 'Say hello.' }] }),
+      };
   await load(target, 16, 2);
   const loadStart = Date.now();
   const r = await load(target, 16, 5);
@@ -158,7 +167,13 @@ async function main(): Promise<void> {
     ...s.inclusive,
     '',
   ].join('\n');
-  const out = anthropic ? 'bench/results/profile-anthropic.md' : stream ? 'bench/results/profile-stream.md' : 'bench/results/profile.md';
+  const out = embeddings
+    ? 'bench/results/profile-embeddings.md'
+    : anthropic
+      ? 'bench/results/profile-anthropic.md'
+      : stream
+        ? 'bench/results/profile-stream.md'
+        : 'bench/results/profile.md';
   writeFileSync(path.join(ROOT, out), md);
   rmSync(dir, { recursive: true, force: true });
   console.log(md);

@@ -107,10 +107,19 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
     baseUrl: `http://127.0.0.1:${port}/v1`,
     apiKey: 'sk-upstream-bench',
   }));
+  // embeddings through an `openai` upstream, which answers base64 as the openai SDK asks it
+  const embed = upstreams.instant
+    ? { provider: { id: 'embed', type: 'openai', baseUrl: `http://127.0.0.1:${upstreams.instant}/v1`, apiKey: 'sk-upstream-bench' } }
+    : undefined;
   return {
-    providers: [...providers, { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } }],
+    providers: [
+      ...providers,
+      ...(embed ? [embed.provider] : []),
+      { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } },
+    ],
     models: [
       ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}`, kind: 'text', provider: id, upstreamModel: 'mock' })),
+      ...(embed ? [{ id: 'bench-embed', kind: 'embedding', provider: 'embed', upstreamModel: 'mock-embed' }] : []),
       { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
     ],
     groups: [{ name: 'default', models: ['*'] }],
@@ -260,6 +269,21 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       const run = await load(t!, 16, P.seconds);
       cpuPerRequestUs[t.name] = ((treeCpuSeconds(pid) - before) / Math.max(1, run.requests)) * 1e6;
       log(`  ${t.name}: ${cpuPerRequestUs[t.name]!.toFixed(0)} µs`);
+    }
+    {
+      // one text embedded as the openai SDK asks it (base64), beside the chat request above
+      const embeddings: Target = {
+        name: 'gateway-embeddings',
+        url: `${gw.url}/v1/embeddings`,
+        headers: { authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ model: 'bench-embed', input: 'Say hello.', encoding_format: 'base64' }),
+      };
+      await timedRequest(embeddings);
+      const before = treeCpuSeconds(gw.proc.child.pid!);
+      const run = await load(embeddings, 16, P.seconds);
+      if (run.non2xx + run.errors > 0) throw new Error(`embeddings: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
+      cpuPerRequestUs[embeddings.name] = ((treeCpuSeconds(gw.proc.child.pid!) - before) / Math.max(1, run.requests)) * 1e6;
+      log(`  ${embeddings.name}: ${cpuPerRequestUs[embeddings.name]!.toFixed(0)} µs`);
     }
     const slowUpstream: BenchResults['slowUpstream'] = {};
     for (const t of mk('slow', false)) slowUpstream[t.name] = await load(t, 128, P.seconds);

@@ -119,8 +119,15 @@ export function writeMockGatewayConfig(dir: string, mockPort: number): string {
   writeFileSync(
     file,
     JSON.stringify({
-      providers: [{ id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' }],
-      models: [{ id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' }],
+      providers: [
+        { id: 'm', type: 'openai-compatible', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' },
+        // embeddings as from OpenAI: asked (and answered) in base64
+        { id: 'o', type: 'openai', baseUrl: `http://127.0.0.1:${mockPort}/v1`, apiKey: 'sk-upstream-bench' },
+      ],
+      models: [
+        { id: 'bench', kind: 'text', provider: 'm', upstreamModel: 'mock' },
+        { id: 'bench-embed', kind: 'embedding', provider: 'o', upstreamModel: 'mock-embed' },
+      ],
       groups: [{ name: 'default', models: ['*'] }],
       keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
     }),

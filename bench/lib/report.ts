@@ -46,6 +46,11 @@ export function targetChecks(r: BenchResults): Check[] {
       ok: cpu.gateway! <= 2 * (cpu.bare ?? 0),
     },
     {
+      target: "an embeddings request's CPU within 20 % of a chat request's (c=16)",
+      measured: `${f(cpu['gateway-embeddings'], 0)} / ${f(cpu.gateway, 0)} µs = ${ratio(cpu['gateway-embeddings'], cpu.gateway)}`,
+      ok: (cpu['gateway-embeddings'] ?? Infinity) <= 1.2 * cpu.gateway!,
+    },
+    {
       target: 'sequential added latency over the bare proxy, p50 ≤ 0.3 ms',
       measured: `${f(added('median'), 2)} ms`,
       ok: added('median') <= 0.3,

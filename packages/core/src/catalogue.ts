@@ -1,7 +1,11 @@
 /** Model capabilities as data. */
 import { ModelAliasIndex } from './model-aliases';
 
-export type ModelKind = 'text' | 'image' | 'video';
+/** What a model does: each kind has its own routes, port and use case. `transcription` also serves translations. */
+export type ModelKind = 'text' | 'image' | 'video' | 'embedding' | 'speech' | 'transcription' | 'rerank' | 'moderation';
+
+/** Every kind, in the order lists and schemas show them. */
+export const MODEL_KINDS: readonly ModelKind[] = ['text', 'image', 'video', 'embedding', 'speech', 'transcription', 'rerank', 'moderation'];
 export type VideoFamily = '2.5' | '2.0';
 export type VideoTier = 'standard' | 'fast' | 'mini';
 

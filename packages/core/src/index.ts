@@ -18,12 +18,22 @@ export {
   type Usage,
   type UserContent,
 } from './text';
-export { estimateInputTokens } from './token-estimate';
+export { estimateInputTokens, estimateTextTokens } from './token-estimate';
 export { type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
 export { ACCOUNT_RESOURCES_POLICIES, type AccountResourcesPolicy } from './account-resources';
 export { type HostedTool, HOSTED_TOOLS_POLICIES, type HostedToolsPolicy } from './hosted-tools';
 export { type GeneratedImage, type ImageInput, type ImageRequest, type ImageResult, type ImageStreamPart, type ImageUsage } from './image';
-export { type Deployment, type Group, ModelCatalogue, type ModelKind, type ModelSpec } from './catalogue';
+export { type Deployment, type Group, ModelCatalogue, MODEL_KINDS, type ModelKind, type ModelSpec } from './catalogue';
+export { type EmbeddingInput, type EmbeddingRequest, type EmbeddingResult, normalisedVector, shortenedVector } from './embedding';
+export { type RerankRequest, type RerankResult } from './rerank';
+export { type ModerationInput, type ModerationRequest, type ModerationResult, type ModerationVerdict } from './moderation';
+export { type SpeechFormat, type SpeechRequest, type SpeechResult, type SpeechStreamPart } from './speech';
+export {
+  type TranscriptionRequest,
+  type TranscriptionResult,
+  type TranscriptionSegment,
+  type TranscriptionStreamPart,
+} from './transcription';
 export {
   ASPECT_RATIOS,
   type AspectRatio,
@@ -78,6 +88,11 @@ export {
 export { type ContentProbe, type ContentProbes } from './ports/content-probes.port';
 export { type ConversationKind, type ConversationStore, type StoredConversation, type StoredTurn } from './ports/conversation-store.port';
 export { type ImageModelPort } from './ports/image-model.port';
+export { type EmbeddingModelPort } from './ports/embedding-model.port';
+export { type RerankModelPort } from './ports/rerank-model.port';
+export { type ModerationModelPort } from './ports/moderation-model.port';
+export { type SpeechModelPort } from './ports/speech-model.port';
+export { type TranscriptionModelPort } from './ports/transcription-model.port';
 export {
   type Account,
   type ApiKeyRecord,
@@ -147,6 +162,11 @@ export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';
 export { ImageGeneration } from './use-cases/image-generation';
+export { type EmbeddingAnswer, Embeddings } from './use-cases/embeddings';
+export { Speech, type SpeechCommand } from './use-cases/speech';
+export { Transcription, type TranscriptionCommand } from './use-cases/transcription';
+export { Rerank } from './use-cases/rerank';
+export { Moderation } from './use-cases/moderation';
 export { IMAGE_LIMITS, type ImageCommand, type ImageFile, type PreparedImageCall } from './use-cases/image-request-check';
 export { type VideoProviderLookup } from './use-cases/video-target';
 export { VideoTasks } from './use-cases/video-tasks';

@@ -6,12 +6,39 @@ import type { Usage } from './text';
 
 /** Credits, per model, in the config file's `pricing`. A model without pricing costs nothing. */
 export interface ModelPricing {
+  /** text input; also what embeddings and moderation are priced by */
   inputPerMillionTokens?: number;
   outputPerMillionTokens?: number;
   perImage?: number;
   /** per second of video, by resolution */
   perVideoSecond?: Partial<Record<'480p' | '720p' | '1080p' | '4k', number>>;
+  /** speech: per million characters of input text */
+  perMillionCharacters?: number;
+  /** transcription and translation: per minute of audio */
+  perAudioMinute?: number;
+  /** rerank: per thousand search units */
+  perThousandSearches?: number;
 }
+
+/** What a call of a metered kind (embeddings, speech, transcription, rerank, moderation) used, as its usage row shows it. */
+export interface MeteredUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  characters?: number;
+  audioSeconds?: number;
+  searchUnits?: number;
+}
+
+/** The one price field each metered kind is charged by (a price table of that kind must set it). */
+export const METERED_PRICE_FIELD = {
+  embedding: 'inputPerMillionTokens',
+  moderation: 'inputPerMillionTokens',
+  speech: 'perMillionCharacters',
+  transcription: 'perAudioMinute',
+  rerank: 'perThousandSearches',
+} as const satisfies Record<string, keyof ModelPricing>;
+
+export type MeteredKind = keyof typeof METERED_PRICE_FIELD;
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
@@ -22,6 +49,24 @@ export function pricingOf(model: ModelSpec): ModelPricing {
 export function textCost(model: ModelSpec, usage: Usage): number {
   const p = pricingOf(model);
   return round(((p.inputPerMillionTokens ?? 0) * usage.inputTokens + (p.outputPerMillionTokens ?? 0) * usage.outputTokens) / 1e6);
+}
+
+/** What a metered call costs: its kind's one price times the units it used. */
+export function meteredCost(model: ModelSpec, usage: MeteredUsage): number {
+  const p = pricingOf(model);
+  switch (model.kind) {
+    case 'embedding':
+    case 'moderation':
+      return round(((p.inputPerMillionTokens ?? 0) * (usage.inputTokens ?? 0)) / 1e6);
+    case 'speech':
+      return round(((p.perMillionCharacters ?? 0) * (usage.characters ?? 0)) / 1e6);
+    case 'transcription':
+      return round(((p.perAudioMinute ?? 0) * (usage.audioSeconds ?? 0)) / 60);
+    case 'rerank':
+      return round(((p.perThousandSearches ?? 0) * (usage.searchUnits ?? 0)) / 1000);
+    default:
+      return 0;
+  }
 }
 
 export function imageCost(model: ModelSpec, images: number): number {
@@ -50,6 +95,10 @@ export function missingPrice(model: ModelSpec): string | null {
     return gaps.length ? `text model ${model.id} has a price table without ${gaps.join(' and ')}` : null;
   }
   if (model.kind === 'image') return p.perImage === undefined ? `image model ${model.id} has a price table without perImage` : null;
+  if (model.kind in METERED_PRICE_FIELD) {
+    const field = METERED_PRICE_FIELD[model.kind as MeteredKind];
+    return p[field] === undefined ? `${model.kind} model ${model.id} has a price table without ${field}` : null;
+  }
   if (!model.family || !model.tier) return null;
   const gaps = resolutionsFor(model.family, model.tier).filter((r) => p.perVideoSecond?.[r] === undefined);
   return gaps.length

@@ -1,11 +1,10 @@
 import { getJson } from './api';
+import { kindOf, type Kind } from './model-kind';
 import type { Pricing } from './prices';
-
-export type Kind = 'text' | 'image' | 'video';
 
 export interface PublicModel {
   id: string;
-  kind: Kind;
+  kind: Kind | 'other';
   displayName: string;
   inputTokenLimit: number;
   outputTokenLimit: number;
@@ -13,8 +12,7 @@ export interface PublicModel {
 
 /**
  * The models an API key may use, with their kind. The Gemini-style list (GET /v1beta/models) is the public list that
- * says what each model does: its generation methods tell video (a long-running operation) from text (streamed) from
- * image.
+ * says what each model does (kindOf).
  */
 export async function publicModels(key: string): Promise<PublicModel[]> {
   const out: PublicModel[] = [];
@@ -24,6 +22,7 @@ export async function publicModels(key: string): Promise<PublicModel[]> {
       models: Array<{
         name: string;
         displayName: string;
+        description?: string;
         inputTokenLimit: number;
         outputTokenLimit: number;
         supportedGenerationMethods: string[];
@@ -31,11 +30,9 @@ export async function publicModels(key: string): Promise<PublicModel[]> {
       nextPageToken?: string;
     }>(key, `/v1beta/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
     for (const m of page.models) {
-      const methods = m.supportedGenerationMethods;
-      const kind: Kind = methods.includes('predictLongRunning') ? 'video' : methods.includes('streamGenerateContent') ? 'text' : 'image';
       out.push({
         id: m.name.replace(/^models\//, ''),
-        kind,
+        kind: kindOf(m.supportedGenerationMethods, m.description),
         displayName: m.displayName,
         inputTokenLimit: m.inputTokenLimit,
         outputTokenLimit: m.outputTokenLimit,

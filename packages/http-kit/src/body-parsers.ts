@@ -32,7 +32,7 @@ const TOO_MANY_VALUES = 'gateway.too_many_json_values';
 /** A body sent with a Content-Encoding other than identity: it inflates to more than travelled. */
 const isEncoded = (req: Request) => (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase() !== 'identity';
 
-function jsonParser(limit: number): RequestHandler {
+function jsonParser(limit: number, maxValues: number): RequestHandler {
   return express.json({
     limit,
     type: ['application/json', 'application/*+json'],
@@ -41,7 +41,7 @@ function jsonParser(limit: number): RequestHandler {
     // throws, which a GatewayError (getter) refuses.
     verify: (_req, _res, buf, encoding) => {
       if (!wellFormed(buf, encoding)) throw Object.assign(new Error('malformed text'), { type: MALFORMED_TEXT });
-      if (jsonValueCount(buf, encoding, LIMITS.jsonValues) > LIMITS.jsonValues)
+      if (jsonValueCount(buf, encoding, maxValues) > maxValues)
         throw Object.assign(new Error('too many values'), { type: TOO_MANY_VALUES });
     },
   });
@@ -58,17 +58,18 @@ const refusal = (p: TextProblem, param?: string) => invalid(p, PROBLEM_MESSAGE[p
 /**
  * JSON bodies up to `limit` bytes as sent, a compressed one up to LIMITS.inflatedJsonBytes once inflated (body-parser
  * counts the inflated bytes against the limit as they come and stops inflating past it), at most LIMITS.jsonValues
- * values either way; a JSON body must be an object.
+ * values either way (a route whose vendor admits more, embeddings' token arrays, passes its own `maxValues`); a JSON
+ * body must be an object.
  */
-export function jsonBody(limit = LIMITS.jsonBytes): RequestHandler {
-  const plain = jsonParser(limit);
+export function jsonBody(limit: number = LIMITS.jsonBytes, maxValues: number = LIMITS.jsonValues): RequestHandler {
+  const plain = jsonParser(limit, maxValues);
   const inflatedLimit = Math.min(limit, LIMITS.inflatedJsonBytes);
-  const compressed = jsonParser(inflatedLimit);
+  const compressed = jsonParser(inflatedLimit, maxValues);
   return (req, res, next) =>
     (isEncoded(req) ? compressed : plain)(req, res, (err?: unknown) => {
       const type = (err as { type?: string } | undefined)?.type;
       if (type === MALFORMED_TEXT) return next(refusal('invalid_text'));
-      if (type === TOO_MANY_VALUES) return next(tooManyValues());
+      if (type === TOO_MANY_VALUES) return next(tooManyValues(maxValues));
       if (type === 'entity.too.large' && isEncoded(req)) return next(inflatedTooLarge(inflatedLimit));
       if (err) return next(err);
       if (req.body === undefined || req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
@@ -105,10 +106,10 @@ const inflatedTooLarge = (limit: number) =>
     { code: 'inflated_body_too_large' },
   );
 
-const tooManyValues = () =>
+const tooManyValues = (maxValues: number) =>
   new GatewayError(
     'payload_too_large',
-    `The request body holds more than ${LIMITS.jsonValues} JSON values (objects, arrays and the elements and members in them).`,
+    `The request body holds more than ${maxValues} JSON values (objects, arrays and the elements and members in them).`,
     { code: 'too_many_json_values' },
   );
 

@@ -11,6 +11,7 @@ import {
 import { GOOGLE_DEFAULT_BASE_URL, GOOGLE_REQUEST_ID_HEADERS } from './google-api';
 import { GoogleChatModel } from './google-chat-model';
 import { describeGoogleFailure } from './google-error';
+import { GoogleEmbeddingModel } from './google-embedding-model';
 import { GoogleImageModel } from './google-image-model';
 import { GoogleVideoModel } from './google-video-model';
 
@@ -36,7 +37,7 @@ export const googleOptionsSchema = {
  * Gemini text, Gemini image output (generateContent → inlineData) and Veo (predictLongRunning). The base URL is
  * without `/v1beta`, as the @google/genai SDK takes it.
  */
-export function createGoogleProvider(config: ProviderEntry): Required<ProviderPorts> {
+export function createGoogleProvider(config: ProviderEntry): ProviderPorts & Required<Pick<ProviderPorts, 'text' | 'image' | 'video'>> {
   const o = config.options;
   rejectUnknownOptions(o, Object.keys(googleOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
@@ -58,6 +59,7 @@ export function createGoogleProvider(config: ProviderEntry): Required<ProviderPo
   return {
     text: model,
     image: new GoogleImageModel(http.text, apiVersion),
+    embedding: new GoogleEmbeddingModel(http.text, apiVersion),
     video: new GoogleVideoModel(http.media, apiVersion, {
       personGeneration:
         o?.veoPersonGeneration === undefined

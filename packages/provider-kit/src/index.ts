@@ -41,7 +41,10 @@ export {
   mapChatCompletion,
   readChatStream,
 } from './chat-dialect';
+export { TranscriptionsModel, WHISPER_DIALECT, type TranscriptionDialect } from './audio-dialect';
+export { embeddingTexts } from './embedding-texts';
 export { createRedactor, type Redact } from './secret-redactor';
+export { OpenAiEmbeddingsModel } from './embeddings-dialect';
 export { providerSecrets, redactingPorts } from './redacting-ports';
 export { ADAPTER_CONTRACT_VERSION, type AdapterDescriptor, type AdapterEnvironment, type AdapterKit } from './adapter-contract';
 export { AdapterModules } from './adapter-modules';

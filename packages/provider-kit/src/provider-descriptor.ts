@@ -1,4 +1,15 @@
-import type { AccountResourcesPolicy, HostedToolsPolicy, ImageModelPort, TextModelPort, VideoModelPort } from '@gateway/core';
+import type {
+  AccountResourcesPolicy,
+  EmbeddingModelPort,
+  HostedToolsPolicy,
+  ImageModelPort,
+  ModerationModelPort,
+  RerankModelPort,
+  SpeechModelPort,
+  TextModelPort,
+  TranscriptionModelPort,
+  VideoModelPort,
+} from '@gateway/core';
 import type { UpstreamTimeouts } from './upstream-timeouts';
 
 /** One `providers[]` entry of the gateway config, as every provider factory receives it. */
@@ -27,6 +38,11 @@ export interface ProviderPorts {
   text?: TextModelPort;
   image?: ImageModelPort;
   video?: VideoModelPort;
+  embedding?: EmbeddingModelPort;
+  rerank?: RerankModelPort;
+  moderation?: ModerationModelPort;
+  speech?: SpeechModelPort;
+  transcription?: TranscriptionModelPort;
   /** frees sockets and timers now (shutdown) */
   close(): void;
   /**

@@ -155,15 +155,65 @@ export function redactingVideoPort(port: VideoModelPort, redact: Redact): VideoM
   };
 }
 
+/**
+ * A port of a metered kind (embeddings, rerank, moderation, speech, transcription) behind the redactor: its errors
+ * and the warnings and request id of its answers. What it generates (vectors, scores, audio, text) passes unchanged;
+ * a method returning a stream (AsyncIterable) has the errors of its parts redacted.
+ */
+function redactingMeteredPort<P extends object>(port: P, redact: Redact): P {
+  const out: Record<string, unknown> = {};
+  for (const name of methodNames(port)) {
+    const member = (port as Record<string, unknown>)[name];
+    const method = (member as (...args: unknown[]) => unknown).bind(port);
+    out[name] = (...args: unknown[]) => {
+      const made = method(...args);
+      if (made && typeof (made as Promise<unknown>).then === 'function')
+        return guarded(async () => meteredAnswer(await (made as Promise<unknown>), redact), redact);
+      if (made && Symbol.asyncIterator in (made as object))
+        return guardedStream(
+          () => made as AsyncIterable<unknown>,
+          (p) => p,
+          redact,
+        );
+      return made;
+    };
+  }
+  return out as P;
+}
+
+/** A port's methods: its own and (a class instance) its prototypes'. */
+function methodNames(port: object): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = port; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null)
+    for (const n of Object.getOwnPropertyNames(o))
+      if (n !== 'constructor' && typeof (port as Record<string, unknown>)[n] === 'function') names.add(n);
+  return [...names];
+}
+
+function meteredAnswer(answer: unknown, redact: Redact): unknown {
+  if (!answer || typeof answer !== 'object') return answer;
+  const a = answer as { warnings?: unknown[]; upstreamRequestId?: string };
+  return {
+    ...a,
+    ...(Array.isArray(a.warnings) ? { warnings: a.warnings.map((w) => redactDeep(w, redact)) } : {}),
+    ...(a.upstreamRequestId === undefined ? {} : { upstreamRequestId: redact(a.upstreamRequestId) }),
+  };
+}
+
+const METERED_PORTS = ['embedding', 'rerank', 'moderation', 'speech', 'transcription'] as const;
+
 /** One upstream's ports, each behind the redactor. */
-export function redactingPorts<P extends { text?: TextModelPort; image?: ImageModelPort; video?: VideoModelPort }>(
-  ports: P,
-  redact: Redact,
-): P {
+export function redactingPorts<
+  P extends { text?: TextModelPort; image?: ImageModelPort; video?: VideoModelPort } & Partial<
+    Record<(typeof METERED_PORTS)[number], object>
+  >,
+>(ports: P, redact: Redact): P {
+  const metered = Object.fromEntries(METERED_PORTS.flatMap((k) => (ports[k] ? [[k, redactingMeteredPort(ports[k]!, redact)]] : [])));
   return {
     ...ports,
     ...(ports.text ? { text: redactingTextPort(ports.text, redact) } : {}),
     ...(ports.image ? { image: redactingImagePort(ports.image, redact) } : {}),
     ...(ports.video ? { video: redactingVideoPort(ports.video, redact) } : {}),
+    ...metered,
   };
 }

@@ -1,5 +1,14 @@
-import type { TextModelPort } from '@gateway/provider-kit';
-import { describeChatFailure, requireBaseUrl, UpstreamClient, type ProviderDescriptor, type UpstreamTimeouts } from '@gateway/provider-kit';
+import type { EmbeddingModelPort, RerankModelPort, TextModelPort, TranscriptionModelPort } from '@gateway/provider-kit';
+import {
+  describeChatFailure,
+  OpenAiEmbeddingsModel,
+  requireBaseUrl,
+  TranscriptionsModel,
+  UpstreamClient,
+  type ProviderDescriptor,
+  type UpstreamTimeouts,
+} from '@gateway/provider-kit';
+import { JinaRerankModel } from './jina-rerank-model';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 import { openAiCompatibleOptionsSchema, readCompatibleOptions } from './openai-compatible-options';
 
@@ -14,6 +23,12 @@ export interface OpenAiCompatibleProviderConfig {
 
 export interface OpenAiCompatibleProvider {
   text: TextModelPort;
+  /** `<base>/embeddings` (vLLM, Ollama, LM Studio, TEI, Infinity), asked for float vectors */
+  embedding: EmbeddingModelPort;
+  /** `<base>/audio/transcriptions` and `/audio/translations` (vLLM, faster-whisper servers, Groq) */
+  transcription: TranscriptionModelPort;
+  /** `<base>/rerank` in Jina's shape (vLLM, Infinity) */
+  rerank: RerankModelPort;
   close(): void;
   drain(): void;
 }
@@ -30,6 +45,9 @@ export function createOpenAiCompatibleProvider(config: OpenAiCompatibleProviderC
   });
   return {
     text: new OpenAiCompatibleChatModel(transport, settings.dialect, settings.chatPath),
+    embedding: new OpenAiEmbeddingsModel(transport, { encoding: 'float' }),
+    transcription: new TranscriptionsModel(transport),
+    rerank: new JinaRerankModel(transport),
     close: () => transport.destroy(),
     drain: () => transport.drain(),
   };

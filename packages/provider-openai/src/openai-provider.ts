@@ -3,7 +3,9 @@ import {
   rejectUnknownOptions,
   requireApiKey,
   requireBaseUrl,
+  OpenAiEmbeddingsModel,
   textAndMediaClients,
+  TranscriptionsModel,
   type ProviderDescriptor,
   type ProviderEntry,
   type ProviderPorts,
@@ -13,7 +15,10 @@ import { OPENAI_DEFAULT_BASE_URL, OPENAI_REQUEST_ID_HEADERS } from './openai-api
 import { OpenAiChatModel } from './openai-chat-model';
 import { describeOpenAiFailure } from './openai-error';
 import { OpenAiImageModel } from './openai-image-model';
+import { OpenAiModerationModel } from './openai-moderation-model';
 import { OpenAiResponsesModel } from './openai-responses-model';
+import { OpenAiSpeechModel } from './openai-speech-model';
+import { OPENAI_TRANSCRIPTION_DIALECT } from './openai-transcription-dialect';
 import { OpenAiVideoModel } from './openai-video-model';
 
 /** `options` of an openai provider entry. */
@@ -34,7 +39,7 @@ export const openAiOptionsSchema = {
 } as const;
 
 /** Chat or Responses text, image generations and edits, and Sora (videos API). The base URL includes `/v1`, as the openai SDK takes it. */
-export function createOpenAiProvider(config: ProviderEntry): Required<ProviderPorts> {
+export function createOpenAiProvider(config: ProviderEntry): ProviderPorts & Required<Pick<ProviderPorts, 'text' | 'image' | 'video'>> {
   rejectUnknownOptions(config.options, Object.keys(openAiOptionsSchema.properties));
   const apiKey = requireApiKey(config.apiKey);
   const organization = readOption.string(config.options, 'organization');
@@ -61,6 +66,10 @@ export function createOpenAiProvider(config: ProviderEntry): Required<ProviderPo
           : new OpenAiAutoTextModel(new OpenAiChatModel(http.text), new OpenAiResponsesModel(http.text)),
     image: new OpenAiImageModel(http.media),
     video: new OpenAiVideoModel(http.media),
+    embedding: new OpenAiEmbeddingsModel(http.text),
+    speech: new OpenAiSpeechModel(http.media),
+    transcription: new TranscriptionsModel(http.media, OPENAI_TRANSCRIPTION_DIALECT),
+    moderation: new OpenAiModerationModel(http.text),
     close: http.close,
     drain: http.drain,
   };

@@ -1,7 +1,12 @@
 import type { TextModelPort, VideoModelPort } from '@gateway/provider-kit';
 import { type ProviderDescriptor } from '@gateway/provider-kit';
+import { SimulatorEmbeddingModel } from './simulator-embedding-model';
 import { SimulatorImageModel } from './simulator-image-model';
+import { SimulatorModerationModel } from './simulator-moderation-model';
+import { SimulatorRerankModel } from './simulator-rerank-model';
+import { SimulatorSpeechModel } from './simulator-speech-model';
 import { SimulatorTextModel } from './simulator-text-model';
+import { SimulatorTranscriptionModel } from './simulator-transcription-model';
 import { SimulatorVideoModel } from './simulator-video-model';
 
 export interface SimulatorOptions {
@@ -19,6 +24,11 @@ export interface SimulatorProvider {
   text: TextModelPort;
   image: SimulatorImageModel;
   video: VideoModelPort;
+  embedding: SimulatorEmbeddingModel;
+  speech: SimulatorSpeechModel;
+  transcription: SimulatorTranscriptionModel;
+  rerank: SimulatorRerankModel;
+  moderation: SimulatorModerationModel;
 }
 
 /** `options` of a simulator provider entry (dataDir comes from the server, not the config). */
@@ -37,6 +47,11 @@ export function createSimulatorProvider(options: SimulatorOptions = {}): Simulat
     text: new SimulatorTextModel({ chunkDelayMs: options.chunkDelayMs }),
     image: new SimulatorImageModel(),
     video: new SimulatorVideoModel({ queuedMs: options.queuedMs, videoLatencyMs: options.videoLatencyMs, dataDir: options.dataDir }),
+    embedding: new SimulatorEmbeddingModel(),
+    speech: new SimulatorSpeechModel(),
+    transcription: new SimulatorTranscriptionModel(),
+    rerank: new SimulatorRerankModel(),
+    moderation: new SimulatorModerationModel(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES } from '@gateway/core';
+import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES, MODEL_KINDS } from '@gateway/core';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
@@ -60,7 +60,7 @@ export const configSchema = {
         additionalProperties: false,
         properties: {
           id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}$' },
-          kind: { enum: ['text', 'image', 'video'] },
+          kind: { enum: MODEL_KINDS },
           provider: { type: 'string' },
           upstreamModel: { type: 'string', minLength: 1 },
           deployments: { type: 'array', minItems: 1, items: deployment },
@@ -79,6 +79,9 @@ export const configSchema = {
             outputPerMillionTokens: PRICE,
             perImage: PRICE,
             perVideoSecond: closed({ '480p': PRICE, '720p': PRICE, '1080p': PRICE, '4k': PRICE }),
+            perMillionCharacters: PRICE,
+            perAudioMinute: PRICE,
+            perThousandSearches: PRICE,
           }),
           options: { type: 'object' },
         },

@@ -7,6 +7,7 @@ import {
   type CircuitBreakerOptions,
   type Deployment,
   type Group,
+  type ModelKind,
   type ModelPricing,
   type ModelSpec,
 } from '@gateway/core';
@@ -29,7 +30,7 @@ export interface ProviderConfig extends ProviderEntry {
 
 export interface ModelConfig {
   id: string;
-  kind: 'text' | 'image' | 'video';
+  kind: ModelKind;
   provider?: string;
   upstreamModel?: string;
   deployments?: Array<{ provider: string; upstreamModel?: string; priority?: number; weight?: number }>;

@@ -33,6 +33,17 @@ export const DEFAULT_CONFIG: GatewayConfigFile = {
     { id: 'sim-video-2.0', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
     { id: 'sim-video-2.0-fast', kind: 'video', family: '2.0', tier: 'fast', provider: 'sim' },
     { id: 'sim-video-2.0-mini', kind: 'video', family: '2.0', tier: 'mini', provider: 'sim' },
+    // the SDKs' own default ids of each kind route to the simulator's model of that kind
+    { id: 'sim-embed', kind: 'embedding', provider: 'sim', aliases: ['text-embedding-*', 'gemini-embedding-*', 'embedding-*', 'embed-*'] },
+    { id: 'sim-speech', kind: 'speech', provider: 'sim', aliases: ['tts-*', 'gpt-4o-mini-tts*'] },
+    {
+      id: 'sim-transcribe',
+      kind: 'transcription',
+      provider: 'sim',
+      aliases: ['whisper-*', 'gpt-4o-transcribe*', 'gpt-4o-mini-transcribe*'],
+    },
+    { id: 'sim-rerank', kind: 'rerank', provider: 'sim', aliases: ['rerank-*', 'jina-reranker-*'] },
+    { id: 'sim-moderation', kind: 'moderation', provider: 'sim', aliases: ['omni-moderation-*', 'text-moderation-*'] },
   ],
   groups: [{ name: 'default', models: ['*'] }],
   keys: [],

@@ -18,8 +18,11 @@ import { usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
+import { wireEmbeddings } from './wiring/embeddings';
+import { wireAudio } from './wiring/audio';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
+import { wireRetrieval } from './wiring/retrieval';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
@@ -158,6 +161,9 @@ function gatewayAreas(
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
+  const embeddings = wireEmbeddings(ctx);
+  const audio = wireAudio(ctx);
+  const retrieval = wireRetrieval(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -167,6 +173,9 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
+    ...embeddings.services,
+    ...audio.services,
+    ...retrieval.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {

@@ -109,6 +109,21 @@ export class ProviderRegistry {
   video(id: string) {
     return this.live.get(id)?.ports.video;
   }
+  embedding(id: string) {
+    return this.live.get(id)?.ports.embedding;
+  }
+  rerank(id: string) {
+    return this.live.get(id)?.ports.rerank;
+  }
+  moderation(id: string) {
+    return this.live.get(id)?.ports.moderation;
+  }
+  speech(id: string) {
+    return this.live.get(id)?.ports.speech;
+  }
+  transcription(id: string) {
+    return this.live.get(id)?.ports.transcription;
+  }
   /** a provider's type (openai, google, ...): traces name the upstream by it */
   typeOf(id: string): string | undefined {
     return this.live.get(id)?.type;

@@ -10,13 +10,17 @@ import {
   type WireFormat,
 } from '@gateway/http-kit';
 import { anthropicMessagesFormat } from '@gateway/wire-anthropic-messages';
-import { geminiContentFormat } from '@gateway/wire-gemini-content';
+import { geminiContentFormat, geminiEmbedFormat } from '@gateway/wire-gemini-content';
 import { geminiVideoFormat } from '@gateway/wire-gemini-video';
 import { modelsFormat } from '@gateway/wire-models';
+import { openAiAudioFormat } from '@gateway/wire-openai-audio';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
+import { openAiEmbeddingsFormat } from '@gateway/wire-openai-embeddings';
 import { openAiImagesFormat } from '@gateway/wire-openai-images';
+import { openAiModerationsFormat } from '@gateway/wire-openai-moderations';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
 import { openAiVideosFormat } from '@gateway/wire-openai-videos';
+import { rerankFormat } from '@gateway/wire-rerank';
 import { usageFormat } from '@gateway/wire-usage';
 import { videoTasksFormat } from '@gateway/wire-video-tasks';
 import { webhooksFormat } from '@gateway/wire-webhooks';
@@ -30,8 +34,13 @@ export const WIRE_FORMATS = [
   openAiChatFormat,
   anthropicMessagesFormat,
   geminiContentFormat,
+  geminiEmbedFormat,
+  openAiEmbeddingsFormat,
   openAiResponsesFormat,
   openAiImagesFormat,
+  openAiAudioFormat,
+  rerankFormat,
+  openAiModerationsFormat,
   modelsFormat,
   geminiVideoFormat,
   openAiVideosFormat,

@@ -136,7 +136,19 @@ describe('admin changes and the config file across a restart', () => {
         (m: { id: string }) => m.id,
       );
       await second.stop();
-      expect(ids).toEqual(['sim-chat', 'sim-image', 'sim-video-2.5', 'sim-video-2.0', 'sim-video-2.0-fast', 'added-later']);
+      expect(ids).toEqual([
+        'sim-chat',
+        'sim-image',
+        'sim-video-2.5',
+        'sim-video-2.0',
+        'sim-video-2.0-fast',
+        'sim-embed',
+        'sim-speech',
+        'sim-transcribe',
+        'sim-rerank',
+        'sim-moderation',
+        'added-later',
+      ]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -29,7 +29,30 @@ describe('config file', () => {
       'sim-video-2.0',
       'sim-video-2.0-fast',
       'sim-video-2.0-mini',
+      'sim-embed',
+      'sim-speech',
+      'sim-transcribe',
+      'sim-rerank',
+      'sim-moderation',
     ]);
+  });
+
+  it("the built-in default routes each SDK's default ids to the simulator model of its kind", () => {
+    const c = loadConfig(undefined);
+    const target = (id: string) => c.catalogue.get(id)?.id;
+    expect(target('text-embedding-3-small')).toBe('sim-embed');
+    expect(target('gemini-embedding-001')).toBe('sim-embed');
+    expect(target('gemini-2.5-flash')).toBe('sim-chat');
+    expect(target('gpt-4o-mini-tts')).toBe('sim-speech');
+    expect(target('gpt-4o-mini-transcribe')).toBe('sim-transcribe');
+    expect(target('whisper-1')).toBe('sim-transcribe');
+    expect(target('rerank-v3.5')).toBe('sim-rerank');
+    expect(target('omni-moderation-latest')).toBe('sim-moderation');
+  });
+
+  it('a metered kind priced without its own field is refused', () => {
+    const file = { ...testConfigFile(), models: [{ id: 'e', kind: 'embedding', provider: 'sim', pricing: { perImage: 1 } }] };
+    expect(() => buildConfig('cfg.json', file)).toThrow('without inputPerMillionTokens');
   });
 
   it.each([

@@ -122,7 +122,7 @@ describe('POST /v1beta/models/{model}:generateContent', () => {
   });
 
   it('leaves other verbs on the same prefix to other routers', async () => {
-    const res = await post(base, { verb: 'embedContent' });
+    const res = await post(base, { verb: 'generateAnswer' });
     expectGoogleError(res, 404, 'NOT_FOUND', 'route_not_found');
   });
 });

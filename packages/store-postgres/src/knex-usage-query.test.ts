@@ -97,4 +97,23 @@ describeOnTestDatabases((target) => {
       expect(byProvider.groups).toEqual([{ ...byModel.groups[0], group: 'timer' }]);
     });
   });
+  describe(`usage units on ${target.name}`, () => {
+    it("keeps the metered kinds' units and the estimated flag, and shows none on rows without them", async () => {
+      const db = await target.open();
+      try {
+        const log = new KnexUsageLog(db.knex);
+        log.record(row(1, { requestId: 'units-1', characters: 42, audioSeconds: 2.5, searchUnits: 3, estimated: true }));
+        log.record(row(2, { requestId: 'units-2' }));
+        await log.flush();
+        const query = new KnexUsageQuery(db.knex);
+        const [withUnits] = (await query.list({ accountId: 'acme', requestId: 'units-1', limit: 5 })).rows;
+        expect(withUnits).toMatchObject({ characters: 42, audioSeconds: 2.5, searchUnits: 3, estimated: true });
+        const [plain] = (await query.list({ accountId: 'acme', requestId: 'units-2', limit: 5 })).rows;
+        expect(plain).toBeDefined();
+        for (const k of ['characters', 'audioSeconds', 'searchUnits', 'estimated']) expect(plain).not.toHaveProperty(k);
+      } finally {
+        await db.drop();
+      }
+    });
+  });
 });

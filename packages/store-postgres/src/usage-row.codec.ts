@@ -14,6 +14,10 @@ export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
     ...out,
     latency_ms: rounded(r.latencyMs),
     ttft_ms: rounded(r.ttftMs),
+    characters: r.characters ?? null,
+    audio_seconds: r.audioSeconds ?? null,
+    search_units: r.searchUnits ?? null,
+    estimated: r.estimated ?? null,
     warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
     video_requested_seconds: r.video?.requested.seconds ?? null,
     video_requested_resolution: r.video?.requested.resolution ?? null,
@@ -27,6 +31,7 @@ export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
   return {
     ...columnsOf(r, TEXT),
     ...counts,
+    ...units(r),
     id: String(r.id),
     createdAt: new Date(r.created_at),
     httpStatus: Number(r.http_status),
@@ -36,6 +41,16 @@ export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
     warnings: json<string[]>(r.warnings) ?? [],
     video: videoOf(r),
   };
+}
+
+/** The metered kinds' units, on the rows that have them (text, image and video rows show none). */
+function units(r: Record<string, any>): Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated'> {
+  const out: Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated'> = {};
+  if (num(r.characters) !== undefined) out.characters = num(r.characters);
+  if (num(r.audio_seconds) !== undefined) out.audioSeconds = num(r.audio_seconds);
+  if (num(r.search_units) !== undefined) out.searchUnits = num(r.search_units);
+  if (r.estimated !== null && r.estimated !== undefined) out.estimated = Boolean(r.estimated);
+  return out;
 }
 
 /** The usage row's video shapes: null on rows that are not about a video task. */

@@ -12,6 +12,11 @@ export const DEFAULT_TOKEN_LIMITS: Record<ModelKind, { input: number; output: nu
   text: { input: 32768, output: 8192 },
   image: { input: 480, output: 8192 },
   video: { input: 480, output: 8192 },
+  embedding: { input: 8192, output: 1 },
+  speech: { input: 4096, output: 0 },
+  transcription: { input: 0, output: 0 },
+  rerank: { input: 8192, output: 0 },
+  moderation: { input: 32768, output: 0 },
 };
 
 /** The Gemini verbs this gateway serves for each kind of model. */
@@ -19,6 +24,11 @@ export const GENERATION_METHODS: Record<ModelKind, string[]> = {
   text: ['generateContent', 'streamGenerateContent'],
   image: ['generateContent'],
   video: ['predictLongRunning'],
+  embedding: ['embedContent', 'batchEmbedContents'],
+  speech: [],
+  transcription: [],
+  rerank: [],
+  moderation: [],
 };
 
 export const displayNameOf = (m: ModelSpec): string => m.displayName ?? m.id;

@@ -52,6 +52,11 @@ export function encodeUsageRow(r: UsageRecord) {
     cached_tokens: r.cachedTokens ?? null,
     cache_write_tokens: r.cacheWriteTokens ?? null,
     reasoning_tokens: r.reasoningTokens ?? null,
+    // the metered kinds' units (speech, transcription, rerank); `estimated`: the tokens are the gateway's own count
+    characters: r.characters ?? null,
+    audio_seconds: r.audioSeconds ?? null,
+    search_units: r.searchUnits ?? null,
+    estimated: r.estimated ?? false,
     latency_ms: r.latencyMs ?? null,
     ttft_ms: r.ttftMs ?? null,
     task_id: r.taskId ?? null,

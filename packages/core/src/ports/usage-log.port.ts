@@ -33,6 +33,14 @@ export interface UsageRow {
   /** input tokens written to the provider's prompt cache (a subset of inputTokens) */
   cacheWriteTokens?: number;
   reasoningTokens?: number;
+  /** speech: characters of input text */
+  characters?: number;
+  /** transcription and translation: seconds of audio */
+  audioSeconds?: number;
+  /** rerank: search units (one per query of up to 100 documents) */
+  searchUnits?: number;
+  /** the token counts are the gateway's own estimate: the upstream reported none */
+  estimated?: boolean;
   latencyMs?: number;
   ttftMs?: number | null;
   taskId?: string | null;

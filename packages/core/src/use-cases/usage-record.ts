@@ -11,8 +11,19 @@ export interface RoutedCallMeta {
   signal: AbortSignal;
 }
 
-/** The token counts a usage row shows, in the row's own terms (each kind maps its usage to them). */
-export type RowTokens = Pick<UsageRow, 'inputTokens' | 'outputTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'reasoningTokens'>;
+/** The token counts and units a usage row shows, in the row's own terms (each kind maps its usage to them). */
+export type RowTokens = Pick<
+  UsageRow,
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'cachedTokens'
+  | 'cacheWriteTokens'
+  | 'reasoningTokens'
+  | 'characters'
+  | 'audioSeconds'
+  | 'searchUnits'
+  | 'estimated'
+>;
 
 /** How a call ended, as its usage row says it. */
 export interface CallOutcome {

@@ -32,6 +32,10 @@ describe('benchmark smoke run', () => {
     // CPU is read from /proc over the gateway's process tree
     expect(r.cpuPerRequestUs.gateway).toBeGreaterThan(0);
     expect(r.cpuPerRequestUs.bare).toBeGreaterThan(0);
+    expect(r.cpuPerRequestUs['gateway-embeddings']).toBeGreaterThan(0);
+    expect(renderReport(r)).toMatch(
+      /\| an embeddings request's CPU within 20 % of a chat request's \(c=16\) \| .* \| (met|\*\*not met\*\*) \|/,
+    );
     if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) {
       expect(r.workers?.[1].rps).toBeGreaterThan(0);
       expect(r.workers?.[2].rps).toBeGreaterThan(0);

@@ -56,22 +56,24 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** The part of HTMLVideoElement the tests read (the server's tsconfig has no DOM types). */
-interface VideoElement {
+/** The part of HTMLMediaElement the tests read (the server's tsconfig has no DOM types). */
+interface MediaElement {
   readyState: number;
   duration: number;
-  error: { code: number } | null;
+  error: { code: number; message: string } | null;
   addEventListener(event: string, listener: () => void): void;
 }
 
-/** A `<video>`'s duration once its metadata has loaded: the bytes reached the page and Chromium decoded them. */
-export function videoDuration(video: Locator): Promise<number> {
-  return video.evaluate(
-    (v: VideoElement) =>
+/** A `<video>`'s or `<audio>`'s duration once its metadata has loaded: the bytes reached the page and Chromium decoded them. */
+export function mediaDuration(media: Locator): Promise<number> {
+  return media.evaluate(
+    (v: MediaElement) =>
       new Promise<number>((resolve, reject) => {
+        const failed = () => reject(new Error(`media error ${v.error?.code}: ${v.error?.message}`));
         if (v.readyState >= 1) return resolve(v.duration);
+        if (v.error) return failed();
         v.addEventListener('loadedmetadata', () => resolve(v.duration));
-        v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)));
+        v.addEventListener('error', failed);
       }),
   );
 }

@@ -1,11 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
-import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot, videoDuration } from './browser';
+import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot, mediaDuration } from './browser';
 
 /**
  * The dashboard in Debian's Chromium against a started gateway, driven by the accessible names of issue 19: an admin
  * creates a key, the key's call shows in Usage, a video made in the Playground completes and plays on its task page,
- * the revoked key is refused; an account key sees its own account only.
+ * the revoked key is refused; an account key sees its own account only. The Playground's embeddings panel scores
+ * related texts above unrelated ones, and its audio panel plays speech and transcribes it back to the spoken words.
  */
 const ADMIN = 'sk-admin-dashboard-0001';
 const WAIT = { timeout: 90_000 };
@@ -134,7 +135,7 @@ describeWithBrowser('the dashboard in a browser', () => {
 
     const video = page.locator('video');
     await video.waitFor(WAIT);
-    const duration = await videoDuration(video);
+    const duration = await mediaDuration(video);
     const task = (await (await api(playgroundKey, `/v1/videos/${taskId}`)).json()) as { status: string; seconds: string };
     expect(task.status).toBe('completed');
     expect(await page.getByTestId('task-seconds').textContent()).toBe(task.seconds);
@@ -197,6 +198,66 @@ describeWithBrowser('the dashboard in a browser', () => {
 
     await nav('Tasks');
     await page.getByRole('table', { name: 'Video tasks' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+  it('playground: related texts are more similar than unrelated ones', async () => {
+    await signIn(BETA_KEY);
+    await nav('Playground');
+    const panel = page.getByRole('form', { name: 'Embeddings' });
+    await panel.getByLabel('Embedding model', { exact: true }).selectOption('sim-embed');
+    await panel.getByLabel('First text', { exact: true }).fill('The cat sat on the warm mat by the kitchen window.');
+    await panel.getByLabel('Second text', { exact: true }).fill('A cat was sitting on a warm mat near the window.');
+    await panel.getByRole('button', { name: 'Compare', exact: true }).click();
+    const similarity = panel.getByLabel('Similarity', { exact: true });
+    await similarity.waitFor(WAIT);
+    const related = Number(await similarity.textContent());
+    expect(await panel.getByLabel('Vector size', { exact: true }).textContent()).toBe('1536');
+
+    await panel.getByLabel('Second text', { exact: true }).fill('Quarterly bond yields rose after the central bank meeting.');
+    await panel.getByRole('button', { name: 'Compare', exact: true }).click();
+    // the answer replaces the first one: wait for a number other than the related texts'
+    await similarity.filter({ hasNotText: related.toFixed(4) }).waitFor(WAIT);
+    const unrelated = Number(await similarity.textContent());
+    expect(related).toBeGreaterThan(unrelated);
+    expect(related).toBeGreaterThan(0.3);
+    await screenshot(page, 'playground-embeddings');
+    expect(errors).toEqual([]);
+  });
+
+  it('playground: speech plays, and transcribes back to the spoken words, as does an uploaded file', async () => {
+    await signIn(BETA_KEY);
+    await nav('Playground');
+    const panel = page.getByRole('form', { name: 'Audio' });
+    const words = 'the quick brown fox jumps over the lazy dog';
+    await panel.getByLabel('Speech model', { exact: true }).selectOption('sim-speech');
+    await panel.getByLabel('Text to speak', { exact: true }).fill(words);
+    await panel.getByLabel('Voice', { exact: true }).selectOption('nova');
+    await panel.getByLabel('Audio format', { exact: true }).selectOption('mp3');
+    await panel.getByRole('button', { name: 'Speak', exact: true }).click();
+    const audio = panel.getByLabel('Spoken audio', { exact: true });
+    await audio.waitFor(WAIT);
+    // the simulator speaks 60 ms a character; mp3 adds an encoder delay of a few frames
+    expect(Math.abs((await mediaDuration(audio)) - words.length * 0.06)).toBeLessThan(0.2);
+
+    await panel.getByLabel('Transcription model', { exact: true }).selectOption('sim-transcribe');
+    await panel.getByRole('button', { name: 'Transcribe', exact: true }).click();
+    const transcript = panel.getByLabel('Transcript', { exact: true });
+    await transcript.filter({ hasText: /\S/ }).waitFor(WAIT);
+    expect(await transcript.textContent()).toBe(words);
+    await screenshot(page, 'playground-audio');
+
+    const upload = await api(BETA_KEY, '/v1/audio/speech', {
+      model: 'sim-speech',
+      input: 'an uploaded file',
+      voice: 'alloy',
+      response_format: 'wav',
+    });
+    expect(upload.status).toBe(200);
+    await panel
+      .getByLabel('Audio file to transcribe', { exact: true })
+      .setInputFiles({ name: 'upload.wav', mimeType: 'audio/wav', buffer: Buffer.from(await upload.arrayBuffer()) });
+    await panel.getByRole('button', { name: 'Transcribe', exact: true }).click();
+    await transcript.filter({ hasText: 'an uploaded file' }).waitFor(WAIT);
     expect(errors).toEqual([]);
   });
 });

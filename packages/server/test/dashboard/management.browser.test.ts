@@ -7,7 +7,7 @@ import {
   imageDecoded,
   launchBrowser,
   screenshot,
-  videoDuration,
+  mediaDuration,
 } from './browser';
 
 /**
@@ -184,7 +184,7 @@ describeWithBrowser('the dashboard manages', () => {
     await page.getByTestId('task-account').filter({ hasText: 'beta' }).waitFor(WAIT);
     const video = page.locator('video');
     await video.waitFor(WAIT);
-    const duration = await videoDuration(video);
+    const duration = await mediaDuration(video);
     expect(Math.abs(duration - 4)).toBeLessThan(0.1);
     // read only: no Cancel or Delete for the platform admin
     expect(await page.getByRole('button', { name: /Cancel|Delete/ }).count()).toBe(0);

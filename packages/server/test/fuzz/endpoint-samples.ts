@@ -109,6 +109,28 @@ export const SAMPLES: Sample[] = [
     name: 'images:file',
     route: 'get /v1/images/files/{name}',
   },
+  // rerank and moderation
+  {
+    name: 'rerank:cohere',
+    route: 'post /v2/rerank',
+    valid: { model: 'sim-rerank', query: 'blue sky', documents: ['the blue sky', 'green grass'] },
+  },
+  {
+    name: 'rerank',
+    route: 'post /v1/rerank',
+    valid: { model: 'sim-rerank', query: 'blue sky', documents: [{ text: 'the blue sky' }, 'green grass'], return_documents: true },
+  },
+  { name: 'moderations', route: 'post /v1/moderations', valid: { model: 'sim-moderation', input: ['hello', 'kill'] } },
+  // audio (transcriptions and translations are multipart: driven with hostile JSON and raw bodies only)
+  { name: 'speech', route: 'post /v1/audio/speech', valid: { model: 'sim-speech', input: 'hi', voice: 'alloy', response_format: 'pcm' } },
+  // embeddings
+  { name: 'embeddings', route: 'post /v1/embeddings', valid: { model: 'sim-embed', input: ['hello', 'world'], encoding_format: 'base64' } },
+  { name: 'embedContent', route: 'post /v1beta/models/{model}:embedContent', valid: { content: { parts: [{ text: 'hi' }] } } },
+  {
+    name: 'batchEmbedContents',
+    route: 'post /v1beta/models/{model}:batchEmbedContents',
+    valid: { requests: [{ content: { parts: [{ text: 'hi' }] }, outputDimensionality: 8 }] },
+  },
   // model lists
   { name: 'models', path: '/v1/models?after_id={id}&limit={id}', route: 'get /v1/models' },
   {

@@ -7,7 +7,7 @@ import { SAMPLES } from './endpoint-samples';
  * route docs of the wire formats' descriptors (and the server's own): a new format's routes are driven as soon as
  * it is registered; SAMPLES only adds what makes a request valid.
  */
-export type ErrorShape = 'openai' | 'anthropic' | 'google' | 'code-message';
+export type ErrorShape = 'openai' | 'anthropic' | 'google' | 'code-message' | 'cohere';
 
 export interface Endpoint {
   name: string;
@@ -75,5 +75,7 @@ export function errorShapeProblem(shape: ErrorShape, body: unknown): string | nu
         : 'not {error:{code,message,status}}';
     case 'code-message':
       return b && strings(b, ['code', 'message']) ? null : 'not {code,message}';
+    case 'cohere':
+      return b && strings(b, ['message']) && Object.keys(b).length === 1 ? null : 'not {message}';
   }
 }

@@ -130,6 +130,7 @@ describe('multipart limits', () => {
   const UPLOADS = [
     { name: 'videos', path: '/v1/videos', file: 'input_reference', fields: part('model', 'sim-video-2.0') + part('prompt', 'a cat') },
     { name: 'images:edits', path: '/v1/images/edits', file: 'image', fields: part('model', 'sim-image') + part('prompt', 'blue') },
+    { name: 'audio:transcriptions', path: '/v1/audio/transcriptions', file: 'file', fields: part('model', 'whisper-1') },
   ];
 
   it.each(UPLOADS)('$name: a file over LIMITS.fileBytes is a 413', async (u) => {

@@ -30,6 +30,7 @@ import * as m031 from './031-audit-integrity';
 import * as m032 from './032-current-forms';
 import * as m033 from './033-conversation-kind';
 import * as m034 from './034-task-insert-notify';
+import * as m035 from './035-usage-units';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -75,6 +76,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['032-current-forms', m032],
   ['033-conversation-kind', m033],
   ['034-task-insert-notify', m034],
+  ['035-usage-units', m035],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {

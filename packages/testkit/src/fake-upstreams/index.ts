@@ -39,3 +39,4 @@ export {
   videoRequest,
 } from './video-port-helpers';
 export { MALFORMED_ANSWERS } from './malformed-answers';
+export { fakeRanking, fakeTokenCount, fakeVector } from './fake-retrieval';

@@ -1,0 +1,131 @@
+import type { Principal } from '../auth';
+import type { ModelSpec } from '../catalogue';
+import { shortenedVector, type EmbeddingInput, type EmbeddingRequest, type EmbeddingResult } from '../embedding';
+import { GatewayError, invalid } from '../errors';
+import type { EmbeddingModelPort } from '../ports/embedding-model.port';
+import { estimateTextTokens } from '../token-estimate';
+import type { Warning } from '../warnings';
+import type { RoutedCallDeps } from './deployment-selection';
+import { MeteredCalls, type Metered, type MeteredKindSpec } from './metered-call';
+import type { RoutedCallMeta } from './usage-record';
+
+/** OpenAI's limits, which every embeddings route applies before any upstream is called. */
+export const EMBEDDING_LIMITS = Object.freeze({
+  /** items in one request */
+  maxInputs: 2048,
+  /** tokens in one input */
+  maxTokensPerInput: 8192,
+  /** tokens in the whole request */
+  maxTotalTokens: 300_000,
+  /** the longest vector a caller may ask for */
+  maxDimensions: 4096,
+});
+
+/** How the caller's format names the fields the limits are about (a 400 names the field the caller sent). */
+export interface EmbeddingFieldNames {
+  input: string;
+  dimensions: string;
+}
+
+export type EmbeddingCommand = Omit<EmbeddingRequest, 'model'> & { model: ModelSpec };
+
+export interface EmbeddingAnswer {
+  /** one per input, in input order, each of the requested dimensions */
+  embeddings: number[][];
+  /** input tokens: the upstream's count, else the gateway's (estimated) */
+  usage: { inputTokens: number; estimated: boolean };
+  warnings: Warning[];
+}
+
+export interface EmbeddingProviderLookup {
+  embedding(providerId: string): EmbeddingModelPort | undefined;
+}
+
+export interface EmbeddingsDeps extends RoutedCallDeps {
+  providers: EmbeddingProviderLookup;
+}
+
+const tokensOf = (input: EmbeddingInput) => (typeof input === 'string' ? estimateTextTokens(input) : input.length);
+
+/** What the request's inputs weigh, counted by the gateway: token arrays exactly, texts estimated. */
+function estimateTokens(inputs: readonly EmbeddingInput[]): Metered {
+  const inputTokens = inputs.reduce((n, i) => n + tokensOf(i), 0);
+  return { usage: { inputTokens }, estimated: inputs.some((i) => typeof i === 'string') };
+}
+
+const EMBED: MeteredKindSpec<EmbeddingModelPort, EmbeddingRequest, EmbeddingResult> = {
+  kind: 'embedding',
+  operation: 'embeddings',
+  call: (port, request, ctx) => port.embed(request, ctx),
+  measure: (answer) =>
+    answer.usage
+      ? { usage: { inputTokens: answer.usage.inputTokens }, warnings: answer.warnings, upstreamRequestId: answer.upstreamRequestId }
+      : undefined,
+  estimate: (request) => estimateTokens(request.inputs),
+};
+
+/**
+ * Embeddings: the vendor limits checked before any upstream call, then the routed metered call (metered-call.ts). The
+ * answer is what the caller asked for whatever the upstream sent: one vector per input, in order, each cut to the
+ * requested dimensions and renormalised where the upstream did not.
+ */
+export class Embeddings {
+  private readonly calls: MeteredCalls<EmbeddingModelPort, EmbeddingRequest, EmbeddingResult>;
+
+  constructor(deps: EmbeddingsDeps) {
+    this.calls = new MeteredCalls(deps, (p) => deps.providers.embedding(p), EMBED);
+  }
+
+  resolve(principal: Principal, modelId: unknown): ModelSpec {
+    return this.calls.resolve(principal, modelId);
+  }
+
+  async embed(principal: Principal, command: EmbeddingCommand, meta: RoutedCallMeta, names: EmbeddingFieldNames): Promise<EmbeddingAnswer> {
+    checkEmbeddingCommand(command, names);
+    const { model, ...rest } = command;
+    const request: EmbeddingRequest = { ...rest, model: model.id };
+    const result = await this.calls.answer(principal, model, request, meta);
+    if (result.embeddings.length !== command.inputs.length)
+      throw new GatewayError(
+        'upstream_malformed_response',
+        `The upstream answered ${result.embeddings.length} embeddings for ${command.inputs.length} inputs.`,
+      );
+    const counted = EMBED.measure(result, request) ?? EMBED.estimate(request);
+    return {
+      embeddings:
+        command.dimensions === undefined ? result.embeddings : result.embeddings.map((v) => shortenedVector(v, command.dimensions)),
+      usage: { inputTokens: counted.usage.inputTokens ?? 0, estimated: counted.estimated === true },
+      warnings: result.warnings,
+    };
+  }
+}
+
+/** The vendor limits, each refused with a 400 naming the field as the caller's format spells it. */
+export function checkEmbeddingCommand(command: Pick<EmbeddingCommand, 'inputs' | 'dimensions'>, names: EmbeddingFieldNames): void {
+  const { inputs, dimensions } = command;
+  const L = EMBEDDING_LIMITS;
+  if (inputs.length === 0) throw invalid('invalid_input', `"${names.input}" must hold at least one input.`, names.input);
+  if (inputs.length > L.maxInputs)
+    throw invalid('too_many_inputs', `"${names.input}" may hold at most ${L.maxInputs} inputs; it has ${inputs.length}.`, names.input);
+  let total = 0;
+  inputs.forEach((input, i) => {
+    if (input.length === 0)
+      throw invalid('invalid_input', `"${names.input}" item ${i} is empty: every input needs text or tokens.`, names.input);
+    const tokens = tokensOf(input);
+    if (tokens > L.maxTokensPerInput)
+      throw invalid(
+        'input_too_long',
+        `"${names.input}" item ${i} has about ${tokens} tokens; at most ${L.maxTokensPerInput} are allowed.`,
+        names.input,
+      );
+    total += tokens;
+  });
+  if (total > L.maxTotalTokens)
+    throw invalid(
+      'input_too_long',
+      `"${names.input}" has about ${total} tokens in all; at most ${L.maxTotalTokens} per request.`,
+      names.input,
+    );
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > L.maxDimensions))
+    throw invalid('invalid_dimensions', `"${names.dimensions}" must be an integer from 1 to ${L.maxDimensions}.`, names.dimensions);
+}

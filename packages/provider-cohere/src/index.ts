@@ -1,0 +1,1 @@
+export { cohereProvider } from './cohere-provider';

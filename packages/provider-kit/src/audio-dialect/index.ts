@@ -1,0 +1,1 @@
+export { TranscriptionsModel, WHISPER_DIALECT, type TranscriptionDialect } from './transcriptions-model';

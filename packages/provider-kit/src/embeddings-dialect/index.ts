@@ -1,0 +1,1 @@
+export { OpenAiEmbeddingsModel } from './openai-embeddings-model';

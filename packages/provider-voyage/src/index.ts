@@ -1,0 +1,1 @@
+export { voyageProvider } from './voyage-provider';

@@ -1,0 +1,1 @@
+export { openAiAudioFormat } from './audio.format';

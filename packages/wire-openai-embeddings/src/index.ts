@@ -1,0 +1,1 @@
+export { openAiEmbeddingsFormat } from './embeddings.format';

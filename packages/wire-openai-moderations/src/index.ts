@@ -1,0 +1,1 @@
+export { openAiModerationsFormat } from './moderations.router';

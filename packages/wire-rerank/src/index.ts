@@ -1,0 +1,1 @@
+export { rerankFormat } from './rerank.format';
