@@ -18,11 +18,9 @@ import { usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
-import { wireEmbeddings } from './wiring/embeddings';
-import { wireAudio } from './wiring/audio';
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
-import { wireRetrieval } from './wiring/retrieval';
+import { wireMetered } from './wiring/metered';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
@@ -161,9 +159,6 @@ function gatewayAreas(
 ): { services: WireServices; all: AreaWiring[] } {
   const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
-  const embeddings = wireEmbeddings(ctx);
-  const audio = wireAudio(ctx);
-  const retrieval = wireRetrieval(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -173,9 +168,7 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
-    ...embeddings.services,
-    ...audio.services,
-    ...retrieval.services,
+    ...wireMetered(ctx).services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {

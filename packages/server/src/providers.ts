@@ -92,42 +92,24 @@ export class ProviderRegistry {
     for (const [id, old] of previous) if (next.get(id) !== old) old.ports.drain();
   }
 
-  text(id: string) {
-    return this.live.get(id)?.ports.text;
-  }
   /** the entry's `hostedTools` policy (core applies the default) */
-  hostedToolsPolicy(id: string): HostedToolsPolicy | undefined {
-    return this.live.get(id)?.hostedTools;
-  }
+  readonly hostedToolsPolicy = (id: string): HostedToolsPolicy | undefined => this.live.get(id)?.hostedTools;
   /** the entry's `accountResources` policy (core applies the default, refuse) */
-  accountResourcesPolicy(id: string): AccountResourcesPolicy | undefined {
-    return this.live.get(id)?.accountResources;
-  }
-  image(id: string) {
-    return this.live.get(id)?.ports.image;
-  }
-  video(id: string) {
-    return this.live.get(id)?.ports.video;
-  }
-  embedding(id: string) {
-    return this.live.get(id)?.ports.embedding;
-  }
-  rerank(id: string) {
-    return this.live.get(id)?.ports.rerank;
-  }
-  moderation(id: string) {
-    return this.live.get(id)?.ports.moderation;
-  }
-  speech(id: string) {
-    return this.live.get(id)?.ports.speech;
-  }
-  transcription(id: string) {
-    return this.live.get(id)?.ports.transcription;
+  readonly accountResourcesPolicy = (id: string): AccountResourcesPolicy | undefined => this.live.get(id)?.accountResources;
+  readonly text = (id: string) => this.port(id, 'text');
+  readonly image = (id: string) => this.port(id, 'image');
+  readonly video = (id: string) => this.port(id, 'video');
+  readonly embedding = (id: string) => this.port(id, 'embedding');
+  readonly rerank = (id: string) => this.port(id, 'rerank');
+  readonly moderation = (id: string) => this.port(id, 'moderation');
+  readonly speech = (id: string) => this.port(id, 'speech');
+  readonly transcription = (id: string) => this.port(id, 'transcription');
+  /** a provider's port of one kind of work, if it does that work */
+  private port<K extends keyof ProviderPorts>(id: string, kind: K): ProviderPorts[K] | undefined {
+    return this.live.get(id)?.ports[kind];
   }
   /** a provider's type (openai, google, ...): traces name the upstream by it */
-  typeOf(id: string): string | undefined {
-    return this.live.get(id)?.type;
-  }
+  readonly typeOf = (id: string): string | undefined => this.live.get(id)?.type;
   close(): void {
     for (const p of this.live.values()) p.ports.close();
   }

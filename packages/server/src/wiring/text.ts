@@ -4,10 +4,7 @@ import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
-/**
- * Text: the text use case, and the stored conversations that Responses (previous_response_id) and Anthropic message
- * threads continue.
- */
+/** Text: the text use case and the stored conversations that Responses (previous_response_id) and Anthropic threads continue. */
 export function wireText(ctx: WiringContext) {
   const conversations = new StoredConversations(ctx.stores.responses);
   const purge = conversationsPurge(ctx, conversations);
@@ -39,8 +36,8 @@ export function wireText(ctx: WiringContext) {
 
 /**
  * Stored turns (responses and thread turns) are kept RESPONSES_RETENTION_DAYS (30, as OpenAI keeps responses), then
- * deleted: at start and hourly.
- * Every instance may purge; deleting is idempotent. A turn may stay readable up to an hour past its retention.
+ * deleted at start and hourly; every instance may purge (deleting is idempotent), so a turn may stay readable up to an
+ * hour past its retention.
  */
 function conversationsPurge(ctx: WiringContext, conversations: StoredConversations): Required<Pick<AreaWiring, 'start' | 'stop'>> {
   const days = ctx.env.responsesRetentionDays ?? 30;
