@@ -113,50 +113,55 @@ const tooManyValues = (maxValues: number) =>
     { code: 'too_many_json_values' },
   );
 
-const tooLarge = () =>
+const multipartTooLarge = () =>
   new GatewayError('payload_too_large', `A multipart request may be at most ${LIMITS.multipartBytes} bytes in total.`, {
     code: 'request_too_large',
   });
 
 /**
- * multipart/form-data into memory, bounded as a whole (LIMITS.multipartBytes: a declared length is
- * refused before reading, an undeclared one when the count passes it) as well as per file and field;
- * text fields are held to the same text rules as JSON.
+ * multipart/form-data into memory, bounded as a whole (`maxBytes`: a declared length is refused before reading, an
+ * undeclared one as soon as the count passes it, with `tooLarge`'s error, and the rest drained unread) as well as per
+ * file and field; text fields are held to the same text rules as JSON.
  */
-export const multipartBody: RequestHandler = (req, res, next) => {
-  // multer reads the bytes as sent: a compressed form would only be misread, and no client sends one
-  if (isEncoded(req))
-    return next(invalid('unsupported_encoding', 'A multipart body cannot be sent compressed (Content-Encoding); send it as is.'));
-  if (Number(req.headers['content-length'] ?? 0) > LIMITS.multipartBytes) return next(tooLarge());
-  let settled = false;
-  const once = (err?: unknown) => {
-    if (settled) return;
-    settled = true;
-    req.off('data', count);
-    next(err);
-  };
-  let received = 0;
-  const count = (chunk: Buffer) => {
-    received += chunk.length;
-    if (received <= LIMITS.multipartBytes) return;
-    req.unpipe();
-    req.resume(); // drain what is left so the answer can be read
-    once(tooLarge());
-  };
-  parseMultipart(req, res, (err?: unknown) => {
-    if (err) return once(err);
-    for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
-      for (const v of Array.isArray(value) ? value : [value]) {
-        // fields are decoded as UTF-8 with U+FFFD for bytes that are not: that character means malformed input
-        const problem = typeof v === 'string' ? (stringProblem(v) ?? (v.includes('\ufffd') ? 'invalid_text' : undefined)) : undefined;
-        if (problem) return once(refusal(problem, name));
+export function boundedMultipartBody(maxBytes: number, tooLarge: () => GatewayError): RequestHandler {
+  return (req, res, next) => {
+    // multer reads the bytes as sent: a compressed form would only be misread, and no client sends one
+    if (isEncoded(req))
+      return next(invalid('unsupported_encoding', 'A multipart body cannot be sent compressed (Content-Encoding); send it as is.'));
+    if (Number(req.headers['content-length'] ?? 0) > maxBytes) return next(tooLarge());
+    let settled = false;
+    const once = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', count);
+      next(err);
+    };
+    let received = 0;
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= maxBytes) return;
+      req.unpipe();
+      req.resume(); // drain what is left so the answer can be read
+      once(tooLarge());
+    };
+    parseMultipart(req, res, (err?: unknown) => {
+      if (err) return once(err);
+      for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) {
+        for (const v of Array.isArray(value) ? value : [value]) {
+          // fields are decoded as UTF-8 with U+FFFD for bytes that are not: that character means malformed input
+          const problem = typeof v === 'string' ? (stringProblem(v) ?? (v.includes('\ufffd') ? 'invalid_text' : undefined)) : undefined;
+          if (problem) return once(refusal(problem, name));
+        }
       }
-    }
-    once();
-  });
-  // after multer has piped the request into its parser, so this listener takes nothing from it
-  req.on('data', count);
-};
+      once();
+    });
+    // after multer has piped the request into its parser, so this listener takes nothing from it
+    req.on('data', count);
+  };
+}
+
+/** A multipart body within LIMITS.multipartBytes in all. */
+const multipartBody = boundedMultipartBody(LIMITS.multipartBytes, multipartTooLarge);
 
 /** JSON or multipart, chosen by content type. */
 export function jsonOrMultipart(): RequestHandler {

@@ -16,7 +16,7 @@ export { type SchemaFailure, type SchemaRefusal } from './validate';
 export { checkBody, jsonRequestBody, type BodyCheckContext, type RequestBody } from './request-body';
 export { queryParams } from './request-query';
 export { sendContent } from './content-download';
-export { jsonBody, jsonOrMultipart, LIMITS, multipartBody } from './body-parsers';
+export { boundedMultipartBody, jsonBody, jsonOrMultipart, LIMITS } from './body-parsers';
 export { loadUrlBytes, safeFetch, type FetchedBytes, type SafeFetchOptions } from './safe-fetch';
 export {
   BINARY_FILE,

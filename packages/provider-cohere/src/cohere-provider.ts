@@ -1,11 +1,7 @@
 import {
   bearerAuth,
-  readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
+  createUpstreamProvider,
   SOCKETS_ONLY_OPTIONS_SCHEMA,
-  UpstreamClient,
   type ProviderDescriptor,
   type ProviderEntry,
   type ProviderPorts,
@@ -17,21 +13,15 @@ import { CohereRerankModel } from './cohere-rerank-model';
 
 /** Cohere v2 embed and rerank; the base URL is the cohere SDK's (no `/v2`: the adapter adds it). */
 export function createCohereProvider(config: ProviderEntry): ProviderPorts {
-  rejectUnknownOptions(config.options, Object.keys(SOCKETS_ONLY_OPTIONS_SCHEMA.properties));
-  const http = new UpstreamClient({
-    baseUrl: requireBaseUrl(config.baseUrl, COHERE_DEFAULT_BASE_URL),
-    headers: bearerAuth(requireApiKey(config.apiKey)),
-    timeouts: config.timeouts,
+  return createUpstreamProvider(config, {
+    defaultBaseUrl: COHERE_DEFAULT_BASE_URL,
+    defaultMaxSockets: 64,
+    optionsSchema: SOCKETS_ONLY_OPTIONS_SCHEMA,
+    authHeaders: bearerAuth,
     requestIdHeaders: COHERE_REQUEST_ID_HEADERS,
     describeFailure: describeCohereFailure,
-    maxSockets: readOption.positiveInt(config.options, 'maxSockets', 64),
+    ports: (http) => ({ embedding: new CohereEmbeddingModel(http), rerank: new CohereRerankModel(http) }),
   });
-  return {
-    embedding: new CohereEmbeddingModel(http),
-    rerank: new CohereRerankModel(http),
-    close: () => http.destroy(),
-    drain: () => http.drain(),
-  };
 }
 
 export const cohereProvider: ProviderDescriptor<'cohere'> = {

@@ -15,6 +15,7 @@ export {
   type VideoProvider,
   type VideoProviderConfig,
 } from './video-provider';
+export { createUpstreamProvider } from './upstream-provider';
 export {
   type UpstreamFailure,
   type UpstreamErrorDetails,

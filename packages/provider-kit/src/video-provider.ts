@@ -1,7 +1,6 @@
 import type { VideoModelPort } from '@gateway/core';
-import { readOption, rejectUnknownOptions, requireApiKey, requireBaseUrl } from './provider-options';
-import { UpstreamClient, type UpstreamClientConfig } from './upstream-client';
-import type { UpstreamTimeouts } from './upstream-timeouts';
+import type { UpstreamClient } from './upstream-client';
+import { createUpstreamProvider, type UpstreamProviderConfig, type UpstreamSpec } from './upstream-provider';
 import type { JsonSchemaObject, ProviderDescriptor } from './provider-descriptor';
 
 /** `options` of a video-only provider whose only setting is its socket count (default 32). */
@@ -15,12 +14,7 @@ export const SOCKETS_ONLY_OPTIONS_SCHEMA = {
 } as const;
 
 /** A provider entry of a video-only upstream, as the config file and the admin API give it. */
-export interface VideoProviderConfig {
-  baseUrl?: string;
-  apiKey?: string;
-  timeouts?: UpstreamTimeouts;
-  options?: Record<string, unknown>;
-}
+export type VideoProviderConfig = UpstreamProviderConfig;
 
 export interface VideoProvider {
   video: VideoModelPort;
@@ -28,34 +22,14 @@ export interface VideoProvider {
   drain(): void;
 }
 
-/** What differs between video-only upstreams; the rest (options, key, transport, shutdown) is createVideoProvider's. */
-export interface VideoUpstream {
-  defaultBaseUrl: string;
-  /** sockets open to the upstream at once unless `options.maxSockets` says otherwise (default 32) */
-  defaultMaxSockets?: number;
-  /** the provider's `options` schema: names outside it are refused */
-  optionsSchema: { properties: Record<string, unknown> };
-  /** headers sent on every call, from the configured key (absent: the model signs each call itself) */
-  authHeaders?(apiKey: string): Record<string, string>;
-  requestIdHeaders: UpstreamClientConfig['requestIdHeaders'];
-  describeFailure: UpstreamClientConfig['describeFailure'];
+/** What differs between video-only upstreams: one video model over the provider's client. */
+export interface VideoUpstream extends Omit<UpstreamSpec<unknown>, 'ports'> {
   model(http: UpstreamClient, apiKey: string, options: Record<string, unknown> | undefined): VideoModelPort;
 }
 
-/** One video model over one UpstreamClient: the options checked, the key required, the transport closed with it. */
+/** One video model over one UpstreamClient (createUpstreamProvider). */
 export function createVideoProvider(config: VideoProviderConfig, upstream: VideoUpstream): VideoProvider {
-  const o = config.options;
-  rejectUnknownOptions(o, Object.keys(upstream.optionsSchema.properties));
-  const apiKey = requireApiKey(config.apiKey);
-  const http = new UpstreamClient({
-    baseUrl: requireBaseUrl(config.baseUrl, upstream.defaultBaseUrl),
-    headers: upstream.authHeaders?.(apiKey),
-    timeouts: config.timeouts,
-    requestIdHeaders: upstream.requestIdHeaders,
-    describeFailure: upstream.describeFailure,
-    maxSockets: readOption.positiveInt(o, 'maxSockets', upstream.defaultMaxSockets ?? 32),
-  });
-  return { video: upstream.model(http, apiKey, o), close: () => http.destroy(), drain: () => http.drain() };
+  return createUpstreamProvider(config, { ...upstream, ports: (http, apiKey, o) => ({ video: upstream.model(http, apiKey, o) }) });
 }
 
 /** Bearer auth with the key itself, the common case. */

@@ -1,11 +1,7 @@
 import {
   bearerAuth,
-  readOption,
-  rejectUnknownOptions,
-  requireApiKey,
-  requireBaseUrl,
+  createUpstreamProvider,
   SOCKETS_ONLY_OPTIONS_SCHEMA,
-  UpstreamClient,
   type ProviderDescriptor,
   type ProviderEntry,
   type ProviderPorts,
@@ -17,21 +13,15 @@ import { VoyageRerankModel } from './voyage-rerank-model';
 
 /** Voyage embeddings and rerank; the base URL includes `/v1`. */
 export function createVoyageProvider(config: ProviderEntry): ProviderPorts {
-  rejectUnknownOptions(config.options, Object.keys(SOCKETS_ONLY_OPTIONS_SCHEMA.properties));
-  const http = new UpstreamClient({
-    baseUrl: requireBaseUrl(config.baseUrl, VOYAGE_DEFAULT_BASE_URL),
-    headers: bearerAuth(requireApiKey(config.apiKey)),
-    timeouts: config.timeouts,
+  return createUpstreamProvider(config, {
+    defaultBaseUrl: VOYAGE_DEFAULT_BASE_URL,
+    defaultMaxSockets: 64,
+    optionsSchema: SOCKETS_ONLY_OPTIONS_SCHEMA,
+    authHeaders: bearerAuth,
     requestIdHeaders: VOYAGE_REQUEST_ID_HEADERS,
     describeFailure: describeVoyageFailure,
-    maxSockets: readOption.positiveInt(config.options, 'maxSockets', 64),
+    ports: (http) => ({ embedding: new VoyageEmbeddingModel(http), rerank: new VoyageRerankModel(http) }),
   });
-  return {
-    embedding: new VoyageEmbeddingModel(http),
-    rerank: new VoyageRerankModel(http),
-    close: () => http.destroy(),
-    drain: () => http.drain(),
-  };
 }
 
 export const voyageProvider: ProviderDescriptor<'voyage'> = {
