@@ -34,6 +34,7 @@ export {
   type FakeHttpRequest,
   type FakeTask,
   type FakeVideoOptions,
+  bearerJsonRoutes,
   readJson,
   readMultipart,
   sendBytes,

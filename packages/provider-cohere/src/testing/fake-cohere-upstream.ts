@@ -4,13 +4,13 @@
  * `POST /v2/rerank` (`documents` ≤ 1,000 strings, `top_n`). Errors are `{"id", "message"}`; a wrong key is 401.
  */
 import {
+  bearerJsonRoutes,
   fakeRanking,
   fakeTokenCount,
   fakeVector,
   readJson,
   sendJson,
   startFakeHttp,
-  type FakeHttpRequest,
   type FakeHttpServer,
 } from '@gateway/testkit';
 
@@ -78,13 +78,7 @@ function rerank(b: Record<string, unknown>, res: Res) {
 
 export async function startFakeCohere(opts: { apiKey?: string } = {}): Promise<FakeCohere> {
   const apiKey = opts.apiKey ?? 'fake-cohere-key-0001';
-  const guarded = (check: typeof badEmbed, answer: typeof embed) => (r: FakeHttpRequest, res: Res) => {
-    if (r.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 401, errorBody(401, 'invalid api token'));
-    const body = readJson(r);
-    const bad = check(body);
-    if (bad) return sendJson(res, 400, errorBody(400, bad));
-    answer(body!, res);
-  };
+  const guarded = bearerJsonRoutes(apiKey, errorBody, 'invalid api token');
   const api = await startFakeHttp(
     [
       { kind: 'create', method: 'POST', pattern: /^\/v2\/embed$/, handle: guarded(badEmbed, embed) },

@@ -5,13 +5,13 @@
  * `usage.total_tokens`; errors are `{"detail": "..."}`.
  */
 import {
+  bearerJsonRoutes,
   fakeRanking,
   fakeTokenCount,
   fakeVector,
   readJson,
   sendJson,
   startFakeHttp,
-  type FakeHttpRequest,
   type FakeHttpServer,
 } from '@gateway/testkit';
 
@@ -73,13 +73,7 @@ function rerank(b: Body, res: Res) {
 
 export async function startFakeVoyage(opts: { apiKey?: string } = {}): Promise<FakeVoyage> {
   const apiKey = opts.apiKey ?? 'pa-fake-voyage-key-0001';
-  const guarded = (check: typeof badEmbed, answer: typeof embed) => (r: FakeHttpRequest, res: Res) => {
-    if (r.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 401, errorBody(401, 'Provided API key is invalid.'));
-    const body = readJson(r);
-    const bad = check(body);
-    if (bad) return sendJson(res, 400, errorBody(400, bad));
-    answer(body!, res);
-  };
+  const guarded = bearerJsonRoutes(apiKey, errorBody, 'Provided API key is invalid.');
   const api = await startFakeHttp(
     [
       { kind: 'create', method: 'POST', pattern: /^\/v1\/embeddings$/, handle: guarded(badEmbed, embed) },

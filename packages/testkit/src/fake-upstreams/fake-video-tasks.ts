@@ -272,3 +272,20 @@ export function readJson(r: FakeHttpRequest): Record<string, unknown> | undefine
     return undefined;
   }
 }
+
+type JsonBody = Record<string, unknown>;
+
+/**
+ * The JSON routes of a fake with one bearer key: a wrong key is 401, a body `check` refuses is 400 (each in the fake's
+ * own error body); the rest goes to `answer`.
+ */
+export function bearerJsonRoutes(apiKey: string, errorBody: (status: number, message: string) => unknown, wrongKey: string) {
+  return (check: (b: JsonBody | undefined) => string | undefined, answer: (b: JsonBody, res: http.ServerResponse) => void) =>
+    (r: FakeHttpRequest, res: http.ServerResponse) => {
+      if (r.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 401, errorBody(401, wrongKey));
+      const body = readJson(r);
+      const bad = check(body);
+      if (bad) return sendJson(res, 400, errorBody(400, bad));
+      answer(body!, res);
+    };
+}

@@ -20,6 +20,7 @@ export {
   type FakeTaskState,
   type FakeVideoOptions,
   type FakeVideoRoute,
+  bearerJsonRoutes,
   readJson,
   readMultipart,
   sendBytes,
