@@ -26,7 +26,14 @@ export { type GeneratedImage, type ImageInput, type ImageRequest, type ImageResu
 export { type Deployment, type Group, ModelCatalogue, MODEL_KINDS, type ModelKind, type ModelSpec } from './catalogue';
 export { type EmbeddingInput, type EmbeddingRequest, type EmbeddingResult, normalisedVector, shortenedVector } from './embedding';
 export { type RerankRequest, type RerankResult } from './rerank';
-export { type ModerationInput, type ModerationRequest, type ModerationResult, type ModerationVerdict } from './moderation';
+export {
+  MODERATION_CATEGORIES,
+  type ModerationCategory,
+  type ModerationInput,
+  type ModerationRequest,
+  type ModerationResult,
+  type ModerationVerdict,
+} from './moderation';
 export { type SpeechFormat, type SpeechRequest, type SpeechResult, type SpeechStreamPart } from './speech';
 export {
   type TranscriptionRequest,

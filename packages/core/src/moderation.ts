@@ -1,6 +1,25 @@
 /** Moderation: category scores of texts and images, whatever the inbound format or upstream. */
 import type { Warning } from './warnings';
 
+/** OpenAI's 13 categories, in its order: the names every moderation format and upstream answers with. */
+export const MODERATION_CATEGORIES = [
+  'hate',
+  'hate/threatening',
+  'harassment',
+  'harassment/threatening',
+  'illicit',
+  'illicit/violent',
+  'self-harm',
+  'self-harm/intent',
+  'self-harm/instructions',
+  'sexual',
+  'sexual/minors',
+  'violence',
+  'violence/graphic',
+] as const;
+
+export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
+
 export type ModerationInput = { type: 'text'; text: string } | { type: 'image'; url: string };
 
 export interface ModerationRequest {

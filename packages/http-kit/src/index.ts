@@ -32,7 +32,7 @@ export {
 } from './route-doc';
 export { atGeminiVersions } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
-export { sendWarnings } from './warnings-header';
+export { sendJsonAnswer, sendWarnings } from './warnings-header';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
 export { csvField, csvTable } from './csv-table';
 export { openApiDocument } from './openapi-document';

@@ -9,3 +9,9 @@ export function sendWarnings(res: Response, warnings: readonly Warning[]): void 
   const text = warningsHeader(warnings);
   if (text) res.setHeader(WARNINGS_HEADER, text);
 }
+
+/** A non-streaming answer: its warnings in the header, then its body as JSON. */
+export function sendJsonAnswer(res: Response, answer: { warnings: readonly Warning[] }, body: unknown): void {
+  sendWarnings(res, answer.warnings);
+  res.json(body);
+}

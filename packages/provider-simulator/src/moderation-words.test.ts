@@ -1,4 +1,5 @@
-import { MODERATION_CATEGORIES, MODERATION_WORDS, moderateWords } from './moderation-words';
+import { MODERATION_CATEGORIES } from '@gateway/core';
+import { MODERATION_WORDS, moderateWords } from './moderation-words';
 
 describe('simulator moderation (fixed word lists)', () => {
   it('flags the contract words: kill → violence, idiot → harassment, suicide → self-harm', () => {

@@ -3,25 +3,7 @@
  * trigger each category on purpose: `kill` → violence, `idiot` → harassment, `suicide` → self-harm. Images are
  * not looked at: their categories score as clean, and say they were applied to the image.
  */
-
-/** OpenAI's 13 categories, in its order. */
-export const MODERATION_CATEGORIES = [
-  'hate',
-  'hate/threatening',
-  'harassment',
-  'harassment/threatening',
-  'illicit',
-  'illicit/violent',
-  'self-harm',
-  'self-harm/intent',
-  'self-harm/instructions',
-  'sexual',
-  'sexual/minors',
-  'violence',
-  'violence/graphic',
-] as const;
-
-export type ModerationCategory = (typeof MODERATION_CATEGORIES)[number];
+import { MODERATION_CATEGORIES, type ModerationCategory } from '@gateway/core';
 
 /** Words and phrases (whole words, any case) that trigger each category. */
 export const MODERATION_WORDS: Readonly<Record<ModerationCategory, readonly string[]>> = {

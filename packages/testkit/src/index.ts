@@ -35,6 +35,7 @@ export {
   type FakeTask,
   type FakeVideoOptions,
   bearerJsonRoutes,
+  bearerRoutes,
   readJson,
   readMultipart,
   sendBytes,

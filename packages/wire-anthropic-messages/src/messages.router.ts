@@ -15,6 +15,7 @@ import {
   jsonRequestBody,
   pumpStream,
   routeOf,
+  sendJsonAnswer,
   sendWarnings,
   type BodyCheckContext,
   type RequestBody,
@@ -138,8 +139,7 @@ export const messagesRoutes = [
         const result = await deps.text.generate(principal, request, meta);
         const message = encodeMessage(id, model.id, result, thinking);
         await keep(result, message);
-        sendWarnings(res, result.warnings);
-        res.json(message);
+        sendJsonAnswer(res, result, message);
         return;
       }
       // The estimate is known before the call; a second upstream request per stream to count would cost more.

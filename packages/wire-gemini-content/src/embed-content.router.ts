@@ -1,5 +1,5 @@
 import type { EmbeddingAnswer, Embeddings } from '@gateway/core';
-import { atGeminiVersions, jsonBody, jsonRequestBody, routeOf, sendWarnings, type KeyedContext } from '@gateway/http-kit';
+import { atGeminiVersions, jsonBody, jsonRequestBody, routeOf, sendJsonAnswer, type KeyedContext } from '@gateway/http-kit';
 import { decodeEmbedRequests } from './embed-content.codec';
 import {
   batchEmbedContentsRequestSchema,
@@ -54,8 +54,7 @@ export const embedContentRoutes = atGeminiVersions([
     parse: [jsonBody()],
     async handle(ctx, req, res) {
       const answer = await embed(ctx, String(req.params.model), [ctx.body], 'content');
-      sendWarnings(res, answer.warnings);
-      res.json({ embedding: { values: answer.embeddings[0] } });
+      sendJsonAnswer(res, answer, { embedding: { values: answer.embeddings[0] } });
     },
   }),
   route({
@@ -77,8 +76,7 @@ export const embedContentRoutes = atGeminiVersions([
     parse: [jsonBody()],
     async handle(ctx, req, res) {
       const answer = await embed(ctx, String(req.params.model), ctx.body.requests, 'requests');
-      sendWarnings(res, answer.warnings);
-      res.json({ embeddings: answer.embeddings.map((v) => ({ values: v })) });
+      sendJsonAnswer(res, answer, { embeddings: answer.embeddings.map((v) => ({ values: v })) });
     },
   }),
 ]);

@@ -16,6 +16,7 @@ import {
   jsonRequestBody,
   pumpStream,
   routeOf,
+  sendJsonAnswer,
   sendWarnings,
   type KeyedContext,
 } from '@gateway/http-kit';
@@ -80,8 +81,7 @@ async function generate(
 
   if (verb === 'generateContent') {
     const result = await deps.text.generate(principal, request, { ...meta, model });
-    sendWarnings(res, result.warnings);
-    res.json(encodeGenerateContent(who, result, includeThoughts));
+    sendJsonAnswer(res, result, encodeGenerateContent(who, result, includeThoughts));
     return;
   }
   const encoder = new GenerateContentChunkEncoder(who, includeThoughts);

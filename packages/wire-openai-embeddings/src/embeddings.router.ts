@@ -1,5 +1,5 @@
 import type { Embeddings } from '@gateway/core';
-import { jsonBody, jsonRequestBody, routeOf, sendWarnings } from '@gateway/http-kit';
+import { jsonBody, jsonRequestBody, routeOf, sendJsonAnswer } from '@gateway/http-kit';
 import { encodeEmbeddings, inputsOf } from './embeddings.codec';
 import { embeddingsRequestSchema, type EmbeddingsRequestBody } from './embeddings.request.schema';
 
@@ -63,8 +63,7 @@ export const embeddingsRoutes = [
         { format: 'openai-embeddings', requestId, signal },
         { input: 'input', dimensions: 'dimensions' },
       );
-      sendWarnings(res, answer.warnings);
-      res.json(encodeEmbeddings(answer, body.model, body.encoding_format ?? 'float'));
+      sendJsonAnswer(res, answer, encodeEmbeddings(answer, body.model, body.encoding_format ?? 'float'));
     },
   }),
 ];

@@ -8,7 +8,7 @@ import {
   pathParam,
   pumpStream,
   routeOf,
-  sendWarnings,
+  sendJsonAnswer,
   type KeyedContext,
 } from '@gateway/http-kit';
 import { defaultResponseFormat } from './default-response-format';
@@ -46,10 +46,9 @@ async function run(
   const created = Math.floor(Date.now() / 1000);
   if (!call.stream) {
     const result = await deps.images.generate(principal, call, meta);
-    sendWarnings(res, result.warnings);
     const save = async (image: { data: Uint8Array; mediaType: string }) =>
       `${deps.publicBaseUrl(res.req)}/v1/images/files/${(await deps.imageFiles.save(image.data, image.mediaType)).name}`;
-    res.json(await encodeImagesResponse(created, call, result, responseFormat, save));
+    sendJsonAnswer(res, result, await encodeImagesResponse(created, call, result, responseFormat, save));
     return;
   }
   const encoder = new ImageEventEncoder(call, created);

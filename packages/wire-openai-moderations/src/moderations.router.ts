@@ -1,5 +1,5 @@
 import type { Moderation } from '@gateway/core';
-import { jsonBody, jsonRequestBody, openAiErrorShape, routeOf, sendWarnings, type WireFormat } from '@gateway/http-kit';
+import { jsonBody, jsonRequestBody, openAiErrorShape, routeOf, sendJsonAnswer, type WireFormat } from '@gateway/http-kit';
 import { newModerationId } from './moderation-id';
 import { decodeModerationInput, encodeModerationResponse } from './moderations.codec';
 import { DEFAULT_MODERATION_MODEL, moderationRequestSchema, type ModerationRequestBody } from './moderations.request.schema';
@@ -56,8 +56,7 @@ export const moderationsRoutes = [
       const model = deps.moderation.resolve(principal, modelId);
       const items = decodeModerationInput(body.input);
       const result = await deps.moderation.moderate(principal, model, { items }, { format: 'openai-moderations', requestId, signal });
-      sendWarnings(res, result.warnings);
-      res.json(encodeModerationResponse(newModerationId(), modelId, result.results));
+      sendJsonAnswer(res, result, encodeModerationResponse(newModerationId(), modelId, result.results));
     },
   }),
 ];

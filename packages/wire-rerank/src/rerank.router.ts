@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Rerank } from '@gateway/core';
-import { jsonBody, jsonRequestBody, routeOf, sendWarnings, type KeyedContext } from '@gateway/http-kit';
+import { jsonBody, jsonRequestBody, routeOf, sendJsonAnswer, type KeyedContext } from '@gateway/http-kit';
+import type { Response } from 'express';
 import { decodeRerankRequest } from './rerank.request.codec';
 import {
   cohereRerankRequestSchema,
@@ -16,12 +17,18 @@ export interface RerankRouterDeps {
 }
 
 /** Either dialect: the model first (an unknown one answers as on chat), then the limits, then the routed call. */
-async function run({ deps, principal, requestId, signal }: KeyedContext<RerankRouterDeps>, body: RerankRequestBody, format: string) {
-  const model = deps.rerank.resolve(principal, body.model);
-  const { returnDocuments, sent, ...command } = decodeRerankRequest(body);
-  const answer = await deps.rerank.rerank(principal, model, command, { format, requestId, signal });
-  return { answer, body: encodeRerankResponse(randomUUID(), body.model, answer, returnDocuments ? sent : undefined) };
-}
+const rerankIn =
+  (format: string) =>
+  async (
+    { deps, principal, requestId, signal, body }: KeyedContext<RerankRouterDeps> & { body: RerankRequestBody },
+    _req: unknown,
+    res: Response,
+  ) => {
+    const model = deps.rerank.resolve(principal, body.model);
+    const { returnDocuments, sent, ...command } = decodeRerankRequest(body);
+    const answer = await deps.rerank.rerank(principal, model, command, { format, requestId, signal });
+    sendJsonAnswer(res, answer, encodeRerankResponse(randomUUID(), body.model, answer, returnDocuments ? sent : undefined));
+  };
 
 const route = routeOf<RerankRouterDeps>();
 
@@ -37,11 +44,7 @@ export const rerankRoutes = [
     response: rerankResult,
     errors: 'cohere',
     parse: [jsonBody()],
-    async handle(ctx, _req, res) {
-      const { answer, body } = await run(ctx, ctx.body, 'cohere-rerank');
-      sendWarnings(res, answer.warnings);
-      res.json(body);
-    },
+    handle: rerankIn('cohere-rerank'),
   }),
   route({
     method: 'post',
@@ -55,10 +58,6 @@ export const rerankRoutes = [
     response: rerankResult,
     errors: 'openai',
     parse: [jsonBody()],
-    async handle(ctx, _req, res) {
-      const { answer, body } = await run(ctx, ctx.body, 'rerank');
-      sendWarnings(res, answer.warnings);
-      res.json(body);
-    },
+    handle: rerankIn('rerank'),
   }),
 ];

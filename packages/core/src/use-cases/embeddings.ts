@@ -6,7 +6,7 @@ import type { EmbeddingModelPort } from '../ports/embedding-model.port';
 import { estimateTextTokens } from '../token-estimate';
 import type { Warning } from '../warnings';
 import type { RoutedCallDeps } from './deployment-selection';
-import { MeteredCalls, type Metered, type MeteredKindSpec } from './metered-call';
+import { MeteredUseCase, meteredAnswer, type Metered, type MeteredKindSpec } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
 
 /** OpenAI's limits, which every embeddings route applies before any upstream is called. */
@@ -57,10 +57,7 @@ const EMBED: MeteredKindSpec<EmbeddingModelPort, EmbeddingRequest, EmbeddingResu
   kind: 'embedding',
   operation: 'embeddings',
   call: (port, request, ctx) => port.embed(request, ctx),
-  measure: (answer) =>
-    answer.usage
-      ? { usage: { inputTokens: answer.usage.inputTokens }, warnings: answer.warnings, upstreamRequestId: answer.upstreamRequestId }
-      : undefined,
+  measure: (answer) => (answer.usage ? meteredAnswer({ inputTokens: answer.usage.inputTokens }, false, answer) : undefined),
   estimate: (request) => estimateTokens(request.inputs),
 };
 
@@ -69,15 +66,9 @@ const EMBED: MeteredKindSpec<EmbeddingModelPort, EmbeddingRequest, EmbeddingResu
  * answer is what the caller asked for whatever the upstream sent: one vector per input, in order, each cut to the
  * requested dimensions and renormalised where the upstream did not.
  */
-export class Embeddings {
-  private readonly calls: MeteredCalls<EmbeddingModelPort, EmbeddingRequest, EmbeddingResult>;
-
+export class Embeddings extends MeteredUseCase<EmbeddingModelPort, EmbeddingRequest, EmbeddingResult> {
   constructor(deps: EmbeddingsDeps) {
-    this.calls = new MeteredCalls(deps, (p) => deps.providers.embedding(p), EMBED);
-  }
-
-  resolve(principal: Principal, modelId: unknown): ModelSpec {
-    return this.calls.resolve(principal, modelId);
+    super(deps, (p) => deps.providers.embedding(p), EMBED);
   }
 
   async embed(principal: Principal, command: EmbeddingCommand, meta: RoutedCallMeta, names: EmbeddingFieldNames): Promise<EmbeddingAnswer> {

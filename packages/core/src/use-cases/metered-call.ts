@@ -19,6 +19,18 @@ export interface Metered {
 }
 
 /**
+ * What a call used, with its answer's warnings and request id; `estimated` where the gateway counted what the
+ * upstream did not report.
+ */
+export function meteredAnswer(
+  usage: MeteredUsage,
+  estimated: boolean,
+  answer?: { warnings?: Warning[]; upstreamRequestId?: string },
+): Metered {
+  return { usage, ...(estimated ? { estimated: true } : {}), warnings: answer?.warnings, upstreamRequestId: answer?.upstreamRequestId };
+}
+
+/**
  * What a metered kind (embeddings, speech, transcription, rerank, moderation) adds to the routed path: how its
  * port is called, and what a call used. Req is the kind's request (its `model` set per deployment), R its answer,
  * Part a streamed call's part (kinds that stream).
@@ -78,6 +90,19 @@ export class MeteredCalls<P, Req extends { model: string }, R, Part = never> {
   stream(principal: Principal, model: ModelSpec, request: Req, meta: RoutedCallMeta): AsyncGenerator<Part> {
     const plan = new MeteredCall(this.deps, this.calls.record(principal, model, meta), request, this.spec);
     return this.calls.stream(plan.record, plan);
+  }
+}
+
+/** A metered kind's use case: its routed calls, and the model a request names (resolved before the body is decoded). */
+export abstract class MeteredUseCase<P, Req extends { model: string }, R, Part = never> {
+  protected readonly calls: MeteredCalls<P, Req, R, Part>;
+
+  constructor(deps: RoutedCallDeps, providers: KindProviderLookup<P>, spec: MeteredKindSpec<P, Req, R, Part>) {
+    this.calls = new MeteredCalls(deps, providers, spec);
+  }
+
+  resolve(principal: Principal, modelId: unknown): ModelSpec {
+    return this.calls.resolve(principal, modelId);
   }
 }
 

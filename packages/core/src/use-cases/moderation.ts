@@ -5,7 +5,7 @@ import type { ModerationRequest, ModerationResult } from '../moderation';
 import type { ModerationModelPort } from '../ports/moderation-model.port';
 import { estimateTextTokens } from '../token-estimate';
 import type { RoutedCallDeps } from './deployment-selection';
-import { MeteredCalls, type KindProviderLookup, type Metered } from './metered-call';
+import { MeteredUseCase, meteredAnswer, type KindProviderLookup, type Metered } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
 
 /** Inputs per moderation request, as for embeddings: one answer each. */
@@ -15,24 +15,18 @@ export type ModerationCommand = Omit<ModerationRequest, 'model'>;
 
 function metered(r: ModerationRequest, result?: ModerationResult): Metered {
   const upstream = result?.usage?.inputTokens;
-  const counted = r.items.reduce((n, item) => n + item.reduce((m, p) => m + (p.type === 'text' ? estimateTextTokens(p.text) : 0), 0), 0);
-  return {
-    usage: { inputTokens: upstream ?? counted },
-    ...(upstream === undefined ? { estimated: true } : {}),
-    warnings: result?.warnings,
-    upstreamRequestId: result?.upstreamRequestId,
-  };
+  const counted = () =>
+    r.items.reduce((n, item) => n + item.reduce((m, p) => m + (p.type === 'text' ? estimateTextTokens(p.text) : 0), 0), 0);
+  return meteredAnswer({ inputTokens: upstream ?? counted() }, upstream === undefined, result);
 }
 
 /**
  * Moderation: one verdict per input, through a metered call (metered-call.ts) priced by input tokens, which the
  * gateway counts itself when the upstream (OpenAI's included) reports none.
  */
-export class Moderation {
-  private readonly calls: MeteredCalls<ModerationModelPort, ModerationRequest, ModerationResult>;
-
+export class Moderation extends MeteredUseCase<ModerationModelPort, ModerationRequest, ModerationResult> {
   constructor(deps: RoutedCallDeps, providers: KindProviderLookup<ModerationModelPort>) {
-    this.calls = new MeteredCalls(deps, providers, {
+    super(deps, providers, {
       kind: 'moderation',
       operation: 'moderate',
       call: async (port, request, ctx) => {
@@ -51,10 +45,6 @@ export class Moderation {
       measure: (answer, request) => metered(request, answer),
       estimate: (request) => metered(request),
     });
-  }
-
-  resolve(principal: Principal, modelId: unknown): ModelSpec {
-    return this.calls.resolve(principal, modelId);
   }
 
   async moderate(principal: Principal, model: ModelSpec, command: ModerationCommand, meta: RoutedCallMeta): Promise<ModerationResult> {

@@ -5,7 +5,7 @@ import type { RerankModelPort } from '../ports/rerank-model.port';
 import type { RerankRequest, RerankResult } from '../rerank';
 import { estimateTextTokens } from '../token-estimate';
 import type { RoutedCallDeps } from './deployment-selection';
-import { MeteredCalls, type KindProviderLookup, type Metered } from './metered-call';
+import { MeteredUseCase, meteredAnswer, type KindProviderLookup, type Metered } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
 
 /**
@@ -55,33 +55,22 @@ function tokensOf(r: RerankRequest): number {
 function metered(r: RerankRequest, result?: RerankResult): Metered {
   const searchUnits = result?.usage?.searchUnits ?? searchUnitsFor(r.documents.length);
   const upstreamTokens = result?.usage?.inputTokens;
-  return {
-    usage: { searchUnits, inputTokens: upstreamTokens ?? tokensOf(r) },
-    ...(upstreamTokens === undefined ? { estimated: true } : {}),
-    warnings: result?.warnings,
-    upstreamRequestId: result?.upstreamRequestId,
-  };
+  return meteredAnswer({ searchUnits, inputTokens: upstreamTokens ?? tokensOf(r) }, upstreamTokens === undefined, result);
 }
 
 /**
  * Rerank: the command checked against the limits, then a metered call (metered-call.ts) priced by search units.
  * The ranking is cut to `top_n` here too, so an upstream that ignores it cannot return more.
  */
-export class Rerank {
-  private readonly calls: MeteredCalls<RerankModelPort, RerankRequest, RerankResult>;
-
+export class Rerank extends MeteredUseCase<RerankModelPort, RerankRequest, RerankResult> {
   constructor(deps: RoutedCallDeps, providers: KindProviderLookup<RerankModelPort>) {
-    this.calls = new MeteredCalls(deps, providers, {
+    super(deps, providers, {
       kind: 'rerank',
       operation: 'rerank',
       call: (port, request, ctx) => port.rerank(request, ctx),
       measure: (answer, request) => metered(request, answer),
       estimate: (request) => metered(request),
     });
-  }
-
-  resolve(principal: Principal, modelId: unknown): ModelSpec {
-    return this.calls.resolve(principal, modelId);
   }
 
   async rerank(principal: Principal, model: ModelSpec, command: RerankCommand, meta: RoutedCallMeta): Promise<RerankAnswer> {

@@ -5,7 +5,7 @@ import type { SpeechModelPort } from '../ports/speech-model.port';
 import type { SpeechRequest, SpeechResult, SpeechStreamPart } from '../speech';
 import type { Warning } from '../warnings';
 import type { RoutedCallDeps } from './deployment-selection';
-import { MeteredCalls, type KindProviderLookup, type Metered } from './metered-call';
+import { MeteredUseCase, meteredAnswer, type KindProviderLookup, type Metered } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
 
 /** OpenAI's limits, held for every upstream before it is called. */
@@ -33,7 +33,7 @@ export function checkSpeechCommand(c: SpeechCommand): void {
 
 /** Speech is billed by the characters of its input: the gateway counts them exactly, whatever the upstream says. */
 function metered(r: SpeechRequest, answer?: { warnings: Warning[]; upstreamRequestId?: string }): Metered {
-  return { usage: { characters: characters(r.input) }, warnings: answer?.warnings, upstreamRequestId: answer?.upstreamRequestId };
+  return meteredAnswer({ characters: characters(r.input) }, false, answer);
 }
 
 /** A port without a stream: its whole answer as one chunk. */
@@ -51,11 +51,9 @@ async function* whole(
  * Speech: the command checked against the limits, then a metered call (metered-call.ts) priced per million
  * characters. Audio is streamed as the upstream makes it; leaving the stream closes the upstream.
  */
-export class Speech {
-  private readonly calls: MeteredCalls<SpeechModelPort, SpeechRequest, SpeechResult, SpeechStreamPart>;
-
+export class Speech extends MeteredUseCase<SpeechModelPort, SpeechRequest, SpeechResult, SpeechStreamPart> {
   constructor(deps: RoutedCallDeps, providers: KindProviderLookup<SpeechModelPort>) {
-    this.calls = new MeteredCalls(deps, providers, {
+    super(deps, providers, {
       kind: 'speech',
       operation: 'speech',
       call: (port, request, ctx) => port.speak(request, ctx),
@@ -64,10 +62,6 @@ export class Speech {
       open: (port, request, ctx) => (port.stream ? port.stream(request, ctx) : whole(port, request, ctx)),
       measurePart: (part, request) => (part.type === 'finish' ? metered(request, part) : undefined),
     });
-  }
-
-  resolve(principal: Principal, modelId: unknown): ModelSpec {
-    return this.calls.resolve(principal, modelId);
   }
 
   answer(principal: Principal, model: ModelSpec, command: SpeechCommand, meta: RoutedCallMeta): Promise<SpeechResult> {

@@ -5,7 +5,7 @@ import type { TranscriptionModelPort } from '../ports/transcription-model.port';
 import type { CallContext } from '../ports/text-model.port';
 import type { TranscriptionRequest, TranscriptionResult, TranscriptionStreamPart } from '../transcription';
 import type { RoutedCallDeps } from './deployment-selection';
-import { MeteredCalls, type KindProviderLookup, type Metered } from './metered-call';
+import { MeteredUseCase, meteredAnswer, type KindProviderLookup, type Metered } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
 
 /** OpenAI's limit on an upload, held for every upstream (the multipart parser refuses a larger one as it arrives). */
@@ -44,16 +44,12 @@ export function estimatedAudioSeconds(data: Uint8Array): number {
 function metered(r: TranscriptionRequest, result?: TranscriptionResult): Metered {
   const seconds = result?.durationSeconds;
   const tokens = result?.usage;
-  return {
-    usage: {
-      audioSeconds: seconds ?? estimatedAudioSeconds(r.audio.data),
-      ...(tokens?.inputTokens !== undefined ? { inputTokens: tokens.inputTokens } : {}),
-      ...(tokens?.outputTokens !== undefined ? { outputTokens: tokens.outputTokens } : {}),
-    },
-    ...(seconds === undefined ? { estimated: true } : {}),
-    warnings: result?.warnings,
-    upstreamRequestId: result?.upstreamRequestId,
+  const usage = {
+    audioSeconds: seconds ?? estimatedAudioSeconds(r.audio.data),
+    ...(tokens?.inputTokens !== undefined ? { inputTokens: tokens.inputTokens } : {}),
+    ...(tokens?.outputTokens !== undefined ? { outputTokens: tokens.outputTokens } : {}),
   };
+  return meteredAnswer(usage, seconds === undefined, result);
 }
 
 /** A port without a stream: its whole answer as one delta. */
@@ -71,11 +67,14 @@ async function* whole(
  * Transcription and translation: the command checked against the limits, then a metered call (metered-call.ts)
  * priced per audio minute, by the duration the upstream reports (else the gateway's estimate, marked so).
  */
-export class Transcription {
-  private readonly calls: MeteredCalls<TranscriptionModelPort, TranscriptionRequest, TranscriptionResult, TranscriptionStreamPart>;
-
+export class Transcription extends MeteredUseCase<
+  TranscriptionModelPort,
+  TranscriptionRequest,
+  TranscriptionResult,
+  TranscriptionStreamPart
+> {
   constructor(deps: RoutedCallDeps, providers: KindProviderLookup<TranscriptionModelPort>) {
-    this.calls = new MeteredCalls(deps, providers, {
+    super(deps, providers, {
       kind: 'transcription',
       operation: 'transcription',
       call: (port, request, ctx) => port.transcribe(request, ctx),
@@ -84,10 +83,6 @@ export class Transcription {
       open: (port, request, ctx) => (port.stream ? port.stream(request, ctx) : whole(port, request, ctx)),
       measurePart: (part, request) => (part.type === 'finish' ? metered(request, part.result) : undefined),
     });
-  }
-
-  resolve(principal: Principal, modelId: unknown): ModelSpec {
-    return this.calls.resolve(principal, modelId);
   }
 
   answer(principal: Principal, model: ModelSpec, command: TranscriptionCommand, meta: RoutedCallMeta): Promise<TranscriptionResult> {

@@ -5,7 +5,7 @@
  * `transcript.text.*` events). The "audio" is text bytes that say what was asked; a transcript says which file it heard.
  */
 import type http from 'node:http';
-import { readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import { bearerRoutes, readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
 
 export interface FakeOpenAiAudio {
   /** baseUrl as the openai SDK takes it: ends in /v1 */
@@ -199,10 +199,7 @@ function transcript(task: 'transcribe' | 'translate', f: Record<string, unknown>
 export async function startFakeOpenAiAudio(opts: { apiKey?: string } = {}): Promise<FakeOpenAiAudio> {
   const apiKey = opts.apiKey ?? 'sk-fake-audio-0001';
   let abandoned = 0;
-  const authed =
-    (handle: (r: FakeHttpRequest, res: http.ServerResponse) => void | Promise<void>) =>
-    (r: FakeHttpRequest, res: http.ServerResponse): void | Promise<void> =>
-      r.headers.authorization === `Bearer ${apiKey}` ? handle(r, res) : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.'));
+  const authed = bearerRoutes(apiKey, errorBody, 'Incorrect API key provided.');
   const api = await startFakeHttp(
     [
       { kind: 'create', method: 'POST', pattern: /^\/v1\/audio\/speech$/, handle: authed((r, res) => speech(r, res, () => abandoned++)) },

@@ -5,7 +5,7 @@
  * `dimensions` (text-embedding-3 only, at most the model's size; the vector is cut and renormalised, as OpenAI does).
  * Vectors are deterministic per input. Errors in OpenAI's shape.
  */
-import { readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import { bearerRoutes, readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
 
 export interface FakeOpenAiEmbeddings {
   /** baseUrl as the openai SDK takes it: ends in /v1 */
@@ -94,10 +94,7 @@ export async function startFakeOpenAiEmbeddings(opts: FakeOpenAiEmbeddingsOption
         kind: 'create',
         method: 'POST',
         pattern: /^\/v1\/embeddings$/,
-        handle: (r, res) =>
-          r.headers.authorization === `Bearer ${apiKey}`
-            ? embed(r, res, opts)
-            : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.')),
+        handle: bearerRoutes(apiKey, errorBody, 'Incorrect API key provided.')((r, res) => embed(r, res, opts)),
       },
     ],
     errorBody,

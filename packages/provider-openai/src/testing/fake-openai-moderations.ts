@@ -4,7 +4,8 @@
  * 13 categories. It flags `violence` when a text says "attack"; `text-moderation-*` models are refused, as OpenAI
  * now does. Errors in OpenAI's shape.
  */
-import { readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import { MODERATION_CATEGORIES } from '@gateway/core';
+import { bearerJsonRoutes, readJson, sendJson, startFakeHttp, type FakeHttpServer } from '@gateway/testkit';
 
 export interface FakeOpenAiModerations {
   /** baseUrl as the openai SDK takes it: ends in /v1 */
@@ -15,29 +16,8 @@ export interface FakeOpenAiModerations {
   close(): Promise<void>;
 }
 
-const CATEGORIES = [
-  'hate',
-  'hate/threatening',
-  'harassment',
-  'harassment/threatening',
-  'illicit',
-  'illicit/violent',
-  'self-harm',
-  'self-harm/intent',
-  'self-harm/instructions',
-  'sexual',
-  'sexual/minors',
-  'violence',
-  'violence/graphic',
-];
-
 const errorBody = (status: number, message: string) => ({
-  error: {
-    message,
-    type: status === 401 ? 'invalid_request_error' : 'invalid_request_error',
-    param: null,
-    code: status === 401 ? 'invalid_api_key' : null,
-  },
+  error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null },
 });
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -51,28 +31,33 @@ function result(parts: Part[]) {
   const violent = /\battack\b/i.test(text);
   return {
     flagged: violent,
-    categories: Object.fromEntries(CATEGORIES.map((c) => [c, violent && c === 'violence'])),
-    category_scores: Object.fromEntries(CATEGORIES.map((c) => [c, violent && c === 'violence' ? 0.87 : 0.00002])),
-    category_applied_input_types: Object.fromEntries(CATEGORIES.map((c) => [c, types(c)])),
+    categories: Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, violent && c === 'violence'])),
+    category_scores: Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, violent && c === 'violence' ? 0.87 : 0.00002])),
+    category_applied_input_types: Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, types(c)])),
   };
 }
 
-function moderate(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0]) {
-  const b = readJson(r);
-  const model = typeof b?.model === 'string' ? b.model : 'omni-moderation-latest';
-  if (model.startsWith('text-moderation'))
-    return sendJson(res, 400, errorBody(400, 'text-moderation models are deprecated; use omni-moderation-latest.'));
-  const input = b?.input;
-  let inputs: Part[][];
-  if (typeof input === 'string') inputs = [[{ type: 'text', text: input }]];
-  else if (Array.isArray(input) && input.every((i) => typeof i === 'string'))
-    inputs = input.map((text: string) => [{ type: 'text', text }]);
-  else if (Array.isArray(input) && input.length > 0) inputs = [input as Part[]];
-  else return sendJson(res, 400, errorBody(400, "'input' is a required property"));
+const modelOf = (b: Record<string, unknown> | undefined) => (typeof b?.model === 'string' ? b.model : 'omni-moderation-latest');
+
+function inputsOf(input: unknown): Part[][] | undefined {
+  if (typeof input === 'string') return [[{ type: 'text', text: input }]];
+  if (Array.isArray(input) && input.every((i) => typeof i === 'string')) return input.map((text: string) => [{ type: 'text', text }]);
+  if (Array.isArray(input) && input.length > 0) return [input as Part[]];
+  return undefined;
+}
+
+function badModeration(b: Record<string, unknown> | undefined): string | undefined {
+  if (modelOf(b).startsWith('text-moderation')) return 'text-moderation models are deprecated; use omni-moderation-latest.';
+  if (!inputsOf(b?.input)) return "'input' is a required property";
+  return undefined;
+}
+
+function moderate(b: Record<string, unknown>, res: Parameters<typeof sendJson>[0]) {
+  const inputs = inputsOf(b.input)!;
   sendJson(
     res,
     200,
-    { id: `modr-fake-${inputs.length}`, model: `${model}-2024-09-26`, results: inputs.map(result) },
+    { id: `modr-fake-${inputs.length}`, model: `${modelOf(b)}-2024-09-26`, results: inputs.map(result) },
     { 'x-request-id': 'req_fake_mod' },
   );
 }
@@ -85,10 +70,7 @@ export async function startFakeOpenAiModerations(opts: { apiKey?: string } = {})
         kind: 'create',
         method: 'POST',
         pattern: /^\/v1\/moderations$/,
-        handle: (r, res) =>
-          r.headers.authorization === `Bearer ${apiKey}`
-            ? moderate(r, res)
-            : sendJson(res, 401, errorBody(401, 'Incorrect API key provided.')),
+        handle: bearerJsonRoutes(apiKey, errorBody, 'Incorrect API key provided.')(badModeration, moderate),
       },
     ],
     errorBody,

@@ -274,18 +274,26 @@ export function readJson(r: FakeHttpRequest): Record<string, unknown> | undefine
 }
 
 type JsonBody = Record<string, unknown>;
+type FakeRoute = (r: FakeHttpRequest, res: http.ServerResponse) => void | Promise<void>;
+
+/** Routes of a fake with one bearer key: a wrong key is 401 in the fake's own error body; the rest goes to the route. */
+export function bearerRoutes(apiKey: string, errorBody: (status: number, message: string) => unknown, wrongKey: string) {
+  return (handle: FakeRoute): FakeRoute =>
+    (r, res) =>
+      r.headers.authorization === `Bearer ${apiKey}` ? handle(r, res) : sendJson(res, 401, errorBody(401, wrongKey));
+}
 
 /**
  * The JSON routes of a fake with one bearer key: a wrong key is 401, a body `check` refuses is 400 (each in the fake's
  * own error body); the rest goes to `answer`.
  */
 export function bearerJsonRoutes(apiKey: string, errorBody: (status: number, message: string) => unknown, wrongKey: string) {
+  const authed = bearerRoutes(apiKey, errorBody, wrongKey);
   return (check: (b: JsonBody | undefined) => string | undefined, answer: (b: JsonBody, res: http.ServerResponse) => void) =>
-    (r: FakeHttpRequest, res: http.ServerResponse) => {
-      if (r.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 401, errorBody(401, wrongKey));
+    authed((r, res) => {
       const body = readJson(r);
       const bad = check(body);
       if (bad) return sendJson(res, 400, errorBody(400, bad));
       answer(body!, res);
-    };
+    });
 }

@@ -21,6 +21,7 @@ export {
   type FakeVideoOptions,
   type FakeVideoRoute,
   bearerJsonRoutes,
+  bearerRoutes,
   readJson,
   readMultipart,
   sendBytes,
