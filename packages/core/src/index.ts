@@ -34,6 +34,13 @@ export {
   type ModerationResult,
   type ModerationVerdict,
 } from './moderation';
+export {
+  DEFAULT_MODERATION_MODEL,
+  type ModerationMode,
+  type ModerationOutcome,
+  type ModerationReport,
+  type TextModeration,
+} from './text-moderation';
 export { type SpeechFormat, type SpeechRequest, type SpeechResult, type SpeechStreamPart } from './speech';
 export {
   type TranscriptionRequest,
@@ -165,6 +172,7 @@ export {
 } from './ports/webhook-store.port';
 export { authenticate } from './use-cases/authenticate';
 export { TextGeneration } from './use-cases/text-generation';
+export { type TextModerator } from './use-cases/text-moderation';
 export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases/circuit-breaker';
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';

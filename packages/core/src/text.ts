@@ -2,6 +2,7 @@
 
 import type { HostedTool } from './hosted-tools';
 import type { NativeAnswer, NativeEventPart, NativeRequest } from './native-request';
+import type { ModerationReport, TextModeration } from './text-moderation';
 import type { Warning } from './warnings';
 
 export interface TextPart {
@@ -81,6 +82,8 @@ export interface TextRequest {
   responseFormat?: { type: 'text' } | { type: 'json'; schema?: Record<string, unknown>; name?: string };
   reasoning?: { effort?: ReasoningEffort; budgetTokens?: number; includeThoughts?: boolean };
   user?: string;
+  /** in-band moderation of the input and output (text-moderation.ts) */
+  moderation?: TextModeration;
   /** the client's own body and dialect headers, for an upstream of the same dialect (native-request.ts) */
   native?: NativeRequest;
 }
@@ -110,6 +113,8 @@ export interface TextResult {
   upstreamRequestId?: string;
   /** the upstream's own answer, when the request carried a `native` body of the upstream's format */
   native?: NativeAnswer;
+  /** the in-band moderation's verdicts, when the request asked for it */
+  moderation?: ModerationReport;
 }
 
 export type TextStreamPart =
@@ -130,6 +135,8 @@ export type TextStreamPart =
       /** as TextResult.warnings: known before the first part, delivered here so a stream needs no extra part type */
       warnings?: Warning[];
       upstreamRequestId?: string;
+      /** the in-band moderation's verdicts, when the request asked for it (a stream's text is moderated once whole) */
+      moderation?: ModerationReport;
     }
   /** an upstream event in the request's `native` format; other consumers skip it */
   | NativeEventPart;
@@ -192,5 +199,6 @@ export async function collectStream(model: string, parts: AsyncIterable<TextStre
     usage: finish?.usage ?? emptyUsage(),
     warnings: finish?.warnings ?? [],
     ...(finish?.upstreamRequestId ? { upstreamRequestId: finish.upstreamRequestId } : {}),
+    ...(finish?.moderation ? { moderation: finish.moderation } : {}),
   };
 }

@@ -30,6 +30,7 @@ export { generationFailed, missingVideo, openDownload, upstreamTaskIds } from '.
 export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, unreadFields, usageOf } from './conversion-helpers';
+export { mapUpstreamModeration, moderationParam, upstreamModerationSchema } from './in-band-moderation';
 export {
   chatCompletionSchema,
   type ChatDialect,

@@ -100,6 +100,7 @@ export function redactingTextPort(port: TextModelPort, redact: Redact): TextMode
       ),
     ...(countTokens ? { countTokens: (req, ctx) => guarded(() => countTokens(req, ctx), redact) } : {}),
     ...(port.hostedToolFormats ? { hostedToolFormats: port.hostedToolFormats } : {}),
+    ...(port.moderatesInBand ? { moderatesInBand: true } : {}),
   };
 }
 

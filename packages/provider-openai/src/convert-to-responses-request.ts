@@ -1,5 +1,5 @@
 import { droppedContent, type Message, nativeRequestFor, type TextRequest, unsupportedSetting, type Warning } from '@gateway/provider-kit';
-import { imageUrl, unreadFields } from '@gateway/provider-kit';
+import { imageUrl, moderationParam, unreadFields } from '@gateway/provider-kit';
 import { RESPONSES_FORMAT } from './openai-responses-api';
 
 type Json = Record<string, unknown>;
@@ -108,6 +108,7 @@ export function convertToResponsesRequest(req: TextRequest, stream: boolean): Co
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
   if (req.user !== undefined) body.user = req.user;
+  if (req.moderation) body.moderation = moderationParam(req.moderation);
   if (req.responseFormat?.type === 'json') {
     body.text = {
       format: req.responseFormat.schema

@@ -1,5 +1,5 @@
 import type { TextStreamPart, Warning } from '@gateway/provider-kit';
-import { jsonEvents, truncatedStream, type SseEvent } from '@gateway/provider-kit';
+import { jsonEvents, mapUpstreamModeration, truncatedStream, type SseEvent } from '@gateway/provider-kit';
 import { responseEventSchema, RESPONSES_FORMAT, type ResponseEvent, type ResponsesOutputItem } from './openai-responses-api';
 import { mapResponsesFinish, mapResponsesUsage, responseFailed } from './map-responses-output';
 
@@ -64,6 +64,7 @@ export class ResponsesStreamMapper {
           usage: mapResponsesUsage(r.usage),
           warnings: this.opts.warnings,
           ...(this.opts.upstreamRequestId ? { upstreamRequestId: this.opts.upstreamRequestId } : {}),
+          ...(r.moderation ? { moderation: mapUpstreamModeration(r.moderation) } : {}),
         });
         break;
       }

@@ -8,6 +8,8 @@ import { RESPONSES_FORMAT } from './openai-responses-api';
  */
 export class OpenAiAutoTextModel implements TextModelPort {
   readonly hostedToolFormats: readonly string[];
+  /** both APIs run the in-band `moderation` themselves */
+  readonly moderatesInBand = true;
 
   constructor(
     private readonly chat: TextModelPort,

@@ -1,4 +1,4 @@
-import { s, type Infer } from '@gateway/provider-kit';
+import { s, upstreamModerationSchema, type Infer } from '@gateway/provider-kit';
 
 /**
  * The Responses API answers the gateway reads (`POST /v1/responses`), as minimal schemas: every field may be
@@ -41,6 +41,7 @@ export const responseObjectSchema = s.object({
   usage: responsesUsage,
   incomplete_details: s.object({ reason: s.string() }),
   error: responsesError,
+  moderation: upstreamModerationSchema,
 });
 
 /** One SSE event of a streamed response; `type` names it. */

@@ -6,7 +6,7 @@ import {
   type TextResult,
   type TextStreamPart,
 } from '@gateway/provider-kit';
-import { checkUpstream, s, type UpstreamClient } from '@gateway/provider-kit';
+import { checkUpstream, mapUpstreamModeration, s, type UpstreamClient } from '@gateway/provider-kit';
 import { convertToResponsesRequest } from './convert-to-responses-request';
 import { mapOutputItem, mapResponsesFinish, mapResponsesUsage } from './map-responses-output';
 import { readResponsesStream, ResponsesStreamMapper } from './map-responses-stream';
@@ -20,6 +20,8 @@ import { responseObjectSchema, RESPONSES_FORMAT } from './openai-responses-api';
 export class OpenAiResponsesModel implements TextModelPort {
   /** OpenAI's hosted tools (web_search, file_search, ...) run here */
   readonly hostedToolFormats = [RESPONSES_FORMAT];
+  /** OpenAI runs the in-band `moderation` itself */
+  readonly moderatesInBand = true;
 
   constructor(private readonly transport: UpstreamClient) {}
 
@@ -39,6 +41,7 @@ export class OpenAiResponsesModel implements TextModelPort {
       ),
       usage: mapResponsesUsage(r.usage),
       warnings,
+      ...(r.moderation ? { moderation: mapUpstreamModeration(r.moderation) } : {}),
       ...(res.requestId ? { upstreamRequestId: res.requestId } : {}),
       ...(nativeRequestFor(req, RESPONSES_FORMAT) ? { native: { dialect: RESPONSES_FORMAT, body: raw as Record<string, unknown> } } : {}),
     };

@@ -157,7 +157,8 @@ function gatewayAreas(
   ctx: WiringContext,
   deps: { db: Database; admin: Administration; runtime: ConfigRuntime; localAdminToken: string; redis?: RedisLink },
 ): { services: WireServices; all: AreaWiring[] } {
-  const [text, images, video, operations] = [wireText(ctx), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
+  const metered = wireMetered(ctx);
+  const [text, images, video, operations] = [wireText(ctx, metered.services.moderation), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
@@ -168,7 +169,7 @@ function gatewayAreas(
     ...video.services,
     ...operations.services,
     ...webhooks.services,
-    ...wireMetered(ctx).services,
+    ...metered.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {

@@ -9,6 +9,7 @@ import {
   type ToolChoice,
   type UserContent,
 } from '@gateway/core';
+import { decodeModerationParam } from '@gateway/http-kit';
 import type { ChatRequestBody } from './chat.request.schema';
 
 type ChatMessage = ChatRequestBody['messages'][number];
@@ -67,6 +68,7 @@ const KNOWN = new Set([
   'modalities',
   'audio',
   'reasoning_effort',
+  'moderation',
 ]);
 
 /** Chat completions body (already schema-checked) → canonical TextRequest, with the model's own limits. */
@@ -156,6 +158,7 @@ export function decodeChatRequest(body: ChatRequestBody, model: ModelSpec): Text
     responseFormat: !rf || rf.type === 'text' ? undefined : { type: 'json', schema: rf.json_schema?.schema, name: rf.json_schema?.name },
     reasoning: effort ? { effort: effort as ReasoningEffort } : undefined,
     user: body.user,
+    moderation: decodeModerationParam(body.moderation),
     // a chat upstream sends the unread fields from this body beside the converted ones (convert-to-chat-request.ts)
     native: { dialect: DIALECT, body: body as unknown as Record<string, unknown>, unread: Object.keys(body).filter((k) => !KNOWN.has(k)) },
   };

@@ -1,3 +1,4 @@
+import { MODERATION_PARAM_SCHEMA } from '@gateway/http-kit';
 import type { FromSchema } from 'json-schema-to-ts';
 
 /** The shape of a chat completions request; ranges are the seed's. Unknown fields are kept for passthrough. */
@@ -55,7 +56,6 @@ const forwarded = {
   safety_identifier: { type: ['string', 'null'], maxLength: 64, description: FORWARDED },
   verbosity: { enum: ['low', 'medium', 'high', null], description: FORWARDED },
   web_search_options: { type: 'object', description: FORWARDED },
-  moderation: { type: ['object', 'null'], description: FORWARDED },
   functions: { type: 'array', items: { type: 'object' }, description: `Deprecated by OpenAI for \`tools\`. ${FORWARDED}` },
   function_call: { type: ['string', 'object'], description: `Deprecated by OpenAI for \`tool_choice\`. ${FORWARDED}` },
 } as const;
@@ -93,6 +93,7 @@ export const chatRequestSchema = {
     frequency_penalty: { type: ['number', 'null'], minimum: -2, maximum: 2 },
     logit_bias: { type: ['object', 'null'], additionalProperties: { type: 'number', minimum: -100, maximum: 100 } },
     user: { type: 'string' },
+    moderation: MODERATION_PARAM_SCHEMA,
     tools: {
       type: 'array',
       items: {

@@ -1,4 +1,5 @@
-import { resultText, type FinishReason, type TextResult, type ToolCallPart, type Usage } from '@gateway/core';
+import { resultText, type FinishReason, type ModerationReport, type TextResult, type ToolCallPart, type Usage } from '@gateway/core';
+import { moderationOutcomeBody } from '@gateway/http-kit';
 
 export const FINISH_REASONS: Record<FinishReason, string> = {
   stop: 'stop',
@@ -67,5 +68,11 @@ export function encodeChatCompletion(id: string, model: string, created: number,
     }),
     usage: encodeUsage(usage),
     system_fingerprint: SYSTEM_FINGERPRINT,
+    ...(results[0]?.moderation ? { moderation: encodeModeration(results[0].moderation) } : {}),
   };
+}
+
+/** The in-band moderation's verdicts in chat completions' shape (ChatCompletionModeration). */
+export function encodeModeration(m: ModerationReport) {
+  return { input: moderationOutcomeBody(m.input, 'list'), output: moderationOutcomeBody(m.output, 'list') };
 }

@@ -1,5 +1,5 @@
 import type { TextStreamPart } from '@gateway/core';
-import { encodeUsage, FINISH_REASONS, SYSTEM_FINGERPRINT } from './chat.response.codec';
+import { encodeModeration, encodeUsage, FINISH_REASONS, SYSTEM_FINGERPRINT } from './chat.response.codec';
 
 /** Turns canonical stream parts into `chat.completion.chunk` objects, in order. */
 export class ChatChunkEncoder {
@@ -47,6 +47,8 @@ export class ChatChunkEncoder {
         out.push(this.chunk({ tool_calls: [{ index: part.index, function: { arguments: part.argumentsDelta } }] }));
         break;
       case 'finish':
+        // the verdicts come on a chunk of their own, without choices, before the finish (as OpenAI streams them)
+        if (part.moderation) out.push({ ...this.chunk({}), choices: [], moderation: encodeModeration(part.moderation) });
         out.push(this.chunk({}, FINISH_REASONS[part.finishReason]));
         if (this.includeUsage) {
           out.push({

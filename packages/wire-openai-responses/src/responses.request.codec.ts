@@ -8,6 +8,7 @@ import {
   type ToolChoice,
   type ToolDefinition,
 } from '@gateway/core';
+import { decodeModerationParam } from '@gateway/http-kit';
 import { decodeInput, type CompactionOpener } from './responses.input.codec';
 import type { ResponsesRequestBody } from './responses.request.schema';
 
@@ -34,6 +35,7 @@ const KNOWN = new Set([
   'include',
   'top_logprobs',
   'user',
+  'moderation',
 ]);
 
 function decodeTools(tools: ResponsesRequestBody['tools']): ToolDefinition[] | undefined {
@@ -132,6 +134,7 @@ export function decodeResponsesRequest(
       responseFormat: !format || format.type === 'text' ? undefined : { type: 'json', schema: format.schema, name: format.name },
       reasoning: decodeReasoning(body.reasoning, model),
       user: body.user,
+      moderation: decodeModerationParam(body.moderation),
     },
   };
 }

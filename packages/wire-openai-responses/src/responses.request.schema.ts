@@ -1,3 +1,4 @@
+import { MODERATION_PARAM_SCHEMA } from '@gateway/http-kit';
 import type { FromSchema } from 'json-schema-to-ts';
 
 /**
@@ -86,7 +87,6 @@ const forwarded = {
   conversation: { type: ['string', 'object', 'null'], description: ACCOUNT_RESOURCE },
   context_management: { type: ['array', 'null'], items: { type: 'object' }, description: FORWARDED },
   max_tool_calls: { type: ['integer', 'null'], description: FORWARDED },
-  moderation: { type: ['object', 'null'], description: FORWARDED },
   prompt: { type: ['object', 'null'], description: ACCOUNT_RESOURCE },
   prompt_cache_key: { type: ['string', 'null'], description: FORWARDED },
   prompt_cache_options: { type: ['object', 'null'], description: FORWARDED },
@@ -154,6 +154,7 @@ export const responsesRequestSchema = {
     include: { type: ['array', 'null'], items: { type: 'string' } },
     top_logprobs: { type: ['integer', 'null'], minimum: 0, maximum: 20 },
     user: { type: 'string' },
+    moderation: MODERATION_PARAM_SCHEMA,
     ...forwarded,
   },
 } as const;

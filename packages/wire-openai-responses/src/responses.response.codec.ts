@@ -1,4 +1,5 @@
-import type { FinishReason, TextResult, Usage } from '@gateway/core';
+import type { FinishReason, ModerationReport, TextResult, Usage } from '@gateway/core';
+import { moderationOutcomeBody } from '@gateway/http-kit';
 import { encodeOutputItems, encodeResponsesUsage, newItemId } from './responses.output.codec';
 
 type Json = Record<string, any>;
@@ -19,6 +20,8 @@ export interface ResponseState {
   usage?: Usage;
   error?: { code: string; message: string } | null;
   incompleteReason?: string;
+  /** the in-band moderation's verdicts, when asked for */
+  moderation?: ModerationReport;
 }
 
 /** length → incomplete (max_output_tokens), content filter → incomplete (content_filter), else completed. */
@@ -67,6 +70,9 @@ export function encodeResponse(h: ResponseHeader, s: ResponseState) {
     ...(typeof b.user === 'string' ? { user: b.user } : {}),
     metadata: b.metadata ?? {},
     completed_at: s.status === 'completed' ? Math.floor(Date.now() / 1000) : null,
+    ...(s.moderation
+      ? { moderation: { input: moderationOutcomeBody(s.moderation.input, 'single'), output: moderationOutcomeBody(s.moderation.output, 'single') } }
+      : {}),
   };
 }
 
@@ -81,5 +87,6 @@ export function encodeResult(h: ResponseHeader, r: TextResult) {
     ...st,
     output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus, itemId: (k) => newItemId(k, h.id) }),
     usage: r.usage,
+    moderation: r.moderation,
   });
 }

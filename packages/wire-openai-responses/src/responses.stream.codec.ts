@@ -23,7 +23,7 @@ export class ResponseEventEncoder {
   private readonly items: object[] = [];
   private run: Run | undefined;
   private readonly calls = new Map<number, Call>();
-  private finished: (Pick<ResponseState, 'status' | 'incompleteReason'> & { usage: Usage }) | undefined;
+  private finished: (Pick<ResponseState, 'status' | 'incompleteReason' | 'moderation'> & { usage: Usage }) | undefined;
 
   constructor(
     private readonly header: ResponseHeader,
@@ -156,7 +156,7 @@ export class ResponseEventEncoder {
         const itemStatus: ItemStatus = st.status === 'incomplete' ? 'incomplete' : 'completed';
         this.closeRun(itemStatus, out);
         this.closeCalls(itemStatus, out);
-        this.finished = { ...st, usage: part.usage };
+        this.finished = { ...st, usage: part.usage, moderation: part.moderation };
         break;
       }
     }

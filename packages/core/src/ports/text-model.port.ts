@@ -13,4 +13,6 @@ export interface TextModelPort {
   countTokens?(request: TextRequest, ctx: CallContext): Promise<number>;
   /** the inbound formats whose hosted tools this upstream runs natively (hosted-tools.ts); none when absent */
   readonly hostedToolFormats?: readonly string[];
+  /** runs the request's in-band `moderation` itself and answers its verdicts (OpenAI); else the gateway runs it */
+  readonly moderatesInBand?: boolean;
 }

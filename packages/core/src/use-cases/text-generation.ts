@@ -13,6 +13,8 @@ import type { RowTokens, UsageRecord } from './usage-record';
 import type { Warning } from '../warnings';
 import { accountResourcesFor, DEFAULT_ACCOUNT_RESOURCES_POLICY, type AccountResourcesPolicy } from '../account-resources';
 import { DEFAULT_HOSTED_TOOLS_POLICY, hostedToolsFor, type HostedToolsPolicy } from '../hosted-tools';
+import { nativeBody } from '../native-request';
+import { ModerationStep, NO_MODERATOR, type TextModerator } from './text-moderation';
 
 export interface ProviderLookup {
   text(providerId: string): TextModelPort | undefined;
@@ -39,6 +41,8 @@ export interface TextGenerationDeps extends RoutedCallDeps {
   providers: ProviderLookup;
   /** a charge the store refused: reported, never thrown at the caller; it goes with the usage row (`charge`) instead */
   onSettleFailure?(failure: { requestId: string; accountId: string; credits: number; error: unknown }): void;
+  /** runs a request's in-band `moderation` for upstreams that do not (text-moderation.ts); without it they are refused */
+  moderator?: TextModerator;
 }
 
 type Attempt = DeploymentAttempt<TextModelPort>;
@@ -73,7 +77,8 @@ export class TextGeneration {
 
   async generate(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<TextResult> {
     const model = meta.model ?? this.resolve(principal, request.model);
-    const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta);
+    const moderation = this.moderationStep(principal, request, meta);
+    const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta, moderation);
     const { result, warnings } = await this.calls.answer(call.record, call);
     return { ...result, model: model.id, warnings };
   }
@@ -85,8 +90,15 @@ export class TextGeneration {
    */
   async *stream(principal: Principal, request: TextRequest, meta: TextCallMeta): AsyncGenerator<TextStreamPart> {
     const model = meta.model ?? this.resolve(principal, request.model);
-    const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta);
+    const moderation = this.moderationStep(principal, request, meta);
+    const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta, moderation);
     yield* this.calls.stream(call.record, call);
+  }
+
+  /** The gateway's in-band moderation of the request, for an upstream that does not run it (text-moderation.ts). */
+  private moderationStep(principal: Principal, request: TextRequest, meta: TextCallMeta): ModerationStep | undefined {
+    if (!request.moderation) return undefined;
+    return new ModerationStep(this.deps.moderator ?? NO_MODERATOR, principal, request.moderation, request, meta);
   }
 
   /**
@@ -118,6 +130,7 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
     readonly record: UsageRecord,
     private readonly request: TextRequest,
     private readonly meta: TextCallMeta,
+    private readonly moderation?: ModerationStep,
   ) {}
 
   async admit(): Promise<void> {
@@ -126,7 +139,8 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
 
   async call(a: Attempt): Promise<TextAnswer> {
     const upstream = upstreamRequest(this.deps.providers, this.request, a);
-    const result = await a.port.generate(upstream.request, this.meta);
+    const generate = () => a.port.generate(upstream.request, this.meta);
+    const result = await (this.moderation && !a.port.moderatesInBand ? this.moderation.generate(generate) : generate());
     return { result, warnings: [...upstream.warnings, ...result.warnings] };
   }
 
@@ -140,7 +154,8 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
   open(a: Attempt): AsyncIterator<TextStreamPart> {
     const prepared = upstreamRequest(this.deps.providers, this.request, a);
     this.before = prepared.warnings;
-    return a.port.stream(prepared.request, this.meta)[Symbol.asyncIterator]();
+    const open = () => a.port.stream(prepared.request, this.meta);
+    return (this.moderation && !a.port.moderatesInBand ? this.moderation.stream(open) : open())[Symbol.asyncIterator]();
   }
 
   committed(): void {
@@ -228,17 +243,28 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
   }
 }
 
-/** The request as one deployment gets it: its model name, and only the hosted tools its upstream runs. */
+/**
+ * The request as one deployment gets it: its model name, only the hosted tools its upstream runs, and the in-band
+ * moderation only when its upstream runs it (else the gateway does: text-moderation.ts).
+ */
 function upstreamRequest(providers: ProviderLookup, request: TextRequest, a: Attempt): { request: TextRequest; warnings: Warning[] } {
   const d: Deployment = a.deployment;
   const policy = providers.hostedToolsPolicy?.(d.provider) ?? DEFAULT_HOSTED_TOOLS_POLICY;
-  const hosted = hostedToolsFor(request, a.port.hostedToolFormats, policy);
+  const hosted = hostedToolsFor(withoutModeration(request, a.port), a.port.hostedToolFormats, policy);
   const resourcesPolicy = providers.accountResourcesPolicy?.(d.provider) ?? DEFAULT_ACCOUNT_RESOURCES_POLICY;
   const safe = accountResourcesFor(hosted.request, resourcesPolicy);
   return {
     request: { ...safe.request, model: d.upstreamModel },
     warnings: [...hosted.warnings, ...safe.warnings],
   };
+}
+
+function withoutModeration(request: TextRequest, port: TextModelPort): TextRequest {
+  if (!request.moderation || port.moderatesInBand) return request;
+  const { moderation: _, ...rest } = request;
+  return rest.native && 'moderation' in rest.native.body
+    ? { ...rest, native: { ...rest.native, body: nativeBody(rest.native, { moderation: undefined }) } }
+    : rest;
 }
 
 function rowTokens(usage: Usage): RowTokens {

@@ -1,3 +1,4 @@
+import { upstreamModerationSchema } from '../in-band-moderation';
 import { s, type Infer } from '../upstream-schema';
 
 /**
@@ -39,6 +40,7 @@ export const chatCompletionSchema = s.object({
   model: s.string(),
   choices: s.array(s.object({ index: s.number(), message: chatMessage, finish_reason: s.string() })),
   usage: chatUsage,
+  moderation: upstreamModerationSchema,
 });
 
 export const chatChunkSchema = s.object({
@@ -46,6 +48,7 @@ export const chatChunkSchema = s.object({
   model: s.string(),
   choices: s.array(s.object({ index: s.number(), delta: chatMessage, finish_reason: s.string() })),
   usage: chatUsage,
+  moderation: upstreamModerationSchema,
   error: s.oneOf(chatErrorObject, s.string()),
 });
 

@@ -32,11 +32,15 @@ export async function* readChatStream(events: AsyncIterable<SseEvent>, mapper: C
 
 /** A TextModelPort over `POST {baseUrl}/chat/completions`, shaped by a dialect. */
 export class ChatCompletionsModel implements TextModelPort {
+  readonly moderatesInBand: boolean;
+
   constructor(
     private readonly transport: UpstreamClient,
     private readonly dialect: ChatDialect,
     private readonly path = '/chat/completions',
-  ) {}
+  ) {
+    this.moderatesInBand = dialect.inBandModeration === true;
+  }
 
   async generate(req: TextRequest, ctx: CallContext): Promise<TextResult> {
     const { body, warnings } = convertToChatRequest(req, this.dialect, false);

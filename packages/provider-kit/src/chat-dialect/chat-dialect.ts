@@ -19,6 +19,8 @@ export interface ChatDialect {
   supportsImages: boolean;
   /** role of the system prompt */
   systemRole: 'system' | 'developer';
+  /** runs the in-band `moderation` of OpenAI's 2.3.0 spec itself (OpenAI); else the gateway runs it */
+  inBandModeration?: boolean;
   /** merged into every request body, under the computed fields (e.g. OpenRouter `provider` preferences) */
   extraBody?: Record<string, unknown>;
 }
@@ -35,4 +37,5 @@ export const OPENAI_CHAT_DIALECT: ChatDialect = Object.freeze({
   supportsTopK: false,
   supportsImages: true,
   systemRole: 'system',
+  inBandModeration: true,
 });

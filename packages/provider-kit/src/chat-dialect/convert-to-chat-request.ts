@@ -1,5 +1,6 @@
 import { type TextRequest, unsupportedSetting, type Warning } from '@gateway/core';
 import { unreadFields } from '../conversion-helpers';
+import { moderationParam } from '../in-band-moderation';
 import { CHAT_FORMAT, type ChatDialect } from './chat-dialect';
 import { convertToChatMessages } from './convert-to-chat-messages';
 
@@ -42,6 +43,7 @@ export function convertToChatRequest(req: TextRequest, dialect: ChatDialect, str
   if (req.seed !== undefined) body.seed = req.seed;
   if (req.n !== undefined && req.n > 1) warnings.push(unsupportedSetting('n', 'one result per upstream call; extra choices not requested'));
   if (req.user !== undefined) body.user = req.user;
+  if (req.moderation && dialect.inBandModeration) body.moderation = moderationParam(req.moderation);
   if (req.responseFormat?.type === 'json') {
     body.response_format = req.responseFormat.schema
       ? { type: 'json_schema', json_schema: { name: req.responseFormat.name ?? 'response', schema: req.responseFormat.schema } }

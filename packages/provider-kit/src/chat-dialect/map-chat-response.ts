@@ -1,4 +1,5 @@
 import type { AssistantContent, TextResult, Warning } from '@gateway/core';
+import { mapUpstreamModeration } from '../in-band-moderation';
 import { malformedUpstream } from '../upstream-errors';
 import type { ChatCompletion, ChatMessage } from './chat-api';
 import { mapChatFinishReason, mapChatUsage } from './map-chat-finish-reason';
@@ -40,5 +41,6 @@ export function mapChatCompletion(json: ChatCompletion, requestedModel: string, 
     finishReason,
     usage: mapChatUsage(json.usage),
     warnings,
+    ...(json.moderation ? { moderation: mapUpstreamModeration(json.moderation) } : {}),
   };
 }

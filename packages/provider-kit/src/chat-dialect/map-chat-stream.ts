@@ -1,4 +1,5 @@
-import type { FinishReason, TextStreamPart, Usage, Warning } from '@gateway/core';
+import type { FinishReason, ModerationReport, TextStreamPart, Usage, Warning } from '@gateway/core';
+import { mapUpstreamModeration } from '../in-band-moderation';
 import { truncatedStream } from '../upstream-errors';
 import type { ChatChunk } from './chat-api';
 import { chatReasoning, chatText } from './map-chat-response';
@@ -11,6 +12,7 @@ import { mapChatFinishReason, mapChatUsage } from './map-chat-finish-reason';
 export class ChatStreamMapper {
   private finishReason: FinishReason | undefined;
   private usage: Usage | undefined;
+  private moderation: ModerationReport | undefined;
   private sawToolCall = false;
   private done = false;
   /** upstream tool_calls[].index → canonical tool-call ordinal */
@@ -22,6 +24,7 @@ export class ChatStreamMapper {
     if (this.done) return [];
     const out: TextStreamPart[] = [];
     if (chunk.usage) this.usage = mapChatUsage(chunk.usage);
+    if (chunk.moderation) this.moderation = mapUpstreamModeration(chunk.moderation);
     const choice = chunk.choices?.[0];
     if (!choice) return out;
     const d = choice.delta ?? {};
@@ -62,6 +65,7 @@ export class ChatStreamMapper {
         usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
         warnings: this.extra.warnings,
         ...(this.extra.upstreamRequestId ? { upstreamRequestId: this.extra.upstreamRequestId } : {}),
+        ...(this.moderation ? { moderation: this.moderation } : {}),
       },
     ];
   }
