@@ -43,6 +43,8 @@ export {
   type RerankModelPort,
   type RerankRequest,
   type RerankResult,
+  MODERATION_CATEGORIES,
+  type ModerationCategory,
   type ModerationModelPort,
   type ModerationInput,
   type ModerationRequest,

@@ -1,4 +1,4 @@
-import { MODERATION_CATEGORIES } from '@gateway/core';
+import { MODERATION_CATEGORIES } from '@gateway/provider-kit';
 import { MODERATION_WORDS, moderateWords } from './moderation-words';
 
 describe('simulator moderation (fixed word lists)', () => {

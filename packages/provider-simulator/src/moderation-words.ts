@@ -3,7 +3,7 @@
  * trigger each category on purpose: `kill` → violence, `idiot` → harassment, `suicide` → self-harm. Images are
  * not looked at: their categories score as clean, and say they were applied to the image.
  */
-import { MODERATION_CATEGORIES, type ModerationCategory } from '@gateway/core';
+import { MODERATION_CATEGORIES, type ModerationCategory } from '@gateway/provider-kit';
 
 /** Words and phrases (whole words, any case) that trigger each category. */
 export const MODERATION_WORDS: Readonly<Record<ModerationCategory, readonly string[]>> = {

@@ -4,7 +4,7 @@
  * 13 categories. It flags `violence` when a text says "attack"; `text-moderation-*` models are refused, as OpenAI
  * now does. Errors in OpenAI's shape.
  */
-import { MODERATION_CATEGORIES } from '@gateway/core';
+import { MODERATION_CATEGORIES } from '@gateway/provider-kit';
 import { bearerJsonRoutes, readJson, sendJson, startFakeHttp, type FakeHttpServer } from '@gateway/testkit';
 
 export interface FakeOpenAiModerations {
