@@ -78,3 +78,44 @@ describe('openai SDK moderations.create', () => {
     expect(plain.model).toBe('omni-moderation-latest');
   });
 });
+
+describe('openai SDK: in-band moderation on chat completions and Responses (2.3.0), run by the gateway', () => {
+  it('chat.completions.create returns the verdicts of the input and the output; block withholds a flagged input', async () => {
+    const scored = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'I will kill you' }],
+      moderation: { model: 'omni-moderation-latest' },
+    });
+    const input = scored.moderation?.input;
+    expect(input?.type).toBe('moderation_results');
+    if (input?.type !== 'moderation_results') throw new Error('no results');
+    expect(input.results[0]!.flagged).toBe(true);
+    expect(input.results[0]!.categories.violence).toBe(true);
+
+    const blocked = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'I will kill you' }],
+      moderation: { model: 'omni-moderation-latest', policy: { input: { mode: 'block' } } },
+    });
+    expect(blocked.choices[0]!.finish_reason).toBe('content_filter');
+    expect(blocked.moderation?.output).toMatchObject({ type: 'error', code: 'input_blocked' });
+  });
+
+  it('a streamed chat carries the verdicts on a chunk the SDK yields', async () => {
+    const stream = await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Tell me about gardens' }],
+      moderation: { model: 'omni-moderation-latest' },
+      stream: true,
+    });
+    const verdicts = [];
+    for await (const chunk of stream) if (chunk.moderation) verdicts.push(chunk.moderation);
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]!.output).toMatchObject({ type: 'moderation_results' });
+  });
+
+  it('responses.create returns one moderation_result a side', async () => {
+    const res = await openai.responses.create({ model: 'gpt-4o', input: 'you idiot', moderation: { model: 'omni-moderation-latest' } });
+    expect(res.moderation?.input).toMatchObject({ type: 'moderation_result', flagged: true });
+  });
+});
