@@ -172,7 +172,6 @@ export {
 } from './ports/webhook-store.port';
 export { authenticate } from './use-cases/authenticate';
 export { TextGeneration } from './use-cases/text-generation';
-export { type TextModerator } from './use-cases/text-moderation';
 export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases/circuit-breaker';
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
 export { type ListVideoTasksQuery, type VideoContent, type VideoTaskService } from './use-cases/video-tasks.contract';

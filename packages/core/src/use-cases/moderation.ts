@@ -6,6 +6,7 @@ import type { ModerationModelPort } from '../ports/moderation-model.port';
 import { estimateTextTokens } from '../token-estimate';
 import type { RoutedCallDeps } from './deployment-selection';
 import { MeteredUseCase, meteredAnswer, type KindProviderLookup, type Metered } from './metered-call';
+import type { TextModerator } from './text-moderation';
 import type { RoutedCallMeta } from './usage-record';
 
 /** Inputs per moderation request, as for embeddings: one answer each. */
@@ -45,6 +46,15 @@ export class Moderation extends MeteredUseCase<ModerationModelPort, ModerationRe
       measure: (answer, request) => metered(request, answer),
       estimate: (request) => metered(request),
     });
+  }
+
+  /** This use case as text calls run their in-band moderation with it (text-moderation.ts): a usage row a call. */
+  asTextModerator(): TextModerator {
+    return {
+      resolve: (principal, modelId) => this.resolve(principal, modelId).id,
+      moderate: async (principal, modelId, items, meta) =>
+        (await this.moderate(principal, this.resolve(principal, modelId), { items }, meta)).results,
+    };
   }
 
   async moderate(principal: Principal, model: ModelSpec, command: ModerationCommand, meta: RoutedCallMeta): Promise<ModerationResult> {

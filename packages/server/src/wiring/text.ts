@@ -1,20 +1,17 @@
-import { type Moderation, ResponsesConversation, StoredConversations, TextGeneration, type TextModerator } from '@gateway/core';
+import { type Moderation, ResponsesConversation, StoredConversations, TextGeneration } from '@gateway/core';
 import { compactionSecret } from './compaction-secret';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
-/**
- * Text: the text use case and the stored conversations that Responses (previous_response_id) and Anthropic threads
- * continue. The in-band moderation of chat and Responses requests runs on the moderation use case (its own usage row).
- */
+/** Text: the text use case and the stored conversations that Responses (previous_response_id) and Anthropic threads continue. */
 export function wireText(ctx: WiringContext, moderation: Moderation) {
   const conversations = new StoredConversations(ctx.stores.responses);
   const purge = conversationsPurge(ctx, conversations);
   const text = new TextGeneration({
     ...routedDeps(ctx),
     providers: ctx.providers,
-    moderator: moderatorOf(moderation),
+    moderator: moderation.asTextModerator(),
     onSettleFailure: (f) =>
       // not lost: the charge goes with the usage row, which charges it once when written (docs/reliability.md)
       ctx.logger.warn('charge not settled on the request path: it goes with the usage row', {
@@ -36,14 +33,6 @@ export function wireText(ctx: WiringContext, moderation: Moderation) {
     start: purge.start,
     stop: purge.stop,
   } satisfies AreaWiring;
-}
-
-function moderatorOf(moderation: Moderation): TextModerator {
-  return {
-    resolve: (principal, modelId) => moderation.resolve(principal, modelId).id,
-    moderate: async (principal, modelId, items, meta) =>
-      (await moderation.moderate(principal, moderation.resolve(principal, modelId), { items }, meta)).results,
-  };
 }
 
 /**
