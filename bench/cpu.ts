@@ -11,28 +11,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, type Target } from './lib/measure';
+import { load } from './lib/measure';
 import { buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, treeRssMb, writeMockGatewayConfig } from './lib/processes';
+import { askFromArgs, gatewayTarget, startMock } from './lib/targets';
 
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-  const anthropic = process.argv.includes('--anthropic');
-  const stream = anthropic || process.argv.includes('--stream');
-  const embeddings = process.argv.includes('--embeddings');
+  const ask = askFromArgs(process.argv);
+  const stream = ask === 'stream' || ask === 'anthropic';
   const CHUNKS = 200; // what bench/mock-upstream.ts streams per completion
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-cpu-'));
   const mockPort = 21000 + Math.floor(Math.random() * 500);
   const gwPort = mockPort + 600;
   const configFile = writeMockGatewayConfig(dir, mockPort);
   buildGateway();
-  const mock = await startProcess(
-    'mock',
-    process.execPath,
-    ['--import', 'tsx', 'bench/mock-upstream.ts', String(mockPort), '0', '0'],
-    {},
-    /mock upstream on/,
-  );
+  const mock = await startMock(mockPort);
   const gw = await startProcess(
     'gateway',
     process.execPath,
@@ -41,19 +35,7 @@ async function main(): Promise<void> {
     /Gateway listening/,
   );
   try {
-    const target: Target = embeddings
-      ? {
-          name: 'gateway',
-          url: `http://127.0.0.1:${gwPort}/v1/embeddings`,
-          headers: { authorization: 'Bearer sk-bench-client-key-0001' },
-          body: JSON.stringify({ model: 'bench-embed', input: 'Say hello.', encoding_format: 'base64' }),
-        }
-      : {
-          name: 'gateway',
-          url: `http://127.0.0.1:${gwPort}/v1/${anthropic ? 'messages' : 'chat/completions'}`,
-          headers: { authorization: 'Bearer sk-bench-client-key-0001', ...(anthropic ? { 'anthropic-version': '2023-06-01' } : {}) },
-          body: JSON.stringify({ model: 'bench', stream, max_tokens: 1024, messages: [{ role: 'user', content: 'Say hello.' }] }),
-        };
+    const target = gatewayTarget(`http://127.0.0.1:${gwPort}`, ask);
     await load(target, 16, 3);
     await new Promise((r) => setTimeout(r, 3000));
     const pid = gw.child.pid!;

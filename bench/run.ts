@@ -11,8 +11,9 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
-import { buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
+import { BENCH_KEY, buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
 import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
+import { gatewayTarget, startMock } from './lib/targets';
 
 /**
  * How long each scenario runs: `default` fits in a few minutes on a shared 2-core machine, `full` for a quiet machine,
@@ -63,7 +64,6 @@ export interface BenchResults {
 }
 
 const PORTKEY_VERSION = '1.15.2';
-const KEY = 'sk-bench-client-key-0001';
 const CHUNKS = 200;
 
 const freePort = () =>
@@ -73,8 +73,6 @@ const freePort = () =>
       s.close(() => resolve(p));
     });
   });
-
-const tsxNode = (script: string) => ['--import', 'tsx', script];
 
 function ensurePortkey(log: (l: string) => void): string {
   const dir = path.join(ROOT, '.bench-tmp');
@@ -88,16 +86,6 @@ function ensurePortkey(log: (l: string) => void): string {
     });
   }
   return entry;
-}
-
-async function startMock(port: number, latency = 0, jitter = 0, interval = 0): Promise<Proc> {
-  return startProcess(
-    `mock:${port}`,
-    process.execPath,
-    [...tsxNode('bench/mock-upstream.ts'), String(port), String(latency), String(jitter), String(interval)],
-    {},
-    /mock upstream on/,
-  );
 }
 
 function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, unknown> = {}) {
@@ -123,7 +111,7 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
       { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
     ],
     groups: [{ name: 'default', models: ['*'] }],
-    keys: [{ key: KEY, account: 'bench', group: 'default' }],
+    keys: [{ key: BENCH_KEY, account: 'bench', group: 'default' }],
     ...extra,
   };
 }
@@ -208,7 +196,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         {
           name: 'gateway',
           url: `${gw.url}/v1/chat/completions`,
-          headers: { authorization: `Bearer ${KEY}` },
+          headers: { authorization: `Bearer ${BENCH_KEY}` },
           body: chatBody(`bench-${upstream}`, stream),
         },
       ];
@@ -272,12 +260,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     }
     {
       // one text embedded as the openai SDK asks it (base64), beside the chat request above
-      const embeddings: Target = {
-        name: 'gateway-embeddings',
-        url: `${gw.url}/v1/embeddings`,
-        headers: { authorization: `Bearer ${KEY}` },
-        body: JSON.stringify({ model: 'bench-embed', input: 'Say hello.', encoding_format: 'base64' }),
-      };
+      const embeddings = gatewayTarget(gw.url, 'embeddings', { name: 'gateway-embeddings' });
       await timedRequest(embeddings);
       const before = treeCpuSeconds(gw.proc.child.pid!);
       const run = await load(embeddings, 16, P.seconds);
@@ -295,12 +278,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
 
     log('4/6 translation under load (Anthropic messages in, OpenAI upstream out)');
     let translation: BenchResults['translation'] = null;
-    const anthropic: Target = {
-      name: 'anthropic-in',
-      url: `${gw.url}/v1/messages`,
-      headers: { authorization: `Bearer ${KEY}`, 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model: 'bench-instant', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Say hello.' }] }),
-    };
+    const anthropic = gatewayTarget(gw.url, 'anthropic', { name: 'anthropic-in', model: 'bench-instant' });
     const probe = await timedRequest(anthropic).then(
       () => true,
       () => false,
@@ -455,7 +433,7 @@ async function workersScenario(
       const t: Target = {
         name: `workers-${n}`,
         url: `${gw.url}/v1/chat/completions`,
-        headers: { authorization: `Bearer ${KEY}` },
+        headers: { authorization: `Bearer ${BENCH_KEY}` },
         body: chatBody('bench-instant', false),
       };
       // warmed up like the other targets: each worker compiles its own hot path, so one request is not enough
@@ -491,7 +469,7 @@ async function taskScenario(
     const create: Target = {
       name: 'create',
       url: `${gw.url}/v1/contents/generations/tasks`,
-      headers: { authorization: `Bearer ${KEY}` },
+      headers: { authorization: `Bearer ${BENCH_KEY}` },
       body: JSON.stringify({ model: 'bench-video', content: [{ type: 'text', text: 'a benchmark video' }] }),
     };
     const created = await load(create, 16, P.seconds);
@@ -507,7 +485,12 @@ async function taskScenario(
     }
     let i = 0;
     const reads = await loadTrials(
-      { name: 'read', url: `${gw.url}/v1/contents/generations/tasks/${ids[0]}`, headers: { authorization: `Bearer ${KEY}` }, body: '' },
+      {
+        name: 'read',
+        url: `${gw.url}/v1/contents/generations/tasks/${ids[0]}`,
+        headers: { authorization: `Bearer ${BENCH_KEY}` },
+        body: '',
+      },
       16,
       P.seconds,
       P.trials,
@@ -533,7 +516,7 @@ async function taskScenario(
     const trickle: Target = {
       name: 'gateway-pg',
       url: `${gw.url}/v1/chat/completions`,
-      headers: { authorization: `Bearer ${KEY}` },
+      headers: { authorization: `Bearer ${BENCH_KEY}` },
       body: chatBody('bench-trickle', true),
     };
     const rssOpenStreamsMb = await openManyStreams(trickle, P.openStreams, gw.proc.child.pid!);

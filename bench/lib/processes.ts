@@ -113,6 +113,9 @@ function safe<T>(fn: () => T): T | undefined {
   }
 }
 
+/** The client key every bench gateway config grants. */
+export const BENCH_KEY = 'sk-bench-client-key-0001';
+
 /** The one-model gateway config of the CPU and profile runs: `bench` served by the mock on `mockPort`; returns its path. */
 export function writeMockGatewayConfig(dir: string, mockPort: number): string {
   const file = path.join(dir, 'gateway.json');
@@ -129,7 +132,7 @@ export function writeMockGatewayConfig(dir: string, mockPort: number): string {
         { id: 'bench-embed', kind: 'embedding', provider: 'o', upstreamModel: 'mock-embed' },
       ],
       groups: [{ name: 'default', models: ['*'] }],
-      keys: [{ key: 'sk-bench-client-key-0001', account: 'bench', group: 'default' }],
+      keys: [{ key: BENCH_KEY, account: 'bench', group: 'default' }],
     }),
   );
   return file;
