@@ -4,38 +4,23 @@
  * are refused, so a gateway that forces a format shows), no `usage` in the answer, no key needed unless one is set.
  */
 import type http from 'node:http';
-import { sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import { readMultipart, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
 
 export interface FakeWhisperServer {
   /** the server's base, `/v1` included */
   url: string;
   api: FakeHttpServer;
-  /** the fields of each form (lists as arrays; the file as {name, size}) */
+  /** the fields of each form (testkit's readMultipart: lists as arrays, the file as {name, type, size, bytes}) */
   forms(): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
 const errorBody = (status: number, message: string) => ({ object: 'error', message, type: 'BadRequestError', param: null, code: status });
 
-async function formOf(r: FakeHttpRequest): Promise<Record<string, unknown>> {
-  const form = await new Request('http://fake/', {
-    method: 'POST',
-    headers: { 'content-type': String(r.headers['content-type']) },
-    body: r.raw,
-  }).formData();
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of form.entries()) {
-    const value = typeof v === 'string' ? v : { name: v.name, size: v.size };
-    if (k.endsWith('[]')) ((out[k.slice(0, -2)] ??= []) as unknown[]).push(value);
-    else out[k] = value;
-  }
-  return out;
-}
-
 const DURATION = 2.4;
 
 async function transcribe(task: string, r: FakeHttpRequest, res: http.ServerResponse) {
-  const f = await formOf(r);
+  const f = await readMultipart(r);
   const file = f.file as { name: string; size: number } | undefined;
   if (!file || typeof file !== 'object') return sendJson(res, 400, errorBody(400, 'file is required'));
   const format = String(f.response_format ?? 'json');
@@ -72,5 +57,5 @@ export async function startFakeWhisperServer(opts: { apiKey?: string } = {}): Pr
     ],
     errorBody,
   );
-  return { url: `${api.origin}/v1`, api, forms: () => Promise.all(api.requests.map(formOf)), close: () => api.close() };
+  return { url: `${api.origin}/v1`, api, forms: () => Promise.all(api.requests.map(readMultipart)), close: () => api.close() };
 }

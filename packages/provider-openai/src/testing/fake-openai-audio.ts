@@ -5,7 +5,16 @@
  * `transcript.text.*` events). The "audio" is text bytes that say what was asked; a transcript says which file it heard.
  */
 import type http from 'node:http';
-import { bearerRoutes, readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import {
+  bearerRoutes,
+  readJson,
+  readMultipart,
+  sendJson,
+  startFakeHttp,
+  type FakeHttpRequest,
+  type FakeHttpServer,
+} from '@gateway/testkit';
+import { openAiErrorBody as errorBody } from './fake-openai-json';
 
 export interface FakeOpenAiAudio {
   /** baseUrl as the openai SDK takes it: ends in /v1 */
@@ -14,16 +23,12 @@ export interface FakeOpenAiAudio {
   api: FakeHttpServer;
   /** the JSON bodies of speech requests */
   speechBodies(): Record<string, unknown>[];
-  /** the fields of transcription and translation forms (lists as arrays; the file as {name, type, size}) */
+  /** the fields of transcription and translation forms (testkit's readMultipart: lists as arrays, the file as {name, type, size, bytes}) */
   forms(): Promise<Array<Record<string, unknown>>>;
   /** speech answers held open (input starting with HOLD_SPEECH) whose caller closed the connection */
   abandoned(): number;
   close(): Promise<void>;
 }
-
-const errorBody = (status: number, message: string, param: string | null = null) => ({
-  error: { message, type: 'invalid_request_error', param, code: status === 401 ? 'invalid_api_key' : null },
-});
 
 const SPEECH_FIELDS = ['model', 'input', 'voice', 'instructions', 'response_format', 'speed', 'stream_format'];
 const AUDIO_TYPES: Record<string, string> = {
@@ -80,22 +85,6 @@ function speech(r: FakeHttpRequest, res: http.ServerResponse, onAbandoned: () =>
   res.writeHead(200, { 'content-type': AUDIO_TYPES[format]!, 'x-request-id': 'req_fake_speech' });
   for (let at = 0; at < bytes.length; at += 8192) res.write(bytes.subarray(at, at + 8192));
   res.end();
-}
-
-/** The form's fields, lists (`key[]`) as arrays, the file as {name, type, size}. */
-async function formOf(r: FakeHttpRequest): Promise<Record<string, unknown>> {
-  const form = await new Request('http://fake/', {
-    method: 'POST',
-    headers: { 'content-type': String(r.headers['content-type']) },
-    body: r.raw,
-  }).formData();
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of form.entries()) {
-    const value = typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size };
-    if (k.endsWith('[]')) ((out[k.slice(0, -2)] ??= []) as unknown[]).push(value);
-    else out[k] = value;
-  }
-  return out;
 }
 
 const SECONDS = 3.5;
@@ -207,13 +196,13 @@ export async function startFakeOpenAiAudio(opts: { apiKey?: string } = {}): Prom
         kind: 'create',
         method: 'POST',
         pattern: /^\/v1\/audio\/transcriptions$/,
-        handle: authed(async (r, res) => transcript('transcribe', await formOf(r), res)),
+        handle: authed(async (r, res) => transcript('transcribe', await readMultipart(r), res)),
       },
       {
         kind: 'create',
         method: 'POST',
         pattern: /^\/v1\/audio\/translations$/,
-        handle: authed(async (r, res) => transcript('translate', await formOf(r), res)),
+        handle: authed(async (r, res) => transcript('translate', await readMultipart(r), res)),
       },
     ],
     errorBody,
@@ -223,7 +212,7 @@ export async function startFakeOpenAiAudio(opts: { apiKey?: string } = {}): Prom
     apiKey,
     api,
     speechBodies: () => api.requests.filter((r) => r.path.endsWith('/speech')).map((r) => readJson(r) ?? {}),
-    forms: () => Promise.all(api.requests.filter((r) => !r.path.endsWith('/speech')).map(formOf)),
+    forms: () => Promise.all(api.requests.filter((r) => !r.path.endsWith('/speech')).map(readMultipart)),
     abandoned: () => abandoned,
     close: () => api.close(),
   };

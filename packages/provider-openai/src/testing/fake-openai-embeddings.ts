@@ -5,16 +5,10 @@
  * `dimensions` (text-embedding-3 only, at most the model's size; the vector is cut and renormalised, as OpenAI does).
  * Vectors are deterministic per input. Errors in OpenAI's shape.
  */
-import { bearerRoutes, readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import { bearerRoutes, readJson, sendJson, type FakeHttpRequest } from '@gateway/testkit';
+import { openAiErrorBody as errorBody, startFakeOpenAiJsonRoute, type FakeOpenAiJsonRoute } from './fake-openai-json';
 
-export interface FakeOpenAiEmbeddings {
-  /** baseUrl as the openai SDK takes it: ends in /v1 */
-  url: string;
-  apiKey: string;
-  api: FakeHttpServer;
-  bodies(): Record<string, unknown>[];
-  close(): Promise<void>;
-}
+export type FakeOpenAiEmbeddings = FakeOpenAiJsonRoute;
 
 export interface FakeOpenAiEmbeddingsOptions {
   apiKey?: string;
@@ -25,10 +19,6 @@ export interface FakeOpenAiEmbeddingsOptions {
 }
 
 const SIZES: Record<string, number> = { 'text-embedding-3-small': 1536, 'text-embedding-3-large': 3072, 'text-embedding-ada-002': 1536 };
-
-const errorBody = (status: number, message: string, param: string | null = null) => ({
-  error: { message, type: 'invalid_request_error', param, code: status === 401 ? 'invalid_api_key' : null },
-});
 
 /** A deterministic unit vector for one input. */
 export function fakeOpenAiVector(input: string | number[], size: number): number[] {
@@ -86,24 +76,12 @@ function embed(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0], opts: Fa
   );
 }
 
-export async function startFakeOpenAiEmbeddings(opts: FakeOpenAiEmbeddingsOptions = {}): Promise<FakeOpenAiEmbeddings> {
+export function startFakeOpenAiEmbeddings(opts: FakeOpenAiEmbeddingsOptions = {}): Promise<FakeOpenAiEmbeddings> {
   const apiKey = opts.apiKey ?? 'sk-fake-embeddings-0001';
-  const api = await startFakeHttp(
-    [
-      {
-        kind: 'create',
-        method: 'POST',
-        pattern: /^\/v1\/embeddings$/,
-        handle: bearerRoutes(apiKey, errorBody, 'Incorrect API key provided.')((r, res) => embed(r, res, opts)),
-      },
-    ],
-    errorBody,
-  );
-  return {
-    url: `${api.origin}/v1`,
+  const authed = bearerRoutes(apiKey, errorBody, 'Incorrect API key provided.');
+  return startFakeOpenAiJsonRoute(
     apiKey,
-    api,
-    bodies: () => api.requests.map((r) => readJson(r) ?? {}),
-    close: () => api.close(),
-  };
+    /^\/v1\/embeddings$/,
+    authed((r, res) => embed(r, res, opts)),
+  );
 }

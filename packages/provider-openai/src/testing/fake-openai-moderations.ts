@@ -5,20 +5,10 @@
  * now does. Errors in OpenAI's shape.
  */
 import { MODERATION_CATEGORIES } from '@gateway/provider-kit';
-import { bearerJsonRoutes, readJson, sendJson, startFakeHttp, type FakeHttpServer } from '@gateway/testkit';
+import { bearerJsonRoutes, sendJson } from '@gateway/testkit';
+import { openAiErrorBody, startFakeOpenAiJsonRoute, type FakeOpenAiJsonRoute } from './fake-openai-json';
 
-export interface FakeOpenAiModerations {
-  /** baseUrl as the openai SDK takes it: ends in /v1 */
-  url: string;
-  apiKey: string;
-  api: FakeHttpServer;
-  bodies(): Record<string, unknown>[];
-  close(): Promise<void>;
-}
-
-const errorBody = (status: number, message: string) => ({
-  error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null },
-});
+export type FakeOpenAiModerations = FakeOpenAiJsonRoute;
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -62,24 +52,8 @@ function moderate(b: Record<string, unknown>, res: Parameters<typeof sendJson>[0
   );
 }
 
-export async function startFakeOpenAiModerations(opts: { apiKey?: string } = {}): Promise<FakeOpenAiModerations> {
+export function startFakeOpenAiModerations(opts: { apiKey?: string } = {}): Promise<FakeOpenAiModerations> {
   const apiKey = opts.apiKey ?? 'sk-fake-moderations-0001';
-  const api = await startFakeHttp(
-    [
-      {
-        kind: 'create',
-        method: 'POST',
-        pattern: /^\/v1\/moderations$/,
-        handle: bearerJsonRoutes(apiKey, errorBody, 'Incorrect API key provided.')(badModeration, moderate),
-      },
-    ],
-    errorBody,
-  );
-  return {
-    url: `${api.origin}/v1`,
-    apiKey,
-    api,
-    bodies: () => api.requests.map((r) => readJson(r) ?? {}),
-    close: () => api.close(),
-  };
+  const guarded = bearerJsonRoutes(apiKey, openAiErrorBody, 'Incorrect API key provided.');
+  return startFakeOpenAiJsonRoute(apiKey, /^\/v1\/moderations$/, guarded(badModeration, moderate));
 }

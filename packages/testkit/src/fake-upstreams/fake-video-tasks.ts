@@ -250,7 +250,10 @@ export async function startFakeHttp(
   };
 }
 
-/** The multipart body of a recorded request: text fields, and file parts as {name, type, size, bytes}. */
+/**
+ * The multipart body of a recorded request: text fields, and file parts as {name, type, size, bytes}; the parts of a
+ * list (`key[]`) as one array under `key`.
+ */
 export async function readMultipart(r: FakeHttpRequest): Promise<Record<string, unknown>> {
   const form = await new Request('http://fake/', {
     method: 'POST',
@@ -259,7 +262,9 @@ export async function readMultipart(r: FakeHttpRequest): Promise<Record<string, 
   }).formData();
   const out: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) {
-    out[k] = typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size, bytes: Buffer.from(await v.arrayBuffer()) };
+    const value = typeof v === 'string' ? v : { name: v.name, type: v.type, size: v.size, bytes: Buffer.from(await v.arrayBuffer()) };
+    if (k.endsWith('[]')) ((out[k.slice(0, -2)] ??= []) as unknown[]).push(value);
+    else out[k] = value;
   }
   return out;
 }
