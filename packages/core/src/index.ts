@@ -251,3 +251,6 @@ export {
 } from './use-cases/rate-limits';
 export { type SsoGrant, type SsoLogin, type SsoSession, type SsoSessionStore } from './ports/sso-session.port';
 export { type TaskStatistics, type TaskStatusCount } from './ports/task-statistics.port';
+export { FILE_LIMITS, type FilePurpose, type StoredFile } from './files';
+export { type FileListQuery, type FileStore } from './ports/file-store.port';
+export { Files, fileTooLarge } from './use-cases/files';

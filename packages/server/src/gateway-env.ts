@@ -50,6 +50,8 @@ export interface GatewayEnv {
   shutdownGraceMs?: number;
   /** tests: keep the embedded database in memory instead of under dataDir */
   inMemoryDatabase?: boolean;
+  /** tests: the upload limit of POST /v1/files in bytes (default 200 MiB, the contract's: core FILE_LIMITS) */
+  fileUploadBytes?: number;
   /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
   databaseSchema?: string;
   /** GATEWAY_SECRET: encrypts provider keys written through the admin API (AES-256-GCM); without it, literal keys are refused there */

@@ -21,6 +21,7 @@ import { allObservers, type AreaWiring, type WiringContext } from './wiring/cont
 import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
+import { wireFiles } from './wiring/files';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
@@ -160,6 +161,7 @@ function gatewayAreas(
   const metered = wireMetered(ctx);
   const [text, images, video, operations] = [wireText(ctx, metered.services.moderation), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
+  const files = wireFiles(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -170,6 +172,7 @@ function gatewayAreas(
     ...operations.services,
     ...webhooks.services,
     ...metered.services,
+    files,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {
@@ -196,7 +199,7 @@ function gatewayAreas(
     start: () => deps.runtime.start(env.configPollMs ?? 2000),
     stop: async () => deps.runtime.stop(),
   };
-  return { services, all: [text, images, video, webhooks, operations, wireRetention(ctx), accountAdmin] };
+  return { services, all: [text, images, video, webhooks, operations, wireRetention(ctx, files), accountAdmin] };
 }
 
 /** The middleware every request passes, in order, then the wire formats' routers and the areas' own. */

@@ -7,6 +7,7 @@ import {
   KnexConfigStore,
   KnexContentProbes,
   KnexContentStore,
+  KnexFileStore,
   KnexKeyRepository,
   KnexQuotaRepository,
   KnexResponseStore,
@@ -34,6 +35,8 @@ export interface Repositories {
   audit: KnexAuditedChanges;
   webhooks: KnexWebhookStore;
   responses: KnexResponseStore;
+  /** metadata of the Files API's files (the bytes are in the content store) */
+  files: KnexFileStore;
   alerts: KnexAccountAlerts;
   /** dashboard single sign-on sessions (@gateway/sso) */
   ssoSessions: KnexSsoSessions;
@@ -68,6 +71,7 @@ export function openRepositories(
     audit,
     webhooks: new KnexWebhookStore(knex, webhookSeal),
     responses: new KnexResponseStore(knex),
+    files: new KnexFileStore(knex),
     alerts: new KnexAccountAlerts(knex),
     ssoSessions: new KnexSsoSessions(knex, clock),
     taskStatistics: new KnexTaskStatistics(knex),

@@ -16,6 +16,7 @@ import { modelsFormat } from '@gateway/wire-models';
 import { openAiAudioFormat } from '@gateway/wire-openai-audio';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
 import { openAiEmbeddingsFormat } from '@gateway/wire-openai-embeddings';
+import { openAiFilesFormat } from '@gateway/wire-openai-files';
 import { openAiImagesFormat } from '@gateway/wire-openai-images';
 import { openAiModerationsFormat } from '@gateway/wire-openai-moderations';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
@@ -47,6 +48,8 @@ export const WIRE_FORMATS = [
   videoTasksFormat,
   usageFormat,
   webhooksFormat,
+  // after Gemini's `/v1/files/{id}:download`, which the file routes would otherwise take
+  openAiFilesFormat,
 ] as const;
 
 type DepsOf<F> = F extends WireFormat<infer D> ? D : never;

@@ -4,6 +4,7 @@ export { KnexKeyRepository } from './knex-key-repository';
 export { KnexTaskRepository } from './knex-task-repository';
 export { KnexUsageLog } from './knex-usage-log';
 export { KnexResponseStore } from './knex-response-store';
+export { KnexFileStore } from './knex-file-store';
 export { KnexUsageQuery } from './knex-usage-query';
 export { KnexConfigStore, type CatalogueSettings } from './knex-config-store';
 export { KnexQuotaRepository } from './knex-quota-repository';

@@ -31,6 +31,7 @@ import * as m032 from './032-current-forms';
 import * as m033 from './033-conversation-kind';
 import * as m034 from './034-task-insert-notify';
 import * as m035 from './035-usage-units';
+import * as m036 from './036-files';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -77,6 +78,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['033-conversation-kind', m033],
   ['034-task-insert-notify', m034],
   ['035-usage-units', m035],
+  ['036-files', m036],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {

@@ -1,0 +1,1 @@
+export { openAiFilesFormat } from './files.format';
