@@ -41,6 +41,8 @@ export {
   sendBytes,
   sendJson,
   startFakeHttp,
+  type FakeJsonApi,
+  startFakeJsonApi,
   type FakeStoredVideoUpstream,
   startFakeVideoStorage,
   storedVideoUpstream,

@@ -3,26 +3,10 @@
  * (`texts` ≤ 96, `input_type` required, `embedding_types`, `output_dimension` 256/512/1024/1536) and
  * `POST /v2/rerank` (`documents` ≤ 1,000 strings, `top_n`). Errors are `{"id", "message"}`; a wrong key is 401.
  */
-import {
-  bearerJsonRoutes,
-  fakeRanking,
-  fakeTokenCount,
-  fakeVector,
-  readJson,
-  sendJson,
-  startFakeHttp,
-  type FakeHttpServer,
-} from '@gateway/testkit';
+import { bearerJsonRoutes, fakeRanking, fakeTokenCount, fakeVector, sendJson, startFakeJsonApi, type FakeJsonApi } from '@gateway/testkit';
 
-export interface FakeCohere {
-  /** baseUrl as the cohere SDK takes it (no /v2) */
-  url: string;
-  apiKey: string;
-  api: FakeHttpServer;
-  /** the JSON bodies received, in order */
-  bodies(path: string): Record<string, unknown>[];
-  close(): Promise<void>;
-}
+/** url: the base URL as the cohere SDK takes it (no /v2) */
+export type FakeCohere = FakeJsonApi;
 
 type Res = Parameters<typeof sendJson>[0];
 
@@ -76,21 +60,15 @@ function rerank(b: Record<string, unknown>, res: Res) {
   );
 }
 
-export async function startFakeCohere(opts: { apiKey?: string } = {}): Promise<FakeCohere> {
+export function startFakeCohere(opts: { apiKey?: string } = {}): Promise<FakeCohere> {
   const apiKey = opts.apiKey ?? 'fake-cohere-key-0001';
   const guarded = bearerJsonRoutes(apiKey, errorBody, 'invalid api token');
-  const api = await startFakeHttp(
+  return startFakeJsonApi(
+    apiKey,
     [
       { kind: 'create', method: 'POST', pattern: /^\/v2\/embed$/, handle: guarded(badEmbed, embed) },
       { kind: 'poll', method: 'POST', pattern: /^\/v2\/rerank$/, handle: guarded(badRerank, rerank) },
     ],
     errorBody,
   );
-  return {
-    url: api.origin,
-    apiKey,
-    api,
-    bodies: (path) => api.requests.filter((r) => r.path === path).map((r) => readJson(r) ?? {}),
-    close: () => api.close(),
-  };
 }

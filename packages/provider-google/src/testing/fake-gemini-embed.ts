@@ -5,16 +5,10 @@
  * does, the full 3,072 vector is unit length and a shortened one is NOT renormalised; no token counts. Errors in
  * Google's shape; the key travels in `x-goog-api-key`.
  */
-import { readJson, sendJson, startFakeHttp, type FakeHttpRequest, type FakeHttpServer } from '@gateway/testkit';
+import { readJson, sendJson, startFakeJsonApi, type FakeHttpRequest, type FakeJsonApi } from '@gateway/testkit';
 
-export interface FakeGeminiEmbed {
-  /** baseUrl as the Gemini SDK takes it (no version) */
-  url: string;
-  apiKey: string;
-  api: FakeHttpServer;
-  bodies(): Record<string, unknown>[];
-  close(): Promise<void>;
-}
+/** url: the base URL as the Gemini SDK takes it (no version) */
+export type FakeGeminiEmbed = FakeJsonApi;
 
 const FULL = 3072;
 
@@ -53,10 +47,11 @@ function batch(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0], model: s
   sendJson(res, 200, { embeddings: out }, { 'x-goog-request-id': 'fake-gemini-embed' });
 }
 
-export async function startFakeGeminiEmbed(opts: { apiKey?: string; models?: string[] } = {}): Promise<FakeGeminiEmbed> {
+export function startFakeGeminiEmbed(opts: { apiKey?: string; models?: string[] } = {}): Promise<FakeGeminiEmbed> {
   const apiKey = opts.apiKey ?? 'fake-gemini-embed-key-0001';
   const models = opts.models ?? ['gemini-embedding-001', 'text-embedding-004'];
-  const api = await startFakeHttp(
+  return startFakeJsonApi(
+    apiKey,
     [
       {
         kind: 'create',
@@ -78,11 +73,4 @@ export async function startFakeGeminiEmbed(opts: { apiKey?: string; models?: str
     ],
     errorBody,
   );
-  return {
-    url: api.origin,
-    apiKey,
-    api,
-    bodies: () => api.requests.map((r) => readJson(r) ?? {}),
-    close: () => api.close(),
-  };
 }

@@ -14,7 +14,7 @@ import {
   type FakeHttpRequest,
   type FakeHttpServer,
 } from '@gateway/testkit';
-import { openAiErrorBody as errorBody } from './fake-openai-json';
+import { openAiErrorBody as errorBody } from './fake-openai-error';
 
 export interface FakeOpenAiAudio {
   /** baseUrl as the openai SDK takes it: ends in /v1 */

@@ -5,10 +5,11 @@
  * `dimensions` (text-embedding-3 only, at most the model's size; the vector is cut and renormalised, as OpenAI does).
  * Vectors are deterministic per input. Errors in OpenAI's shape.
  */
-import { bearerRoutes, readJson, sendJson, type FakeHttpRequest } from '@gateway/testkit';
-import { openAiErrorBody as errorBody, startFakeOpenAiJsonRoute, type FakeOpenAiJsonRoute } from './fake-openai-json';
+import { bearerRoutes, readJson, sendJson, startFakeJsonApi, type FakeHttpRequest, type FakeJsonApi } from '@gateway/testkit';
+import { openAiErrorBody as errorBody } from './fake-openai-error';
 
-export type FakeOpenAiEmbeddings = FakeOpenAiJsonRoute;
+/** url: the base URL as the openai SDK takes it (ends in /v1) */
+export type FakeOpenAiEmbeddings = FakeJsonApi;
 
 export interface FakeOpenAiEmbeddingsOptions {
   apiKey?: string;
@@ -79,9 +80,6 @@ function embed(r: FakeHttpRequest, res: Parameters<typeof sendJson>[0], opts: Fa
 export function startFakeOpenAiEmbeddings(opts: FakeOpenAiEmbeddingsOptions = {}): Promise<FakeOpenAiEmbeddings> {
   const apiKey = opts.apiKey ?? 'sk-fake-embeddings-0001';
   const authed = bearerRoutes(apiKey, errorBody, 'Incorrect API key provided.');
-  return startFakeOpenAiJsonRoute(
-    apiKey,
-    /^\/v1\/embeddings$/,
-    authed((r, res) => embed(r, res, opts)),
-  );
+  const route = { kind: 'create', method: 'POST', pattern: /^\/v1\/embeddings$/, handle: authed((r, res) => embed(r, res, opts)) } as const;
+  return startFakeJsonApi(apiKey, [route], errorBody, '/v1');
 }

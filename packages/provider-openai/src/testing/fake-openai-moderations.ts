@@ -5,10 +5,11 @@
  * now does. Errors in OpenAI's shape.
  */
 import { MODERATION_CATEGORIES } from '@gateway/provider-kit';
-import { bearerJsonRoutes, sendJson } from '@gateway/testkit';
-import { openAiErrorBody, startFakeOpenAiJsonRoute, type FakeOpenAiJsonRoute } from './fake-openai-json';
+import { bearerJsonRoutes, sendJson, startFakeJsonApi, type FakeJsonApi } from '@gateway/testkit';
+import { openAiErrorBody } from './fake-openai-error';
 
-export type FakeOpenAiModerations = FakeOpenAiJsonRoute;
+/** url: the base URL as the openai SDK takes it (ends in /v1) */
+export type FakeOpenAiModerations = FakeJsonApi;
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -55,5 +56,6 @@ function moderate(b: Record<string, unknown>, res: Parameters<typeof sendJson>[0
 export function startFakeOpenAiModerations(opts: { apiKey?: string } = {}): Promise<FakeOpenAiModerations> {
   const apiKey = opts.apiKey ?? 'sk-fake-moderations-0001';
   const guarded = bearerJsonRoutes(apiKey, openAiErrorBody, 'Incorrect API key provided.');
-  return startFakeOpenAiJsonRoute(apiKey, /^\/v1\/moderations$/, guarded(badModeration, moderate));
+  const route = { kind: 'create', method: 'POST', pattern: /^\/v1\/moderations$/, handle: guarded(badModeration, moderate) } as const;
+  return startFakeJsonApi(apiKey, [route], openAiErrorBody, '/v1');
 }

@@ -4,25 +4,10 @@
  * default 1,024) and `POST /v1/rerank` (`documents` ≤ 1,000, `top_k`, `return_documents`). Answers carry
  * `usage.total_tokens`; errors are `{"detail": "..."}`.
  */
-import {
-  bearerJsonRoutes,
-  fakeRanking,
-  fakeTokenCount,
-  fakeVector,
-  readJson,
-  sendJson,
-  startFakeHttp,
-  type FakeHttpServer,
-} from '@gateway/testkit';
+import { bearerJsonRoutes, fakeRanking, fakeTokenCount, fakeVector, sendJson, startFakeJsonApi, type FakeJsonApi } from '@gateway/testkit';
 
-export interface FakeVoyage {
-  /** baseUrl as Voyage's docs give it: ends in /v1 */
-  url: string;
-  apiKey: string;
-  api: FakeHttpServer;
-  bodies(path: string): Record<string, unknown>[];
-  close(): Promise<void>;
-}
+/** url: the base URL as Voyage's docs give it (ends in /v1) */
+export type FakeVoyage = FakeJsonApi;
 
 type Res = Parameters<typeof sendJson>[0];
 type Body = Record<string, unknown>;
@@ -71,21 +56,16 @@ function rerank(b: Body, res: Res) {
   });
 }
 
-export async function startFakeVoyage(opts: { apiKey?: string } = {}): Promise<FakeVoyage> {
+export function startFakeVoyage(opts: { apiKey?: string } = {}): Promise<FakeVoyage> {
   const apiKey = opts.apiKey ?? 'pa-fake-voyage-key-0001';
   const guarded = bearerJsonRoutes(apiKey, errorBody, 'Provided API key is invalid.');
-  const api = await startFakeHttp(
+  return startFakeJsonApi(
+    apiKey,
     [
       { kind: 'create', method: 'POST', pattern: /^\/v1\/embeddings$/, handle: guarded(badEmbed, embed) },
       { kind: 'poll', method: 'POST', pattern: /^\/v1\/rerank$/, handle: guarded(badRerank, rerank) },
     ],
     errorBody,
+    '/v1',
   );
-  return {
-    url: `${api.origin}/v1`,
-    apiKey,
-    api,
-    bodies: (path) => api.requests.filter((r) => r.path === path).map((r) => readJson(r) ?? {}),
-    close: () => api.close(),
-  };
 }

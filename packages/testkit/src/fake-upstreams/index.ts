@@ -28,6 +28,7 @@ export {
   sendJson,
   startFakeHttp,
 } from './fake-video-tasks';
+export { type FakeJsonApi, startFakeJsonApi } from './fake-json-api';
 export { type FakeStoredVideoUpstream, type FakeVideoStorage, startFakeVideoStorage, storedVideoUpstream } from './fake-video-storage';
 export { describeVideoModelConformance, type VideoConformanceTarget } from './video-model.conformance';
 export {
