@@ -36,7 +36,9 @@ export interface StoredFile {
   expiresAt: Date | null;
 }
 
-export const fileContentKey = (id: string): string => `files/${id}`;
+/** Where file bytes live in the content store; the Files use case expires them, not the content store's safety net. */
+export const FILE_CONTENT_PREFIX = 'files/';
+export const fileContentKey = (id: string): string => `${FILE_CONTENT_PREFIX}${id}`;
 
 /**
  * `file-` then the creation time in milliseconds (base 36, fixed width) and randomness: ids sort by creation, so a

@@ -63,8 +63,13 @@ export class FileContentStore implements ContentStore {
     await rm(this.file(key), { force: true });
   }
 
-  /** Retention safety net: removes files (and leftover partial writes) last modified before `cutoff`. */
-  async deleteOlderThan(cutoff: Date): Promise<number> {
+  /**
+   * Retention safety net: removes files (and leftover partial writes, spared or not) last modified before `cutoff`,
+   * except those under the `except` prefixes.
+   */
+  async deleteOlderThan(cutoff: Date, except: readonly string[] = []): Promise<number> {
+    const spared = (p: string) =>
+      !p.endsWith(TMP_SUFFIX) && except.some((x) => path.relative(this.root, p).split(path.sep).join('/').startsWith(x));
     let removed = 0;
     const walk = async (dir: string): Promise<void> => {
       let entries;
@@ -77,7 +82,7 @@ export class FileContentStore implements ContentStore {
       for (const ent of entries) {
         const p = path.join(dir, ent.name);
         if (ent.isDirectory()) await walk(p);
-        else if (ent.isFile() && (await stat(p)).mtime < cutoff) {
+        else if (ent.isFile() && !spared(p) && (await stat(p)).mtime < cutoff) {
           await rm(p, { force: true });
           removed++;
         }

@@ -125,13 +125,14 @@ export class S3ContentStore implements ContentStore {
   }
 
   /** Lists the prefix and deletes what was last modified before `cutoff` (a bucket lifecycle rule can do the same). */
-  async deleteOlderThan(cutoff: Date): Promise<number> {
+  async deleteOlderThan(cutoff: Date, except: readonly string[] = []): Promise<number> {
     let removed = 0;
     let ContinuationToken: string | undefined;
     do {
       const page = await this.s3.send(new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken }));
       for (const o of page.Contents ?? []) {
-        if (o.Key && o.LastModified && o.LastModified < cutoff) {
+        const spared = except.some((x) => o.Key?.startsWith(this.prefix + x));
+        if (o.Key && o.LastModified && o.LastModified < cutoff && !spared) {
           await this.s3.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: o.Key }));
           removed++;
         }

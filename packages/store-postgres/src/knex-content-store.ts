@@ -127,8 +127,11 @@ export class KnexContentStore implements ContentStore {
   }
 
   /** Objects written before `cutoff`, and writes abandoned by a crash (no key yet) started before it. */
-  async deleteOlderThan(cutoff: Date): Promise<number> {
-    const gone = (await this.knex('content_objects').where('written_at', '<', cutoff).delete().returning('key')) as Array<{
+  async deleteOlderThan(cutoff: Date, except: readonly string[] = []): Promise<number> {
+    const query = this.knex('content_objects').where('written_at', '<', cutoff);
+    // a keyless row (a write that never finished) is never spared
+    for (const x of except) query.andWhereRaw("coalesce(key, '') not like ?", [`${x.replace(/[\\%_]/g, '\\$&')}%`]);
+    const gone = (await query.delete().returning('key')) as Array<{
       key: string | null;
     }>;
     return gone.filter((r) => r.key !== null).length;

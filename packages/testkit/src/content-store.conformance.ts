@@ -130,5 +130,17 @@ export function describeContentStoreConformance(
       expect(await store.stat('conf/old.mp4')).toBeNull();
       expect(await store.stat('conf/new.mp4')).toEqual({ size: 1 });
     });
+
+    it('deleteOlderThan spares keys under the prefixes it is told to keep', async () => {
+      if (!store.deleteOlderThan || !h.backdate) return expect(store.deleteOlderThan).toBeUndefined();
+      const day = 86_400_000;
+      for (const key of ['kept/old.jsonl', 'conf/old-too.mp4']) {
+        await store.put(key, Buffer.from('o'));
+        await h.backdate(key, new Date(Date.now() - 8 * day));
+      }
+      expect(await store.deleteOlderThan(new Date(Date.now() - 7 * day), ['kept/'])).toBe(1);
+      expect(await store.stat('kept/old.jsonl')).toEqual({ size: 1 });
+      expect(await store.stat('conf/old-too.mp4')).toBeNull();
+    });
   });
 }

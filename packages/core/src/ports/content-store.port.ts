@@ -11,8 +11,11 @@ export interface ContentStore {
   open(key: string, range?: { start: number; end: number }): NodeJS.ReadableStream;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Safety net for retention: deletes objects written before `cutoff`; returns how many. */
-  deleteOlderThan?(cutoff: Date): Promise<number>;
+  /**
+   * Safety net for retention: deletes objects written before `cutoff`, except keys under the `except` prefixes (whose
+   * owners expire them themselves, e.g. `files/`); returns how many.
+   */
+  deleteOlderThan?(cutoff: Date, except?: readonly string[]): Promise<number>;
 }
 
 /** Keys are relative paths of safe segments: nothing can escape a directory root or an S3 prefix. */

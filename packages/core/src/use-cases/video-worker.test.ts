@@ -256,6 +256,15 @@ describe('VideoWorker', () => {
     expect(await e.tasks.findById(recent.id)).not.toBeNull();
   });
 
+  it("the retention safety net leaves the Files API's bytes alone: files expire on their own terms", async () => {
+    const e = createFakeVideoEngine();
+    await e.content.put('videos/orphan.mp4', Buffer.from('v'));
+    await e.content.put('files/file-kept', Buffer.from('f'));
+    e.clock.advance(8 * 86_400_000);
+    await e.worker().purgeRetention();
+    expect([...e.content.objects.keys()]).toEqual(['files/file-kept']);
+  });
+
   it('drives at most `concurrency` tasks at once', async () => {
     const hold = gate();
     const upstream = new FakeVideoModel({ onStart: () => hold.wait() });

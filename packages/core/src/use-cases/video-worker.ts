@@ -5,6 +5,7 @@
  */
 import type { Billing } from './billing';
 import type { ModelCatalogue } from '../catalogue';
+import { FILE_CONTENT_PREFIX } from '../files';
 import type { ContentStore } from '../ports/content-store.port';
 import type { ClaimedTask, TaskQueue } from '../ports/task-queue.port';
 import type { TaskRepository } from '../ports/task-repository.port';
@@ -162,8 +163,8 @@ export class VideoWorker {
       total += purged.length;
       if (purged.length < BATCH) break;
     }
-    // Catches content whose record went away without it (e.g. a crash between the two deletes).
-    await this.deps.content.deleteOlderThan?.(cutoff);
+    // Catches content whose record went away without it (e.g. a crash between the two deletes); files expire on their own terms.
+    await this.deps.content.deleteOlderThan?.(cutoff, [FILE_CONTENT_PREFIX]);
     return total;
   }
 

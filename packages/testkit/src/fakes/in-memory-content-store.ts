@@ -44,9 +44,9 @@ export class InMemoryContentStore implements ContentStore {
     this.objects.delete(key);
   }
 
-  async deleteOlderThan(cutoff: Date): Promise<number> {
+  async deleteOlderThan(cutoff: Date, except: readonly string[] = []): Promise<number> {
     let n = 0;
-    for (const [k, o] of this.objects) if (o.writtenAt < cutoff && this.objects.delete(k)) n++;
+    for (const [k, o] of this.objects) if (o.writtenAt < cutoff && !except.some((x) => k.startsWith(x)) && this.objects.delete(k)) n++;
     return n;
   }
 }
