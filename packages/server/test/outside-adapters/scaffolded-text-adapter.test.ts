@@ -108,7 +108,7 @@ it('records usage for the outside adapter like a built-in, and an upstream echo 
 it('loads from the esbuild bundle `npm start` runs, by GATEWAY_CONFIG', async () => {
   buildServer();
   const data = mkdtempSync(path.join(os.tmpdir(), 'outside-adapter-data-'));
-  const proc = await startGatewayProcess({ GATEWAY_CONFIG: configPath, DATA_DIR: data }, undefined, 'built');
+  const proc = await startGatewayProcess({ GATEWAY_CONFIG: configPath, DATA_DIR: data }, { entry: 'built' });
   try {
     const text = await openAiChatDriver.text(proc.url, 'acme-chat', 'hello bundle', true);
     expect(text).toBe('fake-acme says: hello bundle');

@@ -22,7 +22,7 @@ describe('zero-config start (npm start on the embedded store)', () => {
   });
 
   it('prints a demo key once, serves it, and keeps it across a restart', async () => {
-    const first = await startGatewayProcess({ DATA_DIR: dataDir }, undefined, 'built');
+    const first = await startGatewayProcess({ DATA_DIR: dataDir }, { entry: 'built', store: 'fresh' });
     afterCleanup.push(() => first.stop('SIGKILL'));
     const key = /sk-[A-Za-z0-9]+/.exec(first.output())?.[0];
     expect(key).toBeDefined();

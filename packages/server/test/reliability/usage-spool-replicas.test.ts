@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type http from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
@@ -40,7 +40,7 @@ interface Replica extends GatewayProcess {
 }
 
 async function startReplica(env: Record<string, string>): Promise<Replica> {
-  const gw = await startGatewayProcess(env, undefined, 'source', UNSHARE);
+  const gw = await startGatewayProcess(env, { launcher: UNSHARE });
   const hostPid = Number(readFileSync(`/proc/${gw.proc.pid}/task/${gw.proc.pid}/children`, 'utf8').trim());
   // NSpid: the pid in each namespace, innermost last
   const nsPids = /^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${hostPid}/status`, 'utf8'))?.[1] ?? '';
@@ -69,6 +69,8 @@ describeWithService('TEST_DATABASE_URL', 'usage spool on a DATA_DIR shared by re
     let db: Knex;
     let env: Record<string, string>;
     const replicas: Replica[] = [];
+    /** replica a's token in its segment and lease names */
+    let tokenOfA = '';
     const schema = `spool_ns_${randomBytes(4).toString('hex')}`;
     const spool = () => path.join(dir, 'usage-spool');
     const segments = () => readdirSync(spool()).filter((n) => n.endsWith('.jsonl'));
@@ -115,6 +117,7 @@ describeWithService('TEST_DATABASE_URL', 'usage spool on a DATA_DIR shared by re
       const before = segments();
       expect(before).toHaveLength(1);
       expect(before[0]).toMatch(/^\d{15}-1-/);
+      tokenOfA = before[0]!.split('-')[2]!;
 
       // b is PID 1 too, on the same spool; its sweep at start must leave a's live segment alone
       const b = await startReplica(env);
@@ -142,8 +145,11 @@ describeWithService('TEST_DATABASE_URL', 'usage spool on a DATA_DIR shared by re
       process.kill(a.hostPid, 'SIGKILL');
       await stream.text;
       expect(await a.stop()).not.toBe(0);
-      // b's next sweeps (every 30 s) claim a's segments once a has not renewed its lease for 60 s
-      await eventually(async () => expect(await rowsOf(stream.requestId)).toHaveLength(1), 150_000, 1000);
+      // b's next sweep (every 30 s) claims a's segments once a has not renewed its lease for 60 s: its last renewal
+      // is set two minutes back rather than waited for (a is dead, nothing renews it)
+      const longAgo = new Date(Date.now() - 120_000);
+      utimesSync(path.join(spool(), `${tokenOfA}.lease`), longAgo, longAgo);
+      await eventually(async () => expect(await rowsOf(stream.requestId)).toHaveLength(1), 90_000, 250);
       const [row] = await rowsOf(stream.requestId);
       expect(row).toMatchObject({ status: 'interrupted', error_code: 'gateway_stopped', account_id: 'beta' });
       expect(Number(row.credits)).toBeGreaterThan(0);

@@ -1,5 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -13,19 +15,32 @@ export interface GatewayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface StartOptions {
+  /**
+   * A safety net, not a bound on start-up time: just under the process lane's 240 s, so a gateway that never gets up
+   * is killed and reported with its output before jest gives up on the test.
+   */
+  timeoutMs?: number;
+  /** the TypeScript sources under tsx, or the bundle `npm start` runs */
+  entry?: 'source' | 'built';
+  /** runs node under another command (e.g. `unshare --pid …`); `proc` is then that command */
+  launcher?: string[];
+  /**
+   * A new DATA_DIR's embedded store: copied from one made once (seeded, see seedEmbeddedStore), or made by the
+   * gateway itself as on a real first start (fresh), for a test of that first start.
+   */
+  store?: 'seeded' | 'fresh';
+}
+
 /**
  * main.ts in a node process of its own, resolved once it prints its listening line. `node --import tsx`, not the
  * tsx CLI: the CLI is a parent process, so a SIGKILL would hit it and leave the gateway running.
- * `timeoutMs` is a safety net, not a bound on start-up time: just under the process lane's 240 s, so a gateway that
- * never gets up is killed and reported with its output before jest gives up on the test.
- * `launcher` runs node under another command (e.g. `unshare --pid …`); `proc` is then that command.
  */
 export async function startGatewayProcess(
   env: Record<string, string>,
-  timeoutMs = 220_000,
-  entry: 'source' | 'built' = 'source',
-  launcher: string[] = [],
+  { timeoutMs = 220_000, entry = 'source', launcher = [], store = 'seeded' }: StartOptions = {},
 ): Promise<GatewayProcess> {
+  if (store === 'seeded') seedEmbeddedStore(env);
   const args = entry === 'built' ? npmStartArgs() : ['--import', 'tsx', 'packages/server/src/main.ts'];
   const [command, ...commandArgs] = [...launcher, process.execPath, ...args];
   const proc = spawn(command!, commandArgs, {
@@ -75,6 +90,44 @@ export async function startGatewayProcess(
   };
 }
 
+/**
+ * A first start on a new DATA_DIR spends most of its time in PGlite's initdb and the migrations (about 10 s on a
+ * loaded 2-core machine); a copy of a store made once costs about 2 s. The template is made by the same child the
+ * gateway runs (pglite-prepare.ts) and is named by what it is made from, so a new migration makes a new one. Nothing
+ * when the gateway uses PostgreSQL or DATA_DIR already holds a store.
+ */
+function seedEmbeddedStore(env: Record<string, string>): void {
+  if (env.DATABASE_URL || !env.DATA_DIR) return;
+  const target = path.resolve(ROOT, env.DATA_DIR, 'pglite');
+  if (existsSync(target)) return;
+  cpSync(embeddedStoreTemplate(env.DATABASE_SCHEMA ?? ''), target, { recursive: true });
+}
+
+function embeddedStoreTemplate(schema: string): string {
+  const store = path.join(ROOT, 'packages/store-postgres');
+  const hash = createHash('sha256').update(schema);
+  const inputs = [
+    ...readdirSync(path.join(store, 'src/migrations')).map((f) => `src/migrations/${f}`),
+    'src/db.ts',
+    'src/pglite-conf.ts',
+    'src/pglite-prepare.ts',
+    'package.json',
+  ];
+  for (const f of inputs.sort()) hash.update(f).update(readFileSync(path.join(store, f)));
+  hash.update(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
+  const dir = path.join(os.tmpdir(), 'gw-test-stores', hash.digest('hex').slice(0, 16));
+  if (existsSync(dir)) return dir;
+  const made = `${dir}.${process.pid}`;
+  mkdirSync(path.dirname(made), { recursive: true });
+  execFileSync(process.execPath, ['--import', 'tsx', 'packages/store-postgres/src/pglite-prepare.ts', made, schema], { cwd: ROOT });
+  try {
+    renameSync(made, dir);
+  } catch {
+    rmSync(made, { recursive: true, force: true }); // another worker made it first
+  }
+  return dir;
+}
+
 /** Runs main.ts expecting it to fail at start-up; resolves with its exit code and output. */
 export function runGatewayExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
@@ -106,8 +159,12 @@ export function buildServer(): void {
   execFileSync(process.execPath, ['scripts/build-server.cjs'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-/** Runs the admin CLI (src/cli.ts) in a process of its own, as an operator would; resolves when it exits. */
+/**
+ * Runs the admin CLI (src/cli.ts) in a process of its own, as an operator would; resolves when it exits. A new
+ * DATA_DIR gets a seeded store, as startGatewayProcess gives one.
+ */
 export function runCliProcess(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  seedEmbeddedStore(env);
   const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/cli.ts', ...args], {
     cwd: ROOT,
     env: { ...cliBaseEnv(), ...env },
