@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { binaryBody } from './support/binary-body';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from './support/test-gateway';
 import { SLOW_MODEL, startVideoGateway, waitForTask } from './support/video-gateways';
 import { isMp4 } from './support/video-fixtures';
@@ -19,12 +20,6 @@ describe('the admin task routes', () => {
     expect(res.status).toBe(200);
     return res.body.id as string;
   };
-  const bytes = (r: request.Test) =>
-    r.buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
 
   beforeAll(async () => {
     gw = await startVideoGateway({ worker: true, env: { adminKey: ADMIN } });
@@ -108,18 +103,18 @@ describe('the admin task routes', () => {
       [ids.alpha, ALPHA_KEY],
       [ids.betaDone, BETA_KEY],
     ] as const) {
-      const video = await bytes(admin(`/admin/tasks/${id}/content`));
+      const video = await binaryBody(admin(`/admin/tasks/${id}/content`));
       expect(video.status).toBe(200);
       expect(video.headers['content-type']).toBe('video/mp4');
       expect(isMp4(video.body as Buffer)).toBe(true);
-      const own = await bytes(request(gw.app).get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`));
+      const own = await binaryBody(request(gw.app).get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`));
       expect(Buffer.compare(video.body as Buffer, own.body as Buffer)).toBe(0);
-      const poster = await bytes(admin(`/admin/tasks/${id}/content?variant=thumbnail`));
+      const poster = await binaryBody(admin(`/admin/tasks/${id}/content?variant=thumbnail`));
       expect(poster.status).toBe(200);
       expect(poster.headers['content-type']).toMatch(/^image\/(jpeg|png)$/);
       expect((poster.body as Buffer).length).toBeGreaterThan(0);
     }
-    const part = await bytes(admin(`/admin/tasks/${ids.alpha}/content`).set('Range', 'bytes=4-7'));
+    const part = await binaryBody(admin(`/admin/tasks/${ids.alpha}/content`).set('Range', 'bytes=4-7'));
     expect(part.status).toBe(206);
     expect((part.body as Buffer).toString('latin1')).toBe('ftyp');
   });

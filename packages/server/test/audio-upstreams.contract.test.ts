@@ -4,6 +4,7 @@ import { eventually } from '@gateway/testkit';
 import { fakeSpeechBytes, HOLD_SPEECH, startFakeOpenAiAudio, type FakeOpenAiAudio } from '@gateway/provider-openai/testing';
 import { startFakeWhisperServer, type FakeWhisperServer } from '@gateway/provider-openai-compatible/testing';
 import { DEFAULT_CONFIG } from '../src/default-config';
+import { binaryBody } from './support/binary-body';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 /** Speech and transcription through the real adapters against fake upstreams, and failover between them. */
@@ -45,19 +46,13 @@ afterAll(async () => {
 });
 
 const beta = { Authorization: `Bearer ${BETA_KEY}` };
-const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
-  const stream = res as unknown as http.IncomingMessage;
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-};
 const speak = (body: Record<string, unknown>) =>
-  request(gw.app)
-    .post('/v1/audio/speech')
-    .set(beta)
-    .send({ voice: 'alloy', input: 'Hello there', ...body })
-    .buffer(true)
-    .parse(binary);
+  binaryBody(
+    request(gw.app)
+      .post('/v1/audio/speech')
+      .set(beta)
+      .send({ voice: 'alloy', input: 'Hello there', ...body }),
+  );
 const transcribe = (model: string, fields: Record<string, string> = {}, route = 'transcriptions') => {
   const req = request(gw.app).post(`/v1/audio/${route}`).set(beta).field('model', model);
   for (const [k, v] of Object.entries(fields)) req.field(k, v);

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { LIMITS } from '@gateway/http-kit';
 import { probeMedia } from '@gateway/provider-simulator';
 import { DEFAULT_CONFIG } from '../src/default-config';
+import { binaryBody } from './support/binary-body';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
@@ -28,21 +29,13 @@ afterAll(async () => {
 const beta = { Authorization: `Bearer ${BETA_KEY}` };
 const TEXT = 'The quick brown fox. It jumps over the lazy dog!';
 
-/** Binary answers as a Buffer, whatever their content type. */
-const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
-  const stream = res as unknown as http.IncomingMessage;
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-};
-
 const speak = (body: Record<string, unknown>) =>
-  request(gw.app)
-    .post('/v1/audio/speech')
-    .set(beta)
-    .send({ model: 'tts-1', voice: 'alloy', input: TEXT, ...body })
-    .buffer(true)
-    .parse(binary);
+  binaryBody(
+    request(gw.app)
+      .post('/v1/audio/speech')
+      .set(beta)
+      .send({ model: 'tts-1', voice: 'alloy', input: TEXT, ...body }),
+  );
 
 async function usageRow(requestId: string) {
   await gw.usage.flush();

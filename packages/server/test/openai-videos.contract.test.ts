@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { Express } from 'express';
+import { binaryBody } from './support/binary-body';
 import { ALPHA_KEY, BETA_KEY, type TestGateway } from './support/test-gateway';
 import { RUNNING_MODEL, SLOW_MODEL, startVideoGateway, waitForTask } from './support/video-gateways';
 import { dataUrl, isMp4, jpegImage, mp4DurationSeconds, pngImage } from './support/video-fixtures';
@@ -313,15 +314,7 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
   });
 
   it('streams the MP4 with its length and Accept-Ranges', async () => {
-    const res = await request(app)
-      .get(`/v1/videos/${id}/content`)
-      .set(auth())
-      .buffer(true)
-      .parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const res = await binaryBody(request(app).get(`/v1/videos/${id}/content`).set(auth()));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(res.headers['accept-ranges']).toBe('bytes');
@@ -340,16 +333,7 @@ describe('GET|HEAD /v1/videos/{id}/content with the worker running', () => {
   it('Range: 206 with Content-Range, suffix ranges, and 416 past the end', async () => {
     const head = await request(app).head(`/v1/videos/${id}/content`).set(auth());
     const size = Number(head.headers['content-length']);
-    const part = await request(app)
-      .get(`/v1/videos/${id}/content`)
-      .set(auth())
-      .set('Range', 'bytes=4-11')
-      .buffer(true)
-      .parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const part = await binaryBody(request(app).get(`/v1/videos/${id}/content`).set(auth()).set('Range', 'bytes=4-11'));
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 4-11/${size}`);
     expect((part.body as Buffer).subarray(0, 4).toString('latin1')).toBe('ftyp');

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { binaryBody } from './support/binary-body';
 import { BETA_KEY, type TestGateway } from './support/test-gateway';
 import { startVideoGateway, waitForTask } from './support/video-gateways';
 import { isMp4 } from './support/video-fixtures';
@@ -18,12 +19,6 @@ const pathOf = (url: string) => {
   const u = new URL(url);
   return u.pathname + u.search;
 };
-const bytes = (r: request.Test) =>
-  r.buffer(true).parse((res, cb) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => cb(null, Buffer.concat(chunks)));
-  });
 
 interface Format {
   name: string;
@@ -83,7 +78,7 @@ describe.each(FORMATS)('content download: $name', (format) => {
   let whole: Buffer;
   beforeAll(async () => {
     link = await format.link();
-    const res = await bytes(request(gw.app).get(link).set(format.headers));
+    const res = await binaryBody(request(gw.app).get(link).set(format.headers));
     expect(res.status).toBe(200);
     whole = res.body as Buffer;
   });
@@ -99,7 +94,7 @@ describe.each(FORMATS)('content download: $name', (format) => {
   });
 
   it('Range answers 206 with the asked bytes, HEAD with a suffix range, 416 past the end', async () => {
-    const part = await bytes(request(gw.app).get(link).set(format.headers).set('Range', 'bytes=4-11'));
+    const part = await binaryBody(request(gw.app).get(link).set(format.headers).set('Range', 'bytes=4-11'));
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 4-11/${whole.length}`);
     expect(part.body as Buffer).toEqual(whole.subarray(4, 12));

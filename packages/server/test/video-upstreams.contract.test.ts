@@ -10,6 +10,7 @@ import { startFakeDashScope, type FakeDashScope } from '@gateway/provider-dashsc
 import { startFakeKling, verifyHs256, type FakeKling } from '@gateway/provider-kling/testing';
 import { startFakeMiniMax, type FakeMiniMax } from '@gateway/provider-minimax/testing';
 import { RUNWAY_API_VERSION, startFakeRunway, type FakeRunway } from '@gateway/provider-runway/testing';
+import { binaryBody } from './support/binary-body';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { waitForTask } from './support/video-gateways';
 
@@ -93,15 +94,7 @@ describe('/v1/videos through each newer upstream', () => {
     expect(status).toBe('succeeded');
     const video = await request(gw.app).get(`/v1/videos/${created.body.id}`).set(auth);
     expect(video.body).toMatchObject({ status: 'completed', seconds: delivered, error: null });
-    const content = await request(gw.app)
-      .get(`/v1/videos/${created.body.id}/content`)
-      .set(auth)
-      .buffer(true)
-      .parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const content = await binaryBody(request(gw.app).get(`/v1/videos/${created.body.id}/content`).set(auth));
     expect(content.status).toBe(200);
     expect(content.headers['content-type']).toMatch(/^video\/mp4/);
     expect(Buffer.compare(content.body as Buffer, fakeMp4(upstreamTaskOf(book(), prompt)))).toBe(0);
