@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
+import { eventually } from '@gateway/testkit';
 import { expectOpenAiError } from './support/openai-error';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
@@ -198,6 +199,25 @@ describe('OpenAI files on the gateway', () => {
       .set('Content-Type', `multipart/form-data; boundary=${BOUNDARY}`)
       .send(form({ purpose: 'user_data' }, Buffer.from('late fields'), true));
     expect(res.body).toMatchObject({ purpose: 'user_data', bytes: 11 });
+  });
+
+  it('a client that leaves mid-upload leaves nothing behind', async () => {
+    const before = await leftovers(gw);
+    const req = http.request(`${gw.url}/v1/files`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ALPHA_KEY}`,
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'transfer-encoding': 'chunked',
+      },
+    });
+    req.on('error', () => undefined); // the test ends the connection itself
+    req.write(form({ purpose: 'batch' }, Buffer.alloc(1000, 97)).subarray(0, 600));
+    // the bytes are on their way into the store (a partial write under content/files) ...
+    await eventually(async () => (await leftovers(gw)).objects > before.objects);
+    req.destroy();
+    // ... and are gone once the gateway sees the client leave
+    await eventually(async () => expect(await leftovers(gw)).toEqual(before));
   });
 
   describe('the upload limit (1024 bytes injected here; 200 MiB by default)', () => {
