@@ -257,3 +257,31 @@ describe('the default upload limit', () => {
     expect(await leftovers(gw)).toEqual({ rows: 0, objects: 0 });
   });
 });
+
+describe('files in the database (CONTENT_STORE=postgres)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { contentStore: 'postgres', fileUploadBytes: 1024 } });
+  });
+  afterAll(() => gw.stop());
+  const kept = async () => ({
+    rows: (await gw.db.knex('files').select('id')).length,
+    // keyless rows are writes in progress or abandoned
+    objects: (await gw.db.knex('content_objects').whereLike('key', 'files/%').orWhereNull('key').select('id')).length,
+  });
+
+  it('round-trips the bytes, and a refused upload leaves neither row nor chunks', async () => {
+    const up = await request(gw.app)
+      .post('/v1/files')
+      .set('Authorization', `Bearer ${ALPHA_KEY}`)
+      .field('purpose', 'batch')
+      .attach('file', Buffer.from('in the database'), 'db.jsonl');
+    expect(up.status).toBe(200);
+    const content = await request(gw.app).get(`/v1/files/${up.body.id}/content`).set('Authorization', `Bearer ${ALPHA_KEY}`).buffer(true);
+    expect(content.body.toString()).toBe('in the database');
+    expect(await kept()).toEqual({ rows: 1, objects: 1 });
+    const res = await rawUpload(gw.url, form({ purpose: 'batch' }, Buffer.alloc(1025, 97)));
+    expect(res.body.error).toMatchObject({ code: 'file_too_large' });
+    expect(await kept()).toEqual({ rows: 1, objects: 1 });
+  });
+});
