@@ -12,6 +12,7 @@ import type { GatewayConfigFile } from '../../src/config';
 import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway';
 import { createLogger } from '../../src/logger';
 import { startControlledUpstream, type ControlledUpstream } from '../reliability/support/controlled-upstream';
+import { countingChatStream } from '../support/counting-chat-stream';
 import { ALPHA_KEY, BETA_KEY, testConfigFile } from '../support/test-gateway';
 
 const ADMIN = 'sk-admin-catalogue-0001';
@@ -116,20 +117,7 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
 
   it("an admin change on A reaches B within the poll and leaves B's stream in flight whole", async () => {
     const [a, b] = running;
-    const res = await fetch(`${b!.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${BETA_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'via-held', stream: true, messages: [{ role: 'user', content: 'count' }] }),
-    });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let sse = '';
-    while (!sse.includes('one')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended early: ${sse}`);
-      sse += decoder.decode(value, { stream: true });
-    }
+    const stream = await countingChatStream(b!.url, 'via-held');
 
     const admin = (p: string, body: object) => request(a!.gw.app).put(p).set('Authorization', `Bearer ${ADMIN}`).send(body);
     expect((await admin('/admin/models/added-on-a', { kind: 'text', provider: 'sim' })).status).toBe(200);
@@ -142,18 +130,7 @@ describeWithService('TEST_DATABASE_URL', 'one catalogue across two instances', (
     }, WITHIN_POLLS);
 
     upstream.releaseAll();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      sse += decoder.decode(value, { stream: true });
-    }
-    const text = sse
-      .split('\n')
-      .filter((l) => l.startsWith('data: {'))
-      .map((l) => JSON.parse(l.slice(6)).choices?.[0]?.delta?.content ?? '')
-      .join('');
-    expect(text).toBe('one two three four five six seven eight nine');
-    expect(sse).toContain('data: [DONE]');
+    expect(await stream.finish()).toEqual({ text: 'one two three four five six seven eight nine', done: true });
   });
 
   it('a restart with the same file keeps the admin change; a changed file is imported and its limits apply everywhere', async () => {

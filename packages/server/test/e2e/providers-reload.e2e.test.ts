@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startControlledUpstream, type ControlledUpstream } from '../reliability/support/controlled-upstream';
 import { eventually } from '@gateway/testkit';
+import { countingChatStream } from '../support/counting-chat-stream';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
 
 const ADMIN = 'sk-admin-reload-0001';
@@ -34,20 +35,7 @@ describe('a config reload while an upstream stream is in flight', () => {
   const admin = (path: string, body: object) => request(gw.app).put(path).set('Authorization', `Bearer ${ADMIN}`).send(body).expect(200);
 
   it('survives a change of another provider and of its own provider, and completes', async () => {
-    const res = await fetch(`${gw.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${BETA_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'via-held', stream: true, messages: [{ role: 'user', content: 'count' }] }),
-    });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let sse = '';
-    while (!sse.includes('one')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended early: ${sse}`);
-      sse += decoder.decode(value, { stream: true });
-    }
+    const stream = await countingChatStream(gw.url, 'via-held');
     // A finished call leaves an idle keep-alive socket beside the busy one.
     const quick = await request(gw.app)
       .post('/v1/chat/completions')
@@ -63,18 +51,7 @@ describe('a config reload while an upstream stream is in flight', () => {
     await eventually(() => expect(upstream.openSockets()).toBe(1));
 
     upstream.releaseAll();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      sse += decoder.decode(value, { stream: true });
-    }
-    const text = sse
-      .split('\n')
-      .filter((l) => l.startsWith('data: {'))
-      .map((l) => JSON.parse(l.slice(6)).choices?.[0]?.delta?.content ?? '')
-      .join('');
-    expect(text).toBe('one two three four five six seven eight nine');
-    expect(sse).toContain('data: [DONE]');
+    expect(await stream.finish()).toEqual({ text: 'one two three four five six seven eight nine', done: true });
     expect(upstream.streams[0]!.finished).toBe(true);
     // ...and lets go of that socket once the stream it carried has ended.
     await eventually(() => expect(upstream.openSockets()).toBe(0));
