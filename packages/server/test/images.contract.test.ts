@@ -6,6 +6,7 @@ import request from 'supertest';
 import { probeImage } from '@gateway/core';
 import { LIMITS } from '@gateway/http-kit';
 import { DEFAULT_CONFIG } from '../src/default-config';
+import { binaryBody } from './support/binary-body';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
@@ -244,18 +245,10 @@ describe('streaming', () => {
   });
 
   it('partial images, then image_generation.completed with usage', async () => {
-    const res = await generate({ stream: true, partial_images: 2 })
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => {
-          text += c.toString();
-        });
-        r.on('end', () => cb(null, text));
-      });
+    const res = await binaryBody(generate({ stream: true, partial_images: 2 }));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-    const evs = events(res.body as unknown as string);
+    const evs = events(String(res.body));
     expect(evs.map((e) => e.data.type)).toEqual([
       'image_generation.partial_image',
       'image_generation.partial_image',
@@ -416,16 +409,8 @@ describe('POST /v1/images/edits', () => {
     });
 
     it('streams image_edit events', async () => {
-      const res = await jsonEdit({ image: png(16, 16).toString('base64'), stream: true, partial_images: 1 })
-        .buffer(true)
-        .parse((r, cb) => {
-          let text = '';
-          r.on('data', (c: Buffer) => {
-            text += c.toString();
-          });
-          r.on('end', () => cb(null, text));
-        });
-      expect(events(res.body as unknown as string).map((e) => e.data.type)).toEqual(['image_edit.partial_image', 'image_edit.completed']);
+      const res = await binaryBody(jsonEdit({ image: png(16, 16).toString('base64'), stream: true, partial_images: 1 }));
+      expect(events(String(res.body)).map((e) => e.data.type)).toEqual(['image_edit.partial_image', 'image_edit.completed']);
     });
   });
 });

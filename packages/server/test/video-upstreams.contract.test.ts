@@ -12,6 +12,7 @@ import { startFakeMiniMax, type FakeMiniMax } from '@gateway/provider-minimax/te
 import { RUNWAY_API_VERSION, startFakeRunway, type FakeRunway } from '@gateway/provider-runway/testing';
 import { binaryBody } from './support/binary-body';
 import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
+import { videoModel } from './support/upstream-video-gateways';
 import { waitForTask } from './support/video-gateways';
 
 /** a worker that claims and polls quickly, so a task settles within the test */
@@ -31,14 +32,6 @@ beforeAll(async () => {
     startFakeDashScope(timing),
     startFakeRunway(timing),
   ]);
-  const video = (id: string, provider: string, upstreamModel: string) => ({
-    id,
-    kind: 'video' as const,
-    family: '2.0' as const,
-    tier: 'standard' as const,
-    provider,
-    upstreamModel,
-  });
   const config = testConfigFile({
     providers: [
       { id: 'kling', type: 'kling', baseUrl: kling.url, apiKey: `${kling.accessKey}:${kling.secretKey}` },
@@ -47,10 +40,10 @@ beforeAll(async () => {
       { id: 'runway', type: 'runway', baseUrl: runway.url, apiKey: runway.apiKey },
     ],
     models: [
-      video('kling-video', 'kling', 'kling-v2-1-master'),
-      video('hailuo-video', 'hailuo', 'MiniMax-Hailuo-02'),
-      video('wan-video', 'wan', 'wan2.5-t2v-preview'),
-      video('runway-video', 'runway', 'gen4_turbo'),
+      videoModel('kling-video', 'kling', 'kling-v2-1-master'),
+      videoModel('hailuo-video', 'hailuo', 'MiniMax-Hailuo-02'),
+      videoModel('wan-video', 'wan', 'wan2.5-t2v-preview'),
+      videoModel('runway-video', 'runway', 'gen4_turbo'),
     ],
     groups: [
       { name: 'default', models: ['*'] },

@@ -15,16 +15,18 @@ export const BETA_KEY = 'sk-beta-test-key-0002';
 export const UPSTREAM_MODELS = { veo: 'veo-video', sora: 'sora-video', ark: 'ark-video' } as const;
 export type UpstreamName = keyof typeof UPSTREAM_MODELS;
 
+/** A standard 2.0 video model served by `provider` as `upstreamModel`. */
+export const videoModel = (id: string, provider: string, upstreamModel: string) => ({
+  id,
+  kind: 'video' as const,
+  family: '2.0' as const,
+  tier: 'standard' as const,
+  provider,
+  upstreamModel,
+});
+
 /** Providers veo/sora/ark (types google/openai/ark) on the fakes; one video model each, visible to both keys. */
 export function upstreamVideoConfig(f: { veo: FakeVeo; sora: FakeSora; ark: FakeArk }, maxActive = 1000): GatewayConfigFile {
-  const video = (id: string, provider: string, upstreamModel: string) => ({
-    id,
-    kind: 'video' as const,
-    family: '2.0' as const,
-    tier: 'standard' as const,
-    provider,
-    upstreamModel,
-  });
   return {
     providers: [
       { id: 'veo', type: 'google', baseUrl: f.veo.url, apiKey: f.veo.apiKey },
@@ -32,9 +34,9 @@ export function upstreamVideoConfig(f: { veo: FakeVeo; sora: FakeSora; ark: Fake
       { id: 'ark', type: 'ark', baseUrl: f.ark.url, apiKey: f.ark.apiKey },
     ],
     models: [
-      video(UPSTREAM_MODELS.veo, 'veo', 'veo-3.0-generate-001'),
-      video(UPSTREAM_MODELS.sora, 'sora', 'sora-2'),
-      video(UPSTREAM_MODELS.ark, 'ark', 'seedance-1-0-pro'),
+      videoModel(UPSTREAM_MODELS.veo, 'veo', 'veo-3.0-generate-001'),
+      videoModel(UPSTREAM_MODELS.sora, 'sora', 'sora-2'),
+      videoModel(UPSTREAM_MODELS.ark, 'ark', 'seedance-1-0-pro'),
     ],
     groups: [
       { name: 'default', models: ['*'] },
