@@ -14,12 +14,13 @@ describe('the upload form fields', () => {
     expect(() => decodeUploadFields({ purpose: 'batch', model: 'x' })).toThrow(
       expect.objectContaining({ code: 'unknown_parameter', param: 'model' }),
     );
-    for (const bad of [
+    const refused: Array<Record<string, string>> = [
       { 'expires_after[anchor]': 'last_active_at', 'expires_after[seconds]': '3600' },
       { 'expires_after[seconds]': '3600' },
       { 'expires_after[anchor]': 'created_at' },
       { 'expires_after[anchor]': 'created_at', 'expires_after[seconds]': '1e4' },
-    ])
+    ];
+    for (const bad of refused)
       expect(() => decodeUploadFields({ purpose: 'batch', ...bad })).toThrow(expect.objectContaining({ param: 'expires_after' }));
   });
 });
