@@ -14,6 +14,8 @@ export interface Principal {
   limits?: KeyLimits;
   /** which tasks the key sees: absent or `account` = its account's, `own` = those it created (task-scope.ts) */
   tasks?: TaskScope;
+  /** the batch whose line this call is (the batch runner calls as the key that created it): its usage rows name it */
+  batchId?: string;
 }
 
 /** Keys are long random strings, so a SHA-256 digest is a safe lookup hash; they are never stored in clear. */
@@ -59,4 +61,27 @@ export function newId(prefix = '', bytes = 12): string {
 /** A key's id is shown to every key of its account (/v1/usage), so it is random and says nothing about the key. */
 export function newKeyId(): string {
   return newId('key_');
+}
+
+/**
+ * Credentials this process hands its own calls on behalf of a key (a batch line sent through the gateway's own
+ * route): a random token per call, resolvable only here and only until released. Nothing outside the process ever
+ * holds one.
+ */
+export class DelegatedKeys {
+  private readonly issued = new Map<string, { keyId: string; batchId: string }>();
+
+  issue(keyId: string, batchId: string): string {
+    const token = `sk-delegated-${randomBytes(24).toString('hex')}`;
+    this.issued.set(token, { keyId, batchId });
+    return token;
+  }
+
+  resolve(token: string | undefined): { keyId: string; batchId: string } | undefined {
+    return token === undefined ? undefined : this.issued.get(token);
+  }
+
+  release(token: string): void {
+    this.issued.delete(token);
+  }
 }

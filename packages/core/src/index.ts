@@ -74,7 +74,7 @@ export {
   type VideoTask,
 } from './video-task';
 export { statusEvents, transitionTask, type TaskStatusEvent, type TaskStatusPatch, type TaskTransition } from './task-transitions';
-export { digestsEqual, hashApiKey, newId, newKeyId, type Principal } from './auth';
+export { DelegatedKeys, digestsEqual, hashApiKey, newId, newKeyId, type Principal } from './auth';
 export {
   type AuditActor,
   type AuditChange,
@@ -170,7 +170,7 @@ export {
   type WebhookEndpointRepository,
   type WebhookOutbox,
 } from './ports/webhook-store.port';
-export { authenticate } from './use-cases/authenticate';
+export { authenticate, authenticateKeyId } from './use-cases/authenticate';
 export { TextGeneration } from './use-cases/text-generation';
 export { type CircuitBreakerOptions, DEFAULT_BREAKER_OPTIONS } from './use-cases/circuit-breaker';
 export { decodeBase64Strict, imageHasAlpha, MAX_IMAGE_PIXELS, probeClientImage, probeImage } from './image-probe';
@@ -254,3 +254,7 @@ export { type TaskStatistics, type TaskStatusCount } from './ports/task-statisti
 export { FILE_LIMITS, type FilePurpose, type StoredFile } from './files';
 export { type FileListQuery, type FileStore } from './ports/file-store.port';
 export { Files, fileTooLarge } from './use-cases/files';
+export { type Batch, type BatchEndpoints, type BatchLineInput, type LineOutcome } from './batch';
+export { type BatchListQuery, type BatchStore, type ClaimedLine } from './ports/batch-store.port';
+export { Batches } from './use-cases/batches';
+export { BatchRunner } from './use-cases/batch-runner';

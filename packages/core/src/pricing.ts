@@ -18,6 +18,18 @@ export interface ModelPricing {
   perAudioMinute?: number;
   /** rerank: per thousand search units */
   perThousandSearches?: number;
+  /** what a batch line pays of each price above (default 1: as a live request) */
+  batchMultiplier?: number;
+}
+
+/** The model as a batch line of `principal` is priced: every price times `batchMultiplier` (a live call: unchanged). */
+export function batchPriced(model: ModelSpec, principal: { batchId?: string }): ModelSpec {
+  const k = model.pricing?.batchMultiplier;
+  if (!principal.batchId || k === undefined || k === 1 || !model.pricing) return model;
+  const scale = (v: unknown): unknown =>
+    typeof v === 'number' ? v * k : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([f, x]) => [f, scale(x)])) : v;
+  const { batchMultiplier: _, ...prices } = model.pricing;
+  return { ...model, pricing: scale(prices) as ModelPricing };
 }
 
 /** What a call of a metered kind (embeddings, speech, transcription, rerank, moderation) used, as its usage row shows it. */

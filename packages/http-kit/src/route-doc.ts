@@ -56,6 +56,8 @@ export interface RouteDoc {
   };
   /** the error body shape(s) by ErrorShape name; several when a header picks the shape */
   errors?: string | readonly string[];
+  /** the route takes OpenAI batch lines (`url` of a line), serving models of this kind (docs/formats/batches.md) */
+  batchKind?: 'text' | 'embedding' | 'moderation';
 }
 
 /** A required path parameter as /openapi.json describes it. */

@@ -82,6 +82,7 @@ export const configSchema = {
             perMillionCharacters: PRICE,
             perAudioMinute: PRICE,
             perThousandSearches: PRICE,
+            batchMultiplier: { type: 'number', exclusiveMinimum: 0, maximum: 10 },
           }),
           options: { type: 'object' },
         },

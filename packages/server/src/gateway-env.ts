@@ -52,6 +52,8 @@ export interface GatewayEnv {
   inMemoryDatabase?: boolean;
   /** tests: the upload limit of POST /v1/files in bytes (default 200 MiB, the contract's: core FILE_LIMITS) */
   fileUploadBytes?: number;
+  /** BATCH_CONCURRENCY_PER_ACCOUNT (8), BATCH_LINE_DELAY_MS (0), BATCH_COMPLETION_WINDOW_MS (24 h); tests: the runner's idle interval */
+  batches?: { concurrencyPerAccount?: number; lineDelayMs?: number; windowMs?: number; intervalMs?: number };
   /** DATABASE_SCHEMA: a Postgres schema of its own (created if missing); tests give each run one */
   databaseSchema?: string;
   /** GATEWAY_SECRET: encrypts provider keys written through the admin API (AES-256-GCM); without it, literal keys are refused there */
@@ -178,6 +180,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
     tracing: tracingFromEnv(e),
     contentStore: e.CONTENT_STORE || undefined,
     contentProbeIntervalMs: v.CONTENT_PROBE_INTERVAL_MS,
+    batches: { concurrencyPerAccount: v.BATCH_CONCURRENCY_PER_ACCOUNT, lineDelayMs: v.BATCH_LINE_DELAY_MS, windowMs: v.BATCH_COMPLETION_WINDOW_MS },
     webhooks: webhookEnvOf(v, e),
     modelNotInGroupStatus: v.MODEL_NOT_IN_GROUP_STATUS === 403 ? 403 : 503,
     s3: s3EnvFrom(e),

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import { AllAccountTasks, Billing } from '@gateway/core';
+import { AllAccountTasks, Billing, DelegatedKeys } from '@gateway/core';
 import { budgetHeaders, mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
 import type { Database } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -22,6 +22,7 @@ import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
 import { wireFiles } from './wiring/files';
+import { wireBatches } from './wiring/batches';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
 import { wireWebhooks } from './wiring/webhooks';
@@ -99,7 +100,8 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   const usage = openUsageLog(db.knex, db.kind === 'pglite' && env.inMemoryDatabase ? null : env.dataDir, logger);
   const metrics = new GatewayMetrics(stores.taskStatistics, [usagePendingGauge(usage)]);
   const billing = new Billing(stores.quotas, { cacheMs: env.quotaCacheMs ?? 1000, now: () => clock().getTime() });
-  const admission = admissionPolicies(config, infra, stores.keys, billing, clock, env.accountLimits);
+  const delegated = new DelegatedKeys();
+  const admission = admissionPolicies(config, infra, stores.keys, billing, clock, env.accountLimits, delegated);
   const ctx: WiringContext = {
     env,
     config,
@@ -118,7 +120,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
   await warnOfSealedSecrets(db.knex, { current: webhookSeal.sealKey, previous: env.previousSecret }, logger);
   const localAdminToken = newLocalAdminToken();
   const admin = administrationFor(stores, runtime, config, billing, env);
-  const areas = gatewayAreas(ctx, { db, admin, runtime, localAdminToken, redis: infra.redis });
+  const areas = gatewayAreas(ctx, { db, admin, runtime, localAdminToken, redis: infra.redis, delegated, app: () => app });
   const streamShutdown = new StreamShutdown();
   const app = createHttpApp({
     ready: readinessCheck({
@@ -156,12 +158,22 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
 /** Each area of the product with its services, routers and background work. */
 function gatewayAreas(
   ctx: WiringContext,
-  deps: { db: Database; admin: Administration; runtime: ConfigRuntime; localAdminToken: string; redis?: RedisLink },
+  deps: {
+    db: Database;
+    admin: Administration;
+    runtime: ConfigRuntime;
+    localAdminToken: string;
+    redis?: RedisLink;
+    delegated: DelegatedKeys;
+    /** the app, for the batch runner's calls of its own routes (built after the areas) */
+    app: () => Express;
+  },
 ): { services: WireServices; all: AreaWiring[] } {
   const metered = wireMetered(ctx);
   const [text, images, video, operations] = [wireText(ctx, metered.services.moderation), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const files = wireFiles(ctx);
+  const batches = wireBatches(ctx, files, deps.delegated, deps.app);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -173,6 +185,7 @@ function gatewayAreas(
     ...webhooks.services,
     ...metered.services,
     files,
+    ...batches.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {
@@ -199,7 +212,7 @@ function gatewayAreas(
     start: () => deps.runtime.start(env.configPollMs ?? 2000),
     stop: async () => deps.runtime.stop(),
   };
-  return { services, all: [text, images, video, webhooks, operations, wireRetention(ctx, files), accountAdmin] };
+  return { services, all: [text, images, video, webhooks, operations, batches, wireRetention(ctx, files), accountAdmin] };
 }
 
 /** The middleware every request passes, in order, then the wire formats' routers and the areas' own. */

@@ -8,6 +8,7 @@ import {
   KnexContentProbes,
   KnexContentStore,
   KnexFileStore,
+  KnexBatchStore,
   KnexKeyRepository,
   KnexQuotaRepository,
   KnexResponseStore,
@@ -37,6 +38,7 @@ export interface Repositories {
   responses: KnexResponseStore;
   /** metadata of the Files API's files (the bytes are in the content store) */
   files: KnexFileStore;
+  batches: KnexBatchStore;
   alerts: KnexAccountAlerts;
   /** dashboard single sign-on sessions (@gateway/sso) */
   ssoSessions: KnexSsoSessions;
@@ -72,6 +74,7 @@ export function openRepositories(
     webhooks: new KnexWebhookStore(knex, webhookSeal),
     responses: new KnexResponseStore(knex),
     files: new KnexFileStore(knex),
+    batches: new KnexBatchStore(knex),
     alerts: new KnexAccountAlerts(knex),
     ssoSessions: new KnexSsoSessions(knex, clock),
     taskStatistics: new KnexTaskStatistics(knex),

@@ -17,6 +17,7 @@ import { openAiAudioFormat } from '@gateway/wire-openai-audio';
 import { openAiChatFormat } from '@gateway/wire-openai-chat';
 import { openAiEmbeddingsFormat } from '@gateway/wire-openai-embeddings';
 import { openAiFilesFormat } from '@gateway/wire-openai-files';
+import { openAiBatchesFormat } from '@gateway/wire-openai-batches';
 import { openAiImagesFormat } from '@gateway/wire-openai-images';
 import { openAiModerationsFormat } from '@gateway/wire-openai-moderations';
 import { openAiResponsesFormat } from '@gateway/wire-openai-responses';
@@ -50,6 +51,7 @@ export const WIRE_FORMATS = [
   webhooksFormat,
   // after Gemini's `/v1/files/{id}:download`, which the file routes would otherwise take
   openAiFilesFormat,
+  openAiBatchesFormat,
 ] as const;
 
 type DepsOf<F> = F extends WireFormat<infer D> ? D : never;

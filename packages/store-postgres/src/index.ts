@@ -5,6 +5,7 @@ export { KnexTaskRepository } from './knex-task-repository';
 export { KnexUsageLog } from './knex-usage-log';
 export { KnexResponseStore } from './knex-response-store';
 export { KnexFileStore } from './knex-file-store';
+export { KnexBatchStore } from './knex-batch-store';
 export { KnexUsageQuery } from './knex-usage-query';
 export { KnexConfigStore, type CatalogueSettings } from './knex-config-store';
 export { KnexQuotaRepository } from './knex-quota-repository';

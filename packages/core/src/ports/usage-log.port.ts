@@ -45,6 +45,8 @@ export interface UsageRow {
   ttftMs?: number | null;
   taskId?: string | null;
   idempotencyKey?: string | null;
+  /** a batch line's row: its batch */
+  batchId?: string | null;
   provider?: string | null;
   /** the provider's own id for the call (its request-id header), when it sent one */
   upstreamRequestId?: string | null;

@@ -1,6 +1,6 @@
 import { digestsEqual, hashApiKey, type Principal } from '../auth';
 import { GatewayError } from '../errors';
-import type { KeyRepository } from '../ports/key-repository.port';
+import type { ApiKeyRecord, KeyRepository } from '../ports/key-repository.port';
 
 /**
  * Resolves a raw API key to its principal. An unknown, malformed or revoked key is the same 401 so keys cannot be
@@ -25,6 +25,20 @@ export async function authenticate(
     // a rotated key's old secret after its grace time: as unknown as any other
     throw new GatewayError('unauthenticated', 'Invalid API key.', { code: 'invalid_api_key' });
   }
+  return principalOf(record, now);
+}
+
+/**
+ * The principal of a key known by its id, as it is now (a batch line runs as the key that created the batch): a
+ * revoked or expired key is refused as its secret would be.
+ */
+export async function authenticateKeyId(keys: KeyRepository, keyId: string, now: () => Date = () => new Date()): Promise<Principal> {
+  const record = await keys.getKey(keyId);
+  if (!record || record.revokedAt) throw new GatewayError('unauthenticated', 'Invalid API key.', { code: 'invalid_api_key' });
+  return principalOf(record, now);
+}
+
+function principalOf(record: ApiKeyRecord, now: () => Date): Principal {
   if (record.expiresAt && record.expiresAt.getTime() <= now().getTime()) {
     throw new GatewayError('unauthenticated', `This API key expired at ${record.expiresAt.toISOString()}.`, { code: 'key_expired' });
   }

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth';
 import type { ModelCatalogue, ModelKind, ModelSpec } from '../catalogue';
 import { GatewayError, invalid } from '../errors';
+import { batchPriced } from '../pricing';
 
 /** Long enough for any real id, short enough that a hostile one does not fill the answer. */
 const MAX_NAMED_ID = 200;
@@ -35,5 +36,5 @@ export function resolveModel(catalogue: ModelCatalogue, principal: Principal, mo
   if (model.kind !== kind) {
     throw invalid('model_kind_mismatch', `Model ${modelId} is a ${model.kind} model and cannot serve ${kind} requests.`, 'model');
   }
-  return model;
+  return batchPriced(model, principal);
 }

@@ -87,6 +87,7 @@ export class UsageRecord {
       credits: this.credits,
       ...(this.charge ? { charge: this.charge } : {}),
       upstreamRequestId: this.upstreamRequestId ?? null,
+      ...(p.batchId ? { batchId: p.batchId } : {}),
     };
   }
 }

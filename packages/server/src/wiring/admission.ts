@@ -1,10 +1,12 @@
 import {
   authenticate,
+  authenticateKeyId,
   createKeyRateLimiter,
   createStreamSlots,
   createTokenRateLimiter,
   type AccountLimits,
   type Billing,
+  type DelegatedKeys,
   type KeyRepository,
 } from '@gateway/core';
 import { REFUSED_PRINCIPAL, type BudgetedPrincipal } from '@gateway/http-kit';
@@ -22,6 +24,7 @@ export function admissionPolicies(
   billing: Billing,
   clock: () => Date,
   account?: AccountLimits,
+  delegated?: DelegatedKeys,
 ) {
   // the live limits object: a catalogue reload changes it in place, on every instance alike
   const counts = rateLimitCounts(infra.redis);
@@ -29,7 +32,10 @@ export function admissionPolicies(
   const streamSlots = createStreamSlots(config.limits, counts, account);
   const tokenRate = createTokenRateLimiter(counts, account);
   const auth = async (raw: string | undefined): Promise<BudgetedPrincipal> => {
-    const principal = await authenticate(keys, raw, clock);
+    const onBehalf = delegated?.resolve(raw);
+    const principal = onBehalf
+      ? { ...(await authenticateKeyId(keys, onBehalf.keyId, clock)), batchId: onBehalf.batchId }
+      : await authenticate(keys, raw, clock);
     try {
       await limiter.consume(principal);
       await tokenRate.check(principal);

@@ -32,6 +32,7 @@ import * as m033 from './033-conversation-kind';
 import * as m034 from './034-task-insert-notify';
 import * as m035 from './035-usage-units';
 import * as m036 from './036-files';
+import * as m037 from './037-batches';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -79,6 +80,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['034-task-insert-notify', m034],
   ['035-usage-units', m035],
   ['036-files', m036],
+  ['037-batches', m037],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {

@@ -1,0 +1,202 @@
+import OpenAI, { toFile } from 'openai';
+import { DEFAULT_CONFIG } from '../src/default-config';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
+
+// OpenAI batches over the simulator, driven by the runner of a started gateway (a round a second at most: the
+// runner is told nothing, it polls). Each line is a request of the key that created the batch.
+let gw: TestGateway;
+let beta: OpenAI;
+let alpha: OpenAI;
+
+beforeAll(async () => {
+  gw = await startTestGateway({
+    config: withPricing(testConfigFile({ models: DEFAULT_CONFIG.models }), {
+      'sim-chat': { inputPerMillionTokens: 1000, outputPerMillionTokens: 1000, batchMultiplier: 0.5 },
+    }),
+    env: { batches: { intervalMs: 50 } },
+  });
+  await gw.startBackground();
+  beta = new OpenAI({ apiKey: BETA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+  alpha = new OpenAI({ apiKey: ALPHA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+});
+afterAll(() => gw.stop());
+
+const line = (customId: string, body: Record<string, unknown>, url = '/v1/chat/completions') =>
+  JSON.stringify({ custom_id: customId, method: 'POST', url, body });
+
+async function upload(client: OpenAI, lines: string[]) {
+  return client.files.create({ file: await toFile(Buffer.from(lines.join('\n') + '\n'), 'batch.jsonl'), purpose: 'batch' });
+}
+
+async function settled(client: OpenAI, id: string) {
+  for (;;) {
+    const b = await client.batches.retrieve(id);
+    if (['completed', 'failed', 'expired', 'cancelled'].includes(b.status)) return b;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function jsonl(client: OpenAI, fileId: string | null | undefined) {
+  if (!fileId) return [];
+  const text = await (await client.files.content(fileId)).text();
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('OpenAI batches over the simulator', () => {
+  it('runs every line as a chat completion and writes the output file in line order, with usage and batch-priced rows', async () => {
+    const file = await upload(beta, [
+      line('a', { model: 'sim-chat', messages: [{ role: 'user', content: 'first question' }] }),
+      line('b', { model: 'gpt-4o', messages: [{ role: 'user', content: 'second question' }] }),
+      line('c', { model: 'sim-chat', messages: [{ role: 'user', content: 'third question' }] }),
+    ]);
+    const created = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { job: 'eval' } });
+    expect(created).toMatchObject({ object: 'batch', status: 'in_progress', request_counts: { total: 3, completed: 0, failed: 0 }, metadata: { job: 'eval' } });
+    expect(created.id).toMatch(/^batch_/);
+
+    const done = await settled(beta, created.id);
+    expect(done.status).toBe('completed');
+    expect(done.request_counts).toEqual({ total: 3, completed: 3, failed: 0 });
+    expect(done.completed_at).toBeGreaterThanOrEqual(done.created_at);
+    expect(done.error_file_id).toBeNull();
+    const out = await jsonl(beta, done.output_file_id);
+    expect(out.map((l) => l.custom_id)).toEqual(['a', 'b', 'c']);
+    for (const l of out) {
+      expect(l.id).toMatch(/^batch_req_/);
+      expect(l.error).toBeNull();
+      expect(l.response.status_code).toBe(200);
+      expect(typeof l.response.request_id).toBe('string');
+      expect(l.response.body.object).toBe('chat.completion');
+    }
+    expect(out[1].response.body.choices[0].message.content).toContain('second question');
+    const output = await beta.files.retrieve(done.output_file_id!);
+    expect(output.purpose).toBe('batch_output');
+
+    await gw.usage.flush();
+    const rows = await gw.db.knex('usage_log').where({ batch_id: created.id });
+    expect(rows).toHaveLength(3);
+    // usage is the sum of the lines' rows, priced at the batch multiplier (half the live price)
+    const again = await beta.batches.retrieve(created.id);
+    expect(again.usage!.input_tokens).toBe(rows.reduce((n, r) => n + Number(r.input_tokens), 0));
+    expect(again.usage!.input_tokens).toBeGreaterThan(0);
+    const row = rows[0]!;
+    const live = (Number(row.input_tokens) + Number(row.output_tokens)) * 1000 / 1e6;
+    expect(Number(row.credits)).toBeCloseTo(live / 2, 6);
+  });
+
+  it('fails a batch with a refused line before any work: the line numbers and reasons, nothing sent', async () => {
+    const file = await upload(beta, [
+      line('ok', { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] }),
+      'not json',
+      line('ok', { model: 'sim-chat', messages: [{ role: 'user', content: 'dup' }] }),
+      line('url', { model: 'sim-chat', messages: [] }, '/v1/embeddings'),
+      line('model', { model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
+      line('schema', { model: 'sim-chat', messages: 'not a list' }),
+    ]);
+    const b = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(b.status).toBe('failed');
+    expect(b.failed_at).not.toBeNull();
+    const errors = b.errors!.data!;
+    expect(errors.map((e) => [e.line, e.code])).toEqual([
+      [2, 'invalid_json_line'],
+      [3, 'duplicate_custom_id'],
+      [4, 'mismatched_url'],
+      [5, 'model_not_found'],
+      [6, 'invalid_request'],
+    ]);
+    await gw.usage.flush();
+    expect(await gw.db.knex('usage_log').where({ batch_id: b.id })).toHaveLength(0);
+  });
+
+  it("keeps batches to their account: another account's batch is a missing batch", async () => {
+    const file = await upload(beta, [line('x', { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })]);
+    const b = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    await expect(alpha.batches.retrieve(b.id)).rejects.toMatchObject({ status: 404 });
+    await expect(alpha.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({
+      status: 404,
+    });
+    const page = await beta.batches.list({ limit: 100 });
+    expect(page.data.some((x) => x.id === b.id)).toBe(true);
+    const theirs = await alpha.batches.list();
+    expect(theirs.data.some((x) => x.id === b.id)).toBe(false);
+    await settled(beta, b.id);
+  });
+
+  it('answers a line its endpoint refuses in the error file, with the status and body a client would have got', async () => {
+    const file = await upload(beta, [
+      line('fine', { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] }),
+      // passes the schema; sim-chat's efforts stop at "high", which only the call itself checks
+      line('effort', { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }], reasoning_effort: 'xhigh' }),
+    ]);
+    const b = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect(b.status).toBe('in_progress');
+    const done = await settled(beta, b.id);
+    expect(done.request_counts).toEqual({ total: 2, completed: 1, failed: 1 });
+    const [err] = await jsonl(beta, done.error_file_id);
+    expect(err.custom_id).toBe('effort');
+    expect(err.error).toBeNull();
+    expect(err.response.status_code).toBe(400);
+    expect(err.response.body.error.param).toBe('reasoning_effort');
+    expect((await jsonl(beta, done.output_file_id)).map((l) => l.custom_id)).toEqual(['fine']);
+  });
+
+  it('embeddings lines answer the embeddings object', async () => {
+    const file = await upload(beta, [line('e', { input: 'hello', model: 'text-embedding-3-small' }, '/v1/embeddings')]);
+    const b = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/embeddings', completion_window: '24h' });
+    const [out] = await jsonl(beta, (await settled(beta, b.id)).output_file_id);
+    expect(out.response.body).toMatchObject({ object: 'list', data: [{ object: 'embedding', index: 0 }] });
+  });
+});
+
+describe('cancel', () => {
+  let slow: TestGateway;
+  let client: OpenAI;
+  beforeAll(async () => {
+    // one line at a time, each after a pause: a batch stays in progress long enough to cancel
+    slow = await startTestGateway({
+      config: testConfigFile({ models: DEFAULT_CONFIG.models }),
+      env: { batches: { intervalMs: 50, concurrencyPerAccount: 1, lineDelayMs: 300 } },
+    });
+    await slow.startBackground();
+    client = new OpenAI({ apiKey: BETA_KEY, baseURL: `${slow.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(() => slow.stop());
+
+  it('cancel stops new lines: the batch ends cancelled, the lines not run are batch_cancelled in the error file', async () => {
+    const lines = Array.from({ length: 6 }, (_, i) => line(`q${i}`, { model: 'sim-chat', messages: [{ role: 'user', content: `question ${i}` }] }));
+    const file = await upload(client, lines);
+    const b = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const cancelling = await client.batches.cancel(b.id);
+    expect(['cancelling', 'cancelled']).toContain(cancelling.status);
+    expect(cancelling.cancelling_at).not.toBeNull();
+    const done = await settled(client, b.id);
+    expect(done.status).toBe('cancelled');
+    expect(done.cancelled_at).not.toBeNull();
+    const ran = await jsonl(client, done.output_file_id);
+    const unrun = await jsonl(client, done.error_file_id);
+    expect(ran.length).toBeLessThan(6);
+    expect(ran.length + unrun.length).toBe(6);
+    for (const l of unrun) expect(l).toMatchObject({ response: null, error: { code: 'batch_cancelled' } });
+    expect(done.request_counts!.total).toBe(6);
+  });
+});
+
+describe('the completion window (BATCH_COMPLETION_WINDOW_MS)', () => {
+  it('a batch whose window ran out before its lines ends expired, every line batch_expired', async () => {
+    const short = await startTestGateway({ config: testConfigFile({ models: DEFAULT_CONFIG.models }), env: { batches: { intervalMs: 50, windowMs: 1 } } });
+    try {
+      await short.startBackground();
+      const client = new OpenAI({ apiKey: BETA_KEY, baseURL: `${short.url}/v1`, maxRetries: 0 });
+      const file = await upload(client, [line('late', { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })]);
+      const b = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+      const done = await settled(client, b.id);
+      expect(done.status).toBe('expired');
+      expect(done.expired_at).not.toBeNull();
+      expect(await jsonl(client, done.error_file_id)).toEqual([expect.objectContaining({ custom_id: 'late', response: null, error: expect.objectContaining({ code: 'batch_expired' }) })]);
+    } finally {
+      await short.stop();
+    }
+  });
+});

@@ -1,0 +1,264 @@
+import type { Knex } from 'knex';
+import type { Batch, BatchLineInput, BatchListQuery, BatchStore, ClaimedLine, LineOutcome } from '@gateway/core';
+import { date, json } from './row-values';
+
+const INSERT_CHUNK = 500;
+
+/** The counts and usage of a batch, read from its lines and its usage rows (never kept twice). */
+const COUNTS = `
+  (select count(*) from batch_lines l where l.batch_id = b.id and l.ok) as n_completed,
+  (select count(*) from batch_lines l where l.batch_id = b.id and l.ok = false) as n_failed,
+  (select coalesce(json_build_array(sum(input_tokens), sum(cached_tokens), sum(output_tokens), sum(reasoning_tokens)), '[]')
+     from usage_log u where u.batch_id = b.id) as usage_sums`;
+
+function toBatch(r: Record<string, any>): Batch {
+  const [input, cached, output, reasoning] = (json<Array<number | string | null>>(r.usage_sums) ?? []).map((v) => Number(v ?? 0));
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    keyId: r.key_id,
+    endpoint: r.endpoint,
+    inputFileId: r.input_file_id,
+    completionWindow: r.completion_window,
+    status: r.status,
+    metadata: json(r.metadata),
+    errors: json(r.errors),
+    outputFileId: r.output_file_id ?? null,
+    errorFileId: r.error_file_id ?? null,
+    createdAt: new Date(r.created_at),
+    inProgressAt: date(r.in_progress_at),
+    finalizingAt: date(r.finalizing_at),
+    completedAt: date(r.completed_at),
+    failedAt: date(r.failed_at),
+    expiredAt: date(r.expired_at),
+    cancellingAt: date(r.cancelling_at),
+    cancelledAt: date(r.cancelled_at),
+    expiresAt: new Date(r.expires_at),
+    counts: { total: Number(r.total), completed: Number(r.n_completed ?? 0), failed: Number(r.n_failed ?? 0) },
+    usage: { inputTokens: input ?? 0, cachedTokens: cached ?? 0, outputTokens: output ?? 0, reasoningTokens: reasoning ?? 0 },
+  };
+}
+
+const ok = (o: LineOutcome) => o.kind === 'answered' && o.statusCode >= 200 && o.statusCode < 300;
+
+/** When a batch ended, by its end state. */
+const END_COLUMN: Partial<Record<Batch['status'], string>> = { completed: 'completed_at', expired: 'expired_at', cancelled: 'cancelled_at' };
+
+/**
+ * Batches and their lines (migration 037). Lines are leased with compare-and-set updates; one account's running
+ * lines are counted under a transaction-scoped advisory lock on the account, so runners on every instance together
+ * never run more than `perAccount` of them.
+ */
+export class KnexBatchStore implements BatchStore {
+  constructor(private readonly db: Knex) {}
+
+  async create(b: Batch, lines: readonly BatchLineInput[]): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      await trx('batches').insert({
+        id: b.id,
+        account_id: b.accountId,
+        key_id: b.keyId,
+        endpoint: b.endpoint,
+        input_file_id: b.inputFileId,
+        completion_window: b.completionWindow,
+        status: b.status,
+        metadata: b.metadata === null ? null : JSON.stringify(b.metadata),
+        errors: b.errors === null ? null : JSON.stringify(b.errors),
+        created_at: b.createdAt,
+        expires_at: b.expiresAt,
+        in_progress_at: b.inProgressAt,
+        failed_at: b.failedAt,
+        total: b.counts.total,
+      });
+      for (let i = 0; i < lines.length; i += INSERT_CHUNK)
+        await trx('batch_lines').insert(
+          lines.slice(i, i + INSERT_CHUNK).map((l) => ({
+            batch_id: b.id,
+            line: l.line,
+            account_id: b.accountId,
+            custom_id: l.customId,
+            body: JSON.stringify(l.body),
+          })),
+        );
+    });
+  }
+
+  async get(accountId: string, id: string): Promise<Batch | null> {
+    const r = await this.db('batches as b').select('b.*', this.db.raw(COUNTS)).where({ 'b.id': id, 'b.account_id': accountId }).first();
+    return r ? toBatch(r) : null;
+  }
+
+  async list(accountId: string, q: BatchListQuery): Promise<Batch[]> {
+    const rows = await this.db('batches as b')
+      .select('b.*', this.db.raw(COUNTS))
+      .where('b.account_id', accountId)
+      .modify((w) => void (q.after && w.andWhere('b.id', '<', q.after)))
+      .orderBy('b.id', 'desc')
+      .limit(q.limit);
+    return rows.map(toBatch);
+  }
+
+  async requestCancel(accountId: string, id: string, at: Date): Promise<Batch | null> {
+    await this.db('batches').where({ id, account_id: accountId, status: 'in_progress' }).update({ status: 'cancelling', cancelling_at: at });
+    return this.get(accountId, id);
+  }
+
+  async claimLines(o: { owner: string; now: Date; leaseMs: number; limit: number; perAccount: number }): Promise<ClaimedLine[]> {
+    await this.recoverLeases(o.now);
+    const until = new Date(o.now.getTime() + o.leaseMs);
+    const accounts: Array<{ account_id: string }> = await this.db('batch_lines as l')
+      .join('batches as b', 'b.id', 'l.batch_id')
+      .distinct('l.account_id')
+      .where('l.status', 'pending')
+      .andWhere('b.status', 'in_progress')
+      .andWhere('b.expires_at', '>', o.now)
+      .andWhere((w) => void w.whereNull('l.not_before').orWhere('l.not_before', '<=', o.now))
+      .limit(o.limit);
+    const claimed: ClaimedLine[] = [];
+    for (const { account_id: account } of accounts) {
+      if (claimed.length >= o.limit) break;
+      const rows = await this.db.transaction(async (trx): Promise<Array<Record<string, any>>> => {
+        await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`batch-lines:${account}`]);
+        const running = await trx('batch_lines').count({ n: '*' }).where({ account_id: account, status: 'running' }).first();
+        const room = Math.min(o.perAccount - Number(running?.n ?? 0), o.limit - claimed.length);
+        if (room <= 0) return [];
+        const due = trx('batch_lines as l')
+          .join('batches as b', 'b.id', 'l.batch_id')
+          .select('l.batch_id', 'l.line')
+          .where({ 'l.account_id': account, 'l.status': 'pending', 'b.status': 'in_progress' })
+          .andWhere('b.expires_at', '>', o.now)
+          .andWhere((w) => void w.whereNull('l.not_before').orWhere('l.not_before', '<=', o.now))
+          .orderBy([{ column: 'l.batch_id' }, { column: 'l.line' }])
+          .limit(room)
+          .forUpdate('l')
+          .skipLocked();
+        return await trx('batch_lines as t')
+          .update({ status: 'running', lease_owner: o.owner, lease_until: until, attempts: trx.raw('t.attempts + 1'), not_before: null })
+          .whereIn(['t.batch_id', 't.line'], due)
+          .returning(['t.batch_id', 't.line', 't.custom_id', 't.body', 't.attempts', 't.account_id']);
+      });
+      if (!rows.length) continue;
+      const batches = new Map<string, { key_id: string; endpoint: string }>();
+      const ids = [...new Set(rows.map((r) => String(r.batch_id)))];
+      for (const b of await this.db('batches').select('id', 'key_id', 'endpoint').whereIn('id', ids))
+        batches.set(b.id, b);
+      for (const r of rows) {
+        const b = batches.get(r.batch_id)!;
+        claimed.push({
+          batchId: r.batch_id,
+          line: Number(r.line),
+          customId: r.custom_id,
+          body: json(r.body)!,
+          attempts: Number(r.attempts),
+          accountId: r.account_id,
+          keyId: b.key_id,
+          endpoint: b.endpoint,
+        });
+      }
+    }
+    return claimed;
+  }
+
+  /** Lines whose runner's lease ran out: sent once → pending again; sent twice → answered `interrupted`. */
+  private async recoverLeases(now: Date): Promise<void> {
+    await this.db('batch_lines')
+      .where('status', 'running')
+      .andWhere('lease_until', '<', now)
+      .update({
+        status: this.db.raw("case when attempts >= 2 then 'done' else 'pending' end"),
+        ok: this.db.raw('case when attempts >= 2 then false else null end'),
+        outcome: this.db.raw('case when attempts >= 2 then ?::jsonb else null end', [
+          JSON.stringify({
+            kind: 'unrun',
+            code: 'interrupted',
+            message: 'The gateway stopped while this request was in flight, after it had been sent twice; it was not sent again.',
+          }),
+        ]),
+        lease_owner: null,
+        lease_until: null,
+      });
+  }
+
+  async extendLeases(owner: string, lines: ReadonlyArray<Pick<ClaimedLine, 'batchId' | 'line'>>, until: Date): Promise<void> {
+    if (!lines.length) return;
+    await this.db('batch_lines')
+      .whereIn(['batch_id', 'line'], lines.map((l) => [l.batchId, l.line]))
+      .andWhere({ status: 'running', lease_owner: owner })
+      .update({ lease_until: until });
+  }
+
+  async finishLine(owner: string, l: Pick<ClaimedLine, 'batchId' | 'line'>, outcome: LineOutcome): Promise<boolean> {
+    const rows = await this.db('batch_lines')
+      .where({ batch_id: l.batchId, line: l.line, status: 'running', lease_owner: owner })
+      .update({ status: 'done', outcome: JSON.stringify(outcome), ok: ok(outcome), lease_owner: null, lease_until: null })
+      .returning('line');
+    return rows.length > 0;
+  }
+
+  async deferLine(owner: string, l: Pick<ClaimedLine, 'batchId' | 'line'>, notBefore: Date): Promise<void> {
+    // not a send: the attempt it was counted as is given back
+    await this.db('batch_lines')
+      .where({ batch_id: l.batchId, line: l.line, status: 'running', lease_owner: owner })
+      .update({ status: 'pending', not_before: notBefore, attempts: this.db.raw('greatest(attempts - 1, 0)'), lease_owner: null, lease_until: null });
+  }
+
+  async claimFinished(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<Batch[]> {
+    const until = new Date(o.now.getTime() + o.leaseMs);
+    const noneRunning = "not exists (select 1 from batch_lines l where l.batch_id = b.id and l.status = 'running')";
+    const nonePending = "not exists (select 1 from batch_lines l where l.batch_id = b.id and l.status = 'pending')";
+    const ready = this.db('batches as b')
+      .select('b.id')
+      .where((w) =>
+        void w
+          .where((x) => void x.where('b.status', 'in_progress').whereRaw(nonePending).whereRaw(noneRunning))
+          .orWhere((x) => void x.where('b.status', 'in_progress').where('b.expires_at', '<=', o.now).whereRaw(noneRunning))
+          .orWhere((x) => void x.where('b.status', 'cancelling').whereRaw(noneRunning))
+          .orWhere((x) => void x.where('b.status', 'finalizing').where('b.finalizer_until', '<', o.now)),
+      )
+      .limit(o.limit)
+      .forUpdate()
+      .skipLocked();
+    const ids: Array<{ id: string }> = await this.db('batches')
+      .whereIn('id', ready)
+      .update({
+        status: 'finalizing',
+        finalizing_at: this.db.raw('coalesce(finalizing_at, ?)', [o.now]),
+        finalizer: o.owner,
+        finalizer_until: until,
+      })
+      .returning('id');
+    if (!ids.length) return [];
+    const rows = await this.db('batches as b').select('b.*', this.db.raw(COUNTS)).whereIn('b.id', ids.map((r) => r.id));
+    return rows.map(toBatch);
+  }
+
+  async *outcomes(batchId: string): AsyncIterable<{ customId: string; outcome: LineOutcome | null }> {
+    let after = 0;
+    for (;;) {
+      const rows = await this.db('batch_lines')
+        .select('line', 'custom_id', 'outcome')
+        .where('batch_id', batchId)
+        .andWhere('line', '>', after)
+        .orderBy('line')
+        .limit(INSERT_CHUNK);
+      for (const r of rows) yield { customId: r.custom_id, outcome: json<LineOutcome>(r.outcome) };
+      if (rows.length < INSERT_CHUNK) return;
+      after = Number(rows[rows.length - 1].line);
+    }
+  }
+
+  async finish(owner: string, id: string, end: Pick<Batch, 'status' | 'outputFileId' | 'errorFileId'>, at: Date): Promise<boolean> {
+    const rows = await this.db('batches')
+      .where({ id, status: 'finalizing', finalizer: owner })
+      .update({
+        status: end.status,
+        output_file_id: end.outputFileId,
+        error_file_id: end.errorFileId,
+        [END_COLUMN[end.status] ?? 'completed_at']: at,
+        finalizer: null,
+        finalizer_until: null,
+      })
+      .returning('id');
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,1 @@
+export { openAiBatchesFormat } from './batches.format';
