@@ -17,7 +17,7 @@ import readline from 'node:readline';
 import { type Principal, type UsageLog } from '../packages/core/src';
 import { openDatabase } from '../packages/store-postgres/src';
 import { buildConfig } from '../packages/server/src/config';
-import { createLogger } from '../packages/server/src/logger';
+import { createLogger } from '../packages/observability/src/logger';
 import { buildProviders } from '../packages/server/src/providers';
 import { buildVideoEngine } from '../packages/server/src/wiring/video-engine';
 

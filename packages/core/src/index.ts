@@ -257,4 +257,4 @@ export { Files, fileTooLarge } from './use-cases/files';
 export { type Batch, type BatchEndpoints, type BatchLineInput, type LineOutcome } from './batch';
 export { type BatchListQuery, type BatchStore, type ClaimedLine } from './ports/batch-store.port';
 export { Batches } from './use-cases/batches';
-export { BatchRunner } from './use-cases/batch-runner';
+export { BatchRunner, type LineDispatch } from './use-cases/batch-runner';

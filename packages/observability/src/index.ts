@@ -11,3 +11,4 @@ export type { Tracing } from './tracing';
 export async function loadTracing(): Promise<typeof startTracing> {
   return (await import('./tracing')).startTracing;
 }
+export { createAnnouncer, createLogger, type Logger, routeConsoleToLogger } from './logger';

@@ -26,7 +26,7 @@ import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminAp
 import { resealCommand } from './cli-secrets';
 import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
-import { createLogger } from './logger';
+import { createLogger } from '@gateway/observability';
 import { loadProviders } from './providers';
 
 export type { CliIo } from './cli-commands';

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { ClusterMetrics } from '@gateway/observability';
 import type { GatewayEnv } from './gateway';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 import { StartupError } from './startup-checks';
 import { CLUSTER_FOLLOWER_ENV } from './gateway-env';
 

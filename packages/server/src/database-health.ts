@@ -2,7 +2,7 @@ import type { Database } from '@gateway/store-postgres';
 import type { RequestHandler, Request } from 'express';
 import { GatewayError } from '@gateway/core';
 import { sendError, type ErrorRenderer } from '@gateway/http-kit';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 
 /** How often PostgreSQL is asked `select 1`, and how long it has to answer before it counts as down. */
 const PROBE_EVERY_MS = 500;

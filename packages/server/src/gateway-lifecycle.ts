@@ -5,7 +5,7 @@ import type { StreamShutdown } from '@gateway/http-kit';
 import { attachSocketRoutes, responsesSocket } from '@gateway/wire-openai-responses';
 import type { GatewayEnv } from './gateway-env';
 import { createTimedServer } from './listen-timeouts';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 import { StartupError } from './startup-checks';
 import type { WiringContext } from './wiring/context';
 

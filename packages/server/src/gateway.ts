@@ -7,7 +7,7 @@ import type { Database } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
-import { createLogger, type Logger } from './logger';
+import { createLogger, type Logger } from '@gateway/observability';
 import { CatalogueAdministration, envReferencePolicy, KeyAdministration } from '@gateway/core';
 import { adminKeyGate, selfServiceFormat } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';

@@ -4,7 +4,7 @@ import { openContentStore, parseContentStore } from './content-store-config';
 import { contentStoreInDatabase } from './repositories';
 import { watchDatabase } from './database-health';
 import type { GatewayEnv } from './gateway-env';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 import { instanceId, openStore } from './open-store';
 import { openContentProbes } from './repositories';
 import type { ProviderRegistry } from './providers';

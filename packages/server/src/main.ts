@@ -4,7 +4,7 @@ import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
 import { checkClusterEnv, runPrimary } from './cluster';
 import { createGateway, type Gateway } from './gateway';
 import { envFromProcess, loggingFromEnv } from './gateway-env';
-import { createAnnouncer, createLogger, routeConsoleToLogger } from './logger';
+import { createAnnouncer, createLogger, routeConsoleToLogger } from '@gateway/observability';
 import { keepFilesPrivate } from './private-files';
 import { checkProductionDemo, startupFailure } from './startup-checks';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '@gateway/store-postgres';
 import type { GatewayEnv } from './gateway-env';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 import { databaseStartupError } from './startup-checks';
 
 /** Opens the store, saying what it does: the first start of the embedded store takes a while. */

@@ -21,7 +21,7 @@ import {
 } from '@gateway/store-postgres';
 import { CachedKeyRepository, type ContentProbes, type ContentStore } from '@gateway/core';
 import type { GatewayEnv } from './gateway-env';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 
 /** Every repository over the store, built once per process (the gateway's or the CLI's) and passed where needed. */
 export interface Repositories {

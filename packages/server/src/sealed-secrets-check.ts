@@ -1,5 +1,5 @@
 import { sealedInventory, type Database } from '@gateway/store-postgres';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 
 /**
  * At start-up: a sealed value that neither GATEWAY_SECRET nor GATEWAY_SECRET_PREVIOUS opens is named in a warning

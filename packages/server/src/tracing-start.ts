@@ -1,6 +1,6 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { loadTracing, type Tracing, type TracingEnv } from '@gateway/observability';
-import type { Logger } from './logger';
+import type { Logger } from '@gateway/observability';
 import { StartupError } from './startup-checks';
 
 /** Tracing when configured (or a test's exporter given): the OpenTelemetry SDK is loaded only then. */

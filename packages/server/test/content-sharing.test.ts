@@ -9,7 +9,7 @@ import { openDatabase } from '@gateway/store-postgres';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway, type GatewayEnv } from '../src/gateway';
-import { createLogger } from '../src/logger';
+import { createLogger } from '@gateway/observability';
 import { BETA_KEY, testConfigFile } from './support/test-gateway';
 import { waitForTask } from './support/video-gateways';
 

@@ -9,7 +9,7 @@ import { buildConfig } from '../src/config';
 import { parseContentStore } from '../src/content-store-config';
 import { s3EnvFrom } from '../src/gateway-env';
 import { createGateway, type Gateway } from '../src/gateway';
-import { createLogger } from '../src/logger';
+import { createLogger } from '@gateway/observability';
 import { startupFailure } from '../src/startup-checks';
 import { BETA_KEY, testConfigFile } from './support/test-gateway';
 import { waitForTask } from './support/video-gateways';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { resealSecrets } from '@gateway/store-postgres';
-import { createLogger } from '../src/logger';
+import { createLogger } from '@gateway/observability';
 import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { testStore } from './support/test-store';
 

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import { startFakeUpstream, type FakeUpstream } from '@gateway/testkit';
 import { runCli } from '../src/cli';
-import { createLogger } from '../src/logger';
+import { createLogger } from '@gateway/observability';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 jest.setTimeout(120_000);

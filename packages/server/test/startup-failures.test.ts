@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGateway } from '../src/gateway';
 import { envFromProcess } from '../src/gateway-env';
-import { createLogger } from '../src/logger';
+import { createLogger } from '@gateway/observability';
 import { checkProductionDemo, startupFailure } from '../src/startup-checks';
 import { closedPort } from './support/tcp-proxy';
 

@@ -1,7 +1,7 @@
 import { CatalogueSync, invalid, type CatalogueChanges, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
 import type { CatalogueSettings } from '@gateway/store-postgres';
 import { buildConfig, ConfigError, type GatewayConfig, type GatewayConfigFile, type Variables } from '../config';
-import type { Logger } from '../logger';
+import type { Logger } from '@gateway/observability';
 import type { ProviderRegistry } from '../providers';
 import type { Repositories } from '../repositories';
 

@@ -4,7 +4,7 @@ import type { Authenticator } from '@gateway/http-kit';
 import type { Billing, ContentStore, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
 import type { GatewayConfig } from '../config';
 import type { GatewayEnv } from '../gateway';
-import type { Logger } from '../logger';
+import type { Logger } from '@gateway/observability';
 import type { GatewayMetrics } from '@gateway/observability';
 import type { ProviderRegistry } from '../providers';
 import type { Repositories } from '../repositories';

@@ -10,7 +10,7 @@ import { openDatabase } from '@gateway/store-postgres';
 import { bootstrapConfigKeys } from '../../src/bootstrap';
 import type { GatewayConfigFile } from '../../src/config';
 import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '@gateway/observability';
 import { startControlledUpstream, type ControlledUpstream } from '../reliability/support/controlled-upstream';
 import { countingChatStream } from '../support/counting-chat-stream';
 import { ALPHA_KEY, BETA_KEY, testConfigFile } from '../support/test-gateway';

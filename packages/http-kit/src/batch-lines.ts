@@ -1,0 +1,46 @@
+import { GatewayError, type BatchEndpoints, type DelegatedKeys, type LineDispatch } from '@gateway/core';
+import type { RequestListener } from 'node:http';
+import { LoopbackCalls } from './loopback-calls';
+import { checkBody, type RequestBody } from './request-body';
+import type { Route } from './route';
+
+/**
+ * The routes that take batch lines, as their formats declare them (`batchKind`): the endpoints a batch may name, and
+ * each line's body checked by its route's own declared body (the very check a client's request gets).
+ */
+export function batchLineRoutes(routes: ReadonlyArray<Route<never>>) {
+  const batchable = routes.filter((r) => r.batchKind && r.method === 'post');
+  return {
+    endpoints: Object.fromEntries(batchable.map((r) => [r.path, r.batchKind!])) as BatchEndpoints,
+    async checkBody(endpoint: string, body: Record<string, unknown>): Promise<string | null> {
+      const declared = batchable.find((r) => r.path === endpoint)?.body as RequestBody<unknown> | undefined;
+      if (!declared?.check) return null;
+      try {
+        await checkBody(declared, body);
+        return null;
+      } catch (e) {
+        // a check that needs what only a live request has (a stored conversation) is left to the line's own call
+        return e instanceof GatewayError ? e.message : null;
+      }
+    },
+  };
+}
+
+/**
+ * Sends each batch line through the gateway's own route (a private loopback server of the same app) as the key that
+ * created the batch, with a delegated credential that exists only in this process for that one call.
+ */
+export function loopbackLineDispatch(app: () => RequestListener, delegated: DelegatedKeys): LineDispatch & { close(): Promise<void> } {
+  const loopback = new LoopbackCalls(app);
+  return {
+    async send(line, signal) {
+      const token = delegated.issue(line.keyId, line.batchId);
+      try {
+        return await loopback.post(line.endpoint, token, line.body, signal);
+      } finally {
+        delegated.release(token);
+      }
+    },
+    close: () => loopback.close(),
+  };
+}
