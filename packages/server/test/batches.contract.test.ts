@@ -81,6 +81,11 @@ describe('OpenAI batches over the simulator', () => {
     const again = await beta.batches.retrieve(created.id);
     expect(again.usage!.input_tokens).toBe(rows.reduce((n, r) => n + Number(r.input_tokens), 0));
     expect(again.usage!.input_tokens).toBeGreaterThan(0);
+    // /v1/usage filters by the batch: its lines' rows, and their totals, of this account only
+    const filtered = await fetch(`${gw.url}/v1/usage?batch_id=${created.id}`, { headers: { authorization: `Bearer ${BETA_KEY}` } }).then((r) => r.json());
+    expect(filtered.data.map((r: { batch_id: string }) => r.batch_id)).toEqual([created.id, created.id, created.id]);
+    const theirs = await fetch(`${gw.url}/v1/usage?batch_id=${created.id}`, { headers: { authorization: `Bearer ${ALPHA_KEY}` } }).then((r) => r.json());
+    expect(theirs.data).toEqual([]);
     const row = rows[0]!;
     const live = (Number(row.input_tokens) + Number(row.output_tokens)) * 1000 / 1e6;
     expect(Number(row.credits)).toBeCloseTo(live / 2, 6);

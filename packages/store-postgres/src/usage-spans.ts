@@ -20,7 +20,7 @@ const DAY = 86_400_000;
 const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY) * DAY);
 const ceilDay = (d: Date) => new Date(Math.ceil(d.getTime() / DAY) * DAY);
 
-type SpanFilter = Pick<UsageFilter, 'from' | 'to' | 'taskId' | 'requestId' | 'idempotencyKey'>;
+type SpanFilter = Pick<UsageFilter, 'from' | 'to' | 'taskId' | 'batchId' | 'requestId' | 'idempotencyKey'>;
 
 /**
  * Decides rollup vs raw rows. The rollup keeps account, key, model, provider, status and wire format per
@@ -30,7 +30,7 @@ type SpanFilter = Pick<UsageFilter, 'from' | 'to' | 'taskId' | 'requestId' | 'id
 export function planUsageSpans(f: SpanFilter, options: { rollup?: boolean } = {}): UsageSpans {
   const all: UsageSpans = { rollup: null, raw: [{ from: f.from, to: f.to }] };
   if (options.rollup === false) return all;
-  if (f.taskId !== undefined || f.requestId !== undefined || f.idempotencyKey !== undefined) return all;
+  if (f.taskId !== undefined || f.batchId !== undefined || f.requestId !== undefined || f.idempotencyKey !== undefined) return all;
   const start = f.from && ceilDay(f.from);
   const end = f.to && floorDay(f.to);
   if (start && end && start >= end) return all;

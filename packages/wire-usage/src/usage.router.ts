@@ -24,6 +24,7 @@ const V1_USAGE_PARAMS = [
   'format',
   'status',
   'task_id',
+  'batch_id',
   'request_id',
   'idempotency_key',
   'group_by',
@@ -60,6 +61,7 @@ export function encodeUsageRow(r: UsageRecord) {
     latency_ms: r.latencyMs ?? null,
     ttft_ms: r.ttftMs ?? null,
     task_id: r.taskId ?? null,
+    batch_id: r.batchId ?? null,
     idempotency_key: r.idempotencyKey ?? null,
     provider: r.provider ?? null,
     upstream_request_id: r.upstreamRequestId ?? null,
@@ -114,6 +116,7 @@ export const usageRoutes = [
         format: text(req, 'format'),
         status: statusParam(req),
         taskId: text(req, 'task_id'),
+        batchId: text(req, 'batch_id'),
         requestId: text(req, 'request_id'),
         idempotencyKey: text(req, 'idempotency_key'),
       };

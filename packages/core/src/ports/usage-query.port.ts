@@ -10,6 +10,8 @@ export interface UsageFilter {
   format?: string;
   status?: string;
   taskId?: string;
+  /** rows of this batch's lines */
+  batchId?: string;
   requestId?: string;
   idempotencyKey?: string;
   limit: number;
