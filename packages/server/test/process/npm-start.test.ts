@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '@gateway/testkit';
+import { seedEmbeddedStore } from '../support/gateway-process';
 import { childPids } from '../support/process-tree';
 
 jest.setTimeout(300_000);
@@ -60,6 +61,8 @@ function npmStart(cwd: string, dataDir: string): NpmStart {
 describe('npm start from one checkout', () => {
   const checkout = checkoutWithoutBundle();
   const dataDirs = [0, 1, 2].map(() => mkdtempSync(path.join(os.tmpdir(), 'gw-npmstart-data-')));
+  // what is under test is the build and the process tree, not a first start's store
+  for (const d of dataDirs) seedEmbeddedStore({ DATA_DIR: d });
   const started: NpmStart[] = [];
   afterAll(() => {
     for (const s of started) if (s.proc.exitCode === null) s.proc.kill('SIGKILL');

@@ -96,7 +96,7 @@ export async function startGatewayProcess(
  * gateway runs (pglite-prepare.ts) and is named by what it is made from, so a new migration makes a new one. Nothing
  * when the gateway uses PostgreSQL or DATA_DIR already holds a store.
  */
-function seedEmbeddedStore(env: Record<string, string>): void {
+export function seedEmbeddedStore(env: Record<string, string>): void {
   if (env.DATABASE_URL || !env.DATA_DIR) return;
   const target = path.resolve(ROOT, env.DATA_DIR, 'pglite');
   if (existsSync(target)) return;
