@@ -99,6 +99,22 @@ export function outputLine(customId: string, outcome: LineOutcome): Record<strin
   return { id, custom_id: customId, response: { status_code: outcome.statusCode, request_id: outcome.requestId, body: outcome.body }, error: null };
 }
 
+/** The ends a batch announces to the account's webhook endpoints, as OpenAI's event types. */
+const ENDED_EVENTS: Partial<Record<BatchStatus, string>> = {
+  completed: 'batch.completed',
+  failed: 'batch.failed',
+  expired: 'batch.expired',
+  cancelled: 'batch.cancelled',
+};
+
+/** The webhook event of a batch that reached `status` (OpenAI's payload: the batch's id only), or undefined. */
+export function batchEvent(batchId: string, status: BatchStatus, at: Date): { id: string; type: string; body: string } | undefined {
+  const type = ENDED_EVENTS[status];
+  if (!type) return undefined;
+  const id = newId('evt_');
+  return { id, type, body: JSON.stringify({ id, object: 'event', type, created_at: Math.floor(at.getTime() / 1000), data: { id: batchId } }) };
+}
+
 export const succeeded = (o: LineOutcome): boolean => o.kind === 'answered' && o.statusCode >= 200 && o.statusCode < 300;
 
 /** The lines of a text stream (UTF-8), without their `\n` or `\r\n`; a last line without a newline included. */

@@ -1,25 +1,48 @@
 import OpenAI, { toFile } from 'openai';
+import request from 'supertest';
+import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 // OpenAI batches over the simulator, driven by the runner of a started gateway (a round a second at most: the
 // runner is told nothing, it polls). Each line is a request of the key that created the batch.
 let gw: TestGateway;
 let beta: OpenAI;
 let alpha: OpenAI;
+let rx: WebhookReceiver;
+let secret: string;
+const ADMIN = 'sk-admin-batches-0001';
 
 beforeAll(async () => {
+  rx = await startWebhookReceiver();
   gw = await startTestGateway({
     config: withPricing(testConfigFile({ models: DEFAULT_CONFIG.models }), {
       'sim-chat': { inputPerMillionTokens: 1000, outputPerMillionTokens: 1000, batchMultiplier: 0.5 },
     }),
-    env: { batches: { intervalMs: 50 } },
+    env: {
+      batches: { intervalMs: 50 },
+      adminKey: ADMIN,
+      webhooks: { allowedHosts: [new URL(rx.url).host], retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 }, timeoutMs: 5000, intervalMs: 50 },
+    },
   });
+  const endpoint = await request(gw.app)
+    .post('/admin/accounts/beta/webhook_endpoints')
+    .set('Authorization', `Bearer ${ADMIN}`)
+    .send({ url: `${rx.url}/batches`, events: ['batch.completed', 'batch.failed', 'batch.cancelled', 'batch.expired'] });
+  expect(endpoint.status).toBe(200);
+  secret = endpoint.body.secret;
   await gw.startBackground();
   beta = new OpenAI({ apiKey: BETA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
   alpha = new OpenAI({ apiKey: ALPHA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
 });
-afterAll(() => gw.stop());
+afterAll(async () => {
+  await gw.stop();
+  await rx.close();
+});
+
+/** The signed batch events the account's endpoint received for this batch (OpenAI's payload: the batch id only). */
+const batchEvents = (id: string) => rx.verified(secret, '/batches').filter((e) => e.data.id === id);
 
 const line = (customId: string, body: Record<string, unknown>, url = '/v1/chat/completions') =>
   JSON.stringify({ custom_id: customId, method: 'POST', url, body });
@@ -73,6 +96,8 @@ describe('OpenAI batches over the simulator', () => {
     expect(out[1].response.body.choices[0].message.content).toContain('second question');
     const output = await beta.files.retrieve(done.output_file_id!);
     expect(output.purpose).toBe('batch_output');
+    await eventually(() => expect(batchEvents(created.id).map((e) => e.type)).toEqual(['batch.completed']), 30_000);
+    expect(batchEvents(created.id)[0]).toEqual({ id: expect.stringMatching(/^evt_/), object: 'event', type: 'batch.completed', created_at: expect.any(Number), data: { id: created.id } });
 
     await gw.usage.flush();
     const rows = await gw.db.knex('usage_log').where({ batch_id: created.id });
@@ -82,10 +107,13 @@ describe('OpenAI batches over the simulator', () => {
     expect(again.usage!.input_tokens).toBe(rows.reduce((n, r) => n + Number(r.input_tokens), 0));
     expect(again.usage!.input_tokens).toBeGreaterThan(0);
     // /v1/usage filters by the batch: its lines' rows, and their totals, of this account only
-    const filtered = await fetch(`${gw.url}/v1/usage?batch_id=${created.id}`, { headers: { authorization: `Bearer ${BETA_KEY}` } }).then((r) => r.json());
-    expect(filtered.data.map((r: { batch_id: string }) => r.batch_id)).toEqual([created.id, created.id, created.id]);
-    const theirs = await fetch(`${gw.url}/v1/usage?batch_id=${created.id}`, { headers: { authorization: `Bearer ${ALPHA_KEY}` } }).then((r) => r.json());
-    expect(theirs.data).toEqual([]);
+    const usageOf = async (key: string) =>
+      (await fetch(`${gw.url}/v1/usage?batch_id=${created.id}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json())) as {
+        data: Array<{ batch_id: string }>;
+      };
+    const filtered = await usageOf(BETA_KEY);
+    expect(filtered.data.map((r) => r.batch_id)).toEqual([created.id, created.id, created.id]);
+    expect((await usageOf(ALPHA_KEY)).data).toEqual([]);
     const row = rows[0]!;
     const live = (Number(row.input_tokens) + Number(row.output_tokens)) * 1000 / 1e6;
     expect(Number(row.credits)).toBeCloseTo(live / 2, 6);
@@ -113,6 +141,7 @@ describe('OpenAI batches over the simulator', () => {
     ]);
     await gw.usage.flush();
     expect(await gw.db.knex('usage_log').where({ batch_id: b.id })).toHaveLength(0);
+    await eventually(() => expect(batchEvents(b.id).map((e) => e.type)).toEqual(['batch.failed']), 30_000);
   });
 
   it("keeps batches to their account: another account's batch is a missing batch", async () => {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { Batch, BatchLineInput, BatchListQuery, BatchStore, ClaimedLine, LineOutcome } from '@gateway/core';
+import { batchEvent, type Batch, type BatchLineInput, type BatchListQuery, type BatchStore, type ClaimedLine, type LineOutcome } from '@gateway/core';
 import { date, json } from './row-values';
+import { enqueueDeliveries } from './webhook-outbox-sql';
 
 const INSERT_CHUNK = 500;
 
@@ -41,6 +42,22 @@ function toBatch(r: Record<string, any>): Batch {
 
 const ok = (o: LineOutcome) => o.kind === 'answered' && o.statusCode >= 200 && o.statusCode < 300;
 
+/** A batch's end, to the account's webhook endpoints subscribed to its event, in the transaction that ended it. */
+async function announce(trx: Knex.Transaction, batchId: string, accountId: string, status: Batch['status'], at: Date): Promise<void> {
+  const event = batchEvent(batchId, status, at);
+  if (!event) return;
+  await enqueueDeliveries(trx, {
+    event_id: event.id,
+    type: event.type,
+    task_id: batchId,
+    account_id: accountId,
+    task: null,
+    body: event.body,
+    event_at: at,
+    next_attempt_at: trx.fn.now(),
+  });
+}
+
 /** When a batch ended, by its end state. */
 const END_COLUMN: Partial<Record<Batch['status'], string>> = { completed: 'completed_at', expired: 'expired_at', cancelled: 'cancelled_at' };
 
@@ -70,6 +87,7 @@ export class KnexBatchStore implements BatchStore {
         failed_at: b.failedAt,
         total: b.counts.total,
       });
+      await announce(trx, b.id, b.accountId, b.status, b.createdAt);
       for (let i = 0; i < lines.length; i += INSERT_CHUNK)
         await trx('batch_lines').insert(
           lines.slice(i, i + INSERT_CHUNK).map((l) => ({
@@ -248,17 +266,20 @@ export class KnexBatchStore implements BatchStore {
   }
 
   async finish(owner: string, id: string, end: Pick<Batch, 'status' | 'outputFileId' | 'errorFileId'>, at: Date): Promise<boolean> {
-    const rows = await this.db('batches')
-      .where({ id, status: 'finalizing', finalizer: owner })
-      .update({
-        status: end.status,
-        output_file_id: end.outputFileId,
-        error_file_id: end.errorFileId,
-        [END_COLUMN[end.status] ?? 'completed_at']: at,
-        finalizer: null,
-        finalizer_until: null,
-      })
-      .returning('id');
-    return rows.length > 0;
+    return this.db.transaction(async (trx) => {
+      const rows: Array<{ account_id: string }> = await trx('batches')
+        .where({ id, status: 'finalizing', finalizer: owner })
+        .update({
+          status: end.status,
+          output_file_id: end.outputFileId,
+          error_file_id: end.errorFileId,
+          [END_COLUMN[end.status] ?? 'completed_at']: at,
+          finalizer: null,
+          finalizer_until: null,
+        })
+        .returning('account_id');
+      if (rows[0]) await announce(trx, id, rows[0].account_id, end.status, at);
+      return rows.length > 0;
+    });
   }
 }

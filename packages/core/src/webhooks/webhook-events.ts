@@ -12,11 +12,16 @@ export const WEBHOOK_EVENT_TYPES = [
   // account events (account-alerts.ts), not task status changes
   'budget.threshold',
   'key.expiring',
+  // a batch's end (batch-runner.ts), of every batch format
+  'batch.completed',
+  'batch.failed',
+  'batch.expired',
+  'batch.cancelled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** `succeeded` is named `completed` in the event, as OpenAI's video object names it. */
-const TYPE_OF: Readonly<Record<TaskStatus, Exclude<WebhookEventType, 'budget.threshold' | 'key.expiring'>>> = Object.freeze({
+const TYPE_OF: Readonly<Record<TaskStatus, Extract<WebhookEventType, `video.${string}`>>> = Object.freeze({
   queued: 'video.queued',
   running: 'video.running',
   succeeded: 'video.completed',
