@@ -73,8 +73,7 @@ export interface BatchLineInput {
  * line never got an answer (`quota_exhausted`, `batch_cancelled`, `batch_expired`, `interrupted`).
  */
 export type LineOutcome =
-  | { kind: 'answered'; statusCode: number; requestId: string; body: unknown }
-  | { kind: 'unrun'; code: string; message: string };
+  { kind: 'answered'; statusCode: number; requestId: string; body: unknown } | { kind: 'unrun'; code: string; message: string };
 
 export const UNRUN = Object.freeze({
   cancelled: { kind: 'unrun', code: 'batch_cancelled', message: 'The batch was cancelled before this request ran.' },
@@ -96,7 +95,12 @@ export const emptyBatchUsage = (): BatchUsage => ({ inputTokens: 0, cachedTokens
 export function outputLine(customId: string, outcome: LineOutcome): Record<string, unknown> {
   const id = newBatchRequestId();
   if (outcome.kind === 'unrun') return { id, custom_id: customId, response: null, error: { code: outcome.code, message: outcome.message } };
-  return { id, custom_id: customId, response: { status_code: outcome.statusCode, request_id: outcome.requestId, body: outcome.body }, error: null };
+  return {
+    id,
+    custom_id: customId,
+    response: { status_code: outcome.statusCode, request_id: outcome.requestId, body: outcome.body },
+    error: null,
+  };
 }
 
 /** The ends a batch announces to the account's webhook endpoints, as OpenAI's event types. */
@@ -112,7 +116,11 @@ export function batchEvent(batchId: string, status: BatchStatus, at: Date): { id
   const type = ENDED_EVENTS[status];
   if (!type) return undefined;
   const id = newId('evt_');
-  return { id, type, body: JSON.stringify({ id, object: 'event', type, created_at: Math.floor(at.getTime() / 1000), data: { id: batchId } }) };
+  return {
+    id,
+    type,
+    body: JSON.stringify({ id, object: 'event', type, created_at: Math.floor(at.getTime() / 1000), data: { id: batchId } }),
+  };
 }
 
 export const succeeded = (o: LineOutcome): boolean => o.kind === 'answered' && o.statusCode >= 200 && o.statusCode < 300;
@@ -157,16 +165,23 @@ export class BatchLineReader {
     } catch {
       return this.refuse(n, 'invalid_json_line', 'This line is not valid JSON.');
     }
-    if (!row || typeof row !== 'object' || Array.isArray(row)) return this.refuse(n, 'invalid_json_line', 'Each line must be a JSON object.');
+    if (!row || typeof row !== 'object' || Array.isArray(row))
+      return this.refuse(n, 'invalid_json_line', 'Each line must be a JSON object.');
     const { custom_id: customId, method, url, body } = row as Record<string, unknown>;
     if (typeof customId !== 'string' || customId.length < 1 || customId.length > BATCH_LIMITS.customIdLength)
-      return this.refuse(n, 'invalid_custom_id', `"custom_id" must be a string of 1 to ${BATCH_LIMITS.customIdLength} characters.`, 'custom_id');
+      return this.refuse(
+        n,
+        'invalid_custom_id',
+        `"custom_id" must be a string of 1 to ${BATCH_LIMITS.customIdLength} characters.`,
+        'custom_id',
+      );
     if (this.seen.has(customId))
       return this.refuse(n, 'duplicate_custom_id', `The custom_id ${JSON.stringify(customId)} is used by an earlier line.`, 'custom_id');
     this.seen.add(customId);
     if (method !== 'POST') return this.refuse(n, 'invalid_method', '"method" must be "POST".', 'method');
     if (url !== this.endpoint) return this.refuse(n, 'mismatched_url', `"url" must be the batch's endpoint, ${this.endpoint}.`, 'url');
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return this.refuse(n, 'invalid_body', '"body" must be a JSON object.', 'body');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return this.refuse(n, 'invalid_body', '"body" must be a JSON object.', 'body');
     if (typeof (body as Record<string, unknown>).model !== 'string')
       return this.refuse(n, 'missing_model', 'The request body needs a "model".', 'body.model');
     const line = { line: n, customId, body: body as Record<string, unknown> };
@@ -182,7 +197,11 @@ export class BatchLineReader {
   /** The file's end: the batch-wide errors (too many requests, none at all) join the line errors. */
   finish(): BatchLineError[] {
     if (this.lines.length > BATCH_LIMITS.maxLines)
-      this.refuse(null, 'too_many_requests', `A batch holds at most ${BATCH_LIMITS.maxLines} requests; this file has ${this.lines.length}.`);
+      this.refuse(
+        null,
+        'too_many_requests',
+        `A batch holds at most ${BATCH_LIMITS.maxLines} requests; this file has ${this.lines.length}.`,
+      );
     if (this.lines.length === 0 && this.errors.length === 0) this.refuse(null, 'empty_file', 'The input file holds no requests.');
     return this.errors;
   }

@@ -17,8 +17,7 @@ export interface TextModeration {
 
 /** What one side (input or output) got: the verdicts, or why there are none. */
 export type ModerationOutcome =
-  | { type: 'results'; model: string; results: ModerationVerdict[] }
-  | { type: 'error'; code: string; message: string };
+  { type: 'results'; model: string; results: ModerationVerdict[] } | { type: 'error'; code: string; message: string };
 
 export interface ModerationReport {
   input: ModerationOutcome;

@@ -1,4 +1,10 @@
-import { DEFAULT_MODERATION_MODEL, type ModerationMode, type ModerationOutcome, type ModerationVerdict, type TextModeration } from '@gateway/core';
+import {
+  DEFAULT_MODERATION_MODEL,
+  type ModerationMode,
+  type ModerationOutcome,
+  type ModerationVerdict,
+  type TextModeration,
+} from '@gateway/core';
 
 /**
  * The in-band `moderation` object of OpenAI's 2.3.0 spec, as chat completions and Responses both take and answer it
@@ -14,7 +20,7 @@ export const MODERATION_PARAM_SCHEMA = {
   },
   additionalProperties: false,
   description:
-    'Moderates the input and the output (OpenAI 2.3.0): `policy.input/output.mode` `score` (default) adds the verdicts; `block` withholds what is flagged (finish reason `content_filter`). Passed to an OpenAI upstream; for any other the gateway runs it with its own moderation model (`model`, default `omni-moderation-latest`, in the key\'s group).',
+    "Moderates the input and the output (OpenAI 2.3.0): `policy.input/output.mode` `score` (default) adds the verdicts; `block` withholds what is flagged (finish reason `content_filter`). Passed to an OpenAI upstream; for any other the gateway runs it with its own moderation model (`model`, default `omni-moderation-latest`, in the key's group).",
 } as const;
 
 interface ModerationParam {

@@ -48,7 +48,8 @@ function verdict(r: Infer<typeof resultBody>): ModerationVerdict {
 }
 
 function outcome(o: Infer<typeof side> | undefined): ModerationOutcome {
-  if (o?.type === 'error' || !o) return { type: 'error', code: o?.code ?? 'missing', message: o?.message ?? 'The upstream answered no verdict.' };
+  if (o?.type === 'error' || !o)
+    return { type: 'error', code: o?.code ?? 'missing', message: o?.message ?? 'The upstream answered no verdict.' };
   const results = o.type === 'moderation_results' ? (o.results ?? []) : [o];
   return { type: 'results', model: o.model ?? results[0]?.model ?? '', results: results.map(verdict) };
 }

@@ -180,7 +180,11 @@ export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
     tracing: tracingFromEnv(e),
     contentStore: e.CONTENT_STORE || undefined,
     contentProbeIntervalMs: v.CONTENT_PROBE_INTERVAL_MS,
-    batches: { concurrencyPerAccount: v.BATCH_CONCURRENCY_PER_ACCOUNT, lineDelayMs: v.BATCH_LINE_DELAY_MS, windowMs: v.BATCH_COMPLETION_WINDOW_MS },
+    batches: {
+      concurrencyPerAccount: v.BATCH_CONCURRENCY_PER_ACCOUNT,
+      lineDelayMs: v.BATCH_LINE_DELAY_MS,
+      windowMs: v.BATCH_COMPLETION_WINDOW_MS,
+    },
     webhooks: webhookEnvOf(v, e),
     modelNotInGroupStatus: v.MODEL_NOT_IN_GROUP_STATUS === 403 ? 403 : 503,
     s3: s3EnvFrom(e),

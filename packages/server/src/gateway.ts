@@ -170,7 +170,12 @@ function gatewayAreas(
   },
 ): { services: WireServices; all: AreaWiring[] } {
   const metered = wireMetered(ctx);
-  const [text, images, video, operations] = [wireText(ctx, metered.services.moderation), wireImages(ctx), wireVideo(ctx), wireOperations(ctx)];
+  const [text, images, video, operations] = [
+    wireText(ctx, metered.services.moderation),
+    wireImages(ctx),
+    wireVideo(ctx),
+    wireOperations(ctx),
+  ];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const files = wireFiles(ctx);
   const batches = wireBatches(ctx, files, deps.delegated, deps.app);

@@ -23,7 +23,12 @@ beforeAll(async () => {
     env: {
       batches: { intervalMs: 50 },
       adminKey: ADMIN,
-      webhooks: { allowedHosts: [new URL(rx.url).host], retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 }, timeoutMs: 5000, intervalMs: 50 },
+      webhooks: {
+        allowedHosts: [new URL(rx.url).host],
+        retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
+        timeoutMs: 5000,
+        intervalMs: 50,
+      },
     },
   });
   const endpoint = await request(gw.app)
@@ -75,8 +80,18 @@ describe('OpenAI batches over the simulator', () => {
       line('b', { model: 'gpt-4o', messages: [{ role: 'user', content: 'second question' }] }),
       line('c', { model: 'sim-chat', messages: [{ role: 'user', content: 'third question' }] }),
     ]);
-    const created = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { job: 'eval' } });
-    expect(created).toMatchObject({ object: 'batch', status: 'in_progress', request_counts: { total: 3, completed: 0, failed: 0 }, metadata: { job: 'eval' } });
+    const created = await beta.batches.create({
+      input_file_id: file.id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+      metadata: { job: 'eval' },
+    });
+    expect(created).toMatchObject({
+      object: 'batch',
+      status: 'in_progress',
+      request_counts: { total: 3, completed: 0, failed: 0 },
+      metadata: { job: 'eval' },
+    });
     expect(created.id).toMatch(/^batch_/);
 
     const done = await settled(beta, created.id);
@@ -97,7 +112,13 @@ describe('OpenAI batches over the simulator', () => {
     const output = await beta.files.retrieve(done.output_file_id!);
     expect(output.purpose).toBe('batch_output');
     await eventually(() => expect(batchEvents(created.id).map((e) => e.type)).toEqual(['batch.completed']), 30_000);
-    expect(batchEvents(created.id)[0]).toEqual({ id: expect.stringMatching(/^evt_/), object: 'event', type: 'batch.completed', created_at: expect.any(Number), data: { id: created.id } });
+    expect(batchEvents(created.id)[0]).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      object: 'event',
+      type: 'batch.completed',
+      created_at: expect.any(Number),
+      data: { id: created.id },
+    });
 
     await gw.usage.flush();
     const rows = await gw.db.knex('usage_log').where({ batch_id: created.id });
@@ -115,7 +136,7 @@ describe('OpenAI batches over the simulator', () => {
     expect(filtered.data.map((r) => r.batch_id)).toEqual([created.id, created.id, created.id]);
     expect((await usageOf(ALPHA_KEY)).data).toEqual([]);
     const row = rows[0]!;
-    const live = (Number(row.input_tokens) + Number(row.output_tokens)) * 1000 / 1e6;
+    const live = ((Number(row.input_tokens) + Number(row.output_tokens)) * 1000) / 1e6;
     expect(Number(row.credits)).toBeCloseTo(live / 2, 6);
   });
 
@@ -148,7 +169,9 @@ describe('OpenAI batches over the simulator', () => {
     const file = await upload(beta, [line('x', { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] })]);
     const b = await beta.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     await expect(alpha.batches.retrieve(b.id)).rejects.toMatchObject({ status: 404 });
-    await expect(alpha.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({
+    await expect(
+      alpha.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+    ).rejects.toMatchObject({
       status: 404,
     });
     const page = await beta.batches.list({ limit: 100 });
@@ -199,7 +222,9 @@ describe('cancel', () => {
   afterAll(() => slow.stop());
 
   it('cancel stops new lines: the batch ends cancelled, the lines not run are batch_cancelled in the error file', async () => {
-    const lines = Array.from({ length: 6 }, (_, i) => line(`q${i}`, { model: 'sim-chat', messages: [{ role: 'user', content: `question ${i}` }] }));
+    const lines = Array.from({ length: 6 }, (_, i) =>
+      line(`q${i}`, { model: 'sim-chat', messages: [{ role: 'user', content: `question ${i}` }] }),
+    );
     const file = await upload(client, lines);
     const b = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     const cancelling = await client.batches.cancel(b.id);
@@ -219,7 +244,10 @@ describe('cancel', () => {
 
 describe('the completion window (BATCH_COMPLETION_WINDOW_MS)', () => {
   it('a batch whose window ran out before its lines ends expired, every line batch_expired', async () => {
-    const short = await startTestGateway({ config: testConfigFile({ models: DEFAULT_CONFIG.models }), env: { batches: { intervalMs: 50, windowMs: 1 } } });
+    const short = await startTestGateway({
+      config: testConfigFile({ models: DEFAULT_CONFIG.models }),
+      env: { batches: { intervalMs: 50, windowMs: 1 } },
+    });
     try {
       await short.startBackground();
       const client = new OpenAI({ apiKey: BETA_KEY, baseURL: `${short.url}/v1`, maxRetries: 0 });
@@ -228,7 +256,9 @@ describe('the completion window (BATCH_COMPLETION_WINDOW_MS)', () => {
       const done = await settled(client, b.id);
       expect(done.status).toBe('expired');
       expect(done.expired_at).not.toBeNull();
-      expect(await jsonl(client, done.error_file_id)).toEqual([expect.objectContaining({ custom_id: 'late', response: null, error: expect.objectContaining({ code: 'batch_expired' }) })]);
+      expect(await jsonl(client, done.error_file_id)).toEqual([
+        expect.objectContaining({ custom_id: 'late', response: null, error: expect.objectContaining({ code: 'batch_expired' }) }),
+      ]);
     } finally {
       await short.stop();
     }

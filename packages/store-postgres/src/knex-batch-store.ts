@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { batchEvent, type Batch, type BatchLineInput, type BatchListQuery, type BatchStore, type ClaimedLine, type LineOutcome } from '@gateway/core';
+import {
+  batchEvent,
+  type Batch,
+  type BatchLineInput,
+  type BatchListQuery,
+  type BatchStore,
+  type ClaimedLine,
+  type LineOutcome,
+} from '@gateway/core';
 import { date, json } from './row-values';
 import { enqueueDeliveries } from './webhook-outbox-sql';
 
@@ -59,7 +67,11 @@ async function announce(trx: Knex.Transaction, batchId: string, accountId: strin
 }
 
 /** When a batch ended, by its end state. */
-const END_COLUMN: Partial<Record<Batch['status'], string>> = { completed: 'completed_at', expired: 'expired_at', cancelled: 'cancelled_at' };
+const END_COLUMN: Partial<Record<Batch['status'], string>> = {
+  completed: 'completed_at',
+  expired: 'expired_at',
+  cancelled: 'cancelled_at',
+};
 
 /**
  * Batches and their lines (migration 037). Lines are leased with compare-and-set updates; one account's running
@@ -117,7 +129,9 @@ export class KnexBatchStore implements BatchStore {
   }
 
   async requestCancel(accountId: string, id: string, at: Date): Promise<Batch | null> {
-    await this.db('batches').where({ id, account_id: accountId, status: 'in_progress' }).update({ status: 'cancelling', cancelling_at: at });
+    await this.db('batches')
+      .where({ id, account_id: accountId, status: 'in_progress' })
+      .update({ status: 'cancelling', cancelling_at: at });
     return this.get(accountId, id);
   }
 
@@ -158,8 +172,7 @@ export class KnexBatchStore implements BatchStore {
       if (!rows.length) continue;
       const batches = new Map<string, { key_id: string; endpoint: string }>();
       const ids = [...new Set(rows.map((r) => String(r.batch_id)))];
-      for (const b of await this.db('batches').select('id', 'key_id', 'endpoint').whereIn('id', ids))
-        batches.set(b.id, b);
+      for (const b of await this.db('batches').select('id', 'key_id', 'endpoint').whereIn('id', ids)) batches.set(b.id, b);
       for (const r of rows) {
         const b = batches.get(r.batch_id)!;
         claimed.push({
@@ -200,7 +213,10 @@ export class KnexBatchStore implements BatchStore {
   async extendLeases(owner: string, lines: ReadonlyArray<Pick<ClaimedLine, 'batchId' | 'line'>>, until: Date): Promise<void> {
     if (!lines.length) return;
     await this.db('batch_lines')
-      .whereIn(['batch_id', 'line'], lines.map((l) => [l.batchId, l.line]))
+      .whereIn(
+        ['batch_id', 'line'],
+        lines.map((l) => [l.batchId, l.line]),
+      )
       .andWhere({ status: 'running', lease_owner: owner })
       .update({ lease_until: until });
   }
@@ -217,7 +233,13 @@ export class KnexBatchStore implements BatchStore {
     // not a send: the attempt it was counted as is given back
     await this.db('batch_lines')
       .where({ batch_id: l.batchId, line: l.line, status: 'running', lease_owner: owner })
-      .update({ status: 'pending', not_before: notBefore, attempts: this.db.raw('greatest(attempts - 1, 0)'), lease_owner: null, lease_until: null });
+      .update({
+        status: 'pending',
+        not_before: notBefore,
+        attempts: this.db.raw('greatest(attempts - 1, 0)'),
+        lease_owner: null,
+        lease_until: null,
+      });
   }
 
   async claimFinished(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<Batch[]> {
@@ -226,12 +248,13 @@ export class KnexBatchStore implements BatchStore {
     const nonePending = "not exists (select 1 from batch_lines l where l.batch_id = b.id and l.status = 'pending')";
     const ready = this.db('batches as b')
       .select('b.id')
-      .where((w) =>
-        void w
-          .where((x) => void x.where('b.status', 'in_progress').whereRaw(nonePending).whereRaw(noneRunning))
-          .orWhere((x) => void x.where('b.status', 'in_progress').where('b.expires_at', '<=', o.now).whereRaw(noneRunning))
-          .orWhere((x) => void x.where('b.status', 'cancelling').whereRaw(noneRunning))
-          .orWhere((x) => void x.where('b.status', 'finalizing').where('b.finalizer_until', '<', o.now)),
+      .where(
+        (w) =>
+          void w
+            .where((x) => void x.where('b.status', 'in_progress').whereRaw(nonePending).whereRaw(noneRunning))
+            .orWhere((x) => void x.where('b.status', 'in_progress').where('b.expires_at', '<=', o.now).whereRaw(noneRunning))
+            .orWhere((x) => void x.where('b.status', 'cancelling').whereRaw(noneRunning))
+            .orWhere((x) => void x.where('b.status', 'finalizing').where('b.finalizer_until', '<', o.now)),
       )
       .limit(o.limit)
       .forUpdate()
@@ -246,7 +269,12 @@ export class KnexBatchStore implements BatchStore {
       })
       .returning('id');
     if (!ids.length) return [];
-    const rows = await this.db('batches as b').select('b.*', this.db.raw(COUNTS)).whereIn('b.id', ids.map((r) => r.id));
+    const rows = await this.db('batches as b')
+      .select('b.*', this.db.raw(COUNTS))
+      .whereIn(
+        'b.id',
+        ids.map((r) => r.id),
+      );
     return rows.map(toBatch);
   }
 

@@ -26,7 +26,18 @@ export class KnexUsageQuery implements UsageQuery {
     const q = this.db('usage_log');
     if (f.from) q.where('created_at', '>=', f.from);
     if (f.to) q.where('created_at', '<', f.to);
-    return whereEqual(q, f, ['accountId', 'keyId', 'provider', 'model', 'format', 'status', 'taskId', 'batchId', 'requestId', 'idempotencyKey']);
+    return whereEqual(q, f, [
+      'accountId',
+      'keyId',
+      'provider',
+      'model',
+      'format',
+      'status',
+      'taskId',
+      'batchId',
+      'requestId',
+      'idempotencyKey',
+    ]);
   }
 
   async list(f: UsageFilter | AllAccountsUsageFilter): Promise<{ rows: UsageRecord[]; hasMore: boolean }> {

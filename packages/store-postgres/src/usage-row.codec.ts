@@ -2,7 +2,19 @@ import type { UsageRecord, UsageRow } from '@gateway/core';
 import { columnsOf, json, num, snakeCase } from './row-values';
 
 /** The fields usage_log keeps as they are, each in its snakeCase column. */
-const TEXT = ['requestId', 'accountId', 'keyId', 'model', 'format', 'status', 'errorCode', 'taskId', 'idempotencyKey', 'provider', 'batchId'] as const;
+const TEXT = [
+  'requestId',
+  'accountId',
+  'keyId',
+  'model',
+  'format',
+  'status',
+  'errorCode',
+  'taskId',
+  'idempotencyKey',
+  'provider',
+  'batchId',
+] as const;
 const COUNTS = ['inputTokens', 'outputTokens', 'cachedTokens', 'cacheWriteTokens', 'reasoningTokens', 'attempts', 'credits'] as const;
 const rounded = (ms: number | null | undefined) => (ms === undefined || ms === null ? null : Math.round(ms));
 

@@ -35,7 +35,12 @@ interface CreateBody {
 
 const listParams = [
   { name: 'after', in: 'query', description: 'The `last_id` of the previous page.', schema: { type: 'string', maxLength: 128 } },
-  { name: 'limit', in: 'query', description: 'Batches per page, 1 to 100 (default 20).', schema: { type: 'string', pattern: '^\\d{1,3}$' } },
+  {
+    name: 'limit',
+    in: 'query',
+    description: 'Batches per page, 1 to 100 (default 20).',
+    schema: { type: 'string', pattern: '^\\d{1,3}$' },
+  },
 ] as const;
 
 const batchObject = { type: 'object', required: ['id', 'object', 'status'], properties: { object: { const: 'batch' } } } as const;
@@ -103,7 +108,8 @@ export const batchesRoutes = [
     method: 'post',
     path: '/v1/batches/{id}/cancel',
     summary: 'Cancel a batch',
-    description: 'No new line starts; the batch is `cancelling` until the lines in flight end, then `cancelled`. The output file keeps the lines already done.',
+    description:
+      'No new line starts; the batch is `cancelling` until the lines in flight end, then `cancelled`. The output file keeps the lines already done.',
     format,
     auth,
     params: [idParam],

@@ -71,7 +71,12 @@ export function encodeResponse(h: ResponseHeader, s: ResponseState) {
     metadata: b.metadata ?? {},
     completed_at: s.status === 'completed' ? Math.floor(Date.now() / 1000) : null,
     ...(s.moderation
-      ? { moderation: { input: moderationOutcomeBody(s.moderation.input, 'single'), output: moderationOutcomeBody(s.moderation.output, 'single') } }
+      ? {
+          moderation: {
+            input: moderationOutcomeBody(s.moderation.input, 'single'),
+            output: moderationOutcomeBody(s.moderation.output, 'single'),
+          },
+        }
       : {}),
   };
 }

@@ -52,7 +52,7 @@ export const usageParams: ParamDoc[] = [
     },
   ),
   text('task_id', 'Only rows of this task.'),
-  text('batch_id', 'Only rows of this batch\'s lines.'),
+  text('batch_id', "Only rows of this batch's lines."),
   text('request_id', 'Only the row of this request id.'),
   text('idempotency_key', 'Only rows created with this Idempotency-Key.'),
   queryParam('group_by', 'Also totals per group (`groups`); grouped by key, each group names the key and its account.', {

@@ -68,7 +68,13 @@ export class BatchRunner {
   async tick(signal: AbortSignal): Promise<boolean> {
     const { batches } = this.deps;
     const now = new Date(this.now());
-    const claimed = await batches.claimLines({ owner: this.o.owner, now, leaseMs: this.o.leaseMs, limit: this.o.limit, perAccount: this.o.perAccount });
+    const claimed = await batches.claimLines({
+      owner: this.o.owner,
+      now,
+      leaseMs: this.o.leaseMs,
+      limit: this.o.limit,
+      perAccount: this.o.perAccount,
+    });
     if (claimed.length) await this.runAll(claimed, signal);
     const finished = await batches.claimFinished({ owner: this.o.owner, now: new Date(this.now()), leaseMs: this.o.leaseMs, limit: 10 });
     for (const batch of finished) await this.finalize(batch);
@@ -134,7 +140,10 @@ export class BatchRunner {
           for await (const l of { [Symbol.asyncIterator]: () => lines }) yield `${l}\n`;
         })(),
       );
-      const file = await this.deps.files.write({ accountId: batch.accountId }, { filename: `${batch.id}_${name}.jsonl`, purpose: 'batch_output', source });
+      const file = await this.deps.files.write(
+        { accountId: batch.accountId },
+        { filename: `${batch.id}_${name}.jsonl`, purpose: 'batch_output', source },
+      );
       return file.id;
     };
     const outputFileId = await write(true, 'output');

@@ -26,7 +26,8 @@ export interface BatchesDeps {
   windowMs?: number;
 }
 
-const notFound = (id: string) => new GatewayError('not_found', `No batch found with id '${id}'.`, { code: 'batch_not_found', param: 'batch_id' });
+const notFound = (id: string) =>
+  new GatewayError('not_found', `No batch found with id '${id}'.`, { code: 'batch_not_found', param: 'batch_id' });
 
 /**
  * Batches of an account: created from an uploaded JSONL file, validated whole before any work (a refused line fails
@@ -42,16 +43,20 @@ export class Batches {
 
   async create(principal: Principal, request: BatchCreate): Promise<Batch> {
     const kind = this.deps.endpoints[request.endpoint];
-    if (!kind)
-      throw invalid('invalid_endpoint', `"endpoint" must be one of ${Object.keys(this.deps.endpoints).join(', ')}.`, 'endpoint');
-    if (request.completionWindow !== '24h') throw invalid('invalid_completion_window', '"completion_window" must be "24h".', 'completion_window');
+    if (!kind) throw invalid('invalid_endpoint', `"endpoint" must be one of ${Object.keys(this.deps.endpoints).join(', ')}.`, 'endpoint');
+    if (request.completionWindow !== '24h')
+      throw invalid('invalid_completion_window', '"completion_window" must be "24h".', 'completion_window');
     const content = await this.deps.files.content(principal, request.inputFileId).catch((e: unknown) => {
       throw e instanceof GatewayError && e.reason === 'not_found'
         ? new GatewayError('not_found', `No such File object: ${request.inputFileId}`, { code: 'file_not_found', param: 'input_file_id' })
         : e;
     });
     if (content.file.purpose !== 'batch')
-      throw invalid('invalid_input_file', `File ${request.inputFileId} was uploaded with purpose "${content.file.purpose}", not "batch".`, 'input_file_id');
+      throw invalid(
+        'invalid_input_file',
+        `File ${request.inputFileId} was uploaded with purpose "${content.file.purpose}", not "batch".`,
+        'input_file_id',
+      );
 
     const reader = new BatchLineReader(request.endpoint);
     for await (const raw of textLines(content.open() as AsyncIterable<Uint8Array | string>)) {

@@ -23,7 +23,12 @@ function fakeModerator(fail?: () => boolean) {
       asked.push(...items.map((i) => [...i]));
       return items.map((item): ModerationVerdict => {
         const flagged = item.some((p) => p.type === 'text' && p.text.includes('bad'));
-        return { flagged, categories: { violence: flagged }, scores: { violence: flagged ? 0.9 : 0.01 }, appliedInputTypes: { violence: ['text'] } };
+        return {
+          flagged,
+          categories: { violence: flagged },
+          scores: { violence: flagged ? 0.9 : 0.01 },
+          appliedInputTypes: { violence: ['text'] },
+        };
       });
     },
   };
@@ -72,7 +77,15 @@ function setup(ports: Record<string, TextModelPort>, moderator?: TextModerator) 
 const ask = (text: string, input: 'score' | 'block' = 'score', output: 'score' | 'block' = 'score'): TextRequest => ({
   model: 'm',
   system: 'Be kind.',
-  messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image', url: 'https://example.test/cat.png' }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text },
+        { type: 'image', url: 'https://example.test/cat.png' },
+      ],
+    },
+  ],
   moderation: { model: 'mod', input, output },
   native: { dialect: 'openai-chat', body: { model: 'm', moderation: { model: 'mod' } } },
 });
@@ -103,7 +116,11 @@ describe('in-band moderation run by the gateway', () => {
     const up = port('x');
     const result = await setup({ a: up.port }, fakeModerator().moderator).generate(principal, ask('something bad', 'block'), meta);
     expect(up.seen).toHaveLength(0);
-    expect(result).toMatchObject({ content: [], finishReason: 'content-filter', moderation: { output: { type: 'error', code: 'input_blocked' } } });
+    expect(result).toMatchObject({
+      content: [],
+      finishReason: 'content-filter',
+      moderation: { output: { type: 'error', code: 'input_blocked' } },
+    });
   });
 
   it('block: a flagged output is withheld but its usage kept; score lets it through with the verdict', async () => {
@@ -138,15 +155,25 @@ describe('in-band moderation run by the gateway', () => {
     const gen = setup({ a: port('a bad answer').port }, fakeModerator().moderator);
     const blocked = await drain(gen.stream(principal, ask('hello', 'score', 'block'), meta));
     expect(blocked.filter((p) => p.type === 'text-delta')).toEqual([]);
-    expect(blocked.at(-1)).toMatchObject({ type: 'finish', finishReason: 'content-filter', moderation: { output: { results: [{ flagged: true }] } } });
-    const clean = await drain(setup({ a: port('fine').port }, fakeModerator().moderator).stream(principal, ask('hello', 'score', 'block'), meta));
+    expect(blocked.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: 'content-filter',
+      moderation: { output: { results: [{ flagged: true }] } },
+    });
+    const clean = await drain(
+      setup({ a: port('fine').port }, fakeModerator().moderator).stream(principal, ask('hello', 'score', 'block'), meta),
+    );
     expect(clean.map((p) => p.type)).toEqual(['text-delta', 'finish']);
   });
 
   it('an unknown moderation model is the request error, named by its param, before any call', async () => {
     const up = port('x');
     await expect(
-      setup({ a: up.port }, fakeModerator().moderator).generate(principal, { ...ask('hi'), moderation: { model: 'nope', input: 'score', output: 'score' } }, meta),
+      setup({ a: up.port }, fakeModerator().moderator).generate(
+        principal,
+        { ...ask('hi'), moderation: { model: 'nope', input: 'score', output: 'score' } },
+        meta,
+      ),
     ).rejects.toMatchObject({ reason: 'model_not_found', param: 'moderation.model' });
     expect(up.seen).toHaveLength(0);
   });

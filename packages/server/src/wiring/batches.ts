@@ -10,7 +10,14 @@ import type { AreaWiring, WiringContext } from './context';
 export function wireBatches(ctx: WiringContext, files: Files, delegated: DelegatedKeys, app: () => RequestListener) {
   const { env, stores } = ctx;
   const lines = batchLineRoutes(WIRE_FORMATS.flatMap((f) => f.routes as readonly Route<never>[]));
-  const batches = new Batches({ batches: stores.batches, files, catalogue: ctx.config.catalogue, ...lines, now: ctx.clock, windowMs: env.batches?.windowMs });
+  const batches = new Batches({
+    batches: stores.batches,
+    files,
+    catalogue: ctx.config.catalogue,
+    ...lines,
+    now: ctx.clock,
+    windowMs: env.batches?.windowMs,
+  });
   const dispatch = loopbackLineDispatch(app, delegated);
   const perAccount = env.batches?.concurrencyPerAccount ?? 8;
   const owner = `${os.hostname()}:${process.pid}:${newId('', 4)}`;
