@@ -4,6 +4,7 @@ import path from 'node:path';
 import { openDatabase } from '@gateway/store-postgres';
 import { runCli } from '../src/cli';
 import { envFromProcess } from '../src/gateway';
+import { seedEmbeddedStore } from './support/gateway-process';
 import { startTestGateway } from './support/test-gateway';
 
 /**
@@ -27,6 +28,8 @@ function cliOn(dataDir: string, extraEnv: Record<string, string> = {}) {
 function freshCli() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
   dirs.push(dataDir);
+  // migrated, as after initdb, and holding nothing a gateway imports
+  seedEmbeddedStore({ DATA_DIR: dataDir });
   return { dataDir, run: cliOn(dataDir) };
 }
 
