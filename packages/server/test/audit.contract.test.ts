@@ -8,6 +8,7 @@ import { describeWithService } from '@gateway/testkit';
 import { KnexAuditedChanges, openDatabase } from '@gateway/store-postgres';
 import { runCli } from '../src/cli';
 import { envFromProcess } from '../src/gateway';
+import { seedEmbeddedStore } from './support/gateway-process';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 
 /**
@@ -338,6 +339,7 @@ describeWithService('TEST_DATABASE_URL', 'audit log on PostgreSQL', (pgUrl) => {
 
 describe('audit log: the CLI on the embedded store', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-audit-cli-'));
+  seedEmbeddedStore({ DATA_DIR: dataDir });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('records accounts:create, keys:create --role, quota:set, keys:revoke and accounts:update with the CLI as author; a refused command writes none', async () => {
