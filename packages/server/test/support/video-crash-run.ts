@@ -15,6 +15,7 @@ import { startFakeVeo } from '@gateway/provider-google/testing';
 import { startFakeSora } from '@gateway/provider-openai/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BETA_KEY, INBOUND_FORMATS, inbound, UPSTREAM_MODELS, upstreamVideoConfig, type UpstreamName } from './upstream-video-gateways';
+import { seedEmbeddedStore } from './gateway-process';
 
 export interface CrashRunOptions {
   tasks: number;
@@ -79,6 +80,7 @@ interface GatewayProcess {
  * its child gateway running), resolved once it prints its listening line.
  */
 async function startGatewayProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
+  seedEmbeddedStore(env);
   const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
