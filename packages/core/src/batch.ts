@@ -8,8 +8,8 @@ import type { ModelKind } from './catalogue';
 
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
 
-/** The endpoints a batch's lines may call (a wire format's paths), each with the kind of model it serves. */
-export type BatchEndpoints = Readonly<Record<string, ModelKind>>;
+/** The endpoints a batch's lines may call (a wire format's paths): of which batch format, serving which kind of model. */
+export type BatchEndpoints = Readonly<Record<string, { format: 'openai' | 'anthropic'; kind: ModelKind }>>;
 
 export const BATCH_LIMITS = Object.freeze({
   /** OpenAI's limit per batch input file */
@@ -85,8 +85,15 @@ export const UNRUN = Object.freeze({
   },
 } satisfies Record<string, LineOutcome>);
 
-/** `batch_` then the creation time (base 36, fixed width) and randomness: ids sort by creation, so lists page by id. */
-export const newBatchId = (now: Date): string => `batch_${now.getTime().toString(36).padStart(9, '0')}${newId('', 12)}`;
+/** How a batch was asked for: its id's prefix (OpenAI's `batch_`, Anthropic's `msgbatch_`) says which. */
+export type BatchFormat = 'openai' | 'anthropic';
+const PREFIX: Readonly<Record<BatchFormat, string>> = { openai: 'batch_', anthropic: 'msgbatch_' };
+export const batchFormatOf = (id: string): BatchFormat => (id.startsWith(PREFIX.anthropic) ? 'anthropic' : 'openai');
+export const batchIdPrefix = (format: BatchFormat): string => PREFIX[format];
+
+/** The format's prefix, then the creation time (base 36, fixed width) and randomness: ids sort by creation. */
+export const newBatchId = (now: Date, format: BatchFormat = 'openai'): string =>
+  `${PREFIX[format]}${now.getTime().toString(36).padStart(9, '0')}${newId('', 12)}`;
 export const newBatchRequestId = (): string => newId('batch_req_', 12);
 
 export const emptyBatchUsage = (): BatchUsage => ({ inputTokens: 0, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 });
@@ -153,7 +160,7 @@ export class BatchLineReader {
   private readonly seen = new Set<string>();
   private n = 0;
 
-  constructor(private readonly endpoint: string) {}
+  constructor(readonly endpoint: string) {}
 
   /** The next line of the file; its parsed request, or undefined when it is blank or refused. */
   push(raw: string): BatchLineInput | undefined {
@@ -165,6 +172,12 @@ export class BatchLineReader {
     } catch {
       return this.refuse(n, 'invalid_json_line', 'This line is not valid JSON.');
     }
+    return this.pushRow(row, n);
+  }
+
+  /** The next request, already parsed: a line of the file, or an inline request (its method and url filled in). */
+  pushRow(row: unknown, n = ++this.n): BatchLineInput | undefined {
+    this.n = Math.max(this.n, n);
     if (!row || typeof row !== 'object' || Array.isArray(row))
       return this.refuse(n, 'invalid_json_line', 'Each line must be a JSON object.');
     const { custom_id: customId, method, url, body } = row as Record<string, unknown>;
@@ -195,13 +208,9 @@ export class BatchLineReader {
   }
 
   /** The file's end: the batch-wide errors (too many requests, none at all) join the line errors. */
-  finish(): BatchLineError[] {
-    if (this.lines.length > BATCH_LIMITS.maxLines)
-      this.refuse(
-        null,
-        'too_many_requests',
-        `A batch holds at most ${BATCH_LIMITS.maxLines} requests; this file has ${this.lines.length}.`,
-      );
+  finish(maxLines: number = BATCH_LIMITS.maxLines): BatchLineError[] {
+    if (this.lines.length > maxLines)
+      this.refuse(null, 'too_many_requests', `A batch holds at most ${maxLines} requests; this one has ${this.lines.length}.`);
     if (this.lines.length === 0 && this.errors.length === 0) this.refuse(null, 'empty_file', 'The input file holds no requests.');
     return this.errors;
   }

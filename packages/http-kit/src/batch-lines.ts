@@ -5,13 +5,15 @@ import { checkBody, type RequestBody } from './request-body';
 import type { Route } from './route';
 
 /**
- * The routes that take batch lines, as their formats declare them (`batchKind`): the endpoints a batch may name, and
+ * The routes that take batch lines, as their formats declare them (`batch`): the endpoints a batch may name, and
  * each line's body checked by its route's own declared body (the very check a client's request gets).
  */
 export function batchLineRoutes(routes: ReadonlyArray<Route<never>>) {
-  const batchable = routes.filter((r) => r.batchKind && r.method === 'post');
+  const batchable = routes.filter((r) => r.batch && r.method === 'post');
   return {
-    endpoints: Object.fromEntries(batchable.map((r) => [r.path, r.batchKind!])) as BatchEndpoints,
+    endpoints: Object.fromEntries(batchable.map((r) => [r.path, { format: r.batch!.format, kind: r.batch!.kind }])) as BatchEndpoints,
+    /** the headers a line of this endpoint is sent with besides the key */
+    headersOf: (endpoint: string) => batchable.find((r) => r.path === endpoint)?.batch?.headers ?? {},
     async checkBody(endpoint: string, body: Record<string, unknown>): Promise<string | null> {
       const declared = batchable.find((r) => r.path === endpoint)?.body as RequestBody<unknown> | undefined;
       if (!declared?.check) return null;
@@ -30,13 +32,17 @@ export function batchLineRoutes(routes: ReadonlyArray<Route<never>>) {
  * Sends each batch line through the gateway's own route (a private loopback server of the same app) as the key that
  * created the batch, with a delegated credential that exists only in this process for that one call.
  */
-export function loopbackLineDispatch(app: () => RequestListener, delegated: DelegatedKeys): LineDispatch & { close(): Promise<void> } {
+export function loopbackLineDispatch(
+  app: () => RequestListener,
+  delegated: DelegatedKeys,
+  headersOf: (endpoint: string) => Readonly<Record<string, string>>,
+): LineDispatch & { close(): Promise<void> } {
   const loopback = new LoopbackCalls(app);
   return {
     async send(line, signal) {
       const token = delegated.issue(line.keyId, line.batchId);
       try {
-        return await loopback.post(line.endpoint, token, line.body, signal);
+        return await loopback.post(line.endpoint, token, line.body, signal, headersOf(line.endpoint));
       } finally {
         delegated.release(token);
       }

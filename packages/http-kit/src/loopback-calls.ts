@@ -18,11 +18,17 @@ export class LoopbackCalls {
 
   constructor(private readonly app: () => RequestListener) {}
 
-  async post(path: string, token: string, body: unknown, signal: AbortSignal): Promise<LoopbackAnswer> {
+  async post(
+    path: string,
+    token: string,
+    body: unknown,
+    signal: AbortSignal,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<LoopbackAnswer> {
     const port = await (this.port ??= this.listen());
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { ...headers, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal,
     });

@@ -35,6 +35,12 @@ export interface ParamDoc {
   schema?: SchemaDoc;
 }
 
+export interface BatchRoute {
+  format: 'openai' | 'anthropic';
+  kind: 'text' | 'embedding' | 'moderation';
+  headers?: Readonly<Record<string, string>>;
+}
+
 export interface RouteDoc {
   method: HttpMethod;
   /** OpenAPI style: `/v1/videos/{id}`; a colon verb stays literal, `/v1beta/models/{model}:generateContent` */
@@ -56,8 +62,11 @@ export interface RouteDoc {
   };
   /** the error body shape(s) by ErrorShape name; several when a header picks the shape */
   errors?: string | readonly string[];
-  /** the route takes OpenAI batch lines (`url` of a line), serving models of this kind (docs/formats/batches.md) */
-  batchKind?: 'text' | 'embedding' | 'moderation';
+  /**
+   * The route takes batch lines (docs/formats/batches.md): of which batch format (OpenAI's `url` of a line, or
+   * Anthropic's message batches), serving models of which kind, sent with which headers besides the key.
+   */
+  batch?: BatchRoute;
 }
 
 /** A required path parameter as /openapi.json describes it. */

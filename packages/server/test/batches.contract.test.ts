@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { eventually } from '@gateway/testkit';
@@ -262,5 +263,81 @@ describe('the completion window (BATCH_COMPLETION_WINDOW_MS)', () => {
     } finally {
       await short.stop();
     }
+  });
+});
+
+describe('Anthropic message batches (@anthropic-ai/sdk) on the same engine', () => {
+  const anthropic = () => new Anthropic({ apiKey: BETA_KEY, baseURL: gw.url, maxRetries: 0 });
+  const ask = (text: string, model = 'claude-sonnet-4-5') => ({
+    model,
+    max_tokens: 64,
+    messages: [{ role: 'user' as const, content: text }],
+  });
+
+  async function ended(id: string) {
+    for (;;) {
+      const b = await anthropic().messages.batches.retrieve(id);
+      if (b.processing_status === 'ended') return b;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('creates, runs, lists, reads the results JSONL and deletes a batch', async () => {
+    const client = anthropic();
+    const created = await client.messages.batches.create({
+      requests: [
+        { custom_id: 'one', params: ask('first question') },
+        { custom_id: 'two', params: ask('second question') },
+        // passes the schema; only the call checks a thinking budget against max_tokens
+        { custom_id: 'bad', params: { ...ask('third'), thinking: { type: 'enabled', budget_tokens: 1024 } } },
+      ],
+    });
+    expect(created).toMatchObject({ type: 'message_batch', processing_status: 'in_progress', results_url: null });
+    expect(created.id).toMatch(/^msgbatch_/);
+    const done = await ended(created.id);
+    expect(done.request_counts).toEqual({ processing: 0, succeeded: 2, errored: 1, canceled: 0, expired: 0 });
+    expect(done.results_url).toBe(`https://gateway.test/v1/messages/batches/${created.id}/results`);
+    expect(done.ended_at).not.toBeNull();
+
+    // results_url names the public base URL; read it here through the gateway under test
+    const text = await fetch(`${gw.url}/v1/messages/batches/${created.id}/results`, { headers: { 'x-api-key': BETA_KEY } }).then((r) =>
+      r.text(),
+    );
+    const results = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(results.map((r) => [r.custom_id, r.result.type])).toEqual([
+      ['one', 'succeeded'],
+      ['two', 'succeeded'],
+      ['bad', 'errored'],
+    ]);
+    expect(results[0].result.message).toMatchObject({ type: 'message', role: 'assistant' });
+    expect(results[2].result.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+
+    const listed = await client.messages.batches.list({ limit: 100 });
+    expect(listed.data.map((b) => b.id)).toContain(created.id);
+    // the two formats keep to their own batches
+    expect((await beta.batches.list({ limit: 100 })).data.some((b) => b.id === created.id)).toBe(false);
+    await expect(beta.batches.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+
+    expect(await client.messages.batches.delete(created.id)).toEqual({ id: created.id, type: 'message_batch_deleted' });
+    await expect(client.messages.batches.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('refuses a request the key may not make, naming its index, in Anthropic shape, before any work', async () => {
+    const err = await anthropic()
+      .messages.batches.create({
+        requests: [
+          { custom_id: 'a', params: ask('hi') },
+          { custom_id: 'b', params: ask('hi', 'no-such-model') },
+        ],
+      })
+      .catch((e: unknown) => e as { status: number; error: { type: string; error: { type: string; message: string } } });
+    expect(err).toMatchObject({
+      status: 400,
+      error: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('requests.1.params') } },
+    });
+    expect(err.error.error.message).toContain('no-such-model');
   });
 });

@@ -122,10 +122,18 @@ export class KnexBatchStore implements BatchStore {
     const rows = await this.db('batches as b')
       .select('b.*', this.db.raw(COUNTS))
       .where('b.account_id', accountId)
-      .modify((w) => void (q.after && w.andWhere('b.id', '<', q.after)))
+      .andWhere('b.id', 'like', `${q.prefix}%`)
+      .modify((w) => {
+        if (q.after) w.andWhere('b.id', '<', q.after);
+        if (q.before) w.andWhere('b.id', '>', q.before);
+      })
       .orderBy('b.id', 'desc')
       .limit(q.limit);
     return rows.map(toBatch);
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.db('batches').where({ id, account_id: accountId }).delete();
   }
 
   async requestCancel(accountId: string, id: string, at: Date): Promise<Batch | null> {

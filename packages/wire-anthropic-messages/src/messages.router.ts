@@ -104,6 +104,7 @@ export const messagesRoutes = [
   route({
     method: 'post',
     path: '/v1/messages',
+    batch: { format: 'anthropic', kind: 'text', headers: { 'anthropic-version': '2023-06-01' } },
     summary: 'Create a message',
     description: 'With `"stream": true` the answer is named server-sent events (`message_start` … `message_stop`).',
     format: 'anthropic-messages',

@@ -16,7 +16,7 @@ export const chatRoutes = [
   route({
     method: 'post',
     path: '/v1/chat/completions',
-    batchKind: 'text',
+    batch: { format: 'openai', kind: 'text' },
     summary: 'Create a chat completion',
     description: 'With `"stream": true` the answer is server-sent `chat.completion.chunk` events ending with `data: [DONE]`.',
     format: 'openai-chat',

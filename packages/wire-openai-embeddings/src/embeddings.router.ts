@@ -46,7 +46,7 @@ export const embeddingsRoutes = [
   route({
     method: 'post',
     path: '/v1/embeddings',
-    batchKind: 'embedding',
+    batch: { format: 'openai', kind: 'embedding' },
     summary: 'Create embeddings',
     description:
       'One vector per input, in order. `encoding_format: "base64"` (what the `openai` SDK sends by default) answers little-endian float32 in base64 whatever the upstream returned; `dimensions` shortens each vector and renormalises it.',

@@ -42,7 +42,7 @@ export const moderationsRoutes = [
   route({
     method: 'post',
     path: '/v1/moderations',
-    batchKind: 'moderation',
+    batch: { format: 'openai', kind: 'moderation' },
     summary: 'Classify text and images against moderation categories',
     description:
       '`input`: a string, strings (one result each), or the text and `image_url` parts of one input. `model` defaults to `omni-moderation-latest`.',

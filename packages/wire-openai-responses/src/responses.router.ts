@@ -91,7 +91,7 @@ export const responsesRoutes = [
   route({
     method: 'post',
     path: '/v1/responses',
-    batchKind: 'text',
+    batch: { format: 'openai', kind: 'text' },
     summary: 'Create a response',
     description:
       'With `"stream": true` the answer is named server-sent events (`response.created` … `response.completed`). Stored unless `"store": false`.',

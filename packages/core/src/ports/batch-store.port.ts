@@ -14,8 +14,12 @@ export interface ClaimedLine {
 }
 
 export interface BatchListQuery {
+  /** only ids of this prefix (one batch format's) */
+  prefix: string;
   /** ids older than this one (newest first) */
   after?: string;
+  /** ids newer than this one (still newest first) */
+  before?: string;
   limit: number;
 }
 
@@ -29,6 +33,8 @@ export interface BatchStore {
   /** null when missing or another account's */
   get(accountId: string, id: string): Promise<Batch | null>;
   list(accountId: string, query: BatchListQuery): Promise<Batch[]>;
+  /** deletes the batch and its lines */
+  delete(accountId: string, id: string): Promise<void>;
   /** in_progress → cancelling; the batch as it is after (null when missing) */
   requestCancel(accountId: string, id: string, at: Date): Promise<Batch | null>;
   /**

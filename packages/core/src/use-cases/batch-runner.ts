@@ -1,4 +1,4 @@
-import { outputLine, succeeded, UNRUN, type Batch, type LineOutcome } from '../batch';
+import { batchFormatOf, outputLine, succeeded, UNRUN, type Batch, type LineOutcome } from '../batch';
 import type { BatchStore, ClaimedLine } from '../ports/batch-store.port';
 import type { Files } from './files';
 
@@ -146,8 +146,10 @@ export class BatchRunner {
       );
       return file.id;
     };
-    const outputFileId = await write(true, 'output');
-    const errorFileId = await write(false, 'error');
+    // an Anthropic batch's results are read from its lines (GET …/results), not from files
+    const files = batchFormatOf(batch.id) === 'openai';
+    const outputFileId = files ? await write(true, 'output') : null;
+    const errorFileId = files ? await write(false, 'error') : null;
     if (await this.deps.batches.finish(this.o.owner, batch.id, { status, outputFileId, errorFileId }, new Date(now))) {
       const ended = await this.deps.batches.get(batch.accountId, batch.id);
       if (ended) this.deps.onFinished?.(ended);

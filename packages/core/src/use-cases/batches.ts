@@ -1,6 +1,20 @@
 import type { Principal } from '../auth';
-import { BATCH_LIMITS, BatchLineReader, emptyBatchUsage, newBatchId, textLines, type Batch, type BatchEndpoints } from '../batch';
-import type { ModelCatalogue } from '../catalogue';
+import {
+  BATCH_LIMITS,
+  BatchLineReader,
+  batchFormatOf,
+  batchIdPrefix,
+  emptyBatchUsage,
+  newBatchId,
+  textLines,
+  type Batch,
+  type BatchEndpoints,
+  type BatchFormat,
+  type BatchLineError,
+  type BatchLineInput,
+  type LineOutcome,
+} from '../batch';
+import type { ModelCatalogue, ModelKind } from '../catalogue';
 import { GatewayError, invalid } from '../errors';
 import type { BatchListQuery, BatchStore } from '../ports/batch-store.port';
 import type { Files } from './files';
@@ -26,6 +40,8 @@ export interface BatchesDeps {
   windowMs?: number;
 }
 
+const ENDED = new Set<Batch['status']>(['completed', 'failed', 'expired', 'cancelled']);
+
 const notFound = (id: string) =>
   new GatewayError('not_found', `No batch found with id '${id}'.`, { code: 'batch_not_found', param: 'batch_id' });
 
@@ -42,8 +58,8 @@ export class Batches {
   }
 
   async create(principal: Principal, request: BatchCreate): Promise<Batch> {
-    const kind = this.deps.endpoints[request.endpoint];
-    if (!kind) throw invalid('invalid_endpoint', `"endpoint" must be one of ${Object.keys(this.deps.endpoints).join(', ')}.`, 'endpoint');
+    const kind = this.endpointKind(request.endpoint, 'openai');
+    if (!kind) throw invalid('invalid_endpoint', `"endpoint" must be one of ${this.endpointsOf('openai').join(', ')}.`, 'endpoint');
     if (request.completionWindow !== '24h')
       throw invalid('invalid_completion_window', '"completion_window" must be "24h".', 'completion_window');
     const content = await this.deps.files.content(principal, request.inputFileId).catch((e: unknown) => {
@@ -59,61 +75,137 @@ export class Batches {
       );
 
     const reader = new BatchLineReader(request.endpoint);
-    for await (const raw of textLines(content.open() as AsyncIterable<Uint8Array | string>)) {
-      const line = reader.push(raw);
-      if (!line) continue;
-      const model = line.body.model;
-      try {
-        resolveModel(this.deps.catalogue, principal, model, kind);
-      } catch (e) {
-        reader.refuse(line.line, e instanceof GatewayError ? e.code : 'invalid_model', (e as Error).message, 'body.model');
-        continue;
-      }
-      const refusal = await this.deps.checkBody(request.endpoint, line.body);
-      if (refusal) reader.refuse(line.line, 'invalid_request', refusal, 'body');
-    }
+    for await (const raw of textLines(content.open() as AsyncIterable<Uint8Array | string>))
+      await this.check(principal, reader, kind, reader.push(raw));
     const errors = reader.finish();
+    return this.store(principal, request, reader, errors, 'openai');
+  }
+
+  /**
+   * A batch whose requests come inline (Anthropic's `requests[{custom_id, params}]`): the same checks, but a refused
+   * request refuses the whole call (400, naming the request's index) instead of creating a failed batch.
+   */
+  async createInline(
+    principal: Principal,
+    request: { endpoint: string; requests: ReadonlyArray<{ custom_id: unknown; params: unknown }>; maxRequests: number },
+  ): Promise<Batch> {
+    const kind = this.endpointKind(request.endpoint, 'anthropic');
+    if (!kind) throw invalid('invalid_endpoint', `${request.endpoint} takes no batches.`);
+    const reader = new BatchLineReader(request.endpoint);
+    for (const [i, r] of request.requests.entries())
+      await this.check(
+        principal,
+        reader,
+        kind,
+        reader.pushRow({ custom_id: r.custom_id, method: 'POST', url: request.endpoint, body: r.params }, i + 1),
+      );
+    const [first] = reader.finish(request.maxRequests);
+    if (first) {
+      const at = first.line === null ? 'requests' : `requests.${first.line - 1}${first.param === 'custom_id' ? '.custom_id' : '.params'}`;
+      throw invalid(first.code, `${at}: ${first.message}`, at);
+    }
+    return this.store(principal, { inputFileId: '', endpoint: request.endpoint, completionWindow: '24h' }, reader, [], 'anthropic');
+  }
+
+  private endpointsOf(format: BatchFormat): string[] {
+    return Object.keys(this.deps.endpoints).filter((e) => this.deps.endpoints[e]!.format === format);
+  }
+
+  private endpointKind(endpoint: string, format: BatchFormat): ModelKind | undefined {
+    const e = this.deps.endpoints[endpoint];
+    return e?.format === format ? e.kind : undefined;
+  }
+
+  /** A parsed line's model (one the key may use, of the endpoint's kind) and body (its route's own check). */
+  private async check(principal: Principal, reader: BatchLineReader, kind: ModelKind, line: BatchLineInput | undefined): Promise<void> {
+    if (!line) return;
+    try {
+      resolveModel(this.deps.catalogue, principal, line.body.model, kind);
+    } catch (e) {
+      reader.refuse(line.line, e instanceof GatewayError ? e.code : 'invalid_model', (e as Error).message, 'body.model');
+      return;
+    }
+    const refusal = await this.deps.checkBody(reader.endpoint, line.body);
+    if (refusal) reader.refuse(line.line, 'invalid_request', refusal, 'body');
+  }
+
+  private async store(
+    principal: Principal,
+    request: BatchCreate,
+    reader: BatchLineReader,
+    errors: BatchLineError[],
+    format: BatchFormat,
+  ): Promise<Batch> {
     const now = this.now();
+    const failed = errors.length > 0;
     const batch: Batch = {
-      id: newBatchId(now),
+      id: newBatchId(now, format),
       accountId: principal.accountId,
       keyId: principal.keyId,
       endpoint: request.endpoint,
       inputFileId: request.inputFileId,
       completionWindow: request.completionWindow,
-      status: errors.length ? 'failed' : 'in_progress',
+      status: failed ? 'failed' : 'in_progress',
       metadata: request.metadata ?? null,
-      errors: errors.length ? errors : null,
+      errors: failed ? errors : null,
       outputFileId: null,
       errorFileId: null,
       createdAt: now,
-      inProgressAt: errors.length ? null : now,
+      inProgressAt: failed ? null : now,
       finalizingAt: null,
       completedAt: null,
-      failedAt: errors.length ? now : null,
+      failedAt: failed ? now : null,
       expiredAt: null,
       cancellingAt: null,
       cancelledAt: null,
       expiresAt: new Date(now.getTime() + (this.deps.windowMs ?? BATCH_LIMITS.completionWindowMs)),
-      counts: { total: errors.length ? 0 : reader.lines.length, completed: 0, failed: 0 },
+      counts: { total: failed ? 0 : reader.lines.length, completed: 0, failed: 0 },
       usage: emptyBatchUsage(),
     };
-    await this.deps.batches.create(batch, errors.length ? [] : reader.lines);
+    await this.deps.batches.create(batch, failed ? [] : reader.lines);
     return batch;
   }
 
-  async get(principal: Principal, id: string): Promise<Batch> {
-    const batch = await this.deps.batches.get(principal.accountId, id);
+  /** The batch, when it is the account's and of `format` (another format's id is a missing batch too). */
+  async get(principal: Principal, id: string, format: BatchFormat = 'openai'): Promise<Batch> {
+    const batch = batchFormatOf(id) === format ? await this.deps.batches.get(principal.accountId, id) : null;
     if (!batch) throw notFound(id);
     return batch;
   }
 
-  list(principal: Principal, query: BatchListQuery): Promise<Batch[]> {
-    return this.deps.batches.list(principal.accountId, { ...query, limit: Math.min(Math.max(1, query.limit), 100) });
+  /** An ended batch's lines in order with their outcomes (null: never run, cancelled or expired with the batch). */
+  async results(
+    principal: Principal,
+    id: string,
+    format: BatchFormat,
+  ): Promise<{ batch: Batch; outcomes: AsyncIterable<{ customId: string; outcome: LineOutcome | null }> }> {
+    const batch = await this.get(principal, id, format);
+    if (!ENDED.has(batch.status))
+      throw new GatewayError('conflict', `Batch ${id} is still ${batch.status}; its results are ready once it has ended.`, {
+        code: 'batch_not_ended',
+      });
+    return { batch, outcomes: this.deps.batches.outcomes(id) };
+  }
+
+  /** Deletes an ended batch and its lines (its usage rows stay). */
+  async delete(principal: Principal, id: string, format: BatchFormat): Promise<void> {
+    const batch = await this.get(principal, id, format);
+    if (!ENDED.has(batch.status))
+      throw invalid('batch_not_ended', `Batch ${id} is still ${batch.status}; cancel it and wait for it to end before deleting it.`);
+    await this.deps.batches.delete(principal.accountId, id);
+  }
+
+  list(principal: Principal, query: Omit<BatchListQuery, 'prefix'>, format: BatchFormat = 'openai', maxLimit = 100): Promise<Batch[]> {
+    return this.deps.batches.list(principal.accountId, {
+      ...query,
+      prefix: batchIdPrefix(format),
+      limit: Math.min(Math.max(1, query.limit), maxLimit + 1),
+    });
   }
 
   /** Stops new lines at once; the runner ends the batch `cancelled` when none is in flight. Ended batches stay as they are. */
-  async cancel(principal: Principal, id: string): Promise<Batch> {
+  async cancel(principal: Principal, id: string, format: BatchFormat = 'openai'): Promise<Batch> {
+    await this.get(principal, id, format);
     const batch = await this.deps.batches.requestCancel(principal.accountId, id, this.now());
     if (!batch) throw notFound(id);
     return batch;

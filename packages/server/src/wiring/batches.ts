@@ -18,7 +18,7 @@ export function wireBatches(ctx: WiringContext, files: Files, delegated: Delegat
     now: ctx.clock,
     windowMs: env.batches?.windowMs,
   });
-  const dispatch = loopbackLineDispatch(app, delegated);
+  const dispatch = loopbackLineDispatch(app, delegated, lines.headersOf);
   const perAccount = env.batches?.concurrencyPerAccount ?? 8;
   const owner = `${os.hostname()}:${process.pid}:${newId('', 4)}`;
   const runner = new BatchRunner(
