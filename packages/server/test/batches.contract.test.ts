@@ -333,11 +333,14 @@ describe('Anthropic message batches (@anthropic-ai/sdk) on the same engine', () 
           { custom_id: 'b', params: ask('hi', 'no-such-model') },
         ],
       })
-      .catch((e: unknown) => e as { status: number; error: { type: string; error: { type: string; message: string } } });
+      .then(
+        () => undefined,
+        (e: unknown) => e as { status: number; error: { type: string; error: { type: string; message: string } } },
+      );
     expect(err).toMatchObject({
       status: 400,
       error: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('requests.1.params') } },
     });
-    expect(err.error.error.message).toContain('no-such-model');
+    expect(err?.error.error.message).toContain('no-such-model');
   });
 });
