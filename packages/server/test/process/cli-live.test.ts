@@ -99,7 +99,7 @@ describeWithService('TEST_DATABASE_URL', 'CLI against running gateways on Postgr
   });
 
   it('keys:revoke makes the key fail with 401 on every instance within KEY_CACHE_TTL_MS, across restarts', async () => {
-    gateways.push(await startGatewayProcess(env), await startGatewayProcess(env));
+    gateways.push(...(await Promise.all([startGatewayProcess(env), startGatewayProcess(env)])));
     for (const g of gateways) expect((await chat(g.url, HOUSE_KEY)).status).toBe(200);
 
     const listed = await runCliProcess(['keys:list'], store);
