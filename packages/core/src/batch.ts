@@ -81,7 +81,7 @@ export const UNRUN = Object.freeze({
   interrupted: {
     kind: 'unrun',
     code: 'interrupted',
-    message: 'The gateway stopped while this request was in flight, after it had been sent twice; it was not sent again.',
+    message: 'The gateway stopped while this request was in flight; it was not sent again, so it cannot be answered or charged twice.',
   },
 } satisfies Record<string, LineOutcome>);
 

@@ -7,6 +7,7 @@ import {
   type BatchStore,
   type ClaimedLine,
   type LineOutcome,
+  UNRUN,
 } from '@gateway/core';
 import { date, json } from './row-values';
 import { enqueueDeliveries } from './webhook-outbox-sql';
@@ -195,24 +196,18 @@ export class KnexBatchStore implements BatchStore {
         });
       }
     }
-    return claimed;
+    return claimed.sort((x, y) => (x.batchId === y.batchId ? x.line - y.line : x.batchId < y.batchId ? -1 : 1));
   }
 
-  /** Lines whose runner's lease ran out: sent once → pending again; sent twice → answered `interrupted`. */
+  /** Lines whose runner's lease ran out (it died mid-call): answered `interrupted`, never sent again. */
   private async recoverLeases(now: Date): Promise<void> {
     await this.db('batch_lines')
       .where('status', 'running')
       .andWhere('lease_until', '<', now)
       .update({
-        status: this.db.raw("case when attempts >= 2 then 'done' else 'pending' end"),
-        ok: this.db.raw('case when attempts >= 2 then false else null end'),
-        outcome: this.db.raw('case when attempts >= 2 then ?::jsonb else null end', [
-          JSON.stringify({
-            kind: 'unrun',
-            code: 'interrupted',
-            message: 'The gateway stopped while this request was in flight, after it had been sent twice; it was not sent again.',
-          }),
-        ]),
+        status: 'done',
+        ok: false,
+        outcome: JSON.stringify(UNRUN.interrupted),
         lease_owner: null,
         lease_until: null,
       });

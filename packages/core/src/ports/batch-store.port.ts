@@ -39,8 +39,8 @@ export interface BatchStore {
   requestCancel(accountId: string, id: string, at: Date): Promise<Batch | null>;
   /**
    * Leases up to `limit` due pending lines of running batches (not past their window), never more than `perAccount`
-   * running at once for one account over every runner. First, a line whose lease ran out comes back: pending again
-   * after one send, ended as `interrupted` after two.
+   * running at once for one account over every runner. First, a line whose lease ran out (its runner died mid-call)
+   * ends as `interrupted`: it is never sent twice.
    */
   claimLines(opts: { owner: string; now: Date; leaseMs: number; limit: number; perAccount: number }): Promise<ClaimedLine[]>;
   /** keeps the leases of lines still running; lines no longer held are left alone */

@@ -38,6 +38,8 @@ export interface BatchRunnerDeps {
   onFinished?(batch: Batch): void;
 }
 
+const NEVER = new AbortController().signal;
+
 /** Codes of a budget refusal: the line ends in the error file without being sent (quota_exhausted). */
 const QUOTA_CODES = new Set(['quota_exhausted', 'insufficient_quota', 'budget_exceeded']);
 
@@ -50,7 +52,7 @@ function errorCodeOf(body: unknown): string | undefined {
  * The durable engine of batches: each round leases due lines (per-account concurrency over every instance), sends
  * each through the gateway's own route, stores its answer (a compare-and-set on the lease, so a line is answered
  * once), then writes the output and error files of the batches that are done. A line whose lease runs out (its
- * runner died) is sent again at most once more, else ends `interrupted` (the store's claim). Rate-limited lines wait
+ * runner died mid-call) ends `interrupted`, never sent twice (the store's claim). Rate-limited lines wait
  * and come back without failing; a budget refusal ends the line with `quota_exhausted`.
  */
 export class BatchRunner {
@@ -66,6 +68,7 @@ export class BatchRunner {
 
   /** One round; true when there was work (the caller polls again at once), false when idle. */
   async tick(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return false;
     const { batches } = this.deps;
     const now = new Date(this.now());
     const claimed = await batches.claimLines({
@@ -96,16 +99,16 @@ export class BatchRunner {
 
   private async run(line: ClaimedLine, signal: AbortSignal): Promise<void> {
     const { batches, dispatch } = this.deps;
-    if (this.o.lineDelayMs > 0) await new Promise((r) => setTimeout(r, this.o.lineDelayMs));
-    if (signal.aborted) return; // shutting down: the lease runs out and the line comes back
     const key = `${line.batchId}#${line.line}`;
+    if (this.o.lineDelayMs > 0) await new Promise((r) => setTimeout(r, this.o.lineDelayMs));
+    // shutting down before the line was sent: it goes back as it was
+    if (signal.aborted) return this.deps.batches.deferLine(this.o.owner, line, new Date(this.now()));
     let answer: LineAnswer;
     try {
-      answer = await dispatch.send(line, signal);
+      // a line in flight finishes even when the gateway is stopping: cut short, it could neither be answered nor sent again
+      answer = await dispatch.send(line, NEVER);
     } catch {
-      // shutting down mid-call: the lease runs out and the line counts as sent (sent again at most once more)
-      if (signal.aborted) return;
-      return this.defer(line, key);
+      return this.defer(line, key); // the gateway's own route did not answer: nothing was sent
     }
     const code = errorCodeOf(answer.body);
     if (answer.statusCode === 429 && !QUOTA_CODES.has(code ?? '')) return this.defer(line, key);
