@@ -117,6 +117,10 @@ describe('dashboard sessions: reach and lifetime', () => {
         'GET /v1/contents/generations/tasks/{id}',
         'GET /v1/contents/generations/tasks/{id}/events',
         'GET /v1/usage',
+        // the account's files (batch output files among them): read only
+        'GET /v1/files',
+        'GET /v1/files/{id}',
+        'GET /v1/files/{id}/content',
         'GET /v1/webhook_endpoints',
         'POST /v1/webhook_endpoints',
         'GET /v1/webhook_endpoints/{id}',
