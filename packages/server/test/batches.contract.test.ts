@@ -208,14 +208,16 @@ describe('OpenAI batches over the simulator', () => {
   });
 });
 
-describe('cancel', () => {
+describe('one line at a time: cancel and the budget', () => {
   let slow: TestGateway;
   let client: OpenAI;
   beforeAll(async () => {
     // one line at a time, each after a pause: a batch stays in progress long enough to cancel
     slow = await startTestGateway({
-      config: testConfigFile({ models: DEFAULT_CONFIG.models }),
-      env: { batches: { intervalMs: 50, concurrencyPerAccount: 1, lineDelayMs: 300 } },
+      config: withPricing(testConfigFile({ models: DEFAULT_CONFIG.models }), {
+        'sim-chat': { inputPerMillionTokens: 1000, outputPerMillionTokens: 1000 },
+      }),
+      env: { batches: { intervalMs: 50, concurrencyPerAccount: 1, lineDelayMs: 300 }, adminKey: ADMIN, keyCacheTtlMs: 0, quotaCacheMs: 0 },
     });
     await slow.startBackground();
     client = new OpenAI({ apiKey: BETA_KEY, baseURL: `${slow.url}/v1`, maxRetries: 0 });
@@ -240,6 +242,32 @@ describe('cancel', () => {
     expect(ran.length + unrun.length).toBe(6);
     for (const l of unrun) expect(l).toMatchObject({ response: null, error: { code: 'batch_cancelled' } });
     expect(done.request_counts!.total).toBe(6);
+  });
+
+  it("stops taking lines once the key's budget is used up: the rest end quota_exhausted in the error file, never sent", async () => {
+    const key = await request(slow.app)
+      .post('/admin/keys')
+      .set('Authorization', `Bearer ${ADMIN}`)
+      .send({ account: 'beta', group: 'vip', budget: { credit_limit: 0.01, period: 'daily' } });
+    expect(key.status).toBe(201);
+    const budgeted = new OpenAI({ apiKey: key.body.key, baseURL: `${slow.url}/v1`, maxRetries: 0 });
+    const lines = Array.from({ length: 4 }, (_, i) =>
+      line(`b${i}`, { model: 'sim-chat', messages: [{ role: 'user', content: `a question ${i}` }] }),
+    );
+    const b = await budgeted.batches.create({
+      input_file_id: (await upload(budgeted, lines)).id,
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+    });
+    const done = await settled(budgeted, b.id);
+    expect(done.status).toBe('completed');
+    const unrun = await jsonl(budgeted, done.error_file_id);
+    expect(unrun.length).toBeGreaterThanOrEqual(1);
+    for (const l of unrun) expect(l).toMatchObject({ response: null, error: { code: 'quota_exhausted' } });
+    expect((await jsonl(budgeted, done.output_file_id)).length + unrun.length).toBe(4);
+    await slow.usage.flush();
+    const sent = await slow.db.knex('usage_log').where({ batch_id: b.id, status: 'ok' });
+    expect(sent.length).toBe(4 - unrun.length);
   });
 });
 

@@ -41,7 +41,7 @@ export interface BatchRunnerDeps {
 const NEVER = new AbortController().signal;
 
 /** Codes of a budget refusal: the line ends in the error file without being sent (quota_exhausted). */
-const QUOTA_CODES = new Set(['quota_exhausted', 'insufficient_quota', 'budget_exceeded']);
+const QUOTA_CODES = new Set(['quota_exhausted', 'key_budget_exhausted']);
 
 function errorCodeOf(body: unknown): string | undefined {
   const e = (body as { error?: { code?: unknown; type?: unknown } } | null)?.error;
