@@ -72,7 +72,15 @@ describe('image decoding never stalls the gateway', () => {
   // The bound is the purpose (the loop is never held for the seconds a decode on it takes), not a latency target: those live
   // in the benchmarks. A decode on the loop would hold most probes for seconds; a single probe can lose the CPU to the
   // machine's other work, hence the percentile and a loose ceiling.
-  it('/healthz keeps answering (90th percentile within 300 ms, none over 3 s) while the largest accepted edit is processed', async () => {
+  it('/healthz keeps answering (90th percentile within 300 ms, or 3x its idle one on a busy machine; none over 3 s) while the largest accepted edit is processed', async () => {
+    // the same probes first with nothing in flight: on a loaded machine the bound grows with what the machine gives
+    const idle: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      await (await fetch(`${gw.url}/healthz`)).arrayBuffer();
+      idle.push(performance.now() - started);
+    }
+    const idleP90 = [...idle].sort((a, b) => a - b)[Math.floor(idle.length * 0.9)]!;
     const side = IMAGE_LIMITS.maxInputSide;
     const big = png(side, side);
     const pending = edit(Array.from({ length: IMAGE_LIMITS.maxEditImages }, () => big));
@@ -90,7 +98,7 @@ describe('image decoding never stalls the gateway', () => {
     // observed while the request was in flight, not before it started or after it ended
     expect(latencies.length).toBeGreaterThan(3);
     const sorted = [...latencies].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length * 0.9)]).toBeLessThan(300);
+    expect(sorted[Math.floor(sorted.length * 0.9)]).toBeLessThan(Math.max(300, 3 * idleP90));
     expect(sorted[sorted.length - 1]).toBeLessThan(3000);
   });
 });
