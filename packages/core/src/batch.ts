@@ -130,6 +130,11 @@ export function batchEvent(batchId: string, status: BatchStatus, at: Date): { id
   };
 }
 
+/** A batch that will change no more: its lines are all accounted for (its results can be read, it can be deleted). */
+const ENDED = new Set<BatchStatus>(['completed', 'failed', 'expired', 'cancelled']);
+export const batchEnded = (status: BatchStatus): boolean => ENDED.has(status);
+
+/** A line its endpoint answered 2xx: the output file; everything else goes to the error file. */
 export const succeeded = (o: LineOutcome): boolean => o.kind === 'answered' && o.statusCode >= 200 && o.statusCode < 300;
 
 /** The lines of a text stream (UTF-8), without their `\n` or `\r\n`; a last line without a newline included. */

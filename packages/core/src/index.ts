@@ -254,7 +254,7 @@ export { type TaskStatistics, type TaskStatusCount } from './ports/task-statisti
 export { FILE_LIMITS, type FilePurpose, type StoredFile } from './files';
 export { type FileListQuery, type FileStore } from './ports/file-store.port';
 export { Files, fileTooLarge } from './use-cases/files';
-export { batchEvent, UNRUN, type Batch, type BatchEndpoints, type BatchLineInput, type LineOutcome } from './batch';
+export { batchEnded, batchEvent, succeeded, UNRUN, type Batch, type BatchEndpoints, type BatchLineInput, type LineOutcome } from './batch';
 export { type BatchListQuery, type BatchStore, type ClaimedLine } from './ports/batch-store.port';
 export { Batches } from './use-cases/batches';
 export { BatchRunner, type LineDispatch } from './use-cases/batch-runner';

@@ -7,6 +7,7 @@ import {
   type BatchStore,
   type ClaimedLine,
   type LineOutcome,
+  succeeded,
   UNRUN,
 } from '@gateway/core';
 import { date, json } from './row-values';
@@ -48,8 +49,6 @@ function toBatch(r: Record<string, any>): Batch {
     usage: { inputTokens: input ?? 0, cachedTokens: cached ?? 0, outputTokens: output ?? 0, reasoningTokens: reasoning ?? 0 },
   };
 }
-
-const ok = (o: LineOutcome) => o.kind === 'answered' && o.statusCode >= 200 && o.statusCode < 300;
 
 /** A batch's end, to the account's webhook endpoints subscribed to its event, in the transaction that ended it. */
 async function announce(trx: Knex.Transaction, batchId: string, accountId: string, status: Batch['status'], at: Date): Promise<void> {
@@ -227,7 +226,7 @@ export class KnexBatchStore implements BatchStore {
   async finishLine(owner: string, l: Pick<ClaimedLine, 'batchId' | 'line'>, outcome: LineOutcome): Promise<boolean> {
     const rows = await this.db('batch_lines')
       .where({ batch_id: l.batchId, line: l.line, status: 'running', lease_owner: owner })
-      .update({ status: 'done', outcome: JSON.stringify(outcome), ok: ok(outcome), lease_owner: null, lease_until: null })
+      .update({ status: 'done', outcome: JSON.stringify(outcome), ok: succeeded(outcome), lease_owner: null, lease_until: null })
       .returning('line');
     return rows.length > 0;
   }

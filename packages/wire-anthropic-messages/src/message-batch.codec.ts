@@ -1,10 +1,9 @@
-import type { Batch, LineOutcome } from '@gateway/core';
+import { batchEnded, succeeded, type Batch, type LineOutcome } from '@gateway/core';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-const ENDED = new Set<Batch['status']>(['completed', 'failed', 'expired', 'cancelled']);
 
 function processingStatus(b: Batch): 'in_progress' | 'canceling' | 'ended' {
-  if (ENDED.has(b.status)) return 'ended';
+  if (batchEnded(b.status)) return 'ended';
   return b.cancellingAt ? 'canceling' : 'in_progress';
 }
 
@@ -43,7 +42,7 @@ export function encodeResult(customId: string, outcome: LineOutcome | null, batc
       const type = outcome.code === 'quota_exhausted' ? 'billing_error' : 'api_error';
       return { type: 'errored' as const, error: { type: 'error', error: { type, message: outcome.message } } };
     }
-    if (outcome.statusCode >= 200 && outcome.statusCode < 300) return { type: 'succeeded' as const, message: outcome.body };
+    if (succeeded(outcome)) return { type: 'succeeded' as const, message: outcome.body };
     return { type: 'errored' as const, error: outcome.body };
   })();
   return { custom_id: customId, result };

@@ -2,6 +2,7 @@ import type { Principal } from '../auth';
 import {
   BATCH_LIMITS,
   BatchLineReader,
+  batchEnded,
   batchFormatOf,
   batchIdPrefix,
   emptyBatchUsage,
@@ -39,8 +40,6 @@ export interface BatchesDeps {
   /** the completion window (24 h; BATCH_COMPLETION_WINDOW_MS shortens it for tests) */
   windowMs?: number;
 }
-
-const ENDED = new Set<Batch['status']>(['completed', 'failed', 'expired', 'cancelled']);
 
 const notFound = (id: string) =>
   new GatewayError('not_found', `No batch found with id '${id}'.`, { code: 'batch_not_found', param: 'batch_id' });
@@ -180,7 +179,7 @@ export class Batches {
     format: BatchFormat,
   ): Promise<{ batch: Batch; outcomes: AsyncIterable<{ customId: string; outcome: LineOutcome | null }> }> {
     const batch = await this.get(principal, id, format);
-    if (!ENDED.has(batch.status))
+    if (!batchEnded(batch.status))
       throw new GatewayError('conflict', `Batch ${id} is still ${batch.status}; its results are ready once it has ended.`, {
         code: 'batch_not_ended',
       });
@@ -190,7 +189,7 @@ export class Batches {
   /** Deletes an ended batch and its lines (its usage rows stay). */
   async delete(principal: Principal, id: string, format: BatchFormat): Promise<void> {
     const batch = await this.get(principal, id, format);
-    if (!ENDED.has(batch.status))
+    if (!batchEnded(batch.status))
       throw invalid('batch_not_ended', `Batch ${id} is still ${batch.status}; cancel it and wait for it to end before deleting it.`);
     await this.deps.batches.delete(principal.accountId, id);
   }
