@@ -141,6 +141,7 @@ export {
 } from './ports/task-repository.port';
 export { type CallContext, type TextModelPort } from './ports/text-model.port';
 export { type UsageLog, type UsageRow } from './ports/usage-log.port';
+export { type CachedAnswer, type CachePurge, type ResponseCacheStore } from './ports/response-cache-store.port';
 export {
   type AllAccountsUsageFilter,
   type DailyUsageTotal,
