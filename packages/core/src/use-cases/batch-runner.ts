@@ -39,6 +39,8 @@ export interface BatchRunnerDeps {
 }
 
 const NEVER = new AbortController().signal;
+const MAX_BACKOFF_MS = 60_000;
+const STALE_DEFERRALS_MS = 10 * MAX_BACKOFF_MS;
 
 /** Codes of a budget refusal: the line ends in the error file without being sent (quota_exhausted). */
 const QUOTA_CODES = new Set(['quota_exhausted', 'key_budget_exhausted']);
@@ -57,7 +59,8 @@ function errorCodeOf(body: unknown): string | undefined {
  */
 export class BatchRunner {
   private readonly now: () => number;
-  private readonly deferrals = new Map<string, number>();
+  /** deferrals so far of each waiting line, by batch then line; pruned when a line or its batch ends */
+  private readonly deferrals = new Map<string, { at: number; lines: Map<number, number> }>();
 
   constructor(
     private readonly deps: BatchRunnerDeps,
@@ -81,6 +84,7 @@ export class BatchRunner {
     if (claimed.length) await this.runAll(claimed, signal);
     const finished = await batches.claimFinished({ owner: this.o.owner, now: new Date(this.now()), leaseMs: this.o.leaseMs, limit: 10 });
     for (const batch of finished) await this.finalize(batch);
+    this.pruneStale();
     return claimed.length + finished.length > 0;
   }
 
@@ -99,7 +103,6 @@ export class BatchRunner {
 
   private async run(line: ClaimedLine, signal: AbortSignal): Promise<void> {
     const { batches, dispatch } = this.deps;
-    const key = `${line.batchId}#${line.line}`;
     if (this.o.lineDelayMs > 0) await new Promise((r) => setTimeout(r, this.o.lineDelayMs));
     // shutting down before the line was sent: it goes back as it was
     if (signal.aborted) return this.deps.batches.deferLine(this.o.owner, line, new Date(this.now()));
@@ -108,11 +111,11 @@ export class BatchRunner {
       // a line in flight finishes even when the gateway is stopping: cut short, it could neither be answered nor sent again
       answer = await dispatch.send(line, NEVER);
     } catch {
-      return this.defer(line, key); // the gateway's own route did not answer: nothing was sent
+      return this.defer(line); // the gateway's own route did not answer: nothing was sent
     }
     const code = errorCodeOf(answer.body);
-    if (answer.statusCode === 429 && !QUOTA_CODES.has(code ?? '')) return this.defer(line, key);
-    this.deferrals.delete(key);
+    if (answer.statusCode === 429 && !QUOTA_CODES.has(code ?? '')) return this.defer(line);
+    this.forget(line);
     const outcome: LineOutcome =
       code && QUOTA_CODES.has(code)
         ? { kind: 'unrun', code: 'quota_exhausted', message: 'The budget of the account or key was used up before this request ran.' }
@@ -120,15 +123,41 @@ export class BatchRunner {
     await batches.finishLine(this.o.owner, line, outcome);
   }
 
-  private async defer(line: ClaimedLine, key: string): Promise<void> {
-    const n = (this.deferrals.get(key) ?? 0) + 1;
-    this.deferrals.set(key, n);
-    const wait = Math.min(60_000, this.o.backoffMs * 2 ** (n - 1));
+  /** lines waiting to come back after a deferral (the backoff's memory) */
+  get deferredLines(): number {
+    let n = 0;
+    for (const b of this.deferrals.values()) n += b.lines.size;
+    return n;
+  }
+
+  private async defer(line: ClaimedLine): Promise<void> {
+    const b = this.deferrals.get(line.batchId) ?? { at: 0, lines: new Map<number, number>() };
+    const n = (b.lines.get(line.line) ?? 0) + 1;
+    b.lines.set(line.line, n);
+    b.at = this.now();
+    this.deferrals.set(line.batchId, b);
+    const wait = Math.min(MAX_BACKOFF_MS, this.o.backoffMs * 2 ** (n - 1));
     await this.deps.batches.deferLine(this.o.owner, line, new Date(this.now() + wait));
+  }
+
+  private forget(line: ClaimedLine): void {
+    const b = this.deferrals.get(line.batchId);
+    if (b?.lines.delete(line.line) && !b.lines.size) this.deferrals.delete(line.batchId);
+  }
+
+  /**
+   * A batch that ended on another instance, or whose waiting lines another runner took, leaves its entries here: a
+   * deferred line is due within a minute, so a batch with no deferral for ten is dropped (at worst a line's backoff
+   * starts again at `backoffMs`).
+   */
+  private pruneStale(): void {
+    const cutoff = this.now() - STALE_DEFERRALS_MS;
+    for (const [id, b] of this.deferrals) if (b.at < cutoff) this.deferrals.delete(id);
   }
 
   /** Writes the output file (answered 2xx) and the error file (the rest), in line order, then ends the batch. */
   private async finalize(batch: Batch): Promise<void> {
+    this.deferrals.delete(batch.id);
     const now = this.now();
     const unanswered = batch.counts.completed + batch.counts.failed < batch.counts.total;
     const unrun = batch.cancellingAt ? UNRUN.cancelled : UNRUN.expired;
