@@ -16,6 +16,7 @@ export {
   fakeVideoCatalogue,
   FakeVideoModel,
   InMemoryContentStore,
+  InMemoryResponseCacheStore,
   InMemoryConversationStore,
   InMemoryTaskRepository,
   ManualClock,

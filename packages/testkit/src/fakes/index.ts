@@ -5,3 +5,4 @@ export { DEFAULT_PLAN, fakeArtifact, type FakeStep, FakeVideoModel, type FakeVid
 export { MemoryUsageLog } from './memory-usage-log';
 export { ManualClock } from './manual-clock';
 export { ALPHA, BETA, createFakeVideoEngine, fakeVideoCatalogue } from './fake-video-engine';
+export { InMemoryResponseCacheStore } from './in-memory-response-cache';
