@@ -25,8 +25,12 @@ export interface KeySettings {
   /** model ids the key may call, a subset of its group's; null = the whole group */
   models: string[] | null;
   limits: KeyLimits;
+  /** MCP servers and tools the key may use (mcp-allow-list.ts), within its group's; absent or null = the group's */
+  mcp?: string[] | null;
   /** absent: `account` */
   tasks?: TaskScope;
+  /** the key's own guardrail ids, run after its group's (which it cannot drop); absent or null = none */
+  guardrails?: string[] | null;
 }
 
 export const NO_KEY_LIMITS: KeyLimits = Object.freeze({ requestsPerMinute: null, tokensPerMinute: null, concurrentStreams: null });

@@ -65,6 +65,10 @@ export interface UsageRow {
 }
 
 export interface UsageLog {
+  /** an MCP tool call: the bytes of the result it answered */
+  bytes?: number;
+  /** the guardrails that matched (id, mode, phase, action), never what they matched (docs/guardrails.md) */
+  guardrails?: GuardrailHit[] | null;
   /** Must not throw; may buffer. */
   record(row: UsageRow): void;
   /** Writes what is buffered. */

@@ -49,6 +49,8 @@ function principalOf(record: ApiKeyRecord, now: () => Date): Principal {
     role: record.role,
     models: record.models,
     limits: record.limits,
+    ...(record.mcp ? { mcp: record.mcp } : {}),
     ...(record.tasks === 'own' ? { tasks: 'own' as const } : {}),
+    ...(record.guardrails?.length ? { guardrails: record.guardrails } : {}),
   };
 }
