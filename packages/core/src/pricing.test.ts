@@ -1,5 +1,5 @@
 import type { ModelSpec } from './catalogue';
-import { missingPrice, settleDeliveredVideo, videoCost } from './pricing';
+import { missingPrice, settleDeliveredVideo, textCost, videoCost } from './pricing';
 
 const video = (pricing?: ModelSpec['pricing']): ModelSpec => ({
   id: 'v',
@@ -86,5 +86,27 @@ describe('billing on what was delivered (settleDeliveredVideo)', () => {
       charge: 0,
       refund: 0,
     });
+  });
+});
+
+describe('provider prompt caching in text prices (textCost)', () => {
+  const text = (pricing: ModelSpec['pricing']): ModelSpec => ({ id: 't', kind: 'text', deployments: [], pricing });
+  const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, totalTokens: 2_000_000 };
+
+  it('prices cached reads and cache writes by their own fields, the other input tokens at the input price', () => {
+    const m = text({
+      inputPerMillionTokens: 10,
+      outputPerMillionTokens: 20,
+      cachedInputPerMillionTokens: 1,
+      cacheWritePerMillionTokens: 12.5,
+    });
+    expect(textCost(m, usage)).toBe(30);
+    // 600k plain input + 300k read + 100k written
+    expect(textCost(m, { ...usage, cachedInputTokens: 300_000, cacheCreationInputTokens: 100_000 })).toBe(6 + 0.3 + 1.25 + 20);
+  });
+
+  it('without the fields, cached and written tokens cost the input price', () => {
+    const m = text({ inputPerMillionTokens: 10, outputPerMillionTokens: 20 });
+    expect(textCost(m, { ...usage, cachedInputTokens: 300_000, cacheCreationInputTokens: 100_000 })).toBe(30);
   });
 });

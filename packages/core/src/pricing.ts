@@ -9,6 +9,10 @@ export interface ModelPricing {
   /** text input; also what embeddings and moderation are priced by */
   inputPerMillionTokens?: number;
   outputPerMillionTokens?: number;
+  /** text input read from the provider's prompt cache (default: the input price) */
+  cachedInputPerMillionTokens?: number;
+  /** text input written to the provider's prompt cache (default: the input price) */
+  cacheWritePerMillionTokens?: number;
   perImage?: number;
   /** per second of video, by resolution */
   perVideoSecond?: Partial<Record<'480p' | '720p' | '1080p' | '4k', number>>;
@@ -58,9 +62,18 @@ export function pricingOf(model: ModelSpec): ModelPricing {
   return model.pricing ?? {};
 }
 
+/**
+ * A text call's credits. Input tokens read from or written to the provider's prompt cache (a subset of inputTokens)
+ * are priced by their own fields, each defaulting to the input price; the rest at the input price.
+ */
 export function textCost(model: ModelSpec, usage: Usage): number {
   const p = pricingOf(model);
-  return round(((p.inputPerMillionTokens ?? 0) * usage.inputTokens + (p.outputPerMillionTokens ?? 0) * usage.outputTokens) / 1e6);
+  const input = p.inputPerMillionTokens ?? 0;
+  const cached = Math.max(0, usage.cachedInputTokens ?? 0);
+  const written = Math.max(0, usage.cacheCreationInputTokens ?? 0);
+  const plain = Math.max(0, usage.inputTokens - cached - written);
+  const inputCost = input * plain + (p.cachedInputPerMillionTokens ?? input) * cached + (p.cacheWritePerMillionTokens ?? input) * written;
+  return round((inputCost + (p.outputPerMillionTokens ?? 0) * usage.outputTokens) / 1e6);
 }
 
 /** What a metered call costs: its kind's one price times the units it used. */

@@ -77,6 +77,8 @@ export const configSchema = {
           pricing: closed({
             inputPerMillionTokens: PRICE,
             outputPerMillionTokens: PRICE,
+            cachedInputPerMillionTokens: PRICE,
+            cacheWritePerMillionTokens: PRICE,
             perImage: PRICE,
             perVideoSecond: closed({ '480p': PRICE, '720p': PRICE, '1080p': PRICE, '4k': PRICE }),
             perMillionCharacters: PRICE,
