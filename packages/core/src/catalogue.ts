@@ -74,12 +74,16 @@ export interface ModelSpec {
   pricing?: import('./pricing').ModelPricing;
   /** provider-specific options, opaque to the core */
   options?: Record<string, unknown>;
+  /** the response cache for this model (response-cache.ts); wins over its group's */
+  cache?: import('./response-cache').CacheConfig;
 }
 
 export interface Group {
   name: string;
   /** model ids, or "*" for every model */
   models: string[];
+  /** the response cache for the group's models that set none themselves (response-cache.ts) */
+  cache?: import('./response-cache').CacheConfig;
 }
 
 /** The part of a caller that decides which models it sees: its key's group and the key's optional allowlist. */
@@ -122,6 +126,10 @@ export class ModelCatalogue {
     if (own) return own;
     const target = this.aliases.target(modelId);
     return target === undefined ? undefined : this.models.get(target);
+  }
+
+  group(name: string): Group | undefined {
+    return this.groups.get(name);
   }
 
   hasGroup(name: string): boolean {

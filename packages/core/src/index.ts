@@ -190,6 +190,7 @@ export { VideoWorker, type VideoWorkerOptions } from './use-cases/video-worker';
 export { ContentSharingCheck } from './use-cases/content-sharing-check';
 export { workerLoop } from './use-cases/worker-loop';
 export { missingPrice, type ModelPricing } from './pricing';
+export { cacheDirectives, type CacheConfig, type CacheDirectives, type CacheStatus } from './response-cache';
 export { Billing, type BudgetStatus } from './use-cases/billing';
 export { CLI_AUDIT_CONTEXT, DEFAULT_MAX_KEYS_PER_ACCOUNT, KeyAdministration } from './use-cases/key-administration';
 export { CatalogueAdministration } from './use-cases/catalogue-administration';

@@ -24,6 +24,8 @@ export interface ModelPricing {
   perThousandSearches?: number;
   /** what a batch line pays of each price above (default 1: as a live request) */
   batchMultiplier?: number;
+  /** what an answer served from the response cache pays of the normal price (default 0: free) */
+  cacheHitMultiplier?: number;
 }
 
 /** The model as a batch line of `principal` is priced: every price times `batchMultiplier` (a live call: unchanged). */

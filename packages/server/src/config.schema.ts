@@ -10,6 +10,19 @@ const NAME = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' } as const;
 const POSITIVE_INT = { type: 'integer', minimum: 1 } as const;
 const PRICE = { type: 'number', minimum: 0 } as const;
 
+/** `cache` on a model or a group (docs/cache.md) */
+const CACHE = {
+  type: 'object',
+  required: ['ttlSeconds'],
+  additionalProperties: false,
+  properties: {
+    ttlSeconds: { type: 'integer', minimum: 1, maximum: 31_536_000 },
+    scope: { enum: ['account', 'key'] },
+    anyTemperature: { type: 'boolean' },
+    toolCalls: { type: 'boolean' },
+  },
+} as const;
+
 const deployment = {
   type: 'object',
   required: ['provider'],
@@ -85,8 +98,10 @@ export const configSchema = {
             perAudioMinute: PRICE,
             perThousandSearches: PRICE,
             batchMultiplier: { type: 'number', exclusiveMinimum: 0, maximum: 10 },
+            cacheHitMultiplier: { type: 'number', minimum: 0, maximum: 10 },
           }),
           options: { type: 'object' },
+          cache: CACHE,
         },
       },
     },
@@ -99,6 +114,7 @@ export const configSchema = {
         properties: {
           name: NAME,
           models: { type: 'array', items: { type: 'string' } },
+          cache: CACHE,
         },
       },
     },

@@ -4,6 +4,7 @@ import {
   DEFAULT_BREAKER_OPTIONS,
   missingPrice,
   ModelCatalogue,
+  type CacheConfig,
   type CircuitBreakerOptions,
   type Deployment,
   type Group,
@@ -46,6 +47,7 @@ export interface ModelConfig {
   image?: Record<string, unknown>;
   pricing?: ModelPricing;
   options?: Record<string, unknown>;
+  cache?: CacheConfig;
 }
 
 export interface GatewayConfigFile {
@@ -170,6 +172,7 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
       pricing: m.pricing,
       deployments,
       options: m.options,
+      ...(m.cache ? { cache: m.cache } : {}),
     });
     const unpriced = missingPrice(models[models.length - 1]!); // pricing fails closed (core billing.ts)
     if (unpriced) throw new ConfigError(source, `${at}.pricing`, unpriced);

@@ -30,6 +30,7 @@ export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
     audio_seconds: r.audioSeconds ?? null,
     search_units: r.searchUnits ?? null,
     estimated: r.estimated ?? null,
+    cache_hit: r.cacheHit ?? null,
     warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
     video_requested_seconds: r.video?.requested.seconds ?? null,
     video_requested_resolution: r.video?.requested.resolution ?? null,
@@ -56,12 +57,13 @@ export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
 }
 
 /** The metered kinds' units, on the rows that have them (text, image and video rows show none). */
-function units(r: Record<string, any>): Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated'> {
-  const out: Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated'> = {};
+function units(r: Record<string, any>): Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated' | 'cacheHit'> {
+  const out: Pick<UsageRecord, 'characters' | 'audioSeconds' | 'searchUnits' | 'estimated' | 'cacheHit'> = {};
   if (num(r.characters) !== undefined) out.characters = num(r.characters);
   if (num(r.audio_seconds) !== undefined) out.audioSeconds = num(r.audio_seconds);
   if (num(r.search_units) !== undefined) out.searchUnits = num(r.search_units);
   if (r.estimated !== null && r.estimated !== undefined) out.estimated = Boolean(r.estimated);
+  if (r.cache_hit) out.cacheHit = true;
   return out;
 }
 

@@ -41,6 +41,8 @@ export interface UsageRow {
   searchUnits?: number;
   /** the token counts are the gateway's own estimate: the upstream reported none */
   estimated?: boolean;
+  /** the answer came from the gateway's response cache (no upstream call): priced at the model's cacheHitMultiplier */
+  cacheHit?: boolean;
   latencyMs?: number;
   ttftMs?: number | null;
   taskId?: string | null;

@@ -33,6 +33,7 @@ import * as m034 from './034-task-insert-notify';
 import * as m035 from './035-usage-units';
 import * as m036 from './036-files';
 import * as m037 from './037-batches';
+import * as m038 from './038-response-cache';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -81,6 +82,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['035-usage-units', m035],
   ['036-files', m036],
   ['037-batches', m037],
+  ['038-response-cache', m038],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {
