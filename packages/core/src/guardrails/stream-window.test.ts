@@ -1,0 +1,106 @@
+import type { TextDetector } from './detectors-findings';
+import { piiDetector } from './pii-detector';
+import { regexDetector } from './regex-detector';
+import { StreamWindow } from './stream-window';
+
+/** Feeds `deltas`, returns what was released and the finding that stopped the stream. */
+function run(detector: TextDetector, deltas: string[], holdback?: number) {
+  const w = new StreamWindow(detector, holdback);
+  let released = '';
+  for (const d of deltas) {
+    const step = w.push(d);
+    released += step.release;
+    if (step.finding) return { released, finding: step.finding };
+  }
+  const last = w.end();
+  return { released: released + last.release, finding: last.finding };
+}
+
+const chars = (s: string) => [...s];
+
+describe('StreamWindow', () => {
+  it('releases a clean stream whole, holding back at most `holdback` characters at any time', () => {
+    const text = 'lorem ipsum dolor sit amet, '.repeat(40);
+    const w = new StreamWindow(piiDetector(), 256);
+    let released = '';
+    let fed = 0;
+    for (const d of text.match(/.{1,7}/gs)!) {
+      fed += d.length;
+      released += w.push(d).release;
+      expect(fed - released.length).toBeLessThanOrEqual(256);
+    }
+    expect(released + w.end().release).toBe(text);
+  });
+
+  it('finds an e-mail address sent one character at a time and releases nothing of it', () => {
+    const text = 'write to bob.smith@example.com today';
+    const { released, finding } = run(piiDetector(), chars(text));
+    expect(released).toBe('write to ');
+    expect(finding).toEqual({ start: 9, end: 30, kind: 'email', placeholder: '[EMAIL]' });
+  });
+
+  it('finds a match split over chunk boundaries when the text before it is longer than the holdback', () => {
+    const prefix = 'x'.repeat(1000) + ' ';
+    const deltas = [prefix.slice(0, 600), prefix.slice(600) + 'the proj', 'ect ti', 'tan is on'];
+    const { released, finding } = run(regexDetector(['project titan']), deltas, 256);
+    expect(released).toBe(`${prefix}the `);
+    expect(finding).toMatchObject({ start: 1005, end: 1018, kind: 'regex' });
+  });
+
+  it('finds a match straddling the holdback boundary, fed one character at a time, with a small holdback', () => {
+    const text = `${'a '.repeat(30)}card 4111 1111 1111 1111 ok`;
+    const { released, finding } = run(piiDetector(['card']), chars(text), 24);
+    expect(released).toBe(`${'a '.repeat(30)}card `);
+    expect(text.slice(finding!.start, finding!.end)).toBe('4111 1111 1111 1111');
+  });
+
+  it('waits for a match at the end of what has arrived: it may grow (an address half sent)', () => {
+    const w = new StreamWindow(piiDetector(['email']), 256);
+    expect(w.push('mail bob@example.co')).toEqual({ release: '' });
+    const step = w.push('m.au and more');
+    expect(step.release).toBe('mail ');
+    expect(step.finding).toMatchObject({ start: 5, end: 23 });
+  });
+
+  it('reports a growing match once holding it would exceed the holdback', () => {
+    const w = new StreamWindow(regexDetector(['z+']), 8);
+    let released = '';
+    let step = w.push('ab');
+    for (let i = 0; i < 20 && !step.finding; i++) {
+      released += step.release;
+      step = w.push('z');
+    }
+    released += step.release;
+    expect(released).toBe('ab');
+    expect(step.finding).toMatchObject({ start: 2 });
+  });
+
+  it('scans the rest on end(): a match in the last held characters is still found', () => {
+    const { released, finding } = run(piiDetector(), ['SSN is 123-', '45-6789']);
+    expect(released).toBe('SSN is ');
+    expect(finding).toMatchObject({ kind: 'ssn', start: 7, end: 18 });
+  });
+
+  it('releases nothing after a finding', () => {
+    const w = new StreamWindow(regexDetector(['secret']), 4);
+    expect(w.push('a secret b').finding).toBeDefined();
+    expect(w.push('more text')).toEqual({ release: '' });
+    expect(w.end()).toEqual({ release: '' });
+  });
+
+  it('never splits a surrogate pair between release and hold', () => {
+    const w = new StreamWindow(regexDetector(['nothing']), 3);
+    const step = w.push('ab😀cd');
+    // 'ab😀cd' is 6 code units; the cut at 3 would fall inside the emoji
+    expect(step.release).toBe('ab');
+    expect(w.end().release).toBe('😀cd');
+  });
+
+  it('scans only the held window and the delta on each push, not the whole stream', () => {
+    const scanned: number[] = [];
+    const counting: TextDetector = { find: (t) => (scanned.push(t.length), []) };
+    const w = new StreamWindow(counting, 256);
+    for (let i = 0; i < 2000; i++) w.push('abcde');
+    expect(Math.max(...scanned)).toBeLessThanOrEqual(256 + 5);
+  });
+});
