@@ -353,6 +353,24 @@ describe('Anthropic message batches (@anthropic-ai/sdk) on the same engine', () 
     await expect(client.messages.batches.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('pages the list newest first: after_id gives the page after the cursor, before_id the page just before it', async () => {
+    const client = anthropic();
+    for (const n of [1, 2, 3, 4]) await client.messages.batches.create({ requests: [{ custom_id: `p${n}`, params: ask('page me') }] });
+    // the account's whole list, whatever other tests left in it: the pages are checked against it
+    const all = (await client.messages.batches.list({ limit: 1000 })).data.map((b) => b.id);
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    const at = all.length - 1;
+    const back = await client.messages.batches.list({ before_id: all[at], limit: 2 });
+    expect(back.data.map((b) => b.id)).toEqual(all.slice(at - 2, at));
+    expect(back).toMatchObject({ first_id: all[at - 2], last_id: all[at - 1], has_more: at - 2 > 0 });
+    const top = await client.messages.batches.list({ before_id: all[2], limit: 2 });
+    expect(top.data.map((b) => b.id)).toEqual(all.slice(0, 2));
+    expect(top.has_more).toBe(false);
+    const on = await client.messages.batches.list({ after_id: all[0], limit: 2 });
+    expect(on.data.map((b) => b.id)).toEqual(all.slice(1, 3));
+    expect(on.has_more).toBe(all.length > 3);
+  });
+
   it('refuses a request the key may not make, naming its index, in Anthropic shape, before any work', async () => {
     const err = await anthropic()
       .messages.batches.create({

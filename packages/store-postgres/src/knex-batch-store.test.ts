@@ -113,6 +113,17 @@ describeOnTestDatabases((target) =>
       expect(await store.list('acct-other', { prefix: 'batch_', limit: 10 })).toEqual([]);
     });
 
+    it('lists newest first: after pages on, before gives the page just before the cursor', async () => {
+      for (const n of [1, 2, 3, 4, 5]) await store.create(batch(`batch_list${n}`, 'acct-list', 0), []);
+      const ids = async (q: { after?: string; before?: string; limit: number }) =>
+        (await store.list('acct-list', { prefix: 'batch_', ...q })).map((b) => b.id.slice('batch_list'.length));
+      expect(await ids({ limit: 2 })).toEqual(['5', '4']);
+      expect(await ids({ after: 'batch_list4', limit: 2 })).toEqual(['3', '2']);
+      expect(await ids({ before: 'batch_list2', limit: 2 })).toEqual(['4', '3']);
+      expect(await ids({ before: 'batch_list4', limit: 2 })).toEqual(['5']);
+      expect(await ids({ before: 'batch_list1', after: 'batch_list5', limit: 10 })).toEqual(['4', '3', '2']);
+    });
+
     it('a cancelled batch stops giving lines', async () => {
       await store.create(batch('batch_e', 'acct-e', 3), lines(3));
       expect((await store.requestCancel('acct-e', 'batch_e', NOW))!.status).toBe('cancelling');

@@ -119,6 +119,7 @@ export class KnexBatchStore implements BatchStore {
   }
 
   async list(accountId: string, q: BatchListQuery): Promise<Batch[]> {
+    // paging back (before): the ids closest above the cursor, so the page is the one immediately before it
     const rows = await this.db('batches as b')
       .select('b.*', this.db.raw(COUNTS))
       .where('b.account_id', accountId)
@@ -127,8 +128,9 @@ export class KnexBatchStore implements BatchStore {
         if (q.after) w.andWhere('b.id', '<', q.after);
         if (q.before) w.andWhere('b.id', '>', q.before);
       })
-      .orderBy('b.id', 'desc')
+      .orderBy('b.id', q.before ? 'asc' : 'desc')
       .limit(q.limit);
+    if (q.before) rows.reverse();
     return rows.map(toBatch);
   }
 

@@ -35,7 +35,12 @@ interface CreateBody {
 }
 
 const listParams = [
-  { name: 'before_id', in: 'query', description: 'Batches newer than this one.', schema: { type: 'string', maxLength: 128 } },
+  {
+    name: 'before_id',
+    in: 'query',
+    description: 'The page of batches just before (newer than) this one.',
+    schema: { type: 'string', maxLength: 128 },
+  },
   { name: 'after_id', in: 'query', description: 'Batches older than this one.', schema: { type: 'string', maxLength: 128 } },
   {
     name: 'limit',
@@ -100,7 +105,9 @@ export const messageBatchesRoutes = [
         'anthropic',
         1000,
       );
-      const data = page.slice(0, limit).map((b) => encode(deps, req, b));
+      // the extra row says whether more lie in the direction asked: past the last row, or (before_id) above the first
+      const rows = query.before_id ? page.slice(-limit) : page.slice(0, limit);
+      const data = rows.map((b) => encode(deps, req, b));
       res.json({ data, has_more: page.length > limit, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
     },
   }),

@@ -18,7 +18,7 @@ export interface BatchListQuery {
   prefix: string;
   /** ids older than this one (newest first) */
   after?: string;
-  /** ids newer than this one (still newest first) */
+  /** ids newer than this one: the `limit` closest to it (the page just before it), still newest first */
   before?: string;
   limit: number;
 }
