@@ -51,3 +51,4 @@ export { providerSecrets, redactingPorts } from './redacting-ports';
 export { ADAPTER_CONTRACT_VERSION, type AdapterDescriptor, type AdapterEnvironment, type AdapterKit } from './adapter-contract';
 export { AdapterModules } from './adapter-modules';
 export { importEsm } from './esm-import';
+export { McpHttpClient } from './mcp/mcp-http-client';

@@ -1,5 +1,6 @@
 import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES, MODEL_KINDS } from '@gateway/core';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
+import { MCP_LIST_SCHEMA, MCP_SERVER_SCHEMA } from './config-mcp';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
 
@@ -148,6 +149,7 @@ export const configSchema = {
           type: 'object',
           additionalProperties: {
             oneOf: [
+          mcp: MCP_LIST_SCHEMA,
               { type: 'object', required: ['platformAdmin'], additionalProperties: false, properties: { platformAdmin: { const: true } } },
               {
                 type: 'object',
@@ -173,3 +175,4 @@ export const configSchema = {
     }),
   },
 } as const;
+    mcpServers: { type: 'array', items: MCP_SERVER_SCHEMA },

@@ -19,6 +19,7 @@ import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
 import type { ProviderType } from './provider-table';
 import { shortConfigKey } from './config-keys';
+import { checkMcpConfig, type McpConfig, type McpServerConfig } from './config-mcp';
 
 /** One `providers[]` entry: what every provider factory takes, plus its id and type. */
 export interface ProviderConfig extends ProviderEntry {
@@ -53,8 +54,10 @@ export interface ModelConfig {
 export interface GatewayConfigFile {
   providers: ProviderConfig[];
   models: ModelConfig[];
-  groups: Group[];
-  keys?: Array<{ key: string; account: string; group: string; role?: 'admin' | 'member' }>;
+  groups: Array<Group & { mcp?: string[] }>;
+  keys?: Array<{ key: string; account: string; group: string; role?: 'admin' | 'member'; mcp?: string[] }>;
+  /** upstream MCP servers behind POST /mcp (docs/mcp.md) */
+  mcpServers?: McpServerConfig[];
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
   /** per-deployment circuit breaker thresholds (docs/routing.md); unset fields keep the defaults */
   circuitBreaker?: Partial<CircuitBreakerOptions>;
@@ -71,6 +74,8 @@ export interface GatewayConfig {
   /** concurrentStreamsPerKey: streaming responses open at once per key (0 = unlimited) */
   limits: { maxActiveTasksPerAccount: number; requestsPerMinutePerKey: number; concurrentStreamsPerKey: number };
   circuitBreaker: CircuitBreakerOptions;
+  /** the MCP servers and the groups' allow-lists (config-mcp.ts) */
+  mcp: McpConfig;
 }
 
 export class ConfigError extends Error {
@@ -195,6 +200,9 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
       throw new ConfigError(source, `sso.roles.${value}.group`, `unknown group "${m.group ?? 'default'}"`);
   const shortKey = shortConfigKey(file.keys);
   if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
+  const mcp = checkMcpConfig(file, env, (field, problem) => {
+    throw new ConfigError(source, field, problem);
+  });
   const circuitBreaker = { ...DEFAULT_BREAKER_OPTIONS, ...file.circuitBreaker };
   if (circuitBreaker.minimumCalls > circuitBreaker.windowSize) {
     throw new ConfigError(source, 'circuitBreaker.minimumCalls', `must not exceed windowSize (${circuitBreaker.windowSize})`);
@@ -210,6 +218,7 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
       concurrentStreamsPerKey: file.limits?.concurrentStreamsPerKey ?? 0,
     },
     circuitBreaker,
+    mcp,
   };
 }
 

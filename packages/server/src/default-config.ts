@@ -47,6 +47,8 @@ export const DEFAULT_CONFIG: GatewayConfigFile = {
   ],
   groups: [{ name: 'default', models: ['*'] }],
   keys: [],
+  // the built-in MCP server: echo, get_weather, generate_image (docs/mcp.md)
+  mcpServers: [{ id: 'sim', url: 'builtin:simulator' }],
 };
 
 export const DEMO_ACCOUNT = 'demo';

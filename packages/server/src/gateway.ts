@@ -22,6 +22,7 @@ import { wireImages } from './wiring/images';
 import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
 import { wireFiles } from './wiring/files';
+import { wireMcp } from './wiring/mcp';
 import { wireBatches } from './wiring/batches';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
@@ -191,6 +192,7 @@ function gatewayAreas(
     ...metered.services,
     files,
     ...batches.services,
+    ...wireMcp(ctx).services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {

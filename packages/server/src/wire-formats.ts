@@ -26,6 +26,7 @@ import { rerankFormat } from '@gateway/wire-rerank';
 import { usageFormat } from '@gateway/wire-usage';
 import { videoTasksFormat } from '@gateway/wire-video-tasks';
 import { webhooksFormat } from '@gateway/wire-webhooks';
+import { mcpFormat } from '@gateway/wire-mcp';
 
 /**
  * Every wire format the gateway serves, in mounting order (it matters only where paths overlap: the model lists
@@ -52,6 +53,7 @@ export const WIRE_FORMATS = [
   // after Gemini's `/v1/files/{id}:download`, which the file routes would otherwise take
   openAiFilesFormat,
   openAiBatchesFormat,
+  mcpFormat,
 ] as const;
 
 type DepsOf<F> = F extends WireFormat<infer D> ? D : never;

@@ -72,6 +72,22 @@ export class McpGateway {
 
   /** The caller's tools of every allowed server; refused (upstream_unavailable) when every allowed server failed. */
   async listTools(p: Principal, ctx: CallContext): Promise<McpListing> {
+    const listing = await this.gather(p, ctx);
+    if (listing.servers.length > 0 && listing.servers.every((s) => s.status === 'error'))
+      throw new GatewayError(
+        'upstream_unavailable',
+        `No MCP server answered: ${listing.servers.map((s) => `${s.id} (${s.error})`).join('; ')}.`,
+        { code: 'mcp_servers_unavailable' },
+      );
+    return listing;
+  }
+
+  /** How each server the caller may use answers it (the discovery answer): a status each, whatever failed. */
+  async discover(p: Principal, ctx: CallContext): Promise<McpServerStatus[]> {
+    return (await this.gather(p, ctx)).servers;
+  }
+
+  private async gather(p: Principal, ctx: CallContext): Promise<McpListing> {
     const servers = this.allowedServers(p);
     const answers = await Promise.all(servers.map((s) => this.serverTools(p, s.id, ctx)));
     const listing: McpListing = { tools: [], servers: [] };
@@ -82,12 +98,6 @@ export class McpGateway {
       listing.tools.push(...mine.map((t) => ({ ...t, name: qualifiedToolName(id, t.name) })));
       listing.servers.push({ id, status: 'ok', tools: mine.length });
     });
-    if (servers.length > 0 && listing.servers.every((s) => s.status === 'error'))
-      throw new GatewayError(
-        'upstream_unavailable',
-        `No MCP server answered: ${listing.servers.map((s) => `${s.id} (${s.error})`).join('; ')}.`,
-        { code: 'mcp_servers_unavailable' },
-      );
     return listing;
   }
 

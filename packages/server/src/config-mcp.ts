@@ -1,0 +1,99 @@
+import { checkMcpServerIds, checkWebhookUrl, mcpEntryProblem, parseAllowedHosts, widerMcpEntries, type McpAllowList } from '@gateway/core';
+
+/** A `mcpServers[]` entry as written: a Streamable HTTP URL (or the built-in simulator) and the headers sent to it. */
+export interface McpServerConfig {
+  id: string;
+  url: string;
+  /** header name -> `env:NAME` or a literal; sent on every request to the server, nothing of the client's is */
+  headers?: Record<string, string>;
+  /** credits per tool call */
+  pricePerCall?: number;
+}
+
+/** The checked MCP section: servers with their headers read from the environment, and each group's allow-list. */
+export interface McpConfig {
+  servers: Array<McpServerConfig & { headers: Record<string, string> }>;
+  groups: Record<string, McpAllowList>;
+  /** WEBHOOK_ALLOWED_HOSTS: where a private or loopback MCP URL may point */
+  allowedHosts: string[];
+}
+
+/** The in-process simulator server's URL (the zero-config start's `sim`). */
+export const BUILTIN_SIMULATOR_URL = 'builtin:simulator';
+
+/** `mcpServers[]` entry schema (config.schema.ts). */
+export const MCP_SERVER_SCHEMA = {
+  type: 'object',
+  required: ['id', 'url'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 64 },
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    pricePerCall: { type: 'number', minimum: 0 },
+  },
+} as const;
+
+/** `mcp` on a group and a key (config.schema.ts). */
+export const MCP_LIST_SCHEMA = { type: 'array', maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 200 } } as const;
+
+type Fail = (field: string, problem: string) => never;
+
+interface McpSections {
+  mcpServers?: McpServerConfig[];
+  groups: Array<{ name: string; mcp?: string[] }>;
+  keys?: Array<{ group: string; mcp?: string[] }>;
+}
+
+/**
+ * The MCP parts of the config file, checked at load: server ids (no `__`, no collisions), URLs under the webhook
+ * rules (a private or loopback one only for WEBHOOK_ALLOWED_HOSTS, refused in one line naming it), `env:` headers
+ * set, allow-lists naming configured servers, and no key list wider than its group's.
+ */
+export function checkMcpConfig(file: McpSections, env: Readonly<Record<string, string | undefined>>, fail: Fail): McpConfig {
+  const written = file.mcpServers ?? [];
+  try {
+    checkMcpServerIds(written.map((s) => s.id));
+  } catch (e) {
+    fail('mcpServers', (e as Error).message.replace(/^mcpServers: /, ''));
+  }
+  let allowedHosts: string[] = [];
+  try {
+    allowedHosts = parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS);
+  } catch {
+    // start-up refuses a bad WEBHOOK_ALLOWED_HOSTS with its own message; here it allows nothing
+  }
+  const servers = written.map((s, i) => {
+    if (s.url !== BUILTIN_SIMULATOR_URL)
+      try {
+        checkWebhookUrl(s.url, { allowedHosts }, 'url');
+      } catch (e) {
+        fail(`mcpServers.${i}.url`, `${JSON.stringify(s.url)}: ${(e as Error).message.replace(/"url" /, 'the URL ')}`);
+      }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(s.headers ?? {})) {
+      const ref = /^env:(.+)$/.exec(value);
+      const resolved = ref ? env[ref[1]!] : value;
+      if (!resolved) fail(`mcpServers.${i}.headers.${name}`, `environment variable ${ref![1]} is not set`);
+      headers[name.toLowerCase()] = resolved;
+    }
+    return { ...s, headers };
+  });
+  const ids = servers.map((s) => s.id);
+  const checkList = (field: string, list: string[] | undefined) =>
+    list?.forEach((entry, j) => {
+      const problem = mcpEntryProblem(entry, ids);
+      if (problem) fail(`${field}.${j}`, problem);
+    });
+  const groups: Record<string, McpAllowList> = {};
+  file.groups.forEach((g, i) => {
+    checkList(`groups.${i}.mcp`, g.mcp);
+    groups[g.name] = g.mcp;
+  });
+  file.keys?.forEach((k, i) => {
+    checkList(`keys.${i}.mcp`, k.mcp);
+    const wider = k.mcp ? widerMcpEntries(k.mcp, groups[k.group]) : [];
+    if (wider.length) fail(`keys.${i}.mcp`, `${JSON.stringify(wider)} is wider than group "${k.group}" allows`);
+  });
+  return { servers, groups, allowedHosts };
+}

@@ -1,0 +1,1 @@
+export { mcpFormat } from './mcp.router';
