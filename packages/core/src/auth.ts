@@ -14,6 +14,8 @@ export interface Principal {
   limits?: KeyLimits;
   /** which tasks the key sees: absent or `account` = its account's, `own` = those it created (task-scope.ts) */
   tasks?: TaskScope;
+  /** the key's own guardrail ids, run after its group's (guardrails/guardrail.ts); absent = none */
+  guardrails?: readonly string[] | null;
   /** the key's MCP allow-list (`server`, `server__*`, `server__tool`), within its group's; absent or null = the group's */
   mcp?: readonly string[] | null;
   /** the batch whose line this call is (the batch runner calls as the key that created it): its usage rows name it */

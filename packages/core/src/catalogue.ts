@@ -84,6 +84,8 @@ export interface Group {
   models: string[];
   /** the response cache for the group's models that set none themselves (response-cache.ts) */
   cache?: import('./response-cache').CacheConfig;
+  /** guardrail ids every key of the group runs (guardrails/guardrail.ts) */
+  guardrails?: string[];
 }
 
 /** The part of a caller that decides which models it sees: its key's group and the key's optional allowlist. */

@@ -265,3 +265,6 @@ export { checkMcpServerIds } from './mcp/mcp-names';
 export { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp/mcp-allow-list';
 export { type McpUpstreamPort } from './ports/mcp-upstream.port';
 export { McpGateway } from './use-cases/mcp-gateway';
+export { GuardrailSet, type GuardrailHit, type GuardrailSpec } from './guardrails/guardrail';
+export { guardrailConfigProblem } from './guardrails/guardrail-config';
+export { Guardrails, type GuardrailObserver } from './use-cases/guardrails';

@@ -57,6 +57,11 @@ export class GatewayMetrics {
     LATENCY_BUCKETS,
   );
   private readonly tokens = this.counter('gateway_tokens_total', 'Tokens by model and direction', ['model', 'direction']);
+  private readonly guardrailHits = this.counter(
+    'gateway_guardrail_hits_total',
+    'Guardrail matches (and webhook guardrails that failed open), by guardrail id, mode and phase (input, output)',
+    ['guardrail', 'mode', 'phase'],
+  );
   private taskCache: { at: number; rows: Array<{ status: string; n: number; oldest: number | null }> } = { at: 0, rows: [] };
 
   constructor(
@@ -155,6 +160,11 @@ export class GatewayMetrics {
         logger.warn('circuit breaker changed', { provider: t.provider, upstreamModel: t.upstreamModel, from: t.from, to: t.to });
       },
     };
+  }
+
+  /** Counts one guardrail hit (never what it matched). */
+  guardrailHit(hit: { guardrail: string; mode: string; phase: string }): void {
+    this.guardrailHits.inc({ guardrail: hit.guardrail, mode: hit.mode, phase: hit.phase });
   }
 
   /** Task counts, cached for a second so scrapes never load the store. */

@@ -24,6 +24,40 @@ const CACHE = {
   },
 } as const;
 
+/** `guardrails` ids on a group or a config-file key (docs/guardrails.md) */
+const GUARDRAIL_IDS = { type: 'array', items: NAME } as const;
+
+/** One top-level `guardrails[]` entry; config.ts checks ids, patterns and webhook URLs (core guardrail-config.ts). */
+const guardrailEntry = {
+  type: 'object',
+  required: ['id', 'type'],
+  properties: {
+    id: NAME,
+    type: { enum: ['regex', 'pii', 'max_input', 'moderation', 'webhook'] },
+    mode: { enum: ['block', 'mask', 'log'] },
+    on: { enum: ['input', 'output', 'both'] },
+  },
+  allOf: [
+    guardrailType('regex', { patterns: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } }, ['patterns']),
+    guardrailType('pii', { entities: { type: 'array', items: { enum: ['email', 'phone', 'card', 'iban', 'ssn', 'secret', 'jwt'] } } }),
+    guardrailType('max_input', { maxChars: POSITIVE_INT, maxTokens: POSITIVE_INT }),
+    guardrailType('moderation', { model: { type: 'string', minLength: 1 } }),
+    guardrailType(
+      'webhook',
+      { url: { type: 'string', minLength: 1 }, timeoutMs: { type: 'integer', minimum: 1, maximum: 60_000 }, failOpen: { type: 'boolean' } },
+      ['url'],
+    ),
+  ],
+} as const;
+
+/** A type's own fields: required ones, and no field of another type (a misspelt option is refused). */
+function guardrailType(type: string, properties: Record<string, unknown>, required: string[] = []) {
+  return {
+    if: { properties: { type: { const: type } } },
+    then: { required, additionalProperties: false, properties: { id: true, type: true, mode: true, on: true, ...properties } },
+  };
+}
+
 const deployment = {
   type: 'object',
   required: ['provider'],
@@ -52,8 +86,6 @@ const providerEntry = {
     hostedTools: { enum: HOSTED_TOOLS_POLICIES },
     accountResources: { enum: ACCOUNT_RESOURCES_POLICIES },
     timeouts: closed({ connectMs: POSITIVE_INT, firstByteMs: POSITIVE_INT, idleMs: POSITIVE_INT, totalMs: POSITIVE_INT }),
-    /** send batch lines to the provider's own batch API (docs/formats/batches.md): accepted, lines still run one by one */
-    nativeBatch: { type: 'boolean' },
   },
   allOf: PROVIDER_DESCRIPTORS.map((d) => ({
     if: { required: ['type'], properties: { type: { const: d.type } } },
@@ -115,9 +147,11 @@ export const configSchema = {
         required: ['name', 'models'],
         additionalProperties: false,
         properties: {
+          mcp: MCP_LIST_SCHEMA,
           name: NAME,
           models: { type: 'array', items: { type: 'string' } },
           cache: CACHE,
+          guardrails: GUARDRAIL_IDS,
         },
       },
     },
@@ -133,14 +167,17 @@ export const configSchema = {
           group: { type: 'string' },
           // absent: account admin, what a config-file key could always do (docs/admin.md, "Roles")
           role: { enum: ['admin', 'member'] },
+          guardrails: GUARDRAIL_IDS,
         },
       },
     },
+    guardrails: { type: 'array', items: guardrailEntry },
     limits: closed({
       maxActiveTasksPerAccount: POSITIVE_INT,
       requestsPerMinutePerKey: { type: 'integer', minimum: 0 },
       concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
     }),
+    mcpServers: { type: 'array', items: MCP_SERVER_SCHEMA },
     sso: {
       type: 'object',
       required: ['roles'],
@@ -151,7 +188,6 @@ export const configSchema = {
           type: 'object',
           additionalProperties: {
             oneOf: [
-          mcp: MCP_LIST_SCHEMA,
               { type: 'object', required: ['platformAdmin'], additionalProperties: false, properties: { platformAdmin: { const: true } } },
               {
                 type: 'object',
@@ -177,4 +213,3 @@ export const configSchema = {
     }),
   },
 } as const;
-    mcpServers: { type: 'array', items: MCP_SERVER_SCHEMA },

@@ -7,6 +7,10 @@ import {
   type CacheConfig,
   type CircuitBreakerOptions,
   type Deployment,
+  guardrailConfigProblem,
+  GuardrailSet,
+  parseAllowedHosts,
+  type GuardrailSpec,
   type Group,
   type ModelKind,
   type ModelPricing,
@@ -28,8 +32,6 @@ export interface ProviderConfig extends ProviderEntry {
   type?: ProviderType;
   /** an adapter module outside the repository (adapter-modules.ts); exactly one of `type` and `module` */
   module?: string;
-  /** the provider's own batch API for batch lines: accepted; in this version lines still run one by one (wiring/batches.ts) */
-  nativeBatch?: boolean;
 }
 
 export interface ModelConfig {
@@ -57,7 +59,9 @@ export interface GatewayConfigFile {
   providers: ProviderConfig[];
   models: ModelConfig[];
   groups: Array<Group & { mcp?: string[] }>;
-  keys?: Array<{ key: string; account: string; group: string; role?: 'admin' | 'member'; mcp?: string[] }>;
+  keys?: Array<{ key: string; account: string; group: string; role?: 'admin' | 'member'; mcp?: string[]; guardrails?: string[] }>;
+  /** named guardrails, attached to groups and keys by id (docs/guardrails.md) */
+  guardrails?: GuardrailSpec[];
   /** upstream MCP servers behind POST /mcp (docs/mcp.md) */
   mcpServers?: McpServerConfig[];
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
@@ -76,6 +80,8 @@ export interface GatewayConfig {
   /** concurrentStreamsPerKey: streaming responses open at once per key (0 = unlimited) */
   limits: { maxActiveTasksPerAccount: number; requestsPerMinutePerKey: number; concurrentStreamsPerKey: number };
   circuitBreaker: CircuitBreakerOptions;
+  /** the guardrails and each group's ids, replaced in place on a reload */
+  guardrails: GuardrailSet;
   /** the MCP servers and the groups' allow-lists (config-mcp.ts) */
   mcp: McpConfig;
 }
@@ -200,6 +206,13 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
   for (const [value, m] of Object.entries(file.sso?.roles ?? {}))
     if ('account' in m && !groups.has(m.group ?? 'default'))
       throw new ConfigError(source, `sso.roles.${value}.group`, `unknown group "${m.group ?? 'default'}"`);
+  const guardrailRefs = [
+    ...file.groups.map((g, i) => ({ at: `groups.${i}`, guardrails: g.guardrails })),
+    ...(file.keys ?? []).map((k, i) => ({ at: `keys.${i}`, guardrails: k.guardrails })),
+  ];
+  const rule = { allowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS) };
+  const badGuardrail = guardrailConfigProblem(file.guardrails ?? [], guardrailRefs, rule);
+  if (badGuardrail) throw new ConfigError(source, badGuardrail.field, badGuardrail.problem);
   const shortKey = shortConfigKey(file.keys);
   if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
   const mcp = checkMcpConfig(file, env, (field, problem) => {
@@ -220,6 +233,7 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
       concurrentStreamsPerKey: file.limits?.concurrentStreamsPerKey ?? 0,
     },
     circuitBreaker,
+    guardrails: new GuardrailSet(file.guardrails ?? [], file.groups),
     mcp,
   };
 }

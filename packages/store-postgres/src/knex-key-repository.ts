@@ -26,6 +26,7 @@ interface KeyRow {
   tokens_per_minute: number | null;
   concurrent_streams: number | null;
   tasks_scope?: TaskScope;
+  guardrails?: string[] | string | null;
 }
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
@@ -45,6 +46,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
     concurrentStreams: r.concurrent_streams ?? null,
   },
   tasks: r.tasks_scope ?? 'account',
+  guardrails: jsonList(r.guardrails),
 });
 
 /** The columns of the settings given (absent ones are left out, so an update keeps them). */
@@ -55,6 +57,7 @@ function settingsColumns(s: Partial<KeySettings> & { role?: KeyRole }): Record<s
   if (s.expiresAt !== undefined) out.expires_at = s.expiresAt;
   if (s.tasks !== undefined) out.tasks_scope = s.tasks;
   if (s.models !== undefined) out.models = s.models === null ? null : JSON.stringify(s.models);
+  if (s.guardrails !== undefined) out.guardrails = s.guardrails === null ? null : JSON.stringify(s.guardrails);
   if (s.limits) {
     out.requests_per_minute = s.limits.requestsPerMinute;
     out.tokens_per_minute = s.limits.tokensPerMinute;
@@ -62,6 +65,10 @@ function settingsColumns(s: Partial<KeySettings> & { role?: KeyRole }): Record<s
   }
   return out;
 }
+
+/** A jsonb list column (pg parses jsonb; PGlite may hand back its text). */
+const jsonList = (v: string[] | string | null | undefined): string[] | null =>
+  v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v;
 
 const toAccount = (r: { id: string; name: string; created_at: Date }): Account => ({
   id: r.id,

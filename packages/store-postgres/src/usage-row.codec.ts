@@ -32,6 +32,7 @@ export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
     estimated: r.estimated ?? null,
     cache_hit: r.cacheHit ?? null,
     warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
+    guardrails: r.guardrails && r.guardrails.length ? JSON.stringify(r.guardrails) : null,
     video_requested_seconds: r.video?.requested.seconds ?? null,
     video_requested_resolution: r.video?.requested.resolution ?? null,
     video_delivered_seconds: r.video?.delivered?.seconds ?? null,
@@ -52,6 +53,7 @@ export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
     latencyMs: num(r.latency_ms),
     ttftMs: num(r.ttft_ms) ?? null,
     warnings: json<string[]>(r.warnings) ?? [],
+    ...(r.guardrails ? { guardrails: json<UsageRow['guardrails']>(r.guardrails) } : {}),
     video: videoOf(r),
   };
 }

@@ -60,8 +60,9 @@ export function httpWebhookSender(rule: WebhookUrlRule, lookup: HostLookup = sys
 function send(
   url: URL,
   pinned: Resolved,
-  req: { headers: Record<string, string>; body: string; timeoutMs: number },
+  req: { headers: Record<string, string>; body: string; timeoutMs: number; answerBytes?: number },
 ): Promise<WebhookAnswer> {
+  const keep = req.answerBytes ?? EXCERPT_BYTES;
   return new Promise((resolve) => {
     let settled = false;
     const done = (a: WebhookAnswer) => {
@@ -85,13 +86,11 @@ function send(
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
-        if (size < EXCERPT_BYTES) chunks.push(c);
+        if (size < keep) chunks.push(c);
         size += c.length;
       });
       res.on('error', () => done({ status: res.statusCode ?? 0, excerpt: '' }));
-      res.on('end', () =>
-        done({ status: res.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') }),
-      );
+      res.on('end', () => done({ status: res.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, keep).toString('utf8') }));
     });
     request.end(req.body);
   });

@@ -1,3 +1,5 @@
+import type { GuardrailHit } from '../guardrails/guardrail';
+
 /** A video's length and resolution, as requested or as delivered. */
 export interface VideoShape {
   seconds: number;
@@ -63,14 +65,14 @@ export interface UsageRow {
    * charged with the row when it is written, once per rowId, however often the row is replayed.
    */
   charge?: number;
-  createdAt?: Date;
-}
-
-export interface UsageLog {
   /** an MCP tool call: the bytes of the result it answered */
   bytes?: number;
   /** the guardrails that matched (id, mode, phase, action), never what they matched (docs/guardrails.md) */
   guardrails?: GuardrailHit[] | null;
+  createdAt?: Date;
+}
+
+export interface UsageLog {
   /** Must not throw; may buffer. */
   record(row: UsageRow): void;
   /** Writes what is buffered. */

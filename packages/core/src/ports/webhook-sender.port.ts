@@ -2,5 +2,9 @@
 export type WebhookAnswer = { status: number; excerpt: string } | { error: string };
 
 export interface WebhookSender {
-  post(url: string, req: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<WebhookAnswer>;
+  /** `answerBytes`: how much of the answer's body `excerpt` keeps (default 512: a delivery log's excerpt) */
+  post(
+    url: string,
+    req: { headers: Record<string, string>; body: string; timeoutMs: number; answerBytes?: number },
+  ): Promise<WebhookAnswer>;
 }

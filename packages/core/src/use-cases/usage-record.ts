@@ -3,12 +3,15 @@ import type { Principal } from '../auth';
 import type { ModelSpec } from '../catalogue';
 import type { UsageRow } from '../ports/usage-log.port';
 import { warningText, type Warning } from '../warnings';
+import type { GuardrailHit } from '../guardrails/guardrail';
 
 /** What a routed call's caller passes along: where it came from and when it went away. */
 export interface RoutedCallMeta {
   format: string;
   requestId: string;
   signal: AbortSignal;
+  /** the call's guardrail hits so far (guardrails.ts): the usage row carries them; set, the guardrails already ran */
+  guardrailHits?: GuardrailHit[];
 }
 
 /** The token counts and units a usage row shows, in the row's own terms (each kind maps its usage to them). */
@@ -88,6 +91,7 @@ export class UsageRecord {
       ...(this.charge ? { charge: this.charge } : {}),
       upstreamRequestId: this.upstreamRequestId ?? null,
       ...(p.batchId ? { batchId: p.batchId } : {}),
+      ...(this.meta.guardrailHits?.length ? { guardrails: [...this.meta.guardrailHits] } : {}),
     };
   }
 }

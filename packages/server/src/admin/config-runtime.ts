@@ -22,7 +22,7 @@ export function fileEntries(file: GatewayConfigFile): Array<Omit<CatalogueEntry,
 export const fileSettings = (file: GatewayConfigFile): CatalogueSettings => ({ limits: file.limits, circuitBreaker: file.circuitBreaker });
 
 /**
- * Entries and settings back into a config document. Keys and the single sign-on mapping always come from this
+ * Entries and settings back into a config document. Keys, guardrails and the single sign-on mapping always come from this
  * instance's file (keys are bootstrapped into the key store, not the catalogue); settings from the database once a
  * file was imported.
  */
@@ -33,6 +33,7 @@ export function documentOf(
 ): GatewayConfigFile {
   const { limits, circuitBreaker } = (settings ?? fileSettings(file)) as Pick<GatewayConfigFile, 'limits' | 'circuitBreaker'>;
   const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, sso: file.sso, limits, circuitBreaker };
+  if (file.guardrails) doc.guardrails = file.guardrails; // like keys: from this instance's file
   for (const e of entries) {
     if (e.body === null) continue;
     (doc[SECTION[e.kind]] as unknown as Array<Record<string, unknown>>).push({ [KEY[e.kind]]: e.id, ...e.body });
@@ -64,6 +65,7 @@ export class ConfigRuntime extends CatalogueSync<CatalogueSettings, GatewayConfi
           await providers.prepare(next);
           providers.apply(next);
           live.catalogue.replace(next.catalogue.all(), next.catalogue.groupsList());
+          live.guardrails.replace(next.file.guardrails ?? [], next.file.groups);
           Object.assign(live.limits, next.limits);
           Object.assign(live.circuitBreaker, next.circuitBreaker);
           live.file = next.file;

@@ -1,5 +1,6 @@
 import { type Moderation, ResponsesConversation, StoredConversations, TextGeneration } from '@gateway/core';
 import { compactionSecret } from './compaction-secret';
+import { wireGuardrails } from './guardrails';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
@@ -12,6 +13,7 @@ export function wireText(ctx: WiringContext, moderation: Moderation) {
     ...routedDeps(ctx),
     providers: ctx.providers,
     moderator: moderation.asTextModerator(),
+    guardrails: wireGuardrails(ctx, moderation),
     onSettleFailure: (f) =>
       // not lost: the charge goes with the usage row, which charges it once when written (docs/reliability.md)
       ctx.logger.warn('charge not settled on the request path: it goes with the usage row', {

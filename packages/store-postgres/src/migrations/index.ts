@@ -34,6 +34,7 @@ import * as m035 from './035-usage-units';
 import * as m036 from './036-files';
 import * as m037 from './037-batches';
 import * as m038 from './038-response-cache';
+import * as m039 from './039-guardrails';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -83,6 +84,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['036-files', m036],
   ['037-batches', m037],
   ['038-response-cache', m038],
+  ['039-guardrails', m039],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {
