@@ -220,3 +220,27 @@ describe('piiDetector: entities and overlaps', () => {
     expect(mask(text)).toBe('I am [EMAIL], [PHONE], card [CARD], IBAN [IBAN], SSN [SSN], key [SECRET].');
   });
 });
+
+describe('piiDetector on hostile input', () => {
+  // every rule is linear: 200,000 characters of each shape that could make a backtracking pattern slow
+  const shapes = [
+    '1 '.repeat(100_000),
+    '1-'.repeat(100_000),
+    '+1'.repeat(100_000),
+    '4'.repeat(200_000),
+    'a@'.repeat(100_000),
+    `${'a'.repeat(200_000)}@`,
+    `x@${'a.'.repeat(100_000)}`,
+    `sk-${'a'.repeat(200_000)}`,
+    `eyJ${'a'.repeat(200_000)}.`,
+    'DE89 '.repeat(40_000),
+    'AB12'.repeat(50_000),
+    `-----BEGIN PRIVATE KEY-----${' A'.repeat(100_000)}`,
+  ];
+  it.each(shapes.map((s) => [s.slice(0, 12), s]))('%s… is scanned in linear time', (_, text) => {
+    const started = process.hrtime.bigint();
+    piiDetector().find(text);
+    // a quadratic rule would take minutes here; a generous bound for a shared machine
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(3000);
+  });
+});
