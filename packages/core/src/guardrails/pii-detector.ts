@@ -23,8 +23,11 @@ const finding = (start: number, end: number, kind: PiiEntity): Finding => ({ sta
  * own patterns go through RE2 instead (regex-detector.ts).
  */
 
-/** A run of digits with single separators between groups: where a phone, card or SSN can start. */
-const NUMERIC_SPAN = /[+(]?\d(?:[ .()-]{0,2}\d)*/g;
+/**
+ * A run of eight digits or more with at most two separators between any two: every phone, card and SSN lies in one
+ * (the shortest, `+` and a country code and six digits). Years, prices and counts are shorter and cost one failed try.
+ */
+const NUMERIC_SPAN = /[+(]?\d(?:[ .()-]{0,2}\d){7,}/g;
 
 const SSN = /(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])/y;
 /** Contiguous 13-19 digits, 4-4-4-1..4(-3) groups, or the 4-6-4/5 groups of Amex and Diners, on one separator. */
@@ -51,7 +54,6 @@ function findNumbers(text: string, want: ReadonlySet<PiiEntity>, out: Finding[])
   NUMERIC_SPAN.lastIndex = 0;
   for (let span = NUMERIC_SPAN.exec(text); span; span = NUMERIC_SPAN.exec(text)) {
     const end = span.index + span[0].length;
-    if (span[0].length < 7) continue; // no entity is shorter: 1-555 0100 at the least
     // candidate starts: the span's start and every digit group after a separator
     for (let at = span.index; at < end; at++) {
       const c = text.charCodeAt(at);
