@@ -142,6 +142,8 @@ export {
 export { type CallContext, type TextModelPort } from './ports/text-model.port';
 export { type UsageLog, type UsageRow } from './ports/usage-log.port';
 export { type CachedAnswer, type CachePurge, type ResponseCacheStore } from './ports/response-cache-store.port';
+export { type MeteredCacheDeps, type ResponseCacheObserver } from './use-cases/metered-response-cache';
+export { ResponseCachePurge } from './use-cases/response-cache-purge';
 export {
   type AllAccountsUsageFilter,
   type DailyUsageTotal,

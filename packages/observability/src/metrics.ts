@@ -1,6 +1,13 @@
 import cluster from 'node:cluster';
 import client from 'prom-client';
-import { ERROR_REASONS, type RoutingObserver, type TaskStatistics, type UsageLog, type UsageRow } from '@gateway/core';
+import {
+  ERROR_REASONS,
+  type ResponseCacheObserver,
+  type RoutingObserver,
+  type TaskStatistics,
+  type UsageLog,
+  type UsageRow,
+} from '@gateway/core';
 import { openStreamCount } from '@gateway/http-kit';
 import type { ObservabilityLogger } from './observability-logger';
 import { scrapeThroughPrimary, serveSnapshotsToPrimary } from './cluster-metrics';
@@ -61,6 +68,16 @@ export class GatewayMetrics {
     'gateway_guardrail_hits_total',
     'Guardrail matches (and webhook guardrails that failed open), by guardrail id, mode and phase (input, output)',
     ['guardrail', 'mode', 'phase'],
+  );
+  private readonly cacheLookups = this.counter(
+    'gateway_response_cache_lookups_total',
+    'What the response cache did per answer of a model with a cache (hit, miss, bypass), by kind (text, embedding, rerank) and model',
+    ['kind', 'model', 'outcome'],
+  );
+  private readonly cacheBytes = this.counter(
+    'gateway_response_cache_stored_bytes_total',
+    'Bytes of answers written to the response cache, by kind and model',
+    ['kind', 'model'],
   );
   private taskCache: { at: number; rows: Array<{ status: string; n: number; oldest: number | null }> } = { at: 0, rows: [] };
 
@@ -165,6 +182,14 @@ export class GatewayMetrics {
   /** Counts one guardrail hit (never what it matched). */
   guardrailHit(hit: { guardrail: string; mode: string; phase: string }): void {
     this.guardrailHits.inc({ guardrail: hit.guardrail, mode: hit.mode, phase: hit.phase });
+  }
+
+  /** Counts the response cache's lookups and the bytes it stores. */
+  responseCacheObserver(): ResponseCacheObserver {
+    return {
+      looked: (kind, model, outcome) => this.cacheLookups.inc({ kind, model, outcome }),
+      stored: (kind, model, bytes) => this.cacheBytes.inc({ kind, model }, bytes),
+    };
   }
 
   /** Task counts, cached for a second so scrapes never load the store. */

@@ -4,7 +4,7 @@ import { memoryRateLimitStore } from './memory-rate-limit-store';
 import { redisRateLimitStore } from './redis-rate-limit-store';
 import type { RedisLink } from './redis-link';
 
-export { redisResponseCacheStore, type RedisResponseCacheOptions } from './redis-response-cache-store';
+export { redisResponseCacheStore } from './redis-response-cache-store';
 export { createRedisLink, type RedisErrorPolicy, type RedisLink } from './redis-link';
 
 /** The counts every limit reads: shared through Redis when a link is given (its policy for outages), else this process's. */

@@ -27,6 +27,7 @@ export const USAGE = `usage: gateway <command>
                  --rpm N  --tpm N  --streams N   (a limit of 'default' uses the gateway's)
                  --budget <credits|none> [--budget-period daily|monthly|none]
   quota:get <account>                  quota:set <account> <credits|unlimited> [--period daily|monthly|none]
+  cache:purge [--model <id>] [--account <id>]   response cache entries of a model, an account, both, or all
   providers|models|groups:list         providers|models|groups:set <id> '<json>'   providers|models|groups:delete <id>
   secrets:reseal                       re-seal stored secrets under GATEWAY_SECRET (the old one in GATEWAY_SECRET_PREVIOUS)
 ${ADAPTER_USAGE}`;
@@ -127,6 +128,8 @@ function accountCall(command: string, args: string[]): AdminCall | string | unde
       return { method: 'DELETE', path: adminPaths.key(args[0]) };
     case 'quota:get':
       return { method: 'GET', path: adminPaths.quota(args[0] ?? '') };
+    case 'cache:purge':
+      return { method: 'DELETE', path: adminPaths.cachePurge({ model: flag(args, 'model'), account: flag(args, 'account') }) };
     case 'quota:set': {
       const limit = args[1] === 'unlimited' ? null : credits(String(args[1]));
       const p = flag(args, 'period');
@@ -151,6 +154,7 @@ const PRINT: Record<string, (answer: Json, args: string[]) => string[]> = {
   'keys:revoke': (_answer, args) => [`revoked ${args[0]}`],
   'quota:get': (q) => [quotaLine(q)],
   'quota:set': (q) => [quotaLine(q)],
+  'cache:purge': (a) => [`purged ${a.purged} response cache entries (model ${a.model ?? 'any'}, account ${a.account ?? 'any'})`],
 };
 
 /** The admin API call of a catalogue command, or the usage line a malformed one prints. */

@@ -28,6 +28,7 @@ import { ConfigError, loadConfig } from './config';
 import { envFromProcess, type GatewayEnv } from './gateway';
 import { createLogger } from '@gateway/observability';
 import { loadProviders } from './providers';
+import { openCliResponseCache, responseCachePurgeFor } from './wiring/response-cache';
 
 export type { CliIo } from './cli-commands';
 
@@ -68,13 +69,16 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminApi)
   try {
     // no key cache: the CLI's process reads each key once
     const stores = openRepositories(db.knex, { ...env, keyCacheTtlMs: 0 }, { clock: () => new Date() });
-    const local = await serveAdminLocally(
-      isCatalogueCommand(command) ? await catalogueAdmin(stores, env) : await accountAdmin(stores, env),
-    );
+    const cache = command === 'cache:purge' ? await openCliResponseCache(env, createLogger('error')) : undefined;
+    const local = await serveAdminLocally({
+      ...(isCatalogueCommand(command) ? await catalogueAdmin(stores, env) : await accountAdmin(stores, env)),
+      responseCachePurge: responseCachePurgeFor(cache?.cache, stores.audit),
+    });
     try {
       return await fn(local.api);
     } finally {
       await local.close();
+      cache?.close();
     }
   } finally {
     await db.close();

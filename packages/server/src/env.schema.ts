@@ -32,6 +32,7 @@ export const envSchema = {
     },
     KEY_CACHE_TTL_MS: { ...whole(0, 'key lookups cached'), default: 2000 },
     QUOTA_CACHE_MS: { ...whole(0, 'quota reads reused'), default: 1000 },
+    RESPONSE_CACHE_MAX_BYTES: { ...whole(1, 'the response cache size cap'), default: 268_435_456 },
     CONFIG_POLL_MS: { ...whole(100, 'admin config changes polled'), default: 2000 },
     SHUTDOWN_GRACE_MS: { ...whole(0, 'SIGTERM waits for in-flight work'), default: 10000 },
     MAX_KEYS_PER_ACCOUNT: whole(1, 'live keys of one account'),

@@ -32,8 +32,10 @@ export interface GatewayEnv {
   /** GATEWAY_ADMIN_KEY: guards /admin and (unless METRICS_PUBLIC=true) /metrics */
   adminKey?: string;
   metricsPublic?: boolean;
-  /** REDIS_URL: shared rate-limit counters across instances */
+  /** REDIS_URL: shared rate-limit counters across instances, and where the response cache is kept */
   redisUrl?: string;
+  /** RESPONSE_CACHE_MAX_BYTES (256 MiB): the response cache's answers together; past it the oldest are evicted */
+  responseCacheMaxBytes?: number;
   /** RATE_LIMIT_ON_REDIS_ERROR: while Redis cannot answer, limits fail open (counted per instance) or closed (503) */
   rateLimitOnRedisError?: RedisErrorPolicy;
   /** MAX_KEYS_PER_ACCOUNT (500): live keys of one account; creating one more is refused (400 `exceeds_key_count`) */
@@ -172,6 +174,7 @@ export function envFromProcess(e: NodeJS.ProcessEnv): GatewayEnv {
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     configPollMs: v.CONFIG_POLL_MS,
     quotaCacheMs: v.QUOTA_CACHE_MS,
+    responseCacheMaxBytes: v.RESPONSE_CACHE_MAX_BYTES,
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     responsesRetentionDays: v.RESPONSES_RETENTION_DAYS,
     responsesSocketsPerKey: v.RESPONSES_WS_MAX_PER_KEY,

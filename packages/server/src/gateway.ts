@@ -19,6 +19,7 @@ import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
+import { openResponseCache, responseCachePurgeFor } from './wiring/response-cache';
 import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
 import { wireFiles } from './wiring/files';
@@ -116,6 +117,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     billing,
     routingObserver: allObservers(metrics.routingObserver(logger), infra.tracing?.observer),
     content: infra.content.store,
+    responseCache: openResponseCache({ maxBytes: env.responseCacheMaxBytes, redis: infra.redis }, metrics.responseCacheObserver()),
     clock,
   };
   await warnOfSealedSecrets(db.knex, { current: webhookSeal.sealKey, previous: env.previousSecret }, logger);
@@ -210,6 +212,7 @@ function gatewayAreas(
           webhooks: webhooks.webhooks,
           tasks: new AllAccountTasks({ tasks: stores.tasks, content: video.content }),
           publicBaseUrl: publicBaseUrlFor(env),
+          responseCachePurge: responseCachePurgeFor(ctx.responseCache, stores.audit),
         },
         { admin: adminKeyGate(env.adminKey, deps.localAdminToken), errorShape: errorShapeNamed },
       ),

@@ -1,11 +1,7 @@
 export { describeContentStoreConformance } from './content-store.conformance';
 export { startFakeS3, type FakeS3 } from './fake-s3';
 export { describeKeyRepositoryConformance } from './key-repository.conformance';
-export {
-  describeResponseCacheStoreConformance,
-  type ResponseCacheStoreHarness,
-  type ResponseCacheStoreLimits,
-} from './response-cache-store.conformance';
+export { describeResponseCacheStoreConformance } from './response-cache-store.conformance';
 export { describeTaskRepositoryConformance, moveTask } from './task-repository.conformance';
 export {
   ALPHA,

@@ -10,6 +10,10 @@ export const adminPaths = {
   quota: (account: string) => `${at('/admin/accounts', account)}/quota`,
   keys: (account?: string) => (account === undefined ? '/admin/keys' : `/admin/keys?account=${encodeURIComponent(account)}`),
   key: (id: string) => at('/admin/keys', id),
+  cachePurge: (filter: { model?: string; account?: string }) => {
+    const q = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    return q ? `/admin/cache?${q}` : '/admin/cache';
+  },
   catalogue: (kind: CatalogueKind) => `/admin/${CATALOGUE[kind]}`,
   entry: (kind: CatalogueKind, id: string) => at(`/admin/${CATALOGUE[kind]}`, id),
 };

@@ -1,5 +1,14 @@
 import type { EmbeddingAnswer, Embeddings } from '@gateway/core';
-import { atGeminiVersions, jsonBody, jsonRequestBody, routeOf, sendJsonAnswer, type KeyedContext } from '@gateway/http-kit';
+import {
+  atGeminiVersions,
+  jsonBody,
+  jsonRequestBody,
+  requestCacheControl,
+  routeOf,
+  sendJsonAnswer,
+  type KeyedContext,
+} from '@gateway/http-kit';
+import type { Request } from 'express';
 import { decodeEmbedRequests } from './embed-content.codec';
 import {
   batchEmbedContentsRequestSchema,
@@ -26,11 +35,17 @@ async function embed(
   modelId: string,
   requests: readonly EmbedContentRequestBody[],
   field: string,
+  req: Pick<Request, 'headers'>,
 ): Promise<EmbeddingAnswer> {
   const model = deps.embeddings.resolve(principal, modelId);
   const command = { model, ...decodeEmbedRequests(requests, field) };
   const names = { input: field, dimensions: `${field === 'requests' ? 'requests[0].' : ''}outputDimensionality` };
-  return await deps.embeddings.embed(principal, command, { format: 'gemini-embed', requestId, signal }, names);
+  return await deps.embeddings.embed(
+    principal,
+    command,
+    { format: 'gemini-embed', requestId, signal, cacheControl: requestCacheControl(req) },
+    names,
+  );
 }
 
 const route = routeOf<EmbedContentRouterDeps>();
@@ -53,7 +68,7 @@ export const embedContentRoutes = atGeminiVersions([
     errors: 'google',
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const answer = await embed(ctx, String(req.params.model), [ctx.body], 'content');
+      const answer = await embed(ctx, String(req.params.model), [ctx.body], 'content', req);
       sendJsonAnswer(res, answer, { embedding: { values: answer.embeddings[0] } });
     },
   }),
@@ -75,7 +90,7 @@ export const embedContentRoutes = atGeminiVersions([
     errors: 'google',
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      const answer = await embed(ctx, String(req.params.model), ctx.body.requests, 'requests');
+      const answer = await embed(ctx, String(req.params.model), ctx.body.requests, 'requests', req);
       sendJsonAnswer(res, answer, { embeddings: answer.embeddings.map((v) => ({ values: v })) });
     },
   }),

@@ -1,5 +1,5 @@
 import type { Embeddings } from '@gateway/core';
-import { jsonBody, jsonRequestBody, routeOf, sendJsonAnswer } from '@gateway/http-kit';
+import { jsonBody, jsonRequestBody, requestCacheControl, routeOf, sendJsonAnswer } from '@gateway/http-kit';
 import { encodeEmbeddings, inputsOf } from './embeddings.codec';
 import { embeddingsRequestSchema, type EmbeddingsRequestBody } from './embeddings.request.schema';
 
@@ -56,12 +56,12 @@ export const embeddingsRoutes = [
     response: { description: 'The embeddings.', content: { 'application/json': embeddingsResponse } },
     errors: 'openai',
     parse: [jsonBody(undefined, EMBEDDINGS_JSON_VALUES)],
-    async handle({ deps, principal, requestId, signal, body }, _req, res) {
+    async handle({ deps, principal, requestId, signal, body }, req, res) {
       const model = deps.embeddings.resolve(principal, body.model);
       const answer = await deps.embeddings.embed(
         principal,
         { model, inputs: inputsOf(body.input), dimensions: body.dimensions ?? undefined, user: body.user ?? undefined },
-        { format: 'openai-embeddings', requestId, signal },
+        { format: 'openai-embeddings', requestId, signal, cacheControl: requestCacheControl(req) },
         { input: 'input', dimensions: 'dimensions' },
       );
       sendJsonAnswer(res, answer, encodeEmbeddings(answer, body.model, body.encoding_format ?? 'float'));

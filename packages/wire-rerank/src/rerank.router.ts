@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Rerank } from '@gateway/core';
-import { jsonBody, jsonRequestBody, routeOf, sendJsonAnswer, type KeyedContext } from '@gateway/http-kit';
-import type { Response } from 'express';
+import { jsonBody, jsonRequestBody, requestCacheControl, routeOf, sendJsonAnswer, type KeyedContext } from '@gateway/http-kit';
+import type { Request, Response } from 'express';
 import { decodeRerankRequest } from './rerank.request.codec';
 import {
   cohereRerankRequestSchema,
@@ -21,12 +21,17 @@ const rerankIn =
   (format: string) =>
   async (
     { deps, principal, requestId, signal, body }: KeyedContext<RerankRouterDeps> & { body: RerankRequestBody },
-    _req: unknown,
+    req: Pick<Request, 'headers'>,
     res: Response,
   ) => {
     const model = deps.rerank.resolve(principal, body.model);
     const { returnDocuments, sent, ...command } = decodeRerankRequest(body);
-    const answer = await deps.rerank.rerank(principal, model, command, { format, requestId, signal });
+    const answer = await deps.rerank.rerank(principal, model, command, {
+      format,
+      requestId,
+      signal,
+      cacheControl: requestCacheControl(req),
+    });
     sendJsonAnswer(res, answer, encodeRerankResponse(randomUUID(), body.model, answer, returnDocuments ? sent : undefined));
   };
 

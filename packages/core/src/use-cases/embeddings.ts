@@ -8,6 +8,8 @@ import type { Warning } from '../warnings';
 import type { RoutedCallDeps } from './deployment-selection';
 import { MeteredUseCase, meteredAnswer, type Metered, type MeteredKindSpec } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
+import { cachePolicyFor, type CacheStatus } from '../response-cache';
+import { MeteredCacheCall, recordCacheHit, type CachedCallMeta, type MeteredCacheDeps } from './metered-response-cache';
 
 /** OpenAI's limits, which every embeddings route applies before any upstream is called. */
 export const EMBEDDING_LIMITS = Object.freeze({
@@ -35,6 +37,8 @@ export interface EmbeddingAnswer {
   /** input tokens: the upstream's count, else the gateway's (estimated) */
   usage: { inputTokens: number; estimated: boolean };
   warnings: Warning[];
+  /** what the response cache did, for models that have one (`hit` only when every input was cached) */
+  cache?: CacheStatus;
 }
 
 export interface EmbeddingProviderLookup {
@@ -43,6 +47,14 @@ export interface EmbeddingProviderLookup {
 
 export interface EmbeddingsDeps extends RoutedCallDeps {
   providers: EmbeddingProviderLookup;
+  /** the response cache, per input item, for models whose policy turns it on */
+  cache?: MeteredCacheDeps;
+}
+
+/** One input's cache entry: its vector as the caller receives it (already cut to `dimensions`) and its tokens. */
+interface CachedVector {
+  v: number[];
+  t: number;
 }
 
 const tokensOf = (input: EmbeddingInput) => (typeof input === 'string' ? estimateTextTokens(input) : input.length);
@@ -67,12 +79,49 @@ const EMBED: MeteredKindSpec<EmbeddingModelPort, EmbeddingRequest, EmbeddingResu
  * requested dimensions and renormalised where the upstream did not.
  */
 export class Embeddings extends MeteredUseCase<EmbeddingModelPort, EmbeddingRequest, EmbeddingResult> {
-  constructor(deps: EmbeddingsDeps) {
+  constructor(private readonly deps: EmbeddingsDeps) {
     super(deps, (p) => deps.providers.embedding(p), EMBED);
   }
 
-  async embed(principal: Principal, command: EmbeddingCommand, meta: RoutedCallMeta, names: EmbeddingFieldNames): Promise<EmbeddingAnswer> {
+  async embed(principal: Principal, command: EmbeddingCommand, meta: CachedCallMeta, names: EmbeddingFieldNames): Promise<EmbeddingAnswer> {
     checkEmbeddingCommand(command, names);
+    const policy = this.deps.cache && cachePolicyFor(this.deps.catalogue, principal, command.model);
+    if (!policy) return await this.embedUpstream(principal, command, meta);
+    const cache = new MeteredCacheCall(this.deps.cache!, 'embedding', principal, command.model, policy, meta.cacheControl);
+    // every setting that changes a vector; the caller's `user` does not, and the encoding is applied after the cache
+    const { inputs, dimensions, taskType, title } = command;
+    const keys = inputs.map((input) => cache.key({ input, dimensions, taskType, title }));
+    const found = (await cache.lookup(keys)).map((v) => (v === undefined ? undefined : (JSON.parse(v) as CachedVector)));
+    const missing = inputs.flatMap((_, i) => (found[i] ? [] : [i]));
+    const hits = found.filter((f): f is CachedVector => f !== undefined);
+    const fresh = missing.length
+      ? await this.embedUpstream(principal, { ...command, inputs: missing.map((i) => inputs[i]!) }, meta)
+      : undefined;
+    if (fresh) {
+      const entries = missing.map((i, j) => ({
+        key: keys[i]!,
+        value: JSON.stringify({ v: fresh.embeddings[j], t: tokensOf(inputs[i]!) }),
+      }));
+      await cache.store(entries);
+    }
+    const hitTokens = hits.reduce((n, h) => n + h.t, 0);
+    if (hits.length) await recordCacheHit(this.deps, principal, command.model, meta, { inputTokens: hitTokens, estimated: true });
+    const embeddings: number[][] = [];
+    let j = 0;
+    found.forEach((f) => embeddings.push(f ? f.v : fresh!.embeddings[j++]!));
+    return {
+      embeddings,
+      usage: {
+        inputTokens: (fresh?.usage.inputTokens ?? 0) + hitTokens,
+        estimated: fresh ? fresh.usage.estimated || hits.length > 0 : true,
+      },
+      warnings: fresh?.warnings ?? [],
+      cache: cache.status(missing.length === 0),
+    };
+  }
+
+  /** One upstream call for `command`'s inputs (the routed metered call), its vectors cut to the requested dimensions. */
+  private async embedUpstream(principal: Principal, command: EmbeddingCommand, meta: RoutedCallMeta): Promise<EmbeddingAnswer> {
     const { model, ...rest } = command;
     const request: EmbeddingRequest = { ...rest, model: model.id };
     const result = await this.calls.answer(principal, model, request, meta);

@@ -7,6 +7,8 @@ import { estimateTextTokens } from '../token-estimate';
 import type { RoutedCallDeps } from './deployment-selection';
 import { MeteredUseCase, meteredAnswer, type KindProviderLookup, type Metered } from './metered-call';
 import type { RoutedCallMeta } from './usage-record';
+import { cachePolicyFor, type CacheStatus } from '../response-cache';
+import { MeteredCacheCall, recordCacheHit, type CachedCallMeta, type MeteredCacheDeps } from './metered-response-cache';
 
 /**
  * What every rerank request is held to before any upstream is called, whatever its format: the tightest of the
@@ -46,6 +48,8 @@ export function searchUnitsFor(documents: number): number {
 export interface RerankAnswer extends RerankResult {
   searchUnits: number;
   inputTokens: number;
+  /** what the response cache did, for models that have one */
+  cache?: CacheStatus;
 }
 
 function tokensOf(r: RerankRequest): number {
@@ -63,7 +67,12 @@ function metered(r: RerankRequest, result?: RerankResult): Metered {
  * The ranking is cut to `top_n` here too, so an upstream that ignores it cannot return more.
  */
 export class Rerank extends MeteredUseCase<RerankModelPort, RerankRequest, RerankResult> {
-  constructor(deps: RoutedCallDeps, providers: KindProviderLookup<RerankModelPort>) {
+  constructor(
+    private readonly deps: RoutedCallDeps,
+    providers: KindProviderLookup<RerankModelPort>,
+    /** the response cache, per request, for models whose policy turns it on */
+    private readonly cache?: MeteredCacheDeps,
+  ) {
     super(deps, providers, {
       kind: 'rerank',
       operation: 'rerank',
@@ -73,8 +82,31 @@ export class Rerank extends MeteredUseCase<RerankModelPort, RerankRequest, Reran
     });
   }
 
-  async rerank(principal: Principal, model: ModelSpec, command: RerankCommand, meta: RoutedCallMeta): Promise<RerankAnswer> {
+  async rerank(principal: Principal, model: ModelSpec, command: RerankCommand, meta: CachedCallMeta): Promise<RerankAnswer> {
     checkRerankCommand(command);
+    const policy = this.cache && cachePolicyFor(this.deps.catalogue, principal, model);
+    if (!policy) return await this.rerankUpstream(principal, model, command, meta);
+    const cache = new MeteredCacheCall(this.cache!, 'rerank', principal, model, policy, meta.cacheControl);
+    const { query, documents, topN, maxTokensPerDoc } = command;
+    const key = cache.key({ query, documents, topN, maxTokensPerDoc });
+    const [cached] = await cache.lookup([key]);
+    if (cached !== undefined) {
+      const answer = JSON.parse(cached) as RerankAnswer;
+      await recordCacheHit(this.deps, principal, model, meta, { searchUnits: answer.searchUnits, inputTokens: answer.inputTokens });
+      return { ...answer, warnings: [], cache: cache.status(true) };
+    }
+    const answer = await this.rerankUpstream(principal, model, command, meta);
+    const { upstreamRequestId: _id, usage: _usage, ...kept } = answer;
+    await cache.store([{ key, value: JSON.stringify({ ...kept, warnings: [] }) }]);
+    return { ...answer, cache: cache.status(false) };
+  }
+
+  private async rerankUpstream(
+    principal: Principal,
+    model: ModelSpec,
+    command: RerankCommand,
+    meta: RoutedCallMeta,
+  ): Promise<RerankAnswer> {
     const request = { ...command, model: model.id };
     const result = await this.calls.answer(principal, model, request, meta);
     const m = metered(request, result);

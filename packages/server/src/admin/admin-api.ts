@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { GatewayError, type ErrorReason } from '@gateway/core';
 import { mountRoutes } from '@gateway/http-kit';
-import { adminKeyGate, type AdminDeps } from '@gateway/wire-admin';
+import { adminKeyGate, type AdminCacheDeps, type AdminDeps } from '@gateway/wire-admin';
 import { createHttpApp } from '../app';
 import type { AdminApi } from '../cli-commands';
 import { errorShapeNamed } from '../wire-formats';
@@ -35,7 +35,7 @@ export function adminApiAt(target: { url: string; token: string; pid?: number })
  * gateway holds the store: the CLI then speaks one API whoever serves it, and its changes are checked and audited
  * as the gateway's are (the author is the CLI, as the local token says).
  */
-export async function serveAdminLocally(deps: AdminDeps): Promise<{ api: AdminApi; close(): Promise<void> }> {
+export async function serveAdminLocally(deps: AdminDeps & AdminCacheDeps): Promise<{ api: AdminApi; close(): Promise<void> }> {
   const token = newLocalAdminToken();
   const routes = mountRoutes(cliAdminRoutes, deps, { admin: adminKeyGate(undefined, token), errorShape: errorShapeNamed });
   const app = createHttpApp({ routers: [routes], ready: async () => ({ ready: true, checks: {} }) });

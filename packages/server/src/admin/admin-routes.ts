@@ -1,5 +1,13 @@
 import type { Route } from '@gateway/http-kit';
-import { accountRoutes, adminFormat, adminKeyRoutes, catalogueRoutes, type AdminDeps } from '@gateway/wire-admin';
+import {
+  accountRoutes,
+  adminCacheRoutes,
+  adminFormat,
+  adminKeyRoutes,
+  catalogueRoutes,
+  type AdminCacheDeps,
+  type AdminDeps,
+} from '@gateway/wire-admin';
 import { sendVideoContent, videoContentParams, videoContentResponse } from '@gateway/wire-openai-videos';
 import { adminTaskRoutes, type AdminTaskDeps } from '@gateway/wire-video-tasks';
 import { adminUsageRoutes, type AdminUsageDeps } from '@gateway/wire-usage';
@@ -7,7 +15,7 @@ import { adminWebhookRoutes, type AdminWebhookDeps } from '@gateway/wire-webhook
 import { configSchema } from '../config.schema';
 
 /** What every /admin route works with: each wire package's admin services. */
-export type AllAdminDeps = AdminDeps & AdminUsageDeps & AdminWebhookDeps & AdminTaskDeps;
+export type AllAdminDeps = AdminDeps & AdminCacheDeps & AdminUsageDeps & AdminWebhookDeps & AdminTaskDeps;
 
 /** The catalogue's routes; their PUT bodies are the config file's own entry schemas. */
 const catalogue = catalogueRoutes({
@@ -25,5 +33,10 @@ export const adminRoutes: Array<Route<AllAdminDeps>> = [
   ...catalogue,
 ];
 
-/** What the CLI's commands call: accounts, quotas, keys and the catalogue. */
-export const cliAdminRoutes = [...accountRoutes, ...adminKeyRoutes, ...catalogue];
+/** What the CLI's commands call: accounts, quotas, keys, the cache purge and the catalogue. */
+export const cliAdminRoutes: Array<Route<AdminDeps & AdminCacheDeps>> = [
+  ...accountRoutes,
+  ...adminKeyRoutes,
+  ...adminCacheRoutes,
+  ...catalogue,
+];

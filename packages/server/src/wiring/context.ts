@@ -1,7 +1,7 @@
 import type { Database } from '@gateway/store-postgres';
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '@gateway/http-kit';
-import type { Billing, ContentStore, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
+import type { Billing, ContentStore, MeteredCacheDeps, RoutedCallDeps, RoutingObserver, UsageLog } from '@gateway/core';
 import type { GatewayConfig } from '../config';
 import type { GatewayEnv } from '../gateway';
 import type { Logger } from '@gateway/observability';
@@ -26,6 +26,8 @@ export interface WiringContext {
   routingObserver: RoutingObserver;
   /** where videos and thumbnails live (CONTENT_STORE) */
   content: ContentStore;
+  /** the response cache's store (Redis, else the database) and metrics; undefined: nothing is cached (response-cache.ts) */
+  responseCache?: MeteredCacheDeps;
   /** the clock key expiry and credit budget periods are read by */
   clock: () => Date;
 }

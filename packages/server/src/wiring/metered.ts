@@ -7,8 +7,8 @@ export function wireMetered(ctx: WiringContext) {
   const { providers } = ctx;
   return {
     services: {
-      embeddings: new Embeddings({ ...deps, providers }),
-      rerank: new Rerank(deps, (id) => providers.rerank(id)),
+      embeddings: new Embeddings({ ...deps, providers, cache: ctx.responseCache }),
+      rerank: new Rerank(deps, (id) => providers.rerank(id), ctx.responseCache),
       moderation: new Moderation(deps, (id) => providers.moderation(id)),
       speech: new Speech(deps, (id) => providers.speech(id)),
       transcription: new Transcription(deps, (id) => providers.transcription(id)),
