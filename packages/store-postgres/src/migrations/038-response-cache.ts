@@ -9,9 +9,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('response_cache', (t) => {
     t.string('key', 64).primary();
     t.text('value').notNullable();
-    t.string('account_id', 64).notNullable();
-    t.string('key_id', 64);
-    t.string('model', 128).notNullable();
+    t.text('account_id').notNullable();
+    t.text('key_id');
+    t.text('model').notNullable();
     t.integer('bytes').notNullable();
     t.timestamp('expires_at', { useTz: true }).notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
