@@ -6,6 +6,6 @@
 
 export type { Finding, PiiEntity, TextDetector } from './detectors-findings';
 export { combineDetectors, maskFindings, resolveOverlaps } from './detectors-findings';
-export { piiDetector } from './pii-detector';
+export { PII_ENTITIES, PII_PLACEHOLDERS, piiDetector } from './pii-detector';
 export { regexDetector } from './regex-detector';
 export { StreamWindow } from './stream-window';
