@@ -162,6 +162,7 @@ export const configSchema = {
         required: ['key', 'account', 'group'],
         additionalProperties: false,
         properties: {
+          mcp: MCP_LIST_SCHEMA,
           key: { type: 'string', pattern: '^sk-[\\x21-\\x7e]{4,200}$' },
           account: NAME,
           group: { type: 'string' },

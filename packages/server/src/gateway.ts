@@ -182,6 +182,7 @@ function gatewayAreas(
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const files = wireFiles(ctx);
   const batches = wireBatches(ctx, files, deps.delegated, deps.app);
+  const mcp = wireMcp(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,
@@ -194,7 +195,7 @@ function gatewayAreas(
     ...metered.services,
     files,
     ...batches.services,
-    ...wireMcp(ctx).services,
+    ...mcp.services,
   };
   const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
   const accountAdmin: AreaWiring = {
@@ -212,6 +213,7 @@ function gatewayAreas(
           webhooks: webhooks.webhooks,
           tasks: new AllAccountTasks({ tasks: stores.tasks, content: video.content }),
           publicBaseUrl: publicBaseUrlFor(env),
+          mcpGateway: mcp.services.mcpGateway,
           responseCachePurge: responseCachePurgeFor(ctx.responseCache, stores.audit),
         },
         { admin: adminKeyGate(env.adminKey, deps.localAdminToken), errorShape: errorShapeNamed },

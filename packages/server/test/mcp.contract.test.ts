@@ -1,12 +1,16 @@
 import request from 'supertest';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
+import { testStore } from './support/test-store';
+
+const store = testStore();
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ listen: false });
+  gw = await startTestGateway({ listen: false, env: store.env });
 });
 afterAll(async () => {
-  await gw.stop();
+  await gw?.stop();
+  await store.drop();
 });
 
 const MODERN = '2026-07-28';

@@ -22,6 +22,7 @@ interface KeyRow {
   name: string | null;
   expires_at: Date | null;
   models: string[] | string | null;
+  mcp?: string[] | string | null;
   requests_per_minute: number | null;
   tokens_per_minute: number | null;
   concurrent_streams: number | null;
@@ -40,6 +41,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   revokedAt: r.revoked_at ? new Date(r.revoked_at) : null,
   expiresAt: r.expires_at ? new Date(r.expires_at) : null,
   models: r.models === null || r.models === undefined ? null : typeof r.models === 'string' ? JSON.parse(r.models) : r.models,
+  mcp: r.mcp === null || r.mcp === undefined ? null : typeof r.mcp === 'string' ? JSON.parse(r.mcp) : r.mcp,
   limits: {
     requestsPerMinute: r.requests_per_minute ?? null,
     tokensPerMinute: r.tokens_per_minute ?? null,
@@ -53,6 +55,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 function settingsColumns(s: Partial<KeySettings> & { role?: KeyRole }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (s.role !== undefined) out.role = s.role;
+  if (s.mcp !== undefined) out.mcp = s.mcp === null ? null : JSON.stringify(s.mcp);
   if (s.name !== undefined) out.name = s.name;
   if (s.expiresAt !== undefined) out.expires_at = s.expiresAt;
   if (s.tasks !== undefined) out.tasks_scope = s.tasks;

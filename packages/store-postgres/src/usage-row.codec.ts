@@ -26,6 +26,7 @@ export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
     ...out,
     latency_ms: rounded(r.latencyMs),
     ttft_ms: rounded(r.ttftMs),
+    bytes: r.bytes ?? null,
     characters: r.characters ?? null,
     audio_seconds: r.audioSeconds ?? null,
     search_units: r.searchUnits ?? null,

@@ -1,1 +1,2 @@
 export { mcpFormat } from './mcp.router';
+export { adminMcpRoutes, type AdminMcpDeps } from './mcp-admin.router';

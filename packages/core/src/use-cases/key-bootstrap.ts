@@ -10,6 +10,10 @@ export interface FileKey {
   group: string;
   role?: NewKey['role'];
   key: string;
+  /** the key's MCP allow-list, within its group's */
+  mcp?: string[];
+  /** the key's own guardrail ids, run after its group's (set when the key is first made) */
+  guardrails?: string[];
 }
 
 const startUp = (source: string): AuditContext => ({ actor: { type: 'config_file', id: source }, requestId: null, address: null });
@@ -54,6 +58,8 @@ export async function bootstrapFileKeys(audit: AuditedChanges, source: string, k
       role: k.role ?? 'admin',
       hash: hashApiKey(k.key),
       prefix: k.key.slice(0, 7),
+      ...(k.mcp ? { mcp: k.mcp } : {}),
+      ...(k.guardrails?.length ? { guardrails: k.guardrails } : {}),
     });
   }
 }

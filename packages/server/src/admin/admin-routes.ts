@@ -12,10 +12,11 @@ import { sendVideoContent, videoContentParams, videoContentResponse } from '@gat
 import { adminTaskRoutes, type AdminTaskDeps } from '@gateway/wire-video-tasks';
 import { adminUsageRoutes, type AdminUsageDeps } from '@gateway/wire-usage';
 import { adminWebhookRoutes, type AdminWebhookDeps } from '@gateway/wire-webhooks';
+import { adminMcpRoutes, type AdminMcpDeps } from '@gateway/wire-mcp';
 import { configSchema } from '../config.schema';
 
 /** What every /admin route works with: each wire package's admin services. */
-export type AllAdminDeps = AdminDeps & AdminCacheDeps & AdminUsageDeps & AdminWebhookDeps & AdminTaskDeps;
+export type AllAdminDeps = AdminDeps & AdminCacheDeps & AdminUsageDeps & AdminWebhookDeps & AdminTaskDeps & AdminMcpDeps;
 
 /** The catalogue's routes; their PUT bodies are the config file's own entry schemas. */
 const catalogue = catalogueRoutes({
@@ -31,6 +32,7 @@ export const adminRoutes: Array<Route<AllAdminDeps>> = [
   ...adminWebhookRoutes,
   ...adminTaskRoutes({ params: videoContentParams, response: videoContentResponse, send: sendVideoContent }),
   ...catalogue,
+  ...adminMcpRoutes,
 ];
 
 /** What the CLI's commands call: accounts, quotas, keys, the cache purge and the catalogue. */

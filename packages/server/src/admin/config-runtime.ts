@@ -34,6 +34,7 @@ export function documentOf(
   const { limits, circuitBreaker } = (settings ?? fileSettings(file)) as Pick<GatewayConfigFile, 'limits' | 'circuitBreaker'>;
   const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, sso: file.sso, limits, circuitBreaker };
   if (file.guardrails) doc.guardrails = file.guardrails; // like keys: from this instance's file
+  if (file.mcpServers) doc.mcpServers = file.mcpServers; // the MCP servers, like keys: from this instance's file
   for (const e of entries) {
     if (e.body === null) continue;
     (doc[SECTION[e.kind]] as unknown as Array<Record<string, unknown>>).push({ [KEY[e.kind]]: e.id, ...e.body });
@@ -68,6 +69,7 @@ export class ConfigRuntime extends CatalogueSync<CatalogueSettings, GatewayConfi
           live.guardrails.replace(next.file.guardrails ?? [], next.file.groups);
           Object.assign(live.limits, next.limits);
           Object.assign(live.circuitBreaker, next.circuitBreaker);
+          Object.assign(live.mcp, next.mcp); // the MCP gateway reads the groups' lists from this object
           live.file = next.file;
         },
       },

@@ -24,6 +24,7 @@ export function wireMcp(ctx: WiringContext) {
     );
   const ports = portsOf(config.mcp);
   const gateway = new McpGateway({ upstream: (id) => ports.get(id), usage: ctx.usage, billing: ctx.billing });
-  gateway.configure({ servers: config.mcp.servers, groups: config.mcp.groups });
+  // the live object: a catalogue reload replaces its groups' lists in place (config-runtime.ts)
+  gateway.configure(config.mcp);
   return { services: { mcpGateway: gateway } } satisfies AreaWiring;
 }

@@ -33,6 +33,7 @@ import * as m034 from './034-task-insert-notify';
 import * as m035 from './035-usage-units';
 import * as m036 from './036-files';
 import * as m037 from './037-batches';
+import * as m041 from './041-mcp';
 import * as m038 from './038-response-cache';
 import * as m039 from './039-guardrails';
 
@@ -85,6 +86,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['037-batches', m037],
   ['038-response-cache', m038],
   ['039-guardrails', m039],
+  ['041-mcp', m041],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {
