@@ -12,6 +12,7 @@ import { buildSync } from 'esbuild';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
 import { BENCH_KEY, buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
+import { benchGuardrails, guardrailsLine, type GuardrailsBench } from './guardrails';
 import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
 import { gatewayTarget, startMock } from './lib/targets';
 
@@ -59,6 +60,8 @@ export interface BenchResults {
   /** WORKERS=1 and WORKERS=2 at c=128 on PostgreSQL + Redis */
   workers: { 1: LoadResult; 2: LoadResult } | null;
   slowUpstream: Record<string, LoadResult>;
+  /** CPU µs the built-in guardrails add to a request of a 2 kB prompt (issue 38), measured in this process */
+  guardrails?: GuardrailsBench;
   /** what could not be measured, and why */
   notes: string[];
 }
@@ -313,6 +316,10 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       log(`  after ${rssAfter[rssAfter.length - 1]!.requests} requests: ${rssAfter[rssAfter.length - 1]!.rssMb.toFixed(0)} MB`);
     }
 
+    log('guardrails: CPU per request');
+    const guardrails = opts.profile === 'smoke' || opts.profile === 'quick' ? benchGuardrails(2000, 3) : benchGuardrails();
+    log(`  ${guardrailsLine(guardrails)}`);
+
     const results: BenchResults = {
       machine: { nproc: os.cpus().length, node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', profile: opts.profile },
       sequential,
@@ -324,6 +331,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       slowUpstream,
       cpuPerRequestUs,
       workers,
+      guardrails,
       notes,
     };
     if (opts.writeDocs) {

@@ -56,6 +56,15 @@ export function targetChecks(r: BenchResults): Check[] {
       ok: added('median') <= 0.3,
     },
     { target: 'sequential added latency over the bare proxy, p99 ≤ 2 ms', measured: `${f(added('p99'), 2)} ms`, ok: added('p99') <= 2 },
+    ...(r.guardrails
+      ? [
+          {
+            target: `built-in guardrails' CPU per request < 20 µs (${r.guardrails.promptChars}-character prompt; issue 38)`,
+            measured: `${f(r.guardrails.cleanUs)} µs clean, ${f(r.guardrails.withHitsUs)} µs with ${r.guardrails.hits} hits masked`,
+            ok: r.guardrails.cleanUs < 20,
+          },
+        ]
+      : []),
     {
       target: `streaming (${r.streaming.chunks} chunks, c=16) ≥ 50 % of the bare proxy's chunks/s`,
       measured: `${f(chunks.gateway, 0)} / ${f(chunks.bare, 0)} = ${pct(chunks.gateway, chunks.bare)}`,

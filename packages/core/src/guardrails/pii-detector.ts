@@ -23,16 +23,19 @@ const finding = (start: number, end: number, kind: PiiEntity): Finding => ({ sta
  * own patterns go through RE2 instead (regex-detector.ts).
  */
 
-/** A run of digits with single separators between groups: where a phone, card or SSN can start. */
-const NUMERIC_SPAN = /[+(]?\d(?:[ .()-]{0,2}\d)*/g;
+/**
+ * A run of eight digits or more with at most two separators between any two: every phone, card and SSN lies in one
+ * (the shortest, `+` and a country code and six digits). Years, prices and counts are shorter and cost one failed try.
+ */
+const NUMERIC_SPAN = /[+(]?\d(?:[ .()-]{0,2}\d){7,}/g;
 
 const SSN = /(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])/y;
 /** Contiguous 13-19 digits, 4-4-4-1..4(-3) groups, or the 4-6-4/5 groups of Amex and Diners, on one separator. */
 const CARD = /(?<![\w.-]|\d[ -])[2-6](?:\d{12,18}|\d{3}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{3})?|\d{3}([ -])\d{6}\2\d{4,5})(?!\w|[ .-]\d)/y;
 /** `+` and a country code, then 7-14 more digits with single separators. */
 const PHONE_INTERNATIONAL = /(?<![\w+])\+[1-9](?:[ .()-]{0,2}\d){6,14}(?!\w|[ .()-]{1,2}\d)/y;
-/** North American (415) 555-2671, 415-555-2671, 415.555.2671, 415 555 2671. */
-const PHONE_NANP = /(?<![\w+.-]|\d[ -])(?:\([2-9]\d{2}\) ?|[2-9]\d{2}([-. ]))\d{3}(?:\1|[-. ])\d{4}(?!\w|[-. ]\d)/y;
+/** North American (415) 555-2671, 415-555-2671, 415.555.2671, 415 555 2671, with or without a leading 1. */
+const PHONE_NANP = /(?<![\w+.-]|\d[ -])(?:1[-. ]?)?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}([-. ]))\d{3}(?:\1|[-. ])\d{4}(?!\w|[-. ]\d)/y;
 /** A trunk-prefix national number in groups: 020 7946 0958, 01 23 45 67 89, 030 1234567, 07700 900123. */
 const PHONE_TRUNK = /(?<![\w+.-]|\d[ -])0\d{1,4}(?:[ -]\d{2,7}){1,4}(?!\w|[ .-]\d)/y;
 
@@ -51,7 +54,6 @@ function findNumbers(text: string, want: ReadonlySet<PiiEntity>, out: Finding[])
   NUMERIC_SPAN.lastIndex = 0;
   for (let span = NUMERIC_SPAN.exec(text); span; span = NUMERIC_SPAN.exec(text)) {
     const end = span.index + span[0].length;
-    if (span[0].length < 7) continue; // no entity is shorter: 1-555 0100 at the least
     // candidate starts: the span's start and every digit group after a separator
     for (let at = span.index; at < end; at++) {
       const c = text.charCodeAt(at);

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { maskFindings } from './detectors-findings';
 import { regexDetector } from './regex-detector';
 import { requiredLiteral } from './regex-literal';
@@ -20,9 +21,11 @@ describe('regexDetector', () => {
     expect(mask(['confidential'], 'Confidential and CONFIDENTIAL')).toBe('Confidential and CONFIDENTIAL');
   });
 
-  it('folds case as RE2 does for non-ASCII texts too (the literal pre-filter steps aside)', () => {
+  it('folds case as RE2 does, the two non-ASCII letters it folds to ASCII ones included', () => {
     // RE2 folds the Kelvin sign (U+212A) with k: a lower-cased indexOf would miss it
     expect(mask(['(?i)kill'], 'do not \u212Aill it')).toBe('do not [REDACTED] it');
+    // and the long s (U+017F) with s, which toLowerCase leaves alone: the pre-filter must step aside
+    expect(mask(['(?i)secret'], 'a \u017Fecret plan')).toBe('a [REDACTED] plan');
     expect(mask(['(?i)straße'], 'STRASSE Straße')).toBe('STRASSE [REDACTED]');
   });
 
@@ -53,14 +56,14 @@ describe('regexDetector', () => {
 
 describe('requiredLiteral (the pre-filter)', () => {
   it.each([
-    ['project\\s+titan', { text: 'project', caseInsensitive: false }],
-    ['(?i)Confidential', { text: 'confidential', caseInsensitive: true }],
-    ['ab?cdef', { text: 'cdef', caseInsensitive: false }],
-    ['abcx*y', { text: 'abc', caseInsensitive: false }],
-    ['abcd+e', { text: 'abcd', caseInsensitive: false }],
-    ['pass\\.word[0-9]{2,}', { text: 'pass.word', caseInsensitive: false }],
-    ['ab{2}cdefg', { text: 'cdefg', caseInsensitive: false }],
-    ['x(?i:Secret)yz', { text: 'yz', caseInsensitive: true }],
+    ['project\\s+titan', { text: 'project', caseInsensitive: false, maxOffset: 0 }],
+    ['(?i)Confidential', { text: 'confidential', caseInsensitive: true, maxOffset: 0 }],
+    ['ab?cdef', { text: 'cdef', caseInsensitive: false, maxOffset: 2 }],
+    ['abcx*y', { text: 'abc', caseInsensitive: false, maxOffset: 0 }],
+    ['abcd+e', { text: 'abcd', caseInsensitive: false, maxOffset: 0 }],
+    ['\\bpass\\.word[0-9]{2,}', { text: 'pass.word', caseInsensitive: false, maxOffset: 2 }],
+    ['ab{2}cdefg', { text: 'cdefg', caseInsensitive: false, maxOffset: Infinity }],
+    ['x(?i:Secret)yz', { text: 'yz', caseInsensitive: true, maxOffset: Infinity }],
   ])('%s needs %j', (pattern, literal) => {
     expect(requiredLiteral(pattern)).toEqual(literal);
   });
@@ -78,5 +81,47 @@ describe('requiredLiteral (the pre-filter)', () => {
       ['x{y', 'x{y'],
     ];
     for (const [pattern, text] of cases) expect(regexDetector([pattern]).find(text)).toHaveLength(1);
+  });
+});
+
+describe('regexDetector against RE2 itself', () => {
+  // the pre-filter and the skipping ahead must change nothing: the same matches as RE2's matcher over the whole text
+  const patterns = [
+    '\\bconfidential\\b',
+    '(?i)project\\s+titan',
+    'a.?b.?secret',
+    '(?i)x[0-9]secret\\b',
+    'code-\\d+',
+    '^start',
+    '(?m)^line',
+    'é+tat',
+    '(?i)kelvin',
+  ];
+  const texts = [
+    'confidential',
+    'zz xconfidential confidential',
+    'xconfidential confidential confidentiality, Confidential. confidential',
+    'the PROJECT titan and project  Titan; projecttitan',
+    'ab secret, aXbYsecret, a😀b😀secret, secret',
+    'X1SECRET x2secretx x3secret',
+    'code-1 code- code-22 code-333',
+    'start start',
+    'line one\nline two\n line three',
+    'état éétat tat',
+    '\u212Aelvin, İ Kelvin kelvin',
+  ];
+  it.each(patterns)('%s finds what RE2 finds', (pattern) => {
+    const re = RE2JS.compile(pattern);
+    for (const text of texts) {
+      const expected: Array<[number, number]> = [];
+      const m = re.matcher(text);
+      while (m.find()) if (m.end() > m.start()) expected.push([m.start(), m.end()]);
+      expect([
+        text,
+        regexDetector([pattern])
+          .find(text)
+          .map((f) => [f.start, f.end]),
+      ]).toEqual([text, expected]);
+    }
   });
 });

@@ -8,7 +8,12 @@ interface CompiledPattern {
   literal: RequiredLiteral | undefined;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/**
+ * RE2's case folding joins two non-ASCII letters to ASCII ones: U+212A (Kelvin) to k, which toLowerCase also maps
+ * to k, and U+017F (long s) to s, which it leaves alone. So a lower-cased text holds every case-insensitive match of
+ * an ASCII literal, unless the literal has an s and the text a long s.
+ */
+const LONG_S = '\u017f';
 
 /**
  * Deny patterns in RE2 syntax (`(?i)` included), run by RE2's linear-time engine so no pattern can hang the event
@@ -27,23 +32,30 @@ export function regexDetector(patterns: readonly string[]): TextDetector {
   return {
     find(text: string): Finding[] {
       let lower: string | undefined;
-      let ascii: boolean | undefined;
+      let longS: boolean | undefined;
       const found: Finding[] = [];
       for (const { re, literal } of compiled) {
+        // where the literal is searched, when it can be: the text, or the text lower-cased
+        let hay: string | undefined;
         if (literal) {
-          if (!literal.caseInsensitive) {
-            if (!text.includes(literal.text)) continue;
-          } else if ((ascii ??= !NON_ASCII.test(text))) {
-            if (!(lower ??= text.toLowerCase()).includes(literal.text)) continue;
-          }
+          if (!literal.caseInsensitive) hay = text;
+          else if (!literal.text.includes('s') || !(longS ??= text.includes(LONG_S))) hay = lower ??= text.toLowerCase();
         }
-        // the DFA answers "any match?" several times faster than the matcher finds one
-        if (!re.test(text)) continue;
-        const m = re.matcher(text);
+        let from = 0;
+        if (hay !== undefined) {
+          const at = hay.indexOf(literal!.text);
+          if (at < 0) continue;
+          // lower-casing can change a text's length (U+0130): offsets in it then say nothing of the text's
+          if (hay.length === text.length && at - literal!.maxOffset > 1) from = at - literal!.maxOffset - 1;
+        } else if (!re.test(text)) continue; // the DFA answers "any match?" several times faster than the matcher
+        // a match cannot start before `from` + 1: the character at `from` stays as context for \b
+        const m = re.matcher(from ? text.slice(from) : text);
         while (m.find()) {
-          const start = m.start();
-          const end = m.end();
+          const start = m.start() + from;
+          const end = m.end() + from;
           if (end > start) found.push({ start, end, kind: 'regex', placeholder: '[REDACTED]' });
+          // every further match holds the literal after this one: none left means no need to scan on
+          if (hay !== undefined && hay.length === text.length && hay.indexOf(literal!.text, end) < 0) break;
         }
       }
       return compiled.length > 1 ? resolveOverlaps(found) : found;

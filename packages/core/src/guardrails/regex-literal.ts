@@ -7,8 +7,10 @@
 export interface RequiredLiteral {
   /** lower-cased when `caseInsensitive` */
   text: string;
-  /** compare against the lower-cased text; only sound for ASCII texts (RE2 folds `k` to U+212A, `s` to U+017F) */
+  /** compare against the lower-cased text (see regex-detector.ts for the two non-ASCII letters RE2 folds to ASCII) */
   caseInsensitive: boolean;
+  /** the most characters a match can hold before the literal (Infinity when unbounded): where a match can start */
+  maxOffset: number;
 }
 
 const BAIL = Symbol('bail');
@@ -17,7 +19,7 @@ const ONE_CHAR_ESCAPES = new Set('dDsSwWbBAzntrfva');
 const REPEAT = /^\{\d+(?:,\d*)?\}/;
 
 /** The index just past the group or class that starts at `i`, and whether it set `i` (case-insensitive). */
-function skipBracketed(p: string, i: number): { next: number; setsI: boolean } | typeof BAIL {
+function skipBracketed(p: string, i: number): { next: number; setsI: boolean; flagsOnly: boolean } | typeof BAIL {
   let depth = 0;
   let inClass = false;
   const start = i;
@@ -33,7 +35,7 @@ function skipBracketed(p: string, i: number): { next: number; setsI: boolean } |
     } else if (c === '(') depth++;
     else if (c === ')' && --depth === 0) {
       const group = p.slice(start, i + 1);
-      return { next: i + 1, setsI: /^\(\?[a-zA-Z-]*i/.test(group) };
+      return { next: i + 1, setsI: /^\(\?[a-zA-Z-]*i/.test(group), flagsOnly: /^\(\?[a-zA-Z-]*\)$/.test(group) };
     }
   }
   return BAIL;
@@ -59,10 +61,23 @@ export function requiredLiteral(pattern: string): RequiredLiteral | undefined {
   let best = '';
   let run = '';
   let lastWasLiteral = false;
+  /** the most characters the pattern so far can match, and that before the current run and the best one */
+  let width = 0;
+  let runOffset = 0;
+  let bestOffset = 0;
   const flush = () => {
-    if (run.length > best.length) best = run;
+    if (run.length > best.length) {
+      best = run;
+      bestOffset = runOffset;
+    }
     run = '';
     lastWasLiteral = false;
+  };
+  const literal = (ch: string) => {
+    if (run === '') runOffset = width;
+    run += ch;
+    width++;
+    lastWasLiteral = true;
   };
   let i = 0;
   while (i < pattern.length) {
@@ -73,6 +88,7 @@ export function requiredLiteral(pattern: string): RequiredLiteral | undefined {
       if (g === BAIL) return undefined;
       if (g.setsI) caseInsensitive = true;
       flush();
+      if (!g.flagsOnly) width = Infinity;
       i = g.next;
       continue;
     }
@@ -80,6 +96,7 @@ export function requiredLiteral(pattern: string): RequiredLiteral | undefined {
       const next = skipClass(pattern, i);
       if (next === BAIL) return undefined;
       flush();
+      width += 2; // a class or `.` can match a character outside the BMP: two UTF-16 code units
       i = next;
       continue;
     }
@@ -88,6 +105,7 @@ export function requiredLiteral(pattern: string): RequiredLiteral | undefined {
       // the quantifier applies to the last atom: a literal that may occur zero times is not required
       if (lastWasLiteral && c !== '+') run = run.slice(0, -1);
       flush();
+      if (c !== '?') width = Infinity;
       i += repeat ? repeat[0].length : 1;
       if (pattern[i] === '?') i++;
       continue;
@@ -98,24 +116,24 @@ export function requiredLiteral(pattern: string): RequiredLiteral | undefined {
       if (/[A-Za-z0-9]/.test(e)) {
         if (!ONE_CHAR_ESCAPES.has(e)) return undefined;
         flush();
+        width += 2;
         i += 2;
         continue;
       }
-      run += e;
-      lastWasLiteral = true;
+      literal(e);
       i += 2;
       continue;
     }
     if (c === '.' || c === '^' || c === '$' || c.charCodeAt(0) > 0x7e) {
       flush();
+      width += 2;
       i++;
       continue;
     }
-    run += c;
-    lastWasLiteral = true;
+    literal(c);
     i++;
   }
   flush();
   if (best === '') return undefined;
-  return caseInsensitive ? { text: best.toLowerCase(), caseInsensitive } : { text: best, caseInsensitive };
+  return { text: caseInsensitive ? best.toLowerCase() : best, caseInsensitive, maxOffset: bestOffset };
 }

@@ -101,6 +101,32 @@ describe('StreamWindow', () => {
     const counting: TextDetector = { find: (t) => (scanned.push(t.length), []) };
     const w = new StreamWindow(counting, 256);
     for (let i = 0; i < 2000; i++) w.push('abcde');
-    expect(Math.max(...scanned)).toBeLessThanOrEqual(256 + 5);
+    // the holdback, the delta and 32 released characters of context
+    expect(Math.max(...scanned)).toBeLessThanOrEqual(256 + 5 + 32);
+  });
+
+  it('keeps released characters as context: a word boundary or a digit before the window is seen', () => {
+    // `xfoo`: no word boundary before foo, though the window's cut may fall right before it
+    const word = run(regexDetector(['\\bfoo\\b']), chars(`${'y'.repeat(40)}xfoo bar`), 8);
+    expect(word.finding).toBeUndefined();
+    expect(word.released).toBe(`${'y'.repeat(40)}xfoo bar`);
+    // a card number preceded by another digit group is part of a list of numbers, not a card
+    const list = run(piiDetector(['card']), chars(`ids 1 4111 1111 1111 1111 end`), 20);
+    expect(list.finding).toBeUndefined();
+    // and the same card alone is found with the same holdback
+    expect(run(piiDetector(['card']), chars(`ids: 4111 1111 1111 1111 end`), 20).finding).toMatchObject({ start: 5, end: 24 });
+  });
+
+  it('finds what a scan of the whole text finds, for any chunking', () => {
+    const text = `Hi, I am Jane (jane.doe@example.org), card 5555 5555 5555 4444, ${'filler text '.repeat(30)} call +44 20 7946 0958.`;
+    const detector = piiDetector();
+    const whole = detector.find(text);
+    for (const size of [1, 2, 3, 7, 50, 1000]) {
+      const deltas = text.match(new RegExp(`[^]{1,${size}}`, 'g'))!;
+      // a stream that stops at the first finding: it must be the whole text's first
+      const { released, finding } = run(detector, deltas, 64);
+      expect(finding).toEqual(whole[0]);
+      expect(released).toBe(text.slice(0, whole[0]!.start));
+    }
   });
 });
