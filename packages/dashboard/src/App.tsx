@@ -13,6 +13,7 @@ import { Catalogue } from './pages/Catalogue';
 import { Webhooks } from './pages/Webhooks';
 import { Usage } from './pages/Usage';
 import { Tasks } from './pages/Tasks';
+import { Batches } from './pages/Batches';
 import { TaskPage } from './pages/TaskPage';
 import { PlatformTaskPage, PlatformTasks } from './pages/PlatformTasks';
 import { Models } from './pages/Models';
@@ -93,6 +94,8 @@ function page(section: string, route: string, s: Session, who: Caller, useCallKe
       return <Usage session={s} caller={who} />;
     case 'tasks':
       return tasksPage(route, s, who);
+    case 'batches':
+      return <Batches session={s} />;
     case 'models':
       return <Models session={s} />;
     case 'audit':

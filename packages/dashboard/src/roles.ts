@@ -15,6 +15,7 @@ const NAV: Array<{ to: string; label: string; who: Caller[] }> = [
   { to: 'webhooks', label: 'Webhooks', who: ['admin'] },
   { to: 'usage', label: 'Usage', who: EVERYONE },
   { to: 'tasks', label: 'Tasks', who: EVERYONE },
+  { to: 'batches', label: 'Batches', who: EVERYONE },
   { to: 'models', label: 'Models', who: EVERYONE },
   { to: 'audit', label: 'Audit', who: MANAGERS },
   { to: 'playground', label: 'Playground', who: EVERYONE },

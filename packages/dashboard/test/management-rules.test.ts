@@ -8,13 +8,24 @@ describe('navigation by role', () => {
   const labels = (c: Parameters<typeof navFor>[0]) => navFor(c).map((n) => n.label);
 
   it('a member sees no page it cannot use', () => {
-    expect(labels('member')).toEqual(['Overview', 'Usage', 'Tasks', 'Models', 'Playground']);
+    expect(labels('member')).toEqual(['Overview', 'Usage', 'Tasks', 'Batches', 'Models', 'Playground']);
     for (const section of ['keys', 'accounts', 'catalogue', 'webhooks', 'audit']) expect(mayOpen('member', section)).toBe(false);
   });
 
   it('an account admin manages keys, webhooks and reads its audit slice; only the platform admin has accounts and the catalogue', () => {
-    expect(labels('admin')).toEqual(['Overview', 'Keys', 'Webhooks', 'Usage', 'Tasks', 'Models', 'Audit', 'Playground']);
-    expect(labels('platform')).toEqual(['Overview', 'Accounts', 'Catalogue', 'Keys', 'Usage', 'Tasks', 'Models', 'Audit', 'Playground']);
+    expect(labels('admin')).toEqual(['Overview', 'Keys', 'Webhooks', 'Usage', 'Tasks', 'Batches', 'Models', 'Audit', 'Playground']);
+    expect(labels('platform')).toEqual([
+      'Overview',
+      'Accounts',
+      'Catalogue',
+      'Keys',
+      'Usage',
+      'Tasks',
+      'Batches',
+      'Models',
+      'Audit',
+      'Playground',
+    ]);
     expect(mayOpen('admin', 'accounts')).toBe(false);
     expect(mayOpen('platform', 'webhooks')).toBe(false);
   });

@@ -87,7 +87,18 @@ describeWithBrowser('the dashboard manages', () => {
 
   it('platform admin: creates an account, renames it, sets its quota, gives it a key, and reads the changes in the audit log', async () => {
     await signIn(ADMIN);
-    expect(await navLabels()).toEqual(['Overview', 'Accounts', 'Catalogue', 'Keys', 'Usage', 'Tasks', 'Models', 'Audit', 'Playground']);
+    expect(await navLabels()).toEqual([
+      'Overview',
+      'Accounts',
+      'Catalogue',
+      'Keys',
+      'Usage',
+      'Tasks',
+      'Batches',
+      'Models',
+      'Audit',
+      'Playground',
+    ]);
 
     await nav('Accounts');
     await page.getByRole('button', { name: 'New account' }).click();
@@ -196,7 +207,7 @@ describeWithBrowser('the dashboard manages', () => {
     const expired = await newKey({ name: 'old runner' });
     expect((await api(ADMIN, 'PATCH', `/admin/keys/${expired.id}`, { expires_at: '2020-01-01T00:00:00Z' })).status).toBe(200);
     await signIn(admin.key);
-    expect(await navLabels()).toEqual(['Overview', 'Keys', 'Webhooks', 'Usage', 'Tasks', 'Models', 'Audit', 'Playground']);
+    expect(await navLabels()).toEqual(['Overview', 'Keys', 'Webhooks', 'Usage', 'Tasks', 'Batches', 'Models', 'Audit', 'Playground']);
 
     await nav('Keys');
     const keys = page.getByRole('table', { name: 'Keys' });
@@ -258,7 +269,7 @@ describeWithBrowser('the dashboard manages', () => {
   it('a member sees no navigation it cannot use', async () => {
     const member = await newKey({ name: 'member' });
     await signIn(member.key);
-    expect(await navLabels()).toEqual(['Overview', 'Usage', 'Tasks', 'Models', 'Playground']);
+    expect(await navLabels()).toEqual(['Overview', 'Usage', 'Tasks', 'Batches', 'Models', 'Playground']);
     await page.getByText('Member', { exact: true }).waitFor();
     await page.goto(`${gw.url}/dashboard/keys`);
     await page.getByText('This page is not for this key.').waitFor();
