@@ -15,6 +15,8 @@ import { accountResourcesFor, DEFAULT_ACCOUNT_RESOURCES_POLICY, type AccountReso
 import { DEFAULT_HOSTED_TOOLS_POLICY, hostedToolsFor, type HostedToolsPolicy } from '../hosted-tools';
 import { nativeBody } from '../native-request';
 import { ModerationStep, NO_MODERATOR, type TextModerator } from './text-moderation';
+import type { CacheDirectives, CacheStatus } from '../response-cache';
+import type { ResponseCache } from './response-cache';
 import type { Guardrails } from './guardrails';
 import type { GuardrailHit } from '../guardrails/guardrail';
 import { TextGuardrails } from './guardrails-text';
@@ -38,6 +40,10 @@ export interface TextCallMeta {
    * a streaming adapter puts them in its response header. Non-streaming results carry them in `warnings`.
    */
   onWarnings?(warnings: Warning[]): void;
+  /** the client's `Cache-Control` directives for the response cache (use-cases/response-cache.ts) */
+  cacheControl?: CacheDirectives;
+  /** told what the response cache did (hit, miss, bypass) before the first part or the result; models with a cache only */
+  onCache?(status: CacheStatus): void;
   /** set by the guardrails layer for the call inside it: where the usage row finds the hits (usage-record.ts) */
   guardrailHits?: GuardrailHit[];
 }
@@ -48,6 +54,8 @@ export interface TextGenerationDeps extends RoutedCallDeps {
   onSettleFailure?(failure: { requestId: string; accountId: string; credits: number; error: unknown }): void;
   /** runs a request's in-band `moderation` for upstreams that do not (text-moderation.ts); without it they are refused */
   moderator?: TextModerator;
+  /** the response cache, the layer just around the routed call (use-cases/response-cache.ts) */
+  responseCache?: ResponseCache;
   /** the caller's guardrails, the outer layer of every call (guardrails-text.ts) */
   guardrails?: Guardrails;
 }
@@ -62,6 +70,8 @@ type TextAnswer = { result: TextResult; warnings: Warning[] };
  */
 export class TextGeneration {
   private readonly calls: RoutedCalls<TextModelPort>;
+  /** the calls the response cache already wraps */
+  private readonly insideCache = new WeakSet<TextCallMeta>();
 
   constructor(private readonly deps: TextGenerationDeps) {
     this.calls = new RoutedCalls(deps, (p) => deps.providers.text(p));
@@ -86,6 +96,8 @@ export class TextGeneration {
     const model = meta.model ?? this.resolve(principal, request.model);
     const guard = this.guardrailsLayer(principal, request, { ...meta, model });
     if (guard) return guard.layer.generate(request, (r) => this.generate(principal, r, guard.meta));
+    const cache = this.cacheLayer(principal, model, meta);
+    if (cache) return cache.layer.generate(request, (r) => this.generate(principal, r, cache.meta));
     const moderation = this.moderationStep(principal, request, meta);
     const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta, moderation);
     const { result, warnings } = await this.calls.answer(call.record, call);
@@ -101,6 +113,8 @@ export class TextGeneration {
     const model = meta.model ?? this.resolve(principal, request.model);
     const guard = this.guardrailsLayer(principal, request, { ...meta, model });
     if (guard) return yield* guard.layer.stream(request, (r) => this.stream(principal, r, guard.meta));
+    const cache = this.cacheLayer(principal, model, meta);
+    if (cache) return yield* cache.layer.stream(request, (r) => this.stream(principal, r, cache.meta));
     const moderation = this.moderationStep(principal, request, meta);
     const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta, moderation);
     yield* this.calls.stream(call.record, call);
@@ -114,6 +128,16 @@ export class TextGeneration {
     if (specs.length === 0) return undefined;
     const call = { ...meta, principal, model: request.model, hits: [] };
     return { layer: new TextGuardrails(guardrails, specs, call, this.deps.usage), meta: { ...meta, guardrailHits: call.hits } };
+  }
+
+  /** The response cache around the routed call when the model has one; the call inside it goes straight to the route. */
+  private cacheLayer(principal: Principal, model: ModelSpec, meta: TextCallMeta) {
+    if (this.insideCache.has(meta)) return undefined;
+    const layer = this.deps.responseCache?.layer(principal, model, meta);
+    if (!layer) return undefined;
+    const inner: TextCallMeta = { ...meta, model };
+    this.insideCache.add(inner);
+    return { layer, meta: inner };
   }
 
   /** The gateway's in-band moderation of the request, for an upstream that does not run it (text-moderation.ts). */
