@@ -9,7 +9,7 @@ import type { ModelKind } from './catalogue';
 export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
 
 /** The endpoints a batch's lines may call (a wire format's paths): of which batch format, serving which kind of model. */
-export type BatchEndpoints = Readonly<Record<string, { format: 'openai' | 'anthropic'; kind: ModelKind }>>;
+export type BatchEndpoints = Readonly<Record<string, { format: BatchFormat; kind: ModelKind }>>;
 
 export const BATCH_LIMITS = Object.freeze({
   /** OpenAI's limit per batch input file */
@@ -85,10 +85,11 @@ export const UNRUN = Object.freeze({
   },
 } satisfies Record<string, LineOutcome>);
 
-/** How a batch was asked for: its id's prefix (OpenAI's `batch_`, Anthropic's `msgbatch_`) says which. */
-export type BatchFormat = 'openai' | 'anthropic';
-const PREFIX: Readonly<Record<BatchFormat, string>> = { openai: 'batch_', anthropic: 'msgbatch_' };
-export const batchFormatOf = (id: string): BatchFormat => (id.startsWith(PREFIX.anthropic) ? 'anthropic' : 'openai');
+/** How a batch was asked for: its id's prefix (OpenAI's `batch_`, Anthropic's `msgbatch_`, Gemini's `gembatch_`) says which. */
+export type BatchFormat = 'openai' | 'anthropic' | 'gemini';
+const PREFIX: Readonly<Record<BatchFormat, string>> = { openai: 'batch_', anthropic: 'msgbatch_', gemini: 'gembatch_' };
+export const batchFormatOf = (id: string): BatchFormat =>
+  id.startsWith(PREFIX.anthropic) ? 'anthropic' : id.startsWith(PREFIX.gemini) ? 'gemini' : 'openai';
 export const batchIdPrefix = (format: BatchFormat): string => PREFIX[format];
 
 /** The format's prefix, then the creation time (base 36, fixed width) and randomness: ids sort by creation. */

@@ -29,6 +29,20 @@ export function batchLineRoutes(routes: ReadonlyArray<Route<never>>) {
 }
 
 /**
+ * Where a line is sent: a path parameter of its endpoint (Gemini's `/v1beta/models/{model}:generateContent`) takes
+ * the line's body field of that name, which then leaves the body (the path names the model, the body does not).
+ */
+function linePath(endpoint: string, body: Record<string, unknown>): { path: string; body: Record<string, unknown> } {
+  const rest = { ...body };
+  const path = endpoint.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(value));
+  });
+  return { path, body: rest };
+}
+
+/**
  * Sends each batch line through the gateway's own route (a private loopback server of the same app) as the key that
  * created the batch, with a delegated credential that exists only in this process for that one call.
  */
@@ -42,7 +56,8 @@ export function loopbackLineDispatch(
     async send(line, signal) {
       const token = delegated.issue(line.keyId, line.batchId);
       try {
-        return await loopback.post(line.endpoint, token, line.body, signal, headersOf(line.endpoint));
+        const { path, body } = linePath(line.endpoint, line.body);
+        return await loopback.post(path, token, body, signal, headersOf(line.endpoint));
       } finally {
         delegated.release(token);
       }

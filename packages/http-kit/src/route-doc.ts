@@ -36,7 +36,7 @@ export interface ParamDoc {
 }
 
 export interface BatchRoute {
-  format: 'openai' | 'anthropic';
+  format: 'openai' | 'anthropic' | 'gemini';
   kind: 'text' | 'embedding' | 'moderation';
   headers?: Readonly<Record<string, string>>;
 }
@@ -63,8 +63,9 @@ export interface RouteDoc {
   /** the error body shape(s) by ErrorShape name; several when a header picks the shape */
   errors?: string | readonly string[];
   /**
-   * The route takes batch lines (docs/formats/batches.md): of which batch format (OpenAI's `url` of a line, or
-   * Anthropic's message batches), serving models of which kind, sent with which headers besides the key.
+   * The route takes batch lines (docs/formats/batches.md): of which batch format (OpenAI's `url` of a line,
+   * Anthropic's message batches, Gemini's batch mode), serving models of which kind, sent with which headers besides
+   * the key. A path parameter (`{model}`) is filled from the line's body field of that name.
    */
   batch?: BatchRoute;
 }

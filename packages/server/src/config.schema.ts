@@ -86,6 +86,8 @@ const providerEntry = {
     hostedTools: { enum: HOSTED_TOOLS_POLICIES },
     accountResources: { enum: ACCOUNT_RESOURCES_POLICIES },
     timeouts: closed({ connectMs: POSITIVE_INT, firstByteMs: POSITIVE_INT, idleMs: POSITIVE_INT, totalMs: POSITIVE_INT }),
+    /** send batch lines to the provider's own batch API (docs/formats/batches.md): accepted, lines still run one by one */
+    nativeBatch: { type: 'boolean' },
   },
   allOf: PROVIDER_DESCRIPTORS.map((d) => ({
     if: { required: ['type'], properties: { type: { const: d.type } } },

@@ -32,6 +32,8 @@ export interface ProviderConfig extends ProviderEntry {
   type?: ProviderType;
   /** an adapter module outside the repository (adapter-modules.ts); exactly one of `type` and `module` */
   module?: string;
+  /** the provider's own batch API for batch lines: accepted; in this version lines still run one by one (wiring/batches.ts) */
+  nativeBatch?: boolean;
 }
 
 export interface ModelConfig {

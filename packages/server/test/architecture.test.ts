@@ -102,7 +102,12 @@ describe('dependency rule', () => {
  * Links one format hands out to another's route, each a debt with its reason. The task API's `content.video_url`
  * points at the one video download (issue 13 moves the byte-range download into shared code).
  */
-const KNOWN_CROSS_LINKS = ['wire-video-tasks → wire-openai-videos /v1/videos/{}/content'];
+const KNOWN_CROSS_LINKS = [
+  'wire-video-tasks → wire-openai-videos /v1/videos/{}/content',
+  // @google/genai 3.x reads a batch at GET /v1/batches/{name}, OpenAI's batch path: Gemini's route takes the callers
+  // that authenticate as the SDK does (x-goog-api-key, ?key=) and passes the others on to OpenAI's
+  'wire-openai-batches → wire-gemini-content /v1/batches/{}',
+];
 
 describe('registry rule', () => {
   const wirePackages = packages.filter((p) => p.startsWith('wire-'));

@@ -116,6 +116,8 @@ export const generateContentRoutes = atGeminiVersions([
     response: { description: 'One `GenerateContentResponse`.', content: { 'application/json': generateContentResponse } },
     errors: 'google',
     parse: [jsonBody()],
+    // Gemini's batch mode (batches.router.ts): each inlined request is sent here, the model in the path
+    batch: { format: 'gemini', kind: 'text' },
     handle: (ctx, req, res) => generate('generateContent', ctx, req, res),
   }),
   route({

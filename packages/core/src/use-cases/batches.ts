@@ -41,6 +41,10 @@ export interface BatchesDeps {
   windowMs?: number;
 }
 
+/** Anthropic's name of a refused request: `requests.N.params` (or `.custom_id`), 0-based. */
+const anthropicPlace = (index: number | null, param: string | null): string =>
+  index === null ? 'requests' : `requests.${index}${param === 'custom_id' ? '.custom_id' : '.params'}`;
+
 const notFound = (id: string) =>
   new GatewayError('not_found', `No batch found with id '${id}'.`, { code: 'batch_not_found', param: 'batch_id' });
 
@@ -81,14 +85,23 @@ export class Batches {
   }
 
   /**
-   * A batch whose requests come inline (Anthropic's `requests[{custom_id, params}]`): the same checks, but a refused
-   * request refuses the whole call (400, naming the request's index) instead of creating a failed batch.
+   * A batch whose requests come inline (Anthropic's `requests[{custom_id, params}]`, Gemini's inlined requests): the
+   * same checks, but a refused request refuses the whole call (400, naming the request as the format does: `placeOf`,
+   * Anthropic's `requests.N.params` by default) instead of creating a failed batch.
    */
   async createInline(
     principal: Principal,
-    request: { endpoint: string; requests: ReadonlyArray<{ custom_id: unknown; params: unknown }>; maxRequests: number },
+    request: {
+      endpoint: string;
+      requests: ReadonlyArray<{ custom_id: unknown; params: unknown }>;
+      maxRequests: number;
+      format?: Exclude<BatchFormat, 'openai'>;
+      metadata?: Record<string, string> | null;
+      placeOf?: (index: number | null, param: string | null) => string;
+    },
   ): Promise<Batch> {
-    const kind = this.endpointKind(request.endpoint, 'anthropic');
+    const format = request.format ?? 'anthropic';
+    const kind = this.endpointKind(request.endpoint, format);
     if (!kind) throw invalid('invalid_endpoint', `${request.endpoint} takes no batches.`);
     const reader = new BatchLineReader(request.endpoint);
     for (const [i, r] of request.requests.entries())
@@ -100,10 +113,12 @@ export class Batches {
       );
     const [first] = reader.finish(request.maxRequests);
     if (first) {
-      const at = first.line === null ? 'requests' : `requests.${first.line - 1}${first.param === 'custom_id' ? '.custom_id' : '.params'}`;
+      const placeOf = request.placeOf ?? anthropicPlace;
+      const at = placeOf(first.line === null ? null : first.line - 1, first.param);
       throw invalid(first.code, `${at}: ${first.message}`, at);
     }
-    return this.store(principal, { inputFileId: '', endpoint: request.endpoint, completionWindow: '24h' }, reader, [], 'anthropic');
+    const create = { inputFileId: '', endpoint: request.endpoint, completionWindow: '24h', metadata: request.metadata };
+    return this.store(principal, create, reader, [], format);
   }
 
   private endpointsOf(format: BatchFormat): string[] {

@@ -25,6 +25,9 @@ export function wireBatches(ctx: WiringContext, files: Files, delegated: Delegat
     { batches: stores.batches, files, dispatch, readable: (l) => Readable.from(l), now: () => ctx.clock().getTime() },
     { owner, perAccount, limit: 4 * perAccount, leaseMs: 30_000, lineDelayMs: env.batches?.lineDelayMs ?? 0, backoffMs: 1000 },
   );
+  const native = ctx.config.file.providers.filter((p) => p.nativeBatch).map((p) => p.id);
+  if (native.length)
+    ctx.logger.info('nativeBatch: batch lines still run one by one through the routed path in this version', { providers: native });
   const stopping = new AbortController();
   const rounds = async () => {
     while (!stopping.signal.aborted && (await runner.tick(stopping.signal)));
