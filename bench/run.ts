@@ -13,6 +13,7 @@ import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
 import { BENCH_KEY, buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
 import { benchGuardrails, guardrailsLine, type GuardrailsBench } from './guardrails';
+import { benchCache, cacheLine, type CacheBench } from './cache';
 import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
 import { gatewayTarget, startMock } from './lib/targets';
 
@@ -62,6 +63,8 @@ export interface BenchResults {
   slowUpstream: Record<string, LoadResult>;
   /** CPU µs the built-in guardrails add to a request of a 2 kB prompt (issue 38), measured in this process */
   guardrails?: GuardrailsBench;
+  /** the response cache: hit and miss latency against a 50 ms upstream (issue 38), a gateway of its own */
+  cache?: CacheBench;
   /** what could not be measured, and why */
   notes: string[];
 }
@@ -320,6 +323,14 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const guardrails = opts.profile === 'smoke' || opts.profile === 'quick' ? benchGuardrails(2000, 3) : benchGuardrails();
     log(`  ${guardrailsLine(guardrails)}`);
 
+    log('response cache: hit vs miss, 50 ms upstream');
+    const small = opts.profile === 'smoke' || opts.profile === 'quick';
+    const cache = await benchCache({ rounds: small ? 1 : 5, perRound: small ? 5 : 40, redisUrl: opts.redisUrl }).catch((e: Error) => {
+      notes.push(`response cache not measured: ${e.message}`);
+      return undefined;
+    });
+    if (cache) log(`  ${cacheLine(cache)}`);
+
     const results: BenchResults = {
       machine: { nproc: os.cpus().length, node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', profile: opts.profile },
       sequential,
@@ -332,6 +343,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       cpuPerRequestUs,
       workers,
       guardrails,
+      cache,
       notes,
     };
     if (opts.writeDocs) {

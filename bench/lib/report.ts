@@ -65,6 +65,15 @@ export function targetChecks(r: BenchResults): Check[] {
           },
         ]
       : []),
+    ...(r.cache
+      ? [
+          {
+            target: `response cache: a hit answers faster than the ${r.cache.latencyMs} ms upstream (${r.cache.store} store, p50 / p99; issue 38)`,
+            measured: `chat hit ${f(r.cache.chat.hit.p50, 2)} / ${f(r.cache.chat.hit.p99, 2)} ms vs miss ${f(r.cache.chat.miss.p50, 2)} / ${f(r.cache.chat.miss.p99, 2)} ms; embeddings hit ${f(r.cache.embeddings.hit.p50, 2)} / ${f(r.cache.embeddings.hit.p99, 2)} ms vs miss ${f(r.cache.embeddings.miss.p50, 2)} / ${f(r.cache.embeddings.miss.p99, 2)} ms`,
+            ok: r.cache.chat.hit.p99 < r.cache.latencyMs && r.cache.embeddings.hit.p99 < r.cache.latencyMs,
+          },
+        ]
+      : []),
     {
       target: `streaming (${r.streaming.chunks} chunks, c=16) ≥ 50 % of the bare proxy's chunks/s`,
       measured: `${f(chunks.gateway, 0)} / ${f(chunks.bare, 0)} = ${pct(chunks.gateway, chunks.bare)}`,
