@@ -1,8 +1,6 @@
-import { Guardrails, type Moderation } from '@gateway/core';
+import { Guardrails, parseAllowedHosts, type Moderation } from '@gateway/core';
 import { httpWebhookSender } from '@gateway/wire-webhooks';
-import { readEnv } from '../env.schema';
 import type { WiringContext } from './context';
-import { webhookEnvOf } from './webhooks-env';
 
 /**
  * The guardrails text calls run (docs/guardrails.md): the config's set (replaced on reloads), the gateway's
@@ -10,13 +8,14 @@ import { webhookEnvOf } from './webhooks-env';
  * per hit and a warn line per block (with the request id, never the matched text).
  */
 export function wireGuardrails(ctx: WiringContext, moderation: Moderation): Guardrails {
-  const w = ctx.env.webhooks ?? webhookEnvOf(readEnv({}), {});
+  // the hosts the config's webhook URLs were checked against when it loaded (config.ts)
+  const allowedHosts = ctx.env.webhooks?.allowedHosts ?? parseAllowedHosts(ctx.env.variables?.WEBHOOK_ALLOWED_HOSTS);
   return new Guardrails({
     guardrails: ctx.config.guardrails,
     moderator: moderation.asTextModerator(),
     defaultModerationModel: () => ctx.config.catalogue.all().find((m) => m.kind === 'moderation')?.id,
     webhooks: {
-      sender: httpWebhookSender({ allowedHosts: w.allowedHosts }),
+      sender: httpWebhookSender({ allowedHosts }),
       callbackSecret: (accountId) => ctx.stores.webhooks.accountSecret(accountId),
     },
     observer: {
