@@ -83,12 +83,22 @@ describe('dashboard sessions: reach and lifetime', () => {
       ['/v1/chat/completions', { model: 'sim-chat', messages: [{ role: 'user', content: 'hello' }] }],
       ['/v1/videos', { model: 'sim-video-2.0', prompt: 'a red kite over the sea' }],
       ['/v1/contents/generations/tasks', { model: 'sim-video-2.0', content: [{ type: 'text', text: 'a red kite' }] }],
+      ['/v1/messages/batches', { requests: [{ custom_id: 'a', params: { model: 'sim-chat', max_tokens: 8, messages: [] } }] }],
     ] as const) {
       const res = await alice.call('POST', path, body);
       expect([path, res.status]).toEqual([path, 401]);
     }
     // what it may do still works: the catalogue, usage, the account's tasks, its keys
-    for (const path of ['/v1/models', '/v1beta/models', '/v1/usage', '/v1/videos', '/v1/contents/generations/tasks', '/v1/keys'])
+    for (const path of [
+      '/v1/models',
+      '/v1beta/models',
+      '/v1/usage',
+      '/v1/videos',
+      '/v1/contents/generations/tasks',
+      '/v1/keys',
+      '/v1/batches',
+      '/v1/messages/batches',
+    ])
       expect([path, (await alice.call('GET', path)).status]).toEqual([path, 200]);
     // and a key on the same model route still calls the model
     const keyed = await fetch(`${gw.url}/v1/models/sim-chat:generateContent`, {
@@ -121,6 +131,10 @@ describe('dashboard sessions: reach and lifetime', () => {
         'GET /v1/files',
         'GET /v1/files/{id}',
         'GET /v1/files/{id}/content',
+        // the account's batches (the dashboard's Batches page): the lists and a message batch's results
+        'GET /v1/batches',
+        'GET /v1/messages/batches',
+        'GET /v1/messages/batches/{id}/results',
         'GET /v1/webhook_endpoints',
         'POST /v1/webhook_endpoints',
         'GET /v1/webhook_endpoints/{id}',

@@ -52,6 +52,8 @@ const listParams = [
 
 const route = routeOf<MessageBatchesDeps>();
 const auth = { kind: 'api-key', role: 'member', alternativeHeaders: ['x-api-key'] } as const;
+/** the dashboard's sign-on session may read the account's list and results (they call no model) */
+const read = { ...auth, session: true } as const;
 const format = 'anthropic-messages';
 const idParam = pathParam('id', 'The message batch id (`msgbatch_…`).');
 const batchObject = {
@@ -92,7 +94,7 @@ export const messageBatchesRoutes = [
     summary: 'List message batches',
     description: 'Newest first; `after_id` pages on, `before_id` back.',
     format,
-    auth,
+    auth: read,
     params: listParams,
     query: queryParams<{ before_id?: string; after_id?: string; limit?: string }>(listParams),
     response: { description: 'A page of message batches.', content: { 'application/json': { type: 'object' } } },
@@ -131,7 +133,7 @@ export const messageBatchesRoutes = [
     summary: 'Read the results of a message batch',
     description: 'JSONL, one line a request: `succeeded` with the message, `errored`, `canceled` or `expired`. Once the batch has ended.',
     format,
-    auth,
+    auth: read,
     params: [idParam],
     response: { description: 'The results, one JSON object a line.', content: { 'application/x-jsonl': { type: 'string' } } },
     errors: 'anthropic',

@@ -79,7 +79,8 @@ export const batchesRoutes = [
     summary: 'List batches',
     description: "The account's batches, newest first; pass `last_id` as `after` while `has_more`.",
     format,
-    auth,
+    // the dashboard's sign-on session may list them too: a read that calls no model
+    auth: { ...auth, session: true },
     params: listParams,
     query: queryParams<{ after?: string; limit?: string }>(listParams),
     response: { description: 'A page of batch objects.', content: { 'application/json': { type: 'object' } } },

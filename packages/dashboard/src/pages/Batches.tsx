@@ -24,7 +24,8 @@ function Progress({ b }: { b: BatchRow }) {
  * plain link, which could not carry the key: it is fetched with the key and saved from a blob.
  */
 export function Batches({ session }: { session: Session }) {
-  const key = session.callKey;
+  // a sign-on session of an account reads the lists and files itself (the routes declare it); a key otherwise
+  const key = session.callKey ?? (session.sso && session.role === 'account' ? session.key : null);
   const batches = useLoad(() => (key ? listBatches(key) : Promise.resolve([])), [key]);
   const [saveError, setSaveError] = useState<string | null>(null);
   useInterval(

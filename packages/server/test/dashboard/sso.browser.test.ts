@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
+import { ALPHA_KEY, startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
 import { describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot } from './browser';
 
@@ -92,6 +92,19 @@ describeWithBrowser('single sign-on in a browser', () => {
     await page.getByText('Signed in as mel').waitFor();
     expect(await nav().getByRole('link', { name: 'Accounts', exact: true }).count()).toBe(0);
     expect(await nav().getByRole('link', { name: 'Keys', exact: true }).count()).toBe(0);
+
+    // the session lists the account's batches itself, without choosing a key
+    const made = await fetch(`${gw.url}/v1/messages/batches`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ALPHA_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        requests: [{ custom_id: 'a', params: { model: 'sim-chat', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] } }],
+      }),
+    });
+    expect(made.status).toBe(200);
+    const { id } = (await made.json()) as { id: string };
+    await nav().getByRole('link', { name: 'Batches', exact: true }).click();
+    await page.getByRole('table', { name: 'Batches' }).getByText(id).waitFor(WAIT);
   });
 
   it('a person without a role gets the refusal page, and no session', async () => {
