@@ -3,7 +3,7 @@
  * (BENCH_LATENCY_MS) and the gateway as `npm start` runs it (embedded store; REDIS_URL, when set, puts the cache on
  * Redis), a text model and an embedding model with `cache` on. Sequential requests, hits and misses interleaved in
  * rounds so both see the same machine: a miss asks something new each time (it reaches the upstream and is stored), a
- * hit repeats what a warm-up request stored. Prints JSON; `-- --write` appends the figures to bench/results/cache.md.
+ * hit repeats what a warm-up request stored. Prints JSON; `-- --write` appends a row to bench/results/cache.md.
  */
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -103,13 +103,10 @@ export async function benchCache(
   );
   const url = `http://127.0.0.1:${mockPort + 600}`;
   try {
-    const check = await fetch(chat(url, 'check').url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: chat(url, 'check').body,
-    });
-    if (check.headers.get('x-gateway-cache') !== 'miss')
-      throw new Error(`the text cache is not on (x-gateway-cache: ${check.headers.get('x-gateway-cache')})`);
+    const probe = embed(url, `check ${Date.now()}`);
+    const check = await fetch(probe.url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: probe.body });
+    const status = check.headers.get('x-gateway-cache');
+    if (status !== 'miss') throw new Error(`the response cache is not on (x-gateway-cache: ${status})`);
     return {
       latencyMs: latency,
       store: opts.redisUrl ? 'redis' : 'database',
@@ -132,6 +129,13 @@ export function cacheLine(b: CacheBench): string {
   return `response cache (${b.store}, ${b.latencyMs} ms upstream): chat ${f(b.chat)}; embeddings ${f(b.embeddings)}`;
 }
 
+/** One row of bench/results/cache.md (its header names the columns). */
+export function cacheRow(b: CacheBench): string {
+  const ms = (x: { p50: number; p99: number }) => `${x.p50} / ${x.p99}`;
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  return `| ${when} UTC | ${b.store} | ${ms(b.chat.hit)} | ${ms(b.chat.miss)} | ${ms(b.embeddings.hit)} | ${ms(b.embeddings.miss)} | ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)} |`;
+}
+
 async function main(): Promise<void> {
   buildGateway();
   const result = await benchCache({
@@ -141,11 +145,7 @@ async function main(): Promise<void> {
     perRound: Number(process.env.BENCH_PER_ROUND ?? 40),
   });
   console.log(JSON.stringify(result, null, 2));
-  if (process.argv.includes('--write'))
-    appendFileSync(
-      path.join(__dirname, 'results', 'cache.md'),
-      `\n- ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}: ${cacheLine(result)}\n`,
-    );
+  if (process.argv.includes('--write')) appendFileSync(path.join(__dirname, 'results', 'cache.md'), `${cacheRow(result)}\n`);
 }
 
 if (require.main === module)

@@ -130,6 +130,23 @@ export function targetsTable(r: BenchResults): string[] {
   return lines;
 }
 
+/** Section 8: this run's hit and miss latencies, when measured, and the runs kept in bench/results/cache.md. */
+function cacheSection(c: BenchResults['cache']): string[] {
+  const out = [
+    'Sequential requests against a 50 ms mock upstream (`npm run bench:cache`): a miss asks something new (upstream, then stored), a hit repeats a stored request. Hits and misses interleave in rounds; p50 is the median of the rounds\' medians.',
+  ];
+  if (c) {
+    const row = (ask: string, x: CacheFigures) => `| ${ask} | ${f(x.hit.p50, 2)} | ${f(x.hit.p99, 2)} | ${f(x.miss.p50, 2)} | ${f(x.miss.p99, 2)} |`;
+    out.push('', `This run (${c.store} store, ${c.samples} of each):`, '', '| ask | hit p50 (ms) | hit p99 | miss p50 | miss p99 |', '|---|---|---|---|---|');
+    out.push(row('chat completion', c.chat), row('embedding', c.embeddings));
+  }
+  const file = path.join(__dirname, '../results/cache.md');
+  if (existsSync(file)) out.push('', 'Earlier runs, from [bench/results/cache.md](../bench/results/cache.md):', '', readFileSync(file, 'utf8').trim());
+  return out;
+}
+
+type CacheFigures = NonNullable<BenchResults['cache']>['chat'];
+
 /** The runs recorded in bench/results/polling.md (`npm run bench:polling`, a run of its own: minutes per store). */
 function pollingRuns(): Array<{ section: string; run: string; result: string }> | undefined {
   const file = path.join(__dirname, '../results/polling.md');
@@ -290,6 +307,7 @@ export function renderReport(r: BenchResults): string {
   for (const x of r.memory.rssAfter) lines.push(`| ${x.requests} | ${f(x.rssMb, 0)} |`);
   if (r.memory.rssAfter.length < 2) lines.push('', 'The flat-RSS run was not made (`BENCH_LEAK_REQUESTS=1000000` makes it).');
   lines.push('', '## 7. Polling 10,000 active video tasks', '', ...pollingSummary());
+  lines.push('', '## 8. Response cache: a hit against a miss', '', ...cacheSection(r.cache));
   lines.push(
     '',
     '## What the misses come from',
