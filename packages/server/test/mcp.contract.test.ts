@@ -1,12 +1,14 @@
 import request from 'supertest';
-import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
+import { buildConfig } from '../src/config';
+import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { testStore } from './support/test-store';
 
 const store = testStore();
+const ADMIN = 'admin-mcp-contract-key';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await startTestGateway({ listen: false, env: store.env });
+  gw = await startTestGateway({ listen: false, env: { ...store.env, adminKey: ADMIN } });
 });
 afterAll(async () => {
   await gw?.stop();
@@ -32,7 +34,7 @@ async function openSession(key = BETA_KEY): Promise<string> {
   );
   expect(res.status).toBe(200);
   expect(res.body.result.protocolVersion).toBe('2025-06-18');
-  const session = res.headers['mcp-session-id'];
+  const session = res.headers['mcp-session-id'] as string;
   expect(session).toEqual(expect.any(String));
   const ack = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session }, key);
   expect(ack.status).toBe(202);
@@ -103,7 +105,7 @@ describe('POST /mcp, 2026-07-28 (stateless)', () => {
     expect(res.body.result._meta['gateway/servers']).toEqual([{ id: 'sim', status: 'ok', tools: 3 }]);
     expect(res.headers['mcp-session-id']).toBeUndefined();
     const list = await post({ ...rpc('tools/list'), params: { _meta: meta } }, { 'mcp-protocol-version': MODERN });
-    expect(list.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    expect(list.body.result).toMatchObject({ ttlMs: 0, cacheScope: 'private', resultType: 'complete' });
     expect(list.body.result.tools).toHaveLength(3);
     const call = await post({ ...rpc('tools/call'), params: { _meta: meta, name: 'sim__echo', arguments: { text: 'x' } } });
     expect(call.body.result.content).toEqual([{ type: 'text', text: 'x' }]);
@@ -132,5 +134,63 @@ describe('auth and records', () => {
       .get('/v1/usage')
       .set({ Authorization: `Bearer ${BETA_KEY}` });
     expect(JSON.stringify(usage.body)).toContain('sim__echo');
+  });
+});
+
+describe('GET /admin/mcp/servers', () => {
+  it('lists every configured server with its status, behind the admin key', async () => {
+    const res = await request(gw.app).get('/admin/mcp/servers').set('Authorization', `Bearer ${ADMIN}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: [{ id: 'sim', status: 'ok', tools: 3 }] });
+    expect((await request(gw.app).get('/admin/mcp/servers').set('Authorization', `Bearer ${BETA_KEY}`)).status).toBe(401);
+  });
+});
+
+describe('the MCP config, checked at load', () => {
+  const base = testConfigFile();
+  const problem = (over: Record<string, unknown>, variables: Record<string, string> = {}) => {
+    try {
+      buildConfig('cfg.json', { ...base, ...over }, variables);
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  it('refuses server ids with __ and ids that collide', () => {
+    expect(problem({ mcpServers: [{ id: 'git__hub', url: 'https://mcp.example.com/' }] })).toMatch(/mcpServers: "git__hub" contains "__"/);
+    const twice = [
+      { id: 'git', url: 'https://a.example.com/' },
+      { id: 'Git', url: 'https://b.example.com/' },
+    ];
+    expect(problem({ mcpServers: twice })).toMatch(/"Git" collides with "git"/);
+  });
+
+  it('refuses a private or loopback URL in one line naming it, unless WEBHOOK_ALLOWED_HOSTS admits it', () => {
+    const local = { mcpServers: [{ id: 'local', url: 'http://127.0.0.1:7000/mcp' }] };
+    const message = problem(local)!;
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toContain('mcpServers.0.url: "http://127.0.0.1:7000/mcp"');
+    expect(problem(local, { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:7000' })).toBeUndefined();
+    expect(problem({ mcpServers: [{ id: 'meta', url: 'https://169.254.169.254/' }] })).toMatch(/non-public address/);
+  });
+
+  it('reads env: headers and refuses an unset one', () => {
+    const servers = [{ id: 'git', url: 'https://mcp.example.com/', headers: { Authorization: 'env:GIT_TOKEN', 'X-Team': 'a' } }];
+    expect(problem({ mcpServers: servers })).toMatch(/mcpServers.0.headers.Authorization: environment variable GIT_TOKEN is not set/);
+    const cfg = buildConfig('cfg.json', { ...base, mcpServers: servers }, { GIT_TOKEN: 'Bearer t' });
+    expect(cfg.mcp.servers[0]!.headers).toEqual({ authorization: 'Bearer t', 'x-team': 'a' });
+  });
+
+  it('refuses lists naming unknown servers and key lists wider than their group', () => {
+    const servers = [{ id: 'git', url: 'https://mcp.example.com/' }];
+    const groups = [{ name: 'default', models: ['*'], mcp: ['git__read'] }];
+    expect(problem({ mcpServers: servers, keys: [], groups: [{ name: 'default', models: ['*'], mcp: ['nope'] }] })).toMatch(
+      /groups.0.mcp.0: "nope" names no configured MCP server/,
+    );
+    const wide = [{ key: ALPHA_KEY, account: 'a', group: 'default', mcp: ['git'] }];
+    expect(problem({ mcpServers: servers, groups, keys: wide })).toMatch(/keys.0.mcp: \["git"\] is wider than group "default" allows/);
+    const narrow = [{ key: ALPHA_KEY, account: 'a', group: 'default', mcp: ['git__read'] }];
+    expect(problem({ mcpServers: servers, groups, keys: narrow })).toBeUndefined();
   });
 });

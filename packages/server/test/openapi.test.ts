@@ -177,8 +177,8 @@ describe('one source of truth', () => {
     expect(jsonBody('post', '/v1/images/edits')).toBe(editRequestSchema);
   });
 
-  it('knows the five error shapes the formats answer in', () => {
-    expect([...ERROR_SHAPES.keys()].sort()).toEqual(['anthropic', 'code-message', 'cohere', 'google', 'openai']);
+  it('knows the six error shapes the formats answer in', () => {
+    expect([...ERROR_SHAPES.keys()].sort()).toEqual(['anthropic', 'code-message', 'cohere', 'google', 'mcp', 'openai']);
   });
 
   it.each([...ERROR_SHAPES.keys()])('the %s error schema matches what its renderer produces', (name) => {

@@ -53,7 +53,9 @@ export function readRequest(message: unknown): RpcRequest | { refusal: object } 
 /** The answer to one request (never throws: a failure is a JSON-RPC error). */
 export async function dispatch(req: RpcRequest, ctx: DispatchContext): Promise<object> {
   try {
-    return rpcResult(req.id, await answer(req, ctx));
+    const result = (await answer(req, ctx)) as Record<string, unknown>;
+    // 2026-07-28 results say they are complete (no input is required of the client)
+    return rpcResult(req.id, ctx.modern ? { ...result, resultType: 'complete' } : result);
   } catch (e) {
     if (!isGatewayError(e)) return rpcError(req.id, RPC.internalError, 'The gateway failed to answer.');
     return rpcError(req.id, rpcCodeOf(e), e.message, { reason: e.reason, code: e.code });

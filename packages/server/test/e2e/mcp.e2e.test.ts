@@ -57,7 +57,7 @@ afterEach(async () => {
 
 /** The official client, as a user would point it at the gateway: the URL and one header. */
 async function connect(key: string, modern = false): Promise<Client> {
-  const client = new Client({ name: 'e2e', version: '1.0.0' }, modern ? { versionNegotiation: { pin: '2026-07-28' } } : {});
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
     // jest's vm context lacks Node's undici dispatcher: the global fetch, unchanged on the wire
@@ -77,6 +77,8 @@ describe('@modelcontextprotocol/client through the gateway', () => {
     ['2026-07-28 (server/discover)', true],
   ])('lists every allowed tool as <server>__<tool> and calls them: %s', async (_label, modern) => {
     const c = await connect(BETA_KEY, modern);
+    // the revision the client settled on: 2026-07-28 through server/discover, else the one initialize answered
+    expect(c.getNegotiatedProtocolVersion()).toBe(modern ? '2026-07-28' : '2025-11-25');
     expect(await names(c)).toEqual([
       'docs__fetch',
       'docs__search',

@@ -121,6 +121,16 @@ export const SAMPLES: Sample[] = [
     valid: { model: 'sim-rerank', query: 'blue sky', documents: [{ text: 'the blue sky' }, 'green grass'], return_documents: true },
   },
   { name: 'moderations', route: 'post /v1/moderations', valid: { model: 'sim-moderation', input: ['hello', 'kill'] } },
+  {
+    name: 'mcp',
+    route: 'post /mcp',
+    valid: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }, name: 'sim__echo', arguments: { text: 'hi' } },
+    },
+  },
   // audio (transcriptions and translations are multipart: driven with hostile JSON and raw bodies only)
   { name: 'speech', route: 'post /v1/audio/speech', valid: { model: 'sim-speech', input: 'hi', voice: 'alloy', response_format: 'pcm' } },
   // embeddings

@@ -7,7 +7,7 @@ import { SAMPLES } from './endpoint-samples';
  * route docs of the wire formats' descriptors (and the server's own): a new format's routes are driven as soon as
  * it is registered; SAMPLES only adds what makes a request valid.
  */
-export type ErrorShape = 'openai' | 'anthropic' | 'google' | 'code-message' | 'cohere';
+export type ErrorShape = 'openai' | 'anthropic' | 'google' | 'code-message' | 'cohere' | 'mcp';
 
 export interface Endpoint {
   name: string;
@@ -77,5 +77,9 @@ export function errorShapeProblem(shape: ErrorShape, body: unknown): string | nu
       return b && strings(b, ['code', 'message']) ? null : 'not {code,message}';
     case 'cohere':
       return b && strings(b, ['message']) && Object.keys(b).length === 1 ? null : 'not {message}';
+    case 'mcp':
+      return b?.jsonrpc === '2.0' && typeof b.error?.code === 'number' && typeof b.error.message === 'string'
+        ? null
+        : 'not a JSON-RPC error {jsonrpc:"2.0", error:{code,message}}';
   }
 }
