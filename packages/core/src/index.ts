@@ -267,6 +267,6 @@ export { checkMcpServerIds } from './mcp/mcp-names';
 export { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp/mcp-allow-list';
 export { type McpUpstreamPort } from './ports/mcp-upstream.port';
 export { McpGateway } from './use-cases/mcp-gateway';
-export { GuardrailSet, type GuardrailHit, type GuardrailSpec } from './guardrails/guardrail';
+export { GuardrailSet, type GuardrailSpec } from './guardrails/guardrail';
 export { guardrailConfigProblem } from './guardrails/guardrail-config';
-export { Guardrails, type GuardrailObserver } from './use-cases/guardrails';
+export { Guardrails } from './use-cases/guardrails';

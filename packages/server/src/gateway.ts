@@ -175,7 +175,7 @@ function gatewayAreas(
   const metered = wireMetered(ctx);
   const [text, images, video, operations] = [
     wireText(ctx, metered.services.moderation),
-    wireImages(ctx),
+    wireImages(ctx, metered.services.moderation),
     wireVideo(ctx),
     wireOperations(ctx),
   ];

@@ -10,6 +10,7 @@ import { MeteredUseCase, meteredAnswer, type Metered, type MeteredKindSpec } fro
 import type { RoutedCallMeta } from './usage-record';
 import { cachePolicyFor, type CacheStatus } from '../response-cache';
 import { MeteredCacheCall, recordCacheHit, type CachedCallMeta, type MeteredCacheDeps } from './metered-response-cache';
+import type { Guardrails } from './guardrails';
 
 /** OpenAI's limits, which every embeddings route applies before any upstream is called. */
 export const EMBEDDING_LIMITS = Object.freeze({
@@ -49,6 +50,8 @@ export interface EmbeddingsDeps extends RoutedCallDeps {
   providers: EmbeddingProviderLookup;
   /** the response cache, per input item, for models whose policy turns it on */
   cache?: MeteredCacheDeps;
+  /** the caller's input guardrails, run on the text inputs before the cache and the upstream (docs/guardrails.md) */
+  guardrails?: Guardrails;
 }
 
 /** One input's cache entry: its vector as the caller receives it (already cut to `dimensions`) and its tokens. */
@@ -85,6 +88,7 @@ export class Embeddings extends MeteredUseCase<EmbeddingModelPort, EmbeddingRequ
 
   async embed(principal: Principal, command: EmbeddingCommand, meta: CachedCallMeta, names: EmbeddingFieldNames): Promise<EmbeddingAnswer> {
     checkEmbeddingCommand(command, names);
+    if (this.deps.guardrails) ({ command, meta } = await guardedInputs(this.deps.guardrails, principal, command, meta));
     const policy = this.deps.cache && cachePolicyFor(this.deps.catalogue, principal, command.model);
     if (!policy) return await this.embedUpstream(principal, command, meta);
     const cache = new MeteredCacheCall(this.deps.cache!, 'embedding', principal, command.model, policy, meta.cacheControl);
@@ -168,4 +172,14 @@ export function checkEmbeddingCommand(command: Pick<EmbeddingCommand, 'inputs' |
     );
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > L.maxDimensions))
     throw invalid('invalid_dimensions', `"${names.dimensions}" must be an integer from 1 to ${L.maxDimensions}.`, names.dimensions);
+}
+
+/** The text inputs through the input guardrails (token-array inputs are not text and pass as they are). */
+async function guardedInputs(guardrails: Guardrails, principal: Principal, command: EmbeddingCommand, meta: CachedCallMeta) {
+  const at = command.inputs.flatMap((input, i) => (typeof input === 'string' ? [i] : []));
+  const texts = at.map((i) => command.inputs[i] as string);
+  const guarded = await guardrails.input(principal, command.model.id, texts, meta);
+  const inputs = [...command.inputs];
+  at.forEach((i, k) => (inputs[i] = guarded.texts[k]!));
+  return { command: { ...command, inputs }, meta: guarded.meta };
 }

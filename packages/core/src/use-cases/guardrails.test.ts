@@ -1,5 +1,7 @@
 import type { Principal } from '../auth';
-import { ModelCatalogue } from '../catalogue';
+import { ModelCatalogue, type ModelSpec } from '../catalogue';
+import type { EmbeddingRequest } from '../embedding';
+import type { EmbeddingModelPort } from '../ports/embedding-model.port';
 import { GatewayError } from '../errors';
 import { GuardrailSet, type GuardrailSpec } from '../guardrails/guardrail';
 import type { TextModelPort } from '../ports/text-model.port';
@@ -10,6 +12,7 @@ import { signWebhook } from '../webhooks/webhook-signing';
 import { Guardrails, type GuardrailDeps } from './guardrails';
 import { requestTexts, withRequestTexts } from './guardrails-text';
 import { TextGeneration } from './text-generation';
+import { Embeddings } from './embeddings';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'g' };
 const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
@@ -291,5 +294,38 @@ describe('moderation guardrails', () => {
       defaultModerationModel: () => 'omni',
     });
     await expect(failing.generate(request('fine'))).rejects.toMatchObject({ code: 'guardrail_unavailable' });
+  });
+});
+
+describe('input guardrails on embeddings inputs', () => {
+  it('masks text inputs before the upstream, leaves token arrays, records the hit; a block sends nothing', async () => {
+    const seen: EmbeddingRequest[] = [];
+    const port: EmbeddingModelPort = {
+      async embed(req) {
+        seen.push(req);
+        return { embeddings: req.inputs.map(() => [1, 0]), usage: { inputTokens: 3 }, warnings: [] };
+      },
+    };
+    const model: ModelSpec = { id: 'e', kind: 'embedding', deployments: [{ provider: 'p', upstreamModel: 'up', priority: 0, weight: 1 }] };
+    const specs: GuardrailSpec[] = [
+      { id: 'pii', type: 'pii', mode: 'mask' },
+      { id: 'falcon', type: 'regex', patterns: ['falcon'] },
+    ];
+    const rows: UsageRow[] = [];
+    const embeddings = new Embeddings({
+      catalogue: new ModelCatalogue([model], [{ name: 'g', models: ['*'] }]),
+      usage: { record: (r) => rows.push(r), flush: async () => {} },
+      providers: { embedding: () => port },
+      guardrails: new Guardrails({ guardrails: new GuardrailSet(specs, [{ name: 'g', guardrails: ['pii', 'falcon'] }]) }),
+    });
+    const meta = { format: 'test', requestId: 'r', signal: new AbortController().signal };
+    const names = { input: 'input', dimensions: 'dimensions' };
+    await embeddings.embed(principal, { model, inputs: ['mail a@b.co', [1, 2, 3]] }, meta, names);
+    expect(seen[0]!.inputs).toEqual(['mail [EMAIL]', [1, 2, 3]]);
+    expect(rows[0]!.guardrails).toEqual([{ guardrail: 'pii', mode: 'mask', phase: 'input', action: 'masked' }]);
+    await expect(embeddings.embed(principal, { model, inputs: ['falcon'] }, meta, names)).rejects.toMatchObject({
+      code: 'guardrail_blocked',
+    });
+    expect(seen).toHaveLength(1);
   });
 });

@@ -17,6 +17,7 @@ import { estimateTextTokens } from '../token-estimate';
 import { signWebhook } from '../webhooks/webhook-signing';
 import { newId } from '../auth';
 import type { TextModerator } from './text-moderation';
+import type { RoutedCallMeta } from './usage-record';
 
 /** Where hits go besides the usage row: a metric per hit, a warn line per block (the composition root wires both). */
 export interface GuardrailObserver {
@@ -63,6 +64,18 @@ export class Guardrails {
   /** The caller's guardrails: its group's, then its key's own. */
   of(principal: Principal): GuardrailSpec[] {
     return this.deps.guardrails.resolve({ group: principal.group, guardrails: principal.guardrails });
+  }
+
+  /**
+   * Input texts of a call that is not a text call (embeddings inputs, image prompts) through the caller's input
+   * guardrails: the texts as the upstream may see them, and the meta whose usage row carries the hits.
+   */
+  async input<M extends RoutedCallMeta>(principal: Principal, model: string, texts: readonly string[], meta: M) {
+    const specs = this.of(principal);
+    if (!Guardrails.any(specs, 'input')) return { texts: [...texts], meta };
+    const call: GuardrailCall = { ...meta, principal, model, hits: meta.guardrailHits ?? [] };
+    const checked = await this.check(specs, 'input', texts, call);
+    return { texts: checked, meta: { ...meta, guardrailHits: call.hits } };
   }
 
   /** Whether any of them runs in this phase (callers skip collecting texts when none does). */

@@ -10,6 +10,7 @@ import { resolveModel } from './resolve-model';
 import { RoutedCalls, type CallPlan } from './routed-call';
 import type { RoutedCallMeta, UsageRecord } from './usage-record';
 import type { Warning } from '../warnings';
+import type { Guardrails } from './guardrails';
 
 export interface ImageProviderLookup {
   image(providerId: string): ImageModelPort | undefined;
@@ -19,6 +20,8 @@ export type ImageCallMeta = RoutedCallMeta;
 
 export interface ImageGenerationDeps extends RoutedCallDeps {
   providers: ImageProviderLookup;
+  /** the caller's input guardrails, run on the prompt before the upstream (docs/guardrails.md) */
+  guardrails?: Guardrails;
 }
 
 type Attempt = DeploymentAttempt<ImageModelPort>;
@@ -48,14 +51,23 @@ export class ImageGeneration {
   }
 
   async generate(principal: Principal, call: PreparedImageCall, meta: ImageCallMeta): Promise<ImageResult> {
+    ({ call, meta } = await this.guarded(principal, call, meta));
     const images = new ImageCall(this.deps, this.calls.record(principal, call.model, meta), call);
     return await this.calls.answer(images.record, images);
   }
 
   /** Streams partial images when the upstream can; otherwise the finished images. Logged when it ends. */
   async *stream(principal: Principal, call: PreparedImageCall, meta: ImageCallMeta): AsyncGenerator<ImageStreamPart> {
+    ({ call, meta } = await this.guarded(principal, call, meta));
     const images = new ImageCall(this.deps, this.calls.record(principal, call.model, meta), call);
     yield* this.calls.stream(images.record, images);
+  }
+
+  /** The prompt through the caller's input guardrails (masked, or the call refused). */
+  private async guarded(principal: Principal, call: PreparedImageCall, meta: ImageCallMeta) {
+    if (!this.deps.guardrails) return { call, meta };
+    const g = await this.deps.guardrails.input(principal, call.model.id, [call.request.prompt], meta);
+    return { call: { ...call, request: { ...call.request, prompt: g.texts[0] ?? call.request.prompt } }, meta: g.meta };
   }
 }
 

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { ImageGeneration } from '@gateway/core';
+import { ImageGeneration, type Moderation } from '@gateway/core';
 import { ContentImageStore, ExpiringImageFiles, FileContentStore } from '@gateway/store-files';
 import { publicBaseUrlFor } from '../public-links';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
+import { wireGuardrails } from './guardrails';
 
 /** Expired image files are removed this often (reads refuse them at once regardless). */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -11,8 +12,8 @@ const SWEEP_EVERY_MS = 10 * 60 * 1000;
  * Images: the image use case, and the expiring image URLs: under DATA_DIR/images with the file content store, in the
  * shared content store (postgres, S3) otherwise, so every replica serves them.
  */
-export function wireImages(ctx: WiringContext) {
-  const images = new ImageGeneration({ ...routedDeps(ctx), providers: ctx.providers });
+export function wireImages(ctx: WiringContext, moderation: Moderation) {
+  const images = new ImageGeneration({ ...routedDeps(ctx), providers: ctx.providers, guardrails: wireGuardrails(ctx, moderation) });
   const files =
     ctx.content instanceof FileContentStore
       ? new ExpiringImageFiles(path.join(ctx.env.dataDir, 'images'))
