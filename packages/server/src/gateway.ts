@@ -281,6 +281,8 @@ function administrationFor(
       catalogue: config.catalogue,
       billing,
       maxKeysPerAccount: env.maxKeysPerAccount,
+      // the live MCP section (a catalogue reload replaces the groups' lists in place)
+      mcp: { servers: () => config.mcp.servers.map((s) => s.id), groupList: (g) => config.mcp.groups[g] },
     }),
     catalogue: new CatalogueAdministration({
       author: audited.author,

@@ -194,3 +194,40 @@ describe('the MCP config, checked at load', () => {
     expect(problem({ mcpServers: servers, groups, keys: narrow })).toBeUndefined();
   });
 });
+
+describe('allow-lists through the admin API', () => {
+  const admin = (method: 'post' | 'patch' | 'put', path: string) => request(gw.app)[method](path).set('Authorization', `Bearer ${ADMIN}`);
+  const toolsOf = async (key: string) =>
+    (await post({ ...rpc('tools/list'), params: { _meta: meta } }, {}, key)).body.result.tools.map((t: { name: string }) => t.name);
+
+  it("changes a group's list as its models, and checks a key's list against it on create and change", async () => {
+    const group = await admin('put', '/admin/groups/default').send({
+      models: ['sim-chat', 'sim-image'],
+      mcp: ['sim__echo', 'sim__get_weather'],
+    });
+    expect(group.status).toBe(200);
+    expect(await toolsOf(ALPHA_KEY)).toEqual(['sim__echo', 'sim__get_weather']);
+
+    const wide = await admin('post', '/admin/keys').send({ account: 'alpha', group: 'default', mcp: ['sim'] });
+    expect(wide.status).toBe(400);
+    expect(wide.body.error).toMatchObject({ code: 'invalid_mcp', param: 'mcp' });
+    expect((await admin('post', '/admin/keys').send({ account: 'alpha', group: 'default', mcp: ['nope__x'] })).body.error.code).toBe(
+      'invalid_mcp',
+    );
+
+    const made = await admin('post', '/admin/keys').send({ account: 'alpha', group: 'default', mcp: ['sim__echo'] });
+    expect(made.status).toBe(201);
+    expect(made.body.mcp).toEqual(['sim__echo']);
+    expect(await toolsOf(made.body.key)).toEqual(['sim__echo']);
+    const call = await post(
+      { ...rpc('tools/call'), params: { _meta: meta, name: 'sim__get_weather', arguments: { city: 'Oslo' } } },
+      {},
+      made.body.key,
+    );
+    expect(call.body.error).toMatchObject({ code: -32602 });
+
+    const changed = await admin('patch', `/admin/keys/${made.body.id}`).send({ mcp: null });
+    expect(changed.body.mcp).toBeNull();
+    expect(await toolsOf(made.body.key)).toEqual(['sim__echo', 'sim__get_weather']);
+  });
+});

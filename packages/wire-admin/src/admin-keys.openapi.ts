@@ -37,6 +37,12 @@ export const settings = {
     maxItems: 1000,
     description: "Model ids the key may call, a subset of its group's; null: the whole group.",
   }),
+  mcp: nullable('array', {
+    items: { type: 'string', minLength: 1, maxLength: 200 },
+    maxItems: 1000,
+    description:
+      "MCP servers and tools the key may use (`server`, `server__*`, `server__tool`), within its group's; null: the group's. docs/mcp.md.",
+  }),
   limits: { ...limits, type: ['object', 'null'] },
   tasks: {
     enum: ['account', 'own'],
@@ -67,6 +73,7 @@ export const key = {
     name: settings.name,
     expires_at: settings.expires_at,
     models: settings.models,
+    mcp: settings.mcp,
     tasks: settings.tasks,
     limits,
     budget: nullable('object', {

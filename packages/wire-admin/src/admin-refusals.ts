@@ -52,6 +52,11 @@ export const KEY_SETTING_REFUSALS: Readonly<Record<string, FieldRefusal>> = {
     'expires_at',
   ),
   models: fixed('invalid_models', '"models" must be a non-empty array of model ids, or null for every model of the group.', 'models'),
+  mcp: fixed(
+    'invalid_mcp',
+    '"mcp" must be an array of `server`, `server__*` or `server__tool` entries, or null for the group\'s list.',
+    'mcp',
+  ),
   tasks: fixed(
     'invalid_tasks',
     '"tasks" must be "account" (every task of the account) or "own" (only the tasks the key created).',

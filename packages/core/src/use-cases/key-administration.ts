@@ -8,7 +8,16 @@ import { NO_KEY_LIMITS, type ApiKeyRecord, type KeyRepository } from '../ports/k
 import type { QuotaRepository } from '../ports/quota-repository.port';
 import { boundedKey, type KeyBounds } from './account-bounds';
 import type { Billing } from './billing';
-import { budgetOf, keySettingsOf, keyView, type Budget, type KeyChangeFields, type KeyCreateFields, type KeyView } from './key-settings';
+import {
+  budgetOf,
+  keySettingsOf,
+  keyView,
+  type Budget,
+  type KeyChangeFields,
+  type KeyCreateFields,
+  type KeyView,
+  type McpKeyRule,
+} from './key-settings';
 
 /** MAX_KEYS_PER_ACCOUNT's default: live keys (neither revoked nor expired) of one account. */
 export const DEFAULT_MAX_KEYS_PER_ACCOUNT = 500;
@@ -29,6 +38,8 @@ export interface KeyAdministrationDeps {
   /** cached balances it forgets after a quota or budget change (absent in the CLI, which caches none) */
   billing?: Pick<Billing, 'forget'>;
   maxKeysPerAccount?: number;
+  /** a key's MCP list is checked against it (absent: no MCP servers here) */
+  mcp?: McpKeyRule;
 }
 
 const NO_BUDGET: Budget = { limit: null, period: null };
@@ -126,7 +137,7 @@ export class KeyAdministration {
     if (!this.deps.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
     await bounds?.asked(g, fields);
     const role = fields.role ?? 'member';
-    const settings = keySettingsOf(fields, { group: g, catalogue: this.deps.catalogue });
+    const settings = keySettingsOf(fields, { group: g, catalogue: this.deps.catalogue, mcp: this.deps.mcp });
     const budget = fields.budget === undefined ? undefined : budgetOf(fields.budget);
     const fresh = { models: null, limits: NO_KEY_LIMITS, expiresAt: null, tasks: 'account' as const };
     bounds?.key(boundedKey({ group: g, ...fresh, ...settings }, budget ?? NO_BUDGET));
@@ -145,7 +156,12 @@ export class KeyAdministration {
     const current = await this.keyRecord(id);
     const currentBudget = await this.checkExisting(current, bounds);
     await bounds?.asked(current.group, fields);
-    const settings = keySettingsOf(fields, { group: current.group, catalogue: this.deps.catalogue, current: current.limits });
+    const settings = keySettingsOf(fields, {
+      group: current.group,
+      catalogue: this.deps.catalogue,
+      current: current.limits,
+      mcp: this.deps.mcp,
+    });
     // a role of null is a member's, as on creation
     const role = fields.role === undefined ? undefined : (fields.role ?? 'member');
     const budget = fields.budget === undefined ? undefined : budgetOf(fields.budget);

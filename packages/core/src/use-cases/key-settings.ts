@@ -10,6 +10,13 @@ import {
   type TaskScope,
 } from '../ports/key-repository.port';
 import type { KeyQuota } from '../ports/quota-repository.port';
+import { mcpEntryProblem, widerMcpEntries, type McpAllowList } from '../mcp/mcp-allow-list';
+
+/** What a key's MCP list is checked against: the configured servers and its group's list. */
+export interface McpKeyRule {
+  servers(): readonly string[];
+  groupList(group: string): McpAllowList;
+}
 
 /** Each key limit: its admin API name and its record field. */
 export const LIMIT_FIELDS: Array<[keyof KeyLimitFields, keyof KeyLimits]> = [
@@ -44,6 +51,8 @@ export interface KeyChangeFields {
   expires_at?: string | null;
   /** null: every model of the group */
   models?: string[] | null;
+  /** MCP servers and tools (`server`, `server__*`, `server__tool`) within the group's; null: the group's */
+  mcp?: string[] | null;
   /** null: every limit back to the gateway default */
   limits?: KeyLimitFields | null;
   /** null: none */
@@ -89,6 +98,20 @@ function modelsOf(v: string[] | null, group: string, catalogue: ModelCatalogue):
   return [...new Set(ids)];
 }
 
+/** A key's MCP list: entries of configured servers, no wider than its group's list (as `models` within the group). */
+function mcpOf(v: string[] | null, group: string, rule: McpKeyRule | undefined): string[] | null {
+  if (v === null) return null;
+  const refuse = (why: string) => invalid('invalid_mcp', `"mcp": ${why}.`, 'mcp');
+  if (!rule) throw refuse('no MCP servers are configured here');
+  for (const entry of v) {
+    const problem = mcpEntryProblem(entry, rule.servers());
+    if (problem) throw refuse(problem.slice(0, 300));
+  }
+  const wider = widerMcpEntries(v, rule.groupList(group));
+  if (wider.length) throw refuse(`${JSON.stringify(wider.slice(0, 20))} is wider than group "${group}" allows`);
+  return [...new Set(v)];
+}
+
 /** The schema checks the form of a date-time; a form that names no instant (month 13) is refused here. */
 function expiryOf(v: string | null): Date | null {
   if (v === null) return null;
@@ -105,12 +128,13 @@ function expiryOf(v: string | null): Date | null {
 /** The settings the fields give (absent fields stay absent, so an update keeps them); `current` fills partial limits. */
 export function keySettingsOf(
   fields: KeyChangeFields,
-  ctx: { group: string; catalogue: ModelCatalogue; current?: KeyLimits },
+  ctx: { group: string; catalogue: ModelCatalogue; current?: KeyLimits; mcp?: McpKeyRule },
 ): Partial<KeySettings> {
   const out: Partial<KeySettings> = {};
   if (fields.name !== undefined) out.name = fields.name;
   if (fields.expires_at !== undefined) out.expiresAt = expiryOf(fields.expires_at);
   if (fields.models !== undefined) out.models = modelsOf(fields.models, ctx.group, ctx.catalogue);
+  if (fields.mcp !== undefined) out.mcp = mcpOf(fields.mcp, ctx.group, ctx.mcp);
   if (fields.tasks !== undefined) out.tasks = fields.tasks;
   if (fields.limits !== undefined) out.limits = limitsOf(fields.limits, ctx.current);
   return out;
@@ -133,6 +157,7 @@ export function keyView(k: ApiKeyRecord, budget?: KeyQuota) {
     revoked_at: k.revokedAt?.toISOString() ?? null,
     expires_at: k.expiresAt?.toISOString() ?? null,
     models: k.models,
+    mcp: k.mcp ?? null,
     tasks: k.tasks ?? 'account',
     limits: Object.fromEntries(LIMIT_FIELDS.map(([wire, field]) => [wire, k.limits[field]])) as Record<string, number | null>,
     budget: budgetView(budget),
