@@ -109,7 +109,8 @@ export class Embeddings extends MeteredUseCase<EmbeddingModelPort, EmbeddingRequ
       await cache.store(entries);
     }
     const hitTokens = hits.reduce((n, h) => n + h.t, 0);
-    if (hits.length) await recordCacheHit(this.deps, principal, command.model, meta, { inputTokens: hitTokens, estimated: true });
+    if (hits.length)
+      await recordCacheHit(this.deps, { principal, model: command.model, meta, usage: { inputTokens: hitTokens, estimated: true } });
     const embeddings: number[][] = [];
     let j = 0;
     found.forEach((f) => embeddings.push(f ? f.v : fresh!.embeddings[j++]!));

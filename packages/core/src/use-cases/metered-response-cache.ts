@@ -99,11 +99,9 @@ export interface HitRowDeps {
  */
 export async function recordCacheHit(
   deps: HitRowDeps,
-  principal: Principal,
-  model: ModelSpec,
-  meta: RoutedCallMeta,
-  usage: MeteredUsage & { estimated?: boolean },
+  hit: { principal: Principal; model: ModelSpec; meta: RoutedCallMeta; usage: MeteredUsage & { estimated?: boolean } },
 ): Promise<void> {
+  const { principal, model, meta, usage } = hit;
   const full = meteredCost(batchPriced(model, principal), usage);
   const credits = Math.round(full * (pricingOf(model).cacheHitMultiplier ?? 0) * 1e6) / 1e6;
   const rowId = randomUUID();

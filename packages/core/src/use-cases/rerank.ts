@@ -92,7 +92,12 @@ export class Rerank extends MeteredUseCase<RerankModelPort, RerankRequest, Reran
     const [cached] = await cache.lookup([key]);
     if (cached !== undefined) {
       const answer = JSON.parse(cached) as RerankAnswer;
-      await recordCacheHit(this.deps, principal, model, meta, { searchUnits: answer.searchUnits, inputTokens: answer.inputTokens });
+      await recordCacheHit(this.deps, {
+        principal,
+        model,
+        meta,
+        usage: { searchUnits: answer.searchUnits, inputTokens: answer.inputTokens },
+      });
       return { ...answer, warnings: [], cache: cache.status(true) };
     }
     const answer = await this.rerankUpstream(principal, model, command, meta);
