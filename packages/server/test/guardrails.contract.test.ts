@@ -191,6 +191,33 @@ describe.each(FORMATS)('$name', (format) => {
   });
 });
 
+describe('Responses previous_response_id', () => {
+  it('a stored turn continued later is masked again: the e-mail never reaches the upstream on either call', async () => {
+    const first = await send(
+      {
+        name: 'stored',
+        request: (prompt, stream, key) => ({
+          ...FORMATS[2]!.request(prompt, stream, key),
+          body: { model: MODEL, input: prompt, store: true },
+        }),
+      },
+      'My address is ann.lee@example.org',
+      false,
+    );
+    expect(first.status).toBe(200);
+    const id = (JSON.parse(first.raw) as { id: string }).id;
+    const res = await fetch(`${pg.gw.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${BETA_KEY}` },
+      body: JSON.stringify({ model: MODEL, input: 'and what is it again?', previous_response_id: id }),
+    });
+    expect(res.status).toBe(200);
+    expect(fake().requests).toHaveLength(2);
+    for (const r of fake().requests) expect(r.rawBody).not.toContain('ann.lee@example.org');
+    expect(fake().requests[1]!.rawBody).toContain('and what is it again?');
+  });
+});
+
 describe('webhook guardrail', () => {
   const chat = FORMATS[0]!;
 
