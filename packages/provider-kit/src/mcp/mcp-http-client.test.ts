@@ -69,6 +69,11 @@ describe('McpHttpClient', () => {
       reason: 'upstream_error',
       message: expect.stringContaining('Unknown tool: x'),
     });
+    olderServer((_req, res, id) => json(res, { id, error: { code: -32000, message: 'token configured is not valid' } }));
+    const echoed = await client()
+      .callTool('x', {}, ctx())
+      .catch((e: Error) => e.message);
+    expect(echoed).toContain('token [redacted] is not valid');
     olderServer((_req, res) => res.writeHead(503).end());
     await expect(client().listTools(ctx())).rejects.toMatchObject({
       reason: 'upstream_error',

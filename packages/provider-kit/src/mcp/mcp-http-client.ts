@@ -93,11 +93,21 @@ export class McpHttpClient implements McpUpstreamPort {
     return postMcp({ url: this.server.url, headers, body, waitFor, signal: ctx.signal, rule: this.rule, lookup: this.lookup });
   }
 
+  /** The server's own words with the configured header values taken out: an upstream echoing its credentials shows none. */
+  private redact(text: string): string {
+    let out = text;
+    for (const value of Object.values(this.server.headers)) {
+      for (const secret of [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')])
+        if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+    }
+    return out;
+  }
+
   /** The result of request `id`, or the server's refusal as an error (never its credentials). */
   private resultOf(answer: McpHttpAnswer, id: number): Record<string, unknown> {
     const reply = answer.messages.find((m) => isObject(m) && m.id === id) as Record<string, unknown> | undefined;
     if (reply && isObject(reply.error)) {
-      const message = typeof reply.error.message === 'string' ? reply.error.message.slice(0, 500) : 'an error';
+      const message = typeof reply.error.message === 'string' ? this.redact(reply.error.message.slice(0, 500)) : 'an error';
       throw new GatewayError('upstream_error', `The MCP server "${this.server.id}" answered: ${message}`, {
         code: 'mcp_server_error',
         upstreamStatus: answer.status,
