@@ -230,4 +230,17 @@ describe('allow-lists through the admin API', () => {
     expect(changed.body.mcp).toBeNull();
     expect(await toolsOf(made.body.key)).toEqual(['sim__echo', 'sim__get_weather']);
   });
+
+  it("refuses a tool call of a key whose budget is spent, in the call's answer", async () => {
+    const spent = await admin('post', '/admin/keys').send({ account: 'beta', group: 'vip', budget: { credit_limit: 0 } });
+    expect(spent.status).toBe(201);
+    const call = await post(
+      { ...rpc('tools/call'), params: { _meta: meta, name: 'sim__echo', arguments: { text: 'x' } } },
+      {},
+      spent.body.key,
+    );
+    expect(call.status).toBe(200);
+    expect(call.body.error).toMatchObject({ code: -32001, data: { reason: 'quota_exhausted' } });
+    expect(await toolsOf(spent.body.key)).toHaveLength(3);
+  });
 });
