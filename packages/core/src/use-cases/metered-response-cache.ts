@@ -69,14 +69,17 @@ export class MeteredCacheCall {
     if (this.directives.noStore) return;
     const expiresAt = new Date(this.now() + this.policy.ttlSeconds * 1000);
     const p = this.principal;
-    for (const { key, value } of entries) {
-      try {
-        await this.deps.store.put(key, { value, accountId: p.accountId, keyId: p.keyId, model: this.model.id, expiresAt });
-        this.deps.observer?.stored(this.kind, this.model.id, Buffer.byteLength(value));
-      } catch {
-        // the answer is already on its way: a cache that cannot store only costs the next call an upstream trip
-      }
-    }
+    // together, not one after another: a batch of 2,048 new items would otherwise wait on 2,048 round trips
+    await Promise.all(
+      entries.map(async ({ key, value }) => {
+        try {
+          await this.deps.store.put(key, { value, accountId: p.accountId, keyId: p.keyId, model: this.model.id, expiresAt });
+          this.deps.observer?.stored(this.kind, this.model.id, Buffer.byteLength(value));
+        } catch {
+          // the answer is already on its way: a cache that cannot store only costs the next call an upstream trip
+        }
+      }),
+    );
   }
 
   /** What the header says, counted for the metrics: `bypass` when the directives skipped the lookup. */
