@@ -176,7 +176,7 @@ function gatewayAreas(
   const [text, images, video, operations] = [
     wireText(ctx, metered.services.moderation),
     wireImages(ctx, metered.services.moderation),
-    wireVideo(ctx),
+    wireVideo(ctx, metered.services.moderation),
     wireOperations(ctx),
   ];
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });

@@ -13,6 +13,16 @@ import { Guardrails, type GuardrailDeps } from './guardrails';
 import { requestTexts, withRequestTexts } from './guardrails-text';
 import { TextGeneration } from './text-generation';
 import { Embeddings } from './embeddings';
+import { VideoTasks } from './video-tasks';
+import {
+  ALPHA,
+  fakeVideoCatalogue,
+  FakeVideoModel,
+  InMemoryContentStore,
+  InMemoryTaskRepository,
+  ManualClock,
+  MemoryUsageLog,
+} from '@gateway/testkit';
 
 const principal: Principal = { accountId: 'acct', keyId: 'key', group: 'g' };
 const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
@@ -327,5 +337,32 @@ describe('input guardrails on embeddings inputs', () => {
       code: 'guardrail_blocked',
     });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('input guardrails on video prompts', () => {
+  it('masks the prompt the task keeps; a block refuses the task before anything is written', async () => {
+    const clock = new ManualClock();
+    const usage = new MemoryUsageLog();
+    const tasks = new InMemoryTaskRepository({ now: clock.now, usage });
+    const upstream = new FakeVideoModel();
+    const specs: GuardrailSpec[] = [
+      { id: 'pii', type: 'pii', mode: 'mask' },
+      { id: 'falcon', type: 'regex', patterns: ['falcon'] },
+    ];
+    const videos = new VideoTasks({
+      catalogue: fakeVideoCatalogue(),
+      tasks,
+      content: new InMemoryContentStore(clock.now),
+      usage,
+      providers: { video: () => upstream },
+      limits: { maxActiveTasksPerAccount: 20 },
+      now: clock.now,
+      guardrails: new Guardrails({ guardrails: new GuardrailSet(specs, [{ name: 'default', guardrails: ['pii', 'falcon'] }]) }),
+    });
+    const base = { principal: ALPHA, modelId: 'sim-video-2.0', format: 'test', requestId: 'req_v' };
+    const { task } = await videos.create({ ...base, draft: { prompt: 'a fox, call 415-555-2671' } });
+    expect(task.request.prompt).toBe('a fox, call [PHONE]');
+    await expect(videos.create({ ...base, draft: { prompt: 'a falcon' } })).rejects.toMatchObject({ code: 'guardrail_blocked' });
   });
 });

@@ -85,6 +85,12 @@ export class VideoTaskAdmission {
   private async plan(input: CreateVideoTaskInput, model: ModelSpec, remixOf?: VideoTask): Promise<AdmissionPlan> {
     const p = input.principal;
     let request = validateVideoRequest(model, input.draft);
+    if (this.deps.guardrails && request.prompt) {
+      // masked, or refused (guardrail_blocked) before anything is written; the refusal's usage row says so
+      const meta = { format: input.format, requestId: input.requestId, signal: new AbortController().signal };
+      const guarded = await this.deps.guardrails.input(p, model.id, [request.prompt], meta);
+      request = { ...request, prompt: guarded.texts[0] };
+    }
     const callbackUrl =
       input.callbackUrl === undefined
         ? null

@@ -3,6 +3,7 @@
  * cap, Idempotency-Key), then ownership, listing, cancellation and content. Pure orchestration over ports; the worker
  * (video-worker.ts) does the rendering side.
  */
+import type { Guardrails } from './guardrails';
 import type { Principal } from '../auth';
 import type { ModelCatalogue } from '../catalogue';
 import { GatewayError, invalid } from '../errors';
@@ -44,6 +45,8 @@ export interface VideoTasksDeps {
   webhookUrlRule?: WebhookUrlRule;
   /** the account's callback_url secret, created on first use (a task with a callback_url); throws when none can be kept */
   callbackSecret?: (accountId: string) => Promise<unknown>;
+  /** the caller's input guardrails, run on the prompt at admission (docs/guardrails.md) */
+  guardrails?: Guardrails;
 }
 
 export function taskNotFound(id: string): GatewayError {

@@ -8,6 +8,7 @@ import {
   VideoWorker,
   workerLoop,
   type ContentStore,
+  type Guardrails,
   type VideoProviderLookup,
   type VideoWorkerOptions,
 } from '@gateway/core';
@@ -48,6 +49,8 @@ export type VideoEngineContext = Pick<WiringContext, 'env' | 'config' | 'knex' |
   /** the gateway's content store; DATA_DIR/content when absent */
   content?: ContentStore;
   clock?: WiringContext['clock'];
+  /** the input guardrails video prompts go through (wiring/guardrails.ts) */
+  guardrails?: Guardrails;
 };
 
 /** The video use case and its worker over the gateway's store, content directory and providers. */
@@ -67,6 +70,7 @@ export function buildVideoEngine(ctx: VideoEngineContext, options: VideoEngineOp
     selector: new DeploymentSelector(),
     webhookUrlRule: { allowedHosts: ctx.env.webhooks?.allowedHosts ?? [] },
     callbackSecret: (accountId) => ctx.stores.webhooks.accountSecret(accountId),
+    guardrails: ctx.guardrails,
   });
   const worker = new VideoWorker(
     {

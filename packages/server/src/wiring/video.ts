@@ -1,9 +1,11 @@
+import type { Moderation } from '@gateway/core';
 import type { AreaWiring, WiringContext } from './context';
+import { wireGuardrails } from './guardrails';
 import { buildVideoEngine } from './video-engine';
 
 /** Video: one task engine (service + worker) behind the three video wire formats. */
-export function wireVideo(ctx: WiringContext) {
-  const engine = buildVideoEngine(ctx);
+export function wireVideo(ctx: WiringContext, moderation: Moderation) {
+  const engine = buildVideoEngine({ ...ctx, guardrails: wireGuardrails(ctx, moderation) });
   return {
     services: { videos: engine.service },
     videos: engine.service,
