@@ -83,6 +83,26 @@ describe('McpHttpClient', () => {
     await expect(client().listTools(ctx())).rejects.toMatchObject({ reason: 'upstream_malformed_response' });
   });
 
+  it('speaks 2026-07-28 statelessly to a server that refuses initialize but answers server/discover', async () => {
+    const seen: Array<{ method: string; version: unknown; header: unknown; session: unknown }> = [];
+    handler = (msg, req, res) => {
+      const m = msg as { id: number; method: string; params?: { _meta?: Record<string, unknown> } };
+      const version = m.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+      seen.push({ method: m.method, version, header: req.headers['mcp-method'], session: req.headers['mcp-session-id'] });
+      if (m.method === 'initialize') return json(res, { id: m.id, error: { code: -32601, message: 'Method not found' } });
+      if (version !== '2026-07-28') return json(res, { id: m.id, error: { code: -32600, message: 'no revision' } });
+      if (m.method === 'server/discover')
+        return json(res, { id: m.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+      json(res, {
+        id: m.id,
+        result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: [{ name: 'now', inputSchema: { type: 'object' } }] },
+      });
+    };
+    expect((await client().listTools(ctx())).map((t) => t.name)).toEqual(['now']);
+    expect(seen.map((s) => s.method)).toEqual(['initialize', 'server/discover', 'tools/list']);
+    expect(seen[2]).toEqual({ method: 'tools/list', version: '2026-07-28', header: 'tools/list', session: undefined });
+  });
+
   it('refuses a loopback http URL the allow-list does not admit, without connecting', async () => {
     let connected = false;
     handler = (_m, _req, res) => {

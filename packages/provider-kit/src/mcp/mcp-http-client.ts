@@ -3,6 +3,12 @@ import { postMcp, type HostLookup, type McpHttpAnswer } from './mcp-http-transpo
 
 /** The revision the gateway asks older servers for in `initialize` (they may answer an earlier one). */
 export const MCP_CLIENT_PROTOCOL = '2025-11-25';
+/** The stateless revision, spoken to a server that refuses `initialize` but answers `server/discover`. */
+export const MCP_MODERN_PROTOCOL = '2026-07-28';
+const CLIENT_INFO = { name: 'gateway', version: '1.0.0' };
+
+/** How requests to a server go: in a session of an older revision, or stateless with the revision in each `_meta`. */
+type Session = { id?: string; protocol: string; modern?: boolean };
 const MAX_PAGES = 20;
 
 export interface McpHttpServer {
@@ -23,7 +29,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * again once.
  */
 export class McpHttpClient implements McpUpstreamPort {
-  private session?: Promise<{ id?: string; protocol: string }>;
+  private session?: Promise<Session>;
   private nextId = 1;
 
   constructor(
@@ -58,7 +64,8 @@ export class McpHttpClient implements McpUpstreamPort {
   private async request(method: string, params: Record<string, unknown>, ctx: CallContext, again = true): Promise<Record<string, unknown>> {
     const session = await this.open(ctx);
     const id = this.nextId++;
-    const answer = await this.post({ jsonrpc: '2.0', id, method, params }, ctx, session, id);
+    const body = { jsonrpc: '2.0', id, method, params: session.modern ? { ...params, _meta: this.envelope() } : params };
+    const answer = await this.post(body, ctx, session, id);
     if (answer.status === 404 && session.id && again) {
       // the server forgot the session (restarted): one new one
       this.session = undefined;
@@ -67,7 +74,7 @@ export class McpHttpClient implements McpUpstreamPort {
     return this.resultOf(answer, id);
   }
 
-  private open(ctx: CallContext): Promise<{ id?: string; protocol: string }> {
+  private open(ctx: CallContext): Promise<Session> {
     this.session ??= this.initialize(ctx).catch((e: unknown) => {
       this.session = undefined;
       throw e;
@@ -75,10 +82,26 @@ export class McpHttpClient implements McpUpstreamPort {
     return this.session;
   }
 
-  private async initialize(ctx: CallContext): Promise<{ id?: string; protocol: string }> {
-    const params = { protocolVersion: MCP_CLIENT_PROTOCOL, capabilities: {}, clientInfo: { name: 'gateway', version: '1.0.0' } };
+  private envelope() {
+    return {
+      'io.modelcontextprotocol/protocolVersion': MCP_MODERN_PROTOCOL,
+      'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+  }
+
+  private async initialize(ctx: CallContext): Promise<Session> {
+    const params = { protocolVersion: MCP_CLIENT_PROTOCOL, capabilities: {}, clientInfo: CLIENT_INFO };
     const answer = await this.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params }, ctx, undefined, 0);
-    const result = this.resultOf(answer, 0);
+    let result: Record<string, unknown>;
+    try {
+      result = this.resultOf(answer, 0);
+    } catch (refused) {
+      // a server of the 2026-07-28 revision only: stateless, when server/discover says it speaks it
+      if (answer.status !== 401 && answer.status !== 403 && (await this.discovers(ctx)))
+        return { protocol: MCP_MODERN_PROTOCOL, modern: true };
+      throw refused;
+    }
     const protocol = typeof result.protocolVersion === 'string' ? result.protocolVersion : MCP_CLIENT_PROTOCOL;
     const header = answer.headers['mcp-session-id'];
     const session = { id: typeof header === 'string' && header ? header : undefined, protocol };
@@ -86,8 +109,20 @@ export class McpHttpClient implements McpUpstreamPort {
     return session;
   }
 
-  private post(body: unknown, ctx: CallContext, session?: { id?: string; protocol: string }, waitFor?: number): Promise<McpHttpAnswer> {
+  private async discovers(ctx: CallContext): Promise<boolean> {
+    const probe = { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: this.envelope() } };
+    try {
+      const result = this.resultOf(await this.post(probe, ctx, { protocol: MCP_MODERN_PROTOCOL, modern: true }, 0), 0);
+      return Array.isArray(result.supportedVersions) && result.supportedVersions.includes(MCP_MODERN_PROTOCOL);
+    } catch {
+      return false;
+    }
+  }
+
+  private post(body: unknown, ctx: CallContext, session?: Session, waitFor?: number): Promise<McpHttpAnswer> {
     const headers: Record<string, string> = { ...this.server.headers };
+    const method = (body as { method?: unknown }).method;
+    if (session?.modern && typeof method === 'string') headers['mcp-method'] = method;
     if (session?.id) headers['mcp-session-id'] = session.id;
     if (session) headers['mcp-protocol-version'] = session.protocol;
     return postMcp({ url: this.server.url, headers, body, waitFor, signal: ctx.signal, rule: this.rule, lookup: this.lookup });
