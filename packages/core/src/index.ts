@@ -144,6 +144,7 @@ export { type UsageLog, type UsageRow } from './ports/usage-log.port';
 export { type CachedAnswer, type CachePurge, type ResponseCacheStore } from './ports/response-cache-store.port';
 export { type MeteredCacheDeps, type ResponseCacheObserver } from './use-cases/metered-response-cache';
 export { ResponseCachePurge } from './use-cases/response-cache-purge';
+export { ResponseCache } from './use-cases/response-cache';
 export {
   type AllAccountsUsageFilter,
   type DailyUsageTotal,

@@ -93,7 +93,9 @@ const VOLATILE_NATIVE_FIELDS = new Set([
  * `anthropic-beta`). The in-band moderation stays: it changes the answer's verdicts.
  */
 export function textKeyContent(request: TextRequest): unknown {
-  const { native, user: _user, model: _model, ...canonical } = request;
+  const { native, user: _user, model: _model, n, ...rest } = request;
+  // n absent is n: 1 (the chat route passes each choice's call n: 1)
+  const canonical = n !== undefined && n > 1 ? { ...rest, n } : rest;
   if (!native) return { canonical };
   const extra: Record<string, unknown> = {};
   for (const field of native.unread ?? []) if (!VOLATILE_NATIVE_FIELDS.has(field)) extra[field] = native.body[field];

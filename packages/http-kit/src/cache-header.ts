@@ -14,3 +14,11 @@ export function requestCacheControl(req: Pick<Request, 'headers'>): CacheDirecti
 export function sendCacheStatus(res: Response, status: CacheStatus | undefined): void {
   if (status) res.setHeader(CACHE_HEADER, status);
 }
+
+/** What a text route puts in its call's meta: the client's directives, and the header set as soon as the cache decided. */
+export function cacheCallMeta(
+  req: Pick<Request, 'headers'>,
+  res: Response,
+): { cacheControl: CacheDirectives; onCache(status: CacheStatus): void } {
+  return { cacheControl: requestCacheControl(req), onCache: (status) => sendCacheStatus(res, status) };
+}

@@ -33,7 +33,7 @@ export {
 export { atGeminiVersions } from './gemini-api-versions';
 export { countInputTokens } from './token-count';
 export { sendJsonAnswer, sendWarnings } from './warnings-header';
-export { requestCacheControl } from './cache-header';
+export { cacheCallMeta, requestCacheControl } from './cache-header';
 export { batchLineRoutes, loopbackLineDispatch } from './batch-lines';
 export { decodeModerationParam, MODERATION_PARAM_SCHEMA, moderationOutcomeBody } from './in-band-moderation';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';

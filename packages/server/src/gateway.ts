@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { AllAccountTasks, Billing, DelegatedKeys } from '@gateway/core';
 import { budgetHeaders, mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
-import type { Database } from '@gateway/store-postgres';
+import { KnexResponseCacheStore, type Database } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
@@ -117,7 +117,14 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     billing,
     routingObserver: allObservers(metrics.routingObserver(logger), infra.tracing?.observer),
     content: infra.content.store,
-    responseCache: openResponseCache({ maxBytes: env.responseCacheMaxBytes, redis: infra.redis }, metrics.responseCacheObserver()),
+    responseCache: openResponseCache(
+      {
+        maxBytes: env.responseCacheMaxBytes,
+        redis: infra.redis,
+        database: (maxBytes) => new KnexResponseCacheStore(db.knex, { maxBytes }),
+      },
+      metrics.responseCacheObserver(),
+    ),
     clock,
   };
   await warnOfSealedSecrets(db.knex, { current: webhookSeal.sealKey, previous: env.previousSecret }, logger);

@@ -4,6 +4,7 @@ export { KnexKeyRepository } from './knex-key-repository';
 export { KnexTaskRepository } from './knex-task-repository';
 export { KnexUsageLog } from './knex-usage-log';
 export { KnexResponseStore } from './knex-response-store';
+export { KnexResponseCacheStore } from './knex-response-cache';
 export { KnexFileStore } from './knex-file-store';
 export { KnexBatchStore } from './knex-batch-store';
 export { KnexUsageQuery } from './knex-usage-query';

@@ -10,6 +10,7 @@ import {
   type Warning,
 } from '@gateway/core';
 import {
+  cacheCallMeta,
   countInputTokens,
   jsonBody,
   jsonRequestBody,
@@ -129,6 +130,7 @@ export const messagesRoutes = [
         model,
         // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
         onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
+        ...cacheCallMeta(req, res),
       };
 
       const keep = async (result: TextResult, message: ReturnType<typeof encodeMessage>) => {

@@ -11,6 +11,7 @@ import {
 import {
   atGeminiVersions,
   countInputTokens,
+  cacheCallMeta,
   dataMessages,
   jsonBody,
   jsonRequestBody,
@@ -65,6 +66,7 @@ async function generate(
     signal,
     // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
     onWarnings: (w: readonly Warning[]) => sendWarnings(res, w),
+    ...cacheCallMeta(req, res),
   };
   const spec = deps.catalogue.get(modelId);
   if (spec?.kind === 'image' && deps.catalogue.keyAllows(principal, modelId)) {

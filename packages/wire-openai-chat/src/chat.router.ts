@@ -1,5 +1,14 @@
 import { invalid, newId, type TextGeneration } from '@gateway/core';
-import { dataMessages, jsonBody, jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
+import {
+  cacheCallMeta,
+  dataMessages,
+  jsonBody,
+  jsonRequestBody,
+  openAiErrorShape,
+  pumpStream,
+  routeOf,
+  sendWarnings,
+} from '@gateway/http-kit';
 import { chatCompletion } from './chat.openapi';
 import { decodeChatRequest } from './chat.request.codec';
 import { chatRequestSchema, type ChatRequestBody } from './chat.request.schema';
@@ -28,12 +37,15 @@ export const chatRoutes = [
     },
     errors: 'openai',
     parse: [jsonBody()],
-    async handle({ deps, principal, requestId, signal, body }, _req, res) {
+    async handle({ deps, principal, requestId, signal, body }, req, res) {
       const model = deps.text.resolve(principal, body.model);
       const request = decodeChatRequest(body, model);
       const id = `chatcmpl-${newId('', 12)}`;
       const created = Math.floor(Date.now() / 1000);
-      const meta = { format: 'openai-chat', requestId, signal, model };
+      const cache = cacheCallMeta(req, res);
+      // n > 1 asks for different answers: never one answer replayed n times
+      if ((request.n ?? 1) > 1) cache.cacheControl = { noCache: true, noStore: true };
+      const meta = { format: 'openai-chat', requestId, signal, model, ...cache };
 
       if (!body.stream) {
         const n = request.n ?? 1;

@@ -8,6 +8,7 @@ import {
   type UsageLog,
 } from '@gateway/core';
 import {
+  cacheCallMeta,
   countInputTokens,
   deletionReceipt,
   jsonBody,
@@ -124,6 +125,7 @@ export const responsesRoutes = [
         model,
         // hosted tools the chosen upstream does not run (core/hosted-tools.ts), known before the first event
         onWarnings: (w: Warning[]) => sendWarnings(res, w),
+        ...cacheCallMeta(req, res),
       };
 
       if (!body.stream) {

@@ -1,4 +1,4 @@
-import { type Moderation, ResponsesConversation, StoredConversations, TextGeneration } from '@gateway/core';
+import { type Moderation, ResponseCache, ResponsesConversation, StoredConversations, TextGeneration } from '@gateway/core';
 import { compactionSecret } from './compaction-secret';
 import { wireGuardrails } from './guardrails';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
@@ -14,6 +14,7 @@ export function wireText(ctx: WiringContext, moderation: Moderation) {
     providers: ctx.providers,
     moderator: moderation.asTextModerator(),
     guardrails: wireGuardrails(ctx, moderation),
+    responseCache: responseCacheOf(ctx),
     onSettleFailure: (f) =>
       // not lost: the charge goes with the usage row, which charges it once when written (docs/reliability.md)
       ctx.logger.warn('charge not settled on the request path: it goes with the usage row', {
@@ -35,6 +36,16 @@ export function wireText(ctx: WiringContext, moderation: Moderation) {
     start: purge.start,
     stop: purge.stop,
   } satisfies AreaWiring;
+}
+
+/** The text response cache over the store (Redis or the database); a failing store is logged, never a key or an answer. */
+function responseCacheOf(ctx: WiringContext): ResponseCache | undefined {
+  if (!ctx.responseCache) return undefined;
+  const { catalogue, usage, billing } = routedDeps(ctx);
+  const { store, observer } = ctx.responseCache;
+  const onStoreError = (e: unknown) =>
+    ctx.logger.warn('response cache store failed: answered without it', { error: e instanceof Error ? e.message : String(e) });
+  return new ResponseCache({ store, observer, catalogue, usage, billing, onStoreError });
 }
 
 /**
