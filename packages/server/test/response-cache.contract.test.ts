@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
 import request from 'supertest';
 import { startFakeUpstream, type FakeUpstream } from '@gateway/testkit';
 import { usageRow } from './support/provider-gateway';
@@ -61,6 +62,7 @@ describe('response cache for text', () => {
     up = await startFakeUpstream('openai');
     gate = await startGate(up);
     gw = await startTestGateway({
+      listen: true,
       config: testConfigFile({
         providers: [
           { id: 'up', type: 'openai-compatible', baseUrl: up.url, apiKey: up.apiKey },
@@ -207,6 +209,26 @@ describe('response cache for text', () => {
     expect(Number(hitRow.input_tokens)).toBe(Number(missRow.input_tokens));
     expect(Number(hitRow.credits)).toBeCloseTo(Number(missRow.credits) * 0.25, 6);
     expect(Number(missRow.credits)).toBeGreaterThan(0);
+  });
+
+  it('the official openai SDK sees the header: miss, then hit with the same streamed text and no upstream call', async () => {
+    const client = new OpenAI({ apiKey: ALPHA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    const prompt = `sdk ${randomUUID()}`;
+    const ask = () =>
+      client.chat.completions.create({ model: CACHED, messages: [{ role: 'user', content: prompt }], stream: true }).withResponse();
+    const read = async (s: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) => {
+      const deltas: string[] = [];
+      for await (const c of s) deltas.push(c.choices[0]?.delta?.content ?? '');
+      return deltas;
+    };
+    const first = await ask();
+    const firstDeltas = await read(first.data);
+    const second = await ask();
+    const secondDeltas = await read(second.data);
+    expect([first.response.headers.get('x-gateway-cache'), second.response.headers.get('x-gateway-cache')]).toEqual(['miss', 'hit']);
+    expect(secondDeltas).toEqual(firstDeltas);
+    expect(secondDeltas.join('').length).toBeGreaterThan(0);
+    expect(upstreamCalls(prompt)).toBe(1);
   });
 
   it('single flight: identical requests arriving together make one upstream call, the others are hits', async () => {
