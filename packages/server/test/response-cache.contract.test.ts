@@ -274,3 +274,38 @@ async function startGate(up: FakeUpstream) {
 async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 5));
 }
+
+describe('response cache and rate limits', () => {
+  let gw: TestGateway;
+  let up: FakeUpstream;
+  beforeAll(async () => {
+    up = await startFakeUpstream('openai');
+    gw = await startTestGateway({
+      config: testConfigFile({
+        providers: [{ id: 'up', type: 'openai-compatible', baseUrl: up.url, apiKey: up.apiKey }],
+        models: [{ id: CACHED, kind: 'text', provider: 'up', upstreamModel: 'gpt-up', cache: { ttlSeconds: 600 } }],
+        groups: [{ name: 'vip', models: ['*'] }],
+        keys: [{ key: ALPHA_KEY, account: 'alpha', group: 'vip' }],
+        limits: { requestsPerMinutePerKey: 2 },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await up?.close();
+  });
+
+  it('a hit still counts against the key request rate', async () => {
+    const ask = () =>
+      request(gw.app)
+        .post('/v1/chat/completions')
+        .set({ Authorization: `Bearer ${ALPHA_KEY}` })
+        .send({ model: CACHED, messages: [{ role: 'user', content: 'limited' }] });
+    expect((await ask()).headers['x-gateway-cache']).toBe('miss');
+    expect((await ask()).headers['x-gateway-cache']).toBe('hit');
+    const third = await ask();
+    expect(third.status).toBe(429);
+    expect(third.body.error.code).toBe('rate_limit_exceeded');
+    expect(up.requests).toHaveLength(1);
+  });
+});
