@@ -16,10 +16,14 @@ import { usageRow } from './support/provider-gateway';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 /**
- * The response cache for embeddings (per input item) and rerank (per request), on Redis (REDIS_URL), through the real
- * app against counting fake upstreams; the admin purge route and the CLI command; the cache metrics.
+ * The response cache for embeddings (per input item) and rerank (per request), in the database and on Redis
+ * (REDIS_URL), through the real app against counting fake upstreams; the admin purge route and the CLI command; the
+ * cache metrics.
  */
-describeWithService('TEST_REDIS_URL', 'the response cache for embeddings and rerank', (redisUrl) => {
+describe('the response cache for embeddings and rerank, in the database (the embedded store)', () => suite(undefined));
+describeWithService('TEST_REDIS_URL', 'the response cache for embeddings and rerank, on Redis', (redisUrl) => suite(redisUrl));
+
+function suite(redisUrl: string | undefined): void {
   let gw: TestGateway;
   let oai: FakeOpenAiEmbeddings;
   let cohere: FakeCohere;
@@ -33,7 +37,7 @@ describeWithService('TEST_REDIS_URL', 'the response cache for embeddings and rer
     [oai, cohere] = await Promise.all([startFakeOpenAiEmbeddings(), startFakeCohere()]);
     gw = await startTestGateway({
       listen: true,
-      env: { redisUrl, adminKey: ADMIN },
+      env: { ...(redisUrl ? { redisUrl } : {}), adminKey: ADMIN },
       config: testConfigFile({
         providers: [
           { id: 'sim', type: 'simulator' },
@@ -176,7 +180,9 @@ describeWithService('TEST_REDIS_URL', 'the response cache for embeddings and rer
     expect(out).toEqual([`purged 3 response cache entries (model ${RERANK}, account any)`]);
     expect((await rerank(BETA_KEY, 'sky')).headers['x-gateway-cache']).toBe('miss');
 
-    // no gateway on this store: the CLI serves the admin API itself, over the same Redis (beta's apple, pear, plum, fig)
+    // no gateway on this store: the CLI serves the admin API itself, over the same Redis (beta's apple, pear, plum, fig);
+    // the in-memory database of the other run is this process's alone
+    if (!redisUrl) return;
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-cli-cache-'));
     try {
       seedEmbeddedStore({ DATA_DIR: dataDir });
@@ -189,4 +195,4 @@ describeWithService('TEST_REDIS_URL', 'the response cache for embeddings and rer
     }
     expect((await embed(BETA_KEY, ['apple'])).headers['x-gateway-cache']).toBe('miss');
   }, 120_000);
-});
+}
