@@ -133,15 +133,23 @@ export function targetsTable(r: BenchResults): string[] {
 /** Section 8: this run's hit and miss latencies, when measured, and the runs kept in bench/results/cache.md. */
 function cacheSection(c: BenchResults['cache']): string[] {
   const out = [
-    'Sequential requests against a 50 ms mock upstream (`npm run bench:cache`): a miss asks something new (upstream, then stored), a hit repeats a stored request. Hits and misses interleave in rounds; p50 is the median of the rounds\' medians.',
+    "Sequential requests against a 50 ms mock upstream (`npm run bench:cache`): a miss asks something new (upstream, then stored), a hit repeats a stored request. Hits and misses interleave in rounds; p50 is the median of the rounds' medians.",
   ];
   if (c) {
-    const row = (ask: string, x: CacheFigures) => `| ${ask} | ${f(x.hit.p50, 2)} | ${f(x.hit.p99, 2)} | ${f(x.miss.p50, 2)} | ${f(x.miss.p99, 2)} |`;
-    out.push('', `This run (${c.store} store, ${c.samples} of each):`, '', '| ask | hit p50 (ms) | hit p99 | miss p50 | miss p99 |', '|---|---|---|---|---|');
+    const row = (ask: string, x: CacheFigures) =>
+      `| ${ask} | ${f(x.hit.p50, 2)} | ${f(x.hit.p99, 2)} | ${f(x.miss.p50, 2)} | ${f(x.miss.p99, 2)} |`;
+    out.push(
+      '',
+      `This run (${c.store} store, ${c.samples} of each):`,
+      '',
+      '| ask | hit p50 (ms) | hit p99 | miss p50 | miss p99 |',
+      '|---|---|---|---|---|',
+    );
     out.push(row('chat completion', c.chat), row('embedding', c.embeddings));
   }
   const file = path.join(__dirname, '../results/cache.md');
-  if (existsSync(file)) out.push('', 'Earlier runs, from [bench/results/cache.md](../bench/results/cache.md):', '', readFileSync(file, 'utf8').trim());
+  if (existsSync(file))
+    out.push('', 'Earlier runs, from [bench/results/cache.md](../bench/results/cache.md):', '', readFileSync(file, 'utf8').trim());
   return out;
 }
 
