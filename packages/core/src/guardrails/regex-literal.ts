@@ -57,83 +57,104 @@ function skipClass(p: string, i: number): number | typeof BAIL {
 }
 
 export function requiredLiteral(pattern: string): RequiredLiteral | undefined {
-  let caseInsensitive = false;
-  let best = '';
-  let run = '';
-  let lastWasLiteral = false;
-  /** the most characters the pattern so far can match, and that before the current run and the best one */
-  let width = 0;
-  let runOffset = 0;
-  let bestOffset = 0;
-  const flush = () => {
-    if (run.length > best.length) {
-      best = run;
-      bestOffset = runOffset;
-    }
-    run = '';
-    lastWasLiteral = false;
-  };
-  const literal = (ch: string) => {
-    if (run === '') runOffset = width;
-    run += ch;
-    width++;
-    lastWasLiteral = true;
-  };
+  const scan = new LiteralScan();
   let i = 0;
   while (i < pattern.length) {
+    const next = scan.step(pattern, i);
+    if (next === BAIL) return undefined;
+    i = next;
+  }
+  return scan.result();
+}
+
+/** The scanner's state: the longest literal run so far, the run being read, and how wide a match can be before it. */
+class LiteralScan {
+  private caseInsensitive = false;
+  private best = '';
+  private run = '';
+  private lastWasLiteral = false;
+  /** the most characters the pattern so far can match, and that before the current run and the best one */
+  private width = 0;
+  private runOffset = 0;
+  private bestOffset = 0;
+
+  /** Reads the atom at `i`: the index after it, or BAIL for what this parser does not fully understand. */
+  step(pattern: string, i: number): number | typeof BAIL {
     const c = pattern[i]!;
-    if (c === '|') return undefined;
-    if (c === '(') {
-      const g = skipBracketed(pattern, i);
-      if (g === BAIL) return undefined;
-      if (g.setsI) caseInsensitive = true;
-      flush();
-      if (!g.flagsOnly) width = Infinity;
-      i = g.next;
-      continue;
-    }
+    if (c === '|') return BAIL;
+    if (c === '(') return this.group(pattern, i);
     if (c === '[') {
       const next = skipClass(pattern, i);
-      if (next === BAIL) return undefined;
-      flush();
-      width += 2; // a class or `.` can match a character outside the BMP: two UTF-16 code units
-      i = next;
-      continue;
+      if (next === BAIL) return BAIL;
+      this.wide(2); // a class or `.` can match a character outside the BMP: two UTF-16 code units
+      return next;
     }
     const repeat = c === '{' ? REPEAT.exec(pattern.slice(i, i + 24)) : null;
     if (c === '?' || c === '*' || c === '+' || repeat) {
       // the quantifier applies to the last atom: a literal that may occur zero times is not required
-      if (lastWasLiteral && c !== '+') run = run.slice(0, -1);
-      flush();
-      if (c !== '?') width = Infinity;
-      i += repeat ? repeat[0].length : 1;
-      if (pattern[i] === '?') i++;
-      continue;
+      if (this.lastWasLiteral && c !== '+') this.run = this.run.slice(0, -1);
+      this.flush();
+      if (c !== '?') this.width = Infinity;
+      let next = i + (repeat ? repeat[0].length : 1);
+      if (pattern[next] === '?') next++;
+      return next;
     }
-    if (c === '\\') {
-      const e = pattern[i + 1];
-      if (e === undefined) return undefined;
-      if (/[A-Za-z0-9]/.test(e)) {
-        if (!ONE_CHAR_ESCAPES.has(e)) return undefined;
-        flush();
-        width += 2;
-        i += 2;
-        continue;
-      }
-      literal(e);
-      i += 2;
-      continue;
-    }
+    if (c === '\\') return this.escape(pattern, i);
     if (c === '.' || c === '^' || c === '$' || c.charCodeAt(0) > 0x7e) {
-      flush();
-      width += 2;
-      i++;
-      continue;
+      this.wide(2);
+      return i + 1;
     }
-    literal(c);
-    i++;
+    this.literal(c);
+    return i + 1;
   }
-  flush();
-  if (best === '') return undefined;
-  return { text: caseInsensitive ? best.toLowerCase() : best, caseInsensitive, maxOffset: bestOffset };
+
+  result(): RequiredLiteral | undefined {
+    this.flush();
+    if (this.best === '') return undefined;
+    const text = this.caseInsensitive ? this.best.toLowerCase() : this.best;
+    return { text, caseInsensitive: this.caseInsensitive, maxOffset: this.bestOffset };
+  }
+
+  private group(pattern: string, i: number): number | typeof BAIL {
+    const g = skipBracketed(pattern, i);
+    if (g === BAIL) return BAIL;
+    if (g.setsI) this.caseInsensitive = true;
+    this.flush();
+    if (!g.flagsOnly) this.width = Infinity;
+    return g.next;
+  }
+
+  private escape(pattern: string, i: number): number | typeof BAIL {
+    const e = pattern[i + 1];
+    if (e === undefined) return BAIL;
+    if (!/[A-Za-z0-9]/.test(e)) {
+      this.literal(e);
+      return i + 2;
+    }
+    if (!ONE_CHAR_ESCAPES.has(e)) return BAIL;
+    this.wide(2);
+    return i + 2;
+  }
+
+  /** A non-literal atom of at most `n` code units ends the run. */
+  private wide(n: number): void {
+    this.flush();
+    this.width += n;
+  }
+
+  private flush(): void {
+    if (this.run.length > this.best.length) {
+      this.best = this.run;
+      this.bestOffset = this.runOffset;
+    }
+    this.run = '';
+    this.lastWasLiteral = false;
+  }
+
+  private literal(ch: string): void {
+    if (this.run === '') this.runOffset = this.width;
+    this.run += ch;
+    this.width++;
+    this.lastWasLiteral = true;
+  }
 }
