@@ -290,6 +290,7 @@ function administrationFor(
       maxKeysPerAccount: env.maxKeysPerAccount,
       // the live MCP section (a catalogue reload replaces the groups' lists in place)
       mcp: { servers: () => config.mcp.servers.map((s) => s.id), groupList: (g) => config.mcp.groups[g] },
+      guardrail: (id) => config.guardrails.has(id),
     }),
     catalogue: new CatalogueAdministration({
       author: audited.author,

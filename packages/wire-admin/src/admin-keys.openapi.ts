@@ -43,6 +43,11 @@ export const settings = {
     description:
       "MCP servers and tools the key may use (`server`, `server__*`, `server__tool`), within its group's; null: the group's. docs/mcp.md.",
   }),
+  guardrails: nullable('array', {
+    items: { type: 'string', minLength: 1, maxLength: 64 },
+    maxItems: 100,
+    description: "The key's own guardrail ids, run after its group's (which it cannot drop); null: none. docs/guardrails.md.",
+  }),
   limits: { ...limits, type: ['object', 'null'] },
   tasks: {
     enum: ['account', 'own'],
@@ -74,6 +79,7 @@ export const key = {
     expires_at: settings.expires_at,
     models: settings.models,
     mcp: settings.mcp,
+    guardrails: settings.guardrails,
     tasks: settings.tasks,
     limits,
     budget: nullable('object', {

@@ -57,6 +57,7 @@ export const KEY_SETTING_REFUSALS: Readonly<Record<string, FieldRefusal>> = {
     '"mcp" must be an array of `server`, `server__*` or `server__tool` entries, or null for the group\'s list.',
     'mcp',
   ),
+  guardrails: fixed('invalid_guardrails', '"guardrails" must be an array of guardrail ids, or null for none of its own.', 'guardrails'),
   tasks: fixed(
     'invalid_tasks',
     '"tasks" must be "account" (every task of the account) or "own" (only the tasks the key created).',

@@ -40,6 +40,8 @@ export interface KeyAdministrationDeps {
   maxKeysPerAccount?: number;
   /** a key's MCP list is checked against it (absent: no MCP servers here) */
   mcp?: McpKeyRule;
+  /** whether a guardrail id is configured: a key's own guardrails are checked against it (absent: none are) */
+  guardrail?: (id: string) => boolean;
 }
 
 const NO_BUDGET: Budget = { limit: null, period: null };
@@ -137,7 +139,12 @@ export class KeyAdministration {
     if (!this.deps.catalogue.hasGroup(g)) throw invalid('unknown_group', `No group ${JSON.stringify(g)}.`, 'group');
     await bounds?.asked(g, fields);
     const role = fields.role ?? 'member';
-    const settings = keySettingsOf(fields, { group: g, catalogue: this.deps.catalogue, mcp: this.deps.mcp });
+    const settings = keySettingsOf(fields, {
+      group: g,
+      catalogue: this.deps.catalogue,
+      mcp: this.deps.mcp,
+      guardrail: this.deps.guardrail,
+    });
     const budget = fields.budget === undefined ? undefined : budgetOf(fields.budget);
     const fresh = { models: null, limits: NO_KEY_LIMITS, expiresAt: null, tasks: 'account' as const };
     bounds?.key(boundedKey({ group: g, ...fresh, ...settings }, budget ?? NO_BUDGET));
@@ -161,6 +168,7 @@ export class KeyAdministration {
       catalogue: this.deps.catalogue,
       current: current.limits,
       mcp: this.deps.mcp,
+      guardrail: this.deps.guardrail,
     });
     // a role of null is a member's, as on creation
     const role = fields.role === undefined ? undefined : (fields.role ?? 'member');

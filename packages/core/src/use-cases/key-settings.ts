@@ -53,6 +53,8 @@ export interface KeyChangeFields {
   models?: string[] | null;
   /** MCP servers and tools (`server`, `server__*`, `server__tool`) within the group's; null: the group's */
   mcp?: string[] | null;
+  /** the key's own guardrail ids, run after its group's (which it cannot drop); null: none */
+  guardrails?: string[] | null;
   /** null: every limit back to the gateway default */
   limits?: KeyLimitFields | null;
   /** null: none */
@@ -112,6 +114,19 @@ function mcpOf(v: string[] | null, group: string, rule: McpKeyRule | undefined):
   return [...new Set(v)];
 }
 
+/** A key's own guardrails: ids of configured guardrails (its group's always run too, docs/guardrails.md). */
+function guardrailsOf(v: string[] | null, known: ((id: string) => boolean) | undefined): string[] | null {
+  if (v === null) return null;
+  const unknown = v.filter((id) => !known?.(id));
+  if (unknown.length)
+    throw invalid(
+      'invalid_guardrails',
+      `"guardrails" names ${JSON.stringify(unknown.slice(0, 20))}, which no guardrail has as id.`,
+      'guardrails',
+    );
+  return [...new Set(v)];
+}
+
 /** The schema checks the form of a date-time; a form that names no instant (month 13) is refused here. */
 function expiryOf(v: string | null): Date | null {
   if (v === null) return null;
@@ -128,13 +143,14 @@ function expiryOf(v: string | null): Date | null {
 /** The settings the fields give (absent fields stay absent, so an update keeps them); `current` fills partial limits. */
 export function keySettingsOf(
   fields: KeyChangeFields,
-  ctx: { group: string; catalogue: ModelCatalogue; current?: KeyLimits; mcp?: McpKeyRule },
+  ctx: { group: string; catalogue: ModelCatalogue; current?: KeyLimits; mcp?: McpKeyRule; guardrail?: (id: string) => boolean },
 ): Partial<KeySettings> {
   const out: Partial<KeySettings> = {};
   if (fields.name !== undefined) out.name = fields.name;
   if (fields.expires_at !== undefined) out.expiresAt = expiryOf(fields.expires_at);
   if (fields.models !== undefined) out.models = modelsOf(fields.models, ctx.group, ctx.catalogue);
   if (fields.mcp !== undefined) out.mcp = mcpOf(fields.mcp, ctx.group, ctx.mcp);
+  if (fields.guardrails !== undefined) out.guardrails = guardrailsOf(fields.guardrails, ctx.guardrail);
   if (fields.tasks !== undefined) out.tasks = fields.tasks;
   if (fields.limits !== undefined) out.limits = limitsOf(fields.limits, ctx.current);
   return out;
@@ -158,6 +174,7 @@ export function keyView(k: ApiKeyRecord, budget?: KeyQuota) {
     expires_at: k.expiresAt?.toISOString() ?? null,
     models: k.models,
     mcp: k.mcp ?? null,
+    guardrails: k.guardrails ?? null,
     tasks: k.tasks ?? 'account',
     limits: Object.fromEntries(LIMIT_FIELDS.map(([wire, field]) => [wire, k.limits[field]])) as Record<string, number | null>,
     budget: budgetView(budget),
