@@ -16,12 +16,23 @@ export class TextGuardrails {
     private readonly usage?: UsageLog,
   ) {}
 
-  async generate(request: TextRequest, next: (r: TextRequest) => Promise<TextResult>): Promise<TextResult> {
-    const result = await next(await this.input(request));
-    if (!Guardrails.any(this.specs, 'output')) return result;
-    const texts = resultTexts(result.content);
-    const checked = await this.guardrails.check(this.specs, 'output', texts, this.call);
-    return same(texts, checked) ? result : { ...result, content: withResultTexts(result.content, checked) };
+  /**
+   * Under output guardrails the inner call's usage row waits for them (`rowAfter`), so it carries their hits too; it
+   * is written however the check ends.
+   */
+  async generate(request: TextRequest, next: (r: TextRequest, rowAfter?: Promise<void>) => Promise<TextResult>): Promise<TextResult> {
+    const input = await this.input(request);
+    if (!Guardrails.any(this.specs, 'output')) return next(input);
+    let checked!: () => void;
+    const rowAfter = new Promise<void>((resolve) => (checked = resolve));
+    try {
+      const result = await next(input, rowAfter);
+      const texts = resultTexts(result.content);
+      const out = await this.guardrails.check(this.specs, 'output', texts, this.call);
+      return same(texts, out) ? result : { ...result, content: withResultTexts(result.content, out) };
+    } finally {
+      checked();
+    }
   }
 
   async *stream(request: TextRequest, next: (r: TextRequest) => AsyncIterable<TextStreamPart>): AsyncGenerator<TextStreamPart> {

@@ -179,6 +179,20 @@ describe('output guardrails', () => {
     expect(r.content).toEqual([{ type: 'text', text: 'write to [EMAIL]' }]);
   });
 
+  it("a non-streamed answer's usage row carries its output hits, blocked or masked", async () => {
+    const masked = setup([{ id: 'pii', type: 'pii', mode: 'mask', on: 'output' }], ['write to bob@example.com']);
+    await masked.generate(request('hi'));
+    await new Promise((resolve) => setImmediate(resolve)); // the row is written once the output check settles
+    expect(masked.rows).toHaveLength(1);
+    expect(masked.rows[0]!.guardrails).toEqual([{ guardrail: 'pii', mode: 'mask', phase: 'output', action: 'masked' }]);
+
+    const blocked = setup([{ id: 'words', type: 'regex', on: 'output', patterns: ['forbidden'] }], ['a forbidden word']);
+    await expect(blocked.generate(request('hi'))).rejects.toMatchObject({ code: 'guardrail_blocked' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(blocked.rows).toHaveLength(1);
+    expect(blocked.rows[0]!.guardrails).toEqual([{ guardrail: 'words', mode: 'block', phase: 'output', action: 'blocked' }]);
+  });
+
   it('ends a stream before the matched word when it spans chunks, holding back at most 256 characters', async () => {
     const filler = 'x'.repeat(600);
     const t = setup([{ id: 'words', type: 'regex', on: 'output', patterns: ['forbidden'] }], [filler, ' forb', 'idden tail']);

@@ -3,7 +3,7 @@ import type { ModelSpec } from '../catalogue';
 import { textCost } from '../pricing';
 import type { Usage } from '../text';
 import type { Billing } from './billing';
-import { UsageRecord, type RoutedCallMeta } from './usage-record';
+import { UsageRecord, writeWhenDue, type RoutedCallMeta } from './usage-record';
 import type { UsageLog } from '../ports/usage-log.port';
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -48,7 +48,7 @@ export class HitUsage {
       record.outcome = { status: 'ok', httpStatus: 200 };
       record.credits = usage ? await this.charge(usage) : 0;
     }
-    this.deps.usage.record({ ...record.toRow(), cacheHit: true });
+    writeWhenDue(record.meta, () => this.deps.usage.record({ ...record.toRow(), cacheHit: true }));
   }
 
   private async charge(usage: Usage): Promise<number> {

@@ -3,7 +3,7 @@ import type { ModelSpec } from '../catalogue';
 import { GatewayError, toGatewayError } from '../errors';
 import type { AttemptAnswer } from '../ports/routing-observer.port';
 import { DeploymentSelector, type DeploymentAttempt, type RoutedCallDeps } from './deployment-selection';
-import { UsageRecord, type CallOutcome, type RoutedCallMeta } from './usage-record';
+import { UsageRecord, writeWhenDue, type CallOutcome, type RoutedCallMeta } from './usage-record';
 
 /** How a call ended, for what it pays: answered, failed, or cut short after its first part. */
 export type CallEnd = 'ok' | 'error' | 'abandoned';
@@ -196,7 +196,7 @@ export class RoutedCalls<P> {
   }
 
   private write(record: UsageRecord): void {
-    this.deps.usage.record(record.toRow());
+    writeWhenDue(record.meta, () => this.deps.usage.record(record.toRow()));
   }
 }
 

@@ -46,6 +46,8 @@ export interface TextCallMeta {
   onCache?(status: CacheStatus): void;
   /** set by the guardrails layer for the call inside it: where the usage row finds the hits (usage-record.ts) */
   guardrailHits?: GuardrailHit[];
+  /** set by the guardrails layer: the usage row waits for the output guardrails, so it carries their hits */
+  rowAfter?: Promise<void>;
 }
 
 export interface TextGenerationDeps extends RoutedCallDeps {
@@ -95,7 +97,7 @@ export class TextGeneration {
   async generate(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<TextResult> {
     const model = meta.model ?? this.resolve(principal, request.model);
     const guard = this.guardrailsLayer(principal, request, { ...meta, model });
-    if (guard) return guard.layer.generate(request, (r) => this.generate(principal, r, guard.meta));
+    if (guard) return guard.layer.generate(request, (r, rowAfter) => this.generate(principal, r, { ...guard.meta, rowAfter }));
     const cache = this.cacheLayer(principal, model, meta);
     if (cache) return cache.layer.generate(request, (r) => this.generate(principal, r, cache.meta));
     const moderation = this.moderationStep(principal, request, meta);

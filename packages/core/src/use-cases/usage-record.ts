@@ -12,6 +12,14 @@ export interface RoutedCallMeta {
   signal: AbortSignal;
   /** the call's guardrail hits so far (guardrails.ts): the usage row carries them; set, the guardrails already ran */
   guardrailHits?: GuardrailHit[];
+  /** the row is written once this settles: the output guardrails, which run after the call, add their hits first */
+  rowAfter?: Promise<void>;
+}
+
+/** Writes a call's row when it is due: now, or once `rowAfter` settles (however it settles). */
+export function writeWhenDue(meta: RoutedCallMeta, write: () => void): void {
+  if (meta.rowAfter) void meta.rowAfter.then(write, write);
+  else write();
 }
 
 /** The token counts and units a usage row shows, in the row's own terms (each kind maps its usage to them). */
