@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayError, ImageGeneration, ModelCatalogue, TextGeneration, type TextModelPort, type TextStreamPart } from '@gateway/core';
-import { formatRouter, requestId, type WireFormat } from '@gateway/http-kit';
+import { formatRouter, openAiErrorShape, requestId, type WireFormat } from '@gateway/http-kit';
 
 /**
  * A text upstream that streams the given parts and then either fails or hangs until the caller goes away:
@@ -51,7 +51,10 @@ export function scriptedTextApp<D>(format: WireFormat<D>, port: TextModelPort, m
   const app = express();
   app.use(requestId);
   const images = new ImageGeneration({ catalogue, providers: { image: () => undefined }, usage: { record() {}, flush: async () => {} } });
-  app.use(formatRouter(format, more({ text, catalogue, images }), async () => ({ accountId: 'a', keyId: 'k', group: 'all' })));
+  // a route shared with OpenAI's (Gemini's batch read at /v1/batches/{name}) documents OpenAI's shape too
+  const shapes = format.errorShapes.includes(openAiErrorShape) ? format.errorShapes : [...format.errorShapes, openAiErrorShape];
+  const single = { ...format, errorShapes: shapes };
+  app.use(formatRouter(single, more({ text, catalogue, images }), async () => ({ accountId: 'a', keyId: 'k', group: 'all' })));
   return app;
 }
 
