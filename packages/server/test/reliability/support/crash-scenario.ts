@@ -98,9 +98,10 @@ export async function runCrashScenario(o: CrashRunOptions): Promise<CrashRunRepo
       gw = await startGatewayProcess(setup.env);
       const url = gw.url;
       const creating = Promise.all(plan.map((t) => createTask(url, ALPHA_KEY, t).catch(() => undefined))); // the kill cuts some off
-      const stream = await startStream(url);
-      // SIGKILL while a video renders (once the tasks are done: a moment later) and the stream is mid-way.
+      // SIGKILL while a video renders (once the tasks are done: a moment later) and the stream is mid-way: the stream
+      // opens once a render is under way (it runs ~8 s, so a loaded machine's slow first render cannot outlast it)
       await eventually(() => rendering(setup.dir), 5000, 10);
+      const stream = await startStream(url);
       await sleep(Math.floor(random() * 700));
       log(
         `run ${k + 1}: SIGKILL with ${plan.filter((t) => t.id).length}/${plan.length} tasks created, a render ${rendering(setup.dir) ? 'under way' : 'not under way'}`,
