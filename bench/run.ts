@@ -8,14 +8,13 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
 import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
 import { BENCH_KEY, buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
 import { benchGuardrails, guardrailsLine, type GuardrailsBench } from './guardrails';
 import { benchCache, cacheLine, type CacheBench } from './cache';
 import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
-import { gatewayTarget, startMock } from './lib/targets';
+import { freePort, gatewayTarget, startBareProxyProcess, startMock } from './lib/targets';
 
 /**
  * How long each scenario runs: `default` fits in a few minutes on a shared 2-core machine, `full` for a quiet machine,
@@ -72,14 +71,6 @@ export interface BenchResults {
 const PORTKEY_VERSION = '1.15.2';
 const CHUNKS = 200;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = http.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-
 function ensurePortkey(log: (l: string) => void): string {
   const dir = path.join(ROOT, '.bench-tmp');
   const entry = path.join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
@@ -120,15 +111,6 @@ function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, 
     keys: [{ key: BENCH_KEY, account: 'bench', group: 'default' }],
     ...extra,
   };
-}
-
-/** The yardstick, as plain JavaScript under plain node (tsx's loader and its esbuild child would count in its RSS). */
-async function startBareProxy(upstreamPort: number, dir: string): Promise<{ proc: Proc; url: string }> {
-  const script = path.join(dir, 'bare-proxy.cjs');
-  buildSync({ entryPoints: [path.join(ROOT, 'bench/bare-proxy.ts')], outfile: script, platform: 'node', format: 'cjs', bundle: true });
-  const port = await freePort();
-  const proc = await startProcess('bare', process.execPath, [script, String(port), String(upstreamPort)], {}, /bare proxy on/);
-  return { proc, url: `http://127.0.0.1:${port}` };
 }
 
 async function startGateway(
@@ -175,7 +157,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     procs.push(gw.proc);
     dirs.push(gw.dir);
     // the yardstick forwards to the instant mock only: every ratio is taken there
-    const bare = await startBareProxy(ports.instant, gw.dir);
+    const bare = await startBareProxyProcess(ports.instant, gw.dir);
     procs.push(bare.proc);
     let portkeyUrl: string | undefined;
     if (opts.portkey) {

@@ -1,5 +1,40 @@
+import http from 'node:http';
+import path from 'node:path';
+import { buildSync } from 'esbuild';
 import type { Target } from './measure';
-import { BENCH_KEY, startProcess, type Proc } from './processes';
+import { BENCH_KEY, ROOT, startProcess, type Proc } from './processes';
+
+/** A port free on 127.0.0.1 a moment ago. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = http.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+/**
+ * The yardstick (bench/bare-proxy.ts) in front of the upstream on `upstreamPort`, as plain JavaScript under plain node
+ * (tsx's loader and its esbuild child would count in its RSS), bundled into `dir`; `nodeArgs` go before the script.
+ */
+export async function startBareProxyProcess(
+  upstreamPort: number,
+  dir: string,
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ proc: Proc; url: string }> {
+  const script = path.join(dir, 'bare-proxy.cjs');
+  buildSync({ entryPoints: [path.join(ROOT, 'bench/bare-proxy.ts')], outfile: script, platform: 'node', format: 'cjs', bundle: true });
+  const port = await freePort();
+  const proc = await startProcess(
+    'bare',
+    process.execPath,
+    [...nodeArgs, script, String(port), String(upstreamPort)],
+    env,
+    /bare proxy on/,
+  );
+  return { proc, url: `http://127.0.0.1:${port}` };
+}
 
 /** The mock upstream (bench/mock-upstream.ts) on `port`: its latency, jitter and interval between chunks, in ms. */
 export function startMock(port: number, latency = 0, jitter = 0, interval = 0): Promise<Proc> {
