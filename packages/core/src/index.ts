@@ -268,6 +268,8 @@ export { checkMcpServerIds } from './mcp/mcp-names';
 export { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp/mcp-allow-list';
 export { type McpUpstreamPort } from './ports/mcp-upstream.port';
 export { McpGateway } from './use-cases/mcp-gateway';
+export { type HostedMcpItem, type HostedMcpServer, type McpApprovalAnswer, type McpApprovalRule } from './hosted-mcp';
+export { HostedMcp } from './use-cases/hosted-mcp';
 export { GuardrailSet, type GuardrailSpec } from './guardrails/guardrail';
 export { guardrailConfigProblem } from './guardrails/guardrail-config';
 export { Guardrails } from './use-cases/guardrails';

@@ -1,5 +1,6 @@
 /** Canonical text generation model: independent of every wire format. */
 
+import type { HostedMcpItem, HostedMcpRequest } from './hosted-mcp';
 import type { HostedTool } from './hosted-tools';
 import type { NativeAnswer, NativeEventPart, NativeRequest } from './native-request';
 import type { ModerationReport, TextModeration } from './text-moderation';
@@ -68,6 +69,8 @@ export interface TextRequest {
   tools?: ToolDefinition[];
   /** tools the provider runs itself, as the client declared them (hosted-tools.ts decides who gets them) */
   hostedTools?: HostedTool[];
+  /** hosted MCP servers the client declared; the gateway runs those it has registered (use-cases/hosted-mcp.ts) */
+  hostedMcp?: HostedMcpRequest;
   toolChoice?: ToolChoice;
   maxOutputTokens?: number;
   temperature?: number;
@@ -115,6 +118,8 @@ export interface TextResult {
   native?: NativeAnswer;
   /** the in-band moderation's verdicts, when the request asked for it */
   moderation?: ModerationReport;
+  /** what the gateway did with hosted MCP servers (tool listings, calls, approval requests), before `content` */
+  hostedMcp?: HostedMcpItem[];
 }
 
 export type TextStreamPart =
@@ -138,6 +143,8 @@ export type TextStreamPart =
       /** the in-band moderation's verdicts, when the request asked for it (a stream's text is moderated once whole) */
       moderation?: ModerationReport;
     }
+  /** a hosted MCP step the gateway ran between model rounds (use-cases/hosted-mcp.ts); comes between other parts */
+  | { type: 'hosted-mcp'; item: HostedMcpItem }
   /** an upstream event in the request's `native` format; other consumers skip it */
   | NativeEventPart;
 
@@ -157,6 +164,7 @@ export function resultText(content: AssistantContent[]): string {
 export async function collectStream(model: string, parts: AsyncIterable<TextStreamPart>): Promise<TextResult> {
   const content: AssistantContent[] = [];
   const calls = new Map<number, ToolCallPart>();
+  const hostedMcp: HostedMcpItem[] = [];
   let finish: Extract<TextStreamPart, { type: 'finish' }> | undefined;
   const last = () => content[content.length - 1];
   for await (const part of parts) {
@@ -186,6 +194,9 @@ export async function collectStream(model: string, parts: AsyncIterable<TextStre
         if (call) call.arguments += part.argumentsDelta;
         break;
       }
+      case 'hosted-mcp':
+        hostedMcp.push(part.item);
+        break;
       case 'finish':
         finish = part;
         break;
@@ -200,5 +211,6 @@ export async function collectStream(model: string, parts: AsyncIterable<TextStre
     warnings: finish?.warnings ?? [],
     ...(finish?.upstreamRequestId ? { upstreamRequestId: finish.upstreamRequestId } : {}),
     ...(finish?.moderation ? { moderation: finish.moderation } : {}),
+    ...(hostedMcp.length ? { hostedMcp } : {}),
   };
 }

@@ -41,6 +41,8 @@ export class GenerateContentChunkEncoder {
       case 'native-event':
         // another format's upstream event: the canonical parts beside it carry the content
         return [];
+      case 'hosted-mcp':
+        return []; // Gemini requests declare no hosted MCP servers
     }
   }
 }

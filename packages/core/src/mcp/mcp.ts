@@ -19,6 +19,8 @@ export interface McpToolResult {
 /** One configured upstream MCP server as the use case knows it (its URL and credentials stay with its adapter). */
 export interface McpServerEntry {
   id: string;
+  /** its URL: a hosted MCP tool may name the server by it (hosted-mcp.ts) */
+  url?: string;
   /** credits charged per tool call; absent = free */
   pricePerCall?: number;
 }

@@ -70,6 +70,22 @@ export class McpGateway {
     return this.directory.servers.filter((s) => mcpAllows(this.lists(p), s.id));
   }
 
+  /** Every configured server, whoever asks (hosted MCP tools name them). */
+  servers(): readonly McpServerEntry[] {
+    return this.directory.servers;
+  }
+
+  /** The caller's tools of one server, as the server names them (none when its lists allow none); a failed server is refused. */
+  async toolsOf(p: Principal, serverId: string, ctx: CallContext): Promise<McpTool[]> {
+    if (!mcpAllows(this.lists(p), serverId)) return [];
+    const a = await this.serverTools(p, serverId, ctx);
+    if ('error' in a)
+      throw new GatewayError('upstream_unavailable', `The MCP server ${serverId} did not answer: ${a.error}.`, {
+        code: 'mcp_server_unavailable',
+      });
+    return a.tools.filter((t) => mcpAllows(this.lists(p), serverId, t.name));
+  }
+
   /** The caller's tools of every allowed server; refused (upstream_unavailable) when every allowed server failed. */
   async listTools(p: Principal, ctx: CallContext): Promise<McpListing> {
     const listing = await this.gather(p, ctx);

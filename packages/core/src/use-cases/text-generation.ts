@@ -20,6 +20,7 @@ import type { ResponseCache } from './response-cache';
 import type { Guardrails } from './guardrails';
 import type { GuardrailHit } from '../guardrails/guardrail';
 import { TextGuardrails } from './guardrails-text';
+import type { HostedMcp } from './hosted-mcp';
 
 export interface ProviderLookup {
   text(providerId: string): TextModelPort | undefined;
@@ -60,6 +61,8 @@ export interface TextGenerationDeps extends RoutedCallDeps {
   responseCache?: ResponseCache;
   /** the caller's guardrails, the outer layer of every call (guardrails-text.ts) */
   guardrails?: Guardrails;
+  /** the gateway's loop for hosted MCP tools of registered servers, outside every other layer (use-cases/hosted-mcp.ts) */
+  hostedMcp?: HostedMcp;
 }
 
 type Attempt = DeploymentAttempt<TextModelPort>;
@@ -96,6 +99,9 @@ export class TextGeneration {
 
   async generate(principal: Principal, request: TextRequest, meta: TextCallMeta): Promise<TextResult> {
     const model = meta.model ?? this.resolve(principal, request.model);
+    // one fully layered call per model round: input guardrails read each round's tool results, no round is cached
+    const loop = this.deps.hostedMcp?.plan(principal, request, { ...meta, model });
+    if (loop) return loop.generate((r, m) => this.generate(principal, r, m));
     const guard = this.guardrailsLayer(principal, request, { ...meta, model });
     if (guard) return guard.layer.generate(request, (r, rowAfter) => this.generate(principal, r, { ...guard.meta, rowAfter }));
     const cache = this.cacheLayer(principal, model, meta);
@@ -113,6 +119,8 @@ export class TextGeneration {
    */
   async *stream(principal: Principal, request: TextRequest, meta: TextCallMeta): AsyncGenerator<TextStreamPart> {
     const model = meta.model ?? this.resolve(principal, request.model);
+    const loop = this.deps.hostedMcp?.plan(principal, request, { ...meta, model });
+    if (loop) return yield* loop.stream((r, m) => this.stream(principal, r, m));
     const guard = this.guardrailsLayer(principal, request, { ...meta, model });
     if (guard) return yield* guard.layer.stream(request, (r) => this.stream(principal, r, guard.meta));
     const cache = this.cacheLayer(principal, model, meta);
