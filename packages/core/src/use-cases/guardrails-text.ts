@@ -43,18 +43,10 @@ export class TextGuardrails {
       return;
     }
     for await (const part of upstream) {
-      if (part.type === 'text-delta') {
-        const r = scanner.push(part.delta);
-        if (r.text) yield { type: 'text-delta', delta: r.text };
-        if (r.blocked) throw r.blocked;
-        continue;
-      }
-      if (part.type === 'finish') {
-        const r = await scanner.end();
-        if (r.text) yield { type: 'text-delta', delta: r.text };
-        if (r.blocked) throw r.blocked;
-      }
-      yield part;
+      const r = part.type === 'finish' ? await scanner.end() : scanner.push(part);
+      yield* r.parts;
+      if (r.blocked) throw r.blocked;
+      if (part.type === 'finish') yield part;
     }
   }
 
@@ -171,14 +163,13 @@ function rewriteStrings<T>(value: T, f: (t: string) => string): T {
   return value;
 }
 
-/** An answer's texts the output guardrails see: its text parts and tool-call arguments, in order (not reasoning). */
+/** An answer's texts the output guardrails see: its text, reasoning and tool-call arguments, in order. */
 function resultTexts(content: readonly AssistantContent[]): string[] {
-  return content.flatMap((p) => (p.type === 'text' ? [p.text] : p.type === 'tool-call' ? [p.arguments] : []));
+  return content.map((p) => (p.type === 'tool-call' ? p.arguments : p.text));
 }
 
 function withResultTexts(content: readonly AssistantContent[], texts: readonly string[]): AssistantContent[] {
-  let i = 0;
-  return content.map((p) =>
-    p.type === 'text' ? { ...p, text: texts[i++] ?? p.text } : p.type === 'tool-call' ? { ...p, arguments: texts[i++] ?? p.arguments } : p,
+  return content.map((p, i) =>
+    p.type === 'tool-call' ? { ...p, arguments: texts[i] ?? p.arguments } : { ...p, text: texts[i] ?? p.text },
   );
 }

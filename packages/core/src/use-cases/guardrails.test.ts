@@ -29,30 +29,32 @@ const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
 
 const user = (text: string): TextRequest['messages'][number] => ({ role: 'user', content: [{ type: 'text', text }] });
 
-/** A text port that records what reached it and answers (or streams, in the given chunks) a fixed text. */
-function recordingPort(chunks: string[]) {
+/** A text port that records what reached it and answers (or streams) the given parts; a string is a text delta. */
+function recordingPort(chunks: Array<string | TextStreamPart>) {
   const seen: TextRequest[] = [];
+  async function* parts(): AsyncGenerator<TextStreamPart> {
+    for (const c of chunks) yield typeof c === 'string' ? { type: 'text-delta', delta: c } : c;
+    yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+  }
   const port: TextModelPort = {
     async generate(req) {
       seen.push(req);
-      return {
-        model: req.model,
-        content: [{ type: 'text', text: chunks.join('') }],
-        finishReason: 'stop',
-        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-        warnings: [],
-      };
+      return collectStream(req.model, parts());
     },
     async *stream(req) {
       seen.push(req);
-      for (const delta of chunks) yield { type: 'text-delta', delta };
-      yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+      yield* parts();
     },
   };
   return { port, seen };
 }
 
-function setup(specs: GuardrailSpec[], chunks: string[], extra: Partial<GuardrailDeps> = {}, keyGuardrails?: string[]) {
+function setup(
+  specs: GuardrailSpec[],
+  chunks: Array<string | TextStreamPart>,
+  extra: Partial<GuardrailDeps> = {},
+  keyGuardrails?: string[],
+) {
   const set = new GuardrailSet(specs, [{ name: 'g', guardrails: specs.filter((s) => !keyGuardrails?.includes(s.id)).map((s) => s.id) }]);
   const { port, seen } = recordingPort(chunks);
   const rows: UsageRow[] = [];
@@ -217,6 +219,82 @@ describe('output guardrails', () => {
   });
 });
 
+const call = (index: number, name = 'lookup'): TextStreamPart => ({ type: 'tool-call-start', index, id: `call_${index}`, name });
+const args = (index: number, argumentsDelta: string): TextStreamPart => ({ type: 'tool-call-delta', index, argumentsDelta });
+const thought = (delta: string, signature?: string): TextStreamPart => ({
+  type: 'reasoning-delta',
+  delta,
+  ...(signature ? { signature } : {}),
+});
+
+describe('output guardrails on tool-call arguments and reasoning', () => {
+  const words: GuardrailSpec = { id: 'words', type: 'regex', on: 'output', patterns: ['forbidden'] };
+  const mask: GuardrailSpec = { id: 'pii', type: 'pii', mode: 'mask', on: 'output' };
+
+  it('ends a stream before a match inside streamed tool-call arguments, which is never forwarded', async () => {
+    const t = setup([words], ['calling', call(0), args(0, '{"q":"forb'), args(0, 'idden"}')]);
+    const forwarded: TextStreamPart[] = [];
+    let error: GatewayError | undefined;
+    try {
+      for await (const p of t.stream(request('hi'))) forwarded.push(p);
+    } catch (e) {
+      error = e as GatewayError;
+    }
+    expect(error?.code).toBe('guardrail_blocked');
+    expect(forwarded.map((p) => p.type)).toEqual(['text-delta', 'tool-call-start', 'tool-call-delta']);
+    expect(forwarded.flatMap((p) => (p.type === 'tool-call-delta' ? [p.argumentsDelta] : []))).toEqual(['{"q":"']);
+    expect(t.rows[0]!.guardrails).toEqual([{ guardrail: 'words', mode: 'block', phase: 'output', action: 'blocked' }]);
+  });
+
+  it('ends a stream before a match in streamed reasoning', async () => {
+    const t = setup([words], [thought('a forb'), thought('idden thought'), 'answer']);
+    const forwarded: string[] = [];
+    await expect(
+      (async () => {
+        for await (const p of t.stream(request('hi'))) if (p.type === 'reasoning-delta' || p.type === 'text-delta') forwarded.push(p.delta);
+      })(),
+    ).rejects.toMatchObject({ code: 'guardrail_blocked' });
+    expect(forwarded.join('')).toBe('a ');
+  });
+
+  it("masks streamed reasoning (its signature kept) and each tool call's arguments across chunks, parts in order", async () => {
+    const t = setup(
+      [mask],
+      [
+        thought('mail bob@exa'),
+        thought('mple.com', 'sig'),
+        'I will write to ann@',
+        'example.org',
+        call(0, 'send'),
+        args(0, '{"to":"bob@ex'),
+        args(0, 'ample.com"}'),
+        call(1, 'cc'),
+        args(1, '{"to":"ann@example.org"}'),
+      ],
+    );
+    const r = await collectStream('m', t.stream(request('hi')));
+    expect(r.content).toEqual([
+      { type: 'reasoning', text: 'mail [EMAIL]', signature: 'sig' },
+      { type: 'text', text: 'I will write to [EMAIL]' },
+      { type: 'tool-call', id: 'call_0', name: 'send', arguments: '{"to":"[EMAIL]"}' },
+      { type: 'tool-call', id: 'call_1', name: 'cc', arguments: '{"to":"[EMAIL]"}' },
+    ]);
+    expect(t.hits).toEqual([{ guardrail: 'pii', mode: 'mask', phase: 'output', action: 'masked' }]);
+  });
+
+  it("masks or blocks a non-streamed answer's reasoning and tool-call arguments", async () => {
+    const masked = setup([mask], [thought('think of bob@example.com', 'sig'), call(0), args(0, '{"to":"ann@example.org"}')]);
+    expect((await masked.generate(request('hi'))).content).toEqual([
+      { type: 'reasoning', text: 'think of [EMAIL]', signature: 'sig' },
+      { type: 'tool-call', id: 'call_0', name: 'lookup', arguments: '{"to":"[EMAIL]"}' },
+    ]);
+    await expect(setup([words], [thought('forbidden')]).generate(request('hi'))).rejects.toMatchObject({ code: 'guardrail_blocked' });
+    await expect(setup([words], [call(0), args(0, '"forbidden"')]).generate(request('hi'))).rejects.toMatchObject({
+      code: 'guardrail_blocked',
+    });
+  });
+});
+
 /** A webhook sender that verifies the signature and answers with a script. */
 function webhookSender(answer: (body: { phase: string; texts: string[] }) => { status: number; body: unknown } | 'timeout') {
   const calls: Array<{ url: string; body: { phase: string; request_id: string; model: string; texts: string[] } }> = [];
@@ -299,6 +377,21 @@ describe('webhook guardrails', () => {
     expect(w.calls.map((c) => [c.body.phase, c.body.texts])).toEqual([
       ['input', ['x']],
       ['output', ['secret']],
+    ]);
+  });
+
+  it('on output of a stream, sees each run whole (text and tool-call arguments) and sends the parts in order', async () => {
+    const w = webhookSender((b) =>
+      b.phase === 'output'
+        ? { status: 200, body: { action: 'modify', texts: b.texts.map((x) => x.toUpperCase()) } }
+        : { status: 200, body: { action: 'allow' } },
+    );
+    const t = setup([hook({ on: 'both' })], ['ca', 'll', call(0), args(0, '{"a":'), args(0, '"b"}')], { webhooks: w.webhooks });
+    const r = await collectStream('m', t.stream(request('x')));
+    expect(w.calls[1]!.body.texts).toEqual(['call', '{"a":"b"}']);
+    expect(r.content).toEqual([
+      { type: 'text', text: 'CALL' },
+      { type: 'tool-call', id: 'call_0', name: 'lookup', arguments: '{"A":"B"}' },
     ]);
   });
 });
