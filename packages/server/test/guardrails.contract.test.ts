@@ -15,6 +15,7 @@ const COMPATIBLE = UPSTREAMS.find((u) => u.name === 'openai-compatible')!;
 const MODEL = COMPATIBLE.model;
 const HOOK_CLOSED_KEY = 'sk-hook-closed-test-key-0003';
 const HOOK_OPEN_KEY = 'sk-hook-open-test-key-0004';
+const OUT_MASK_KEY = 'sk-out-mask-test-key-0005';
 const FILLER = 'a'.repeat(600);
 
 /** The team's guardrail service: records each signed POST and answers what the test scripts (or never). */
@@ -69,6 +70,7 @@ beforeAll(async () => {
       { id: 'no-falcon', type: 'regex', patterns: ['(?i)project\\s+falcon'] },
       { id: 'team-check', type: 'webhook', url: `${receiver.url}/check`, timeoutMs: 400 },
       { id: 'team-check-open', type: 'webhook', url: `${receiver.url}/check`, timeoutMs: 400, failOpen: true },
+      { id: 'pii-out', type: 'pii', mode: 'mask', on: 'output' },
     ],
     groups: [
       ...file.groups.map((g) => (g.name === 'vip' ? { ...g, guardrails: ['pii-mask', 'no-forbidden', 'no-falcon'] } : g)),
@@ -78,6 +80,7 @@ beforeAll(async () => {
       ...(file.keys ?? []),
       { key: HOOK_CLOSED_KEY, account: 'hooks', group: 'hooked', guardrails: ['team-check'] },
       { key: HOOK_OPEN_KEY, account: 'hooks', group: 'hooked', guardrails: ['team-check-open'] },
+      { key: OUT_MASK_KEY, account: 'hooks', group: 'hooked', guardrails: ['pii-out'] },
     ],
   }));
 });
@@ -188,6 +191,53 @@ describe.each(FORMATS)('$name', (format) => {
       expect(got.raw.toLowerCase()).not.toContain('project falcon');
     }
     expect(fake().requests).toHaveLength(0);
+  });
+});
+
+describe.each([FORMATS[0]!, FORMATS[1]!])('$name streamed tool-call arguments and reasoning', (format) => {
+  const TOOL = { type: 'function', function: { name: 'note', parameters: { type: 'object' } } };
+  const withTools = (f: Format): Format => ({
+    name: f.name,
+    request: (prompt, stream, key) => {
+      const r = f.request(prompt, stream, key);
+      const body = r.body as Record<string, unknown>;
+      const tools = f.name === 'openai-chat' ? [TOOL] : [{ name: 'note', input_schema: { type: 'object' } }];
+      return { ...r, body: { ...body, tools } };
+    },
+  });
+
+  it('a blocked match inside streamed tool-call arguments ends the stream with guardrail_blocked before it is sent', async () => {
+    fake().setDefault({ reply: { toolCalls: [{ name: 'note', arguments: { text: `${FILLER} the forbidden word, then more` } }] } });
+    const got = await send(withTools(format), 'hello', true);
+    expect(got.status).toBe(200);
+    expect(got.raw).toContain('guardrail_blocked');
+    expect(got.raw.replaceAll('no-forbidden', '').toLowerCase()).not.toContain('forbidden');
+    expect(got.raw).not.toContain('then more');
+    expect(got.raw).toContain('aaaaaaaaaa'); // the arguments before the match were forwarded
+  });
+
+  it('an output mask replaces an e-mail address inside streamed tool-call arguments', async () => {
+    fake().setDefault({ reply: { toolCalls: [{ name: 'note', arguments: { to: 'carol.jones@example.com' } }] } });
+    const got = await send(withTools(format), 'hello', true, OUT_MASK_KEY);
+    expect(got.status).toBe(200);
+    expect(got.raw).not.toContain('carol');
+    expect(got.raw).toContain('[EMAIL]');
+  });
+});
+
+describe('openai-chat streamed reasoning', () => {
+  it('a blocked match in streamed reasoning ends the stream before it is sent; a mask replaces one', async () => {
+    fake().setDefault({ reply: { reasoning: { text: `${FILLER} a forbidden thought, then more` }, text: 'answer' } });
+    const got = await send(FORMATS[0]!, 'hello', true);
+    expect(got.raw).toContain('guardrail_blocked');
+    expect(got.raw.replaceAll('no-forbidden', '').toLowerCase()).not.toContain('forbidden');
+    expect(got.raw).not.toContain('then more');
+    expect(got.raw).toContain('aaaaaaaaaa');
+
+    fake().setDefault({ reply: { reasoning: { text: 'I should mail carol.jones@example.com' }, text: 'answer' } });
+    const masked = await send(FORMATS[0]!, 'hello', true, OUT_MASK_KEY);
+    expect(masked.raw).not.toContain('carol');
+    expect(masked.raw).toContain('[EMAIL]');
   });
 });
 
