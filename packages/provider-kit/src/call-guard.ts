@@ -3,16 +3,22 @@ import { clientClosed, mapTransportFailure } from './upstream-errors';
 import type { TimeoutPhase, UpstreamTimeouts } from './upstream-timeouts';
 
 /**
- * The timers of one upstream call (first byte, idle, total) and its abort wiring. Whatever fires first
- * aborts the request; translate() then says why, so a timeout is never mistaken for a reset.
+ * The clocks of one upstream call (first byte, idle, total) and its abort wiring. Whatever runs out first aborts the
+ * request; translate() then says why, so a timeout is never mistaken for a reset.
+ *
+ * One timer per call, not one per clock (issue 40: no timer per request a shared one can replace): it is armed for
+ * the earliest instant any clock could run out (the idle clock starts with the headers, so never sooner than
+ * `idleMs` from now) and, when it fires, reads the clocks and is armed again for the next such instant. Neither the
+ * headers nor a chunk re-arm it.
  */
 export class CallGuard {
   readonly controller = new AbortController();
   private timedOut: TimeoutPhase | undefined;
-  private readonly timers = new Map<TimeoutPhase, NodeJS.Timeout>();
+  private timer: NodeJS.Timeout | undefined;
   private onFire: (() => void) | undefined;
-  /** last body activity; the idle timer checks it when it fires instead of being re-armed per chunk */
-  private lastActivity = 0;
+  private readonly startedAt = performance.now();
+  /** the headers' arrival, then each body chunk's; undefined until the headers arrive */
+  private lastActivity: number | undefined;
   private readonly onClientAbort = () => this.controller.abort();
 
   constructor(
@@ -21,8 +27,7 @@ export class CallGuard {
     /** told once when the call ends (the transport counts calls in flight to drain its sockets) */
     private readonly onFinish?: () => void,
   ) {
-    this.start('total', timeouts.totalMs);
-    this.start('first byte', timeouts.firstByteMs);
+    this.arm(Math.min(timeouts.totalMs, timeouts.firstByteMs, timeouts.idleMs));
     if (clientSignal?.aborted) this.controller.abort();
     else clientSignal?.addEventListener('abort', this.onClientAbort, { once: true });
   }
@@ -31,41 +36,41 @@ export class CallGuard {
     return this.controller.signal;
   }
 
-  private start(phase: TimeoutPhase, ms: number): void {
-    this.clear(phase);
-    const t = setTimeout(() => this.fire(phase), ms);
-    t.unref();
-    this.timers.set(phase, t);
+  private arm(ms: number): void {
+    this.timer = setTimeout(this.check, Math.max(0, ms));
+    this.timer.unref();
   }
 
-  private clear(phase: TimeoutPhase): void {
-    const t = this.timers.get(phase);
-    if (t) clearTimeout(t);
-    this.timers.delete(phase);
-  }
-
-  private fire(phase: TimeoutPhase): void {
-    if (phase === 'idle') {
-      // Re-arming a timer on every chunk costs more than the chunk: check the clock once per idle period.
-      const quiet = performance.now() - this.lastActivity;
-      if (quiet < this.timeouts.idleMs) {
-        const t = setTimeout(() => this.fire('idle'), this.timeouts.idleMs - quiet);
-        t.unref();
-        this.timers.set('idle', t);
-        return;
-      }
-    }
+  private readonly check = (): void => {
+    this.timer = undefined;
+    const now = performance.now();
+    const phase = this.expired(now);
+    if (!phase) return this.arm(this.nextCheck(now) - now);
     this.timedOut ??= phase;
     this.controller.abort();
     this.onFire?.();
+  };
+
+  /** The clock that has run out at `now`, if any. */
+  private expired(now: number): TimeoutPhase | undefined {
+    const t = this.timeouts;
+    if (now - this.startedAt >= t.totalMs) return 'total';
+    if (this.lastActivity === undefined) return now - this.startedAt >= t.firstByteMs ? 'first byte' : undefined;
+    return now - this.lastActivity >= t.idleMs ? 'idle' : undefined;
+  }
+
+  /** The earliest instant after `now` at which a clock could run out. */
+  private nextCheck(now: number): number {
+    const t = this.timeouts;
+    const waiting = this.lastActivity === undefined;
+    const other = waiting ? Math.min(this.startedAt + t.firstByteMs, now + t.idleMs) : this.lastActivity! + t.idleMs;
+    return Math.min(this.startedAt + t.totalMs, other);
   }
 
   /** Headers arrived: the first-byte clock stops, the idle clock starts. */
   headersReceived(onFire: () => void): void {
-    this.clear('first byte');
     this.onFire = onFire;
     this.lastActivity = performance.now();
-    this.start('idle', this.timeouts.idleMs);
   }
 
   /** A body chunk arrived. */
@@ -82,7 +87,8 @@ export class CallGuard {
   }
 
   finish(): void {
-    for (const phase of [...this.timers.keys()]) this.clear(phase);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.onFire = undefined;
     this.clientSignal?.removeEventListener('abort', this.onClientAbort);
     this.onFinish?.();
