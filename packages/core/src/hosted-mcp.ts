@@ -22,6 +22,8 @@ export interface HostedMcpServer {
   url?: string;
   /** the tools the client narrows it to; absent = every tool the caller may use */
   allowedTools?: readonly string[];
+  /** tools the client turned off (Anthropic's toolset `configs`) */
+  excludedTools?: readonly string[];
   approval: McpApprovalRule;
   /** where it sits in the client's body (top-level array fields and indexes): left out of the native body when the gateway runs it */
   at: ReadonlyArray<{ field: string; index: number }>;

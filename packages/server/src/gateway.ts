@@ -180,8 +180,9 @@ function gatewayAreas(
   },
 ): { services: WireServices; all: AreaWiring[] } {
   const metered = wireMetered(ctx);
+  const mcp = wireMcp(ctx);
   const [text, images, video, operations] = [
-    wireText(ctx, metered.services.moderation),
+    wireText(ctx, metered.services.moderation, mcp.services.mcpGateway),
     wireImages(ctx, metered.services.moderation),
     wireVideo(ctx, metered.services.moderation),
     wireOperations(ctx),
@@ -189,7 +190,6 @@ function gatewayAreas(
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const files = wireFiles(ctx);
   const batches = wireBatches(ctx, files, deps.delegated, deps.app);
-  const mcp = wireMcp(ctx);
   const { env, config, stores, clock } = ctx;
   const services: WireServices = {
     catalogue: config.catalogue,

@@ -58,6 +58,12 @@ function toolResultContent(content: Block['content'], at: string): Array<TextPar
   });
 }
 
+/**
+ * Assistant blocks dropped rather than refused, so histories replay: redacted_thinking is opaque to everyone but
+ * Anthropic; MCP blocks are the gateway's record of its own tool calls (messages.mcp.ts), never the model's.
+ */
+const REPLAYED_ONLY = new Set(['redacted_thinking', 'mcp_tool_use', 'mcp_tool_result']);
+
 function blocksOf(content: RawMessage['content']): Block[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
@@ -82,8 +88,7 @@ export function decodeConversation(raw: RawMessage[]): DecodedConversation {
         else if (isBlock(b, 'tool_use')) {
           toolNames.set(b.id, b.name);
           content.push({ type: 'tool-call', id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
-        } else if (b.type !== 'redacted_thinking') unsupported(b.type, 'assistant', at(j));
-        // redacted_thinking is opaque to everyone but Anthropic: dropped rather than refused, so histories replay.
+        } else if (!REPLAYED_ONLY.has(b.type)) unsupported(b.type, 'assistant', at(j));
       });
       messages.push({ role: 'assistant', content });
       return;

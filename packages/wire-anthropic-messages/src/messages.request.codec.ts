@@ -10,6 +10,7 @@ import {
   type ToolDefinition,
 } from '@gateway/core';
 import { decodeConversation } from './messages.content.codec';
+import { mcpServerDeclarations } from './messages.mcp';
 import type { CountTokensRequestBody, MessagesRequestBody } from './messages.request.schema';
 
 /** The dialect of this format's bodies (native-request.ts) and of its hosted tools (hosted-tools.ts). */
@@ -52,6 +53,8 @@ function decodeTools(raw: Body['tools']): { tools?: ToolDefinition[]; hosted: Ho
   const hosted: HostedTool[] = [];
   const tools: ToolDefinition[] = [];
   raw?.forEach((t, i) => {
+    // an MCP server's toolset belongs to its `mcp_servers` entry (messages.mcp.ts)
+    if (t.type === 'mcp_toolset') return;
     if (t.type != null && SERVER_TOOL.test(t.type)) {
       hosted.push({ format: DIALECT, type: t.type, param: `tools[${i}]`, definition: t as unknown as Record<string, unknown> });
       return;
@@ -65,7 +68,7 @@ function decodeTools(raw: Body['tools']): { tools?: ToolDefinition[]; hosted: Ho
       );
     }
     if (!t.input_schema) throw invalid('missing_field', `Missing required field "tools[${i}].input_schema".`, `tools[${i}].input_schema`);
-    tools.push({ name: t.name, description: t.description, parameters: t.input_schema });
+    tools.push({ name: String(t.name), description: t.description, parameters: t.input_schema });
   });
   return { tools: raw ? tools : undefined, hosted };
 }
@@ -121,6 +124,7 @@ export function decodeMessagesRequest(body: Body, model: ModelSpec, headers: Rec
   const toolChoice = decodeToolChoice(body.tool_choice, tools);
   const { reasoning, thinking } = decodeReasoning(body, model);
   const format = body.output_config?.format ?? body.output_format;
+  const mcpServers = mcpServerDeclarations(body);
 
   return {
     thinking,
@@ -139,6 +143,7 @@ export function decodeMessagesRequest(body: Body, model: ModelSpec, headers: Rec
       reasoning,
       user: body.metadata?.user_id ?? undefined,
       hostedTools: hosted.length ? hosted : undefined,
+      ...(mcpServers.length ? { hostedMcp: { servers: mcpServers } } : {}),
       // an Anthropic upstream sends this as written (native-request.ts); the fields above serve everything else
       native: {
         dialect: DIALECT,

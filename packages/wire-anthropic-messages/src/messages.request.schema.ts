@@ -140,7 +140,6 @@ export const messagesRequestSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['name'],
         properties: {
           name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' },
           description: { type: 'string' },
@@ -148,7 +147,12 @@ export const messagesRequestSchema = {
           type: { type: ['string', 'null'] },
           cache_control: cacheControl,
           strict: { type: 'boolean' },
+          mcp_server_name: { type: 'string', minLength: 1 },
         },
+        // an MCP toolset (mcp-client-2025-11-20) names its server instead of itself
+        if: { required: ['type'], properties: { type: { const: 'mcp_toolset' } } },
+        then: { required: ['mcp_server_name'] },
+        else: { required: ['name'] },
       },
     },
   },

@@ -1,4 +1,5 @@
 import type { AssistantContent, FinishReason, TextResult, Usage } from '@gateway/core';
+import { mcpBlocks } from './messages.mcp';
 import type { ThinkingDisplay } from './messages.request.codec';
 
 /** Canonical finish reason → Anthropic `stop_reason`. */
@@ -61,7 +62,11 @@ export function encodeMessage(id: string, model: string, result: TextResult, thi
     type: 'message',
     role: 'assistant',
     model,
-    content: result.content.map((p) => encodeBlock(p, thinking)).filter((b) => b !== undefined),
+    content: [
+      // the gateway's MCP calls come before the answer
+      ...(result.hostedMcp ?? []).flatMap(mcpBlocks),
+      ...result.content.map((p) => encodeBlock(p, thinking)).filter((b) => b !== undefined),
+    ],
     stop_reason: stopReasonOf(result.finishReason, result.stopSequence),
     stop_sequence: result.stopSequence ?? null,
     stop_details: null,

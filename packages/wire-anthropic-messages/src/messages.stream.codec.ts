@@ -1,5 +1,6 @@
 import type { TextStreamPart, Usage } from '@gateway/core';
 import type { ThinkingDisplay } from './messages.request.codec';
+import { mcpBlocks } from './messages.mcp';
 import { encodeUsage, stopReasonOf } from './messages.response.codec';
 
 /** One SSE message: the SDK drops any message without an `event:` name, so every one has it. */
@@ -10,7 +11,7 @@ export interface MessageEvent {
 
 type InputUsage = Pick<Usage, 'inputTokens' | 'cachedInputTokens' | 'cacheCreationInputTokens'>;
 
-type BlockKind = 'text' | 'thinking' | 'tool_use';
+type BlockKind = 'text' | 'thinking' | 'tool_use' | 'mcp';
 
 /**
  * Canonical stream parts → Anthropic's event sequence: message_start, then per block content_block_start /
@@ -94,6 +95,9 @@ export class MessagesEventEncoder {
         }
         break;
       }
+      case 'hosted-mcp':
+        this.mcp(part.item, out);
+        break;
       case 'finish':
         this.close(out);
         this.ping(out);
@@ -109,6 +113,18 @@ export class MessagesEventEncoder {
         break;
     }
     return out;
+  }
+
+  /** A gateway MCP call: its mcp_tool_use block (input streamed as tool_use's is), then its mcp_tool_result block. */
+  private mcp(item: Extract<TextStreamPart, { type: 'hosted-mcp' }>['item'], out: MessageEvent[]): void {
+    for (const block of mcpBlocks(item)) {
+      this.close(out);
+      if (block.type === 'mcp_tool_use') {
+        this.begin('mcp', out, { ...block, input: {} });
+        out.push(this.delta({ type: 'input_json_delta', partial_json: JSON.stringify(block.input) }));
+      } else this.begin('mcp', out, block);
+    }
+    this.close(out);
   }
 
   private ensure(kind: BlockKind, out: MessageEvent[], block: () => object): void {

@@ -1,5 +1,6 @@
 import type { FinishReason, ModerationReport, TextResult, Usage } from '@gateway/core';
 import { moderationOutcomeBody } from '@gateway/http-kit';
+import { mcpOutputItem } from './responses.mcp';
 import { encodeOutputItems, encodeResponsesUsage, newItemId } from './responses.output.codec';
 
 type Json = Record<string, any>;
@@ -33,11 +34,20 @@ export function statusOf(finish: FinishReason): Pick<ResponseState, 'status' | '
 
 /**
  * The request's tools as the answer echoes them: a function tool always has `parameters` and `strict` (OpenAI's
- * FunctionTool requires both; null says the caller did not set it), every other tool stays as given.
+ * FunctionTool requires both; null says the caller did not set it), an MCP tool without its `headers` and
+ * `authorization`, every other tool stays as given.
  */
 function echoTools(tools: unknown): unknown[] {
   if (!Array.isArray(tools)) return [];
-  return tools.map((t: Json) => (t?.type === 'function' ? { ...t, parameters: t.parameters ?? null, strict: t.strict ?? null } : t));
+  return tools.map((t: Json) => {
+    if (t?.type === 'function') return { ...t, parameters: t.parameters ?? null, strict: t.strict ?? null };
+    // an MCP tool's credentials are never echoed (nor stored with the response)
+    if (t?.type === 'mcp') {
+      const { authorization: _a, headers, ...rest } = t;
+      return { ...rest, headers: headers ? null : undefined };
+    }
+    return t;
+  });
 }
 
 /** The `response` object, in OpenAI's field order; request settings are echoed with OpenAI's defaults. */
@@ -90,7 +100,11 @@ export function encodeResult(h: ResponseHeader, r: TextResult) {
   const itemStatus = st.status === 'incomplete' ? 'incomplete' : 'completed';
   return encodeResponse(h, {
     ...st,
-    output: encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus, itemId: (k) => newItemId(k, h.id) }),
+    output: [
+      // the gateway's MCP steps (tool listings, calls, approval requests) come before the answer, as OpenAI's do
+      ...(r.hostedMcp ?? []).map(mcpOutputItem),
+      ...encodeOutputItems(r.content, { summary: wantsSummary(h.body), status: itemStatus, itemId: (k) => newItemId(k, h.id) }),
+    ],
     usage: r.usage,
     moderation: r.moderation,
   });

@@ -36,6 +36,7 @@ import {
 import { encodeResult, wantsSummary, type ResponseHeader } from './responses.response.codec';
 import { ResponseEventEncoder, type ResponseEvent } from './responses.stream.codec';
 import { NativeEventRelay, nativeDocument, nativeRequestOf } from './responses.native';
+import { mcpDeclarations, mcpInput } from './responses.mcp';
 
 /** A create body (or one counted), its option-only input items (configuration_update) applied first. */
 const createBody = jsonRequestBody<ResponsesRequestBody>(responsesRequestSchema, { prepare: applyOptionItems });
@@ -69,8 +70,11 @@ async function decode(deps: ResponsesRouterDeps, principal: Principal, body: Res
   const previousId: string | null = body.previous_response_id ?? null;
   const previous = await deps.responsesConversation.previous(principal, previousId);
   const resolved = await resolveItemReferences(deps.responsesConversation, principal, body.input);
-  const lifted = liftAdditionalTools({ ...body, input: resolved } as ResponsesRequestBody);
+  // MCP items are the gateway's own record: approvals are read from them, the model never sees them
+  const mcp = mcpInput(resolved, previous?.document.output);
+  const lifted = liftAdditionalTools({ ...body, input: mcp.input } as ResponsesRequestBody);
   const { tools, hosted, naming } = flattenTools(lifted.tools);
+  const servers = mcpDeclarations(lifted.tools);
   const input = flattenInputItems(lifted.input);
   // the flattened body is what the schema would accept for the upstream's tool set
   const decoded = decodeResponsesRequest(
@@ -80,7 +84,12 @@ async function decode(deps: ResponsesRouterDeps, principal: Principal, body: Res
     compactionOpener(sealerOf(deps), principal.accountId),
   );
   const native = nativeRequestOf(body, resolved, previous?.conversation, decoded.unread);
-  const request = { ...decoded.request, ...(hosted.length ? { hostedTools: hosted } : {}), native };
+  const request = {
+    ...decoded.request,
+    ...(hosted.length ? { hostedTools: hosted } : {}),
+    ...(servers.length ? { hostedMcp: { servers, approvals: mcp.approvals } } : {}),
+    native,
+  };
   return { model, previousId, naming, conversation: decoded.conversation, request };
 }
 

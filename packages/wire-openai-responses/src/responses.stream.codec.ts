@@ -1,4 +1,5 @@
 import type { GatewayError, TextStreamPart, Usage } from '@gateway/core';
+import { mcpItemEvents, mcpOutputItem } from './responses.mcp';
 import { functionCallItem, messageItem, newItemId, outputText, reasoningItem, type ItemStatus } from './responses.output.codec';
 import { encodeResponse, statusOf, type ResponseHeader, type ResponseState } from './responses.response.codec';
 
@@ -149,6 +150,14 @@ export class ResponseEventEncoder {
         if (!c || !part.argumentsDelta) break;
         c.arguments += part.argumentsDelta;
         out.push(this.ev('response.function_call_arguments.delta', { item_id: c.id, output_index: c.index, delta: part.argumentsDelta }));
+        break;
+      }
+      case 'hosted-mcp': {
+        // a step of the gateway's MCP loop between model rounds: the text so far is one message item, done
+        this.closeRun('completed', out);
+        const at = this.items.length;
+        this.items.push(mcpOutputItem(part.item));
+        for (const { type, ...fields } of mcpItemEvents(part.item, at)) out.push(this.ev(type, fields));
         break;
       }
       case 'finish': {

@@ -149,7 +149,9 @@ export class HostedMcpLoop {
     const functions = [];
     for (const { server, serverId } of this.run) {
       const all = await this.deps.mcp.toolsOf(this.principal, serverId, this.meta);
-      const tools = server.allowedTools ? all.filter((t) => server.allowedTools!.includes(t.name)) : all;
+      const tools = all.filter(
+        (t) => (!server.allowedTools || server.allowedTools.includes(t.name)) && !server.excludedTools?.includes(t.name),
+      );
       items.push({ type: 'mcp-list-tools', id: newId('mcpl_', 12), server: server.label, tools });
       for (const t of tools) {
         const name = qualifiedToolName(serverId, t.name);

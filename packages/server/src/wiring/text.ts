@@ -1,12 +1,23 @@
-import { type Moderation, ResponseCache, ResponsesConversation, StoredConversations, TextGeneration } from '@gateway/core';
+import {
+  HostedMcp,
+  type McpGateway,
+  type Moderation,
+  ResponseCache,
+  ResponsesConversation,
+  StoredConversations,
+  TextGeneration,
+} from '@gateway/core';
 import { compactionSecret } from './compaction-secret';
 import { wireGuardrails } from './guardrails';
 import { routedDeps, type AreaWiring, type WiringContext } from './context';
 
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Text: the text use case and the stored conversations that Responses (previous_response_id) and Anthropic threads continue. */
-export function wireText(ctx: WiringContext, moderation: Moderation) {
+/**
+ * Text: the text use case and the stored conversations that Responses (previous_response_id) and Anthropic threads
+ * continue; hosted MCP tools naming a server of `mcp` run in the gateway's own loop.
+ */
+export function wireText(ctx: WiringContext, moderation: Moderation, mcp: McpGateway) {
   const conversations = new StoredConversations(ctx.stores.responses);
   const purge = conversationsPurge(ctx, conversations);
   const text = new TextGeneration({
@@ -15,6 +26,7 @@ export function wireText(ctx: WiringContext, moderation: Moderation) {
     moderator: moderation.asTextModerator(),
     guardrails: wireGuardrails(ctx, moderation),
     responseCache: responseCacheOf(ctx),
+    hostedMcp: new HostedMcp({ mcp }),
     onSettleFailure: (f) =>
       // not lost: the charge goes with the usage row, which charges it once when written (docs/reliability.md)
       ctx.logger.warn('charge not settled on the request path: it goes with the usage row', {
