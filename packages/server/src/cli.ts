@@ -104,6 +104,7 @@ async function catalogueAdmin(stores: Repositories, env: GatewayEnv): Promise<Lo
     await loadProviders(config, env, env.configPath && dirname(env.configPath)),
     env,
     createLogger('error'),
+    stores.mcpServers,
   );
   await runtime.reload({ strict: true });
   const envPolicy = envReferencePolicy(

@@ -1,4 +1,12 @@
-import { checkMcpServerIds, checkWebhookUrl, mcpEntryProblem, parseAllowedHosts, widerMcpEntries, type McpAllowList } from '@gateway/core';
+import {
+  checkMcpServerIds,
+  checkWebhookUrl,
+  mcpEntryProblem,
+  parseAllowedHosts,
+  widerMcpEntries,
+  type McpAllowList,
+  type RegisteredMcpServer,
+} from '@gateway/core';
 
 /** A `mcpServers[]` entry as written: a Streamable HTTP URL (or the built-in simulator) and the headers sent to it. */
 export interface McpServerConfig {
@@ -10,9 +18,12 @@ export interface McpServerConfig {
   pricePerCall?: number;
 }
 
-/** The checked MCP section: servers with their headers read from the environment, and each group's allow-list. */
+/** A server the gateway speaks to: its headers' `env:` references read; `admin` when registered through the admin API. */
+export type McpServer = McpServerConfig & { headers: Record<string, string>; source: 'file' | 'admin' };
+
+/** The checked MCP section: the file's servers then the registered ones, and each group's allow-list. */
 export interface McpConfig {
-  servers: Array<McpServerConfig & { headers: Record<string, string> }>;
+  servers: McpServer[];
   groups: Record<string, McpAllowList>;
   /** WEBHOOK_ALLOWED_HOSTS: where a private or loopback MCP URL may point */
   allowedHosts: string[];
@@ -48,22 +59,32 @@ interface McpSections {
 /**
  * The MCP parts of the config file, checked at load: server ids (no `__`, no collisions), URLs under the webhook
  * rules (a private or loopback one only for WEBHOOK_ALLOWED_HOSTS, refused in one line naming it), `env:` headers
- * set, allow-lists naming configured servers, and no key list wider than its group's.
+ * set, allow-lists naming configured servers, and no key list wider than its group's. The servers registered through
+ * the admin API join the file's (their URLs were checked when registered; the client checks each address again).
  */
-export function checkMcpConfig(file: McpSections, env: Readonly<Record<string, string | undefined>>, fail: Fail): McpConfig {
+export function checkMcpConfig(
+  file: McpSections,
+  env: Readonly<Record<string, string | undefined>>,
+  fail: Fail,
+  registered: readonly RegisteredMcpServer[] = [],
+): McpConfig {
   const written = file.mcpServers ?? [];
-  try {
-    checkMcpServerIds(written.map((s) => s.id));
-  } catch (e) {
-    fail('mcpServers', (e as Error).message.replace(/^mcpServers: /, ''));
-  }
+  const idsOf = (list: ReadonlyArray<{ id: string }>, note = '') => {
+    try {
+      checkMcpServerIds(list.map((s) => s.id));
+    } catch (e) {
+      fail('mcpServers', (e as Error).message.replace(/^mcpServers: /, '') + note);
+    }
+  };
+  idsOf(written);
+  idsOf([...written, ...registered], ' (one of them registered through the admin API: delete it there)');
   let allowedHosts: string[] = [];
   try {
     allowedHosts = parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS);
   } catch {
     // start-up refuses a bad WEBHOOK_ALLOWED_HOSTS with its own message; here it allows nothing
   }
-  const servers = written.map((s, i) => {
+  const servers = written.map((s, i): McpServer => {
     if (s.url !== BUILTIN_SIMULATOR_URL)
       try {
         checkWebhookUrl(s.url, { allowedHosts }, 'url');
@@ -77,8 +98,16 @@ export function checkMcpConfig(file: McpSections, env: Readonly<Record<string, s
       if (!resolved) fail(`mcpServers.${i}.headers.${name}`, `environment variable ${ref![1]} is not set`);
       headers[name.toLowerCase()] = resolved;
     }
-    return { ...s, headers };
+    return { ...s, headers, source: 'file' };
   });
+  for (const r of registered)
+    servers.push({
+      id: r.id,
+      url: r.url,
+      headers: r.headers,
+      ...(r.pricePerCall !== null ? { pricePerCall: r.pricePerCall } : {}),
+      source: 'admin',
+    });
   const ids = servers.map((s) => s.id);
   const checkList = (field: string, list: string[] | undefined) =>
     list?.forEach((entry, j) => {

@@ -15,6 +15,7 @@ import {
   type ModelKind,
   type ModelPricing,
   type ModelSpec,
+  type RegisteredMcpServer,
 } from '@gateway/core';
 import type { ProviderEntry } from '@gateway/provider-kit';
 import type { SsoRoleMapping } from '@gateway/sso';
@@ -118,7 +119,13 @@ export function loadConfig(path: string | undefined, variables: Variables = {}):
 /** The environment `env:NAME` references resolve in: GatewayEnv.variables (gateway-env.ts). */
 export type Variables = Readonly<Record<string, string | undefined>>;
 
-export function buildConfig(source: string, raw: unknown, env: Variables = {}): GatewayConfig {
+/** registeredMcp: the MCP servers registered through the admin API, which join the file's (config-mcp.ts). */
+export function buildConfig(
+  source: string,
+  raw: unknown,
+  env: Variables = {},
+  registeredMcp: readonly RegisteredMcpServer[] = [],
+): GatewayConfig {
   if (!validateShape(raw)) {
     const e = validateShape.errors![0]!;
     const unknown = e.keyword === 'additionalProperties' ? (e.params as { additionalProperty: string }).additionalProperty : undefined;
@@ -217,9 +224,14 @@ export function buildConfig(source: string, raw: unknown, env: Variables = {}): 
   if (badGuardrail) throw new ConfigError(source, badGuardrail.field, badGuardrail.problem);
   const shortKey = shortConfigKey(file.keys);
   if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
-  const mcp = checkMcpConfig(file, env, (field, problem) => {
-    throw new ConfigError(source, field, problem);
-  });
+  const mcp = checkMcpConfig(
+    file,
+    env,
+    (field, problem) => {
+      throw new ConfigError(source, field, problem);
+    },
+    registeredMcp,
+  );
   const circuitBreaker = { ...DEFAULT_BREAKER_OPTIONS, ...file.circuitBreaker };
   if (circuitBreaker.minimumCalls > circuitBreaker.windowSize) {
     throw new ConfigError(source, 'circuitBreaker.minimumCalls', `must not exceed windowSize (${circuitBreaker.windowSize})`);

@@ -8,7 +8,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from '@gateway/observability';
-import { CatalogueAdministration, envReferencePolicy, KeyAdministration } from '@gateway/core';
+import { CatalogueAdministration, envReferencePolicy, KeyAdministration, McpServerAdministration } from '@gateway/core';
 import { adminKeyGate, selfServiceFormat } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
@@ -94,7 +94,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
     previousSealKey: env.previousSecret,
   };
   const stores = openRepositories(db.knex, env, { clock, webhookSeal });
-  const runtime = new ConfigRuntime(stores.config, config, providers, env, logger);
+  const runtime = new ConfigRuntime(stores.config, config, providers, env, logger, stores.mcpServers);
   await runtime.bootstrap().catch(async (e) => {
     await infra.close();
     throw e;
@@ -269,6 +269,7 @@ function requestPipeline(
 interface Administration {
   admin: KeyAdministration;
   catalogue: CatalogueAdministration;
+  mcpServers: McpServerAdministration;
 }
 
 /** The admin API's services; their changes are audited with the admin key as author unless a route says who. */
@@ -300,6 +301,13 @@ function administrationFor(
         config.written.providers.map((p) => p.apiKey),
         env.allowedEnv,
       ),
+    }),
+    mcpServers: new McpServerAdministration({
+      ...audited,
+      repo: stores.mcpServers,
+      changes: runtime.mcpChanges,
+      fileServers: () => config.mcp.servers.filter((s) => s.source === 'file'),
+      urlRule: { allowedHosts: config.mcp.allowedHosts },
     }),
   };
 }

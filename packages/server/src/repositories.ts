@@ -10,6 +10,7 @@ import {
   KnexFileStore,
   KnexBatchStore,
   KnexKeyRepository,
+  KnexMcpServerStore,
   KnexQuotaRepository,
   KnexResponseStore,
   KnexSsoSessions,
@@ -35,6 +36,8 @@ export interface Repositories {
   usageQuery: KnexUsageQuery;
   audit: KnexAuditedChanges;
   webhooks: KnexWebhookStore;
+  /** MCP servers registered through the admin API (header values sealed like webhook secrets) */
+  mcpServers: KnexMcpServerStore;
   responses: KnexResponseStore;
   /** metadata of the Files API's files (the bytes are in the content store) */
   files: KnexFileStore;
@@ -49,7 +52,7 @@ export interface Repositories {
 export interface RepositoryOptions {
   /** the clock key expiry, budget periods, task times and audit records read */
   clock: () => Date;
-  /** seals webhook signing secrets (wiring/webhook-seal in gateway.ts); absent: they cannot be written */
+  /** seals webhook signing secrets and MCP header values (webhookSeal in gateway.ts); absent: they cannot be written */
   webhookSeal?: { sealKey?: string; previousSealKey?: string };
 }
 
@@ -72,6 +75,7 @@ export function openRepositories(
     usageQuery: new KnexUsageQuery(knex),
     audit,
     webhooks: new KnexWebhookStore(knex, webhookSeal),
+    mcpServers: new KnexMcpServerStore(knex, webhookSeal),
     responses: new KnexResponseStore(knex),
     files: new KnexFileStore(knex),
     batches: new KnexBatchStore(knex),

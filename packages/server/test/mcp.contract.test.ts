@@ -141,7 +141,9 @@ describe('GET /admin/mcp/servers', () => {
   it('lists every configured server with its status, behind the admin key', async () => {
     const res = await request(gw.app).get('/admin/mcp/servers').set('Authorization', `Bearer ${ADMIN}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [{ id: 'sim', status: 'ok', tools: 3 }] });
+    expect(res.body).toEqual({
+      data: [{ id: 'sim', source: 'file', url: 'builtin:simulator', headers: [], pricePerCall: null, status: 'ok', tools: 3 }],
+    });
     expect((await request(gw.app).get('/admin/mcp/servers').set('Authorization', `Bearer ${BETA_KEY}`)).status).toBe(401);
   });
 });

@@ -13,6 +13,7 @@ export { KnexQuotaRepository } from './knex-quota-repository';
 export { KnexContentStore } from './knex-content-store';
 export { KnexContentProbes } from './knex-content-probes';
 export { KnexWebhookStore } from './knex-webhook-store';
+export { KnexMcpServerStore } from './knex-mcp-server-store';
 export { KnexAccountAlerts } from './knex-account-alerts';
 export { resealSecrets, sealedInventory } from './secret-reseal';
 export { taskChangeFeed } from './task-change-feed';

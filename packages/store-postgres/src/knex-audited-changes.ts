@@ -10,6 +10,7 @@ import {
   type ChangeStores,
 } from '@gateway/core';
 import { KnexKeyRepository } from './knex-key-repository';
+import { KnexMcpServerStore } from './knex-mcp-server-store';
 import { KnexQuotaRepository } from './knex-quota-repository';
 import { KnexWebhookStore } from './knex-webhook-store';
 import { columnsOf, json } from './row-values';
@@ -77,7 +78,7 @@ export class KnexAuditedChanges implements AuditedChanges {
     private readonly opts: {
       now?: () => Date;
       afterCommit?: () => void;
-      /** seals webhook signing secrets written in a change (GATEWAY_SECRET; previous: GATEWAY_SECRET_PREVIOUS) */
+      /** seals webhook signing secrets and MCP header values written in a change (GATEWAY_SECRET; previous: GATEWAY_SECRET_PREVIOUS) */
       webhookSeal?: { sealKey?: string; previousSealKey?: string };
     } = {},
   ) {}
@@ -89,6 +90,7 @@ export class KnexAuditedChanges implements AuditedChanges {
         keys: new KnexKeyRepository(trx),
         quotas: new KnexQuotaRepository(trx, { now }),
         webhooks: new KnexWebhookStore(trx, this.opts.webhookSeal),
+        mcpServers: new KnexMcpServerStore(trx, this.opts.webhookSeal),
         trx,
       });
       if (audit) await writeAuditRecord(trx, ctx, audit, now());

@@ -18,6 +18,8 @@ export interface SealPurpose {
 export const PROVIDER_KEYS: SealPurpose = { info: 'provider-api-keys', what: 'a provider key' };
 /** Webhook secrets are sealed like admin-written provider keys (AES-256-GCM, a key derived from the sealing secret). */
 export const WEBHOOK_SECRETS: SealPurpose = { info: 'webhook-secrets', what: 'a webhook signing secret' };
+/** Header values of MCP servers registered through the admin API (their upstream credentials). */
+export const MCP_HEADERS: SealPurpose = { info: 'mcp-server-headers', what: 'an MCP server header' };
 
 /** The secrets that may open a sealed value: the current one first, then the one being rotated out. */
 export type SealSecrets = string | undefined | ReadonlyArray<string | undefined>;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { credentialHeaders } from '@gateway/core';
 import { json } from './row-values';
-import { isSealed, openWith, PROVIDER_KEYS, seal, WEBHOOK_SECRETS, type SealPurpose } from './secret-box';
+import { isSealed, MCP_HEADERS, openWith, PROVIDER_KEYS, seal, WEBHOOK_SECRETS, type SealPurpose } from './secret-box';
 
 /** What the sealed values of the database are under the secrets given: each value named for the operator. */
 export interface SealedInventory {
@@ -21,7 +21,10 @@ interface SealedValue {
   write(trx: Knex.Transaction, resealed: string): Promise<void>;
 }
 
-/** Every sealed value: admin-written provider keys and header values, webhook endpoint secrets, accounts' callback secrets. */
+/**
+ * Every sealed value: admin-written provider keys and header values, webhook endpoint secrets, accounts' callback
+ * secrets, registered MCP servers' header values.
+ */
 async function sealedValues(db: Knex | Knex.Transaction): Promise<SealedValue[]> {
   const out: SealedValue[] = [];
   for (const r of await db('config_entries').where({ kind: 'provider' }).select('seq', 'id', 'body')) {
@@ -66,6 +69,28 @@ async function sealedValues(db: Knex | Knex.Transaction): Promise<SealedValue[]>
       purpose: WEBHOOK_SECRETS,
       write: async (trx, v) => void (await trx('webhook_account_secrets').where({ account_id: r.account_id }).update({ secret: v })),
     });
+  }
+  out.push(...(await mcpHeaderValues(db)));
+  return out;
+}
+
+async function mcpHeaderValues(db: Knex | Knex.Transaction): Promise<SealedValue[]> {
+  const out: SealedValue[] = [];
+  for (const r of await db('mcp_servers').select('id', 'headers')) {
+    const headers = json<Record<string, string>>(r.headers) ?? {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (!isSealed(value)) continue;
+      out.push({
+        what: `MCP server ${r.id}'s header ${name}`,
+        sealed: value,
+        purpose: MCP_HEADERS,
+        // one object per row, as the providers' bodies: each write stores the values re-sealed before it
+        write: async (trx, v) =>
+          void (await trx('mcp_servers')
+            .where({ id: r.id })
+            .update({ headers: JSON.stringify(Object.assign(headers, { [name]: v })) })),
+      });
+    }
   }
   return out;
 }

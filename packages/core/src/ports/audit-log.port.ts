@@ -1,4 +1,5 @@
 import type { KeyChangeRepository } from './key-repository.port';
+import type { McpServerRepository } from './mcp-server-repository.port';
 import type { QuotaRepository } from './quota-repository.port';
 import type { WebhookEndpointRepository } from './webhook-store.port';
 
@@ -50,6 +51,7 @@ export interface ChangeStores {
   keys: KeyChangeRepository;
   quotas: QuotaRepository;
   webhooks: WebhookEndpointRepository;
+  mcpServers: McpServerRepository;
 }
 
 /**

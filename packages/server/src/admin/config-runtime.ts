@@ -1,4 +1,13 @@
-import { CatalogueSync, invalid, type CatalogueChanges, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
+import {
+  CatalogueSync,
+  invalid,
+  type CatalogueChanges,
+  type CatalogueEntry,
+  type CatalogueEntryKind,
+  type McpServerChanges,
+  type McpServerRepository,
+  type RegisteredMcpServer,
+} from '@gateway/core';
 import type { CatalogueSettings } from '@gateway/store-postgres';
 import { buildConfig, ConfigError, type GatewayConfig, type GatewayConfigFile, type Variables } from '../config';
 import type { Logger } from '@gateway/observability';
@@ -42,24 +51,39 @@ export function documentOf(
   return doc;
 }
 
+/** What a reload reads beside the entries: the file's settings the database keeps, and the registered MCP servers. */
+interface StoredSettings {
+  catalogue: CatalogueSettings | null;
+  mcpServers: RegisteredMcpServer[];
+}
+
 /**
  * The live configuration: the database's catalogue (seeded from the file when its content changed, changed through
  * the admin API), reloaded by every instance when the store's version moves (CatalogueSync). Use cases hold the
  * catalogue, the limits, the breaker options and the provider registry objects, which are updated in place, so a
  * change applies without a restart.
  */
-export class ConfigRuntime extends CatalogueSync<CatalogueSettings, GatewayConfig> implements CatalogueChanges {
+export class ConfigRuntime extends CatalogueSync<StoredSettings, GatewayConfig> implements CatalogueChanges {
   constructor(
     private readonly store: Repositories['config'],
     private readonly live: GatewayConfig,
     providers: ProviderRegistry,
-    env: { dataDir: string; variables?: Variables },
+    private readonly env: { dataDir: string; variables?: Variables },
     logger: Logger,
+    mcpServers: McpServerRepository,
   ) {
     super(
-      store,
       {
-        build: (label, entries, settings) => buildConfig(label, documentOf(entries, live.file, settings), env.variables),
+        // the registered MCP servers move the same version as the catalogue, so they are read with it
+        async state() {
+          const { version, settings } = await store.state();
+          return { version, settings: { catalogue: settings, mcpServers: await mcpServers.list() } };
+        },
+        entries: () => store.entries(),
+      },
+      {
+        build: (label, entries, s) =>
+          buildConfig(label, documentOf(entries, live.file, s?.catalogue ?? null), env.variables, s?.mcpServers),
         check: (candidate) => providers.check(candidate),
         async apply(next) {
           // Providers first: only changed entries are rebuilt, and a failure leaves everything as it was.
@@ -92,11 +116,27 @@ export class ConfigRuntime extends CatalogueSync<CatalogueSettings, GatewayConfi
 
   /** Checks a change against everything else; throws invalid_config_change naming the field. */
   override async validate(kind: CatalogueEntryKind, id: string, body: Record<string, unknown> | null): Promise<void> {
-    try {
-      await super.validate(kind, id, body);
-    } catch (e) {
-      if (e instanceof ConfigError) throw invalid('invalid_config_change', e.message.replace(/^Invalid gateway config admin change: /, ''));
-      throw e;
-    }
+    await configProblem(() => super.validate(kind, id, body));
+  }
+
+  /** Checks the registered MCP servers after a change against the whole config (a group's list naming one keeps it). */
+  async validateMcp(registered: readonly RegisteredMcpServer[]): Promise<void> {
+    await configProblem(async () => {
+      const { catalogue } = (await this.source.state()).settings!;
+      buildConfig('admin change', documentOf(await this.source.entries(), this.live.file, catalogue), this.env.variables, registered);
+    });
+  }
+
+  /** The MCP servers' view of this runtime (McpServerAdministration). */
+  readonly mcpChanges: McpServerChanges = { validate: (r) => this.validateMcp(r), reload: () => this.reload() };
+}
+
+/** A config error of an admin change is the admin's: invalid_config_change naming the field. */
+async function configProblem(check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (e) {
+    if (e instanceof ConfigError) throw invalid('invalid_config_change', e.message.replace(/^Invalid gateway config admin change: /, ''));
+    throw e;
   }
 }

@@ -36,6 +36,7 @@ import * as m037 from './037-batches';
 import * as m041 from './041-mcp';
 import * as m038 from './038-response-cache';
 import * as m039 from './039-guardrails';
+import * as m042 from './042-mcp-servers';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -87,6 +88,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['038-response-cache', m038],
   ['039-guardrails', m039],
   ['041-mcp', m041],
+  ['042-mcp-servers', m042],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {
