@@ -12,6 +12,7 @@ import { startProviderGateway, UPSTREAMS, type ProviderGateway } from './support
 import { BETA_KEY } from './support/test-gateway';
 
 const COMPATIBLE = UPSTREAMS.find((u) => u.name === 'openai-compatible')!;
+const ANTHROPIC = UPSTREAMS.find((u) => u.name === 'anthropic')!;
 const MODEL = COMPATIBLE.model;
 const HOOK_CLOSED_KEY = 'sk-hook-closed-test-key-0003';
 const HOOK_OPEN_KEY = 'sk-hook-open-test-key-0004';
@@ -62,7 +63,7 @@ const previousHosts = process.env.WEBHOOK_ALLOWED_HOSTS;
 beforeAll(async () => {
   receiver = await startReceiver();
   process.env.WEBHOOK_ALLOWED_HOSTS = receiver.url.replace('http://', '');
-  pg = await startProviderGateway([COMPATIBLE], (file) => ({
+  pg = await startProviderGateway([COMPATIBLE, ANTHROPIC], (file) => ({
     ...file,
     guardrails: [
       { id: 'pii-mask', type: 'pii', mode: 'mask' },
@@ -92,6 +93,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   fake().reset();
+  pg.fakes.anthropic!.reset();
   receiver.received.length = 0;
   receiver.answer = () => ({ action: 'allow' });
 });
@@ -238,6 +240,33 @@ describe('openai-chat streamed reasoning', () => {
     const masked = await send(FORMATS[0]!, 'hello', true, OUT_MASK_KEY);
     expect(masked.raw).not.toContain('carol');
     expect(masked.raw).toContain('[EMAIL]');
+  });
+});
+
+describe('Anthropic cache_control under an input mask', () => {
+  it.each([false, true])('stream %s: the Anthropic upstream gets the client body with its cache_control blocks, masked', async (stream) => {
+    const cache = { type: 'ephemeral' };
+    const body = {
+      model: ANTHROPIC.model,
+      max_tokens: 64,
+      stream,
+      system: [{ type: 'text', text: 'You answer briefly.', cache_control: cache }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Write to dana.white@example.com today', cache_control: cache }] }],
+    };
+    const res = await fetch(`${pg.gw.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': BETA_KEY, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    const sent = pg.fakes.anthropic!.requests;
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.rawBody).not.toContain('dana.white@example.com');
+    expect(sent[0]!.body.system).toEqual([{ type: 'text', text: 'You answer briefly.', cache_control: cache }]);
+    expect(sent[0]!.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Write to [EMAIL] today', cache_control: cache }] },
+    ]);
   });
 });
 

@@ -2,11 +2,14 @@ import type { GuardrailSpec } from '../guardrails/guardrail';
 import type { UsageLog } from '../ports/usage-log.port';
 import type { AssistantContent, Message, TextRequest, TextResult, TextStreamPart, ToolDefinition } from '../text';
 import { Guardrails, type GuardrailCall } from './guardrails';
+import { maskedNative, rewriteValues } from './guardrails-native';
 
 /**
  * The guardrails layer of a text call (the outer layer of TextGeneration: input guardrails, then the cache and the
- * routed call, then output guardrails). A request whose texts were masked or modified loses its `native` body, so the
- * upstream gets the canonical, masked request. An input block never reaches the upstream: it writes its own usage row.
+ * routed call, then output guardrails). A request whose texts were masked or modified keeps its `native` body only
+ * masked alike (guardrails-native.ts). Under output guardrails the upstream's own answer (`native` result, native-event
+ * parts) is not relayed: it would carry the text they change. An input block never reaches the upstream: it writes
+ * its own usage row.
  */
 export class TextGuardrails {
   constructor(
@@ -26,7 +29,7 @@ export class TextGuardrails {
     let checked!: () => void;
     const rowAfter = new Promise<void>((resolve) => (checked = resolve));
     try {
-      const result = await next(input, rowAfter);
+      const { native: _, ...result } = await next(input, rowAfter);
       const texts = resultTexts(result.content);
       const out = await this.guardrails.check(this.specs, 'output', texts, this.call);
       return same(texts, out) ? result : { ...result, content: withResultTexts(result.content, out) };
@@ -43,6 +46,7 @@ export class TextGuardrails {
       return;
     }
     for await (const part of upstream) {
+      if (part.type === 'native-event') continue;
       const r = part.type === 'finish' ? await scanner.end() : scanner.push(part);
       yield* r.parts;
       if (r.blocked) throw r.blocked;
@@ -51,11 +55,10 @@ export class TextGuardrails {
   }
 
   /**
-   * The request after the input guardrails: unchanged, or masked/modified without its native body. Under output
-   * guardrails the native body goes too: the upstream's own answer would carry the text the guardrails change.
+   * The request after the input guardrails: unchanged, or masked/modified (its native body rewritten alike, or
+   * dropped where that cannot be done safely: guardrails-native.ts).
    */
   private async input(request: TextRequest): Promise<TextRequest> {
-    if (Guardrails.any(this.specs, 'output')) request = withoutNative(request);
     if (!Guardrails.any(this.specs, 'input')) return request;
     const texts = requestTexts(request);
     let checked: string[];
@@ -65,7 +68,10 @@ export class TextGuardrails {
       this.refused(e);
       throw e;
     }
-    return same(texts, checked) ? request : withoutNative(withRequestTexts(request, checked));
+    if (same(texts, checked)) return request;
+    const masked = withoutNative(withRequestTexts(request, checked));
+    const native = request.native && maskedNative(request.native, texts, checked);
+    return native ? { ...masked, native } : masked;
   }
 
   /** A request refused before any upstream: its usage row says so, with the hits. */
@@ -153,14 +159,7 @@ function rewriteMessage(m: Message, f: (t: string) => string): Message {
 function rewriteTool(t: ToolDefinition, f: (t: string) => string): ToolDefinition {
   const name = f(t.name);
   const description = t.description === undefined ? undefined : f(t.description);
-  return { ...t, name, ...(description === undefined ? {} : { description }), parameters: rewriteStrings(t.parameters, f) };
-}
-
-function rewriteStrings<T>(value: T, f: (t: string) => string): T {
-  if (typeof value === 'string') return f(value) as T;
-  if (Array.isArray(value)) return value.map((v) => rewriteStrings(v, f)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteStrings(v, f)])) as T;
-  return value;
+  return { ...t, name, ...(description === undefined ? {} : { description }), parameters: rewriteValues(t.parameters, f) };
 }
 
 /** An answer's texts the output guardrails see: its text, reasoning and tool-call arguments, in order. */

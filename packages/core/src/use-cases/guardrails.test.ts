@@ -94,7 +94,7 @@ async function drain(parts: AsyncIterable<TextStreamPart>): Promise<{ text: stri
 const request = (text: string, extra: Partial<TextRequest> = {}): TextRequest => ({ model: 'm', messages: [user(text)], ...extra });
 
 describe('input guardrails on a text call', () => {
-  it('masks an e-mail address before the upstream sees it, drops the native body and records the hit', async () => {
+  it('masks an e-mail address before the upstream sees it, drops a native body it cannot rewrite and records the hit', async () => {
     const t = setup([{ id: 'pii', type: 'pii', mode: 'mask' }], ['ok']);
     const native = { dialect: 'openai-chat', body: { messages: [{ role: 'user', content: 'mail bob@example.com' }] }, headers: {} };
     await t.generate(request('mail bob@example.com please', { native } as Partial<TextRequest>));
@@ -103,6 +103,51 @@ describe('input guardrails on a text call', () => {
     expect(t.seen[0]!.native).toBeUndefined();
     expect(t.rows[0]!.guardrails).toEqual([{ guardrail: 'pii', mode: 'mask', phase: 'input', action: 'masked' }]);
     expect(t.hits).toHaveLength(1);
+  });
+
+  it('rewrites the masked texts inside the native body, which keeps everything else (cache_control)', async () => {
+    const t = setup([{ id: 'pii', type: 'pii', mode: 'mask', on: 'both' }], ['ok']);
+    const cache = { type: 'ephemeral' };
+    const body = {
+      system: [{ type: 'text', text: 'be brief', cache_control: cache }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'mail bob@example.com', cache_control: cache }] }],
+    };
+    const native = { dialect: 'anthropic-messages', body };
+    await t.generate(request('mail bob@example.com', { system: 'be brief', native }));
+    expect(t.seen[0]!.native).toEqual({
+      dialect: 'anthropic-messages',
+      body: { ...body, messages: [{ role: 'user', content: [{ type: 'text', text: 'mail [EMAIL]', cache_control: cache }] }] },
+    });
+    expect(t.seen[0]!.messages[0]).toEqual(user('mail [EMAIL]'));
+    expect(native.body.messages[0]!.content[0]!.text).toBe('mail bob@example.com'); // the client's body is not mutated
+  });
+
+  it('drops the native body when a changed text is not a whole string of it (tool-call arguments)', async () => {
+    const t = setup([{ id: 'pii', type: 'pii', mode: 'mask' }], ['ok']);
+    const body = {
+      messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: { to: 'bob@example.com' } }] }],
+    };
+    const messages: TextRequest['messages'] = [
+      { role: 'assistant', content: [{ type: 'tool-call', id: 't', name: 'f', arguments: '{"to":"bob@example.com"}' }] },
+    ];
+    await t.generate({ model: 'm', messages, native: { dialect: 'anthropic-messages', body } });
+    expect(t.seen[0]!.native).toBeUndefined();
+    expect(JSON.stringify(t.seen[0])).not.toContain('bob@example.com');
+  });
+
+  it("under output guardrails the native request goes upstream, but the upstream's own stream events are not relayed", async () => {
+    const event: TextStreamPart = {
+      type: 'native-event',
+      dialect: 'openai-responses',
+      event: 'response.output_text.delta',
+      data: { delta: 'forbidden' },
+    };
+    const t = setup([{ id: 'words', type: 'regex', on: 'output', patterns: ['forbidden'] }], [event, 'fine']);
+    const native = { dialect: 'openai-responses', body: { input: 'hi' } };
+    const parts: TextStreamPart[] = [];
+    for await (const p of t.stream(request('hi', { native }))) parts.push(p);
+    expect(t.seen[0]!.native).toEqual(native);
+    expect(parts.map((p) => p.type)).toEqual(['text-delta', 'finish']);
   });
 
   it('blocks with guardrail_blocked naming the guardrail, never the matched text, and nothing reaches the upstream', async () => {
