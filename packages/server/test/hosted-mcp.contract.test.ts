@@ -8,7 +8,7 @@
 import request from 'supertest';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '@gateway/testkit';
 import { gatewayOver, modelOf } from './reliability/support/gateway-over';
-import { BETA_KEY, type TestGateway } from './support/test-gateway';
+import { BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 const ECHO_ONLY_KEY = 'sk-mcp-echo-only-key-0003';
 const CLIENT_SECRET = 'client-mcp-secret-never-forwarded';
@@ -212,5 +212,114 @@ describe('Anthropic mcp_servers, on a fake Anthropic upstream and on the simulat
     });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('mcp_servers');
+  });
+});
+
+/** Raw SSE text → events. */
+function events(text: string): Array<{ event: string | undefined; data: any }> {
+  return text
+    .split('\n\n')
+    .filter((m) => m.trim())
+    .map((m) => {
+      const event = /^event: (.+)$/m.exec(m)?.[1];
+      const data = /^data: (.+)$/m.exec(m)?.[1];
+      return { event, data: data === undefined ? undefined : JSON.parse(data) };
+    });
+}
+
+describe('streamed', () => {
+  it("Responses: OpenAI's MCP events before the message's, and the completed response carries the items", async () => {
+    const res = await responses({ model: 'sim-chat', input: askWeather, tools: [simTool()], stream: true }).buffer(true);
+    expect(res.status).toBe(200);
+    const evs = events(res.text);
+    const types = evs.map((e) => e.data.type);
+    const mcpTypes = types.filter((t) => t.includes('mcp'));
+    expect(mcpTypes).toEqual([
+      'response.mcp_list_tools.in_progress',
+      'response.mcp_list_tools.completed',
+      'response.mcp_call.in_progress',
+      'response.mcp_call_arguments.delta',
+      'response.mcp_call_arguments.done',
+      'response.mcp_call.completed',
+    ]);
+    expect(types.indexOf('response.mcp_call.completed')).toBeLessThan(types.indexOf('response.output_text.delta'));
+    const added = evs.filter((e) => e.data.type === 'response.output_item.added').map((e) => [e.data.output_index, e.data.item.type]);
+    expect(added).toEqual([
+      [0, 'mcp_list_tools'],
+      [1, 'mcp_call'],
+      [2, 'message'],
+    ]);
+    const seq = evs.map((e) => e.data.sequence_number);
+    expect(seq).toEqual(seq.map((_, i) => i));
+    const completed = evs.at(-1)!.data;
+    expect(completed.type).toBe('response.completed');
+    const [list, call, message] = completed.response.output;
+    expect(list.type).toBe('mcp_list_tools');
+    expect(call).toMatchObject({ type: 'mcp_call', name: 'get_weather', status: 'completed' });
+    expect(message.content[0].text).toContain(call.output);
+    // stored as streamed
+    const stored = await request(gw.url).get(`/v1/responses/${completed.response.id}`).set('Authorization', `Bearer ${BETA_KEY}`);
+    expect(stored.body.output.map((o: { type: string }) => o.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+  });
+
+  it('Messages on a fake Anthropic upstream: mcp_tool_use (input as input_json_delta) and mcp_tool_result blocks, then the text', async () => {
+    anthropic.setDefault({ reply: weatherClaude });
+    const res = await messages({
+      model: modelOf('claude'),
+      stream: true,
+      messages: [{ role: 'user', content: 'Weather in Lisbon? Use get_weather.' }],
+      mcp_servers: [{ type: 'url', url: 'https://x.example/mcp', name: 'sim' }],
+    }).buffer(true);
+    expect(res.status).toBe(200);
+    const evs = events(res.text);
+    const starts = evs.filter((e) => e.event === 'content_block_start').map((e) => [e.data.index, e.data.content_block.type]);
+    expect(starts).toEqual([
+      [0, 'mcp_tool_use'],
+      [1, 'mcp_tool_result'],
+      [2, 'text'],
+    ]);
+    const json = evs
+      .filter((e) => e.event === 'content_block_delta' && e.data.index === 0)
+      .map((e) => e.data.delta.partial_json)
+      .join('');
+    expect(JSON.parse(json)).toEqual({ city: 'Lisbon' });
+    const result = evs.find((e) => e.event === 'content_block_start' && e.data.index === 1)!.data.content_block;
+    const text = evs
+      .filter((e) => e.event === 'content_block_delta' && e.data.index === 2)
+      .map((e) => e.data.delta.text)
+      .join('');
+    expect(text).toBe(`Claude says: ${result.content[0].text}`);
+    expect(evs.filter((e) => e.event === 'message_start')).toHaveLength(1);
+    const delta = evs.find((e) => e.event === 'message_delta')!.data;
+    expect(delta.delta.stop_reason).toBe('end_turn');
+    expect(delta.usage).toMatchObject({ input_tokens: 22, output_tokens: 14 });
+    expect(evs.at(-1)!.event).toBe('message_stop');
+  });
+});
+
+describe('each model round is a whole text call', () => {
+  it("input guardrails read the tool results a later round sends (a pattern only the tool's answer has is blocked)", async () => {
+    const GUARDED = 'sk-mcp-guarded-key-0004';
+    const base = testConfigFile();
+    const guarded = await startTestGateway({
+      config: testConfigFile({
+        guardrails: [{ id: 'no-temperatures', type: 'regex', patterns: ['°C'], on: 'input' }],
+        keys: [...(base.keys ?? []), { key: GUARDED, account: 'delta', group: 'vip', guardrails: ['no-temperatures'] }],
+      }),
+    });
+    try {
+      const res = await request(guarded.url)
+        .post('/v1/responses')
+        .set('Authorization', `Bearer ${GUARDED}`)
+        .send({ model: 'sim-chat', input: askWeather, tools: [simTool()] });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('guardrail_blocked');
+      await guarded.usage.flush();
+      const rows = await guarded.db.knex('usage_log').where({ request_id: res.headers['x-request-id'] });
+      // the first round ran and the tool was called; the second round was refused at its input
+      expect(rows.map((r) => r.model).sort()).toEqual(expect.arrayContaining(['sim-chat', 'sim__get_weather']));
+    } finally {
+      await guarded.stop();
+    }
   });
 });

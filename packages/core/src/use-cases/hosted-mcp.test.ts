@@ -81,6 +81,23 @@ describe('HostedMcp loop', () => {
     expect(rows).toEqual([expect.objectContaining({ model: 'wx__get_weather', provider: 'wx', status: 'ok' })]);
   });
 
+  it('each round goes past the response cache; only the first round answers the header callbacks', async () => {
+    const { hosted } = setup();
+    const m = model();
+    const metas: TextCallMeta[] = [];
+    const onWarnings = () => {};
+    const loop = hosted.plan(who, ask([declared()]), { ...meta(), onWarnings })!;
+    await loop.generate((r, roundMeta) => {
+      metas.push(roundMeta);
+      return m.round(r);
+    });
+    expect(metas.map((x) => x.cacheControl)).toEqual([
+      { noCache: true, noStore: true },
+      { noCache: true, noStore: true },
+    ]);
+    expect(metas.map((x) => x.onWarnings)).toEqual([onWarnings, undefined]);
+  });
+
   it('names a server by URL; an unknown server is no loop at all', async () => {
     const { hosted } = setup();
     expect(hosted.plan(who, ask([declared({ label: 'other', url: 'https://wx.example.com/mcp' })]), meta())).toBeDefined();
