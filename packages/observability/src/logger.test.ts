@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -22,6 +23,17 @@ describe('logger', () => {
     createLogger('info', { stream }).info('store ready', { ms: 12 });
     await flushed();
     expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 'info', message: 'store ready', ms: 12 })]);
+  });
+
+  it('queues no immediate per line (issue 40: the request line is one per request)', async () => {
+    const { lines, stream } = sink();
+    const logger = createLogger('info', { stream });
+    let immediates = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'Immediate' && immediates++) }).enable();
+    for (let i = 0; i < 50; i++) logger.info('request', { i });
+    hook.disable();
+    await flushed();
+    expect({ lines: lines.length, immediates }).toEqual({ lines: 50, immediates: 0 });
   });
 
   it('stamps each line with an ISO time, and still writes one JSON line for a value JSON.stringify refuses', async () => {

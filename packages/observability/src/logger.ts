@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { Writable } from 'node:stream';
 import { format as formatText } from 'node:util';
 import winston from 'winston';
+import Transport from 'winston-transport';
 
 export type Logger = winston.Logger;
 
@@ -77,13 +78,28 @@ function sharedStdout(): BatchedStdout {
   return stdoutLines;
 }
 
+/**
+ * Writes each formatted line to its stream. winston's own Stream transport also queues an immediate per line (to
+ * emit `logged`, which nothing here listens for): one per request for the request line.
+ */
+class LineTransport extends Transport {
+  constructor(private readonly out: NodeJS.WritableStream) {
+    super();
+  }
+
+  override log(info: Record<string | symbol, unknown>, next: () => void): void {
+    this.out.write(`${String(info[MESSAGE])}\n`);
+    next();
+  }
+}
+
 /** One JSON object a line. Callers log ids, counts and timings: never keys, prompts or media bytes. */
 export function createLogger(level?: string, opts: Omit<LoggerOptions, 'level'> = {}): Logger {
   const fmt = opts.format ?? 'json';
   return winston.createLogger({
     level: level ?? 'info',
     format: fmt === 'pretty' ? pretty : jsonLine(),
-    transports: [new winston.transports.Stream({ stream: opts.stream ?? sharedStdout() })],
+    transports: [new LineTransport(opts.stream ?? sharedStdout())],
     // WORKERS=N: the workers share stdout, so each line says which process wrote it
     defaultMeta: cluster.isWorker ? { pid: process.pid } : undefined,
   });

@@ -118,7 +118,7 @@ export function observeRequests(
         } else logger.info('request', fields);
       };
       // a failure to observe (a metric, the log) is logged, never an unhandled rejection that ends the process
-      setImmediate(
+      afterThisTurn(
         () => void observe().catch((e: unknown) => logger.error('request observation failed', { requestId: id, error: String(e) })),
       );
     });
@@ -140,4 +140,18 @@ function requestedModel(req: Request, path: string): string | undefined {
   const body = req.body as { model?: unknown } | undefined;
   const named = typeof body?.model === 'string' ? body.model : /\/models\/([^/:]+)/.exec(path)?.[1];
   return named ? named.slice(0, 200) : undefined;
+}
+
+/**
+ * Runs `fn` in the check phase after this event-loop turn, like setImmediate, but every call of one turn shares one
+ * immediate (under load one turn ends many requests): what one turn queued runs in order; what they queue runs next.
+ */
+let queued: Array<() => void> = [];
+function afterThisTurn(fn: () => void): void {
+  if (queued.push(fn) > 1) return;
+  setImmediate(() => {
+    const now = queued;
+    queued = [];
+    for (const f of now) f();
+  });
 }
