@@ -16,8 +16,8 @@ import {
   type Group,
   type ModelSpec,
 } from '@gateway/core';
-import { dataDirHolder, DataDirLockedError, KnexResponseCacheStore, openDatabase } from '@gateway/store-postgres';
-import { openRepositories, type Repositories } from './repositories';
+import { dataDirHolder, DataDirLockedError, openDatabase } from '@gateway/store-postgres';
+import { openRepositories, responseCacheInDatabase, type Repositories } from './repositories';
 import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
 import { adminApiAt, serveAdminLocally } from './admin/admin-api';
 import { ConfigRuntime } from './admin/config-runtime';
@@ -70,9 +70,7 @@ async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminApi)
     // no key cache: the CLI's process reads each key once
     const stores = openRepositories(db.knex, { ...env, keyCacheTtlMs: 0 }, { clock: () => new Date() });
     const cache =
-      command === 'cache:purge'
-        ? await openCliResponseCache(env, createLogger('error'), (maxBytes) => new KnexResponseCacheStore(db.knex, { maxBytes }))
-        : undefined;
+      command === 'cache:purge' ? await openCliResponseCache(env, createLogger('error'), responseCacheInDatabase(db.knex)) : undefined;
     const local = await serveAdminLocally({
       ...(isCatalogueCommand(command) ? await catalogueAdmin(stores, env) : await accountAdmin(stores, env)),
       responseCachePurge: responseCachePurgeFor(cache?.cache, stores.audit),

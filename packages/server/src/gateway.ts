@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { AllAccountTasks, Billing, DelegatedKeys } from '@gateway/core';
 import { budgetHeaders, mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
-import { KnexResponseCacheStore, type Database } from '@gateway/store-postgres';
+import type { Database } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
@@ -24,6 +24,7 @@ import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
 import { wireFiles } from './wiring/files';
 import { wireMcp } from './wiring/mcp';
+import { mcpOAuthRouter } from './wiring/mcp-oauth';
 import { wireBatches } from './wiring/batches';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
@@ -37,7 +38,7 @@ import { readinessCheck } from './readiness';
 import { routeFormats } from './route-formats';
 import { GATEWAY_ROUTE_DOCS } from './openapi';
 import { checkStartupEnv } from './startup-checks';
-import { openRepositories, openUsageLog, type Repositories, type UsageLogStore } from './repositories';
+import { openRepositories, openUsageLog, responseCacheInDatabase, type Repositories, type UsageLogStore } from './repositories';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { admissionPolicies, type Admission } from './wiring/admission';
 import { gatewayLifecycle } from './gateway-lifecycle';
@@ -121,7 +122,7 @@ export async function createGateway(env: GatewayEnv, overrides: GatewayOverrides
       {
         maxBytes: env.responseCacheMaxBytes,
         redis: infra.redis,
-        database: (maxBytes) => new KnexResponseCacheStore(db.knex, { maxBytes }),
+        database: responseCacheInDatabase(db.knex),
       },
       metrics.responseCacheObserver(),
     ),
@@ -261,6 +262,8 @@ function requestPipeline(
     streamAdmission(admission.streamSlots, rendererForUnroutedPath),
     budgetHeaders,
     streamShutdown.middleware(),
+    // before the routes: its metadata, and the challenge a refused /mcp request carries (off unless `mcpOAuth`)
+    mcpOAuthRouter(ctx.config.mcp, publicBaseUrlFor(ctx.env)),
     ...wireRouters(areas.services, ctx.authenticate),
     ...areas.all.flatMap((a) => a.routers ?? []),
   ];

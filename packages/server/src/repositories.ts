@@ -12,6 +12,7 @@ import {
   KnexKeyRepository,
   KnexMcpServerStore,
   KnexQuotaRepository,
+  KnexResponseCacheStore,
   KnexResponseStore,
   KnexSsoSessions,
   KnexTaskStatistics,
@@ -118,3 +119,9 @@ export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger)
 
 /** CONTENT_STORE=postgres: videos and thumbnails in the gateway's own database. */
 export const contentStoreInDatabase = (knex: Knex): ContentStore => new KnexContentStore(knex);
+
+/** The response cache's entries in the store (docs/cache.md), evicted oldest first past `maxBytes`. */
+export const responseCacheInDatabase =
+  (knex: Knex) =>
+  (maxBytes: number): KnexResponseCacheStore =>
+    new KnexResponseCacheStore(knex, { maxBytes });

@@ -163,3 +163,14 @@ describe('registry rule', () => {
     expect(violations).toEqual([]);
   });
 });
+
+describe('the composition root builds stores in one place', () => {
+  it('no file of packages/server/src but repositories.ts imports a Knex* class (issue 35)', () => {
+    const root = path.join(PACKAGES, 'server/src');
+    const offenders = sourceFiles(root).filter((f) => {
+      if (path.relative(root, f) === 'repositories.ts') return false;
+      return /import\s*{[^}]*\bKnex[A-Z]\w*[^}]*}\s*from\s*'@gateway\/store-postgres'/s.test(readFileSync(f, 'utf8'));
+    });
+    expect(offenders.map((f) => path.relative(root, f))).toEqual([]);
+  });
+});
