@@ -72,6 +72,29 @@ describeOnTestDatabases((target) => {
       expect(JSON.stringify(rows)).not.toContain('sk-literal-file-key');
     });
 
+    it('audits a change of the file guardrails (guardrails.import, before and after), even when the catalogue is unchanged', async () => {
+      const store = new KnexConfigStore(db.knex);
+      const source = '/etc/gateway.json';
+      const mask = { definitions: [{ id: 'pii', type: 'pii', mode: 'mask' }], groups: { default: ['pii'] } };
+      const block = { definitions: [{ id: 'pii', type: 'pii', mode: 'block' }], groups: { default: ['pii'] } };
+      await store.importFile({ entries: file(), settings, source, guardrails: mask });
+      await store.importFile({ entries: file(), settings, source, guardrails: mask }); // nothing changed: no record
+      await store.importFile({ entries: file(), settings, source, guardrails: block }); // the guardrails alone changed
+      await store.importFile({ entries: file('Renamed'), settings, source, guardrails: block }); // the catalogue alone changed
+      const rows = await db.knex('audit_log').orderBy('seq').select('actor_type', 'actor_id', 'action', 'target_id', 'before', 'after');
+      const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+      expect(rows.map((r) => [r.actor_type, r.actor_id, r.action, r.target_id])).toEqual([
+        ['config_file', source, 'guardrails.import', 'guardrails'],
+        ['config_file', source, 'config.import', 'catalogue'],
+        ['config_file', source, 'guardrails.import', 'guardrails'],
+        ['config_file', source, 'config.import', 'catalogue'],
+      ]);
+      expect([parse(rows[0].before), parse(rows[0].after)]).toEqual([null, mask]);
+      expect([parse(rows[2].before), parse(rows[2].after)]).toEqual([mask, block]);
+      expect(parse(rows[3].before).settings).toEqual(settings); // the import's own record keeps to the catalogue settings
+      expect((await store.state()).version).toBe(2); // a change of guardrails alone does not replace the catalogue
+    });
+
     it('stores a literal file key as the marker; every instance reading the file keeps it in memory, imported or not', async () => {
       await new KnexConfigStore(db.knex).importFile({ entries: file(), settings });
       expect(JSON.stringify(await db.knex('config_entries').select())).not.toContain('sk-literal-file-key');

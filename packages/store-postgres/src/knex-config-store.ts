@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { credentialHeaders, mapCredentialHeaders, SecretRequiredError, type CatalogueEntry, type CatalogueEntryKind } from '@gateway/core';
+import {
+  credentialHeaders,
+  mapCredentialHeaders,
+  SecretRequiredError,
+  type AuditContext,
+  type CatalogueEntry,
+  type CatalogueEntryKind,
+} from '@gateway/core';
 import { canonicalJson, catalogueDiff, sha256Hex, type CatalogueRow } from './config-import-diff';
 import { isSealed, seal, unseal } from './secret-box';
 import { writeAuditRecord } from './knex-audited-changes';
@@ -15,6 +22,11 @@ export const FILE_KEY_MARKER = '(config file)';
 export interface CatalogueSettings {
   limits?: Record<string, unknown>;
   circuitBreaker?: Record<string, unknown>;
+  /**
+   * The file's guardrails as last imported (opaque to the store), kept only to audit a change: each instance runs its
+   * own file's. Not part of the import's hash, so a change of guardrails alone does not replace the catalogue.
+   */
+  guardrails?: unknown;
 }
 
 /** What a start-up's import did; the counts compare the catalogue served before and after. */
@@ -134,6 +146,8 @@ export class KnexConfigStore {
     settings: CatalogueSettings;
     /** the file's path, the author of the import's audit record */
     source?: string;
+    /** the file's guardrails (definitions and where they run): a change writes a `guardrails.import` audit record */
+    guardrails?: unknown;
   }): Promise<FileImport> {
     const resting = file.entries.map((e) => ({ ...e, body: e.body && this.atRest(e.kind, e.id, e.body, 'file') }));
     // the hash of what the database would hold (a literal key as its marker): nothing stored derives from a secret
@@ -142,6 +156,27 @@ export class KnexConfigStore {
       const current = await trx('config_version').where({ id: 1 }).forUpdate().first();
       const previousHash: string | null = current?.file_hash ?? null;
       const outcome = { hash, previousHash, added: 0, changed: 0, removed: 0, adminEditsReplaced: 0 };
+      const author: AuditContext = { actor: { type: 'config_file', id: file.source ?? '(config file)' }, requestId: null, address: null };
+      const { guardrails: storedGuardrails, ...storedSettings } = json<CatalogueSettings>(current?.settings) ?? {};
+      const guardrails = file.guardrails === undefined ? {} : { guardrails: file.guardrails };
+      if (file.guardrails !== undefined && canonicalJson(storedGuardrails ?? null) !== canonicalJson(file.guardrails)) {
+        await writeAuditRecord(
+          trx,
+          author,
+          {
+            action: 'guardrails.import',
+            target: { type: 'config', id: 'guardrails' },
+            accountId: null,
+            before: storedGuardrails ?? null,
+            after: file.guardrails,
+          },
+          new Date(),
+        );
+        if (previousHash === hash)
+          await trx('config_version')
+            .where({ id: 1 })
+            .update({ settings: JSON.stringify({ ...storedSettings, ...guardrails }) });
+      }
       if (previousHash === hash) return { imported: false, ...outcome };
       const before: Array<CatalogueRow & { source: string }> = (await trx('config_entries').select('kind', 'id', 'body', 'source')).map(
         (r: Record<string, any>) => ({ kind: r.kind, id: r.id, source: r.source, body: json(r.body) }),
@@ -162,19 +197,19 @@ export class KnexConfigStore {
         .update({
           file_hash: hash,
           file_imported_at: trx.fn.now(),
-          settings: JSON.stringify(file.settings),
+          settings: JSON.stringify({ ...file.settings, ...guardrails }),
           version: trx.raw('version + 1'),
         });
       const after = [...resting, ...(keepAdmin ? admin : [])]; // later rows win, as kept admin rows do
       const result = { imported: true, ...outcome, ...catalogueDiff(before, after), adminEditsReplaced: keepAdmin ? 0 : admin.length };
       await writeAuditRecord(
         trx,
-        { actor: { type: 'config_file', id: file.source ?? '(config file)' }, requestId: null, address: null },
+        author,
         {
           action: 'config.import',
           target: { type: 'config', id: 'catalogue' },
           accountId: null,
-          before: { file_hash: previousHash, settings: json(current?.settings) },
+          before: { file_hash: previousHash, settings: current?.settings == null ? null : storedSettings },
           after: {
             file_hash: hash,
             settings: file.settings,

@@ -30,6 +30,12 @@ export function fileEntries(file: GatewayConfigFile): Array<Omit<CatalogueEntry,
 /** The file's settings the database keeps beside the entries. */
 export const fileSettings = (file: GatewayConfigFile): CatalogueSettings => ({ limits: file.limits, circuitBreaker: file.circuitBreaker });
 
+/** The file's guardrails as an import audits them: their definitions and the groups that run them (null: none). */
+function fileGuardrails(file: GatewayConfigFile) {
+  const groups = file.groups.filter((g) => g.guardrails?.length).map((g) => [g.name, g.guardrails]);
+  return file.guardrails?.length || groups.length ? { definitions: file.guardrails ?? [], groups: Object.fromEntries(groups) } : null;
+}
+
 /**
  * Entries and settings back into a config document. Keys, guardrails and the single sign-on mapping always come from this
  * instance's file (keys are bootstrapped into the key store, not the catalogue); settings from the database once a
@@ -105,7 +111,12 @@ export class ConfigRuntime extends CatalogueSync<StoredSettings, GatewayConfig> 
   async bootstrap(): Promise<void> {
     // the file as written: env references are stored as references, never as the values they resolve to
     const written = this.live.written;
-    const r = await this.store.importFile({ entries: fileEntries(written), settings: fileSettings(written), source: this.live.source });
+    const r = await this.store.importFile({
+      entries: fileEntries(written),
+      settings: fileSettings(written),
+      guardrails: fileGuardrails(written),
+      source: this.live.source,
+    });
     const fields = { source: this.live.source, hash: r.hash, previousHash: r.previousHash ?? undefined };
     if (r.imported) {
       const { added, changed, removed, adminEditsReplaced } = r;
