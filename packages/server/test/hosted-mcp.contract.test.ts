@@ -66,7 +66,7 @@ describe('Responses {type:"mcp"} on the simulator', () => {
     expect(res.body.usage.input_tokens).toBeGreaterThan(0);
     expect(JSON.stringify(res.body)).not.toContain(CLIENT_SECRET);
 
-    const rows = await rowsOf(res.headers['x-request-id']);
+    const rows = await rowsOf(String(res.headers['x-request-id']));
     expect(rows.filter((r) => r.model === 'sim__get_weather')).toEqual([
       expect.objectContaining({ provider: 'sim', status: 'ok', format: 'openai-responses' }),
     ]);

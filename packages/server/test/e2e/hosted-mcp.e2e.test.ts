@@ -25,11 +25,12 @@ const sim = { type: 'mcp' as const, server_label: 'sim', server_url: 'https://si
 describe('openai responses.create with a hosted MCP tool', () => {
   it('answers mcp_list_tools, mcp_call and the message; output_text names the weather', async () => {
     const r = await openai.responses.create({ model: 'sim-chat', input: ask, tools: [{ ...sim, require_approval: 'never' }] });
-    const [list, call] = r.output;
-    expect(list!.type).toBe('mcp_list_tools');
-    if (list!.type === 'mcp_list_tools') expect(list.tools.map((t) => t.name)).toContain('get_weather');
-    expect(call!.type).toBe('mcp_call');
-    if (call!.type !== 'mcp_call') return;
+    const list = r.output[0]!;
+    const call = r.output[1]!;
+    expect(list.type).toBe('mcp_list_tools');
+    if (list.type === 'mcp_list_tools') expect(list.tools.map((t) => t.name)).toContain('get_weather');
+    expect(call.type).toBe('mcp_call');
+    if (call.type !== 'mcp_call') return;
     expect(call.name).toBe('get_weather');
     expect(call.output).toMatch(/°C/);
     expect(r.output_text).toContain(call.output!);
