@@ -15,17 +15,26 @@ const CLIENT_SECRET = 'client-mcp-secret-never-forwarded';
 
 let gw: TestGateway;
 let anthropic: FakeUpstream;
+let openai: FakeUpstream;
 beforeAll(async () => {
   anthropic = await startFakeUpstream('anthropic');
-  gw = await gatewayOver([{ id: 'claude', dialect: 'anthropic', url: anthropic.url, apiKey: anthropic.apiKey }], {
-    extraKeys: [{ key: ECHO_ONLY_KEY, account: 'gamma', group: 'vip', mcp: ['sim__echo'] }],
-  });
+  openai = await startFakeUpstream('openai-responses');
+  gw = await gatewayOver(
+    [
+      { id: 'claude', dialect: 'anthropic', url: anthropic.url, apiKey: anthropic.apiKey },
+      { id: 'gpt', dialect: 'openai-responses', url: openai.url, apiKey: openai.apiKey },
+    ],
+    { extraKeys: [{ key: ECHO_ONLY_KEY, account: 'gamma', group: 'vip', mcp: ['sim__echo'] }] },
+  );
 });
 afterAll(async () => {
   await gw.stop();
-  await anthropic.close();
+  await Promise.all([anthropic.close(), openai.close()]);
 });
-beforeEach(() => anthropic.reset());
+beforeEach(() => {
+  anthropic.reset();
+  openai.reset();
+});
 
 const responses = (body: object, key = BETA_KEY) => request(gw.url).post('/v1/responses').set('Authorization', `Bearer ${key}`).send(body);
 const messages = (body: object, beta = 'mcp-client-2025-04-04') =>
@@ -108,6 +117,24 @@ describe('Responses {type:"mcp"} on the simulator', () => {
     const denied = await answer(false);
     expect(denied.body.output.some((o: { type: string }) => o.type === 'mcp_call')).toBe(false);
     expect(denied.body.output.at(-1).content[0].text).toContain('denied this call: not now');
+  });
+
+  it('on an OpenAI Responses upstream (which runs hosted MCP itself) a registered server is still run here', async () => {
+    openai.setDefault({
+      reply: (req) =>
+        req.rawBody.includes('function_call_output')
+          ? { text: 'done with the weather' }
+          : { toolCalls: [{ name: 'sim__get_weather', arguments: { city: 'Oslo' } }] },
+    });
+    const res = await responses({ model: modelOf('gpt'), input: askWeather, tools: [simTool()] });
+    expect(res.status).toBe(200);
+    expect(res.body.output.map((o: { type: string }) => o.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+    expect(res.body.output[1]).toMatchObject({ name: 'get_weather', output: expect.stringMatching(/^Oslo: /) });
+    expect(openai.requests).toHaveLength(2);
+    for (const sent of openai.requests) {
+      expect(sent.rawBody).not.toContain(CLIENT_SECRET);
+      expect(sent.body.tools.map((t: { type: string }) => t.type)).toEqual(['function', 'function', 'function']);
+    }
   });
 
   it('a server_label the gateway has not registered keeps the hosted-tools rule (dropped, named in the warning)', async () => {
