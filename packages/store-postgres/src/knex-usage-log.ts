@@ -61,7 +61,9 @@ export class KnexUsageLog implements UsageLog {
     private readonly db: Knex,
     private readonly opts: UsageLogOptions = {},
   ) {
-    this.spool = opts.spoolDir ? new UsageSpool(opts.spoolDir, opts.spoolLeaseMs) : undefined;
+    this.spool = opts.spoolDir
+      ? new UsageSpool(opts.spoolDir, opts.spoolLeaseMs, (e) => (e ? this.spoolFailed(e) : (this.spoolBroken = false)))
+      : undefined;
     this.retryMs = opts.retryMs ?? 1000;
   }
 
@@ -93,12 +95,17 @@ export class KnexUsageLog implements UsageLog {
     if (!this.spool) return;
     try {
       if (entry) this.spool.append(entry);
-      if (sync) this.spool.sync();
+      if (!sync) return;
+      this.spool.sync();
       this.spoolBroken = false;
     } catch (e) {
-      if (!this.spoolBroken) this.opts.onSpoolError?.(e);
-      this.spoolBroken = true;
+      this.spoolFailed(e);
     }
+  }
+
+  private spoolFailed(e: unknown): void {
+    if (!this.spoolBroken) this.opts.onSpoolError?.(e);
+    this.spoolBroken = true;
   }
 
   flush(): Promise<void> {

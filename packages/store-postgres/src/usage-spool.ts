@@ -12,12 +12,24 @@ const NAME = /^(\d{15})-(\d+)-([0-9a-f]+)-([\w.]+)\.jsonl$/;
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
+/** Spools with lines queued: written when the process exits before their turn ends. */
+const live = new Set<UsageSpool>();
+process.on('exit', () => {
+  for (const spool of live)
+    try {
+      spool.write();
+    } catch {
+      // exiting: nothing left to tell
+    }
+});
+
 /** How long a lease outlives its last renewal: longer than any stall of a live process's event loop. */
 export const SPOOL_LEASE_MS = 60_000;
 
 /**
  * The usage log's write-ahead spool under DATA_DIR/usage-spool: every usage row is appended to this process's current
- * segment (one write, so a SIGKILL loses nothing the kernel was given) before it is buffered for the database; a
+ * segment (the rows of one event-loop turn in one write at its end, so a SIGKILL loses at most that turn's; a priced
+ * stream's pending row at once, synced) as it is buffered for the database; a
  * segment is closed at each flush (synced in the background) and deleted once all its rows are in the database. Directory 0700,
  * files 0600. Segments of a process that is provably gone (killed, or stopped past its grace period: see SpoolLease)
  * are claimed by rename, so two live processes never replay the same one, nor one the other's live segment.
@@ -29,28 +41,56 @@ export class UsageSpool {
   private seq = 0;
   private fd: number | null = null;
   private current: string | null = null;
+  /** lines appended this turn, not yet written */
+  private queued: string[] = [];
 
   constructor(
     readonly dir: string,
     leaseMs = SPOOL_LEASE_MS,
+    /** told after each turn's write: the error of one that failed (a full or read-only disk), or nothing */
+    private readonly onTurnWritten?: (e?: unknown) => void,
   ) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(dir, 0o700);
     this.lease = new SpoolLease(dir, this.token, leaseMs);
   }
 
-  /** Appends one entry to the current segment (opened on first use, under this process's lease). */
+  /**
+   * Queues one entry for the current segment: the entries of one event-loop turn reach the kernel in one write at
+   * the turn's end (issue 40: one syscall per group, not per row), or at once when `sync`, `rotate` or the process's
+   * exit comes first. A SIGKILL loses at most the entries of the turn it interrupts (docs/reliability.md).
+   */
   append(entry: SpoolEntry): void {
+    if (this.queued.push(`${JSON.stringify(entry)}\n`) > 1) return;
+    live.add(this);
+    setImmediate(() => {
+      try {
+        this.write();
+        this.onTurnWritten?.();
+      } catch (e) {
+        this.onTurnWritten?.(e);
+      }
+    });
+  }
+
+  /** Writes the queued entries to the current segment (opened on first use, under this process's lease). */
+  write(): void {
+    if (!this.queued.length) return;
+    // taken first: lines a failed write could not take are not retried (their rows wait in the caller's memory)
+    const text = this.queued.join('');
+    this.queued = [];
+    live.delete(this);
     if (this.fd === null) {
       this.lease.hold();
       this.current = path.join(this.dir, `${pad(Date.now(), 15)}-${process.pid}-${this.token}-${pad(this.seq++, 8)}.jsonl`);
       this.fd = fs.openSync(this.current, 'a', 0o600);
     }
-    fs.writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    fs.writeSync(this.fd, text);
   }
 
   /** Makes what was appended survive a power cut too (a priced stream's pending row, each closed segment). */
   sync(): void {
+    this.write();
     if (this.fd !== null) fs.fsyncSync(this.fd);
   }
 
@@ -60,6 +100,7 @@ export class UsageSpool {
    * cut, and the close, run on libuv's thread pool, so a flush never blocks the event loop on the disk.
    */
   rotate(): string | null {
+    this.write();
     if (this.fd === null) return null;
     const fd = this.fd;
     fs.fsync(fd, () => fs.close(fd, () => undefined));
