@@ -1,4 +1,5 @@
 import type { Principal } from '../auth';
+import { toGatewayError } from '../errors';
 import type { ModelSpec } from '../catalogue';
 import { textCost } from '../pricing';
 import type { Usage } from '../text';
@@ -24,9 +25,17 @@ export class HitUsage {
     this.record = new UsageRecord(principal, model, meta, deps.now ?? Date.now);
   }
 
-  /** A priced hit is refused like a live call when the caller has no credits left. */
+  /** A priced hit is refused like a live call when the caller has no credits left, and writes its error row as one does. */
   async admit(): Promise<void> {
-    if ((this.record.model.pricing?.cacheHitMultiplier ?? 0) > 0) await this.deps.billing?.precheck(this.record.principal);
+    if ((this.record.model.pricing?.cacheHitMultiplier ?? 0) <= 0) return;
+    try {
+      await this.deps.billing?.precheck(this.record.principal);
+    } catch (e) {
+      const err = toGatewayError(e);
+      this.record.outcome = { status: 'error', httpStatus: err.status, errorCode: err.code };
+      writeWhenDue(this.record.meta, () => this.deps.usage.record({ ...this.record.toRow(), cacheHit: true }));
+      throw err;
+    }
   }
 
   /** A part reached the caller (the first sets the time to first token). */

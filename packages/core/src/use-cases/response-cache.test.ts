@@ -6,6 +6,7 @@ import type { TextModelPort } from '../ports/text-model.port';
 import type { UsageRow } from '../ports/usage-log.port';
 import type { CacheConfig, CacheStatus } from '../response-cache';
 import type { TextRequest, TextStreamPart } from '../text';
+import type { Billing } from './billing';
 import { ResponseCache } from './response-cache';
 import { TextGeneration, type TextCallMeta } from './text-generation';
 
@@ -50,7 +51,7 @@ function countingPort() {
   return { port, state };
 }
 
-function setup(cache: CacheConfig = { ttlSeconds: 60 }, pricing?: ModelSpec['pricing']) {
+function setup(cache: CacheConfig = { ttlSeconds: 60 }, pricing?: ModelSpec['pricing'], billing?: Billing) {
   const { port, state } = countingPort();
   const rows: UsageRow[] = [];
   const catalogue = new ModelCatalogue(
@@ -64,7 +65,8 @@ function setup(cache: CacheConfig = { ttlSeconds: 60 }, pricing?: ModelSpec['pri
     providers: { text: () => port },
     usage: usageLog,
     random: () => 0,
-    responseCache: new ResponseCache({ store, catalogue, usage: usageLog }),
+    ...(billing ? { billing } : {}),
+    responseCache: new ResponseCache({ store, catalogue, usage: usageLog, ...(billing ? { billing } : {}) }),
   });
   return { text, state, rows, store };
 }
@@ -201,6 +203,38 @@ describe('response cache around text generation', () => {
     expect(rows.map((r) => [r.cacheHit ?? false, r.credits])).toEqual([
       [false, 0.02],
       [true, 0.01],
+    ]);
+  });
+
+  it('a priced hit refused for lack of credits writes its error row, as a refused live call does', async () => {
+    const account = { broke: false };
+    const refusal = new GatewayError('quota_exhausted', 'No credits left.', { code: 'insufficient_credits' });
+    const billing = {
+      precheck: async () => {
+        if (account.broke) throw refusal;
+      },
+      settle: async () => {},
+    } as unknown as Billing;
+    const pricing = { inputPerMillionTokens: 10, outputPerMillionTokens: 20, cacheHitMultiplier: 0.5 };
+    const { text, rows, state } = setup({ ttlSeconds: 60 }, pricing, billing);
+    await text.generate(alice, request, meta().meta);
+    account.broke = true;
+    for (const call of [() => text.generate(alice, request, meta().meta), () => drain(text.stream(alice, request, meta().meta))])
+      await expect(call()).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(state.calls).toBe(1);
+    expect(rows.slice(1)).toEqual([
+      expect.objectContaining({
+        cacheHit: true,
+        status: 'error',
+        httpStatus: refusal.status,
+        errorCode: 'insufficient_credits',
+      }),
+      expect.objectContaining({
+        cacheHit: true,
+        status: 'error',
+        httpStatus: refusal.status,
+        errorCode: 'insufficient_credits',
+      }),
     ]);
   });
 
