@@ -68,5 +68,7 @@ export function sendError(res: Response, e: unknown, render: ErrorRenderer): voi
   // the openai and Anthropic SDKs honour this header over their status-based retry (5xx, 409, 429)
   if (!err.retryable) res.setHeader('x-should-retry', 'false');
   if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(0, Math.ceil(err.retryAfterSeconds))));
+  // a route that names how to authenticate (the MCP endpoint's OAuth option) says it on a refused credential
+  if (status === 401 && typeof res.locals.authChallenge === 'string') res.setHeader('WWW-Authenticate', res.locals.authChallenge);
   res.status(status).json(body);
 }

@@ -27,6 +27,13 @@ export interface McpConfig {
   groups: Record<string, McpAllowList>;
   /** WEBHOOK_ALLOWED_HOSTS: where a private or loopback MCP URL may point */
   allowedHosts: string[];
+  /** `mcpOAuth`: the OAuth 2.1 option of POST /mcp (wire-mcp's mcp-oauth.ts); undefined = off */
+  oauth: McpOAuthConfig | undefined;
+}
+
+/** `mcpOAuth`: the authorization servers whose tokens a client is told to bring (RFC 9728 metadata). */
+export interface McpOAuthConfig {
+  authorizationServers: string[];
 }
 
 /** The in-process simulator server's URL (the zero-config start's `sim`). */
@@ -45,6 +52,16 @@ export const MCP_SERVER_SCHEMA = {
   },
 } as const;
 
+/** `mcpOAuth` (config.schema.ts): each authorization server an issuer identifier, https, no query or fragment. */
+export const MCP_OAUTH_SCHEMA = {
+  type: 'object',
+  required: ['authorizationServers'],
+  additionalProperties: false,
+  properties: {
+    authorizationServers: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 2048 } },
+  },
+} as const;
+
 /** `mcp` on a group and a key (config.schema.ts). */
 export const MCP_LIST_SCHEMA = { type: 'array', maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 200 } } as const;
 
@@ -52,6 +69,7 @@ type Fail = (field: string, problem: string) => never;
 
 interface McpSections {
   mcpServers?: McpServerConfig[];
+  mcpOAuth?: McpOAuthConfig;
   groups: Array<{ name: string; mcp?: string[] }>;
   keys?: Array<{ group: string; mcp?: string[] }>;
 }
@@ -124,5 +142,18 @@ export function checkMcpConfig(
     const wider = k.mcp ? widerMcpEntries(k.mcp, groups[k.group]) : [];
     if (wider.length) fail(`keys.${i}.mcp`, `${JSON.stringify(wider)} is wider than group "${k.group}" allows`);
   });
-  return { servers, groups, allowedHosts };
+  return { servers, groups, allowedHosts, oauth: file.mcpOAuth && checkOAuth(file.mcpOAuth, fail) };
+}
+
+/** An authorization server is an issuer identifier (RFC 8414): an https URL without query or fragment. */
+function checkOAuth(oauth: McpOAuthConfig, fail: Fail): McpOAuthConfig {
+  oauth.authorizationServers.forEach((raw, i) => {
+    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    if (!url || url.protocol !== 'https:' || url.search || url.hash || url.username || url.password)
+      fail(
+        `mcpOAuth.authorizationServers.${i}`,
+        `${JSON.stringify(raw)} is not an issuer URL (https, without query, fragment or credentials)`,
+      );
+  });
+  return { authorizationServers: [...oauth.authorizationServers] };
 }

@@ -1,6 +1,6 @@
 import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES, MODEL_KINDS } from '@gateway/core';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
-import { MCP_LIST_SCHEMA, MCP_SERVER_SCHEMA } from './config-mcp';
+import { MCP_LIST_SCHEMA, MCP_OAUTH_SCHEMA, MCP_SERVER_SCHEMA } from './config-mcp';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
 
@@ -181,6 +181,7 @@ export const configSchema = {
       concurrentStreamsPerKey: { type: 'integer', minimum: 0 },
     }),
     mcpServers: { type: 'array', items: MCP_SERVER_SCHEMA },
+    mcpOAuth: MCP_OAUTH_SCHEMA,
     sso: {
       type: 'object',
       required: ['roles'],

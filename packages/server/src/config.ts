@@ -24,7 +24,7 @@ import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
 import type { ProviderType } from './provider-table';
 import { shortConfigKey } from './config-keys';
-import { checkMcpConfig, type McpConfig, type McpServerConfig } from './config-mcp';
+import { checkMcpConfig, type McpConfig, type McpOAuthConfig, type McpServerConfig } from './config-mcp';
 
 /** One `providers[]` entry: what every provider factory takes, plus its id and type. */
 export interface ProviderConfig extends ProviderEntry {
@@ -67,6 +67,8 @@ export interface GatewayConfigFile {
   guardrails?: GuardrailSpec[];
   /** upstream MCP servers behind POST /mcp (docs/mcp.md) */
   mcpServers?: McpServerConfig[];
+  /** the OAuth 2.1 option of POST /mcp (docs/mcp.md); absent = off */
+  mcpOAuth?: McpOAuthConfig;
   limits?: { maxActiveTasksPerAccount?: number; requestsPerMinutePerKey?: number; concurrentStreamsPerKey?: number };
   /** per-deployment circuit breaker thresholds (docs/routing.md); unset fields keep the defaults */
   circuitBreaker?: Partial<CircuitBreakerOptions>;

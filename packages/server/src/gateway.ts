@@ -10,6 +10,7 @@ import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from '@gateway/observability';
 import { CatalogueAdministration, envReferencePolicy, KeyAdministration, McpServerAdministration } from '@gateway/core';
 import { adminKeyGate, selfServiceFormat } from '@gateway/wire-admin';
+import { mcpOAuthChallenge } from '@gateway/wire-mcp';
 import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from './admin/local-credential';
@@ -24,7 +25,6 @@ import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
 import { wireFiles } from './wiring/files';
 import { wireMcp } from './wiring/mcp';
-import { mcpOAuthRouter } from './wiring/mcp-oauth';
 import { wireBatches } from './wiring/batches';
 import { wireText } from './wiring/text';
 import { wireVideo } from './wiring/video';
@@ -262,8 +262,8 @@ function requestPipeline(
     streamAdmission(admission.streamSlots, rendererForUnroutedPath),
     budgetHeaders,
     streamShutdown.middleware(),
-    // before the routes: its metadata, and the challenge a refused /mcp request carries (off unless `mcpOAuth`)
-    mcpOAuthRouter(ctx.config.mcp, publicBaseUrlFor(ctx.env)),
+    // before the routes: the challenge a refused MCP request carries (off unless `mcpOAuth`)
+    mcpOAuthChallenge(areas.services.mcpOAuth),
     ...wireRouters(areas.services, ctx.authenticate),
     ...areas.all.flatMap((a) => a.routers ?? []),
   ];

@@ -4,8 +4,9 @@ import { jsonBody, routeOf, type WireFormat } from '@gateway/http-kit';
 import { mcpErrorShape, RPC, rpcError } from './json-rpc';
 import { dispatch, initializeResult, isModernMessage, readRequest } from './mcp-dispatch';
 import { EndedSessions, newSessionId, sessionBelongsTo } from './mcp-session';
+import { mcpOAuthRoutes, type McpOAuthDeps } from './mcp-oauth';
 
-export interface McpRouterDeps {
+export interface McpRouterDeps extends McpOAuthDeps {
   mcpGateway: McpGateway;
 }
 
@@ -103,7 +104,7 @@ export const mcpRoutes = paths.flatMap((path) => [
 /** The MCP endpoint: one route declaration per method, JSON-RPC errors. */
 export const mcpFormat: WireFormat<McpRouterDeps> = {
   name: 'mcp',
-  routes: mcpRoutes,
+  routes: [...mcpRoutes, ...mcpOAuthRoutes],
   errorShapes: [mcpErrorShape],
   pathClaims: [{ path: '/mcp', shape: 'mcp' }],
 };

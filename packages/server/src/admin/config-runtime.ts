@@ -50,6 +50,7 @@ export function documentOf(
   const doc: GatewayConfigFile = { providers: [], models: [], groups: [], keys: file.keys, sso: file.sso, limits, circuitBreaker };
   if (file.guardrails) doc.guardrails = file.guardrails; // like keys: from this instance's file
   if (file.mcpServers) doc.mcpServers = file.mcpServers; // the MCP servers, like keys: from this instance's file
+  if (file.mcpOAuth) doc.mcpOAuth = file.mcpOAuth;
   for (const e of entries) {
     if (e.body === null) continue;
     (doc[SECTION[e.kind]] as unknown as Array<Record<string, unknown>>).push({ [KEY[e.kind]]: e.id, ...e.body });

@@ -2,6 +2,7 @@ import { GatewayError, McpGateway, type McpUpstreamPort } from '@gateway/core';
 import { McpHttpClient } from '@gateway/provider-kit';
 import { SimulatorMcpServer } from '@gateway/provider-simulator';
 import { BUILTIN_SIMULATOR_URL } from '../config-mcp';
+import { publicBaseUrlFor } from '../public-links';
 import type { AreaWiring, WiringContext } from './context';
 
 /** The MCP endpoint's use case over the configured servers: Streamable HTTP clients, and the simulator in-process. */
@@ -35,5 +36,7 @@ export function wireMcp(ctx: WiringContext) {
   const gateway = new McpGateway({ upstream, usage: ctx.usage, billing: ctx.billing });
   // the live object: a catalogue reload replaces its servers and groups' lists in place (config-runtime.ts)
   gateway.configure(config.mcp);
-  return { services: { mcpGateway: gateway } } satisfies AreaWiring;
+  // the OAuth option's discovery (wire-mcp's mcp-oauth.ts): read live, so a reload keeps what the file says
+  const mcpOAuth = { authorizationServers: () => config.mcp.oauth?.authorizationServers, baseUrl: publicBaseUrlFor(ctx.env) };
+  return { services: { mcpGateway: gateway, mcpOAuth } } satisfies AreaWiring;
 }
