@@ -46,7 +46,8 @@ export interface HostedMcpRequest {
 
 /** What the gateway did with the hosted MCP servers, in order, before the final answer. */
 export type HostedMcpItem =
-  | { type: 'mcp-list-tools'; id: string; server: string; tools: McpTool[] }
+  /** `error`: the server did not answer its listing (none of its tools are offered) */
+  | { type: 'mcp-list-tools'; id: string; server: string; tools: McpTool[]; error?: string }
   | { type: 'mcp-call'; id: string; server: string; name: string; arguments: string; output: string; error: string | null }
   | { type: 'mcp-approval-request'; id: string; server: string; name: string; arguments: string };
 

@@ -81,7 +81,7 @@ export function mcpOutputItem(item: HostedMcpItem): Json {
           input_schema: t.inputSchema,
           annotations: t.annotations ?? null,
         })),
-        error: null,
+        error: item.error ?? null,
       };
     case 'mcp-call':
       return {

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth';
+import { GatewayError } from '../errors';
 import type { HostedMcpServer } from '../hosted-mcp';
 import type { McpUpstreamPort } from '../ports/mcp-upstream.port';
 import type { UsageRow } from '../ports/usage-log.port';
@@ -96,6 +97,23 @@ describe('HostedMcp loop', () => {
       { noCache: true, noStore: true },
     ]);
     expect(metas.map((x) => x.onWarnings)).toEqual([onWarnings, undefined]);
+  });
+
+  it('a server that does not answer its listing offers no tools; its listing item says why', async () => {
+    const rows: UsageRow[] = [];
+    const down: McpUpstreamPort = {
+      listTools: () => Promise.reject(new GatewayError('upstream_unavailable', 'connection refused')),
+      callTool: () => Promise.reject(new GatewayError('upstream_unavailable', 'connection refused')),
+    };
+    const mcp = new McpGateway({ upstream: () => down, usage: { record: (r) => rows.push(r), flush: async () => {} } });
+    mcp.configure({ servers: [{ id: 'wx' }], groups: {} });
+    const m = model();
+    const r = await new HostedMcp({ mcp }).plan(who, ask([declared()]), meta())!.generate(m.round);
+    expect(r.hostedMcp).toEqual([
+      expect.objectContaining({ type: 'mcp-list-tools', tools: [], error: expect.stringContaining('connection refused') }),
+    ]);
+    expect(m.seen[0]!.tools).toBeUndefined();
+    expect(r.content).toEqual([{ type: 'text', text: 'answer: no tool' }]);
   });
 
   it('names a server by URL; an unknown server is no loop at all', async () => {

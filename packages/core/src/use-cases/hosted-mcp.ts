@@ -10,6 +10,7 @@ import {
   type HostedMcpServer,
   type McpApprovalAnswer,
 } from '../hosted-mcp';
+import type { McpTool } from '../mcp/mcp';
 import { qualifiedToolName, splitToolName } from '../mcp/mcp-names';
 import type { AssistantContent, TextRequest, TextResult, TextStreamPart, ToolCallPart, ToolResultPart, Usage } from '../text';
 import { collectStream, emptyUsage } from '../text';
@@ -148,21 +149,32 @@ export class HostedMcpLoop {
     const items: HostedMcpItem[] = [];
     const functions = [];
     for (const { server, serverId } of this.run) {
-      const all = await this.deps.mcp.toolsOf(this.principal, serverId, this.meta);
-      const tools = all.filter(
+      const listed = await this.listed(serverId);
+      const tools = (listed.tools ?? []).filter(
         (t) => (!server.allowedTools || server.allowedTools.includes(t.name)) && !server.excludedTools?.includes(t.name),
       );
-      items.push({ type: 'mcp-list-tools', id: newId('mcpl_', 12), server: server.label, tools });
+      const error = listed.error ? { error: listed.error } : {};
+      items.push({ type: 'mcp-list-tools', id: newId('mcpl_', 12), server: server.label, tools, ...error });
       for (const t of tools) {
         const name = qualifiedToolName(serverId, t.name);
         this.offered.set(name, { server, serverId, tool: t.name });
         functions.push({ name, description: t.description, parameters: t.inputSchema });
       }
     }
-    this.request = { ...this.request, tools: [...(this.request.tools ?? []), ...functions] };
+    if (functions.length) this.request = { ...this.request, tools: [...(this.request.tools ?? []), ...functions] };
     items.push(...(await this.answerApprovals()));
     this.items.push(...items);
     return items;
+  }
+
+  /** A server's tools for the caller; one that does not answer offers none, and its listing says why. */
+  private async listed(serverId: string): Promise<{ tools?: McpTool[]; error?: string }> {
+    try {
+      return { tools: await this.deps.mcp.toolsOf(this.principal, serverId, this.meta) };
+    } catch (e) {
+      if (!isGatewayError(e) || e.code === 'client_closed') throw e;
+      return { error: e.message };
+    }
   }
 
   /** The client's approvals of earlier calls: approved ones run, denied ones tell the model so; then the model goes on. */
