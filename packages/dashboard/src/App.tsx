@@ -19,6 +19,7 @@ import { PlatformTaskPage, PlatformTasks } from './pages/PlatformTasks';
 import { Models } from './pages/Models';
 import { Audit } from './pages/Audit';
 import { Playground } from './pages/Playground';
+import { McpServers } from './pages/McpServers';
 
 /** The platform admin signs in with the admin key; an account key's role is the gateway's answer (GET /v1/me). */
 async function callerOf(session: Session): Promise<Caller> {
@@ -88,6 +89,8 @@ function page(section: string, route: string, s: Session, who: Caller, useCallKe
       return <Accounts session={s} />;
     case 'catalogue':
       return <Catalogue session={s} />;
+    case 'mcp':
+      return <McpServers session={s} />;
     case 'webhooks':
       return <Webhooks session={s} caller={who} />;
     case 'usage':

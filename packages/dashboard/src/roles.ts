@@ -11,6 +11,7 @@ const NAV: Array<{ to: string; label: string; who: Caller[] }> = [
   { to: '', label: 'Overview', who: EVERYONE },
   { to: 'accounts', label: 'Accounts', who: ['platform'] },
   { to: 'catalogue', label: 'Catalogue', who: ['platform'] },
+  { to: 'mcp', label: 'MCP servers', who: ['platform'] },
   { to: 'keys', label: 'Keys', who: MANAGERS },
   { to: 'webhooks', label: 'Webhooks', who: ['admin'] },
   { to: 'usage', label: 'Usage', who: EVERYONE },

@@ -9,7 +9,7 @@ describe('navigation by role', () => {
 
   it('a member sees no page it cannot use', () => {
     expect(labels('member')).toEqual(['Overview', 'Usage', 'Tasks', 'Batches', 'Models', 'Playground']);
-    for (const section of ['keys', 'accounts', 'catalogue', 'webhooks', 'audit']) expect(mayOpen('member', section)).toBe(false);
+    for (const section of ['keys', 'accounts', 'catalogue', 'mcp', 'webhooks', 'audit']) expect(mayOpen('member', section)).toBe(false);
   });
 
   it('an account admin manages keys, webhooks and reads its audit slice; only the platform admin has accounts and the catalogue', () => {
@@ -18,6 +18,7 @@ describe('navigation by role', () => {
       'Overview',
       'Accounts',
       'Catalogue',
+      'MCP servers',
       'Keys',
       'Usage',
       'Tasks',
@@ -27,6 +28,7 @@ describe('navigation by role', () => {
       'Playground',
     ]);
     expect(mayOpen('admin', 'accounts')).toBe(false);
+    expect(mayOpen('admin', 'mcp')).toBe(false);
     expect(mayOpen('platform', 'webhooks')).toBe(false);
   });
 });

@@ -91,6 +91,7 @@ describeWithBrowser('the dashboard manages', () => {
       'Overview',
       'Accounts',
       'Catalogue',
+      'MCP servers',
       'Keys',
       'Usage',
       'Tasks',
