@@ -39,6 +39,28 @@ describeWithService('TEST_REDIS_URL', 'redisResponseCacheStore', (redisUrl) => {
     expect(await b.purge({ accountId: 'acct' })).toBe(1);
   });
 
+  it('claims: one caller across instances leads a key until it lets go or the claim expires; a stale release is ignored', async () => {
+    const prefix = `gw-test:rc:${randomUUID()}:`;
+    const open = async () => {
+      const l = createRedisLink(redisUrl, 'open', quiet, PATIENT_MS);
+      links.push(l);
+      await l.settled();
+      return redisResponseCacheStore(l, { maxBytes: 1e6, prefix });
+    };
+    const [a, b] = [await open(), await open()];
+    const token = await a.claim!('k', 60_000);
+    expect(token).toEqual(expect.any(String));
+    expect(await b.claim!('k', 60_000)).toBeUndefined();
+    expect(await b.claimed!('k')).toBe(true);
+    await b.release!('k', 'not-its-token');
+    expect(await a.claimed!('k')).toBe(true);
+    await a.release!('k', token!);
+    expect(await b.claimed!('k')).toBe(false);
+    const next = await b.claim!('k', 60_000);
+    expect(next).toEqual(expect.any(String));
+    await b.release!('k', next!);
+  });
+
   it('while Redis cannot answer: a get misses, a put is skipped, a purge throws', async () => {
     const gone = createRedisLink('redis://127.0.0.1:1', 'open', quiet, PATIENT_MS);
     links.push(gone);
@@ -49,5 +71,6 @@ describeWithService('TEST_REDIS_URL', 'redisResponseCacheStore', (redisUrl) => {
       store.put('k', { value: 'v', accountId: 'a', keyId: null, model: 'm', expiresAt: new Date(Date.now() + 1000) }),
     ).resolves.toBeUndefined();
     await expect(store.purge({})).rejects.toThrow(/purge/);
+    expect([await store.claim!('k', 1000), await store.claimed!('k')]).toEqual(['', false]); // lead unclaimed, wait for nothing
   });
 });

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { CachedAnswer, CachePurge, ResponseCacheStore } from '@gateway/core';
 import type { RedisLink } from './redis-link';
 
 /**
  * Keys under one prefix: `e:<key>` the entry (a string expiring at its expiresAt), `idx` each entry's account, model
  * and size, `order` entries by insertion (eviction takes the oldest), `exp` entries by expiry (swept on put), `bytes`
- * the total size, `a:<account>` and `m:<model>` the sets a purge reads.
+ * the total size, `a:<account>` and `m:<model>` the sets a purge reads, `lock:<key>` the claim of the call that leads
+ * the key's single flight across instances (its token, expiring).
  */
 const DROP = `
 local function drop(p, k)
@@ -66,6 +68,9 @@ return { gone, seen }`;
 
 const PURGE_BATCH = 500;
 
+/** ARGV: lock key, token. Deletes the claim only while it is still this call's. */
+const RELEASE = `if redis.call('GET', ARGV[1]) == ARGV[2] then return redis.call('DEL', ARGV[1]) end return 0`;
+
 export interface RedisResponseCacheOptions {
   /** RESPONSE_CACHE_MAX_BYTES: the most the entries' values may hold together */
   maxBytes: number;
@@ -105,6 +110,19 @@ export function redisResponseCacheStore(link: RedisLink, options: RedisResponseC
       await link.run((redis) =>
         redis.eval(PUT, 0, prefix, key, JSON.stringify(entry), bytes, x, now(), options.maxBytes, answer.accountId, answer.model),
       );
+    },
+    async claim(key, ms) {
+      const token = randomUUID();
+      const r = await link.run((redis) => redis.set(`${prefix}lock:${key}`, token, 'PX', ms, 'NX'));
+      if (!r.ok) return ''; // Redis cannot tell: lead without a claim, as without single flight across instances
+      return r.value === 'OK' ? token : undefined;
+    },
+    async claimed(key) {
+      const r = await link.run((redis) => redis.exists(`${prefix}lock:${key}`));
+      return r.ok && r.value === 1;
+    },
+    async release(key, token) {
+      await link.run((redis) => redis.eval(RELEASE, 0, `${prefix}lock:${key}`, token));
     },
     async purge(filter: CachePurge) {
       let gone = 0;

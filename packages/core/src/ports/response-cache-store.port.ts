@@ -25,4 +25,14 @@ export interface ResponseCacheStore {
   put(key: string, answer: CachedAnswer): Promise<void>;
   /** deletes the entries matching every given field (none: all); answers how many went */
   purge(filter: CachePurge): Promise<number>;
+  /**
+   * Single flight across instances, for a store they share (Redis): claims the lead of the call under `key` for `ms`
+   * (SET NX PX). A token when this call leads ('' when the store cannot tell: lead unclaimed), undefined when another
+   * call holds the claim. A store without claims keeps single flight per instance.
+   */
+  claim?(key: string, ms: number): Promise<string | undefined>;
+  /** whether a claim on `key` is still held (false when the store cannot tell) */
+  claimed?(key: string): Promise<boolean>;
+  /** gives up this call's claim; one another call took since is left alone */
+  release?(key: string, token: string): Promise<void>;
 }

@@ -258,6 +258,89 @@ describe('response cache around text generation', () => {
   });
 });
 
+/** A store instances share, with claims as Redis keeps them (SET NX PX, compare-and-delete), counting the waits' checks. */
+function sharedStore() {
+  const store = new InMemoryResponseCacheStore();
+  const claims = new Map<string, string>();
+  const seen = { checks: 0 };
+  let n = 0;
+  return Object.assign(store, {
+    seen,
+    claims,
+    async claim(key: string) {
+      if (claims.has(key)) return undefined;
+      const token = `t${++n}`;
+      claims.set(key, token);
+      return token;
+    },
+    async claimed(key: string) {
+      seen.checks++;
+      return claims.has(key);
+    },
+    async release(key: string, token: string) {
+      if (claims.get(key) === token) claims.delete(key);
+    },
+  });
+}
+
+describe('single flight across instances (a store with claims)', () => {
+  function instances() {
+    const { port, state } = countingPort();
+    const rows: UsageRow[] = [];
+    const store = sharedStore();
+    const catalogue = new ModelCatalogue(
+      [{ id: 'm', kind: 'text', deployments: [{ provider: 'p', upstreamModel: 'up', priority: 0, weight: 1 }], cache: { ttlSeconds: 60 } }],
+      [{ name: 'all', models: ['*'] }],
+    );
+    const usageLog = { record: (r: UsageRow) => rows.push(r), flush: async () => {} };
+    const gateway = () =>
+      new TextGeneration({
+        catalogue,
+        providers: { text: () => port },
+        usage: usageLog,
+        random: () => 0,
+        responseCache: new ResponseCache({ store, catalogue, usage: usageLog, sharedFlight: { pollMs: 1 } }),
+      });
+    return { a: gateway(), b: gateway(), state, store };
+  }
+
+  it("a call on another instance waits for the leader's entry: one upstream call, the follower hits", async () => {
+    const { a, b, state, store } = instances();
+    state.hold = true;
+    const leader = meta();
+    const follower = meta();
+    const led = text(a.generate(alice, request, leader.meta));
+    await waitUntil(() => state.held.length === 1);
+    const followed = text(b.generate(alice, request, follower.meta));
+    await waitUntil(() => store.seen.checks > 0); // the follower is waiting on the leader's claim
+    state.held.forEach((release) => release());
+    expect([await led, await followed]).toEqual(['Hello there', 'Hello there']);
+    expect([state.calls, leader.statuses, follower.statuses]).toEqual([1, ['miss'], ['hit']]);
+    expect(store.claims.size).toBe(0); // the leader let go of its claim
+  });
+
+  it('a failed leader lets go of its claim: the follower on another instance calls itself', async () => {
+    const { a, b, state, store } = instances();
+    state.hold = true;
+    state.fail = true;
+    const led = a.generate(alice, request, meta().meta).catch((e: unknown) => e);
+    await waitUntil(() => state.held.length === 1);
+    const follower = meta();
+    const followed = text(b.generate(alice, request, follower.meta));
+    await waitUntil(() => store.seen.checks > 0);
+    state.fail = false;
+    state.hold = false;
+    state.held.forEach((release) => release());
+    expect(await led).toBeInstanceOf(GatewayError);
+    expect(await followed).toBe('Hello there');
+    expect([state.calls, follower.statuses]).toEqual([2, ['miss']]);
+  });
+});
+
+async function text(result: Promise<{ content: Array<{ type: string; text?: string }> }>): Promise<string | undefined> {
+  return (await result).content.map((p) => p.text ?? '').join('');
+}
+
 async function waitUntil(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setImmediate(r));
 }

@@ -15,6 +15,7 @@ import {
 import { collectStream, type TextRequest, type TextResult, type TextStreamPart, type Usage } from '../text';
 import type { Billing } from './billing';
 import { decodeAnswer, encodeAnswer, keptParts, keptResult, partsOf, replayedResult, type CachedText } from './response-cache-answer';
+import { SharedFlight, type SharedFlightOptions } from './response-cache-flight';
 import { HitUsage } from './response-cache-usage';
 import type { RoutedCallMeta } from './usage-record';
 
@@ -28,6 +29,8 @@ export interface ResponseCacheDeps {
   onStoreError?(error: unknown): void;
   /** the metrics: each call's outcome and the bytes each stored answer took, by kind (`text`) and model */
   observer?: { looked(kind: string, model: string, status: CacheStatus): void; stored(kind: string, model: string, bytes: number): void };
+  /** single flight across instances, when the store has claims (response-cache-flight.ts) */
+  sharedFlight?: SharedFlightOptions;
 }
 
 /** What the wire adapter passes for the cache: the client's directives, and where to say what the cache did. */
@@ -39,17 +42,22 @@ export interface CacheCallMeta extends RoutedCallMeta {
 
 type Next<T> = (request: TextRequest) => T;
 type Settle = (answer: CachedText | undefined) => void;
+type Plan = { found: CachedText } | { status: CacheStatus; store: boolean; key: string; settle?: Settle };
 
 /**
  * The response cache for text: the inner layer of TextGeneration around the routed call (after the input
  * guardrails, so the key is taken from the masked request). Looks the answer up, replays it (a hit writes its own
  * usage row), or makes the call and stores a complete answer. Identical misses in flight together wait for the
- * first (single flight): one upstream call; when it fails or is not stored, the followers call themselves.
+ * first (single flight): one upstream call; when it fails or is not stored, the followers call themselves. On a
+ * store instances share (Redis), identical misses on other instances wait for it too (SharedFlight).
  */
 export class ResponseCache {
   private readonly inFlight = new Map<string, Promise<CachedText | undefined>>();
+  readonly shared: SharedFlight;
 
-  constructor(private readonly deps: ResponseCacheDeps) {}
+  constructor(private readonly deps: ResponseCacheDeps) {
+    this.shared = new SharedFlight(deps.store, deps.sharedFlight);
+  }
 
   /** The cache around one call, or undefined when the model has none (no header either). */
   layer(principal: Principal, model: ModelSpec, meta: CacheCallMeta): TextCacheLayer | undefined {
@@ -167,19 +175,40 @@ export class TextCacheLayer {
    * call, storing the answer when allowed. A call that looked up and found nothing leads the identical calls that
    * follow (checked and claimed in one step, so two calls never both lead).
    */
-  private async plan(
-    request: TextRequest,
-  ): Promise<{ found: CachedText } | { status: CacheStatus; store: boolean; key: string; settle?: Settle }> {
+  private async plan(request: TextRequest): Promise<Plan> {
     const control = this.meta.cacheControl ?? {};
     const skipped = uncachedRequest(request, this.policy);
     const key = textCacheKey(this.principal, this.policy, this.model.id, request);
     if (control.noStore || (skipped && skipped !== 'store')) return { status: 'bypass', store: false, key };
     if (control.noCache || skipped) return { status: 'bypass', store: true, key };
     const leader = this.cache.following(key) ?? (await this.get(key)) ?? this.cache.following(key);
-    if (!leader) return { status: 'miss', store: true, key, settle: this.cache.lead(key) };
+    if (!leader) return this.lead(key);
     const answer = 'kind' in leader ? leader : await leader;
     // the leader failed or kept nothing: this call makes its own
     return answer ? { found: answer } : { status: 'miss', store: true, key };
+  }
+
+  /**
+   * Nothing stored and no identical call here: this call leads here, and across instances unless a call on another
+   * instance leads (then it waits for that call's entry, and calls itself when none comes).
+   */
+  private async lead(key: string): Promise<Plan> {
+    const settle = this.cache.lead(key);
+    const { shared } = this.cache;
+    const token = await shared.claim(key);
+    if (token === undefined) {
+      const found = await shared.wait(key, () => this.get(key), this.meta.signal);
+      if (found) settle(found);
+      return found ? { found } : { status: 'miss', store: true, key, settle };
+    }
+    // a leader elsewhere may have stored its answer and let go between this call's lookup and its claim
+    const stored = token ? await this.get(key) : undefined;
+    const release: Settle = (answer) => {
+      shared.release(key, token);
+      settle(answer);
+    };
+    if (stored) release(stored);
+    return stored ? { found: stored } : { status: 'miss', store: true, key, settle: release };
   }
 
   private async get(key: string): Promise<CachedText | undefined> {
