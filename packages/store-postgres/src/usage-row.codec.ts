@@ -16,29 +16,29 @@ const TEXT = [
   'batchId',
 ] as const;
 const COUNTS = ['inputTokens', 'outputTokens', 'cachedTokens', 'cacheWriteTokens', 'reasoningTokens', 'attempts', 'credits'] as const;
+/** the fields stored as they are */
+const PLAIN = [...TEXT, ...COUNTS, 'upstreamRequestId'] as const;
 const rounded = (ms: number | null | undefined) => (ms === undefined || ms === null ? null : Math.round(ms));
 
 /** A usage row as the usage_log table stores it (written by the usage log, task admission and settlement). */
 export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
   const out: Record<string, unknown> = { row_id: r.rowId ?? null, created_at: r.createdAt, http_status: r.httpStatus };
-  for (const f of [...TEXT, ...COUNTS, 'upstreamRequestId'] as const) out[snakeCase(f)] = r[f] ?? null;
-  return {
-    ...out,
-    latency_ms: rounded(r.latencyMs),
-    ttft_ms: rounded(r.ttftMs),
-    bytes: r.bytes ?? null,
-    characters: r.characters ?? null,
-    audio_seconds: r.audioSeconds ?? null,
-    search_units: r.searchUnits ?? null,
-    estimated: r.estimated ?? null,
-    cache_hit: r.cacheHit ?? null,
-    warnings: r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null,
-    guardrails: r.guardrails && r.guardrails.length ? JSON.stringify(r.guardrails) : null,
-    video_requested_seconds: r.video?.requested.seconds ?? null,
-    video_requested_resolution: r.video?.requested.resolution ?? null,
-    video_delivered_seconds: r.video?.delivered?.seconds ?? null,
-    video_delivered_resolution: r.video?.delivered?.resolution ?? null,
-  };
+  for (const f of PLAIN) out[snakeCase(f)] = r[f] ?? null;
+  out.latency_ms = rounded(r.latencyMs);
+  out.ttft_ms = rounded(r.ttftMs);
+  out.bytes = r.bytes ?? null;
+  out.characters = r.characters ?? null;
+  out.audio_seconds = r.audioSeconds ?? null;
+  out.search_units = r.searchUnits ?? null;
+  out.estimated = r.estimated ?? null;
+  out.cache_hit = r.cacheHit ?? null;
+  out.warnings = r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null;
+  out.guardrails = r.guardrails && r.guardrails.length ? JSON.stringify(r.guardrails) : null;
+  out.video_requested_seconds = r.video?.requested.seconds ?? null;
+  out.video_requested_resolution = r.video?.requested.resolution ?? null;
+  out.video_delivered_seconds = r.video?.delivered?.seconds ?? null;
+  out.video_delivered_resolution = r.video?.delivered?.resolution ?? null;
+  return out;
 }
 
 export function columnsToUsageRecord(r: Record<string, any>): UsageRecord {
