@@ -20,14 +20,15 @@ describeOnTestDatabases((target) => {
     it('stores header values sealed, reads them back clear, and moves the version on every write', async () => {
       const store = new KnexMcpServerStore(db.knex, { sealKey: SEAL });
       const v0 = await version();
-      await store.put({ id: 'git', url: 'https://mcp.example.com/git', headers: { authorization: TOKEN }, pricePerCall: 0.5 });
+      await store.create({ id: 'git', url: 'https://mcp.example.com/git', headers: { authorization: TOKEN }, pricePerCall: 0.5 });
       expect(await version()).toBe(v0 + 1);
       const row = await db.knex('mcp_servers').where({ id: 'git' }).first();
       expect(JSON.stringify(row)).not.toContain('mcp-upstream-token');
       expect(await store.list()).toEqual([
         { id: 'git', url: 'https://mcp.example.com/git', headers: { authorization: TOKEN }, pricePerCall: 0.5 },
       ]);
-      await store.put({ id: 'git', url: 'https://mcp.example.com/v2', headers: {}, pricePerCall: null });
+      expect(await store.update({ id: 'git', url: 'https://mcp.example.com/v2', headers: {}, pricePerCall: null })).toBe(true);
+      expect(await store.update({ id: 'nope', url: 'https://mcp.example.com/v2', headers: {}, pricePerCall: null })).toBe(false);
       expect(await store.list()).toEqual([{ id: 'git', url: 'https://mcp.example.com/v2', headers: {}, pricePerCall: null }]);
       expect(await store.remove('git')).toBe(true);
       expect(await store.remove('git')).toBe(false);
@@ -35,22 +36,21 @@ describeOnTestDatabases((target) => {
       expect(await store.list()).toEqual([]);
     });
 
-    it('refuses an id equal but for case to a stored one, and a header without a sealing secret', async () => {
+    it('refuses an id equal, or equal but for case, to a stored one, and a header without a sealing secret', async () => {
       const store = new KnexMcpServerStore(db.knex, { sealKey: SEAL });
-      await store.put({ id: 'docs', url: 'https://docs.example.com/mcp', headers: {}, pricePerCall: null });
-      await expect(store.put({ id: 'Docs', url: 'https://docs.example.com/mcp', headers: {}, pricePerCall: null })).rejects.toMatchObject({
-        reason: 'conflict',
-        code: 'mcp_server_exists',
-      });
+      const docs = { id: 'docs', url: 'https://docs.example.com/mcp', headers: {}, pricePerCall: null };
+      await store.create(docs);
+      for (const id of ['docs', 'Docs'])
+        await expect(store.create({ ...docs, id })).rejects.toMatchObject({ reason: 'conflict', code: 'mcp_server_exists' });
       const unsealed = new KnexMcpServerStore(db.knex, {});
       await expect(
-        unsealed.put({ id: 'x', url: 'https://x.example.com/', headers: { a: 'b' }, pricePerCall: null }),
+        unsealed.create({ id: 'x', url: 'https://x.example.com/', headers: { a: 'b' }, pricePerCall: null }),
       ).rejects.toBeInstanceOf(SecretRequiredError);
       await store.remove('docs');
     });
 
     it('is re-sealed by secrets:reseal; a value no secret opens is left out and named by the start-up check', async () => {
-      await new KnexMcpServerStore(db.knex, { sealKey: SEAL }).put({
+      await new KnexMcpServerStore(db.knex, { sealKey: SEAL }).create({
         id: 'git',
         url: 'https://mcp.example.com/git',
         headers: { authorization: TOKEN },

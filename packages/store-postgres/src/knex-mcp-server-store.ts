@@ -35,28 +35,43 @@ export class KnexMcpServerStore implements McpServerRepository {
     });
   }
 
-  async put(server: RegisteredMcpServer): Promise<void> {
+  /** The row of a server, its header values sealed (refused without a sealing secret). */
+  private rowOf(server: RegisteredMcpServer) {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(server.headers)) {
       if (!this.opts.sealKey) throw new SecretRequiredError(`headers.${name}`);
       headers[name] = seal(value, this.opts.sealKey, MCP_HEADERS);
     }
-    const row = { id: server.id, url: server.url, headers: JSON.stringify(headers), price_per_call: server.pricePerCall };
+    return { url: server.url, headers: JSON.stringify(headers), price_per_call: server.pricePerCall };
+  }
+
+  async create(server: RegisteredMcpServer): Promise<void> {
+    const row = { id: server.id, ...this.rowOf(server) };
     await this.db.transaction(async (trx) => {
       try {
-        await trx('mcp_servers')
-          .insert({ ...row, updated_at: trx.fn.now() })
-          .onConflict('id')
-          .merge(['url', 'headers', 'price_per_call', 'updated_at']);
+        await trx('mcp_servers').insert(row);
       } catch (e) {
+        // the primary key, or the index of ids folded to lowercase
         if ((e as { code?: string }).code === '23505')
-          throw new GatewayError('conflict', `An MCP server with an id equal but for case to "${server.id}" exists.`, {
+          throw new GatewayError('conflict', `An MCP server "${server.id}" (or one equal but for case) exists.`, {
             code: 'mcp_server_exists',
             param: 'id',
           });
         throw e;
       }
       await moveVersion(trx);
+    });
+  }
+
+  async update(server: RegisteredMcpServer): Promise<boolean> {
+    const row = this.rowOf(server);
+    return this.db.transaction(async (trx) => {
+      const found = await trx('mcp_servers')
+        .where({ id: server.id })
+        .update({ ...row, updated_at: trx.fn.now() })
+        .returning('id');
+      if (found.length) await moveVersion(trx);
+      return found.length > 0;
     });
   }
 

@@ -15,10 +15,12 @@ export interface RegisteredMcpServer {
 export interface McpServerRepository {
   list(): Promise<RegisteredMcpServer[]>;
   /**
-   * Creates or replaces the server. A header value it cannot seal (no sealing secret) throws SecretRequiredError;
-   * an id equal but for case to another stored one throws a conflict.
+   * Stores a new server; an id equal (or equal but for case) to a stored one throws a conflict, so two admins
+   * registering at once cannot both win. A header value it cannot seal (no sealing secret) throws SecretRequiredError.
    */
-  put(server: RegisteredMcpServer): Promise<void>;
+  create(server: RegisteredMcpServer): Promise<void>;
+  /** Replaces a stored server; false when there is none (any more). Seals as `create` does. */
+  update(server: RegisteredMcpServer): Promise<boolean>;
   /** false when there was no such server */
   remove(id: string): Promise<boolean>;
 }

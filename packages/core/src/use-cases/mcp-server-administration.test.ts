@@ -10,7 +10,8 @@ function administration() {
   const stored = new Map<string, RegisteredMcpServer>();
   const repo: McpServerRepository = {
     list: async () => [...stored.values()],
-    put: async (s) => void stored.set(s.id, s),
+    create: async (s) => void stored.set(s.id, s),
+    update: async (s) => stored.has(s.id) && !!stored.set(s.id, s),
     remove: async (id) => stored.delete(id),
   };
   const records: AuditChange[] = [];

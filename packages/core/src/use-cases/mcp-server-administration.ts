@@ -189,7 +189,8 @@ export class McpServerAdministration {
     await this.deps.changes.validate([...registered.filter((s) => s.id !== server.id), server]);
     try {
       await this.deps.audit.run(this.deps.author, async ({ mcpServers }) => {
-        await mcpServers.put(server);
+        if (!before) await mcpServers.create(server);
+        else if (!(await mcpServers.update(server))) throw notFound(server.id);
         return { result: undefined, audit: this.audit(before ? 'update' : 'create', server.id, before ?? undefined, server) };
       });
     } catch (e) {
