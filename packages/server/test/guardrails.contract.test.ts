@@ -227,7 +227,7 @@ describe.each([FORMATS[0]!, FORMATS[1]!])('$name streamed tool-call arguments an
   });
 });
 
-describe('openai-chat streamed reasoning', () => {
+describe('openai-chat reasoning', () => {
   it('a blocked match in streamed reasoning ends the stream before it is sent; a mask replaces one', async () => {
     fake().setDefault({ reply: { reasoning: { text: `${FILLER} a forbidden thought, then more` }, text: 'answer' } });
     const got = await send(FORMATS[0]!, 'hello', true);
@@ -238,6 +238,19 @@ describe('openai-chat streamed reasoning', () => {
 
     fake().setDefault({ reply: { reasoning: { text: 'I should mail carol.jones@example.com' }, text: 'answer' } });
     const masked = await send(FORMATS[0]!, 'hello', true, OUT_MASK_KEY);
+    expect(masked.raw).not.toContain('carol');
+    expect(masked.raw).toContain('[EMAIL]');
+  });
+
+  it('no stream: a match in the reasoning blocks the answer; a mask replaces one', async () => {
+    fake().setDefault({ reply: { reasoning: { text: 'a forbidden thought' }, text: 'answer' } });
+    const got = await send(FORMATS[0]!, 'hello', false);
+    expect(got.status).toBe(400);
+    expect(errorCode(got.raw)).toBe('guardrail_blocked');
+
+    fake().setDefault({ reply: { reasoning: { text: 'I should mail carol.jones@example.com' }, text: 'answer' } });
+    const masked = await send(FORMATS[0]!, 'hello', false, OUT_MASK_KEY);
+    expect(masked.status).toBe(200);
     expect(masked.raw).not.toContain('carol');
     expect(masked.raw).toContain('[EMAIL]');
   });
