@@ -53,6 +53,22 @@ export interface Route<Deps = never, A extends RouteAuth = RouteAuth, B = unknow
   handle(ctx: ContextFor<A, Deps> & { body: B; query: Q }, req: Request, res: Response): unknown;
 }
 
+/** A mounted route as the fast dispatcher (route-dispatch.ts) runs it: the same handlers, in the same order. */
+export interface MountedRoute {
+  /** `GET`, `POST`... */
+  method: string;
+  /** as declared (OpenAPI syntax) */
+  path: string;
+  expressPath: string;
+  chain: ReadonlyArray<RequestHandler | ErrorRequestHandler>;
+  /** it has `first` handlers, which may pass the request on to another route (`next('route')`) */
+  passes: boolean;
+}
+const MOUNTED = new WeakMap<RequestHandler, readonly MountedRoute[]>();
+
+/** The routes mountRoutes put on `router`, in order (none for a router it did not make). */
+export const mountedRoutes = (router: RequestHandler): readonly MountedRoute[] => MOUNTED.get(router) ?? [];
+
 /** A package's route declarations share their services: `const route = routeOf<ChatDeps>()`, then `route({...})`. */
 export function routeOf<Deps>() {
   return <A extends RouteAuth, B = unknown, Q = unknown>(r: Route<Deps, A, B, Q>): Route<Deps> => r as unknown as Route<Deps>;
@@ -120,6 +136,8 @@ function contextOf<Deps>(deps: Deps, res: Response, checked: Checked): KeyedCont
  */
 export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, gates: RouteGates): Router {
   const router = Router();
+  const mounted: MountedRoute[] = [];
+  MOUNTED.set(router, mounted);
   for (const r of routes) {
     const [main = 'openai', ...others] = [r.errors ?? 'openai'].flat();
     for (const name of [main, ...others]) gates.errorShape(name); // an unknown shape fails at start-up, not on the first error
@@ -131,7 +149,9 @@ export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps, ga
       const body: unknown = check ? await check(req.body, req, { deps, principal: res.locals.principal }) : undefined;
       await r.handle(contextOf(deps, res, { body, query }), req, res);
     };
-    router[r.method](expressPath(r.path), ...(r.first ?? []), ...gate(r.auth, gates), ...(r.parse ?? []), handle, errors);
+    const chain = [...(r.first ?? []), ...gate(r.auth, gates), ...(r.parse ?? []), handle, errors];
+    router[r.method](expressPath(r.path), ...chain);
+    mounted.push({ method: r.method.toUpperCase(), path: r.path, expressPath: expressPath(r.path), chain, passes: !!r.first?.length });
   }
   return router;
 }

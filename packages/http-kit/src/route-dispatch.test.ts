@@ -1,0 +1,93 @@
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import request from 'supertest';
+import { GatewayError } from '@gateway/core';
+import { mountRoutes, type Route } from './route';
+import { fastRoutes } from './route-dispatch';
+import { openAiErrorShape } from './shared-error-dialects';
+
+/** An app as app.ts builds it: the fast layer first, then the same handlers through express. */
+function appOf(handlers: RequestHandler[]) {
+  const app = express();
+  const seen: string[] = [];
+  const tracked = handlers.map((h, i): RequestHandler => {
+    if (Object.keys(h).length) return h; // routers keep their identity (fastRoutes finds their routes by it)
+    return (req, res, next) => {
+      seen.push(`mw${i}`);
+      h(req, res, next);
+    };
+  });
+  app.use(fastRoutes(tracked));
+  // a request that reaches this went through express's walk
+  app.use((_req, _res, next) => {
+    seen.push('express');
+    next();
+  });
+  for (const h of tracked) app.use(h);
+  app.use((req, res) => res.status(404).json({ unrouted: req.path }));
+  app.use(((e, _req, res, _next) => res.status(599).json({ appError: (e as Error).message })) as ErrorRequestHandler);
+  return { app, seen };
+}
+
+const gates = { errorShape: () => openAiErrorShape };
+const route = (method: 'get' | 'post', path: string, answer: string, more: Partial<Route<unknown>> = {}) =>
+  ({
+    method,
+    path,
+    summary: answer,
+    auth: { kind: 'none' },
+    errors: 'openai',
+    handle: (_ctx: unknown, req: express.Request, res: express.Response) => {
+      if (req.query.fail) throw new GatewayError('invalid_request', 'refused by the route', { code: 'refused' });
+      res.json({ answer, route: (req as { route?: { path: string } }).route?.path });
+    },
+    ...more,
+  }) as unknown as Route<unknown>;
+
+it('a static route runs the middleware before its router, then its own handlers; errors in its shape', async () => {
+  const before: RequestHandler = (_req, res, next) => {
+    res.setHeader('x-before', 'yes');
+    next();
+  };
+  const { app, seen } = appOf([before, mountRoutes([route('post', '/v1/chat', 'chat')], {}, gates)]);
+  const ok = await request(app).post('/v1/chat').send({});
+  expect({ status: ok.status, body: ok.body, header: ok.headers['x-before'], seen }).toEqual({
+    status: 200,
+    body: { answer: 'chat', route: '/v1/chat' },
+    header: 'yes',
+    seen: ['mw0'], // once, and never through express's walk
+  });
+  const refused = await request(app).post('/v1/chat?fail=1').send({});
+  expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 400, code: 'refused' });
+});
+
+it('an error before the route goes to the app error handler, as express does (a route never matches with an error pending)', async () => {
+  const failing: RequestHandler = (_req, _res, next) => next(new Error('gate closed'));
+  const { app } = appOf([failing, mountRoutes([route('post', '/v1/chat', 'chat')], {}, gates)]);
+  const res = await request(app).post('/v1/chat').send({});
+  expect({ status: res.status, body: res.body }).toEqual({ status: 599, body: { appError: 'gate closed' } });
+});
+
+it('an earlier parameter route that matches the path keeps precedence; other paths fall through to express', async () => {
+  const { app } = appOf([
+    mountRoutes([route('get', '/v1/things/{id}', 'by id')], {}, gates),
+    mountRoutes([route('get', '/v1/things/list', 'list'), route('get', '/v1/other', 'other')], {}, gates),
+  ]);
+  expect((await request(app).get('/v1/things/list')).body.answer).toBe('by id'); // as express: declared first
+  const { app: counted, seen } = appOf([mountRoutes([route('get', '/v1/other', 'other')], {}, gates)]);
+  expect((await request(counted).get('/v1/other')).body.answer).toBe('other');
+  expect(seen).toEqual([]);
+  expect((await request(counted).get('/v1/other/')).body.answer).toBe('other'); // trailing slash: through express
+  expect(seen).toEqual(['express']);
+  expect((await request(app).get('/V1/OTHER')).body.answer).toBe('other'); // letter case: through express
+  expect((await request(app).get('/v1/things/abc')).body.answer).toBe('by id');
+  expect((await request(app).get('/v1/none')).body).toEqual({ unrouted: '/v1/none' });
+  expect((await request(app).post('/v1/other')).body).toEqual({ unrouted: '/v1/other' }); // another method
+});
+
+it('a route with `first` handlers (which may pass a request on) stays with express', async () => {
+  const pass: RequestHandler = (_req, _res, next) => next('route');
+  const { app } = appOf([
+    mountRoutes([route('get', '/v1/shared', 'first', { first: [pass] }), route('get', '/v1/shared', 'second')], {}, gates),
+  ]);
+  expect((await request(app).get('/v1/shared')).body.answer).toBe('second');
+});
