@@ -1,27 +1,29 @@
 import type { TextDetector } from './detectors-findings';
 import { piiDetector } from './pii-detector';
 import { regexDetector } from './regex-detector';
-import { StreamWindow } from './stream-window';
+import { StreamWindow, type WindowStage } from './stream-window';
 
 /** Feeds `deltas`, returns what was released and the finding that stopped the stream. */
 function run(detector: TextDetector, deltas: string[], holdback?: number) {
-  const w = new StreamWindow(detector, holdback);
+  const w = new StreamWindow(blocking(detector), holdback);
   let released = '';
   for (const d of deltas) {
     const step = w.push(d);
     released += step.release;
-    if (step.finding) return { released, finding: step.finding };
+    if (step.blocked) return { released, finding: step.blocked.finding };
   }
   const last = w.end();
-  return { released: released + last.release, finding: last.finding };
+  return { released: released + last.release, finding: last.blocked?.finding };
 }
+
+const blocking = (detector: TextDetector): WindowStage[] => [{ detector, mode: 'block' }];
 
 const chars = (s: string) => [...s];
 
 describe('StreamWindow', () => {
   it('releases a clean stream whole, holding back at most `holdback` characters at any time', () => {
     const text = 'lorem ipsum dolor sit amet, '.repeat(40);
-    const w = new StreamWindow(piiDetector(), 256);
+    const w = new StreamWindow(blocking(piiDetector()), 256);
     let released = '';
     let fed = 0;
     for (const d of text.match(/.{1,7}/gs)!) {
@@ -55,24 +57,24 @@ describe('StreamWindow', () => {
   });
 
   it('waits for a match at the end of what has arrived: it may grow (an address half sent)', () => {
-    const w = new StreamWindow(piiDetector(['email']), 256);
-    expect(w.push('mail bob@example.co')).toEqual({ release: '' });
+    const w = new StreamWindow(blocking(piiDetector(['email'])), 256);
+    expect(w.push('mail bob@example.co')).toEqual({ release: '', hits: [] });
     const step = w.push('m.au and more');
     expect(step.release).toBe('mail ');
-    expect(step.finding).toMatchObject({ start: 5, end: 23 });
+    expect(step.blocked?.finding).toMatchObject({ start: 5, end: 23 });
   });
 
   it('reports a growing match once holding it would exceed the holdback', () => {
-    const w = new StreamWindow(regexDetector(['z+']), 8);
+    const w = new StreamWindow(blocking(regexDetector(['z+'])), 8);
     let released = '';
     let step = w.push('ab');
-    for (let i = 0; i < 20 && !step.finding; i++) {
+    for (let i = 0; i < 20 && !step.blocked?.finding; i++) {
       released += step.release;
       step = w.push('z');
     }
     released += step.release;
     expect(released).toBe('ab');
-    expect(step.finding).toMatchObject({ start: 2 });
+    expect(step.blocked?.finding).toMatchObject({ start: 2 });
   });
 
   it('scans the rest on end(): a match in the last held characters is still found', () => {
@@ -82,14 +84,14 @@ describe('StreamWindow', () => {
   });
 
   it('releases nothing after a finding', () => {
-    const w = new StreamWindow(regexDetector(['secret']), 4);
-    expect(w.push('a secret b').finding).toBeDefined();
-    expect(w.push('more text')).toEqual({ release: '' });
-    expect(w.end()).toEqual({ release: '' });
+    const w = new StreamWindow(blocking(regexDetector(['secret'])), 4);
+    expect(w.push('a secret b').blocked).toBeDefined();
+    expect(w.push('more text')).toEqual({ release: '', hits: [] });
+    expect(w.end()).toEqual({ release: '', hits: [] });
   });
 
   it('never splits a surrogate pair between release and hold', () => {
-    const w = new StreamWindow(regexDetector(['nothing']), 3);
+    const w = new StreamWindow(blocking(regexDetector(['nothing'])), 3);
     const step = w.push('ab😀cd');
     // 'ab😀cd' is 6 code units; the cut at 3 would fall inside the emoji
     expect(step.release).toBe('ab');
@@ -99,7 +101,7 @@ describe('StreamWindow', () => {
   it('scans only the held window and the delta on each push, not the whole stream', () => {
     const scanned: number[] = [];
     const counting: TextDetector = { find: (t) => (scanned.push(t.length), []) };
-    const w = new StreamWindow(counting, 256);
+    const w = new StreamWindow(blocking(counting), 256);
     for (let i = 0; i < 2000; i++) w.push('abcde');
     // the holdback, the delta and 32 released characters of context
     expect(Math.max(...scanned)).toBeLessThanOrEqual(256 + 5 + 32);
@@ -115,6 +117,32 @@ describe('StreamWindow', () => {
     expect(list.finding).toBeUndefined();
     // and the same card alone is found with the same holdback
     expect(run(piiDetector(['card']), chars(`ids: 4111 1111 1111 1111 end`), 20).finding).toMatchObject({ start: 5, end: 24 });
+  });
+
+  it('holds back at most `holdback` characters for several stages together, releasing a placeholder whole', () => {
+    const stages: WindowStage[] = [
+      { detector: regexDetector(['forbidden']), mode: 'block' },
+      { detector: piiDetector(['email']), mode: 'mask' },
+      { detector: regexDetector(['(?i)note']), mode: 'log' },
+    ];
+    const text = `${'a note, '.repeat(6)}mail ann@example.org ${'then more '.repeat(8)}`;
+    const w = new StreamWindow(stages, 16);
+    const released: string[] = [];
+    let fed = 0;
+    const hits = new Set<number>();
+    for (const c of chars(text)) {
+      fed += 1;
+      const step = w.push(c);
+      released.push(step.release);
+      step.hits.forEach((h) => hits.add(h));
+      // until the e-mail is released, what was released is the text as it came
+      if (!released.join('').includes('[EMAIL]')) expect(fed - released.join('').length).toBeLessThanOrEqual(16);
+    }
+    released.push(w.end().release);
+    expect(released.join('')).toBe(text.replace('ann@example.org', '[EMAIL]'));
+    // the placeholder comes out in one piece: the release point moved past the match that straddled it
+    expect(released.some((r) => r.includes('[EMAIL]'))).toBe(true);
+    expect([...hits].sort()).toEqual([1, 2]);
   });
 
   it('finds what a scan of the whole text finds, for any chunking', () => {

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../errors';
-import { piiDetector, regexDetector, StreamWindow, type Finding, type TextDetector } from '../guardrails/detectors';
+import { piiDetector, regexDetector, StreamWindow, type TextDetector } from '../guardrails/detectors';
 import type { WindowStep } from '../guardrails/stream-window';
 import type { TextStreamPart } from '../text';
 import { guardrailBlocked, modeOf, runsOn, type GuardrailSpec } from '../guardrails/guardrail';
@@ -37,10 +37,10 @@ function withDelta(part: ContentDelta, text: string): ContentDelta {
 
 /**
  * A stream's output under the output guardrails: its text, its reasoning and each tool call's argument deltas, every
- * run of one of them scanned as it arrives. regex and pii guardrails each scan a run through a StreamWindow, one after
- * the other (at most its holdback of characters is held back each); a run ends when a part of another kind comes
- * (its held text is released first, so parts keep their order). A `block` match ends the stream before the matched
- * text is released. When a moderation or webhook guardrail runs on output, every part is held until the stream's
+ * run of one of them scanned as it arrives. The regex and pii guardrails scan a run through one StreamWindow, in
+ * order, so at most its holdback of characters is held back whatever their number; a run ends when a part of another
+ * kind comes (its held text is released first, so parts keep their order). A `block` match ends the stream before
+ * the matched text is released. When a moderation or webhook guardrail runs on output, every part is held until the stream's
  * end, then each run is checked whole at once (those look at the whole answer).
  */
 export class OutputStreamScanner {
@@ -48,7 +48,7 @@ export class OutputStreamScanner {
   private readonly whole: GuardrailSpec[];
   /** one record per guardrail per stream */
   private readonly hit = new Set<GuardrailSpec>();
-  private run?: { channel: Channel; part: ContentDelta; windows: Array<{ spec: GuardrailSpec; window: OutputWindow }> };
+  private run?: { channel: Channel; part: ContentDelta; window?: StreamWindow };
   /** under moderation or webhook guardrails: the parts scanned so far, sent at the end */
   private held: TextStreamPart[] = [];
 
@@ -77,7 +77,7 @@ export class OutputStreamScanner {
     }
     if (channel === undefined) return this.deliver([...out, part]);
     const content = part as ContentDelta;
-    this.run ??= { channel, part: withDelta(content, ''), windows: this.specs.map((spec) => ({ spec, window: windowOf(spec) })) };
+    this.run ??= { channel, part: withDelta(content, ''), window: this.window() };
     const r = this.pass(deltaOf(content), (w, text) => w.push(text));
     if (r.text) out.push(withDelta(content, r.text));
     if (r.blocked || content.type !== 'reasoning-delta' || !content.signature) return this.deliver(out, r.blocked);
@@ -109,7 +109,7 @@ export class OutputStreamScanner {
   private closeRun(): ScannedOutput {
     const run = this.run;
     if (!run) return { parts: [] };
-    const r = this.pass('', (w, text) => (text ? merge(w.push(text), w.end()) : w.end()));
+    const r = this.pass('', (w) => w.end());
     this.run = undefined;
     return { parts: r.text ? [withDelta(run.part, r.text)] : [], blocked: r.blocked };
   }
@@ -120,25 +120,31 @@ export class OutputStreamScanner {
     return { parts: [], blocked };
   }
 
-  private pass(text: string, step: (w: OutputWindow, text: string) => WindowStep): { text: string; blocked?: GatewayError } {
-    let out = text;
-    for (const { spec, window } of this.run?.windows ?? []) {
-      const r = step(window, out);
-      out = r.release;
-      if (r.finding && !this.hit.has(spec)) {
-        this.hit.add(spec);
-        const mode = modeOf(spec);
-        this.guardrails.record(spec, 'output', mode === 'block' ? 'blocked' : mode === 'mask' ? 'masked' : 'logged', this.call);
-        // a block ends the stream after the text released before the match
-        if (mode === 'block') return { text: out, blocked: guardrailBlocked(spec.id, 'output') };
-      }
-    }
-    return { text: out };
+  /** The run's window over the regex and pii guardrails, in their order (none without any). */
+  private window(): StreamWindow | undefined {
+    if (this.specs.length === 0) return undefined;
+    return new StreamWindow(this.specs.map((spec) => ({ detector: detectorOf(spec), mode: modeOf(spec) })));
   }
-}
 
-function windowOf(spec: GuardrailSpec): OutputWindow {
-  return modeOf(spec) === 'block' ? new StreamWindow(detectorOf(spec)) : new ContinuingWindow(detectorOf(spec), modeOf(spec) === 'mask');
+  /** The text the run's window releases for `text`, each guardrail's first hit of the stream recorded. */
+  private pass(text: string, step: (w: StreamWindow, text: string) => WindowStep): { text: string; blocked?: GatewayError } {
+    const window = this.run?.window;
+    if (!window) return { text };
+    const r = step(window, text);
+    for (const i of r.hits) this.hitOnce(this.specs[i]!);
+    if (!r.blocked) return { text: r.release };
+    const spec = this.specs[r.blocked.stage]!;
+    this.hitOnce(spec);
+    // a block ends the stream after the text released before the match
+    return { text: r.release, blocked: guardrailBlocked(spec.id, 'output') };
+  }
+
+  private hitOnce(spec: GuardrailSpec): void {
+    if (this.hit.has(spec)) return;
+    this.hit.add(spec);
+    const mode = modeOf(spec);
+    this.guardrails.record(spec, 'output', mode === 'block' ? 'blocked' : mode === 'mask' ? 'masked' : 'logged', this.call);
+  }
 }
 
 /** Held parts with consecutive deltas of one run joined: a run has its text, any other part none. */
@@ -158,60 +164,4 @@ function runsOf(parts: readonly TextStreamPart[]): Array<{ part: TextStreamPart;
 export interface ScannedOutput {
   parts: TextStreamPart[];
   blocked?: GatewayError;
-}
-
-function merge(a: WindowStep, b: WindowStep): WindowStep {
-  return { release: a.release + b.release, finding: a.finding ?? b.finding };
-}
-
-type OutputWindow = { push(delta: string): WindowStep; end(): WindowStep };
-
-/**
- * A StreamWindow that goes on after a match (modes `mask` and `log`): the match is released as its placeholder
- * (mask) or as it was (log), and scanning resumes after it in a fresh window. `pending` is what the current window
- * holds: the text pushed into it and not yet released.
- */
-class ContinuingWindow implements OutputWindow {
-  private window: StreamWindow;
-  private pending = '';
-
-  constructor(
-    private readonly detector: TextDetector,
-    private readonly mask: boolean,
-  ) {
-    this.window = new StreamWindow(detector);
-  }
-
-  push(delta: string): WindowStep {
-    this.pending += delta;
-    return this.run(this.window.push(delta), false);
-  }
-
-  end(): WindowStep {
-    return this.run(this.window.end(), true);
-  }
-
-  private run(first: WindowStep, finish: boolean): WindowStep {
-    let step = first;
-    let out = '';
-    let found: Finding | undefined;
-    for (;;) {
-      out += step.release;
-      this.pending = this.pending.slice(step.release.length);
-      if (step.finding) {
-        found ??= step.finding;
-        const length = Math.max(step.finding.end - step.finding.start, 1);
-        out += this.mask ? step.finding.placeholder : this.pending.slice(0, length);
-        this.pending = this.pending.slice(length);
-        this.window = new StreamWindow(this.detector);
-        step = this.window.push(this.pending);
-        continue;
-      }
-      if (finish && this.pending) {
-        step = this.window.end();
-        continue;
-      }
-      return { release: out, finding: found };
-    }
-  }
 }
