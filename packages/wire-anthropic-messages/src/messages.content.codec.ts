@@ -51,9 +51,12 @@ function toolResultContent(content: Block['content'], at: string): Array<TextPar
   if (content === undefined) return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   // Nested blocks are checked only for a `type`: read the rest defensively.
-  return (content as Array<{ type: string; text?: unknown; source?: Block['source'] }>).map((b, i) => {
+  return (content as Array<{ type: string; text?: unknown; tool_name?: unknown; source?: Block['source'] }>).map((b, i) => {
     if (b.type === 'text') return { type: 'text', text: String(b.text ?? '') };
     if (b.type === 'image') return imageOf(b, `${at}.content[${i}]`);
+    // tool search (Claude Code's ToolSearch): "load this deferred tool". Anthropic gets the block itself (passthrough);
+    // elsewhere every tool is offered from the start, so it only says which one was loaded.
+    if (b.type === 'tool_reference') return { type: 'text', text: `Tool ${String(b.tool_name ?? '')} loaded.` };
     return unsupported(b.type, 'tool_result', `${at}.content[${i}]`);
   });
 }
