@@ -18,6 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { FakeUpstream, RecordedRequest } from '@gateway/testkit';
 import type { TestGateway } from '../support/test-gateway';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -56,9 +57,6 @@ const AGENTS: Agent[] = [
           DISABLE_TELEMETRY: '1',
           DISABLE_AUTOUPDATER: '1',
           DISABLE_ERROR_REPORTING: '1',
-          // 2.1.247 and later defer MCP tools behind its ToolSearch tool (a first call to load them, then the call);
-          // the simulator answers one named tool, so the tools are offered up front (docs/mcp.md, "Coding agents")
-          ENABLE_TOOL_SEARCH: 'false',
         },
         args: ['-p', PROMPT, '--output-format', 'json', '--mcp-config', config, '--strict-mcp-config'].concat([
           '--allowedTools',
@@ -195,33 +193,89 @@ async function startRefusingProxy(): Promise<{ url: string; asked: string[]; clo
 
 const binOf = (agent: Agent) => path.join(AGENTS_DIR, 'node_modules', '.bin', agent.cli);
 const keyOf = (agent: Agent) => `sk-agents-mcp-${agent.cli}-key-0001`;
+const agent = (cli: Agent['cli']) => AGENTS.find((a) => a.cli === cli)!;
 
-function describeWithAgent(agent: Agent, body: () => void): void {
-  const title = `${agent.name} calls a tool through /mcp, headless`;
-  if (existsSync(binOf(agent))) return describe(title, body);
-  if (process.env.REQUIRE_AGENTS === '1') throw new Error(`${binOf(agent)} is missing, but REQUIRE_AGENTS=1 says it must run.`);
-  const reason = `${agent.cli} not installed in ${AGENTS_DIR}: run scripts/install-agents.sh`;
-  console.warn(`${title}: skipped (${reason})`);
-  describe.skip(`${title} (skipped: ${reason})`, body);
+/** What the scripted upstream answers (the fake's own reply shape, in part). */
+type ScriptedReply = { text: string } | { toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> };
+
+interface Case {
+  agent: Agent;
+  title: string;
+  /** variables beside the agent's own */
+  env?: Record<string, string>;
+  /** the agent's final answer once it has the tool's result */
+  answer: RegExp;
+  /** an Anthropic upstream (a scripted fake on 127.0.0.1) serving the model instead of the simulator */
+  claudeUpstream?: (req: RecordedRequest) => ScriptedReply;
 }
 
-for (const agent of AGENTS) {
-  describeWithAgent(agent, () => {
+/**
+ * Claude Code's tool search, as a model does it: load the tool with ToolSearch, call it, answer. Decided from the
+ * conversation so far, so a side request (no ToolSearch offered) gets a plain answer.
+ */
+function toolSearchTurns(req: RecordedRequest): ScriptedReply {
+  const conversation = JSON.stringify(req.body?.messages ?? []);
+  if (conversation.includes('"tool_use_id":"toolu_echo"')) return { text: 'The echo tool answered.' };
+  if (conversation.includes('"tool_use_id":"toolu_search"'))
+    return { toolCalls: [{ id: 'toolu_echo', name: 'mcp__gw__sim__echo', arguments: { text: 'hi' } }] };
+  if (!(req.body?.tools ?? []).some((t: { name?: string }) => t.name === 'ToolSearch')) return { text: 'A side answer.' };
+  return { toolCalls: [{ id: 'toolu_search', name: 'ToolSearch', arguments: { query: 'select:mcp__gw__sim__echo' } }] };
+}
+
+const SIMULATED = /The tool \S*sim__echo returned/;
+const CASES: Case[] = [
+  {
+    agent: agent('claude'),
+    title: 'Claude Code calls a tool through /mcp, headless',
+    // 2.1.247 and later offer MCP tools only through its ToolSearch tool (load, then call); the simulator calls a tool
+    // it is offered, so the tools are offered up front here. The next case keeps the tool search.
+    env: { ENABLE_TOOL_SEARCH: 'false' },
+    answer: SIMULATED,
+  },
+  {
+    agent: agent('claude'),
+    title: 'Claude Code loads the tool with its tool search, then calls it through /mcp (an Anthropic upstream)',
+    env: { ANTHROPIC_MODEL: 'claude-via-upstream' },
+    answer: /The echo tool answered/,
+    claudeUpstream: toolSearchTurns,
+  },
+  { agent: agent('codex'), title: 'Codex CLI calls a tool through /mcp, headless', answer: SIMULATED },
+  { agent: agent('gemini'), title: 'Gemini CLI calls a tool through /mcp, headless', answer: SIMULATED },
+];
+
+function describeWithAgent(c: Case, body: () => void): void {
+  if (existsSync(binOf(c.agent))) return describe(c.title, body);
+  if (process.env.REQUIRE_AGENTS === '1') throw new Error(`${binOf(c.agent)} is missing, but REQUIRE_AGENTS=1 says it must run.`);
+  const reason = `${c.agent.cli} not installed in ${AGENTS_DIR}: run scripts/install-agents.sh`;
+  console.warn(`${c.title}: skipped (${reason})`);
+  describe.skip(`${c.title} (skipped: ${reason})`, body);
+}
+
+for (const c of CASES) {
+  describeWithAgent(c, () => {
     let gw: TestGateway;
     let proxy: Awaited<ReturnType<typeof startRefusingProxy>>;
+    let upstream: FakeUpstream | undefined;
     let scratch: string;
 
     beforeAll(async () => {
       // loaded here, not at the top: a run without the agents skips without building a gateway
       const { startTestGateway } = await import('../support/test-gateway');
       const { DEFAULT_CONFIG } = await import('../../src/default-config');
-      const keys = [{ key: keyOf(agent), account: agent.cli, group: 'default' }];
-      [gw, proxy] = await Promise.all([startTestGateway({ config: { ...DEFAULT_CONFIG, keys } }), startRefusingProxy()]);
-      scratch = mkdtempSync(path.join(os.tmpdir(), `gw-agent-${agent.cli}-`));
+      const { startFakeUpstream } = await import('@gateway/testkit');
+      const config = { ...DEFAULT_CONFIG, keys: [{ key: keyOf(c.agent), account: c.agent.cli, group: 'default' }] };
+      if (c.claudeUpstream) {
+        upstream = await startFakeUpstream('anthropic');
+        upstream.setDefault({ reply: c.claudeUpstream });
+        config.providers = [...config.providers, { id: 'claude', type: 'anthropic', baseUrl: upstream.url, apiKey: upstream.apiKey }];
+        config.models = [...config.models, { id: 'claude-via-upstream', kind: 'text', provider: 'claude' }];
+      }
+      [gw, proxy] = await Promise.all([startTestGateway({ config }), startRefusingProxy()]);
+      scratch = mkdtempSync(path.join(os.tmpdir(), `gw-agent-${c.agent.cli}-`));
     });
 
     afterAll(async () => {
-      await Promise.all([gw?.stop(), proxy?.close()]);
+      await Promise.all([gw?.stop(), proxy?.close(), upstream?.close()]);
       if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
 
@@ -230,22 +284,21 @@ for (const agent of AGENTS) {
       const cwd = path.join(scratch, 'work');
       mkdirSync(home, { recursive: true });
       mkdirSync(cwd, { recursive: true });
-      const { env, args } = agent.setup(home, gw.url, keyOf(agent));
+      const { env, args } = c.agent.setup(home, gw.url, keyOf(c.agent));
       const offLoopback = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, ALL_PROXY: proxy.url, NO_PROXY: '127.0.0.1,localhost' };
       const lower = Object.fromEntries(Object.entries(offLoopback).map(([k, v]) => [k.toLowerCase(), v]));
       const base = { PATH: process.env.PATH ?? '', HOME: home, TERM: 'dumb', NO_COLOR: '1' };
-      const r = await run(binOf(agent), args, { ...base, ...offLoopback, ...lower, ...env }, cwd);
-      if (r.code !== 0 || proxy.asked.length) console.log(`${agent.name} said:\n${r.out.slice(-4000)}`);
+      const r = await run(binOf(c.agent), args, { ...base, ...offLoopback, ...lower, ...env, ...c.env }, cwd);
+      if (r.code !== 0 || proxy.asked.length) console.log(`${c.agent.name} said:\n${r.out.slice(-4000)}`);
 
-      expect({ code: r.code, answer: agent.answer(r.out) }).toEqual({
-        code: 0,
-        answer: expect.stringMatching(/The tool \S*sim__echo returned/),
-      });
+      expect({ code: r.code, answer: c.agent.answer(r.out) }).toEqual({ code: 0, answer: expect.stringMatching(c.answer) });
       await gw.usage.flush();
-      const usage = await fetch(`${gw.url}/v1/usage`, { headers: { Authorization: `Bearer ${keyOf(agent)}` } });
+      const usage = await fetch(`${gw.url}/v1/usage`, { headers: { Authorization: `Bearer ${keyOf(c.agent)}` } });
       const rows = ((await usage.json()) as { data: Array<Record<string, unknown>> }).data;
       expect(rows).toContainEqual(expect.objectContaining({ model: 'sim__echo', format: 'mcp', provider: 'sim', status: 'ok' }));
       expect(proxy.asked).toEqual([]);
+      // the tool search went through the gateway: the turn after it carried the tool_reference to the upstream
+      if (upstream) expect(upstream.requests.some((q) => q.rawBody.includes('"type":"tool_reference"'))).toBe(true);
     });
   });
 }
