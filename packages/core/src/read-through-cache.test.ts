@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { ReadThroughCache } from './read-through-cache';
 import { Billing } from './use-cases/billing';
 import type { CreditQuota, QuotaRepository } from './ports/quota-repository.port';
@@ -64,5 +65,38 @@ describe('Billing prechecks that miss the quota cache together', () => {
     key.loads.forEach((answer) => answer(open));
     await checks;
     expect({ account: account.loads.length, key: key.loads.length }).toEqual({ account: 1, key: 1 });
+  });
+});
+
+describe('a fresh cached quota on the hot path', () => {
+  it('is read without a promise per read: a precheck and a status of cached quotas create one promise each (their own)', async () => {
+    let t = 0;
+    const limited = { limit: 100, used: 10, period: null } as unknown as CreditQuota;
+    const quotas = { get: async () => limited, getKey: async () => limited } as unknown as QuotaRepository;
+    const billing = new Billing(quotas, { cacheMs: 1000, now: () => t });
+    const principal = { accountId: 'a', keyId: 'k' } as Parameters<Billing['precheck']>[0];
+    await billing.precheck(principal); // fills the cache
+    let promises = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'PROMISE' && promises++) }).enable();
+    const checked = billing.precheck(principal);
+    const status = billing.status(principal);
+    hook.disable();
+    await checked;
+    expect({ promises, status: await status }).toEqual({ promises: 2, status: { remaining: 90, resetsAt: null } });
+    t = 1000; // expired: read again
+    await expect(billing.precheck(principal, 95)).rejects.toMatchObject({ code: 'quota_exhausted' });
+  });
+
+  it('peek answers a fresh value only', () => {
+    let t = 0;
+    const cache = new ReadThroughCache<string>({ ttlMs: 10, maxEntries: 10, now: () => t });
+    expect(cache.peek('k')).toBeUndefined();
+    return cache
+      .get('k', async () => 'v')
+      .then(() => {
+        expect(cache.peek('k')).toBe('v');
+        t = 10;
+        expect(cache.peek('k')).toBeUndefined();
+      });
   });
 });

@@ -12,9 +12,15 @@ export class ReadThroughCache<T> {
 
   constructor(private readonly opts: { ttlMs: number; maxEntries: number; now?: () => number }) {}
 
-  get(key: string, load: () => Promise<T>): Promise<T> {
+  /** The value while it is fresh, without a promise (the hot path's common case); undefined: ask `get`. */
+  peek(key: string): T | undefined {
     const hit = this.values.get(key);
-    if (hit && this.now() - hit.at < this.opts.ttlMs) return Promise.resolve(hit.value);
+    return hit && this.now() - hit.at < this.opts.ttlMs ? hit.value : undefined;
+  }
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const fresh = this.peek(key);
+    if (fresh !== undefined) return Promise.resolve(fresh);
     const current = this.inFlight.get(key);
     if (current) return current;
     const read: Promise<T> = load().then(
