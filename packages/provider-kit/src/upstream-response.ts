@@ -43,16 +43,39 @@ export class UpstreamResponse {
     }
   }
 
-  /** The body whole, refused as malformed past `limit` bytes (`what` names it). */
-  async bytes(limit = JSON_BODY_LIMIT, what = 'a body'): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of this.body()) {
-      size += c.length;
-      if (size > limit) throw malformedUpstream(`${what} larger than ${limit} bytes`);
-      chunks.push(c);
-    }
-    return Buffer.concat(chunks);
+  /**
+   * The body whole, refused as malformed past `limit` bytes (`what` names it). Read with the stream's own events, not
+   * its async iterator: one promise per body instead of several per chunk (issue 40).
+   */
+  bytes(limit = JSON_BODY_LIMIT, what = 'a body'): Promise<Buffer> {
+    if (this.consumed) return Promise.reject(new Error('upstream body already consumed'));
+    this.consumed = true;
+    const { stream, guard } = this;
+    return new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const settle = (e: unknown, body?: Buffer) => {
+        stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+        guard.finish();
+        // An unfinished body means the read stopped early: drop the socket rather than reuse it mid-response.
+        if (!stream.readableEnded) stream.destroy();
+        if (body) resolve(body);
+        else reject(e);
+      };
+      const onData = (chunk: Buffer | string) => {
+        guard.touch();
+        const c = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        size += c.length;
+        if (size > limit) return settle(malformedUpstream(`${what} larger than ${limit} bytes`));
+        chunks.push(c);
+      };
+      const onEnd = () => settle(undefined, Buffer.concat(chunks, size));
+      const onError = (e: unknown) => settle(guard.translate(e));
+      // closed without its end (a reset, our timers' abort): what node's iterator calls a premature close
+      const onClose = () => settle(guard.translate(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+      if (stream.destroyed) return onClose();
+      stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    });
   }
 
   async text(limit = JSON_BODY_LIMIT): Promise<string> {
