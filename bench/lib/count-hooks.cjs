@@ -31,7 +31,8 @@ if (isMainThread && out) {
     };
   for (const m of ['addListener', 'on', 'once', 'prependListener', 'prependOnceListener'])
     EventEmitter.prototype[m] = counted(EventEmitter.prototype[m]);
-  if (typeof EventTarget !== 'undefined') EventTarget.prototype.addEventListener = counted(EventTarget.prototype.addEventListener);
+  if (typeof globalThis.EventTarget !== 'undefined')
+    globalThis.EventTarget.prototype.addEventListener = counted(globalThis.EventTarget.prototype.addEventListener);
 
   // allocated bytes: what each collection found in use minus what the previous one left, plus what is in use since
   let profiler = new v8.GCProfiler();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,7 +74,7 @@ it('what is queued when the process exits is written then', () => {
     spool.append({ row: { requestId: 'at-exit', rowId: 'row-at-exit' } });
     process.exit(0);
   `;
-  require('node:child_process').execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+  execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
     cwd: path.resolve(__dirname, '../../..'),
   });
   expect(segmentLines().map((l) => JSON.parse(l).row.requestId)).toEqual(['at-exit']);
