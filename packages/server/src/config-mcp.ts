@@ -2,6 +2,7 @@ import {
   checkMcpServerIds,
   checkWebhookUrl,
   mcpEntryProblem,
+  mcpHeaderNameProblem,
   parseAllowedHosts,
   widerMcpEntries,
   type McpAllowList,
@@ -111,6 +112,8 @@ export function checkMcpConfig(
       }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(s.headers ?? {})) {
+      const problem = mcpHeaderNameProblem(name);
+      if (problem) fail(`mcpServers.${i}.headers`, problem);
       const ref = /^env:(.+)$/.exec(value);
       const resolved = ref ? env[ref[1]!] : value;
       if (!resolved) fail(`mcpServers.${i}.headers.${name}`, `environment variable ${ref![1]} is not set`);

@@ -184,6 +184,14 @@ describe('the MCP config, checked at load', () => {
     expect(cfg.mcp.servers[0]!.headers).toEqual({ authorization: 'Bearer t', 'x-team': 'a' });
   });
 
+  it("refuses a header the gateway's MCP client sets itself, or no header name at all, as the admin API does", () => {
+    const withHeader = (name: string) => ({ mcpServers: [{ id: 'git', url: 'https://mcp.example.com/', headers: { [name]: 'x' } }] });
+    expect(problem(withHeader('Mcp-Session-Id'))).toMatch(
+      /mcpServers.0.headers: "Mcp-Session-Id" is set by the gateway's MCP client itself/,
+    );
+    expect(problem(withHeader('bad name'))).toMatch(/mcpServers.0.headers: "bad name" is not a header name/);
+  });
+
   it('refuses lists naming unknown servers and key lists wider than their group', () => {
     const servers = [{ id: 'git', url: 'https://mcp.example.com/' }];
     const groups = [{ name: 'default', models: ['*'], mcp: ['git__read'] }];

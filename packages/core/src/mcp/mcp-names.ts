@@ -15,6 +15,26 @@ export function mcpServerIdProblem(id: string): string | undefined {
   return undefined;
 }
 
+/** A header name (an HTTP token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
+/** Headers the gateway's MCP client sets itself on each request: a server's configured headers may not replace them. */
+const CLIENT_HEADERS = new Set([
+  'accept',
+  'content-type',
+  'content-length',
+  'host',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'mcp-method',
+]);
+
+/** Why a header name is refused for a server (config file or admin API), or undefined when it may be sent. */
+export function mcpHeaderNameProblem(name: string): string | undefined {
+  if (!HEADER_NAME.test(name)) return `${JSON.stringify(name.slice(0, 128))} is not a header name`;
+  if (CLIENT_HEADERS.has(name.toLowerCase())) return `${JSON.stringify(name)} is set by the gateway's MCP client itself`;
+  return undefined;
+}
+
 export function qualifiedToolName(serverId: string, tool: string): string {
   return `${serverId}${MCP_NAME_SEPARATOR}${tool}`;
 }

@@ -1,6 +1,6 @@
 /** Registering upstream MCP servers through the admin API: checked as the config file's are, sealed, audited, applied. */
 import { GatewayError, invalid } from '../errors';
-import { mcpServerIdProblem } from '../mcp/mcp-names';
+import { mcpHeaderNameProblem, mcpServerIdProblem } from '../mcp/mcp-names';
 import type { AuditChange, AuditContext, AuditedChanges } from '../ports/audit-log.port';
 import { SecretRequiredError } from '../ports/catalogue-repository.port';
 import type { McpServerChanges, McpServerRepository, RegisteredMcpServer } from '../ports/mcp-server-repository.port';
@@ -36,18 +36,6 @@ export interface McpServerAdministrationDeps {
 }
 
 const FIELDS = ['id', 'url', 'headers', 'pricePerCall'];
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
-/** Headers the gateway's MCP client sets itself on each request: a registration may not replace them. */
-const CLIENT_HEADERS = new Set([
-  'accept',
-  'content-type',
-  'content-length',
-  'host',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'mcp-method',
-]);
-
 type Body = Record<string, unknown>;
 const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -89,7 +77,7 @@ function mergeHeaders(current: Record<string, string>, raw: unknown): Record<str
   for (const [name, value] of Object.entries(raw)) {
     const param = `headers.${name.slice(0, 128)}`;
     const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name) || CLIENT_HEADERS.has(lower))
+    if (mcpHeaderNameProblem(name))
       throw invalid('invalid_header', `${JSON.stringify(name.slice(0, 128))} is not a header a server may be given.`, param);
     if (value === null) {
       delete next[lower];
