@@ -8,6 +8,8 @@ export const SHARED_POLL_MS = 100;
 export interface SharedFlightOptions {
   claimMs?: number;
   pollMs?: number;
+  /** the clock the claim's life is read on (the cache's own) */
+  now?: () => number;
 }
 
 /**
@@ -19,6 +21,7 @@ export interface SharedFlightOptions {
 export class SharedFlight {
   private readonly claimMs: number;
   private readonly pollMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: ResponseCacheStore,
@@ -26,6 +29,7 @@ export class SharedFlight {
   ) {
     this.claimMs = options.claimMs ?? SHARED_CLAIM_MS;
     this.pollMs = options.pollMs ?? SHARED_POLL_MS;
+    this.now = options.now ?? Date.now;
   }
 
   /** This call's claim: a token when it leads (or the store has no claims), undefined when another call leads. */
@@ -47,8 +51,8 @@ export class SharedFlight {
    * look), the claim's life has passed, or the caller left. Undefined: no entry came.
    */
   async wait<T>(key: string, found: () => Promise<T | undefined>, signal: AbortSignal): Promise<T | undefined> {
-    const deadline = Date.now() + this.claimMs;
-    while (!signal.aborted && Date.now() < deadline) {
+    const deadline = this.now() + this.claimMs;
+    while (!signal.aborted && this.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, this.pollMs));
       const entry = await found();
       if (entry !== undefined) return entry;

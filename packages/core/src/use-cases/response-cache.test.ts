@@ -284,7 +284,7 @@ function sharedStore() {
 }
 
 describe('single flight across instances (a store with claims)', () => {
-  function instances() {
+  function instances(now: () => number = Date.now) {
     const { port, state } = countingPort();
     const rows: UsageRow[] = [];
     const store = sharedStore();
@@ -299,7 +299,7 @@ describe('single flight across instances (a store with claims)', () => {
         providers: { text: () => port },
         usage: usageLog,
         random: () => 0,
-        responseCache: new ResponseCache({ store, catalogue, usage: usageLog, sharedFlight: { pollMs: 1 } }),
+        responseCache: new ResponseCache({ store, catalogue, usage: usageLog, now, sharedFlight: { pollMs: 1 } }),
       });
     return { a: gateway(), b: gateway(), state, store };
   }
@@ -334,6 +334,22 @@ describe('single flight across instances (a store with claims)', () => {
     expect(await led).toBeInstanceOf(GatewayError);
     expect(await followed).toBe('Hello there');
     expect([state.calls, follower.statuses]).toEqual([2, ['miss']]);
+  });
+
+  it("a follower stops waiting when the leader's claim has outlived its life on the cache's clock", async () => {
+    let clock = 1_000_000;
+    const { a, b, state, store } = instances(() => clock);
+    state.hold = true;
+    void a.generate(alice, request, meta().meta).catch(() => undefined);
+    await waitUntil(() => state.held.length === 1);
+    const follower = meta();
+    const followed = b.generate(alice, request, follower.meta);
+    await waitUntil(() => store.seen.checks > 0); // waiting on a claim that is still held
+    state.hold = false;
+    clock += 30_001; // the claim's life (SHARED_CLAIM_MS) has passed: the follower calls upstream itself
+    expect(await text(followed)).toBe('Hello there');
+    expect([state.calls, follower.statuses]).toEqual([2, ['miss']]);
+    state.held.forEach((release) => release());
   });
 });
 

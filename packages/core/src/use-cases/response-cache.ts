@@ -56,7 +56,7 @@ export class ResponseCache {
   readonly shared: SharedFlight;
 
   constructor(private readonly deps: ResponseCacheDeps) {
-    this.shared = new SharedFlight(deps.store, deps.sharedFlight);
+    this.shared = new SharedFlight(deps.store, { now: deps.now, ...deps.sharedFlight });
   }
 
   /** The cache around one call, or undefined when the model has none (no header either). */
