@@ -46,7 +46,16 @@ export interface BenchResults {
   sweep: Record<string, Record<number, LoadResult>>;
   streaming: { ttfb: Record<string, { median: number; p99: number }>; chunksPerSecond: Record<string, number>; chunks: number };
   translation: { sameFormatChunksPerSecond: number; anthropicInChunksPerSecond: number } | null;
-  tasks: { creationsPerSecond: number; readsPerSecond: number; readP99: number; activeTasks: number; rssOpenStreamsMb: number } | null;
+  /** the gateway on PostgreSQL: video tasks, and its idle RSS and CPU per chat request beside the embedded store's */
+  tasks: {
+    creationsPerSecond: number;
+    readsPerSecond: number;
+    readP99: number;
+    activeTasks: number;
+    rssOpenStreamsMb: number;
+    idleRssMb: number;
+    chatCpuPerRequestUs: number;
+  } | null;
   memory: {
     rssIdleMb: number;
     /** the bare proxy's idle RSS, for scale */
@@ -278,9 +287,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       };
     } else log('  skipped: /v1/messages is not served by this build');
 
-    log('5/6 video tasks on real Postgres');
+    log('5/6 the PostgreSQL store: idle memory, CPU per request, video tasks');
     let tasks: BenchResults['tasks'] = null;
-    if (opts.databaseUrl) tasks = await taskScenario(opts.databaseUrl, P, procs, dirs, log, ports.trickle);
+    if (opts.databaseUrl) tasks = await taskScenario(opts.databaseUrl, P, procs, dirs, log, ports);
     else log('  skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
 
     log('5b/6 WORKERS=1 vs 2 (PostgreSQL store, Redis limits)');
@@ -457,17 +466,27 @@ async function taskScenario(
   procs: Proc[],
   dirs: string[],
   log: (l: string) => void,
-  tricklePort: number,
+  ports: { instant: number; trickle: number },
 ): Promise<NonNullable<BenchResults['tasks']>> {
   const db = await scratchDatabase(databaseUrl, 'gwbench');
   try {
     const gw = await startGateway(
       'gateway-pg',
-      gatewayConfig({ trickle: tricklePort }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }),
+      gatewayConfig({ instant: ports.instant, trickle: ports.trickle }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }),
       { DATABASE_URL: db.url },
     );
     procs.push(gw.proc);
     dirs.push(gw.dir);
+    // idle and CPU per chat request as on the embedded store, before the task load below fills the process
+    const chat = gatewayTarget(gw.url, 'chat', { name: 'gateway-pg', model: 'bench-instant' });
+    await timedRequest(chat);
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleRssMb = treeRssMb(gw.proc.child.pid!);
+    await load(chat, 16, P.seconds); // warm-up, as the embedded gateway's sweep warms it
+    const cpuBefore = treeCpuSeconds(gw.proc.child.pid!);
+    const chatRun = await load(chat, 16, P.seconds);
+    const chatCpuPerRequestUs = ((treeCpuSeconds(gw.proc.child.pid!) - cpuBefore) / Math.max(1, chatRun.requests)) * 1e6;
+    log(`  PostgreSQL store: idle ${idleRssMb.toFixed(0)} MB, ${chatCpuPerRequestUs.toFixed(0)} µs a chat request`);
     const create: Target = {
       name: 'create',
       url: `${gw.url}/v1/contents/generations/tasks`,
@@ -523,7 +542,15 @@ async function taskScenario(
     };
     const rssOpenStreamsMb = await openManyStreams(trickle, P.openStreams, gw.proc.child.pid!);
     log(`  RSS with ${P.openStreams} open streams, PostgreSQL store: ${rssOpenStreamsMb.toFixed(0)} MB`);
-    return { creationsPerSecond: created.rps, readsPerSecond: reads.rps, readP99: reads.p99, activeTasks: count.total, rssOpenStreamsMb };
+    return {
+      creationsPerSecond: created.rps,
+      readsPerSecond: reads.rps,
+      readP99: reads.p99,
+      activeTasks: count.total,
+      rssOpenStreamsMb,
+      idleRssMb,
+      chatCpuPerRequestUs,
+    };
   } finally {
     await db.drop();
   }
