@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { GatewayError } from '../errors';
 import type { Principal } from '../auth';
 import type { MinuteCount, RateLimitStore } from '../ports/rate-limit.port';
@@ -53,6 +54,17 @@ describe('rate limits (the rule over the RateLimitStore port)', () => {
     const limiter = createKeyRateLimiter({ requestsPerMinutePerKey: 0 }, limitCounts(store), { requestsPerMinute: 1 });
     await limiter.consume(key({ keyId: 'a' }));
     await expect(limiter.consume(key({ keyId: 'b' }))).rejects.toThrow('for this account (all its keys) exceeded');
+  });
+
+  it('with no limit on the key or its account, a request is admitted without counting (one promise, its own)', async () => {
+    const { store, points } = fakeStore();
+    const limiter = createKeyRateLimiter({ requestsPerMinutePerKey: 0 }, limitCounts(store));
+    let promises = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'PROMISE' && promises++) }).enable();
+    const admitted = limiter.consume(key());
+    hook.disable();
+    await admitted;
+    expect({ promises, counted: points.size }).toEqual({ promises: 1, counted: 0 });
   });
 
   it('while the shared store cannot answer: open counts in this process, closed refuses with rate_limiter_unavailable', async () => {

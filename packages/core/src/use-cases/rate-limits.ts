@@ -91,6 +91,7 @@ export function createKeyRateLimiter(
   return {
     async consume(p: Principal) {
       const limit = p.limits?.requestsPerMinute ?? limits.requestsPerMinutePerKey;
+      if (!limit && !account.requestsPerMinute) return; // nothing to count: no store round trip, no promises per request
       const [mine, all] = await Promise.all([
         limit ? counter.add(p.keyId) : undefined,
         account.requestsPerMinute ? accounts.add(p.accountId) : undefined,
