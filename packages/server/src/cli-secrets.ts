@@ -1,6 +1,6 @@
 import { DataDirLockedError, openDatabase, resealSecrets } from '@gateway/store-postgres';
-import { fail, type CliIo } from './cli-commands';
-import type { GatewayEnv } from './gateway';
+import { fail, type CliIo } from '@gateway/cli';
+import type { GatewayEnv } from './gateway-env';
 
 /**
  * `npx gateway secrets:reseal`: after GATEWAY_SECRET changed, with the old one in GATEWAY_SECRET_PREVIOUS, seals every

@@ -1,14 +1,14 @@
 /**
- * Admin CLI: `npx gateway <command>` (or `npm run gateway -- <command>`). Every command is a call of the /admin API.
- * On the embedded store a running gateway is the only writer, so the CLI calls its API on loopback (credential file
- * in DATA_DIR); otherwise it opens the store and serves the same routes itself on loopback (docs/admin.md).
+ * Admin CLI entry point: `npx gateway <command>` (or `npm run gateway -- <command>`). The commands are
+ * `@gateway/cli`'s, each a call of the /admin API; this file gives them that API. On the embedded store a running
+ * gateway is the only writer, so the CLI calls its API on loopback (credential file in DATA_DIR); otherwise it opens
+ * the store and serves the same routes itself on loopback (docs/admin.md).
  */
 import { dirname } from 'node:path';
 import {
   CatalogueAdministration,
   CLI_AUDIT_CONTEXT,
   envReferencePolicy,
-  isGatewayError,
   KeyAdministration,
   ModelCatalogue,
   type CatalogueChanges,
@@ -16,40 +16,26 @@ import {
   type Group,
   type ModelSpec,
 } from '@gateway/core';
+import { adminApiAt, isCatalogueCommand, readLocalAdminCredential, runCommandLine, type AdminApi, type CliIo } from '@gateway/cli';
 import { dataDirHolder, DataDirLockedError, openDatabase } from '@gateway/store-postgres';
+import { createLogger } from '@gateway/observability';
 import { openRepositories, responseCacheInDatabase, type Repositories } from './repositories';
-import { isAdapterCommand, runAdapterCommand } from './adapter-kit/adapter-commands';
-import { adminApiAt, serveAdminLocally } from './admin/admin-api';
+import { serveAdminLocally } from './admin/admin-api';
 import { ConfigRuntime } from './admin/config-runtime';
-import { readLocalAdminCredential } from './admin/local-credential';
-import { fail, isCatalogueCommand, knownCommand, runCommand, USAGE, type AdminApi, type CliIo } from './cli-commands';
 import { resealCommand } from './cli-secrets';
 import { ConfigError, loadConfig } from './config';
-import { envFromProcess, type GatewayEnv } from './gateway';
-import { createLogger } from '@gateway/observability';
+import { envFromProcess, type GatewayEnv } from './gateway-env';
 import { loadProviders } from './providers';
 import { openCliResponseCache, responseCachePurgeFor } from './wiring/response-cache';
 
-export type { CliIo } from './cli-commands';
-
 class CatalogueNotSeededError extends Error {}
 
-export async function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess(process.env)): Promise<number> {
-  const [command, ...args] = argv;
-  if (!command || command === 'help' || command === '--help') {
-    io.out(USAGE);
-    return command ? 0 : 2;
-  }
-  if (isAdapterCommand(command)) return runAdapterCommand(command, args, io);
-  if (command === 'secrets:reseal') return resealCommand(env, io);
-  if (!knownCommand(command)) return fail(io, `unknown command "${command}"\n${USAGE}`);
-  try {
-    return await withAdmin(env, command, (admin) => runCommand(admin, command, args, io));
-  } catch (e) {
-    if (isGatewayError(e) || e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof CatalogueNotSeededError)
-      return fail(io, e.message);
-    throw e;
-  }
+export function runCli(argv: string[], io: CliIo, env: GatewayEnv = envFromProcess(process.env)): Promise<number> {
+  return runCommandLine(argv, io, {
+    withAdmin: (command, fn) => withAdmin(env, command, fn),
+    reseal: (out) => resealCommand(env, out),
+    isRefusal: (e): e is Error => e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof CatalogueNotSeededError,
+  });
 }
 
 async function withAdmin(env: GatewayEnv, command: string, fn: (admin: AdminApi) => Promise<number>): Promise<number> {

@@ -13,7 +13,7 @@ import { adminKeyGate, selfServiceFormat } from '@gateway/wire-admin';
 import { mcpOAuthChallenge } from '@gateway/wire-mcp';
 import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
-import { newLocalAdminToken } from './admin/local-credential';
+import { newLocalAdminToken } from '@gateway/cli';
 import { GatewayMetrics, observeRequests } from '@gateway/observability';
 import { usagePendingGauge } from './usage-log-wiring';
 import { dashboardRouter } from './dashboard-route';

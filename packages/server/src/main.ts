@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { removeLocalAdminCredential, writeLocalAdminCredential } from './admin/local-credential';
+import { removeLocalAdminCredential, writeLocalAdminCredential } from '@gateway/cli';
 import { bootstrapConfigKeys, bootstrapDemoKey } from './bootstrap';
 import { checkClusterEnv, runPrimary } from './cluster';
 import { createGateway, type Gateway } from './gateway';

@@ -22,6 +22,8 @@ function allowedInternal(pkg: string): (dep: string) => boolean {
   if (pkg === 'sso') return (d) => d === 'core' || d === 'http-kit';
   // metrics, the request observer and traces: the stream count from http-kit, task figures through a core port
   if (pkg === 'observability') return (d) => d === 'core' || d === 'http-kit';
+  // the admin CLI's commands: admin API calls on the core's types at wire-admin's paths, and the adapter conformance kit
+  if (pkg === 'cli') return (d) => d === 'core' || d === 'wire-admin' || d === 'provider-kit';
   // the dashboard is a browser app: it reaches the gateway through its HTTP APIs only, never through its code
   if (pkg === 'dashboard') return () => false;
   if (pkg.startsWith('wire-')) return (d) => d === 'core' || d === 'http-kit';

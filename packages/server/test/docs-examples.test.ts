@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeUpstream, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
 import request from 'supertest';
-import { adminApiAt } from '../src/admin/admin-api';
-import { runCommand } from '../src/cli-commands';
+import { adminApiAt, runCommand } from '@gateway/cli';
 import { buildConfig, type GatewayConfigFile } from '../src/config';
 import { BETA_KEY, startTestGateway, type TestGateway } from './support/test-gateway';
 

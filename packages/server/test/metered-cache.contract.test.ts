@@ -7,9 +7,8 @@ import { startFakeCohere, type FakeCohere } from '@gateway/provider-cohere/testi
 import { fakeOpenAiVector, startFakeOpenAiEmbeddings, type FakeOpenAiEmbeddings } from '@gateway/provider-openai/testing';
 import { describeWithService } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
-import { adminApiAt } from '../src/admin/admin-api';
 import { runCli } from '../src/cli';
-import { runCommand } from '../src/cli-commands';
+import { adminApiAt, runCommand } from '@gateway/cli';
 import { envFromProcess } from '../src/gateway';
 import { seedEmbeddedStore } from './support/gateway-process';
 import { usageRow } from './support/provider-gateway';

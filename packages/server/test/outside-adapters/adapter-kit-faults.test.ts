@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAdapterCommand } from '../../src/adapter-kit/adapter-commands';
+import { runAdapterCommand } from '@gateway/cli';
 
 /**
  * The kit fails what is wrong, by suite, and says why: a scaffolded adapter with two deliberate faults. Process lane:

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAdapterCommand } from '../../src/adapter-kit/adapter-commands';
+import { runAdapterCommand } from '@gateway/cli';
 import { eventually } from '@gateway/testkit';
 import { startFakeProcess, type FakeProcess } from '@gateway/provider-kit/testing';
 import { INBOUND_FORMATS, inbound, settle, type InboundFormat } from '../support/upstream-video-gateways';

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAdapterCommand } from '../../src/adapter-kit/adapter-commands';
+import { runAdapterCommand } from '@gateway/cli';
 import { startFakeProcess, type FakeProcess } from '@gateway/provider-kit/testing';
 import { anthropicMessagesDriver, geminiContentDriver, openAiChatDriver, openAiResponsesDriver } from '../support/inbound-drivers';
 import { startTestGateway, testConfigFile, type TestGateway } from '../support/test-gateway';

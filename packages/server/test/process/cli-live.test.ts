@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describeWithService, eventually } from '@gateway/testkit';
 import { openDatabase } from '@gateway/store-postgres';
-import { CREDENTIAL_FILE } from '../../src/admin/local-credential';
+import { CREDENTIAL_FILE } from '@gateway/cli';
 import { runCliProcess, startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 
 /**

@@ -1,12 +1,11 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { ADAPTER_USAGE } from './adapter-usage';
 import { runAdapterKit } from '@gateway/provider-kit/testing';
-import { ConfigError } from '../config';
+import { ADAPTER_USAGE } from './adapter-usage';
 
-/** The package templates: next to src/ under tsx, next to dist/ in the bundle. */
-const TEMPLATES = join(__dirname, '..', '..', 'adapter-templates');
+/** The package templates: beside src/ under tsx; seen from the bundle in packages/server/dist, in this package. */
 const TEMPLATES_FROM_SRC = join(__dirname, '..', 'adapter-templates');
+const TEMPLATES_FROM_BUNDLE = join(__dirname, '..', '..', 'cli', 'adapter-templates');
 
 export const isAdapterCommand = (command: string) => command === 'adapter:new' || command === 'adapter:test';
 
@@ -22,11 +21,12 @@ export async function runAdapterCommand(
     return runAdapterKit(
       dir,
       (line) => io.out(line),
-      (field, problem) => new ConfigError('adapter:test', field, problem),
+      // worded as the gateway's start-up refuses the same adapter in its config file
+      (field, problem) => new Error(`Invalid gateway config adapter:test: ${field || '(root)'}: ${problem}`),
     );
   const kind = args[args.indexOf('--kind') + 1];
   if (!args.includes('--kind') || (kind !== 'text' && kind !== 'video')) return (io.err('adapter:new needs --kind text|video'), 2);
-  const templates = join(existsSync(TEMPLATES) ? TEMPLATES : TEMPLATES_FROM_SRC, kind);
+  const templates = join(existsSync(TEMPLATES_FROM_SRC) ? TEMPLATES_FROM_SRC : TEMPLATES_FROM_BUNDLE, kind);
   if (!existsSync(templates)) return (io.err(`no ${kind} template in this build (text only for now)`), 2);
   const target = resolve(dir);
   if (existsSync(target) && readdirSync(target).length > 0) return (io.err(`${target} is not empty`), 2);

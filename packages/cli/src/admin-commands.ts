@@ -1,6 +1,6 @@
 import type { KeyView } from '@gateway/core';
 import { adminPaths, type CatalogueKind } from '@gateway/wire-admin';
-import { ADAPTER_USAGE } from './adapter-kit/adapter-usage';
+import { ADAPTER_USAGE } from './adapter-usage';
 
 export interface CliIo {
   out(line: string): void;
