@@ -268,7 +268,12 @@ export { checkMcpServerIds, mcpHeaderNameProblem } from './mcp/mcp-names';
 export { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp/mcp-allow-list';
 export { type McpUpstreamPort } from './ports/mcp-upstream.port';
 export { McpGateway } from './use-cases/mcp-gateway';
-export { McpServerAdministration, type McpServerView } from './use-cases/mcp-server-administration';
+export {
+  McpServerAdministration,
+  type McpServerChange,
+  type McpServerFields,
+  type McpServerView,
+} from './use-cases/mcp-server-administration';
 export { type McpServerChanges, type McpServerRepository, type RegisteredMcpServer } from './ports/mcp-server-repository.port';
 export { type HostedMcpItem, type HostedMcpServer, type McpApprovalAnswer, type McpApprovalRule } from './hosted-mcp';
 export { HostedMcp } from './use-cases/hosted-mcp';

@@ -38,6 +38,7 @@ export { cacheCallMeta, requestCacheControl } from './cache-header';
 export { batchLineRoutes, loopbackLineDispatch } from './batch-lines';
 export { decodeModerationParam, MODERATION_PARAM_SCHEMA, moderationOutcomeBody } from './in-band-moderation';
 export { refusalsFromSchema, withoutAbsentMembers } from './schema-refusals';
+export { fieldRefusals, unknownField, type FieldRefusal } from './field-refusals';
 export { csvField, csvTable } from './csv-table';
 export { openApiDocument } from './openapi-document';
 export { streamAdmission } from './stream-admission';

@@ -124,7 +124,11 @@ describe.each(targets)('MCP servers through the admin API ($name)', ({ name, sto
       [{ id: 'docs', url: fake.url, headers: { Authorization: 'env:DATABASE_URL' } }, 400, 'invalid_header', 'headers.Authorization'],
       [{ id: 'docs', url: fake.url, headers: { 'Mcp-Session-Id': 'x' } }, 400, 'invalid_header', 'headers.Mcp-Session-Id'],
       [{ id: 'docs', url: fake.url, headers: ['a'] }, 400, 'invalid_headers', 'headers'],
+      [{ id: 'docs', url: fake.url, headers: { 'X-Team': 5 } }, 400, 'invalid_header', 'headers.X-Team'],
+      [{ id: 'docs', url: fake.url, headers: { 'X-Team': 'a\nb' } }, 400, 'invalid_header', 'headers.X-Team'],
       [{ id: 'docs', url: fake.url, pricePerCall: -1 }, 400, 'invalid_price', 'pricePerCall'],
+      [{ id: 'docs', url: fake.url, pricePerCall: '1' }, 400, 'invalid_price', 'pricePerCall'],
+      [{ id: 5, url: fake.url }, 400, 'invalid_id', 'id'],
       [{ id: 'docs', url: fake.url, colour: 'red' }, 400, 'unknown_field', 'colour'],
       [{ id: 'sim', url: fake.url }, 409, 'mcp_server_exists', 'id'],
       [{ id: 'GIT', url: fake.url }, 409, 'mcp_server_exists', 'id'],
@@ -140,6 +144,19 @@ describe.each(targets)('MCP servers through the admin API ($name)', ({ name, sto
     expect((await admin('delete', '/admin/mcp/servers/sim')).status).toBe(409);
     expect((await admin('patch', '/admin/mcp/servers/nope').send({})).status).toBe(404);
     expect((await admin('patch', '/admin/mcp/servers/git').send({ url: 'ftp://x' })).body.error.code).toBe('invalid_webhook_url');
+    // the route's declared schema is checked before the handler: an unknown field is refused as such, in the admin
+    // error shape, even on a config file server the handler would refuse with 409
+    for (const id of ['sim', 'git']) {
+      const res = await admin('patch', `/admin/mcp/servers/${id}`).send({ id: 'other' });
+      expect({ status: res.status, error: res.body.error }).toEqual({
+        status: 400,
+        error: expect.objectContaining({
+          code: 'unknown_field',
+          param: 'id',
+          message: 'Unknown field "id"; known: url, headers, pricePerCall.',
+        }),
+      });
+    }
     const asKey = await request(gw.app)
       .post('/admin/mcp/servers')
       .set('Authorization', `Bearer ${BETA_KEY}`)

@@ -1,15 +1,7 @@
 import { invalid, type BudgetPeriod, type KeyChangeFields, type KeyCreateFields, type SelfServiceKeyFields } from '@gateway/core';
-import { jsonRequestBody } from '@gateway/http-kit';
+import { fieldRefusals, jsonRequestBody } from '@gateway/http-kit';
 import { creditLimit, settings } from './admin-keys.openapi';
-import {
-  ACCOUNT_REFUSALS,
-  fieldRefusals,
-  KEY_REFUSALS,
-  KEY_SETTING_REFUSALS,
-  MAX_GRACE_SECONDS,
-  QUOTA_REFUSALS,
-  ROTATE_REFUSALS,
-} from './admin-refusals';
+import { ACCOUNT_REFUSALS, KEY_REFUSALS, KEY_SETTING_REFUSALS, MAX_GRACE_SECONDS, QUOTA_REFUSALS, ROTATE_REFUSALS } from './admin-refusals';
 
 /**
  * The admin and self-service bodies, declared once: the schema /openapi.json shows is the one mountRoutes checks

@@ -1,6 +1,7 @@
 import type { McpGateway, McpServerAdministration, McpServerView } from '@gateway/core';
 import { adminRouteOf, changedBy, jsonBody, jsonContent as json, pathParam, type AdminContext } from '@gateway/http-kit';
 import type { Request } from 'express';
+import { changeMcpServerBody, registerMcpServerBody } from './mcp-admin.request.schema';
 
 export interface AdminMcpDeps {
   mcpGateway: McpGateway;
@@ -33,17 +34,6 @@ const withStatus = {
     error: { type: 'string' },
   },
 };
-const headersBody = {
-  type: 'object',
-  additionalProperties: { type: ['string', 'null'] },
-  description:
-    'Header name to value, sent on every request to the server (its credentials): stored encrypted, never shown again. In a PATCH, null removes one and unnamed headers are kept.',
-};
-const fields = {
-  url: { type: 'string', description: 'A Streamable HTTP URL, under the webhook URL rules (https, public; WEBHOOK_ALLOWED_HOSTS).' },
-  headers: headersBody,
-  pricePerCall: { type: ['number', 'null'], minimum: 0, description: 'Credits per tool call; null = free.' },
-};
 const id = pathParam('id', 'The server id (an admin-registered one).');
 
 /** The admin API's MCP servers: the config file's (read-only) and the registered ones, each with how it answers now. */
@@ -70,12 +60,12 @@ export const adminMcpRoutes = [
     path: '/admin/mcp/servers',
     summary: 'Register an MCP server',
     description:
-      'Checked as a config file server is (id without `__`, no collision even by case, the webhook URL rules); applies here at once and within CONFIG_POLL_MS elsewhere. Audited.',
-    body: { content: json({ type: 'object', required: ['id', 'url'], properties: { id: { type: 'string' }, ...fields } }) },
+      'Checked as a config file server is (id without `__`, no collision even by case, the webhook URL rules); unknown fields are refused (400 `unknown_field`). Applies here at once and within CONFIG_POLL_MS elsewhere. Audited.',
+    body: registerMcpServerBody,
     response: { status: 201, description: 'The registered server (header names only).', content: json(server) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.status(201).json(await serversAs(ctx, req).register(req.body));
+      res.status(201).json(await serversAs(ctx, req).register(ctx.body));
     },
   }),
   route({
@@ -84,11 +74,11 @@ export const adminMcpRoutes = [
     summary: 'Change a registered MCP server',
     description: 'A config file server is refused (409 mcp_server_config_owned): change it in the file. Audited.',
     params: [id],
-    body: { content: json({ type: 'object', properties: fields }) },
+    body: changeMcpServerBody,
     response: { description: 'The server (header names only).', content: json(server) },
     parse: [jsonBody()],
     async handle(ctx, req, res) {
-      res.json(await serversAs(ctx, req).update(String(req.params.id), req.body));
+      res.json(await serversAs(ctx, req).update(String(req.params.id), ctx.body));
     },
   }),
   route({

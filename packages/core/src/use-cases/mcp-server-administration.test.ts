@@ -73,7 +73,7 @@ describe('McpServerAdministration', () => {
     expect(t.records[1]).toMatchObject({ action: 'mcp_server.update', before: { headers: ['a', 'b'] }, after: { headers: ['b', 'c'] } });
   });
 
-  it("refuses the config file's servers, unknown ids, collisions and env: references, storing nothing", async () => {
+  it("refuses the config file's servers, unknown ids, collisions, bad ids and URLs and env: references, storing nothing", async () => {
     const t = administration();
     await expect(t.admin.update('sim', {})).rejects.toMatchObject({ status: 409, code: 'mcp_server_config_owned' });
     await expect(t.admin.remove('nope')).rejects.toMatchObject({ status: 404, code: 'mcp_server_not_found' });
@@ -81,9 +81,8 @@ describe('McpServerAdministration', () => {
     await expect(
       t.admin.register({ id: 'x', url: 'https://a.example.com/', headers: { Authorization: 'env:DATABASE_URL' } }),
     ).rejects.toMatchObject({ code: 'invalid_header', param: 'headers.Authorization' });
-    await expect(t.admin.register({ id: 'x', url: 'https://a.example.com/', pricePerCall: '1' })).rejects.toMatchObject({
-      code: 'invalid_price',
-    });
+    await expect(t.admin.register({ id: 'git__hub', url: 'https://a.example.com/' })).rejects.toMatchObject({ code: 'invalid_id' });
+    await expect(t.admin.register({ id: 'x', url: 'ftp://a.example.com/' })).rejects.toMatchObject({ code: 'invalid_webhook_url' });
     expect(t.stored.size).toBe(0);
     expect(t.records).toEqual([]);
   });
