@@ -60,6 +60,8 @@ export interface BenchResults {
     rssIdleMb: number;
     /** the bare proxy's idle RSS, for scale */
     bareIdleMb: number;
+    /** Portkey's idle RSS, when it ran */
+    portkeyIdleMb?: number;
     rssOpenStreamsMb: number;
     openStreams: number;
     rssAfter: Array<{ requests: number; rssMb: number }>;
@@ -227,6 +229,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     await new Promise((r) => setTimeout(r, 3000)); // idle: 3 s after the warm-up requests
     const rssIdleMb = treeRssMb(gw.proc.child.pid!);
     const bareIdleMb = treeRssMb(bare.proc.child.pid!);
+    const portkeyPid = procs.find((p) => p.name === 'portkey')?.child.pid;
+    const portkeyIdleMb = portkeyPid ? treeRssMb(portkeyPid) : undefined;
 
     log('1/6 sequential added latency');
     const sequential = await interleavedSequential(plain, P.rounds, P.perRound);
@@ -329,7 +333,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       streaming: { ttfb, chunksPerSecond, chunks: CHUNKS },
       translation,
       tasks,
-      memory: { rssIdleMb, bareIdleMb, rssOpenStreamsMb, openStreams, rssAfter },
+      memory: { rssIdleMb, bareIdleMb, portkeyIdleMb, rssOpenStreamsMb, openStreams, rssAfter },
       slowUpstream,
       cpuPerRequestUs,
       workers,

@@ -77,7 +77,7 @@ export function targetChecks(r: BenchResults): Check[] {
     },
     {
       target: 'idle RSS ≤ 180 MB (embedded store, process tree)',
-      measured: `${f(r.memory.rssIdleMb, 0)} MB (bare proxy ${f(r.memory.bareIdleMb, 0)} MB)`,
+      measured: `${f(r.memory.rssIdleMb, 0)} MB (bare proxy ${f(r.memory.bareIdleMb, 0)} MB${r.memory.portkeyIdleMb ? `, Portkey ${f(r.memory.portkeyIdleMb, 0)} MB` : ''})`,
       ok: r.memory.rssIdleMb <= 180,
     },
     {
