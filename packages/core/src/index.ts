@@ -264,8 +264,7 @@ export { type BatchListQuery, type BatchStore, type ClaimedLine } from './ports/
 export { Batches } from './use-cases/batches';
 export { BatchRunner, type LineDispatch } from './use-cases/batch-runner';
 export { type McpTool, type McpToolResult } from './mcp/mcp';
-export { checkMcpServerIds, mcpHeaderNameProblem } from './mcp/mcp-names';
-export { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp/mcp-allow-list';
+export { BUILTIN_SIMULATOR_URL, checkMcpConfig, type McpConfig, type McpOAuthConfig, type McpServerConfig } from './mcp/mcp-config';
 export { type McpUpstreamPort } from './ports/mcp-upstream.port';
 export { McpGateway } from './use-cases/mcp-gateway';
 export {

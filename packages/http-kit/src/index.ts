@@ -13,7 +13,7 @@ export { openStreamCount } from './sse';
 export { streamTaskEvents, taskEventsResponse, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
 export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
-export { type SchemaFailure, type SchemaRefusal } from './validate';
+export { type SchemaRefusal } from './validate';
 export { checkBody, jsonRequestBody, type BodyCheckContext, type RequestBody } from './request-body';
 export { queryParams } from './request-query';
 export { sendContent } from './content-download';

@@ -1,6 +1,5 @@
 import { ACCOUNT_RESOURCES_POLICIES, HOSTED_TOOLS_POLICIES, MODEL_KINDS } from '@gateway/core';
 import { PROVIDER_DESCRIPTORS } from './provider-table';
-import { MCP_LIST_SCHEMA, MCP_OAUTH_SCHEMA, MCP_SERVER_SCHEMA } from './config-mcp';
 
 /** JSON schema of the GATEWAY_CONFIG file. Semantic checks (references between sections) live in config.ts. */
 
@@ -23,6 +22,32 @@ const CACHE = {
     toolCalls: { type: 'boolean' },
   },
 } as const;
+
+/** A `mcpServers[]` entry (core's mcp-config.ts checks the rest). */
+const MCP_SERVER_SCHEMA = {
+  type: 'object',
+  required: ['id', 'url'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 64 },
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    pricePerCall: { type: 'number', minimum: 0 },
+  },
+} as const;
+
+/** `mcpOAuth`: each authorization server an issuer identifier, https, no query or fragment. */
+const MCP_OAUTH_SCHEMA = {
+  type: 'object',
+  required: ['authorizationServers'],
+  additionalProperties: false,
+  properties: {
+    authorizationServers: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 2048 } },
+  },
+} as const;
+
+/** `mcp` on a group and a key. */
+const MCP_LIST_SCHEMA = { type: 'array', maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 200 } } as const;
 
 /** `guardrails` ids on a group or a config-file key (docs/guardrails.md) */
 const GUARDRAIL_IDS = { type: 'array', items: NAME } as const;

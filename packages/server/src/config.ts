@@ -16,6 +16,10 @@ import {
   type ModelPricing,
   type ModelSpec,
   type RegisteredMcpServer,
+  checkMcpConfig,
+  type McpConfig,
+  type McpOAuthConfig,
+  type McpServerConfig,
 } from '@gateway/core';
 import type { ProviderEntry } from '@gateway/provider-kit';
 import type { SsoRoleMapping } from '@gateway/sso';
@@ -24,7 +28,6 @@ import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
 import type { ProviderType } from './provider-table';
 import { shortConfigKey } from './config-keys';
-import { checkMcpConfig, type McpConfig, type McpOAuthConfig, type McpServerConfig } from './config-mcp';
 
 /** One `providers[]` entry: what every provider factory takes, plus its id and type. */
 export interface ProviderConfig extends ProviderEntry {
@@ -87,7 +90,7 @@ export interface GatewayConfig {
   circuitBreaker: CircuitBreakerOptions;
   /** the guardrails and each group's ids, replaced in place on a reload */
   guardrails: GuardrailSet;
-  /** the MCP servers and the groups' allow-lists (config-mcp.ts) */
+  /** the MCP servers and the groups' allow-lists (core's mcp-config.ts) */
   mcp: McpConfig;
 }
 
@@ -121,7 +124,7 @@ export function loadConfig(path: string | undefined, variables: Variables = {}):
 /** The environment `env:NAME` references resolve in: GatewayEnv.variables (gateway-env.ts). */
 export type Variables = Readonly<Record<string, string | undefined>>;
 
-/** registeredMcp: the MCP servers registered through the admin API, which join the file's (config-mcp.ts). */
+/** registeredMcp: the MCP servers registered through the admin API, which join the file's (core's mcp-config.ts). */
 export function buildConfig(
   source: string,
   raw: unknown,

@@ -1,26 +1,23 @@
 import { dirname } from 'node:path';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import { AllAccountTasks, Billing, DelegatedKeys } from '@gateway/core';
-import { budgetHeaders, mountRoutes, StreamShutdown, streamAdmission } from '@gateway/http-kit';
+import { Billing, DelegatedKeys } from '@gateway/core';
+import { budgetHeaders, StreamShutdown, streamAdmission } from '@gateway/http-kit';
 import type { Database } from '@gateway/store-postgres';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createHttpApp } from './app';
 import { loadConfig, type GatewayConfig } from './config';
 import { createLogger, type Logger } from '@gateway/observability';
-import { CatalogueAdministration, envReferencePolicy, KeyAdministration, McpServerAdministration } from '@gateway/core';
-import { adminKeyGate, selfServiceFormat } from '@gateway/wire-admin';
 import { mcpOAuthChallenge } from '@gateway/wire-mcp';
-import { adminRoutes } from './admin/admin-routes';
 import { ConfigRuntime } from './admin/config-runtime';
 import { newLocalAdminToken } from '@gateway/cli';
 import { GatewayMetrics, observeRequests } from '@gateway/observability';
 import { usagePendingGauge } from './usage-log-wiring';
-import { dashboardRouter } from './dashboard-route';
 import { loadProviders } from './providers';
 import { allObservers, type AreaWiring, type WiringContext } from './wiring/context';
 import { wireImages } from './wiring/images';
-import { openResponseCache, responseCachePurgeFor } from './wiring/response-cache';
+import { openResponseCache } from './wiring/response-cache';
+import { administrationFor, wireAdministration, type Administration } from './wiring/administration';
 import { wireOperations } from './wiring/operations';
 import { wireMetered } from './wiring/metered';
 import { wireFiles } from './wiring/files';
@@ -32,7 +29,7 @@ import { wireWebhooks } from './wiring/webhooks';
 import { wireRetention } from './wiring/retention';
 import { compactionSecret } from './wiring/compaction-secret';
 import { warnOfSealedSecrets } from './sealed-secrets-check';
-import { errorShapeNamed, rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
+import { rendererForUnroutedPath, wireRouters, type WireServices } from './wire-formats';
 import { databaseGate } from './database-health';
 import { readinessCheck } from './readiness';
 import { routeFormats } from './route-formats';
@@ -43,9 +40,8 @@ import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { admissionPolicies, type Admission } from './wiring/admission';
 import { gatewayLifecycle } from './gateway-lifecycle';
 import type { GatewayEnv } from './gateway-env';
-import { ssoRouter, ssoSessions } from './wiring/sso';
+import { ssoSessions } from './wiring/sso';
 import type { RedisLink } from '@gateway/rate-limit-redis';
-import { publicBaseUrlFor } from './public-links';
 
 export { envFromProcess, type GatewayEnv } from './gateway-env';
 
@@ -191,9 +187,8 @@ function gatewayAreas(
   const webhooks = wireWebhooks(ctx, { videos: video.videos, database: deps.db, onTaskChange: video.wake });
   const files = wireFiles(ctx);
   const batches = wireBatches(ctx, files, deps.delegated, deps.app);
-  const { env, config, stores, clock } = ctx;
   const services: WireServices = {
-    catalogue: config.catalogue,
+    catalogue: ctx.config.catalogue,
     usage: ctx.usage,
     ...text.services,
     ...images.services,
@@ -205,33 +200,12 @@ function gatewayAreas(
     ...batches.services,
     ...mcp.services,
   };
-  const gates = { authenticate: ctx.authenticate, errorShape: errorShapeNamed };
-  const accountAdmin: AreaWiring = {
-    routers: [
-      mountRoutes(
-        selfServiceFormat.routes,
-        { admin: deps.admin.admin, clock, catalogue: config.catalogue, quotas: stores.quotas, gatewayLimits: config.limits },
-        gates,
-      ),
-      mountRoutes(
-        adminRoutes,
-        {
-          ...deps.admin,
-          usage: stores.usageQuery,
-          webhooks: webhooks.webhooks,
-          tasks: new AllAccountTasks({ tasks: stores.tasks, content: video.content }),
-          publicBaseUrl: publicBaseUrlFor(env),
-          mcpGateway: mcp.services.mcpGateway,
-          responseCachePurge: responseCachePurgeFor(ctx.responseCache, stores.audit),
-        },
-        { admin: adminKeyGate(env.adminKey, deps.localAdminToken), errorShape: errorShapeNamed },
-      ),
-      dashboardRouter(),
-      ssoRouter(ctx, { adminGate: adminKeyGate(env.adminKey, deps.localAdminToken), redis: deps.redis }),
-    ],
-    start: () => deps.runtime.start(env.configPollMs ?? 2000),
-    stop: async () => deps.runtime.stop(),
-  };
+  const accountAdmin = wireAdministration(ctx, {
+    ...deps,
+    webhooks: webhooks.webhooks,
+    videoContent: video.content,
+    mcpGateway: mcp.services.mcpGateway,
+  });
   return { services, all: [text, images, video, webhooks, operations, batches, wireRetention(ctx, files), accountAdmin] };
 }
 
@@ -267,50 +241,4 @@ function requestPipeline(
     ...wireRouters(areas.services, ctx.authenticate),
     ...areas.all.flatMap((a) => a.routers ?? []),
   ];
-}
-
-interface Administration {
-  admin: KeyAdministration;
-  catalogue: CatalogueAdministration;
-  mcpServers: McpServerAdministration;
-}
-
-/** The admin API's services; their changes are audited with the admin key as author unless a route says who. */
-function administrationFor(
-  stores: Repositories,
-  runtime: ConfigRuntime,
-  config: GatewayConfig,
-  billing: Billing,
-  env: GatewayEnv,
-): Administration {
-  const audited = { audit: stores.audit, author: { actor: { type: 'admin_key' as const, id: 'admin' }, requestId: null, address: null } };
-  return {
-    admin: new KeyAdministration({
-      ...audited,
-      keys: stores.keys,
-      quotas: stores.quotas,
-      catalogue: config.catalogue,
-      billing,
-      maxKeysPerAccount: env.maxKeysPerAccount,
-      // the live MCP section (a catalogue reload replaces the groups' lists in place)
-      mcp: { servers: () => config.mcp.servers.map((s) => s.id), groupList: (g) => config.mcp.groups[g] },
-      guardrail: (id) => config.guardrails.has(id),
-    }),
-    catalogue: new CatalogueAdministration({
-      author: audited.author,
-      store: stores.catalogue,
-      changes: runtime,
-      envPolicy: envReferencePolicy(
-        config.written.providers.map((p) => p.apiKey),
-        env.allowedEnv,
-      ),
-    }),
-    mcpServers: new McpServerAdministration({
-      ...audited,
-      repo: stores.mcpServers,
-      changes: runtime.mcpChanges,
-      fileServers: () => config.mcp.servers.filter((s) => s.source === 'file'),
-      urlRule: { allowedHosts: config.mcp.allowedHosts },
-    }),
-  };
 }

@@ -1,7 +1,6 @@
-import { GatewayError, McpGateway, type McpUpstreamPort } from '@gateway/core';
+import { BUILTIN_SIMULATOR_URL, GatewayError, McpGateway, type McpUpstreamPort } from '@gateway/core';
 import { McpHttpClient } from '@gateway/provider-kit';
 import { SimulatorMcpServer } from '@gateway/provider-simulator';
-import { BUILTIN_SIMULATOR_URL } from '../config-mcp';
 import { publicBaseUrlFor } from '../public-links';
 import type { AreaWiring, WiringContext } from './context';
 

@@ -1,15 +1,9 @@
-import {
-  checkMcpServerIds,
-  checkWebhookUrl,
-  mcpEntryProblem,
-  mcpHeaderNameProblem,
-  parseAllowedHosts,
-  widerMcpEntries,
-  type McpAllowList,
-  type RegisteredMcpServer,
-} from '@gateway/core';
+import type { RegisteredMcpServer } from '../ports/mcp-server-repository.port';
+import { checkWebhookUrl, parseAllowedHosts } from '../webhooks/webhook-url';
+import { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp-allow-list';
+import { checkMcpServerIds, mcpHeaderNameProblem } from './mcp-names';
 
-/** A `mcpServers[]` entry as written: a Streamable HTTP URL (or the built-in simulator) and the headers sent to it. */
+/** A config file's `mcpServers[]` entry as written (its schema is the server's config.schema.ts): a Streamable HTTP URL (or the built-in simulator) and the headers sent to it. */
 export interface McpServerConfig {
   id: string;
   url: string;
@@ -40,32 +34,7 @@ export interface McpOAuthConfig {
 /** The in-process simulator server's URL (the zero-config start's `sim`). */
 export const BUILTIN_SIMULATOR_URL = 'builtin:simulator';
 
-/** `mcpServers[]` entry schema (config.schema.ts). */
-export const MCP_SERVER_SCHEMA = {
-  type: 'object',
-  required: ['id', 'url'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string', minLength: 1, maxLength: 64 },
-    url: { type: 'string', minLength: 1, maxLength: 2048 },
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
-    pricePerCall: { type: 'number', minimum: 0 },
-  },
-} as const;
-
-/** `mcpOAuth` (config.schema.ts): each authorization server an issuer identifier, https, no query or fragment. */
-export const MCP_OAUTH_SCHEMA = {
-  type: 'object',
-  required: ['authorizationServers'],
-  additionalProperties: false,
-  properties: {
-    authorizationServers: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 2048 } },
-  },
-} as const;
-
-/** `mcp` on a group and a key (config.schema.ts). */
-export const MCP_LIST_SCHEMA = { type: 'array', maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 200 } } as const;
-
+/** How the config reader refuses a field: it throws, naming the field. */
 type Fail = (field: string, problem: string) => never;
 
 interface McpSections {
@@ -103,24 +72,7 @@ export function checkMcpConfig(
   } catch {
     // start-up refuses a bad WEBHOOK_ALLOWED_HOSTS with its own message; here it allows nothing
   }
-  const servers = written.map((s, i): McpServer => {
-    if (s.url !== BUILTIN_SIMULATOR_URL)
-      try {
-        checkWebhookUrl(s.url, { allowedHosts }, 'url');
-      } catch (e) {
-        fail(`mcpServers.${i}.url`, `${JSON.stringify(s.url)}: ${(e as Error).message.replace(/"url" /, 'the URL ')}`);
-      }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(s.headers ?? {})) {
-      const problem = mcpHeaderNameProblem(name);
-      if (problem) fail(`mcpServers.${i}.headers`, problem);
-      const ref = /^env:(.+)$/.exec(value);
-      const resolved = ref ? env[ref[1]!] : value;
-      if (!resolved) fail(`mcpServers.${i}.headers.${name}`, `environment variable ${ref![1]} is not set`);
-      headers[name.toLowerCase()] = resolved;
-    }
-    return { ...s, headers, source: 'file' };
-  });
+  const servers = written.map((s, i) => fileServer(s, i, env, allowedHosts, fail));
   for (const r of registered)
     servers.push({
       id: r.id,
@@ -129,7 +81,42 @@ export function checkMcpConfig(
       ...(r.pricePerCall !== null ? { pricePerCall: r.pricePerCall } : {}),
       source: 'admin',
     });
-  const ids = servers.map((s) => s.id);
+  const groups = checkAllowLists(
+    file,
+    servers.map((s) => s.id),
+    fail,
+  );
+  return { servers, groups, allowedHosts, oauth: file.mcpOAuth && checkOAuth(file.mcpOAuth, fail) };
+}
+
+/** A file server: its URL under the webhook rules (the built-in simulator aside), its `env:` headers read. */
+function fileServer(
+  s: McpServerConfig,
+  i: number,
+  env: Readonly<Record<string, string | undefined>>,
+  allowedHosts: string[],
+  fail: Fail,
+): McpServer {
+  if (s.url !== BUILTIN_SIMULATOR_URL)
+    try {
+      checkWebhookUrl(s.url, { allowedHosts }, 'url');
+    } catch (e) {
+      fail(`mcpServers.${i}.url`, `${JSON.stringify(s.url)}: ${(e as Error).message.replace(/"url" /, 'the URL ')}`);
+    }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(s.headers ?? {})) {
+    const problem = mcpHeaderNameProblem(name);
+    if (problem) fail(`mcpServers.${i}.headers`, problem);
+    const ref = /^env:(.+)$/.exec(value);
+    const resolved = ref ? env[ref[1]!] : value;
+    if (!resolved) fail(`mcpServers.${i}.headers.${name}`, `environment variable ${ref![1]} is not set`);
+    headers[name.toLowerCase()] = resolved;
+  }
+  return { ...s, headers, source: 'file' };
+}
+
+/** Each group's and key's list names configured servers; no key's list is wider than its group's. */
+function checkAllowLists(file: McpSections, ids: string[], fail: Fail): Record<string, McpAllowList> {
   const checkList = (field: string, list: string[] | undefined) =>
     list?.forEach((entry, j) => {
       const problem = mcpEntryProblem(entry, ids);
@@ -145,7 +132,7 @@ export function checkMcpConfig(
     const wider = k.mcp ? widerMcpEntries(k.mcp, groups[k.group]) : [];
     if (wider.length) fail(`keys.${i}.mcp`, `${JSON.stringify(wider)} is wider than group "${k.group}" allows`);
   });
-  return { servers, groups, allowedHosts, oauth: file.mcpOAuth && checkOAuth(file.mcpOAuth, fail) };
+  return groups;
 }
 
 /** An authorization server is an issuer identifier (RFC 8414): an https URL without query or fragment. */
