@@ -100,6 +100,7 @@ const IDS_IN_LOG = 20;
  * database kept in memory (tests), which nothing could be replayed into. A batch the
  * database refused is logged once at error with its row count and request ids (retries are silent), its recovery
  * once at warn; segments whose owner is provably gone (another replica's live ones never) are replayed now and every 30 s.
+ * The daily rollup job runs behind its writes (usage-rollup.ts); a failed run is logged at warn.
  */
 export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger): UsageLogStore {
   const usage = new KnexUsageLog(knex, {
@@ -112,6 +113,8 @@ export function openUsageLog(knex: Knex, dataDir: string | null, logger: Logger)
       }),
     onRecovered: (rows) => logger.warn('usage rows written again after a failure', { rows }),
     onSpoolError: (e) => logger.error('usage spool not writable: rows wait in memory only until it is', { error: (e as Error).message }),
+    onRollupError: (e) =>
+      logger.warn('usage rollup run failed: reports stay exact, the next run catches up', { error: (e as Error).message }),
   });
   usage.startRecovery(30000, (e) => logger.warn('usage spool replay failed', { error: (e as Error).message }));
   return usage;

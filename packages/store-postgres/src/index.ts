@@ -20,5 +20,6 @@ export { taskChangeFeed } from './task-change-feed';
 export { KnexAuditedChanges } from './knex-audited-changes';
 export { KnexCatalogueRepository } from './knex-catalogue-repository';
 export { enforceRetention } from './retention-sql';
+export { rollUpUsage } from './usage-rollup';
 export { KnexSsoSessions } from './knex-sso-sessions';
 export { KnexTaskStatistics } from './knex-task-statistics';

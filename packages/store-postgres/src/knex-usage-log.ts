@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { UsageLog, UsageRow } from '@gateway/core';
 import { addCredits } from './credit-quota-sql';
+import { rollUpUsage } from './usage-rollup';
 import { UsageSpool, type SpoolEntry } from './usage-spool';
 import { usageRowToColumns } from './usage-row.codec';
 
@@ -20,6 +21,10 @@ export interface UsageLogOptions {
   onSpoolError?: (e: unknown) => void;
   /** first retry after a failure; doubles up to 10 s */
   retryMs?: number;
+  /** the daily rollup job runs this long after a batch is written (and after each recovery sweep); 0: never */
+  rollupMs?: number;
+  /** a rollup run failed: nothing is lost (the rows wait above the watermark, counted from the raw rows) */
+  onRollupError?: (e: unknown) => void;
 }
 
 interface Batch {
@@ -55,6 +60,7 @@ export class KnexUsageLog implements UsageLog {
   private spoolBroken = false;
   private lastError: unknown;
   private recoveryTimer: NodeJS.Timeout | null = null;
+  private rollupTimer: NodeJS.Timeout | null = null;
   private retryMs: number;
 
   constructor(
@@ -167,8 +173,10 @@ export class KnexUsageLog implements UsageLog {
     this.spool?.release();
     if (this.recoveryTimer) clearInterval(this.recoveryTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.rollupTimer) clearTimeout(this.rollupTimer);
     this.retryTimer = null;
     this.recoveryTimer = null;
+    this.rollupTimer = null;
   }
 
   /** Writes waiting batches in order; stops at the first failure and retries later. */
@@ -197,8 +205,24 @@ export class KnexUsageLog implements UsageLog {
         this.opts.onRecovered?.(this.recovered);
         this.recovered = 0;
       }
+      this.scheduleRollup();
     });
     return this.inflight;
+  }
+
+  /**
+   * Rows reach usage_daily through the rollup job (usage-rollup.ts), run off the write path by one shared timer; runs
+   * of other instances and other writers' rows (task admission, settlement) are covered by the same watermark.
+   */
+  private scheduleRollup(): void {
+    const ms = this.opts.rollupMs ?? 2000;
+    if (this.rollupTimer || ms <= 0) return;
+    this.rollupTimer = setTimeout(() => {
+      void rollUpUsage(this.db)
+        .catch((e: unknown) => this.opts.onRollupError?.(e))
+        .finally(() => (this.rollupTimer = null));
+    }, ms);
+    this.rollupTimer.unref();
   }
 
   private scheduleRetry(): void {

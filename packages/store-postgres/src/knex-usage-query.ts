@@ -13,6 +13,7 @@ import type {
 } from '@gateway/core';
 import { snakeCase } from './row-values';
 import { columnsToUsageRecord } from './usage-row.codec';
+import { rolledUpTo } from './usage-rollup';
 import { planUsageSpans, type TimeSpan } from './usage-spans';
 
 export class KnexUsageQuery implements UsageQuery {
@@ -22,8 +23,8 @@ export class KnexUsageQuery implements UsageQuery {
     private readonly options: { rollup?: boolean } = {},
   ) {}
 
-  private filtered(f: RollupFilter): Knex.QueryBuilder {
-    const q = this.db('usage_log');
+  private filtered(f: RollupFilter, db: Knex = this.db): Knex.QueryBuilder {
+    const q = db('usage_log');
     if (f.from) q.where('created_at', '>=', f.from);
     if (f.to) q.where('created_at', '<', f.to);
     return whereEqual(q, f, [
@@ -50,7 +51,9 @@ export class KnexUsageQuery implements UsageQuery {
   }
 
   async dailyTotals(f: Omit<UsageFilter, 'limit' | 'after'>): Promise<DailyUsageTotal[]> {
-    const rows = await this.grouped(f, ['day', 'model'], ['requests', 'input_tokens', 'output_tokens']).orderByRaw('1 desc, 2 asc');
+    const rows = await this.grouped(f, ['day', 'model'], ['requests', 'input_tokens', 'output_tokens'], (q) =>
+      q.orderByRaw('1 desc, 2 asc'),
+    );
     return rows.map((r: Record<string, any>) => ({
       day: r.g0,
       model: r.g1 ?? null,
@@ -61,15 +64,14 @@ export class KnexUsageQuery implements UsageQuery {
   }
 
   /**
-   * Totals per group: the whole UTC days from the daily rollup (usage_daily, kept in step with the raw rows by a
-   * trigger, migration 020), the partial days at the edges from the raw rows (planUsageSpans decides).
+   * Totals per group: the whole UTC days from the daily rollup (usage_daily, built by a job, usage-rollup.ts) plus the
+   * raw rows it does not hold yet, the partial days at the edges from the raw rows (planUsageSpans decides).
    */
   async summary(f: UsageSummaryFilter): Promise<{ groups: UsageGroup[]; hasMore: boolean }> {
     const measures: Measure[] = [...SUMMARY_MEASURES, ...(f.groupBy === 'key' ? (['key_account'] as const) : [])];
-    const q = this.grouped(f, [f.groupBy], measures)
-      .orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last')
-      .limit(f.limit + 1);
-    const rows = await q;
+    const rows = await this.grouped(f, [f.groupBy], measures, (q) =>
+      q.orderByRaw(f.groupBy === 'day' ? '1 desc' : '1 asc nulls last').limit(f.limit + 1),
+    );
     const keys = f.groupBy === 'key' ? await this.keysNamed(rows.slice(0, f.limit).map((r: Record<string, any>) => r.g0)) : null;
     return {
       hasMore: rows.length > f.limit,
@@ -114,33 +116,61 @@ export class KnexUsageQuery implements UsageQuery {
   }
 
   /**
-   * The measures per group (g0, g1, … in the order of `groupings`) over the filter's range: one aggregate per span
-   * planUsageSpans gives (the rollup's whole days, the raw rows' partial days), added together.
+   * The measures per group (g0, g1, … in the order of `groupings`) over the filter's range, shaped by `finish`: one
+   * aggregate per span planUsageSpans gives (the rollup's whole days and, for the same days, the raw rows above its
+   * watermark; the raw rows' partial days), added together. The watermark and the rollup are read in one snapshot
+   * (repeatable read), so a job run between the two reads cannot count a row twice or miss it.
    */
-  private grouped(f: RollupFilter, groupings: UsageGrouping[], measures: Measure[]): Knex.QueryBuilder {
+  private async grouped(
+    f: RollupFilter,
+    groupings: UsageGrouping[],
+    measures: Measure[],
+    finish: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+  ): Promise<Array<Record<string, any>>> {
     const plan = planUsageSpans(f, { rollup: this.options.rollup });
+    if (!plan.rollup) return finish(this.combined(this.db, f, plan.raw, null, groupings, measures));
+    return this.db.transaction(
+      async (trx) => finish(this.combined(trx, f, plan.raw, { ...plan.rollup!, above: await rolledUpTo(trx) }, groupings, measures)),
+      { isolationLevel: 'repeatable read', readOnly: true },
+    );
+  }
+
+  private combined(
+    db: Knex,
+    f: RollupFilter,
+    raw: TimeSpan[],
+    rollup: (TimeSpan & { above: number }) | null,
+    groupings: UsageGrouping[],
+    measures: Measure[],
+  ): Knex.QueryBuilder {
     const part = (q: Knex.QueryBuilder, group: Record<UsageGrouping, string>, measure: Record<Measure, string>) =>
       q
-        .select(groupings.map((g, i) => this.db.raw(`${group[g]} as g${i}`)))
-        .select(measures.map((m) => this.db.raw(`${measure[m]} as ${m}`)))
+        .select(groupings.map((g, i) => db.raw(`${group[g]} as g${i}`)))
+        .select(measures.map((m) => db.raw(`${measure[m]} as ${m}`)))
         .groupByRaw(groupings.map((_, i) => i + 1).join(', '));
+    const span = (s: TimeSpan) => this.filtered({ ...f, from: s.from, to: s.to }, db);
     const parts = [
-      ...(plan.rollup ? [part(this.rolled({ ...f, ...plan.rollup }), ROLLUP_GROUP, ROLLUP_MEASURE)] : []),
-      ...plan.raw.map((span) => part(this.filtered({ ...f, from: span.from, to: span.to }), rawGroups(span), RAW_MEASURE)),
+      ...(rollup
+        ? [
+            part(this.rolled({ ...f, ...rollup }, db), ROLLUP_GROUP, ROLLUP_MEASURE),
+            part(span(rollup).where('id', '>', rollup.above), GROUP_COLUMN, RAW_MEASURE),
+          ]
+        : []),
+      ...raw.map((s) => part(span(s), rawGroups(s), RAW_MEASURE)),
     ];
     return (
-      this.db
-        .from(this.db.raw(`(${parts.map(() => '?').join(' union all ')}) as parts`, parts))
+      db
+        .from(db.raw(`(${parts.map(() => '?').join(' union all ')}) as parts`, parts))
         // days are grouped as dates (cheaper per raw row than text) and written as YYYY-MM-DD once per group
-        .select(groupings.map((g, i) => this.db.raw(g === 'day' ? `to_char(g${i}, 'YYYY-MM-DD') as g${i}` : `g${i}`)))
-        .select(measures.map((m) => this.db.raw(`${m === 'key_account' ? 'max' : 'sum'}(${m}) as ${m}`)))
+        .select(groupings.map((g, i) => db.raw(g === 'day' ? `to_char(g${i}, 'YYYY-MM-DD') as g${i}` : `g${i}`)))
+        .select(measures.map((m) => db.raw(`${m === 'key_account' ? 'max' : 'sum'}(${m}) as ${m}`)))
         .groupByRaw(groupings.map((_, i) => i + 1).join(', '))
     );
   }
 
   /** The rollup rows of the filter's whole days (planUsageSpans said it can: its bounds are midnights). */
-  private rolled(f: RollupFilter): Knex.QueryBuilder {
-    const q = this.db('usage_daily');
+  private rolled(f: RollupFilter, db: Knex): Knex.QueryBuilder {
+    const q = db('usage_daily');
     if (f.from) q.where('day', '>=', utcDay(f.from));
     if (f.to) q.where('day', '<', utcDay(f.to));
     return whereEqual(q, f, ['accountId', 'keyId', 'provider', 'model', 'format', 'status']);
@@ -193,7 +223,7 @@ type Measure = keyof typeof RAW_MEASURE;
 /** What a summary group totals; groups by key add their account (key_account). */
 const SUMMARY_MEASURES = (Object.keys(RAW_MEASURE) as Measure[]).filter((m) => m !== 'key_account');
 
-/** Each measure over rollup rows (migration 020 adds up RAW_MEASURE's rules per day). */
+/** Each measure over rollup rows (the rollup job adds up RAW_MEASURE's rules per day, migration 020's ROLLUP_OF). */
 const ROLLUP_MEASURE: Record<Measure, string> = {
   requests: 'sum(requests)',
   input_tokens: 'sum(input_tokens)',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rollUpUsage } from './usage-rollup';
 
 /** What the retention job deletes, and after how many days (0: kept forever). */
 export interface RetentionPolicy {
@@ -33,7 +34,17 @@ export async function enforceRetention(
   now: Date,
 ): Promise<{ usageRows: number; webhookDeliveries: number }> {
   const before = (days: number) => new Date(now.getTime() - days * 86_400_000);
-  const usageRows = policy.usageDays > 0 ? await deleteInBatches(db, 'usage_log', 'created_at < :cutoff', before(policy.usageDays)) : 0;
+  // only rows the daily rollup holds: the rollup is the books, and a row above its watermark is not in it yet
+  if (policy.usageDays > 0) await rollUpUsage(db);
+  const usageRows =
+    policy.usageDays > 0
+      ? await deleteInBatches(
+          db,
+          'usage_log',
+          'created_at < :cutoff and id <= (select last_id from usage_rollup_state)',
+          before(policy.usageDays),
+        )
+      : 0;
   const webhookDeliveries =
     policy.webhookDeliveryDays > 0
       ? await deleteInBatches(db, 'webhook_deliveries', "state <> 'pending' and event_at < :cutoff", before(policy.webhookDeliveryDays))

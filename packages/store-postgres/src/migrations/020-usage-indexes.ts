@@ -22,7 +22,7 @@ const INDEXES: Array<[string, string]> = [
 const KEY = 'day, account_id, key_id, model, provider, status, format';
 
 /** What one raw row adds to its rollup row (the rules are knex-usage-query.ts's RAW_MEASURE). */
-const ROLLUP_OF = (from: string) => `
+export const ROLLUP_OF = (from: string) => `
   select (created_at at time zone 'UTC')::date, coalesce(account_id, ''), coalesce(key_id, ''), coalesce(model, ''),
     coalesce(provider, ''), status, format,
     count(*) filter (where status <> 'refunded' and not (status = 'succeeded' and task_id is not null)),
@@ -32,7 +32,7 @@ const ROLLUP_OF = (from: string) => `
     coalesce(sum(video_delivered_seconds), 0)
   from ${from} group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7`;
 
-const ADD = `on conflict (${KEY}) do update set
+export const ADD = `on conflict (${KEY}) do update set
   requests = usage_daily.requests + excluded.requests,
   input_tokens = usage_daily.input_tokens + excluded.input_tokens,
   output_tokens = usage_daily.output_tokens + excluded.output_tokens,

@@ -37,6 +37,7 @@ import * as m041 from './041-mcp';
 import * as m038 from './038-response-cache';
 import * as m039 from './039-guardrails';
 import * as m042 from './042-mcp-servers';
+import * as m043 from './043-usage-rollup-job';
 
 /** What a migration may need besides the database. */
 export interface MigrationContext {
@@ -89,6 +90,7 @@ const MIGRATIONS: Array<[string, Migration]> = [
   ['039-guardrails', m039],
   ['041-mcp', m041],
   ['042-mcp-servers', m042],
+  ['043-usage-rollup-job', m043],
 ];
 
 export function migrationSourceWith(ctx: MigrationContext): Knex.MigrationSource<string> {

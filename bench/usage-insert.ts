@@ -1,0 +1,179 @@
+/**
+ * node --import tsx bench/usage-insert.ts — what writing a usage row costs, per row, on the embedded store and on
+ * PostgreSQL.
+ *
+ * Each store (PGlite in memory; PostgreSQL on BENCH_DATABASE_URL, else TEST_DATABASE_URL, in a schema of its own) gets
+ * every migration and USAGE_INSERT_SEED rows (default 100,000) first, so the indexes have the depth of a used table.
+ * Rows then go through KnexUsageLog's own write path (one multi-row insert per group) in groups of 1, 50 and 500,
+ * under variants of the table: before migration 043 (migration 020's rollup trigger in each inserting statement), as
+ * migrated (043's fence trigger; the rollup built by the job), without the fence, and without each secondary index. Variants alternate within each of USAGE_INSERT_ROUNDS rounds (default 3);
+ * the median of the rounds is printed as CPU µs per row (this process, plus the PostgreSQL backend's), in a Markdown table.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { KnexUsageLog, openDatabase, type Database } from '@gateway/store-postgres';
+import type { Knex } from 'knex';
+import type { UsageRow } from '@gateway/core';
+import { down, up } from '../packages/store-postgres/src/migrations/043-usage-rollup-job';
+
+const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const SEED = Number(process.env.USAGE_INSERT_SEED ?? 100_000);
+const ROUNDS = Number(process.env.USAGE_INSERT_ROUNDS ?? 3);
+/** rows written per measurement for each group size: enough groups to time, few enough for a 2-core machine */
+const ROWS: Record<number, number> = { 1: 300, 50: 2000, 500: 5000 };
+
+interface Variant {
+  name: string;
+  set(db: Database): Promise<void>;
+  reset(db: Database): Promise<void>;
+}
+
+const row = (i: number): UsageRow => ({
+  requestId: `req_${randomUUID()}`,
+  accountId: `acct_${i % 200}`,
+  keyId: `key_${i % 2000}`,
+  model: `model-${i % 8}`,
+  provider: `provider-${i % 3}`,
+  format: 'openai-chat',
+  status: 'ok',
+  httpStatus: 200,
+  inputTokens: 100 + (i % 900),
+  outputTokens: i % 300,
+  latencyMs: 100 + (i % 900),
+  attempts: 1,
+  credits: 0.01,
+});
+
+async function indexes(db: Database): Promise<Array<{ name: string; def: string }>> {
+  const r = await db.knex.raw(
+    `select indexname as name, indexdef as def from pg_indexes where tablename = 'usage_log' and schemaname = current_schema()
+     and indexname not in ('usage_log_pkey', 'usage_log_row_id') order by 1`,
+  );
+  return r.rows;
+}
+
+/** The variants measured: the table before migration 043 (the rollup trigger), as migrated, and without each part. */
+async function variants(db: Database): Promise<Variant[]> {
+  const none = async () => undefined;
+  const inTransaction = (fn: (k: Knex) => Promise<void>) => async () => db.knex.transaction((trx) => fn(trx));
+  const noFence = async () => void (await db.knex.raw('alter table usage_log disable trigger usage_log_fence'));
+  const fence = async () => void (await db.knex.raw('alter table usage_log enable trigger usage_log_fence'));
+  const list: Variant[] = [
+    { name: 'before: rollup trigger per statement (migration 043 undone)', set: inTransaction(down), reset: inTransaction(up) },
+    { name: 'as migrated: fence trigger, rollup by the job', set: none, reset: none },
+    { name: 'without the fence trigger', set: noFence, reset: fence },
+  ];
+  const all = await indexes(db);
+  for (const ix of all)
+    list.push({
+      name: `as migrated, without ${ix.name}`,
+      set: async () => void (await db.knex.raw(`drop index ${ix.name}`)),
+      reset: async () => void (await db.knex.raw(ix.def)),
+    });
+  list.push({
+    name: 'as migrated, without every secondary index (primary key and row_id only)',
+    set: async () => {
+      for (const ix of all) await db.knex.raw(`drop index ${ix.name}`);
+    },
+    reset: async () => {
+      for (const ix of all) await db.knex.raw(ix.def);
+    },
+  });
+  return list;
+}
+
+/**
+ * CPU time in µs spent so far by this process and, on PostgreSQL, by the backends of the bench's database (its own:
+ * the database of BENCH_DATABASE_URL should serve nothing else while this runs).
+ */
+async function cpuNow(db: Database): Promise<number> {
+  const own = process.cpuUsage();
+  if (db.kind !== 'postgres') return own.user + own.system;
+  const pids = (await db.knex.raw(`select pid from pg_stat_activity where datname = current_database()`)).rows as Array<{ pid: number }>;
+  // schedstat's first field: nanoseconds on a CPU (the clock ticks of /proc/PID/stat are too coarse here)
+  const server = pids.reduce((n, { pid }) => n + Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000, 0);
+  return own.user + own.system + server;
+}
+
+/** CPU µs per row for `rows` rows written in groups of `group` through the usage log's write path. */
+async function perRow(db: Database, group: number, rows: number, offset: number): Promise<number> {
+  const log = new KnexUsageLog(db.knex, { maxBatch: Number.MAX_SAFE_INTEGER, flushMs: 3_600_000 });
+  const batches = Array.from({ length: rows / group }, (_, g) => Array.from({ length: group }, (__, i) => row(offset + g * group + i)));
+  const before = await cpuNow(db);
+  for (const batch of batches) {
+    for (const r of batch) log.record(r);
+    await log.flush();
+  }
+  const us = ((await cpuNow(db)) - before) / rows;
+  log.stop();
+  return us;
+}
+
+async function measure(label: string, db: Database): Promise<string[]> {
+  await db.knex.raw(
+    `insert into usage_log (row_id, created_at, request_id, account_id, key_id, model, format, status, http_status,
+       input_tokens, output_tokens, latency_ms, provider, attempts, credits)
+     select 'seed_' || g, now() - (${SEED} - g) * interval '1 second', 'req_' || g, 'acct_' || (g % 2000) % 200,
+       'key_' || (g % 2000), 'model-' || (g % 8), 'openai-chat', 'ok', 200, g % 1000, g % 300, 100 + g % 900,
+       'provider-' || (g % 3), 1, 0.01
+     from generate_series(1, ${SEED}) g`,
+  );
+  await db.knex.raw('analyze usage_log');
+  const list = await variants(db);
+  const times = new Map<string, number[]>();
+  let offset = 0;
+  for (let round = 0; round < ROUNDS; round++)
+    for (const v of list) {
+      await v.set(db);
+      for (const group of [1, 50, 500]) {
+        const us = await perRow(db, group, ROWS[group]!, offset);
+        offset += ROWS[group]!;
+        const key = `${v.name}|${group}`;
+        times.set(key, [...(times.get(key) ?? []), us]);
+      }
+      await v.reset(db);
+      console.error(`${label} round ${round + 1}: ${v.name}`);
+    }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const table = list.map(
+    (v) => `| ${label} | ${v.name} | ${[1, 50, 500].map((g) => median(times.get(`${v.name}|${g}`)!).toFixed(0)).join(' | ')} |`,
+  );
+  console.error(table.join('\n'));
+  return table;
+}
+
+async function main() {
+  const lines: string[] = [];
+  const embedded = await openDatabase({});
+  try {
+    lines.push(...(await measure('PGlite', embedded)));
+  } finally {
+    await embedded.close();
+  }
+  if (url) {
+    const schema = `bench_usage_insert_${randomUUID().slice(0, 8)}`;
+    const pg = await openDatabase({ databaseUrl: url, schema, poolMax: 2 });
+    try {
+      lines.push(...(await measure('PostgreSQL', pg)));
+    } finally {
+      await pg.knex.raw(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
+      await pg.close();
+    }
+  }
+  console.log(
+    [
+      `Usage row insert cost, CPU µs per row (the gateway process, plus the PostgreSQL backend) (median of ${ROUNDS} interleaved rounds; ${SEED.toLocaleString('en')} rows seeded;`,
+      `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown'}, shared with other work).`,
+      '',
+      '| store | table | group of 1 | group of 50 | group of 500 |',
+      '|---|---|---|---|---|',
+      ...lines,
+    ].join('\n'),
+  );
+}
+
+void main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
