@@ -11,10 +11,10 @@ it('the first-byte clock runs out when no headers arrive, and only one timer is 
   const g = new CallGuard(timeouts);
   expect(jest.getTimerCount()).toBe(1);
   jest.advanceTimersByTime(4_999);
-  expect(g.signal.aborted).toBe(false);
+  expect(g.aborted).toBe(false);
   expect(jest.getTimerCount()).toBe(1);
   jest.advanceTimersByTime(1);
-  expect(g.signal.aborted).toBe(true);
+  expect(g.aborted).toBe(true);
   expect(phaseOf(g)).toBe('first byte');
 });
 
@@ -22,27 +22,28 @@ it('after the headers the idle clock counts from the last chunk; chunks keep the
   const g = new CallGuard(timeouts);
   let fired = 0;
   jest.advanceTimersByTime(4_000);
-  g.headersReceived(() => fired++);
+  g.onAbort(() => fired++);
+  g.headersReceived();
   for (let i = 0; i < 10; i++) {
     jest.advanceTimersByTime(1_500);
     g.touch();
     expect(jest.getTimerCount()).toBe(1);
   }
-  expect(g.signal.aborted).toBe(false); // 19 s in: past the first-byte limit, never idle for 2 s
+  expect(g.aborted).toBe(false); // 19 s in: past the first-byte limit, never idle for 2 s
   jest.advanceTimersByTime(1_999);
-  expect(g.signal.aborted).toBe(false);
+  expect(g.aborted).toBe(false);
   jest.advanceTimersByTime(1);
-  expect({ aborted: g.signal.aborted, phase: phaseOf(g), fired }).toEqual({ aborted: true, phase: 'idle', fired: 1 });
+  expect({ aborted: g.aborted, phase: phaseOf(g), fired }).toEqual({ aborted: true, phase: 'idle', fired: 1 });
 });
 
 it('the total clock ends a call that never goes quiet', () => {
   const g = new CallGuard({ ...timeouts, totalMs: 10_000 });
-  g.headersReceived(() => undefined);
+  g.headersReceived();
   for (let t = 500; t < 10_000; t += 500) {
     jest.advanceTimersByTime(500);
     g.touch();
   }
-  expect(g.signal.aborted).toBe(false);
+  expect(g.aborted).toBe(false);
   jest.advanceTimersByTime(500);
   expect(phaseOf(g)).toBe('total');
 });
@@ -50,22 +51,30 @@ it('the total clock ends a call that never goes quiet', () => {
 it('an idle limit shorter than the first-byte one still holds from the headers on', () => {
   const g = new CallGuard({ ...timeouts, firstByteMs: 300_000, idleMs: 120_000, totalMs: 900_000 });
   jest.advanceTimersByTime(100_000);
-  g.headersReceived(() => undefined); // idle runs out at 220 s, long before the first-byte limit would have
+  g.headersReceived(); // idle runs out at 220 s, long before the first-byte limit would have
   jest.advanceTimersByTime(119_999);
-  expect(g.signal.aborted).toBe(false);
+  expect(g.aborted).toBe(false);
   jest.advanceTimersByTime(1);
   expect(phaseOf(g)).toBe('idle');
 });
 
-it('finish clears the timer and the client listener; a client abort aborts the call', () => {
+it('finish clears the timer and the client listener; a client abort aborts the call, also one aborted already', () => {
   const client = new AbortController();
-  let finished = 0;
-  const g = new CallGuard(timeouts, client.signal, () => finished++);
-  g.finish();
-  expect({ timers: jest.getTimerCount(), finished }).toEqual({ timers: 0, finished: 1 });
-  client.abort();
-  expect(g.signal.aborted).toBe(false);
+  const g = new CallGuard(timeouts, client.signal);
+  const aborts: Error[] = [];
+  g.onAbort((e) => aborts.push(e));
   const h = new CallGuard(timeouts, client.signal);
-  expect(h.signal.aborted).toBe(true);
   h.finish();
+  expect(jest.getTimerCount()).toBe(1);
+  client.abort();
+  expect({ g: g.aborted, h: h.aborted, aborts: aborts.length }).toEqual({ g: true, h: false, aborts: 1 });
+  expect(g.translate(aborts[0])).toMatchObject({ code: 'client_closed' });
+  g.finish();
+  expect(jest.getTimerCount()).toBe(0);
+  // a call whose caller left before it started is aborted as soon as the sender hands over its abort
+  const late = new CallGuard(timeouts, client.signal);
+  let lateAborted = false;
+  late.onAbort(() => (lateAborted = true));
+  expect(lateAborted).toBe(true);
+  late.finish();
 });

@@ -3,8 +3,9 @@ import { clientClosed, mapTransportFailure } from './upstream-errors';
 import type { TimeoutPhase, UpstreamTimeouts } from './upstream-timeouts';
 
 /**
- * The clocks of one upstream call (first byte, idle, total) and its abort wiring. Whatever runs out first aborts the
- * request; translate() then says why, so a timeout is never mistaken for a reset.
+ * The clocks of one upstream call (first byte, idle, total) and its abort. Whatever runs out first, or the caller
+ * going away, aborts the request through the abort the sender hands over (onAbort); translate() then says why, so a
+ * timeout is never mistaken for a reset. No AbortController per call: the only listener is on the caller's signal.
  *
  * One timer per call, not one per clock (issue 40: no timer per request a shared one can replace): it is armed for
  * the earliest instant any clock could run out (the idle clock starts with the headers, so never sooner than
@@ -12,28 +13,37 @@ import type { TimeoutPhase, UpstreamTimeouts } from './upstream-timeouts';
  * headers nor a chunk re-arm it.
  */
 export class CallGuard {
-  readonly controller = new AbortController();
   private timedOut: TimeoutPhase | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private onFire: (() => void) | undefined;
+  private abortCall: ((reason: Error) => void) | undefined;
+  private abortedWith: Error | undefined;
   private readonly startedAt = performance.now();
   /** the headers' arrival, then each body chunk's; undefined until the headers arrive */
   private lastActivity: number | undefined;
-  private readonly onClientAbort = () => this.controller.abort();
+  private readonly onClientAbort = () => this.abort(new Error('the caller went away'));
 
   constructor(
     private readonly timeouts: Required<UpstreamTimeouts>,
     private readonly clientSignal?: AbortSignal,
-    /** told once when the call ends (the transport counts calls in flight to drain its sockets) */
-    private readonly onFinish?: () => void,
   ) {
     this.arm(Math.min(timeouts.totalMs, timeouts.firstByteMs, timeouts.idleMs));
-    if (clientSignal?.aborted) this.controller.abort();
+    if (clientSignal?.aborted) this.onClientAbort();
     else clientSignal?.addEventListener('abort', this.onClientAbort, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  get aborted(): boolean {
+    return this.abortedWith !== undefined;
+  }
+
+  /** The sender's way to end the request; called at once when the call is already aborted. */
+  onAbort(abort: (reason: Error) => void): void {
+    if (this.abortedWith) abort(this.abortedWith);
+    else this.abortCall = abort;
+  }
+
+  private abort(reason: Error): void {
+    this.abortedWith ??= reason;
+    this.abortCall?.(reason);
   }
 
   private arm(ms: number): void {
@@ -47,8 +57,7 @@ export class CallGuard {
     const phase = this.expired(now);
     if (!phase) return this.arm(this.nextCheck(now) - now);
     this.timedOut ??= phase;
-    this.controller.abort();
-    this.onFire?.();
+    this.abort(new Error(`${phase} timeout`));
   };
 
   /** The clock that has run out at `now`, if any. */
@@ -68,8 +77,7 @@ export class CallGuard {
   }
 
   /** Headers arrived: the first-byte clock stops, the idle clock starts. */
-  headersReceived(onFire: () => void): void {
-    this.onFire = onFire;
+  headersReceived(): void {
     this.lastActivity = performance.now();
   }
 
@@ -89,8 +97,7 @@ export class CallGuard {
   finish(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.onFire = undefined;
+    this.abortCall = undefined;
     this.clientSignal?.removeEventListener('abort', this.onClientAbort);
-    this.onFinish?.();
   }
 }

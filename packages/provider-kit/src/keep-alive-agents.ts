@@ -1,79 +1,71 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { Duplex } from 'node:stream';
+import type { LookupAddress } from 'node:dns';
+import { Agent, type Dispatcher } from 'undici';
 
 /** Error code of a socket that did not connect in time; the transport maps it to upstream_timeout. */
 export const CONNECT_TIMEOUT_CODE = 'EGATEWAY_CONNECT_TIMEOUT';
 
-type CreateConnection = (options: object, callback?: (err: Error | null, socket: Duplex) => void) => Duplex;
+/** Where a connection may go: resolves a host name, or refuses it (download hops, upstream-client.ts). */
+export type HopLookup = (hostname: string, options: object) => Promise<{ address: string; family: 4 | 6 }>;
 
-/** Wraps an agent's createConnection so a new socket that has not connected after `ms` is destroyed. */
-function withConnectTimeout<A extends http.Agent>(agent: A, ms: number, connectedEvent: 'connect' | 'secureConnect'): A {
-  const a = agent as unknown as { createConnection: CreateConnection };
-  const original = a.createConnection.bind(agent);
-  a.createConnection = (options, callback) => {
-    const socket = original(options, callback);
-    const timer = setTimeout(() => {
-      const err = Object.assign(new Error(`connect timed out after ${ms} ms`), { code: CONNECT_TIMEOUT_CODE });
-      socket.destroy(err);
-    }, ms);
-    timer.unref();
-    const clear = () => clearTimeout(timer);
-    socket.once(connectedEvent, clear);
-    socket.once('close', clear);
-    return socket;
+type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A HopLookup in the callback form node's sockets call; `all` is asked when node races address families. */
+function callbackLookup(lookup: HopLookup) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+    lookup(hostname, options).then(
+      (a) => (options.all ? callback(null, [a]) : callback(null, a.address, a.family)),
+      (e: Error) => callback(e, ''),
+    );
   };
-  return agent;
 }
 
 export interface KeepAliveAgents {
-  httpAgent: http.Agent;
-  httpsAgent: https.Agent;
-  /** a call starts using the agents; the returned function (safe to call twice) says it ended */
-  begin(): () => void;
-  /** idle sockets close now; the agents are destroyed when the last call in flight ends */
+  /**
+   * Sends one request through the pool of its origin; `checked` picks the pool whose connections resolve their host
+   * through the hop lookup. A call after drain() or destroy() gets a pool of its own, closed once its answer ends.
+   */
+  dispatch(checked: boolean, options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): void;
+  /** idle sockets close now, the others once the answer they carry has ended */
   drain(): void;
   destroy(): void;
 }
 
-/** One pair of keep-alive agents per configured provider, so one slow upstream cannot starve another's sockets. */
-export function createKeepAliveAgents(connectMs: number, maxSockets = 256): KeepAliveAgents {
-  const opts = { keepAlive: true, keepAliveMsecs: 15_000, maxSockets, maxFreeSockets: 32 };
-  const httpAgent = withConnectTimeout(new http.Agent(opts), connectMs, 'connect');
-  const httpsAgent = withConnectTimeout(new https.Agent(opts), connectMs, 'secureConnect');
-  let inFlight = 0;
-  let draining = false;
-  const destroy = () => {
-    httpAgent.destroy();
-    httpsAgent.destroy();
-  };
-  const closeIdle = () => {
-    for (const agent of [httpAgent, httpsAgent])
-      for (const sockets of Object.values(agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
-  };
-  const settle = () => {
-    if (!draining) return;
-    if (inFlight === 0) destroy();
-    else closeIdle(); // a socket freed by a finished call is not reused any more
-  };
+/**
+ * One undici Agent per configured provider (a keep-alive pool per origin, up to `maxSockets` sockets each), so one
+ * slow upstream cannot starve another's sockets. Its own clocks are off: CallGuard runs the first-byte, idle and total
+ * timeouts, undici only the connect one. Redirects are never followed here (the client checks each download hop).
+ */
+export function createKeepAliveAgents(connectMs: number, hopLookup: HopLookup, maxSockets = 256): KeepAliveAgents {
+  const make = (checked: boolean) =>
+    new Agent({
+      connections: maxSockets,
+      // an idle socket is kept a minute, or as long as the upstream's Keep-Alive hint says if shorter
+      keepAliveTimeout: 60_000,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: { timeout: connectMs, keepAliveInitialDelay: 15_000, ...(checked ? { lookup: callbackLookup(hopLookup) } : {}) },
+    });
+  const api = make(false);
+  let hops: Agent | undefined; // made on the first download off the upstream's own host
+  let retired = false;
+  const all = () => (hops ? [api, hops] : [api]);
+  // closing or destroying fails only on a pool already closed or destroyed, which is what was asked
+  const quietly = (p: Promise<void>) => void p.catch(() => undefined);
   return {
-    httpAgent,
-    httpsAgent,
-    begin() {
-      inFlight++;
-      let ended = false;
-      return () => {
-        if (ended) return;
-        ended = true;
-        inFlight--;
-        // the socket goes back to the pool after the body's end event; settle once it is there
-        if (draining) setImmediate(settle);
-      };
+    dispatch(checked, options, handler) {
+      if (!retired) return void (checked ? (hops ??= make(true)) : api).dispatch(options, handler);
+      // a call that took the ports before a config reload replaced them
+      const own = make(checked);
+      own.dispatch(options, handler);
+      quietly(own.close());
     },
     drain() {
-      draining = true;
-      settle();
+      retired = true;
+      for (const a of all()) quietly(a.close());
     },
-    destroy,
+    destroy() {
+      retired = true;
+      for (const a of all()) quietly(a.destroy());
+    },
   };
 }

@@ -2,8 +2,8 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { GatewayError, isForbiddenAddress } from '@gateway/core';
 import { CallGuard } from './call-guard';
-import { createKeepAliveAgents, type KeepAliveAgents } from './keep-alive-agents';
-import { nodeSend, type HopLookup, type SendRequest, type SentResponse } from './node-http-sender';
+import { createKeepAliveAgents, type HopLookup, type KeepAliveAgents } from './keep-alive-agents';
+import { send, type SendRequest, type SentResponse } from './undici-sender';
 import type { UpstreamFailure } from './upstream-errors';
 import { UpstreamResponse } from './upstream-response';
 import type { UpstreamSchema } from './upstream-schema';
@@ -45,6 +45,17 @@ function forbiddenHop(): GatewayError {
   });
 }
 
+/**
+ * Where a download hop off the upstream's own host may connect: the host's addresses, refused when any is private (the
+ * upstream's zone, not us, decides which one a retry would get).
+ */
+const publicLookup: HopLookup = async (hostname) => {
+  const addresses = await dns.promises.lookup(hostname, { all: true });
+  const [first] = addresses;
+  if (!first || addresses.some((a) => isForbiddenAddress(a.address))) throw forbiddenHop();
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+};
+
 function withQuery(url: string, query: UpstreamCall['query']): string {
   if (!query) return url;
   const q = new URLSearchParams();
@@ -57,7 +68,7 @@ function withQuery(url: string, query: UpstreamCall['query']): string {
  * The HTTP client every outbound adapter uses. Per provider: keep-alive agents (their socket cap bounds
  * the calls in flight to one upstream), four timeouts (call-guard.ts), bodies read as streams through the
  * response's handlers, non-2xx answers mapped by the provider's describeFailure, upstream request ids read.
- * Every call, form and download goes through node's http client (node-http-sender.ts, docs/adr/0002).
+ * Every call, form and download goes through undici (undici-sender.ts, docs/adr/0006).
  * It redacts nothing: every error and answer leaves the adapter through the redacting ports (redacting-ports.ts).
  */
 export class UpstreamClient {
@@ -69,7 +80,7 @@ export class UpstreamClient {
 
   constructor(private readonly config: UpstreamClientConfig) {
     this.timeouts = resolveTimeouts(config.timeouts);
-    this.agents = createKeepAliveAgents(this.timeouts.connectMs, config.maxSockets);
+    this.agents = createKeepAliveAgents(this.timeouts.connectMs, publicLookup, config.maxSockets);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
     this.host = new URL(this.baseUrl).hostname.replace(/^\[|\]$/g, '');
@@ -85,7 +96,7 @@ export class UpstreamClient {
     } else if (call.form) {
       body = call.form; // the sender encodes it and sets the content type with its boundary
     }
-    const url = withQuery(this.baseUrl + call.path, call.query);
+    const url = new URL(withQuery(this.baseUrl + call.path, call.query));
     const res = await this.send({ method: call.method, url, headers, body }, call.signal);
     if (res.status >= 200 && res.status < 300) return res;
     throw await res.failure(this.config.describeFailure);
@@ -108,9 +119,9 @@ export class UpstreamClient {
       const res = await this.send(
         {
           method: 'GET',
-          url: target.toString(),
+          url: target,
           headers: { accept: '*/*', ...(own ? this.config.headers : {}) },
-          lookup: this.hopLookup(target),
+          checked: this.checkedHop(target),
         },
         opts.signal,
       );
@@ -146,39 +157,31 @@ export class UpstreamClient {
   }
 
   /**
-   * Where a download hop may connect. The configured upstream's own host is the operator's choice and
-   * trusted; any other host (a storage link, a redirect) is an address the upstream chose, so it must be
-   * public, like any fetch on someone else's say-so. Checked in the connection's own lookup, so the
-   * address checked is the address used.
+   * Whether a download hop must connect through publicLookup. The configured upstream's own host is the operator's
+   * choice and trusted; any other host (a storage link, a redirect) is an address the upstream chose, so it must be
+   * public, like any fetch on someone else's say-so. Checked in the connection's own lookup, so the address checked is
+   * the address used; an address written in the link is checked here.
    */
-  private hopLookup(target: URL): HopLookup | undefined {
+  private checkedHop(target: URL): boolean {
     const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (host === this.host) return undefined;
-    if (net.isIP(host)) {
-      if (isForbiddenAddress(host)) throw forbiddenHop();
-      return undefined;
-    }
-    return async (hostname) => {
-      const addresses = await dns.promises.lookup(hostname, { all: true });
-      // refused when any record is private: the upstream's zone, not us, decides which one a retry would get
-      const [first] = addresses;
-      if (!first || addresses.some((a) => isForbiddenAddress(a.address))) throw forbiddenHop();
-      return { address: first.address, family: first.family === 6 ? 6 : 4 };
-    };
+    if (host === this.host) return false;
+    if (!net.isIP(host)) return true;
+    if (isForbiddenAddress(host)) throw forbiddenHop();
+    return false;
   }
 
   /** Sends one request under a fresh CallGuard; resolves when the headers arrived, whatever the status. */
-  private async send(r: Omit<SendRequest, 'signal'>, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
-    const guard = new CallGuard(this.timeouts, signal, this.agents.begin());
+  private async send(r: SendRequest, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
+    const guard = new CallGuard(this.timeouts, signal);
     let res: SentResponse;
     try {
-      res = await nodeSend(this.agents, { ...r, signal: guard.signal });
+      res = await send(this.agents, r, guard);
     } catch (e) {
       guard.finish();
       throw guard.translate(e);
     }
     const requestId = (this.config.requestIdHeaders ?? ['x-request-id']).map((h) => res.headers[h]).find(Boolean);
-    guard.headersReceived(() => res.stream.destroy());
+    guard.headersReceived();
     return new UpstreamResponse(res.status, res.headers, requestId, res.stream, guard);
   }
 
