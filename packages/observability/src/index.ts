@@ -4,6 +4,7 @@ import type { startTracing } from './tracing';
 export { ClusterMetrics } from './cluster-metrics';
 export { GatewayMetrics } from './metrics';
 export { observeRequests } from './request-observer';
+export { operationsRoutes, probeRoutes, type Readiness } from './operations.router';
 export { tracingFromEnv, type TracingEnv } from './tracing-env';
 export type { Tracing } from './tracing';
 

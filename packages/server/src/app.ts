@@ -1,9 +1,8 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { GatewayError } from '@gateway/core';
 import { fastRoutes, mountRoutes, requestId, sendError } from '@gateway/http-kit';
-import type { Readiness } from './readiness';
 import { errorShapeNamed, rendererForUnroutedPath } from './wire-formats';
-import { probeRoutes } from './wiring/operations.router';
+import { probeRoutes, type Readiness } from '@gateway/observability';
 
 export interface HttpAppOptions {
   /** wire routers, mounted in order at the root (gateway.ts puts the request observer first: counts and log lines) */

@@ -4,7 +4,7 @@ import { version } from '../package.json';
 import { selfServiceFormat } from '@gateway/wire-admin';
 import { adminRoutes } from './admin/admin-routes';
 import { ssoRoutes } from '@gateway/sso';
-import { operationsRoutes, probeRoutes } from './wiring/operations.router';
+import { operationsRoutes, probeRoutes } from '@gateway/observability';
 import { ERROR_SHAPES, WIRE_ROUTES } from './wire-formats';
 
 /**

@@ -1,13 +1,7 @@
 import { migrationsApplied, type Database } from '@gateway/store-postgres';
 import type { RedisLink } from '@gateway/rate-limit-redis';
+import type { Readiness } from '@gateway/observability';
 import { probeWritable } from './startup-checks';
-
-/** What /readyz answers: ready only when requests, media work included, can succeed. */
-export interface Readiness {
-  ready: boolean;
-  /** each dependency: ok, or what is wrong with it */
-  checks: Record<string, string>;
-}
 
 /** A load balancer polls /readyz about once a second: a database that does not answer within this is down. */
 export const DATABASE_CHECK_MS = 800;

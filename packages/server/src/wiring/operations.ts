@@ -1,10 +1,10 @@
 import { mountRoutes } from '@gateway/http-kit';
+import { operationsRoutes } from '@gateway/observability';
 import { adminKeyGate } from '@gateway/wire-admin';
 import { openApiText } from '../openapi';
 import { publicBaseUrlFor } from '../public-links';
 import { errorShapeNamed } from '../wire-formats';
 import type { AreaWiring, WiringContext } from './context';
-import { operationsRoutes } from './operations.router';
 
 /** What operators and callers use to see what happened: the usage query (for the usage format), /metrics and /openapi.json. */
 export function wireOperations(ctx: WiringContext) {

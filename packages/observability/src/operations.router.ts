@@ -1,8 +1,14 @@
 import type { Request, Response } from 'express';
 import { GatewayError } from '@gateway/core';
 import { routeOf } from '@gateway/http-kit';
-import type { GatewayMetrics } from '@gateway/observability';
-import type { Readiness } from '../readiness';
+import type { GatewayMetrics } from './metrics';
+
+/** What /readyz answers: ready only when requests, media work included, can succeed. */
+export interface Readiness {
+  ready: boolean;
+  /** each dependency: ok, or what is wrong with it */
+  checks: Record<string, string>;
+}
 
 export interface ProbeDeps {
   ready: () => Promise<Readiness>;
@@ -15,11 +21,11 @@ export interface OperationsDeps {
    * session); absent when /metrics is open (METRICS_PUBLIC=true, or no GATEWAY_ADMIN_KEY)
    */
   metricsGate?: (req: Request, res: Response) => unknown;
-  /** the OpenAPI document's text for this request's base URL (openapi.ts builds it from these declarations) */
+  /** the OpenAPI document's text for this request's base URL (the server builds it from every route's declaration) */
   openApiText(req: Request): string;
 }
 
-/** The probes: app.ts answers them before any router, so they are neither counted nor logged. */
+/** The probes: the server's app answers them before any router, so they are neither counted nor logged. */
 export const probeRoutes = [
   routeOf<ProbeDeps>()({
     method: 'get',
