@@ -20,6 +20,7 @@ export {
 } from './text';
 export { estimateInputTokens, estimateTextTokens } from './token-estimate';
 export { type NativeRequest, nativeBody, nativeRequestFor } from './native-request';
+export { forwardingFor, type StreamForwarding } from './stream-forwarding';
 export { ACCOUNT_RESOURCES_POLICIES, type AccountResourcesPolicy } from './account-resources';
 export { type HostedTool, HOSTED_TOOLS_POLICIES, type HostedToolsPolicy } from './hosted-tools';
 export { type GeneratedImage, type ImageInput, type ImageRequest, type ImageResult, type ImageStreamPart, type ImageUsage } from './image';

@@ -3,6 +3,7 @@
 import type { HostedMcpItem, HostedMcpRequest } from './hosted-mcp';
 import type { HostedTool } from './hosted-tools';
 import type { NativeAnswer, NativeEventPart, NativeRequest } from './native-request';
+import type { ForwardedEventsPart } from './stream-forwarding';
 import type { ModerationReport, TextModeration } from './text-moderation';
 import type { Warning } from './warnings';
 
@@ -146,7 +147,9 @@ export type TextStreamPart =
   /** a hosted MCP step the gateway ran between model rounds (use-cases/hosted-mcp.ts); comes between other parts */
   | { type: 'hosted-mcp'; item: HostedMcpItem }
   /** an upstream event in the request's `native` format; other consumers skip it */
-  | NativeEventPart;
+  | NativeEventPart
+  /** upstream events relayed as they came, when the client's adapter offered it (stream-forwarding.ts) */
+  | ForwardedEventsPart;
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };

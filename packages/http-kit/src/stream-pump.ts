@@ -4,11 +4,11 @@ import { admitStream, SseWriter } from './sse';
 import { abortRequest } from './request-abort';
 import { shutdownGuard, shuttingDownError, streamShutdownOf } from './stream-shutdown';
 
-/** One server-sent event; `event` omitted gives a bare `data:` message. */
-export interface SseMessage {
-  data: unknown;
-  event?: string;
-}
+/**
+ * One server-sent event; `event` omitted gives a bare `data:` message. `raw` is event-stream text written as it is
+ * (whole events relayed from an upstream of the client's format: core stream-forwarding.ts).
+ */
+export type SseMessage = { data: unknown; event?: string; raw?: undefined } | { raw: string };
 
 /** What a wire format hands the pump: where the parts come from and how each becomes events in its format. */
 export interface PumpedStream<P> {
@@ -45,11 +45,12 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
   const parts = stream.parts();
   const first = await parts.next();
   const sse = new SseWriter(res);
+  const write = (m: SseMessage) => (m.raw === undefined ? sse.send(m.data, m.event) : sse.write(m.raw));
   /** The rest of a part's events once the socket drained (or the stream opened). */
   const sendRest = async (events: Iterator<SseMessage>, waiting: Promise<void>) => {
     await waiting;
     for (let e = events.next(); !e.done; e = events.next()) {
-      const next = sse.send(e.value.data, e.value.event);
+      const next = write(e.value);
       if (next) await next;
     }
   };
@@ -57,7 +58,7 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
   const send = (messages: Iterable<SseMessage>): Promise<void> | undefined => {
     const events = messages[Symbol.iterator]();
     for (let e = events.next(); !e.done; e = events.next()) {
-      const waiting = sse.send(e.value.data, e.value.event);
+      const waiting = write(e.value);
       if (waiting) return sendRest(events, waiting);
     }
     return undefined;

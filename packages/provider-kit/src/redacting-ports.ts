@@ -24,7 +24,9 @@ import { videoPortExtras } from './video-port-extras';
  * generated content (text, reasoning, tool calls, images) is the model's and passes unchanged. A same-format
  * answer (`native` answers and `native-event` parts) is the upstream's own JSON: every string in it is redacted but
  * its generated fields (secret-redactor.ts, redactNative); a failed response or an error event becomes a
- * GatewayError in the adapter, redacted here.
+ * GatewayError in the adapter, redacted here. Forwarded events (`forwarded-events` parts) pass as generated content
+ * does: the forwarding adapter lets through as text only events whose strings are generated content or the fields
+ * the client's own adapter wrote, and hands any other event over as a `native-event` part.
  */
 
 /**

@@ -9,68 +9,75 @@ export interface SseEvent {
 }
 
 /**
- * Parses an SSE byte stream into events, following the WHATWG rules: lines end in \n, \r\n or \r
+ * Splits an SSE byte stream into events, following the WHATWG rules: lines end in \n, \r\n or \r
  * (also across chunk boundaries), `:` lines are comments, several `data:` lines join with \n, one
- * space after the colon is dropped, a blank line dispatches. An event still open at EOF is dropped,
- * as the spec says: callers notice the missing end marker instead.
+ * space after the colon is dropped, a blank line dispatches. Synchronous, a chunk at a time: a reader that
+ * handles a chunk's events together (stream forwarding) takes them as one array.
  */
-export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder('utf-8');
-  let buffer = '';
-  let skipLeadingLf = false;
-  let event = '';
-  let data: string[] = [];
-  let hasData = false;
-  let id: string | undefined;
+export class SseSplitter {
+  private readonly decoder = new TextDecoder('utf-8');
+  private buffer = '';
+  private skipLeadingLf = false;
+  private event = '';
+  private data: string[] = [];
+  private hasData = false;
+  private id: string | undefined;
 
-  const line = (text: string): SseEvent | undefined => {
-    if (text === '') {
-      const out = hasData ? { event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) } : undefined;
-      event = '';
-      data = [];
-      hasData = false;
-      return out;
-    }
-    if (text.startsWith(':')) return undefined;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') {
-      data.push(value);
-      hasData = true;
-    } else if (field === 'event') event = value;
-    else if (field === 'id' && !value.includes('\0')) id = value;
-    return undefined;
-  };
-
-  for await (const chunk of chunks) {
-    buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    if (skipLeadingLf && buffer.startsWith('\n')) buffer = buffer.slice(1);
-    skipLeadingLf = false;
+  /** The events the chunk completes, in order. */
+  push(chunk: Uint8Array | string): SseEvent[] {
+    const out: SseEvent[] = [];
+    let buffer = this.buffer + (typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
+    if (this.skipLeadingLf && buffer.startsWith('\n')) buffer = buffer.slice(1);
+    this.skipLeadingLf = false;
     let start = 0;
     if (!buffer.includes('\r')) {
       // the usual stream: \n only, found by indexOf instead of a loop over every character
       for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n', start)) {
-        const ev = line(buffer.slice(start, i));
-        if (ev) yield ev;
+        this.line(buffer.slice(start, i), out);
         start = i + 1;
       }
     } else {
       for (let i = 0; i < buffer.length; i++) {
         const c = buffer[i];
         if (c !== '\n' && c !== '\r') continue;
-        const ev = line(buffer.slice(start, i));
-        if (ev) yield ev;
+        this.line(buffer.slice(start, i), out);
         if (c === '\r') {
-          if (i + 1 === buffer.length) skipLeadingLf = true;
+          if (i + 1 === buffer.length) this.skipLeadingLf = true;
           else if (buffer[i + 1] === '\n') i++;
         }
         start = i + 1;
       }
     }
-    buffer = buffer.slice(start);
+    this.buffer = buffer.slice(start);
+    return out;
   }
+
+  private line(text: string, out: SseEvent[]): void {
+    if (text === '') {
+      if (this.hasData)
+        out.push({ event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) });
+      this.event = '';
+      this.data = [];
+      this.hasData = false;
+      return;
+    }
+    if (text.startsWith(':')) return;
+    const colon = text.indexOf(':');
+    const field = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') {
+      this.data.push(value);
+      this.hasData = true;
+    } else if (field === 'event') this.event = value;
+    else if (field === 'id' && !value.includes('\0')) this.id = value;
+  }
+}
+
+/** An SSE byte stream as events (SseSplitter). An event still open at EOF is dropped, as the spec says: callers notice the missing end marker instead. */
+export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
+  const splitter = new SseSplitter();
+  for await (const chunk of chunks) yield* splitter.push(chunk);
 }
 
 /** JSON of an event's data; `undefined` for the `[DONE]` sentinel. Throws SyntaxError on bad JSON. */

@@ -39,7 +39,8 @@ export class GenerateContentChunkEncoder {
         return [encodeResponse(this.who, calls.length ? calls : [{ text: '' }], FINISH_REASONS[part.finishReason], part.usage)];
       }
       case 'native-event':
-        // another format's upstream event: the canonical parts beside it carry the content
+      case 'forwarded-events':
+        // another format's upstream events (only a same-dialect client is offered them): the canonical parts carry the content
         return [];
       case 'hosted-mcp':
         return []; // Gemini requests declare no hosted MCP servers

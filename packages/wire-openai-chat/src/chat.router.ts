@@ -1,14 +1,5 @@
 import { invalid, newId, type TextGeneration } from '@gateway/core';
-import {
-  cacheCallMeta,
-  dataMessages,
-  jsonBody,
-  jsonRequestBody,
-  openAiErrorShape,
-  pumpStream,
-  routeOf,
-  sendWarnings,
-} from '@gateway/http-kit';
+import { cacheCallMeta, jsonBody, jsonRequestBody, openAiErrorShape, pumpStream, routeOf, sendWarnings } from '@gateway/http-kit';
 import { chatCompletion } from './chat.openapi';
 import { decodeChatRequest } from './chat.request.codec';
 import { chatRequestSchema, type ChatRequestBody } from './chat.request.schema';
@@ -57,8 +48,8 @@ export const chatRoutes = [
       if ((request.n ?? 1) > 1) throw invalid('unsupported_n', 'Streaming supports "n": 1 only.', 'n');
       const encoder = new ChatChunkEncoder(id, model.id, created, Boolean(body.stream_options?.include_usage));
       await pumpStream(res, {
-        parts: () => deps.text.stream(principal, request, meta),
-        encode: (part) => dataMessages(encoder.encode(part)),
+        parts: () => deps.text.stream(principal, request, { ...meta, forward: encoder.forwarding() }),
+        encode: (part) => encoder.messages(part),
         finish: () => [{ data: '[DONE]' }],
         renderError: (err) => [{ data: openAiErrorShape.render(err).body }],
       });

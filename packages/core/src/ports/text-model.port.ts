@@ -1,8 +1,11 @@
+import type { StreamForwarding } from '../stream-forwarding';
 import type { TextRequest, TextResult, TextStreamPart } from '../text';
 
 export interface CallContext {
   signal: AbortSignal;
   requestId: string;
+  /** the client's offer to take the upstream's events as they come, when nothing in between reads them (stream-forwarding.ts) */
+  forward?: StreamForwarding;
 }
 
 /** An upstream that generates text. Errors are thrown as GatewayError. */

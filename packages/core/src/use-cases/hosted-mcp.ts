@@ -136,8 +136,9 @@ export class HostedMcpLoop {
 
   /** The first round's meta is the caller's; later rounds answer no header callbacks (the headers may be gone). */
   private roundMeta(): TextCallMeta {
-    // a round that may call tools is never served from, nor kept in, the response cache
-    const meta = { ...this.meta, cacheControl: { noCache: true, noStore: true } };
+    // a round that may call tools is never served from, nor kept in, the response cache, nor forwarded: the loop reads its parts
+    const { forward: _f, ...outer } = this.meta;
+    const meta = { ...outer, cacheControl: { noCache: true, noStore: true } };
     this.rounds += 1;
     if (this.rounds === 1) return meta;
     const { onWarnings: _w, onCache: _c, ...later } = meta;

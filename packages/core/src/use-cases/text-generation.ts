@@ -20,6 +20,7 @@ import type { ResponseCache } from './response-cache';
 import type { Guardrails } from './guardrails';
 import type { GuardrailHit } from '../guardrails/guardrail';
 import { TextGuardrails } from './guardrails-text';
+import { forwardingOffer, type StreamForwarding } from '../stream-forwarding';
 import type { HostedMcp } from './hosted-mcp';
 
 export interface ProviderLookup {
@@ -49,6 +50,8 @@ export interface TextCallMeta {
   guardrailHits?: GuardrailHit[];
   /** set by the guardrails layer: the usage row waits for the output guardrails, so it carries their hits */
   rowAfter?: Promise<void>;
+  /** a streaming adapter's offer to relay the upstream's own events (stream-forwarding.ts); layers that read parts withdraw it */
+  forward?: StreamForwarding;
 }
 
 export interface TextGenerationDeps extends RoutedCallDeps {
@@ -126,7 +129,9 @@ export class TextGeneration {
     const cache = this.cacheLayer(principal, model, meta);
     if (cache) return yield* cache.layer.stream(request, (r) => this.stream(principal, r, cache.meta));
     const moderation = this.moderationStep(principal, request, meta);
-    const call = new TextCall(this.deps, this.calls.record(principal, model, meta), request, meta, moderation);
+    const layers = { guarded: Boolean(meta.guardrailHits), cached: this.insideCache.has(meta), moderated: Boolean(moderation) };
+    const inner = { ...meta, forward: forwardingOffer(meta.forward, layers) };
+    const call = new TextCall(this.deps, this.calls.record(principal, model, inner), request, inner, moderation);
     yield* this.calls.stream(call.record, call);
   }
 
@@ -229,6 +234,7 @@ class TextCall implements CallPlan<TextModelPort, TextAnswer, TextStreamPart> {
     }
     if (part.type === 'input-usage') this.announcedInput = part.usage.inputTokens;
     if (part.type === 'text-delta' || part.type === 'reasoning-delta') this.delivered += part.delta;
+    if (part.type === 'forwarded-events') this.delivered += part.generated;
   }
 
   /**

@@ -1,10 +1,11 @@
-import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/core';
+import { forwardingFor, type CallContext, type TextModelPort, type TextRequest, type TextResult, type TextStreamPart } from '@gateway/core';
 import { parseSse, sseJson, type SseEvent } from '../sse-parser';
 import { malformedUpstream } from '../upstream-errors';
 import { checkUpstream } from '../upstream-schema';
 import type { UpstreamClient } from '../upstream-client';
 import { chatChunkSchema, chatCompletionSchema } from './chat-api';
-import type { ChatDialect } from './chat-dialect';
+import { CHAT_FORMAT, type ChatDialect } from './chat-dialect';
+import { ChatStreamForwarder } from './chat-stream-forwarder';
 import { chatStreamError } from './chat-error';
 import { convertToChatRequest } from './convert-to-chat-request';
 import { mapChatCompletion } from './map-chat-response';
@@ -52,10 +53,30 @@ export class ChatCompletionsModel implements TextModelPort {
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, warnings } = convertToChatRequest(req, this.dialect, true);
     const res = await this.transport.request({ method: 'POST', path: this.path, json: body, signal: ctx.signal });
+    const mapper = new ChatStreamMapper({ warnings, upstreamRequestId: res.requestId });
+    const forwarder = this.forwarder(req, ctx, mapper);
     try {
-      yield* readChatStream(parseSse(res.body()), new ChatStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+      if (!forwarder) return yield* readChatStream(parseSse(res.body()), mapper);
+      for await (const chunk of res.body()) {
+        yield* forwarder.push(chunk);
+        if (forwarder.failed) break;
+      }
+      yield* forwarder.end();
     } finally {
       res.close();
     }
+  }
+
+  /**
+   * Forwarding for a client of this dialect that offered it (core stream-forwarding.ts), unless the client asked
+   * for usage this server cannot stream: the full path makes up that chunk.
+   */
+  private forwarder(req: TextRequest, ctx: CallContext, mapper: ChatStreamMapper): ChatStreamForwarder | undefined {
+    const forward = forwardingFor(req, ctx, CHAT_FORMAT);
+    if (!forward) return undefined;
+    const options = req.native?.body.stream_options;
+    const includeUsage = typeof options === 'object' && options !== null && (options as { include_usage?: unknown }).include_usage === true;
+    if (includeUsage && !this.dialect.supportsStreamOptions) return undefined;
+    return new ChatStreamForwarder(forward, includeUsage, mapper);
   }
 }

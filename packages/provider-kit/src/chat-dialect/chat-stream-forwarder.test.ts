@@ -1,0 +1,100 @@
+import type { TextStreamPart } from '@gateway/core';
+import { ChatStreamForwarder } from './chat-stream-forwarder';
+import { ChatStreamMapper } from './map-chat-stream';
+
+const FIELDS = { id: 'chatcmpl-gw', object: 'chat.completion.chunk', created: 5, model: 'client-model', system_fingerprint: 'fp_gw' };
+const HEAD = '{"id":"chatcmpl-gw","object":"chat.completion.chunk","created":5,"model":"client-model","system_fingerprint":"fp_gw",';
+const UP = '{"id":"chatcmpl-up","object":"chat.completion.chunk","created":1,"model":"up-model","system_fingerprint":"fp_up",';
+const choice = (delta: object, finish: string | null = null) =>
+  `"choices":[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}]`;
+const event = (body: string) => `data: ${body}\n\n`;
+const ROLE = event(`${UP}${choice({ role: 'assistant', content: '' })},"usage":null}`);
+const TEXT = (t: string) => event(`${UP}${choice({ content: t })},"usage":null}`);
+const STOP = event(`${UP}${choice({}, 'stop')},"usage":null}`);
+const USAGE = event(`${UP}"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6}}`);
+const DONE = 'data: [DONE]\n\n';
+
+function forwarder(includeUsage = false) {
+  return new ChatStreamForwarder({ dialect: 'openai-chat', fields: FIELDS }, includeUsage, new ChatStreamMapper({ warnings: [] }));
+}
+
+/** Every part of a whole stream given in the chunks. */
+function run(f: ChatStreamForwarder, chunks: string[]): TextStreamPart[] {
+  return [...chunks.flatMap((c) => f.push(c)), ...f.end()];
+}
+
+const textOf = (parts: TextStreamPart[]) => parts.map((p) => (p.type === 'forwarded-events' ? p.text : '')).join('');
+
+describe('ChatStreamForwarder', () => {
+  it("writes the client adapter's fields in place of the upstream's and leaves the rest of each event as it came", () => {
+    const parts = run(forwarder(), [ROLE + TEXT('Hel') + TEXT('lo') + STOP + USAGE + DONE]);
+    expect(textOf(parts)).toBe(
+      [
+        event(`${HEAD}${choice({ role: 'assistant', content: '' })}}`),
+        event(`${HEAD}${choice({ content: 'Hel' })}}`),
+        event(`${HEAD}${choice({ content: 'lo' })}}`),
+        event(`${HEAD}${choice({}, 'stop')}}`),
+      ].join(''),
+    );
+    // usage and finish read on the side, as the full path reads them
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 4, outputTokens: 2 } });
+    expect(
+      parts
+        .filter((p) => p.type === 'forwarded-events')
+        .map((p) => (p as { generated: string }).generated)
+        .join(''),
+    ).toBe('Hello');
+  });
+
+  it('keeps the usage chunk and field for a client that asked for them', () => {
+    const parts = run(forwarder(true), [ROLE + TEXT('x') + STOP + USAGE + DONE]);
+    expect(textOf(parts)).toContain(event(`${HEAD}"choices":[],"usage":{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6}}`));
+    expect(textOf(parts)).toContain(event(`${HEAD}${choice({ content: 'x' })},"usage":null}`));
+  });
+
+  it('reads events split anywhere across upstream reads, one part per read', () => {
+    const whole = ROLE + TEXT('abc') + TEXT('def') + STOP + DONE;
+    const at = ROLE.length + TEXT('abc').length + 30;
+    const cut = [whole.slice(0, 7), whole.slice(7, at), whole.slice(at)];
+    const parts = run(forwarder(), cut);
+    expect(textOf(parts)).toBe(textOf(run(forwarder(), [whole])));
+    expect(parts.filter((p) => p.type === 'forwarded-events')).toHaveLength(2);
+  });
+
+  it('holds events until the stream has something to show, so failover stops where it does on the full path', () => {
+    const f = forwarder();
+    expect(f.push(ROLE)).toEqual([]);
+    expect(f.push(TEXT('a'))).toEqual([expect.objectContaining({ type: 'forwarded-events', generated: 'a' })]);
+    expect(textOf(f.push(STOP + DONE))).toBe(event(`${HEAD}${choice({}, 'stop')}}`));
+  });
+
+  it('re-encodes an event whose fields come in another order, and hands one with a field of its own over as a native event', () => {
+    const reordered = event(`{"choices":[{"index":0,"delta":{"content":"z"}}],"model":"up-model","id":"x"}`);
+    const extra = event(`${UP}${choice({ content: 'q' })},"service_tier":"default"}`);
+    const parts = run(forwarder(), [ROLE + reordered + extra + STOP + DONE]);
+    expect(textOf(parts)).toContain(event(`${HEAD}"choices":[{"index":0,"delta":{"content":"z"}}]}`));
+    const native = parts.find((p) => p.type === 'native-event');
+    expect(native).toMatchObject({
+      dialect: 'openai-chat',
+      data: { ...FIELDS, service_tier: 'default', choices: [{ delta: { content: 'q' } }] },
+    });
+  });
+
+  it('ignores what comes after [DONE], and fails a stream that ends without its finish as the full path does', () => {
+    expect(textOf(run(forwarder(), [ROLE + TEXT('a') + STOP + DONE + TEXT('late')]))).not.toContain('late');
+    expect(() => run(forwarder(), [ROLE + TEXT('a')])).toThrow(expect.objectContaining({ reason: 'upstream_unavailable' }));
+  });
+
+  it('hands out the events before a failed one first, then fails; a failure before anything to show fails at once', () => {
+    const error = event('{"error":{"message":"overloaded","type":"server_error"}}');
+    const f = forwarder();
+    const parts = f.push(ROLE + TEXT('a') + error + TEXT('b'));
+    expect(textOf(parts)).toBe(
+      event(`${HEAD}${choice({ role: 'assistant', content: '' })}}`) + event(`${HEAD}${choice({ content: 'a' })}}`),
+    );
+    expect(f.failed).toBe(true);
+    expect(() => f.end()).toThrow();
+    expect(() => forwarder().push(ROLE + error)).toThrow();
+    expect(() => forwarder().push('data: {not json\n\n')).toThrow(expect.objectContaining({ reason: 'upstream_malformed_response' }));
+  });
+});

@@ -1,0 +1,186 @@
+import type { StreamForwarding, TextStreamPart } from '@gateway/core';
+import { SseSplitter } from '../sse-parser';
+import { malformedUpstream } from '../upstream-errors';
+import { checkUpstream } from '../upstream-schema';
+import { chatChunkSchema, type ChatChunk } from './chat-api';
+import { CHAT_FORMAT } from './chat-dialect';
+import { chatStreamError } from './chat-error';
+import type { ChatStreamMapper } from './map-chat-stream';
+
+type Json = Record<string, unknown>;
+
+/** Top-level fields a forwarded chunk may carry besides those the client's adapter writes: no upstream string among them but generated content. */
+const CHUNK_KEYS = new Set(['choices', 'usage']);
+const CHOICE_KEYS = new Set(['index', 'delta', 'logprobs', 'finish_reason']);
+/** delta fields: generated content, the role, and tool calls (whose ids and names the full path relays as they are too) */
+const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls']);
+const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
+const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
+const USAGE_NULL = ',"usage":null}';
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const keysIn = (o: Json, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
+const numbersOnly = (v: unknown): boolean =>
+  v === null ||
+  typeof v === 'number' ||
+  (isObject(v) && Object.values(v).every((x) => x === null || typeof x === 'number' || numbersOnly(x)));
+
+function cleanToolCall(c: unknown): boolean {
+  if (!isObject(c) || !keysIn(c, TOOL_CALL_KEYS) || (c.type !== undefined && c.type !== 'function')) return false;
+  return c.function === undefined || (isObject(c.function) && keysIn(c.function, new Set(['name', 'arguments'])));
+}
+
+function cleanChoice(c: unknown): boolean {
+  if (!isObject(c) || !keysIn(c, CHOICE_KEYS)) return false;
+  if (c.finish_reason != null && !FINISH_REASONS.has(c.finish_reason as string)) return false;
+  const d = c.delta;
+  if (d === undefined) return true;
+  if (!isObject(d) || !keysIn(d, DELTA_KEYS) || (d.role != null && d.role !== 'assistant')) return false;
+  if (d.content != null && typeof d.content !== 'string') return false;
+  return d.tool_calls === undefined || (Array.isArray(d.tool_calls) && d.tool_calls.every(cleanToolCall));
+}
+
+/** Events for the client, added to the forwarded part they follow (one part per upstream read), else in a new one. */
+function forwarded(parts: TextStreamPart[], text: string, generated: string): void {
+  if (!text && !generated) return;
+  const last = parts[parts.length - 1];
+  if (last?.type === 'forwarded-events') {
+    last.text += text;
+    last.generated += generated;
+  } else parts.push({ type: 'forwarded-events', dialect: CHAT_FORMAT, text, generated });
+}
+
+/**
+ * A chat-completions stream forwarded to a client of the same dialect (core stream-forwarding.ts). Each upstream
+ * chunk's events become one `forwarded-events` part: every event as the upstream wrote it from `"choices":` on,
+ * after the fields the client's adapter writes (its id, its model name). An event with an upstream string other
+ * than generated content (an unknown field, an unknown finish reason) goes as a `native-event` part instead, which
+ * the redacting port reads. Usage the gateway asked for and the client did not is left out. Every event still goes
+ * through the full path's schema and mapper, which read the usage, the finish reason and the generated text on the
+ * side; nothing is sent before the mapper has a part to show, so failover stops where it stops on the full path.
+ */
+export class ChatStreamForwarder {
+  private readonly splitter = new SseSplitter();
+  private readonly head: string;
+  private readonly owned: Set<string>;
+  private done = false;
+  private started = false;
+  private failure: unknown;
+  /** held until the stream has a first part, then sent with it */
+  private pending: TextStreamPart[] = [];
+
+  constructor(
+    private readonly forward: StreamForwarding,
+    private readonly includeUsage: boolean,
+    private readonly mapper: ChatStreamMapper,
+  ) {
+    const fields = JSON.stringify(forward.fields);
+    this.head = fields === '{}' ? '{' : `${fields.slice(0, -1)},`;
+    this.owned = new Set(Object.keys(forward.fields));
+  }
+
+  /** The parts one upstream chunk completes (none while the stream has nothing to show yet). */
+  push(chunk: Uint8Array | string): TextStreamPart[] {
+    const parts = this.pending;
+    this.pending = [];
+    let text = '';
+    let generated = '';
+    for (const ev of this.splitter.push(chunk)) {
+      if (this.done || this.failure) continue;
+      if (ev.data.trim() === '[DONE]') {
+        this.done = true;
+        this.mapper.markDone();
+        continue;
+      }
+      let data: { raw: Json; checked: ChatChunk };
+      try {
+        data = this.read(ev.data);
+      } catch (e) {
+        // the events before a failure go first, as they would one by one on the full path
+        if (!this.started) throw e;
+        this.failure = e;
+        continue;
+      }
+      for (const p of this.mapper.push(data.checked)) {
+        this.started = true;
+        if (p.type === 'text-delta' || p.type === 'reasoning-delta') generated += p.delta;
+      }
+      const out = this.rewrite(data.raw, ev.data);
+      if (typeof out === 'string') text += `data: ${out}\n\n`;
+      else if (out) {
+        forwarded(parts, text, generated);
+        text = generated = '';
+        parts.push({ type: 'native-event', dialect: CHAT_FORMAT, event: 'message', data: out });
+      }
+    }
+    forwarded(parts, text, generated);
+    if (this.started) return parts;
+    this.pending = parts;
+    return [];
+  }
+
+  /** An event failed after the events before it were handed out: the stream ends with that failure (end()). */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** The end of the upstream's body: what was held, then the finish part (or the full path's error: a failed event, a stream cut short). */
+  end(): TextStreamPart[] {
+    if (this.failure) throw this.failure;
+    const finish = this.mapper.end();
+    return [...this.pending, ...finish];
+  }
+
+  /** One event's data as sent, and as the full path reads it (checked against the chunk schema, an error event thrown). */
+  private read(text: string): { raw: Json; checked: ChatChunk } {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw malformedUpstream('a stream event that is not valid JSON');
+    }
+    const checked = checkUpstream(chatChunkSchema, raw, 'a stream chunk');
+    if (checked.error) throw chatStreamError(checked.error);
+    return { raw: raw as Json, checked };
+  }
+
+  /** One event for the client: its text, an object to send as a native event, or undefined to leave it out. */
+  private rewrite(data: Json, raw: string): string | Json | undefined {
+    const usage = data.usage;
+    const choices = data.choices;
+    const dropUsage = !this.includeUsage && usage !== undefined;
+    if (dropUsage && usage !== null && !(Array.isArray(choices) && choices.length)) return undefined;
+    if (!this.clean(data)) return this.object(data, dropUsage);
+    const at = raw.indexOf('"choices":');
+    if (at < 0 || !this.headerFirst(data)) return JSON.stringify(this.object(data, dropUsage));
+    let tail = raw.slice(at);
+    if (dropUsage) {
+      if (usage !== null || !tail.endsWith(USAGE_NULL)) return JSON.stringify(this.object(data, dropUsage));
+      tail = `${tail.slice(0, -USAGE_NULL.length)}}`;
+    }
+    return `${this.head}${tail}`;
+  }
+
+  private clean(data: Json): boolean {
+    for (const k of Object.keys(data)) if (!CHUNK_KEYS.has(k) && !this.owned.has(k)) return false;
+    if (data.usage !== undefined && !numbersOnly(data.usage)) return false;
+    return Array.isArray(data.choices) && data.choices.every(cleanChoice);
+  }
+
+  /** Only fields the client's adapter writes come before `choices`, each a plain value, and none after it. */
+  private headerFirst(data: Json): boolean {
+    let before = true;
+    for (const k of Object.keys(data)) {
+      if (k === 'choices') before = false;
+      else if (before !== this.owned.has(k)) return false;
+      else if (before && typeof data[k] === 'object' && data[k] !== null) return false;
+    }
+    return true;
+  }
+
+  private object(data: Json, dropUsage: boolean): Json {
+    const out: Json = { ...this.forward.fields };
+    for (const [k, v] of Object.entries(data)) if (!this.owned.has(k) && !(dropUsage && k === 'usage')) out[k] = v;
+    return out;
+  }
+}
