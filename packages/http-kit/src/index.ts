@@ -1,6 +1,6 @@
 // The public surface of http-kit: what wire packages and the composition root use, by name.
 export { sendError } from './error-middleware';
-export { tableRenderer, type ErrorRenderer, type ErrorShape } from './error-shape';
+export { tableRenderer, type ErrorShape } from './error-shape';
 export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects';
 export { errorShapesOf, formatRouter, rendererForPath, type WireFormat } from './wire-format';
 export { requestId } from './request-id';
@@ -42,5 +42,6 @@ export { fieldRefusals, unknownField, type FieldRefusal } from './field-refusals
 export { csvField, csvTable } from './csv-table';
 export { openApiDocument } from './openapi-document';
 export { streamAdmission } from './stream-admission';
+export { databaseGate } from './database-gate';
 export { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
 export type { RequestState } from './request-state';

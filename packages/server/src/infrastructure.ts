@@ -2,13 +2,13 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ContentSharingCheck } from '@gateway/core';
 import { openContentStore, parseContentStore } from './content-store-config';
 import { contentStoreInDatabase } from './repositories';
-import { watchDatabase } from './database-health';
 import type { GatewayEnv } from './gateway-env';
 import type { Logger } from '@gateway/observability';
 import { instanceId, openStore } from './open-store';
 import { openContentProbes } from './repositories';
 import type { ProviderRegistry } from './providers';
 import { createRedisLink } from '@gateway/rate-limit-redis';
+import { watchDatabase } from '@gateway/store-postgres';
 import { tracingIfConfigured } from './tracing-start';
 
 export type Infrastructure = Awaited<ReturnType<typeof openInfrastructure>>;

@@ -221,7 +221,7 @@ export async function migrationsApplied(db: Knex, schema?: string): Promise<bool
 /**
  * knex warns once per failed connection, with a stack ("Acquire connection error: …", "Connection Error: …"): during
  * an outage that is a line per query. The server's database watcher logs the outage once when it starts and once
- * when it ends (server/src/database-health.ts), so these are dropped; knex's other warnings go on to the console.
+ * when it ends (database-watch.ts), so these are dropped; knex's other warnings go on to the console.
  */
 export function warnUnlessConnectionNoise(message: unknown): void {
   if (/^(Acquire connection error|Connection Error):/.test(String(message))) return;

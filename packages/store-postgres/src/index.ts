@@ -1,4 +1,5 @@
 export { openDatabase, migrationsApplied, type Database } from './db';
+export { watchDatabase } from './database-watch';
 export { DataDirLockedError, dataDirHolder } from './data-dir-lock';
 export { KnexKeyRepository } from './knex-key-repository';
 export { KnexTaskRepository } from './knex-task-repository';

@@ -1,8 +1,4 @@
-import type { Database } from '@gateway/store-postgres';
-import type { RequestHandler, Request } from 'express';
-import { GatewayError } from '@gateway/core';
-import { sendError, type ErrorRenderer } from '@gateway/http-kit';
-import type { Logger } from '@gateway/observability';
+import type { Database } from './db';
 
 /** How often PostgreSQL is asked `select 1`, and how long it has to answer before it counts as down. */
 const PROBE_EVERY_MS = 500;
@@ -17,7 +13,7 @@ export interface DatabaseHealth {
  * Watches PostgreSQL so requests fail fast while it is gone instead of each waiting for a pool timeout. Each outage
  * and recovery is logged once at warn.
  */
-export function watchDatabase(knex: Database['knex'], logger: Logger): DatabaseHealth {
+export function watchDatabase(knex: Database['knex'], logger: { warn(message: string, meta: object): unknown }): DatabaseHealth {
   let up = true;
   let probing = false;
   const probe = async () => {
@@ -42,22 +38,4 @@ export function watchDatabase(knex: Database['knex'], logger: Logger): DatabaseH
   const interval = setInterval(() => void probe(), PROBE_EVERY_MS);
   interval.unref();
   return { healthy: () => up, stop: () => clearInterval(interval) };
-}
-
-/** Paths that must answer whatever the database's state: liveness, readiness, metrics. */
-const UNGATED = new Set(['/healthz', '/readyz', '/metrics']);
-
-/** While the database is down, every request that needs it gets a 503 at once, in the format of its path. */
-export function databaseGate(health: DatabaseHealth, render: (path: string, req: Request) => ErrorRenderer): RequestHandler {
-  return (req, res, next) => {
-    if (health.healthy() || UNGATED.has(req.path)) return next();
-    sendError(
-      res,
-      new GatewayError('upstream_unavailable', 'The gateway database is unreachable; retry shortly.', {
-        code: 'database_unavailable',
-        retryAfterSeconds: 1,
-      }),
-      render(req.path, req),
-    );
-  };
 }
