@@ -1,20 +1,25 @@
 import { spawn } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
-import installer from '@ffmpeg-installer/ffmpeg';
+import type installer from '@ffmpeg-installer/ffmpeg';
 
-let checked = false;
+let binary: string | undefined;
 
-/** The ffmpeg binary that @ffmpeg-installer/ffmpeg ships (made executable if an install lost the bit). */
+/**
+ * The ffmpeg binary that @ffmpeg-installer/ffmpeg ships (made executable if an install lost the bit). The package is
+ * loaded by the first render or probe, not by every gateway that imports the simulator (bench/results/memory.md).
+ */
 export function ffmpegPath(): string {
-  if (!checked) {
+  if (binary === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy: see above
+    const { path } = require('@ffmpeg-installer/ffmpeg') as typeof installer;
     try {
-      accessSync(installer.path, constants.X_OK);
+      accessSync(path, constants.X_OK);
     } catch {
-      chmodSync(installer.path, 0o755);
+      chmodSync(path, 0o755);
     }
-    checked = true;
+    binary = path;
   }
-  return installer.path;
+  return binary;
 }
 
 /** Runs ffmpeg; resolves with its stderr (where it reports), rejects on a non-zero exit unless allowed. */

@@ -2,13 +2,20 @@ import knex, { type Knex } from 'knex';
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import ClientPgLite from 'knex-pglite';
+import type * as PgliteModule from '@electric-sql/pglite';
+import type ClientPgLite from 'knex-pglite';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { migrationSource, migrationSourceWith, type MigrationContext } from './migrations';
 import { PGLITE_CONF } from './pglite-conf';
 import { PgliteThread, type EmbeddedSession } from './pglite-thread-client';
 import { keepTreePrivate } from './private-tree';
+
+// The embedded store's modules are loaded by its first open (its thread loads PGlite itself): a gateway on PostgreSQL
+// never holds them (bench/results/memory.md).
+/* eslint-disable @typescript-eslint/no-require-imports -- deliberately lazy: see above */
+const pgliteModule = () => require('@electric-sql/pglite') as typeof PgliteModule;
+const knexPgliteClient = () => require('knex-pglite') as typeof ClientPgLite;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface DatabaseOptions {
   /** postgres://... ; when absent the embedded PGlite is used */
@@ -110,7 +117,7 @@ async function applyMigrations(db: Knex, schema: string | undefined, ctx: Migrat
 
 /** What the child process of prepareInChild runs (pglite-prepare.ts): initdb and the migrations, then close. */
 export async function prepareEmbeddedStore(dir: string, schema: string | undefined): Promise<void> {
-  const db = pgliteKnex(new PGlite(dir, { postgresqlconf: PGLITE_CONF }), schema); // this child process does nothing else, so no thread
+  const db = pgliteKnex(new (pgliteModule().PGlite)(dir, { postgresqlconf: PGLITE_CONF }), schema); // this child process does nothing else, so no thread
   try {
     await applyMigrations(db, schema);
   } finally {
@@ -185,7 +192,7 @@ function openPglite(dir: string | undefined, schema: string | undefined): [Knex,
 
 function pgliteKnex(pglite: EmbeddedSession, schema: string | undefined): Knex {
   return knex({
-    client: ClientPgLite as unknown as typeof knex.Client,
+    client: knexPgliteClient() as unknown as typeof knex.Client,
     connection: { pglite } as never,
     searchPath: schema ? [schema] : undefined,
   });

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type * as Ws from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { SocketAcceptance, TextSocket } from './responses.websocket';
 
 /** Where a failed upgrade is reported: the server's logger fits. */
@@ -23,9 +24,9 @@ const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
  * `close()` ends the open sockets (1001, going away): node's server.close() does not wait for upgraded sockets.
  */
 export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger: UpgradeLogger): { close(): void } {
-  // No permessage-deflate: a compressed frame of a few KB would inflate to maxPayload, so a message's bytes in memory
-  // are the bytes that travelled (clients fall back to plain frames when the server does not offer it).
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  // `ws` is loaded by the first accepted upgrade: a gateway nobody opens a socket to never holds it.
+  let wss: WebSocketServer | undefined;
+  const sockets = () => (wss ??= webSocketServer());
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const route = routes.find((r) => r.path === pathOf(req.url));
@@ -36,7 +37,7 @@ export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger
     route.accept(req).then(
       (accepted) => {
         if (!accepted.ok) return refuse(socket, accepted.status, accepted.body);
-        wss.handleUpgrade(req, socket, head, (ws) => accepted.serve(textSocket(ws)));
+        sockets().handleUpgrade(req, socket, head, (ws) => accepted.serve(textSocket(ws)));
       },
       (e: unknown) => {
         logger.error('websocket upgrade failed', { error: (e as Error).message });
@@ -46,10 +47,19 @@ export function attachSocketRoutes(server: Server, routes: SocketRoute[], logger
   });
   return {
     close() {
+      if (!wss) return;
       for (const ws of wss.clients) ws.close(1001, 'server shutting down');
       wss.close();
     },
   };
+}
+
+function webSocketServer(): WebSocketServer {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberately lazy: see attachSocketRoutes
+  const ws = require('ws') as typeof Ws;
+  // No permessage-deflate: a compressed frame of a few KB would inflate to maxPayload, so a message's bytes in memory
+  // are the bytes that travelled (clients fall back to plain frames when the server does not offer it).
+  return new ws.WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
 }
 
 function pathOf(url: string | undefined): string {
