@@ -11,10 +11,15 @@ import type { FromThread, ThreadError, ToThread } from './pglite-thread.protocol
 import { PGLITE_CONF } from './pglite-conf';
 
 const port = parentPort!;
+// PostgreSQL's WASM compiled by Liftoff alone, never optimised: the optimised copies of its hot functions cost the
+// idle gateway ~45 MB (~65 MB after load) for ~10 % more of this thread's CPU per usage row (bench/results/memory.md).
+// V8's flags are the process's: the default is back once PGlite is compiled, for any WASM the event loop compiles.
+v8.setFlagsFromString('--liftoff-only');
 const pglite = new PGlite((workerData as { dir?: string }).dir, { postgresqlconf: PGLITE_CONF });
+const compiled = pglite.waitReady.finally(() => v8.setFlagsFromString('--no-liftoff-only'));
 const subscriptions = new Map<number, () => Promise<void>>();
 
-let queue: Promise<unknown> = pglite.waitReady.then(
+let queue: Promise<unknown> = compiled.then(
   () => {
     // what opening left in this thread's heap (the file system image PGlite unpacks) goes now, not at some later GC
     v8.setFlagsFromString('--expose-gc');
