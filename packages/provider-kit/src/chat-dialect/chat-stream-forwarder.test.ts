@@ -97,4 +97,39 @@ describe('ChatStreamForwarder', () => {
     expect(() => forwarder().push(ROLE + error)).toThrow();
     expect(() => forwarder().push('data: {not json\n\n')).toThrow(expect.objectContaining({ reason: 'upstream_malformed_response' }));
   });
+
+  it('reads the usual text event without parsing it whole, exactly as the parsed path does', () => {
+    const tricky = ['say "hi"}', '\\', 'ü \u2028 ok', '"},"logprobs":null,"finish_reason":null}]}'];
+    const plain = TEXT('a') + tricky.map(TEXT).join('');
+    const noLogprobs = tricky
+      .map((t) => event(`${UP}"choices":[{"index":0,"delta":${JSON.stringify({ content: t })},"finish_reason":null}]}`))
+      .join('');
+    for (const includeUsage of [false, true]) {
+      for (const body of [plain, noLogprobs]) {
+        const parts = run(forwarder(includeUsage), [ROLE + body + STOP + DONE]);
+        const sent = textOf(parts)
+          .split('\n\n')
+          .filter(Boolean)
+          .map((e) => JSON.parse(e.slice('data: '.length)));
+        const expected = (ROLE + body + STOP)
+          .split('\n\n')
+          .filter(Boolean)
+          .map((e) => {
+            const { usage, ...rest } = JSON.parse(e.slice('data: '.length));
+            return { ...rest, ...FIELDS, ...(includeUsage && usage !== undefined ? { usage } : {}) };
+          });
+        expect(sent).toEqual(expected);
+        const generated = parts.map((p) => (p.type === 'forwarded-events' ? p.generated : '')).join('');
+        expect(generated).toBe(body === plain ? `a${tricky.join('')}` : tricky.join(''));
+      }
+    }
+  });
+
+  it('parses an event that only looks like the usual one (another head, another field) and treats it by its fields', () => {
+    const otherHead = event(
+      `{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","service_tier":"x${'k'.repeat(8)}",${choice({ content: 'q' })}}`,
+    );
+    const parts = run(forwarder(), [ROLE + TEXT('a') + otherHead + STOP + DONE]);
+    expect(parts.find((p) => p.type === 'native-event')).toMatchObject({ data: { service_tier: `x${'k'.repeat(8)}` } });
+  });
 });

@@ -18,6 +18,16 @@ const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 const USAGE_NULL = ',"usage":null}';
 
+/**
+ * The usual event, a piece of text, as OpenAI and most compatible servers write it: read without parsing the whole
+ * event (its text is the one JSON string parsed), the same way the mapper would read it. Anything else is parsed.
+ */
+const TEXT_HEAD =
+  /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",("system_fingerprint":("[^"\\]*"|null),)?$/;
+const TEXT_CHOICES = '"choices":[{"index":0,"delta":{"content":';
+const TEXT_ENDS = ['},"logprobs":null,"finish_reason":null}]', '},"finish_reason":null}]'];
+const HEAD_FIELDS = ['id', 'object', 'created', 'model', 'system_fingerprint'];
+
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keysIn = (o: Json, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
 const numbersOnly = (v: unknown): boolean =>
@@ -63,6 +73,8 @@ export class ChatStreamForwarder {
   private readonly splitter = new SseSplitter();
   private readonly head: string;
   private readonly owned: Set<string>;
+  /** the client's adapter writes every field of the usual event's head: textEvent() may replace it whole */
+  private readonly fast: boolean;
   private done = false;
   private started = false;
   private failure: unknown;
@@ -77,6 +89,7 @@ export class ChatStreamForwarder {
     const fields = JSON.stringify(forward.fields);
     this.head = fields === '{}' ? '{' : `${fields.slice(0, -1)},`;
     this.owned = new Set(Object.keys(forward.fields));
+    this.fast = HEAD_FIELDS.every((k) => this.owned.has(k));
   }
 
   /** The parts one upstream chunk completes (none while the stream has nothing to show yet). */
@@ -87,6 +100,13 @@ export class ChatStreamForwarder {
     let generated = '';
     for (const ev of this.splitter.push(chunk)) {
       if (this.done || this.failure) continue;
+      const piece = this.fast && this.textEvent(ev.data);
+      if (piece) {
+        if (piece.text) this.started = true;
+        generated += piece.text;
+        text += `data: ${this.head}${piece.tail}\n\n`;
+        continue;
+      }
       if (ev.data.trim() === '[DONE]') {
         this.done = true;
         this.mapper.markDone();
@@ -129,6 +149,25 @@ export class ChatStreamForwarder {
     if (this.failure) throw this.failure;
     const finish = this.mapper.end();
     return [...this.pending, ...finish];
+  }
+
+  /** A text-only event in the usual shape: its text, and what follows the upstream's fields as the client gets it. */
+  private textEvent(raw: string): { text: string; tail: string } | undefined {
+    const at = raw.indexOf(TEXT_CHOICES);
+    if (at < 0 || !TEXT_HEAD.test(raw.slice(0, at))) return undefined;
+    let end = raw.endsWith(USAGE_NULL) ? raw.length - USAGE_NULL.length : raw.endsWith('}') ? raw.length - 1 : -1;
+    const close = TEXT_ENDS.find((e) => raw.startsWith(e, end - e.length));
+    if (end < 0 || !close) return undefined;
+    end -= close.length;
+    let text: unknown;
+    try {
+      text = JSON.parse(raw.slice(at + TEXT_CHOICES.length, end));
+    } catch {
+      return undefined; // not one string: the event has another shape, parsed whole
+    }
+    if (typeof text !== 'string') return undefined;
+    const tail = this.includeUsage || !raw.endsWith(USAGE_NULL) ? raw.slice(at) : `${raw.slice(at, raw.length - USAGE_NULL.length)}}`;
+    return { text, tail };
   }
 
   /** One event's data as sent, and as the full path reads it (checked against the chunk schema, an error event thrown). */
