@@ -199,7 +199,8 @@ export { Billing, type BudgetStatus } from './use-cases/billing';
 export { CLI_AUDIT_CONTEXT, DEFAULT_MAX_KEYS_PER_ACCOUNT, KeyAdministration } from './use-cases/key-administration';
 export { CatalogueAdministration } from './use-cases/catalogue-administration';
 export { CatalogueSync } from './use-cases/catalogue-sync';
-export { bootstrapDemoKey, bootstrapFileKeys } from './use-cases/key-bootstrap';
+export { bootstrapDemoKey, bootstrapFileKeys, shortConfigKey } from './use-cases/key-bootstrap';
+export { aliasProblem } from './model-aliases';
 export { envReferencePolicy, type EnvReferencePolicy } from './use-cases/env-reference-policy';
 export { type KeyChangeFields, type KeyCreateFields, type KeyView } from './use-cases/key-settings';
 export {

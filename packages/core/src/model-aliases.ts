@@ -56,3 +56,23 @@ export class ModelAliasIndex {
     return this.patterns.find((p) => p.regex.test(requested))?.modelId;
   }
 }
+
+/**
+ * Aliases must route one way: an exact alias may not repeat a model id or another exact alias (patterns may overlap:
+ * the most specific wins). The first problem as a config-file field and what is wrong with it, or undefined.
+ */
+export function aliasProblem(models: readonly AliasOwner[]): { field: string; problem: string } | undefined {
+  const ids = new Set(models.map((m) => m.id));
+  const taken = new Map<string, string>();
+  for (const [i, m] of models.entries()) {
+    for (const [j, alias] of (m.aliases ?? []).entries()) {
+      if (alias.includes('*') || alias.includes('?')) continue;
+      const field = `models.${i}.aliases.${j}`;
+      if (ids.has(alias)) return { field, problem: `alias "${alias}" is already a model id` };
+      const owner = taken.get(alias);
+      if (owner !== undefined) return { field, problem: `alias "${alias}" already routes to "${owner}"` };
+      taken.set(alias, m.id);
+    }
+  }
+  return undefined;
+}

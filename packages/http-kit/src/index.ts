@@ -43,5 +43,6 @@ export { csvField, csvTable } from './csv-table';
 export { openApiDocument } from './openapi-document';
 export { streamAdmission } from './stream-admission';
 export { databaseGate } from './database-gate';
+export { createTimedServer, DEFAULT_LISTEN_TIMEOUTS, type ListenTimeouts } from './timed-server';
 export { budgetHeaders, type BudgetedPrincipal } from './budget-headers';
 export type { RequestState } from './request-state';

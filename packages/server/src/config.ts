@@ -20,14 +20,14 @@ import {
   type McpConfig,
   type McpOAuthConfig,
   type McpServerConfig,
+  aliasProblem,
+  shortConfigKey,
 } from '@gateway/core';
 import type { ProviderEntry } from '@gateway/provider-kit';
 import type { SsoRoleMapping } from '@gateway/sso';
 import { configSchema } from './config.schema';
-import { aliasProblem } from './config-aliases';
 import { DEFAULT_CONFIG } from './default-config';
 import type { ProviderType } from './provider-table';
-import { shortConfigKey } from './config-keys';
 
 /** One `providers[]` entry: what every provider factory takes, plus its id and type. */
 export interface ProviderConfig extends ProviderEntry {

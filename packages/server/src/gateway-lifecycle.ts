@@ -1,10 +1,9 @@
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamShutdown } from '@gateway/http-kit';
+import { createTimedServer, type StreamShutdown } from '@gateway/http-kit';
 import { attachSocketRoutes, responsesSocket } from '@gateway/wire-openai-responses';
 import type { GatewayEnv } from './gateway-env';
-import { createTimedServer } from './listen-timeouts';
 import type { Logger } from '@gateway/observability';
 import { StartupError } from './startup-checks';
 import type { WiringContext } from './wiring/context';

@@ -4,7 +4,8 @@
  */
 import net from 'node:net';
 import { readEnv } from '../src/env.schema';
-import { DEFAULT_LISTEN_TIMEOUTS, listenTimeoutsOf } from '../src/listen-timeouts';
+import { DEFAULT_LISTEN_TIMEOUTS } from '@gateway/http-kit';
+import { listenTimeoutsOf } from '../src/listen-timeouts';
 
 const listenTimeoutsFromEnv = (e: NodeJS.ProcessEnv) => listenTimeoutsOf(readEnv(e));
 import { startTestGateway, type TestGateway } from './support/test-gateway';

@@ -16,6 +16,19 @@ export interface FileKey {
   guardrails?: string[];
 }
 
+/** Characters a config-file key needs after `sk-`: shorter ones are guessable, so start-up stops on them. */
+const MIN_CONFIG_KEY_SECRET = 16;
+
+/** The first config-file key that is too short, as a field and a message for ConfigError; null when all are fine. */
+export function shortConfigKey(keys: ReadonlyArray<{ key: string }> = []): { field: string; message: string } | null {
+  const i = keys.findIndex((k) => k.key.replace(/^sk-/, '').length < MIN_CONFIG_KEY_SECRET);
+  if (i < 0) return null;
+  return {
+    field: `keys.${i}.key`,
+    message: `too short: a key needs at least ${MIN_CONFIG_KEY_SECRET} characters after "sk-" (generate one with \`npx gateway keys:create\` or \`openssl rand -hex 16\`)`,
+  };
+}
+
 const startUp = (source: string): AuditContext => ({ actor: { type: 'config_file', id: source }, requestId: null, address: null });
 
 /** Creates the account unless it exists, with an `account.create` record when it did not. */
