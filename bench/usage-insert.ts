@@ -6,13 +6,16 @@
  * every migration and USAGE_INSERT_SEED rows (default 100,000) first, so the indexes have the depth of a used table.
  * Rows then go through KnexUsageLog's own write path (one multi-row insert per group) in groups of 1, 50 and 500,
  * under variants of the table: before migration 043 (migration 020's rollup trigger in each inserting statement), as
- * migrated (043's fence trigger; the rollup built by the job), without the fence, and without each secondary index. Variants alternate within each of USAGE_INSERT_ROUNDS rounds (default 3);
- * the median of the rounds is printed as CPU µs per row (this process, plus the PostgreSQL backend's), in a Markdown table.
+ * migrated (043's fence trigger), without the fence, and without each secondary index. Where the rollup is the job's,
+ * one job run after each measurement is counted too (`+ job`: its CPU per row rolled up). Variants alternate within
+ * each of USAGE_INSERT_ROUNDS rounds (default 3); the rows name USAGE_INSERT_KEYS keys (default 2000); `--triggers`
+ * measures the first three variants only. The median of the rounds is printed as CPU µs per row (this process, plus
+ * the PostgreSQL backend's), in a Markdown table.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { KnexUsageLog, openDatabase, type Database } from '@gateway/store-postgres';
+import { KnexUsageLog, openDatabase, rollUpUsage, type Database } from '@gateway/store-postgres';
 import type { Knex } from 'knex';
 import type { UsageRow } from '@gateway/core';
 import { down, up } from '../packages/store-postgres/src/migrations/043-usage-rollup-job';
@@ -20,6 +23,8 @@ import { down, up } from '../packages/store-postgres/src/migrations/043-usage-ro
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const SEED = Number(process.env.USAGE_INSERT_SEED ?? 100_000);
 const ROUNDS = Number(process.env.USAGE_INSERT_ROUNDS ?? 3);
+/** distinct keys among the written rows (each of one of 200 accounts, or fewer): the rollup's groups per day */
+const KEYS = Number(process.env.USAGE_INSERT_KEYS ?? 2000);
 /** rows written per measurement for each group size: enough groups to time, few enough for a 2-core machine */
 const ROWS: Record<number, number> = { 1: 300, 50: 2000, 500: 5000 };
 
@@ -31,8 +36,8 @@ interface Variant {
 
 const row = (i: number): UsageRow => ({
   requestId: `req_${randomUUID()}`,
-  accountId: `acct_${i % 200}`,
-  keyId: `key_${i % 2000}`,
+  accountId: `acct_${(i % KEYS) % 200}`,
+  keyId: `key_${i % KEYS}`,
   model: `model-${i % 8}`,
   provider: `provider-${i % 3}`,
   format: 'openai-chat',
@@ -64,6 +69,7 @@ async function variants(db: Database): Promise<Variant[]> {
     { name: 'as migrated: fence trigger, rollup by the job', set: none, reset: none },
     { name: 'without the fence trigger', set: noFence, reset: fence },
   ];
+  if (process.argv.includes('--triggers')) return list;
   const all = await indexes(db);
   for (const ix of all)
     list.push({
@@ -96,18 +102,24 @@ async function cpuNow(db: Database): Promise<number> {
   return own.user + own.system + server;
 }
 
-/** CPU µs per row for `rows` rows written in groups of `group` through the usage log's write path. */
-async function perRow(db: Database, group: number, rows: number, offset: number): Promise<number> {
-  const log = new KnexUsageLog(db.knex, { maxBatch: Number.MAX_SAFE_INTEGER, flushMs: 3_600_000 });
+/**
+ * CPU µs per row for `rows` rows written in groups of `group` through the usage log's write path, and with the rollup
+ * job's runs that add them to usage_daily (where the job builds it).
+ */
+async function perRow(db: Database, group: number, rows: number, offset: number): Promise<[number, number]> {
+  const log = new KnexUsageLog(db.knex, { maxBatch: Number.MAX_SAFE_INTEGER, flushMs: 3_600_000, rollupMs: 0 });
   const batches = Array.from({ length: rows / group }, (_, g) => Array.from({ length: group }, (__, i) => row(offset + g * group + i)));
   const before = await cpuNow(db);
   for (const batch of batches) {
     for (const r of batch) log.record(r);
     await log.flush();
   }
-  const us = ((await cpuNow(db)) - before) / rows;
+  const written = await cpuNow(db);
   log.stop();
-  return us;
+  if (!(await db.knex.schema.hasTable('usage_rollup_state'))) return [(written - before) / rows, (written - before) / rows];
+  const job = await cpuNow(db);
+  while ((await rollUpUsage(db.knex)) > 0);
+  return [(written - before) / rows, ((await cpuNow(db)) - job + written - before) / rows];
 }
 
 async function measure(label: string, db: Database): Promise<string[]> {
@@ -119,6 +131,7 @@ async function measure(label: string, db: Database): Promise<string[]> {
        'provider-' || (g % 3), 1, 0.01
      from generate_series(1, ${SEED}) g`,
   );
+  while ((await rollUpUsage(db.knex, { maxRows: SEED })) > 0);
   await db.knex.raw('analyze usage_log');
   const list = await variants(db);
   const times = new Map<string, number[]>();
@@ -127,18 +140,23 @@ async function measure(label: string, db: Database): Promise<string[]> {
     for (const v of list) {
       await v.set(db);
       for (const group of [1, 50, 500]) {
-        const us = await perRow(db, group, ROWS[group]!, offset);
+        const [insert, withJob] = await perRow(db, group, ROWS[group]!, offset);
         offset += ROWS[group]!;
-        const key = `${v.name}|${group}`;
-        times.set(key, [...(times.get(key) ?? []), us]);
+        for (const [key, us] of [
+          [`${v.name}|${group}`, insert],
+          [`${v.name}|${group}|job`, withJob],
+        ] as const)
+          times.set(key, [...(times.get(key) ?? []), us]);
       }
       await v.reset(db);
       console.error(`${label} round ${round + 1}: ${v.name}`);
     }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const table = list.map(
-    (v) => `| ${label} | ${v.name} | ${[1, 50, 500].map((g) => median(times.get(`${v.name}|${g}`)!).toFixed(0)).join(' | ')} |`,
-  );
+  const cell = (v: Variant, g: number) => {
+    const [insert, withJob] = [median(times.get(`${v.name}|${g}`)!), median(times.get(`${v.name}|${g}|job`)!)];
+    return withJob - insert >= 0.5 ? `${insert.toFixed(0)} (+ job: ${withJob.toFixed(0)})` : insert.toFixed(0);
+  };
+  const table = list.map((v) => `| ${label} | ${v.name} | ${[1, 50, 500].map((g) => cell(v, g)).join(' | ')} |`);
   console.error(table.join('\n'));
   return table;
 }
@@ -163,7 +181,7 @@ async function main() {
   }
   console.log(
     [
-      `Usage row insert cost, CPU µs per row (the gateway process, plus the PostgreSQL backend) (median of ${ROUNDS} interleaved rounds; ${SEED.toLocaleString('en')} rows seeded;`,
+      `Usage row insert cost, CPU µs per row (the gateway process, plus the PostgreSQL backend) (median of ${ROUNDS} interleaved rounds; ${SEED.toLocaleString('en')} rows seeded; ${KEYS} keys;`,
       `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown'}, shared with other work).`,
       '',
       '| store | table | group of 1 | group of 50 | group of 500 |',

@@ -61,6 +61,8 @@ export class KnexUsageLog implements UsageLog {
   private lastError: unknown;
   private recoveryTimer: NodeJS.Timeout | null = null;
   private rollupTimer: NodeJS.Timeout | null = null;
+  /** stopped: a rollup run still going when the store closes fails unreported (the next instance's runs catch up) */
+  private stopped = false;
   private retryMs: number;
 
   constructor(
@@ -174,6 +176,7 @@ export class KnexUsageLog implements UsageLog {
     if (this.recoveryTimer) clearInterval(this.recoveryTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.rollupTimer) clearTimeout(this.rollupTimer);
+    this.stopped = true;
     this.retryTimer = null;
     this.recoveryTimer = null;
     this.rollupTimer = null;
@@ -219,7 +222,7 @@ export class KnexUsageLog implements UsageLog {
     if (this.rollupTimer || ms <= 0) return;
     this.rollupTimer = setTimeout(() => {
       void rollUpUsage(this.db)
-        .catch((e: unknown) => this.opts.onRollupError?.(e))
+        .catch((e: unknown) => void (this.stopped || this.opts.onRollupError?.(e)))
         .finally(() => (this.rollupTimer = null));
     }, ms);
     this.rollupTimer.unref();
