@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/upstream-call.ts` (issue 40): what one upstream call costs the gateway's process, without
+ * `npm run bench:upstream-call` (issue 40): what one upstream call costs the gateway's process, without
  * the rest of the request path: the upstream client (packages/provider-kit) calls the mock upstream (its own process)
  * at c=16 and this process counts, per call, its CPU time (user + system), the bytes the V8 heap allocated, and the
  * promises, timers, immediates, other async resources and event listeners created (CPU in a run of its own, uncounted). Each call is a chat completion
