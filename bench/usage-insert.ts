@@ -1,5 +1,5 @@
 /**
- * node --import tsx bench/usage-insert.ts — what writing a usage row costs, per row, on the embedded store and on
+ * `npm run bench:usage-insert` — what writing a usage row costs, per row, on the embedded store and on
  * PostgreSQL.
  *
  * Each store (PGlite in memory; PostgreSQL on BENCH_DATABASE_URL, else TEST_DATABASE_URL, in a schema of its own) gets
