@@ -44,7 +44,7 @@ export interface StreamLayers {
 
 /**
  * The client's offer as the call may take it: withdrawn when any layer reads or rewrites the parts. The hosted-MCP
- * loop, which reads each round's parts for its own tool calls, gives its rounds no offer at all (hosted-mcp.ts).
+ * loop, which reads each round's parts for its own tool calls, gives its rounds no offer at all (hosted-mcp-loop.ts).
  */
 export function forwardingOffer(offer: StreamForwarding | undefined, layers: StreamLayers): StreamForwarding | undefined {
   if (!offer) return undefined;
