@@ -77,10 +77,21 @@ async function main() {
 
 async function build() {
   const result = await esbuild.build(options);
-  for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
+  for (const file of result.outputFiles) writeAtomically(file.path, file.path.endsWith('.js') ? asciiOnly(file.text) : file.contents);
   const inputs = {};
   for (const input of [...Object.keys(result.metafile.inputs), ...fixedInputs()]) inputs[input] = hashOf(input);
   writeAtomically(stampFile, JSON.stringify({ esbuild: esbuild.version, outputs: outputNames(), inputs }));
+}
+
+/**
+ * The bundle with every character outside ASCII written as a `\\u` escape. esbuild escapes them in strings and names
+ * but keeps them in the comments and regular expressions it carries over, and one such character anywhere makes V8
+ * hold the whole source as two bytes a character (main.js: 2.75 MB of an idle gateway's heap instead of 1.4 MB).
+ * An escape means the same character in a string, a regular expression or a template's cooked value; it would differ
+ * only in a tagged template's raw text, which no bundled source writes outside ASCII.
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The files besides esbuild's inputs that decide the output: this script and the path mapping. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knex from 'knex';
@@ -43,6 +43,20 @@ async function idlePackages(env: Record<string, string>): Promise<string[]> {
     await gw.stop();
   }
 }
+
+describe('the bundle', () => {
+  it('is ASCII throughout, so V8 holds its source one byte a character (build-server.cjs escapes the rest)', () => {
+    const dist = path.resolve(__dirname, '../../dist');
+    const outside = readdirSync(dist)
+      .filter((f) => f.endsWith('.js'))
+      .flatMap((f) =>
+        readFileSync(path.join(dist, f), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (/[^\x00-\x7f]/.test(line) ? [`${f}:${i + 1}`] : [])),
+      );
+    expect(outside).toEqual([]);
+  });
+});
 
 describe('an idle gateway', () => {
   it('on the embedded store loads none of the modules a feature needs only when used', async () => {
