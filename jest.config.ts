@@ -41,6 +41,7 @@ const config: Config = {
         '<rootDir>/packages/server/test/*.test.ts',
         '<rootDir>/packages/server/test/passthrough/**/*.test.ts',
       ],
+      globalSetup: '<rootDir>/jest.setup/gateway-global.ts',
       setupFilesAfterEnv: ['<rootDir>/jest.setup/gateway.ts'],
     },
     {

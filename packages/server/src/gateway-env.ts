@@ -52,6 +52,8 @@ export interface GatewayEnv {
   shutdownGraceMs?: number;
   /** tests: keep the embedded database in memory instead of under dataDir */
   inMemoryDatabase?: boolean;
+  /** tests: the dump of a migrated store that the in-memory database starts from (store-postgres test/memory-image.ts) */
+  memoryImage?: string;
   /** tests: the upload limit of POST /v1/files in bytes (default 200 MiB, the contract's: core FILE_LIMITS) */
   fileUploadBytes?: number;
   /** BATCH_CONCURRENCY_PER_ACCOUNT (8), BATCH_LINE_DELAY_MS (0), BATCH_COMPLETION_WINDOW_MS (24 h); tests: the runner's idle interval */

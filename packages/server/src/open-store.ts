@@ -23,6 +23,7 @@ export async function openStore(env: GatewayEnv, logger: Logger): Promise<Databa
       dataDir,
       schema: env.databaseSchema,
       sealSecret: env.secret,
+      memoryImage: env.memoryImage,
     });
     logger.info('store ready', { store: db.kind, ms: Date.now() - started });
     return db;

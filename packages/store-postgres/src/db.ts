@@ -8,6 +8,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { migrationSource, migrationSourceWith, type MigrationContext } from './migrations';
 import { PGLITE_CONF } from './pglite-conf';
 import { PgliteThread, type EmbeddedSession } from './pglite-thread-client';
+import type { EmbeddedPlace } from './pglite-thread.protocol';
 import { keepTreePrivate } from './private-tree';
 
 // The embedded store's modules are loaded by its first open (its thread loads PGlite itself): a gateway on PostgreSQL
@@ -27,6 +28,11 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** GATEWAY_SECRET: a migration seals provider credentials stored unencrypted with it (032) */
   sealSecret?: string;
+  /**
+   * Tests: a dump of a migrated store (PGlite's dumpDataDir) that an in-memory database starts from instead of initdb;
+   * the migrations it lacks still run. Ignored with a dataDir or a databaseUrl.
+   */
+  memoryImage?: string;
 }
 
 export interface Database {
@@ -74,7 +80,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         }
       }
     }
-    [db, pglite] = openPglite(dir, opts.schema);
+    [db, pglite] = openPglite(dir ? { dir } : { image: opts.memoryImage }, opts.schema);
   }
   let migrated = 0;
   const migrate = async () => {
@@ -95,7 +101,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // thread on the same directory starts small (docs/benchmarks.md, memory): the old thread's end returned its heap.
     if (kind === 'pglite' && opts.dataDir && migrated > 0) {
       await db.destroy();
-      [db, pglite] = openPglite(path.resolve(opts.dataDir, 'pglite'), opts.schema);
+      [db, pglite] = openPglite({ dir: path.resolve(opts.dataDir, 'pglite') }, opts.schema);
       await db.raw('select 1');
     }
     // PGlite sets its own files' modes (0666): owner-only at open, every minute, and at close
@@ -185,8 +191,8 @@ async function listenOnPostgres(
  * knex on PGlite in a worker thread of its own (pglite-thread-client.ts), so queries, the usage log's batch inserts
  * included, never hold up requests (docs/adr/0004); knex-pglite takes the thread's proxy as its PGlite.
  */
-function openPglite(dir: string | undefined, schema: string | undefined): [Knex, EmbeddedSession] {
-  const pglite = new PgliteThread(dir);
+function openPglite(place: EmbeddedPlace, schema: string | undefined): [Knex, EmbeddedSession] {
+  const pglite = new PgliteThread(place);
   return [pgliteKnex(pglite, schema), pglite];
 }
 

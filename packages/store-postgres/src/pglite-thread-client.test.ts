@@ -36,7 +36,7 @@ const typesOf = (row: Record<string, unknown>) =>
 describe('PgliteThread: PGlite in a worker thread, seen as PGlite', () => {
   it('answers with the same values, types and database errors as PGlite on the event loop', async () => {
     const here = new PGlite();
-    const thread = new PgliteThread(undefined);
+    const thread = new PgliteThread({});
     try {
       const [a, b] = [await roundTrip(here), await roundTrip(thread)];
       expect(b.selected).toEqual(a.selected);
@@ -97,7 +97,7 @@ describe('PgliteThread: PGlite in a worker thread, seen as PGlite', () => {
 
   it('close() closes PGlite in its thread and ends the thread; later calls fail', async () => {
     let worker!: Worker;
-    const thread = new PgliteThread(undefined, (dir) => (worker = spawnPgliteThread(dir)));
+    const thread = new PgliteThread({}, (place) => (worker = spawnPgliteThread(place)));
     await thread.query('select 1');
     const exited = once(worker, 'exit');
     await thread.close();
@@ -118,7 +118,7 @@ describe('PgliteThread: PGlite in a worker thread, seen as PGlite', () => {
     ['exits', 'exit', "the embedded database's thread has ended (exit code 3)"],
     ['throws', 'throw', "the embedded database's thread failed: wasm trap"],
   ] as const)('a thread that %s fails the waiting query and every later one with the reason', async (_, how, reason) => {
-    const thread = new PgliteThread(undefined, dyingThread(how));
+    const thread = new PgliteThread({}, dyingThread(how));
     await thread.waitReady;
     await expect(thread.query('select 1')).rejects.toThrow(reason);
     await expect(thread.query('select 2')).rejects.toThrow(reason);
@@ -127,7 +127,7 @@ describe('PgliteThread: PGlite in a worker thread, seen as PGlite', () => {
   });
 
   it('a thread whose PGlite cannot open fails waitReady with the database error', async () => {
-    const thread = new PgliteThread('/proc/pglite-cannot-be-here');
+    const thread = new PgliteThread({ dir: '/proc/pglite-cannot-be-here' });
     await expect(thread.waitReady).rejects.toThrow();
     await thread.close().catch(() => undefined);
   });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FromThread, ThreadError, ToThread } from './pglite-thread.protocol';
+import type { EmbeddedPlace, FromThread, ThreadError, ToThread } from './pglite-thread.protocol';
 
 /** What knex-pglite and db.ts use of a PGlite: PGlite itself (in this thread) or PgliteThread (in its own). */
 export interface EmbeddedSession {
@@ -31,8 +31,8 @@ export class PgliteThread implements EmbeddedSession {
   private closing?: Promise<void>;
 
   /** `spawnThread` is for tests that need a thread which misbehaves. */
-  constructor(dir: string | undefined, spawnThread: (dir: string | undefined) => Worker = spawnPgliteThread) {
-    this.worker = spawnThread(dir);
+  constructor(place: EmbeddedPlace, spawnThread: (place: EmbeddedPlace) => Worker = spawnPgliteThread) {
+    this.worker = spawnThread(place);
     let ready!: { resolve: () => void; reject: (e: Error) => void };
     this.waitReady = new Promise<void>((resolve, reject) => (ready = { resolve, reject }));
     this.waitReady.catch(() => undefined); // knex awaits it on first use; an unawaited failure is not a crash
@@ -121,9 +121,9 @@ export class PgliteThread implements EmbeddedSession {
  * A small young generation: the thread's garbage is one message per query, and V8's default semi-spaces left the
  * idle gateway ~20 MB larger (docs/adr/0004).
  */
-export function spawnPgliteThread(dir: string | undefined): Worker {
+export function spawnPgliteThread(place: EmbeddedPlace): Worker {
   const file = path.join(__dirname, `pglite-thread${path.extname(__filename)}`);
-  const options = { workerData: { dir }, resourceLimits: { maxYoungGenerationSizeMb: 4 } };
+  const options = { workerData: place, resourceLimits: { maxYoungGenerationSizeMb: 4 } };
   if (!file.endsWith('.ts')) return new Worker(file, options);
   const tsx = require.resolve('tsx/cjs');
   return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)});`, { ...options, eval: true });

@@ -1,5 +1,12 @@
 /** The messages between the gateway's event loop (pglite-thread-client.ts) and PGlite's thread (pglite-thread.ts). */
 
+/** What the thread opens (its workerData): a data directory, or memory; memory may start from a dump (`image`). */
+export interface EmbeddedPlace {
+  dir?: string;
+  /** a tarball of PGlite's dumpDataDir: the in-memory database starts from it instead of initdb (tests) */
+  image?: string;
+}
+
 export type ToThread =
   | { id: number; type: 'query'; sql: string; params?: unknown[]; options?: unknown }
   | { id: number; type: 'listen'; channel: string }

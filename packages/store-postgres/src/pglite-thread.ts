@@ -3,11 +3,12 @@
  * event loop. pglite-thread-client.ts starts it and sends it queries; they run strictly in arrival order, as on one
  * session (knex sends BEGIN, the statements and COMMIT as separate queries).
  */
+import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import type { FromThread, ThreadError, ToThread } from './pglite-thread.protocol';
+import type { EmbeddedPlace, FromThread, ThreadError, ToThread } from './pglite-thread.protocol';
 import { PGLITE_CONF } from './pglite-conf';
 
 const port = parentPort!;
@@ -15,7 +16,9 @@ const port = parentPort!;
 // idle gateway ~45 MB (~65 MB after load) for ~10 % more of this thread's CPU per usage row (bench/results/memory.md).
 // V8's flags are the process's: the default is back once PGlite is compiled, for any WASM the event loop compiles.
 v8.setFlagsFromString('--liftoff-only');
-const pglite = new PGlite((workerData as { dir?: string }).dir, { postgresqlconf: PGLITE_CONF });
+const { dir, image } = workerData as EmbeddedPlace;
+// one options object: PGlite ignores its second argument when the first (the directory) is undefined, as in memory
+const pglite = new PGlite({ dataDir: dir, postgresqlconf: PGLITE_CONF, loadDataDir: image ? new Blob([readFileSync(image)]) : undefined });
 const compiled = pglite.waitReady.finally(() => v8.setFlagsFromString('--no-liftoff-only'));
 const subscriptions = new Map<number, () => Promise<void>>();
 

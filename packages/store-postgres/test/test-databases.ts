@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describeWithService } from '@gateway/testkit';
 import { openDatabase, type Database } from '../src/db';
+import { migratedMemoryImage } from './memory-image';
 
 export interface TestDatabase extends Database {
   drop(): Promise<void>;
@@ -14,7 +15,7 @@ export interface TestDatabaseTarget {
 const pglite: TestDatabaseTarget = {
   name: 'pglite',
   async open() {
-    const db = await openDatabase({});
+    const db = await openDatabase({ memoryImage: await migratedMemoryImage() });
     return { ...db, drop: () => db.close() };
   },
 };

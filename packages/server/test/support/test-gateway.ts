@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG } from '../../src/default-config';
 import { createGateway, type Gateway, type GatewayEnv } from '../../src/gateway';
 import { envFromProcess } from '../../src/gateway-env';
 import { seedEmbeddedStore } from './gateway-process';
+import { migratedMemoryImage } from '../../../store-postgres/test/memory-image';
 import { createLogger, type Logger } from '@gateway/observability';
 
 /** Two accounts in two groups, as in the foundation issue's example. */
@@ -81,8 +82,10 @@ export async function startTestGateway(
     inMemoryDatabase: true,
     ...opts.env,
   };
-  // an embedded store on disk starts from a migrated copy, as a gateway process in the process lane does
-  if (!env.inMemoryDatabase && !env.databaseUrl)
+  // an embedded store in memory starts from a dump of a migrated one, on disk from a migrated copy (as a gateway
+  // process in the process lane does)
+  if (env.inMemoryDatabase && !env.databaseUrl) env.memoryImage ??= await migratedMemoryImage();
+  else if (!env.databaseUrl)
     seedEmbeddedStore({ DATA_DIR: dataDir, ...(env.databaseSchema ? { DATABASE_SCHEMA: env.databaseSchema } : {}) });
   const config = buildConfig('(test)', opts.config ?? testConfigFile(), env.variables);
   const gw = await createGateway(env, {
