@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/stream-ratio.ts`: the streaming target's figure in one run: chunks per second through the gateway (as
+ * `npm run bench:stream-ratio`: the streaming target's figure in one run: chunks per second through the gateway (as
  * `npm start` runs it) and through the bare proxy (bench/bare-proxy.ts), both in front of the same mock upstream
  * (200 chunks a completion), loaded in turn at c=16 (BENCH_CONNECTIONS) for BENCH_SECONDS (default 5), BENCH_TRIALS
  * times (default 3, the sides alternating), plus the gateway's CPU per chunk. `-- --anthropic` asks the gateway
