@@ -41,7 +41,7 @@ const config: Config = {
         '<rootDir>/packages/server/test/*.test.ts',
         '<rootDir>/packages/server/test/passthrough/**/*.test.ts',
       ],
-      globalSetup: '<rootDir>/jest.setup/gateway-global.ts',
+      globalSetup: '<rootDir>/jest.setup/memory-image.ts',
       setupFilesAfterEnv: ['<rootDir>/jest.setup/gateway.ts'],
     },
     {
@@ -51,6 +51,7 @@ const config: Config = {
       // a list to update
       testMatch: ['<rootDir>/packages/server/test/*/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/packages/server/test/passthrough/', '<rootDir>/packages/server/test/compat/'],
+      globalSetup: '<rootDir>/jest.setup/memory-image.ts',
       setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],
     },
     {
@@ -63,6 +64,7 @@ const config: Config = {
         '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/packages/server/test/compat/tsconfig.json' }],
       },
       testMatch: ['<rootDir>/packages/server/test/compat/**/*.test.ts'],
+      globalSetup: '<rootDir>/jest.setup/memory-image.ts',
       setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],
     },
   ],

@@ -1,7 +1,0 @@
-import { migratedMemoryImage } from '../packages/store-postgres/test/memory-image';
-
-// Before the gateway lane's workers start: the dump its in-memory stores load (a minute on a loaded 2-core machine
-// the first time, then found on disk), made once here rather than by two workers at once inside a test's timeout.
-export default async function makeMemoryImage(): Promise<void> {
-  await migratedMemoryImage();
-}
