@@ -1,7 +1,9 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
-import { jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
+import { jsonEvents, nativeRequestFor, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
 import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
 import { anthropicCall, type AnthropicCallOptions } from './anthropic-passthrough';
+import { AnthropicStreamForwarder } from './anthropic-stream-forwarder';
+import { ANTHROPIC_FORMAT } from './convert-to-anthropic-request';
 import { mapAnthropicMessage } from './map-anthropic-response';
 import { AnthropicStreamMapper } from './map-anthropic-stream';
 
@@ -50,8 +52,17 @@ export class AnthropicChatModel implements TextModelPort {
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, headers, warnings } = anthropicCall(req, this.options, true);
     const res = await this.transport.request({ method: 'POST', path: '/v1/messages', json: body, signal: ctx.signal, headers });
+    const mapper = new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId });
+    // a Messages client's offer (core stream-forwarding.ts), taken when its request goes as it wrote it
+    const forward = ctx.forward?.dialect === ANTHROPIC_FORMAT && nativeRequestFor(req, ANTHROPIC_FORMAT) ? ctx.forward : undefined;
     try {
-      yield* readAnthropicStream(res.events(), new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+      if (!forward) return yield* readAnthropicStream(res.events(), mapper);
+      const forwarder = new AnthropicStreamForwarder(forward, mapper);
+      for await (const chunk of res.body()) {
+        yield* forwarder.push(chunk);
+        if (forwarder.failed) break;
+      }
+      yield* forwarder.end();
     } finally {
       res.close();
     }

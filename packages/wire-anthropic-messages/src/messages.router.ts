@@ -149,10 +149,11 @@ export const messagesRoutes = [
       const encoder = new MessagesEventEncoder(id, model.id, thinking, estimateInputTokens(request));
       await pumpStream(res, {
         parts: () => {
-          const parts = deps.text.stream(principal, request, meta);
+          // a thread turn is kept from the canonical parts, which a forwarded stream does not carry
+          const parts = deps.text.stream(principal, request, thread ? meta : { ...meta, forward: encoder.forwarding() });
           return thread ? keptOnFinish(parts, (result) => keep(result, encodeMessage(id, model.id, result, thinking)), model.id) : parts;
         },
-        encode: (part) => encoder.encode(part),
+        encode: (part) => encoder.messages(part),
         renderError: (err) => [{ data: anthropicErrorShape.render(err).body, event: 'error' }],
       });
     },

@@ -1,4 +1,5 @@
-import type { TextStreamPart, Usage } from '@gateway/core';
+import type { StreamForwarding, TextStreamPart, Usage } from '@gateway/core';
+import type { SseMessage } from '@gateway/http-kit';
 import type { ThinkingDisplay } from './messages.request.codec';
 import { mcpBlocks } from './messages.mcp';
 import { encodeUsage, stopReasonOf } from './messages.response.codec';
@@ -23,6 +24,8 @@ export class MessagesEventEncoder {
   private nextIndex = 0;
   private pinged = false;
   private started = false;
+  /** the stream relays the upstream's events: the canonical parts beside them are not encoded */
+  private forwarded = false;
   private readonly toolBlocks = new Map<number, number>();
 
   constructor(
@@ -61,6 +64,30 @@ export class MessagesEventEncoder {
         },
       },
     };
+  }
+
+  /** The offer to take the upstream's own events (core stream-forwarding.ts): message_start's id and model, as start() writes them. */
+  forwarding(): StreamForwarding {
+    return { dialect: 'anthropic-messages', fields: { id: this.id, model: this.model } };
+  }
+
+  /**
+   * The events for one part. Forwarded events (and upstream events handed over as native events) go as they are:
+   * they already are this answer's events, from message_start to message_stop, so the parts that come with them
+   * (the input usage, the finish) add nothing.
+   */
+  messages(part: TextStreamPart): SseMessage[] {
+    if (part.type === 'forwarded-events') {
+      this.forwarded = true;
+      return part.text ? [{ raw: part.text }] : [];
+    }
+    if (part.type === 'native-event') {
+      if (part.dialect !== 'anthropic-messages') return [];
+      this.forwarded = true;
+      return [{ event: part.event, data: part.data }];
+    }
+    if (this.forwarded) return [];
+    return this.encode(part);
   }
 
   encode(part: TextStreamPart): MessageEvent[] {
