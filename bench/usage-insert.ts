@@ -4,13 +4,15 @@
  *
  * Each store (PGlite in memory; PostgreSQL on BENCH_DATABASE_URL, else TEST_DATABASE_URL, in a schema of its own) gets
  * every migration and USAGE_INSERT_SEED rows (default 100,000) first, so the indexes have the depth of a used table.
- * Rows then go through KnexUsageLog's own write path (one multi-row insert per group) in groups of 1, 50 and 500,
+ * Rows then go through KnexUsageLog's own write path (one insert statement per group) in groups of 1, 50 and 500,
  * under variants of the table: before migration 043 (migration 020's rollup trigger in each inserting statement), as
  * migrated (043's fence trigger), without the fence, and without each secondary index. Where the rollup is the job's,
  * one job run after each measurement is counted too (`+ job`: its CPU per row rolled up). Variants alternate within
  * each of USAGE_INSERT_ROUNDS rounds (default 3); the rows name USAGE_INSERT_KEYS keys (default 2000); `--triggers`
- * measures the first three variants only. The median of the rounds is printed as CPU µs per row (this process, plus
- * the PostgreSQL backend's), in a Markdown table.
+ * measures the first three variants only; `--encoding` the group's insert alone, as 36 bind parameters a row
+ * (knex's multi-row insert) against the rows as one JSON parameter (what the usage log sends). The median of the rounds
+ * (in brackets their range) is printed as CPU µs per row (this process, plus the PostgreSQL backend's), in a Markdown
+ * table.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +21,8 @@ import { KnexUsageLog, openDatabase, rollUpUsage, type Database } from '@gateway
 import type { Knex } from 'knex';
 import type { UsageRow } from '@gateway/core';
 import { down, up } from '../packages/store-postgres/src/migrations/043-usage-rollup-job';
+import { insertUsageRows } from '../packages/store-postgres/src/usage-insert-sql';
+import { usageRowToColumns } from '../packages/store-postgres/src/usage-row.codec';
 
 const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const SEED = Number(process.env.USAGE_INSERT_SEED ?? 100_000);
@@ -27,11 +31,16 @@ const ROUNDS = Number(process.env.USAGE_INSERT_ROUNDS ?? 3);
 const KEYS = Number(process.env.USAGE_INSERT_KEYS ?? 2000);
 /** rows written per measurement for each group size: enough groups to time, few enough for a 2-core machine */
 const ROWS: Record<number, number> = { 1: 300, 50: 2000, 500: 5000 };
+/** the group sizes measured (USAGE_INSERT_GROUPS, comma-separated; another size writes 100 groups) */
+const GROUPS = (process.env.USAGE_INSERT_GROUPS ?? '1,50,500').split(',').map(Number);
+const rowsOf = (group: number) => ROWS[group] ?? group * 100;
 
 interface Variant {
   name: string;
   set(db: Database): Promise<void>;
   reset(db: Database): Promise<void>;
+  /** `--encoding`: the group's insert itself, in place of the usage log's */
+  write?(db: Database, rows: UsageRow[]): Promise<void>;
 }
 
 const row = (i: number): UsageRow => ({
@@ -64,6 +73,16 @@ async function variants(db: Database): Promise<Variant[]> {
   const inTransaction = (fn: (k: Knex) => Promise<void>) => async () => db.knex.transaction((trx) => fn(trx));
   const noFence = async () => void (await db.knex.raw('alter table usage_log disable trigger usage_log_fence'));
   const fence = async () => void (await db.knex.raw('alter table usage_log enable trigger usage_log_fence'));
+  if (process.argv.includes('--encoding'))
+    return [
+      {
+        name: 'multi-row insert, 36 bind parameters a row (knex)',
+        set: none,
+        reset: none,
+        write: async (d, rows) => void (await d.knex('usage_log').insert(rows.map(usageRowToColumns)).onConflict('row_id').ignore()),
+      },
+      { name: 'one JSON parameter a group (json_to_recordset)', set: none, reset: none, write: (d, rows) => insertUsageRows(d.knex, rows) },
+    ];
   const list: Variant[] = [
     { name: 'before: rollup trigger per statement (migration 043 undone)', set: inTransaction(down), reset: inTransaction(up) },
     { name: 'as migrated: fence trigger, rollup by the job', set: none, reset: none },
@@ -106,13 +125,20 @@ async function cpuNow(db: Database): Promise<number> {
  * CPU µs per row for `rows` rows written in groups of `group` through the usage log's write path, and with the rollup
  * job's runs that add them to usage_daily (where the job builds it).
  */
-async function perRow(db: Database, group: number, rows: number, offset: number): Promise<[number, number]> {
+async function perRow(db: Database, v: Variant, group: number, rows: number, offset: number): Promise<[number, number]> {
   const log = new KnexUsageLog(db.knex, { maxBatch: Number.MAX_SAFE_INTEGER, flushMs: 3_600_000, rollupMs: 0 });
   const batches = Array.from({ length: rows / group }, (_, g) => Array.from({ length: group }, (__, i) => row(offset + g * group + i)));
   const before = await cpuNow(db);
   for (const batch of batches) {
-    for (const r of batch) log.record(r);
-    await log.flush();
+    if (v.write)
+      await v.write(
+        db,
+        batch.map((r) => ({ ...r, rowId: randomUUID(), createdAt: new Date() })),
+      );
+    else {
+      for (const r of batch) log.record(r);
+      await log.flush();
+    }
   }
   const written = await cpuNow(db);
   log.stop();
@@ -139,9 +165,9 @@ async function measure(label: string, db: Database): Promise<string[]> {
   for (let round = 0; round < ROUNDS; round++)
     for (const v of list) {
       await v.set(db);
-      for (const group of [1, 50, 500]) {
-        const [insert, withJob] = await perRow(db, group, ROWS[group]!, offset);
-        offset += ROWS[group]!;
+      for (const group of GROUPS) {
+        const [insert, withJob] = await perRow(db, v, group, rowsOf(group), offset);
+        offset += rowsOf(group);
         for (const [key, us] of [
           [`${v.name}|${group}`, insert],
           [`${v.name}|${group}|job`, withJob],
@@ -153,10 +179,13 @@ async function measure(label: string, db: Database): Promise<string[]> {
     }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const cell = (v: Variant, g: number) => {
-    const [insert, withJob] = [median(times.get(`${v.name}|${g}`)!), median(times.get(`${v.name}|${g}|job`)!)];
-    return withJob - insert >= 0.5 ? `${insert.toFixed(0)} (+ job: ${withJob.toFixed(0)})` : insert.toFixed(0);
+    const all = times.get(`${v.name}|${g}`)!;
+    const [insert, withJob] = [median(all), median(times.get(`${v.name}|${g}|job`)!)];
+    // the rounds' spread: the machine is shared, so a difference inside it says little
+    const spread = `${Math.min(...all).toFixed(0)}–${Math.max(...all).toFixed(0)}`;
+    return withJob - insert >= 0.5 ? `${insert.toFixed(0)} [${spread}] (+ job: ${withJob.toFixed(0)})` : `${insert.toFixed(0)} [${spread}]`;
   };
-  const table = list.map((v) => `| ${label} | ${v.name} | ${[1, 50, 500].map((g) => cell(v, g)).join(' | ')} |`);
+  const table = list.map((v) => `| ${label} | ${v.name} | ${GROUPS.map((g) => cell(v, g)).join(' | ')} |`);
   console.error(table.join('\n'));
   return table;
 }
@@ -184,8 +213,8 @@ async function main() {
       `Usage row insert cost, CPU µs per row (the gateway process, plus the PostgreSQL backend) (median of ${ROUNDS} interleaved rounds; ${SEED.toLocaleString('en')} rows seeded; ${KEYS} keys;`,
       `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown'}, shared with other work).`,
       '',
-      '| store | table | group of 1 | group of 50 | group of 500 |',
-      '|---|---|---|---|---|',
+      `| store | table | ${GROUPS.map((g) => `group of ${g}`).join(' | ')} |`,
+      `|---|---|${GROUPS.map(() => '---|').join('')}`,
       ...lines,
     ].join('\n'),
   );

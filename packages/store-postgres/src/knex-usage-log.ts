@@ -4,7 +4,7 @@ import type { UsageLog, UsageRow } from '@gateway/core';
 import { addCredits } from './credit-quota-sql';
 import { rollUpUsage } from './usage-rollup';
 import { UsageSpool, type SpoolEntry } from './usage-spool';
-import { usageRowToColumns } from './usage-row.codec';
+import { insertUsageRows } from './usage-insert-sql';
 
 export interface UsageLogOptions {
   flushMs?: number;
@@ -240,10 +240,10 @@ export class KnexUsageLog implements UsageLog {
 
   private async write(rows: UsageRow[]): Promise<void> {
     const plain = rows.filter((r) => !owes(r));
-    if (plain.length) await this.db('usage_log').insert(plain.map(usageRowToColumns)).onConflict('row_id').ignore();
+    if (plain.length) await insertUsageRows(this.db, plain);
     for (const r of rows.filter(owes)) {
       await this.db.transaction(async (trx) => {
-        await trx('usage_log').insert(usageRowToColumns(r)).onConflict('row_id').ignore();
+        await insertUsageRows(trx, [r]);
         const refs = { requestId: r.requestId, usageRowId: r.rowId };
         await addCredits(trx, { accountId: r.accountId!, keyId: r.keyId ?? undefined }, r.charge!, 'text', refs, new Date());
       });
