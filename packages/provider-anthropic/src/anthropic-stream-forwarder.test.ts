@@ -49,6 +49,13 @@ describe('AnthropicStreamForwarder', () => {
     expect(parts.find((p) => p.type === 'forwarded-events')).toMatchObject({ generated: 'Hello' });
   });
 
+  it('reads the usual text event by its one string, escapes and all, as the full path would read it', () => {
+    const tricky = 'quote " brace }} slash \\ line\n é 😀';
+    const parts = run(forwarder(), [START + BLOCK + TEXT(tricky) + TEXT('"}}') + STOP_BLOCK + DELTA + STOP]);
+    expect(textOf(parts)).toContain(TEXT(tricky) + TEXT('"}}'));
+    expect(parts.find((p) => p.type === 'forwarded-events')).toMatchObject({ generated: `${tricky}"}}` });
+  });
+
   it('one forwarded part per upstream read, held until the stream has content to show', () => {
     const f = forwarder();
     expect(f.push(START + BLOCK)).toEqual([]);

@@ -23,6 +23,12 @@ const DELTAS: Record<string, Set<string>> = {
   input_json_delta: new Set(['type', 'partial_json']),
 };
 
+/**
+ * The usual event, a piece of text, as Anthropic writes it: read without parsing the whole event (its text is the
+ * one JSON string parsed), as the mapper would read it. Anything else is parsed and checked.
+ */
+const TEXT_DELTA = /^\{"type":"content_block_delta","index":(\d+),"delta":\{"type":"text_delta","text":("(?:[^"\\]|\\.)*")\}\}$/;
+
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keysIn = (o: Json, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
 const typed = (o: unknown, kinds: Record<string, Set<string>>) =>
@@ -104,6 +110,13 @@ export class AnthropicStreamForwarder {
         this.done = true;
         continue;
       }
+      const text = ev.event === 'content_block_delta' && TEXT_DELTA.exec(ev.data);
+      if (text) {
+        const delta = { type: 'text_delta', text: JSON.parse(text[2]!) as string };
+        this.note(this.mapper.push({ type: 'content_block_delta', index: Number(text[1]), delta }), side, out);
+        out.text += `event: content_block_delta\ndata: ${ev.data}\n\n`;
+        continue;
+      }
       let data: Json;
       try {
         data = this.read(ev.event, ev.data, side, out);
@@ -150,12 +163,17 @@ export class AnthropicStreamForwarder {
       throw malformedUpstream('a stream event that is not valid JSON');
     }
     const checked = checkUpstream(anthropicStreamEventSchema, raw, 'a stream event');
-    for (const p of this.mapper.push({ ...checked, type: event !== 'message' ? event : checked.type })) {
+    this.note(this.mapper.push({ ...checked, type: event !== 'message' ? event : checked.type }), side, out);
+    return isObject(raw) ? raw : {};
+  }
+
+  /** The mapper's parts for one event: the text it generated counted, its input usage and finish kept to follow the events. */
+  private note(parts: TextStreamPart[], side: TextStreamPart[], out: { generated: string }): void {
+    for (const p of parts) {
       this.started = true;
       if (p.type === 'text-delta' || p.type === 'reasoning-delta') out.generated += p.delta;
       else if (p.type === 'input-usage' || p.type === 'finish') side.push(p);
     }
-    return isObject(raw) ? raw : {};
   }
 
   /** message_start with the message's id and model the client's adapter writes; any other event as it came. */
