@@ -46,7 +46,12 @@ const client = (key: string) => new Anthropic({ apiKey: key, baseURL: pg.gw.url,
 const THINKING = { thinking: { type: 'enabled' as const, budget_tokens: 1024 } };
 
 /** The SDK's events of one streamed answer, its final message and the usage row it left. */
-async function streamed(key: string, behaviour: FakeBehaviour, opts: { full?: boolean; thinking?: boolean } = {}) {
+async function streamed(
+  key: string,
+  behaviour: FakeBehaviour,
+  opts: { full?: boolean; thinking?: boolean } = {},
+  events: Anthropic.MessageStreamEvent[] = [],
+) {
   fake().enqueue(behaviour);
   const stream = client(key).messages.stream(
     {
@@ -57,7 +62,6 @@ async function streamed(key: string, behaviour: FakeBehaviour, opts: { full?: bo
     },
     opts.full ? { headers: { 'cache-control': 'no-cache, no-store' } } : {},
   );
-  const events: Anthropic.MessageStreamEvent[] = [];
   for await (const e of stream) events.push(e);
   const final = await stream.finalMessage();
   const { response } = await stream.withResponse();
@@ -190,5 +194,25 @@ describe('Messages stream forwarding', () => {
     expect(forwarded.events.at(-1)!.data).toEqual(full.events.at(-1)!.data);
     expect(forwarded.events.at(-1)!.data).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
     expect(forwarded.row).toEqual(full.row);
+  });
+
+  it('the SDK sees the same events before a mid-stream error, then the same error', async () => {
+    const failing: FakeBehaviour = { reply: { text: 'partial answer then a failure' }, streamErrorAfter: 5 };
+    const sdk = async (full: boolean) => {
+      const events: Anthropic.MessageStreamEvent[] = [];
+      const error = await streamed(PLAIN_KEY, failing, { full }, events).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      return { events: events.filter((e) => (e.type as string) !== 'ping').map(comparable), error };
+    };
+    const forwarded = await sdk(false);
+    const full = await sdk(true);
+    expect(forwarded.events).toEqual(full.events);
+    expect(forwarded.events.map((e) => e.type)).toContain('content_block_delta');
+    expect(forwarded.error).toBeInstanceOf(Anthropic.APIError);
+    expect((forwarded.error as InstanceType<typeof Anthropic.APIError>).error).toEqual(
+      (full.error as InstanceType<typeof Anthropic.APIError>).error,
+    );
   });
 });
