@@ -6,6 +6,7 @@ import { createGateway, type Gateway } from '../src/gateway';
 import { eventually } from '@gateway/testkit';
 import { capturedLog } from './support/captured-log';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
+import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
 
 /**
  * A client that leaves a non-streaming request before the answer is a client-closed request (nginx's 499), not
@@ -40,7 +41,14 @@ beforeAll(async () => {
     ],
   });
   gw = await createGateway(
-    { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: '/tmp',
+      publicBaseUrl: 'https://x',
+      inMemoryDatabase: true,
+      memoryImage: await migratedMemoryImage(),
+    },
     { config: buildConfig('t', config), logger },
   );
   await bootstrapConfigKeys(gw.stores, gw.config);

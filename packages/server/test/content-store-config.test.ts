@@ -13,6 +13,7 @@ import { createLogger } from '@gateway/observability';
 import { startupFailure } from '../src/startup-checks';
 import { BETA_KEY, testConfigFile } from './support/test-gateway';
 import { waitForTask } from './support/video-gateways';
+import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
 
 describe('CONTENT_STORE', () => {
   it('file by default, postgres, or an S3 bucket and prefix with its companions', () => {
@@ -80,6 +81,7 @@ describe('CONTENT_STORE=s3://... end to end (fake S3 on 127.0.0.1)', () => {
         dataDir,
         publicBaseUrl: 'https://gateway.test',
         inMemoryDatabase: true,
+        memoryImage: await migratedMemoryImage(),
         contentStore: 's3://gateway-media/prod/content',
         s3: s3EnvFrom({
           S3_ENDPOINT: fake.url,

@@ -4,12 +4,20 @@ import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway } from '../src/gateway';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
+import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
 
 describe('logging', () => {
   it('writes JSON lines with the request id and never the key or the prompt', async () => {
     const log = capturedLog();
     const gw = await createGateway(
-      { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: '/tmp',
+        publicBaseUrl: 'https://x',
+        inMemoryDatabase: true,
+        memoryImage: await migratedMemoryImage(),
+      },
       {
         config: buildConfig('t', testConfigFile()),
         logger: log.logger,

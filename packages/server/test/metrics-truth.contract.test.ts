@@ -6,6 +6,7 @@ import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
 import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
+import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
 
 const ADMIN = 'sk-admin-metrics';
 const chat = { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] };
@@ -19,7 +20,15 @@ describe('metrics and request lines tell the truth', () => {
       limits: { requestsPerMinutePerKey: 4 },
     });
     gw = await createGateway(
-      { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true, adminKey: ADMIN },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: '/tmp',
+        publicBaseUrl: 'https://x',
+        inMemoryDatabase: true,
+        memoryImage: await migratedMemoryImage(),
+        adminKey: ADMIN,
+      },
       { config: buildConfig('t', config), logger },
     );
     await bootstrapConfigKeys(gw.stores, gw.config);

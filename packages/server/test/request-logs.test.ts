@@ -6,6 +6,7 @@ import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
 import { ALPHA_KEY, BETA_KEY, testConfigFile } from './support/test-gateway';
+import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
 
 /** The lines a request's failures leave: each names the request, its account and key; an upstream's words come redacted. */
 describe('log lines about a request', () => {
@@ -24,7 +25,14 @@ describe('log lines about a request', () => {
       limits: { requestsPerMinutePerKey: 1 },
     });
     gw = await createGateway(
-      { port: 0, host: '127.0.0.1', dataDir: '/tmp', publicBaseUrl: 'https://x', inMemoryDatabase: true },
+      {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: '/tmp',
+        publicBaseUrl: 'https://x',
+        inMemoryDatabase: true,
+        memoryImage: await migratedMemoryImage(),
+      },
       { config: buildConfig('t', file), logger },
     );
     await bootstrapConfigKeys(gw.stores, gw.config);

@@ -10,6 +10,7 @@ import { capturedLog } from '../support/captured-log';
 import { startGatewayProcess } from '../support/gateway-process';
 import { closedPort, startSilentServer, startTcpProxy } from '../support/tcp-proxy';
 import { ALPHA_KEY, testConfigFile } from '../support/test-gateway';
+import { migratedMemoryImage } from '../../../store-postgres/test/memory-image';
 
 jest.setTimeout(120000);
 
@@ -97,6 +98,7 @@ describe('Redis unreachable: limit checks are bounded, the policy decides, the o
         dataDir: dir,
         publicBaseUrl: 'https://x',
         inMemoryDatabase: true,
+        memoryImage: await migratedMemoryImage(),
         redisUrl: `redis://127.0.0.1:${proxy.port}`,
       },
       { config: buildConfig('t', testConfigFile({ limits: { requestsPerMinutePerKey: 100 } })), logger },
