@@ -134,11 +134,6 @@ export function targetChecks(r: BenchResults): Check[] {
       ok: pollingMet('PostgreSQL'),
     },
     {
-      target: 'kept from issue 17: translation (Anthropic in, OpenAI upstream) within 10 % of same-format',
-      measured: r.translation ? ratio(r.translation.anthropicInChunksPerSecond, r.translation.sameFormatChunksPerSecond) : 'not run',
-      ok: r.translation ? r.translation.anthropicInChunksPerSecond >= 0.9 * r.translation.sameFormatChunksPerSecond : null,
-    },
-    {
       target: 'kept from issue 17: WORKERS=2 serves more than WORKERS=1 (PostgreSQL store, Redis limits, c=128)',
       measured: w ? `${f(w[1].rps, 0)} → ${f(w[2].rps, 0)} req/s (${ratio(w[2].rps, w[1].rps)})` : 'not run (needs PostgreSQL and Redis)',
       ok: w ? w[2].rps > w[1].rps : null,
@@ -246,7 +241,7 @@ export function renderReport(r: BenchResults): string {
     '',
   );
   lines.push(
-    'Targets: **direct** = the mock OpenAI-compatible upstream (the physical limit); **bare** = the yardstick: the smallest node proxy in front of the same mock (`bench/bare-proxy.ts`: node:http server, node:http client with keep-alive, no auth, body piped through), every ratio below is to it; **gateway** = this gateway with its defaults (real auth, usage log on, embedded PGlite store, info-level JSON logs, upstream through the `openai-compatible` adapter over node\u2019s http client); **gateway-pg** = the same gateway on a PostgreSQL store (idle memory and CPU per request); **portkey** = `@portkey-ai/gateway` `--headless` with `x-portkey-custom-host` pointing at the same mock.',
+    'Targets: **direct** = the mock OpenAI-compatible upstream (the physical limit); **bare** = the yardstick: the smallest node proxy in front of the same mock (`bench/bare-proxy.ts`: node:http server, node:http client with keep-alive, no auth, body piped through), every ratio below is to it; **gateway** = this gateway with its defaults (real auth, usage log on, embedded PGlite store, info-level JSON logs, upstream through the `openai-compatible` adapter over undici\u2019s pools); **gateway-pg** = the same gateway on a PostgreSQL store (idle memory and CPU per request); **portkey** = `@portkey-ai/gateway` `--headless` with `x-portkey-custom-host` pointing at the same mock.',
     '',
   );
   for (const n of r.notes) lines.push(`Note: ${n}`, '');
