@@ -122,10 +122,20 @@ describeOnTestDatabases((target) => {
       expect(held).toBe(1);
     });
 
-    it('refuses a group with NUL in its text, as the plain insert does (PostgreSQL text cannot hold it)', async () => {
-      await expect(db.knex('usage_log').insert(pair('nul', { requestId: 'a\0b' }).map(usageRowToColumns))).rejects.toThrow();
-      await expect(insertUsageRows(db.knex, pair('nul', { requestId: 'a\0b' }))).rejects.toThrow();
-      expect(await db.knex('usage_log').where({ row_id: 'nul_2' }).pluck('id')).toEqual([]);
+    it('stores a row whose text holds NUL, or whose warnings hold a lone surrogate half, with U+FFFD in their place (never refused)', async () => {
+      const odd: Partial<UsageRow> = { requestId: 'a\0b', model: 'm\0', warnings: ['w\0', 'x\ud800y'] };
+      await db.knex('usage_log').insert(pair('nul_plain', odd).map(usageRowToColumns));
+      await insertUsageRows(db.knex, pair('nul_json', odd));
+      for (const id of ['nul_plain', 'nul_json']) {
+        const [row] = await db.knex('usage_log').where({ row_id: id }).select('request_id', 'model', 'warnings');
+        expect(row).toEqual({ request_id: 'a\uFFFDb', model: 'm\uFFFD', warnings: ['w\uFFFD', 'x\uFFFDy'] });
+        expect(
+          await db
+            .knex('usage_log')
+            .where({ row_id: `${id}_2` })
+            .pluck('request_id'),
+        ).toEqual(['r']);
+      }
     });
   });
 });

@@ -19,11 +19,20 @@ const COUNTS = ['inputTokens', 'outputTokens', 'cachedTokens', 'cacheWriteTokens
 /** the fields stored as they are */
 const PLAIN = [...TEXT, ...COUNTS, 'upstreamRequestId'] as const;
 const rounded = (ms: number | null | undefined) => (ms === undefined || ms === null ? null : Math.round(ms));
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * Text PostgreSQL can store: a NUL (which text cannot hold) becomes U+FFFD. Refused, it would fail its row's whole
+ * group at every retry and hold back the rows behind it; requests with NUL are refused at the edge, this is the floor.
+ */
+const storable = (v: unknown) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v);
+/** JSON for a jsonb column: its strings storable, and no lone surrogate half (jsonb refuses its `\\udxxx` escape). */
+const storableJson = (value: unknown) =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? (storable(v) as string).replace(LONE_SURROGATE, '\uFFFD') : v));
 
 /** A usage row as the usage_log table stores it (written by the usage log, task admission and settlement). */
 export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
   const out: Record<string, unknown> = { row_id: r.rowId ?? null, created_at: r.createdAt, http_status: r.httpStatus };
-  for (const f of PLAIN) out[snakeCase(f)] = r[f] ?? null;
+  for (const f of PLAIN) out[snakeCase(f)] = storable(r[f]) ?? null;
   out.latency_ms = rounded(r.latencyMs);
   out.ttft_ms = rounded(r.ttftMs);
   out.bytes = r.bytes ?? null;
@@ -32,12 +41,12 @@ export function usageRowToColumns(r: UsageRow): Record<string, unknown> {
   out.search_units = r.searchUnits ?? null;
   out.estimated = r.estimated ?? null;
   out.cache_hit = r.cacheHit ?? null;
-  out.warnings = r.warnings && r.warnings.length ? JSON.stringify(r.warnings) : null;
-  out.guardrails = r.guardrails && r.guardrails.length ? JSON.stringify(r.guardrails) : null;
+  out.warnings = r.warnings && r.warnings.length ? storableJson(r.warnings) : null;
+  out.guardrails = r.guardrails && r.guardrails.length ? storableJson(r.guardrails) : null;
   out.video_requested_seconds = r.video?.requested.seconds ?? null;
-  out.video_requested_resolution = r.video?.requested.resolution ?? null;
+  out.video_requested_resolution = storable(r.video?.requested.resolution) ?? null;
   out.video_delivered_seconds = r.video?.delivered?.seconds ?? null;
-  out.video_delivered_resolution = r.video?.delivered?.resolution ?? null;
+  out.video_delivered_resolution = storable(r.video?.delivered?.resolution) ?? null;
   return out;
 }
 
