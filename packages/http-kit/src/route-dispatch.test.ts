@@ -91,3 +91,44 @@ it('a route with `first` handlers (which may pass a request on) stays with expre
   ]);
   expect((await request(app).get('/v1/shared')).body.answer).toBe('second');
 });
+
+it('a route with path parameters runs from the map once decided, its parameters decoded as express decodes them', async () => {
+  const echo = (path: string) =>
+    ({
+      ...route('post', path, 'echo'),
+      handle: (_ctx: unknown, req: express.Request, res: express.Response) => res.json({ params: req.params, route: req.route?.path }),
+    }) as unknown as Route<unknown>;
+  const { app, seen } = appOf([mountRoutes([echo('/v1beta/models/{model}:generateContent')], {}, gates)]);
+  const model = 'gemini-2.5:flash é';
+  for (let i = 0; i < 2; i++) {
+    const res = await request(app)
+      .post(`/v1beta/models/${encodeURIComponent(model)}:generateContent`)
+      .send({});
+    expect(res.body).toEqual({ params: { model }, route: '/v1beta/models/:model\\:generateContent' });
+  }
+  expect(seen).toEqual([]); // never through express's walk, the first time included
+  // what express alone answers for the same requests: the same
+  const plain = express().use(mountRoutes([echo('/v1beta/models/{model}:generateContent')], {}, gates));
+  const viaExpress = await request(plain)
+    .post(`/v1beta/models/${encodeURIComponent(model)}:generateContent`)
+    .send({});
+  expect(viaExpress.body.params).toEqual({ model });
+  // another letter case, a trailing slash, an escape that does not decode: through express
+  await request(app).post('/V1BETA/models/m:generateContent').send({});
+  await request(app).post('/v1beta/models/m:generateContent/').send({});
+  const bad = await request(app).post('/v1beta/models/%E0%A4%A:generateContent').send({});
+  expect(seen).toEqual(['express', 'express', 'express']);
+  expect({ status: bad.status, body: bad.body }).toEqual({ status: 599, body: { appError: expect.stringMatching(/decode/i) } }); // express's own error
+});
+
+it('an earlier route that matches a parameter path keeps precedence over a later one, decided per path', async () => {
+  const { app, seen } = appOf([
+    mountRoutes([route('post', '/v1/models/special:go', 'special')], {}, gates),
+    mountRoutes([route('post', '/v1/models/{model}:go', 'any model'), route('post', '/v1/models/{model}:{verb}', 'any verb')], {}, gates),
+  ]);
+  expect((await request(app).post('/v1/models/special:go').send({})).body.answer).toBe('special');
+  expect((await request(app).post('/v1/models/other:go').send({})).body.answer).toBe('any model');
+  expect((await request(app).post('/v1/models/other:stop').send({})).body.answer).toBe('any verb');
+  expect((await request(app).post('/v1/models/SPECIAL:go').send({})).body.answer).toBe('special'); // express: any case
+  expect(seen).toEqual(['express']);
+});

@@ -3,20 +3,39 @@ import { mountedRoutes, type MountedRoute } from './route';
 
 type Handler = RequestHandler | ErrorRequestHandler;
 
+interface Found {
+  before: readonly Handler[];
+  route: MountedRoute;
+  params: Record<string, string>;
+}
+
+interface Declared {
+  route: MountedRoute;
+  before: readonly Handler[];
+  /** what express matches: any letter case, an optional trailing slash */
+  loose: RegExp;
+  /** the path as declared, parameters captured (parameter routes only) */
+  exact?: { pattern: RegExp; names: string[] };
+}
+
+/** Decisions kept for paths with parameters (a model id in the path): bounded, a path past it is decided each time. */
+const DECIDED_MAX = 1000;
+
 /**
  * The hot routes without express's walk (issue 40). `handlers` is the app's request path in order: middleware every
  * request passes (request id, observers, limits...) and the routers mountRoutes made. A request whose method and
- * path are exactly a declared route's with no path parameter runs, from one map lookup, the middleware before that
- * route's router and then the route's own handlers (key check, parsers, handler, errors in its shape): what express
- * would run, without matching every layer and every route before it. Mount it first; anything else (parameters, a
- * trailing slash, another letter case, HEAD) goes on to `handlers`, mounted after it as before. A route stays with
- * express when an earlier route could match its path too (express would run that one) or when it may pass requests
- * on (`first` handlers). An error before the route's own handlers goes on to the app's error handler, as in express
- * (a route never matches with an error pending).
+ * path are a declared route's runs, from one map lookup, the middleware before that route's router and then the
+ * route's own handlers (key check, parsers, handler, errors in its shape): what express would run, without matching
+ * every layer and every route before it. A path with parameters (Gemini's `models/{model}:generateContent`) is
+ * decided once, by the routes in express's order, and the decision kept. Mount it first; anything else (a trailing
+ * slash, another letter case, HEAD, a parameter that does not decode) goes on to `handlers`, mounted after it as
+ * before. A route stays with express when an earlier route matches the path too (express would run that one) or when
+ * it may pass requests on (`first` handlers). An error before the route's own handlers goes on to the app's error
+ * handler, as in express (a route never matches with an error pending).
  */
 export function fastRoutes(handlers: readonly RequestHandler[]): RequestHandler {
-  const routes = new Map<string, { before: readonly Handler[]; route: MountedRoute }>();
-  const earlier: MountedRoute[] = [];
+  const routes = new Map<string, Found>();
+  const declared: Declared[] = [];
   const before: Handler[] = [];
   for (const handler of handlers) {
     const mounted = mountedRoutes(handler);
@@ -24,30 +43,50 @@ export function fastRoutes(handlers: readonly RequestHandler[]): RequestHandler 
     for (const route of mounted) {
       const key = `${route.method} ${route.path}`;
       const exact = !route.path.includes('{') && !route.passes && !routes.has(key);
-      if (exact && !earlier.some((e) => e.method === route.method && shadows(e, route.path)))
-        routes.set(key, { before: [...before], route });
-      earlier.push(route);
+      if (exact && !declared.some((d) => d.route.method === route.method && d.loose.test(route.path)))
+        routes.set(key, { before: [...before], route, params: {} });
+      declared.push({ route, before: [...before], ...patternsOf(route.path) });
     }
   }
+  const decided = new Map<string, Found | null>();
+  const decide = (method: string, path: string): Found | null => {
+    const first = declared.find((d) => d.route.method === method && d.loose.test(path));
+    const match = first?.exact && !first.route.passes ? first.exact.pattern.exec(path) : null;
+    if (!first?.exact || !match) return null;
+    try {
+      const params = Object.fromEntries(first.exact.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+      return { before: first.before, route: first.route, params };
+    } catch {
+      return null; // a parameter that does not decode: express answers it
+    }
+  };
   return (req, res, next) => {
-    const found = routes.get(`${req.method} ${req.path}`);
+    const key = `${req.method} ${req.path}`;
+    let found = routes.get(key) ?? decided.get(key);
+    if (found === undefined) {
+      found = decide(req.method, req.path);
+      if (decided.size < DECIDED_MAX) decided.set(key, found);
+    }
     if (!found) return next();
+    const { route, params } = found;
     run(found.before, req, res, (err?: unknown) => {
       if (err) return next(err);
-      req.params = {};
+      req.params = { ...params };
       // what express sets on a matched route, read by tracing for the span's name
-      (req as { route?: unknown }).route = { path: found.route.expressPath };
-      run(found.route.chain, req, res, next);
+      (req as { route?: unknown }).route = { path: route.expressPath };
+      run(route.chain, req, res, next);
     });
   };
 }
 
-/** Whether an earlier route's pattern (parameters match one segment, any letter case) matches `path`. */
-function shadows(earlier: MountedRoute, path: string): boolean {
-  if (earlier.path.toLowerCase() === path.toLowerCase()) return true;
-  if (!earlier.path.includes('{')) return false;
-  const parts = earlier.path.split(/(\{[^}]+\})/).map((p, i) => (i % 2 ? '[^/]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${parts.join('')}/?$`, 'i').test(path);
+/** A declared path as express matches it (parameters one segment each, any letter case, an optional trailing slash). */
+function patternsOf(path: string): Pick<Declared, 'loose' | 'exact'> {
+  const parts = path.split(/(\{[^}]+\})/);
+  const source = (param: string) => parts.map((p, i) => (i % 2 ? param : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  const loose = new RegExp(`^${source('[^/]+')}/?$`, 'i');
+  if (parts.length === 1) return { loose };
+  const names = parts.filter((_, i) => i % 2).map((p) => p.slice(1, -1));
+  return { loose, exact: { pattern: new RegExp(`^${source('([^/]+)')}$`), names } };
 }
 
 /**
