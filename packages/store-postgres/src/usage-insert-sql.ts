@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { UsageRow } from '@gateway/core';
-import { usageRowToColumns } from './usage-row.codec';
+import { LONE_SURROGATE, usageRowToColumns } from './usage-row.codec';
 
 /**
  * usage_log's columns as the usage log writes them, each with its type in the table. The json(b) columns arrive as
@@ -57,8 +57,6 @@ const INSERT_SQL =
   ` from json_to_recordset(?::json) as r(${COLUMNS.map(([c, type]) => `${c} ${asText(type)}`).join(', ')})` +
   ` on conflict (row_id) do nothing`;
 
-/** A lone surrogate half: the driver sends it as U+FFFD, while PostgreSQL's JSON parser refuses its escape. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const wellFormed = (_k: string, v: unknown) => (typeof v === 'string' ? v.replace(LONE_SURROGATE, '\ufffd') : v);
 
 /** A row's columns; NaN and ±Infinity as the driver sends them (text), not as JSON's null. */

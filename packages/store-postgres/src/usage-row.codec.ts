@@ -19,7 +19,8 @@ const COUNTS = ['inputTokens', 'outputTokens', 'cachedTokens', 'cacheWriteTokens
 /** the fields stored as they are */
 const PLAIN = [...TEXT, ...COUNTS, 'upstreamRequestId'] as const;
 const rounded = (ms: number | null | undefined) => (ms === undefined || ms === null ? null : Math.round(ms));
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A lone surrogate half: the driver sends it as U+FFFD, while PostgreSQL's JSON parser refuses its escape. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /**
  * Text PostgreSQL can store: a NUL (which text cannot hold) becomes U+FFFD. Refused, it would fail its row's whole
  * group at every retry and hold back the rows behind it; requests with NUL are refused at the edge, this is the floor.
