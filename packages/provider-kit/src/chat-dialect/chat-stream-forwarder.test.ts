@@ -70,13 +70,13 @@ describe('ChatStreamForwarder', () => {
 
   it('re-encodes an event whose fields come in another order, and hands one with a field of its own over as a native event', () => {
     const reordered = event(`{"choices":[{"index":0,"delta":{"content":"z"}}],"model":"up-model","id":"x"}`);
-    const extra = event(`${UP}${choice({ content: 'q' })},"service_tier":"default"}`);
+    const extra = event(`${UP}${choice({ content: 'q' })},"upstream_note":"default"}`);
     const parts = run(forwarder(), [ROLE + reordered + extra + STOP + DONE]);
     expect(textOf(parts)).toContain(event(`${HEAD}"choices":[{"index":0,"delta":{"content":"z"}}]}`));
     const native = parts.find((p) => p.type === 'native-event');
     expect(native).toMatchObject({
       dialect: 'openai-chat',
-      data: { ...FIELDS, service_tier: 'default', choices: [{ delta: { content: 'q' } }] },
+      data: { ...FIELDS, upstream_note: 'default', choices: [{ delta: { content: 'q' } }] },
     });
   });
 
@@ -131,5 +131,54 @@ describe('ChatStreamForwarder', () => {
     );
     const parts = run(forwarder(), [ROLE + TEXT('a') + otherHead + STOP + DONE]);
     expect(parts.find((p) => p.type === 'native-event')).toMatchObject({ data: { service_tier: `x${'k'.repeat(8)}` } });
+  });
+
+  it("forwards OpenAI's own events (a tier before the choices, padding last) as they came, but for the adapter's fields", () => {
+    const openai = (choices: string, tail = '') =>
+      event(
+        `{"id":"chatcmpl-D0q8","object":"chat.completion.chunk","created":1769092764,"model":"gpt-4o-mini-2024-07-18",` +
+          `"service_tier":"default","system_fingerprint":"fp_29330a9688",${choices}${tail}}`,
+      );
+    const pad = (p: string) => `,"obfuscation":"${p}"`;
+    const HELLO = choice({ content: 'Héllo' }).replace('é', '\\u00e9');
+    const stream = [
+      openai(choice({ role: 'assistant', content: '', refusal: null }), ',"usage":null' + pad('0d')),
+      // as OpenAI may escape it: re-encoding would write the letter itself, so the bytes below show the event was forwarded
+      openai(HELLO, ',"usage":null' + pad('ZGF')),
+      openai(choice({ content: ', "world"' }), pad('lRK2aBv')),
+      openai(choice({}, 'stop'), ',"usage":null' + pad('kJ')),
+      openai('"choices":[]', ',"usage":{"prompt_tokens":9,"completion_tokens":3,"total_tokens":12}' + pad('x')),
+      DONE,
+    ];
+    for (const includeUsage of [false, true]) {
+      const parts = run(forwarder(includeUsage), [stream.join('')]);
+      expect(parts.some((p) => p.type === 'native-event')).toBe(false);
+      const sent = textOf(parts)
+        .split('\n\n')
+        .filter(Boolean)
+        .map((e) => e.slice('data: '.length));
+      const expected = stream.slice(0, includeUsage ? 5 : 4).map((e) => {
+        const { usage, ...rest } = JSON.parse(e.slice('data: '.length, -2));
+        return { ...rest, ...FIELDS, ...(includeUsage ? { usage } : {}) };
+      });
+      expect(sent.map((e) => JSON.parse(e))).toEqual(expected);
+      // the text events keep OpenAI's order and bytes after the adapter's fields
+      expect(sent[1]).toBe(`${HEAD}"service_tier":"default",${HELLO}${includeUsage ? ',"usage":null' : ''}${pad('ZGF')}}`);
+      expect(parts.map((p) => (p.type === 'forwarded-events' ? p.generated : '')).join('')).toBe('Héllo, "world"');
+      expect(parts.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 9, outputTokens: 3 } });
+    }
+  });
+
+  it('hands over as a native event a tier OpenAI does not name, or a padding field that is not the last', () => {
+    const odd = event(
+      `${UP.replace('"system_fingerprint"', '"service_tier":"x-secret","system_fingerprint"')}${choice({ content: 'a' })}}`,
+    );
+    const notLast = event(`${UP}${choice({ content: 'b' })},"obfuscation":"q","extra":"y"}`);
+    const parts = run(forwarder(), [ROLE + odd + notLast + STOP + DONE]);
+    const natives = parts.filter((p) => p.type === 'native-event');
+    expect(natives).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ service_tier: 'x-secret' }) }),
+      expect.objectContaining({ data: expect.objectContaining({ obfuscation: 'q', extra: 'y' }) }),
+    ]);
   });
 });

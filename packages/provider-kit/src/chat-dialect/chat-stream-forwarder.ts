@@ -16,19 +16,38 @@ const CHOICE_KEYS = new Set(['index', 'delta', 'logprobs', 'finish_reason']);
 const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls']);
 const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
+/** OpenAI's processing tiers: a value among them is no upstream secret, so an event carrying one still forwards. */
+const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority'];
+/** OpenAI's padding (its length hides the text's length on the wire): random characters, forwarded as they came. */
+const PADDING = ',"obfuscation":"';
 const USAGE_NULL = ',"usage":null}';
 
 /**
  * The usual event, a piece of text, as OpenAI and most compatible servers write it: read without parsing the whole
  * event (its text is the one JSON string parsed), the same way the mapper would read it. Anything else is parsed.
  */
-const TEXT_HEAD =
-  /^\{"id":"[^"\\]*","object":"chat\.completion\.chunk","created":\d+,"model":"[^"\\]*",("system_fingerprint":("[^"\\]*"|null),)?$/;
+const TEXT_HEAD = new RegExp(
+  `^\\{"id":"[^"\\\\]*","object":"chat\\.completion\\.chunk","created":\\d+,"model":"[^"\\\\]*",` +
+    `("service_tier":"(${SERVICE_TIERS.join('|')})",)?("system_fingerprint":("[^"\\\\]*"|null),)?$`,
+);
 const TEXT_CHOICES = '"choices":[{"index":0,"delta":{"content":';
 const TEXT_ENDS = ['},"logprobs":null,"finish_reason":null}]', '},"finish_reason":null}]'];
 const HEAD_FIELDS = ['id', 'object', 'created', 'model', 'system_fingerprint'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Fields an event may carry besides its content, with no upstream secret in them: OpenAI's tier and padding. */
+const vouched = (k: string, v: unknown): boolean =>
+  (k === 'service_tier' && SERVICE_TIERS.includes(v as string)) || (k === 'obfuscation' && typeof v === 'string');
+
+/** An event's text without OpenAI's padding field (its last), and the padding as it came (`,"obfuscation":"…"`). */
+function splitPadding(raw: string): { body: string; pad: string } {
+  const at = raw.lastIndexOf(PADDING);
+  if (at < 0 || !raw.endsWith('"}')) return { body: raw, pad: '' };
+  const pad = raw.slice(at, -1);
+  // a quote outside a JSON string is never escaped: one more quote or a backslash means this is not the last field
+  if (/["\\]/.test(pad.slice(PADDING.length, -1))) return { body: raw, pad: '' };
+  return { body: `${raw.slice(0, at)}}`, pad };
+}
 const keysIn = (o: Json, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
 const numbersOnly = (v: unknown): boolean =>
   v === null ||
@@ -151,23 +170,30 @@ export class ChatStreamForwarder {
     return [...this.pending, ...finish];
   }
 
-  /** A text-only event in the usual shape: its text, and what follows the upstream's fields as the client gets it. */
+  /**
+   * A text-only event in the usual shape: its text, and what follows the upstream's fields as the client gets it (the
+   * tier and the padding OpenAI adds kept where they were).
+   */
   private textEvent(raw: string): { text: string; tail: string } | undefined {
     const at = raw.indexOf(TEXT_CHOICES);
-    if (at < 0 || !TEXT_HEAD.test(raw.slice(0, at))) return undefined;
-    let end = raw.endsWith(USAGE_NULL) ? raw.length - USAGE_NULL.length : raw.endsWith('}') ? raw.length - 1 : -1;
-    const close = TEXT_ENDS.find((e) => raw.startsWith(e, end - e.length));
+    const head = at < 0 ? null : TEXT_HEAD.exec(raw.slice(0, at));
+    if (!head) return undefined;
+    const { body, pad } = splitPadding(raw);
+    const usageNull = body.endsWith(USAGE_NULL);
+    let end = usageNull ? body.length - USAGE_NULL.length : body.endsWith('}') ? body.length - 1 : -1;
+    const close = TEXT_ENDS.find((e) => body.startsWith(e, end - e.length));
     if (end < 0 || !close) return undefined;
     end -= close.length;
     let text: unknown;
     try {
-      text = JSON.parse(raw.slice(at + TEXT_CHOICES.length, end));
+      text = JSON.parse(body.slice(at + TEXT_CHOICES.length, end));
     } catch {
       return undefined; // not one string: the event has another shape, parsed whole
     }
     if (typeof text !== 'string') return undefined;
-    const tail = this.includeUsage || !raw.endsWith(USAGE_NULL) ? raw.slice(at) : `${raw.slice(at, raw.length - USAGE_NULL.length)}}`;
-    return { text, tail };
+    const kept = this.includeUsage || !usageNull ? body.slice(at, -1) : body.slice(at, -USAGE_NULL.length);
+    const tier = head[2] && !this.owned.has('service_tier') ? `"service_tier":"${head[2]}",` : '';
+    return { text, tail: `${tier}${kept}${pad}}` };
   }
 
   /** One event's data as sent, and as the full path reads it (checked against the chunk schema, an error event thrown). */
@@ -201,7 +227,7 @@ export class ChatStreamForwarder {
   }
 
   private clean(data: Json): boolean {
-    for (const k of Object.keys(data)) if (!CHUNK_KEYS.has(k) && !this.owned.has(k)) return false;
+    for (const k of Object.keys(data)) if (!CHUNK_KEYS.has(k) && !this.owned.has(k) && !vouched(k, data[k])) return false;
     if (data.usage !== undefined && !numbersOnly(data.usage)) return false;
     return Array.isArray(data.choices) && data.choices.every(cleanChoice);
   }
