@@ -5,7 +5,7 @@ export { codeMessageErrorShape, openAiErrorShape } from './shared-error-dialects
 export { errorShapesOf, formatRouter, rendererForPath, type WireFormat } from './wire-format';
 export { requestId } from './request-id';
 export { mountRoutes, routeOf, type AdminContext, type KeyedContext, type Route } from './route';
-export { fastRoutes } from './route-dispatch';
+export { fastRoutes, serveFastFirst } from './route-dispatch';
 export { adminRouteOf, changedBy, queryParam } from './admin-route';
 export { extractKey, REFUSED_PRINCIPAL, type Authenticator, type SessionIdentity, type SessionLookup } from './auth';
 export { requestOrigin } from './request-origin';

@@ -2,10 +2,10 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import request from 'supertest';
 import { GatewayError } from '@gateway/core';
 import { mountRoutes, type Route } from './route';
-import { fastRoutes } from './route-dispatch';
+import { fastRoutes, serveFastFirst } from './route-dispatch';
 import { openAiErrorShape } from './shared-error-dialects';
 
-/** An app as app.ts builds it: the fast layer first, then the same handlers through express. */
+/** An app as app.ts builds it: the fast routes ahead of express's router, then the same handlers through express. */
 function appOf(handlers: RequestHandler[]) {
   const app = express();
   const seen: string[] = [];
@@ -16,7 +16,6 @@ function appOf(handlers: RequestHandler[]) {
       h(req, res, next);
     };
   });
-  app.use(fastRoutes(tracked));
   // a request that reaches this went through express's walk
   app.use((_req, _res, next) => {
     seen.push('express');
@@ -24,7 +23,9 @@ function appOf(handlers: RequestHandler[]) {
   });
   for (const h of tracked) app.use(h);
   app.use((req, res) => res.status(404).json({ unrouted: req.path }));
-  app.use(((e, _req, res, _next) => res.status(599).json({ appError: (e as Error).message })) as ErrorRequestHandler);
+  const lastResort: ErrorRequestHandler = (e, _req, res, _next) => res.status(599).json({ appError: (e as Error).message });
+  app.use(lastResort);
+  serveFastFirst(app, fastRoutes(tracked), lastResort);
   return { app, seen };
 }
 
@@ -131,4 +132,22 @@ it('an earlier route that matches a parameter path keeps precedence over a later
   expect((await request(app).post('/v1/models/other:stop').send({})).body.answer).toBe('any verb');
   expect((await request(app).post('/v1/models/SPECIAL:go').send({})).body.answer).toBe('special'); // express: any case
   expect(seen).toEqual(['express']);
+});
+
+it("a hot route is served without express's router; the request looks as express would have made it", async () => {
+  const look = {
+    ...route('post', '/v1/look', 'look'),
+    handle: (_ctx: unknown, req: express.Request, res: express.Response) =>
+      res.json({ url: req.originalUrl, base: req.baseUrl, query: req.query, ip: typeof req.ip, app: req.app === res.app }),
+  } as unknown as Route<unknown>;
+  const { app } = appOf([mountRoutes([look, route('get', '/v1/other', 'other')], {}, gates)]);
+  const walked = jest.spyOn(app.router as unknown as { handle: () => void }, 'handle');
+  const res = await request(app).post('/v1/look?a=1&b[c]=2').send({});
+  expect(res.body).toEqual({ url: '/v1/look?a=1&b[c]=2', base: '', query: { a: '1', 'b[c]': '2' }, ip: 'string', app: true });
+  expect(walked).not.toHaveBeenCalled();
+  // a miss (here HEAD, which express answers from GET) and a request handed down by a parent app: express's router
+  expect((await request(app).head('/v1/other')).status).toBe(200);
+  const parent = express().use('/api', app);
+  expect((await request(parent).post('/api/v1/look').send({})).body).toMatchObject({ url: '/api/v1/look', base: '/api' });
+  expect(walked).toHaveBeenCalledTimes(2);
 });
