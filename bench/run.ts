@@ -3,17 +3,18 @@
  * open-source gateway, side by side in one run on this machine; writes docs/benchmarks.md and bench/results/sweep.svg.
  * The default run takes a few minutes; BENCH_FULL=1 for the longer run of a quiet machine, BENCH_QUICK=1 to try things.
  */
-import { execFileSync, execSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { closeAgent, interleavedSequential, load, loadTrials, median, timedRequest, type LoadResult, type Target } from './lib/measure';
-import { BENCH_KEY, buildGateway, GATEWAY_ARGS, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
+import { BENCH_KEY, buildGateway, ROOT, startProcess, treeCpuSeconds, treeRssMb, type Proc } from './lib/processes';
+import { chatBody, ensurePortkey, gatewayConfig, startGateway } from './lib/gateways';
+import { openManyStreams, taskScenario, workersScenario } from './lib/scenarios';
 import { benchGuardrails, guardrailsLine, type GuardrailsBench } from './guardrails';
 import { benchCache, cacheLine, type CacheBench } from './cache';
-import { renderReport, renderSweepSvg, targetsTable } from './lib/report';
+import { renderReport, targetsTable } from './lib/report';
+import { renderSweepSvg } from './lib/sweep-svg';
 import { freePort, gatewayTarget, startBareProxyProcess, startMock } from './lib/targets';
 
 /**
@@ -78,80 +79,6 @@ export interface BenchResults {
   /** what could not be measured, and why */
   notes: string[];
 }
-
-const PORTKEY_VERSION = '1.15.2';
-const CHUNKS = 200;
-
-function ensurePortkey(log: (l: string) => void): string {
-  const dir = path.join(ROOT, '.bench-tmp');
-  const entry = path.join(dir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
-  if (!existsSync(entry)) {
-    log(`installing @portkey-ai/gateway@${PORTKEY_VERSION} into .bench-tmp …`);
-    mkdirSync(dir, { recursive: true });
-    if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}');
-    execSync(`npm install --prefix "${dir}" --no-audit --no-fund --loglevel=error @portkey-ai/gateway@${PORTKEY_VERSION}`, {
-      stdio: 'inherit',
-    });
-  }
-  return entry;
-}
-
-function gatewayConfig(upstreams: Record<string, number>, extra: Record<string, unknown> = {}) {
-  const providers = Object.entries(upstreams).map(([id, port]) => ({
-    id,
-    type: 'openai-compatible',
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    apiKey: 'sk-upstream-bench',
-  }));
-  // embeddings through an `openai` upstream, which answers base64 as the openai SDK asks it
-  const embed = upstreams.instant
-    ? { provider: { id: 'embed', type: 'openai', baseUrl: `http://127.0.0.1:${upstreams.instant}/v1`, apiKey: 'sk-upstream-bench' } }
-    : undefined;
-  return {
-    providers: [
-      ...providers,
-      ...(embed ? [embed.provider] : []),
-      { id: 'sim', type: 'simulator', options: { queuedMs: 3_600_000, videoLatencyMs: 1000 } },
-    ],
-    models: [
-      ...Object.keys(upstreams).map((id) => ({ id: `bench-${id}`, kind: 'text', provider: id, upstreamModel: 'mock' })),
-      ...(embed ? [{ id: 'bench-embed', kind: 'embedding', provider: 'embed', upstreamModel: 'mock-embed' }] : []),
-      { id: 'bench-video', kind: 'video', family: '2.0', tier: 'standard', provider: 'sim' },
-    ],
-    groups: [{ name: 'default', models: ['*'] }],
-    keys: [{ key: BENCH_KEY, account: 'bench', group: 'default' }],
-    ...extra,
-  };
-}
-
-async function startGateway(
-  name: string,
-  config: object,
-  env: Record<string, string> = {},
-  ready = /Gateway listening/,
-): Promise<{ proc: Proc; url: string; dir: string }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
-  writeFileSync(path.join(dir, 'gateway.json'), JSON.stringify(config));
-  const port = await freePort();
-  const proc = await startProcess(
-    name,
-    process.execPath,
-    GATEWAY_ARGS,
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dir,
-      GATEWAY_CONFIG: path.join(dir, 'gateway.json'),
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    ready,
-  );
-  // info-level request logs go to a pipe we drain: the cost of logging stays in the measurement
-  return { proc, url: `http://127.0.0.1:${port}`, dir };
-}
-
-const chatBody = (model: string, stream: boolean) => JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'Say hello.' }] });
 
 export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
   const log = opts.log;
@@ -375,191 +302,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
   }
 }
 
-/** Opens n slow streams at once and reads the gateway's RSS while all are open. */
-async function openManyStreams(t: Target, n: number, pid: number): Promise<number> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  let opened = 0;
-  const reqs: http.ClientRequest[] = [];
-  let giveUp: NodeJS.Timeout | undefined;
-  const allOpen = new Promise<void>((resolve, reject) => {
-    for (let i = 0; i < n; i++) {
-      const req = http.request(t.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...t.headers } }, (res) => {
-        res.once('data', () => {
-          if (++opened === n) resolve();
-        });
-        res.resume();
-      });
-      req.on('error', (e) => (reqs.length ? undefined : reject(e)));
-      req.end(t.body);
-      reqs.push(req);
-    }
-    giveUp = setTimeout(() => resolve(), 60000);
-  });
-  await allOpen;
-  clearTimeout(giveUp);
-  await new Promise((r) => setTimeout(r, 1000));
-  const rss = treeRssMb(pid);
-  for (const r of reqs) r.destroy();
-  agent.destroy();
-  await new Promise((r) => setTimeout(r, 1000));
-  return rss;
-}
-
-/** A fresh database for one scenario; dropped by the returned function. */
-async function scratchDatabase(databaseUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const dbName = `${prefix}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${dbName}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: databaseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
-      await c.end();
-    },
-  };
-}
-
-/** The same non-streaming load at c=128 against WORKERS=1 and WORKERS=2, each on a database of its own. */
-async function workersScenario(
-  databaseUrl: string,
-  redisUrl: string,
-  P: (typeof PROFILES)[keyof typeof PROFILES],
-  instantPort: number,
-  log: (l: string) => void,
-): Promise<NonNullable<BenchResults['workers']>> {
-  const out: Partial<Record<1 | 2, LoadResult>> = {};
-  for (const n of [1, 2] as const) {
-    const db = await scratchDatabase(databaseUrl, `gwbench_w${n}`);
-    let gw: Awaited<ReturnType<typeof startGateway>> | undefined;
-    try {
-      gw = await startGateway(
-        `gateway-workers-${n}`,
-        // a per-key limit high enough never to refuse, so every request takes its Redis count as in production
-        gatewayConfig({ instant: instantPort }, { limits: { requestsPerMinutePerKey: 1_000_000_000 } }),
-        { DATABASE_URL: db.url, REDIS_URL: redisUrl, WORKERS: String(n) },
-        n === 1 ? /Gateway listening/ : /cluster started/,
-      );
-      const t: Target = {
-        name: `workers-${n}`,
-        url: `${gw.url}/v1/chat/completions`,
-        headers: { authorization: `Bearer ${BENCH_KEY}` },
-        body: chatBody('bench-instant', false),
-      };
-      // warmed up like the other targets: each worker compiles its own hot path, so one request is not enough
-      await load(t, 128, P.seconds);
-      out[n] = await loadTrials(t, 128, P.seconds, P.trials);
-      log(`  WORKERS=${n}: ${out[n]!.rps.toFixed(0)} req/s`);
-    } finally {
-      await gw?.proc.stop();
-      if (gw) rmSync(gw.dir, { recursive: true, force: true });
-      await db.drop();
-    }
-  }
-  return { 1: out[1]!, 2: out[2]! };
-}
-
-async function taskScenario(
-  databaseUrl: string,
-  P: (typeof PROFILES)[keyof typeof PROFILES],
-  procs: Proc[],
-  dirs: string[],
-  log: (l: string) => void,
-  ports: { instant: number; trickle: number },
-): Promise<NonNullable<BenchResults['tasks']>> {
-  const db = await scratchDatabase(databaseUrl, 'gwbench');
-  try {
-    const gw = await startGateway(
-      'gateway-pg',
-      gatewayConfig({ instant: ports.instant, trickle: ports.trickle }, { limits: { maxActiveTasksPerAccount: 1_000_000 } }),
-      { DATABASE_URL: db.url },
-    );
-    procs.push(gw.proc);
-    dirs.push(gw.dir);
-    // idle and CPU per chat request as on the embedded store, before the task load below fills the process
-    const chat = gatewayTarget(gw.url, 'chat', { name: 'gateway-pg', model: 'bench-instant' });
-    await timedRequest(chat);
-    await new Promise((r) => setTimeout(r, 3000));
-    const idleRssMb = treeRssMb(gw.proc.child.pid!);
-    await load(chat, 16, P.seconds); // warm-up, as the embedded gateway's sweep warms it
-    const cpuBefore = treeCpuSeconds(gw.proc.child.pid!);
-    const chatRun = await load(chat, 16, P.seconds);
-    const chatCpuPerRequestUs = ((treeCpuSeconds(gw.proc.child.pid!) - cpuBefore) / Math.max(1, chatRun.requests)) * 1e6;
-    log(`  PostgreSQL store: idle ${idleRssMb.toFixed(0)} MB, ${chatCpuPerRequestUs.toFixed(0)} µs a chat request`);
-    const create: Target = {
-      name: 'create',
-      url: `${gw.url}/v1/contents/generations/tasks`,
-      headers: { authorization: `Bearer ${BENCH_KEY}` },
-      body: JSON.stringify({ model: 'bench-video', content: [{ type: 'text', text: 'a benchmark video' }] }),
-    };
-    const created = await load(create, 16, P.seconds);
-    log(`  creations: ${created.rps.toFixed(0)}/s (${created.non2xx} non-2xx)`);
-    const ids: string[] = [];
-    for (let i = 0; i < P.tasksForReads; i++) {
-      const res = await fetch(create.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...create.headers },
-        body: create.body,
-      });
-      ids.push(((await res.json()) as { id: string }).id);
-    }
-    let i = 0;
-    const reads = await loadTrials(
-      {
-        name: 'read',
-        url: `${gw.url}/v1/contents/generations/tasks/${ids[0]}`,
-        headers: { authorization: `Bearer ${BENCH_KEY}` },
-        body: '',
-      },
-      16,
-      P.seconds,
-      P.trials,
-      {
-        method: 'GET',
-        body: undefined,
-        requests: [
-          {
-            setupRequest: (r: Record<string, unknown>) => ({
-              ...r,
-              method: 'GET',
-              body: undefined,
-              path: `/v1/contents/generations/tasks/${ids[i++ % ids.length]}`,
-            }),
-          },
-        ],
-      } as never,
-    );
-    const count = await fetch(`${gw.url}/v1/contents/generations/tasks?page_size=1`, { headers: create.headers }).then(
-      (r) => r.json() as Promise<{ total: number }>,
-    );
-    // The memory target once more with the store outside the process: what the gateway itself holds per stream.
-    const trickle: Target = {
-      name: 'gateway-pg',
-      url: `${gw.url}/v1/chat/completions`,
-      headers: { authorization: `Bearer ${BENCH_KEY}` },
-      body: chatBody('bench-trickle', true),
-    };
-    const rssOpenStreamsMb = await openManyStreams(trickle, P.openStreams, gw.proc.child.pid!);
-    log(`  RSS with ${P.openStreams} open streams, PostgreSQL store: ${rssOpenStreamsMb.toFixed(0)} MB`);
-    return {
-      creationsPerSecond: created.rps,
-      readsPerSecond: reads.rps,
-      readP99: reads.p99,
-      activeTasks: count.total,
-      rssOpenStreamsMb,
-      idleRssMb,
-      chatCpuPerRequestUs,
-    };
-  } finally {
-    await db.drop();
-  }
-}
-
+const CHUNKS = 200;
 const LAST_RESULTS = path.join(ROOT, '.bench-tmp/last-results.json');
 
 if (require.main === module && process.env.BENCH_RENDER_ONLY === '1') {
