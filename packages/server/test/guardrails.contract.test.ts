@@ -58,38 +58,38 @@ async function startReceiver(): Promise<Receiver> {
 let pg: ProviderGateway;
 let receiver: Receiver;
 const fake = () => pg.fakes['openai-compatible']!;
-const previousHosts = process.env.WEBHOOK_ALLOWED_HOSTS;
-
 beforeAll(async () => {
   receiver = await startReceiver();
-  process.env.WEBHOOK_ALLOWED_HOSTS = receiver.url.replace('http://', '');
-  pg = await startProviderGateway([COMPATIBLE, ANTHROPIC], (file) => ({
-    ...file,
-    guardrails: [
-      { id: 'pii-mask', type: 'pii', mode: 'mask' },
-      { id: 'no-forbidden', type: 'regex', on: 'output', patterns: ['(?i)forbidden'] },
-      { id: 'no-falcon', type: 'regex', patterns: ['(?i)project\\s+falcon'] },
-      { id: 'team-check', type: 'webhook', url: `${receiver.url}/check`, timeoutMs: 400 },
-      { id: 'team-check-open', type: 'webhook', url: `${receiver.url}/check`, timeoutMs: 400, failOpen: true },
-      { id: 'pii-out', type: 'pii', mode: 'mask', on: 'output' },
-    ],
-    groups: [
-      ...file.groups.map((g) => (g.name === 'vip' ? { ...g, guardrails: ['pii-mask', 'no-forbidden', 'no-falcon'] } : g)),
-      { name: 'hooked', models: ['*'] },
-    ],
-    keys: [
-      ...(file.keys ?? []),
-      { key: HOOK_CLOSED_KEY, account: 'hooks', group: 'hooked', guardrails: ['team-check'] },
-      { key: HOOK_OPEN_KEY, account: 'hooks', group: 'hooked', guardrails: ['team-check-open'] },
-      { key: OUT_MASK_KEY, account: 'hooks', group: 'hooked', guardrails: ['pii-out'] },
-    ],
-  }));
+  pg = await startProviderGateway(
+    [COMPATIBLE, ANTHROPIC],
+    (file) => ({
+      ...file,
+      guardrails: [
+        { id: 'pii-mask', type: 'pii', mode: 'mask' },
+        { id: 'no-forbidden', type: 'regex', on: 'output', patterns: ['(?i)forbidden'] },
+        { id: 'no-falcon', type: 'regex', patterns: ['(?i)project\\s+falcon'] },
+        { id: 'team-check', type: 'webhook', url: `${receiver.url}/check`, timeoutMs: 400 },
+        { id: 'team-check-open', type: 'webhook', url: `${receiver.url}/check`, timeoutMs: 400, failOpen: true },
+        { id: 'pii-out', type: 'pii', mode: 'mask', on: 'output' },
+      ],
+      groups: [
+        ...file.groups.map((g) => (g.name === 'vip' ? { ...g, guardrails: ['pii-mask', 'no-forbidden', 'no-falcon'] } : g)),
+        { name: 'hooked', models: ['*'] },
+      ],
+      keys: [
+        ...(file.keys ?? []),
+        { key: HOOK_CLOSED_KEY, account: 'hooks', group: 'hooked', guardrails: ['team-check'] },
+        { key: HOOK_OPEN_KEY, account: 'hooks', group: 'hooked', guardrails: ['team-check-open'] },
+        { key: OUT_MASK_KEY, account: 'hooks', group: 'hooked', guardrails: ['pii-out'] },
+      ],
+    }),
+    // the receiver's loopback address allowed, as an operator would
+    { variables: { WEBHOOK_ALLOWED_HOSTS: receiver.url.replace('http://', '') } },
+  );
 });
 afterAll(async () => {
   await pg?.stop();
   await receiver?.close();
-  if (previousHosts === undefined) delete process.env.WEBHOOK_ALLOWED_HOSTS;
-  else process.env.WEBHOOK_ALLOWED_HOSTS = previousHosts;
 });
 beforeEach(() => {
   fake().reset();

@@ -20,16 +20,13 @@ const postgres = process.env.TEST_DATABASE_URL ? [{ name: 'postgres', store: tes
 const targets = [{ name: 'pglite', store: { env: {}, drop: async () => undefined } }, ...postgres];
 
 let fake: FakeMcpServer;
-const previousHosts = process.env.WEBHOOK_ALLOWED_HOSTS;
+/** the fake's loopback address allowed, as an operator would (read when each gateway builds its config) */
+const allowFake = () => ({ variables: { WEBHOOK_ALLOWED_HOSTS: new URL(fake.url).host } });
 beforeAll(async () => {
   fake = await startFakeMcpServer({ tools: ['read', 'write'], requireHeader: ['authorization', TOKEN] });
-  // read when each gateway builds its config: the fake's loopback address is allowed, as an operator would
-  process.env.WEBHOOK_ALLOWED_HOSTS = new URL(fake.url).host;
 });
 afterAll(async () => {
   await fake.close();
-  if (previousHosts === undefined) delete process.env.WEBHOOK_ALLOWED_HOSTS;
-  else process.env.WEBHOOK_ALLOWED_HOSTS = previousHosts;
 });
 
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
@@ -45,7 +42,11 @@ describe.each(targets)('MCP servers through the admin API ($name)', ({ name, sto
   let gw: TestGateway;
   const log = capturedLog('debug');
   beforeAll(async () => {
-    gw = await startTestGateway({ listen: false, env: { ...store.env, adminKey: ADMIN, secret: SECRET }, logger: log.logger });
+    gw = await startTestGateway({
+      listen: false,
+      env: { ...store.env, ...allowFake(), adminKey: ADMIN, secret: SECRET },
+      logger: log.logger,
+    });
   });
   afterAll(async () => {
     await gw?.stop();
@@ -195,7 +196,7 @@ describe.each(targets)('MCP servers through the admin API ($name)', ({ name, sto
 
   if (name === 'postgres')
     it('is seen by another instance on the same database once it reloads', async () => {
-      const env = { ...store.env, dataDir: gw.dataDir, adminKey: ADMIN, secret: SECRET, configPollMs: 50 };
+      const env = { ...store.env, ...allowFake(), dataDir: gw.dataDir, adminKey: ADMIN, secret: SECRET, configPollMs: 50 };
       const other = await startTestGateway({ listen: false, env });
       try {
         await other.startBackground();

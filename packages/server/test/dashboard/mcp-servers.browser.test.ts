@@ -19,7 +19,6 @@ describeWithBrowser('the dashboard MCP servers page', () => {
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  const previousHosts = process.env.WEBHOOK_ALLOWED_HOSTS;
 
   const main = () => page.getByRole('navigation', { name: 'Main' });
   const signIn = async (key: string) => {
@@ -39,8 +38,8 @@ describeWithBrowser('the dashboard MCP servers page', () => {
   beforeAll(async () => {
     ensureDashboardBuilt();
     fake = await startFakeMcpServer({ tools: ['read', 'write'], requireHeader: ['authorization', TOKEN] });
-    process.env.WEBHOOK_ALLOWED_HOSTS = new URL(fake.url).host;
-    gw = await startTestGateway({ env: { adminKey: ADMIN } });
+    // the fake's loopback address allowed, as an operator would
+    gw = await startTestGateway({ env: { adminKey: ADMIN, variables: { WEBHOOK_ALLOWED_HOSTS: new URL(fake.url).host } } });
     browser = await launchBrowser();
   });
   beforeEach(async () => {
@@ -53,8 +52,6 @@ describeWithBrowser('the dashboard MCP servers page', () => {
     await browser?.close();
     await gw?.stop();
     await fake?.close();
-    if (previousHosts === undefined) delete process.env.WEBHOOK_ALLOWED_HOSTS;
-    else process.env.WEBHOOK_ALLOWED_HOSTS = previousHosts;
   });
 
   it('platform admin: lists servers with status and tools, adds one with a credential header, deletes it', async () => {

@@ -12,19 +12,22 @@ let gw: TestGateway;
 let git: FakeMcpServer;
 let docs: FakeMcpServer;
 let broken: FakeMcpServer;
-const saved = { ...process.env };
 const store = testStore();
 
 beforeAll(async () => {
   git = await startFakeMcpServer({ tools: ['read', 'write'], requireHeader: ['authorization', UPSTREAM_TOKEN] });
   docs = await startFakeMcpServer({ tools: ['search', 'fetch'], mode: 'sse' });
   broken = await startFakeMcpServer({ tools: ['x'], mode: 'http-500' });
-  // loopback upstreams are admitted as webhooks' are: by WEBHOOK_ALLOWED_HOSTS
-  process.env.WEBHOOK_ALLOWED_HOSTS = [git, docs, broken].map((s) => new URL(s.url).host).join(',');
-  process.env.GIT_MCP_TOKEN = UPSTREAM_TOKEN;
   const base = testConfigFile();
   gw = await startTestGateway({
-    env: store.env,
+    env: {
+      ...store.env,
+      variables: {
+        // loopback upstreams are admitted as webhooks' are: by WEBHOOK_ALLOWED_HOSTS
+        WEBHOOK_ALLOWED_HOSTS: [git, docs, broken].map((s) => new URL(s.url).host).join(','),
+        GIT_MCP_TOKEN: UPSTREAM_TOKEN,
+      },
+    },
     config: {
       ...base,
       mcpServers: [
@@ -47,7 +50,6 @@ afterAll(async () => {
   await gw?.stop();
   await store.drop();
   await Promise.all([git.close(), docs.close(), broken.close()]);
-  process.env = saved;
 });
 
 const clients: Client[] = [];

@@ -1,5 +1,6 @@
 import { startFakeUpstream, type FakeDialectName, type FakeUpstream } from '@gateway/testkit';
 import type { GatewayConfigFile, ProviderConfig } from '../../src/config';
+import type { GatewayEnv } from '../../src/gateway-env';
 import { startTestGateway, testConfigFile, type TestGateway } from './test-gateway';
 
 /** One upstream dialect the matrix covers: a fake server of that dialect behind a provider of that type. */
@@ -48,6 +49,7 @@ export interface ProviderGateway {
 export async function startProviderGateway(
   upstreams: UpstreamUnderTest[] = UPSTREAMS,
   configure: (file: GatewayConfigFile) => GatewayConfigFile = (f) => f,
+  env: Partial<GatewayEnv> = {},
 ): Promise<ProviderGateway> {
   const fakes: Record<string, FakeUpstream> = {};
   for (const u of upstreams) fakes[u.name] = await startFakeUpstream(u.dialect);
@@ -69,7 +71,7 @@ export async function startProviderGateway(
       ...upstreams.map((u) => ({ id: u.model, kind: 'text' as const, provider: u.name, upstreamModel: u.upstreamModel })),
     ],
   });
-  const gw = await startTestGateway({ config: configure(file) });
+  const gw = await startTestGateway({ config: configure(file), env });
   return {
     gw,
     fakes,
