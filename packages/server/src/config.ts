@@ -224,6 +224,7 @@ export function buildConfig(
     ...file.groups.map((g, i) => ({ at: `groups.${i}`, guardrails: g.guardrails })),
     ...(file.keys ?? []).map((k, i) => ({ at: `keys.${i}`, guardrails: k.guardrails })),
   ];
+  // parsed here once for the whole config (the environment's own check names a bad value at start-up)
   const rule = { allowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS) };
   const badGuardrail = guardrailConfigProblem(file.guardrails ?? [], guardrailRefs, rule);
   if (badGuardrail) throw new ConfigError(source, badGuardrail.field, badGuardrail.problem);
@@ -231,7 +232,7 @@ export function buildConfig(
   if (shortKey) throw new ConfigError(source, shortKey.field, shortKey.message);
   const mcp = checkMcpConfig(
     file,
-    env,
+    { variables: env, allowedHosts: rule.allowedHosts },
     (field, problem) => {
       throw new ConfigError(source, field, problem);
     },

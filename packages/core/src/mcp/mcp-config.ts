@@ -1,5 +1,5 @@
 import type { RegisteredMcpServer } from '../ports/mcp-server-repository.port';
-import { checkWebhookUrl, parseAllowedHosts } from '../webhooks/webhook-url';
+import { checkWebhookUrl } from '../webhooks/webhook-url';
 import { mcpEntryProblem, widerMcpEntries, type McpAllowList } from './mcp-allow-list';
 import { checkMcpServerIds, mcpHeaderNameProblem } from './mcp-names';
 
@@ -52,7 +52,7 @@ interface McpSections {
  */
 export function checkMcpConfig(
   file: McpSections,
-  env: Readonly<Record<string, string | undefined>>,
+  env: { variables: Readonly<Record<string, string | undefined>>; allowedHosts: string[] },
   fail: Fail,
   registered: readonly RegisteredMcpServer[] = [],
 ): McpConfig {
@@ -66,13 +66,8 @@ export function checkMcpConfig(
   };
   idsOf(written);
   idsOf([...written, ...registered], ' (one of them registered through the admin API: delete it there)');
-  let allowedHosts: string[] = [];
-  try {
-    allowedHosts = parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS);
-  } catch {
-    // start-up refuses a bad WEBHOOK_ALLOWED_HOSTS with its own message; here it allows nothing
-  }
-  const servers = written.map((s, i) => fileServer(s, i, env, allowedHosts, fail));
+  const { allowedHosts } = env;
+  const servers = written.map((s, i) => fileServer(s, i, env.variables, allowedHosts, fail));
   for (const r of registered)
     servers.push({
       id: r.id,

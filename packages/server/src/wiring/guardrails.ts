@@ -1,4 +1,4 @@
-import { Guardrails, parseAllowedHosts, type Moderation } from '@gateway/core';
+import { Guardrails, type Moderation } from '@gateway/core';
 import { httpWebhookSender } from '@gateway/wire-webhooks';
 import type { WiringContext } from './context';
 
@@ -9,7 +9,7 @@ import type { WiringContext } from './context';
  */
 export function wireGuardrails(ctx: WiringContext, moderation: Moderation): Guardrails {
   // the hosts the config's webhook URLs were checked against when it loaded (config.ts)
-  const allowedHosts = ctx.env.webhooks?.allowedHosts ?? parseAllowedHosts(ctx.env.variables?.WEBHOOK_ALLOWED_HOSTS);
+  const allowedHosts = ctx.env.webhooks?.allowedHosts ?? ctx.config.mcp.allowedHosts;
   return new Guardrails({
     guardrails: ctx.config.guardrails,
     moderator: moderation.asTextModerator(),
