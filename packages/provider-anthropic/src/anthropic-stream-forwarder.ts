@@ -1,4 +1,11 @@
-import { checkUpstream, malformedUpstream, SseSplitter, type CallContext, type TextStreamPart } from '@gateway/provider-kit';
+import {
+  checkUpstream,
+  malformedUpstream,
+  StreamForwarder,
+  type CallContext,
+  type SseEvent,
+  type TextStreamPart,
+} from '@gateway/provider-kit';
 import { anthropicStreamEventSchema } from './anthropic-api';
 import { ANTHROPIC_FORMAT } from './convert-to-anthropic-request';
 import type { AnthropicStreamMapper } from './map-anthropic-stream';
@@ -77,85 +84,50 @@ function clean(name: string, data: Json): boolean {
 }
 
 /**
- * A Messages stream forwarded to a Messages client (core stream-forwarding.ts). Each upstream read's events become
- * one `forwarded-events` part: every event as the upstream wrote it, but message_start, whose nested message id and
- * model the client's adapter writes (`fields`). An event with an upstream string other than generated content (a
- * server tool's block, a citation, an unknown event or stop reason) goes as a `native-event` part instead, which the
- * redacting port reads. Every event still goes through the full path's schema and mapper, which read the usage, the
- * stop reason and the generated text on the side (its `input-usage` and `finish` parts follow the events); nothing
- * is sent before the mapper has a part to show, so failover stops where it stops on the full path.
+ * A Messages stream forwarded to a Messages client (core stream-forwarding.ts, the skeleton in provider-kit's
+ * stream-forwarder.ts). Each upstream read's events become one `forwarded-events` part: every event as the upstream
+ * wrote it, but message_start, whose nested message id and model the client's adapter writes (`fields`). An event
+ * with an upstream string other than generated content (a server tool's block, a citation, an unknown event or stop
+ * reason) goes as a `native-event` part instead, which the redacting port reads. Every event still goes through the
+ * full path's schema and mapper, which read the usage, the stop reason and the generated text on the side (its
+ * `input-usage` and `finish` parts follow the events).
  */
-export class AnthropicStreamForwarder {
-  private readonly splitter = new SseSplitter();
-  private done = false;
-  private started = false;
-  private failure: unknown;
-  /** held until the stream has a first part, then sent with it */
-  private pending: TextStreamPart[] = [];
-
+export class AnthropicStreamForwarder extends StreamForwarder {
   constructor(
     private readonly forward: Forwarding,
     private readonly mapper: AnthropicStreamMapper,
-  ) {}
+  ) {
+    super(ANTHROPIC_FORMAT);
+  }
 
-  /** The parts one upstream chunk completes (none while the stream has nothing to show yet). */
-  push(chunk: Uint8Array | string): TextStreamPart[] {
-    const parts = this.pending;
-    this.pending = [];
-    const side: TextStreamPart[] = [];
-    const out = { text: '', generated: '' };
-    for (const ev of this.splitter.push(chunk)) {
-      if (this.done || this.failure) continue;
-      if (ev.data.trim() === '[DONE]') {
-        this.done = true;
-        continue;
-      }
-      const text = ev.event === 'content_block_delta' && TEXT_DELTA.exec(ev.data);
-      if (text) {
-        const delta = { type: 'text_delta', text: JSON.parse(text[2]!) as string };
-        this.note(this.mapper.push({ type: 'content_block_delta', index: Number(text[1]), delta }), side, out);
-        out.text += `event: content_block_delta\ndata: ${ev.data}\n\n`;
-        continue;
-      }
-      let data: Json;
-      try {
-        data = this.read(ev.event, ev.data, side, out);
-      } catch (e) {
-        // the events before a failure go first, as they would one by one on the full path
-        if (!this.started) throw e;
-        this.failure = e;
-        continue;
-      }
-      const name = ev.event !== 'message' ? ev.event : String(data.type);
-      if (name === 'message_stop') this.done = true;
-      if (!clean(name, data) || data.type !== name) {
-        this.flush(parts, out);
-        parts.push({ type: 'native-event', dialect: ANTHROPIC_FORMAT, event: name, data: this.owned(name, data) });
-      } else if (name === 'message_start' || ev.data.includes('\n')) {
-        out.text += `event: ${name}\ndata: ${JSON.stringify(this.owned(name, data))}\n\n`;
-      } else out.text += `event: ${name}\ndata: ${ev.data}\n\n`;
+  protected forwardEvent(ev: SseEvent): void {
+    if (ev.data.trim() === '[DONE]') {
+      this.done = true;
+      return;
     }
-    this.flush(parts, out);
-    parts.push(...side);
-    if (this.started) return parts;
-    this.pending = parts;
+    const text = ev.event === 'content_block_delta' && TEXT_DELTA.exec(ev.data);
+    if (text) {
+      const delta = { type: 'text_delta', text: JSON.parse(text[2]!) as string };
+      this.note(this.mapper.push({ type: 'content_block_delta', index: Number(text[1]), delta }));
+      this.send(`event: content_block_delta\ndata: ${ev.data}\n\n`);
+      return;
+    }
+    const data = this.read(ev.event, ev.data);
+    const name = ev.event !== 'message' ? ev.event : String(data.type);
+    if (name === 'message_stop') this.done = true;
+    if (!clean(name, data) || data.type !== name) this.sendNative(name, this.owned(name, data));
+    else if (name === 'message_start' || ev.data.includes('\n')) {
+      this.send(`event: ${name}\ndata: ${JSON.stringify(this.owned(name, data))}\n\n`);
+    } else this.send(`event: ${name}\ndata: ${ev.data}\n\n`);
+  }
+
+  protected finish(): TextStreamPart[] {
+    this.mapper.end();
     return [];
   }
 
-  /** An event failed after the events before it were handed out: the stream ends with that failure (end()). */
-  get failed(): boolean {
-    return this.failure !== undefined;
-  }
-
-  /** The end of the upstream's body: what was held, or the full path's error (a failed event, a stream cut short). */
-  end(): TextStreamPart[] {
-    if (this.failure) throw this.failure;
-    this.mapper.end();
-    return this.pending;
-  }
-
   /** One event as the full path reads it (checked against the event schema, an error event thrown), its parts noted. */
-  private read(event: string, text: string, side: TextStreamPart[], out: { generated: string }): Json {
+  private read(event: string, text: string): Json {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -163,33 +135,19 @@ export class AnthropicStreamForwarder {
       throw malformedUpstream('a stream event that is not valid JSON');
     }
     const checked = checkUpstream(anthropicStreamEventSchema, raw, 'a stream event');
-    this.note(this.mapper.push({ ...checked, type: event !== 'message' ? event : checked.type }), side, out);
+    this.note(this.mapper.push({ ...checked, type: event !== 'message' ? event : checked.type }));
     return isObject(raw) ? raw : {};
   }
 
   /** The mapper's parts for one event: the text it generated counted, its input usage and finish kept to follow the events. */
-  private note(parts: TextStreamPart[], side: TextStreamPart[], out: { generated: string }): void {
-    for (const p of parts) {
-      this.started = true;
-      if (p.type === 'text-delta' || p.type === 'reasoning-delta') out.generated += p.delta;
-      else if (p.type === 'input-usage' || p.type === 'finish') side.push(p);
-    }
+  private note(parts: TextStreamPart[]): void {
+    this.shown(parts);
+    for (const p of parts) if (p.type === 'input-usage' || p.type === 'finish') this.follow(p);
   }
 
   /** message_start with the message's id and model the client's adapter writes; any other event as it came. */
   private owned(name: string, data: Json): Json {
     if (name !== 'message_start' || !isObject(data.message)) return data;
     return { ...data, message: { ...data.message, ...this.forward.fields } };
-  }
-
-  /** The events so far, added to the forwarded part they follow (one part per upstream read), else in a new one. */
-  private flush(parts: TextStreamPart[], out: { text: string; generated: string }): void {
-    if (!out.text && !out.generated) return;
-    const last = parts[parts.length - 1];
-    if (last?.type === 'forwarded-events') {
-      last.text += out.text;
-      last.generated += out.generated;
-    } else parts.push({ type: 'forwarded-events', dialect: ANTHROPIC_FORMAT, text: out.text, generated: out.generated });
-    out.text = out.generated = '';
   }
 }

@@ -1,5 +1,6 @@
 import type { StreamForwarding, TextStreamPart } from '@gateway/core';
-import { SseSplitter } from '../sse-parser';
+import type { SseEvent } from '../sse-parser';
+import { StreamForwarder } from '../stream-forwarder';
 import { malformedUpstream } from '../upstream-errors';
 import { checkUpstream } from '../upstream-schema';
 import { chatChunkSchema, type ChatChunk } from './chat-api';
@@ -69,105 +70,54 @@ function cleanChoice(c: unknown): boolean {
   return d.tool_calls === undefined || (Array.isArray(d.tool_calls) && d.tool_calls.every(cleanToolCall));
 }
 
-/** Events for the client, added to the forwarded part they follow (one part per upstream read), else in a new one. */
-function forwarded(parts: TextStreamPart[], text: string, generated: string): void {
-  if (!text && !generated) return;
-  const last = parts[parts.length - 1];
-  if (last?.type === 'forwarded-events') {
-    last.text += text;
-    last.generated += generated;
-  } else parts.push({ type: 'forwarded-events', dialect: CHAT_FORMAT, text, generated });
-}
-
 /**
- * A chat-completions stream forwarded to a client of the same dialect (core stream-forwarding.ts). Each upstream
- * chunk's events become one `forwarded-events` part: every event as the upstream wrote it from `"choices":` on,
- * after the fields the client's adapter writes (its id, its model name). An event with an upstream string other
- * than generated content (an unknown field, an unknown finish reason) goes as a `native-event` part instead, which
- * the redacting port reads. Usage the gateway asked for and the client did not is left out. Every event still goes
- * through the full path's schema and mapper, which read the usage, the finish reason and the generated text on the
- * side; nothing is sent before the mapper has a part to show, so failover stops where it stops on the full path.
+ * A chat-completions stream forwarded to a client of the same dialect (core stream-forwarding.ts, the skeleton in
+ * stream-forwarder.ts). Each upstream chunk's events become one `forwarded-events` part: every event as the upstream
+ * wrote it from `"choices":` on, after the fields the client's adapter writes (its id, its model name). An event with
+ * an upstream string other than generated content (an unknown field, an unknown finish reason) goes as a
+ * `native-event` part instead, which the redacting port reads. Usage the gateway asked for and the client did not is
+ * left out. Every event still goes through the full path's schema and mapper, which read the usage, the finish reason
+ * and the generated text on the side.
  */
-export class ChatStreamForwarder {
-  private readonly splitter = new SseSplitter();
+export class ChatStreamForwarder extends StreamForwarder {
   private readonly head: string;
   private readonly owned: Set<string>;
   /** the client's adapter writes every field of the usual event's head: textEvent() may replace it whole */
   private readonly fast: boolean;
-  private done = false;
-  private started = false;
-  private failure: unknown;
-  /** held until the stream has a first part, then sent with it */
-  private pending: TextStreamPart[] = [];
 
   constructor(
     private readonly forward: StreamForwarding,
     private readonly includeUsage: boolean,
     private readonly mapper: ChatStreamMapper,
   ) {
+    super(CHAT_FORMAT);
     const fields = JSON.stringify(forward.fields);
     this.head = fields === '{}' ? '{' : `${fields.slice(0, -1)},`;
     this.owned = new Set(Object.keys(forward.fields));
     this.fast = HEAD_FIELDS.every((k) => this.owned.has(k));
   }
 
-  /** The parts one upstream chunk completes (none while the stream has nothing to show yet). */
-  push(chunk: Uint8Array | string): TextStreamPart[] {
-    const parts = this.pending;
-    this.pending = [];
-    let text = '';
-    let generated = '';
-    for (const ev of this.splitter.push(chunk)) {
-      if (this.done || this.failure) continue;
-      const piece = this.fast && this.textEvent(ev.data);
-      if (piece) {
-        if (piece.text) this.started = true;
-        generated += piece.text;
-        text += `data: ${this.head}${piece.tail}\n\n`;
-        continue;
-      }
-      if (ev.data.trim() === '[DONE]') {
-        this.done = true;
-        this.mapper.markDone();
-        continue;
-      }
-      let data: { raw: Json; checked: ChatChunk };
-      try {
-        data = this.read(ev.data);
-      } catch (e) {
-        // the events before a failure go first, as they would one by one on the full path
-        if (!this.started) throw e;
-        this.failure = e;
-        continue;
-      }
-      for (const p of this.mapper.push(data.checked)) {
-        this.started = true;
-        if (p.type === 'text-delta' || p.type === 'reasoning-delta') generated += p.delta;
-      }
-      const out = this.rewrite(data.raw, ev.data);
-      if (typeof out === 'string') text += `data: ${out}\n\n`;
-      else if (out) {
-        forwarded(parts, text, generated);
-        text = generated = '';
-        parts.push({ type: 'native-event', dialect: CHAT_FORMAT, event: 'message', data: out });
-      }
+  protected forwardEvent(ev: SseEvent): void {
+    const piece = this.fast && this.textEvent(ev.data);
+    if (piece) {
+      if (piece.text) this.started = true;
+      this.send(`data: ${this.head}${piece.tail}\n\n`, piece.text);
+      return;
     }
-    forwarded(parts, text, generated);
-    if (this.started) return parts;
-    this.pending = parts;
-    return [];
+    if (ev.data.trim() === '[DONE]') {
+      this.done = true;
+      this.mapper.markDone();
+      return;
+    }
+    const data = this.read(ev.data);
+    this.shown(this.mapper.push(data.checked));
+    const out = this.rewrite(data.raw, ev.data);
+    if (typeof out === 'string') this.send(`data: ${out}\n\n`);
+    else if (out) this.sendNative('message', out);
   }
 
-  /** An event failed after the events before it were handed out: the stream ends with that failure (end()). */
-  get failed(): boolean {
-    return this.failure !== undefined;
-  }
-
-  /** The end of the upstream's body: what was held, then the finish part (or the full path's error: a failed event, a stream cut short). */
-  end(): TextStreamPart[] {
-    if (this.failure) throw this.failure;
-    const finish = this.mapper.end();
-    return [...this.pending, ...finish];
+  protected finish(): TextStreamPart[] {
+    return this.mapper.end();
   }
 
   /**
