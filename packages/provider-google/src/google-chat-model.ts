@@ -1,10 +1,12 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
 import { invalid } from '@gateway/provider-kit';
-import { jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
+import { forwardingFor, jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
+import { GOOGLE_FORMAT } from './convert-to-google-request';
 import { googleResponseSchema, googleTokenCountSchema } from './google-api';
 import type { GoogleRequestOptions } from './convert-to-google-request';
 import { googleRequestBody } from './google-passthrough';
 import { mapGoogleResponse } from './map-google-response';
+import { GoogleStreamForwarder } from './google-stream-forwarder';
 import { GoogleStreamMapper } from './map-google-stream';
 
 /** `models/` is prepended unless the name already carries a collection, as the @google/genai SDK does. */
@@ -65,8 +67,17 @@ export class GoogleChatModel implements TextModelPort {
       signal: ctx.signal,
       query: { alt: 'sse' },
     });
+    const mapper = new GoogleStreamMapper({ warnings, upstreamRequestId: res.requestId });
+    // a Gemini client's offer (core stream-forwarding.ts), taken when its request goes as it wrote it
+    const forward = forwardingFor(req, ctx, GOOGLE_FORMAT);
     try {
-      yield* readGoogleStream(res.events(), new GoogleStreamMapper({ warnings, upstreamRequestId: res.requestId }));
+      if (!forward) return yield* readGoogleStream(res.events(), mapper);
+      const forwarder = new GoogleStreamForwarder(forward, mapper);
+      for await (const chunk of res.body()) {
+        yield* forwarder.push(chunk);
+        if (forwarder.failed) break;
+      }
+      yield* forwarder.end();
     } finally {
       res.close();
     }

@@ -12,7 +12,6 @@ import {
   atGeminiVersions,
   countInputTokens,
   cacheCallMeta,
-  dataMessages,
   jsonBody,
   jsonRequestBody,
   pumpStream,
@@ -95,7 +94,9 @@ async function generate(
     res.json(chunks);
     return;
   }
-  await pumpStream(res, { ...googleEvents, parts, encode: (part) => dataMessages(encoder.encode(part)) });
+  // only an SSE stream is offered the upstream's own events: the JSON array above is made of canonical chunks
+  const forwardable = () => deps.text.stream(principal, request, { ...meta, model, forward: encoder.forwarding() });
+  await pumpStream(res, { ...googleEvents, parts: forwardable, encode: (part) => encoder.messages(part) });
 }
 
 const route = routeOf<GenerateContentRouterDeps>();

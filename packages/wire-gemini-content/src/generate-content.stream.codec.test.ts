@@ -53,4 +53,21 @@ describe('GenerateContentChunkEncoder', () => {
       { text: '', thought: true, thoughtSignature: 'sig' },
     ]);
   });
+
+  it('offers forwarding with the fields every chunk ends with, and relays forwarded and native events as they are', () => {
+    const enc = new GenerateContentChunkEncoder(who, false);
+    expect(enc.forwarding()).toEqual({ dialect: 'gemini-content', fields: { modelVersion: 'sim-chat', responseId: 'r1' } });
+    const text = 'data: {"candidates":[],"modelVersion":"sim-chat","responseId":"r1"}\n\n';
+    expect(enc.messages({ type: 'forwarded-events', dialect: 'gemini-content', text, generated: '' })).toEqual([{ raw: text }]);
+    const data = { candidates: [], groundingMetadata: {} };
+    expect(enc.messages({ type: 'native-event', dialect: 'gemini-content', event: 'message', data })).toEqual([{ data }]);
+    expect(enc.messages({ type: 'native-event', dialect: 'openai-chat', event: 'message', data })).toEqual([]);
+    // the canonical parts beside forwarded events add nothing
+    expect(enc.messages({ type: 'finish', finishReason: 'stop', usage })).toEqual([]);
+  });
+
+  it('encodes canonical parts as messages when nothing is forwarded', () => {
+    const enc = new GenerateContentChunkEncoder(who, false);
+    expect(enc.messages({ type: 'text-delta', delta: 'hi' })).toEqual([{ data: expect.objectContaining({ responseId: 'r1' }) }]);
+  });
 });

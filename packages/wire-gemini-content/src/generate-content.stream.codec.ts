@@ -1,4 +1,5 @@
-import type { TextStreamPart, ToolCallPart } from '@gateway/core';
+import type { StreamForwarding, TextStreamPart, ToolCallPart } from '@gateway/core';
+import type { SseMessage } from '@gateway/http-kit';
 import { encodeParts, encodeResponse, FINISH_REASONS, type ResponseIdentity } from './generate-content.response.codec';
 
 /**
@@ -8,11 +9,37 @@ import { encodeParts, encodeResponse, FINISH_REASONS, type ResponseIdentity } fr
  */
 export class GenerateContentChunkEncoder {
   private readonly calls = new Map<number, ToolCallPart>();
+  /** the stream relays the upstream's events: the canonical parts beside them are not encoded */
+  private forwarded = false;
 
   constructor(
     private readonly who: ResponseIdentity,
     private readonly includeThoughts: boolean,
   ) {}
+
+  /** The offer to take the upstream's own events (core stream-forwarding.ts): the fields encodeResponse() writes last in each. */
+  forwarding(): StreamForwarding {
+    return { dialect: 'gemini-content', fields: { modelVersion: this.who.modelVersion, responseId: this.who.responseId } };
+  }
+
+  /**
+   * The SSE messages for one part. Forwarded events (and upstream events handed over as native events) go as they
+   * are: they already are this answer's events, the last with the finish reason and the usage, so the parts that come
+   * with them (the finish) add nothing.
+   */
+  messages(part: TextStreamPart): SseMessage[] {
+    if (part.type === 'forwarded-events') {
+      this.forwarded = true;
+      return part.text ? [{ raw: part.text }] : [];
+    }
+    if (part.type === 'native-event') {
+      if (part.dialect !== 'gemini-content') return [];
+      this.forwarded = true;
+      return [{ data: part.data }];
+    }
+    if (this.forwarded) return [];
+    return this.encode(part).map((data) => ({ data }));
+  }
 
   encode(part: TextStreamPart): object[] {
     switch (part.type) {
@@ -40,7 +67,7 @@ export class GenerateContentChunkEncoder {
       }
       case 'native-event':
       case 'forwarded-events':
-        // another format's upstream events (only a same-dialect client is offered them): the canonical parts carry the content
+        // relayed by messages(); the JSON array answer is never offered them, and the canonical parts carry the content
         return [];
       case 'hosted-mcp':
         return []; // Gemini requests declare no hosted MCP servers
