@@ -1,5 +1,5 @@
 import type { CallContext, TextModelPort, TextRequest, TextResult, TextStreamPart } from '@gateway/provider-kit';
-import { jsonEvents, nativeRequestFor, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
+import { forwardingFor, jsonEvents, tokenCount, type SseEvent, type UpstreamClient } from '@gateway/provider-kit';
 import { anthropicMessageSchema, anthropicStreamEventSchema, anthropicTokenCountSchema } from './anthropic-api';
 import { anthropicCall, type AnthropicCallOptions } from './anthropic-passthrough';
 import { AnthropicStreamForwarder } from './anthropic-stream-forwarder';
@@ -54,7 +54,7 @@ export class AnthropicChatModel implements TextModelPort {
     const res = await this.transport.request({ method: 'POST', path: '/v1/messages', json: body, signal: ctx.signal, headers });
     const mapper = new AnthropicStreamMapper({ warnings, upstreamRequestId: res.requestId });
     // a Messages client's offer (core stream-forwarding.ts), taken when its request goes as it wrote it
-    const forward = ctx.forward?.dialect === ANTHROPIC_FORMAT && nativeRequestFor(req, ANTHROPIC_FORMAT) ? ctx.forward : undefined;
+    const forward = forwardingFor(req, ctx, ANTHROPIC_FORMAT);
     try {
       if (!forward) return yield* readAnthropicStream(res.events(), mapper);
       const forwarder = new AnthropicStreamForwarder(forward, mapper);

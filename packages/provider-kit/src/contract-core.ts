@@ -67,6 +67,7 @@ export {
   distinctWarnings,
   nativeBody,
   nativeRequestFor,
+  forwardingFor,
   probeImage,
   resolveRatio,
   videoDimensions,

@@ -1,11 +1,5 @@
-import { forwardingFor, type TextStreamPart } from '@gateway/core';
+import type { TextStreamPart } from '@gateway/core';
 import { SseSplitter, type SseEvent } from './sse-parser';
-
-/**
- * Whether an upstream adapter of `dialect` may forward this stream: core's rule (stream-forwarding.ts), handed to
- * provider packages here since they import the kit only.
- */
-export { forwardingFor };
 
 /**
  * What every same-dialect stream forwarder does (core stream-forwarding.ts), whatever its dialect: split the
