@@ -57,12 +57,7 @@ export class AnthropicChatModel implements TextModelPort {
     const forward = forwardingFor(req, ctx, ANTHROPIC_FORMAT);
     try {
       if (!forward) return yield* readAnthropicStream(res.events(), mapper);
-      const forwarder = new AnthropicStreamForwarder(forward, mapper);
-      for await (const chunk of res.body()) {
-        yield* forwarder.push(chunk);
-        if (forwarder.failed) break;
-      }
-      yield* forwarder.end();
+      yield* new AnthropicStreamForwarder(forward, mapper).relay(res.body());
     } finally {
       res.close();
     }

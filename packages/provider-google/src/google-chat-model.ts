@@ -72,12 +72,7 @@ export class GoogleChatModel implements TextModelPort {
     const forward = forwardingFor(req, ctx, GOOGLE_FORMAT);
     try {
       if (!forward) return yield* readGoogleStream(res.events(), mapper);
-      const forwarder = new GoogleStreamForwarder(forward, mapper);
-      for await (const chunk of res.body()) {
-        yield* forwarder.push(chunk);
-        if (forwarder.failed) break;
-      }
-      yield* forwarder.end();
+      yield* new GoogleStreamForwarder(forward, mapper).relay(res.body());
     } finally {
       res.close();
     }

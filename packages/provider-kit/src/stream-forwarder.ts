@@ -54,6 +54,15 @@ export abstract class StreamForwarder {
     return [];
   }
 
+  /** The parts of a whole upstream body, read by read; reading stops at a failed event, which end() then throws. */
+  async *relay(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<TextStreamPart> {
+    for await (const chunk of body) {
+      yield* this.push(chunk);
+      if (this.failed) break;
+    }
+    yield* this.end();
+  }
+
   /** An event failed after the events before it were handed out: the stream ends with that failure (end()). */
   get failed(): boolean {
     return this.failure !== undefined;

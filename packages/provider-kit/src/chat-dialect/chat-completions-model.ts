@@ -57,11 +57,7 @@ export class ChatCompletionsModel implements TextModelPort {
     const forwarder = this.forwarder(req, ctx, mapper);
     try {
       if (!forwarder) return yield* readChatStream(parseSse(res.body()), mapper);
-      for await (const chunk of res.body()) {
-        yield* forwarder.push(chunk);
-        if (forwarder.failed) break;
-      }
-      yield* forwarder.end();
+      yield* forwarder.relay(res.body());
     } finally {
       res.close();
     }

@@ -1,7 +1,7 @@
 import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import request from 'supertest';
 import type { FakeBehaviour } from '@gateway/testkit';
-import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../support/provider-gateway';
+import { comparableUsageRow, GUARDED_KEY, PLAIN_KEY, startForwardingGateway, type ForwardingGateway } from '../support/forwarding-gateway';
 
 /**
  * Same-dialect stream forwarding (core stream-forwarding.ts) for Gemini's streamGenerateContent: a Gemini client's
@@ -13,30 +13,12 @@ import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../suppor
  * row is the same; the forwarded events are told apart only by what the upstream wrote that the full path does not
  * (a usageMetadata on every event, no `safetyRatings: []`).
  */
-const GOOGLE = UPSTREAMS.find((u) => u.name === 'google')!;
-const MODEL = GOOGLE.model;
-const CACHED = 'via-google-cached';
-const GUARDED_KEY = 'sk-gemfwd-guarded-key-0001';
-const PLAIN_KEY = 'sk-gemfwd-plain-key-00002';
 
-let pg: ProviderGateway;
+let pg: ForwardingGateway;
 const fake = () => pg.fakes.google!;
 
 beforeAll(async () => {
-  pg = await startProviderGateway([GOOGLE], (file) => ({
-    ...file,
-    models: [
-      ...file.models,
-      { id: CACHED, kind: 'text', provider: GOOGLE.name, upstreamModel: GOOGLE.upstreamModel, cache: { ttlSeconds: 600 } },
-    ],
-    guardrails: [{ id: 'never-matches', type: 'regex', on: 'output', patterns: ['zq9xw7-never'] }],
-    groups: [...file.groups, { name: 'gem-forwarding', models: ['*'] }],
-    keys: [
-      ...(file.keys ?? []),
-      { key: GUARDED_KEY, account: 'gem-forwarding', group: 'gem-forwarding', guardrails: ['never-matches'] },
-      { key: PLAIN_KEY, account: 'gem-forwarding', group: 'gem-forwarding' },
-    ],
-  }));
+  pg = await startForwardingGateway('google');
 });
 afterAll(() => pg?.stop());
 beforeEach(() => fake().reset());
@@ -62,26 +44,9 @@ async function streamed(key: string, behaviour: FakeBehaviour, opts: { full?: bo
     } as object,
   });
   const chunks: GenerateContentResponse[] = [];
-  const stream = await ai.models.generateContentStream({ model: opts.full ? CACHED : MODEL, contents: 'hello', config: opts.config });
+  const stream = await ai.models.generateContentStream({ model: opts.full ? pg.cached : pg.model, contents: 'hello', config: opts.config });
   for await (const c of stream) chunks.push(c);
-  return { chunks, row: await usageRow(key, requestId) };
-}
-
-async function usageRow(key: string, requestId: string): Promise<Record<string, unknown>> {
-  await pg.gw.usage.flush();
-  const res = await request(pg.gw.url).get(`/v1/usage?request_id=${requestId}`).set('Authorization', `Bearer ${key}`);
-  expect(res.body.data).toHaveLength(1);
-  const {
-    id: _i,
-    request_id: _r,
-    created_at: _c,
-    latency_ms: _l,
-    model: _m,
-    ttft_ms: _t,
-    upstream_request_id: _u,
-    ...row
-  } = res.body.data[0];
-  return row;
+  return { chunks, row: await comparableUsageRow(pg, key, requestId) };
 }
 
 /** What a client reads of a whole answer: text, thoughts, calls, finish reason, the last usage, the model. */
@@ -115,8 +80,8 @@ describe('Gemini stream forwarding', () => {
   it.each(REPLIES)('%s: the same answer and the same usage row as the full path', async (_name, behaviour, config) => {
     const forwarded = await streamed(PLAIN_KEY, behaviour, { config });
     const full = await streamed(PLAIN_KEY, behaviour, { config, full: true });
-    expect(answer(forwarded.chunks)).toEqual({ ...answer(full.chunks), models: [MODEL] });
-    expect(answer(full.chunks).models).toEqual([CACHED]);
+    expect(answer(forwarded.chunks)).toEqual({ ...answer(full.chunks), models: [pg.model] });
+    expect(answer(full.chunks).models).toEqual([pg.cached]);
     expect(answer(forwarded.chunks).responseIds).toBe(1);
     expect(forwarded.row).toEqual(full.row);
     expect(forwarded.row).toMatchObject({ status: 'ok' });
@@ -130,7 +95,7 @@ describe('Gemini stream forwarding', () => {
     expect(forwarded.chunks[0]!.candidates![0]).not.toHaveProperty('safetyRatings');
     expect(full.chunks[0]!.usageMetadata).toBeUndefined();
     expect(full.chunks[0]!.candidates![0]!.safetyRatings).toEqual([]);
-    for (const c of forwarded.chunks) expect(c).toMatchObject({ modelVersion: MODEL, responseId: expect.not.stringMatching(/fake/) });
+    for (const c of forwarded.chunks) expect(c).toMatchObject({ modelVersion: pg.model, responseId: expect.not.stringMatching(/fake/) });
   });
 
   it('a key with an output guardrail takes the full path', async () => {
@@ -144,7 +109,7 @@ describe('Gemini stream forwarding', () => {
     const ask = async (full: boolean) => {
       fake().enqueue(failing);
       const res = await request(pg.gw.url)
-        .post(`/v1beta/models/${full ? CACHED : MODEL}:streamGenerateContent?alt=sse`)
+        .post(`/v1beta/models/${full ? pg.cached : pg.model}:streamGenerateContent?alt=sse`)
         .set({ 'x-goog-api-key': PLAIN_KEY, ...(full ? { 'cache-control': 'no-cache, no-store' } : {}) })
         .send({ contents: [{ role: 'user', parts: [{ text: 'hello' }] }] });
       expect(res.status).toBe(200);
@@ -152,7 +117,7 @@ describe('Gemini stream forwarding', () => {
         .split('\n\n')
         .filter(Boolean)
         .map((e) => JSON.parse(e.slice('data: '.length)) as Record<string, unknown>);
-      return { events, row: await usageRow(PLAIN_KEY, res.headers['x-request-id']!) };
+      return { events, row: await comparableUsageRow(pg, PLAIN_KEY, res.headers['x-request-id']!) };
     };
     const forwarded = await ask(false);
     const full = await ask(true);

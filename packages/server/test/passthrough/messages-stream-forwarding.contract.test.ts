@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import request from 'supertest';
 import type { FakeBehaviour } from '@gateway/testkit';
-import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../support/provider-gateway';
+import { comparableUsageRow, GUARDED_KEY, PLAIN_KEY, startForwardingGateway, type ForwardingGateway } from '../support/forwarding-gateway';
 
 /**
  * Same-dialect stream forwarding (core stream-forwarding.ts) for Anthropic Messages: a Messages stream served by an
@@ -13,30 +13,12 @@ import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../suppor
  * events are told apart only by what the upstream wrote that the full path does not (message_start's output count
  * and service tier, message_delta's usage without the input counts).
  */
-const ANTHROPIC = UPSTREAMS.find((u) => u.name === 'anthropic')!;
-const MODEL = ANTHROPIC.model;
-const CACHED = 'via-anthropic-cached';
-const GUARDED_KEY = 'sk-msgfwd-guarded-key-0001';
-const PLAIN_KEY = 'sk-msgfwd-plain-key-00002';
 
-let pg: ProviderGateway;
+let pg: ForwardingGateway;
 const fake = () => pg.fakes.anthropic!;
 
 beforeAll(async () => {
-  pg = await startProviderGateway([ANTHROPIC], (file) => ({
-    ...file,
-    models: [
-      ...file.models,
-      { id: CACHED, kind: 'text', provider: ANTHROPIC.name, upstreamModel: ANTHROPIC.upstreamModel, cache: { ttlSeconds: 600 } },
-    ],
-    guardrails: [{ id: 'never-matches', type: 'regex', on: 'output', patterns: ['zq9xw7-never'] }],
-    groups: [...file.groups, { name: 'msg-forwarding', models: ['*'] }],
-    keys: [
-      ...(file.keys ?? []),
-      { key: GUARDED_KEY, account: 'msg-forwarding', group: 'msg-forwarding', guardrails: ['never-matches'] },
-      { key: PLAIN_KEY, account: 'msg-forwarding', group: 'msg-forwarding' },
-    ],
-  }));
+  pg = await startForwardingGateway('anthropic');
 });
 afterAll(() => pg?.stop());
 beforeEach(() => fake().reset());
@@ -55,7 +37,7 @@ async function streamed(
   fake().enqueue(behaviour);
   const stream = client(key).messages.stream(
     {
-      model: opts.full ? CACHED : MODEL,
+      model: opts.full ? pg.cached : pg.model,
       max_tokens: 2048,
       messages: [{ role: 'user', content: 'hello' }],
       ...(opts.thinking ? THINKING : {}),
@@ -65,24 +47,7 @@ async function streamed(
   for await (const e of stream) events.push(e);
   const final = await stream.finalMessage();
   const { response } = await stream.withResponse();
-  return { events, final, row: await usageRow(key, response.headers.get('x-request-id')!) };
-}
-
-async function usageRow(key: string, requestId: string): Promise<Record<string, unknown>> {
-  await pg.gw.usage.flush();
-  const res = await request(pg.gw.url).get(`/v1/usage?request_id=${requestId}`).set('Authorization', `Bearer ${key}`);
-  expect(res.body.data).toHaveLength(1);
-  const {
-    id: _i,
-    request_id: _r,
-    created_at: _c,
-    latency_ms: _l,
-    model: _m,
-    ttft_ms: _t,
-    upstream_request_id: _u,
-    ...row
-  } = res.body.data[0];
-  return row;
+  return { events, final, row: await comparableUsageRow(pg, key, response.headers.get('x-request-id')!) };
 }
 
 /** The counts a usage carries on both paths; the fields beside them are each path's own. */
@@ -118,7 +83,7 @@ async function raw(key: string, behaviour: FakeBehaviour, full = false) {
   const res = await request(pg.gw.url)
     .post('/v1/messages')
     .set({ 'x-api-key': key, 'anthropic-version': '2023-06-01', ...(full ? { 'cache-control': 'no-cache, no-store' } : {}) })
-    .send({ model: full ? CACHED : MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], stream: true });
+    .send({ model: full ? pg.cached : pg.model, max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], stream: true });
   expect(res.status).toBe(200);
   const events: RawEvent[] = res.text
     .split('\n\n')
@@ -128,7 +93,7 @@ async function raw(key: string, behaviour: FakeBehaviour, full = false) {
       const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))!.slice(name.length + 2);
       return { event: field('event'), data: JSON.parse(field('data')) as Record<string, unknown> };
     });
-  return { events, row: await usageRow(key, res.headers['x-request-id']!) };
+  return { events, row: await comparableUsageRow(pg, key, res.headers['x-request-id']!) };
 }
 
 const REPLIES: Array<[string, FakeBehaviour, boolean]> = [
@@ -149,8 +114,8 @@ describe('Messages stream forwarding', () => {
     const strip = (events: Anthropic.MessageStreamEvent[]) => events.filter((e) => (e.type as string) !== 'ping').map(comparable);
     expect(strip(forwarded.events)).toEqual(strip(full.events));
     sameMessage(forwarded.final, full.final);
-    expect(forwarded.final.model).toBe(MODEL);
-    expect(full.final.model).toBe(CACHED);
+    expect(forwarded.final.model).toBe(pg.model);
+    expect(full.final.model).toBe(pg.cached);
     expect(forwarded.final.id).toMatch(/^msg_/);
     expect(forwarded.final.id).not.toBe('msg_fake0001');
     expect(forwarded.row).toEqual(full.row);
@@ -161,7 +126,7 @@ describe('Messages stream forwarding', () => {
     const forwarded = await raw(PLAIN_KEY, REPLIES[0]![1]);
     const full = await raw(PLAIN_KEY, REPLIES[0]![1], true);
     const start = (events: RawEvent[]) => events.find((e) => e.event === 'message_start')!.data.message as Record<string, unknown>;
-    expect(start(forwarded.events)).toMatchObject({ model: MODEL, usage: { output_tokens: 1, service_tier: 'standard' } });
+    expect(start(forwarded.events)).toMatchObject({ model: pg.model, usage: { output_tokens: 1, service_tier: 'standard' } });
     expect(start(forwarded.events).id).toMatch(/^msg_/);
     expect(start(forwarded.events).id).not.toBe('msg_fake0001');
     expect(start(full.events).usage).toEqual({

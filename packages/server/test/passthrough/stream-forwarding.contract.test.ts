@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import request from 'supertest';
 import type { FakeBehaviour } from '@gateway/testkit';
-import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../support/provider-gateway';
+import { comparableUsageRow, GUARDED_KEY, PLAIN_KEY, startForwardingGateway, type ForwardingGateway } from '../support/forwarding-gateway';
 
 /**
  * Same-dialect stream forwarding (core stream-forwarding.ts): an OpenAI chat stream served by a chat-completions
@@ -12,30 +12,12 @@ import { startProviderGateway, UPSTREAMS, type ProviderGateway } from '../suppor
  * row either way; the forwarded chunks are told apart only by what the upstream wrote that the full path does not
  * (the role chunk's `refusal: null`).
  */
-const COMPATIBLE = UPSTREAMS.find((u) => u.name === 'openai-compatible')!;
-const MODEL = COMPATIBLE.model;
-const CACHED = 'via-compatible-cached';
-const GUARDED_KEY = 'sk-forward-guarded-key-0001';
-const PLAIN_KEY = 'sk-forward-plain-key-00002';
 
-let pg: ProviderGateway;
+let pg: ForwardingGateway;
 const fake = () => pg.fakes['openai-compatible']!;
 
 beforeAll(async () => {
-  pg = await startProviderGateway([COMPATIBLE], (file) => ({
-    ...file,
-    models: [
-      ...file.models,
-      { id: CACHED, kind: 'text', provider: COMPATIBLE.name, upstreamModel: COMPATIBLE.upstreamModel, cache: { ttlSeconds: 600 } },
-    ],
-    guardrails: [{ id: 'never-matches', type: 'regex', on: 'output', patterns: ['zq9xw7-never'] }],
-    groups: [...file.groups, { name: 'forwarding', models: ['*'] }],
-    keys: [
-      ...(file.keys ?? []),
-      { key: GUARDED_KEY, account: 'forwarding', group: 'forwarding', guardrails: ['never-matches'] },
-      { key: PLAIN_KEY, account: 'forwarding', group: 'forwarding' },
-    ],
-  }));
+  pg = await startForwardingGateway('openai-compatible');
 });
 afterAll(() => pg?.stop());
 beforeEach(() => fake().reset());
@@ -52,7 +34,7 @@ async function streamed(key: string, behaviour: FakeBehaviour, opts: { full?: bo
   const { data: stream, response } = await client(key)
     .chat.completions.create(
       {
-        model: opts.full ? CACHED : MODEL,
+        model: opts.full ? pg.cached : pg.model,
         messages: [{ role: 'user', content: 'hello' }],
         stream: true,
         ...(opts.includeUsage ? { stream_options: { include_usage: true } } : {}),
@@ -62,24 +44,7 @@ async function streamed(key: string, behaviour: FakeBehaviour, opts: { full?: bo
     .withResponse();
   const chunks: OpenAI.ChatCompletionChunk[] = [];
   for await (const c of stream) chunks.push(c);
-  return { chunks, row: await usageRow(key, response.headers.get('x-request-id')!) };
-}
-
-async function usageRow(key: string, requestId: string): Promise<Record<string, unknown>> {
-  await pg.gw.usage.flush();
-  const res = await request(pg.gw.url).get(`/v1/usage?request_id=${requestId}`).set('Authorization', `Bearer ${key}`);
-  expect(res.body.data).toHaveLength(1);
-  const {
-    id: _i,
-    request_id: _r,
-    created_at: _c,
-    latency_ms: _l,
-    model: _m,
-    ttft_ms: _t,
-    upstream_request_id: _u,
-    ...row
-  } = res.body.data[0];
-  return row;
+  return { chunks, row: await comparableUsageRow(pg, key, response.headers.get('x-request-id')!) };
 }
 
 /**
@@ -126,7 +91,7 @@ describe('same-dialect stream forwarding', () => {
       const full = await streamed(PLAIN_KEY, behaviour, { includeUsage, full: true });
       expect(forwarded.chunks.map(comparable)).toEqual(full.chunks.map(comparable));
       expect(new Set(forwarded.chunks.map((c) => c.id)).size).toBe(1);
-      for (const c of forwarded.chunks) expect(c.model).toBe(MODEL);
+      for (const c of forwarded.chunks) expect(c.model).toBe(pg.model);
       expect(forwarded.row).toEqual(full.row);
       expect(forwarded.row).toMatchObject({ status: 'ok' });
     }
@@ -137,7 +102,7 @@ describe('same-dialect stream forwarding', () => {
     const full = await streamed(PLAIN_KEY, REPLIES[0]![1], { full: true });
     expect(forwarded.chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '', refusal: null });
     expect(full.chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
-    for (const c of forwarded.chunks) expect(c).toMatchObject({ model: MODEL, system_fingerprint: full.chunks[0]!.system_fingerprint });
+    for (const c of forwarded.chunks) expect(c).toMatchObject({ model: pg.model, system_fingerprint: full.chunks[0]!.system_fingerprint });
     expect(forwarded.chunks.map((c) => c.id)).not.toContain('chatcmpl-fake0001');
   });
 
@@ -163,7 +128,7 @@ describe('same-dialect stream forwarding', () => {
       const res = await request(pg.gw.url)
         .post('/v1/chat/completions')
         .set({ authorization: `Bearer ${PLAIN_KEY}`, ...(full ? { 'cache-control': 'no-cache, no-store' } : {}) })
-        .send({ model: full ? CACHED : MODEL, messages: [{ role: 'user', content: 'hello' }], stream: true });
+        .send({ model: full ? pg.cached : pg.model, messages: [{ role: 'user', content: 'hello' }], stream: true });
       expect(res.status).toBe(200);
       const events = res.text
         .split('\n\n')
@@ -174,7 +139,7 @@ describe('same-dialect stream forwarding', () => {
             .find((l) => l.startsWith('data: '))!
             .slice('data: '.length),
         );
-      return { events, row: await usageRow(PLAIN_KEY, res.headers['x-request-id']!) };
+      return { events, row: await comparableUsageRow(pg, PLAIN_KEY, res.headers['x-request-id']!) };
     };
     const forwarded = await ask(false);
     const full = await ask(true);
