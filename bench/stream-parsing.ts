@@ -1,9 +1,11 @@
 /**
- * `node --import tsx bench/chat-forwarder.ts [checkout]` (issue 40, lever 16): what the chat stream forwarder costs
- * per event on OpenAI's own chunks (`service_tier` before the choices, `obfuscation` padding last), read in 600-byte
- * upstream reads, and how many events it hands over one by one as native events. The checkout defaults to this one;
- * give another (a `git archive` of packages/core and packages/provider-kit with node_modules linked) to compare.
- * One JSON line: CPU per 203-event stream and per event, native events per stream.
+ * `node --import tsx bench/stream-parsing.ts [checkout]` (issue 40, levers 16 and 19), two JSON lines:
+ * - what the chat stream forwarder costs per event on OpenAI's own chunks (`service_tier` before the choices,
+ *   `obfuscation` padding last), read in 600-byte upstream reads, and how many events it hands over one by one as
+ *   native events (CPU per 203-event stream and per event);
+ * - what the SSE splitter costs per event on 200 Gemini-shaped events with CRLF line ends, in 600-byte reads.
+ * The checkout defaults to this one; give another (a `git archive` of packages/core and packages/provider-kit with
+ * node_modules linked) to compare.
  */
 import path from 'node:path';
 
@@ -12,6 +14,8 @@ const root = path.resolve(process.argv[2] ?? path.join(__dirname, '..'));
 const { ChatStreamForwarder } = require(`${root}/packages/provider-kit/src/chat-dialect/chat-stream-forwarder`);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ChatStreamMapper } = require(`${root}/packages/provider-kit/src/chat-dialect/map-chat-stream`);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SseSplitter } = require(`${root}/packages/provider-kit/src/sse-parser`);
 
 const HEAD =
   '{"id":"chatcmpl-D0q8","object":"chat.completion.chunk","created":1769092764,"model":"gpt-4o-mini-2024-07-18",' +
@@ -27,8 +31,8 @@ for (let i = 0; i < EVENTS - 3; i++) stream += event(choice({ content: 'tok ' })
 stream += event(choice({}, 'stop'), ',"obfuscation":"x"');
 stream += event('"choices":[]', ',"usage":{"prompt_tokens":9,"completion_tokens":200,"total_tokens":209},"obfuscation":"q"');
 stream += 'data: [DONE]\n\n';
-const reads: string[] = [];
-for (let i = 0; i < stream.length; i += 600) reads.push(stream.slice(i, i + 600));
+const inReads = (text: string) => Array.from({ length: Math.ceil(text.length / 600) }, (_, i) => text.slice(i * 600, i * 600 + 600));
+const reads = inReads(stream);
 
 function oneStream(): number {
   const f = new ChatStreamForwarder({ dialect: 'openai-chat', fields: FIELDS }, false, new ChatStreamMapper({ warnings: [] }));
@@ -46,3 +50,17 @@ for (let i = 0; i < runs; i++) natives = oneStream();
 const used = process.cpuUsage(start);
 const us = (used.user + used.system) / runs;
 console.log(JSON.stringify({ cpuPerStreamUs: Math.round(us), cpuPerEventUs: +(us / EVENTS).toFixed(2), nativeEventsPerStream: natives }));
+
+const GEMINI_EVENT =
+  'data: {"candidates": [{"content": {"parts": [{"text": "tok "}],"role": "model"},"index": 0}],"usageMetadata": ' +
+  '{"promptTokenCount": 5,"candidatesTokenCount": 9,"totalTokenCount": 14},"modelVersion": "gemini-2.5-flash","responseId": "abc123"}\r\n\r\n';
+const crlfReads = inReads(GEMINI_EVENT.repeat(200));
+const split = () => {
+  const splitter = new SseSplitter();
+  for (const r of crlfReads) splitter.push(r);
+};
+for (let i = 0; i < 200; i++) split();
+const splitStart = process.cpuUsage();
+for (let i = 0; i < runs; i++) split();
+const splitUsed = process.cpuUsage(splitStart);
+console.log(JSON.stringify({ crlfSplitCpuPerEventUs: +((splitUsed.user + splitUsed.system) / runs / 200).toFixed(2) }));
