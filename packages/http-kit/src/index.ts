@@ -12,7 +12,7 @@ export { requestOrigin } from './request-origin';
 export { openStreamCount } from './sse';
 export { streamTaskEvents, taskEventsResponse, type TaskEventsSource } from './task-events';
 export { StreamShutdown } from './stream-shutdown';
-export { dataMessages, pumpStream, type SseMessage } from './stream-pump';
+export { pumpStream, type SseMessage } from './stream-pump';
 export { type SchemaRefusal } from './validate';
 export { checkBody, jsonRequestBody, type BodyCheckContext, type RequestBody } from './request-body';
 export { queryParams } from './request-query';

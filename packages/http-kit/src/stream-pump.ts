@@ -91,8 +91,3 @@ async function pump<P>(res: Response, stream: PumpedStream<P>, shutdown: AbortSi
     sse.end();
   }
 }
-
-/** Plain data messages, for formats that send bare `data:` lines. */
-export function dataMessages(payloads: Iterable<unknown>): SseMessage[] {
-  return [...payloads].map((data) => ({ data }));
-}

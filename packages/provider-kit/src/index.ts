@@ -27,7 +27,7 @@ export {
   tokenCount,
 } from './upstream-errors';
 export { generationFailed, missingVideo, openDownload, upstreamTaskIds } from './upstream-tasks';
-export { jsonEvents, parseSse, SseSplitter, type SseEvent } from './sse-parser';
+export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
 export { StreamForwarder } from './stream-forwarder';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, unreadFields, usageOf } from './conversion-helpers';
