@@ -5,8 +5,7 @@ import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
 import { eventually } from '@gateway/testkit';
 import { capturedLog } from './support/captured-log';
-import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
-import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
+import { ALPHA_KEY, inMemoryGatewayEnv, testConfigFile } from './support/test-gateway';
 
 /**
  * A client that leaves a non-streaming request before the answer is a client-closed request (nginx's 499), not
@@ -40,17 +39,7 @@ beforeAll(async () => {
       { name: 'vip', models: ['*'] },
     ],
   });
-  gw = await createGateway(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: '/tmp',
-      publicBaseUrl: 'https://x',
-      inMemoryDatabase: true,
-      memoryImage: await migratedMemoryImage(),
-    },
-    { config: buildConfig('t', config), logger },
-  );
+  gw = await createGateway(await inMemoryGatewayEnv(), { config: buildConfig('t', config), logger });
   await bootstrapConfigKeys(gw.stores, gw.config);
   const server = await gw.listen(0, '127.0.0.1');
   gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

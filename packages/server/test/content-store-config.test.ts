@@ -11,9 +11,8 @@ import { s3EnvFrom } from '../src/gateway-env';
 import { createGateway, type Gateway } from '../src/gateway';
 import { createLogger } from '@gateway/observability';
 import { startupFailure } from '../src/startup-checks';
-import { BETA_KEY, testConfigFile } from './support/test-gateway';
+import { BETA_KEY, inMemoryGatewayEnv, testConfigFile } from './support/test-gateway';
 import { waitForTask } from './support/video-gateways';
-import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
 
 describe('CONTENT_STORE', () => {
   it('file by default, postgres, or an S3 bucket and prefix with its companions', () => {
@@ -75,13 +74,8 @@ describe('CONTENT_STORE=s3://... end to end (fake S3 on 127.0.0.1)', () => {
       testConfigFile({ providers: [{ id: 'sim', type: 'simulator', options: { queuedMs: 50, videoLatencyMs: 100 } }] }),
     );
     gw = await createGateway(
-      {
-        port: 0,
-        host: '127.0.0.1',
+      await inMemoryGatewayEnv({
         dataDir,
-        publicBaseUrl: 'https://gateway.test',
-        inMemoryDatabase: true,
-        memoryImage: await migratedMemoryImage(),
         contentStore: 's3://gateway-media/prod/content',
         s3: s3EnvFrom({
           S3_ENDPOINT: fake.url,
@@ -89,7 +83,7 @@ describe('CONTENT_STORE=s3://... end to end (fake S3 on 127.0.0.1)', () => {
           AWS_ACCESS_KEY_ID: fake.accessKeyId,
           AWS_SECRET_ACCESS_KEY: fake.secretAccessKey,
         }),
-      },
+      }),
       { config, logger: createLogger('debug', { stream, format: 'json' }) },
     );
     await bootstrapConfigKeys(gw.stores, gw.config);

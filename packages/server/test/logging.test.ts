@@ -3,26 +3,15 @@ import { capturedLog } from './support/captured-log';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway } from '../src/gateway';
-import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
-import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
+import { ALPHA_KEY, inMemoryGatewayEnv, testConfigFile } from './support/test-gateway';
 
 describe('logging', () => {
   it('writes JSON lines with the request id and never the key or the prompt', async () => {
     const log = capturedLog();
-    const gw = await createGateway(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        dataDir: '/tmp',
-        publicBaseUrl: 'https://x',
-        inMemoryDatabase: true,
-        memoryImage: await migratedMemoryImage(),
-      },
-      {
-        config: buildConfig('t', testConfigFile()),
-        logger: log.logger,
-      },
-    );
+    const gw = await createGateway(await inMemoryGatewayEnv(), {
+      config: buildConfig('t', testConfigFile()),
+      logger: log.logger,
+    });
     await bootstrapConfigKeys(gw.stores, gw.config);
     try {
       const res = await request(gw.app)

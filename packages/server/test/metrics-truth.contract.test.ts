@@ -5,8 +5,7 @@ import { capturedLog } from './support/captured-log';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
-import { ALPHA_KEY, testConfigFile } from './support/test-gateway';
-import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
+import { ALPHA_KEY, inMemoryGatewayEnv, testConfigFile } from './support/test-gateway';
 
 const ADMIN = 'sk-admin-metrics';
 const chat = { model: 'sim-chat', messages: [{ role: 'user', content: 'hi' }] };
@@ -20,15 +19,9 @@ describe('metrics and request lines tell the truth', () => {
       limits: { requestsPerMinutePerKey: 4 },
     });
     gw = await createGateway(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        dataDir: '/tmp',
-        publicBaseUrl: 'https://x',
-        inMemoryDatabase: true,
-        memoryImage: await migratedMemoryImage(),
+      await inMemoryGatewayEnv({
         adminKey: ADMIN,
-      },
+      }),
       { config: buildConfig('t', config), logger },
     );
     await bootstrapConfigKeys(gw.stores, gw.config);

@@ -5,8 +5,7 @@ import { capturedLog } from './support/captured-log';
 import { bootstrapConfigKeys } from '../src/bootstrap';
 import { buildConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/gateway';
-import { ALPHA_KEY, BETA_KEY, testConfigFile } from './support/test-gateway';
-import { migratedMemoryImage } from '../../store-postgres/test/memory-image';
+import { ALPHA_KEY, BETA_KEY, inMemoryGatewayEnv, testConfigFile } from './support/test-gateway';
 
 /** The lines a request's failures leave: each names the request, its account and key; an upstream's words come redacted. */
 describe('log lines about a request', () => {
@@ -24,17 +23,7 @@ describe('log lines about a request', () => {
       models: [...base.models, { id: 'm-gpt', kind: 'text', provider: 'gpt', upstreamModel: PROVIDER_OF.openai.upstreamModel }],
       limits: { requestsPerMinutePerKey: 1 },
     });
-    gw = await createGateway(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        dataDir: '/tmp',
-        publicBaseUrl: 'https://x',
-        inMemoryDatabase: true,
-        memoryImage: await migratedMemoryImage(),
-      },
-      { config: buildConfig('t', file), logger },
-    );
+    gw = await createGateway(await inMemoryGatewayEnv(), { config: buildConfig('t', file), logger });
     await bootstrapConfigKeys(gw.stores, gw.config);
   });
   afterAll(async () => {

@@ -9,8 +9,7 @@ import { eventually } from '@gateway/testkit';
 import { capturedLog } from '../support/captured-log';
 import { startGatewayProcess } from '../support/gateway-process';
 import { closedPort, startSilentServer, startTcpProxy } from '../support/tcp-proxy';
-import { ALPHA_KEY, testConfigFile } from '../support/test-gateway';
-import { migratedMemoryImage } from '../../../store-postgres/test/memory-image';
+import { ALPHA_KEY, inMemoryGatewayEnv, testConfigFile } from '../support/test-gateway';
 
 jest.setTimeout(120000);
 
@@ -92,15 +91,10 @@ describe('Redis unreachable: limit checks are bounded, the policy decides, the o
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const { logger, lines } = capturedLog('warn');
     const gw = await createGateway(
-      {
-        port: 0,
-        host: '127.0.0.1',
+      await inMemoryGatewayEnv({
         dataDir: dir,
-        publicBaseUrl: 'https://x',
-        inMemoryDatabase: true,
-        memoryImage: await migratedMemoryImage(),
         redisUrl: `redis://127.0.0.1:${proxy.port}`,
-      },
+      }),
       { config: buildConfig('t', testConfigFile({ limits: { requestsPerMinutePerKey: 100 } })), logger },
     );
     await bootstrapConfigKeys(gw.stores, gw.config);

@@ -55,6 +55,22 @@ export interface TestGateway extends Gateway {
 }
 
 /**
+ * The environment of a gateway made with `createGateway` in a test: in-memory store started from a migrated dump,
+ * loopback, a fixed public base URL; `overrides` add or replace fields.
+ */
+export async function inMemoryGatewayEnv(overrides: Partial<GatewayEnv> = {}): Promise<GatewayEnv> {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/tmp',
+    publicBaseUrl: 'https://gateway.test',
+    inMemoryDatabase: true,
+    memoryImage: await migratedMemoryImage(),
+    ...overrides,
+  };
+}
+
+/**
  * A real gateway (express app, PGlite in memory unless databaseUrl is given, simulator) listening on
  * 127.0.0.1 with an ephemeral port.
  */

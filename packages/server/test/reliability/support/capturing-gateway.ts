@@ -7,7 +7,7 @@ import winston from 'winston';
 import { bootstrapConfigKeys } from '../../../src/bootstrap';
 import { buildConfig, type GatewayConfigFile } from '../../../src/config';
 import { createGateway, type Gateway, type GatewayEnv } from '../../../src/gateway';
-import { migratedMemoryImage } from '../../../../store-postgres/test/memory-image';
+import { inMemoryGatewayEnv } from '../../support/test-gateway';
 
 export interface CapturingGateway extends Gateway {
   url: string;
@@ -30,15 +30,10 @@ export async function startCapturingGateway(file: GatewayConfigFile, env: Partia
     transports: [new winston.transports.Stream({ stream: sink })],
   });
   const gw = await createGateway(
-    {
-      port: 0,
-      host: '127.0.0.1',
+    await inMemoryGatewayEnv({
       dataDir,
-      publicBaseUrl: 'https://gateway.test',
-      inMemoryDatabase: true,
-      memoryImage: await migratedMemoryImage(),
       ...env,
-    },
+    }),
     { config: buildConfig('(test)', file), logger },
   );
   await bootstrapConfigKeys(gw.stores, gw.config);
