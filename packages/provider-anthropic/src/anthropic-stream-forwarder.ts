@@ -1,17 +1,17 @@
 import {
   checkUpstream,
   malformedUpstream,
+  isEventObject,
+  keysIn,
   StreamForwarder,
-  type CallContext,
+  type EventJson,
+  type Forwarding,
   type SseEvent,
   type TextStreamPart,
 } from '@gateway/provider-kit';
 import { anthropicStreamEventSchema } from './anthropic-api';
 import { ANTHROPIC_FORMAT } from './convert-to-anthropic-request';
 import type { AnthropicStreamMapper } from './map-anthropic-stream';
-
-type Json = Record<string, unknown>;
-type Forwarding = NonNullable<CallContext['forward']>;
 
 const STOP_REASONS = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
 const SERVICE_TIERS = new Set(['standard', 'priority', 'batch']);
@@ -36,29 +36,27 @@ const DELTAS: Record<string, Set<string>> = {
  */
 const TEXT_DELTA = /^\{"type":"content_block_delta","index":(\d+),"delta":\{"type":"text_delta","text":("(?:[^"\\]|\\.)*")\}\}$/;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const keysIn = (o: Json, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
 const typed = (o: unknown, kinds: Record<string, Set<string>>) =>
-  isObject(o) && typeof o.type === 'string' && Object.hasOwn(kinds, o.type) && keysIn(o, kinds[o.type]!);
+  isEventObject(o) && typeof o.type === 'string' && Object.hasOwn(kinds, o.type) && keysIn(o, kinds[o.type]!);
 
 function cleanUsage(u: unknown): boolean {
   if (u === undefined) return true;
-  if (!isObject(u)) return false;
+  if (!isEventObject(u)) return false;
   return Object.entries(u).every(([k, v]) =>
     k === 'service_tier'
       ? v === null || SERVICE_TIERS.has(v as string)
-      : v === null || typeof v === 'number' || (isObject(v) && Object.values(v).every((x) => x === null || typeof x === 'number')),
+      : v === null || typeof v === 'number' || (isEventObject(v) && Object.values(v).every((x) => x === null || typeof x === 'number')),
   );
 }
 
 function cleanMessage(m: unknown): boolean {
-  if (!isObject(m) || !keysIn(m, MESSAGE_KEYS) || m.type !== 'message' || m.role !== 'assistant') return false;
+  if (!isEventObject(m) || !keysIn(m, MESSAGE_KEYS) || m.type !== 'message' || m.role !== 'assistant') return false;
   const empty = Array.isArray(m.content) && m.content.length === 0;
   return empty && m.stop_reason == null && m.stop_sequence == null && cleanUsage(m.usage);
 }
 
 /** Whether an event's only upstream strings are generated content, its stop reason and the client's own stop sequence. */
-function clean(name: string, data: Json): boolean {
+function clean(name: string, data: EventJson): boolean {
   const index = typeof data.index === 'number';
   switch (name) {
     case 'message_start':
@@ -71,7 +69,7 @@ function clean(name: string, data: Json): boolean {
       return index && keysIn(data, new Set(['type', 'index']));
     case 'message_delta': {
       const d = data.delta;
-      if (!keysIn(data, new Set(['type', 'delta', 'usage'])) || !isObject(d) || !keysIn(d, new Set(['stop_reason', 'stop_sequence'])))
+      if (!keysIn(data, new Set(['type', 'delta', 'usage'])) || !isEventObject(d) || !keysIn(d, new Set(['stop_reason', 'stop_sequence'])))
         return false;
       return (d.stop_reason == null || STOP_REASONS.has(d.stop_reason as string)) && cleanUsage(data.usage);
     }
@@ -127,7 +125,7 @@ export class AnthropicStreamForwarder extends StreamForwarder {
   }
 
   /** One event as the full path reads it (checked against the event schema, an error event thrown), its parts noted. */
-  private read(event: string, text: string): Json {
+  private read(event: string, text: string): EventJson {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -136,7 +134,7 @@ export class AnthropicStreamForwarder extends StreamForwarder {
     }
     const checked = checkUpstream(anthropicStreamEventSchema, raw, 'a stream event');
     this.note(this.mapper.push({ ...checked, type: event !== 'message' ? event : checked.type }));
-    return isObject(raw) ? raw : {};
+    return isEventObject(raw) ? raw : {};
   }
 
   /** The mapper's parts for one event: the text it generated counted, its input usage and finish kept to follow the events. */
@@ -146,8 +144,8 @@ export class AnthropicStreamForwarder extends StreamForwarder {
   }
 
   /** message_start with the message's id and model the client's adapter writes; any other event as it came. */
-  private owned(name: string, data: Json): Json {
-    if (name !== 'message_start' || !isObject(data.message)) return data;
+  private owned(name: string, data: EventJson): EventJson {
+    if (name !== 'message_start' || !isEventObject(data.message)) return data;
     return { ...data, message: { ...data.message, ...this.forward.fields } };
   }
 }

@@ -2,7 +2,8 @@ import {
   checkUpstream,
   malformedUpstream,
   StreamForwarder,
-  type CallContext,
+  type EventJson,
+  type Forwarding,
   type SseEvent,
   type TextStreamPart,
 } from '@gateway/provider-kit';
@@ -10,9 +11,6 @@ import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { GOOGLE_FORMAT } from './convert-to-google-request';
 import { cleanEvent, cleanUsage, OWNED_FIELDS } from './google-forwarded-event';
 import type { GoogleStreamMapper } from './map-google-stream';
-
-type Json = Record<string, unknown>;
-type Forwarding = NonNullable<CallContext['forward']>;
 
 /**
  * The usual event, a piece of text, as Gemini writes it (with or without a space after each colon): read without
@@ -122,7 +120,7 @@ export class GoogleStreamForwarder extends StreamForwarder {
   }
 
   /** One event's data as sent, read as the full path reads it (checked against the schema; an error event, a blocked prompt thrown). */
-  private read(text: string): Json {
+  private read(text: string): EventJson {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -130,11 +128,11 @@ export class GoogleStreamForwarder extends StreamForwarder {
       throw malformedUpstream('a stream event that is not valid JSON');
     }
     this.shown(this.mapper.push(checkUpstream(googleResponseSchema, raw, 'a stream chunk')));
-    return raw as Json;
+    return raw as EventJson;
   }
 
   /** A clean event as the client gets it: as it came up to the upstream's modelVersion and responseId when they end it, else rebuilt. */
-  private rewrite(data: Json, raw: string): string {
+  private rewrite(data: EventJson, raw: string): string {
     const keys = Object.keys(data);
     const ownedLast = this.fast && keys.at(-2) === OWNED_FIELDS[0] && keys.at(-1) === OWNED_FIELDS[1] && !raw.includes('\n');
     const end = ownedLast ? OWNED_TAIL.exec(raw) : null;
@@ -144,8 +142,8 @@ export class GoogleStreamForwarder extends StreamForwarder {
   }
 
   /** The event with the client adapter's fields in place of the upstream's, last as that adapter writes them. */
-  private object(data: Json): Json {
-    const out: Json = {};
+  private object(data: EventJson): EventJson {
+    const out: EventJson = {};
     for (const [k, v] of Object.entries(data)) if (!this.owned.has(k)) out[k] = v;
     return { ...out, ...this.forward.fields };
   }

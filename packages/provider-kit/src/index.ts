@@ -28,7 +28,7 @@ export {
 } from './upstream-errors';
 export { generationFailed, missingVideo, openDownload, upstreamTaskIds } from './upstream-tasks';
 export { jsonEvents, parseSse, type SseEvent } from './sse-parser';
-export { StreamForwarder } from './stream-forwarder';
+export { isEventObject, keysIn, StreamForwarder, type EventJson, type Forwarding } from './stream-forwarder';
 export { s, checkUpstream, type Infer, type UpstreamSchema } from './upstream-schema';
 export { imageUrl, parseToolArguments, unreadFields, usageOf } from './conversion-helpers';
 export { mapUpstreamModeration, moderationParam, upstreamModerationSchema } from './in-band-moderation';

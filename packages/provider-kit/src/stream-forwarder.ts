@@ -1,5 +1,14 @@
-import type { TextStreamPart } from '@gateway/core';
+import type { StreamForwarding, TextStreamPart } from '@gateway/core';
 import { SseSplitter, type SseEvent } from './sse-parser';
+
+/** A client's offer to take the upstream's own events (core stream-forwarding.ts), as a forwarder receives it. */
+export type Forwarding = StreamForwarding;
+/** An upstream event's JSON, as the forwarders vet it. */
+export type EventJson = Record<string, unknown>;
+/** A JSON object (not an array, not null). */
+export const isEventObject = (v: unknown): v is EventJson => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Whether every key of an event's object is one the dialect vouches for. */
+export const keysIn = (o: EventJson, allowed: ReadonlySet<string>): boolean => Object.keys(o).every((k) => allowed.has(k));
 
 /**
  * What every same-dialect stream forwarder does (core stream-forwarding.ts), whatever its dialect: split the

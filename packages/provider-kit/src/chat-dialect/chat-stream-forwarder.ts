@@ -1,14 +1,12 @@
 import type { StreamForwarding, TextStreamPart } from '@gateway/core';
 import type { SseEvent } from '../sse-parser';
-import { StreamForwarder } from '../stream-forwarder';
+import { isEventObject, keysIn, StreamForwarder, type EventJson } from '../stream-forwarder';
 import { malformedUpstream } from '../upstream-errors';
 import { checkUpstream } from '../upstream-schema';
 import { chatChunkSchema, type ChatChunk } from './chat-api';
 import { CHAT_FORMAT } from './chat-dialect';
 import { chatStreamError } from './chat-error';
 import type { ChatStreamMapper } from './map-chat-stream';
-
-type Json = Record<string, unknown>;
 
 /** Top-level fields a forwarded chunk may carry besides those the client's adapter writes: no upstream string among them but generated content. */
 const CHUNK_KEYS = new Set(['choices', 'usage']);
@@ -35,7 +33,6 @@ const TEXT_CHOICES = '"choices":[{"index":0,"delta":{"content":';
 const TEXT_ENDS = ['},"logprobs":null,"finish_reason":null}]', '},"finish_reason":null}]'];
 const HEAD_FIELDS = ['id', 'object', 'created', 'model', 'system_fingerprint'];
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Fields an event may carry besides its content, with no upstream secret in them: OpenAI's tier and padding. */
 const vouched = (k: string, v: unknown): boolean =>
   (k === 'service_tier' && SERVICE_TIERS.includes(v as string)) || (k === 'obfuscation' && typeof v === 'string');
@@ -49,23 +46,22 @@ function splitPadding(raw: string): { body: string; pad: string } {
   if (/["\\]/.test(pad.slice(PADDING.length, -1))) return { body: raw, pad: '' };
   return { body: `${raw.slice(0, at)}}`, pad };
 }
-const keysIn = (o: Json, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
 const numbersOnly = (v: unknown): boolean =>
   v === null ||
   typeof v === 'number' ||
-  (isObject(v) && Object.values(v).every((x) => x === null || typeof x === 'number' || numbersOnly(x)));
+  (isEventObject(v) && Object.values(v).every((x) => x === null || typeof x === 'number' || numbersOnly(x)));
 
 function cleanToolCall(c: unknown): boolean {
-  if (!isObject(c) || !keysIn(c, TOOL_CALL_KEYS) || (c.type !== undefined && c.type !== 'function')) return false;
-  return c.function === undefined || (isObject(c.function) && keysIn(c.function, new Set(['name', 'arguments'])));
+  if (!isEventObject(c) || !keysIn(c, TOOL_CALL_KEYS) || (c.type !== undefined && c.type !== 'function')) return false;
+  return c.function === undefined || (isEventObject(c.function) && keysIn(c.function, new Set(['name', 'arguments'])));
 }
 
 function cleanChoice(c: unknown): boolean {
-  if (!isObject(c) || !keysIn(c, CHOICE_KEYS)) return false;
+  if (!isEventObject(c) || !keysIn(c, CHOICE_KEYS)) return false;
   if (c.finish_reason != null && !FINISH_REASONS.has(c.finish_reason as string)) return false;
   const d = c.delta;
   if (d === undefined) return true;
-  if (!isObject(d) || !keysIn(d, DELTA_KEYS) || (d.role != null && d.role !== 'assistant')) return false;
+  if (!isEventObject(d) || !keysIn(d, DELTA_KEYS) || (d.role != null && d.role !== 'assistant')) return false;
   if (d.content != null && typeof d.content !== 'string') return false;
   return d.tool_calls === undefined || (Array.isArray(d.tool_calls) && d.tool_calls.every(cleanToolCall));
 }
@@ -147,7 +143,7 @@ export class ChatStreamForwarder extends StreamForwarder {
   }
 
   /** One event's data as sent, and as the full path reads it (checked against the chunk schema, an error event thrown). */
-  private read(text: string): { raw: Json; checked: ChatChunk } {
+  private read(text: string): { raw: EventJson; checked: ChatChunk } {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -156,11 +152,11 @@ export class ChatStreamForwarder extends StreamForwarder {
     }
     const checked = checkUpstream(chatChunkSchema, raw, 'a stream chunk');
     if (checked.error) throw chatStreamError(checked.error);
-    return { raw: raw as Json, checked };
+    return { raw: raw as EventJson, checked };
   }
 
   /** One event for the client: its text, an object to send as a native event, or undefined to leave it out. */
-  private rewrite(data: Json, raw: string): string | Json | undefined {
+  private rewrite(data: EventJson, raw: string): string | EventJson | undefined {
     const usage = data.usage;
     const choices = data.choices;
     const dropUsage = !this.includeUsage && usage !== undefined;
@@ -176,14 +172,14 @@ export class ChatStreamForwarder extends StreamForwarder {
     return `${this.head}${tail}`;
   }
 
-  private clean(data: Json): boolean {
+  private clean(data: EventJson): boolean {
     for (const k of Object.keys(data)) if (!CHUNK_KEYS.has(k) && !this.owned.has(k) && !vouched(k, data[k])) return false;
     if (data.usage !== undefined && !numbersOnly(data.usage)) return false;
     return Array.isArray(data.choices) && data.choices.every(cleanChoice);
   }
 
   /** Only fields the client's adapter writes come before `choices`, each a plain value, and none after it. */
-  private headerFirst(data: Json): boolean {
+  private headerFirst(data: EventJson): boolean {
     let before = true;
     for (const k of Object.keys(data)) {
       if (k === 'choices') before = false;
@@ -193,8 +189,8 @@ export class ChatStreamForwarder extends StreamForwarder {
     return true;
   }
 
-  private object(data: Json, dropUsage: boolean): Json {
-    const out: Json = { ...this.forward.fields };
+  private object(data: EventJson, dropUsage: boolean): EventJson {
+    const out: EventJson = { ...this.forward.fields };
     for (const [k, v] of Object.entries(data)) if (!this.owned.has(k) && !(dropUsage && k === 'usage')) out[k] = v;
     return out;
   }
