@@ -5,6 +5,7 @@ import {
   type GatewayError,
   type ImageGeneration,
   type ModelCatalogue,
+  type StreamForwarding,
   type TextGeneration,
   type Warning,
 } from '@gateway/core';
@@ -86,7 +87,7 @@ async function generate(
     return;
   }
   const encoder = new GenerateContentChunkEncoder(who, includeThoughts);
-  const parts = () => deps.text.stream(principal, request, { ...meta, model });
+  const parts = (forward?: StreamForwarding) => deps.text.stream(principal, request, { ...meta, model, forward });
   if (req.query.alt !== 'sse') {
     // Without alt=sse Google answers with one JSON array of the chunks; it is sent whole once generation ends.
     const chunks: object[] = [];
@@ -95,8 +96,7 @@ async function generate(
     return;
   }
   // only an SSE stream is offered the upstream's own events: the JSON array above is made of canonical chunks
-  const forwardable = () => deps.text.stream(principal, request, { ...meta, model, forward: encoder.forwarding() });
-  await pumpStream(res, { ...googleEvents, parts: forwardable, encode: (part) => encoder.messages(part) });
+  await pumpStream(res, { ...googleEvents, parts: () => parts(encoder.forwarding()), encode: (part) => encoder.messages(part) });
 }
 
 const route = routeOf<GenerateContentRouterDeps>();
