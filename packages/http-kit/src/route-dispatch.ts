@@ -27,9 +27,9 @@ const DECIDED_MAX = 1000;
  * path are a declared route's runs, from one map lookup, the middleware before that route's router and then the
  * route's own handlers (key check, parsers, handler, errors in its shape): what express would run, without matching
  * every layer and every route before it. A path with parameters (Gemini's `models/{model}:generateContent`) is
- * decided once, by the routes in express's order, and the decision kept. Mount it first; anything else (a trailing
- * slash, another letter case, HEAD, a parameter that does not decode) goes on to `handlers`, mounted after it as
- * before. A route stays with express when an earlier route matches the path too (express would run that one) or when
+ * decided once, by the routes in express's order, and the decision kept. serveFastFirst runs it ahead of the app's
+ * router; anything else (a trailing slash, another letter case, HEAD, a parameter that does not decode) goes on to
+ * express's walk of the same `handlers`. A route stays with express when an earlier route matches the path too (express would run that one) or when
  * it may pass requests on (`first` handlers). An error before the route's own handlers goes on to the app's error
  * handler, as in express (a route never matches with an error pending).
  */
