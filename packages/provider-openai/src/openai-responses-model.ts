@@ -1,4 +1,5 @@
 import {
+  forwardingFor,
   nativeRequestFor,
   type CallContext,
   type TextModelPort,
@@ -11,6 +12,7 @@ import { convertToResponsesRequest } from './convert-to-responses-request';
 import { mapOutputItem, mapResponsesFinish, mapResponsesUsage } from './map-responses-output';
 import { readResponsesStream, ResponsesStreamMapper } from './map-responses-stream';
 import { responseObjectSchema, RESPONSES_FORMAT } from './openai-responses-api';
+import { ResponsesStreamForwarder } from './responses-stream-forwarder';
 
 /**
  * OpenAI's Responses API (`POST {baseUrl}/responses`). A request that carries a Responses body of its own
@@ -50,9 +52,13 @@ export class OpenAiResponsesModel implements TextModelPort {
   async *stream(req: TextRequest, ctx: CallContext): AsyncGenerator<TextStreamPart> {
     const { body, warnings } = convertToResponsesRequest(req, true);
     const res = await this.transport.request({ method: 'POST', path: '/responses', json: body, signal: ctx.signal });
+    const mapper = new ResponsesStreamMapper({ warnings, upstreamRequestId: res.requestId });
+    // a Responses client's offer (core stream-forwarding.ts), taken when its request goes as it wrote it; without
+    // one, a request written in this format still gets each event back as a native event
+    const forward = forwardingFor(req, ctx, RESPONSES_FORMAT);
     try {
-      const mapper = new ResponsesStreamMapper({ warnings, upstreamRequestId: res.requestId });
-      yield* readResponsesStream(res.events(), mapper, nativeRequestFor(req, RESPONSES_FORMAT) !== undefined);
+      if (forward) yield* new ResponsesStreamForwarder(mapper).relay(res.body());
+      else yield* readResponsesStream(res.events(), mapper, nativeRequestFor(req, RESPONSES_FORMAT) !== undefined);
     } finally {
       res.close();
     }

@@ -4,7 +4,7 @@
  * and the client's model name, so GET, input_items, delete and previous_response_id keep working on the
  * gateway's store). Output items keep the upstream's ids: reasoning items travel back to the upstream by them.
  */
-import type { GatewayError, NativeRequest, StoredConversation, TextResult, TextStreamPart } from '@gateway/core';
+import type { GatewayError, NativeRequest, StoredConversation, StreamForwarding, TextResult, TextStreamPart } from '@gateway/core';
 import type { SseMessage } from '@gateway/http-kit';
 import type { ResponseHeader } from './responses.response.codec';
 
@@ -38,9 +38,14 @@ export function nativeDocument(result: TextResult, header: ResponseHeader): Json
   return result.native?.dialect === FORMAT ? owned(result.native.body, header) : undefined;
 }
 
+/** A field of forwarded events' text; never inside a JSON string, where a quote is escaped. */
+const SEQUENCE = '"sequence_number":';
+
 /**
- * A stream whose upstream speaks this format: its events are relayed as they came (response objects owned as
- * above), and the canonical parts beside them are left to the stored conversation.
+ * A stream whose upstream speaks this format: its events are relayed as they came. Events about output items come
+ * forwarded (`forwarded-events`: SSE text as the upstream wrote it, no owned field in them) when the call took the
+ * offer, else one native event each; events carrying a response object always come as native events and get the
+ * response owned as above. The canonical parts beside them are left to the stored conversation.
  */
 export class NativeEventRelay {
   /** true once the first part was an upstream event of this format */
@@ -50,15 +55,37 @@ export class NativeEventRelay {
 
   constructor(private readonly header: ResponseHeader) {}
 
+  /**
+   * The offer to take the upstream's own events (core stream-forwarding.ts): the response object's fields this
+   * adapter writes. The forwarder sends every event that carries a response object as a native event, which relay()
+   * owns here, so it writes none of them itself.
+   */
+  forwarding(): StreamForwarding {
+    const previous = this.header.body.previous_response_id;
+    const fields = {
+      id: this.header.id,
+      model: this.header.model,
+      ...(typeof previous === 'string' ? { previous_response_id: previous } : {}),
+    };
+    return { dialect: FORMAT, fields };
+  }
+
   /** The parts, noting whether the upstream relays its own events (known before start() runs: the pump pulls first). */
   async *watch(parts: AsyncIterable<TextStreamPart>): AsyncGenerator<TextStreamPart> {
     for await (const p of parts) {
-      if (p.type === 'native-event' && p.dialect === FORMAT) this.active = true;
+      if ((p.type === 'native-event' || p.type === 'forwarded-events') && p.dialect === FORMAT) this.active = true;
       yield p;
     }
   }
 
   relay(part: TextStreamPart): SseMessage[] {
+    if (part.type === 'forwarded-events' && part.dialect === FORMAT) {
+      // the last event's number, so a failure is numbered after it
+      const at = part.text.lastIndexOf(SEQUENCE);
+      const last = at < 0 ? NaN : parseInt(part.text.slice(at + SEQUENCE.length, at + SEQUENCE.length + 16), 10);
+      if (last >= 0) this.seq = Math.max(this.seq, last + 1);
+      return part.text ? [{ raw: part.text }] : [];
+    }
     if (part.type !== 'native-event' || part.dialect !== FORMAT) return [];
     const data: Json = part.data.response ? { ...part.data, response: owned(part.data.response, this.header) } : part.data;
     if (typeof data.sequence_number === 'number') this.seq = data.sequence_number + 1;

@@ -150,9 +150,10 @@ export const responsesRoutes = [
       }
       const encoder = new ResponseEventEncoder(header, wantsSummary(body));
       const restorer = new StreamToolRestorer(naming);
-      // an upstream of this format streams its own events; canonical parts are then only recorded
+      // an upstream of this format streams its own events (forwarded when nothing in between reads the parts);
+      // canonical parts are then only recorded
       const relay = new NativeEventRelay(header);
-      const streamed = conversations.stream(principal, turn, meta);
+      const streamed = conversations.stream(principal, turn, { ...meta, forward: relay.forwarding() });
       await pumpStream(res, {
         parts: () => relay.watch(streamed.parts),
         start: () => (relay.active ? [] : events(restorer.restore(encoder.start()))),
