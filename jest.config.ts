@@ -14,7 +14,8 @@ const shared = {
   testEnvironment: 'node',
   // the dashboard's build output is not code under test
   modulePathIgnorePatterns: ['<rootDir>/packages/dashboard/dist'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] } as Record<string, [string, Record<string, unknown>]>,
+  // esbuild strips the types file by file (jest.setup/esbuild-transform.cjs, ADR 0007); the type check is `npm run typecheck`
+  transform: { '^.+\\.ts$': ['<rootDir>/jest.setup/esbuild-transform.cjs', {}] } as Record<string, [string, Record<string, unknown>]>,
   moduleNameMapper: {
     // a package's test-support entry (`@gateway/provider-kling/testing`): its fakes, for tests only
     '^@gateway/([^/]+)/testing$': '<rootDir>/packages/$1/src/testing',
@@ -59,14 +60,11 @@ const config: Config = {
       setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],
     },
     {
-      // Part of the process lane, a project of its own because its TypeScript options differ: it loads ESM-only client
-      // libraries (ai 7, @ai-sdk/*) with import(), which node16 output keeps. ts-jest keeps one set of compiler options
-      // per project, whichever file it compiles first, so two transforms in one project would race.
+      // Part of the process lane, a project of its own because its transform differs: it loads ESM-only client
+      // libraries (ai 7, @ai-sdk/*) with import(), which the transform keeps here instead of turning it into require().
       ...shared,
       displayName: 'compat',
-      transform: {
-        '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/packages/server/test/compat/tsconfig.json' }],
-      },
+      transform: { '^.+\\.ts$': ['<rootDir>/jest.setup/esbuild-transform.cjs', { dynamicImport: true }] },
       testMatch: ['<rootDir>/packages/server/test/compat/**/*.test.ts'],
       globalSetup: '<rootDir>/jest.setup/memory-image.ts',
       setupFilesAfterEnv: ['<rootDir>/jest.setup/process.ts'],

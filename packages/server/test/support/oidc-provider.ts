@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// oidc-provider is ESM-only: a real dynamic import (ts-jest would turn import() into require())
+// oidc-provider is ESM-only: a real dynamic import (the test transform turns import() into require() outside compat/)
 import { importEsm } from '@gateway/provider-kit';
 
 export const OIDC_CLIENT_ID = 'gateway-dashboard';
