@@ -8,7 +8,9 @@
  *   timers, immediates, other async resources and event listeners created per request.
  * Counts do not depend on the machine's load, so one run is enough; strace slows both sides alike, and the counts
  * runs are separate from the hooks runs so neither disturbs the other.
- * Flags: `-- --stream` (streamed completions, 200 chunks each). Env: BENCH_REQUESTS (default 2000), BENCH_CONNECTIONS
+ * Flags: `-- --stream` (streamed completions, 200 chunks each); `-- --sites`: where the gateway's promises and timers are made
+ * instead (the first two frames of each, per request, through the bundle's source map), written to
+ * bench/results/promise-sites.md. Env: BENCH_REQUESTS (default 2000), BENCH_CONNECTIONS
  * (16). Prints a markdown table and writes it to bench/results/counts.md.
  */
 import { spawn } from 'node:child_process';
@@ -24,12 +26,39 @@ type Counts = Record<string, number>;
 
 /** The preloaded hooks' totals, read by signalling the process and waiting for the file's next sequence number. */
 async function hookTotals(proc: Proc, file: string): Promise<Counts> {
+  const { sites: _sites, ...totals } = await hookDump(proc, file);
+  return totals as Counts;
+}
+
+async function hookDump(proc: Proc, file: string): Promise<Record<string, unknown>> {
   const seqOf = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Counts).seq! : 0);
   const before = seqOf();
   proc.child.kill('SIGUSR2');
   for (let i = 0; i < 500 && seqOf() === before; i++) await new Promise((r) => setTimeout(r, 20));
-  const { seq: _seq, ...totals } = JSON.parse(readFileSync(file, 'utf8')) as Counts;
+  const { seq: _seq, ...totals } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   return totals;
+}
+
+/** Promises made per request, by site, over `requests` requests after a warm-up (COUNT_HOOKS_SITES in the gateway). */
+async function promiseSites(proc: Proc, target: Target, file: string, requests: number, connections: number): Promise<string> {
+  await load(target, connections, 0, { amount: 300 });
+  const sitesOf = async () => ((await hookDump(proc, file)).sites ?? {}) as Counts;
+  const before = await sitesOf();
+  const r = await load(target, connections, 0, { amount: requests });
+  const after = await sitesOf();
+  const rows = Object.entries(after)
+    .map(([k, n]) => [k, (n - (before[k] ?? 0)) / r.requests] as const)
+    .filter(([, n]) => n >= 0.05)
+    .sort((a, b) => b[1] - a[1]);
+  const sum = (timers: boolean) => rows.reduce((t, [k, n]) => (k.startsWith('timer:') === timers ? t + n : t), 0);
+  return [
+    `${sum(false).toFixed(1)} promises and ${sum(true).toFixed(1)} timers a request over ${r.requests} requests, by where they are made (first two frames; timers marked):`,
+    '',
+    '| per request | site |',
+    '|---|---|',
+    ...rows.slice(0, 60).map(([k, n]) => `| ${n.toFixed(2)} | \`${k.replace(/\|/g, '\\|')}\` |`),
+    '',
+  ].join('\n');
 }
 
 /** Syscalls of `pid` (every thread) while `work` runs: the total and the calls by name. */
@@ -78,6 +107,7 @@ const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en') : n.to
 
 async function main(): Promise<void> {
   const stream = process.argv.includes('--stream');
+  const bySite = process.argv.includes('--sites');
   const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-counts-'));
@@ -86,15 +116,12 @@ async function main(): Promise<void> {
   const mock = await startMock(mockPort);
   const procs: Proc[] = [mock];
   try {
-    const bareHooks = path.join(dir, 'bare.json');
-    const bare = await startBareProxyProcess(mockPort, dir, HOOKS, { COUNT_HOOKS_OUT: bareHooks });
-    procs.push(bare.proc);
     const gwPort = await freePort();
     const gwHooks = path.join(dir, 'gateway.json.counts');
     const gw = await startProcess(
       'gateway',
       process.execPath,
-      [...GATEWAY_ARGS.slice(0, -1), ...HOOKS, GATEWAY_ARGS.at(-1)!],
+      [...GATEWAY_ARGS.slice(0, -1), ...HOOKS, ...(bySite ? ['--enable-source-maps'] : []), GATEWAY_ARGS.at(-1)!],
       {
         PORT: String(gwPort),
         HOST: '127.0.0.1',
@@ -102,10 +129,22 @@ async function main(): Promise<void> {
         GATEWAY_CONFIG: writeMockGatewayConfig(dir, mockPort),
         LOG_LEVEL: 'info',
         COUNT_HOOKS_OUT: gwHooks,
+        ...(bySite ? { COUNT_HOOKS_SITES: '1' } : {}),
       },
       /Gateway listening/,
     );
     procs.push(gw);
+    const target = gatewayTarget(`http://127.0.0.1:${gwPort}`, stream ? 'stream' : 'chat');
+    if (bySite) {
+      const table = await promiseSites(gw, target, gwHooks, Math.min(requests, 1000), connections);
+      const title = `# Promises by site (\`npm run bench:counts -- --sites${stream ? ' --stream' : ''}\`)\n\n${new Date().toISOString().slice(0, 16)}Z, ${stream ? 'streamed' : 'non-streamed'} chat completions, embedded store. `;
+      console.log(title + table);
+      writeFileSync(path.join(ROOT, `bench/results/promise-sites${stream ? '-stream' : ''}.md`), title + table);
+      return;
+    }
+    const bareHooks = path.join(dir, 'bare.json');
+    const bare = await startBareProxyProcess(mockPort, dir, HOOKS, { COUNT_HOOKS_OUT: bareHooks });
+    procs.push(bare.proc);
     const body = JSON.stringify({ model: 'mock', stream, messages: [{ role: 'user', content: 'Say hello.' }] });
     const b = await measure(
       'bare',
@@ -116,7 +155,6 @@ async function main(): Promise<void> {
       connections,
       dir,
     );
-    const target = gatewayTarget(`http://127.0.0.1:${gwPort}`, stream ? 'stream' : 'chat');
     const g = await measure('gateway', gw, target, gwHooks, requests, connections, dir);
     const rows = Object.entries(g.perRequest).map(([k, ours]) => {
       const theirs = (b.perRequest as Counts)[k] ?? 0;

@@ -35,17 +35,22 @@ export class OpenRequests {
   }
 
   /**
-   * The request's facts once it has closed. An answer that completed recorded its row before its last byte; an
-   * abandoned one records it as its upstream call unwinds, a moment later, so that one is waited for (bounded).
+   * The request's facts once it has closed. An answer that completed recorded its row before its last byte: its facts
+   * come at once, with no promise. An abandoned one records its row as its upstream call unwinds, a moment later, so
+   * that one is waited for (bounded).
    */
-  async end(id: string, abandoned: boolean, waitMs = 1000): Promise<UsageFacts | null> {
+  end(id: string, abandoned: boolean, waitMs = 1000): UsageFacts | null | Promise<UsageFacts | null> {
     const entry = this.open.get(id);
     if (entry && !entry.facts && abandoned) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
+      return new Promise<UsageFacts | null>((resolve) => {
+        const done = () => {
+          this.open.delete(id);
+          resolve(entry.facts ?? null);
+        };
+        const timer = setTimeout(done, waitMs);
         entry.waiting = () => {
           clearTimeout(timer);
-          resolve();
+          done();
         };
       });
     }
@@ -87,8 +92,7 @@ export function observeRequests(
     res.once('close', () => {
       // a router records its usage row as it answers; the row may land in the same tick as the close
       const status = finalStatus(res);
-      const observe = async () => {
-        const facts = await open.end(id, status === CLIENT_CLOSED);
+      const observe = (facts: UsageFacts | null) => {
         const path = req.originalUrl.split('?')[0] ?? '';
         const format = facts?.format ?? formatOf(req.method, path);
         const reason = res.locals.errorReason;
@@ -118,9 +122,16 @@ export function observeRequests(
         } else logger.info('request', fields);
       };
       // a failure to observe (a metric, the log) is logged, never an unhandled rejection that ends the process
-      afterThisTurn(
-        () => void observe().catch((e: unknown) => logger.error('request observation failed', { requestId: id, error: String(e) })),
-      );
+      const failed = (e: unknown) => logger.error('request observation failed', { requestId: id, error: String(e) });
+      afterThisTurn(() => {
+        try {
+          const facts = open.end(id, status === CLIENT_CLOSED);
+          if (facts instanceof Promise) facts.then(observe).catch(failed);
+          else observe(facts);
+        } catch (e) {
+          failed(e);
+        }
+      });
     });
     next();
   };

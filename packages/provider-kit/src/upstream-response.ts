@@ -84,7 +84,7 @@ export class UpstreamResponse {
 
   /** The JSON handler: the body checked against the upstream's minimal schema (`<p>-api.ts`); `what` names it in errors. */
   async json<T>(schema: UpstreamSchema<T>, what: string): Promise<T> {
-    const text = await this.text();
+    const text = (await this.bytes()).toString('utf8');
     let value: unknown;
     try {
       value = JSON.parse(text);

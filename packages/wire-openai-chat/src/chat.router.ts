@@ -40,7 +40,8 @@ export const chatRoutes = [
 
       if (!body.stream) {
         const n = request.n ?? 1;
-        const results = await Promise.all(Array.from({ length: n }, () => deps.text.generate(principal, { ...request, n: 1 }, meta)));
+        const one = () => deps.text.generate(principal, { ...request, n: 1 }, meta);
+        const results = n === 1 ? [await one()] : await Promise.all(Array.from({ length: n }, one));
         sendWarnings(res, results[0]!.warnings); // n >= 1 (the schema's minimum)
         res.json(encodeChatCompletion(id, model.id, created, results));
         return;
