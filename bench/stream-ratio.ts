@@ -5,8 +5,10 @@
  * times (default 3, the sides alternating), plus the gateway's CPU per chunk. `-- --anthropic` asks the gateway
  * through /v1/messages instead (a translated stream). `-- --gemini` asks streamGenerateContent of a Gemini mock
  * (started from this file, `--gemini-mock <port>`) twice: forwarded (the upstream's own events) and through the full
- * path (a model with a response cache, asked not to use it, which takes the forwarding offer back). Prints one JSON
- * line: the medians and the gateway's share.
+ * path (a model with a response cache, asked not to use it, which takes the forwarding offer back). `-- --responses`
+ * does the same for a /v1/responses stream of an OpenAI Responses mock (`--responses-mock <port>`) in OpenAI's event
+ * shape, whose full path relays each upstream event as a native event (what every such stream did before it was
+ * forwarded). Prints one JSON line: the medians and the gateway's share.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -16,7 +18,7 @@ import { load, median, type Target } from './lib/measure';
 import { BENCH_KEY, buildGateway, GATEWAY_ARGS, startProcess, treeCpuSeconds, writeMockGatewayConfig, type Proc } from './lib/processes';
 import { freePort, gatewayTarget, startBareProxyProcess, startMock } from './lib/targets';
 
-const CHUNKS = 200; // what bench/mock-upstream.ts (and the Gemini mock below) streams per completion
+const CHUNKS = 200; // what bench/mock-upstream.ts (and the two mocks below) streams per completion, in text events
 
 /**
  * Gemini's own event shape, as generativelanguage.googleapis.com writes it: a space after each colon, usage on every
@@ -35,25 +37,104 @@ function geminiEvent(text: string, last: boolean): string {
 }
 const GEMINI_STREAM = geminiEvent('tok ', false).repeat(CHUNKS - 1) + geminiEvent('tok ', true);
 
-/** The Gemini mock, as cheap as bench/mock-upstream.ts: the same canned stream for every request. */
-function serveGeminiMock(port: number): void {
+/**
+ * OpenAI's Responses stream as api.openai.com writes it: named events, `sequence_number` second, padding on every
+ * delta, the response object (with the request's settings echoed) on created, in_progress and completed; 200 text
+ * deltas between the 5 events that open and close the message and the 3 that carry the response.
+ */
+function responsesStream(): string {
+  let seq = 0;
+  const ev = (type: string, fields: object) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`;
+  const text = 'tok '.repeat(CHUNKS);
+  const part = (t: string) => ({ type: 'output_text', annotations: [], logprobs: [], text: t });
+  const item = (status: string, t?: string) => ({
+    id: 'msg_68b1c2d3e4f5a6b7',
+    type: 'message',
+    status,
+    content: t === undefined ? [] : [part(t)],
+    role: 'assistant',
+  });
+  const usage = {
+    input_tokens: 5,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: CHUNKS,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: CHUNKS + 5,
+  };
+  const response = (status: string, output: object[]) => ({
+    id: 'resp_68b1c2d3e4f5a6b7',
+    object: 'response',
+    created_at: 1_756_000_000,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    max_output_tokens: null,
+    model: 'gpt-5-mini-2025-08-07',
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: 'minimal', summary: null },
+    service_tier: 'default',
+    store: true,
+    temperature: 1,
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: 1,
+    truncation: 'disabled',
+    usage: status === 'completed' ? usage : null,
+    user: null,
+    metadata: {},
+  });
+  const at = { item_id: 'msg_68b1c2d3e4f5a6b7', output_index: 0, content_index: 0 };
+  return (
+    ev('response.created', { response: response('in_progress', []) }) +
+    ev('response.in_progress', { response: response('in_progress', []) }) +
+    ev('response.output_item.added', { output_index: 0, item: item('in_progress') }) +
+    ev('response.content_part.added', { ...at, part: part('') }) +
+    Array.from({ length: CHUNKS }, (_, i) =>
+      ev('response.output_text.delta', { ...at, delta: 'tok ', logprobs: [], obfuscation: `pAd${i}x` }),
+    ).join('') +
+    ev('response.output_text.done', { ...at, text, logprobs: [] }) +
+    ev('response.content_part.done', { ...at, part: part(text) }) +
+    ev('response.output_item.done', { output_index: 0, item: item('completed', text) }) +
+    ev('response.completed', { response: response('completed', [item('completed', text)]) })
+  );
+}
+
+/** A mock as cheap as bench/mock-upstream.ts: the same canned stream for every request. */
+function serveMock(kind: 'gemini' | 'responses', port: number): void {
+  const stream = kind === 'gemini' ? GEMINI_STREAM : responsesStream();
   http
     .createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(GEMINI_STREAM);
+        res.end(stream);
       });
     })
-    .listen(port, '127.0.0.1', () => console.log(`gemini mock on ${port}`));
+    .listen(port, '127.0.0.1', () => console.log(`${kind} mock on ${port}`));
 }
 
-function writeGeminiGatewayConfig(dir: string, mockPort: number): string {
+/** The gateway's config for a mock of another dialect: `bench` forwarded, `bench-full` through the full path. */
+function writeDialectGatewayConfig(kind: 'gemini' | 'responses', dir: string, mockPort: number): string {
   const file = path.join(dir, 'gateway.json');
-  const provider = { id: 'g', type: 'google', baseUrl: `http://127.0.0.1:${mockPort}`, apiKey: 'upstream-bench-key' };
+  const provider =
+    kind === 'gemini'
+      ? { id: 'up', type: 'google', baseUrl: `http://127.0.0.1:${mockPort}`, apiKey: 'upstream-bench-key' }
+      : {
+          id: 'up',
+          type: 'openai',
+          options: { api: 'responses' },
+          baseUrl: `http://127.0.0.1:${mockPort}/v1`,
+          apiKey: 'upstream-bench-key',
+        };
+  const upstreamModel = kind === 'gemini' ? 'gemini-2.5-flash' : 'gpt-5-mini';
   const models = [
-    { id: 'bench', kind: 'text', provider: 'g', upstreamModel: 'gemini-2.5-flash' },
-    { id: 'bench-full', kind: 'text', provider: 'g', upstreamModel: 'gemini-2.5-flash', cache: { ttlSeconds: 600 } },
+    { id: 'bench', kind: 'text', provider: 'up', upstreamModel },
+    { id: 'bench-full', kind: 'text', provider: 'up', upstreamModel, cache: { ttlSeconds: 600 } },
   ];
   const keys = [{ key: BENCH_KEY, account: 'bench', group: 'default' }];
   writeFileSync(file, JSON.stringify({ providers: [provider], models, groups: [{ name: 'default', models: ['*'] }], keys }));
@@ -67,13 +148,19 @@ const geminiTarget = (name: string, base: string, model: string, headers: Record
   headers,
   body: GEMINI_BODY,
 });
+const responsesTarget = (name: string, base: string, model: string, headers: Record<string, string>): Target => ({
+  name,
+  url: `${base}/v1/responses`,
+  headers,
+  body: JSON.stringify({ model, input: 'Say hello.', stream: true }),
+});
 
 /** The mock, the bare proxy in front of it, the gateway, and what to load each with. */
 async function start(ask: string, dir: string, procs: Proc[]): Promise<{ gw: Proc; targets: Target[] }> {
-  const gemini = ask === 'gemini';
+  const dialect = ask === 'gemini' || ask === 'responses' ? ask : undefined;
   const mockPort = await freePort();
-  const mockArgs = ['--import', 'tsx', 'bench/stream-ratio.ts', '--gemini-mock', String(mockPort)];
-  procs.push(gemini ? await startProcess('gemini-mock', process.execPath, mockArgs, {}, /gemini mock on/) : await startMock(mockPort));
+  const mockArgs = ['--import', 'tsx', 'bench/stream-ratio.ts', `--${dialect}-mock`, String(mockPort)];
+  procs.push(dialect ? await startProcess(`${dialect}-mock`, process.execPath, mockArgs, {}, /mock on/) : await startMock(mockPort));
   const bare = await startBareProxyProcess(mockPort, dir);
   procs.push(bare.proc);
   const gwPort = await freePort();
@@ -81,15 +168,27 @@ async function start(ask: string, dir: string, procs: Proc[]): Promise<{ gw: Pro
     PORT: String(gwPort),
     HOST: '127.0.0.1',
     DATA_DIR: path.join(dir, 'data'),
-    GATEWAY_CONFIG: gemini ? writeGeminiGatewayConfig(dir, mockPort) : writeMockGatewayConfig(dir, mockPort),
+    GATEWAY_CONFIG: dialect ? writeDialectGatewayConfig(dialect, dir, mockPort) : writeMockGatewayConfig(dir, mockPort),
   };
   const gw = await startProcess('gateway', process.execPath, GATEWAY_ARGS, env, /Gateway listening/);
   procs.push(gw);
   const gwUrl = `http://127.0.0.1:${gwPort}`;
-  if (!gemini) {
+  if (!dialect) {
     const body = JSON.stringify({ model: 'mock', stream: true, messages: [{ role: 'user', content: 'Say hello.' }] });
     const chat = { name: 'bare', url: `${bare.url}/v1/chat/completions`, headers: {}, body };
     return { gw, targets: [chat, gatewayTarget(gwUrl, ask as 'stream' | 'anthropic')] };
+  }
+  const full = { 'cache-control': 'no-cache, no-store' };
+  if (dialect === 'responses') {
+    const auth = { authorization: `Bearer ${BENCH_KEY}` };
+    return {
+      gw,
+      targets: [
+        responsesTarget('bare', bare.url, 'gpt-5-mini', {}),
+        responsesTarget('gateway', gwUrl, 'bench', auth),
+        responsesTarget('full', gwUrl, 'bench-full', { ...auth, ...full }),
+      ],
+    };
   }
   const key = { 'x-goog-api-key': BENCH_KEY };
   return {
@@ -97,7 +196,7 @@ async function start(ask: string, dir: string, procs: Proc[]): Promise<{ gw: Pro
     targets: [
       geminiTarget('bare', bare.url, 'gemini-2.5-flash', {}),
       geminiTarget('gateway', gwUrl, 'bench', key),
-      geminiTarget('full', gwUrl, 'bench-full', { ...key, 'cache-control': 'no-cache, no-store' }),
+      geminiTarget('full', gwUrl, 'bench-full', { ...key, ...full }),
     ],
   };
 }
@@ -130,14 +229,16 @@ async function measure(gw: Proc, targets: Target[], opts: { trials: number; conn
 }
 
 async function main(): Promise<void> {
-  const mockAt = process.argv.indexOf('--gemini-mock');
-  if (mockAt >= 0) return serveGeminiMock(Number(process.argv[mockAt + 1]));
+  for (const kind of ['gemini', 'responses'] as const) {
+    const mockAt = process.argv.indexOf(`--${kind}-mock`);
+    if (mockAt >= 0) return serveMock(kind, Number(process.argv[mockAt + 1]));
+  }
   const opts = {
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
     trials: Number(process.env.BENCH_TRIALS ?? 3),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
   };
-  const ask = process.argv.includes('--gemini') ? 'gemini' : process.argv.includes('--anthropic') ? 'anthropic' : 'stream';
+  const ask = (['gemini', 'responses', 'anthropic'] as const).find((a) => process.argv.includes(`--${a}`)) ?? 'stream';
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gw-stream-ratio-'));
   buildGateway();
   const procs: Proc[] = [];
