@@ -1,6 +1,5 @@
 import {
   checkUpstream,
-  malformedUpstream,
   isEventObject,
   keysIn,
   StreamForwarder,
@@ -126,12 +125,7 @@ export class AnthropicStreamForwarder extends StreamForwarder {
 
   /** One event as the full path reads it (checked against the event schema, an error event thrown), its parts noted. */
   private read(event: string, text: string): EventJson {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
+    const raw = this.parse(text);
     const checked = checkUpstream(anthropicStreamEventSchema, raw, 'a stream event');
     this.note(this.mapper.push({ ...checked, type: event !== 'message' ? event : checked.type }));
     return isEventObject(raw) ? raw : {};

@@ -1,12 +1,4 @@
-import {
-  checkUpstream,
-  malformedUpstream,
-  StreamForwarder,
-  type EventJson,
-  type Forwarding,
-  type SseEvent,
-  type TextStreamPart,
-} from '@gateway/provider-kit';
+import { checkUpstream, StreamForwarder, type EventJson, type Forwarding, type SseEvent, type TextStreamPart } from '@gateway/provider-kit';
 import { googleResponseSchema, type GoogleResponse } from './google-api';
 import { GOOGLE_FORMAT } from './convert-to-google-request';
 import { cleanEvent, cleanUsage, OWNED_FIELDS } from './google-forwarded-event';
@@ -121,12 +113,7 @@ export class GoogleStreamForwarder extends StreamForwarder {
 
   /** One event's data as sent, read as the full path reads it (checked against the schema; an error event, a blocked prompt thrown). */
   private read(text: string): EventJson {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
+    const raw = this.parse(text);
     this.shown(this.mapper.push(checkUpstream(googleResponseSchema, raw, 'a stream chunk')));
     return raw as EventJson;
   }

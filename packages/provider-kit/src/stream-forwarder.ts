@@ -1,5 +1,6 @@
 import type { StreamForwarding, TextStreamPart } from '@gateway/core';
 import { SseSplitter, type SseEvent } from './sse-parser';
+import { malformedUpstream } from './upstream-errors';
 
 /** A client's offer to take the upstream's own events (core stream-forwarding.ts), as a forwarder receives it. */
 export type Forwarding = StreamForwarding;
@@ -82,6 +83,15 @@ export abstract class StreamForwarder {
     if (this.failure) throw this.failure;
     const finish = this.finish();
     return [...this.pending, ...finish];
+  }
+
+  /** An event's data as JSON; data that is not JSON fails the stream as the full path's parser would. */
+  protected parse(text: string): unknown {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw malformedUpstream('a stream event that is not valid JSON');
+    }
   }
 
   /** SSE text for the client (whole messages), and the text and reasoning it carries. */

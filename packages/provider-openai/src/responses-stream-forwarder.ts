@@ -1,12 +1,4 @@
-import {
-  checkUpstream,
-  isEventObject,
-  malformedUpstream,
-  StreamForwarder,
-  type EventJson,
-  type SseEvent,
-  type TextStreamPart,
-} from '@gateway/provider-kit';
+import { checkUpstream, isEventObject, StreamForwarder, type EventJson, type SseEvent, type TextStreamPart } from '@gateway/provider-kit';
 import type { ResponsesStreamMapper } from './map-responses-stream';
 import { responseEventSchema, RESPONSES_FORMAT, type ResponseEvent } from './openai-responses-api';
 import { cleanEvent } from './responses-forwarded-event';
@@ -100,12 +92,7 @@ export class ResponsesStreamForwarder extends StreamForwarder {
 
   /** One event as the full path reads it (checked against the event schema; an error or a failed response thrown), its parts noted. */
   private read(text: string): EventJson {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
+    const raw = this.parse(text);
     this.note(this.mapper.push(checkUpstream(responseEventSchema, raw, 'a stream event')));
     return isEventObject(raw) ? raw : {};
   }

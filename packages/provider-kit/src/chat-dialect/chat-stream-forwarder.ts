@@ -1,7 +1,6 @@
 import type { StreamForwarding, TextStreamPart } from '@gateway/core';
 import type { SseEvent } from '../sse-parser';
 import { isEventObject, keysIn, StreamForwarder, type EventJson } from '../stream-forwarder';
-import { malformedUpstream } from '../upstream-errors';
 import { checkUpstream } from '../upstream-schema';
 import { chatChunkSchema, type ChatChunk } from './chat-api';
 import { CHAT_FORMAT } from './chat-dialect';
@@ -144,12 +143,7 @@ export class ChatStreamForwarder extends StreamForwarder {
 
   /** One event's data as sent, and as the full path reads it (checked against the chunk schema, an error event thrown). */
   private read(text: string): { raw: EventJson; checked: ChatChunk } {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw malformedUpstream('a stream event that is not valid JSON');
-    }
+    const raw = this.parse(text);
     const checked = checkUpstream(chatChunkSchema, raw, 'a stream chunk');
     if (checked.error) throw chatStreamError(checked.error);
     return { raw: raw as EventJson, checked };
