@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
-import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot } from './browser';
+import { describeWithBrowser, screenshot } from './browser';
+import { streamText, useDashboardSession } from './dashboard-session';
 
 /**
  * The Batches page in Chromium against a started gateway running batches over the simulator: a batch made with the
@@ -9,17 +10,9 @@ import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBro
  */
 const WAIT = { timeout: 90_000 };
 
-async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += chunk.toString();
-  return text;
-}
-
 describeWithBrowser('the dashboard Batches page in a browser', () => {
   jest.setTimeout(240_000);
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
 
@@ -46,25 +39,15 @@ describeWithBrowser('the dashboard Batches page in a browser', () => {
     const file = await api(key, '/v1/files', { method: 'POST', body: form });
     return postJson(key, '/v1/batches', { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
   };
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 
-  beforeAll(async () => {
-    ensureDashboardBuilt();
+  const ui = useDashboardSession(async () => {
     gw = await startTestGateway({ env: { batches: { intervalMs: 50 } } });
     await gw.startBackground(); // the batch runner
-    browser = await launchBrowser();
+    return gw;
   });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    errors = collectPageErrors(page);
-  });
-  afterEach(async () => {
-    await context.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await gw?.stop();
+  const { nav, signIn } = ui;
+  beforeEach(() => {
+    ({ page, errors } = ui);
   });
 
   it("lists the account's batches of both formats with their progress; the output, error and results files download", async () => {
@@ -78,11 +61,7 @@ describeWithBrowser('the dashboard Batches page in a browser', () => {
       requests: [{ custom_id: 'm1', params: { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] } }],
     });
 
-    await page.goto(`${gw.url}/dashboard/`);
-    await page.getByLabel('API key', { exact: true }).fill(BETA_KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    errors.length = 0; // an account key's sign-in asks an admin route first: one expected 401
+    await signIn(BETA_KEY);
     await nav('Batches');
     const table = page.getByRole('table', { name: 'Batches' });
     // the page polls while a batch runs: the rows reach their end without a reload

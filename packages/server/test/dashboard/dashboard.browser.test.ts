@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
-import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot, mediaDuration } from './browser';
+import { describeWithBrowser, screenshot, mediaDuration } from './browser';
+import { streamText, useDashboardSession } from './dashboard-session';
 
 /**
  * The dashboard in Debian's Chromium against a started gateway, driven by the accessible names of issue 19: an admin
@@ -11,17 +12,9 @@ import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBro
 const ADMIN = 'sk-admin-dashboard-0001';
 const WAIT = { timeout: 90_000 };
 
-async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += chunk.toString();
-  return text;
-}
-
 describeWithBrowser('the dashboard in a browser', () => {
   jest.setTimeout(240_000);
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
 
@@ -33,33 +26,15 @@ describeWithBrowser('the dashboard in a browser', () => {
     });
   const chat = (key: string) =>
     api(key, '/v1/chat/completions', { model: 'sim-chat', messages: [{ role: 'user', content: 'hello there' }] });
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-  const signIn = async (key: string) => {
-    await page.goto(`${gw.url}/dashboard/`);
-    await page.getByLabel('API key', { exact: true }).fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    // signing in asks an admin route first, so an account key's sign-in leaves one expected 401 in the console
-    errors.length = 0;
-  };
 
-  beforeAll(async () => {
-    ensureDashboardBuilt();
+  const ui = useDashboardSession(async () => {
     gw = await startTestGateway({ env: { adminKey: ADMIN } });
     await gw.startBackground(); // the task worker: videos render
-    browser = await launchBrowser();
+    return gw;
   });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    errors = collectPageErrors(page);
-  });
-  afterEach(async () => {
-    await context.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await gw?.stop();
+  const { nav, signIn } = ui;
+  beforeEach(() => {
+    ({ page, errors } = ui);
   });
 
   it('admin: create a key, find its call in Usage, make a video that plays, revoke the key', async () => {

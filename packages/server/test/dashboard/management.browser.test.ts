@@ -1,14 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from '../support/test-gateway';
-import {
-  collectPageErrors,
-  describeWithBrowser,
-  ensureDashboardBuilt,
-  imageDecoded,
-  launchBrowser,
-  screenshot,
-  mediaDuration,
-} from './browser';
+import { describeWithBrowser, imageDecoded, screenshot, mediaDuration } from './browser';
+import { useDashboardSession } from './dashboard-session';
 
 /**
  * The dashboard that manages (issue 26), in Debian's Chromium against a started gateway: the platform admin creates an
@@ -29,8 +22,6 @@ const priced = () =>
 describeWithBrowser('the dashboard manages', () => {
   jest.setTimeout(240_000);
   let gw: TestGateway;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
 
@@ -53,36 +44,17 @@ describeWithBrowser('the dashboard manages', () => {
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ model: 'sim-chat', messages: [{ role: 'user', content: 'hello there' }] }),
     }).then((r) => r.status);
-  const main = () => page.getByRole('navigation', { name: 'Main' });
-  const nav = (name: string) => main().getByRole('link', { name, exact: true }).click();
   const navLabels = async () => main().getByRole('link').allTextContents();
-  const signIn = async (key: string) => {
-    await page.goto(`${gw.url}/dashboard/`);
-    await page.getByLabel('API key', { exact: true }).fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await main().getByRole('link', { name: 'Overview' }).waitFor();
-    // signing in asks an admin route first, so an account key's sign-in leaves one expected 401 in the console
-    errors.length = 0;
-  };
   const rowOf = (table: Locator, text: string) => table.getByRole('row').filter({ hasText: text });
 
-  beforeAll(async () => {
-    ensureDashboardBuilt();
+  const ui = useDashboardSession(async () => {
     gw = await startTestGateway({ config: priced(), env: { adminKey: ADMIN, keyCacheTtlMs: 0 } });
     await gw.startBackground(); // the task worker: videos render
-    browser = await launchBrowser();
+    return gw;
   });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    errors = collectPageErrors(page);
-  });
-  afterEach(async () => {
-    await context.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await gw?.stop();
+  const { main, nav, signIn } = ui;
+  beforeEach(() => {
+    ({ page, errors } = ui);
   });
 
   it('platform admin: creates an account, renames it, sets its quota, gives it a key, and reads the changes in the audit log', async () => {
