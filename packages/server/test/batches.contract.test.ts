@@ -3,6 +3,7 @@ import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
+import { betaWebhookEndpoint, webhooksTo } from './support/batch-webhooks';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -24,20 +25,10 @@ beforeAll(async () => {
     env: {
       batches: { intervalMs: 50 },
       adminKey: ADMIN,
-      webhooks: {
-        allowedHosts: [new URL(rx.url).host],
-        retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
-        timeoutMs: 5000,
-        intervalMs: 50,
-      },
+      webhooks: webhooksTo(rx),
     },
   });
-  const endpoint = await request(gw.app)
-    .post('/admin/accounts/beta/webhook_endpoints')
-    .set('Authorization', `Bearer ${ADMIN}`)
-    .send({ url: `${rx.url}/batches`, events: ['batch.completed', 'batch.failed', 'batch.cancelled', 'batch.expired'] });
-  expect(endpoint.status).toBe(200);
-  secret = endpoint.body.secret;
+  secret = await betaWebhookEndpoint(gw, ADMIN, rx, '/batches', ['batch.completed', 'batch.failed', 'batch.cancelled', 'batch.expired']);
   await gw.startBackground();
   beta = new OpenAI({ apiKey: BETA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
   alpha = new OpenAI({ apiKey: ALPHA_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { capturedLog } from './support/captured-log';
+import { betaWebhookEndpoint, webhooksTo } from './support/batch-webhooks';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -42,20 +43,10 @@ beforeAll(async () => {
       // a pause before each line, so that the cancel test sees its batch running
       batches: { intervalMs: 50, lineDelayMs: 200 },
       adminKey: ADMIN,
-      webhooks: {
-        allowedHosts: [new URL(rx.url).host],
-        retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
-        timeoutMs: 5000,
-        intervalMs: 50,
-      },
+      webhooks: webhooksTo(rx),
     },
   });
-  const endpoint = await request(gw.app)
-    .post('/admin/accounts/beta/webhook_endpoints')
-    .set('Authorization', `Bearer ${ADMIN}`)
-    .send({ url: `${rx.url}/gemini`, events: ['batch.completed', 'batch.cancelled'] });
-  expect(endpoint.status).toBe(200);
-  secret = endpoint.body.secret;
+  secret = await betaWebhookEndpoint(gw, ADMIN, rx, '/gemini', ['batch.completed', 'batch.cancelled']);
   await gw.startBackground();
 });
 afterAll(async () => {
