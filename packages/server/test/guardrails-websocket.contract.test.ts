@@ -4,8 +4,8 @@
  * the HTTP route, so the input rules (mask, block) and the output rules hold as over HTTP, and a cached model answers
  * a repeated create from its cache.
  */
-import WebSocket from 'ws';
 import { startProviderGateway, UPSTREAMS, type ProviderGateway } from './support/provider-gateway';
+import { connectResponsesSocket } from './support/responses-socket';
 import { BETA_KEY } from './support/test-gateway';
 
 const COMPATIBLE = UPSTREAMS.find((u) => u.name === 'openai-compatible')!;
@@ -32,34 +32,8 @@ afterAll(async () => {
 });
 beforeEach(() => fake().reset());
 
-/** A connection whose frames are read in order: `create` sends one message and reads up to its terminal frame. */
-async function connect() {
-  const ws = new WebSocket(`${pg.gw.url.replace(/^http/, 'ws')}/v1/responses`, { headers: { Authorization: `Bearer ${BETA_KEY}` } });
-  const frames: any[] = [];
-  const waiting: Array<(f: any) => void> = [];
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    const w = waiting.shift();
-    if (w) w(frame);
-    else frames.push(frame);
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  const next = () => (frames.length ? Promise.resolve(frames.shift()) : new Promise<any>((r) => waiting.push(r)));
-  const create = async (body: object) => {
-    ws.send(JSON.stringify({ type: 'response.create', ...body }));
-    const events: any[] = [];
-    for (;;) {
-      const f = await next();
-      events.push(f);
-      if (['response.completed', 'response.failed', 'response.incomplete'].includes(f.type) || (f.type === 'error' && f.status))
-        return events;
-    }
-  };
-  return { create, close: () => ws.close() };
-}
+/** A connection of the beta account to the Responses WebSocket mode. */
+const connect = () => connectResponsesSocket(`${pg.gw.url.replace(/^http/, 'ws')}/v1/responses`, { Authorization: `Bearer ${BETA_KEY}` });
 
 describe('guardrails in the Responses WebSocket mode', () => {
   it('a masked e-mail address never reaches the upstream', async () => {

@@ -2,6 +2,7 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
+import { connectResponsesSocket } from './support/responses-socket';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 
 let gw: TestGateway;
@@ -21,35 +22,9 @@ afterAll(async () => {
 
 const wsUrl = () => `${gw.url.replace(/^http/, 'ws')}/v1/responses`;
 
-/** A connection whose frames are read in order: `next()` waits for the next one, never for a fixed time. */
-async function connect(key = ALPHA_KEY) {
-  const ws = new WebSocket(wsUrl(), { headers: { Authorization: `Bearer ${key}`, 'OpenAI-Beta': 'responses_websockets=2026-02-06' } });
-  const frames: any[] = [];
-  const waiting: Array<(f: any) => void> = [];
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    const w = waiting.shift();
-    if (w) w(frame);
-    else frames.push(frame);
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  const next = () => (frames.length ? Promise.resolve(frames.shift()) : new Promise<any>((r) => waiting.push(r)));
-  /** sends one message and reads frames up to the response's terminal event (or a message error) */
-  const create = async (body: object) => {
-    ws.send(JSON.stringify({ type: 'response.create', ...body }));
-    const events: any[] = [];
-    for (;;) {
-      const f = await next();
-      events.push(f);
-      if (['response.completed', 'response.failed', 'response.incomplete'].includes(f.type) || (f.type === 'error' && f.status))
-        return events;
-    }
-  };
-  return { ws, next, create, close: () => ws.close() };
-}
+/** A connection of the key's account, with the beta header OpenAI's WebSocket mode asks for. */
+const connect = (key = ALPHA_KEY) =>
+  connectResponsesSocket(wsUrl(), { Authorization: `Bearer ${key}`, 'OpenAI-Beta': 'responses_websockets=2026-02-06' });
 
 /** The HTTP answer the upgrade got when it was refused. */
 function refusedUpgrade(headers: Record<string, string>) {
