@@ -10,10 +10,17 @@ import { chatStreamError } from './chat-error';
 import { convertToChatRequest } from './convert-to-chat-request';
 import { mapChatCompletion } from './map-chat-response';
 import { ChatStreamMapper } from './map-chat-stream';
+import { usualTextEvent } from './usual-text-event';
 
 /** SSE events of a chat-completions stream → canonical parts, ending with the finish part. */
 export async function* readChatStream(events: AsyncIterable<SseEvent>, mapper: ChatStreamMapper): AsyncGenerator<TextStreamPart> {
   for await (const ev of events) {
+    // the usual text event is read without parsing it whole (usual-text-event.ts); anything else as below
+    const usual = usualTextEvent(ev.data);
+    if (usual) {
+      yield* mapper.text(usual.text);
+      continue;
+    }
     let data: unknown;
     try {
       data = sseJson(ev);

@@ -4,6 +4,7 @@ import { isEventObject, keysIn, StreamForwarder, type EventJson } from '../strea
 import { checkUpstream } from '../upstream-schema';
 import { chatChunkSchema, type ChatChunk } from './chat-api';
 import { CHAT_FORMAT } from './chat-dialect';
+import { SERVICE_TIERS, USAGE_NULL, usualTextEvent } from './usual-text-event';
 import { chatStreamError } from './chat-error';
 import type { ChatStreamMapper } from './map-chat-stream';
 
@@ -14,37 +15,12 @@ const CHOICE_KEYS = new Set(['index', 'delta', 'logprobs', 'finish_reason']);
 const DELTA_KEYS = new Set(['role', 'content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls']);
 const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
 const FINISH_REASONS = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
-/** OpenAI's processing tiers: a value among them is no upstream secret, so an event carrying one still forwards. */
-const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority'];
-/** OpenAI's padding (its length hides the text's length on the wire): random characters, forwarded as they came. */
-const PADDING = ',"obfuscation":"';
-const USAGE_NULL = ',"usage":null}';
-
-/**
- * The usual event, a piece of text, as OpenAI and most compatible servers write it: read without parsing the whole
- * event (its text is the one JSON string parsed), the same way the mapper would read it. Anything else is parsed.
- */
-const TEXT_HEAD = new RegExp(
-  `^\\{"id":"[^"\\\\]*","object":"chat\\.completion\\.chunk","created":\\d+,"model":"[^"\\\\]*",` +
-    `("service_tier":"(${SERVICE_TIERS.join('|')})",)?("system_fingerprint":("[^"\\\\]*"|null),)?$`,
-);
-const TEXT_CHOICES = '"choices":[{"index":0,"delta":{"content":';
-const TEXT_ENDS = ['},"logprobs":null,"finish_reason":null}]', '},"finish_reason":null}]'];
 const HEAD_FIELDS = ['id', 'object', 'created', 'model', 'system_fingerprint'];
 
 /** Fields an event may carry besides its content, with no upstream secret in them: OpenAI's tier and padding. */
 const vouched = (k: string, v: unknown): boolean =>
   (k === 'service_tier' && SERVICE_TIERS.includes(v as string)) || (k === 'obfuscation' && typeof v === 'string');
 
-/** An event's text without OpenAI's padding field (its last), and the padding as it came (`,"obfuscation":"…"`). */
-function splitPadding(raw: string): { body: string; pad: string } {
-  const at = raw.lastIndexOf(PADDING);
-  if (at < 0 || !raw.endsWith('"}')) return { body: raw, pad: '' };
-  const pad = raw.slice(at, -1);
-  // a quote outside a JSON string is never escaped: one more quote or a backslash means this is not the last field
-  if (/["\\]/.test(pad.slice(PADDING.length, -1))) return { body: raw, pad: '' };
-  return { body: `${raw.slice(0, at)}}`, pad };
-}
 const numbersOnly = (v: unknown): boolean =>
   v === null ||
   typeof v === 'number' ||
@@ -120,25 +96,11 @@ export class ChatStreamForwarder extends StreamForwarder {
    * tier and the padding OpenAI adds kept where they were).
    */
   private textEvent(raw: string): { text: string; tail: string } | undefined {
-    const at = raw.indexOf(TEXT_CHOICES);
-    const head = at < 0 ? null : TEXT_HEAD.exec(raw.slice(0, at));
-    if (!head) return undefined;
-    const { body, pad } = splitPadding(raw);
-    const usageNull = body.endsWith(USAGE_NULL);
-    let end = usageNull ? body.length - USAGE_NULL.length : body.endsWith('}') ? body.length - 1 : -1;
-    const close = TEXT_ENDS.find((e) => body.startsWith(e, end - e.length));
-    if (end < 0 || !close) return undefined;
-    end -= close.length;
-    let text: unknown;
-    try {
-      text = JSON.parse(body.slice(at + TEXT_CHOICES.length, end));
-    } catch {
-      return undefined; // not one string: the event has another shape, parsed whole
-    }
-    if (typeof text !== 'string') return undefined;
-    const kept = this.includeUsage || !usageNull ? body.slice(at, -1) : body.slice(at, -USAGE_NULL.length);
-    const tier = head[2] && !this.owned.has('service_tier') ? `"service_tier":"${head[2]}",` : '';
-    return { text, tail: `${tier}${kept}${pad}}` };
+    const e = usualTextEvent(raw);
+    if (!e) return undefined;
+    const kept = this.includeUsage || !e.usageNull ? e.choices : e.choices.slice(0, 1 - USAGE_NULL.length);
+    const tier = e.tier && !this.owned.has('service_tier') ? `"service_tier":"${e.tier}",` : '';
+    return { text: e.text, tail: `${tier}${kept}${e.pad}}` };
   }
 
   /** One event's data as sent, and as the full path reads it (checked against the chunk schema, an error event thrown). */

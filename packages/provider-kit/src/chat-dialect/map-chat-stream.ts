@@ -48,6 +48,11 @@ export class ChatStreamMapper {
     return out;
   }
 
+  /** The usual text event (usual-text-event.ts): what push() makes of a chunk whose one choice carries only this text. */
+  text(text: string): TextStreamPart[] {
+    return this.done || !text ? [] : [{ type: 'text-delta', delta: text }];
+  }
+
   /** `data: [DONE]`. */
   markDone(): void {
     this.done = true;
