@@ -97,13 +97,7 @@ describe('DashScopeVideoModel against the fake DashScope', () => {
       reason: 'content_policy',
       upstreamCode: 'DataInspectionFailed',
     });
-    const filtered = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(req({ prompt: 'x [filtered]' }), { taskId: 't' }),
-      {
-        clock: up.clock,
-      },
-    );
+    const filtered = await up.settle(req({ prompt: 'x [filtered]' }));
     expect(filtered).toMatchObject({ state: 'failed', code: 'DataInspectionFailed' });
   });
 });

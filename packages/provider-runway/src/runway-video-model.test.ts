@@ -2,7 +2,6 @@ import {
   describeVideoModelConformance,
   fakeMp4,
   fakeVideoConformanceBase,
-  pollUntilSettled,
   readStream,
   taggedDataUrl,
   taggedFrame,
@@ -85,13 +84,7 @@ describe('RunwayVideoModel against the fake Runway', () => {
   });
 
   it('keeps failureCode; DELETE cancels a THROTTLED task; a credits refusal is quota', async () => {
-    const failed = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(req({ prompt: 'x [filtered]' }), { taskId: 't' }),
-      {
-        clock: up.clock,
-      },
-    );
+    const failed = await up.settle(req({ prompt: 'x [filtered]' }));
     expect(failed).toMatchObject({ state: 'failed', code: 'SAFETY.OUTPUT.VIDEO' });
     const held = await up.provider.video.start(req({ prompt: 'x [hold]' }), { taskId: 't' });
     expect(await up.provider.video.status(held, { taskId: 't' })).toEqual({ state: 'pending', running: false });

@@ -58,6 +58,14 @@ interface ClosableProvider {
   close(): void;
 }
 
+export interface FakeVideoUpstreamEnv<F, P extends ClosableProvider> {
+  clock: ManualClock;
+  fake: F;
+  provider: P;
+  /** starts `request` (task id `t`) with the provider and polls it to its end on the fake's clock */
+  settle(request: Parameters<VideoModelPort['start']>[0]): ReturnType<typeof pollUntilSettled>;
+}
+
 /**
  * A fake upstream on a manual clock and a provider connected to it, started before the enclosing suite's tests and
  * closed after them. `connect(fake)` builds the provider with the fake's own credentials.
@@ -65,9 +73,12 @@ interface ClosableProvider {
 export function useFakeVideoUpstream<F extends ClosableFake, P extends ClosableProvider>(
   start: (clock: ManualClock) => Promise<F>,
   connect: (fake: F) => P,
-): { clock: ManualClock; fake: F; provider: P } {
+): FakeVideoUpstreamEnv<F, P> {
   const clock = new ManualClock();
-  const env = { clock } as { clock: ManualClock; fake: F; provider: P };
+  const env = {
+    clock,
+    settle: async (request) => pollUntilSettled(env.provider.video, await env.provider.video.start(request, { taskId: 't' }), { clock }),
+  } as FakeVideoUpstreamEnv<F, P>;
   beforeAll(async () => {
     env.fake = await start(clock);
     env.provider = connect(env.fake);
