@@ -54,6 +54,9 @@ afterAll(async () => {
   await rx.close();
 });
 
+/** The signed batch events the account's endpoint received for this batch. */
+const batchEvents = (id: string) => rx.verified(secret, '/gemini').filter((e) => e.data.id === id);
+
 describe('@google/genai batches with inlined requests', () => {
   it.each([
     ['3.x default (/v1)', undefined],
@@ -89,16 +92,7 @@ describe('@google/genai batches with inlined requests', () => {
     const id = created.name!.split('/')[1]!;
     await gw.usage.flush();
     expect(await gw.db.knex('usage_log').where({ batch_id: id })).toHaveLength(2);
-    await eventually(
-      () =>
-        expect(
-          rx
-            .verified(secret, '/gemini')
-            .filter((e) => e.data.id === id)
-            .map((e) => e.type),
-        ).toEqual(['batch.completed']),
-      30_000,
-    );
+    await eventually(() => expect(batchEvents(id).map((e) => e.type)).toEqual(['batch.completed']), 30_000);
 
     // GET /v1/batches is OpenAI's list: batches.list pages under /v1beta
     const listed: string[] = [];
@@ -217,16 +211,7 @@ describe('cancel (BATCH_LINE_DELAY_MS)', () => {
     expect(answered.length + cancelled.length).toBe(n);
     expect(cancelled[0]!.error).toMatchObject({ code: 1, message: expect.stringContaining('cancelled') });
     const id = created.name!.split('/')[1]!;
-    await eventually(
-      () =>
-        expect(
-          rx
-            .verified(secret, '/gemini')
-            .filter((e) => e.data.id === id)
-            .map((e) => e.type),
-        ).toEqual(['batch.cancelled']),
-      30_000,
-    );
+    await eventually(() => expect(batchEvents(id).map((e) => e.type)).toEqual(['batch.cancelled']), 30_000);
   });
 });
 
