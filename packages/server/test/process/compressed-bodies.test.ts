@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import WebSocket from 'ws';
+import { connectResponsesSocket } from '../support/responses-socket';
 import { DEFAULT_CONFIG } from '../../src/default-config';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process';
 import { ALPHA_KEY, BETA_KEY, testConfigFile } from '../support/test-gateway';
@@ -99,24 +100,7 @@ describe('the Responses WebSocket', () => {
   const wsUrl = () => `${gw.url.replace(/^http/, 'ws')}/v1/responses`;
 
   /** an open connection whose frames are read in order */
-  async function connect(key = ALPHA_KEY) {
-    const ws = new WebSocket(wsUrl(), { headers: { Authorization: `Bearer ${key}` } });
-    const frames: any[] = [];
-    const waiting: Array<(f: any) => void> = [];
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data));
-      const w = waiting.shift();
-      if (w) w(frame);
-      else frames.push(frame);
-    });
-    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    const next = () => (frames.length ? Promise.resolve(frames.shift()) : new Promise<any>((r) => waiting.push(r)));
-    return { ws, next, close: () => (ws.close(), closed) };
-  }
+  const connect = (key = ALPHA_KEY) => connectResponsesSocket(wsUrl(), { Authorization: `Bearer ${key}` });
 
   /** the answer to an upgrade: opened, or the HTTP status and body it was refused with */
   const upgrade = (key: string) =>

@@ -6,7 +6,8 @@ const isTerminal = (f: any) =>
 
 /**
  * An open connection to the Responses API's WebSocket mode whose frames are read in order: `next()` waits for the
- * next one (never for a fixed time); `create` sends one `response.create` and reads up to its terminal frame.
+ * next one (never for a fixed time); `create` sends one `response.create` and reads up to its terminal frame; `close`
+ * resolves once the connection is closed.
  */
 export async function connectResponsesSocket(url: string, headers: Record<string, string>) {
   const ws = new WebSocket(url, { headers });
@@ -18,6 +19,7 @@ export async function connectResponsesSocket(url: string, headers: Record<string
     if (w) w(frame);
     else frames.push(frame);
   });
+  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -32,5 +34,7 @@ export async function connectResponsesSocket(url: string, headers: Record<string
       if (isTerminal(f)) return events;
     }
   };
-  return { ws, next, create, close: () => ws.close() };
+  /** closes the connection; resolves once it is closed */
+  const close = () => (ws.close(), closed);
+  return { ws, next, create, close };
 }
