@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startFakeMcpServer, type FakeMcpServer } from '../support/fake-mcp-server';
 import { BETA_KEY, startTestGateway, type TestGateway } from '../support/test-gateway';
-import { collectPageErrors, describeWithBrowser, ensureDashboardBuilt, launchBrowser, screenshot } from './browser';
+import { describeWithBrowser, screenshot } from './browser';
+import { useDashboardSession } from './dashboard-session';
 
 /**
  * The dashboard's "MCP servers" page (issue 39), in Debian's Chromium against a started gateway: the platform admin
@@ -15,42 +16,26 @@ describeWithBrowser('the dashboard MCP servers page', () => {
   jest.setTimeout(240_000);
   let gw: TestGateway;
   let fake: FakeMcpServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
 
-  const main = () => page.getByRole('navigation', { name: 'Main' });
-  const signIn = async (key: string) => {
-    await page.goto(`${gw.url}/dashboard/`);
-    await page.getByLabel('API key', { exact: true }).fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await main().getByRole('link', { name: 'Overview' }).waitFor();
-    // signing in asks an admin route first, so an account key's sign-in leaves one expected 401 in the console
-    errors.length = 0;
-  };
   const table = () => page.getByRole('table', { name: 'MCP servers' });
   const rowOf = (id: string) =>
     table()
       .getByRole('row')
       .filter({ has: page.getByRole('cell', { name: id, exact: true }) });
 
-  beforeAll(async () => {
-    ensureDashboardBuilt();
+  const ui = useDashboardSession(async () => {
     fake = await startFakeMcpServer({ tools: ['read', 'write'], requireHeader: ['authorization', TOKEN] });
     // the fake's loopback address allowed, as an operator would
     gw = await startTestGateway({ env: { adminKey: ADMIN, variables: { WEBHOOK_ALLOWED_HOSTS: new URL(fake.url).host } } });
-    browser = await launchBrowser();
+    return gw;
   });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    errors = collectPageErrors(page);
+  const { main, signIn } = ui;
+  beforeEach(() => {
+    ({ page, errors } = ui);
   });
-  afterEach(async () => context?.close());
   afterAll(async () => {
-    await browser?.close();
-    await gw?.stop();
     await fake?.close();
   });
 
