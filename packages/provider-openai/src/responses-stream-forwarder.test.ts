@@ -2,23 +2,11 @@ import { collectStream } from '@gateway/core';
 import { parseSse, type TextStreamPart } from '@gateway/provider-kit';
 import { readResponsesStream, ResponsesStreamMapper } from './map-responses-stream';
 import { ResponsesStreamForwarder } from './responses-stream-forwarder';
+import { messageItem, outputText, responsesEvent, upstreamResponse } from './testing/responses-events';
 
-/** One event as api.openai.com writes it: its name, then its data with `type` and `sequence_number` first. */
-const event = (type: string, seq: number, fields: object) =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq, ...fields })}\n\n`;
-
-const response = (status: string, extra: object = {}) => ({
-  id: 'resp_upstream01',
-  object: 'response',
-  created_at: 1_756_000_000,
-  status,
-  model: 'gpt-5-mini-2025-08-07',
-  output: [],
-  previous_response_id: null,
-  service_tier: 'auto',
-  usage: null,
-  ...extra,
-});
+const event = responsesEvent;
+const response = (status: string, extra: object = {}) =>
+  upstreamResponse(status, { previous_response_id: null, service_tier: 'auto', ...extra });
 const USAGE = {
   input_tokens: 12,
   input_tokens_details: { cached_tokens: 0 },
@@ -28,15 +16,9 @@ const USAGE = {
 };
 const MSG = { item_id: 'msg_68b1c2d3', output_index: 1, content_index: 0 };
 const RS = { item_id: 'rs_68b1c2d3', output_index: 0, summary_index: 0 };
-const PART = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
+const PART = outputText;
 const SUMMARY = (text: string) => ({ type: 'summary_text', text });
-const MESSAGE_ITEM = (status: string, text?: string) => ({
-  id: 'msg_68b1c2d3',
-  type: 'message',
-  status,
-  content: text === undefined ? [] : [PART(text)],
-  role: 'assistant',
-});
+const MESSAGE_ITEM = (status: string, text?: string) => messageItem('msg_68b1c2d3', status, text);
 const REASONING_ITEM = (summary: string[]) => ({
   id: 'rs_68b1c2d3',
   type: 'reasoning',

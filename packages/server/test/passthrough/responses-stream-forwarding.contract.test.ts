@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import request from 'supertest';
+import { messageItem, outputText, responsesEvent, upstreamResponse } from '@gateway/provider-openai/testing';
 import type { FakeBehaviour } from '@gateway/testkit';
 import { comparableUsageRow, GUARDED_KEY, PLAIN_KEY, startForwardingGateway, type ForwardingGateway } from '../support/forwarding-gateway';
 
@@ -265,27 +266,11 @@ describe('Responses stream forwarding', () => {
  * model), and one of its item events as written.
  */
 function openAiShapedStream(): { raw: string; item: string } {
-  const ev = (type: string, seq: number, fields: object) =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq, ...fields })}\n\n`;
-  const response = (status: string, extra: object = {}) => ({
-    id: 'resp_upstream01',
-    object: 'response',
-    created_at: 1_756_000_000,
-    status,
-    model: 'gpt-5-mini-2025-08-07',
-    output: [],
-    usage: null,
-    ...extra,
-  });
+  const ev = responsesEvent;
+  const response = upstreamResponse;
   const at = { item_id: 'msg_68b1c2d3e4', output_index: 0, content_index: 0 };
-  const part = (text: string) => ({ type: 'output_text', annotations: [], logprobs: [], text });
-  const message = (status: string, text?: string) => ({
-    id: 'msg_68b1c2d3e4',
-    type: 'message',
-    status,
-    content: text === undefined ? [] : [part(text)],
-    role: 'assistant',
-  });
+  const part = outputText;
+  const message = (status: string, text?: string) => messageItem('msg_68b1c2d3e4', status, text);
   const usage = {
     input_tokens: 5,
     input_tokens_details: { cached_tokens: 0 },
