@@ -72,23 +72,11 @@ describe('ArkVideoModel against the fake Ark', () => {
   });
 
   it('ends failed, cancelled and expired upstream tasks as failures with the upstream code', async () => {
-    const failed = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const failed = await up.settle(videoRequest({ prompt: 'x [fail]' }));
     expect(failed).toMatchObject({ state: 'failed', code: 'InternalServiceError', message: expect.stringContaining('fake Ark') });
-    const filtered = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const filtered = await up.settle(videoRequest({ prompt: 'x [filtered]' }));
     expect(filtered).toMatchObject({ state: 'failed', code: 'OutputVideoSensitiveContentDetected' });
-    const expired = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const expired = await up.settle(videoRequest({ prompt: 'x [expire]' }));
     expect(expired).toMatchObject({ state: 'failed', code: 'expired' });
     const held = await up.provider.video.start(videoRequest({ prompt: 'x [hold]' }), { taskId: 't' });
     await up.provider.video.cancel!(held);

@@ -76,23 +76,11 @@ describe('GoogleVideoModel against the fake Veo', () => {
   });
 
   it('operation errors and RAI filtering end as failures with the upstream status word', async () => {
-    const failed = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [fail]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const failed = await up.settle(videoRequest({ prompt: 'x [fail]' }));
     expect(failed).toMatchObject({ state: 'failed', code: 'INVALID_ARGUMENT', message: expect.stringContaining('fake Veo') });
-    const filtered = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [filtered]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const filtered = await up.settle(videoRequest({ prompt: 'x [filtered]' }));
     expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered', message: expect.stringContaining('safety filter') });
-    const expired = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [expire]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const expired = await up.settle(videoRequest({ prompt: 'x [expire]' }));
     expect(expired).toMatchObject({ state: 'failed', code: 'DEADLINE_EXCEEDED' });
   });
 

@@ -110,8 +110,7 @@ describe('KlingVideoModel against the fake Kling', () => {
 
   it('a video reporting a shorter duration is carried as reported; one with no duration states no shape at all', async () => {
     const settle = async (prompt: string) => {
-      const ref = await up.provider.video.start(videoRequest({ prompt, durationSeconds: 10 }), { taskId: 't' });
-      const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
+      const done = await up.settle(videoRequest({ prompt, durationSeconds: 10 }));
       if (done.state !== 'succeeded') throw new Error(JSON.stringify(done));
       const { width, height, durationSeconds, fps } = done.artifact;
       return { width, height, durationSeconds, fps };
@@ -138,11 +137,7 @@ describe('KlingVideoModel against the fake Kling', () => {
     await expect(up.provider.video.start(videoRequest({ durationSeconds: 5 }), { taskId: 't' })).rejects.toMatchObject({
       code: 'upstream_quota_exhausted',
     });
-    const filtered = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ prompt: 'x [filtered]', durationSeconds: 5 }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const filtered = await up.settle(videoRequest({ prompt: 'x [filtered]', durationSeconds: 5 }));
     expect(filtered).toMatchObject({ state: 'failed', code: 'content_filtered' });
   });
 

@@ -61,22 +61,13 @@ describe('OpenAiVideoModel against the fake Sora', () => {
   });
 
   it('a video object reporting fewer seconds than asked: the artifact carries what it reports', async () => {
-    const ref = await up.provider.video.start(
-      videoRequest({ upstreamModel: 'sora-2', prompt: 'short [delivered:4]', durationSeconds: 8 }),
-      {
-        taskId: 't',
-      },
-    );
-    const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
+    const done = await up.settle(videoRequest({ upstreamModel: 'sora-2', prompt: 'short [delivered:4]', durationSeconds: 8 }));
     if (done.state !== 'succeeded') throw new Error(done.state);
     expect(done.artifact).toMatchObject({ width: 1280, height: 720, durationSeconds: 4 });
   });
 
   it('a video object without `seconds` and `size`: the artifact states no shape (the worker measures the file)', async () => {
-    const ref = await up.provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'bare [unstated]', durationSeconds: 8 }), {
-      taskId: 't',
-    });
-    const done = await pollUntilSettled(up.provider.video, ref, { clock: up.clock });
+    const done = await up.settle(videoRequest({ upstreamModel: 'sora-2', prompt: 'bare [unstated]', durationSeconds: 8 }));
     if (done.state !== 'succeeded') throw new Error(done.state);
     const { width, height, durationSeconds, fps } = done.artifact;
     expect({ width, height, durationSeconds, fps }).toEqual({});
@@ -113,17 +104,9 @@ describe('OpenAiVideoModel against the fake Sora', () => {
   });
 
   it('failures keep the upstream code; a deleted video is not found; cancel deletes upstream', async () => {
-    const failed = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const failed = await up.settle(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [fail]' }));
     expect(failed).toMatchObject({ state: 'failed', code: 'video_generation_failed', message: expect.stringContaining('fake Sora') });
-    const blocked = await pollUntilSettled(
-      up.provider.video,
-      await up.provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [filtered]' }), { taskId: 't' }),
-      { clock: up.clock },
-    );
+    const blocked = await up.settle(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [filtered]' }));
     expect(blocked).toMatchObject({ state: 'failed', code: 'moderation_blocked' });
     const held = await up.provider.video.start(videoRequest({ upstreamModel: 'sora-2', prompt: 'x [hold]' }), { taskId: 't' });
     await up.provider.video.cancel!(held);
