@@ -5,6 +5,7 @@ import { describeWithService, eventually } from '@gateway/testkit';
 import { KnexAccountAlerts } from '@gateway/store-postgres';
 import { sweepAccountAlerts } from '@gateway/core';
 import type { GatewayEnv } from '../src/gateway';
+import { webhooksTo } from './support/batch-webhooks';
 import { startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -39,10 +40,7 @@ function alertSuite(storeEnv: Partial<GatewayEnv>) {
         keyCacheTtlMs: 0,
         quotaCacheMs: 0,
         webhooks: {
-          allowedHosts: [new URL(rx.url).host],
-          retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
-          timeoutMs: 5000,
-          intervalMs: 50,
+          ...webhooksTo(rx),
           alerts: { budgetThresholds: [50, 100], expiryLeadMs: 72 * HOUR, intervalMs: 50 },
         },
       },

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { openStreamCount } from '@gateway/http-kit';
 import { DEFAULT_CONFIG } from '../src/default-config';
+import { webhooksTo } from './support/batch-webhooks';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { readEventStream, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -26,10 +27,7 @@ beforeAll(async () => {
     env: {
       adminKey: ADMIN_KEY,
       webhooks: {
-        allowedHosts: [new URL(rx.url).host],
-        retry: { firstDelayMs: 200, factor: 2, maxDelayMs: 1000, windowMs: 3_600_000 },
-        timeoutMs: 5000,
-        intervalMs: 50,
+        ...webhooksTo(rx),
         // no polling to speak of: the streams must be woken by the change feed (PGlite's listen)
         livePollMs: 600_000,
       },
