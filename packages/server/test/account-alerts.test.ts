@@ -5,7 +5,7 @@ import { describeWithService, eventually } from '@gateway/testkit';
 import { KnexAccountAlerts } from '@gateway/store-postgres';
 import { sweepAccountAlerts } from '@gateway/core';
 import type { GatewayEnv } from '../src/gateway';
-import { webhooksTo } from './support/batch-webhooks';
+import { webhooksTo } from './support/webhook-settings';
 import { startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

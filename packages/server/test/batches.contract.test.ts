@@ -3,7 +3,7 @@ import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
-import { betaWebhookEndpoint, webhooksTo } from './support/batch-webhooks';
+import { betaWebhookEndpoint, webhooksTo } from './support/webhook-settings';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, withPricing, type TestGateway } from './support/test-gateway';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { DEFAULT_CONFIG } from '../src/default-config';
 import { capturedLog } from './support/captured-log';
-import { betaWebhookEndpoint, webhooksTo } from './support/batch-webhooks';
+import { betaWebhookEndpoint, webhooksTo } from './support/webhook-settings';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 

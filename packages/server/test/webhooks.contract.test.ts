@@ -2,7 +2,7 @@ import request from 'supertest';
 import { eventually } from '@gateway/testkit';
 import { openStreamCount } from '@gateway/http-kit';
 import { DEFAULT_CONFIG } from '../src/default-config';
-import { webhooksTo } from './support/batch-webhooks';
+import { webhooksTo } from './support/webhook-settings';
 import { ALPHA_KEY, BETA_KEY, startTestGateway, testConfigFile, type TestGateway } from './support/test-gateway';
 import { readEventStream, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
