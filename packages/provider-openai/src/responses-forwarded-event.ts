@@ -10,8 +10,9 @@ import { isEventObject, keysIn, type EventJson } from '@gateway/provider-kit';
  * the redacting port reads.
  */
 
-/** An id as OpenAI writes them: a lower-case prefix, an underscore, letters and digits. */
-export const ITEM_ID = /^[a-z]+_[A-Za-z0-9]+$/;
+/** An id as OpenAI writes them: a lower-case prefix, an underscore, letters and digits (a pattern's source). */
+export const ITEM_ID_SHAPE = '[a-z]+_[A-Za-z0-9]+';
+const ITEM_ID = new RegExp(`^${ITEM_ID_SHAPE}$`);
 
 /** Events about one output item, the fields each may carry checked by FIELD below; `item` only in ITEM_EVENTS. */
 const ITEM_LEVEL_EVENTS = new Set([

@@ -1,15 +1,17 @@
 import { checkUpstream, isEventObject, StreamForwarder, type EventJson, type SseEvent, type TextStreamPart } from '@gateway/provider-kit';
 import type { ResponsesStreamMapper } from './map-responses-stream';
 import { responseEventSchema, RESPONSES_FORMAT, type ResponseEvent } from './openai-responses-api';
-import { cleanEvent } from './responses-forwarded-event';
+import { cleanEvent, ITEM_ID_SHAPE } from './responses-forwarded-event';
 
 /**
  * The usual events, a piece of text, reasoning or call arguments, as OpenAI writes them (`sequence_number` second
  * or last, `logprobs` and OpenAI's padding after the delta): read without parsing the whole event (its delta is the
  * one JSON string read), as the mapper would read it. Anything else is parsed and checked whole.
  */
-const DELTA_HEAD =
-  /^\{"type":"(response\.(?:output_text|refusal|reasoning_summary_text|reasoning_text|function_call_arguments)\.delta)",(?:"sequence_number":\d+,)?"item_id":"([a-z]+_[A-Za-z0-9]+)","output_index":\d+,(?:"(?:content|summary)_index":\d+,)?"delta":/;
+const DELTA_HEAD = new RegExp(
+  '^\\{"type":"(response\\.(?:output_text|refusal|reasoning_summary_text|reasoning_text|function_call_arguments)\\.delta)",' +
+    `(?:"sequence_number":\\d+,)?"item_id":"(${ITEM_ID_SHAPE})","output_index":\\d+,(?:"(?:content|summary)_index":\\d+,)?"delta":`,
+);
 /** the delta's JSON string, from its opening quote (a raw control character, which JSON forbids, is no match) */
 const JSON_STRING = /"(?:[^"\\\u0000-\u001f]|\\.)*"/y;
 /** what may follow the delta: an empty logprobs list, the padding, the sequence number, the end */
