@@ -178,25 +178,18 @@ async function start(ask: string, dir: string, procs: Proc[]): Promise<{ gw: Pro
     const chat = { name: 'bare', url: `${bare.url}/v1/chat/completions`, headers: {}, body };
     return { gw, targets: [chat, gatewayTarget(gwUrl, ask as 'stream' | 'anthropic')] };
   }
+  // the same three loads for either dialect: the bare proxy, the forwarded path, the full path (cache asked not to serve)
+  const [target, upstreamModel, auth] =
+    dialect === 'responses'
+      ? [responsesTarget, 'gpt-5-mini', { authorization: `Bearer ${BENCH_KEY}` }]
+      : [geminiTarget, 'gemini-2.5-flash', { 'x-goog-api-key': BENCH_KEY }];
   const full = { 'cache-control': 'no-cache, no-store' };
-  if (dialect === 'responses') {
-    const auth = { authorization: `Bearer ${BENCH_KEY}` };
-    return {
-      gw,
-      targets: [
-        responsesTarget('bare', bare.url, 'gpt-5-mini', {}),
-        responsesTarget('gateway', gwUrl, 'bench', auth),
-        responsesTarget('full', gwUrl, 'bench-full', { ...auth, ...full }),
-      ],
-    };
-  }
-  const key = { 'x-goog-api-key': BENCH_KEY };
   return {
     gw,
     targets: [
-      geminiTarget('bare', bare.url, 'gemini-2.5-flash', {}),
-      geminiTarget('gateway', gwUrl, 'bench', key),
-      geminiTarget('full', gwUrl, 'bench-full', { ...key, ...full }),
+      target('bare', bare.url, upstreamModel, {}),
+      target('gateway', gwUrl, 'bench', auth),
+      target('full', gwUrl, 'bench-full', { ...auth, ...full }),
     ],
   };
 }
