@@ -7,22 +7,17 @@
  */
 'use strict';
 const { createHash } = require('node:crypto');
+const { readFileSync } = require('node:fs');
+const path = require('node:path');
 const { transformSync, version } = require('esbuild');
 
-const TSCONFIG = {
-  compilerOptions: {
-    // the repository's tsconfig.json: what decides how TypeScript's own output would look
-    target: 'ES2022',
-    esModuleInterop: true,
-    useDefineForClassFields: true,
-    verbatimModuleSyntax: false,
-  },
-};
+// the repository's compiler options (target, class fields, module interop) decide the output, as they do for tsc
+const TSCONFIG = readFileSync(path.join(__dirname, '..', 'tsconfig.json'), 'utf8');
 
 module.exports = {
   createTransformer(options = {}) {
     const keepImport = options.dynamicImport === true;
-    const salt = `${version}:${keepImport}`;
+    const salt = `${version}:${keepImport}:${TSCONFIG}`;
     return {
       canInstrument: false,
       getCacheKey(source, file) {
